@@ -1,0 +1,36 @@
+import { Form, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LANGUAGES } from "~/lib/constants";
+import { LANGUAGE_NAMES } from "~/lib/i18n";
+import { Icon } from "./Icon";
+
+/** The header's language dropdown: a plain form per language, so it works without JavaScript. */
+export function LanguageMenu({ current, redirectTo }: { current: string; redirectTo?: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const back = redirectTo ?? location.pathname + location.search;
+  return (
+    <details className="dropdown language-menu">
+      <summary className="topnav-item" aria-label={t("nav.language")}>
+        <Icon name="globe" />
+        <span className="lang-code">{current.toUpperCase()}</span>
+      </summary>
+      <Form method="post" action="/lang-config" className="dropdown-menu dropdown-menu-end" reloadDocument>
+        <input type="hidden" name="redirectTo" value={back} />
+        {[...LANGUAGES].sort().map((lng) => (
+          <button
+            key={lng}
+            type="submit"
+            name="lng"
+            value={lng}
+            lang={lng}
+            className={`dropdown-item${lng === current ? " active" : ""}`}
+            aria-current={lng === current ? "true" : undefined}
+          >
+            {LANGUAGE_NAMES[lng]}
+          </button>
+        ))}
+      </Form>
+    </details>
+  );
+}

@@ -1,0 +1,14 @@
+import type { Env } from "./env";
+
+/** What entry.worker.ts hands to every loader and action. */
+export interface LoadContext {
+  env: Env;
+  ctx: ExecutionContext;
+  /** request.cf: Remix rebuilds the Request, so cf travels here. */
+  cf: { country?: string } | undefined;
+  nonce: string;
+}
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext extends LoadContext {}
+}

@@ -1,0 +1,15 @@
+/** The Worker's bindings (wrangler.toml). */
+export interface Env {
+  DB: D1Database;
+  PHOTOS: R2Bucket;
+  CHAT_ROOM: DurableObjectNamespace;
+  ASSETS: Fetcher;
+  RATE_LIMITER: RateLimit;
+  MAIL?: SendEmail;
+  ENVIRONMENT: "development" | "test" | "production";
+  SESSION_SECRET: string;
+  PASSWORD_PEPPER: string;
+  MAIL_FROM: string;
+}
+
+export const isProduction = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production";

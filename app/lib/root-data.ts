@@ -1,0 +1,51 @@
+import type { BrandWithCompany } from "~/models/brand.server";
+import type { Member } from "~/models/session.server";
+import { nicheOf, termsVersionDate, cleanPhone } from "~/models/brand.server";
+
+/** The part of a brand every page may see (nothing secret, nothing per member). */
+export function publicBrand(b: BrandWithCompany) {
+  return {
+    name: b.name,
+    hostname: b.hostname,
+    domain: b.domain,
+    niche: nicheOf(b),
+    indexTitle: b.indexTitle,
+    description: b.description,
+    supportEmail: b.supportEmail,
+    supportPhone: b.supportPhone,
+    supportPhoneClean: cleanPhone(b.supportPhone),
+    enableSiteEntryPopup: b.enableSiteEntryPopup,
+    siteEntryCountries: b.siteEntryCountries,
+    refundDays: b.refundDays,
+    minAge: b.minAge,
+    signups: b.signups,
+    termsVersion: termsVersionDate(b.company),
+    company: {
+      name: b.company.name,
+      address: b.company.address,
+      city: b.company.city,
+      country: b.company.country,
+      kvk: b.company.kvk,
+      vatNumbers: b.company.vatNumbers,
+      tradenames: b.company.tradenames,
+    },
+  };
+}
+
+/** The logged-in member as the chrome needs them. */
+export function publicMember(m: Member) {
+  return {
+    id: m.id,
+    name: m.name,
+    paidUser: m.paidUser,
+    credits: m.credits,
+    status: m.status,
+    profileStatus: m.profileStatus,
+    hasMainImage: m.mainPhotoId !== null,
+    createdAt: m.createdAt,
+    pushSubscribed: m.pushSubscribed,
+    unreadMessages: m.unreadMessages,
+    newLikes: m.newLikes,
+    notificationsDisabled: m.notificationsDisabled,
+  };
+}

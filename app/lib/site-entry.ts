@@ -1,0 +1,24 @@
+import { SITE_ENTRY_RESTRICTED_COUNTRIES } from "./constants";
+
+export type LayoutName = "default" | "chat" | "lander" | "empty";
+
+/**
+ * SPEC section 2: the site-entry warning shows once; never to members, in the installed app, when the
+ * brand disables it, or outside the brand's countries; the chat, lander and empty layouts only in NL and DE.
+ * (The installed-app check happens in the browser, where display-mode is known.)
+ */
+export function shouldShowSiteEntry(o: {
+  enabled: boolean;
+  countries: string[];
+  country: string;
+  layout: LayoutName;
+  loggedIn: boolean;
+  skipped: boolean;
+}): boolean {
+  if (!o.enabled || o.loggedIn || o.skipped) return false;
+  const country = o.country.toUpperCase();
+  if (!o.countries.includes(country)) return false;
+  return o.layout === "default" || SITE_ENTRY_RESTRICTED_COUNTRIES.includes(country);
+}
+
+export const SITE_ENTRY_COOKIE = "entry_ok";

@@ -1,0 +1,117 @@
+/**
+ * Brands: one deployment, many hostnames. Resolves the brand of a request and shapes its settings
+ * for /api/settings.php. Brands change rarely, so each isolate caches them for a minute: a page
+ * load costs no D1 round trip for its brand.
+ */
+import { eq } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
+import { INTERESTS, NICHES, TERMS_VERSION_DATE, type Niche } from "~/lib/constants";
+
+export type Brand = typeof schema.brands.$inferSelect;
+export type Company = typeof schema.companies.$inferSelect;
+export type BrandWithCompany = Brand & { company: Company };
+
+const CACHE_MS = 60_000;
+let cache: { at: number; byHost: Map<string, BrandWithCompany>; fallback: BrandWithCompany } | null = null;
+
+/** Drops the isolate cache (tests and admin changes). */
+export function clearBrandCache() {
+  cache = null;
+}
+
+async function loadAll(d1: D1Database) {
+  const rows = await getDb(d1)
+    .select()
+    .from(schema.brands)
+    .innerJoin(schema.companies, eq(schema.brands.companyId, schema.companies.id));
+  const byHost = new Map<string, BrandWithCompany>();
+  let fallback: BrandWithCompany | undefined;
+  for (const { brands, companies } of rows) {
+    const brand = { ...brands, company: companies };
+    byHost.set(brand.hostname, brand);
+    if (brand.isDefault || !fallback) fallback = brand.isDefault ? brand : fallback ?? brand;
+  }
+  if (!fallback) throw new Error("No brand configured: run `npm run db:seed`");
+  return { at: Date.now(), byHost, fallback };
+}
+
+/** The brand for a hostname (port ignored, case-insensitive); unknown hosts get the default brand. */
+export async function getBrandByHost(d1: D1Database, host: string | null): Promise<BrandWithCompany> {
+  if (!cache || Date.now() - cache.at > CACHE_MS) cache = await loadAll(d1);
+  const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  return cache.byHost.get(hostname) ?? cache.byHost.get(hostname.replace(/^www\./, "")) ?? cache.fallback;
+}
+
+export function nicheOf(brand: Pick<Brand, "niche">): Niche {
+  return NICHES[brand.niche as keyof typeof NICHES] ?? "general";
+}
+
+/** SPEC section 9: the terms version is 2023-12-01T12:00:00Z, or the company's added date if later. */
+export function termsVersionDate(company: Pick<Company, "added">): string {
+  const base = new Date(TERMS_VERSION_DATE);
+  const added = new Date(company.added);
+  return (Number.isNaN(added.getTime()) || added <= base ? base : added).toISOString();
+}
+
+/** SPEC section 9: the clean support phone number drops dashes and spaces. */
+export function cleanPhone(phone: string): string {
+  return phone.replace(/[\s-]/g, "");
+}
+
+/** The settings call's answer, with the spec's field names. */
+export function settingsOf(brand: BrandWithCompany, opts: { country: string; selectedCountry?: string | null }) {
+  return {
+    name: brand.name,
+    domain: brand.domain,
+    domain_language: brand.domainLanguage,
+    cdn_prefix: brand.cdnPrefix,
+    niche: brand.niche,
+    index_title: brand.indexTitle,
+    description: brand.description,
+    signups: brand.signups,
+    logged_out_search: brand.loggedOutSearch,
+    logged_out_search_trafficsource: brand.loggedOutSearchTrafficsource,
+    geoip_country: opts.country,
+    geoip_selected_country: opts.selectedCountry ?? opts.country,
+    minimum_message_costs: brand.minimumMessageCosts,
+    support_phone: brand.supportPhone,
+    support_email: brand.supportEmail,
+    push: { public_key: brand.pushPublicKey },
+    enable_site_entry_popup: brand.enableSiteEntryPopup,
+    fictional_icon: brand.fictionalIcon,
+    fictional_warning: brand.fictionalWarning,
+    fictional_singular: brand.fictionalSingular,
+    fictional_plural: brand.fictionalPlural,
+    countries: brand.countries,
+    visible_profile_fields: brand.visibleProfileFields,
+    visible_profile_notes: brand.visibleProfileNotes,
+    message_credits: brand.messageCredits,
+    signup_credits: brand.signupCredits,
+    photo_credits: brand.photoCredits,
+    gift_credits: brand.giftCredits,
+    message_length: brand.messageLength,
+    search_fields: brand.searchFields,
+    refund_days: brand.refundDays,
+    member_resell: brand.memberResell,
+    company_id: brand.companyId,
+    mail_name: brand.mailName,
+    min_age: brand.minAge,
+    interests: INTERESTS,
+  };
+}
+
+export function companyInfoOf(brand: BrandWithCompany) {
+  const c = brand.company;
+  return {
+    name: c.name,
+    address: c.address,
+    kvk: c.kvk,
+    city: c.city,
+    country: c.country,
+    tradenames: c.tradenames,
+    vat_numbers: c.vatNumbers,
+    support_phone: c.supportPhone,
+    delete_discount: c.deleteDiscount,
+    added: c.added,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Server-side sessions. The auth cookie holds a signed random id; the sessions table holds its hash,
+ * so a session can be revoked (logout, password reset, deletion) and a leaked table opens nothing.
+ * One query resolves the session, the member and the counts the top bar shows.
+ */
+import { createCookie, redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { AUTH_COOKIE_DAYS } from "~/lib/constants";
+import { randomId, sha256 } from "~/lib/password";
+
+const DAY = 86_400;
+
+function authCookie(context: AppLoadContext) {
+  return createCookie("sid", {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: AUTH_COOKIE_DAYS * DAY,
+    secrets: [context.env.SESSION_SECRET],
+  });
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  name: string;
+  paidUser: boolean;
+  credits: number;
+  language: string;
+  status: "not_confirmed" | "confirmed";
+  profileStatus: "active" | "disabled";
+  invisible: boolean;
+  mainPhotoId: string | null;
+  createdAt: number;
+  pushSubscribed: boolean;
+  unreadMessages: number;
+  newLikes: number;
+  notificationsDisabled: string[];
+}
+
+const MEMBER_SQL = `
+SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed,
+       p.name, p.status AS profile_status, p.main_photo_id,
+       (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm WHERE cm.user_id = u.id AND cm.hidden_at IS NULL) AS unread,
+       (SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.like_new = 1) AS new_likes,
+       (SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = u.id) AS disabled
+FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
+WHERE s.id_hash = ?1 AND s.expires_at > ?2 AND u.deleted_at IS NULL`;
+
+type MemberRow = {
+  id: string; email: string; paid_user: number; credits: number; language: string; status: Member["status"];
+  invisible: number; created_at: number; push_subscribed: number; name: string; profile_status: Member["profileStatus"];
+  main_photo_id: string | null; unread: number; new_likes: number; disabled: string | null;
+};
+
+function toMember(r: MemberRow): Member {
+  return {
+    id: r.id, email: r.email, name: r.name, paidUser: !!r.paid_user, credits: r.credits, language: r.language,
+    status: r.status, profileStatus: r.profile_status, invisible: !!r.invisible, mainPhotoId: r.main_photo_id,
+    createdAt: r.created_at, pushSubscribed: !!r.push_subscribed, unreadMessages: r.unread, newLikes: r.new_likes,
+    notificationsDisabled: r.disabled ? r.disabled.split(",") : [],
+  };
+}
+
+async function sessionIdOf(request: Request, context: AppLoadContext): Promise<string | null> {
+  const value = await authCookie(context).parse(request.headers.get("Cookie"));
+  return typeof value === "string" ? value : null;
+}
+
+/** The logged-in member, or null for a visitor (or an expired/revoked session). */
+export async function getMember(request: Request, context: AppLoadContext): Promise<Member | null> {
+  const sid = await sessionIdOf(request, context);
+  if (!sid) return null;
+  const row = await context.env.DB.prepare(MEMBER_SQL)
+    .bind(await sha256(sid), Math.floor(Date.now() / 1000))
+    .first<MemberRow>();
+  return row ? toMember(row) : null;
+}
+
+/** For pages behind login: visitors go to /login and come back afterwards. */
+export async function requireMember(request: Request, context: AppLoadContext): Promise<Member> {
+  const member = await getMember(request, context);
+  if (!member) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return member;
+}
+
+/** Starts a session; returns the Set-Cookie header value. */
+export async function createSession(context: AppLoadContext, userId: string, userAgent = ""): Promise<string> {
+  const sid = randomId(32);
+  const now = Math.floor(Date.now() / 1000);
+  await context.env.DB.prepare(
+    "INSERT INTO sessions (id_hash, user_id, created_at, expires_at, user_agent) VALUES (?1, ?2, ?3, ?4, ?5)",
+  )
+    .bind(await sha256(sid), userId, now, now + AUTH_COOKIE_DAYS * DAY, userAgent.slice(0, 200))
+    .run();
+  return authCookie(context).serialize(sid);
+}
+
+/** Ends this request's session; returns the Set-Cookie header that clears the cookie. */
+export async function destroySession(request: Request, context: AppLoadContext): Promise<string> {
+  const sid = await sessionIdOf(request, context);
+  if (sid) await context.env.DB.prepare("DELETE FROM sessions WHERE id_hash = ?1").bind(await sha256(sid)).run();
+  return authCookie(context).serialize("", { maxAge: 0 });
+}
+
+/** Revokes every session of a member (password reset, deletion), optionally keeping the current one. */
+export function revokeSessionsStatement(context: AppLoadContext, userId: string, exceptHash?: string) {
+  return exceptHash
+    ? context.env.DB.prepare("DELETE FROM sessions WHERE user_id = ?1 AND id_hash != ?2").bind(userId, exceptHash)
+    : context.env.DB.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId);
+}
+
+export async function currentSessionHash(request: Request, context: AppLoadContext): Promise<string | null> {
+  const sid = await sessionIdOf(request, context);
+  return sid ? sha256(sid) : null;
+}

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { getBrandByHost, nicheOf } from "~/models/brand.server";
+import { getFixedT, resolveLanguage } from "~/lib/i18n.server";
+
+export const handle = { i18n: ["common", "landing"] };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const brand = await getBrandByHost(context.env.DB, request.headers.get("Host"));
+  const lng = await resolveLanguage(request.headers.get("Cookie"), brand.domainLanguage);
+  const t = await getFixedT(lng, "landing");
+  const niche = nicheOf(brand);
+  return { niche, title: t(`${niche}.title`, { brand: brand.name }) };
+}
+
+export default function Landing() {
+  const { niche } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("landing");
+  return (
+    <section className={`hero hero-${niche}`}>
+      <div className="container">
+        <h1>{t(`${niche}.headline`)}</h1>
+        <p className="lead">{t(`${niche}.lead`)}</p>
+        <Link to="/signup" className="btn btn-primary btn-lg">{t("cta")}</Link>
+      </div>
+    </section>
+  );
+}

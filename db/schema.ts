@@ -1,0 +1,415 @@
+/**
+ * The D1 schema (drizzle). One file so a newcomer sees every table at once; each area's rules live
+ * in app/models/<area>.server.ts. Money is in cents, credits are integers, ids in URLs are random.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(unixepoch())`;
+const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
+
+export const companies = sqliteTable("companies", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  address: text("address").notNull(),
+  kvk: text("kvk").notNull(),
+  city: text("city").notNull(),
+  country: text("country").notNull(),
+  tradenames: json<string[]>("tradenames").notNull(),
+  vatNumbers: json<string[]>("vat_numbers").notNull(),
+  supportPhone: text("support_phone").notNull(),
+  /** Percentage offered to a member about to delete their account. */
+  deleteDiscount: integer("delete_discount").notNull().default(0),
+  /** ISO date the company details were added; later than the terms date moves the terms version. */
+  added: text("added").notNull(),
+});
+
+/** A brand: one hostname with its own name, niche, language and rules (SPEC section 3 "Settings"). */
+export const brands = sqliteTable("brands", {
+  id: integer("id").primaryKey(),
+  hostname: text("hostname").notNull().unique(),
+  isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+  name: text("name").notNull(),
+  domain: text("domain").notNull(),
+  domainLanguage: text("domain_language").notNull(),
+  cdnPrefix: text("cdn_prefix").notNull().default(""),
+  niche: integer("niche").notNull(),
+  indexTitle: text("index_title").notNull(),
+  description: text("description").notNull(),
+  signups: text("signups", { enum: ["all", "with_trafficsource", "other"] }).notNull().default("all"),
+  loggedOutSearch: text("logged_out_search", { enum: ["none", "other"] }).notNull().default("other"),
+  loggedOutSearchTrafficsource: text("logged_out_search_trafficsource", { enum: ["none", "other"] }).notNull().default("other"),
+  supportPhone: text("support_phone").notNull(),
+  supportEmail: text("support_email").notNull(),
+  pushPublicKey: text("push_public_key").notNull().default(""),
+  enableSiteEntryPopup: integer("enable_site_entry_popup", { mode: "boolean" }).notNull().default(true),
+  /** Countries where the site-entry warning is shown. */
+  siteEntryCountries: json<string[]>("site_entry_countries").notNull(),
+  fictionalIcon: text("fictional_icon").notNull().default(""),
+  fictionalWarning: text("fictional_warning").notNull().default(""),
+  fictionalSingular: text("fictional_singular").notNull().default(""),
+  fictionalPlural: text("fictional_plural").notNull().default(""),
+  countries: json<string[]>("countries").notNull(),
+  minimumMessageCosts: json<Record<string, { costs: number; currency: string }>>("minimum_message_costs").notNull(),
+  visibleProfileFields: json<string[]>("visible_profile_fields").notNull(),
+  visibleProfileNotes: integer("visible_profile_notes", { mode: "boolean" }).notNull().default(false),
+  messageCredits: integer("message_credits").notNull(),
+  signupCredits: integer("signup_credits").notNull(),
+  photoCredits: integer("photo_credits").notNull(),
+  giftCredits: integer("gift_credits").notNull(),
+  messageLength: integer("message_length").notNull(),
+  searchFields: json<string[]>("search_fields").notNull(),
+  refundDays: integer("refund_days").notNull(),
+  memberResell: integer("member_resell", { mode: "boolean" }).notNull().default(false),
+  companyId: integer("company_id").notNull().references(() => companies.id),
+  mailName: text("mail_name").notNull(),
+  minAge: integer("min_age").notNull().default(18),
+  /** Days of chat history a member can still see; older messages are hidden for privacy. */
+  chatHistoryDays: integer("chat_history_days").notNull().default(90),
+});
+
+export const regions = sqliteTable(
+  "regions",
+  {
+    id: integer("id").primaryKey(),
+    country: text("country").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [uniqueIndex("regions_country_code").on(t.country, t.code)],
+);
+
+/** European cities for the offline reverse geocoder (GeoNames data, see README attribution). */
+export const cities = sqliteTable(
+  "cities",
+  {
+    id: integer("id").primaryKey(),
+    name: text("name").notNull(),
+    country: text("country").notNull(),
+    regionCode: text("region_code").notNull(),
+    lat: real("lat").notNull(),
+    lon: real("lon").notNull(),
+    population: integer("population").notNull().default(0),
+  },
+  (t) => [index("cities_lat_lon").on(t.lat, t.lon), index("cities_country_region").on(t.country, t.regionCode)],
+);
+
+export const interests = sqliteTable("interests", {
+  id: text("id").primaryKey(),
+  sort: integer("sort").notNull(),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    brandId: integer("brand_id").notNull().references(() => brands.id),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    paidUser: integer("paid_user", { mode: "boolean" }).notNull().default(false),
+    credits: integer("credits").notNull().default(0),
+    language: text("language").notNull().default("en"),
+    status: text("status", { enum: ["not_confirmed", "confirmed"] }).notNull().default("not_confirmed"),
+    invisible: integer("invisible", { mode: "boolean" }).notNull().default(false),
+    failedLogins: integer("failed_logins").notNull().default(0),
+    blockedUntil: integer("blocked_until"),
+    deletedAt: integer("deleted_at"),
+    deleteReason: text("delete_reason"),
+    deleteRemarks: text("delete_remarks"),
+    network: text("network"),
+    ref: text("ref"),
+    sub1: text("sub1"),
+    sub2: text("sub2"),
+    sub3: text("sub3"),
+    pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull().default(now),
+    lastSeenAt: integer("last_seen_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("users_brand_email").on(t.brandId, t.email), index("users_deleted_at").on(t.deletedAt)],
+);
+
+export const profiles = sqliteTable(
+  "profiles",
+  {
+    userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
+    gender: text("gender", { enum: ["male", "female"] }).notNull(),
+    sexuality: text("sexuality", { enum: ["hetero", "gay", "lesbian", "bi"] }).notNull().default("hetero"),
+    dateOfBirth: text("date_of_birth").notNull(),
+    country: text("country").notNull(),
+    region: text("region").notNull().default(""),
+    city: text("city").notNull().default(""),
+    /** Exact position never leaves the server: only used for distance, shown as city. */
+    lat: real("lat"),
+    lon: real("lon"),
+    aboutMe: text("about_me").notNull().default(""),
+    hairColour: text("hair_colour"),
+    eyeColour: text("eye_colour"),
+    bodyType: text("body_type"),
+    relationshipStatus: text("relationship_status"),
+    tattoos: text("tattoos"),
+    signupReason: text("signup_reason"),
+    mainPhotoId: text("main_photo_id"),
+    fictional: integer("fictional", { mode: "boolean" }).notNull().default(false),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    index("profiles_search").on(t.status, t.gender, t.country, t.dateOfBirth),
+    index("profiles_search_region").on(t.status, t.country, t.region, t.gender, t.dateOfBirth),
+  ],
+);
+
+export const profileInterests = sqliteTable(
+  "profile_interests",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    interestId: text("interest_id").notNull().references(() => interests.id),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.interestId] }), index("profile_interests_interest").on(t.interestId)],
+);
+
+export const photos = sqliteTable(
+  "photos",
+  {
+    /** Random, unguessable; R2 keys derive from it. */
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("photos_user").on(t.userId, t.createdAt)],
+);
+
+/** Server-side sessions: the cookie carries a signed random id, the table its SHA-256. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);
+
+/** Single-use e-mailed links: activation, password reset, e-mail change, reactivation. */
+export const tokens = sqliteTable(
+  "tokens",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["activate", "reset", "mail_change", "reactivate"] }).notNull(),
+    payload: text("payload"),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("tokens_user_kind").on(t.userId, t.kind)],
+);
+
+/** Exact business quotas (failed logins, reset mails a day, swipe likes a day). */
+export const counters = sqliteTable("counters", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull().default(0),
+  expiresAt: integer("expires_at").notNull(),
+});
+
+export const likes = sqliteTable(
+  "likes",
+  {
+    likerId: text("liker_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    likedId: text("liked_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    likeNew: integer("like_new", { mode: "boolean" }).notNull().default(true),
+    source: text("source", { enum: ["profile", "swipe", "auto", "finder"] }).notNull().default("profile"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.likerId, t.likedId] }), index("likes_liked").on(t.likedId, t.createdAt)],
+);
+
+export const swipePasses = sqliteTable(
+  "swipe_passes",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    targetId: text("target_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.targetId] })],
+);
+
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: text("blocker_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId)],
+);
+
+export const reports = sqliteTable("reports", {
+  id: integer("id").primaryKey(),
+  reporterId: text("reporter_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  reportedId: text("reported_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  reason: text("reason").notNull(),
+  remarks: text("remarks").notNull().default(""),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    /** The two members, ordered (memberA < memberB) so a pair has one conversation. */
+    memberA: text("member_a").notNull().references(() => users.id, { onDelete: "cascade" }),
+    memberB: text("member_b").notNull().references(() => users.id, { onDelete: "cascade" }),
+    startedBy: text("started_by").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    lastMessageAt: integer("last_message_at"),
+    lastMessagePreview: text("last_message_preview"),
+  },
+  (t) => [uniqueIndex("conversations_pair").on(t.memberA, t.memberB), index("conversations_started_by").on(t.startedBy)],
+);
+
+/** A member's view of a conversation: unread count, hidden (deleted) state. */
+export const conversationMembers = sqliteTable(
+  "conversation_members",
+  {
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    unread: integer("unread").notNull().default(0),
+    hiddenAt: integer("hidden_at"),
+    lastActivityAt: integer("last_activity_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index("conversation_members_user").on(t.userId, t.lastActivityAt)],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer("id").primaryKey(),
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    senderId: text("sender_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** Client message id: a retried send is stored and charged once. */
+    clientId: text("client_id").notNull(),
+    kind: text("kind", { enum: ["text", "gift"] }).notNull().default("text"),
+    body: text("body").notNull(),
+    giftId: text("gift_id"),
+    creditsCharged: integer("credits_charged").notNull().default(0),
+    /** Held until the sender confirms their e-mail address. */
+    held: integer("held", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("messages_client").on(t.conversationId, t.senderId, t.clientId),
+    index("messages_conversation").on(t.conversationId, t.id),
+  ],
+);
+
+/** Append-only: every change of a member's credits, written in the same batch as users.credits. */
+export const creditLedger = sqliteTable(
+  "credit_ledger",
+  {
+    id: integer("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment"] }).notNull(),
+    refId: text("ref_id"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("credit_ledger_user").on(t.userId, t.id)],
+);
+
+export const packages = sqliteTable("packages", {
+  id: text("id").primaryKey(),
+  tier: text("tier", { enum: ["p0", "p1", "p2", "p3"] }).notNull(),
+  credits: integer("credits").notNull(),
+  priceCents: integer("price_cents").notNull(),
+  currency: text("currency").notNull().default("EUR"),
+});
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id").notNull().references(() => brands.id),
+    packageId: text("package_id").notNull().references(() => packages.id),
+    credits: integer("credits").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    method: text("method").notNull(),
+    transactionFeeCents: integer("transaction_fee_cents").notNull().default(0),
+    provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
+    providerRef: text("provider_ref"),
+    status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded"] }).notNull().default("open"),
+    discountCodeId: integer("discount_code_id"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("payments_user").on(t.userId, t.createdAt), index("payments_provider_ref").on(t.provider, t.providerRef)],
+);
+
+export const discountCodes = sqliteTable("discount_codes", {
+  id: integer("id").primaryKey(),
+  code: text("code").notNull().unique(),
+  valuePercentage: text("value_percentage").notNull(),
+  minimumOrderValue: integer("minimum_order_value"),
+  country: text("country"),
+  userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+  expires: integer("expires"),
+  currency: text("currency").notNull().default("EUR"),
+  status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
+  oncePerUser: integer("once_per_user", { mode: "boolean" }).notNull().default(true),
+  paymentmethods: json<string[]>("paymentmethods"),
+});
+
+export const discountRedemptions = sqliteTable(
+  "discount_redemptions",
+  {
+    codeId: integer("code_id").notNull().references(() => discountCodes.id),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    paymentId: text("payment_id").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.codeId, t.userId] })],
+);
+
+/** A row per notification type a member does not receive, and why. */
+export const notificationsDisabled = sqliteTable(
+  "notifications_disabled",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    reason: text("reason", { enum: ["user", "spam_complaint", "bounce", "list_unsubscribe"] }).notNull().default("user"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.type] })],
+);
+
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull().unique(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("push_subscriptions_user").on(t.userId)],
+);
+
+/** Every mail sent outside production also lands here, readable at /dev/outbox. */
+export const mailOutbox = sqliteTable("mail_outbox", {
+  id: integer("id").primaryKey(),
+  brandId: integer("brand_id"),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html").notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});

@@ -1,0 +1,79 @@
+/** The three demo brands and their companies (SPEC section 3 "Settings" and "Company info"). */
+const costs = (eur: number) => ({ costs: eur, currency: "EUR" });
+const EU = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES", "PL", "DK", "FI", "NO", "SE", "GB", "IE", "US", "CA", "AU"];
+const messageCosts = Object.fromEntries(EU.map((c) => [c, costs(["CH", "NO", "DK", "SE"].includes(c) ? 2 : 1)]));
+
+const shared = {
+  cdnPrefix: "",
+  signups: "all" as const,
+  loggedOutSearch: "other" as const,
+  loggedOutSearchTrafficsource: "other" as const,
+  pushPublicKey: "",
+  enableSiteEntryPopup: true,
+  siteEntryCountries: ["NL", "DE", "BE", "AT", "CH", "FR", "IT", "ES", "PL", "DK", "FI", "NO", "SE", "GB", "IE"],
+  fictionalIcon: "🎭",
+  countries: EU,
+  minimumMessageCosts: messageCosts,
+  visibleProfileFields: [
+    "gender", "sexuality", "age", "city", "region", "hair_colour", "eye_colour", "body_type",
+    "relationship_status", "tattoos", "signup_reason", "about_me", "interests",
+  ],
+  visibleProfileNotes: false,
+  messageCredits: 1,
+  signupCredits: 0,
+  photoCredits: 5,
+  giftCredits: 10,
+  messageLength: 1000,
+  searchFields: ["gender", "country", "countryregion", "min_age", "max_age"],
+  memberResell: false,
+  minAge: 18,
+  chatHistoryDays: 90,
+};
+
+export const companies = [
+  {
+    id: 1, name: "Amora Media B.V.", address: "Keizersgracht 123", kvk: "87654321", city: "1015 CJ Amsterdam",
+    country: "NL", tradenames: ["Amora", "Flirtlokaal"], vatNumbers: ["NL864512378B01"], supportPhone: "+31 20-123 45 67",
+    deleteDiscount: 50, added: "2023-06-01T00:00:00Z",
+  },
+  {
+    id: 2, name: "Herzklang GmbH", address: "Friedrichstraße 44", kvk: "HRB 245781 B", city: "10117 Berlin",
+    country: "DE", tradenames: ["Herzklang"], vatNumbers: ["DE318764512"], supportPhone: "+49 30 - 555 012 34",
+    deleteDiscount: 40, added: "2024-02-15T00:00:00Z",
+  },
+];
+
+export const brands = [
+  {
+    ...shared, id: 1, hostname: "localhost", isDefault: true, name: "Amora", domain: "localhost",
+    domainLanguage: "en_GB", niche: 1, indexTitle: "Amora – flirt, chat and date",
+    description: "Meet singles near you, chat and flirt on Amora.", supportPhone: "+31 20-123 45 67",
+    supportEmail: "support@amora.example", companyId: 1, mailName: "Amora", refundDays: 14,
+    fictionalWarning: "Some profiles are run by our team for entertainment.",
+    fictionalSingular: "entertainment profile", fictionalPlural: "entertainment profiles",
+  },
+  {
+    ...shared, id: 2, hostname: "de.localhost", name: "Herzklang", domain: "de.localhost", domainLanguage: "de_DE",
+    niche: 6, indexTitle: "Herzklang – reife Frauen kennenlernen",
+    description: "Selbstbewusste Frauen treffen auf Herzklang.", supportPhone: "+49 30 - 555 012 34",
+    supportEmail: "hilfe@herzklang.example", companyId: 2, mailName: "Herzklang", refundDays: 14, messageCredits: 2,
+    signupCredits: 5, fictionalWarning: "Einige Profile werden von unserem Team betrieben.",
+    fictionalSingular: "Unterhaltungsprofil", fictionalPlural: "Unterhaltungsprofile",
+  },
+  {
+    ...shared, id: 3, hostname: "nl.localhost", name: "Flirtlokaal", domain: "nl.localhost", domainLanguage: "nl_NL",
+    niche: 2, indexTitle: "Flirtlokaal – vrouwen zoeken mannen",
+    description: "Chat met vrouwen uit jouw regio op Flirtlokaal.", supportPhone: "+31 85-303 22 11",
+    supportEmail: "klantenservice@flirtlokaal.example", companyId: 1, mailName: "Flirtlokaal", refundDays: 30,
+    signups: "with_trafficsource" as const, fictionalWarning: "Sommige profielen worden door ons team beheerd.",
+    fictionalSingular: "entertainmentprofiel", fictionalPlural: "entertainmentprofielen",
+  },
+];
+
+/** Credit packages p0 to p3 (prices in cents). */
+export const packages = [
+  { id: "p0", tier: "p0" as const, credits: 25, priceCents: 995, currency: "EUR" },
+  { id: "p1", tier: "p1" as const, credits: 60, priceCents: 1995, currency: "EUR" },
+  { id: "p2", tier: "p2" as const, credits: 150, priceCents: 3995, currency: "EUR" },
+  { id: "p3", tier: "p3" as const, credits: 400, priceCents: 7995, currency: "EUR" },
+];

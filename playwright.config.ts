@@ -1,0 +1,41 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+// Chromium from Debian (/usr/bin/chromium) where present; Playwright's own browser elsewhere.
+const debianChromium = "/usr/bin/chromium";
+const port = Number(process.env.E2E_PORT ?? 8788);
+const launchOptions = {
+  executablePath: existsSync(debianChromium) ? debianChromium : undefined,
+  args: [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+    // *.localhost brands resolve to this machine.
+    "--host-resolver-rules=MAP *.localhost 127.0.0.1",
+  ],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+    launchOptions,
+  },
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } },
+  ],
+  webServer: {
+    // A separate local state so tests never touch the developer's demo database.
+    command: `bash tests/e2e/server.sh ${port}`,
+    url: `http://localhost:${port}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});

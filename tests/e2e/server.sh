@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Serves the built Worker for the end-to-end tests from a fresh, seeded local state.
+set -euo pipefail
+port="${1:-8788}"
+state=".wrangler/e2e-$port"
+rm -rf "$state"
+npx wrangler d1 migrations apply DB --local --persist-to "$state" >/dev/null
+WRANGLER_PERSIST="$state/v3" node --experimental-strip-types db/seed.ts >/dev/null
+exec npx wrangler dev --port "$port" --ip 127.0.0.1 --persist-to "$state" --var ENVIRONMENT:test
