@@ -1,15 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { getBrandByHost, nicheOf } from "~/models/brand.server";
-import { getFixedT, resolveLanguage } from "~/lib/i18n.server";
+import { nicheOf } from "~/models/brand.server";
+import { pageContext } from "~/lib/page.server";
 
 export const handle = { i18n: ["common", "landing"] };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const brand = await getBrandByHost(context.env.DB, request.headers.get("Host"));
-  const lng = await resolveLanguage(request.headers.get("Cookie"), brand.domainLanguage);
-  const t = await getFixedT(lng, "landing");
+  const { brand, t } = await pageContext(request, context, "landing");
   const niche = nicheOf(brand);
   return { niche, title: t(`${niche}.title`, { brand: brand.name }) };
 }

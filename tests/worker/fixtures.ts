@@ -38,3 +38,36 @@ export function post(path: string, form: Record<string, string>, init: { host?: 
   if (init.cookie) headers.Cookie = init.cookie;
   return SELF.fetch(`http://${host}${path}`, { method: "POST", headers, body: new URLSearchParams(form), redirect: "manual" });
 }
+
+let seq = 0;
+/** Creates a member (user + profile) on a brand; returns its id and e-mail. */
+export async function createMember(o: Partial<{
+  brandId: number; email: string; name: string; paidUser: boolean; credits: number; status: "not_confirmed" | "confirmed";
+  gender: "male" | "female"; country: string; dateOfBirth: string; passwordHash: string; language: string;
+}> = {}) {
+  seq += 1;
+  const id = `test-${Date.now().toString(36)}-${seq}`;
+  const email = o.email ?? `${id}@example.com`;
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    ).bind(id, o.brandId ?? 1, email, o.passwordHash ?? "x", o.paidUser ? 1 : 0, o.credits ?? 0, o.status ?? "confirmed", o.language ?? "en"),
+    env.DB.prepare("INSERT INTO profiles (user_id, name, gender, date_of_birth, country) VALUES (?1, ?2, ?3, ?4, ?5)").bind(
+      id, o.name ?? `Member ${seq}`, o.gender ?? "female", o.dateOfBirth ?? "1990-05-01", o.country ?? "NL",
+    ),
+  ]);
+  return { id, email };
+}
+
+/** A signed session cookie for a member, as the login would set it ("sid=…"). */
+export async function sessionCookie(userId: string): Promise<string> {
+  const { createCookie } = await import("@remix-run/cloudflare");
+  const sid = `sid-${crypto.randomUUID()}`;
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sid)));
+  const hash = btoa(String.fromCharCode(...bytes));
+  await env.DB.prepare("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (?1, ?2, ?3)")
+    .bind(hash, userId, Math.floor(Date.now() / 1000) + 86400)
+    .run();
+  const cookie = createCookie("sid", { secrets: [env.SESSION_SECRET] });
+  return (await cookie.serialize(sid)).split(";")[0]!;
+}

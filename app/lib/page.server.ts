@@ -1,0 +1,15 @@
+/**
+ * What most loaders and actions need first: the brand, the language and a translation function.
+ * The brand comes from the isolate cache, so this costs no D1 round trip.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { getBrandByHost } from "~/models/brand.server";
+import { getFixedT, resolveLanguage } from "./i18n.server";
+import { resolveCountry } from "./request.server";
+
+export async function pageContext(request: Request, context: AppLoadContext, ns = "common") {
+  const brand = await getBrandByHost(context.env.DB, request.headers.get("Host"));
+  const lng = await resolveLanguage(request.headers.get("Cookie"), brand.domainLanguage);
+  const t = await getFixedT(lng, ns);
+  return { brand, lng, t, country: resolveCountry(request, context) };
+}
