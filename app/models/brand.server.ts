@@ -5,6 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
+import type { Env } from "~/lib/env";
 import { INTERESTS, NICHES, TERMS_VERSION_DATE, type Niche } from "~/lib/constants";
 
 export type Brand = typeof schema.brands.$inferSelect;
@@ -35,9 +36,12 @@ async function loadAll(d1: D1Database) {
   return { at: Date.now(), byHost, fallback };
 }
 
-/** The brand for a hostname (port ignored, case-insensitive); unknown hosts get the default brand. */
-export async function getBrandByHost(d1: D1Database, host: string | null): Promise<BrandWithCompany> {
-  if (!cache || Date.now() - cache.at > CACHE_MS) cache = await loadAll(d1);
+/**
+ * The brand for a hostname (port ignored, case-insensitive); unknown hosts get the default brand.
+ * Tests (ENVIRONMENT=test) skip the cache so they can change brand settings between requests.
+ */
+export async function getBrandByHost(env: Pick<Env, "DB" | "ENVIRONMENT">, host: string | null): Promise<BrandWithCompany> {
+  if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
   const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
   return cache.byHost.get(hostname) ?? cache.byHost.get(hostname.replace(/^www\./, "")) ?? cache.fallback;
 }
