@@ -1,40 +1,47 @@
 import { RemixBrowser } from "@remix-run/react";
-import i18next, { type BackendModule } from "i18next";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
-import { getInitialNamespaces } from "remix-i18next/client";
-import { i18nConfig } from "./lib/i18n";
+import { I18nProvider, type I18nStore } from "./lib/i18n-react";
 import { installChunkReloadGuard } from "./lib/chunk-reload";
-
-/** Loads a language's namespace from the Worker on demand (SPEC section 7). */
-const backend: BackendModule = {
-  type: "backend",
-  init() {},
-  read(lng, ns, callback) {
-    fetch(`/locales/${lng}/${ns}`)
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`locale ${lng}/${ns}: ${r.status}`))))
-      .then((data) => callback(null, data as Record<string, unknown>), (error) => callback(error, null));
-  },
-};
 
 installChunkReloadGuard();
 
-async function hydrate() {
-  await i18next
-    .use(initReactI18next)
-    .use(backend)
-    .init({ ...i18nConfig, lng: document.documentElement.lang, ns: getInitialNamespaces() });
+const lng = document.documentElement.lang || "en";
+const pending = new Map<string, Promise<void>>();
+const store: I18nStore = {
+  lng,
+  resources: {},
+  // Each namespace of the page's language is fetched once, on demand (SPEC section 7).
+  load(ns) {
+    let p = pending.get(ns);
+    if (!p) {
+      p = fetch(`/locales/${lng}/${ns}`)
+        .then((r) => (r.ok ? r.json() : {}))
+        .then((tree) => void (store.resources[ns] = tree as Record<string, unknown>));
+      pending.set(ns, p);
+    }
+    return p;
+  },
+};
+
+/** The namespaces the server rendered with: those named in the matched routes' handles. */
+function initialNamespaces(): string[] {
+  const modules = (window as unknown as { __remixRouteModules?: Record<string, { handle?: { i18n?: string | string[] } }> })
+    .__remixRouteModules ?? {};
+  const out = new Set(["common"]);
+  for (const m of Object.values(modules)) for (const ns of [m?.handle?.i18n ?? []].flat()) out.add(ns);
+  return [...out];
+}
+
+Promise.all(initialNamespaces().map((ns) => store.load!(ns))).then(() => {
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <I18nProvider value={store}>
         <StrictMode>
           <RemixBrowser />
         </StrictMode>
-      </I18nextProvider>,
+      </I18nProvider>,
     );
   });
-}
-
-hydrate();
+});

@@ -2,9 +2,10 @@ import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
-import { newI18nInstance, resolveLanguage } from "./lib/i18n.server";
+import { I18nProvider } from "./lib/i18n-react";
+import { resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
+import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
 
 export const streamTimeout = 5000;
@@ -17,15 +18,16 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const root = remixContext.staticHandlerContext.loaderData.root as { lang?: Language } | undefined;
-  const lng = root?.lang ?? (await resolveLanguage(request.headers.get("Cookie"), null));
-  const i18n = await newI18nInstance(lng);
+  const lng =
+    root?.lang ??
+    (await resolveLanguage(request.headers.get("Cookie"), (await getBrandByHost(loadContext.env, request.headers.get("Host")).catch(() => null))?.domainLanguage));
   const nonce = loadContext.nonce;
 
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider value={{ lng, resources: resources[lng] as Record<string, Record<string, unknown>> }}>
         <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
-      </I18nextProvider>
+      </I18nProvider>
     </NonceContext.Provider>,
     {
       nonce,

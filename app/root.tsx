@@ -10,8 +10,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { useChangeLanguage } from "remix-i18next/react";
+import { useTranslation } from "./lib/i18n-react";
 import { AppShell } from "./components/layout/AppShell";
 import { ErrorPage, ErrorPageGuard } from "./components/ErrorPage";
 import { getBrandByHost } from "./models/brand.server";
@@ -97,7 +96,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const root = useRootData()!;
-  useChangeLanguage(root.lang);
   return (
     <AppShell root={root}>
       <Outlet />

@@ -1,6 +1,6 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import { Icon } from "./Icon";
 
 const BACK_ROUTES = [/^\/profile/, /^\/likes/, /^\/credits/, /^\/directdebit/, /^\/transactions/, /^\/premium/];

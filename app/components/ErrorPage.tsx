@@ -1,5 +1,5 @@
 import { Component, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 
 /** SPEC section 8: the message (default 'Error') and status (default 500); a 404 has its own text and link. */
 export function ErrorPage({ status = 500, message }: { status?: number; message?: string }) {

@@ -1,5 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import { LANGUAGES } from "~/lib/constants";
 import { LANGUAGE_NAMES } from "~/lib/i18n";
 import { Icon } from "./Icon";

@@ -2,19 +2,20 @@
  * Language of a request: the locale cookie, else the first two letters of the brand's
  * domain_language, else English (SPEC section 9).
  */
-import { createCookie } from "@remix-run/cloudflare";
 import { createInstance, type TFunction } from "i18next";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE_DAYS, LANGUAGES, type Language } from "./constants";
 import { i18nConfig } from "./i18n";
 import { NAMESPACES, resources } from "./resources.generated";
 
-export const localeCookie = createCookie("lng", {
-  path: "/",
-  sameSite: "lax",
-  secure: true,
-  httpOnly: false,
-  maxAge: LANGUAGE_COOKIE_DAYS * 86_400,
-});
+/** The locale cookie holds the bare language code (readable by the client too) for 365 days. */
+export const localeCookie = {
+  async parse(cookieHeader: string | null): Promise<string | null> {
+    return /(?:^|;\s*)lng=([a-z]{2})(?:;|$)/.exec(cookieHeader ?? "")?.[1] ?? null;
+  },
+  async serialize(lng: Language): Promise<string> {
+    return `lng=${lng}; Max-Age=${LANGUAGE_COOKIE_DAYS * 86_400}; Path=/; SameSite=Lax; Secure`;
+  },
+};
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
@@ -44,9 +45,4 @@ export function getFixedT(lng: Language, ns: string = "common"): Promise<TFuncti
     instances.set(key, t);
   }
   return t;
-}
-
-export function newI18nInstance(lng: Language) {
-  const instance = createInstance();
-  return instance.init({ ...i18nConfig, lng, ns: [...NAMESPACES], resources }).then(() => instance);
 }

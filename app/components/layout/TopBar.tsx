@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import type { RootData } from "~/root";
 import { countBadge, creditBadge } from "~/lib/badges";
 import { Icon } from "../Icon";

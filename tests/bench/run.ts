@@ -1,0 +1,103 @@
+/**
+ * `npm run bench`: performance figures of DESIGN section 6 on a warm local workerd (wrangler dev).
+ * Server times are wall times on loopback (median and p95 of many requests), shown next to a trivial
+ * route of the same Worker so the ratio says what the page itself costs.
+ */
+import { spawn, execSync } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import { readFileSync, readdirSync, statSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const PORT = Number(process.env.BENCH_PORT ?? 8790);
+const BASE = `http://127.0.0.1:${PORT}`;
+const STATE = `.wrangler/bench-${PORT}`;
+
+function startServer() {
+  rmSync(STATE, { recursive: true, force: true });
+  execSync(`npx wrangler d1 migrations apply DB --local --persist-to ${STATE}`, { stdio: "ignore" });
+  execSync(`node --experimental-strip-types db/seed.ts`, { stdio: "ignore", env: { ...process.env, WRANGLER_PERSIST: `${STATE}/v3` } });
+  const child = spawn("npx", ["wrangler", "dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE], {
+    stdio: "ignore",
+    detached: true,
+  });
+  return child;
+}
+
+async function waitUp() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${BASE}/healthz`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("server did not start");
+}
+
+export async function timeRoute(path: string, n = 200, init?: RequestInit) {
+  for (let i = 0; i < 20; i++) await (await fetch(BASE + path, init)).arrayBuffer(); // warm
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await (await fetch(BASE + path, init)).arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(n / 2)]!, p95: times[Math.floor(n * 0.95)]! };
+}
+
+async function landingJsGzip() {
+  const html = await (await fetch(`${BASE}/`, { headers: { Cookie: "entry_ok=1" } })).text();
+  const srcs = new Set<string>();
+  for (const m of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"/g)) srcs.add(m[1]!);
+  for (const m of html.matchAll(/import\(?\s*"(\/build\/[^"]+\.js)"/g)) srcs.add(m[1]!);
+  let total = 0;
+  for (const src of srcs) total += gzipSync(Buffer.from(await (await fetch(BASE + src)).arrayBuffer()), { level: 9 }).length;
+  return { files: srcs.size, bytes: total };
+}
+
+function workerBundleGzip() {
+  const out = ".wrangler/bench-dist";
+  rmSync(out, { recursive: true, force: true });
+  execSync(`npx wrangler deploy --dry-run --outdir ${out}`, { stdio: "ignore" });
+  let raw = 0;
+  let gz = 0;
+  for (const f of readdirSync(out)) {
+    const p = join(out, f);
+    if (!statSync(p).isFile() || f.endsWith(".map")) continue;
+    const buf = readFileSync(p);
+    raw += buf.length;
+    gz += gzipSync(buf, { level: 9 }).length;
+  }
+  return { raw, gz };
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+const server = startServer();
+try {
+  await waitUp();
+  const trivial = await timeRoute("/healthz");
+  const landing = await timeRoute("/", 200, { headers: { Cookie: "entry_ok=1" } });
+  const staticPage = await timeRoute("/pages/terms", 200, { headers: { Cookie: "entry_ok=1" } });
+  console.log("\n== Server time, warm workerd on loopback (wall time per request) ==");
+  console.log(`trivial route /healthz   p50 ${ms(trivial.p50)}  p95 ${ms(trivial.p95)}`);
+  console.log(`landing /                p50 ${ms(landing.p50)}  p95 ${ms(landing.p95)}  ratio ${(landing.p50 / trivial.p50).toFixed(1)}x`);
+  console.log(`static page /pages/terms p50 ${ms(staticPage.p50)}  p95 ${ms(staticPage.p95)}  ratio ${(staticPage.p50 / trivial.p50).toFixed(1)}x`);
+  const js = await landingJsGzip();
+  console.log(`\n== Client JavaScript for a first-time visitor of / ==\n${js.files} files, ${kb(js.bytes)} gzip (budget 100 KB)`);
+  const bundle = workerBundleGzip();
+  console.log(`\n== Worker bundle ==\n${kb(bundle.raw)} raw, ${kb(bundle.gz)} gzip (limit 3 MB, aim 1 MB)`);
+  for (const extra of ["members.ts", "chat.ts"]) {
+    try {
+      const mod = await import(`./${extra}`);
+      if (typeof mod.default === "function") await mod.default({ base: BASE, state: STATE, timeRoute });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw e;
+    }
+  }
+} finally {
+  try {
+    process.kill(-server.pid!, "SIGTERM");
+  } catch {}
+}
