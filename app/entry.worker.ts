@@ -16,6 +16,7 @@ const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    const started = performance.now();
     const dev = env.ENVIRONMENT !== "production";
     const nonce = newNonce();
     const url = new URL(request.url);
@@ -24,8 +25,10 @@ export default {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
     }
     const cf = request.cf as { country?: string } | undefined;
-    const response = await handleRemix(request, { env, ctx, cf, nonce });
-    return withSecurityHeaders(response, nonce, dev);
+    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce }), nonce, dev);
+    // Outside production, the server's own time for the benchmark (npm run bench).
+    if (dev) response.headers.set("Server-Timing", `worker;dur=${(performance.now() - started).toFixed(2)}`);
+    return response;
   },
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     ctx.waitUntil(runScheduled(controller, env));
