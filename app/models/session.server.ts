@@ -39,7 +39,7 @@ export interface Member {
 }
 
 const MEMBER_SQL = `
-SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed,
+SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed, u.last_seen_at,
        p.name, p.status AS profile_status, p.main_photo_id,
        (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm WHERE cm.user_id = u.id AND cm.hidden_at IS NULL) AS unread,
        (SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.like_new = 1) AS new_likes,
@@ -49,7 +49,7 @@ WHERE s.id_hash = ?1 AND s.expires_at > ?2 AND u.deleted_at IS NULL`;
 
 type MemberRow = {
   id: string; email: string; paid_user: number; credits: number; language: string; status: Member["status"];
-  invisible: number; created_at: number; push_subscribed: number; name: string; profile_status: Member["profileStatus"];
+  invisible: number; created_at: number; push_subscribed: number; last_seen_at: number; name: string; profile_status: Member["profileStatus"];
   main_photo_id: string | null; unread: number; new_likes: number; disabled: string | null;
 };
 
@@ -67,14 +67,41 @@ async function sessionIdOf(request: Request, context: AppLoadContext): Promise<s
   return typeof value === "string" ? value : null;
 }
 
-/** The logged-in member, or null for a visitor (or an expired/revoked session). */
-export async function getMember(request: Request, context: AppLoadContext): Promise<Member | null> {
+const ONLINE_REFRESH_S = 60;
+// The root and the route loaders of one request share the load context: look the member up once.
+const perRequest = new WeakMap<object, Promise<Member | null>>();
+
+/**
+ * The logged-in member, or null for a visitor (or an expired/revoked session). Also keeps
+ * last_seen_at (online status) fresh, at most one write a minute, after the response.
+ */
+export function getMember(request: Request, context: AppLoadContext): Promise<Member | null> {
+  let member = perRequest.get(context);
+  if (!member) {
+    member = lookupMember(request, context);
+    perRequest.set(context, member);
+  }
+  return member;
+}
+
+async function lookupMember(request: Request, context: AppLoadContext): Promise<Member | null> {
   const sid = await sessionIdOf(request, context);
   if (!sid) return null;
-  const row = await context.env.DB.prepare(MEMBER_SQL)
-    .bind(await sha256(sid), Math.floor(Date.now() / 1000))
-    .first<MemberRow>();
-  return row ? toMember(row) : null;
+  const now = Math.floor(Date.now() / 1000);
+  const row = await context.env.DB.prepare(MEMBER_SQL).bind(await sha256(sid), now).first<MemberRow>();
+  if (!row) return null;
+  if (row.last_seen_at < now - ONLINE_REFRESH_S) {
+    context.ctx?.waitUntil(
+      context.env.DB.prepare("UPDATE users SET last_seen_at = ?1 WHERE id = ?2").bind(now, row.id).run(),
+    );
+  }
+  return toMember(row);
+}
+
+/** The page went hidden (beacon): the member counts as offline from now on. */
+export async function markOffline(context: AppLoadContext, memberId: string) {
+  const offline = Math.floor(Date.now() / 1000) - 10 * 60;
+  await context.env.DB.prepare("UPDATE users SET last_seen_at = ?1 WHERE id = ?2 AND last_seen_at > ?1").bind(offline, memberId).run();
 }
 
 /** For pages behind login: visitors go to /login and come back afterwards. */

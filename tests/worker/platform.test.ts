@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { resolveCountry } from "../../app/lib/request.server";
 import { get, post } from "./fixtures";
@@ -175,5 +175,23 @@ describe("error pages", () => {
     expect(html).toContain(">500<");
     expect(html).toContain(">Error<");
     expect(html).not.toContain("Deliberate failure");
+  });
+});
+
+describe("online status", () => {
+  it("goes offline when the page-hidden beacon arrives, and online again on the next visit", async () => {
+    const { createMember, sessionCookie } = await import("./fixtures");
+    const m = await createMember();
+    const cookie = await sessionCookie(m.id);
+    const lastSeen = async () => (await env.DB.prepare("SELECT last_seen_at AS t FROM users WHERE id = ?1").bind(m.id).first<{ t: number }>())!.t;
+    const hidden = await SELF.fetch("http://localhost/api/page-hidden.php", {
+      method: "POST", headers: { Cookie: cookie, Origin: "http://localhost", "Content-Type": "application/json" }, body: "{}",
+    });
+    expect(hidden.status).toBe(204);
+    const now = Math.floor(Date.now() / 1000);
+    expect(await lastSeen()).toBeLessThan(now - 300);
+    await (await get("/", { cookie })).text();
+    await new Promise((r) => setTimeout(r, 50)); // the refresh is written after the response
+    expect(await lastSeen()).toBeGreaterThanOrEqual(now - 5);
   });
 });
