@@ -141,7 +141,7 @@ export default function Landing() {
                     <img src={`/photos/${m.photoId}/thumb`} alt="" loading="lazy" width={240} height={240} />
                   </div>
                   <div className="member-card-body">
-                    <p className="member-card-name">{m.name}, {m.age}</p>
+                    <p className="member-card-name">{`${m.name}, ${m.age}`}</p>
                     {m.city ? <p className="member-card-meta"><span className="online-dot" aria-hidden="true" />{m.city}</p> : null}
                   </div>
                 </li>
