@@ -125,7 +125,12 @@ export const users = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
   },
-  (t) => [uniqueIndex("users_brand_email").on(t.brandId, t.email), index("users_deleted_at").on(t.deletedAt)],
+  (t) => [
+    uniqueIndex("users_brand_email").on(t.brandId, t.email),
+    index("users_deleted_at").on(t.deletedAt),
+    // Recently active members first (the landing strip) without sorting the whole table.
+    index("users_recent").on(t.deletedAt, t.lastSeenAt),
+  ],
 );
 
 export const profiles = sqliteTable(

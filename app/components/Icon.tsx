@@ -10,6 +10,16 @@ const paths = {
   close: "M6.4 5L5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z",
   back: "M15.4 5.4L14 4l-8 8 8 8 1.4-1.4L8.8 12z",
   lock: "M6 10V7a6 6 0 1112 0v3h1a1 1 0 011 1v10a1 1 0 01-1 1H5a1 1 0 01-1-1V11a1 1 0 011-1h1zm2 0h8V7a4 4 0 10-8 0v3z",
+  settings: "M3 6h10v2H3zm14 0h4v2h-4zM15 4h2v6h-2zM3 16h4v2H3zm8 0h10v2H11zM7 14h2v6H7z",
+  logout: "M10 3H5a2 2 0 00-2 2v14a2 2 0 002 2h5v-2H5V5h5V3zm6.6 4.6L15.2 9l2 2H9v2h8.2l-2 2 1.4 1.4L21 12z",
+  check: "M9 16.2l-4.2-4.2-1.4 1.4L9 19 21 7l-1.4-1.4z",
+  shield: "M12 2l8 3v6c0 5-3.4 9.5-8 11-4.6-1.5-8-6-8-11V5l8-3zm-1.2 13.6l5.7-5.7-1.4-1.4-4.3 4.3-2-2-1.4 1.4 3.4 3.4z",
+  users: "M9 11a4 4 0 100-8 4 4 0 000 8zm7 0a3 3 0 100-6 3 3 0 000 6zM9 13c-4 0-7 2-7 4.5V20h14v-2.5C16 15 13 13 9 13zm7 0c-.5 0-1 0-1.4.1 1.5 1 2.4 2.6 2.4 4.4V20h5v-2.5c0-2.5-2.7-4.5-6-4.5z",
+  bolt: "M13 2L4 14h6l-1 8 9-12h-6z",
+  camera: "M9 3L7.2 5H4a2 2 0 00-2 2v11a2 2 0 002 2h16a2 2 0 002-2V7a2 2 0 00-2-2h-3.2L15 3H9zm3 5a5 5 0 110 10 5 5 0 010-10zm0 2a3 3 0 100 6 3 3 0 000-6z",
+  pin: "M12 2a7 7 0 00-7 7c0 5 7 13 7 13s7-8 7-13a7 7 0 00-7-7zm0 4a3 3 0 110 6 3 3 0 010-6z",
+  eye: "M12 5C6.5 5 2.7 8.6 1 12c1.7 3.4 5.5 7 11 7s9.3-3.6 11-7c-1.7-3.4-5.5-7-11-7zm0 3a4 4 0 110 8 4 4 0 010-8zm0 2a2 2 0 100 4 2 2 0 000-4z",
+  flame: "M12 2c1 3.5 5 6 5 11a5 5 0 01-10 0c0-2.2 1.1-3.8 2.3-4.8.1 1.8.9 3 2.2 3.3-.6-3.2-.3-6.2.5-9.5z",
 } as const;
 
 export type IconName = keyof typeof paths;
@@ -18,7 +28,7 @@ export function Icon({ name, size = 22, title }: { name: IconName; size?: number
   return (
     <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden={title ? undefined : true} role={title ? "img" : undefined} focusable="false">
       {title ? <title>{title}</title> : null}
-      <path fill="currentColor" d={paths[name]} />
+      <path fill="currentColor" fillRule="evenodd" d={paths[name]} />
     </svg>
   );
 }

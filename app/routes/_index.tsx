@@ -1,27 +1,234 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
-import { nicheOf } from "~/models/brand.server";
+import type { Niche } from "~/lib/constants";
 import { pageContext } from "~/lib/page.server";
+import { nicheOf } from "~/models/brand.server";
+import { getMember } from "~/models/session.server";
+import { recentLandingMembers } from "~/models/landing.server";
+import { Icon, type IconName } from "~/components/Icon";
+import { HeroArt } from "~/components/landing/HeroArt";
 
 export const handle = { i18n: ["common", "landing"] };
 
+/** Tracking data taken from the query (SPEC section 3); passed on to /signup with the form. */
+const TRACKING = ["network", "ref", "sub1", "sub2", "sub3"] as const;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // Members have nothing to do on the visitors' landing page.
+  if (await getMember(request, context)) throw redirect("/members");
   const { brand, t } = await pageContext(request, context, "landing");
   const niche = nicheOf(brand);
-  return { niche, title: t(`${niche}.title`, { brand: brand.name }) };
+  const query = new URL(request.url).searchParams;
+  const tracking = TRACKING.flatMap((k) => {
+    const v = query.get(k);
+    return v ? [[k, v.slice(0, 100)] as const] : [];
+  });
+  // SPEC section 6: sign-up is open for signups=all, or with_trafficsource when a traffic source is present.
+  const signupOpen = brand.signups === "all" || (brand.signups === "with_trafficsource" && tracking.length > 0);
+  const members = await recentLandingMembers(context.env.DB, niche, brand.minAge);
+  const today = new Date();
+  const maxBirthDate = new Date(Date.UTC(today.getUTCFullYear() - brand.minAge, today.getUTCMonth(), today.getUTCDate()));
+  return {
+    niche,
+    members,
+    signupOpen,
+    tracking,
+    minAge: brand.minAge,
+    maxBirthDate: maxBirthDate.toISOString().slice(0, 10),
+    title: t(`${niche}.title`, { brand: brand.name }),
+    description: brand.description,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data ? [{ name: "description", content: data.description }, { property: "og:title", content: data.title }] : [];
+
+const BENEFIT_ICONS: Record<Niche, [IconName, IconName, IconName]> = {
+  general: ["pin", "chat", "shield"],
+  she: ["users", "chat", "eye"],
+  bdsm: ["lock", "flame", "users"],
+  bbw: ["heart", "camera", "shield"],
+  gilf: ["star", "chat", "shield"],
+  milf: ["flame", "eye", "bolt"],
+  gay: ["users", "pin", "lock"],
+};
+
+function SignupCard({ data }: { data: ReturnType<typeof useLoaderData<typeof loader>> }) {
+  const { t } = useTranslation("landing");
+  if (!data.signupOpen) {
+    return (
+      <div className="signup-card" id="signup">
+        <h2>{t("signup.closedTitle")}</h2>
+        <p className="text-muted">{t("signup.closedText")}</p>
+        <Link to="/login" className="btn btn-primary btn-block btn-lg">{t("signup.login")}</Link>
+      </div>
+    );
+  }
+  return (
+    <div className="signup-card" id="signup">
+      <h2>{t("signup.title")}</h2>
+      <p className="text-muted text-small">{t("signup.subtitle")}</p>
+      <Form method="post" action="/signup" aria-label={t("signup.title")}>
+        {data.tracking.map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+        <label className="field">
+          <span>{t("signup.email")}</span>
+          <input type="email" name="email" autoComplete="email" inputMode="email" required maxLength={254} />
+        </label>
+        <div className="field-row">
+          <label className="field">
+            <span>{t("signup.name")}</span>
+            <input type="text" name="name" autoComplete="nickname" required minLength={2} maxLength={30} />
+          </label>
+          <label className="field">
+            <span>{t("signup.dateOfBirth")}</span>
+            <input type="date" name="date_of_birth" autoComplete="bday" required max={data.maxBirthDate} min="1900-01-01" />
+          </label>
+        </div>
+        <label className="field">
+          <span>{t("signup.password")}</span>
+          <input type="password" name="password" autoComplete="new-password" required minLength={8} aria-describedby="password-hint" />
+          <span className="field-hint" id="password-hint">{t("signup.passwordHint")}</span>
+        </label>
+        <button type="submit" className="btn btn-primary btn-block btn-lg">{t("cta")}</button>
+        <p className="fine-print">
+          {t("signup.finePrint", { minAge: data.minAge })}{" "}
+          <Link to="/pages/terms">{t("signup.terms")}</Link> · <Link to="/pages/privacy">{t("signup.privacy")}</Link>
+        </p>
+      </Form>
+      <p className="login-line">
+        {t("signup.haveAccount")} <Link to="/login">{t("signup.login")}</Link>
+      </p>
+    </div>
+  );
 }
 
 export default function Landing() {
-  const { niche } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { niche, members } = data;
   const { t } = useTranslation("landing");
+  const icons = BENEFIT_ICONS[niche];
   return (
-    <section className={`hero hero-${niche}`}>
-      <div className="container">
-        <h1>{t(`${niche}.headline`)}</h1>
-        <p className="lead">{t(`${niche}.lead`)}</p>
-        <Link to="/signup" className="btn btn-primary btn-lg">{t("cta")}</Link>
-      </div>
-    </section>
+    <div className={`landing niche-${niche}`} data-niche={niche}>
+      <section className="hero">
+        <HeroArt niche={niche} />
+        <div className="container hero-inner">
+          <div>
+            <p className="hero-kicker"><span className="dot" aria-hidden="true" />{t(`${niche}.kicker`)}</p>
+            <h1>{t(`${niche}.headline`)}</h1>
+            <p className="lead">{t(`${niche}.lead`)}</p>
+            <ul className="hero-points">
+              {(["free", "discreet", "adults"] as const).map((k) => (
+                <li key={k}><Icon name="check" size={18} />{t(`points.${k}`)}</li>
+              ))}
+            </ul>
+          </div>
+          <SignupCard data={data} />
+        </div>
+      </section>
+
+      {members.length > 0 ? (
+        <section className="section member-strip" aria-labelledby="members-title">
+          <div className="container">
+            <div className="section-title">
+              <h2 id="members-title">{t(`${niche}.membersTitle`)}</h2>
+              <p>{t("members.subtitle")}</p>
+            </div>
+            <ul className="member-grid" data-testid="landing-members">
+              {members.map((m) => (
+                <li key={m.id} className="member-card">
+                  <div className="member-card-photo">
+                    <img src={`/photos/${m.photoId}/thumb`} alt="" loading="lazy" width={240} height={240} />
+                  </div>
+                  <div className="member-card-body">
+                    <p className="member-card-name">{`${m.name}, ${m.age}`}</p>
+                    {m.city ? <p className="member-card-meta"><span className="online-dot" aria-hidden="true" />{m.city}</p> : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      ) : null}
+
+      <section className="section section-alt" aria-labelledby="benefits-title">
+        <div className="container">
+          <div className="section-title">
+            <h2 id="benefits-title">{t("benefitsTitle")}</h2>
+          </div>
+          <ul className="benefits">
+            {([1, 2, 3] as const).map((n, i) => (
+              <li key={n} className="card benefit">
+                <span className="benefit-icon" aria-hidden="true"><Icon name={icons[i]!} size={26} /></span>
+                <h3>{t(`${niche}.b${n}Title`)}</h3>
+                <p>{t(`${niche}.b${n}Text`)}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="how-title">
+        <div className="container">
+          <div className="section-title">
+            <h2 id="how-title">{t("how.title")}</h2>
+          </div>
+          <ol className="steps">
+            {([1, 2, 3] as const).map((n) => (
+              <li key={n} className="step">
+                <h3>{t(`how.s${n}Title`)}</h3>
+                <p>{t(`how.s${n}Text`)}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="trust-title">
+        <div className="container">
+          <h2 id="trust-title" className="visually-hidden">{t("trust.title")}</h2>
+          <div className="trust">
+            {([["shield", 1], ["lock", 2], ["eye", 3]] as const).map(([icon, n]) => (
+              <div key={n} className="trust-item">
+                <Icon name={icon} size={26} />
+                <div>
+                  <h3>{t(`trust.t${n}Title`)}</h3>
+                  <p>{t(`trust.t${n}Text`, { minAge: data.minAge })}</p>
+                </div>
+              </div>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="faq-title">
+        <div className="container">
+          <div className="section-title">
+            <h2 id="faq-title">{t("faq.title")}</h2>
+          </div>
+          <div className="faq">
+            {([1, 2, 3] as const).map((n) => (
+              <details key={n} className="card">
+                <summary>{t(`faq.q${n}`, { minAge: data.minAge })}</summary>
+                <p>{t(`faq.a${n}`, { minAge: data.minAge })}</p>
+              </details>
+            ))}
+          </div>
+          <p className="faq-more"><Link to="/pages/faq" className="btn btn-outline">{t("faq.more")}</Link></p>
+        </div>
+      </section>
+
+      <section className="cta-band">
+        <div className="container">
+          <h2>{t(`${niche}.ctaTitle`)}</h2>
+          <p>{t("ctaText")}</p>
+          {data.signupOpen ? (
+            <a href="#signup" className="btn btn-light btn-lg">{t("cta")}</a>
+          ) : (
+            <Link to="/login" className="btn btn-light btn-lg">{t("signup.login")}</Link>
+          )}
+        </div>
+      </section>
+    </div>
   );
 }

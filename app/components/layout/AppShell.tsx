@@ -44,7 +44,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
     );
   }
   return (
-    <div className="layout layout-default">
+    <div className={`layout layout-default${root.member ? " layout-member" : ""}`}>
       <LoadingBar />
       <TopBar root={root} />
       <main id="main" className="layout-main">{children}</main>

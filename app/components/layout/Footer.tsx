@@ -17,25 +17,41 @@ export const FOOTER_LINKS = [
 export function Footer({ root }: { root: RootData }) {
   const { t } = useTranslation();
   const year = new Date().getFullYear();
+  // SPEC section 2: the United States footer only for visitors from the US reading English.
   const showUsFooter = root.country === "US" && root.lang === "en";
+  const { brand } = root;
   return (
     <footer className="footer">
       <div className="container">
-        <nav aria-label={t("footer.nav")} className="footer-links">
-          {FOOTER_LINKS.map(([key, to]) => (
-            <Link key={key} to={to}>{t(`footer.${key}`)}</Link>
-          ))}
-        </nav>
+        <div className="footer-top">
+          <div>
+            <p className="brand" aria-hidden="true">
+              <span className="brand-mark">♥</span>
+              <span className="brand-name">{brand.name}</span>
+            </p>
+            <p className="footer-contact">
+              {t("footer.contact")}{" "}
+              <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
+              {" · "}
+              <a href={`tel:${brand.supportPhoneClean}`}>{brand.supportPhone}</a>
+            </p>
+          </div>
+          <nav aria-label={t("footer.nav")} className="footer-links">
+            {FOOTER_LINKS.map(([key, to]) => (
+              <Link key={key} to={to}>{t(`footer.${key}`)}</Link>
+            ))}
+          </nav>
+        </div>
         <p className="disclaimer" data-testid="disclaimer">
-          {t("footer.disclaimer", { brand: root.brand.name, minAge: root.brand.minAge })}
+          {t("footer.disclaimer", { brand: brand.name, minAge: brand.minAge })}
         </p>
         {showUsFooter ? (
           <p className="us-footer" data-testid="us-footer">
-            <Link to="/pages/compliance">18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement</Link>
+            <Link to="/pages/compliance">{t("footer.usCompliance")}</Link>
           </p>
         ) : null}
         <p className="copyright">
-          © {year} {root.brand.name} · {root.brand.company.name}, {root.brand.company.address}, {root.brand.company.city}
+          © {year} {brand.name} · {brand.company.name}, {brand.company.address}, {brand.company.city}
         </p>
       </div>
     </footer>

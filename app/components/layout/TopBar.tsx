@@ -1,16 +1,20 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { RootData } from "~/root";
 import { countBadge, creditBadge } from "~/lib/badges";
-import { Icon } from "../Icon";
+import { Icon, type IconName } from "../Icon";
 import { LanguageMenu } from "../LanguageMenu";
 import { BackButton } from "../BackButton";
 
-function Badge({ text, tone = "primary", label }: { text: string | null; tone?: string; label: string }) {
+type Member = NonNullable<RootData["member"]>;
+
+/** A count badge; the number is shown, the sentence is read (a bare "99+" means nothing to a screen reader). */
+function Badge({ text, tone, label, name }: { text: string | null; tone: string; label: string; name: string }) {
   if (!text) return null;
   return (
-    <span className={`badge badge-${tone}`} aria-label={label}>
-      {text}
+    <span className={`badge badge-${tone}`} data-badge={name}>
+      <span aria-hidden="true">{text}</span>
+      <span className="visually-hidden">{label}</span>
     </span>
   );
 }
@@ -36,11 +40,65 @@ export function BrandBar({ root }: { root: RootData }) {
   );
 }
 
+function NavItem({ to, icon, label, children }: { to: string; icon: IconName; label: string; children?: React.ReactNode }) {
+  return (
+    <NavLink to={to} className="topnav-item" prefetch="intent">
+      <Icon name={icon} />
+      <span className="topnav-label">{label}</span>
+      {children}
+    </NavLink>
+  );
+}
+
+/** SPEC section 2: search, messages (99+ cap), likes, credits for paid users or Get Premium, account menu. */
+function MemberNav({ m }: { m: Member }) {
+  const { t } = useTranslation();
+  const credit = m.paidUser ? creditBadge(m.credits) : null;
+  return (
+    <nav className="topnav member-nav" aria-label={t("nav.main")}>
+      <NavItem to="/members" icon="search" label={t("nav.search")} />
+      <NavItem to="/chats" icon="chat" label={t("nav.messages")}>
+        <Badge name="messages" text={countBadge(m.unreadMessages)} tone="unread" label={t("nav.unread", { count: m.unreadMessages })} />
+      </NavItem>
+      <NavItem to="/likes" icon="heart" label={t("nav.likes")}>
+        <Badge name="likes" text={countBadge(m.newLikes)} tone="primary" label={t("nav.newLikes", { count: m.newLikes })} />
+      </NavItem>
+      {m.paidUser ? (
+        <NavItem to="/credits" icon="coin" label={t("nav.credits")}>
+          {credit ? (
+            <Badge name="credits" text={credit.text} tone={credit.tone} label={t("nav.creditsLeft", { count: m.credits })} />
+          ) : null}
+        </NavItem>
+      ) : (
+        <Link to="/premium" className="topnav-item nav-premium" data-testid="get-premium">
+          <span className="topnav-icon"><Icon name="star" size={18} /></span>
+          <span className="topnav-label">{t("nav.getPremium")}</span>
+        </Link>
+      )}
+      <details className="dropdown account-menu">
+        <summary className="topnav-item">
+          <span className="avatar-initial" aria-hidden="true">{m.name.slice(0, 1).toUpperCase()}</span>
+          <span className="topnav-label account-name">{m.name}</span>
+          <span className="visually-hidden">{t("nav.account")}</span>
+        </summary>
+        <div className="dropdown-menu dropdown-menu-end">
+          <Link to="/profile" className="dropdown-item"><Icon name="user" size={18} />{t("nav.myProfile")}</Link>
+          <Link to="/settings" className="dropdown-item"><Icon name="settings" size={18} />{t("nav.settings")}</Link>
+          <div className="dropdown-divider" role="separator" />
+          <Form method="post" action="/api/logout.php">
+            <input type="hidden" name="redirectTo" value="/" />
+            <button type="submit" className="dropdown-item"><Icon name="logout" size={18} />{t("nav.logout")}</button>
+          </Form>
+        </div>
+      </details>
+    </nav>
+  );
+}
+
 export function TopBar({ root, compact = false }: { root: RootData; compact?: boolean }) {
   const { t } = useTranslation();
   const location = useLocation();
   const m = root.member;
-  const credit = m?.paidUser ? creditBadge(m.credits) : null;
   const redirectTo = location.pathname + location.search;
   return (
     <header className={`topbar${compact ? " topbar-compact" : ""}`}>
@@ -48,60 +106,20 @@ export function TopBar({ root, compact = false }: { root: RootData; compact?: bo
       <div className="container topbar-inner">
         <BackButton />
         <BrandLink root={root} />
-        <nav className="topnav" aria-label={t("nav.main")}>
-          {m ? (
+        {m ? <MemberNav m={m} /> : null}
+        <div className={`topbar-actions${m ? "" : " visitor-actions"}`}>
+          <LanguageMenu current={root.lang} redirectTo={redirectTo} />
+          {m ? null : (
             <>
-              <Link to="/members" className="topnav-item">
-                <Icon name="search" />
-                <span className="topnav-label">{t("nav.search")}</span>
-              </Link>
-              <Link to="/chats" className="topnav-item">
-                <Icon name="chat" />
-                <span className="topnav-label">{t("nav.messages")}</span>
-                <Badge text={countBadge(m.unreadMessages)} tone="unread" label={t("nav.unread", { count: m.unreadMessages })} />
-              </Link>
-              <Link to="/likes" className="topnav-item">
-                <Icon name="heart" />
-                <span className="topnav-label">{t("nav.likes")}</span>
-                <Badge text={countBadge(m.newLikes)} label={t("nav.newLikes", { count: m.newLikes })} />
-              </Link>
-              {m.paidUser ? (
-                <Link to="/credits" className="topnav-item" data-testid="credits-entry">
-                  <Icon name="coin" />
-                  <span className="topnav-label">{t("nav.credits")}</span>
-                  {credit ? <Badge text={credit.text} tone={credit.tone} label={t("nav.creditsLeft", { count: m.credits })} /> : null}
-                </Link>
-              ) : (
-                <Link to="/premium" className="btn btn-premium btn-sm">
-                  <Icon name="star" size={16} />
-                  {t("nav.getPremium")}
-                </Link>
-              )}
-              <details className="dropdown account-menu">
-                <summary className="topnav-item" aria-label={t("nav.account")}>
-                  <Icon name="user" />
-                  <span className="topnav-label">{m.name}</span>
-                </summary>
-                <div className="dropdown-menu dropdown-menu-end">
-                  <Link to="/profile" className="dropdown-item">{t("nav.myProfile")}</Link>
-                  <Link to="/settings" className="dropdown-item">{t("nav.settings")}</Link>
-                  <Form method="post" action="/api/logout.php">
-                    <input type="hidden" name="redirectTo" value="/" />
-                    <button type="submit" className="dropdown-item">{t("nav.logout")}</button>
-                  </Form>
-                </div>
-              </details>
-              <LanguageMenu current={root.lang} redirectTo={redirectTo} />
-            </>
-          ) : (
-            <>
-              <LanguageMenu current={root.lang} redirectTo={redirectTo} />
-              <Link to={`/login?redirectTo=${encodeURIComponent(redirectTo)}`} className="btn btn-primary btn-sm">
+              <Link to={redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`} className="btn btn-outline btn-sm" data-testid="login-button">
                 {t("nav.login")}
+              </Link>
+              <Link to="/signup" className="btn btn-primary btn-sm signup-button">
+                {t("nav.signupShort")}
               </Link>
             </>
           )}
-        </nav>
+        </div>
       </div>
     </header>
   );

@@ -1,0 +1,1 @@
+CREATE INDEX `users_recent` ON `users` (`deleted_at`,`last_seen_at`);
