@@ -31,10 +31,10 @@ const PAGE_BLOCKS: Record<StaticSlug, { company?: boolean; contact?: boolean; ve
   terms: { company: true, version: true },
   faq: { accordion: true, contact: true },
   "return-policy": { contact: true },
-  service: { contact: true, company: true },
+  service: { contact: true },
   ban: { contact: true },
   compliance: { company: true },
-  complaints: { contact: true, company: true },
+  complaints: { contact: true },
 };
 
 export interface PageSection {

@@ -24,9 +24,9 @@ export default function Premium() {
   return (
     <ShopPage title={t("premium.title")} lead={t("premium.lead")}>
       {paidUser ? <p className="alert alert-success" data-testid="is-premium">{t("premium.already")}</p> : null}
-      <ul className="benefit-list" data-testid="benefits">
+      <ul className="premium-benefits" data-testid="benefits">
         {BENEFITS.map((b) => (
-          <li key={b} className="card benefit">
+          <li key={b} className="card premium-benefit">
             <h2>{t(`premium.benefits.${b}.title`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</h2>
             <p>{t(`premium.benefits.${b}.text`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</p>
           </li>

@@ -8,7 +8,7 @@ export interface SignupCopy {
 
 export function SignupCta({ copy, id = "signup" }: { copy: SignupCopy; id?: string }) {
   return (
-    <Form method="post" action="/signup" reloadDocument className="card signup-cta" aria-labelledby={`${id}-title`}>
+    <Form method="post" action="/signup" reloadDocument className="signup-card signup-cta" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{copy.title}</h2>
       <label className="field">
         <span>{copy.email}</span>
@@ -41,15 +41,15 @@ export function MemberCard({ member, ageLabel }: {
   ageLabel: string;
 }) {
   return (
-    <figure className="card member-card" data-testid="member-card">
+    <figure className="card lander-member" data-testid="lander-member">
       {member.mainPhotoId ? (
-        <img src={`/photos/${member.mainPhotoId}/thumb`} alt={member.name} width={320} height={320} className="member-card-photo" />
+        <img src={`/photos/${member.mainPhotoId}/thumb`} alt={member.name} width={320} height={320} className="lander-member-photo" />
       ) : (
-        <div className="member-card-photo member-card-initial" aria-hidden="true">{member.name.slice(0, 1)}</div>
+        <div className="lander-member-photo lander-member-initial" aria-hidden="true">{member.name.slice(0, 1)}</div>
       )}
       <figcaption>
-        <strong className="member-card-name">{member.name}</strong>
-        <span className="member-card-meta">{[ageLabel, member.city].filter(Boolean).join(" · ")}</span>
+        <strong className="lander-member-name">{member.name}</strong>
+        <span className="lander-member-meta">{[ageLabel, member.city].filter(Boolean).join(" · ")}</span>
       </figcaption>
     </figure>
   );

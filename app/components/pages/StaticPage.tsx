@@ -39,12 +39,18 @@ export function ContactCard({ contact }: { contact: NonNullable<StaticPageProps[
       <h2 id="page-contact-title">{contact.title}</h2>
       <p>{contact.lead}</p>
       <dl className="page-dl">
-        <dt>{contact.emailLabel}</dt>
-        <dd><a href={`mailto:${contact.email}`}>{contact.email}</a></dd>
-        <dt>{contact.phoneLabel}</dt>
-        <dd><a href={`tel:${contact.phoneClean}`} data-testid="support-phone">{contact.phone}</a></dd>
-        <dt>{contact.postLabel}</dt>
-        <dd><address>{contact.post.map((line, i) => <span key={i} className="page-address-line">{line}</span>)}</address></dd>
+        <div className="page-dl-row">
+          <dt>{contact.emailLabel}</dt>
+          <dd><a href={`mailto:${contact.email}`}>{contact.email}</a></dd>
+        </div>
+        <div className="page-dl-row">
+          <dt>{contact.phoneLabel}</dt>
+          <dd><a href={`tel:${contact.phoneClean}`} data-testid="support-phone">{contact.phone}</a></dd>
+        </div>
+        <div className="page-dl-row">
+          <dt>{contact.postLabel}</dt>
+          <dd><address>{contact.post.map((line, i) => <span key={i} className="page-address-line">{line}</span>)}</address></dd>
+        </div>
       </dl>
     </section>
   );
