@@ -14,14 +14,14 @@ export const STATIC_PAGES = ["cookies", "privacy", "terms", "faq", "return-polic
 export type StaticSlug = (typeof STATIC_PAGES)[number] | "complaints";
 
 /** Top-level tokens of the spec's `{token}` static page. */
-const TOKENS: Record<string, StaticSlug> = { "2257": "compliance" };
+const TOKENS = new Map<string, StaticSlug>([["2257", "compliance"]]);
 
 export function isStaticSlug(slug: string | undefined): slug is (typeof STATIC_PAGES)[number] {
   return (STATIC_PAGES as readonly string[]).includes(slug ?? "");
 }
 
 export function slugOfToken(token: string | undefined): StaticSlug | null {
-  return (token && TOKENS[token]) || null;
+  return (token && TOKENS.get(token)) || null;
 }
 
 /** Which blocks a page shows besides its sections. */

@@ -100,6 +100,8 @@ describe("{token} static page", () => {
 
   it("answers 404 for any other token", async () => {
     expect((await page("/no-such-token")).status).toBe(404);
+    // Inherited object keys are not tokens either.
+    expect((await page("/constructor")).status).toBe(404);
   });
 });
 
