@@ -22,10 +22,16 @@ for (const javaScriptEnabled of [true, false]) {
 
     for (const [path, title] of STATIC_PAGES) {
       test(`${path} renders`, async ({ page }) => {
+        const errors: string[] = [];
+        page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+        page.on("pageerror", (e) => errors.push(e.message));
         const res = await page.goto(path);
         expect(res?.status()).toBe(200);
         await expect(page.getByRole("heading", { level: 1 })).toContainText(title);
         await expect(page.locator("footer")).toBeVisible();
+        await page.waitForLoadState("networkidle");
+        // Hydration mismatches and script errors show up here.
+        expect(errors).toEqual([]);
       });
     }
 
@@ -77,7 +83,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test.describe("accessibility", () => {
-  for (const [path] of STATIC_PAGES) {
+  for (const path of [...STATIC_PAGES.map(([p]) => p), "/landers/tinderswipe", "/landers/alonetonight"]) {
     test(`${path} has no serious or critical axe violations`, async ({ page }) => {
       await page.goto(path);
       const { violations } = await new AxeBuilder({ page }).analyze();
