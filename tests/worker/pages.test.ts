@@ -222,6 +222,12 @@ describe("premium", () => {
     expect(html).toContain('href="/credits"');
     expect(html).not.toContain(enShop.premium.already);
   });
+
+  it("thanks a member who already is premium", async () => {
+    const { id } = await createMember({ paidUser: true });
+    const { html } = await page("/premium", { cookie: await sessionCookie(id) });
+    expect(html).toContain(enShop.premium.already);
+  });
 });
 
 describe("landers", () => {
@@ -280,5 +286,18 @@ describe("member landings", () => {
     for (const v of ["landing", "landing2", "landing3", "signup"]) {
       expect((await page(`/members/${id}/${v}`)).status).toBe(404);
     }
+  });
+
+  it("does not advertise a disabled profile", async () => {
+    const id = await memberWithPhoto();
+    await env.DB.prepare("UPDATE profiles SET status = 'disabled' WHERE user_id = ?1").bind(id).run();
+    expect((await page(`/members/${id}/landing`)).status).toBe(404);
+  });
+
+  it("speaks the brand's language", async () => {
+    const id = await memberWithPhoto();
+    const { html } = await page(`/members/${id}/landing`, { host: "de.localhost" });
+    expect(html).toContain("Sanne möchte mit dir chatten");
+    expect(html).toMatch(/\d+ Jahre/);
   });
 });
