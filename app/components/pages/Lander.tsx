@@ -1,0 +1,72 @@
+/** The landers and member landings: a pitch, an optional visual (swipe card or member card) and the sign-up form. */
+import type { ReactNode } from "react";
+import { useLoaderData } from "@remix-run/react";
+import pagesStyles from "~/styles/pages.css";
+import { MemberCard, SignupCta, type SignupCopy } from "./SignupCta";
+
+export const landerLinks = () => [{ rel: "stylesheet", href: pagesStyles }];
+// Copy comes resolved from the loader, so the browser loads no extra namespace (landing JS budget).
+export const landerHandle = { layout: "lander", i18n: ["common"] };
+
+export interface LanderProps {
+  variant: string;
+  niche: string;
+  headline: string;
+  pitch: string;
+  points: string[];
+  signup: SignupCopy;
+  children?: ReactNode;
+}
+
+export function LanderPage(p: LanderProps) {
+  return (
+    <div className={`lander lander-${p.variant} lander-niche-${p.niche}`}>
+      <div className="container lander-grid">
+        <div className="lander-pitch">
+          <h1>{p.headline}</h1>
+          <p className="lead">{p.pitch}</p>
+          <ul className="lander-points">
+            {p.points.map((point, i) => <li key={i}>{point}</li>)}
+          </ul>
+          {p.children}
+        </div>
+        <SignupCta copy={p.signup} />
+      </div>
+    </div>
+  );
+}
+
+/** The swipe teaser of /landers/tinderswipe: both buttons lead to the sign-up form. */
+export function SwipeTeaser({ like, pass, caption }: { like: string; pass: string; caption: string }) {
+  return (
+    <div className="swipe-teaser" aria-label={caption} role="group">
+      <div className="swipe-card swipe-card-back" aria-hidden="true" />
+      <div className="swipe-card"><span className="swipe-card-caption">{caption}</span></div>
+      <div className="swipe-actions">
+        <a href="#signup-title" className="swipe-btn swipe-pass" aria-label={pass}>✕</a>
+        <a href="#signup-title" className="swipe-btn swipe-like" aria-label={like}>♥</a>
+      </div>
+    </div>
+  );
+}
+
+type LanderData = Omit<LanderProps, "children"> & { swipe?: { like: string; pass: string; caption: string } };
+
+export function LanderRoute() {
+  const { swipe, ...p } = useLoaderData() as LanderData;
+  return <LanderPage {...p}>{swipe ? <SwipeTeaser {...swipe} /> : null}</LanderPage>;
+}
+
+type MemberLandingData = Omit<LanderProps, "children"> & {
+  member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null };
+  ageLabel: string;
+};
+
+export function MemberLandingRoute() {
+  const { member, ageLabel, ...p } = useLoaderData() as MemberLandingData;
+  return (
+    <LanderPage {...p}>
+      <MemberCard member={member} ageLabel={ageLabel} />
+    </LanderPage>
+  );
+}

@@ -1,0 +1,75 @@
+/** Building blocks of the shop screens: packages, payment methods and the "checkout not yet" notice. */
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import pagesStyles from "~/styles/pages.css";
+
+export const shopHandle = { i18n: ["common", "shop"] };
+export const shopLinks = () => [{ rel: "stylesheet", href: pagesStyles }];
+
+export interface PackageView {
+  id: string;
+  tier: string;
+  credits: number;
+  price: string;
+  perCredit: string;
+}
+
+export function PackageGrid({ packages, linkTo }: { packages: PackageView[]; linkTo?: (id: string) => string }) {
+  const { t } = useTranslation("shop");
+  return (
+    <ul className="package-grid" data-testid="packages">
+      {packages.map((p) => (
+        <li key={p.id} className={`card package package-${p.tier}`}>
+          <h3 className="package-name">{t(`tiers.${p.tier}`)}</h3>
+          <p className="package-credits">{t("package.credits", { count: p.credits })}</p>
+          <p className="package-price">{p.price}</p>
+          <p className="package-per-credit">{t("package.perCredit", { price: p.perCredit })}</p>
+          {linkTo ? (
+            <Link to={linkTo(p.id)} className="btn btn-primary btn-block" aria-label={t("package.chooseLabel", { name: t(`tiers.${p.tier}`) })}>
+              {t("package.choose")}
+            </Link>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PaymentMethods({ methods, selected, linkTo }: { methods: readonly string[]; selected?: string; linkTo?: (m: string) => string }) {
+  const { t } = useTranslation("shop");
+  return (
+    <ul className="method-list" data-testid="payment-methods">
+      {methods.map((m) => (
+        <li key={m} className={m === selected ? "method method-selected" : "method"}>
+          {linkTo ? (
+            <Link to={linkTo(m)} aria-current={m === selected ? "true" : undefined}>{t(`methods.${m}`)}</Link>
+          ) : (
+            <span>{t(`methods.${m}`)}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Said plainly: nothing can be bought yet, so nothing pretends to be bought. */
+export function CheckoutUnavailable() {
+  const { t } = useTranslation("shop");
+  return (
+    <p className="alert alert-info" role="status" data-testid="checkout-unavailable">
+      {t("unavailable")}
+    </p>
+  );
+}
+
+export function ShopPage({ title, lead, children }: { title: string; lead?: string; children: React.ReactNode }) {
+  return (
+    <div className="container page shop-page">
+      <header className="page-header">
+        <h1>{title}</h1>
+        {lead ? <p className="page-intro">{lead}</p> : null}
+      </header>
+      {children}
+    </div>
+  );
+}

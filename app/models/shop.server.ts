@@ -1,0 +1,110 @@
+/**
+ * The shop as far as the pages need it: the credit packages p0–p3 with their prices, a member's
+ * payments (transactions) and what costs credits. Checkout itself belongs to the payments work.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { PAYMENT_METHODS, PREMIUM_TIERS, type Language } from "~/lib/constants";
+import type { BrandWithCompany } from "./brand.server";
+
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export function isPaymentMethod(value: string | undefined): value is PaymentMethod {
+  return (PAYMENT_METHODS as readonly string[]).includes(value ?? "");
+}
+
+export function formatMoney(lng: Language, cents: number, currency: string, digits = 2): string {
+  return new Intl.NumberFormat(lng, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    cents / 100,
+  );
+}
+
+type PackageRow = { id: string; tier: (typeof PREMIUM_TIERS)[number]; credits: number; price_cents: number; currency: string };
+
+function toPackage(lng: Language, r: PackageRow) {
+  return {
+    id: r.id,
+    tier: r.tier,
+    credits: r.credits,
+    price: formatMoney(lng, r.price_cents, r.currency),
+    // A third decimal keeps cheap credits (e.g. 0.199) honest.
+    perCredit: formatMoney(lng, r.price_cents / r.credits, r.currency, 3),
+  };
+}
+export type Package = ReturnType<typeof toPackage>;
+
+/** The four packages, cheapest tier first, with prices formatted in the page language. */
+export async function listPackages(context: AppLoadContext, lng: Language): Promise<Package[]> {
+  const { results } = await context.env.DB.prepare(
+    "SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier",
+  ).all<PackageRow>();
+  return results.map((r) => toPackage(lng, r));
+}
+
+export async function getPackage(context: AppLoadContext, lng: Language, id: string): Promise<Package | null> {
+  const row = await context.env.DB.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1")
+    .bind(id)
+    .first<PackageRow>();
+  return row ? toPackage(lng, row) : null;
+}
+
+/** What costs credits on this brand, and the minimum message cost per country (SPEC section 3). */
+export function creditCosts(brand: BrandWithCompany, lng: Language) {
+  const names = new Intl.DisplayNames([lng], { type: "region" });
+  const countries = Object.entries(brand.minimumMessageCosts)
+    .map(([code, { costs, currency }]) => ({
+      code,
+      name: names.of(code) ?? code,
+      cost: formatMoney(lng, Math.round(costs * 100), currency),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name, lng));
+  return { message: brand.messageCredits, gift: brand.giftCredits, photo: brand.photoCredits, countries };
+}
+
+type PaymentRow = {
+  id: string; package_id: string; credits: number; amount_cents: number; currency: string; method: string;
+  transaction_fee_cents: number; status: string; created_at: number;
+};
+
+function toTransaction(lng: Language, r: PaymentRow) {
+  return {
+    id: r.id,
+    packageId: r.package_id,
+    credits: r.credits,
+    amount: formatMoney(lng, r.amount_cents, r.currency),
+    fee: formatMoney(lng, r.transaction_fee_cents, r.currency),
+    method: r.method,
+    status: r.status,
+    date: new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(r.created_at * 1000)),
+  };
+}
+export type Transaction = ReturnType<typeof toTransaction>;
+
+const PAYMENT_COLUMNS = "id, package_id, credits, amount_cents, currency, method, transaction_fee_cents, status, created_at";
+
+/** A member's payments, newest first (uses the payments_user index). */
+export async function listTransactions(context: AppLoadContext, lng: Language, userId: string, limit = 50) {
+  const { results } = await context.env.DB.prepare(
+    `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2`,
+  )
+    .bind(userId, limit)
+    .all<PaymentRow>();
+  return results.map((r) => toTransaction(lng, r));
+}
+
+/** One payment, only if it is the member's own (others' ids answer null → 404). */
+export async function getTransaction(context: AppLoadContext, lng: Language, userId: string, id: string) {
+  const row = await context.env.DB.prepare(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ?1 AND user_id = ?2`)
+    .bind(id, userId)
+    .first<PaymentRow>();
+  return row ? toTransaction(lng, row) : null;
+}
+
+/** The member's last paid order: what the repeat order would buy again. */
+export async function lastPaidOrder(context: AppLoadContext, lng: Language, userId: string) {
+  const row = await context.env.DB.prepare(
+    `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE user_id = ?1 AND status = 'paid' ORDER BY created_at DESC LIMIT 1`,
+  )
+    .bind(userId)
+    .first<PaymentRow>();
+  return row ? toTransaction(lng, row) : null;
+}

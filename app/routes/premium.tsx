@@ -1,0 +1,38 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { pageContext } from "~/lib/page.server";
+import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
+import { requireMember } from "~/models/session.server";
+import { ShopPage, shopHandle, shopLinks } from "~/components/pages/Shop";
+
+/** What premium gives (SPEC section 6); the first credit purchase makes a member premium. */
+export const handle = shopHandle;
+export const links = shopLinks;
+
+const BENEFITS = ["photos", "uploads", "badge", "unblurred", "repeat"] as const;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const member = await requireMember(request, context);
+  const { t } = await pageContext(request, context, "shop");
+  return { title: t("premium.title"), paidUser: member.paidUser };
+}
+
+export default function Premium() {
+  const { paidUser } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("shop");
+  return (
+    <ShopPage title={t("premium.title")} lead={t("premium.lead")}>
+      {paidUser ? <p className="alert alert-success" data-testid="is-premium">{t("premium.already")}</p> : null}
+      <ul className="premium-benefits" data-testid="benefits">
+        {BENEFITS.map((b) => (
+          <li key={b} className="card premium-benefit">
+            <h2>{t(`premium.benefits.${b}.title`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</h2>
+            <p>{t(`premium.benefits.${b}.text`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</p>
+          </li>
+        ))}
+      </ul>
+      <Link to="/credits" className="btn btn-primary btn-lg">{t(paidUser ? "premium.more" : "premium.cta")}</Link>
+    </ShopPage>
+  );
+}

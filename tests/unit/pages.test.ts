@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { ageOn, formatDate, isLanderKind, isStaticSlug, maxBirthDate, slugOfToken } from "~/models/pages.server";
+
+describe("ageOn", () => {
+  const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
+  it("counts a birthday only once it has been reached", () => {
+    expect(ageOn("1990-06-15", day("2026-06-14"))).toBe(35);
+    expect(ageOn("1990-06-15", day("2026-06-15"))).toBe(36);
+    expect(ageOn("1990-12-31", day("2026-01-01"))).toBe(35);
+  });
+});
+
+describe("maxBirthDate", () => {
+  it("is the latest date of birth that is old enough today", () => {
+    expect(maxBirthDate(18, new Date("2026-11-21T09:00:00Z"))).toBe("2008-11-21");
+  });
+});
+
+describe("tokens, slugs and lander kinds", () => {
+  it("maps only 2257 to the compliance page", () => {
+    expect(slugOfToken("2257")).toBe("compliance");
+    expect(slugOfToken("2258")).toBeNull();
+    expect(slugOfToken("constructor")).toBeNull();
+    expect(slugOfToken(undefined)).toBeNull();
+  });
+  it("knows the static pages and lander kinds of the spec", () => {
+    expect(isStaticSlug("return-policy")).toBe(true);
+    expect(isStaticSlug("complaints")).toBe(false);
+    expect(isLanderKind("tinderswipe")).toBe(true);
+    expect(isLanderKind("transitionsvideolanding")).toBe(true);
+    expect(isLanderKind("nope")).toBe(false);
+  });
+});
+
+describe("formatDate", () => {
+  it("formats in the page language, in UTC", () => {
+    expect(formatDate("de", "2024-02-15T00:00:00Z")).toBe("15. Februar 2024");
+    expect(formatDate("en", "2023-12-01T12:00:00Z")).toBe("December 1, 2023");
+  });
+});
