@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { creditCosts, listPackages } from "~/models/shop.server";
 import { PackageGrid, ShopPage, shopHandle, shopLinks } from "~/components/pages/Shop";

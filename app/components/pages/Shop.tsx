@@ -1,6 +1,6 @@
 /** Building blocks of the shop screens: packages, payment methods and the "checkout not yet" notice. */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import pagesStyles from "~/styles/pages.css";
 
 export const shopHandle = { i18n: ["common", "shop"] };
