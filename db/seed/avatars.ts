@@ -66,16 +66,19 @@ function encode(image: PhotonImage): Uint8Array {
   }
 }
 
-/** Blurred beyond recognition: render tiny, scale up, blur again. */
+/**
+ * Blurred beyond recognition: render tiny, scale up, blur again. Photon's WebP is lossless, which
+ * stores smooth gradients badly, so colours are rounded to steps of 8 first: half the bytes, no
+ * visible banding.
+ */
 function blurred(svg: string): Uint8Array {
   const tiny = render(svg, 16);
-  try {
-    const big = resize(tiny, THUMB_SIZE, THUMB_SIZE, SamplingFilter.Triangle);
-    gaussian_blur(big, 8);
-    return encode(big);
-  } finally {
-    tiny.free();
-  }
+  const big = resize(tiny, THUMB_SIZE, THUMB_SIZE, SamplingFilter.Triangle);
+  tiny.free();
+  gaussian_blur(big, 8);
+  const pixels = big.get_raw_pixels().map((v) => Math.min(255, Math.round(v / 8) * 8));
+  big.free();
+  return encode(new PhotonImage(pixels, THUMB_SIZE, THUMB_SIZE));
 }
 
 export function renderAvatar(gender: Gender, hair: HairColour, seed: string): Avatar {

@@ -4,7 +4,7 @@
  * the data packages' versions: changing either rebuilds. Lives in node_modules/.cache.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const modules = new URL("../../node_modules/", import.meta.url);
@@ -26,6 +26,7 @@ export async function cachedJson<T>(
   } catch {
     const value = await build();
     mkdirSync(dir, { recursive: true });
+    for (const old of readdirSync(dir)) if (old.startsWith(`${name}-`)) rmSync(`${dir}${old}`); // stale versions
     writeFileSync(file, JSON.stringify(value));
     return value;
   }

@@ -72,7 +72,7 @@ export async function seedMembers({ DB, PHOTOS, pepper }: Env) {
       userId: ids[i]!,
       avatar: pickAvatar(rng, pool, m.profile.gender, m.profile.hairColour),
       isPrivate: p > 0 && chance(rng, 0.35), // the first (main) photo is always public
-      createdAt: m.createdAt + p * 3600,
+      createdAt: Math.min(nowS, m.createdAt + p * 3600),
     }));
     photos.push(...rows);
     return rows[0]?.id ?? null;
@@ -97,10 +97,11 @@ export async function seedMembers({ DB, PHOTOS, pepper }: Env) {
   lap("rows");
 
   const removed = await cleared;
+  lap(`waiting for the old photos' removal (${removed} objects)`);
   const puts = photos.flatMap((p) => (["full", "thumb", "blur"] as const).map((variant) => [p, variant] as const));
   await inParallel(puts, 64, ([photo, variant]: readonly [PhotoRow, PhotoVariant]) =>
     PHOTOS.put(photoKey(photo.id, variant), photo.avatar[variant], { httpMetadata: { contentType: "image/webp" } }));
-  lap(`R2 (${removed} old objects removed)`);
+  lap(`R2 (${puts.length} objects)`);
 
   const idOf = new Map(demos.map((d, i) => [d.email, ids[i]!]));
   const activity = await seedDemoActivity(DB, idOf, nowS);
