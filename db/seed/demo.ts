@@ -54,7 +54,7 @@ export function demoMembers(citiesByCountry: Map<string, City[]>, now: Date): Me
 
 const PREMIUM_CHAT = [
   "Hi Daniel! Thanks for the like 😊",
-  "I saw you cook. What is your signature dish?",
+  "I read that you love cooking. What is your signature dish?",
   "I'm around tonight if you fancy a chat 😉",
 ];
 

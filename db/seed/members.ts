@@ -17,7 +17,7 @@ import { COUNTRY_PLAN, generateMember, type Member, type NameSource } from "./pe
 import { chance, createRng, weighted } from "./random.ts";
 import { DEMO_PASSWORD, demoMembers, seedDemoActivity } from "./demo.ts";
 
-export const MEMBER_COUNT = 540;
+export const MEMBER_COUNT = 500;
 const SEED = 20_260_101;
 
 const FAKERS: Record<string, NameSource & { seed(n: number): unknown }> = {

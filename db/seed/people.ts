@@ -131,10 +131,15 @@ export function randomTimes(rng: Rng, nowS: number): { createdAt: number; lastSe
   return { createdAt, lastSeenAt: Math.max(createdAt, Math.floor(nowS - sinceSeen)) };
 }
 
-/** Brand 1 is the general site; Herzklang (2) takes a share of German-speaking members, Flirtlokaal (3) of Dutch-speaking ones. */
-export function brandFor(rng: Rng, country: string): number {
-  if (["DE", "AT", "CH"].includes(country) && chance(rng, 0.35)) return 2;
-  if (["NL", "BE"].includes(country) && chance(rng, 0.35)) return 3;
+/**
+ * Brand 1 is the general site. Herzklang (2, mature women) takes many German-speaking women of 35
+ * and over, Flirtlokaal (3, women seeking men) many Dutch-speaking women who like men; each also
+ * gets some men, who are the ones searching there.
+ */
+export function brandFor(rng: Rng, country: string, gender: Gender, sexuality: Sexuality, age: number): number {
+  const woman = gender === "female";
+  if (["DE", "AT", "CH"].includes(country) && chance(rng, woman ? (age >= 35 ? 0.6 : 0.1) : 0.25)) return 2;
+  if (["NL", "BE"].includes(country) && chance(rng, woman ? (sexuality === "lesbian" ? 0 : 0.5) : 0.25)) return 3;
   return 1;
 }
 
@@ -181,7 +186,7 @@ export function generateMember(
   const tattoos = weighted(rng, [["none", age >= 50 ? 75 : 50], ["one", 20], ["few", 18], ["many", age < 40 ? 12 : 4]] as const);
   return {
     index,
-    brandId: brandFor(rng, plan.country),
+    brandId: brandFor(rng, plan.country, gender, sexuality, age),
     email: `${ascii(first) || "member"}.${ascii(last) || "x"}${index}@example.com`,
     paidUser: chance(rng, 0.15),
     language: plan.language,
@@ -208,6 +213,7 @@ export function generateMember(
       fictional: gender === "female" && chance(rng, 0.05),
     },
     interests: randomInterests(rng),
-    photoCount: weighted(rng, [[0, 12], [1, 40], [2, 16], [3, 13], [4, 9], [5, 6], [6, 4]] as const),
+    // Every photo is three R2 objects, the bulk of the seed's time: most members have one, many 2-6.
+    photoCount: weighted(rng, [[0, 10], [1, 58], [2, 12], [3, 8], [4, 6], [5, 4], [6, 2]] as const),
   };
 }

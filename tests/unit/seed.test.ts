@@ -3,7 +3,9 @@ import { LANGUAGES } from "../../app/lib/constants";
 import { ABOUT_ME, composeAboutMe, fillTemplate } from "../../db/seed/about-me";
 import { buildGeo, pickCity, type City, type SourceCity } from "../../db/seed/geo";
 import { insertStatements } from "../../db/seed/insert";
-import { COUNTRY_PLAN, ageOn, dateOfBirthForAge, generateMember, randomAge, type NameSource } from "../../db/seed/people";
+import {
+  COUNTRY_PLAN, ageOn, brandFor, dateOfBirthForAge, generateMember, randomAge, type NameSource,
+} from "../../db/seed/people";
 import {
   BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS,
 } from "../../db/seed/profile-options";
@@ -120,6 +122,18 @@ describe("seed: members", () => {
         if (p.gender === "male") expect(p.fictional).toBe(false);
       }
     }
+  });
+});
+
+describe("seed: brands", () => {
+  it("puts mature German-speaking women on Herzklang and Dutch-speaking women on Flirtlokaal, never elsewhere", () => {
+    const rng = createRng(6);
+    const brandsOf = (country: string, gender: "male" | "female", age: number) =>
+      new Set(Array.from({ length: 200 }, () => brandFor(rng, country, gender, "hetero", age)));
+    expect(brandsOf("DE", "female", 50)).toEqual(new Set([1, 2]));
+    expect(brandsOf("NL", "female", 30)).toEqual(new Set([1, 3]));
+    expect(brandsOf("FR", "female", 50)).toEqual(new Set([1]));
+    expect(new Set(Array.from({ length: 200 }, () => brandFor(rng, "NL", "female", "lesbian", 30)))).toEqual(new Set([1]));
   });
 });
 
