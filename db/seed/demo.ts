@@ -1,0 +1,113 @@
+/**
+ * Demo accounts (never seeded in production: db/seed.ts refuses) and a little activity around
+ * them, so badges, likes and the chat overview show something on first start.
+ */
+import { randomId } from "../../app/lib/password.ts";
+import type { City } from "./geo.ts";
+import { insertStatements } from "./insert.ts";
+import { dateOfBirthForAge, type Member } from "./people.ts";
+
+export const DEMO_PASSWORD = "Demo-pass-2026";
+export const PREMIUM_CREDITS = 250;
+const MINUTE = 60;
+const DAY = 86_400;
+
+export function demoMembers(citiesByCountry: Map<string, City[]>, now: Date): Member[] {
+  const nowS = Math.floor(now.getTime() / 1000);
+  const cityIn = (country: string, name: string) => {
+    const cities = citiesByCountry.get(country)!;
+    return cities.find((c) => c.name === name) ?? cities[0]!;
+  };
+  const base = (city: City, age: number) => ({
+    brandId: 1, language: "en" as const, interests: ["cooking", "travelling", "wine", "music"],
+    profile: {
+      status: "active" as const, sexuality: "hetero" as const, dateOfBirth: dateOfBirthForAge(() => 0.5, age, now),
+      country: city.country, region: city.regionCode, city: city.name, lat: city.lat, lon: city.lon,
+      eyeColour: "blue" as const, relationshipStatus: "single" as const, tattoos: "none" as const, fictional: false,
+    },
+  });
+  const free = base(cityIn("NL", "Utrecht"), 34);
+  const premium = base(cityIn("GB", "London"), 41);
+  const fresh = base(cityIn("GB", "Manchester"), 27);
+  return [
+    {
+      ...free, index: 0, email: "free@example.com", paidUser: false, status: "confirmed", photoCount: 2,
+      createdAt: nowS - 40 * DAY, lastSeenAt: nowS - 2 * MINUTE,
+      profile: { ...free.profile, name: "Mark", gender: "male", hairColour: "brown", bodyType: "athletic", signupReason: "flirt",
+        aboutMe: "Just moved to Utrecht for work. I like cycling along the canals, good coffee and people who can laugh at themselves." },
+    },
+    {
+      ...premium, index: 0, email: "premium@example.com", paidUser: true, status: "confirmed", photoCount: 3,
+      createdAt: nowS - 120 * DAY, lastSeenAt: nowS - MINUTE,
+      profile: { ...premium.profile, name: "Daniel", gender: "male", hairColour: "black", bodyType: "average", signupReason: "relationship",
+        relationshipStatus: "divorced",
+        aboutMe: "Architect by day, amateur chef by night. Looking for someone to share a bottle of wine and a long conversation with." },
+    },
+    {
+      ...fresh, index: 0, email: "new@example.com", paidUser: false, status: "not_confirmed", photoCount: 0,
+      createdAt: nowS, lastSeenAt: nowS,
+      profile: { ...fresh.profile, name: "Emma", gender: "female", status: "disabled", hairColour: "red", bodyType: "slim",
+        signupReason: "fun", aboutMe: "" },
+    },
+  ];
+}
+
+const PREMIUM_CHAT = [
+  "Hi Daniel! Thanks for the like 😊",
+  "I read that you love cooking. What is your signature dish?",
+  "I'm around tonight if you fancy a chat 😉",
+];
+
+/**
+ * Likes for free@ and premium@ (some still new), one mutual match for premium@ and a conversation
+ * she started with three unread messages; premium@'s credits bought through the ledger.
+ */
+export async function seedDemoActivity(DB: D1Database, idOf: Map<string, string>, nowS: number) {
+  const free = idOf.get("free@example.com")!;
+  const premium = idOf.get("premium@example.com")!;
+  // Women on brand 1 who would like these men; English speakers first so the chat reads naturally.
+  const { results: women } = await DB.prepare(
+    `SELECT u.id FROM users u JOIN profiles p ON p.user_id = u.id
+     WHERE u.brand_id = 1 AND u.status = 'confirmed' AND p.status = 'active'
+       AND p.gender = 'female' AND p.sexuality IN ('hetero', 'bi') AND p.main_photo_id IS NOT NULL AND p.fictional = 0
+       AND u.id NOT IN (?1, ?2)
+     ORDER BY p.country IN ('GB', 'IE') DESC, u.last_seen_at DESC LIMIT 14`,
+  ).bind(free, premium).all<{ id: string }>();
+  const likersOfFree = women.slice(8, 14).map((w) => w.id);
+  const likersOfPremium = women.slice(0, 8).map((w) => w.id);
+  const match = likersOfPremium[0]!;
+
+  const likes = [
+    ...likersOfFree.map((liker, i) => [liker, free, i < 4, i % 3 ? "profile" : "swipe", nowS - (i + 1) * 47 * MINUTE]),
+    ...likersOfPremium.map((liker, i) => [liker, premium, i < 5, i % 3 ? "profile" : "swipe", nowS - (i + 1) * 3 * 3600]),
+    [premium, match, true, "profile", nowS - 3 * 3600 + 600], // premium@ liked her back: a match
+  ] as const;
+
+  const conversation = randomId();
+  const [memberA, memberB] = [premium, match].sort();
+  const times = [nowS - 2 * 3600, nowS - 2 * 3600 + 4 * MINUTE, nowS - 20 * MINUTE];
+  const lastAt = times[times.length - 1]!;
+
+  await DB.batch([
+    ...insertStatements(DB, "likes", ["liker_id", "liked_id", "like_new", "source", "created_at"], likes),
+    DB.prepare(
+      `INSERT INTO conversations (id, member_a, member_b, started_by, created_at, last_message_at, last_message_preview)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+    ).bind(conversation, memberA, memberB, match, times[0], lastAt, PREMIUM_CHAT[PREMIUM_CHAT.length - 1]),
+    ...insertStatements(DB, "conversation_members", ["conversation_id", "user_id", "unread", "last_activity_at"], [
+      [conversation, premium, PREMIUM_CHAT.length, lastAt],
+      [conversation, match, 0, lastAt],
+    ]),
+    ...insertStatements(DB, "messages", ["conversation_id", "sender_id", "client_id", "kind", "body", "created_at"],
+      PREMIUM_CHAT.map((body, i) => [conversation, match, randomId(), "text", body, times[i]])),
+    // Credits change only through the ledger, in the same batch as the cached balance.
+    DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason, created_at) VALUES (?1, ?2, 'purchase', ?3)")
+      .bind(premium, PREMIUM_CREDITS, nowS - 30 * DAY),
+    DB.prepare("UPDATE users SET credits = credits + ?2 WHERE id = ?1").bind(premium, PREMIUM_CREDITS),
+  ]);
+  return {
+    likes: likes.length,
+    newLikes: { free: likes.filter((l) => l[1] === free && l[2]).length, premium: likes.filter((l) => l[1] === premium && l[2]).length },
+    unreadForPremium: PREMIUM_CHAT.length,
+  };
+}
