@@ -1,0 +1,76 @@
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+
+async function setCountry(context: BrowserContext, country: string) {
+  await context.addCookies([{ name: "dev_country", value: country, domain: "localhost", path: "/" }]);
+}
+
+async function switchLanguage(page: Page, label: string) {
+  await page.locator("summary", { has: page.locator(".lang-code") }).click();
+  await page.getByRole("button", { name: label }).click();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
+    test.use({ javaScriptEnabled });
+
+    test("switches the language through the header dropdown and remembers it", async ({ page, context }) => {
+      await setCountry(context, "US");
+      await page.goto("/");
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await switchLanguage(page, "Nederlands");
+      await expect(page.locator("html")).toHaveAttribute("lang", "nl");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ontmoet singles bij jou in de buurt");
+      await page.reload();
+      await expect(page.getByTestId("login-button")).toHaveText("Inloggen");
+      await switchLanguage(page, "English");
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    });
+
+    test("shows the site-entry warning once for a listed country", async ({ page, context }) => {
+      await setCountry(context, "NL");
+      await page.goto("/");
+      const modal = page.getByTestId("site-entry");
+      await expect(modal).toBeVisible();
+      await expect(modal.getByRole("dialog")).toContainText("This website is for adults only");
+      await modal.getByRole("button", { name: /I am 18 or older/ }).click();
+      await expect(modal).toHaveCount(0);
+      // The modal hides as soon as the answer is on its way; the skip flag lands with the response.
+      await expect.poll(async () => (await context.cookies()).some((c) => c.name === "entry_ok")).toBe(true);
+      await page.reload();
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByTestId("site-entry")).toHaveCount(0);
+    });
+  });
+}
+
+test("no site-entry warning for a country outside the list", async ({ page, context }) => {
+  await setCountry(context, "US");
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByTestId("site-entry")).toHaveCount(0);
+});
+
+test("the visitor top bar fits a phone: brand, language, Login and Sign up on one row", async ({ page, context }) => {
+  await setCountry(context, "US");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  const bar = page.locator(".topbar-inner");
+  const barBox = (await bar.boundingBox())!;
+  for (const locator of [page.locator(".topbar .brand"), page.getByTestId("login-button"), page.locator(".topbar .signup-button")]) {
+    const box = (await locator.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(barBox.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(barBox.y + barBox.height);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  // No horizontal scrolling on a phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test("an unknown page shows the 404 with a way home, inside the site chrome", async ({ page }) => {
+  const res = await page.goto("/no-such-page");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+  await expect(page.getByTestId("disclaimer")).toBeVisible();
+  await page.getByRole("link", { name: "Back to the home page" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
