@@ -50,21 +50,22 @@ test("no site-entry warning for a country outside the list", async ({ page, cont
   await expect(page.getByTestId("site-entry")).toHaveCount(0);
 });
 
-test("the visitor top bar fits a phone: brand, language, Login and Sign up on one row", async ({ page, context }) => {
-  await setCountry(context, "US");
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto("/");
-  const bar = page.locator(".topbar-inner");
-  const barBox = (await bar.boundingBox())!;
-  for (const locator of [page.locator(".topbar .brand"), page.getByTestId("login-button"), page.locator(".topbar .signup-button")]) {
-    const box = (await locator.boundingBox())!;
-    expect(box.y).toBeGreaterThanOrEqual(barBox.y);
-    expect(box.y + box.height).toBeLessThanOrEqual(barBox.y + barBox.height);
-    expect(box.x + box.width).toBeLessThanOrEqual(390);
-  }
-  // No horizontal scrolling on a phone.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-});
+for (const host of ["localhost", "de.localhost"]) {
+  test(`the visitor top bar fits a phone on ${host}: brand, language, Login and Sign up on one row`, async ({ page, context }) => {
+    await context.addCookies([{ name: "dev_country", value: "US", domain: host, path: "/" }]);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`http://${host}:${process.env.E2E_PORT ?? 8788}/`);
+    const barBox = (await page.locator(".topbar-inner").boundingBox())!;
+    for (const locator of [page.locator(".topbar .brand"), page.locator(".topbar .language-menu"), page.getByTestId("login-button"), page.locator(".topbar .signup-button")]) {
+      const box = (await locator.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(barBox.y);
+      expect(box.y + box.height).toBeLessThanOrEqual(barBox.y + barBox.height);
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+    }
+    // No horizontal scrolling on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+}
 
 test("an unknown page shows the 404 with a way home, inside the site chrome", async ({ page }) => {
   const res = await page.goto("/no-such-page");

@@ -247,3 +247,15 @@ describe("landing page", () => {
     }
   });
 });
+
+describe("web app manifest", () => {
+  it("names the brand of the hostname", async () => {
+    const res = await get("/manifest.webmanifest", { host: "nl.localhost" });
+    expect(res.headers.get("Content-Type")).toContain("application/manifest+json");
+    const manifest = (await res.json()) as { short_name: string; lang: string; display: string; icons: { purpose?: string }[] };
+    expect(manifest.short_name).toBe("Flirtlokaal");
+    expect(manifest.lang).toBe("nl");
+    expect(manifest.display).toBe("standalone");
+    expect(manifest.icons.some((i) => i.purpose === "maskable")).toBe(true);
+  });
+});
