@@ -75,3 +75,22 @@ test("an unknown page shows the 404 with a way home, inside the site chrome", as
   await page.getByRole("link", { name: "Back to the home page" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test("with JavaScript a dropdown closes on Escape and on a click outside", async ({ page, context }) => {
+  await setCountry(context, "US");
+  await page.goto("/");
+  const menu = page.locator("details.language-menu");
+  const summary = menu.locator("summary");
+  // The menu closes on its own only once the page has hydrated: retry opening and Escape until it does.
+  await expect(async () => {
+    if ((await menu.getAttribute("open")) === null) await summary.click();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Escape");
+    await expect(menu).not.toHaveAttribute("open", "", { timeout: 500 });
+  }).toPass();
+  await expect(summary).toBeFocused();
+  await summary.click();
+  await expect(menu).toHaveAttribute("open", "");
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(menu).not.toHaveAttribute("open", "");
+});
