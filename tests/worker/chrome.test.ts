@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
+import { RECENT_MEMBERS_SQL } from "../../app/models/landing.server";
 
 // A page that renders the default layout for visitors and members alike (development and test only).
 const PAGE = "/dev/styleguide";
@@ -233,6 +234,16 @@ describe("landing page", () => {
     const full = await html("/");
     const cards = /<ul class="member-grid" data-testid="landing-members">[\s\S]*?<\/ul>/.exec(full.body)?.[0] ?? "";
     expect(cards.match(/<li /g)?.length).toBe(12);
+  });
+
+  it("reads the strip through the users_recent index, newest first, without sorting", async () => {
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${RECENT_MEMBERS_SQL}`)
+      .bind("female", "female", "2008-01-01", "1900-01-01")
+      .all<{ detail: string }>();
+    const plan = results.map((r) => r.detail).join("\n");
+    expect(plan).toContain("USING INDEX users_recent");
+    expect(plan).not.toContain("TEMP B-TREE");
+    expect(plan).not.toMatch(/SCAN (u|p)\b(?! USING)/);
   });
 
   it("omits the member strip when nobody qualifies and still renders", async () => {
