@@ -27,7 +27,7 @@ export const LANDING_MEMBERS_LIMIT = 12;
 
 // CROSS JOIN keeps users as the outer loop, so SQLite walks users_recent newest first and stops after
 // 12 matches instead of sorting every matching profile (the planner has no statistics on D1).
-const RECENT_MEMBERS_SQL = `
+export const RECENT_MEMBERS_SQL = `
 SELECT p.user_id AS id, p.name, p.date_of_birth, p.city, p.main_photo_id
 FROM users u CROSS JOIN profiles p ON p.user_id = u.id
 WHERE u.deleted_at IS NULL AND u.invisible = 0

@@ -15,10 +15,15 @@ export const handle = { i18n: ["common", "landing"] };
 const TRACKING = ["network", "ref", "sub1", "sub2", "sub3"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  // Members have nothing to do on the visitors' landing page.
-  if (await getMember(request, context)) throw redirect("/members");
   const { brand, t } = await pageContext(request, context, "landing");
   const niche = nicheOf(brand);
+  // Both reads in parallel: one D1 round trip of waiting.
+  const [member, members] = await Promise.all([
+    getMember(request, context),
+    recentLandingMembers(context.env.DB, niche, brand.minAge),
+  ]);
+  // Members have nothing to do on the visitors' landing page.
+  if (member) throw redirect("/members");
   const query = new URL(request.url).searchParams;
   const tracking = TRACKING.flatMap((k) => {
     const v = query.get(k);
@@ -26,7 +31,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   // SPEC section 6: sign-up is open for signups=all, or with_trafficsource when a traffic source is present.
   const signupOpen = brand.signups === "all" || (brand.signups === "with_trafficsource" && tracking.length > 0);
-  const members = await recentLandingMembers(context.env.DB, niche, brand.minAge);
   const today = new Date();
   const maxBirthDate = new Date(Date.UTC(today.getUTCFullYear() - brand.minAge, today.getUTCMonth(), today.getUTCDate()));
   return {

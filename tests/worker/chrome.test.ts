@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
+import { RECENT_MEMBERS_SQL } from "../../app/models/landing.server";
 
 // A page that renders the default layout for visitors and members alike (development and test only).
 const PAGE = "/dev/styleguide";
@@ -235,6 +236,16 @@ describe("landing page", () => {
     expect(cards.match(/<li /g)?.length).toBe(12);
   });
 
+  it("reads the strip through the users_recent index, newest first, without sorting", async () => {
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${RECENT_MEMBERS_SQL}`)
+      .bind("female", "female", "2008-01-01", "1900-01-01")
+      .all<{ detail: string }>();
+    const plan = results.map((r) => r.detail).join("\n");
+    expect(plan).toContain("USING INDEX users_recent");
+    expect(plan).not.toContain("TEMP B-TREE");
+    expect(plan).not.toMatch(/SCAN (u|p)\b(?! USING)/);
+  });
+
   it("omits the member strip when nobody qualifies and still renders", async () => {
     await env.DB.prepare("UPDATE brands SET niche = 5 WHERE id = 1").run(); // gilf: 55+, none created
     try {
@@ -245,5 +256,17 @@ describe("landing page", () => {
     } finally {
       await env.DB.prepare("UPDATE brands SET niche = 1 WHERE id = 1").run();
     }
+  });
+});
+
+describe("web app manifest", () => {
+  it("names the brand of the hostname", async () => {
+    const res = await get("/manifest.webmanifest", { host: "nl.localhost" });
+    expect(res.headers.get("Content-Type")).toContain("application/manifest+json");
+    const manifest = (await res.json()) as { short_name: string; lang: string; display: string; icons: { purpose?: string }[] };
+    expect(manifest.short_name).toBe("Flirtlokaal");
+    expect(manifest.lang).toBe("nl");
+    expect(manifest.display).toBe("standalone");
+    expect(manifest.icons.some((i) => i.purpose === "maskable")).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import { useMatches } from "@remix-run/react";
+import { useLocation, useMatches } from "@remix-run/react";
+import { useEffect } from "react";
 import type { RootData } from "~/root";
 import { layoutOf } from "~/root";
 import { TopBar, BrandBar } from "./TopBar";
@@ -8,8 +9,39 @@ import { LoadingBar } from "../LoadingBar";
 import { LiveCounts } from "../LiveCounts";
 import { shouldShowSiteEntry } from "~/lib/site-entry";
 
+/**
+ * details/summary dropdowns work without JavaScript; with it they also close like menus do: on a click
+ * outside, on Escape (focus back on the summary) and after a navigation.
+ */
+function useDropdownDismiss() {
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    const openMenus = () => [...document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]")];
+    const onClick = (e: MouseEvent) => {
+      for (const d of openMenus()) if (!d.contains(e.target as Node)) d.open = false;
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      for (const d of openMenus()) {
+        d.open = false;
+        d.querySelector("summary")?.focus();
+      }
+    };
+    document.addEventListener("click", onClick);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("click", onClick);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, []);
+  useEffect(() => {
+    for (const d of document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]")) d.open = false;
+  }, [pathname, search]);
+}
+
 /** The four layouts of SPEC section 2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
+  useDropdownDismiss();
   const layout = layoutOf(useMatches());
   const showEntry = shouldShowSiteEntry({
     enabled: root.brand.enableSiteEntryPopup,

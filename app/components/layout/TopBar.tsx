@@ -101,7 +101,7 @@ export function TopBar({ root, compact = false }: { root: RootData; compact?: bo
   const m = root.member;
   const redirectTo = location.pathname + location.search;
   return (
-    <header className={`topbar${compact ? " topbar-compact" : ""}`}>
+    <header className={`topbar${compact ? " topbar-compact" : ""}${m ? "" : " topbar-visitor"}`}>
       <a className="skip-link" href="#main">{t("nav.skip")}</a>
       <div className="container topbar-inner">
         <BackButton />

@@ -1,0 +1,67 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type BrowserContext } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 8788);
+const BRANDS = [
+  { host: "localhost", lang: "en", name: "Amora", headline: "Meet singles near you", cta: "Sign up free" },
+  { host: "de.localhost", lang: "de", name: "Herzklang", headline: "Selbstbewusste Frauen, keine Spielchen", cta: "Kostenlos registrieren" },
+  { host: "nl.localhost", lang: "nl", name: "Flirtlokaal", headline: "Vrouwen die weten wat ze willen", cta: "Inloggen" },
+] as const;
+
+/** Visitors from a country outside the site-entry list, so the page itself is under test. */
+async function fromCountry(context: BrowserContext, host: string, country: string) {
+  await context.addCookies([{ name: "dev_country", value: country, domain: host, path: "/" }]);
+}
+
+for (const brand of BRANDS) {
+  test.describe(`${brand.name} landing`, () => {
+    test("renders the brand's niche in its own language", async ({ page, context }) => {
+      await fromCountry(context, brand.host, "US");
+      await page.goto(`http://${brand.host}:${port}/`);
+      await expect(page.locator("html")).toHaveAttribute("lang", brand.lang);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(brand.headline);
+      await expect(page.getByRole("link", { name: brand.name }).first()).toBeVisible();
+      await expect(page.locator(".hero").getByRole("link", { name: brand.cta }).or(page.getByRole("button", { name: brand.cta }))).toBeVisible();
+      await expect(page.getByTestId("disclaimer")).toContainText(brand.name);
+    });
+
+    test("has no serious or critical accessibility violations", async ({ page, context }) => {
+      await fromCountry(context, brand.host, "US");
+      await page.goto(`http://${brand.host}:${port}/`);
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    });
+  });
+}
+
+test("the site-entry warning is accessible too", async ({ page, context }) => {
+  await fromCountry(context, "localhost", "NL");
+  await page.goto("/");
+  await expect(page.getByTestId("site-entry")).toBeVisible();
+  const results = await new AxeBuilder({ page }).include("[data-testid=site-entry]").analyze();
+  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the landing page renders fully with a working sign-up form and FAQ", async ({ page, context }) => {
+    await fromCountry(context, "localhost", "US");
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Meet singles near you");
+    const form = page.locator('form[action="/signup"]');
+    for (const name of ["email", "name", "date_of_birth", "password"]) await expect(form.locator(`[name="${name}"]`)).toBeVisible();
+    await expect(page.getByRole("link", { name: "Log in" }).first()).toBeVisible();
+    // FAQ answers open natively (details/summary).
+    await page.getByText("Is signing up free?").click();
+    await expect(page.getByText("Creating an account and your profile is free.")).toBeVisible();
+  });
+
+  test("a traffic-source brand opens sign-up when the visitor brings a source", async ({ page, context }) => {
+    await fromCountry(context, "nl.localhost", "US");
+    await page.goto(`http://nl.localhost:${port}/?network=partner1`);
+    await expect(page.locator('form[action="/signup"] input[name="network"]')).toHaveValue("partner1");
+    await expect(page.getByRole("button", { name: "Gratis aanmelden" })).toBeVisible();
+  });
+});
