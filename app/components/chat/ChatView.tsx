@@ -81,10 +81,14 @@ export function ChatView(p: ChatViewProps) {
     onCountsChanged: revalidate,
   });
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+  }, []);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLLIElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [room.messages.length, room.pending.length, room.typing]);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "end" });
+  }, [room.messages.length, room.pending.length, room.typing]);
   // A successful form post leaves the textarea empty.
   useEffect(() => {
     if (navigation.state === "idle" && !p.error && textarea.current) textarea.current.value = "";
@@ -119,7 +123,7 @@ export function ChatView(p: ChatViewProps) {
   }
 
   return (
-    <div className={`chat${p.conversationId ? " has-room" : ""}`}>
+    <div className={`chat${p.conversationId ? " has-room" : ""}`} data-connected={room.connected ? "" : undefined}>
       <aside className="chat-aside">
         <h2 className="chat-aside-title">{t("overview.title")}</h2>
         <ConversationList items={list} activeId={p.conversationId ?? undefined} lng={p.lng} />

@@ -9,6 +9,8 @@ function format(at: number, lng: string, timeZone?: string) {
 /** A message time: rendered in UTC on the server, then in the browser's own time zone. */
 export function LocalTime({ at, lng }: { at: number; lng: string }) {
   const [text, setText] = useState(() => format(at, lng, "UTC"));
-  useEffect(() => setText(format(at, lng)), [at, lng]);
+  useEffect(() => {
+    setText(format(at, lng));
+  }, [at, lng]);
   return <time className="chat-time" dateTime={new Date(at * 1000).toISOString()}>{text}</time>;
 }
