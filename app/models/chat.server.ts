@@ -350,9 +350,99 @@ export type SendResult =
     }
   | { ok: false; error: SendError; cost?: number };
 
+/** What a message or gift of `senderParam` costs, computed in SQL from their brand and profile country (see messageCost). */
+function costSql(kind: MessageKind, senderParam: string) {
+  return kind === "gift"
+    ? `SELECT b.gift_credits FROM users u JOIN brands b ON b.id = u.brand_id WHERE u.id = ${senderParam}`
+    : `SELECT COALESCE(json_extract(b.minimum_message_costs, '$."' || upper(p.country) || '".costs'), b.message_credits)
+       FROM users u JOIN profiles p ON p.user_id = u.id JOIN brands b ON b.id = u.brand_id WHERE u.id = ${senderParam}`;
+}
+
+/**
+ * Charges and stores one message in a single D1 batch, in one round trip: every rule (membership,
+ * blocks, deleted receiver, length, price, balance, a client id not stored yet) is a condition of
+ * the guarded debit, and each following statement runs only if the one before changed a row.
+ * Only when nothing was stored does a second read find out why (or find the earlier copy of a retry).
+ * Messages of a not_confirmed sender are held.
+ */
+export async function sendMessage(db: D1Database, i: SendInput): Promise<SendResult> {
+  let body = "";
+  let giftId: string | null = null;
+  if (i.kind === "gift") {
+    const gift = giftById(i.giftId);
+    if (!gift) return { ok: false, error: "gift" };
+    giftId = gift.id;
+  } else {
+    body = (i.body ?? "").trim();
+    if (!body) return { ok: false, error: "empty" };
+  }
+  const now = nowS();
+  const preview = previewOf(i.kind, body, giftId);
+  const thisMessage = "SELECT %s FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3";
+  const stored = (column: string) => `(${thisMessage.replace("%s", column)})`;
+  const results = await db.batch([
+    // 1. The charge, guarded by every rule.
+    debitStatement(db, i.senderId, { sql: costSql(i.kind, "?1") }, {
+      sql: `EXISTS (SELECT 1 FROM conversations c JOIN users o ON o.id = CASE WHEN c.member_a = ?1 THEN c.member_b ELSE c.member_a END
+                    WHERE c.id = ?3 AND (c.member_a = ?1 OR c.member_b = ?1) AND o.deleted_at IS NULL
+                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1)))
+            AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)
+            AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)`,
+      params: [i.conversationId, i.clientId, body],
+    }),
+    // 2. The message.
+    db
+      .prepare(
+        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, (${costSql(i.kind, "?2")}), (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7
+         WHERE changes() = 1
+         RETURNING ${MESSAGE_COLUMNS}, credits_charged`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, now),
+    // 3. The ledger row, pointing at the message, for what it was charged.
+    db
+      .prepare(
+        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
+         SELECT ?2, -credits_charged, ?4, 'message:' || id, ?5 FROM messages
+         WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3 AND changes() = 1`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, i.kind === "gift" ? "gift" : "message", now),
+    // 4. The overview's last message (a held message is not shown to anyone else yet).
+    db
+      .prepare(
+        `UPDATE conversations SET last_message_at = CASE WHEN ${stored("held")} THEN last_message_at ELSE ?4 END,
+                last_message_preview = CASE WHEN ${stored("held")} THEN last_message_preview ELSE ?5 END
+         WHERE id = ?1 AND changes() = 1`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, now, preview),
+    // 5. The receiver's unread count (a held message is not counted); the chat shows again if hidden.
+    db
+      .prepare(
+        `UPDATE conversation_members SET unread = unread + (1 - ${stored("held")}),
+                hidden_at = CASE WHEN ${stored("held")} THEN hidden_at ELSE NULL END,
+                last_activity_at = CASE WHEN ${stored("held")} THEN last_activity_at ELSE ?4 END
+         WHERE conversation_id = ?1 AND user_id != ?2 AND changes() = 1
+         RETURNING user_id, unread`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, now),
+    // 6. The sender's own row: the chat shows again at the top of their list.
+    db
+      .prepare("UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1")
+      .bind(i.conversationId, i.senderId, now),
+  ]);
+  const row = (results[1]!.results as (MessageRow & { credits_charged: number })[])[0];
+  if (row) {
+    const receiver = (results[4]!.results as { user_id: string; unread: number }[])[0];
+    return {
+      ok: true, message: toWire(row), duplicate: false, receiverId: receiver?.user_id ?? "",
+      firstUnread: !row.held && receiver?.unread === 1, cost: row.credits_charged,
+    };
+  }
+  return whyNotSent(db, i, body);
+}
+
 const SENDER_SQL = `
-SELECT u.status, u.credits, u.brand_id, p.country,
-       o.id AS other_id, o.deleted_at AS other_deleted,
+SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
        EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id)) AS blocked,
        b.minimum_message_costs, b.message_credits, b.gift_credits, b.message_length
 FROM conversations c
@@ -363,100 +453,31 @@ JOIN brands b ON b.id = u.brand_id
 WHERE c.id = ?1 AND (c.member_a = ?2 OR c.member_b = ?2)`;
 
 type SenderRow = {
-  status: "not_confirmed" | "confirmed"; credits: number; brand_id: number; country: string; other_id: string;
-  other_deleted: number | null; blocked: number; minimum_message_costs: string; message_credits: number;
-  gift_credits: number; message_length: number;
+  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number;
+  minimum_message_costs: string; message_credits: number; gift_credits: number; message_length: number;
 };
 
-async function existingMessage(db: D1Database, i: SendInput) {
-  const row = await db
-    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`)
-    .bind(i.conversationId, i.senderId, i.clientId)
-    .first<MessageRow>();
-  return row ? toWire(row) : null;
-}
-
-/**
- * Charges and stores one message in a single D1 batch. A retry with the same client id returns the
- * stored message without charging again. Messages of a not_confirmed sender are held.
- */
-export async function sendMessage(db: D1Database, i: SendInput): Promise<SendResult> {
-  const s = await db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId).first<SenderRow>();
+/** Nothing was stored: an earlier copy of this client id (a retry), or the rule that refused it. */
+async function whyNotSent(db: D1Database, i: SendInput, body: string): Promise<SendResult> {
+  const [dup, sender] = await db.batch([
+    db
+      .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`)
+      .bind(i.conversationId, i.senderId, i.clientId),
+    db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId),
+  ]);
+  const s = (sender!.results as SenderRow[])[0];
   if (!s) return { ok: false, error: "not_found" };
-  const dup = await existingMessage(db, i);
-  if (dup) return { ok: true, message: dup, duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
+  const earlier = (dup!.results as MessageRow[])[0];
+  if (earlier) return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
   if (s.other_deleted) return { ok: false, error: "deleted" };
   if (s.blocked) return { ok: false, error: "blocked" };
-
-  let body: string;
-  let giftId: string | null = null;
-  let cost: number;
-  if (i.kind === "gift") {
-    const gift = giftById(i.giftId);
-    if (!gift) return { ok: false, error: "gift" };
-    giftId = gift.id;
-    body = "";
-    cost = s.gift_credits;
-  } else {
-    const invalid = validateBody(i.body ?? "", s.message_length);
+  if (i.kind === "text") {
+    const invalid = validateBody(body, s.message_length);
     if (invalid) return { ok: false, error: invalid };
-    body = i.body!.trim();
-    cost = messageCost({ minimumMessageCosts: JSON.parse(s.minimum_message_costs), messageCredits: s.message_credits }, s.country);
   }
-  if (s.credits < cost) return { ok: false, error: "credits", cost };
-
-  const held = s.status === "not_confirmed" ? 1 : 0;
-  const now = nowS();
-  const preview = previewOf(i.kind, body, giftId);
-  const results = await db.batch([
-    // 1. The charge: only if the balance covers it and this client id was not stored already.
-    debitStatement(db, i.senderId, cost, {
-      sql: "NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)",
-      params: [i.conversationId, i.clientId],
-    }),
-    // 2. The message, only if charged. Each following statement runs only if the one before changed a row.
-    db
-      .prepare(
-        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() = 1
-         RETURNING ${MESSAGE_COLUMNS}`,
-      )
-      .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, cost, held, now),
-    // 3. The ledger row, pointing at the message.
-    ledgerStatement(db, {
-      userId: i.senderId, delta: -cost, reason: i.kind === "gift" ? "gift" : "message", refIdSql: "'message:' || last_insert_rowid()", now,
-    }),
-    // 4. The overview's last message (a held message is not shown to anyone else yet).
-    db
-      .prepare(
-        `UPDATE conversations SET last_message_at = CASE WHEN ?3 THEN last_message_at ELSE ?4 END,
-                last_message_preview = CASE WHEN ?3 THEN last_message_preview ELSE ?2 END
-         WHERE id = ?1 AND changes() = 1`,
-      )
-      .bind(i.conversationId, preview, held, now),
-    // 5. The receiver's unread count (a held message is not counted) and the chat shows again if hidden.
-    db
-      .prepare(
-        `UPDATE conversation_members SET unread = unread + (1 - ?3),
-                hidden_at = CASE WHEN ?3 THEN hidden_at ELSE NULL END,
-                last_activity_at = CASE WHEN ?3 THEN last_activity_at ELSE ?4 END
-         WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1
-         RETURNING unread`,
-      )
-      .bind(i.conversationId, s.other_id, held, now),
-    // 6. The sender's own row: the chat shows again at the top of their list.
-    db
-      .prepare("UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1")
-      .bind(i.conversationId, i.senderId, now),
-  ]);
-  const stored = (results[1]!.results as MessageRow[])[0];
-  if (stored) {
-    const unread = (results[4]!.results as { unread: number }[])[0]?.unread ?? 0;
-    return { ok: true, message: toWire(stored), duplicate: false, receiverId: s.other_id, firstUnread: !held && unread === 1, cost };
-  }
-  // Not charged: either a racing retry stored it first, or the balance no longer covers it.
-  const raced = await existingMessage(db, i);
-  if (raced) return { ok: true, message: raced, duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
+  const cost = i.kind === "gift"
+    ? s.gift_credits
+    : messageCost({ minimumMessageCosts: JSON.parse(s.minimum_message_costs), messageCredits: s.message_credits }, s.country);
   return { ok: false, error: "credits", cost };
 }
 

@@ -13,29 +13,43 @@ export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
+/** An amount computed inside the statement (e.g. a price read from the brand), evaluated in the same transaction. */
+export type SqlAmount = { sql: string };
+
+const amount = (v: number | SqlAmount, param: string) => {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) throw new Error(`bad amount ${v}`);
+    return { expr: param, value: v };
+  }
+  // The parameter is bound to null so the statement's parameter count stays fixed.
+  return { expr: `COALESCE(${param}, (${v.sql}))`, value: null };
+};
+
 /**
- * Subtracts `cost` from the member's balance when it covers the cost (and `guard`, an extra SQL
- * condition such as "not already sent", holds). Changes 1 row if charged, 0 otherwise.
- * `guard` uses parameters from ?3 on; pass their values in `guardParams`.
+ * Subtracts `cost` from the member's balance when it covers the cost and `guard` (an extra SQL
+ * condition such as "not sent already") holds. Changes 1 row if charged, 0 otherwise.
+ * `guard` may use parameters from ?3 on; pass their values in `guard.params`.
  */
-export function debitStatement(db: D1Database, userId: string, cost: number, guard?: { sql: string; params: unknown[] }) {
-  if (!Number.isInteger(cost) || cost < 0) throw new Error(`bad cost ${cost}`);
-  const sql = `UPDATE users SET credits = credits - ?2 WHERE id = ?1 AND deleted_at IS NULL AND credits >= ?2${guard ? ` AND (${guard.sql})` : ""}`;
-  return db.prepare(sql).bind(userId, cost, ...(guard?.params ?? []));
+export function debitStatement(db: D1Database, userId: string, cost: number | SqlAmount, guard?: { sql: string; params: unknown[] }) {
+  if (typeof cost === "number" && cost < 0) throw new Error(`bad cost ${cost}`);
+  const c = amount(cost, "?2");
+  const sql = `UPDATE users SET credits = credits - ${c.expr} WHERE id = ?1 AND deleted_at IS NULL AND credits >= ${c.expr}${guard ? ` AND (${guard.sql})` : ""}`;
+  return db.prepare(sql).bind(userId, c.value, ...(guard?.params ?? []));
 }
 
 /**
  * The ledger row of a change, written only if the statement just before it in the batch changed a
- * row (`changes() = 1`). `refIdSql` may be an SQL expression (e.g. the id of the row just inserted).
+ * row (`changes() = 1`). `delta` and `refIdSql` may be SQL expressions (e.g. read from the row just stored).
  */
 export function ledgerStatement(
   db: D1Database,
-  o: { userId: string; delta: number; reason: CreditReason; refId?: string | null; refIdSql?: string; now?: number },
+  o: { userId: string; delta: number | SqlAmount; reason: CreditReason; refId?: string | null; refIdSql?: string; now?: number },
 ) {
   const ref = o.refIdSql ? `COALESCE(?4, ${o.refIdSql})` : "?4";
+  const d = amount(o.delta, "?2");
   return db
-    .prepare(`INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ?2, ?3, ${ref}, ?5 WHERE changes() = 1`)
-    .bind(o.userId, o.delta, o.reason, o.refId ?? null, o.now ?? nowS());
+    .prepare(`INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ${d.expr}, ?3, ${ref}, ?5 WHERE changes() = 1`)
+    .bind(o.userId, d.value, o.reason, o.refId ?? null, o.now ?? nowS());
 }
 
 /** Statements adding credits (purchase, signup, refund, adjustment) with their ledger row. */
