@@ -2,6 +2,8 @@ import { expect, test, type Browser } from "@playwright/test";
 import { createChatMember, disposeChatDb, login } from "./support/chat-db";
 
 test.afterAll(disposeChatDb);
+// Two browser contexts and two logins per journey: more than the default 30 s on a loaded machine.
+test.describe.configure({ timeout: 90_000 });
 
 async function memberPage(browser: Browser, email: string, javaScriptEnabled = true) {
   const context = await browser.newContext({ javaScriptEnabled });

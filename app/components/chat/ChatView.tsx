@@ -89,9 +89,15 @@ export function ChatView(p: ChatViewProps) {
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
   }, [room.messages.length, room.pending.length, room.typing]);
-  // A successful form post leaves the textarea empty.
+  // A successful form post leaves the textarea empty (only after a submission: text typed before
+  // hydration must survive).
+  const wasSubmitting = useRef(false);
   useEffect(() => {
-    if (navigation.state === "idle" && !p.error && textarea.current) textarea.current.value = "";
+    if (navigation.state === "submitting") wasSubmitting.current = true;
+    else if (navigation.state === "idle" && wasSubmitting.current) {
+      wasSubmitting.current = false;
+      if (!p.error && textarea.current) textarea.current.value = "";
+    }
   }, [navigation.state, p.error]);
 
   const error: ChatError | null = room.error ? { code: room.error, max: p.messageLength } : p.error;
