@@ -144,12 +144,22 @@ export function useChatRoom(o: {
     const keepalive = setInterval(() => ws.current?.readyState === WebSocket.OPEN && ws.current.send(PING), KEEPALIVE_MS);
     const onVisible = () => markSeen();
     document.addEventListener("visibilitychange", onVisible);
+    // Back online: reconnect now instead of waiting for the back-off.
+    const onOnline = () => {
+      if (ws.current?.readyState === WebSocket.CLOSED) {
+        clearTimeout(retry);
+        attempt = 0;
+        connect();
+      }
+    };
+    window.addEventListener("online", onOnline);
     return () => {
       stopped = true;
       clearTimeout(retry);
       clearInterval(keepalive);
       clearTimeout(typingTimer.current);
       document.removeEventListener("visibilitychange", onVisible);
+      window.removeEventListener("online", onOnline);
       ws.current?.close(1000);
       ws.current = null;
     };

@@ -309,6 +309,30 @@ describe("chat pages and calls", () => {
     expect(await count("SELECT COUNT(*) AS n FROM conversations WHERE started_by = ?1", free.id)).toBe(2);
   });
 
+  it("visitors are sent to log in; a blocked member's chat page says so and offers no send form", async () => {
+    expect((await get("/chats")).headers.get("Location")).toMatch(/^\/login\?redirectTo=%2Fchats/);
+    const a = await createMember({ paidUser: true, credits: 10 });
+    const b = await createMember({ name: "Blocker" });
+    await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?1, ?2)").bind(b.id, a.id).run();
+    const html = await (await get(`/members/${b.id}/chat`, { cookie: await cookieOf(a.id) })).text();
+    expect(html).toContain("You cannot write to this member.");
+    expect(html).not.toContain('name="body"');
+    const res = await post(`/members/${b.id}/chat`, { clientId: cid(), body: "let me in" }, { cookie: await cookieOf(a.id) });
+    expect(res.status).toBe(403);
+    expect(await count("SELECT COUNT(*) AS n FROM conversations WHERE started_by = ?1", a.id)).toBe(0);
+  });
+
+  it("DELETE /api/chat.php also takes a JSON body", async () => {
+    const { bob, conversationId } = await pair();
+    const res = await SELF.fetch("http://localhost/api/chat.php", {
+      method: "DELETE",
+      headers: { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/json", Cookie: await cookieOf(bob.id) },
+      body: JSON.stringify({ conversation: conversationId }),
+    });
+    expect(res.status).toBe(200);
+    expect(await count("SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?1 AND hidden_at IS NOT NULL", bob.id)).toBe(1);
+  });
+
   it("the history limit hides older messages with the privacy notice", async () => {
     const { alice, bob, conversationId } = await pair();
     await env.DB.prepare(
