@@ -11,6 +11,7 @@ import { handleChatSocket } from "./chat/socket.server";
 import { runScheduled } from "./lib/scheduled.server";
 
 export { ChatRoom } from "./chat/room";
+export { EchoRoom } from "./chat/echo";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
@@ -21,6 +22,10 @@ export default {
     const nonce = newNonce();
     const url = new URL(request.url);
     if (url.pathname.startsWith("/ws/chat/")) return handleChatSocket(request, env);
+    // The chat benchmark's baseline (tests/bench/chat.ts): a bare relay object, never in production.
+    if (dev && env.ECHO_ROOM && url.pathname.startsWith("/ws/echo/")) {
+      return env.ECHO_ROOM.get(env.ECHO_ROOM.idFromName(url.pathname)).fetch(request);
+    }
     if (!isSameOrigin(request)) {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
     }

@@ -1,9 +1,160 @@
+/**
+ * ChatRoom: one Durable Object per conversation (idFromName(conversationId)). Every send of the
+ * conversation passes through here, live (WebSocket) or not (RPC from a form action), one at a time,
+ * so both members see one order and a retried client id is handled once. Sockets use the
+ * Hibernation API: the object keeps nothing in memory that it cannot lose, so it can sleep between
+ * messages; who a socket belongs to travels in its serialized attachment.
+ */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
+import {
+  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, parseClientFrame, type ServerFrame, type WireMessage,
+} from "./protocol";
+import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess, type SendInput, type SendResult } from "../models/chat.server";
 
-/** One conversation. Filled in by the chat issue; the class exists so the binding deploys. */
+type Attachment = { memberId: string; conversationId: string };
+
 export class ChatRoom extends DurableObject<Env> {
-  async fetch(): Promise<Response> {
-    return new Response("Not implemented", { status: 501 });
+  /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The WebSocket upgrade, forwarded by the Worker after it authenticated the member. */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    const memberId = request.headers.get(MEMBER_HEADER);
+    const conversationId = request.headers.get(CONVERSATION_HEADER);
+    if (!memberId || !conversationId) return new Response("Forbidden", { status: 403 });
+    const after = Math.max(0, Number(new URL(request.url).searchParams.get("after")) || 0);
+    const { 0: client, 1: server } = new WebSocketPair();
+    // Backlog and accept happen inside the queue: no message can be stored between the two, so the
+    // client gets every message once from the backlog or live (and dedupes by id anyway).
+    const backlog = await this.serial(async () => {
+      const [messages, access] = await Promise.all([
+        messagesAfter(this.env.DB, conversationId, memberId, after),
+        conversationAccess(this.env.DB, conversationId, memberId),
+      ]);
+      this.ctx.acceptWebSocket(server, [memberId]);
+      server.serializeAttachment({ memberId, conversationId } satisfies Attachment);
+      return { type: "backlog", messages, otherUnread: access?.otherUnread ?? 0 } satisfies ServerFrame;
+    });
+    server.send(JSON.stringify(backlog));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
+    const frame = parseClientFrame(raw);
+    const who = ws.deserializeAttachment() as Attachment | null;
+    if (!frame || !who) return;
+    switch (frame.type) {
+      case "send":
+      case "gift": {
+        const input: SendInput =
+          frame.type === "send"
+            ? { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, kind: "text", body: frame.body }
+            : { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, kind: "gift", giftId: frame.giftId };
+        const result = await this.send(input);
+        safeSend(ws, result.ok
+          ? { type: "ack", clientId: frame.clientId, message: result.message }
+          : { type: "error", clientId: frame.clientId, error: result.error });
+        return;
+      }
+      case "typing":
+        this.broadcast({ type: "typing", memberId: who.memberId, typing: frame.typing }, (m) => m !== who.memberId);
+        return;
+      case "read":
+        await this.read(who.conversationId, who.memberId);
+        return;
+    }
+  }
+
+  async webSocketClose(ws: WebSocket, code: number, reason: string) {
+    // 1005 (no status) and 1006 (abnormal) are reserved: they cannot be sent in a close frame.
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // Already closed.
+    }
+    const who = ws.deserializeAttachment() as Attachment | null;
+    if (who && !this.isOnline(who.memberId, ws)) {
+      this.broadcast({ type: "typing", memberId: who.memberId, typing: false }, (m) => m !== who.memberId);
+    }
+  }
+
+  async webSocketError(ws: WebSocket) {
+    try {
+      ws.close(1011, "error");
+    } catch {
+      // Already closed.
+    }
+  }
+
+  /** RPC: sends a message (form posts call this; the WebSocket path too), then broadcasts it. */
+  async send(input: SendInput): Promise<SendResult> {
+    return this.serial(async () => {
+      const result = await sendMessage(this.env.DB, input);
+      if (!result.ok || result.duplicate) return result;
+      const { message } = result;
+      // A held message is only shown to its sender until their address is confirmed.
+      this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
+      if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
+        this.ctx.waitUntil(
+          notifyNewMessage(this.env.DB, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
+            .catch(() => false),
+        );
+      }
+      return result;
+    });
+  }
+
+  /** RPC: opening the chat sets the member's unread count to 0; the other side sees the receipt. */
+  async read(conversationId: string, memberId: string): Promise<void> {
+    await markRead(this.env.DB, conversationId, memberId);
+    this.broadcast({ type: "read", memberId }, (m) => m !== memberId);
+  }
+
+  /** RPC: held messages released after their sender confirmed the e-mail address. */
+  async deliver(messages: WireMessage[]): Promise<void> {
+    for (const message of messages) this.broadcast({ type: "message", message }, () => true);
+  }
+
+  /** RPC (tests, bench): how many sockets are open, per member. */
+  async sockets(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const ws of this.ctx.getWebSockets()) {
+      const who = ws.deserializeAttachment() as Attachment | null;
+      if (who) out[who.memberId] = (out[who.memberId] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  private isOnline(memberId: string, except?: WebSocket): boolean {
+    return this.ctx.getWebSockets(memberId).some((ws) => ws !== except && ws.readyState === WebSocket.OPEN);
+  }
+
+  private broadcast(frame: ServerFrame, to: (memberId: string) => boolean) {
+    const text = JSON.stringify(frame);
+    for (const ws of this.ctx.getWebSockets()) {
+      const who = ws.deserializeAttachment() as Attachment | null;
+      if (who && to(who.memberId)) safeSend(ws, text);
+    }
+  }
+}
+
+function safeSend(ws: WebSocket, frame: ServerFrame | string) {
+  try {
+    ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+  } catch {
+    // The socket closed meanwhile; the client resumes from its last message id.
   }
 }

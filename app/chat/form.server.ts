@@ -1,0 +1,29 @@
+/**
+ * The send form of the no-JavaScript path (kept apart from the chat model so the Durable Object's
+ * bundle does not carry zod a second time).
+ */
+import { z } from "zod";
+import { ICEBREAKER_COUNT } from "./gifts";
+import { CLIENT_ID } from "./protocol";
+import type { SendInput } from "~/models/chat.server";
+
+
+const sendForm = z.object({
+  clientId: z.string().regex(CLIENT_ID),
+  body: z.string().max(20_000).optional().default(""),
+  giftId: z.string().max(40).optional(),
+  icebreaker: z.string().regex(/^\d{1,2}$/).optional().or(z.literal("")),
+});
+
+/**
+ * Parses a posted send form. A gift button carries giftId; an empty textarea with an icebreaker
+ * chosen in the select (the no-JavaScript modal) sends that line, translated by `icebreakerText`.
+ */
+export function parseSendForm(form: FormData, icebreakerText: (n: string) => string): Omit<SendInput, "conversationId" | "senderId"> | null {
+  const parsed = sendForm.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return null;
+  const { clientId, body, giftId, icebreaker } = parsed.data;
+  if (giftId) return { clientId, kind: "gift", giftId };
+  const text = body.trim() || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
+  return { clientId, kind: "text", body: text };
+}

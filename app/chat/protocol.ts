@@ -1,0 +1,88 @@
+/**
+ * The chat's wire protocol, shared by the browser client and the ChatRoom Durable Object.
+ * Frames are JSON text; the client never names itself: the object knows who a socket belongs to
+ * from what the Worker attached when it accepted the upgrade.
+ */
+
+export type MessageKind = "text" | "gift";
+
+export interface WireMessage {
+  id: number;
+  senderId: string;
+  clientId: string;
+  kind: MessageKind;
+  body: string;
+  giftId: string | null;
+  /** Unix seconds. */
+  createdAt: number;
+  /** Held until the sender confirms their e-mail address; only the sender sees it meanwhile. */
+  held: boolean;
+}
+
+export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift";
+
+export type ClientFrame =
+  | { type: "send"; clientId: string; body: string }
+  | { type: "gift"; clientId: string; giftId: string }
+  | { type: "typing"; typing: boolean }
+  | { type: "read" };
+
+export type ServerFrame =
+  /** Right after connecting: what the client missed since `?after=<last seen id>`. */
+  | { type: "backlog"; messages: WireMessage[]; otherUnread: number }
+  | { type: "message"; message: WireMessage }
+  | { type: "ack"; clientId: string; message: WireMessage }
+  | { type: "error"; clientId?: string; error: SendError }
+  | { type: "typing"; memberId: string; typing: boolean }
+  | { type: "read"; memberId: string };
+
+/** Headers only the Worker sets on the upgrade it forwards to the object. */
+export const MEMBER_HEADER = "X-Chat-Member";
+export const CONVERSATION_HEADER = "X-Chat-Conversation";
+
+/** Ping frames are answered by the runtime without waking a hibernated object. */
+export const PING = '{"type":"ping"}';
+export const PONG = '{"type":"pong"}';
+
+/** How long the other side shows "typing…" after the last typing frame. */
+export const TYPING_TIMEOUT_MS = 6000;
+/** How often a typing member repeats the frame. */
+export const TYPING_REPEAT_MS = 3000;
+
+export const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const MAX_FRAME_BODY = 20_000;
+
+/** Parses a frame from the browser; anything malformed is null (and ignored). */
+export function parseClientFrame(raw: string | ArrayBuffer): ClientFrame | null {
+  if (typeof raw !== "string" || raw.length > MAX_FRAME_BODY + 200) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!v || typeof v !== "object") return null;
+  const f = v as Record<string, unknown>;
+  switch (f.type) {
+    case "send":
+      return typeof f.clientId === "string" && CLIENT_ID.test(f.clientId) && typeof f.body === "string"
+        ? { type: "send", clientId: f.clientId, body: f.body }
+        : null;
+    case "gift":
+      return typeof f.clientId === "string" && CLIENT_ID.test(f.clientId) && typeof f.giftId === "string"
+        ? { type: "gift", clientId: f.clientId, giftId: f.giftId }
+        : null;
+    case "typing":
+      return { type: "typing", typing: f.typing === true };
+    case "read":
+      return { type: "read" };
+    default:
+      return null;
+  }
+}
+
+/** A fresh client message id (random, URL-safe). */
+export function newClientId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}

@@ -1,0 +1,220 @@
+import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { SendError, WireMessage } from "~/chat/protocol";
+import { useChatRoom } from "~/chat/client";
+import { FREE_CONVERSATIONS } from "~/lib/constants";
+import { ConversationList, Thumb, type ConversationItem } from "./ConversationList";
+import { GiftPicker, giftLabel } from "./GiftPicker";
+import { Icebreakers } from "./Icebreakers";
+import { LocalTime } from "./LocalTime";
+
+export type ChatError = { code: SendError | "premium" | "self"; max?: number };
+
+export interface ChatViewProps {
+  lng: string;
+  meId: string;
+  other: { id: string; name: string; photoId: string | null };
+  conversationId: string | null;
+  messages: WireMessage[];
+  olderHidden: boolean;
+  otherRead: boolean;
+  list: ConversationItem[];
+  /** Why this member cannot write here at all (the send footer is replaced by the reason). */
+  blocked: null | "blockedBy" | "blockedMe" | "blocked" | "premium";
+  error: ChatError | null;
+  /** A client message id for the form post, so a re-posted form is stored and charged once. */
+  clientId: string;
+  cost: number;
+  giftCredits: number;
+  messageLength: number;
+}
+
+export function ChatErrorText({ error }: { error: ChatError }) {
+  const { t } = useTranslation("chat");
+  if (error.code === "credits") {
+    return (
+      <p className="alert alert-danger" role="alert">
+        {t("errors.credits")} <Link to="/credits" className="alert-link">{t("errors.buyCredits")}</Link>
+      </p>
+    );
+  }
+  if (error.code === "premium") return <PremiumPrompt />;
+  return <p className="alert alert-danger" role="alert">{t(`errors.${error.code}`, { max: error.max })}</p>;
+}
+
+function PremiumPrompt() {
+  const { t } = useTranslation("chat");
+  return (
+    <div className="alert alert-premium chat-premium" role="alert">
+      <p>{t("errors.premium", { count: FREE_CONVERSATIONS })}</p>
+      <Link to="/premium" className="btn btn-primary">{t("errors.getPremium")}</Link>
+    </div>
+  );
+}
+
+function Bubble({ m, mine, otherName, status }: { m: WireMessage; mine: boolean; otherName: string; status?: string }) {
+  const { t, i18n } = useTranslation("chat");
+  return (
+    <li className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`} data-message-id={m.id || undefined}>
+      <div className="chat-bubble">
+        {m.kind === "gift" ? (
+          <span className="chat-gift">{giftLabel(m.giftId, t, mine ? "sent" : "received", otherName)}</span>
+        ) : (
+          <span className="chat-body">{m.body}</span>
+        )}
+      </div>
+      <div className="chat-meta">
+        {m.createdAt ? <LocalTime at={m.createdAt} lng={i18n.language} /> : null}
+        {m.held ? <span className="chat-held">{t("room.held")}</span> : status ? <span className="chat-status">{status}</span> : null}
+      </div>
+    </li>
+  );
+}
+
+export function ChatView(p: ChatViewProps) {
+  const { t } = useTranslation("chat");
+  const { revalidate } = useRevalidator();
+  const navigation = useNavigation();
+  const room = useChatRoom({
+    conversationId: p.conversationId, meId: p.meId, initialMessages: p.messages, otherRead: p.otherRead,
+    onCountsChanged: revalidate,
+  });
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => {
+    setHydrated(true);
+  }, []);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const end = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "end" });
+  }, [room.messages.length, room.pending.length, room.typing]);
+  // A successful form post leaves the textarea empty (only after a submission: text typed before
+  // hydration must survive).
+  const wasSubmitting = useRef(false);
+  useEffect(() => {
+    if (navigation.state === "submitting") wasSubmitting.current = true;
+    else if (navigation.state === "idle" && wasSubmitting.current) {
+      wasSubmitting.current = false;
+      if (!p.error && textarea.current) textarea.current.value = "";
+    }
+  }, [navigation.state, p.error]);
+
+  const error: ChatError | null = room.error ? { code: room.error, max: p.messageLength } : p.error;
+  const lastMine = [...room.messages].reverse().find((m) => m.senderId === p.meId && !m.held);
+  const list = p.list.map((c) => {
+    if (c.id !== p.conversationId) return c;
+    const last = room.messages.at(-1);
+    if (!last || last.held) return { ...c, unread: 0 };
+    return { ...c, unread: 0, lastMessageAt: last.createdAt, lastMessagePreview: last.kind === "gift" ? `gift:${last.giftId}` : last.body };
+  });
+
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const data = new FormData(e.currentTarget);
+    const giftId = submitter?.name === "giftId" ? submitter.value : null;
+    if (giftId) {
+      if (room.send({ kind: "gift", body: "", giftId })) e.preventDefault();
+      return;
+    }
+    const body = String(data.get("body") ?? "").trim();
+    if (!body) {
+      e.preventDefault();
+      return;
+    }
+    if (room.send({ kind: "text", body, giftId: null })) {
+      e.preventDefault();
+      e.currentTarget.reset();
+    }
+  }
+
+  return (
+    <div className={`chat${p.conversationId ? " has-room" : ""}`} data-connected={room.connected ? "" : undefined}>
+      <aside className="chat-aside">
+        <h2 className="chat-aside-title">{t("overview.title")}</h2>
+        <ConversationList items={list} activeId={p.conversationId ?? undefined} lng={p.lng} />
+      </aside>
+      <section className="chat-room" aria-label={t("room.title", { name: p.other.name })}>
+        <header className="chat-head">
+          <Link to="/chats" className="chat-back" aria-label={t("room.back")}>‹</Link>
+          <Link to={`/members/${p.other.id}`} className="chat-head-link">
+            <Thumb photoId={p.other.photoId} name={p.other.name} size={40} />
+            <span>
+              <strong>{p.other.name}</strong>
+              <span className="chat-head-sub">{t("room.viewProfile")}</span>
+            </span>
+          </Link>
+        </header>
+        {room.dropped ? <p className="chat-reconnecting" role="status">{t("room.reconnecting")}</p> : null}
+        <ol className="chat-messages" aria-live="polite" aria-label={t("room.messages")}>
+          {p.olderHidden ? <li className="chat-history-note">{t("room.history")}</li> : null}
+          {room.messages.length === 0 && room.pending.length === 0 ? (
+            <li className="chat-empty">{t("room.start", { name: p.other.name })}</li>
+          ) : null}
+          {room.messages.map((m) => (
+            <Bubble
+              key={m.id}
+              m={m}
+              mine={m.senderId === p.meId}
+              otherName={p.other.name}
+              status={m === lastMine ? (room.otherRead ? t("room.read") : t("room.sent")) : undefined}
+            />
+          ))}
+          {room.pending.map((q) => (
+            <Bubble
+              key={q.clientId}
+              m={{ id: 0, senderId: p.meId, clientId: q.clientId, kind: q.kind, body: q.body, giftId: q.giftId, createdAt: 0, held: false }}
+              mine
+              otherName={p.other.name}
+              status={t("room.sending")}
+            />
+          ))}
+          <li ref={end} className="chat-end" aria-hidden="true" />
+        </ol>
+        <p className="chat-typing" aria-live="polite">{room.typing ? t("room.typing", { name: p.other.name }) : ""}</p>
+        <footer className="chat-foot">
+          {p.blocked === "premium" ? (
+            <PremiumPrompt />
+          ) : p.blocked ? (
+            <p className="alert alert-warning">{t(`errors.${p.blocked}`, { name: p.other.name })}</p>
+          ) : (
+            <>
+              {error ? <ChatErrorText error={error} /> : null}
+              <Form method="post" className="chat-send" onSubmit={onSubmit}>
+                <input type="hidden" name="clientId" value={p.clientId} />
+                <div className="chat-tools">
+                  <GiftPicker cost={p.giftCredits} />
+                  <Icebreakers hydrated={hydrated} onPick={(line) => {
+                    if (textarea.current) {
+                      textarea.current.value = line;
+                      textarea.current.focus();
+                    }
+                  }} />
+                </div>
+                <label className="chat-input">
+                  <span className="visually-hidden">{t("room.messageLabel")}</span>
+                  <textarea
+                    ref={textarea}
+                    name="body"
+                    rows={2}
+                    maxLength={p.messageLength}
+                    placeholder={t("room.placeholder")}
+                    onInput={room.typed}
+                    onKeyDown={(e) => {
+                      if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+                        e.preventDefault();
+                        e.currentTarget.form?.requestSubmit();
+                      }
+                    }}
+                  />
+                </label>
+                <button type="submit" name="intent" value="send" className="btn btn-primary chat-send-btn">{t("room.send")}</button>
+                <p className="chat-cost">{t("room.cost", { count: p.cost })}</p>
+              </Form>
+            </>
+          )}
+        </footer>
+      </section>
+    </div>
+  );
+}

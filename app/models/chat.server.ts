@@ -1,0 +1,571 @@
+/**
+ * Chat: conversations between two members, who may read and write them, what a message costs, and
+ * the overview's unread counts. Sending is called by the ChatRoom Durable Object only (app/chat/room.ts),
+ * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
+ */
+import type { ChatRoom } from "~/chat/room";
+import type { MessageKind, SendError, WireMessage } from "~/chat/protocol";
+import { giftById } from "~/chat/gifts";
+import { FREE_CONVERSATIONS } from "~/lib/constants";
+import { randomId } from "~/lib/password";
+import type { Env } from "~/lib/env";
+import { debitStatement, ledgerStatement } from "./credits.server";
+import { mailText } from "~/chat/mail-text";
+
+const DAY = 86_400;
+const nowS = () => Math.floor(Date.now() / 1000);
+const PREVIEW_CHARS = 120;
+/** Messages a conversation page or a reconnect sends at most (older ones: scroll is not offered). */
+export const PAGE_MESSAGES = 200;
+
+// ---------------------------------------------------------------------------------------------
+// Pure rules
+
+type CostSettings = { minimumMessageCosts: Record<string, { costs: number; currency: string }> | null; messageCredits: number };
+
+/** SPEC 9: a message costs minimum_message_costs[country].costs, else the brand's message_credits. */
+export function messageCost(brand: CostSettings, country: string | null | undefined): number {
+  const c = country ? brand.minimumMessageCosts?.[country.toUpperCase()]?.costs : undefined;
+  return Number.isInteger(c) && c! >= 0 ? c! : brand.messageCredits;
+}
+
+/** The pair in stored order (member_a < member_b), so a pair has exactly one conversation. */
+export function orderedPair(x: string, y: string): [string, string] {
+  return x < y ? [x, y] : [y, x];
+}
+
+/** Messages before this moment are hidden (brand setting chat_history_days). */
+export function historyCutoff(chatHistoryDays: number, now = nowS()): number {
+  return now - chatHistoryDays * DAY;
+}
+
+export function validateBody(body: string, messageLength: number): SendError | null {
+  const text = body.trim();
+  if (!text) return "empty";
+  if ([...text].length > messageLength) return "length";
+  return null;
+}
+
+/** What the overview shows for a message: gifts as "gift:<id>" (rendered translated). */
+export function previewOf(kind: MessageKind, body: string, giftId: string | null): string {
+  return kind === "gift" ? `gift:${giftId}` : body.trim().slice(0, PREVIEW_CHARS);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+type MessageRow = {
+  id: number; sender_id: string; client_id: string; kind: MessageKind; body: string; gift_id: string | null;
+  created_at: number; held: number;
+};
+const MESSAGE_COLUMNS = "id, sender_id, client_id, kind, body, gift_id, created_at, held";
+
+export function toWire(r: MessageRow): WireMessage {
+  return {
+    id: r.id, senderId: r.sender_id, clientId: r.client_id, kind: r.kind, body: r.body, giftId: r.gift_id,
+    createdAt: r.created_at, held: !!r.held,
+  };
+}
+
+/** Visible to `viewerId`: within the history limit, and held messages only to their sender. */
+const VISIBLE = "conversation_id = ?1 AND created_at >= ?2 AND (held = 0 OR sender_id = ?3)";
+
+// ---------------------------------------------------------------------------------------------
+// Access
+
+export interface ConversationAccess {
+  id: string;
+  otherId: string;
+  otherName: string;
+  otherPhotoId: string | null;
+  startedBy: string;
+  /** Blocked either way: can read the history, cannot write. */
+  blockedBy: "me" | "other" | null;
+  /** The other member's unread count here (0: they have read everything). */
+  otherUnread: number;
+  myUnread: number;
+  hidden: boolean;
+  /** The viewer's profile country: what their messages cost depends on it. */
+  myCountry: string | null;
+}
+
+const ACCESS_SQL = `
+SELECT c.id, c.started_by, o.id AS other_id, op.name AS other_name, op.main_photo_id AS other_photo,
+       me.unread AS my_unread, me.hidden_at AS my_hidden, oth.unread AS other_unread,
+       (SELECT country FROM profiles WHERE user_id = ?2) AS my_country,
+       EXISTS(SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = o.id) AS i_blocked,
+       EXISTS(SELECT 1 FROM blocks WHERE blocker_id = o.id AND blocked_id = ?2) AS they_blocked
+FROM conversations c
+JOIN conversation_members me ON me.conversation_id = c.id AND me.user_id = ?2
+JOIN users o ON o.id = CASE WHEN c.member_a = ?2 THEN c.member_b ELSE c.member_a END
+JOIN profiles op ON op.user_id = o.id
+JOIN conversation_members oth ON oth.conversation_id = c.id AND oth.user_id = o.id
+WHERE c.id = ?1 AND o.deleted_at IS NULL`;
+
+type AccessRow = {
+  id: string; started_by: string; other_id: string; other_name: string; other_photo: string | null; my_unread: number;
+  my_hidden: number | null; other_unread: number; i_blocked: number; they_blocked: number; my_country: string | null;
+};
+
+function toAccess(r: AccessRow): ConversationAccess {
+  return {
+    id: r.id, otherId: r.other_id, otherName: r.other_name, otherPhotoId: r.other_photo, startedBy: r.started_by,
+    blockedBy: r.they_blocked ? "other" : r.i_blocked ? "me" : null, otherUnread: r.other_unread, myUnread: r.my_unread,
+    hidden: r.my_hidden !== null, myCountry: r.my_country,
+  };
+}
+
+function accessStatement(db: D1Database, conversationId: string, memberId: string) {
+  return db.prepare(ACCESS_SQL).bind(conversationId, memberId);
+}
+
+/**
+ * Who may read a conversation and connect to it: only its two members, and not once the other
+ * member's account is deleted. Null means "not found" for everyone else (no enumeration).
+ */
+export async function conversationAccess(db: D1Database, conversationId: string, memberId: string): Promise<ConversationAccess | null> {
+  if (!conversationId || conversationId.length > 64) return null;
+  const row = await accessStatement(db, conversationId, memberId).first<AccessRow>();
+  return row ? toAccess(row) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overview
+
+export interface ConversationSummary {
+  id: string;
+  otherId: string;
+  otherName: string;
+  otherPhotoId: string | null;
+  unread: number;
+  lastMessageAt: number | null;
+  lastMessagePreview: string | null;
+}
+
+const LIST_SQL = `
+SELECT c.id, c.last_message_at, c.last_message_preview, cm.unread, o.id AS other_id, op.name AS other_name,
+       op.main_photo_id AS other_photo
+FROM conversation_members cm
+JOIN conversations c ON c.id = cm.conversation_id
+JOIN users o ON o.id = CASE WHEN c.member_a = cm.user_id THEN c.member_b ELSE c.member_a END
+JOIN profiles op ON op.user_id = o.id
+WHERE cm.user_id = ?1 AND cm.hidden_at IS NULL AND o.deleted_at IS NULL
+  AND (c.last_message_at IS NOT NULL OR c.started_by = ?1)
+ORDER BY cm.last_activity_at DESC
+LIMIT 200`;
+
+type ListRow = {
+  id: string; last_message_at: number | null; last_message_preview: string | null; unread: number; other_id: string;
+  other_name: string; other_photo: string | null;
+};
+
+const toSummary = (r: ListRow): ConversationSummary => ({
+  id: r.id, otherId: r.other_id, otherName: r.other_name, otherPhotoId: r.other_photo, unread: r.unread,
+  lastMessageAt: r.last_message_at, lastMessagePreview: r.last_message_preview,
+});
+
+function listStatement(db: D1Database, memberId: string) {
+  return db.prepare(LIST_SQL).bind(memberId);
+}
+
+/** The member's conversations, most recent activity first (index conversation_members_user). */
+export async function listConversations(db: D1Database, memberId: string): Promise<ConversationSummary[]> {
+  const { results } = await listStatement(db, memberId).all<ListRow>();
+  return results.map(toSummary);
+}
+
+/** GET /api/chats.php entries (SPEC section 3 "Chat entry"). */
+export function chatEntries(list: ConversationSummary[]) {
+  return list.map((c) => ({ conversation: { id: c.id }, profile: { id: c.otherId }, num_unread_messages: c.unread }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// One conversation's page
+
+export interface ConversationView {
+  access: ConversationAccess;
+  messages: WireMessage[];
+  /** Older messages exist but are hidden by the history limit. */
+  olderHidden: boolean;
+  list: ConversationSummary[];
+}
+
+/** Everything the conversation page needs, in one D1 round trip. Null: not a member (404). */
+export async function conversationView(
+  db: D1Database, conversationId: string, memberId: string, chatHistoryDays: number,
+): Promise<ConversationView | null> {
+  const cutoff = historyCutoff(chatHistoryDays);
+  const [access, messages, older, list] = await db.batch([
+    accessStatement(db, conversationId, memberId),
+    db
+      .prepare(`SELECT * FROM (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} ORDER BY id DESC LIMIT ${PAGE_MESSAGES}) ORDER BY id`)
+      .bind(conversationId, cutoff, memberId),
+    db.prepare("SELECT EXISTS(SELECT 1 FROM messages WHERE conversation_id = ?1 AND created_at < ?2) AS older").bind(conversationId, cutoff),
+    listStatement(db, memberId),
+  ]);
+  const accessRow = (access!.results as AccessRow[])[0];
+  if (!accessRow) return null;
+  return {
+    access: toAccess(accessRow),
+    messages: (messages!.results as MessageRow[]).map(toWire),
+    olderHidden: !!(older!.results as { older: number }[])[0]?.older,
+    list: (list!.results as ListRow[]).map(toSummary),
+  };
+}
+
+/** Messages after `afterId` that `viewerId` may see (a reconnecting client resumes from its last id). */
+export async function messagesAfter(db: D1Database, conversationId: string, viewerId: string, afterId: number, chatHistoryDays = 3650) {
+  const { results } = await db
+    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND id > ?4 ORDER BY id LIMIT ${PAGE_MESSAGES}`)
+    .bind(conversationId, historyCutoff(chatHistoryDays), viewerId, afterId)
+    .all<MessageRow>();
+  return results.map(toWire);
+}
+
+/** Opening a chat sets its unread count to 0 (SPEC section 4). */
+export async function markRead(db: D1Database, conversationId: string, memberId: string) {
+  await db
+    .prepare("UPDATE conversation_members SET unread = 0 WHERE conversation_id = ?1 AND user_id = ?2 AND unread != 0")
+    .bind(conversationId, memberId)
+    .run();
+}
+
+/** Removing a chat hides it for this member (a new message shows it again); the other keeps theirs. */
+export async function hideConversation(db: D1Database, conversationId: string, memberId: string): Promise<boolean> {
+  const r = await db
+    .prepare("UPDATE conversation_members SET hidden_at = ?3, unread = 0 WHERE conversation_id = ?1 AND user_id = ?2")
+    .bind(conversationId, memberId, nowS())
+    .run();
+  return r.meta.changes === 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting a conversation
+
+export type StartResult =
+  | { ok: true; id: string; created: boolean; myCountry?: string | null }
+  | { ok: false; error: "not_found" | "self" | "blocked" | "premium" };
+
+/** The name and photo shown in the header of a chat with `otherId` (null: no such member). */
+export async function otherMemberCard(db: D1Database, otherId: string) {
+  const row = await db
+    .prepare("SELECT u.id, p.name, p.main_photo_id FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL")
+    .bind(otherId)
+    .first<{ id: string; name: string; main_photo_id: string | null }>();
+  return row ? { id: row.id, name: row.name, photoId: row.main_photo_id } : null;
+}
+
+export async function findConversationWith(db: D1Database, memberId: string, otherId: string): Promise<string | null> {
+  const [a, b] = orderedPair(memberId, otherId);
+  const row = await db
+    .prepare("SELECT id FROM conversations WHERE member_a = ?1 AND member_b = ?2")
+    .bind(a, b)
+    .first<{ id: string }>();
+  return row?.id ?? null;
+}
+
+type StartCheck = { other_ok: number; blocked: number; paid: number; started: number; existing: string | null; my_country: string | null };
+
+async function startCheck(db: D1Database, memberId: string, otherId: string) {
+  const [a, b] = orderedPair(memberId, otherId);
+  return db
+    .prepare(
+      `SELECT EXISTS(SELECT 1 FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?2 AND u.deleted_at IS NULL) AS other_ok,
+              EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1)) AS blocked,
+              (SELECT paid_user FROM users WHERE id = ?1) AS paid,
+              (SELECT COUNT(*) FROM conversations WHERE started_by = ?1) AS started,
+              (SELECT id FROM conversations WHERE member_a = ?3 AND member_b = ?4) AS existing,
+              (SELECT country FROM profiles WHERE user_id = ?1) AS my_country`,
+    )
+    .bind(memberId, otherId, a, b)
+    .first<StartCheck>();
+}
+
+/**
+ * May `memberId` write to `otherId` (before a conversation exists)? The same rules as
+ * startConversation, read-only, so the page can show the premium prompt before anyone types.
+ */
+export async function canStart(db: D1Database, memberId: string, otherId: string): Promise<StartResult> {
+  if (memberId === otherId) return { ok: false, error: "self" };
+  const c = await startCheck(db, memberId, otherId);
+  if (!c || !c.other_ok) return { ok: false, error: "not_found" };
+  if (c.blocked) return { ok: false, error: "blocked" };
+  if (c.existing) return { ok: true, id: c.existing, created: false, myCountry: c.my_country };
+  if (!c.paid && c.started >= FREE_CONVERSATIONS) return { ok: false, error: "premium" };
+  return { ok: true, id: "", created: false, myCountry: c.my_country };
+}
+
+/**
+ * Opens the pair's conversation, creating it if needed. A free member may start at most
+ * FREE_CONVERSATIONS: the count and the insert are one statement, so racing starts cannot pass it.
+ */
+export async function startConversation(db: D1Database, memberId: string, otherId: string): Promise<StartResult> {
+  const check = await canStart(db, memberId, otherId);
+  if (!check.ok || check.id) return check;
+  const [a, b] = orderedPair(memberId, otherId);
+  const id = randomId(12);
+  const now = nowS();
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO conversations (id, member_a, member_b, started_by, created_at)
+         SELECT ?1, ?2, ?3, ?4, ?5
+         WHERE (SELECT paid_user FROM users WHERE id = ?4) = 1
+            OR (SELECT COUNT(*) FROM conversations WHERE started_by = ?4) < ?6
+         ON CONFLICT (member_a, member_b) DO NOTHING`,
+      )
+      .bind(id, a, b, memberId, now, FREE_CONVERSATIONS),
+    // Both members' rows; nothing when the conversation above was not inserted.
+    db
+      .prepare(
+        `INSERT INTO conversation_members (conversation_id, user_id, last_activity_at)
+         SELECT id, member_a, ?2 FROM conversations WHERE id = ?1
+         UNION ALL SELECT id, member_b, ?2 FROM conversations WHERE id = ?1`,
+      )
+      .bind(id, now),
+  ]);
+  const existing = await findConversationWith(db, memberId, otherId);
+  if (existing) return { ok: true, id: existing, created: existing === id };
+  return { ok: false, error: "premium" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sending (called by the ChatRoom object only)
+
+export interface SendInput {
+  conversationId: string;
+  senderId: string;
+  clientId: string;
+  kind: MessageKind;
+  body?: string;
+  giftId?: string;
+}
+
+export type SendResult =
+  | {
+      ok: true; message: WireMessage; duplicate: boolean; receiverId: string;
+      /** The receiver's unread count went from 0 to 1: worth an e-mail if they are offline. */
+      firstUnread: boolean;
+      cost: number;
+    }
+  | { ok: false; error: SendError; cost?: number };
+
+/** What a message or gift of `senderParam` costs, computed in SQL from their brand and profile country (see messageCost). */
+function costSql(kind: MessageKind, senderParam: string) {
+  return kind === "gift"
+    ? `SELECT b.gift_credits FROM users u JOIN brands b ON b.id = u.brand_id WHERE u.id = ${senderParam}`
+    : `SELECT COALESCE(json_extract(b.minimum_message_costs, '$."' || upper(p.country) || '".costs'), b.message_credits)
+       FROM users u JOIN profiles p ON p.user_id = u.id JOIN brands b ON b.id = u.brand_id WHERE u.id = ${senderParam}`;
+}
+
+/**
+ * Charges and stores one message in a single D1 batch, in one round trip: every rule (membership,
+ * blocks, deleted receiver, length, price, balance, a client id not stored yet) is a condition of
+ * the guarded debit, and each following statement runs only if the one before changed a row.
+ * Only when nothing was stored does a second read find out why (or find the earlier copy of a retry).
+ * Messages of a not_confirmed sender are held.
+ */
+export async function sendMessage(db: D1Database, i: SendInput): Promise<SendResult> {
+  let body = "";
+  let giftId: string | null = null;
+  if (i.kind === "gift") {
+    const gift = giftById(i.giftId);
+    if (!gift) return { ok: false, error: "gift" };
+    giftId = gift.id;
+  } else {
+    body = (i.body ?? "").trim();
+    if (!body) return { ok: false, error: "empty" };
+  }
+  const now = nowS();
+  const preview = previewOf(i.kind, body, giftId);
+  const thisMessage = "SELECT %s FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3";
+  const stored = (column: string) => `(${thisMessage.replace("%s", column)})`;
+  const results = await db.batch([
+    // 1. The charge, guarded by every rule.
+    debitStatement(db, i.senderId, { sql: costSql(i.kind, "?1") }, {
+      sql: `EXISTS (SELECT 1 FROM conversations c JOIN users o ON o.id = CASE WHEN c.member_a = ?1 THEN c.member_b ELSE c.member_a END
+                    WHERE c.id = ?3 AND (c.member_a = ?1 OR c.member_b = ?1) AND o.deleted_at IS NULL
+                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1)))
+            AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)
+            AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)`,
+      params: [i.conversationId, i.clientId, body],
+    }),
+    // 2. The message.
+    db
+      .prepare(
+        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, (${costSql(i.kind, "?2")}), (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7
+         WHERE changes() = 1
+         RETURNING ${MESSAGE_COLUMNS}, credits_charged`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, now),
+    // 3. The ledger row, pointing at the message, for what it was charged.
+    db
+      .prepare(
+        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
+         SELECT ?2, -credits_charged, ?4, 'message:' || id, ?5 FROM messages
+         WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3 AND changes() = 1`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, i.kind === "gift" ? "gift" : "message", now),
+    // 4. The overview's last message (a held message is not shown to anyone else yet).
+    db
+      .prepare(
+        `UPDATE conversations SET last_message_at = CASE WHEN ${stored("held")} THEN last_message_at ELSE ?4 END,
+                last_message_preview = CASE WHEN ${stored("held")} THEN last_message_preview ELSE ?5 END
+         WHERE id = ?1 AND changes() = 1`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, now, preview),
+    // 5. The receiver's unread count (a held message is not counted); the chat shows again if hidden.
+    db
+      .prepare(
+        `UPDATE conversation_members SET unread = unread + (1 - ${stored("held")}),
+                hidden_at = CASE WHEN ${stored("held")} THEN hidden_at ELSE NULL END,
+                last_activity_at = CASE WHEN ${stored("held")} THEN last_activity_at ELSE ?4 END
+         WHERE conversation_id = ?1 AND user_id != ?2 AND changes() = 1
+         RETURNING user_id, unread`,
+      )
+      .bind(i.conversationId, i.senderId, i.clientId, now),
+    // 6. The sender's own row: the chat shows again at the top of their list.
+    db
+      .prepare("UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1")
+      .bind(i.conversationId, i.senderId, now),
+  ]);
+  const row = (results[1]!.results as (MessageRow & { credits_charged: number })[])[0];
+  if (row) {
+    const receiver = (results[4]!.results as { user_id: string; unread: number }[])[0];
+    return {
+      ok: true, message: toWire(row), duplicate: false, receiverId: receiver?.user_id ?? "",
+      firstUnread: !row.held && receiver?.unread === 1, cost: row.credits_charged,
+    };
+  }
+  return whyNotSent(db, i, body);
+}
+
+const SENDER_SQL = `
+SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
+       EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id)) AS blocked,
+       b.minimum_message_costs, b.message_credits, b.gift_credits, b.message_length
+FROM conversations c
+JOIN users u ON u.id = ?2 AND u.deleted_at IS NULL
+JOIN profiles p ON p.user_id = u.id
+JOIN users o ON o.id = CASE WHEN c.member_a = ?2 THEN c.member_b ELSE c.member_a END
+JOIN brands b ON b.id = u.brand_id
+WHERE c.id = ?1 AND (c.member_a = ?2 OR c.member_b = ?2)`;
+
+type SenderRow = {
+  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number;
+  minimum_message_costs: string; message_credits: number; gift_credits: number; message_length: number;
+};
+
+/** Nothing was stored: an earlier copy of this client id (a retry), or the rule that refused it. */
+async function whyNotSent(db: D1Database, i: SendInput, body: string): Promise<SendResult> {
+  const [dup, sender] = await db.batch([
+    db
+      .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`)
+      .bind(i.conversationId, i.senderId, i.clientId),
+    db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId),
+  ]);
+  const s = (sender!.results as SenderRow[])[0];
+  if (!s) return { ok: false, error: "not_found" };
+  const earlier = (dup!.results as MessageRow[])[0];
+  if (earlier) return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
+  if (s.other_deleted) return { ok: false, error: "deleted" };
+  if (s.blocked) return { ok: false, error: "blocked" };
+  if (i.kind === "text") {
+    const invalid = validateBody(body, s.message_length);
+    if (invalid) return { ok: false, error: invalid };
+  }
+  const cost = i.kind === "gift"
+    ? s.gift_credits
+    : messageCost({ minimumMessageCosts: JSON.parse(s.minimum_message_costs), messageCredits: s.message_credits }, s.country);
+  return { ok: false, error: "credits", cost };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Held messages
+
+/**
+ * Delivers the held messages of a member who just confirmed their e-mail address: they become
+ * visible, count as unread and update the overview; open conversations receive them live.
+ * Called by the accounts area's activation.
+ */
+export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM">, userId: string): Promise<number> {
+  const db = env.DB;
+  const { results: held } = await db
+    .prepare(`SELECT conversation_id, ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ?1 AND held = 1 ORDER BY id`)
+    .bind(userId)
+    .all<MessageRow & { conversation_id: string }>();
+  if (held.length === 0) return 0;
+  const byConversation = new Map<string, (MessageRow & { conversation_id: string })[]>();
+  for (const m of held) byConversation.set(m.conversation_id, [...(byConversation.get(m.conversation_id) ?? []), m]);
+  const maxId = held[held.length - 1]!.id;
+  const now = nowS();
+  const statements: D1PreparedStatement[] = [];
+  for (const [conversationId, list] of byConversation) {
+    const last = list[list.length - 1]!;
+    statements.push(
+      // Unread counts first, from the rows still held (ids up to maxId: later sends are not held any more).
+      db
+        .prepare(
+          `UPDATE conversation_members SET unread = unread + (SELECT COUNT(*) FROM messages
+              WHERE conversation_id = ?1 AND sender_id = ?2 AND held = 1 AND id <= ?3),
+              hidden_at = NULL, last_activity_at = ?4
+           WHERE conversation_id = ?1 AND user_id != ?2`,
+        )
+        .bind(conversationId, userId, maxId, now),
+      db
+        .prepare("UPDATE conversations SET last_message_at = ?2, last_message_preview = ?3 WHERE id = ?1")
+        .bind(conversationId, last.created_at, previewOf(last.kind, last.body, last.gift_id)),
+    );
+  }
+  statements.push(db.prepare("UPDATE messages SET held = 0 WHERE sender_id = ?1 AND held = 1 AND id <= ?2").bind(userId, maxId));
+  await db.batch(statements);
+  await Promise.all(
+    [...byConversation].map(([conversationId, list]) =>
+      roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false }))).catch(() => {}),
+    ),
+  );
+  return held.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The conversation's Durable Object
+
+export function roomStub(env: Pick<Env, "CHAT_ROOM">, conversationId: string) {
+  const ns = env.CHAT_ROOM as unknown as DurableObjectNamespace<ChatRoom>;
+  return ns.get(ns.idFromName(conversationId));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notification e-mail
+
+type NotifyRow = { email: string; language: string; brand_id: number; mail_name: string; domain: string; disabled: number };
+
+/**
+ * E-mails an offline member about a new message (only for the first unread one of a conversation,
+ * so a burst of messages makes one mail), unless they disabled new-message notifications.
+ * Writes to mail_outbox: the Mailer delivers from there.
+ */
+export async function notifyNewMessage(
+  db: D1Database, o: { receiverId: string; senderId: string; conversationId: string },
+): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `SELECT u.email, u.language, u.brand_id, b.mail_name, b.domain,
+              EXISTS(SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND (nd.type = 'new_message'
+                OR (nd.type = 'new_conversation' AND (SELECT COUNT(*) FROM messages WHERE conversation_id = ?2) = 1))) AS disabled,
+              (SELECT name FROM profiles WHERE user_id = ?3) AS sender_name
+       FROM users u JOIN brands b ON b.id = u.brand_id WHERE u.id = ?1 AND u.deleted_at IS NULL`,
+    )
+    .bind(o.receiverId, o.conversationId, o.senderId)
+    .first<NotifyRow & { sender_name: string }>();
+  if (!row || row.disabled) return false;
+  const url = `https://${row.domain}/chats/${o.conversationId}`;
+  const m = mailText(row.language, { name: row.sender_name, brand: row.mail_name, url });
+  await db
+    .prepare("INSERT INTO mail_outbox (brand_id, \"to\", subject, text, html) VALUES (?1, ?2, ?3, ?4, ?5)")
+    .bind(row.brand_id, row.email, m.subject, m.text, m.html)
+    .run();
+  return true;
+}
+

@@ -1,0 +1,86 @@
+/**
+ * The credit ledger. users.credits is a cached balance; every change of it is a credit_ledger row
+ * written in the same D1 batch (a batch is one transaction), so the balance can always be explained.
+ *
+ * A debit is a guarded UPDATE (`credits >= cost`): it never overdraws, however many requests race.
+ * What the debit pays for is written by the statements that follow it in the batch, each conditioned
+ * on `changes() = 1` of the statement before it, so nothing is stored without being charged and
+ * nothing is charged without being stored.
+ */
+import type { schema } from "../../db/client";
+
+export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+/** An amount computed inside the statement (e.g. a price read from the brand), evaluated in the same transaction. */
+export type SqlAmount = { sql: string };
+
+const amount = (v: number | SqlAmount, param: string) => {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) throw new Error(`bad amount ${v}`);
+    return { expr: param, value: v };
+  }
+  // The parameter is bound to null so the statement's parameter count stays fixed.
+  return { expr: `COALESCE(${param}, (${v.sql}))`, value: null };
+};
+
+/**
+ * Subtracts `cost` from the member's balance when it covers the cost and `guard` (an extra SQL
+ * condition such as "not sent already") holds. Changes 1 row if charged, 0 otherwise.
+ * `guard` may use parameters from ?3 on; pass their values in `guard.params`.
+ */
+export function debitStatement(db: D1Database, userId: string, cost: number | SqlAmount, guard?: { sql: string; params: unknown[] }) {
+  if (typeof cost === "number" && cost < 0) throw new Error(`bad cost ${cost}`);
+  const c = amount(cost, "?2");
+  const sql = `UPDATE users SET credits = credits - ${c.expr} WHERE id = ?1 AND deleted_at IS NULL AND credits >= ${c.expr}${guard ? ` AND (${guard.sql})` : ""}`;
+  return db.prepare(sql).bind(userId, c.value, ...(guard?.params ?? []));
+}
+
+/**
+ * The ledger row of a change, written only if the statement just before it in the batch changed a
+ * row (`changes() = 1`). `delta` and `refIdSql` may be SQL expressions (e.g. read from the row just stored).
+ */
+export function ledgerStatement(
+  db: D1Database,
+  o: { userId: string; delta: number | SqlAmount; reason: CreditReason; refId?: string | null; refIdSql?: string; now?: number },
+) {
+  const ref = o.refIdSql ? `COALESCE(?4, ${o.refIdSql})` : "?4";
+  const d = amount(o.delta, "?2");
+  return db
+    .prepare(`INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ${d.expr}, ?3, ${ref}, ?5 WHERE changes() = 1`)
+    .bind(o.userId, d.value, o.reason, o.refId ?? null, o.now ?? nowS());
+}
+
+/** Statements adding credits (purchase, signup, refund, adjustment) with their ledger row. */
+export function grantStatements(db: D1Database, userId: string, credits: number, reason: CreditReason, refId: string | null = null) {
+  if (!Number.isInteger(credits) || credits <= 0) throw new Error(`bad credits ${credits}`);
+  return [
+    db.prepare("UPDATE users SET credits = credits + ?2 WHERE id = ?1").bind(userId, credits),
+    ledgerStatement(db, { userId, delta: credits, reason, refId }),
+  ];
+}
+
+export async function grantCredits(db: D1Database, userId: string, credits: number, reason: CreditReason, refId: string | null = null) {
+  await db.batch(grantStatements(db, userId, credits, reason, refId));
+}
+
+/** Spends credits on something that needs no other row (e.g. a photo unlock); false if too few. */
+export async function spendCredits(db: D1Database, userId: string, cost: number, reason: CreditReason, refId: string | null = null) {
+  const [debit] = await db.batch([debitStatement(db, userId, cost), ledgerStatement(db, { userId, delta: -cost, reason, refId })]);
+  return debit!.meta.changes === 1;
+}
+
+export async function balanceOf(db: D1Database, userId: string): Promise<number> {
+  const row = await db.prepare("SELECT credits FROM users WHERE id = ?1").bind(userId).first<{ credits: number }>();
+  return row?.credits ?? 0;
+}
+
+/** The balance explained: the ledger's sum must equal users.credits (tests and support use this). */
+export async function ledgerSum(db: D1Database, userId: string): Promise<number> {
+  const row = await db
+    .prepare("SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ?1")
+    .bind(userId)
+    .first<{ total: number }>();
+  return row?.total ?? 0;
+}

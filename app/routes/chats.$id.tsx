@@ -1,0 +1,65 @@
+import {
+  data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect,
+} from "@remix-run/cloudflare";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { ChatView, type ChatError } from "~/components/chat/ChatView";
+import { newClientId } from "~/chat/protocol";
+import { parseSendForm } from "~/chat/form.server";
+import { pageContext } from "~/lib/page.server";
+import { conversationView, messageCost, roomStub } from "~/models/chat.server";
+import { requireMember } from "~/models/session.server";
+import chatStyles from "~/styles/chat.css";
+
+export const handle = { layout: "chat", i18n: ["common", "chat"] };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const member = await requireMember(request, context);
+  const { brand, t, lng } = await pageContext(request, context, "chat");
+  const view = await conversationView(context.env.DB, params.id ?? "", member.id, brand.chatHistoryDays);
+  if (!view) throw new Response(t("errors.not_found"), { status: 404 });
+  const a = view.access;
+  // Opening a chat sets its unread count to 0; through the object, so the sender sees the receipt.
+  if (a.myUnread > 0) await roomStub(context.env, a.id).read(a.id, member.id);
+  return {
+    title: t("room.title", { name: a.otherName }),
+    lng,
+    meId: member.id,
+    other: { id: a.otherId, name: a.otherName, photoId: a.otherPhotoId },
+    conversationId: a.id,
+    messages: view.messages,
+    olderHidden: view.olderHidden,
+    otherRead: a.otherUnread === 0,
+    list: view.list.map((c) => (c.id === a.id ? { ...c, unread: 0 } : c)),
+    blocked: a.blockedBy === "other" ? ("blockedBy" as const) : a.blockedBy === "me" ? ("blockedMe" as const) : null,
+    clientId: newClientId(),
+    cost: messageCost(brand, a.myCountry),
+    giftCredits: brand.giftCredits,
+    messageLength: brand.messageLength,
+  };
+}
+
+/** The no-JavaScript send: the same Durable Object path as a live message. */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const { brand, t } = await pageContext(request, context, "chat");
+  const conversationId = params.id ?? "";
+  const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
+  if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
+  const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id });
+  if (!result.ok) {
+    if (result.error === "not_found") throw new Response(t("errors.not_found"), { status: 404 });
+    return data({ error: { code: result.error, max: brand.messageLength } }, { status: result.error === "credits" ? 402 : 400 });
+  }
+  return redirect(`/chats/${conversationId}`);
+}
+
+/** The socket keeps the conversation live: a background revalidation (badges) must not reload it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false;
+
+export default function ChatRoute() {
+  const d = useLoaderData<typeof loader>();
+  const sent = useActionData<typeof action>() as { error?: ChatError } | undefined;
+  return <ChatView key={d.conversationId} {...d} error={sent?.error ?? null} />;
+}

@@ -1,0 +1,37 @@
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ConversationList } from "~/components/chat/ConversationList";
+import { pageContext } from "~/lib/page.server";
+import { hideConversation, listConversations } from "~/models/chat.server";
+import { requireMember } from "~/models/session.server";
+import chatStyles from "~/styles/chat.css";
+
+export const handle = { i18n: ["common", "chat"] };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const member = await requireMember(request, context);
+  const [{ t, lng }, list] = await Promise.all([pageContext(request, context, "chat"), listConversations(context.env.DB, member.id)]);
+  return { title: t("overview.title"), lng, list };
+}
+
+/** Deleting a chat without JavaScript (with it, DELETE /api/chat.php). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const form = await request.formData();
+  const id = String(form.get("conversation") ?? "");
+  if (form.get("intent") === "delete" && id) await hideConversation(context.env.DB, id, member.id);
+  return redirect("/chats");
+}
+
+export default function Chats() {
+  const { list, lng } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("chat");
+  return (
+    <div className="container chat-overview">
+      <h1>{t("overview.title")}</h1>
+      <ConversationList items={list} lng={lng} />
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import {
+  data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { ChatView, type ChatError } from "~/components/chat/ChatView";
+import { newClientId, type WireMessage } from "~/chat/protocol";
+import { parseSendForm } from "~/chat/form.server";
+import { pageContext } from "~/lib/page.server";
+import { canStart, listConversations, messageCost, otherMemberCard, roomStub, startConversation } from "~/models/chat.server";
+import { requireMember } from "~/models/session.server";
+import chatStyles from "~/styles/chat.css";
+
+export const handle = { layout: "chat", i18n: ["common", "chat"] };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
+
+/** Opens the conversation with member {id}: the existing one, or an empty one that the first message starts. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const member = await requireMember(request, context);
+  const otherId = params.id ?? "";
+  const { brand, t, lng } = await pageContext(request, context, "chat");
+  const [check, other, list] = await Promise.all([
+    canStart(context.env.DB, member.id, otherId),
+    otherMemberCard(context.env.DB, otherId),
+    listConversations(context.env.DB, member.id),
+  ]);
+  if (check.ok && check.id) throw redirect(`/chats/${check.id}`);
+  if (!other || (!check.ok && (check.error === "not_found" || check.error === "self"))) {
+    throw new Response(t("errors.not_found"), { status: 404 });
+  }
+  const blocked = check.ok ? null : check.error === "premium" ? ("premium" as const) : ("blocked" as const);
+  return {
+    title: t("room.title", { name: other.name }),
+    lng,
+    meId: member.id,
+    other,
+    conversationId: null,
+    messages: [] as WireMessage[],
+    olderHidden: false,
+    otherRead: false,
+    list,
+    blocked,
+    clientId: newClientId(),
+    cost: messageCost(brand, check.ok ? check.myCountry : null),
+    giftCredits: brand.giftCredits,
+    messageLength: brand.messageLength,
+  };
+}
+
+/** The first message: starts the conversation (free members: at most 2), then sends through its object. */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const { brand, t } = await pageContext(request, context, "chat");
+  const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
+  if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
+  const check = await canStart(context.env.DB, member.id, params.id ?? "");
+  if (!check.ok) {
+    if (check.error === "not_found" || check.error === "self") throw new Response(t("errors.not_found"), { status: 404 });
+    return data({ error: { code: check.error === "premium" ? ("premium" as const) : ("blocked" as const) } }, { status: 403 });
+  }
+  // Too few credits: say so before a free member spends one of their conversations on it.
+  const cost = input.kind === "gift" ? brand.giftCredits : messageCost(brand, check.myCountry);
+  if (member.credits < cost) return data({ error: { code: "credits" as const } }, { status: 402 });
+  const started = await startConversation(context.env.DB, member.id, params.id ?? "");
+  if (!started.ok) return data({ error: { code: started.error === "premium" ? ("premium" as const) : ("blocked" as const) } }, { status: 403 });
+  const result = await roomStub(context.env, started.id).send({ ...input, conversationId: started.id, senderId: member.id });
+  if (!result.ok) return data({ error: { code: result.error, max: brand.messageLength } }, { status: result.error === "credits" ? 402 : 400 });
+  return redirect(`/chats/${started.id}`);
+}
+
+export default function MemberChatRoute() {
+  const d = useLoaderData<typeof loader>();
+  const sent = useActionData<typeof action>() as { error?: ChatError } | undefined;
+  return <ChatView {...d} error={sent?.error ?? null} />;
+}

@@ -1,0 +1,93 @@
+import { expect, test, type Browser } from "@playwright/test";
+import { createChatMember, disposeChatDb, login } from "./support/chat-db";
+
+test.afterAll(disposeChatDb);
+// Two browser contexts and two logins per journey: more than the default 30 s on a loaded machine.
+test.describe.configure({ timeout: 90_000 });
+
+async function memberPage(browser: Browser, email: string, javaScriptEnabled = true) {
+  const context = await browser.newContext({ javaScriptEnabled });
+  // The site-entry warning is for visitors; skip it for a clean view.
+  const page = await context.newPage();
+  await login(page, email);
+  return { context, page };
+}
+
+test("two members chat live: messages and typing arrive without a reload", async ({ browser }) => {
+  const alice = await createChatMember({ name: "Alice Live" });
+  const bob = await createChatMember({ name: "Bob Live" });
+  const a = await memberPage(browser, alice.email);
+  const b = await memberPage(browser, bob.email);
+
+  // Alice starts the conversation from Bob's profile link.
+  await a.page.goto(`/members/${bob.id}/chat`);
+  await a.page.getByRole("textbox", { name: "Message" }).fill("Hi Bob, first message");
+  await a.page.getByRole("button", { name: "Send", exact: true }).click();
+  await a.page.waitForURL(/\/chats\/[\w-]+$/);
+  const conversationUrl = a.page.url();
+  await expect(a.page.locator(".chat-messages")).toContainText("Hi Bob, first message");
+
+  await b.page.goto(new URL(conversationUrl).pathname);
+  await expect(b.page.locator(".chat-messages")).toContainText("Hi Bob, first message");
+  // Wait until both sockets are open (the client marks the page once connected).
+  await expect(a.page.locator(".chat[data-connected]")).toBeVisible();
+  await expect(b.page.locator(".chat[data-connected]")).toBeVisible();
+
+  await a.page.getByRole("textbox", { name: "Message" }).pressSequentially("typing");
+  await expect(b.page.getByText("Alice Live is typing…")).toBeVisible();
+
+  await a.page.getByRole("textbox", { name: "Message" }).fill("Live hello");
+  await a.page.getByRole("textbox", { name: "Message" }).press("Enter");
+  await expect(b.page.locator(".chat-msg.is-theirs").last()).toContainText("Live hello");
+  await expect(b.page.getByText("Alice Live is typing…")).toBeHidden();
+
+  await b.page.getByRole("textbox", { name: "Message" }).fill("Hello back");
+  await b.page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(a.page.locator(".chat-msg.is-theirs").last()).toContainText("Hello back");
+  // Bob has the chat open: Alice sees her message read.
+  await expect(a.page.locator(".chat-msg.is-mine .chat-status").last()).toHaveText("Read");
+  await a.context.close();
+  await b.context.close();
+});
+
+test.describe("without JavaScript", () => {
+  test("the send form posts through the same path and the message is shown", async ({ browser }) => {
+    const alice = await createChatMember({ name: "Alice NoJS" });
+    const bob = await createChatMember({ name: "Bob NoJS" });
+    const a = await memberPage(browser, alice.email, false);
+    await a.page.goto(`/members/${bob.id}/chat`);
+    await a.page.getByRole("textbox", { name: "Message" }).fill("Sent without script");
+    await a.page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(a.page).toHaveURL(/\/chats\/[\w-]+$/);
+    await expect(a.page.locator(".chat-messages")).toContainText("Sent without script");
+    // An icebreaker from the select, with the textarea left empty.
+    await a.page.getByRole("combobox").selectOption("5");
+    await a.page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(a.page.locator(".chat-messages")).toContainText("Coffee or wine for a first date?");
+    // The receiver sees both (server-rendered) and the overview lists the chat.
+    const b = await memberPage(browser, bob.email, false);
+    await b.page.goto("/chats");
+    await b.page.getByRole("link", { name: /Alice NoJS/ }).click();
+    await expect(b.page.locator(".chat-messages")).toContainText("Sent without script");
+    await a.context.close();
+    await b.context.close();
+  });
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`out of credits shows the spec's text and a way to buy credits (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
+    const poor = await createChatMember({ name: "Poor Sender", credits: 1 });
+    const other = await createChatMember({ name: "Rich Receiver" });
+    const p = await memberPage(browser, poor.email, javaScriptEnabled);
+    await p.page.goto(`/members/${other.id}/chat`);
+    await p.page.getByRole("textbox", { name: "Message" }).fill("my last credit");
+    await p.page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(p.page).toHaveURL(/\/chats\/[\w-]+$/);
+    if (javaScriptEnabled) await expect(p.page.locator(".chat[data-connected]")).toBeVisible();
+    await p.page.getByRole("textbox", { name: "Message" }).fill("one more");
+    await p.page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(p.page.getByText("You do not have enough credits to send this message")).toBeVisible();
+    await expect(p.page.getByRole("link", { name: "Buy credits" })).toHaveAttribute("href", "/credits");
+    await p.context.close();
+  });
+}

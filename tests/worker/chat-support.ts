@@ -1,0 +1,68 @@
+/** Helpers for the chat and credits worker tests: conversations, sockets, reads. */
+import { env, SELF } from "cloudflare:test";
+import type { ServerFrame } from "../../app/chat/protocol";
+import { roomStub, startConversation } from "../../app/models/chat.server";
+import { createMember, sessionCookie } from "./fixtures";
+
+export { roomStub };
+
+let n = 0;
+export const cid = () => `client-${Date.now().toString(36)}-${++n}`.padEnd(8, "x");
+
+/** Two members with a conversation started by the first. */
+export async function pair(a: Parameters<typeof createMember>[0] = {}, b: Parameters<typeof createMember>[0] = {}) {
+  const alice = await createMember({ paidUser: true, credits: 100, ...a });
+  const bob = await createMember({ paidUser: true, credits: 100, ...b });
+  const started = await startConversation(env.DB, alice.id, bob.id);
+  if (!started.ok) throw new Error(`could not start: ${started.error}`);
+  return { alice, bob, conversationId: started.id };
+}
+
+export type Socket = Awaited<ReturnType<typeof connect>>;
+
+/** Opens the chat WebSocket as a browser would; `frames` collects what the object sends. */
+export async function connect(conversationId: string, cookie: string | null, o: { after?: number; origin?: string } = {}) {
+  const headers: Record<string, string> = { Upgrade: "websocket", Host: "localhost" };
+  if (cookie) headers.Cookie = cookie;
+  if (o.origin) headers.Origin = o.origin;
+  const res = await SELF.fetch(`http://localhost/ws/chat/${conversationId}?after=${o.after ?? 0}`, { headers });
+  const ws = res.webSocket;
+  if (res.status !== 101 || !ws) return { status: res.status, ws: null, frames: [] as ServerFrame[], next: null, until: null, closed: null };
+  const frames: ServerFrame[] = [];
+  let wake: (() => void) | null = null;
+  let closeCode: number | null = null;
+  const closed = new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve((closeCode = e.code))));
+  ws.accept();
+  ws.addEventListener("message", (e) => {
+    frames.push(JSON.parse(String(e.data)));
+    wake?.();
+  });
+  /** Resolves with the first frame after index `from` matching `pred`. */
+  async function next<T extends ServerFrame>(pred: (f: ServerFrame) => f is T, from = 0): Promise<T> {
+    for (;;) {
+      const hit = frames.slice(from).find(pred);
+      if (hit) return hit;
+      if (closeCode !== null) throw new Error(`socket closed (${closeCode})`);
+      await new Promise<void>((r) => (wake = r));
+    }
+  }
+  /** Resolves once `cond` holds for the frames received so far. */
+  async function until(cond: (frames: ServerFrame[]) => boolean): Promise<void> {
+    while (!cond(frames)) {
+      if (closeCode !== null) throw new Error(`socket closed (${closeCode})`);
+      await new Promise<void>((r) => (wake = r));
+    }
+  }
+  return { status: res.status, ws, frames, next, until, closed };
+}
+
+export const is = <K extends ServerFrame["type"]>(type: K) => (f: ServerFrame): f is Extract<ServerFrame, { type: K }> => f.type === type;
+
+export async function cookieOf(id: string) {
+  return sessionCookie(id);
+}
+
+export async function count(sql: string, ...params: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
+  return row?.n ?? 0;
+}
