@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import { ConversationList } from "~/components/chat/ConversationList";
 import { pageContext } from "~/lib/page.server";
 import { hideConversation, listConversations } from "~/models/chat.server";

@@ -99,14 +99,9 @@ try {
   console.log(`\n== Client JavaScript for a first-time visitor of / ==\n${js.files} files, ${kb(js.bytes)} gzip (budget 100 KB)`);
   const bundle = workerBundleGzip();
   console.log(`\n== Worker bundle ==\n${kb(bundle.raw)} raw, ${kb(bundle.gz)} gzip (limit 3 MB, aim 1 MB)`);
-  for (const extra of ["members.ts", "chat.ts"]) {
-    try {
-      const mod = await import(`./${extra}`);
-      if (typeof mod.default === "function") await mod.default({ base: BASE, state: STATE, timeRoute });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw e;
-    }
-  }
+  const { chatBench } = await import("./chat.ts");
+  console.log("\n== Chat: two WebSocket clients through one conversation's object, next to a bare echo object ==");
+  console.table(await chatBench(BASE, `${STATE}/v3`));
 } finally {
   try {
     process.kill(-server.pid!, "SIGTERM");

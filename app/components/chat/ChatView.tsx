@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import type { SendError, WireMessage } from "~/chat/protocol";
 import { useChatRoom } from "~/chat/client";
 import { FREE_CONVERSATIONS } from "~/lib/constants";

@@ -1,6 +1,6 @@
 import { Form, Link, useRevalidator } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import { countBadge } from "~/lib/badges";
 import { giftById } from "~/chat/gifts";
 import { LocalTime } from "./LocalTime";

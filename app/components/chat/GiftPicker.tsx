@@ -1,5 +1,5 @@
-import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "~/lib/i18n-react";
+import { useTranslation } from "~/lib/i18n-react";
 import { GIFTS, giftById } from "~/chat/gifts";
 
 export function giftLabel(giftId: string | null, t: TFunction, dir: "sent" | "received", name: string) {

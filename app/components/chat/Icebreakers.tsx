@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/i18n-react";
 import { ICEBREAKER_COUNT } from "~/chat/gifts";
 
 const NUMBERS = Array.from({ length: ICEBREAKER_COUNT }, (_, i) => String(i + 1));
