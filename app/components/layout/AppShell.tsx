@@ -7,6 +7,7 @@ import { SiteEntryModal } from "../SiteEntryModal";
 import { LoadingBar } from "../LoadingBar";
 import { LiveCounts } from "../LiveCounts";
 import { shouldShowSiteEntry } from "~/lib/site-entry";
+import { AccountAlerts } from "../alerts/AccountAlerts";
 
 /** The four layouts of SPEC section 2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
@@ -47,6 +48,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
     <div className="layout layout-default">
       <LoadingBar />
       <TopBar root={root} />
+      <AccountAlerts root={root} />
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />
       {entry}
