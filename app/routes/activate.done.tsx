@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { pageContext } from "~/lib/page.server";
@@ -10,6 +10,8 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
+  // Reached without confirming (typed URL, old bookmark): offer a new link instead of a false "active".
+  if (member.status !== "confirmed") throw redirect("/activate/resend");
   const { t, brand } = await pageContext(request, context, "account");
   return {
     title: t("activate.doneTitle"),

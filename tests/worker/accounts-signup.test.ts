@@ -161,7 +161,8 @@ describe("activation", () => {
   it("shows the activation reminder to a not-confirmed member, but not on settings", async () => {
     const form = signupForm();
     const cookie = cookiesOf(await send("/signup", form));
-    expect(await pageText(await get("/activate/done", { cookie }))).toContain("Please confirm your e-mail address.");
+    expect(await pageText(await get("/activate/resend", { cookie }))).toContain("Please confirm your e-mail address.");
+    expect((await get("/activate/done", { cookie })).headers.get("Location")).toBe("/activate/resend");
     expect(await pageText(await get("/settings", { cookie }))).not.toContain("Please confirm your e-mail address.");
   });
 });

@@ -30,8 +30,9 @@ export function SignupModal({ minAge, signups }: { minAge: number; signups: Sign
       e.preventDefault();
       setOpen(true);
     };
-    document.addEventListener("click", onClick);
-    return () => document.removeEventListener("click", onClick);
+    // Capture phase: before Remix's <Link> handler (bubbling at the React root) navigates.
+    window.addEventListener("click", onClick, true);
+    return () => window.removeEventListener("click", onClick, true);
   }, [enabled, location.pathname]);
 
   useEffect(() => {
