@@ -46,11 +46,15 @@ export async function takeDailyQuota(d1: D1Database, key: string, max: number, n
   return (row?.count ?? 1) <= max;
 }
 
-/** Abuse throttling by client address (the RATE_LIMITER binding; simulated locally). */
-export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER">, request: Request, action: string): Promise<boolean> {
-  const ip = request.headers.get("CF-Connecting-IP") ?? "local";
+/**
+ * Abuse throttling by client address (the RATE_LIMITER binding, 30 a minute; simulated locally).
+ * Login and reset also key on the e-mail address, so many members behind one address (an office,
+ * a test run) do not throttle each other; guessing one account's password is the lockout's job.
+ */
+export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER">, request: Request, action: string, email?: string): Promise<boolean> {
   if (!env.RATE_LIMITER) return true;
-  const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}` });
+  const ip = request.headers.get("CF-Connecting-IP") ?? "local";
+  const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}` });
   return success;
 }
 

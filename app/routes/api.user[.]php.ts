@@ -47,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (new URL(request.url).searchParams.has("push")) return json({ error: "not_implemented" }, 501);
   const parsed = credentials.safeParse(await body(request));
   if (!parsed.success) return json({ error: "login_failed", message: t("errors.loginFailed") }, 400);
-  if (!(await withinRateLimit(context.env, request, "login"))) {
+  if (!(await withinRateLimit(context.env, request, "login", parsed.data.email))) {
     return json({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
   }
   const result = await login(context.env, brand.id, parsed.data.email, parsed.data.password);

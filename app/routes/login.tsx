@@ -25,10 +25,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { brand } = await pageContext(request, context, "account");
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
-  if (!(await withinRateLimit(context.env, request, "login"))) {
+  const { email, password, redirectTo } = submission.value;
+  if (!(await withinRateLimit(context.env, request, "login", email))) {
     return submission.reply({ formErrors: ["errors.rateLimited"], hideFields: ["password"] });
   }
-  const { email, password, redirectTo } = submission.value;
   const result = await login(context.env, brand.id, email, password);
   if (!result.ok) {
     // "errors.blocked|15": conform errors are strings, so the minutes travel after a bar.

@@ -21,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { brand } = await pageContext(request, context, "account");
   const submission = parseWithZod(await request.formData(), { schema: resetRequestSchema });
   if (submission.status !== "success") return { ...submission.reply(), sent: false };
-  if (!(await withinRateLimit(context.env, request, "reset"))) return { ...submission.reply({ formErrors: ["errors.rateLimited"] }), sent: false };
+  if (!(await withinRateLimit(context.env, request, "reset", submission.value.email))) return { ...submission.reply({ formErrors: ["errors.rateLimited"] }), sent: false };
   const result = await requestPasswordReset(context.env, brand, submission.value.email, new URL(request.url).origin);
   if (result === "not_found") return { ...submission.reply({ fieldErrors: { email: ["errors.emailNotFound"] } }), sent: false };
   if (result === "too_many") return { ...submission.reply({ formErrors: ["errors.tooManyResets"] }), sent: false };

@@ -156,3 +156,22 @@ test.describe("sign-up modal", () => {
     expect(await loggedIn(page)).toBe(true);
   });
 });
+
+test.describe("activation reminder", () => {
+  test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
+
+  test("is an alert, and a modal on a phone right after the sign-up API", async ({ page }) => {
+    test.setTimeout(60_000);
+    const email = uniqueEmail("reminder", true);
+    await signUp(page, email, `Remind${n}`);
+    await page.goto("/activate/resend");
+    await expect(page.getByTestId("activation-reminder")).toContainText("Please confirm your e-mail address.");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/activate/resend?api_signup_complete=1");
+    const modal = page.getByRole("dialog", { name: "Please confirm your e-mail address." });
+    await expect(modal).toBeVisible();
+    await modal.getByRole("button", { name: "OK" }).click();
+    await expect(modal).toBeHidden();
+  });
+});

@@ -164,3 +164,15 @@ describe("logout", () => {
     expect((await get("/api/user.php", { cookie: b })).status).toBe(200);
   });
 });
+
+describe("abuse throttling", () => {
+  it("slows down one client hammering the login of one address (RATE_LIMITER, 30 a minute)", async () => {
+    const headers = { "CF-Connecting-IP": "10.200.1.1" };
+    const email = `hammer-${Date.now()}@example.com`;
+    let text = "";
+    for (let i = 0; i < 31; i++) text = await pageText(await send("/login", { email, password: "whatever-1" }, { headers }));
+    expect(text).toContain("Too many attempts. Please wait a minute and try again.");
+    // Another address from the same client is not affected.
+    expect(await pageText(await send("/login", { email: `other-${email}`, password: "whatever-1" }, { headers }))).toContain("Login failed");
+  });
+});
