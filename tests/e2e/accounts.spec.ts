@@ -151,7 +151,19 @@ test.describe("sign-up modal", () => {
     await dialog.getByRole("button", { name: "Sign up free" }).click();
     await expect(dialog.getByText("Username may not start with @")).toBeVisible();
     await dialog.getByLabel("Username").fill("Modal Member");
+    // Hold the sign-up post: while it is in flight, Escape and the backdrop must not close the dialog.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/signup*", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await dialog.getByRole("button", { name: "Sign up free" }).click();
+    await expect(dialog).toHaveAttribute("data-busy", "true");
+    await page.keyboard.press("Escape");
+    await page.mouse.click(5, 5); // the backdrop
+    await expect(dialog).toBeVisible();
+    release();
     await expect(page).toHaveURL(/\/signup-matches$/);
     expect(await loggedIn(page)).toBe(true);
   });
@@ -174,4 +186,18 @@ test.describe("activation reminder", () => {
     await modal.getByRole("button", { name: "OK" }).click();
     await expect(modal).toBeHidden();
   });
+});
+
+test.describe("accessibility of the account forms", () => {
+  test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
+
+  for (const path of ["/login", "/signup", "/reset-password"]) {
+    test(`${path} has no serious axe violations, also after a failed post`, async ({ page }) => {
+      const { default: AxeBuilder } = await import("@axe-core/playwright");
+      await page.goto(path);
+      await page.locator("main form button[type=submit]").first().click();
+      const { violations } = await new AxeBuilder({ page }).include("main").analyze();
+      expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    });
+  }
 });

@@ -1,8 +1,11 @@
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { signupAllowed, trackingFrom, type SignupSetting } from "~/models/account-forms";
-import { SignupForm, type SignupReply } from "../account/SignupForm";
+import { signupAllowed, trackingFrom, type SignupSetting } from "~/models/signup-rules";
+import type { SignupReply } from "../account/SignupForm";
+
+// Loaded on first open: the form brings zod and conform, which the landing page should not pay for.
+const SignupForm = lazy(() => import("../account/SignupForm").then((m) => ({ default: m.SignupForm })));
 
 /**
  * The sign-up modal (SPEC sections 2 and 4): with JavaScript, links to /signup open the form in a
@@ -74,7 +77,9 @@ export function SignupModal({ minAge, signups }: { minAge: number; signups: Sign
             }
           }}
         >
-          <SignupForm minAge={minAge} tracking={tracking} fetcher={fetcher} lastResult={fetcher.data} idPrefix="signup-modal" />
+          <Suspense fallback={<p className="modal-loading" aria-busy="true">…</p>}>
+            <SignupForm minAge={minAge} tracking={tracking} fetcher={fetcher} lastResult={fetcher.data} idPrefix="signup-modal" />
+          </Suspense>
         </div>
       ) : null}
     </dialog>
