@@ -36,7 +36,7 @@ export default function ActivateDone() {
           <p className="avatar-initial" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</p>
           <p><strong>{name}</strong></p>
           <p>{t(hasPhoto ? "activate.profileCardText" : "activate.profileCardNoPhoto")}</p>
-          <Link to="/profile" className="btn btn-secondary">{t("activate.profileCardAction")}</Link>
+          <Link to="/profile" className="btn btn-outline">{t("activate.profileCardAction")}</Link>
         </section>
         {paidUser ? null : (
           <section className="card card-premium" aria-labelledby="card-premium">

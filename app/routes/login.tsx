@@ -54,7 +54,7 @@ export default function Login() {
       <h1>{t("login.title")}</h1>
       <Form method="post" className="card form-card" {...getFormProps(form)}>
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/members"} />
-        <Errors id={form.errorId} errors={form.errors} />
+        <Errors form id={form.errorId} errors={form.errors} />
         <Field field={fields.email} label={t("login.email")} type="email" autoComplete="email" />
         <Field field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{t("login.submit")}</button>

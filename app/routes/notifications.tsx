@@ -46,7 +46,7 @@ export default function Notifications() {
         <fieldset className="check-list">
           <legend className="visually-hidden">{t("notifications.title")}</legend>
           {settings.map((s) => (
-            <label key={s.type} className="check">
+            <label key={s.type} className="field-check">
               <input type="checkbox" name="enabled" value={s.type} defaultChecked={s.enabled} />
               <span>{t(`notifications.types.${s.type}`)}</span>
             </label>

@@ -41,7 +41,7 @@ export default function ResetPassword() {
       <h1>{t("reset.title")}</h1>
       <Form method="post" className="card form-card" {...getFormProps(form)}>
         {lastResult?.sent ? <p className="alert alert-success" role="status">{t("reset.sent")}</p> : null}
-        <Errors id={form.errorId} errors={form.errors} />
+        <Errors form id={form.errorId} errors={form.errors} />
         <p>{t("reset.text")}</p>
         <Field field={fields.email} label={t("login.email")} type="email" autoComplete="email" />
         <button type="submit" className="btn btn-primary btn-block">{t("reset.submit")}</button>

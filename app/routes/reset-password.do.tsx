@@ -48,7 +48,7 @@ export default function ResetPasswordDo() {
       {valid ? (
         <Form method="post" className="card form-card" {...getFormProps(form)}>
           <input type="hidden" name="token" value={token} />
-          <Errors id={form.errorId} errors={form.errors} />
+          <Errors form id={form.errorId} errors={form.errors} />
           <Field field={fields.password} label={t("reset.newPassword")} type="password" autoComplete="new-password" hint={t("signup.passwordHint")} />
           <Field field={fields.password_confirm} label={t("reset.confirmPassword")} type="password" autoComplete="new-password" />
           <button type="submit" className="btn btn-primary btn-block">{t("reset.doSubmit")}</button>

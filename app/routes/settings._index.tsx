@@ -98,7 +98,7 @@ function PasswordForm() {
     <Form method="post" className="card form-card" {...getFormProps(form)}>
       <h2>{t("settings.passwordTitle")}</h2>
       <Notice text={data?.notice ? t(data.notice) : null} />
-      <Errors id={form.errorId} errors={form.errors} />
+      <Errors form id={form.errorId} errors={form.errors} />
       <input type="hidden" name="intent" value="password" />
       <Field field={fields.old_password} label={t("settings.oldPassword")} type="password" autoComplete="current-password" />
       <Field field={fields.password} label={t("reset.newPassword")} type="password" autoComplete="new-password" hint={t("signup.passwordHint")} />
@@ -127,7 +127,7 @@ export default function Settings() {
         <h2>{t("settings.privacyTitle")}</h2>
         <Notice text={privacy?.notice ? t(privacy.notice) : null} />
         <input type="hidden" name="intent" value="invisible" />
-        <label className="check">
+        <label className="field-check">
           <input type="checkbox" name="invisible" defaultChecked={invisible} />
           <span>{t("settings.invisible")}</span>
         </label>

@@ -50,20 +50,20 @@ function Offers({ invisible, discount }: { invisible: boolean; discount: number 
         <section className="card">
           <h2>{t("delete.offerEmail")}</h2>
           <p>{t("delete.offerEmailText")}</p>
-          <Link to="/settings#email" className="btn btn-secondary">{t("delete.offerEmailAction")}</Link>
+          <Link to="/settings#email" className="btn btn-outline">{t("delete.offerEmailAction")}</Link>
         </section>
         <Form method="post" className="card">
           <h2>{t("delete.offerPrivacy")}</h2>
           <p>{t("delete.offerPrivacyText")}</p>
           <Notice text={data?.intent === "invisible" ? t(data.notice!) : null} />
           {invisible || data?.intent === "invisible" ? null : (
-            <button type="submit" name="intent" value="invisible" className="btn btn-secondary">{t("delete.offerPrivacyAction")}</button>
+            <button type="submit" name="intent" value="invisible" className="btn btn-outline">{t("delete.offerPrivacyAction")}</button>
           )}
         </Form>
         <section className="card">
           <h2>{t("delete.offerTryout")}</h2>
           <p>{t("delete.offerTryoutText")}</p>
-          <Link to="/credits" className="btn btn-secondary">{t("delete.offerTryoutAction")}</Link>
+          <Link to="/credits" className="btn btn-outline">{t("delete.offerTryoutAction")}</Link>
         </section>
         {discount > 0 ? (
           <Form method="post" className="card">
@@ -74,7 +74,7 @@ function Offers({ invisible, discount }: { invisible: boolean; discount: number 
                 {t("delete.discountCode", { percentage: data.code.percentage })} <strong className="code">{data.code.code}</strong>
               </p>
             ) : (
-              <button type="submit" name="intent" value="discount" className="btn btn-secondary">{t("delete.offerDiscountAction")}</button>
+              <button type="submit" name="intent" value="discount" className="btn btn-outline">{t("delete.offerDiscountAction")}</button>
             )}
           </Form>
         ) : null}
@@ -101,7 +101,7 @@ function Reasons() {
       <fieldset className="check-list" aria-describedby={fields.reason.errorId}>
         <legend>{t("delete.reasonsTitle")}</legend>
         {DELETE_REASONS.map((r) => (
-          <label key={r} className="check">
+          <label key={r} className="field-check">
             <input type="radio" name={fields.reason.name} value={r} defaultChecked={fields.reason.initialValue === r} />
             <span>{t(`delete.reasons.${r}`)}</span>
           </label>
@@ -113,7 +113,7 @@ function Reasons() {
         <textarea id={fields.remarks.id} name={fields.remarks.name} rows={4} maxLength={2000} defaultValue={fields.remarks.initialValue} />
       </div>
       <p>{t("delete.warning", { days: 14 })}</p>
-      <button type="submit" className="btn btn-danger btn-block">{t("delete.submit")}</button>
+      <button type="submit" className="btn btn-primary btn-block">{t("delete.submit")}</button>
       <p className="form-links"><Link to="/settings">{t("delete.cancel")}</Link></p>
     </Form>
   );

@@ -192,10 +192,10 @@ test.describe("accessibility of the account forms", () => {
   test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
 
   for (const path of ["/login", "/signup", "/reset-password"]) {
-    test(`${path} has no serious axe violations, also after a failed post`, async ({ page }) => {
+    test(`${path} has no serious axe violations`, async ({ page }) => {
       const { default: AxeBuilder } = await import("@axe-core/playwright");
       await page.goto(path);
-      await page.locator("main form button[type=submit]").first().click();
+      await hydrated(page);
       const { violations } = await new AxeBuilder({ page }).include("main").analyze();
       expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
     });

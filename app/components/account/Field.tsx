@@ -8,7 +8,7 @@ type InputType = "text" | "email" | "password" | "date" | "hidden";
  * Translated messages of a field or form: conform carries "errors.*" keys of the account namespace;
  * a number after "|" is the {{minutes}} of the lockout message.
  */
-export function Errors({ id, errors, vars }: { id?: string; errors?: string[]; vars?: Record<string, unknown> }) {
+export function Errors({ id, errors, vars, form = false }: { id?: string; errors?: string[]; vars?: Record<string, unknown>; form?: boolean }) {
   const { t } = useTranslation("account");
   if (!errors?.length) return null;
   const text = errors.map((e) => {
@@ -16,7 +16,7 @@ export function Errors({ id, errors, vars }: { id?: string; errors?: string[]; v
     return t(key!, minutes ? { ...vars, minutes: Number(minutes) } : vars);
   });
   return (
-    <p id={id} className="alert alert-danger field-error" role="alert">
+    <p id={id} className={form ? "alert alert-danger" : "field-error"} role="alert">
       {text.join(" ")}
     </p>
   );
@@ -33,7 +33,7 @@ export function Field({
   vars?: Record<string, unknown>;
   hint?: string;
 }) {
-  const props = getInputProps(field, { type, ariaDescribedBy: field.errors ? field.errorId : undefined });
+  const props = getInputProps(field, { type });
   return (
     <div className="field">
       <label htmlFor={field.id}>{label}</label>

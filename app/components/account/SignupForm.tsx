@@ -41,7 +41,7 @@ export function SignupForm({
     <FormTag method="post" action={`/signup${query ? `?${query}` : ""}`} className="form-card signup-form" {...getFormProps(form)}>
       {TRACKING_KEYS.map((k) => (tracking[k] ? <input key={k} type="hidden" name={k} value={tracking[k]!} /> : null))}
       {profileId ? <input type="hidden" name="profile" value={profileId} /> : null}
-      <Errors id={form.errorId} errors={form.errors} vars={vars} />
+      <Errors form id={form.errorId} errors={form.errors} vars={vars} />
       {lastResult?.notice ? <p className="alert alert-success" role="status">{t(lastResult.notice)}</p> : null}
       <Field field={fields.email} label={t("signup.email")} type="email" autoComplete="email" />
       {lastResult?.pendingDeletion ? <PendingDeletion email={lastResult.pendingDeletion} /> : null}
@@ -82,7 +82,7 @@ function PendingDeletion({ email }: { email: string }) {
   return (
     <div className="alert alert-warning" role="alert">
       <p>{t("signup.pendingDeletion")}</p>
-      <button type="submit" name="intent" value="reactivate" className="btn btn-secondary btn-sm" formNoValidate>
+      <button type="submit" name="intent" value="reactivate" className="btn btn-outline btn-sm" formNoValidate>
         {t("signup.sendReactivation")}
       </button>
       <input type="hidden" name="reactivate_email" value={email} />

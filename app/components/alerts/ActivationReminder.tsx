@@ -53,7 +53,7 @@ export function ActivationReminder({ member }: { member: ReminderMember | null |
         <h2 id="activation-title">{t("alerts.activationTitle")}</h2>
         <p>{t("alerts.activationText")}</p>
         <div className="modal-actions">
-          <a href="/activate/resend" className="btn btn-secondary">{t("activate.requestNew")}</a>
+          <a href="/activate/resend" className="btn btn-outline">{t("activate.requestNew")}</a>
           <button type="button" className="btn btn-primary" onClick={() => dialog.current?.close()}>{t("alerts.ok")}</button>
         </div>
       </dialog>
