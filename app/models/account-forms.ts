@@ -8,7 +8,7 @@ import { z } from "zod";
 export { signupAllowed, trackingFrom, TRACKING_KEYS, type SignupSetting, type Tracking } from "./signup-rules";
 
 export const PASSWORD_MIN = 8;
-export const NAME_MIN = 3;
+export const NAME_MIN = 2; // as the landing page's sign-up card allows
 export const NAME_MAX = 30;
 export const SIGNUP_MESSAGE_MAX = 1000;
 export const OLDEST_AGE = 120;
