@@ -46,7 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
-export const handle = { i18n: ["common"] };
+// "account": the activation reminder and the sign-up modal are part of the chrome on every page.
+export const handle = { i18n: ["common", "account"] };
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");

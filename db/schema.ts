@@ -121,6 +121,9 @@ export const users = sqliteTable(
     sub1: text("sub1"),
     sub2: text("sub2"),
     sub3: text("sub3"),
+    /** The first message written on the sign-up form (SPEC "Signup form"), and the profile it was for. */
+    signupMessage: text("signup_message"),
+    signupProfileId: text("signup_profile_id"),
     pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),

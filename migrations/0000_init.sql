@@ -359,6 +359,8 @@ CREATE TABLE `users` (
 	`sub1` text,
 	`sub2` text,
 	`sub3` text,
+	`signup_message` text,
+	`signup_profile_id` text,
 	`push_subscribed` integer DEFAULT false NOT NULL,
 	`created_at` integer DEFAULT (unixepoch()) NOT NULL,
 	`last_seen_at` integer DEFAULT (unixepoch()) NOT NULL,
@@ -366,4 +368,5 @@ CREATE TABLE `users` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `users_brand_email` ON `users` (`brand_id`,`email`);--> statement-breakpoint
-CREATE INDEX `users_deleted_at` ON `users` (`deleted_at`);
+CREATE INDEX `users_deleted_at` ON `users` (`deleted_at`);--> statement-breakpoint
+CREATE INDEX `users_recent` ON `users` (`deleted_at`,`last_seen_at`);

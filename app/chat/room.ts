@@ -109,7 +109,7 @@ export class ChatRoom extends DurableObject<Env> {
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
         this.ctx.waitUntil(
-          notifyNewMessage(this.env.DB, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
+          notifyNewMessage(this.env, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
             .catch(() => false),
         );
       }

@@ -44,6 +44,15 @@ function interpolate(text: string, options: TOptions | undefined) {
   });
 }
 
+function interpolateDeep(value: unknown, options: TOptions | undefined): unknown {
+  if (typeof value === "string") return interpolate(value, options);
+  if (Array.isArray(value)) return value.map((v) => interpolateDeep(v, options));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateDeep(v, options)]));
+  }
+  return value;
+}
+
 export function translate(store: I18nStore, namespaces: string[], key: string, options?: TOptions): string {
   let ns = options?.ns ?? namespaces[0] ?? "common";
   let path = key;
@@ -59,7 +68,7 @@ export function translate(store: I18nStore, namespaces: string[], key: string, o
   }
   value ??= lookup(tree, path);
   if (value === undefined) return options?.defaultValue ?? key;
-  if (typeof value !== "string") return options?.returnObjects ? (value as string) : key;
+  if (typeof value !== "string") return options?.returnObjects ? (interpolateDeep(value, options) as string) : key;
   return interpolate(value, options);
 }
 

@@ -1,6 +1,7 @@
 import type { Env } from "./env";
+import { purgeDeletedAccounts } from "../models/account-purge.server";
 
-/** The daily Cron Trigger: housekeeping jobs (expired sessions, tokens and counters). */
+/** The daily Cron Trigger: housekeeping jobs (expired sessions, tokens and counters; deleted accounts). */
 export async function runScheduled(_controller: ScheduledController | null, env: Env) {
   const now = Math.floor(Date.now() / 1000);
   await env.DB.batch([
@@ -8,4 +9,6 @@ export async function runScheduled(_controller: ScheduledController | null, env:
     env.DB.prepare("DELETE FROM tokens WHERE expires_at < ?").bind(now - 86400),
     env.DB.prepare("DELETE FROM counters WHERE expires_at < ?").bind(now),
   ]);
+  // Accounts deleted more than REACTIVATION_DAYS ago (SPEC section 4).
+  await purgeDeletedAccounts(env, now);
 }

@@ -1,11 +1,15 @@
-/** Authentication: checking credentials. (Lockout, sign-up, activation and reset: accounts issue.) */
-import { verifyPassword } from "~/lib/password";
+/**
+ * Authentication glue between the accounts rules and the session: starting a session after a
+ * login, sign-up, reset or reactivation sets the auth cookie and the member's language cookie.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { isLanguage, localeCookie } from "~/lib/i18n.server";
+import { createSession } from "./session.server";
 
-export async function checkCredentials(d1: D1Database, pepper: string, brandId: number, email: string, password: string) {
-  const user = await d1
-    .prepare("SELECT id, password_hash, language FROM users WHERE brand_id = ?1 AND email = ?2 AND deleted_at IS NULL")
-    .bind(brandId, email.trim().toLowerCase())
-    .first<{ id: string; password_hash: string; language: string }>();
-  if (!user || !(await verifyPassword(password, user.password_hash, pepper))) return null;
-  return { id: user.id, language: user.language };
+/** Headers that log the browser in (and show the site in the member's saved language). */
+export async function startSession(request: Request, context: AppLoadContext, userId: string, language?: string): Promise<Headers> {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await createSession(context, userId, request.headers.get("User-Agent") ?? ""));
+  if (isLanguage(language)) headers.append("Set-Cookie", await localeCookie.serialize(language));
+  return headers;
 }

@@ -3,6 +3,7 @@
  * the overview's unread counts. Sending is called by the ChatRoom Durable Object only (app/chat/room.ts),
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
+import { mailerFor } from "./mail.server";
 import type { ChatRoom } from "~/chat/room";
 import type { MessageKind, SendError, WireMessage } from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
@@ -544,12 +545,12 @@ type NotifyRow = { email: string; language: string; brand_id: number; mail_name:
 /**
  * E-mails an offline member about a new message (only for the first unread one of a conversation,
  * so a burst of messages makes one mail), unless they disabled new-message notifications.
- * Writes to mail_outbox: the Mailer delivers from there.
+ * Sent through the Mailer (the outbox outside production).
  */
 export async function notifyNewMessage(
-  db: D1Database, o: { receiverId: string; senderId: string; conversationId: string },
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM">, o: { receiverId: string; senderId: string; conversationId: string },
 ): Promise<boolean> {
-  const row = await db
+  const row = await env.DB
     .prepare(
       `SELECT u.email, u.language, u.brand_id, b.mail_name, b.domain,
               EXISTS(SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND (nd.type = 'new_message'
@@ -562,10 +563,7 @@ export async function notifyNewMessage(
   if (!row || row.disabled) return false;
   const url = `https://${row.domain}/chats/${o.conversationId}`;
   const m = mailText(row.language, { name: row.sender_name, brand: row.mail_name, url });
-  await db
-    .prepare("INSERT INTO mail_outbox (brand_id, \"to\", subject, text, html) VALUES (?1, ?2, ?3, ?4, ?5)")
-    .bind(row.brand_id, row.email, m.subject, m.text, m.html)
-    .run();
+  await mailerFor(env).send({ brandId: row.brand_id, to: row.email, subject: m.subject, text: m.text, html: m.html, fromName: row.mail_name });
   return true;
 }
 

@@ -1,12 +1,19 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
+import { Errors, Field } from "~/components/account/Field";
 import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
-import { checkCredentials } from "~/models/auth.server";
-import { createSession, getMember } from "~/models/session.server";
+import { loginSchema } from "~/models/account-forms";
+import { login, withinRateLimit } from "~/models/accounts.server";
+import { startSession } from "~/models/auth.server";
+import { getMember } from "~/models/session.server";
+import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common", "account"] };
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getMember(request, context)) return redirect("/members");
@@ -15,35 +22,46 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { brand, t } = await pageContext(request, context, "account");
-  const form = await request.formData();
-  const email = String(form.get("email") ?? "");
-  const password = String(form.get("password") ?? "");
-  const user = await checkCredentials(context.env.DB, context.env.PASSWORD_PEPPER, brand.id, email, password);
-  if (!user) return { error: t("login.failed") };
-  const cookie = await createSession(context, user.id, request.headers.get("User-Agent") ?? "");
-  return redirect(safeRedirect(form.get("redirectTo"), "/members"), { headers: { "Set-Cookie": cookie } });
+  const { brand } = await pageContext(request, context, "account");
+  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
+  const { email, password, redirectTo } = submission.value;
+  if (!(await withinRateLimit(context.env, request, "login", email))) {
+    return submission.reply({ formErrors: ["errors.rateLimited"], hideFields: ["password"] });
+  }
+  const result = await login(context.env, brand.id, email, password);
+  if (!result.ok) {
+    // "errors.blocked|15": conform errors are strings, so the minutes travel after a bar.
+    const error = result.reason === "blocked" ? `errors.blocked|${result.minutes}` : "errors.loginFailed";
+    return submission.reply({ formErrors: [error], hideFields: ["password"] });
+  }
+  const headers = await startSession(request, context, result.userId, result.language);
+  return redirect(safeRedirect(redirectTo, "/members"), { headers });
 }
 
 export default function Login() {
   const { t } = useTranslation("account");
-  const data = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   const [params] = useSearchParams();
+  const busy = useNavigation().state !== "idle";
+  const [form, fields] = useForm({
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onSubmit",
+  });
   return (
-    <div className="container container-narrow">
+    <div className="container container-narrow account-page">
       <h1>{t("login.title")}</h1>
-      <Form method="post" className="card form-card">
+      <Form method="post" className="card form-card" {...getFormProps(form)}>
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/members"} />
-        {data?.error ? <p className="alert alert-danger" role="alert">{data.error}</p> : null}
-        <label className="field">
-          <span>{t("login.email")}</span>
-          <input type="email" name="email" autoComplete="email" required />
-        </label>
-        <label className="field">
-          <span>{t("login.password")}</span>
-          <input type="password" name="password" autoComplete="current-password" required />
-        </label>
-        <button type="submit" className="btn btn-primary btn-block">{t("login.submit")}</button>
+        <Errors form id={form.errorId} errors={form.errors} />
+        <Field field={fields.email} label={t("login.email")} type="email" autoComplete="email" />
+        <Field field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{t("login.submit")}</button>
+        <p className="form-links">
+          <Link to="/reset-password">{t("login.forgot")}</Link>
+          <Link to="/signup">{t("login.noAccount")}</Link>
+        </p>
       </Form>
     </div>
   );

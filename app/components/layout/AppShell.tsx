@@ -8,6 +8,7 @@ import { SiteEntryModal } from "../SiteEntryModal";
 import { LoadingBar } from "../LoadingBar";
 import { LiveCounts } from "../LiveCounts";
 import { shouldShowSiteEntry } from "~/lib/site-entry";
+import { AccountAlerts } from "../alerts/AccountAlerts";
 
 /**
  * details/summary dropdowns work without JavaScript; with it they also close like menus do: on a click
@@ -79,6 +80,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
     <div className={`layout layout-default${root.member ? " layout-member" : ""}`}>
       <LoadingBar />
       <TopBar root={root} />
+      <AccountAlerts root={root} />
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />
       {entry}

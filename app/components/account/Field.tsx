@@ -1,0 +1,50 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
+import { useTranslation } from "~/lib/i18n-react";
+
+type InputType = "text" | "email" | "password" | "date" | "hidden";
+
+/**
+ * Translated messages of a field or form: conform carries "errors.*" keys of the account namespace;
+ * a number after "|" is the {{minutes}} of the lockout message.
+ */
+export function Errors({ id, errors, vars, form = false }: { id?: string; errors?: string[]; vars?: Record<string, unknown>; form?: boolean }) {
+  const { t } = useTranslation("account");
+  if (!errors?.length) return null;
+  const text = errors.map((e) => {
+    const [key, minutes] = e.split("|");
+    return t(key!, minutes ? { ...vars, minutes: Number(minutes) } : vars);
+  });
+  return (
+    <p id={id} className={form ? "alert alert-danger" : "field-error"} role="alert">
+      {text.join(" ")}
+    </p>
+  );
+}
+
+/** A labelled input wired to conform (name, id, aria-invalid, defaultValue after a failed post). */
+export function Field({
+  field, label, type = "text", autoComplete, vars, hint,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  type?: InputType;
+  autoComplete?: string;
+  vars?: Record<string, unknown>;
+  hint?: string;
+}) {
+  const props = getInputProps(field, { type });
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <input {...props} key={props.key} autoComplete={autoComplete} />
+      {hint ? <small className="field-hint">{hint}</small> : null}
+      <Errors id={field.errorId} errors={field.errors} vars={vars} />
+    </div>
+  );
+}
+
+/** A notice after a successful post (mail sent, setting saved). */
+export function Notice({ text }: { text?: string | null }) {
+  return text ? <p className="alert alert-success" role="status">{text}</p> : null;
+}

@@ -1,0 +1,19 @@
+import type { RootData } from "~/root";
+import accountStyles from "~/styles/account.css";
+import { ActivationReminder } from "./ActivationReminder";
+import { SignupModal } from "./SignupModal";
+
+/** The accounts area's part of the chrome: the activation reminder for members, the sign-up modal for visitors. */
+export function AccountAlerts({ root }: { root: RootData }) {
+  return (
+    <>
+      {/* The modal and alert styles, on every page of the default layout (a body link is valid HTML). */}
+      <link rel="stylesheet" href={accountStyles} />
+      {root.member ? (
+        <ActivationReminder member={root.member} />
+      ) : (
+        <SignupModal minAge={root.brand.minAge} signups={root.brand.signups} />
+      )}
+    </>
+  );
+}

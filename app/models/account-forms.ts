@@ -1,0 +1,88 @@
+/**
+ * The account forms' zod schemas, shared by server (actions) and browser (conform): one set of
+ * rules on both sides. Messages are keys of the `account` namespace ("errors.*"), translated where
+ * they are shown, so the same rule speaks every language.
+ */
+import { z } from "zod";
+
+export { signupAllowed, trackingFrom, TRACKING_KEYS, type SignupSetting, type Tracking } from "./signup-rules";
+
+export const PASSWORD_MIN = 8;
+export const NAME_MIN = 2; // as the landing page's sign-up card allows
+export const NAME_MAX = 30;
+export const SIGNUP_MESSAGE_MAX = 1000;
+export const OLDEST_AGE = 120;
+
+const email = (message: string) => z.string({ required_error: message }).trim().toLowerCase().max(254, message).email(message);
+const password = z.string({ required_error: "errors.passwordShort" }).min(PASSWORD_MIN, "errors.passwordShort").max(200, "errors.passwordShort");
+
+/** Whole years between an ISO date of birth and today; null when the date is not a real date. */
+export function ageOn(dob: string, today: Date): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dob);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  let age = today.getUTCFullYear() - y;
+  const beforeBirthday = today.getUTCMonth() + 1 < mo || (today.getUTCMonth() + 1 === mo && today.getUTCDate() < d);
+  if (beforeBirthday) age -= 1;
+  return age;
+}
+
+/**
+ * SPEC section 5: the username may not equal the e-mail or start with @; the date of birth must
+ * be real and at least the brand's minimum age ('Enter your date of birth ({min_age}+)').
+ */
+export function signupSchema(minAge: number, today = new Date()) {
+  return z
+    .object({
+      email: email("errors.emailInvalid"),
+      name: z.string({ required_error: "errors.nameLength" }).trim().min(NAME_MIN, "errors.nameLength").max(NAME_MAX, "errors.nameLength"),
+      date_of_birth: z.string({ required_error: "errors.dobRequired" }),
+      signup_message: z.string().trim().max(SIGNUP_MESSAGE_MAX, "errors.messageTooLong").optional(),
+      password,
+      profile: z.string().max(64).optional(),
+      // The honeypot: invisible to people, filled in by bots.
+      website: z.string().max(0, "errors.generic").optional(),
+    })
+    .superRefine((v, ctx) => {
+      if (v.name.startsWith("@")) ctx.addIssue({ code: "custom", path: ["name"], message: "errors.nameAt" });
+      else if (v.name.trim().toLowerCase() === v.email) ctx.addIssue({ code: "custom", path: ["name"], message: "errors.nameIsEmail" });
+      const age = ageOn(v.date_of_birth, today);
+      if (age === null || age > OLDEST_AGE || age < 0) {
+        ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: v.date_of_birth ? "errors.dobInvalid" : "errors.dobRequired" });
+      } else if (age < minAge) {
+        ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: "errors.dobRequired" });
+      }
+    });
+}
+
+export const loginSchema = z.object({
+  email: z.string({ required_error: "errors.loginFailed" }).trim(),
+  password: z.string({ required_error: "errors.loginFailed" }),
+  redirectTo: z.string().optional(),
+});
+
+export const resetRequestSchema = z.object({ email: email("errors.emailInvalid") });
+
+const withConfirmation = <T extends z.ZodRawShape>(shape: T) =>
+  z.object({ ...shape, password, password_confirm: z.string({ required_error: "errors.passwordMismatch" }) }).refine(
+    (v) => v.password === v.password_confirm,
+    { path: ["password_confirm"], message: "errors.passwordMismatch" },
+  );
+
+export const resetSchema = withConfirmation({ token: z.string().min(1) });
+
+export const changePasswordSchema = withConfirmation({
+  intent: z.literal("password"),
+  old_password: z.string({ required_error: "errors.oldPassword" }),
+});
+
+export const changeEmailSchema = z.object({ intent: z.literal("email"), new_email: email("errors.newEmailInvalid") });
+
+export const DELETE_REASONS = ["price", "found_someone", "not_looking", "site_problems", "not_enough_members", "time", "other"] as const;
+
+export const deleteSchema = z.object({
+  reason: z.enum(DELETE_REASONS, { errorMap: () => ({ message: "errors.reasonRequired" }) }),
+  remarks: z.string().trim().max(2000, "errors.messageTooLong").optional(),
+});

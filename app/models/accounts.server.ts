@@ -1,0 +1,478 @@
+/**
+ * Accounts: sign-up, activation, login with lockout, password reset, settings, deletion with
+ * reactivation, the purge, and the GDPR export. Every rule of SPEC sections 4-8 about accounts
+ * lives here; routes only parse input and call these functions.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { REACTIVATION_DAYS, NOTIFICATION_TYPES, type Language } from "~/lib/constants";
+import type { Env } from "~/lib/env";
+import { getFixedT } from "~/lib/i18n.server";
+import { hashPassword, randomId, verifyPassword } from "~/lib/password";
+import type { DELETE_REASONS } from "./account-forms";
+import type { BrandWithCompany } from "./brand.server";
+import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
+import { revokeSessionsStatement, type Member } from "./session.server";
+import { newToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
+
+/** Wrong passwords in a row before the account is blocked, and for how long. */
+export const LOGIN_MAX_ATTEMPTS = 5;
+export const LOGIN_BLOCK_MINUTES = 15;
+/** Password reset and activation mails a member can ask for per day. */
+export const RESET_MAILS_PER_DAY = 3;
+export const ACTIVATION_MAILS_PER_DAY = 3;
+
+const DAY = 86_400;
+const nowS = () => Math.floor(Date.now() / 1000);
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER">;
+
+// ---------------------------------------------------------------------------------------------
+// Quotas and throttling
+
+/**
+ * Counts one use of a daily quota (D1 counters, exact) and tells whether it is still within `max`.
+ * The key carries the UTC day, so the quota starts afresh "tomorrow".
+ */
+export async function takeDailyQuota(d1: D1Database, key: string, max: number, now = nowS()): Promise<boolean> {
+  const day = Math.floor(now / DAY);
+  const row = await d1
+    .prepare(
+      `INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)
+       ON CONFLICT(key) DO UPDATE SET count = count + 1 RETURNING count`,
+    )
+    .bind(`${key}:${day}`, (day + 1) * DAY)
+    .first<{ count: number }>();
+  return (row?.count ?? 1) <= max;
+}
+
+/**
+ * Abuse throttling by client address (the RATE_LIMITER binding, 30 a minute; simulated locally).
+ * Login and reset also key on the e-mail address, so many members behind one address (an office,
+ * a test run) do not throttle each other; guessing one account's password is the lockout's job.
+ */
+export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER">, request: Request, action: string, email?: string): Promise<boolean> {
+  if (!env.RATE_LIMITER) return true;
+  const ip = request.headers.get("CF-Connecting-IP") ?? "local";
+  const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}` });
+  return success;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Login and lockout
+
+export type LoginResult =
+  | { ok: true; userId: string; language: string }
+  | { ok: false; reason: "failed" }
+  | { ok: false; reason: "blocked"; minutes: number };
+
+/**
+ * Checks e-mail and password. Each wrong password of an existing account counts in
+ * users.failed_logins (one atomic UPDATE); the LOGIN_MAX_ATTEMPTS-th blocks the account for
+ * LOGIN_BLOCK_MINUTES, during which even the right password is refused. A success resets the count.
+ */
+export async function login(env: AccountEnv, brandId: number, email: string, password: string, now = nowS()): Promise<LoginResult> {
+  const d1 = env.DB;
+  const user = await d1
+    .prepare("SELECT id, password_hash, language, blocked_until FROM users WHERE brand_id = ?1 AND email = ?2 AND deleted_at IS NULL")
+    .bind(brandId, normalizeEmail(email))
+    .first<{ id: string; password_hash: string; language: string; blocked_until: number | null }>();
+  if (!user) return { ok: false, reason: "failed" };
+  if (user.blocked_until && user.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blocked_until, now) };
+  if (await verifyPassword(password, user.password_hash, env.PASSWORD_PEPPER)) {
+    await d1.prepare("UPDATE users SET failed_logins = 0, blocked_until = NULL, last_seen_at = ?2 WHERE id = ?1").bind(user.id, now).run();
+    return { ok: true, userId: user.id, language: user.language };
+  }
+  const row = await d1
+    .prepare(
+      `UPDATE users SET
+         blocked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE blocked_until END,
+         failed_logins = CASE WHEN failed_logins + 1 >= ?2 THEN 0 ELSE failed_logins + 1 END
+       WHERE id = ?1 RETURNING blocked_until`,
+    )
+    .bind(user.id, LOGIN_MAX_ATTEMPTS, now + LOGIN_BLOCK_MINUTES * 60)
+    .first<{ blocked_until: number | null }>();
+  if (row?.blocked_until && row.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(row.blocked_until, now) };
+  return { ok: false, reason: "failed" };
+}
+
+const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 60));
+
+// ---------------------------------------------------------------------------------------------
+// Sign-up
+
+export { signupAllowed, trackingFrom, TRACKING_KEYS, type Tracking } from "./account-forms";
+import type { Tracking } from "./account-forms";
+
+export type EmailState = "free" | "taken" | "pending_deletion";
+
+export async function emailState(d1: D1Database, brandId: number, email: string): Promise<EmailState> {
+  const row = await d1
+    .prepare("SELECT deleted_at FROM users WHERE brand_id = ?1 AND email = ?2")
+    .bind(brandId, normalizeEmail(email))
+    .first<{ deleted_at: number | null }>();
+  if (!row) return "free";
+  return row.deleted_at ? "pending_deletion" : "taken";
+}
+
+export interface SignupInput {
+  email: string;
+  name: string;
+  dateOfBirth: string;
+  password: string;
+  signupMessage?: string;
+  signupProfileId?: string;
+}
+
+/**
+ * Creates a member: user, (disabled) profile, the brand's sign-up credits through the ledger, and
+ * the activation token, all in one D1 batch; then mails the activation link in their language.
+ * Gender and location are filled in later (/complete-signup); the niche gives sensible defaults.
+ */
+export async function signup(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  input: SignupInput,
+  o: { tracking: Tracking; language: Language; country: string; origin: string },
+): Promise<{ ok: true; userId: string } | { ok: false; error: EmailState }> {
+  const email = normalizeEmail(input.email);
+  const state = await emailState(env.DB, brand.id, email);
+  if (state !== "free") return { ok: false, error: state };
+  const d1 = env.DB;
+  const id = randomId();
+  const credits = Math.max(0, brand.signupCredits);
+  const gay = brand.niche === 7;
+  const country = brand.countries.includes(o.country) ? o.country : (brand.countries[0] ?? o.country);
+  const { token, statement } = await newToken(d1, id, "activate");
+  const t = o.tracking;
+  const statements = [
+    d1.prepare(
+      `INSERT INTO users (id, brand_id, email, password_hash, credits, language, status, network, ref, sub1, sub2, sub3, signup_message, signup_profile_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'not_confirmed', ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
+    ).bind(
+      id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), credits, o.language,
+      t.network, t.ref, t.sub1, t.sub2, t.sub3, input.signupMessage?.trim() || null, input.signupProfileId || null,
+    ),
+    d1.prepare(
+      "INSERT INTO profiles (user_id, name, status, gender, sexuality, date_of_birth, country) VALUES (?1, ?2, 'disabled', 'male', ?3, ?4, ?5)",
+    ).bind(id, input.name.trim(), gay ? "gay" : "hetero", input.dateOfBirth, country),
+    statement,
+  ];
+  if (credits > 0) {
+    statements.push(d1.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, ?2, 'signup')").bind(id, credits));
+  }
+  try {
+    await d1.batch(statements);
+  } catch (e) {
+    // Two sign-ups with one address at once: the unique index decides, the second sees "taken".
+    if (String(e).includes("UNIQUE")) return { ok: false, error: "taken" };
+    throw e;
+  }
+  await sendAccountMail(env, brand, { id, email, name: input.name.trim(), language: o.language }, "activate", token, o.origin);
+  return { ok: true, userId: id };
+}
+
+const LINK_PATH: Record<AccountMailKind, string> = {
+  activate: "/activate",
+  reset: "/reset-password/do",
+  mailChange: "/mail-change/do",
+  reactivate: "/reactivate",
+};
+
+async function sendAccountMail(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  user: { id: string; email: string; name: string; language: string },
+  kind: AccountMailKind,
+  token: string,
+  origin: string,
+  to = user.email,
+) {
+  const t = await getFixedT(user.language as Language, "account");
+  const link = `${origin}${LINK_PATH[kind]}?token=${encodeURIComponent(token)}`;
+  await mailerFor(env).send(
+    accountMail(t, kind, {
+      brandId: brand.id, brandName: brand.mailName || brand.name, to, name: user.name, link,
+      vars: { days: REACTIVATION_DAYS },
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Activation
+
+/** Confirms the e-mail address: status confirmed and the profile active, in one batch with the token. */
+export async function activate(d1: D1Database, token: string): Promise<string | null> {
+  const hash = await tokenHash(token);
+  const now = nowS();
+  const mine = `(SELECT user_id FROM tokens WHERE id_hash = ?1 AND kind = 'activate' AND used_at IS NULL AND expires_at > ?2)`;
+  const [, , used] = await d1.batch<{ user_id: string }>([
+    d1.prepare(`UPDATE users SET status = 'confirmed' WHERE id = ${mine} AND deleted_at IS NULL`).bind(hash, now),
+    d1.prepare(`UPDATE profiles SET status = 'active' WHERE user_id = ${mine}`).bind(hash, now),
+    await useTokenStatement(d1, token, "activate"),
+  ]);
+  return used?.results[0]?.user_id ?? null;
+}
+
+/** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */
+export async function resendActivation(env: AccountEnv, brand: BrandWithCompany, member: Member, origin: string) {
+  if (member.status === "confirmed") return "confirmed" as const;
+  if (!(await takeDailyQuota(env.DB, `activate:${member.id}`, ACTIVATION_MAILS_PER_DAY))) return "too_many" as const;
+  const { token, statement } = await newToken(env.DB, member.id, "activate");
+  await statement.run();
+  await sendAccountMail(env, brand, member, "activate", token, origin);
+  return "sent" as const;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password reset and change
+
+export async function requestPasswordReset(env: AccountEnv, brand: BrandWithCompany, email: string, origin: string) {
+  const user = await env.DB
+    .prepare(
+      "SELECT u.id, u.email, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.brand_id = ?1 AND u.email = ?2 AND u.deleted_at IS NULL",
+    )
+    .bind(brand.id, normalizeEmail(email))
+    .first<{ id: string; email: string; language: string; name: string }>();
+  if (!user) return "not_found" as const;
+  if (!(await takeDailyQuota(env.DB, `reset:${user.id}`, RESET_MAILS_PER_DAY))) return "too_many" as const;
+  const { token, statement } = await newToken(env.DB, user.id, "reset");
+  await statement.run();
+  await sendAccountMail(env, brand, user, "reset", token, origin);
+  return "sent" as const;
+}
+
+/**
+ * Sets a new password through a reset link: the token is used, the hash replaced, the lockout
+ * lifted and every session of the member ended, all in one batch. Returns the member, or null
+ * when the link is expired, used or unknown.
+ */
+export async function resetPassword(env: AccountEnv, token: string, password: string): Promise<string | null> {
+  const d1 = env.DB;
+  const hash = await tokenHash(token);
+  const now = nowS();
+  const mine = `(SELECT user_id FROM tokens WHERE id_hash = ?1 AND kind = 'reset' AND used_at IS NULL AND expires_at > ?2)`;
+  const results = await d1.batch<{ user_id: string }>([
+    d1.prepare(`UPDATE users SET password_hash = ?3, failed_logins = 0, blocked_until = NULL WHERE id = ${mine}`)
+      .bind(hash, now, await hashPassword(password, env.PASSWORD_PEPPER)),
+    d1.prepare(`DELETE FROM sessions WHERE user_id = ${mine}`).bind(hash, now),
+    d1.prepare(`DELETE FROM tokens WHERE kind = 'reset' AND id_hash != ?1 AND user_id = ${mine}`).bind(hash, now),
+    await useTokenStatement(d1, token, "reset"),
+  ]);
+  return results[3]?.results[0]?.user_id ?? null;
+}
+
+/** Settings: the old password must be right; the member's other sessions end. */
+export async function changePassword(env: AccountEnv, userId: string, oldPassword: string, password: string, keepSessionHash: string | null) {
+  const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?1").bind(userId).first<{ password_hash: string }>();
+  if (!row || !(await verifyPassword(oldPassword, row.password_hash, env.PASSWORD_PEPPER))) return false;
+  const ctx = { env } as AppLoadContext;
+  await env.DB.batch([
+    env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(userId, await hashPassword(password, env.PASSWORD_PEPPER)),
+    revokeSessionsStatement(ctx, userId, keepSessionHash ?? undefined),
+  ]);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// E-mail change
+
+export async function requestMailChange(env: AccountEnv, brand: BrandWithCompany, member: Member, newEmail: string, origin: string) {
+  const email = normalizeEmail(newEmail);
+  if ((await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
+  const { token, statement } = await newToken(env.DB, member.id, "mail_change", email);
+  await statement.run();
+  await sendAccountMail(env, brand, member, "mailChange", token, origin, email);
+  return "sent" as const;
+}
+
+/** Confirms a new address from its link. Clicking proves the address, so it also counts as confirmed. */
+export async function confirmMailChange(d1: D1Database, token: string): Promise<"ok" | "invalid" | "taken"> {
+  const hash = await tokenHash(token);
+  const row = await d1
+    .prepare("SELECT t.user_id, t.payload, u.brand_id FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.id_hash = ?1 AND t.kind = 'mail_change' AND t.used_at IS NULL AND t.expires_at > ?2 AND u.deleted_at IS NULL")
+    .bind(hash, nowS())
+    .first<{ user_id: string; payload: string; brand_id: number }>();
+  if (!row) return "invalid";
+  if ((await emailState(d1, row.brand_id, row.payload)) !== "free") return "taken";
+  try {
+    const [, used] = await d1.batch([
+      d1.prepare("UPDATE users SET email = ?2, status = 'confirmed' WHERE id = ?1").bind(row.user_id, row.payload),
+      await useTokenStatement(d1, token, "mail_change"),
+    ]);
+    return used?.meta.changes ? "ok" : "invalid";
+  } catch (e) {
+    if (String(e).includes("UNIQUE")) return "taken";
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Simple settings
+
+export async function setInvisible(d1: D1Database, userId: string, invisible: boolean) {
+  await d1.prepare("UPDATE users SET invisible = ?2 WHERE id = ?1").bind(userId, invisible ? 1 : 0).run();
+}
+
+export async function setLanguage(d1: D1Database, userId: string, lng: Language) {
+  await d1.prepare("UPDATE users SET language = ?2 WHERE id = ?1").bind(userId, lng).run();
+}
+
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type DisabledReason = "user" | "spam_complaint" | "bounce" | "list_unsubscribe";
+
+export async function notificationSettings(d1: D1Database, userId: string) {
+  const { results } = await d1
+    .prepare("SELECT type, reason FROM notifications_disabled WHERE user_id = ?1")
+    .bind(userId)
+    .all<{ type: string; reason: DisabledReason }>();
+  const disabled = new Map(results.map((r) => [r.type, r.reason]));
+  return NOTIFICATION_TYPES.map((type) => ({ type, enabled: !disabled.has(type), reason: disabled.get(type) ?? null }));
+}
+
+/** Saves which types the member receives. Re-enabling a type also lifts a bounce/complaint block. */
+export async function saveNotificationSettings(d1: D1Database, userId: string, enabled: string[]) {
+  const off = NOTIFICATION_TYPES.filter((type) => !enabled.includes(type));
+  await d1.batch([
+    d1.prepare(`DELETE FROM notifications_disabled WHERE user_id = ?1 AND type NOT IN (${off.map((_, i) => `?${i + 2}`).join(",") || "''"})`)
+      .bind(userId, ...off),
+    ...off.map((type) =>
+      d1.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, 'user') ON CONFLICT DO NOTHING").bind(userId, type),
+    ),
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deletion, reactivation, purge
+
+export type DeleteReason = (typeof DELETE_REASONS)[number];
+
+/**
+ * Deletes an account: hidden at once (deleted_at), every session ended, and a reactivation link
+ * valid for REACTIVATION_DAYS mailed. The data stays until the purge, so reactivation restores all.
+ */
+export async function deleteAccount(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  member: Member,
+  reason: DeleteReason,
+  remarks: string,
+  origin: string,
+) {
+  const d1 = env.DB;
+  const { token, statement } = await newToken(d1, member.id, "reactivate");
+  await d1.batch([
+    d1.prepare("UPDATE users SET deleted_at = ?2, delete_reason = ?3, delete_remarks = ?4 WHERE id = ?1")
+      .bind(member.id, nowS(), reason, remarks.slice(0, 2000)),
+    revokeSessionsStatement({ env } as AppLoadContext, member.id),
+    d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind = 'reactivate'").bind(member.id),
+    statement,
+  ]);
+  await sendAccountMail(env, brand, member, "reactivate", token, origin);
+}
+
+/** From the sign-up form's pending-deletion notice: a fresh reactivation link, within the quota. */
+export async function requestReactivation(env: AccountEnv, brand: BrandWithCompany, email: string, origin: string) {
+  const user = await env.DB
+    .prepare(
+      "SELECT u.id, u.email, u.language, u.deleted_at, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.brand_id = ?1 AND u.email = ?2 AND u.deleted_at IS NOT NULL",
+    )
+    .bind(brand.id, normalizeEmail(email))
+    .first<{ id: string; email: string; language: string; name: string; deleted_at: number }>();
+  if (!user || user.deleted_at < nowS() - REACTIVATION_DAYS * DAY) return "not_found" as const;
+  if (!(await takeDailyQuota(env.DB, `reactivate:${user.id}`, RESET_MAILS_PER_DAY))) return "too_many" as const;
+  const { token, statement } = await newToken(env.DB, user.id, "reactivate");
+  await statement.run();
+  await sendAccountMail(env, brand, user, "reactivate", token, origin);
+  return "sent" as const;
+}
+
+/** Undoes a deletion from its link, if the deletion is less than REACTIVATION_DAYS old. */
+export async function reactivate(d1: D1Database, token: string, now = nowS()): Promise<string | null> {
+  const hash = await tokenHash(token);
+  const mine = `(SELECT user_id FROM tokens WHERE id_hash = ?1 AND kind = 'reactivate' AND used_at IS NULL AND expires_at > ?2)`;
+  const [restored] = await d1.batch([
+    d1.prepare(`UPDATE users SET deleted_at = NULL, delete_reason = NULL, delete_remarks = NULL WHERE id = ${mine} AND deleted_at > ?3 RETURNING id`)
+      .bind(hash, now, now - REACTIVATION_DAYS * DAY),
+    d1.prepare(`UPDATE tokens SET used_at = ?2 WHERE id_hash = ?1 AND kind = 'reactivate' AND used_at IS NULL AND expires_at > ?2`).bind(hash, now),
+  ]);
+  return (restored?.results[0] as { id: string } | undefined)?.id ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retention offer: a personal discount code worth the company's delete_discount
+
+export async function retentionDiscountCode(d1: D1Database, brand: BrandWithCompany, userId: string) {
+  const percentage = brand.company.deleteDiscount;
+  if (!percentage) return null;
+  const existing = await d1
+    .prepare("SELECT code, value_percentage, expires FROM discount_codes WHERE user_id = ?1 AND code LIKE 'STAY-%' AND status = 'active'")
+    .bind(userId)
+    .first<{ code: string; value_percentage: string; expires: number }>();
+  if (existing && existing.expires > nowS()) return { code: existing.code, percentage: Number(existing.value_percentage) };
+  const code = `STAY-${randomId(6).toUpperCase().replace(/[^A-Z0-9]/g, "X")}`;
+  await d1
+    .prepare("INSERT INTO discount_codes (code, value_percentage, user_id, expires, once_per_user) VALUES (?1, ?2, ?3, ?4, 1)")
+    .bind(code, String(percentage), userId, nowS() + 30 * DAY)
+    .run();
+  return { code, percentage };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The current member as /api/user.php answers it, and the GDPR export
+
+export function userJson(m: Member) {
+  return {
+    id: m.id,
+    email: m.email,
+    paid_user: m.paidUser,
+    credits: m.credits,
+    language: m.language,
+    status: m.status,
+    invisible: m.invisible,
+    notifications_disabled: m.notificationsDisabled,
+    created_at: m.createdAt,
+    profile: { id: m.id, name: m.name, status: m.profileStatus, main_image: m.mainPhotoId ? { id: m.mainPhotoId } : null },
+  };
+}
+
+/** Everything stored about a member (GDPR right of access), minus the password hash. */
+export async function exportMemberData(d1: D1Database, userId: string) {
+  const q = (sql: string) => d1.prepare(sql).bind(userId);
+  const [user, profile, interests, photos, likesGiven, likesReceived, blocks, conversations, messages, ledger, payments, notifications, discounts] =
+    await d1.batch([
+      q("SELECT * FROM users WHERE id = ?1"),
+      q("SELECT * FROM profiles WHERE user_id = ?1"),
+      q("SELECT interest_id FROM profile_interests WHERE user_id = ?1"),
+      q("SELECT id, is_private, width, height, created_at FROM photos WHERE user_id = ?1"),
+      q("SELECT liked_id, source, created_at FROM likes WHERE liker_id = ?1"),
+      q("SELECT liker_id, created_at FROM likes WHERE liked_id = ?1"),
+      q("SELECT blocked_id, created_at FROM blocks WHERE blocker_id = ?1"),
+      q("SELECT c.id, c.member_a, c.member_b, c.created_at FROM conversations c WHERE c.member_a = ?1 OR c.member_b = ?1"),
+      q("SELECT conversation_id, kind, body, gift_id, credits_charged, created_at FROM messages WHERE sender_id = ?1 ORDER BY id"),
+      q("SELECT delta, reason, ref_id, created_at FROM credit_ledger WHERE user_id = ?1 ORDER BY id"),
+      q("SELECT id, package_id, credits, amount_cents, currency, method, status, created_at FROM payments WHERE user_id = ?1"),
+      q("SELECT type, reason, created_at FROM notifications_disabled WHERE user_id = ?1"),
+      q("SELECT code, value_percentage, expires FROM discount_codes WHERE user_id = ?1"),
+    ]);
+  const { password_hash: _secret, ...userRow } = (user!.results[0] ?? {}) as Record<string, unknown>;
+  return {
+    exported_at: new Date().toISOString(),
+    user: userRow,
+    profile: profile!.results[0] ?? null,
+    interests: interests!.results.map((r) => (r as { interest_id: string }).interest_id),
+    photos: photos!.results,
+    likes_given: likesGiven!.results,
+    likes_received: likesReceived!.results,
+    blocks: blocks!.results,
+    conversations: conversations!.results,
+    messages_sent: messages!.results,
+    credit_ledger: ledger!.results,
+    payments: payments!.results,
+    notifications_disabled: notifications!.results,
+    discount_codes: discounts!.results,
+  };
+}
+
+export type { TokenKind };
+export { purgeDeletedAccounts } from "./account-purge.server";

@@ -1,0 +1,34 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import { TokenConfirm } from "~/components/account/TokenConfirm";
+import { pageContext } from "~/lib/page.server";
+import { activate } from "~/models/accounts.server";
+import { releaseHeldMessages } from "~/models/chat.server";
+import { peekToken } from "~/models/tokens.server";
+import accountStyles from "~/styles/account.css";
+
+export const handle = { i18n: ["common", "account"] };
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  if (!(await peekToken(context.env.DB, token, "activate"))) return redirect("/activate/error");
+  const { t } = await pageContext(request, context, "account");
+  return { token, title: t("activate.title") };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const token = String((await request.formData()).get("token") ?? "");
+  const userId = await activate(context.env.DB, token);
+  if (!userId) return redirect("/activate/error");
+  // Messages written before the address was confirmed are delivered now.
+  await releaseHeldMessages(context.env, userId);
+  return redirect("/activate/done");
+}
+
+export default function Activate() {
+  const { token } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("account");
+  return <TokenConfirm token={token} title={t("activate.title")} text={t("activate.text")} button={t("activate.submit")} />;
+}

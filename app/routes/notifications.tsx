@@ -1,0 +1,60 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import { Notice } from "~/components/account/Field";
+import { pageContext } from "~/lib/page.server";
+import { notificationSettings, saveNotificationSettings } from "~/models/accounts.server";
+import { requireMember } from "~/models/session.server";
+import accountStyles from "~/styles/account.css";
+
+export const handle = { i18n: ["common", "account"] };
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const member = await requireMember(request, context);
+  const { t } = await pageContext(request, context, "account");
+  return { title: t("notifications.title"), settings: await notificationSettings(context.env.DB, member.id) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const enabled = (await request.formData()).getAll("enabled").map(String);
+  await saveNotificationSettings(context.env.DB, member.id, enabled);
+  return { saved: true };
+}
+
+/** Which e-mail notifications the member receives (SPEC NOTIFICATION_TYPES), and why a type was switched off. */
+export default function Notifications() {
+  const { settings } = useLoaderData<typeof loader>();
+  const saved = useActionData<typeof action>()?.saved;
+  const { t } = useTranslation("account");
+  const blocked = settings.filter((s) => s.reason && s.reason !== "user");
+  return (
+    <div className="container container-narrow account-page">
+      <h1>{t("notifications.title")}</h1>
+      <Form method="post" className="card form-card">
+        <Notice text={saved ? t("settings.saved") : null} />
+        {blocked.length ? (
+          <div className="alert alert-warning" role="alert">
+            {blocked.map((s) => (
+              <p key={s.type}>{t(`notifications.reason.${s.reason}`, { type: t(`notifications.types.${s.type}`) })}</p>
+            ))}
+            <p>{t("notifications.reenable")}</p>
+          </div>
+        ) : null}
+        <p>{t("notifications.text")}</p>
+        <fieldset className="check-list">
+          <legend className="visually-hidden">{t("notifications.title")}</legend>
+          {settings.map((s) => (
+            <label key={s.type} className="field-check">
+              <input type="checkbox" name="enabled" value={s.type} defaultChecked={s.enabled} />
+              <span>{t(`notifications.types.${s.type}`)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="btn btn-primary">{t("settings.save")}</button>
+        <p className="form-links"><Link to="/settings">{t("settings.title")}</Link></p>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { parseWithZod } from "@conform-to/zod";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import { SignupForm, type SignupReply } from "~/components/account/SignupForm";
+import { pageContext } from "~/lib/page.server";
+import { signupSchema } from "~/models/account-forms";
+import { requestReactivation, signup, signupAllowed, trackingFrom, withinRateLimit } from "~/models/accounts.server";
+import { startSession } from "~/models/auth.server";
+import { getMember } from "~/models/session.server";
+import accountStyles from "~/styles/account.css";
+
+export const handle = { i18n: ["common", "account"] };
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (await getMember(request, context)) return redirect("/members");
+  const { brand, t } = await pageContext(request, context, "account");
+  const tracking = trackingFrom(new URL(request.url).searchParams);
+  return {
+    title: t("signup.title"),
+    minAge: brand.minAge,
+    brandName: brand.name,
+    allowed: signupAllowed(brand.signups, tracking),
+    tracking,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { brand, lng, country } = await pageContext(request, context, "account");
+  const formData = await request.formData();
+  const tracking = trackingFrom(formData);
+  const origin = new URL(request.url).origin;
+  const submission = parseWithZod(formData, { schema: signupSchema(brand.minAge) });
+  const reply = (o: Parameters<typeof submission.reply>[0] = {}, extra: Partial<SignupReply> = {}): SignupReply => ({
+    ...submission.reply({ ...o, hideFields: ["password", "website"] }),
+    ...extra,
+  });
+  if (formData.get("intent") === "reactivate") {
+    const result = await requestReactivation(context.env, brand, String(formData.get("reactivate_email") ?? ""), origin);
+    return result === "sent" ? reply({}, { notice: "signup.reactivationSent" }) : reply({ formErrors: [result === "too_many" ? "errors.tooManyResets" : "errors.generic"] });
+  }
+  const allowed = signupAllowed(brand.signups, tracking);
+  if (allowed !== "open") return reply({ formErrors: [allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource"] });
+  if (submission.status !== "success") return reply();
+  if (!(await withinRateLimit(context.env, request, "signup"))) return reply({ formErrors: ["errors.rateLimited"] });
+  const v = submission.value;
+  // A filled honeypot fails the schema above (max 0), so a bot never gets this far.
+  const result = await signup(
+    context.env,
+    brand,
+    { email: v.email, name: v.name, dateOfBirth: v.date_of_birth, password: v.password, signupMessage: v.signup_message, signupProfileId: v.profile },
+    { tracking, language: lng, country, origin },
+  );
+  if (!result.ok) {
+    return reply({ fieldErrors: { email: ["errors.emailExists"] } }, result.error === "pending_deletion" ? { pendingDeletion: v.email } : {});
+  }
+  const headers = await startSession(request, context, result.userId);
+  return redirect("/signup-matches", { headers });
+}
+
+export default function Signup() {
+  const { t } = useTranslation("account");
+  const { minAge, allowed, tracking, brandName } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  return (
+    <div className="container container-narrow account-page">
+      <h1>{t("signup.title")}</h1>
+      <p className="lead">{t("signup.lead", { brand: brandName })}</p>
+      {allowed === "open" ? (
+        <div className="card">
+          <SignupForm minAge={minAge} tracking={tracking} lastResult={lastResult} />
+        </div>
+      ) : (
+        <div className="card" role="status">
+          <p className="alert alert-info">{t(allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource")}</p>
+          <p className="form-links">
+            <Link to="/login">{t("signup.haveAccount")}</Link>
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,1 +1,0 @@
-CREATE INDEX `users_recent` ON `users` (`deleted_at`,`last_seen_at`);

@@ -1,0 +1,203 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * Member journeys of the accounts area, once with JavaScript and once without: every form must work
+ * both ways. Each test signs up its own member (the demo accounts are not relied on).
+ */
+const PASSWORD = "Demo-pass-2026";
+let n = 0;
+const uniqueEmail = (tag: string, js: boolean) => `e2e-${tag}-${js ? "js" : "nojs"}-${Date.now().toString(36)}-${++n}@example.com`;
+
+/** The adult-content entry warning is not what these tests are about. */
+async function skipSiteEntry(page: Page, baseURL: string | undefined) {
+  await page.context().addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
+}
+
+async function signUp(page: Page, email: string, name: string) {
+  await page.goto("/signup");
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Username").fill(name);
+  await page.getByLabel("Date of birth (18+)").fill("1991-03-04");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.locator("main").getByRole("button", { name: "Sign up free" }).click();
+  await expect(page).toHaveURL(/\/signup-matches$/);
+}
+
+/** Opens the newest mail to `email` in the development outbox and follows its link to `path`. */
+async function followMailedLink(page: Page, email: string, path: string) {
+  await page.goto("/dev/outbox");
+  await page.locator(`article[data-to="${email}"]`).first().locator(`a[href*="${path}?token="]`).click();
+}
+
+/** The top bar's account menu (by structure: its labels are in the member's language). */
+async function logOutFromMenu(page: Page, js: boolean) {
+  if (!(await page.locator("details.account-menu").count())) await page.goto("/settings");
+  if (js) await hydrated(page);
+  await page.locator("details.account-menu > summary").click();
+  await page.locator("details.account-menu form[action='/api/logout.php'] button").click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** With JavaScript: wait until Remix has hydrated, so a click is not lost to a re-render. */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => "__remixRouter" in window);
+}
+
+async function loggedIn(page: Page) {
+  return (await page.request.get("/api/user.php")).status() === 200;
+}
+
+for (const js of [true, false]) {
+  test.describe(`accounts with JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+    test.describe.configure({ timeout: 60_000 }); // whole journeys, on a shared machine
+    test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
+
+    test("sign up → read the outbox → activate → log in → change language → log out", async ({ page }) => {
+      const email = uniqueEmail("journey", js);
+      await signUp(page, email, `Journey${n}`);
+      expect(await loggedIn(page)).toBe(true);
+
+      await followMailedLink(page, email, "/activate");
+      await page.getByRole("button", { name: "Confirm my e-mail address" }).click();
+      await expect(page).toHaveURL(/\/activate\/done$/);
+      await expect(page.getByRole("heading", { name: "Your account is active" })).toBeVisible();
+
+      await logOutFromMenu(page, js);
+      expect(await loggedIn(page)).toBe(false);
+
+      await page.goto("/login?redirectTo=%2Fsettings");
+      await page.getByLabel("E-mail address").fill(email);
+      await page.getByLabel("Password").fill("wrong-password");
+      await page.locator("main").getByRole("button", { name: "Log in" }).click();
+      await expect(page.getByText("Login failed, please try again")).toBeVisible();
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.locator("main").getByRole("button", { name: "Log in" }).click();
+      await expect(page).toHaveURL(/\/settings$/);
+
+      await page.getByLabel("Language of the site and your e-mails").selectOption("de");
+      await page.locator("#language").getByRole("button").click();
+      await expect(page.getByRole("heading", { name: "Einstellungen", level: 1 })).toBeVisible();
+
+      await logOutFromMenu(page, js);
+      expect(await loggedIn(page)).toBe(false);
+    });
+
+    test("password reset", async ({ page }) => {
+      const email = uniqueEmail("reset", js);
+      await signUp(page, email, `Reset${n}`);
+      await logOutFromMenu(page, js);
+
+      await page.goto("/reset-password");
+      await page.getByLabel("E-mail address").fill(`nobody-${email}`);
+      await page.locator("main").getByRole("button", { name: "Send the link" }).click();
+      await expect(page.getByText("E-mail address not found")).toBeVisible();
+      await page.getByLabel("E-mail address").fill(email);
+      await page.locator("main").getByRole("button", { name: "Send the link" }).click();
+      await expect(page.getByText("We have sent you an e-mail with a link to choose a new password.")).toBeVisible();
+
+      await followMailedLink(page, email, "/reset-password/do");
+      await page.getByLabel("New password", { exact: true }).fill("New-pass-2027");
+      await page.getByLabel("Repeat the new password").fill("Not-the-same-1");
+      await page.getByRole("button", { name: "Save the new password" }).click();
+      await expect(page.getByText("The entered passwords are not the same.")).toBeVisible();
+      await page.getByLabel("New password", { exact: true }).fill("New-pass-2027");
+      await page.getByLabel("Repeat the new password").fill("New-pass-2027");
+      await page.getByRole("button", { name: "Save the new password" }).click();
+      await expect(page).toHaveURL(/\/members$/);
+      expect(await loggedIn(page)).toBe(true);
+    });
+
+    test("delete → reactivate", async ({ page }) => {
+      const email = uniqueEmail("delete", js);
+      await signUp(page, email, `Leaving${n}`);
+      await page.goto("/settings");
+      await page.getByRole("link", { name: "Delete my account" }).click();
+      await expect(page.getByRole("heading", { name: "Privacy mode" })).toBeVisible();
+      await page.getByRole("link", { name: "No thanks, continue deleting my account" }).click();
+      await page.getByLabel("I found someone").check();
+      await page.getByLabel("Remarks (optional)").fill("Thanks for everything");
+      await page.getByRole("button", { name: "Delete my account" }).click();
+      await expect(page).toHaveURL(/\/account-deleted$/);
+      expect(await loggedIn(page)).toBe(false);
+
+      await followMailedLink(page, email, "/reactivate");
+      await page.getByRole("button", { name: "Reactivate my account" }).click();
+      await expect(page).toHaveURL(/\/members\?reactivated=1$/);
+      expect(await loggedIn(page)).toBe(true);
+    });
+  });
+}
+
+test.describe("sign-up modal", () => {
+  test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
+
+  test("opens from a sign-up link, closes with Escape when idle, and signs up", async ({ page }) => {
+    await page.goto("/login");
+    await hydrated(page);
+    await page.getByRole("link", { name: "No account yet? Sign up free" }).click();
+    const dialog = page.getByRole("dialog", { name: "Sign up free" });
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+
+    await page.getByRole("link", { name: "No account yet? Sign up free" }).click();
+    const email = uniqueEmail("modal", true);
+    await dialog.getByLabel("E-mail address").fill(email);
+    await dialog.getByLabel("Username").fill("@modal");
+    await dialog.getByLabel("Date of birth (18+)").fill("1990-01-01");
+    await dialog.getByLabel("Password").fill(PASSWORD);
+    await dialog.getByRole("button", { name: "Sign up free" }).click();
+    await expect(dialog.getByText("Username may not start with @")).toBeVisible();
+    await dialog.getByLabel("Username").fill("Modal Member");
+    // Hold the sign-up post: while it is in flight, Escape and the backdrop must not close the dialog.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/signup*", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    await dialog.getByRole("button", { name: "Sign up free" }).click();
+    await expect(dialog).toHaveAttribute("data-busy", "true");
+    await page.keyboard.press("Escape");
+    await page.mouse.click(5, 5); // the backdrop
+    await expect(dialog).toBeVisible();
+    release();
+    await expect(page).toHaveURL(/\/signup-matches$/);
+    expect(await loggedIn(page)).toBe(true);
+  });
+});
+
+test.describe("activation reminder", () => {
+  test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
+
+  test("is an alert, and a modal on a phone right after the sign-up API", async ({ page }) => {
+    test.setTimeout(60_000);
+    const email = uniqueEmail("reminder", true);
+    await signUp(page, email, `Remind${n}`);
+    await page.goto("/activate/resend");
+    await expect(page.getByTestId("activation-reminder")).toContainText("Please confirm your e-mail address.");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/activate/resend?api_signup_complete=1");
+    const modal = page.getByRole("dialog", { name: "Please confirm your e-mail address." });
+    await expect(modal).toBeVisible();
+    await modal.getByRole("button", { name: "OK" }).click();
+    await expect(modal).toBeHidden();
+  });
+});
+
+test.describe("accessibility of the account forms", () => {
+  test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
+
+  for (const path of ["/login", "/signup", "/reset-password"]) {
+    test(`${path} has no serious axe violations`, async ({ page }) => {
+      const { default: AxeBuilder } = await import("@axe-core/playwright");
+      await page.goto(path);
+      await hydrated(page);
+      const { violations } = await new AxeBuilder({ page }).include("main").analyze();
+      expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,178 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
+import { get, sessionCookie } from "./fixtures";
+import { PASSWORD, cookiesOf, memberWithPassword, pageText, send } from "./accounts-helpers";
+
+const sessionsOf = async (id: string) =>
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1").bind(id).first<{ n: number }>())!.n;
+
+describe("login", () => {
+  it("logs in with e-mail and password (any case), starting a 30-day server-side session", async () => {
+    const m = await memberWithPassword({ language: "fr" });
+    const res = await send("/login", { email: `  ${m.email.toUpperCase()} `, password: PASSWORD, redirectTo: "/settings" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/settings");
+    const sid = res.headers.getSetCookie().find((c) => c.startsWith("sid="))!;
+    expect(sid).toMatch(/Max-Age=2592000/);
+    expect(sid).toMatch(/HttpOnly/);
+    expect(sid).toMatch(/SameSite=Lax/);
+    // The member's saved language comes along.
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("lng="))).toBe(true);
+    expect(await sessionsOf(m.id)).toBe(1);
+  });
+
+  it("never redirects off-site after login", async () => {
+    const m = await memberWithPassword();
+    const res = await send("/login", { email: m.email, password: PASSWORD, redirectTo: "//evil.example" });
+    expect(res.headers.get("Location")).toBe("/members");
+  });
+
+  it("says 'Login failed, please try again' for a wrong password or an unknown address", async () => {
+    const m = await memberWithPassword();
+    expect(await pageText(await send("/login", { email: m.email, password: "wrong-password" }))).toContain("Login failed, please try again");
+    expect(await pageText(await send("/login", { email: "nobody@example.com", password: PASSWORD }))).toContain("Login failed, please try again");
+  });
+
+  it(`blocks the account for ${LOGIN_BLOCK_MINUTES} minutes at the ${LOGIN_MAX_ATTEMPTS}th wrong password, not before`, async () => {
+    const m = await memberWithPassword();
+    for (let i = 1; i < LOGIN_MAX_ATTEMPTS; i++) {
+      const text = await pageText(await send("/login", { email: m.email, password: `wrong-${i}` }));
+      expect(text).toContain("Login failed, please try again");
+      expect(text).not.toContain("Too many incorrect attempts");
+    }
+    const blocked = await pageText(await send("/login", { email: m.email, password: "wrong-last" }));
+    expect(blocked).toContain(`Too many incorrect attempts, account blocked for ${LOGIN_BLOCK_MINUTES} min.`);
+    // While blocked, even the right password is refused.
+    const right = await send("/login", { email: m.email, password: PASSWORD });
+    expect(right.status).toBe(200);
+    expect(await pageText(right)).toContain("Too many incorrect attempts, account blocked for");
+    expect(await sessionsOf(m.id)).toBe(0);
+    // Once the block has passed, the right password works and the count starts afresh.
+    await env.DB.prepare("UPDATE users SET blocked_until = unixepoch() - 1 WHERE id = ?1").bind(m.id).run();
+    expect((await send("/login", { email: m.email, password: PASSWORD })).status).toBe(302);
+    const row = await env.DB.prepare("SELECT failed_logins, blocked_until FROM users WHERE id = ?1").bind(m.id).first();
+    expect(row).toEqual({ failed_logins: 0, blocked_until: null });
+  });
+
+  it("resets the count of wrong passwords after a successful login", async () => {
+    const m = await memberWithPassword();
+    for (let i = 1; i < LOGIN_MAX_ATTEMPTS; i++) await send("/login", { email: m.email, password: "nope-nope" });
+    await send("/login", { email: m.email, password: PASSWORD });
+    const text = await pageText(await send("/login", { email: m.email, password: "nope-nope" }));
+    expect(text).toContain("Login failed, please try again");
+  });
+
+  it("refuses a deleted account", async () => {
+    const m = await memberWithPassword();
+    await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE id = ?1").bind(m.id).run();
+    expect(await pageText(await send("/login", { email: m.email, password: PASSWORD }))).toContain("Login failed, please try again");
+  });
+
+  it("refuses a cross-origin login post", async () => {
+    const m = await memberWithPassword();
+    const res = await send("/login", { email: m.email, password: PASSWORD }, { headers: { Origin: "http://evil.example" } });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("/api/user.php", () => {
+  it("answers a visitor 401 authentication_required", async () => {
+    const res = await get("/api/user.php");
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "authentication_required" });
+  });
+
+  it("answers the member with profile, paid_user, credits, language, status and notifications_disabled", async () => {
+    const m = await memberWithPassword({ paidUser: true, credits: 42, language: "nl", name: "Greta" });
+    await env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, 'news', 'bounce')").bind(m.id).run();
+    const res = await get("/api/user.php", { cookie: await sessionCookie(m.id) });
+    expect(res.headers.get("Cache-Control")).toContain("no-store");
+    const { user } = (await res.json()) as { user: Record<string, unknown> };
+    expect(user).toMatchObject({
+      paid_user: true, credits: 42, language: "nl", status: "confirmed", notifications_disabled: ["news"],
+      profile: { name: "Greta", status: "active", main_image: null },
+    });
+    expect(JSON.stringify(user)).not.toContain("password");
+  });
+
+  it("logs in with POST (JSON), answering user and setting the cookie", async () => {
+    const m = await memberWithPassword();
+    const res = await send("/api/user.php", { email: m.email, password: PASSWORD }, { json: true });
+    expect(res.status).toBe(200);
+    const { user } = (await res.json()) as { user: { id: string } };
+    expect(user.id).toBe(m.id);
+    const me = await get("/api/user.php", { cookie: cookiesOf(res) });
+    expect(me.status).toBe(200);
+  });
+
+  it("answers login failures and the lockout as JSON with the spec's messages", async () => {
+    const m = await memberWithPassword();
+    let last: Response | undefined;
+    for (let i = 0; i < LOGIN_MAX_ATTEMPTS; i++) {
+      last = await send("/api/user.php", { email: m.email, password: "wrong-wrong" }, { json: true });
+      if (i < LOGIN_MAX_ATTEMPTS - 1) {
+        expect(last.status).toBe(401);
+        expect(await last.json()).toMatchObject({ error: "login_failed", message: "Login failed, please try again" });
+      }
+    }
+    expect(await last!.json()).toEqual({
+      error: "account_blocked", minutes: LOGIN_BLOCK_MINUTES,
+      message: `Too many incorrect attempts, account blocked for ${LOGIN_BLOCK_MINUTES} min.`,
+    });
+  });
+
+  it("saves the language with PUT", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const res = await send("/api/user.php", { language: "pl" }, { method: "PUT", json: true, cookie });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { user: { language: string } }).user.language).toBe("pl");
+    expect((await env.DB.prepare("SELECT language FROM users WHERE id = ?1").bind(m.id).first())!.language).toBe("pl");
+    expect((await send("/api/user.php", { language: "xx" }, { method: "PUT", json: true, cookie })).status).toBe(400);
+    expect((await send("/api/user.php", { language: "pl" }, { method: "PUT", json: true })).status).toBe(401);
+  });
+});
+
+describe("logout", () => {
+  it("revokes the server-side session on POST; the old cookie no longer works", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const res = await send("/api/logout.php", { redirectTo: "/" }, { cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("sid=;") && /Max-Age=0/.test(c))).toBe(true);
+    expect(await sessionsOf(m.id)).toBe(0);
+    expect((await get("/api/user.php", { cookie })).status).toBe(401);
+  });
+
+  it("GET /api/logout.php changes nothing by itself: it answers a page that posts the logout", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const res = await get("/api/logout.php", { cookie });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<form method="post" action="/api/logout.php"');
+    expect(html).toMatch(/<script nonce="[^"]+">/);
+    expect(await sessionsOf(m.id)).toBe(1);
+  });
+
+  it("ends only this browser's session", async () => {
+    const m = await memberWithPassword();
+    const a = await sessionCookie(m.id);
+    const b = await sessionCookie(m.id);
+    await send("/api/logout.php", {}, { cookie: a });
+    expect((await get("/api/user.php", { cookie: b })).status).toBe(200);
+  });
+});
+
+describe("abuse throttling", () => {
+  it("slows down one client hammering the login of one address (RATE_LIMITER, 30 a minute)", async () => {
+    const headers = { "CF-Connecting-IP": "10.200.1.1" };
+    const email = `hammer-${Date.now()}@example.com`;
+    let text = "";
+    for (let i = 0; i < 31; i++) text = await pageText(await send("/login", { email, password: "whatever-1" }, { headers }));
+    expect(text).toContain("Too many attempts. Please wait a minute and try again.");
+    // Another address from the same client is not affected.
+    expect(await pageText(await send("/login", { email: `other-${email}`, password: "whatever-1" }, { headers }))).toContain("Login failed");
+  });
+});

@@ -1,0 +1,118 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { NOTIFICATION_TYPES } from "../../app/lib/constants";
+import { createMember, get, sessionCookie } from "./fixtures";
+import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
+
+describe("settings", () => {
+  it("is for members only", async () => {
+    const res = await get("/settings");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/login?redirectTo=%2Fsettings");
+  });
+
+  it("changes the password only with the right old password, ending the other sessions", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const other = await sessionCookie(m.id);
+    const wrong = await send("/settings", { intent: "password", old_password: "not-it-at-all", password: "Brand-new-1", password_confirm: "Brand-new-1" }, { cookie });
+    expect(await pageText(wrong)).toContain("Please check your old password.");
+    const mismatch = await send("/settings", { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-2" }, { cookie });
+    expect(await pageText(mismatch)).toContain("The entered passwords are not the same.");
+    const ok = await send("/settings", { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-1" }, { cookie });
+    expect(await pageText(ok)).toContain("Your password has been changed.");
+    expect((await get("/api/user.php", { cookie })).status).toBe(200);
+    expect((await get("/api/user.php", { cookie: other })).status).toBe(401);
+    expect((await send("/login", { email: m.email, password: "Brand-new-1" })).status).toBe(302);
+  });
+
+  it("changes the e-mail address after confirmation through /mail-change/do", async () => {
+    const m = await memberWithPassword({ status: "not_confirmed" });
+    const taken = await createMember();
+    const cookie = await sessionCookie(m.id);
+    expect(await pageText(await send("/settings", { intent: "email", new_email: "no-at-sign" }, { cookie }))).toContain("New email adress is invalid.");
+    expect(await pageText(await send("/settings", { intent: "email", new_email: taken.email }, { cookie }))).toContain(
+      "This email address already owns an account on this website.",
+    );
+    const fresh = `moved-${Date.now()}@example.com`;
+    expect(await pageText(await send("/settings", { intent: "email", new_email: fresh }, { cookie }))).toContain("We have sent a confirmation link");
+    const token = await mailedToken(fresh, "/mail-change/do");
+    // Not changed until the link is used (and the GET alone changes nothing).
+    expect(await pageText(await get(`/mail-change/do?token=${token}`))).toContain(fresh);
+    expect((await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first())!.email).toBe(m.email);
+    expect(await pageText(await send("/mail-change/do", { token }))).toContain("Your e-mail address has been changed.");
+    expect(await env.DB.prepare("SELECT email, status FROM users WHERE id = ?1").bind(m.id).first()).toEqual({ email: fresh, status: "confirmed" });
+    expect(await pageText(await send("/mail-change/do", { token }))).toContain("Link expired or invalid");
+  });
+
+  it("refuses the change when the new address got an account in the meantime", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const fresh = `race-${Date.now()}@example.com`;
+    await send("/settings", { intent: "email", new_email: fresh }, { cookie });
+    const token = await mailedToken(fresh, "/mail-change/do");
+    await createMember({ email: fresh });
+    expect(await pageText(await send("/mail-change/do", { token }))).toContain("This email address already owns an account on this website.");
+  });
+
+  it("switches invisible mode on and off", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    await send("/settings", { intent: "invisible", invisible: "on" }, { cookie });
+    expect((await env.DB.prepare("SELECT invisible FROM users WHERE id = ?1").bind(m.id).first())!.invisible).toBe(1);
+    await send("/settings", { intent: "invisible" }, { cookie });
+    expect((await env.DB.prepare("SELECT invisible FROM users WHERE id = ?1").bind(m.id).first())!.invisible).toBe(0);
+  });
+
+  it("saves the language and shows the site in it", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const res = await send("/settings", { intent: "language", language: "de" }, { cookie });
+    expect(res.status).toBe(302);
+    expect((await env.DB.prepare("SELECT language FROM users WHERE id = ?1").bind(m.id).first())!.language).toBe("de");
+    const lng = res.headers.getSetCookie().find((c) => c.startsWith("lng="))!.split(";")[0];
+    expect(await pageText(await get("/settings", { cookie: `${cookie}; ${lng}` }))).toContain("Einstellungen");
+  });
+
+  it("offers the member's data as a JSON download without the password hash", async () => {
+    const m = await memberWithPassword({ name: "Datawise" });
+    await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 7, 'adjustment')").bind(m.id).run();
+    const res = await get("/settings/data", { cookie: await sessionCookie(m.id) });
+    expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="my-data-/);
+    const data = (await res.json()) as Record<string, unknown>;
+    expect(JSON.stringify(data)).not.toContain("password_hash");
+    expect(data).toMatchObject({ user: { id: m.id, email: m.email }, profile: { name: "Datawise" }, credit_ledger: [{ delta: 7 }] });
+    for (const key of ["photos", "likes_given", "blocks", "conversations", "messages_sent", "payments", "notifications_disabled"]) expect(data).toHaveProperty(key);
+    expect((await get("/settings/data")).status).toBe(302);
+  });
+});
+
+describe("notification settings", () => {
+  it("stores the switched-off types and shows why a type was switched off", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    await env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, 'promotions', 'spam_complaint')").bind(m.id).run();
+    const page = await pageText(await get("/notifications", { cookie }));
+    expect(page).toContain("was switched off because one of our e-mails was marked as spam");
+    const keep = NOTIFICATION_TYPES.filter((t) => t !== "news" && t !== "promotions");
+    const body = new URLSearchParams(keep.map((t) => ["enabled", t]));
+    const res = await fetchForm("/notifications", body, cookie);
+    expect(res.status).toBe(200);
+    const rows = await env.DB.prepare("SELECT type, reason FROM notifications_disabled WHERE user_id = ?1 ORDER BY type").bind(m.id).all();
+    expect(rows.results).toEqual([{ type: "news", reason: "user" }, { type: "promotions", reason: "spam_complaint" }]);
+    // Re-enabling lifts the complaint block.
+    await fetchForm("/notifications", new URLSearchParams([...NOTIFICATION_TYPES.map((t) => ["enabled", t])]), cookie);
+    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1").bind(m.id).first<{ n: number }>();
+    expect(none!.n).toBe(0);
+  });
+});
+
+async function fetchForm(path: string, body: URLSearchParams, cookie: string) {
+  const { SELF } = await import("cloudflare:test");
+  return SELF.fetch(`http://localhost${path}`, {
+    method: "POST",
+    headers: { Host: "localhost", Origin: "http://localhost", Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    body,
+    redirect: "manual",
+  });
+}

@@ -1,0 +1,168 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { get } from "./fixtures";
+import { cookiesOf, lastMailTo, mailedToken, pageText, send, signupForm, uniqueEmail } from "./accounts-helpers";
+
+const setSignups = (host: string, value: string) => env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
+
+describe("sign-up", () => {
+  afterEach(async () => {
+    await setSignups("localhost", "all");
+  });
+
+  it("creates a not-confirmed member with tracking, sign-up credits through the ledger, a session and an activation mail in their language", async () => {
+    const form = signupForm({ network: "adnet", ref: "r1", sub1: "a", sub2: "b", sub3: "c" });
+    const res = await send("/signup?network=adnet", form, { host: "de.localhost" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/signup-matches");
+    const user = await env.DB.prepare(
+      "SELECT u.*, p.status AS profile_status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1",
+    ).bind(form.email).first<Record<string, unknown>>();
+    expect(user).toMatchObject({
+      status: "not_confirmed", profile_status: "disabled", credits: 5, language: "de", network: "adnet", ref: "r1",
+      sub1: "a", sub2: "b", sub3: "c", signup_message: "Hi!", name: form.name,
+    });
+    const ledger = await env.DB.prepare("SELECT delta, reason FROM credit_ledger WHERE user_id = ?1").bind(user!.id).all();
+    expect(ledger.results).toEqual([{ delta: 5, reason: "signup" }]);
+    expect(String(user!.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/);
+    const me = await get("/api/user.php", { host: "de.localhost", cookie: cookiesOf(res) });
+    expect(((await me.json()) as { user: { status: string } }).user.status).toBe("not_confirmed");
+    const mail = await lastMailTo(form.email);
+    expect(mail!.subject).toContain("Bestätige");
+    expect(mail!.text).toContain("http://de.localhost/activate?token=");
+  });
+
+  it("stores no ledger row when the brand gives no sign-up credits", async () => {
+    const form = signupForm();
+    expect((await send("/signup", form)).status).toBe(302);
+    const row = await env.DB.prepare("SELECT id, credits FROM users WHERE email = ?1").bind(form.email).first<{ id: string; credits: number }>();
+    expect(row!.credits).toBe(0);
+    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1").bind(row!.id).first<{ n: number }>();
+    expect(ledger!.n).toBe(0);
+  });
+
+  const cases: [string, Record<string, string>, string][] = [
+    ["username equal to the e-mail", { email: "same@example.com", name: "same@example.com" }, "Username may not be the same as your e-mail address"],
+    ["username starting with @", { name: "@sunny" }, "Username may not start with @"],
+    ["missing date of birth", { date_of_birth: "" }, "Enter your date of birth (18+)"],
+    ["under the brand's minimum age", { date_of_birth: `${new Date().getUTCFullYear() - 17}-01-01` }, "Enter your date of birth (18+)"],
+    ["impossible date of birth", { date_of_birth: "1990-02-31" }, "Invalid date of birth."],
+    ["invalid e-mail", { email: "not-an-address" }, "Invalid email"],
+  ];
+  for (const [name, fields, message] of cases) {
+    it(`refuses ${name}: '${message}'`, async () => {
+      const form = signupForm(fields);
+      const res = await send("/signup", form);
+      expect(res.status).toBe(200);
+      expect(await pageText(res)).toContain(message);
+      const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(form.email).first<{ n: number }>();
+      expect(n!.n).toBe(0);
+    });
+  }
+
+  it("uses the brand's minimum age", async () => {
+    await env.DB.prepare("UPDATE brands SET min_age = 21 WHERE hostname = 'localhost'").run();
+    try {
+      const res = await send("/signup", signupForm({ date_of_birth: `${new Date().getUTCFullYear() - 20}-01-01` }));
+      expect(await pageText(res)).toContain("Enter your date of birth (21+)");
+    } finally {
+      await env.DB.prepare("UPDATE brands SET min_age = 18 WHERE hostname = 'localhost'").run();
+    }
+  });
+
+  it("refuses an e-mail that already owns an account", async () => {
+    const form = signupForm();
+    await send("/signup", form);
+    const res = await send("/signup", { ...signupForm(), email: form.email.toUpperCase() });
+    expect(await pageText(res)).toContain("An account with this e-mail address already exists");
+  });
+
+  it("offers reactivation for an account pending deletion", async () => {
+    const form = signupForm();
+    await send("/signup", form);
+    await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE email = ?1").bind(form.email).run();
+    const text = await pageText(await send("/signup", signupForm({ email: form.email })));
+    expect(text).toContain("An account with this e-mail address already exists");
+    expect(text).toContain("can still be reactivated");
+    const sent = await send("/signup", { intent: "reactivate", reactivate_email: form.email, email: form.email });
+    expect(await pageText(sent)).toContain("We have sent you an e-mail with a link to reactivate your account.");
+    expect(await mailedToken(form.email, "/reactivate")).toBeTruthy();
+  });
+
+  it("ignores a filled-in honeypot", async () => {
+    const form = signupForm({ website: "http://spam.example" });
+    await send("/signup", form);
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(form.email).first<{ n: number }>();
+    expect(n!.n).toBe(0);
+  });
+
+  it("is closed when sign-ups are invite-only", async () => {
+    await setSignups("localhost", "other");
+    expect(await pageText(await get("/signup?network=x"))).toContain("Sign-up is by invitation only");
+    const form = signupForm({ network: "x" });
+    const res = await send("/signup?network=x", form);
+    expect(await pageText(res)).toContain("Sign-up is by invitation only");
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(form.email).first<{ n: number }>();
+    expect(n!.n).toBe(0);
+  });
+
+  it("needs a traffic source (network or ref) when the brand says with_trafficsource", async () => {
+    expect(await pageText(await get("/signup", { host: "nl.localhost" }))).not.toContain('name="password"');
+    const without = signupForm();
+    await send("/signup", without, { host: "nl.localhost" });
+    expect(await env.DB.prepare("SELECT id FROM users WHERE email = ?1").bind(without.email).first()).toBeNull();
+
+    const page = await pageText(await get("/signup?ref=partner7", { host: "nl.localhost" }));
+    expect(page).toContain('name="ref" value="partner7"');
+    const withRef = signupForm({ ref: "partner7" });
+    expect((await send("/signup?ref=partner7", withRef, { host: "nl.localhost" })).status).toBe(302);
+    const row = await env.DB.prepare("SELECT ref, brand_id FROM users WHERE email = ?1").bind(withRef.email).first();
+    expect(row).toEqual({ ref: "partner7", brand_id: 3 });
+  });
+
+  it("keeps one account per e-mail address and brand: the same address may sign up on another brand", async () => {
+    const email = uniqueEmail();
+    expect((await send("/signup", signupForm({ email }))).status).toBe(302);
+    expect((await send("/signup", signupForm({ email }), { host: "de.localhost" })).status).toBe(302);
+  });
+});
+
+describe("activation", () => {
+  it("confirms the e-mail address once through the mailed link, then the link fails with 'Activation failed'", async () => {
+    const form = signupForm();
+    const res = await send("/signup", form);
+    const cookie = cookiesOf(res);
+    const token = await mailedToken(form.email, "/activate");
+    // The link only shows a button: GET changes nothing.
+    expect(await pageText(await get(`/activate?token=${token}`))).toContain("Confirm my e-mail address");
+    expect((await env.DB.prepare("SELECT status FROM users WHERE email = ?1").bind(form.email).first())!.status).toBe("not_confirmed");
+
+    const ok = await send("/activate", { token });
+    expect(ok.headers.get("Location")).toBe("/activate/done");
+    const row = await env.DB.prepare("SELECT u.status, p.status AS ps FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1")
+      .bind(form.email).first();
+    expect(row).toEqual({ status: "confirmed", ps: "active" });
+    const done = await pageText(await get("/activate/done", { cookie }));
+    expect(done).toContain("Your account is active");
+    expect(done).toContain("Get Premium");
+
+    const again = await send("/activate", { token });
+    expect(again.headers.get("Location")).toBe("/activate/error");
+    expect(await pageText(await get("/activate/error"))).toContain("Activation failed");
+  });
+
+  it("sends a new link on request, at most a few a day", async () => {
+    const form = signupForm();
+    const cookie = cookiesOf(await send("/signup", form));
+    for (let i = 0; i < 3; i++) expect(await pageText(await send("/activate/resend", {}, { cookie }))).toContain("A new activation link has been sent");
+    expect(await pageText(await send("/activate/resend", {}, { cookie }))).toContain("Too many activation emails sent");
+  });
+
+  it("shows the activation reminder to a not-confirmed member, but not on settings", async () => {
+    const form = signupForm();
+    const cookie = cookiesOf(await send("/signup", form));
+    expect(await pageText(await get("/activate/resend", { cookie }))).toContain("Please confirm your e-mail address.");
+    expect((await get("/activate/done", { cookie })).headers.get("Location")).toBe("/activate/resend");
+    expect(await pageText(await get("/settings", { cookie }))).not.toContain("Please confirm your e-mail address.");
+  });
+});
