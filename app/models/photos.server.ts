@@ -103,18 +103,22 @@ export async function listOwnPhotos(d1: D1Database, userId: string): Promise<Own
 }
 
 /** Another member's photos as a viewer sees them: main first, with the access decided per photo. */
-export async function listPhotosOf(d1: D1Database, ownerId: string, viewer: Viewer) {
-  const { results } = await d1
+export function photosOfStatement(d1: D1Database, ownerId: string) {
+  return d1
     .prepare(
       `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main
        FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1
        ORDER BY is_main DESC, ph.created_at, ph.rowid`,
     )
-    .bind(ownerId)
-    .all<{ id: string; is_private: number; is_main: number | null }>();
-  return results.map((r) => {
+    .bind(ownerId);
+}
+
+export type PhotoRow = { id: string; is_private: number; is_main: number | null };
+
+export function photosAsSeen(ownerId: string, rows: PhotoRow[], viewer: Viewer) {
+  return rows.map((r) => {
     const facts = { ownerId, ownerGone: false, blockedByOwner: false, isMain: !!r.is_main, isPrivate: !!r.is_private };
-    return { id: r.id, isPrivate: !!r.is_private, isMain: !!r.is_main, access: photoAccess(facts, viewer) };
+    return { id: r.id, isPrivate: !!r.is_private, isMain: !!r.is_main, access: photoAccess(facts, viewer) as "blur" | "full" };
   });
 }
 

@@ -19,7 +19,7 @@ async function fetchPhoto(id: string, variant: PhotoVariant, cookie?: string) {
   return { status: res.status, body: await res.text(), cache: res.headers.get("Cache-Control") };
 }
 
-function upload(bytes: Uint8Array, cookie: string, name = "a.jpg") {
+function upload(bytes: Uint8Array<ArrayBuffer>, cookie: string, name = "a.jpg") {
   const form = new FormData();
   form.set("intent", "upload");
   form.set("photo", new File([bytes], name));
