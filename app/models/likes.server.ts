@@ -16,10 +16,11 @@ export const LIKEABLE = `
   AND EXISTS (SELECT 1 FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?2 AND u.deleted_at IS NULL AND p.status = 'active')
   AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ?1 AND b.blocked_id = ?2) OR (b.blocker_id = ?2 AND b.blocked_id = ?1))`;
 
-export function likeStatement(d1: D1Database, likerId: string, likedId: string, source: LikeSource, extraCondition = "") {
+/** The guarded like insert; `extra` adds a condition (with its own arguments from ?4 on). */
+export function likeStatement(d1: D1Database, likerId: string, likedId: string, source: LikeSource, extra?: { sql: string; args: unknown[] }) {
   return d1
-    .prepare(`INSERT INTO likes (liker_id, liked_id, source) SELECT ?1, ?2, ?3 WHERE ${LIKEABLE} ${extraCondition} ON CONFLICT DO NOTHING`)
-    .bind(likerId, likedId, source);
+    .prepare(`INSERT INTO likes (liker_id, liked_id, source) SELECT ?1, ?2, ?3 WHERE ${LIKEABLE} ${extra?.sql ?? ""} ON CONFLICT DO NOTHING`)
+    .bind(likerId, likedId, source, ...(extra?.args ?? []));
 }
 
 async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
