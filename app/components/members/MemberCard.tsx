@@ -9,7 +9,7 @@ export interface CardData {
 }
 
 /** A member in a list; links to their profile (under /likes/m/ from the likes pages). */
-export function MemberCard({ m, base = "/members" }: { m: CardData; base?: string }) {
+export function MemberCard({ m, base = "/members", children }: { m: CardData; base?: string; children?: React.ReactNode }) {
   const { t } = useTranslation("members");
   return (
     <li className="member-card card">
@@ -25,6 +25,7 @@ export function MemberCard({ m, base = "/members" }: { m: CardData; base?: strin
           <span className="member-card-place">{[m.city, m.region].filter(Boolean).join(", ")}</span>
         </span>
       </Link>
+      {children}
     </li>
   );
 }
