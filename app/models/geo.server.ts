@@ -39,3 +39,11 @@ export async function nearestCity(d1: D1Database, lat: number, lon: number): Pro
   }
   return null;
 }
+
+/** A city's position (for distances) when a member picks it by name. */
+export async function cityPosition(d1: D1Database, country: string, city: string) {
+  return d1
+    .prepare("SELECT lat, lon FROM cities WHERE country = ?1 AND name = ?2 COLLATE NOCASE ORDER BY population DESC LIMIT 1")
+    .bind(country, city)
+    .first<{ lat: number; lon: number }>();
+}

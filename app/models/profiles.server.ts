@@ -2,6 +2,7 @@
  * Profiles: the fields of SPEC section 3, who may see a profile, and what one profile page needs,
  * read in one D1 batch. Exact positions never leave the server: city and region at most.
  */
+import { z } from "zod";
 import { INTERESTS } from "~/lib/constants";
 import { photosAsSeen, photosOfStatement, type PhotoRow, type Viewer } from "./photos.server";
 
@@ -228,4 +229,39 @@ export async function updateProfile(d1: D1Database, userId: string, update: Prof
     }
   }
   if (statements.length) await d1.batch(statements);
+}
+
+/* ---------- the profile form ---------- */
+
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.union([z.enum(values), z.literal("")]).transform((v) => (v === "" ? null : v));
+
+/**
+ * The /profile form. Error messages are translation keys (members.json "form.*"); the date of
+ * birth's minimum age and the e-mail comparison come from the caller.
+ */
+export function profileFormSchema(o: { minAge: number; email: string; countries: string[]; today?: Date }) {
+  const today = o.today ?? new Date();
+  return z.object({
+    name: z.string().trim().min(2, "form.nameLength").max(40, "form.nameLength")
+      .refine((n) => !n.startsWith("@"), "form.nameAt")
+      .refine((n) => n.toLowerCase() !== o.email.toLowerCase(), "form.nameEmail"),
+    gender: z.enum(GENDERS),
+    sexuality: z.enum(SEXUALITIES),
+    date_of_birth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "form.dobInvalid")
+      .refine((d) => !Number.isNaN(Date.parse(d)) && ageOn(d, today) <= 120, "form.dobInvalid")
+      .refine((d) => ageOn(d, today) >= o.minAge, "form.dobMin"),
+    country: z.string().refine((c) => o.countries.includes(c), "form.country"),
+    region: z.string().max(20).default(""),
+    city: z.string().trim().max(80).default(""),
+    about_me: z.string().trim().max(2000).default(""),
+    hair_colour: choice(HAIR_COLOURS),
+    eye_colour: choice(EYE_COLOURS),
+    body_type: choice(BODY_TYPES),
+    relationship_status: choice(RELATIONSHIP_STATUSES),
+    tattoos: choice(TATTOOS),
+    signup_reason: choice(SIGNUP_REASONS),
+    lat: z.union([z.literal(""), z.coerce.number().min(-90).max(90)]).default(""),
+    lon: z.union([z.literal(""), z.coerce.number().min(-180).max(180)]).default(""),
+  });
 }
