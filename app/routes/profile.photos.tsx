@@ -3,6 +3,7 @@ import { json, redirect, type ActionFunctionArgs, type LinksFunction, type Loade
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { pageContext } from "~/lib/page.server";
+import { safeRedirect } from "~/lib/request.server";
 import { requireMember } from "~/models/session.server";
 import {
   MAX_UPLOAD_BYTES, deletePhoto, listOwnPhotos, photoLimit, setMainPhoto, setPhotoPrivate, uploadPhoto,
@@ -39,7 +40,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   else if (intent === "private" || intent === "public") await setPhotoPrivate(env.DB, member.id, photoId, intent === "private");
   else if (intent === "delete") await deletePhoto(env, member.id, photoId);
   else return fail("no_file");
-  return redirect("/profile/photos");
+  // The after-sign-up photo step posts here too and goes on to its next step.
+  return redirect(safeRedirect(form.get("redirectTo"), "/profile/photos"));
 }
 
 export default function MyPhotos() {
