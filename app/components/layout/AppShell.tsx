@@ -7,6 +7,8 @@ import { SiteEntryModal } from "../SiteEntryModal";
 import { LoadingBar } from "../LoadingBar";
 import { LiveCounts } from "../LiveCounts";
 import { shouldShowSiteEntry } from "~/lib/site-entry";
+import { ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
+import { LikeModal } from "../members/LikeModal";
 
 /** The four layouts of SPEC section 2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
@@ -47,9 +49,11 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
     <div className="layout layout-default">
       <LoadingBar />
       <TopBar root={root} />
+      <ProfilePhotoAlert loggedIn={!!root.member} hasMainImage={!!root.member?.hasMainImage} />
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />
       {entry}
+      <LikeModal loggedIn={!!root.member} />
       {root.member ? <LiveCounts member={root.member} /> : null}
     </div>
   );

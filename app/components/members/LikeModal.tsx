@@ -1,0 +1,51 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+type Liker = { id: string; profile: { name: string; main_image: { thumb_filename: string } | null } };
+
+/**
+ * SPEC section 4: after the seconds in the query `t`, show the newest like, then drop `t` from the
+ * URL. Any click closes it; the image and the button open that member's profile.
+ */
+export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
+  const { t, ready } = useTranslation("members");
+  const [liker, setLiker] = useState<Liker | null>(null);
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const seconds = Number(url.searchParams.get("t"));
+    if (!loggedIn || !url.searchParams.has("t") || !Number.isFinite(seconds) || seconds < 0) return;
+    const timer = window.setTimeout(async () => {
+      url.searchParams.delete("t");
+      window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+      const res = await fetch("/api/likes.php", { headers: { Accept: "application/json" } });
+      if (!res.ok) return;
+      const data = (await res.json()) as { liked_by: (Liker & { like_new: boolean })[] };
+      const first = data.liked_by.find((l) => l.like_new) ?? data.liked_by[0];
+      if (first) setLiker(first);
+    }, seconds * 1000);
+    return () => window.clearTimeout(timer);
+  }, [loggedIn]);
+  useEffect(() => {
+    if (!liker) return;
+    const close = () => setLiker(null);
+    // Registered after the current click has finished, so the opening does not close it.
+    const id = window.setTimeout(() => document.addEventListener("click", close), 0);
+    return () => {
+      window.clearTimeout(id);
+      document.removeEventListener("click", close);
+    };
+  }, [liker]);
+  if (!liker || !ready) return null;
+  const href = `/members/${liker.id}`;
+  return (
+    <div className="like-modal-backdrop" role="dialog" aria-modal="true" aria-labelledby="like-modal-title" data-testid="like-modal">
+      <div className="like-modal card">
+        <h2 id="like-modal-title">{t("likes.modalTitle", { name: liker.profile.name })}</h2>
+        {liker.profile.main_image ? (
+          <a href={href}><img src={liker.profile.main_image.thumb_filename} alt={liker.profile.name} className="avatar" /></a>
+        ) : null}
+        <a href={href} className="btn btn-primary">{t("likes.modalView")}</a>
+      </div>
+    </div>
+  );
+}
