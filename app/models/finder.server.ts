@@ -4,10 +4,11 @@
  * profiles_search index (bounded), and only those are ranked, so the cost does not grow with the site.
  */
 import { CARD_COLUMNS, ageOn, toCard, type CardRow, type ProfileCard } from "./profiles.server";
-import { birthDateRange, MAX_AGE, MIN_AGE } from "./search.server";
+import { birthDateRange } from "./search.server";
+import { DISTANCES_KM, MAX_AGE, MIN_AGE } from "./profile-options";
 import { z } from "zod";
 
-export const DISTANCES_KM = [10, 25, 50, 100, 250] as const;
+export { DISTANCES_KM };
 const CANDIDATES = 300;
 const RESULTS = 24;
 

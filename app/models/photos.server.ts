@@ -5,6 +5,7 @@
  */
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
+import { MAX_UPLOAD_BYTES } from "./profile-options";
 
 export type PhotoVariant = "full" | "thumb" | "blur";
 export const PHOTO_VARIANTS: readonly PhotoVariant[] = ["full", "thumb", "blur"];
@@ -16,7 +17,7 @@ export function photoKey(photoId: string, variant: PhotoVariant): string {
 /** Whoever asks: null for a visitor. */
 export type Viewer = { id: string; paidUser: boolean } | null;
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES };
 /**
  * Decoding costs ~4 bytes a pixel (plus the decoder's own copy) and a Worker has 128 MB, so larger
  * images are refused from their header, before decoding (a "pixel flood").

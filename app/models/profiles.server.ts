@@ -4,27 +4,13 @@
  */
 import { z } from "zod";
 import { INTERESTS } from "~/lib/constants";
+import {
+  BODY_TYPES, CHOICE_FIELDS, EYE_COLOURS, GENDERS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SEXUALITIES, SIGNUP_REASONS, TATTOOS,
+  type ChoiceField,
+} from "./profile-options";
 import { photosAsSeen, photosOfStatement, type PhotoRow, type Viewer } from "./photos.server";
 
-/* Option codes for the profile's choice fields (labels live in locales/<lng>/members.json). */
-export const GENDERS = ["male", "female"] as const;
-export const SEXUALITIES = ["hetero", "gay", "lesbian", "bi"] as const;
-export const HAIR_COLOURS = ["black", "brown", "blonde", "red", "grey", "other"] as const;
-export const EYE_COLOURS = ["brown", "blue", "green", "grey", "hazel", "other"] as const;
-export const BODY_TYPES = ["slim", "athletic", "average", "curvy", "muscular", "large"] as const;
-export const RELATIONSHIP_STATUSES = ["single", "in_relationship", "married", "divorced", "widowed", "open"] as const;
-export const TATTOOS = ["none", "one", "some", "many"] as const;
-export const SIGNUP_REASONS = ["dating", "relationship", "friendship", "chat", "adventure"] as const;
-
-export const CHOICE_FIELDS = {
-  hair_colour: HAIR_COLOURS,
-  eye_colour: EYE_COLOURS,
-  body_type: BODY_TYPES,
-  relationship_status: RELATIONSHIP_STATUSES,
-  tattoos: TATTOOS,
-  signup_reason: SIGNUP_REASONS,
-} as const;
-export type ChoiceField = keyof typeof CHOICE_FIELDS;
+export { GENDERS, SEXUALITIES, HAIR_COLOURS, EYE_COLOURS, BODY_TYPES, RELATIONSHIP_STATUSES, TATTOOS, SIGNUP_REASONS, CHOICE_FIELDS, type ChoiceField };
 
 export type LikeState = "none" | "sent" | "received" | "match";
 

@@ -6,14 +6,15 @@
 import { z } from "zod";
 import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { regionsStatement, type Region } from "./geo.server";
+import { MAX_AGE, MIN_AGE } from "./profile-options";
+
+export { MAX_AGE, MIN_AGE };
 
 export const PAGE_SIZE = 24;
 /** Counting stops here; the page says "1000+". */
 export const COUNT_CAP = 1000;
 /** Fewer results than this add similar results (same gender and country, any region and age). */
 export const SIMILAR_BELOW = 6;
-export const MIN_AGE = 18;
-export const MAX_AGE = 99;
 
 export const SearchQuery = z.object({
   gender: z.enum(["male", "female"]).optional().catch(undefined),

@@ -5,9 +5,9 @@ import { useTranslation } from "react-i18next";
 import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
 import { requireMember } from "~/models/session.server";
-import { DISTANCES_KM, findMatches } from "~/models/finder.server";
+import { findMatches } from "~/models/finder.server";
 import { like } from "~/models/likes.server";
-import { MAX_AGE, MIN_AGE } from "~/models/search.server";
+import { AGES, DISTANCES_KM } from "~/models/profile-options";
 import { MemberCard } from "~/components/members/MemberCard";
 import { Icon } from "~/components/Icon";
 import styles from "~/styles/members.css";
@@ -32,7 +32,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function MatchFinder() {
   const { filters, hasPosition, matches } = useLoaderData<typeof loader>();
   const { t } = useTranslation("members");
-  const ages = Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => MIN_AGE + i);
   return (
     <div className="container members-page">
       <h1>{t("finder.title")}</h1>
@@ -40,11 +39,11 @@ export default function MatchFinder() {
       <Form method="get" className="card search-form">
         <label className="field field-age">
           <span>{t("search.minAge")}</span>
-          <select name="min_age" defaultValue={filters.min_age}>{ages.map((a) => <option key={a}>{a}</option>)}</select>
+          <select name="min_age" defaultValue={filters.min_age}>{AGES.map((a) => <option key={a}>{a}</option>)}</select>
         </label>
         <label className="field field-age">
           <span>{t("search.maxAge")}</span>
-          <select name="max_age" defaultValue={filters.max_age}>{ages.map((a) => <option key={a}>{a}</option>)}</select>
+          <select name="max_age" defaultValue={filters.max_age}>{AGES.map((a) => <option key={a}>{a}</option>)}</select>
         </label>
         <label className="field">
           <span>{t("finder.distance")}</span>

@@ -4,7 +4,8 @@ import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { pageContext } from "~/lib/page.server";
 import { getMember } from "~/models/session.server";
-import { MAX_AGE, MIN_AGE, resolveFilters, searchMembers, searcherOf, visitorMaySearch, wantedGender } from "~/models/search.server";
+import { resolveFilters, searchMembers, searcherOf, visitorMaySearch, wantedGender } from "~/models/search.server";
+import { AGES } from "~/models/profile-options";
 import { MemberGrid } from "~/components/members/MemberCard";
 import { countryName } from "~/components/members/labels";
 import styles from "~/styles/members.css";
@@ -40,7 +41,6 @@ export default function Search() {
     next.set("page", String(page));
     return `?${next}`;
   };
-  const ages = Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => MIN_AGE + i);
   return (
     <div className="container members-page">
       <h1>{t("search.title")}</h1>
@@ -67,11 +67,11 @@ export default function Search() {
         </label>
         <label className="field field-age">
           <span>{t("search.minAge")}</span>
-          <select name="min_age" defaultValue={f.min_age}>{ages.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+          <select name="min_age" defaultValue={f.min_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
         </label>
         <label className="field field-age">
           <span>{t("search.maxAge")}</span>
-          <select name="max_age" defaultValue={f.max_age}>{ages.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+          <select name="max_age" defaultValue={f.max_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
         </label>
         <button type="submit" className="btn btn-primary">{t("search.submit")}</button>
       </Form>

@@ -5,8 +5,9 @@ import { useTranslation } from "react-i18next";
 import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
 import { requireMember } from "~/models/session.server";
+import { MAX_UPLOAD_BYTES } from "~/models/profile-options";
 import {
-  MAX_UPLOAD_BYTES, deletePhoto, listOwnPhotos, photoLimit, setMainPhoto, setPhotoPrivate, uploadPhoto,
+  deletePhoto, listOwnPhotos, photoLimit, setMainPhoto, setPhotoPrivate, uploadPhoto,
 } from "~/models/photos.server";
 import styles from "~/styles/members.css";
 
