@@ -8,7 +8,7 @@
  *   await db.dispose();
  */
 import { getPlatformProxy } from "wrangler";
-import { hashPassword } from "../../../app/lib/password";
+import { hashPassword } from "../../../app/lib/password.ts";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
 /** wrangler.toml's development pepper (the e2e server only overrides ENVIRONMENT). */
