@@ -109,3 +109,19 @@ test("members pages hydrate without errors", async ({ browser }) => {
   expect(errors).toEqual([]);
   await page.context().close();
 });
+
+test("the like modal appears after t seconds, drops t from the URL and closes on a click", async ({ browser }) => {
+  const name = `Liker ${tag()}`;
+  const me = await db.createMember({ gender: "male", country: "CH" });
+  const liker = await db.createMember({ name, country: "CH" });
+  await db.like(liker.id, me.id);
+  const page = await pageAs(browser, true, me);
+  await page.goto("/likes/sent?t=1");
+  const modal = page.getByTestId("like-modal");
+  await expect(modal).toContainText(`${name} likes you!`);
+  await expect(page).toHaveURL(/\/likes\/sent$/);
+  await expect(modal.getByRole("link", { name: "View profile" })).toHaveAttribute("href", `/members/${liker.id}`);
+  await page.mouse.click(5, 5); // anywhere: the backdrop covers the page
+  await expect(modal).toHaveCount(0);
+  await page.context().close();
+});
