@@ -125,3 +125,29 @@ test("the like modal appears after t seconds, drops t from the URL and closes on
   await expect(modal).toHaveCount(0);
   await page.context().close();
 });
+
+for (const js of [true, false]) {
+  test(`swipe game: ${js ? "drag a card to the right" : "press like"} to like (JavaScript ${js ? "on" : "off"})`, async ({ browser }) => {
+    const country = js ? "IT" : "ES"; // a country of its own per run, so the cards are known
+    const me = await db.createMember({ gender: "male", country });
+    const first = await db.createMember({ name: `Swipe ${tag()}`, country, dateOfBirth: dob19() });
+    const page = await pageAs(browser, js, me);
+    await page.goto("/swipe-game");
+    await expect(page.getByText("4 likes left today")).toBeVisible();
+    await expect(page.getByTestId("swipe-card")).toContainText(first.name);
+    if (js) {
+      const box = (await page.getByTestId("swipe-card").boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 3, { steps: 4 });
+      await page.mouse.move(box.x + box.width / 2 + 160, box.y + box.height / 3, { steps: 4 });
+      await page.mouse.up();
+    } else {
+      await page.getByRole("button", { name: "Like" }).click();
+    }
+    await expect(page.getByText("3 likes left today")).toBeVisible();
+    const stored = await db.DB.prepare("SELECT source FROM likes WHERE liker_id = ?1 AND liked_id = ?2").bind(me.id, first.id).first("source");
+    expect(stored).toBe("swipe");
+    await page.context().close();
+  });
+}

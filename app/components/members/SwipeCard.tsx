@@ -18,6 +18,7 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
   const likeBtn = useRef<HTMLButtonElement>(null);
   const passBtn = useRef<HTMLButtonElement>(null);
   const onDown = (e: PointerEvent) => {
+    if ((e.target as HTMLElement).closest("a")) return; // let the profile link be clicked
     start.current = e.clientX;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
   };

@@ -36,6 +36,7 @@ export async function openE2eDb(port = E2E_PORT) {
       const id = `e2e-${Date.now().toString(36)}-${process.pid}-${seq}-${Math.random().toString(36).slice(2, 8)}`;
       const email = o.email ?? `${id}@example.com`;
       const password = o.password ?? "E2e-pass-2026";
+      const name = o.name ?? `E2E ${seq}`;
       await DB.batch([
         DB.prepare(
           `INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status, last_seen_at)
@@ -44,10 +45,10 @@ export async function openE2eDb(port = E2E_PORT) {
         DB.prepare(
           `INSERT INTO profiles (user_id, name, gender, sexuality, date_of_birth, country, region, city)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
-        ).bind(id, o.name ?? `E2E ${seq}`, o.gender ?? "female", o.sexuality ?? "hetero", o.dateOfBirth ?? "1992-06-15",
+        ).bind(id, name, o.gender ?? "female", o.sexuality ?? "hetero", o.dateOfBirth ?? "1992-06-15",
           o.country ?? "NL", o.region ?? "", o.city ?? ""),
       ]);
-      return { id, email, password };
+      return { id, email, password, name };
     },
     async like(likerId: string, likedId: string) {
       await DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(likerId, likedId).run();
