@@ -5,12 +5,13 @@
  */
 export const GENDERS = ["male", "female"] as const;
 export const SEXUALITIES = ["hetero", "gay", "lesbian", "bi"] as const;
-export const HAIR_COLOURS = ["black", "brown", "blonde", "red", "grey", "other"] as const;
-export const EYE_COLOURS = ["brown", "blue", "green", "grey", "hazel", "other"] as const;
-export const BODY_TYPES = ["slim", "athletic", "average", "curvy", "muscular", "large"] as const;
-export const RELATIONSHIP_STATUSES = ["single", "in_relationship", "married", "divorced", "widowed", "open"] as const;
-export const TATTOOS = ["none", "one", "some", "many"] as const;
-export const SIGNUP_REASONS = ["dating", "relationship", "friendship", "chat", "adventure"] as const;
+// The same codes as the seed's db/seed/profile-options.ts (seed engineer), so demo data shows labels.
+export const HAIR_COLOURS = ["blond", "brown", "black", "red", "grey", "bald"] as const;
+export const EYE_COLOURS = ["blue", "green", "brown", "grey", "hazel"] as const;
+export const BODY_TYPES = ["slim", "athletic", "average", "curvy", "plus_size", "muscular"] as const;
+export const RELATIONSHIP_STATUSES = ["single", "divorced", "widowed", "separated", "open_relationship", "married"] as const;
+export const TATTOOS = ["none", "one", "few", "many"] as const;
+export const SIGNUP_REASONS = ["fun", "flirt", "chat", "friendship", "relationship", "adventure"] as const;
 
 export const CHOICE_FIELDS = {
   hair_colour: HAIR_COLOURS,

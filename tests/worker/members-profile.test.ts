@@ -42,7 +42,7 @@ describe("my profile", () => {
     const form = new URLSearchParams({
       name: "Edited Eva", gender: "female", sexuality: "bi", date_of_birth: "1991-03-04", country: "NL", region: "09", city: "Utrecht",
       about_me: "Hello there", hair_colour: "red", eye_colour: "green", body_type: "curvy", relationship_status: "single",
-      tattoos: "some", signup_reason: "dating", lat: "", lon: "",
+      tattoos: "few", signup_reason: "flirt", lat: "", lon: "",
     });
     form.append("interests", "wine");
     form.append("interests", "sushi");
@@ -56,7 +56,7 @@ describe("my profile", () => {
     const row = await env.DB.prepare("SELECT * FROM profiles WHERE user_id = ?1").bind(m.id).first<Record<string, unknown>>();
     expect(row).toMatchObject({
       name: "Edited Eva", sexuality: "bi", date_of_birth: "1991-03-04", region: "09", city: "Utrecht", about_me: "Hello there",
-      hair_colour: "red", eye_colour: "green", body_type: "curvy", relationship_status: "single", tattoos: "some", signup_reason: "dating",
+      hair_colour: "red", eye_colour: "green", body_type: "curvy", relationship_status: "single", tattoos: "few", signup_reason: "flirt",
       lat: 52.0908, lon: 5.1222,
     });
     const interests = await env.DB.prepare("SELECT interest_id FROM profile_interests WHERE user_id = ?1 ORDER BY interest_id").bind(m.id).all();
