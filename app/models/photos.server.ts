@@ -3,9 +3,10 @@
  * variants (full, thumb, blur) in R2 under its random id. Visitors and free members only ever
  * receive the blurred bytes of photos they are not entitled to, whatever variant they ask for.
  */
-import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
-import { randomId } from "~/lib/password";
-import { MAX_UPLOAD_BYTES } from "./profile-options";
+// Relative .ts imports: the Node seed script (db/seed/members.ts) imports photoKey from this module.
+import { FREE_PHOTOS, PREMIUM_PHOTOS } from "../lib/constants.ts";
+import { randomId } from "../lib/password.ts";
+import { MAX_UPLOAD_BYTES } from "./profile-options.ts";
 
 export type PhotoVariant = "full" | "thumb" | "blur";
 export const PHOTO_VARIANTS: readonly PhotoVariant[] = ["full", "thumb", "blur"];
