@@ -101,7 +101,7 @@ test("members pages hydrate without errors", async ({ browser }) => {
   const page = await pageAs(browser, true, await db.createMember({ gender: "male", country: "CH" }));
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
-  for (const path of ["/members", `/members/${other.id}`, "/likes", "/likes/sent", "/profile", "/profile/photos", "/swipe-game",
+  for (const path of ["/members", `/members/${other.id}`, `/likes/m/${other.id}`, "/likes", "/likes/sent", "/profile", "/profile/photos", "/swipe-game",
     "/match-finder", "/signup-matches", "/complete-signup?step=location", "/complete-signup?step=about"]) {
     await page.goto(path);
     await page.waitForLoadState("networkidle");
