@@ -4,7 +4,8 @@ export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
   serverBuildPath: "build/index.js",
   serverConditions: ["workerd", "worker", "browser"],
-  serverDependenciesToBundle: "all",
+  // @cf-wasm/photon imports its .wasm: left to wrangler, which bundles WebAssembly modules.
+  serverDependenciesToBundle: [/^(?!@cf-wasm\/photon)/],
   serverMainFields: ["browser", "module", "main"],
   serverMinify: false,
   serverModuleFormat: "esm",

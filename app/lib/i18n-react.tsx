@@ -4,7 +4,7 @@
  * the server (loaders, mails); on the client it would cost ~19 KB gzip of the 100 KB landing budget.
  * A unit test checks this reader gives i18next's output for every key of every locale.
  */
-import { createContext, useContext } from "react";
+import { createContext, useContext, useEffect, useState } from "react";
 
 type Tree = { [key: string]: unknown };
 export interface I18nStore {
@@ -72,14 +72,21 @@ export function translate(store: I18nStore, namespaces: string[], key: string, o
   return interpolate(value, options);
 }
 
-/** Same shape as react-i18next's hook: `const { t, i18n } = useTranslation("ns")`. */
-export function useTranslation(ns: string | string[] = "common") {
+/**
+ * Same shape as react-i18next's hook: `const { t, i18n, ready } = useTranslation("ns")`. A namespace not
+ * loaded yet suspends the render (inside a navigation's transition the previous page stays until the
+ * strings arrive); with `{ useSuspense: false }` it renders at once with `ready` false, then again.
+ */
+export function useTranslation(ns: string | string[] = "common", options: { useSuspense?: boolean } = {}) {
   const store = useContext(I18nContext);
   const namespaces = Array.isArray(ns) ? ns : [ns];
-  for (const n of namespaces) {
-    // Suspending inside a navigation's transition keeps the previous page until the strings arrive.
-    if (!store.resources[n] && store.load) throw store.load(n);
-  }
-  const t: TFunction = (key, options) => translate(store, namespaces, key, options);
-  return { t, i18n: { language: store.lng } };
+  const missing = store.load ? namespaces.filter((n) => !store.resources[n]) : [];
+  const [, rerender] = useState(0);
+  const wait = missing.length > 0 && options.useSuspense === false;
+  useEffect(() => {
+    if (wait) Promise.all(missing.map((n) => store.load!(n))).then(() => rerender((x) => x + 1));
+  }, [wait, missing.join()]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (missing.length > 0 && !wait) throw Promise.all(missing.map((n) => store.load!(n)));
+  const t: TFunction = (key, opts) => translate(store, namespaces, key, opts);
+  return { t, i18n: { language: store.lng }, ready: missing.length === 0 };
 }

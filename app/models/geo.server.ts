@@ -1,4 +1,54 @@
-/** Geography: regions of countries (and, with the members issue, the offline reverse geocoder). */
+/**
+ * Places: regions of a country, and the offline reverse geocoder (nearest city of the GeoNames
+ * cities table by bounding box, DESIGN section 1). Nothing more exact than a city leaves the server.
+ */
+export function regionsStatement(d1: D1Database, country: string) {
+  return d1.prepare("SELECT code, name FROM regions WHERE country = ?1 ORDER BY name").bind(country);
+}
+
+export type Region = { code: string; name: string };
+
+export async function regionsOf(d1: D1Database, country: string): Promise<Region[]> {
+  return (await regionsStatement(d1, country).all<Region>()).results;
+}
+
+export interface Place { country: string; region: string; region_name: string; city: string }
+
+/** Boxes tried in turn (degrees of latitude): a city is usually within the first. */
+const BOXES = [0.25, 1, 3];
+
+/**
+ * The nearest city to a position. Each box is one indexed range query on cities_lat_lon; distance is
+ * compared on an equirectangular projection, exact enough to pick the nearest town.
+ */
+export async function nearestCity(d1: D1Database, lat: number, lon: number): Promise<Place | null> {
+  const k = Math.cos((lat * Math.PI) / 180) ** 2; // longitude degrees shrink towards the poles
+  for (const box of BOXES) {
+    const lonBox = box / Math.max(0.1, Math.sqrt(k));
+    const row = await d1
+      .prepare(
+        `SELECT c.name, c.country, c.region_code,
+                COALESCE((SELECT r.name FROM regions r WHERE r.country = c.country AND r.code = c.region_code), c.region_code) AS region_name
+         FROM cities c
+         WHERE c.lat BETWEEN ?1 - ?3 AND ?1 + ?3 AND c.lon BETWEEN ?2 - ?4 AND ?2 + ?4
+         ORDER BY (c.lat - ?1) * (c.lat - ?1) + (c.lon - ?2) * (c.lon - ?2) * ?5 LIMIT 1`,
+      )
+      .bind(lat, lon, box, lonBox, k)
+      .first<{ name: string; country: string; region_code: string; region_name: string }>();
+    if (row) return { country: row.country, region: row.region_code, region_name: row.region_name, city: row.name };
+  }
+  return null;
+}
+
+/** A city's position (for distances) when a member picks it by name. */
+export async function cityPosition(d1: D1Database, country: string, city: string) {
+  return d1
+    .prepare("SELECT lat, lon FROM cities WHERE country = ?1 AND name = ?2 COLLATE NOCASE ORDER BY population DESC LIMIT 1")
+    .bind(country, city)
+    .first<{ lat: number; lon: number }>();
+}
+
+/** The regions of each of the brand's countries (/api/regions.php). */
 export async function regionsByCountry(d1: D1Database, countries: string[]) {
   const { results } = await d1
     .prepare(`SELECT country, code, name FROM regions WHERE country IN (SELECT value FROM json_each(?1)) ORDER BY country, name`)

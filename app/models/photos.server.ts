@@ -1,6 +1,306 @@
-/** Photos: R2 keys. Each photo is stored as three re-encoded variants under its random id. */
+/**
+ * Photos: who may see which file, and the upload pipeline. Each photo is stored as three re-encoded
+ * variants (full, thumb, blur) in R2 under its random id. Visitors and free members only ever
+ * receive the blurred bytes of photos they are not entitled to, whatever variant they ask for.
+ */
+// Relative .ts imports: the Node seed script (db/seed/members.ts) imports photoKey from this module.
+import { FREE_PHOTOS, PREMIUM_PHOTOS } from "../lib/constants.ts";
+import { randomId } from "../lib/password.ts";
+import { MAX_UPLOAD_BYTES } from "./profile-options.ts";
+
 export type PhotoVariant = "full" | "thumb" | "blur";
+export const PHOTO_VARIANTS: readonly PhotoVariant[] = ["full", "thumb", "blur"];
 
 export function photoKey(photoId: string, variant: PhotoVariant): string {
   return `photos/${photoId}/${variant}.webp`;
+}
+
+/** Whoever asks: null for a visitor. */
+export type Viewer = { id: string; paidUser: boolean } | null;
+
+export { MAX_UPLOAD_BYTES };
+/**
+ * Decoding costs ~4 bytes a pixel (plus the decoder's own copy) and a Worker has 128 MB, so larger
+ * images are refused from their header, before decoding (a "pixel flood").
+ */
+export const MAX_PIXELS = 16_000_000;
+const FULL_EDGE = 1600;
+const THUMB_EDGE = 400;
+
+export function photoLimit(paidUser: boolean) {
+  return paidUser ? PREMIUM_PHOTOS : FREE_PHOTOS;
+}
+
+/** What the server decided a viewer gets of one photo. */
+export type PhotoAccess = "none" | "blur" | "full";
+
+export interface PhotoFacts {
+  ownerId: string;
+  ownerGone: boolean; // account deleted or profile disabled
+  blockedByOwner: boolean; // the owner blocked this viewer
+  isMain: boolean;
+  isPrivate: boolean;
+}
+
+/**
+ * The one rule for photos (DESIGN section 5): a member always sees their own; nobody sees a gone
+ * member's or a blocker's photos; the main image is visible to all; every other photo, private ones
+ * included, is full size for premium members and blurred for free members and visitors.
+ */
+export function photoAccess(photo: PhotoFacts, viewer: Viewer): PhotoAccess {
+  if (viewer && viewer.id === photo.ownerId) return "full";
+  if (photo.ownerGone || photo.blockedByOwner) return "none";
+  if (photo.isMain && !photo.isPrivate) return "full";
+  return viewer?.paidUser ? "full" : "blur";
+}
+
+/** Which stored variant answers a request: the blurred one unless the viewer is entitled to more. */
+export function variantToServe(access: PhotoAccess, asked: PhotoVariant): PhotoVariant | null {
+  if (access === "none") return null;
+  return access === "full" ? asked : "blur";
+}
+
+const PHOTO_FACTS_SQL = `
+SELECT ph.id, ph.user_id, ph.is_private, p.main_photo_id, p.status, u.deleted_at,
+       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ph.user_id AND b.blocked_id = ?2) AS blocked
+FROM photos ph JOIN users u ON u.id = ph.user_id JOIN profiles p ON p.user_id = ph.user_id
+WHERE ph.id = ?1`;
+
+type FactsRow = { id: string; user_id: string; is_private: number; main_photo_id: string | null; status: string; deleted_at: number | null; blocked: number };
+
+export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer): Promise<PhotoFacts | null> {
+  const r = await d1.prepare(PHOTO_FACTS_SQL).bind(photoId, viewer?.id ?? "").first<FactsRow>();
+  if (!r) return null;
+  return {
+    ownerId: r.user_id,
+    ownerGone: r.deleted_at !== null || r.status !== "active",
+    blockedByOwner: !!r.blocked,
+    isMain: r.main_photo_id === r.id,
+    isPrivate: !!r.is_private,
+  };
+}
+
+/** The bytes a viewer may receive for /photos/{id}/{variant}, or null (404). */
+export async function photoFor(env: { DB: D1Database; PHOTOS: R2Bucket }, photoId: string, asked: PhotoVariant, viewer: Viewer) {
+  const facts = await photoFacts(env.DB, photoId, viewer);
+  const variant = facts && variantToServe(photoAccess(facts, viewer), asked);
+  if (!variant) return null;
+  const object = await env.PHOTOS.get(photoKey(photoId, variant));
+  return object ? { object, variant } : null;
+}
+
+/* ---------- a member's own photos ---------- */
+
+export interface OwnPhoto { id: string; isPrivate: boolean; isMain: boolean; createdAt: number }
+
+export async function listOwnPhotos(d1: D1Database, userId: string): Promise<OwnPhoto[]> {
+  const { results } = await d1
+    .prepare(
+      `SELECT ph.id, ph.is_private, ph.created_at, (p.main_photo_id = ph.id) AS is_main
+       FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1 ORDER BY ph.created_at, ph.rowid`,
+    )
+    .bind(userId)
+    .all<{ id: string; is_private: number; created_at: number; is_main: number | null }>();
+  return results.map((r) => ({ id: r.id, isPrivate: !!r.is_private, isMain: !!r.is_main, createdAt: r.created_at }));
+}
+
+/** Another member's photos as a viewer sees them: main first, with the access decided per photo. */
+export function photosOfStatement(d1: D1Database, ownerId: string) {
+  return d1
+    .prepare(
+      `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main
+       FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1
+       ORDER BY is_main DESC, ph.created_at, ph.rowid`,
+    )
+    .bind(ownerId);
+}
+
+export type PhotoRow = { id: string; is_private: number; is_main: number | null };
+
+export function photosAsSeen(ownerId: string, rows: PhotoRow[], viewer: Viewer) {
+  return rows.map((r) => {
+    const facts = { ownerId, ownerGone: false, blockedByOwner: false, isMain: !!r.is_main, isPrivate: !!r.is_private };
+    return { id: r.id, isPrivate: !!r.is_private, isMain: !!r.is_main, access: photoAccess(facts, viewer) as "blur" | "full" };
+  });
+}
+
+/* ---------- upload checks: bytes, size and pixel dimensions, before any decoding ---------- */
+
+export type ImageType = "jpeg" | "png" | "webp";
+export type UploadError = "not_image" | "too_large" | "too_many_pixels" | "limit";
+
+export function sniffImageType(b: Uint8Array): ImageType | null {
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
+  if (b.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((v, i) => b[i] === v)) return "png";
+  if (b.length >= 12 && ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WEBP") return "webp";
+  return null;
+}
+
+function ascii(b: Uint8Array, at: number, n: number) {
+  return String.fromCharCode(...b.subarray(at, at + n));
+}
+
+/** Width and height from the file header (no decoding), or null when the header is unreadable. */
+export function imageDimensions(b: Uint8Array, type: ImageType): { width: number; height: number } | null {
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  try {
+    if (type === "png") return { width: dv.getUint32(16), height: dv.getUint32(20) };
+    if (type === "webp") {
+      const chunk = ascii(b, 12, 4);
+      if (chunk === "VP8 ") return { width: dv.getUint16(26, true) & 0x3fff, height: dv.getUint16(28, true) & 0x3fff };
+      if (chunk === "VP8L") {
+        const bits = dv.getUint32(21, true);
+        return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+      }
+      if (chunk === "VP8X") {
+        const w = b[24]! | (b[25]! << 8) | (b[26]! << 16);
+        const h = b[27]! | (b[28]! << 8) | (b[29]! << 16);
+        return { width: w + 1, height: h + 1 };
+      }
+      return null;
+    }
+    // JPEG: walk the markers to the first start-of-frame (SOF0..SOF15 except DHT, JPG, DAC).
+    let i = 2;
+    while (i + 9 < b.length) {
+      if (b[i] !== 0xff) return null;
+      const marker = b[i + 1]!;
+      if (marker === 0xff) { i += 1; continue; }
+      if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { i += 2; continue; }
+      const len = dv.getUint16(i + 2);
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { width: dv.getUint16(i + 7), height: dv.getUint16(i + 5) };
+      }
+      i += 2 + len;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** Checks an upload's bytes, size and dimensions; decodes nothing. */
+export function checkUpload(bytes: Uint8Array): { ok: true; type: ImageType; width: number; height: number } | { ok: false; error: UploadError } {
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ok: false, error: "too_large" };
+  const type = sniffImageType(bytes);
+  if (!type) return { ok: false, error: "not_image" };
+  const dims = imageDimensions(bytes, type);
+  if (!dims || dims.width < 1 || dims.height < 1) return { ok: false, error: "not_image" };
+  if (dims.width * dims.height > MAX_PIXELS) return { ok: false, error: "too_many_pixels" };
+  return { ok: true, type, ...dims };
+}
+
+/** Decodes and re-encodes (which drops EXIF and GPS) into the three variants. */
+async function reencode(bytes: Uint8Array) {
+  const photon = await import("@cf-wasm/photon");
+  const image = photon.PhotonImage.new_from_byteslice(bytes);
+  const toFree: { free(): void }[] = [image];
+  try {
+    const w = image.get_width();
+    const h = image.get_height();
+    const fit = (edge: number) => {
+      const s = Math.min(1, edge / Math.max(w, h));
+      return [Math.max(1, Math.round(w * s)), Math.max(1, Math.round(h * s))] as const;
+    };
+    const [fw, fh] = fit(FULL_EDGE);
+    const full = fw === w && fh === h ? image : photon.resize(image, fw, fh, photon.SamplingFilter.Lanczos3);
+    if (full !== image) toFree.push(full);
+    const [tw, th] = fit(THUMB_EDGE);
+    const thumb = photon.resize(image, tw, th, photon.SamplingFilter.Triangle);
+    toFree.push(thumb);
+    // Strong blur: throw the detail away (24 px across), scale back up, then soften the blocks.
+    const [sw, sh] = fit(24);
+    const tiny = photon.resize(image, sw, sh, photon.SamplingFilter.Triangle);
+    toFree.push(tiny);
+    const blur = photon.resize(tiny, tw, th, photon.SamplingFilter.Gaussian);
+    toFree.push(blur);
+    photon.gaussian_blur(blur, 6);
+    return {
+      width: fw,
+      height: fh,
+      full: full.get_bytes_jpeg(85),
+      thumb: thumb.get_bytes_jpeg(80),
+      blur: blur.get_bytes_jpeg(60),
+    };
+  } finally {
+    for (const x of toFree) x.free();
+  }
+}
+
+async function countPhotos(d1: D1Database, userId: string) {
+  return (await d1.prepare("SELECT COUNT(*) AS n FROM photos WHERE user_id = ?1").bind(userId).first<number>("n")) ?? 0;
+}
+
+/**
+ * Stores an upload. The limit is checked again in the insert itself, so two uploads at once cannot
+ * pass it; the first photo becomes the main image.
+ */
+export async function uploadPhoto(
+  env: { DB: D1Database; PHOTOS: R2Bucket },
+  member: { id: string; paidUser: boolean },
+  bytes: Uint8Array,
+): Promise<{ ok: true; id: string } | { ok: false; error: UploadError }> {
+  const limit = photoLimit(member.paidUser);
+  const checked = checkUpload(bytes);
+  if (!checked.ok) return checked;
+  if ((await countPhotos(env.DB, member.id)) >= limit) return { ok: false, error: "limit" };
+  let variants;
+  try {
+    variants = await reencode(bytes);
+  } catch {
+    return { ok: false, error: "not_image" };
+  }
+  const id = randomId(18);
+  const meta = { httpMetadata: { contentType: "image/jpeg" } };
+  await Promise.all([
+    env.PHOTOS.put(photoKey(id, "full"), variants.full, meta),
+    env.PHOTOS.put(photoKey(id, "thumb"), variants.thumb, meta),
+    env.PHOTOS.put(photoKey(id, "blur"), variants.blur, meta),
+  ]);
+  const [insert] = await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO photos (id, user_id, width, height)
+       SELECT ?1, ?2, ?3, ?4 WHERE (SELECT COUNT(*) FROM photos WHERE user_id = ?2) < ?5`,
+    ).bind(id, member.id, variants.width, variants.height, limit),
+    env.DB.prepare(
+      "UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2 AND main_photo_id IS NULL AND EXISTS (SELECT 1 FROM photos WHERE id = ?1)",
+    ).bind(id, member.id),
+  ]);
+  if (!insert!.meta.changes) {
+    await deleteObjects(env.PHOTOS, id);
+    return { ok: false, error: "limit" };
+  }
+  return { ok: true, id };
+}
+
+function deleteObjects(bucket: R2Bucket, photoId: string) {
+  return bucket.delete(PHOTO_VARIANTS.map((v) => photoKey(photoId, v)));
+}
+
+/** Makes one of a member's own public photos the main image (a private photo becomes public). */
+export async function setMainPhoto(d1: D1Database, userId: string, photoId: string) {
+  await d1.batch([
+    d1.prepare("UPDATE photos SET is_private = 0 WHERE id = ?1 AND user_id = ?2").bind(photoId, userId),
+    d1.prepare("UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2 AND EXISTS (SELECT 1 FROM photos WHERE id = ?1 AND user_id = ?2)").bind(photoId, userId),
+  ]);
+}
+
+/** Marks a photo private or public; a private photo cannot stay the main image. */
+export async function setPhotoPrivate(d1: D1Database, userId: string, photoId: string, isPrivate: boolean) {
+  await d1.batch([
+    d1.prepare("UPDATE photos SET is_private = ?3 WHERE id = ?1 AND user_id = ?2").bind(photoId, userId, isPrivate ? 1 : 0),
+    d1.prepare("UPDATE profiles SET main_photo_id = NULL WHERE user_id = ?2 AND main_photo_id = ?1 AND ?3 = 1").bind(photoId, userId, isPrivate ? 1 : 0),
+  ]);
+}
+
+/** Deletes a photo (row and files); if it was the main image, the oldest public photo takes over. */
+export async function deletePhoto(env: { DB: D1Database; PHOTOS: R2Bucket }, userId: string, photoId: string) {
+  const [del] = await env.DB.batch([
+    env.DB.prepare("DELETE FROM photos WHERE id = ?1 AND user_id = ?2").bind(photoId, userId),
+    env.DB.prepare(
+      `UPDATE profiles SET main_photo_id = (SELECT id FROM photos WHERE user_id = ?2 AND is_private = 0 ORDER BY created_at, rowid LIMIT 1)
+       WHERE user_id = ?2 AND main_photo_id = ?1`,
+    ).bind(photoId, userId),
+  ]);
+  if (del!.meta.changes) await deleteObjects(env.PHOTOS, photoId);
+  return del!.meta.changes > 0;
 }

@@ -39,6 +39,8 @@ function useDropdownDismiss() {
     for (const d of document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]")) d.open = false;
   }, [pathname, search]);
 }
+import { ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
+import { LikeModal } from "../members/LikeModal";
 
 /** The four layouts of SPEC section 2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
@@ -81,9 +83,11 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
       <LoadingBar />
       <TopBar root={root} />
       <AccountAlerts root={root} />
+      <ProfilePhotoAlert loggedIn={!!root.member} hasMainImage={!!root.member?.hasMainImage} />
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />
       {entry}
+      <LikeModal loggedIn={!!root.member} />
       {root.member ? <LiveCounts member={root.member} /> : null}
     </div>
   );

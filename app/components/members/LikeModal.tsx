@@ -1,0 +1,59 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "~/lib/i18n-react";
+
+const backdrop: React.CSSProperties = {
+  position: "fixed", inset: 0, background: "rgba(0,0,0,.5)", display: "flex", alignItems: "center", justifyContent: "center", zIndex: 1000, padding: "1rem",
+};
+const card: React.CSSProperties = {
+  maxWidth: 320, width: "100%", textAlign: "center", display: "grid", gap: ".75rem", justifyItems: "center", background: "#fff", padding: "1.25rem", borderRadius: ".75rem",
+};
+
+type Liker = { id: string; profile: { name: string; main_image: { thumb_filename: string } | null } };
+
+/**
+ * SPEC section 4: after the seconds in the query `t`, show the newest like, then drop `t` from the
+ * URL. Any click closes it; the image and the button open that member's profile.
+ */
+export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
+  const { t, ready } = useTranslation("members", { useSuspense: false });
+  const [liker, setLiker] = useState<Liker | null>(null);
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const seconds = Number(url.searchParams.get("t"));
+    if (!loggedIn || !url.searchParams.has("t") || !Number.isFinite(seconds) || seconds < 0) return;
+    const timer = window.setTimeout(async () => {
+      url.searchParams.delete("t");
+      window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+      const res = await fetch("/api/likes.php", { headers: { Accept: "application/json" } });
+      if (!res.ok) return;
+      const data = (await res.json()) as { liked_by: (Liker & { like_new: boolean })[] };
+      const first = data.liked_by.find((l) => l.like_new) ?? data.liked_by[0];
+      if (first) setLiker(first);
+    }, seconds * 1000);
+    return () => window.clearTimeout(timer);
+  }, [loggedIn]);
+  useEffect(() => {
+    if (!liker) return;
+    const close = () => setLiker(null);
+    // Registered after the current click has finished, so the opening does not close it.
+    const id = window.setTimeout(() => document.addEventListener("click", close), 0);
+    return () => {
+      window.clearTimeout(id);
+      document.removeEventListener("click", close);
+    };
+  }, [liker]);
+  if (!liker || !ready) return null;
+  const href = `/members/${liker.id}`;
+  return (
+    // Inline styles: the modal can open on any page, including those that do not link members.css.
+    <div className="like-modal-backdrop" style={backdrop} role="dialog" aria-modal="true" aria-labelledby="like-modal-title" data-testid="like-modal">
+      <div className="like-modal card" style={card}>
+        <h2 id="like-modal-title">{t("likes.modalTitle", { name: liker.profile.name })}</h2>
+        {liker.profile.main_image ? (
+          <a href={href}><img src={liker.profile.main_image.thumb_filename} alt={liker.profile.name} width={160} height={160} style={{ borderRadius: "50%", objectFit: "cover" }} /></a>
+        ) : null}
+        <a href={href} className="btn btn-primary">{t("likes.modalView")}</a>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import { Icon } from "../Icon";
+import { Avatar } from "./PhotoTile";
+
+export interface CardData {
+  id: string; name: string; age: number; city: string; region: string; mainPhotoId: string | null;
+  online: boolean; premium: boolean; fictional?: boolean; likeNew?: boolean;
+}
+
+/** A member in a list; links to their profile (under /likes/m/ from the likes pages). */
+export function MemberCard({ m, base = "/members", children }: { m: CardData; base?: string; children?: React.ReactNode }) {
+  const { t } = useTranslation("members");
+  return (
+    <li className="member-card card">
+      <Link to={`${base}/${m.id}`} className="member-card-link">
+        <Avatar photoId={m.mainPhotoId} name={m.name} />
+        <span className="member-card-body">
+          <strong className="member-card-name">
+            <span className={`status-dot ${m.online ? "online" : "offline"}`} title={m.online ? t("status.online") : t("status.offline")} />
+            {m.name}, {m.age}
+            {m.premium ? <span className="badge badge-premium" title={t("profile.premium")}><Icon name="star" size={12} /></span> : null}
+            {m.likeNew ? <span className="badge badge-new">{t("likes.new")}</span> : null}
+          </strong>
+          <span className="member-card-place">{[m.city, m.region].filter(Boolean).join(", ")}</span>
+        </span>
+      </Link>
+      {children}
+    </li>
+  );
+}
+
+export function MemberGrid({ members, base }: { members: CardData[]; base?: string }) {
+  return <ul className="member-grid">{members.map((m) => <MemberCard key={m.id} m={m} base={base} />)}</ul>;
+}

@@ -1,0 +1,170 @@
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import type { LikeState } from "~/models/likes.server";
+import { Icon } from "../Icon";
+import { Avatar, PhotoTile } from "./PhotoTile";
+
+export interface ProfileViewData {
+  profile: {
+    id: string; name: string; age: number; city: string; region: string; country: string; mainPhotoId: string | null;
+    online: boolean; premium: boolean; fictional: boolean; aboutMe: string | null; interests: string[];
+    fields: { key: string; value: string; choice: boolean }[];
+  };
+  photos: { id: string; isMain: boolean; isPrivate: boolean; access: "blur" | "full" }[];
+  likeState: LikeState;
+  viewerBlocked: boolean;
+  own: boolean;
+  loggedIn: boolean;
+  paidUser: boolean;
+  fictional: { icon: string; singular: string; warning: string };
+  reportReasons: readonly string[];
+}
+
+/** The profile screen (/members/{id} and /likes/m/{id}): every action is a plain form post. */
+export function ProfileView({ data }: { data: ProfileViewData }) {
+  const { t } = useTranslation("members");
+  const action = useActionData<{ reported?: boolean; error?: string }>();
+  const busy = useNavigation().state !== "idle";
+  const { profile: p, photos } = data;
+  const place = [p.city, p.region].filter(Boolean).join(", ");
+  const locked = photos.some((ph) => ph.access === "blur");
+  return (
+    <div className="container members-page profile-view">
+      <div className="profile-head">
+        <div className="profile-avatar">
+          <Avatar photoId={p.mainPhotoId} name={p.name} size="full" />
+        </div>
+        <div className="profile-summary">
+          <h1>
+            {p.name}{" "}
+            {p.fictional && data.fictional.icon ? (
+              <span className="fictional-icon" title={data.fictional.singular} aria-label={data.fictional.singular}>{data.fictional.icon}</span>
+            ) : null}
+          </h1>
+          <p className="profile-meta">
+            {t("profile.age", { count: p.age })}
+            {place ? ` · ${place}` : ""}
+          </p>
+          <p className="profile-badges">
+            <span className={`status-dot ${p.online ? "online" : "offline"}`}>{p.online ? t("status.online") : t("status.offline")}</span>
+            {p.premium ? <span className="badge badge-premium"><Icon name="star" size={14} /> {t("profile.premium")}</span> : null}
+          </p>
+          {p.fictional && data.fictional.warning ? <p className="alert alert-info fictional-warning">{data.fictional.warning}</p> : null}
+          {data.likeState === "match" ? <p className="alert alert-success match-banner">{t("likes.itsAMatch", { name: p.name })}</p> : null}
+          {data.likeState === "received" ? <p className="alert alert-info">{t("likes.likedYou", { name: p.name })}</p> : null}
+          {!data.own ? <ProfileActions data={data} busy={busy} /> : <Link className="btn" to="/profile">{t("profile.edit")}</Link>}
+        </div>
+      </div>
+
+      {p.aboutMe ? (
+        <section className="card">
+          <h2>{t("fields.about_me")}</h2>
+          <p className="about-me">{p.aboutMe}</p>
+        </section>
+      ) : null}
+
+      {p.fields.length ? (
+        <section className="card">
+          <h2>{t("profile.details")}</h2>
+          <dl className="profile-fields">
+            {p.fields.map((f) => (
+              <div key={f.key}>
+                <dt>{t(`fields.${f.key}`)}</dt>
+                <dd>{f.choice ? t(`values.${f.key}.${f.value}`) : f.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ) : null}
+
+      {p.interests.length ? (
+        <section className="card">
+          <h2>{t("fields.interests")}</h2>
+          <ul className="chips">{p.interests.map((i) => <li key={i} className="chip">{t(`interests.${i}`)}</li>)}</ul>
+        </section>
+      ) : null}
+
+      {photos.length ? (
+        <section className="card">
+          <h2>{t("profile.photos", { count: photos.length })}</h2>
+          {locked ? <p className="hint">{t("photos.lockedHint")} <Link to="/premium">{t("photos.getPremium")}</Link></p> : null}
+          <ul className="photo-grid">
+            {photos.map((ph) => <li key={ph.id}><PhotoTile id={ph.id} access={ph.access} alt={p.name} /></li>)}
+          </ul>
+        </section>
+      ) : null}
+
+      {!data.own && data.loggedIn ? (
+        <details className="card report">
+          <summary>{t("report.title")}</summary>
+          {action?.reported ? <p className="alert alert-success" role="status">{t("report.thanks")}</p> : null}
+          <Form method="post">
+            <input type="hidden" name="intent" value="report" />
+            <label className="field">
+              <span>{t("report.reason")}</span>
+              <select name="reason" required defaultValue="">
+                <option value="" disabled>{t("report.choose")}</option>
+                {data.reportReasons.map((r) => <option key={r} value={r}>{t(`report.reasons.${r}`)}</option>)}
+              </select>
+            </label>
+            <label className="field">
+              <span>{t("report.remarks")}</span>
+              <textarea name="remarks" maxLength={1000} rows={3} />
+            </label>
+            <button type="submit" className="btn">{t("report.submit")}</button>
+          </Form>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function ProfileActions({ data, busy }: { data: ProfileViewData; busy: boolean }) {
+  const { t } = useTranslation("members");
+  const id = data.profile.id;
+  if (!data.loggedIn) {
+    return (
+      <p className="profile-actions">
+        <Link className="btn btn-primary" to={`/login?redirectTo=${encodeURIComponent(`/members/${id}`)}`}>{t("profile.loginToLike")}</Link>
+      </p>
+    );
+  }
+  const liked = data.likeState === "sent" || data.likeState === "match";
+  return (
+    <div className="profile-actions">
+      {data.viewerBlocked ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="unblock" />
+          <button type="submit" className="btn" disabled={busy}>{t("block.unblock")}</button>
+        </Form>
+      ) : (
+        <>
+          <Form method="post">
+            <input type="hidden" name="intent" value={liked ? "unlike" : "like"} />
+            <button type="submit" className={`btn ${liked ? "" : "btn-primary"}`} disabled={busy} aria-pressed={liked}>
+              <Icon name="heart" size={18} /> {liked ? t("likes.liked") : t("likes.like")}
+            </button>
+          </Form>
+          <Link className="btn btn-primary" to={`/members/${id}/chat`}><Icon name="chat" size={18} /> {t("profile.chat")}</Link>
+          <Form method="post">
+            <input type="hidden" name="intent" value="block" />
+            <button type="submit" className="btn btn-link" disabled={busy}>{t("block.block")}</button>
+          </Form>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** 'You're blocked by' {name} (SPEC section 6). */
+export function BlockedNotice({ name }: { name: string }) {
+  const { t } = useTranslation("members");
+  return (
+    <div className="container members-page">
+      <div className="card blocked-notice">
+        <h1>{t("block.blockedBy")} {name}</h1>
+        <p>{t("block.noAccess")}</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * Likes: none, sent, received, match (mutual). A like is one row (liker → liked); like_new marks a
+ * received like the member has not looked at yet (the top bar's new-likes badge counts them).
+ */
+import { CARD_COLUMNS, likeStateOf, mainImageOf, toCard, type CardRow, type LikeState, type ProfileCard } from "./profiles.server";
+
+export { likeStateOf, type LikeState };
+
+export type LikeSource = "profile" | "swipe" | "auto" | "finder";
+export const LIKE_LIST_TYPES = ["received", "sent", "matches"] as const;
+export type LikeListType = (typeof LIKE_LIST_TYPES)[number];
+
+/** Who may be liked: an active, not deleted member other than oneself, with no block either way. */
+export const LIKEABLE = `
+  ?1 != ?2
+  AND EXISTS (SELECT 1 FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?2 AND u.deleted_at IS NULL AND p.status = 'active')
+  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ?1 AND b.blocked_id = ?2) OR (b.blocker_id = ?2 AND b.blocked_id = ?1))`;
+
+/** The guarded like insert; `extra` adds a condition (with its own arguments from ?4 on). */
+export function likeStatement(d1: D1Database, likerId: string, likedId: string, source: LikeSource, extra?: { sql: string; args: unknown[] }) {
+  return d1
+    .prepare(`INSERT INTO likes (liker_id, liked_id, source) SELECT ?1, ?2, ?3 WHERE ${LIKEABLE} ${extra?.sql ?? ""} ON CONFLICT DO NOTHING`)
+    .bind(likerId, likedId, source, ...(extra?.args ?? []));
+}
+
+async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
+  const { results } = await d1
+    .prepare("SELECT liker_id FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)")
+    .bind(viewerId, targetId)
+    .all<{ liker_id: string }>();
+  return likeStateOf(viewerId, results.map((r) => r.liker_id));
+}
+
+/** Likes a member (idempotent); answers the new state. */
+export async function like(d1: D1Database, likerId: string, likedId: string, source: LikeSource = "profile"): Promise<LikeState> {
+  await likeStatement(d1, likerId, likedId, source).run();
+  return stateBetween(d1, likerId, likedId);
+}
+
+/** Takes a like back. */
+export async function unlike(d1: D1Database, likerId: string, likedId: string) {
+  await d1.prepare("DELETE FROM likes WHERE liker_id = ?1 AND liked_id = ?2").bind(likerId, likedId).run();
+}
+
+const VISIBLE = `u.deleted_at IS NULL AND p.status = 'active'
+  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)`;
+
+const LIST_SQL: Record<LikeListType, string> = {
+  // New likes first, then the newest.
+  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.created_at AS liked_at FROM likes l
+    JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
+    WHERE l.liked_id = ?1 AND ${VISIBLE} ORDER BY l.like_new DESC, l.created_at DESC, l.rowid DESC LIMIT ?2`,
+  sent: `SELECT ${CARD_COLUMNS}, 0 AS like_new, l.created_at AS liked_at FROM likes l
+    JOIN profiles p ON p.user_id = l.liked_id JOIN users u ON u.id = p.user_id
+    WHERE l.liker_id = ?1 AND ${VISIBLE} ORDER BY l.created_at DESC, l.rowid DESC LIMIT ?2`,
+  matches: `SELECT ${CARD_COLUMNS}, 0 AS like_new, MAX(l.created_at, r.created_at) AS liked_at FROM likes l
+    JOIN likes r ON r.liker_id = l.liked_id AND r.liked_id = l.liker_id
+    JOIN profiles p ON p.user_id = l.liked_id JOIN users u ON u.id = p.user_id
+    WHERE l.liker_id = ?1 AND ${VISIBLE} ORDER BY liked_at DESC LIMIT ?2`,
+};
+
+export type LikeCard = ProfileCard & { likeNew: boolean };
+
+export async function listLikes(d1: D1Database, userId: string, type: LikeListType, limit = 100): Promise<LikeCard[]> {
+  const { results } = await d1.prepare(LIST_SQL[type]).bind(userId, limit).all<CardRow & { like_new: number }>();
+  const today = new Date();
+  return results.map((r) => ({ ...toCard(r, today), likeNew: !!r.like_new }));
+}
+
+/** GET /api/likes.php: the profiles the member liked, and liked_by entries (id, like_new). */
+export async function likesApi(d1: D1Database, userId: string) {
+  const [sent, received] = await d1.batch<CardRow & { like_new: number }>([
+    d1.prepare(LIST_SQL.sent).bind(userId, 200),
+    d1.prepare(LIST_SQL.received).bind(userId, 200),
+  ]);
+  const today = new Date();
+  const apiProfile = (r: CardRow) => {
+    const c = toCard(r, today);
+    return { id: c.id, name: c.name, age: c.age, city: c.city, online: c.online, main_image: mainImageOf(c.mainPhotoId) };
+  };
+  return {
+    profiles: sent!.results.map(apiProfile),
+    liked_by: received!.results.map((r) => ({ id: r.id, like_new: !!r.like_new, profile: apiProfile(r) })),
+  };
+}
+
+/**
+ * GET /api/auto-like.php (a GET by the spec): an active member of the brand who has not liked the
+ * caller yet likes them, at most once a day per caller, so repeated calls cannot flood likes.
+ * Fictional (team-run) profiles are chosen first. Answers that profile, or null.
+ */
+export async function autoLike(d1: D1Database, userId: string, today = new Date()) {
+  const day = today.toISOString().slice(0, 10);
+  const key = `autolike:${userId}:${day}`;
+  const expires = Math.floor(today.getTime() / 1000) + 2 * 86_400;
+  const pick = `SELECT p.user_id FROM profiles p JOIN users u ON u.id = p.user_id
+    WHERE u.brand_id = (SELECT brand_id FROM users WHERE id = ?1) AND p.status = 'active' AND u.deleted_at IS NULL
+      AND p.user_id != ?1 AND p.gender != (SELECT gender FROM profiles WHERE user_id = ?1)
+      AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = p.user_id AND l.liked_id = ?1)
+      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ?1 AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = ?1))
+    ORDER BY p.fictional DESC, u.last_seen_at DESC LIMIT 1`;
+  // The counter row claims today's auto-like; the insert only happens for the request that claimed it.
+  const [, , chosen] = await d1.batch<unknown>([
+    d1.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2) ON CONFLICT DO NOTHING").bind(key, expires),
+    d1.prepare(
+      `INSERT INTO likes (liker_id, liked_id, source) SELECT (${pick}), ?1, 'auto'
+       WHERE changes() = 1 AND (${pick}) IS NOT NULL`,
+    ).bind(userId),
+    d1.prepare(
+      `SELECT ${CARD_COLUMNS} FROM likes l JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
+       WHERE l.liked_id = ?1 AND l.source = 'auto' ORDER BY l.created_at DESC, l.rowid DESC LIMIT 1`,
+    ).bind(userId),
+  ]);
+  const row = (chosen!.results as CardRow[])[0];
+  if (!row) return null;
+  const c = toCard(row, today);
+  return { id: c.id, name: c.name, age: c.age, city: c.city, main_image: mainImageOf(c.mainPhotoId) };
+}

@@ -1,0 +1,253 @@
+/**
+ * Profiles: the fields of SPEC section 3, who may see a profile, and what one profile page needs,
+ * read in one D1 batch. Exact positions never leave the server: city and region at most.
+ */
+import { z } from "zod";
+import { INTERESTS } from "~/lib/constants";
+import {
+  BODY_TYPES, CHOICE_FIELDS, EYE_COLOURS, GENDERS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SEXUALITIES, SIGNUP_REASONS, TATTOOS,
+  type ChoiceField,
+} from "./profile-options";
+import { photosAsSeen, photosOfStatement, type PhotoRow, type Viewer } from "./photos.server";
+
+export { GENDERS, SEXUALITIES, HAIR_COLOURS, EYE_COLOURS, BODY_TYPES, RELATIONSHIP_STATUSES, TATTOOS, SIGNUP_REASONS, CHOICE_FIELDS, type ChoiceField };
+
+export type LikeState = "none" | "sent" | "received" | "match";
+
+/** The like state between viewer and target, from the likers of the (at most two) rows between them. */
+export function likeStateOf(viewerId: string, likers: string[]): LikeState {
+  const sent = likers.includes(viewerId);
+  const received = likers.some((l) => l !== viewerId);
+  return sent && received ? "match" : sent ? "sent" : received ? "received" : "none";
+}
+
+/** A member counts as online this long after their last request. */
+export const ONLINE_WINDOW_S = 5 * 60;
+
+export function ageOn(dateOfBirth: string, today = new Date()): number {
+  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age -= 1;
+  return age;
+}
+
+export function isOnline(lastSeenAt: number, invisible: boolean, now = Date.now() / 1000): boolean {
+  return !invisible && now - lastSeenAt <= ONLINE_WINDOW_S;
+}
+
+/** The three answers to "may this viewer see this profile?" */
+export type ProfileAccess = "ok" | "blocked" | "not_found";
+
+export function profileAccess(
+  target: { id: string; deleted: boolean; disabled: boolean; blockedViewer: boolean } | null,
+  viewer: Viewer,
+): ProfileAccess {
+  if (!target) return "not_found";
+  if (viewer?.id === target.id) return target.deleted ? "not_found" : "ok";
+  if (target.deleted || target.disabled) return "not_found";
+  return target.blockedViewer ? "blocked" : "ok";
+}
+
+export interface MainImage { filename: string; thumb_filename: string; match: string }
+
+/** The spec's main_image shape (filename, thumb_filename, match) for a photo id. */
+export function mainImageOf(photoId: string | null): MainImage | null {
+  return photoId ? { filename: `/photos/${photoId}/full`, thumb_filename: `/photos/${photoId}/thumb`, match: `/photos/${photoId}/thumb` } : null;
+}
+
+/** What a card in a list (search, likes, finder) shows. */
+export interface ProfileCard {
+  id: string; name: string; age: number; city: string; region: string; country: string;
+  mainPhotoId: string | null; online: boolean; premium: boolean; fictional: boolean;
+}
+
+/** Columns a card query selects (profiles p JOIN users u). */
+export const CARD_COLUMNS = `p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id,
+  p.fictional, u.paid_user, u.last_seen_at, u.invisible,
+  COALESCE((SELECT rg.name FROM regions rg WHERE rg.country = p.country AND rg.code = p.region), p.region) AS region`;
+
+export type CardRow = {
+  id: string; name: string; date_of_birth: string; city: string; region: string; country: string; main_photo_id: string | null;
+  fictional: number; paid_user: number; last_seen_at: number; invisible: number;
+};
+
+export function toCard(r: CardRow, today = new Date()): ProfileCard {
+  return {
+    id: r.id, name: r.name, age: ageOn(r.date_of_birth, today), city: r.city, region: r.region, country: r.country,
+    mainPhotoId: r.main_photo_id, online: isOnline(r.last_seen_at, !!r.invisible), premium: !!r.paid_user, fictional: !!r.fictional,
+  };
+}
+
+/** A profile as the profile page shows it, limited to the brand's visible_profile_fields. */
+export interface ProfileDetails extends ProfileCard {
+  fields: { key: string; value: string; choice: boolean }[];
+  interests: string[];
+  aboutMe: string | null;
+}
+
+const DETAIL_SQL = `
+SELECT ${CARD_COLUMNS}, p.status, p.gender, p.sexuality, p.about_me, p.hair_colour, p.eye_colour, p.body_type,
+       p.relationship_status, p.tattoos, p.signup_reason, u.deleted_at,
+       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?2) AS blocked_viewer,
+       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?2 AND b.blocked_id = p.user_id) AS viewer_blocked
+FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = ?1`;
+
+type DetailRow = CardRow & {
+  status: string; gender: string; sexuality: string; about_me: string; hair_colour: string | null; eye_colour: string | null;
+  body_type: string | null; relationship_status: string | null; tattoos: string | null; signup_reason: string | null;
+  deleted_at: number | null; blocked_viewer: number; viewer_blocked: number;
+};
+
+export type ProfilePage =
+  | { access: "not_found" }
+  | { access: "blocked"; name: string }
+  | {
+      access: "ok"; profile: ProfileDetails; photos: ReturnType<typeof photosAsSeen>;
+      likeState: LikeState; viewerBlocked: boolean; own: boolean;
+    };
+
+/**
+ * Everything the profile page needs in one batch: the profile, its interests, the like rows between
+ * the two members, and (a read receipt, like opening a chat) clearing the like_new of a like the
+ * viewer received from this member.
+ */
+export async function loadProfilePage(d1: D1Database, targetId: string, viewer: Viewer, visibleFields: string[]): Promise<ProfilePage> {
+  const viewerId = viewer?.id ?? "";
+  const [main, interests, likeRows, , photos] = await d1.batch<unknown>([
+    d1.prepare(DETAIL_SQL).bind(targetId, viewerId),
+    d1.prepare("SELECT pi.interest_id AS id FROM profile_interests pi JOIN interests i ON i.id = pi.interest_id WHERE pi.user_id = ?1 ORDER BY i.sort").bind(targetId),
+    d1.prepare("SELECT liker_id FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)").bind(viewerId, targetId),
+    d1.prepare("UPDATE likes SET like_new = 0 WHERE liker_id = ?1 AND liked_id = ?2 AND like_new = 1").bind(targetId, viewerId),
+    photosOfStatement(d1, targetId),
+  ]);
+  const r = (main!.results as DetailRow[])[0];
+  const access = profileAccess(
+    r ? { id: r.id, deleted: r.deleted_at !== null, disabled: r.status !== "active", blockedViewer: !!r.blocked_viewer } : null,
+    viewer,
+  );
+  if (access === "not_found" || !r) return { access: "not_found" };
+  if (access === "blocked") return { access: "blocked", name: r.name };
+  const visible = new Set(visibleFields);
+  const fields: ProfileDetails["fields"] = [];
+  const add = (key: string, value: string | null | undefined, choice: boolean) => {
+    if (visible.has(key) && value) fields.push({ key, value, choice });
+  };
+  add("gender", r.gender, true);
+  add("sexuality", r.sexuality, true);
+  for (const key of Object.keys(CHOICE_FIELDS) as ChoiceField[]) add(key, r[key], true);
+  const likers = (likeRows!.results as { liker_id: string }[]).map((l) => l.liker_id);
+  const card = toCard(r);
+  return {
+    access: "ok",
+    own: viewerId === r.id,
+    viewerBlocked: !!r.viewer_blocked,
+    likeState: likeStateOf(viewerId, likers),
+    photos: photosAsSeen(r.id, photos!.results as PhotoRow[], viewer),
+    profile: {
+      ...card,
+      city: visible.has("city") ? card.city : "",
+      region: visible.has("region") ? card.region : "",
+      fields,
+      interests: visible.has("interests") ? (interests!.results as { id: string }[]).map((i) => i.id) : [],
+      aboutMe: visible.has("about_me") ? r.about_me : null,
+    },
+  };
+}
+
+/* ---------- my profile ---------- */
+
+export interface OwnProfile {
+  name: string; gender: string; sexuality: string; dateOfBirth: string; country: string; region: string; city: string;
+  aboutMe: string; hairColour: string | null; eyeColour: string | null; bodyType: string | null;
+  relationshipStatus: string | null; tattoos: string | null; signupReason: string | null; interests: string[];
+  hasPosition: boolean;
+}
+
+export async function loadOwnProfile(d1: D1Database, userId: string): Promise<OwnProfile | null> {
+  const [p, i] = await d1.batch<unknown>([
+    d1.prepare(
+      `SELECT name, gender, sexuality, date_of_birth, country, region, city, about_me, hair_colour, eye_colour, body_type,
+              relationship_status, tattoos, signup_reason, lat IS NOT NULL AS has_position FROM profiles WHERE user_id = ?1`,
+    ).bind(userId),
+    d1.prepare("SELECT interest_id FROM profile_interests WHERE user_id = ?1").bind(userId),
+  ]);
+  const r = (p!.results as Record<string, string | number | null>[])[0];
+  if (!r) return null;
+  return {
+    name: String(r.name), gender: String(r.gender), sexuality: String(r.sexuality), dateOfBirth: String(r.date_of_birth),
+    country: String(r.country), region: String(r.region), city: String(r.city), aboutMe: String(r.about_me),
+    hairColour: r.hair_colour as string | null, eyeColour: r.eye_colour as string | null, bodyType: r.body_type as string | null,
+    relationshipStatus: r.relationship_status as string | null, tattoos: r.tattoos as string | null,
+    signupReason: r.signup_reason as string | null,
+    interests: (i!.results as { interest_id: string }[]).map((x) => x.interest_id),
+    hasPosition: !!r.has_position,
+  };
+}
+
+export type ProfileUpdate = Partial<{
+  name: string; gender: (typeof GENDERS)[number]; sexuality: (typeof SEXUALITIES)[number]; dateOfBirth: string;
+  aboutMe: string; hairColour: string | null; eyeColour: string | null; bodyType: string | null;
+  relationshipStatus: string | null; tattoos: string | null; signupReason: string | null;
+  country: string; region: string; city: string; lat: number | null; lon: number | null;
+}>;
+
+const COLUMN: Record<keyof ProfileUpdate, string> = {
+  name: "name", gender: "gender", sexuality: "sexuality", dateOfBirth: "date_of_birth", aboutMe: "about_me",
+  hairColour: "hair_colour", eyeColour: "eye_colour", bodyType: "body_type", relationshipStatus: "relationship_status",
+  tattoos: "tattoos", signupReason: "signup_reason", country: "country", region: "region", city: "city", lat: "lat", lon: "lon",
+};
+
+/** Saves the given fields (already validated) and, when given, replaces the interests; one batch. */
+export async function updateProfile(d1: D1Database, userId: string, update: ProfileUpdate, interests?: string[]) {
+  const keys = (Object.keys(update) as (keyof ProfileUpdate)[]).filter((k) => update[k] !== undefined);
+  const statements: D1PreparedStatement[] = [];
+  if (keys.length) {
+    const sets = keys.map((k, i) => `${COLUMN[k]} = ?${i + 2}`).join(", ");
+    statements.push(d1.prepare(`UPDATE profiles SET ${sets}, updated_at = unixepoch() WHERE user_id = ?1`).bind(userId, ...keys.map((k) => update[k] ?? null)));
+  }
+  if (interests) {
+    const valid = interests.filter((i) => (INTERESTS as readonly string[]).includes(i));
+    statements.push(d1.prepare("DELETE FROM profile_interests WHERE user_id = ?1").bind(userId));
+    if (valid.length) {
+      statements.push(
+        d1.prepare(`INSERT INTO profile_interests (user_id, interest_id) VALUES ${valid.map((_, i) => `(?1, ?${i + 2})`).join(", ")}`).bind(userId, ...valid),
+      );
+    }
+  }
+  if (statements.length) await d1.batch(statements);
+}
+
+/* ---------- the profile form ---------- */
+
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.union([z.enum(values), z.literal("")]).transform((v) => (v === "" ? null : v));
+
+/**
+ * The /profile form. Error messages are translation keys (members.json "form.*"); the date of
+ * birth's minimum age and the e-mail comparison come from the caller.
+ */
+export function profileFormSchema(o: { minAge: number; email: string; countries: string[]; today?: Date }) {
+  const today = o.today ?? new Date();
+  return z.object({
+    name: z.string().trim().min(2, "form.nameLength").max(40, "form.nameLength")
+      .refine((n) => !n.startsWith("@"), "form.nameAt")
+      .refine((n) => n.toLowerCase() !== o.email.toLowerCase(), "form.nameEmail"),
+    gender: z.enum(GENDERS),
+    sexuality: z.enum(SEXUALITIES),
+    date_of_birth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "form.dobInvalid")
+      .refine((d) => !Number.isNaN(Date.parse(d)) && ageOn(d, today) <= 120, "form.dobInvalid")
+      .refine((d) => ageOn(d, today) >= o.minAge, "form.dobMin"),
+    country: z.string().refine((c) => o.countries.includes(c), "form.country"),
+    region: z.string().max(20).default(""),
+    city: z.string().trim().max(80).default(""),
+    about_me: z.string().trim().max(2000).default(""),
+    hair_colour: choice(HAIR_COLOURS),
+    eye_colour: choice(EYE_COLOURS),
+    body_type: choice(BODY_TYPES),
+    relationship_status: choice(RELATIONSHIP_STATUSES),
+    tattoos: choice(TATTOOS),
+    signup_reason: choice(SIGNUP_REASONS),
+    lat: z.union([z.literal(""), z.coerce.number().min(-90).max(90)]).default(""),
+    lon: z.union([z.literal(""), z.coerce.number().min(-180).max(180)]).default(""),
+  });
+}

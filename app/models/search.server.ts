@@ -1,0 +1,134 @@
+/**
+ * Member search (/members). Every query has equality on status, gender and country (and region when
+ * given) and a range on date_of_birth, so it walks the profiles_search / profiles_search_region
+ * index in date order and stops at the page size: no full scan, whatever the member count.
+ */
+import { z } from "zod";
+import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
+import { regionsStatement, type Region } from "./geo.server";
+import { MAX_AGE, MIN_AGE } from "./profile-options";
+
+export { MAX_AGE, MIN_AGE };
+
+export const PAGE_SIZE = 24;
+/** Counting stops here; the page says "1000+". */
+export const COUNT_CAP = 1000;
+/** Fewer results than this add similar results (same gender and country, any region and age). */
+export const SIMILAR_BELOW = 6;
+
+export const SearchQuery = z.object({
+  gender: z.enum(["male", "female"]).optional().catch(undefined),
+  country: z.string().regex(/^[A-Z]{2}$/).optional().catch(undefined),
+  countryregion: z.string().max(20).optional().catch(undefined),
+  min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
+  max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
+});
+
+export interface SearchFilters { gender: "male" | "female"; country: string; countryregion: string; min_age: number; max_age: number; page: number }
+
+/**
+ * The filters of a request, with defaults that keep the query on the index: the gender a member
+ * looks for (from their own gender and sexuality), else female; their country, else the visitor's
+ * country when the brand serves it, else the brand's first country.
+ */
+export function resolveFilters(
+  params: URLSearchParams,
+  defaults: { gender?: "male" | "female"; country: string; countries: string[] },
+): SearchFilters {
+  const q = SearchQuery.parse(Object.fromEntries(params));
+  const country = q.country && defaults.countries.includes(q.country) ? q.country : defaults.country;
+  let min = q.min_age ?? MIN_AGE;
+  let max = q.max_age ?? MAX_AGE;
+  if (min > max) [min, max] = [max, min];
+  return {
+    gender: q.gender ?? defaults.gender ?? "female",
+    country,
+    countryregion: q.country === country ? q.countryregion ?? "" : "",
+    min_age: min,
+    max_age: max,
+    page: q.page ?? 1,
+  };
+}
+
+/** The gender a member is looking for. */
+export function wantedGender(gender: string, sexuality: string): "male" | "female" {
+  const same = sexuality === "gay" || sexuality === "lesbian";
+  return (gender === "male") === same ? "male" : "female";
+}
+
+/** Oldest and youngest dates of birth for an age range on a given day (ISO dates compare as text). */
+export function birthDateRange(minAge: number, maxAge: number, today = new Date()) {
+  const shift = (years: number, days = 0) => {
+    const d = new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate() + days));
+    return d.toISOString().slice(0, 10);
+  };
+  // Age >= minAge: born on or before today minus minAge years. Age <= maxAge: born after today minus (maxAge + 1) years.
+  return { from: shift(maxAge + 1, 1), to: shift(minAge) };
+}
+
+const VISIBLE_TO = `u.deleted_at IS NULL AND u.invisible = 0 AND p.user_id != ?1
+  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)`;
+
+/** The search statements; exported so a test can EXPLAIN them. */
+export function searchStatements(d1: D1Database, f: SearchFilters, viewerId: string, today = new Date()) {
+  const { from: born0, to: born1 } = birthDateRange(f.min_age, f.max_age, today);
+  const region = f.countryregion ? "AND p.region = ?6" : "AND ?6 = ''";
+  // Without statistics SQLite may pick the shorter index for a region search; name the one that fits.
+  const from = `profiles p INDEXED BY ${f.countryregion ? "profiles_search_region" : "profiles_search"} JOIN users u ON u.id = p.user_id`;
+  const where = `p.status = 'active' AND p.gender = ?2 AND p.country = ?3 ${region}
+    AND p.date_of_birth BETWEEN ?4 AND ?5 AND ${VISIBLE_TO}`;
+  const args = [viewerId, f.gender, f.country, born0, born1, f.countryregion];
+  return {
+    page: d1
+      .prepare(`SELECT ${CARD_COLUMNS} FROM ${from} WHERE ${where}
+        ORDER BY p.date_of_birth DESC LIMIT ?7 OFFSET ?8`)
+      .bind(...args, PAGE_SIZE, (f.page - 1) * PAGE_SIZE),
+    count: d1
+      .prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?7)`)
+      .bind(...args, COUNT_CAP),
+    // Similar: same gender and country, any region and age, not already in the results.
+    similar: d1
+      .prepare(`SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
+        WHERE p.status = 'active' AND p.gender = ?2 AND p.country = ?3 AND ${VISIBLE_TO}
+          AND NOT (p.date_of_birth BETWEEN ?4 AND ?5 AND (?6 = '' OR p.region = ?6))
+        ORDER BY p.date_of_birth DESC LIMIT ?7`)
+      .bind(...args, PAGE_SIZE),
+  };
+}
+
+export interface SearchResult {
+  results: ProfileCard[];
+  numResults: number;
+  capped: boolean;
+  similar_results: ProfileCard[];
+  pages: number;
+  regions: Region[];
+}
+
+/**
+ * One D1 round trip for the page, the count and the country's regions; a second only when few match, for similar results
+ * (that query would walk a whole gender-and-country range when the filters match nearly everyone).
+ */
+export async function searchMembers(d1: D1Database, f: SearchFilters, viewerId: string | null): Promise<SearchResult> {
+  const today = new Date();
+  const s = searchStatements(d1, f, viewerId ?? "", today);
+  const [page, count, regions] = await d1.batch<unknown>([s.page, s.count, regionsStatement(d1, f.country)]);
+  const n = (count!.results as { n: number }[])[0]!.n;
+  const results = (page!.results as CardRow[]).map((r) => toCard(r, today));
+  const similar = n < SIMILAR_BELOW ? (await s.similar.all<CardRow>()).results.map((r) => toCard(r, today)) : [];
+  return { results, numResults: n, capped: n >= COUNT_CAP, similar_results: similar,
+    pages: Math.max(1, Math.ceil(n / PAGE_SIZE)), regions: regions!.results as Region[] };
+}
+
+/** What the search defaults need to know about the member searching. */
+export async function searcherOf(d1: D1Database, userId: string) {
+  return d1.prepare("SELECT gender, sexuality, country FROM profiles WHERE user_id = ?1").bind(userId)
+    .first<{ gender: string; sexuality: string; country: string }>();
+}
+
+/** SPEC section 6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */
+export function visitorMaySearch(brand: { loggedOutSearch: string; loggedOutSearchTrafficsource: string }, params: URLSearchParams) {
+  const fromTraffic = params.has("network") || params.has("ref");
+  return (fromTraffic ? brand.loggedOutSearchTrafficsource : brand.loggedOutSearch) !== "none";
+}

@@ -1,0 +1,54 @@
+/**
+ * The swipe game: one card at a time, like or pass. At most SWIPE_LIKES_PER_DAY likes a (UTC) day,
+ * exact under concurrency: the count and the insert are one statement, and D1 runs writes one at a time.
+ */
+import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
+import { likeStatement } from "./likes.server";
+import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
+import { wantedGender } from "./search.server";
+
+export const dayStart = (now = new Date()) => Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 1000);
+
+const COUNT_TODAY = "SELECT COUNT(*) AS n FROM likes WHERE liker_id = ?1 AND source = 'swipe' AND created_at >= ?4";
+const countToday = (d1: D1Database, userId: string, now: Date) => d1.prepare(COUNT_TODAY).bind(userId, null, null, dayStart(now));
+
+export type SwipeResult = "liked" | "limit" | "invalid";
+
+export async function swipeLike(d1: D1Database, userId: string, targetId: string, now = new Date()): Promise<SwipeResult> {
+  const res = await likeStatement(d1, userId, targetId, "swipe", { sql: `AND (${COUNT_TODAY}) < ?5`, args: [dayStart(now), SWIPE_LIKES_PER_DAY] }).run();
+  if (res.meta.changes) return "liked";
+  return (await likesLeft(d1, userId, now)) === 0 ? "limit" : "invalid";
+}
+
+export async function likesLeft(d1: D1Database, userId: string, now = new Date()) {
+  const used = await countToday(d1, userId, now).first<number>("n");
+  return Math.max(0, SWIPE_LIKES_PER_DAY - (used ?? 0));
+}
+
+export async function swipePass(d1: D1Database, userId: string, targetId: string) {
+  await d1
+    .prepare("INSERT INTO swipe_passes (user_id, target_id) SELECT ?1, ?2 WHERE ?1 != ?2 AND EXISTS (SELECT 1 FROM users WHERE id = ?2) ON CONFLICT DO NOTHING")
+    .bind(userId, targetId)
+    .run();
+}
+
+/** The next cards: members of the wanted gender in the player's country not yet liked or passed. */
+export async function nextCards(d1: D1Database, userId: string, limit = 5): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
+  const me = await d1.prepare("SELECT gender, sexuality, country FROM profiles WHERE user_id = ?1").bind(userId)
+    .first<{ gender: string; sexuality: string; country: string }>();
+  if (!me) return { cards: [], likesLeft: 0 };
+  const [cards, used] = await d1.batch<unknown>([
+    d1.prepare(
+      `SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
+       WHERE p.status = 'active' AND p.gender = ?2 AND p.country = ?3 AND p.user_id != ?1
+         AND u.deleted_at IS NULL AND u.invisible = 0
+         AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = ?1 AND l.liked_id = p.user_id)
+         AND NOT EXISTS (SELECT 1 FROM swipe_passes s WHERE s.user_id = ?1 AND s.target_id = p.user_id)
+         AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = p.user_id AND b.blocked_id = ?1) OR (b.blocker_id = ?1 AND b.blocked_id = p.user_id))
+       ORDER BY p.date_of_birth DESC LIMIT ?4`,
+    ).bind(userId, wantedGender(me.gender, me.sexuality), me.country, limit),
+    countToday(d1, userId, new Date()),
+  ]);
+  const n = (used!.results as { n: number }[])[0]?.n ?? 0;
+  return { cards: (cards!.results as CardRow[]).map((r) => toCard(r)), likesLeft: Math.max(0, SWIPE_LIKES_PER_DAY - n) };
+}

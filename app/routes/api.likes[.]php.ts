@@ -1,0 +1,10 @@
+/** GET /api/likes.php: { profiles, liked_by: [{ id, like_new }] } for the logged-in member. */
+import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { getMember } from "~/models/session.server";
+import { likesApi } from "~/models/likes.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const member = await getMember(request, context);
+  if (!member) return json({ error: "authentication_required" }, { status: 403 });
+  return json(await likesApi(context.env.DB, member.id), { headers: { "Cache-Control": "private, no-store" } });
+}

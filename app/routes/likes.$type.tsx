@@ -1,0 +1,23 @@
+/** /likes/{received|sent|matches}: received likes with new ones first, sent likes, matches. */
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { pageContext } from "~/lib/page.server";
+import { requireMember } from "~/models/session.server";
+import { LIKE_LIST_TYPES, listLikes, type LikeListType } from "~/models/likes.server";
+import { LikesPage } from "~/components/members/LikesPage";
+import styles from "~/styles/members.css";
+
+export const handle = { i18n: ["common", "members"] };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const type = (params.type ?? "received") as LikeListType;
+  if (!LIKE_LIST_TYPES.includes(type)) throw new Response("Not found", { status: 404 });
+  const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  return { title: t("likes.title"), type, members: await listLikes(context.env.DB, member.id, type) };
+}
+
+export default function Likes() {
+  const { type, members } = useLoaderData<typeof loader>();
+  return <LikesPage type={type} members={members} />;
+}

@@ -1,0 +1,60 @@
+/** The profile view, /members/{id} (also served at /likes/m/{id}). */
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { pageContext } from "~/lib/page.server";
+import { getMember, requireMember } from "~/models/session.server";
+import { loadProfilePage } from "~/models/profiles.server";
+import { like, unlike } from "~/models/likes.server";
+import { REPORT_REASONS, block, report, unblock } from "~/models/blocks.server";
+import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
+import styles from "~/styles/members.css";
+
+export const handle = { i18n: ["common", "members"] };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const [{ brand, t }, member] = await Promise.all([pageContext(request, context, "members"), getMember(request, context)]);
+  const viewer = member && { id: member.id, paidUser: member.paidUser };
+  const page = await loadProfilePage(context.env.DB, params.id ?? "", viewer, brand.visibleProfileFields);
+  if (page.access === "not_found") throw new Response(t("profile.notFound"), { status: 404 });
+  if (page.access === "blocked") return json({ blocked: true as const, name: page.name, title: t("block.noAccess") }, { status: 403 });
+  return {
+    blocked: false as const,
+    title: page.profile.name,
+    ...page,
+    loggedIn: !!member,
+    paidUser: !!member?.paidUser,
+    fictional: { icon: brand.fictionalIcon, singular: brand.fictionalSingular, warning: brand.fictionalWarning },
+    reportReasons: REPORT_REASONS,
+  };
+}
+
+const ActionInput = z.discriminatedUnion("intent", [
+  z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
+  z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: z.string().max(1000).default("") }),
+]);
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const targetId = params.id ?? "";
+  const parsed = ActionInput.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const { t } = await pageContext(request, context, "members");
+    return json({ error: t("errors.invalid") }, { status: 400 });
+  }
+  const d1 = context.env.DB;
+  const input = parsed.data;
+  if (input.intent === "like") await like(d1, member.id, targetId, "profile");
+  else if (input.intent === "unlike") await unlike(d1, member.id, targetId);
+  else if (input.intent === "block") await block(d1, member.id, targetId);
+  else if (input.intent === "unblock") await unblock(d1, member.id, targetId);
+  else if (input.intent === "report") return json({ reported: await report(d1, member.id, targetId, input.reason, input.remarks) });
+  return redirect(new URL(request.url).pathname);
+}
+
+export default function MemberProfile() {
+  const data = useLoaderData<typeof loader>();
+  if (data.blocked) return <BlockedNotice name={data.name} />;
+  return <ProfileView data={data} />;
+}

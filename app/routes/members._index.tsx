@@ -1,0 +1,100 @@
+/** Member search: a GET form (works without JavaScript), paged results, similar results when few match. */
+import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import { pageContext } from "~/lib/page.server";
+import { getMember } from "~/models/session.server";
+import { resolveFilters, searchMembers, searcherOf, visitorMaySearch, wantedGender } from "~/models/search.server";
+import { AGES } from "~/models/profile-options";
+import { MemberGrid } from "~/components/members/MemberCard";
+import { countryName } from "~/components/members/labels";
+import styles from "~/styles/members.css";
+
+export const handle = { i18n: ["common", "members"] };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const [{ brand, t, lng, country }, member] = await Promise.all([pageContext(request, context, "members"), getMember(request, context)]);
+  if (!member && !visitorMaySearch(brand, url.searchParams)) {
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  const me = member ? await searcherOf(context.env.DB, member.id) : null;
+  const fallbackCountry = brand.countries.includes(country) ? country : brand.countries[0] ?? "NL";
+  const filters = resolveFilters(url.searchParams, {
+    gender: me ? wantedGender(me.gender, me.sexuality) : undefined,
+    country: me && brand.countries.includes(me.country) ? me.country : fallbackCountry,
+    countries: brand.countries,
+  });
+  const result = await searchMembers(context.env.DB, filters, member?.id ?? null);
+  const countries = brand.countries.map((code) => ({ code, name: countryName(code, lng) })).sort((a, b) => a.name.localeCompare(b.name, lng));
+  return { title: t("search.title"), filters, ...result, countries };
+}
+
+export default function Search() {
+  const data = useLoaderData<typeof loader>();
+  const { t } = useTranslation("members");
+  const [params] = useSearchParams();
+  const f = data.filters;
+  const pageLink = (page: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(page));
+    return `?${next}`;
+  };
+  return (
+    <div className="container members-page">
+      <h1>{t("search.title")}</h1>
+      <Form method="get" className="card search-form" key={JSON.stringify(f)}>
+        <label className="field">
+          <span>{t("search.gender")}</span>
+          <select name="gender" defaultValue={f.gender}>
+            <option value="female">{t("values.gender.female")}</option>
+            <option value="male">{t("values.gender.male")}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{t("search.country")}</span>
+          <select name="country" defaultValue={f.country}>
+            {data.countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t("search.region")}</span>
+          <select name="countryregion" defaultValue={f.countryregion}>
+            <option value="">{t("search.anyRegion")}</option>
+            {data.regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+          </select>
+        </label>
+        <label className="field field-age">
+          <span>{t("search.minAge")}</span>
+          <select name="min_age" defaultValue={f.min_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+        </label>
+        <label className="field field-age">
+          <span>{t("search.maxAge")}</span>
+          <select name="max_age" defaultValue={f.max_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+        </label>
+        <button type="submit" className="btn btn-primary">{t("search.submit")}</button>
+      </Form>
+
+      <p className="search-count" role="status">
+        {data.capped ? t("search.countCapped", { count: data.numResults }) : t("search.count", { count: data.numResults })}
+      </p>
+      <MemberGrid members={data.results} />
+
+      {data.pages > 1 ? (
+        <nav className="pager" aria-label={t("search.pages")}>
+          {f.page > 1 ? <Link to={pageLink(f.page - 1)} rel="prev">{t("search.previous")}</Link> : <span />}
+          <span>{t("search.pageOf", { page: f.page, pages: data.pages })}</span>
+          {f.page < data.pages ? <Link to={pageLink(f.page + 1)} rel="next">{t("search.next")}</Link> : <span />}
+        </nav>
+      ) : null}
+
+      {data.similar_results.length ? (
+        <section>
+          <h2>{t("search.similar")}</h2>
+          <MemberGrid members={data.similar_results} />
+        </section>
+      ) : null}
+    </div>
+  );
+}

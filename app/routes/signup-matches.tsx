@@ -1,0 +1,49 @@
+/** Right after sign-up: members who match, each with a like button; then on to completing the profile. */
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import { pageContext } from "~/lib/page.server";
+import { requireMember } from "~/models/session.server";
+import { findMatches } from "~/models/finder.server";
+import { like } from "~/models/likes.server";
+import { MemberCard } from "~/components/members/MemberCard";
+import { Icon } from "~/components/Icon";
+import styles from "~/styles/members.css";
+
+export const handle = { i18n: ["common", "members"] };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const found = await findMatches(context.env.DB, member.id, new URLSearchParams());
+  return { title: t("signupMatches.title"), matches: found?.matches.slice(0, 12) ?? [] };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const form = await request.formData();
+  await like(context.env.DB, member.id, String(form.get("targetId") ?? ""), "finder");
+  return redirect("/signup-matches");
+}
+
+export default function SignupMatches() {
+  const { matches } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("members");
+  return (
+    <div className="container members-page">
+      <h1>{t("signupMatches.title")}</h1>
+      <p>{t("signupMatches.text")}</p>
+      <ul className="member-grid">
+        {matches.map((m) => (
+          <MemberCard key={m.id} m={m}>
+            <Form method="post">
+              <input type="hidden" name="targetId" value={m.id} />
+              <button type="submit" className="btn btn-primary btn-sm"><Icon name="heart" size={16} /> {t("likes.like")}</button>
+            </Form>
+          </MemberCard>
+        ))}
+      </ul>
+      <p className="step-actions"><Link to="/complete-signup" className="btn btn-primary">{t("steps.next")}</Link></p>
+    </div>
+  );
+}

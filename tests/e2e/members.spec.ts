@@ -1,0 +1,153 @@
+import { expect, test, type Browser } from "@playwright/test";
+import { openE2eDb, type E2eDb } from "./support/db";
+import { login } from "./support/login";
+import { EXIF_JPEG, SMALL_PNG, bytesOf } from "../worker/images";
+
+// Each test logs in several members (PBKDF2) and re-encodes photos: more than the default budget on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
+let db: E2eDb;
+test.beforeAll(async () => {
+  db = await openE2eDb();
+});
+test.afterAll(async () => {
+  await db?.dispose();
+});
+
+const tag = () => Math.random().toString(36).slice(2, 7);
+/** A date of birth for someone who is 19 today, so they sort first in an 18–20 search. */
+const dob19 = () => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear() - 19, d.getUTCMonth() - 3, 10)).toISOString().slice(0, 10);
+};
+
+async function pageAs(browser: Browser, js: boolean, user: { email: string; password: string }) {
+  const context = await browser.newContext({ javaScriptEnabled: js });
+  const page = await context.newPage();
+  await login(page, user.email, user.password);
+  return page;
+}
+
+for (const js of [true, false]) {
+  test.describe(`members with JavaScript ${js ? "on" : "off"}`, () => {
+    test("search, open a profile, like, and see the match", async ({ browser }) => {
+      const name = `Mia ${tag()}`;
+      const me = await db.createMember({ gender: "male", country: "CH" });
+      const her = await db.createMember({ name, country: "CH", city: "Zürich", dateOfBirth: dob19() });
+      await db.like(her.id, me.id);
+      const page = await pageAs(browser, js, me);
+
+      await page.goto("/members");
+      await page.locator('select[name="gender"]').selectOption("female");
+      await page.locator('select[name="country"]').selectOption("CH");
+      await page.locator('select[name="min_age"]').selectOption("18");
+      await page.locator('select[name="max_age"]').selectOption("20");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await expect(page).toHaveURL(/max_age=20/);
+      await page.getByRole("link", { name: new RegExp(name) }).click();
+
+      await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
+      await expect(page.getByText(`${name} likes you.`)).toBeVisible();
+      await page.getByRole("button", { name: "Like", exact: true }).click();
+      await expect(page.getByText(`It's a match! You and ${name} like each other.`)).toBeVisible();
+
+      await page.goto("/likes/matches");
+      await expect(page.getByRole("link", { name: new RegExp(name) })).toBeVisible();
+      await page.context().close();
+    });
+
+    test("upload a photo: blurred for a free member, sharp for a premium member", async ({ browser }) => {
+      const owner = await db.createMember({ name: `Poppy ${tag()}`, country: "CH" });
+      const page = await pageAs(browser, js, owner);
+      await page.goto("/profile/photos");
+      for (const [name, b64, mimeType] of [["me.jpg", EXIF_JPEG, "image/jpeg"], ["beach.png", SMALL_PNG, "image/png"]] as const) {
+        await page.locator('input[type="file"]').setInputFiles({ name, mimeType, buffer: Buffer.from(bytesOf(b64)) });
+        await page.getByRole("button", { name: "Upload photo" }).click();
+        await expect(page).toHaveURL(/\/profile\/photos$/);
+      }
+      await expect(page.locator(".own-photos li")).toHaveCount(2);
+      await expect(page.getByText("Main photo", { exact: true })).toHaveCount(1);
+      await page.context().close();
+
+      const photos = await db.DB.prepare(
+        "SELECT ph.id, (p.main_photo_id = ph.id) AS is_main FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1",
+      ).bind(owner.id).all<{ id: string; is_main: number }>();
+      const other = photos.results.find((p) => !p.is_main)!.id;
+
+      const free = await pageAs(browser, js, await db.createMember({ gender: "male" }));
+      await free.goto(`/members/${owner.id}`);
+      await expect(free.locator(".photo-locked")).toHaveCount(1);
+      await expect(free.locator(".photo-locked img")).toHaveAttribute("src", `/photos/${other}/blur`);
+      await expect(free.getByRole("link", { name: "Get Premium" }).first()).toBeVisible();
+      const asFree = await free.request.get(`/photos/${other}/full`);
+      expect(asFree.headers()["x-photo-variant"]).toBe("blur");
+      const blurBytes = await asFree.body();
+      await free.context().close();
+
+      const premium = await pageAs(browser, js, await db.createMember({ gender: "male", paidUser: true }));
+      await premium.goto(`/members/${owner.id}`);
+      await expect(premium.locator(".photo-locked")).toHaveCount(0);
+      await expect(premium.locator(`img[src="/photos/${other}/thumb"]`)).toBeVisible();
+      const asPremium = await premium.request.get(`/photos/${other}/full`);
+      expect(asPremium.headers()["x-photo-variant"]).toBe("full");
+      expect(Buffer.compare(await asPremium.body(), blurBytes)).not.toBe(0);
+      await premium.context().close();
+    });
+  });
+}
+
+test("members pages hydrate without errors", async ({ browser }) => {
+  const other = await db.createMember({ name: `Hydra ${tag()}`, country: "CH", city: "Basel" });
+  const page = await pageAs(browser, true, await db.createMember({ gender: "male", country: "CH" }));
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
+  for (const path of ["/members", `/members/${other.id}`, `/likes/m/${other.id}`, "/likes", "/likes/sent", "/profile", "/profile/photos", "/swipe-game",
+    "/match-finder", "/signup-matches", "/complete-signup?step=location", "/complete-signup?step=about"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+  }
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
+test("the like modal appears after t seconds, drops t from the URL and closes on a click", async ({ browser }) => {
+  const name = `Liker ${tag()}`;
+  const me = await db.createMember({ gender: "male", country: "CH" });
+  const liker = await db.createMember({ name, country: "CH" });
+  await db.like(liker.id, me.id);
+  const page = await pageAs(browser, true, me);
+  await page.goto("/likes/sent?t=1");
+  const modal = page.getByTestId("like-modal");
+  await expect(modal).toContainText(`${name} likes you!`);
+  await expect(page).toHaveURL(/\/likes\/sent$/);
+  await expect(modal.getByRole("link", { name: "View profile" })).toHaveAttribute("href", `/members/${liker.id}`);
+  await page.mouse.click(5, 5); // anywhere: the backdrop covers the page
+  await expect(modal).toHaveCount(0);
+  await page.context().close();
+});
+
+for (const js of [true, false]) {
+  test(`swipe game: ${js ? "drag a card to the right" : "press like"} to like (JavaScript ${js ? "on" : "off"})`, async ({ browser }) => {
+    const country = js ? "IT" : "ES"; // a country of its own per run, so the cards are known
+    const me = await db.createMember({ gender: "male", country });
+    const first = await db.createMember({ name: `Swipe ${tag()}`, country, dateOfBirth: dob19() });
+    const page = await pageAs(browser, js, me);
+    await page.goto("/swipe-game");
+    await expect(page.getByText("4 likes left today")).toBeVisible();
+    await expect(page.getByTestId("swipe-card")).toContainText(first.name);
+    if (js) {
+      const box = (await page.getByTestId("swipe-card").boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 3, { steps: 4 });
+      await page.mouse.move(box.x + box.width / 2 + 160, box.y + box.height / 3, { steps: 4 });
+      await page.mouse.up();
+    } else {
+      await page.getByRole("button", { name: "Like" }).click();
+    }
+    await expect(page.getByText("3 likes left today")).toBeVisible();
+    const stored = await db.DB.prepare("SELECT source FROM likes WHERE liker_id = ?1 AND liked_id = ?2").bind(me.id, first.id).first("source");
+    expect(stored).toBe("swipe");
+    await page.context().close();
+  });
+}

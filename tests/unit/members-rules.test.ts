@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { photoAlertHiddenOn } from "../../app/components/alerts/ProfilePhotoAlert";
+import { photoAccess, variantToServe } from "../../app/models/photos.server";
+import { ageOn, likeStateOf, profileAccess } from "../../app/models/profiles.server";
+import { birthDateRange, resolveFilters, wantedGender } from "../../app/models/search.server";
+
+describe("profile-photo alert screens (SPEC section 4)", () => {
+  it("is hidden on profile, signup, activate-done, premium, notifications, directdebit and settings", () => {
+    for (const p of ["/profile", "/profile/photos", "/signup", "/signup-matches", "/activate/done", "/premium", "/notifications", "/directdebit", "/settings", "/members/abc/signup"]) {
+      expect(photoAlertHiddenOn(p), p).toBe(true);
+    }
+    for (const p of ["/members", "/members/abc", "/likes", "/chats", "/swipe-game", "/profiles"]) expect(photoAlertHiddenOn(p), p).toBe(false);
+  });
+});
+
+describe("photo access", () => {
+  const facts = { ownerId: "o", ownerGone: false, blockedByOwner: false, isMain: false, isPrivate: false };
+  it("never hands the full file to visitors or free members", () => {
+    for (const viewer of [null, { id: "f", paidUser: false }]) {
+      for (const asked of ["full", "thumb", "blur"] as const) expect(variantToServe(photoAccess(facts, viewer), asked)).toBe("blur");
+    }
+  });
+  it("lets the owner see everything, even when gone", () => {
+    expect(photoAccess({ ...facts, isPrivate: true, ownerGone: true }, { id: "o", paidUser: false })).toBe("full");
+  });
+});
+
+describe("profile rules", () => {
+  it("computes ages on birthdays", () => {
+    expect(ageOn("2000-06-15", new Date("2026-06-14T12:00:00Z"))).toBe(25);
+    expect(ageOn("2000-06-15", new Date("2026-06-15T12:00:00Z"))).toBe(26);
+  });
+  it("derives like states", () => {
+    expect(likeStateOf("me", [])).toBe("none");
+    expect(likeStateOf("me", ["me"])).toBe("sent");
+    expect(likeStateOf("me", ["you"])).toBe("received");
+    expect(likeStateOf("me", ["me", "you"])).toBe("match");
+  });
+  it("answers not_found / blocked / ok", () => {
+    const t = { id: "t", deleted: false, disabled: false, blockedViewer: false };
+    expect(profileAccess(null, null)).toBe("not_found");
+    expect(profileAccess({ ...t, deleted: true }, null)).toBe("not_found");
+    expect(profileAccess({ ...t, disabled: true }, { id: "v", paidUser: true })).toBe("not_found");
+    expect(profileAccess({ ...t, disabled: true }, { id: "t", paidUser: false })).toBe("ok");
+    expect(profileAccess({ ...t, blockedViewer: true }, { id: "v", paidUser: true })).toBe("blocked");
+  });
+});
+
+describe("search filters", () => {
+  it("turns ages into an inclusive date-of-birth range", () => {
+    expect(birthDateRange(30, 40, new Date("2026-03-10T00:00:00Z"))).toEqual({ from: "1985-03-11", to: "1996-03-10" });
+  });
+  it("defaults to the wanted gender and a served country, swaps reversed ages, ignores bad input", () => {
+    const d = { gender: wantedGender("male", "hetero"), country: "NL", countries: ["NL", "DE"] };
+    expect(resolveFilters(new URLSearchParams("min_age=50&max_age=30&country=XX&gender=robot"), d))
+      .toEqual({ gender: "female", country: "NL", countryregion: "", min_age: 30, max_age: 50, page: 1 });
+    expect(wantedGender("male", "gay")).toBe("male");
+    expect(wantedGender("female", "lesbian")).toBe("female");
+  });
+});
