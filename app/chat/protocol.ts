@@ -86,3 +86,14 @@ export function newClientId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
+
+/** One line of the chats overview (server model and list component alike). */
+export interface ConversationSummary {
+  id: string;
+  otherId: string;
+  otherName: string;
+  otherPhotoId: string | null;
+  unread: number;
+  lastMessageAt: number | null;
+  lastMessagePreview: string | null;
+}

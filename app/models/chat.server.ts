@@ -5,7 +5,7 @@
  */
 import { mailerFor } from "./mail.server";
 import type { ChatRoom } from "~/chat/room";
-import type { MessageKind, SendError, WireMessage } from "~/chat/protocol";
+import type { ConversationSummary, MessageKind, SendError, WireMessage } from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
@@ -133,15 +133,7 @@ export async function conversationAccess(db: D1Database, conversationId: string,
 // ---------------------------------------------------------------------------------------------
 // Overview
 
-export interface ConversationSummary {
-  id: string;
-  otherId: string;
-  otherName: string;
-  otherPhotoId: string | null;
-  unread: number;
-  lastMessageAt: number | null;
-  lastMessagePreview: string | null;
-}
+export type { ConversationSummary };
 
 const LIST_SQL = `
 SELECT c.id, c.last_message_at, c.last_message_preview, cm.unread, o.id AS other_id, op.name AS other_name,

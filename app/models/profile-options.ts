@@ -5,7 +5,7 @@
  */
 export const GENDERS = ["male", "female"] as const;
 export const SEXUALITIES = ["hetero", "gay", "lesbian", "bi"] as const;
-// The same codes as the seed's db/seed/profile-options.ts (seed engineer), so demo data shows labels.
+// The seed draws demo profiles from these same lists (db/seed/profile-options.ts re-exports them).
 export const HAIR_COLOURS = ["blond", "brown", "black", "red", "grey", "bald"] as const;
 export const EYE_COLOURS = ["blue", "green", "brown", "grey", "hazel"] as const;
 export const BODY_TYPES = ["slim", "athletic", "average", "curvy", "plus_size", "muscular"] as const;

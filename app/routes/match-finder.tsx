@@ -9,7 +9,7 @@ import { findMatches } from "~/models/finder.server";
 import { like } from "~/models/likes.server";
 import { AGES, DISTANCES_KM } from "~/models/profile-options";
 import { MemberCard } from "~/components/members/MemberCard";
-import { Icon } from "~/components/Icon";
+import { LikeForm } from "~/components/members/LikeForm";
 import styles from "~/styles/members.css";
 
 export const handle = { i18n: ["common", "members"] };
@@ -60,10 +60,7 @@ export default function MatchFinder() {
           {matches.map((m) => (
             <MemberCard key={m.id} m={m}>
               <p className="hint">{t("finder.shared", { count: m.shared })}</p>
-              <Form method="post">
-                <input type="hidden" name="targetId" value={m.id} />
-                <button type="submit" className="btn btn-primary btn-sm"><Icon name="heart" size={16} /> {t("likes.like")}</button>
-              </Form>
+              <LikeForm targetId={m.id} />
             </MemberCard>
           ))}
         </ul>

@@ -1,13 +1,13 @@
 /** Right after sign-up: members who match, each with a like button; then on to completing the profile. */
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { findMatches } from "~/models/finder.server";
 import { like } from "~/models/likes.server";
 import { MemberCard } from "~/components/members/MemberCard";
-import { Icon } from "~/components/Icon";
+import { LikeForm } from "~/components/members/LikeForm";
 import styles from "~/styles/members.css";
 
 export const handle = { i18n: ["common", "members"] };
@@ -36,10 +36,7 @@ export default function SignupMatches() {
       <ul className="member-grid">
         {matches.map((m) => (
           <MemberCard key={m.id} m={m}>
-            <Form method="post">
-              <input type="hidden" name="targetId" value={m.id} />
-              <button type="submit" className="btn btn-primary btn-sm"><Icon name="heart" size={16} /> {t("likes.like")}</button>
-            </Form>
+            <LikeForm targetId={m.id} />
           </MemberCard>
         ))}
       </ul>

@@ -1,13 +1,11 @@
 /**
- * Codes stored in the profile columns (hair_colour, eye_colour, …). The seed uses them and the
- * profile editor offers them; their labels live in the locale files, keyed by code.
+ * The profile option codes the seed draws from: the app's own lists (app/models/profile-options.ts),
+ * so demo data always has labels in the locale files.
  */
-export const HAIR_COLOURS = ["blond", "brown", "black", "red", "grey", "bald"] as const;
-export const EYE_COLOURS = ["blue", "green", "brown", "grey", "hazel"] as const;
-export const BODY_TYPES = ["slim", "athletic", "average", "curvy", "plus_size", "muscular"] as const;
-export const RELATIONSHIP_STATUSES = ["single", "divorced", "widowed", "separated", "open_relationship", "married"] as const;
-export const TATTOOS = ["none", "one", "few", "many"] as const;
-export const SIGNUP_REASONS = ["fun", "flirt", "chat", "friendship", "relationship", "adventure"] as const;
+export {
+  BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS,
+} from "../../app/models/profile-options.ts";
+import type { BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS } from "../../app/models/profile-options.ts";
 
 export type HairColour = (typeof HAIR_COLOURS)[number];
 export type EyeColour = (typeof EYE_COLOURS)[number];

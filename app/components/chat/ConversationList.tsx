@@ -3,17 +3,10 @@ import { useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { countBadge } from "~/lib/badges";
 import { giftById } from "~/chat/gifts";
+import type { ConversationSummary } from "~/chat/protocol";
 import { LocalTime } from "./LocalTime";
 
-export type ConversationItem = {
-  id: string;
-  otherId: string;
-  otherName: string;
-  otherPhotoId: string | null;
-  unread: number;
-  lastMessageAt: number | null;
-  lastMessagePreview: string | null;
-};
+export type ConversationItem = ConversationSummary;
 
 export function Thumb({ photoId, name, size = 48 }: { photoId: string | null; name: string; size?: number }) {
   return photoId ? (
