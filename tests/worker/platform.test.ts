@@ -195,3 +195,14 @@ describe("online status", () => {
     expect(await lastSeen()).toBeGreaterThanOrEqual(now - 5);
   });
 });
+
+describe("the e2e set-up endpoint", () => {
+  it("answers 404 to anything but a POST on localhost", async () => {
+    expect((await get("/dev/sql")).status).toBe(404);
+    const res = await SELF.fetch("http://members.example/dev/sql", {
+      method: "POST", headers: { Host: "members.example", "Content-Type": "application/json" },
+      body: JSON.stringify({ statements: [{ sql: "SELECT 1" }], mode: "first" }),
+    });
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,13 +1,11 @@
 /**
- * Direct access to the end-to-end server's local D1 and R2 (the state tests/e2e/server.sh creates),
- * through wrangler's getPlatformProxy, so a test can set up its own members without any test-only
- * route in the Worker. Open it once per file (it starts a local runtime), dispose it after.
+ * Test data in the end-to-end server's D1 (the state tests/e2e/server.sh creates), so a test can set
+ * up its own members.
  *
  *   const db = await openE2eDb();
  *   const alice = await db.createMember({ name: "Alice", password: "pw" });
  *   await db.dispose();
  */
-import { getPlatformProxy } from "wrangler";
 import { hashPassword } from "../../../app/lib/password.ts";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
@@ -17,19 +15,53 @@ const PEPPER = "dev-pepper-not-for-production";
 export interface NewMember {
   email?: string; password?: string; name?: string; gender?: "male" | "female"; sexuality?: string; country?: string;
   region?: string; city?: string; dateOfBirth?: string; paidUser?: boolean; credits?: number; brandId?: number;
-  status?: "confirmed" | "not_confirmed";
+  status?: "confirmed" | "not_confirmed"; language?: string;
 }
 
 let seq = 0;
+// Test passwords need no production strength: a cheap hash per password keeps set-up fast.
+const hashes = new Map<string, Promise<string>>();
+const hashOf = (password: string) => {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password, PEPPER, 1000));
+  return hashes.get(password)!;
+};
+
+/**
+ * A D1-shaped client whose statements run inside the e2e server (POST /dev/sql, which exists only
+ * under ENVIRONMENT=test): one process owns the SQLite files, so nothing is ever found locked.
+ */
+type Sent = { sql: string; params: unknown[] };
+const sent = new WeakMap<object, Sent>();
+function serverDb(base: string): D1Database {
+  const call = async (statements: Sent[], mode: string, column?: string) => {
+    const res = await fetch(`${base}/dev/sql`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ statements, mode, column }),
+    });
+    if (!res.ok) throw new Error(`/dev/sql ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { result: unknown }).result;
+  };
+  const statement = (s: Sent): D1PreparedStatement => {
+    const stmt = {
+      bind: (...params: unknown[]) => statement({ sql: s.sql, params }),
+      first: (column?: string) => call([s], "first", column),
+      all: () => call([s], "all"),
+      run: () => call([s], "run"),
+    } as unknown as D1PreparedStatement;
+    sent.set(stmt, s);
+    return stmt;
+  };
+  return {
+    prepare: (sql: string) => statement({ sql, params: [] }),
+    batch: (statements: D1PreparedStatement[]) => call(statements.map((x) => sent.get(x)!), "batch"),
+  } as unknown as D1Database;
+}
 
 export async function openE2eDb(port = E2E_PORT) {
-  const proxy = await getPlatformProxy<{ DB: D1Database; PHOTOS: R2Bucket }>({
-    persist: { path: `.wrangler/e2e-${port}/v3` },
-  });
-  const { DB, PHOTOS } = proxy.env;
+  const DB = serverDb(`http://localhost:${port}`);
   return {
     DB,
-    PHOTOS,
     /** A member (user + profile) who can log in at /login with `password`. */
     async createMember(o: NewMember = {}) {
       seq += 1;
@@ -39,9 +71,9 @@ export async function openE2eDb(port = E2E_PORT) {
       const name = o.name ?? `E2E ${seq}`;
       await DB.batch([
         DB.prepare(
-          `INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status, last_seen_at)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, unixepoch())`,
-        ).bind(id, o.brandId ?? 1, email, await hashPassword(password, PEPPER), o.paidUser ? 1 : 0, o.credits ?? 0, o.status ?? "confirmed"),
+          `INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status, language, last_seen_at)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, unixepoch())`,
+        ).bind(id, o.brandId ?? 1, email, await hashOf(password), o.paidUser ? 1 : 0, o.credits ?? 0, o.status ?? "confirmed", o.language ?? "en"),
         DB.prepare(
           `INSERT INTO profiles (user_id, name, gender, sexuality, date_of_birth, country, region, city)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
@@ -53,7 +85,7 @@ export async function openE2eDb(port = E2E_PORT) {
     async like(likerId: string, likedId: string) {
       await DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(likerId, likedId).run();
     },
-    dispose: () => proxy.dispose(),
+    dispose: async () => {},
   };
 }
 
