@@ -1,3 +1,4 @@
+import { Icon } from "../Icon";
 import type { TFunction } from "~/lib/i18n-react";
 import { useTranslation } from "~/lib/i18n-react";
 import { GIFTS, giftById } from "~/chat/gifts";
@@ -13,7 +14,7 @@ export function GiftPicker({ cost }: { cost: number }) {
   const { t } = useTranslation("chat");
   return (
     <details className="chat-gifts">
-      <summary className="btn btn-light" title={t("gifts.title")}>🎁 <span className="chat-tool-label">{t("gifts.title")}</span></summary>
+      <summary className="btn btn-light" title={t("gifts.title")}><Icon name="gift" size={18} /> <span className="chat-tool-label">{t("gifts.title")}</span></summary>
       <div className="chat-gifts-grid" role="group" aria-label={t("gifts.title")}>
         {GIFTS.map((g) => (
           <button key={g.id} type="submit" name="giftId" value={g.id} className="chat-gift-btn">

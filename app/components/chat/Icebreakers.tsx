@@ -1,3 +1,4 @@
+import { Icon } from "../Icon";
 import { useRef } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { ICEBREAKER_COUNT } from "~/chat/gifts";
@@ -25,7 +26,7 @@ export function Icebreakers({ hydrated, onPick }: { hydrated: boolean; onPick: (
   return (
     <>
       <button type="button" className="btn btn-light" onClick={() => dialog.current?.showModal()}>
-        💬 <span className="chat-tool-label">{t("icebreakers.open")}</span>
+        <Icon name="bubbles" size={18} /> <span className="chat-tool-label">{t("icebreakers.open")}</span>
       </button>
       <dialog ref={dialog} className="chat-icebreakers" aria-labelledby="icebreakers-title">
         <h2 id="icebreakers-title">{t("icebreakers.title")}</h2>
