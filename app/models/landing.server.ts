@@ -3,6 +3,7 @@
  * niche decides gender and age), with a main photo. Only name, age and city leave the server.
  */
 import type { Niche } from "~/lib/constants";
+import type { Env } from "~/lib/env";
 
 export interface LandingMember {
   id: string;
@@ -66,4 +67,22 @@ export async function recentLandingMembers(db: D1Database, niche: Niche, minAge:
     city: r.city,
     photoId: r.main_photo_id,
   }));
+}
+
+const STRIP_CACHE_MS = 60_000;
+const stripCache = new Map<string, { at: number; members: Promise<LandingMember[]> }>();
+
+/**
+ * The strip is the same for every visitor of a niche: each isolate reuses it for a minute, so a landing
+ * render usually costs no D1 round trip. Tests (ENVIRONMENT=test) always read fresh rows.
+ */
+export function landingMembers(env: Pick<Env, "DB" | "ENVIRONMENT">, niche: Niche, minAge: number): Promise<LandingMember[]> {
+  if (env.ENVIRONMENT === "test") return recentLandingMembers(env.DB, niche, minAge);
+  const key = `${niche}:${minAge}`;
+  const hit = stripCache.get(key);
+  if (hit && Date.now() - hit.at < STRIP_CACHE_MS) return hit.members;
+  const members = recentLandingMembers(env.DB, niche, minAge);
+  stripCache.set(key, { at: Date.now(), members });
+  members.catch(() => stripCache.delete(key));
+  return members;
 }

@@ -5,7 +5,7 @@ import type { Niche } from "~/lib/constants";
 import { pageContext } from "~/lib/page.server";
 import { nicheOf } from "~/models/brand.server";
 import { getMember } from "~/models/session.server";
-import { recentLandingMembers } from "~/models/landing.server";
+import { landingMembers } from "~/models/landing.server";
 import { Icon, type IconName } from "~/components/Icon";
 import { HeroArt } from "~/components/landing/HeroArt";
 
@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Both reads in parallel: one D1 round trip of waiting.
   const [member, members] = await Promise.all([
     getMember(request, context),
-    recentLandingMembers(context.env.DB, niche, brand.minAge),
+    landingMembers(context.env, niche, brand.minAge),
   ]);
   // Members have nothing to do on the visitors' landing page.
   if (member) throw redirect("/members");
