@@ -1,3 +1,4 @@
+import { apiFetch } from "~/lib/api-client";
 import { Form, Link, useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
@@ -46,7 +47,7 @@ export function ConversationList({ items, activeId, lng }: { items: Conversation
     setRemoved((s) => new Set(s).add(id));
     let ok = false;
     try {
-      const res = await fetch("/api/chat.php", {
+      const res = await apiFetch("/api/chat.php", {
         method: "DELETE",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ conversation: id }),

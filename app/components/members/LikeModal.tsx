@@ -1,3 +1,4 @@
+import { apiFetch } from "~/lib/api-client";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 
@@ -24,7 +25,8 @@ export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
     const timer = window.setTimeout(async () => {
       url.searchParams.delete("t");
       window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
-      const res = await fetch("/api/likes.php", { headers: { Accept: "application/json" } });
+      const res = await apiFetch("/api/likes.php", { headers: { Accept: "application/json" } }).catch(() => null);
+      if (!res) return;
       if (!res.ok) return;
       const data = (await res.json()) as { liked_by: (Liker & { like_new: boolean })[] };
       const first = data.liked_by.find((l) => l.like_new) ?? data.liked_by[0];

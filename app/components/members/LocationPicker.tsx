@@ -1,3 +1,4 @@
+import { apiFetch } from "~/lib/api-client";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { GEOLOCATION_CACHE_S } from "~/lib/constants";
@@ -37,7 +38,8 @@ export function LocationPicker({ countries, regions, value }: {
     } catch { /* a broken cache entry is ignored */ }
     navigator.geolocation.getCurrentPosition(
       async ({ coords }) => {
-        const res = await fetch(`/api/geocode.php?lat=${coords.latitude}&lon=${coords.longitude}`);
+        const res = await apiFetch(`/api/geocode.php?lat=${coords.latitude}&lon=${coords.longitude}`).catch(() => null);
+        if (!res) return setStatus("failed");
         if (!res.ok) return setStatus("failed");
         const place = (await res.json()) as Place;
         localStorage.setItem(CACHE_KEY, JSON.stringify({ at: Date.now(), lat: coords.latitude, lon: coords.longitude, place }));
