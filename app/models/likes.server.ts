@@ -2,6 +2,8 @@
  * Likes: none, sent, received, match (mutual). A like is one row (liker → liked); like_new marks a
  * received like the member has not looked at yet (the top bar's new-likes badge counts them).
  */
+import type { Env } from "~/lib/env";
+import { notifyMemberLater, type Later } from "./hub.server";
 import { CARD_COLUMNS, likeStateOf, mainImageOf, toCard, type CardRow, type LikeState, type ProfileCard } from "./profiles.server";
 
 export { likeStateOf, type LikeState };
@@ -31,9 +33,16 @@ async function stateBetween(d1: D1Database, viewerId: string, targetId: string):
   return likeStateOf(viewerId, results.map((r) => r.liker_id));
 }
 
-/** Likes a member (idempotent); answers the new state. */
-export async function like(d1: D1Database, likerId: string, likedId: string, source: LikeSource = "profile"): Promise<LikeState> {
-  await likeStatement(d1, likerId, likedId, source).run();
+/**
+ * Likes a member (idempotent); answers the new state. A new like tells the liked member's open tabs
+ * (their likes badge), after the response when there is an execution context.
+ */
+export async function like(
+  app: { env: Pick<Env, "DB" | "MEMBER_HUB">; ctx?: Later }, likerId: string, likedId: string, source: LikeSource = "profile",
+): Promise<LikeState> {
+  const d1 = app.env.DB;
+  const res = await likeStatement(d1, likerId, likedId, source).run();
+  if (res.meta.changes) await notifyMemberLater(app.env, app.ctx, likedId, { kind: "like" });
   return stateBetween(d1, likerId, likedId);
 }
 
