@@ -38,6 +38,8 @@ export function LiveCounts({ member }: { member: Counts }) {
     const connect = () => {
       const socket = (ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${HUB_PATH}`));
       socket.onopen = () => {
+        // Marks the page as live (tests wait for it, as for the chat's data-connected).
+        document.body.dataset.hub = "";
         // Events missed while disconnected: the counts are re-fetched once after a reconnect.
         if (attempt > 0) refetch.current();
         attempt = 0;
@@ -55,6 +57,7 @@ export function LiveCounts({ member }: { member: Counts }) {
         refetch.current();
       };
       socket.onclose = () => {
+        delete document.body.dataset.hub;
         if (!stopped) retry = setTimeout(connect, Math.min(30_000, 1000 * 2 ** attempt++));
       };
     };
