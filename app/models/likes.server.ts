@@ -33,16 +33,17 @@ async function stateBetween(d1: D1Database, viewerId: string, targetId: string):
   return likeStateOf(viewerId, results.map((r) => r.liker_id));
 }
 
-/**
- * Likes a member (idempotent); answers the new state. A new like tells the liked member's open tabs
- * (their likes badge), after the response when there is an execution context.
- */
-export async function like(
-  app: { env: Pick<Env, "DB" | "MEMBER_HUB">; ctx?: Later }, likerId: string, likedId: string, source: LikeSource = "profile",
-): Promise<LikeState> {
+/** What liking needs: the database, the liked member's hub, and (in a request) its waitUntil. */
+export type LikeApp = { env: Pick<Env, "DB" | "MEMBER_HUB">; ctx?: Later };
+
+/** A new like tells the liked member's open tabs (their likes badge), after the response when it can. */
+export const likeNotice = (app: LikeApp, likedId: string) => notifyMemberLater(app.env, app.ctx, likedId, { kind: "like" });
+
+/** Likes a member (idempotent); answers the new state. */
+export async function like(app: LikeApp, likerId: string, likedId: string, source: LikeSource = "profile"): Promise<LikeState> {
   const d1 = app.env.DB;
   const res = await likeStatement(d1, likerId, likedId, source).run();
-  if (res.meta.changes) await notifyMemberLater(app.env, app.ctx, likedId, { kind: "like" });
+  if (res.meta.changes) await likeNotice(app, likedId);
   return stateBetween(d1, likerId, likedId);
 }
 

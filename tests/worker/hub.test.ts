@@ -83,6 +83,15 @@ describe("the member's hub socket (/ws/member)", () => {
     b.ws!.close(1000);
   });
 
+  it("tells the liked member about a like from the swipe game", async () => {
+    const me = await createMember({ gender: "male" });
+    const her = await createMember();
+    const h = await hub(her.id);
+    expect((await post("/swipe-game", { intent: "like", targetId: her.id }, { cookie: await cookieOf(me.id) })).status).toBe(302);
+    expect(await h.next!(liked)).toEqual({ kind: "like" });
+    h.ws!.close(1000);
+  });
+
   it("survives hibernation: after eviction a notify still reaches the member's socket", async () => {
     const { alice, bob, conversationId } = await pair();
     const b = await hub(bob.id);
