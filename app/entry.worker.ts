@@ -1,5 +1,6 @@
 /**
- * The Worker: chat WebSockets go to the conversation's Durable Object, every other request to Remix.
+ * The Worker: chat WebSockets go to the conversation's Durable Object, a member's notification
+ * socket to their MemberHub, every other request to Remix.
  * wrangler (not Remix) bundles this file, so it may import cloudflare:workers.
  */
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
@@ -7,11 +8,13 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import * as build from "../build/index.js";
 import type { Env } from "./lib/env";
 import { isSameOrigin, newNonce, withSecurityHeaders } from "./lib/security.server";
-import { handleChatSocket } from "./chat/socket.server";
+import { handleChatSocket, handleMemberSocket } from "./chat/socket.server";
 import { runScheduled } from "./lib/scheduled.server";
+import { HUB_PATH } from "./chat/protocol";
 
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
+export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
@@ -22,6 +25,7 @@ export default {
     const nonce = newNonce();
     const url = new URL(request.url);
     if (url.pathname.startsWith("/ws/chat/")) return handleChatSocket(request, env);
+    if (url.pathname === HUB_PATH) return handleMemberSocket(request, env);
     // The chat benchmark's baseline (tests/bench/chat.ts): a bare relay object, never in production.
     if (dev && env.ECHO_ROOM && url.pathname.startsWith("/ws/echo/")) {
       return env.ECHO_ROOM.get(env.ECHO_ROOM.idFromName(url.pathname)).fetch(request);

@@ -36,6 +36,13 @@ export type ServerFrame =
   | { type: "typing"; memberId: string; typing: boolean }
   | { type: "read"; memberId: string };
 
+/**
+ * What a member's hub (GET /ws/member) sends to each of their tabs: their counts changed. A message
+ * names its conversation and sender, so the tab showing that chat leaves the counts to the chat.
+ */
+export type HubEvent = { kind: "message"; conversationId: string; senderId: string } | { kind: "like" };
+export const HUB_PATH = "/ws/member";
+
 /** Headers only the Worker sets on the upgrade it forwards to the object. */
 export const MEMBER_HEADER = "X-Chat-Member";
 export const CONVERSATION_HEADER = "X-Chat-Conversation";

@@ -11,6 +11,7 @@ import {
   CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, parseClientFrame, type ServerFrame, type WireMessage,
 } from "./protocol";
 import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess, type SendInput, type SendResult } from "../models/chat.server";
+import { notifyMember } from "../models/hub.server";
 
 type Attachment = { memberId: string; conversationId: string };
 
@@ -107,6 +108,8 @@ export class ChatRoom extends DurableObject<Env> {
       const { message } = result;
       // A held message is only shown to its sender until their address is confirmed.
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
+      // The receiver's badges on whatever page they are (after the answer: the sender does not wait).
+      if (!message.held) this.ctx.waitUntil(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
         this.ctx.waitUntil(
           notifyNewMessage(this.env, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })

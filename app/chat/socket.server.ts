@@ -2,7 +2,24 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Env } from "../lib/env";
 import { getMember } from "../models/session.server";
 import { conversationAccess, roomStub } from "../models/chat.server";
+import { hubStub } from "../models/hub.server";
 import { CONVERSATION_HEADER, MEMBER_HEADER } from "./protocol";
+
+/**
+ * The checks every WebSocket upgrade passes before the Worker forwards it to a Durable Object:
+ * a WebSocket handshake, from this origin, by a member signed in with the session cookie.
+ * Answers the member's id, or the refusal to send back.
+ */
+async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string } | Response> {
+  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+  // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
+  const origin = request.headers.get("Origin");
+  if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
+  // getMember only reads env from the load context.
+  const member = await getMember(request, { env } as AppLoadContext);
+  if (!member) return new Response("authentication_required", { status: 403 });
+  return { memberId: member.id };
+}
 
 /**
  * GET /ws/chat/{conversationId}[?after=<last seen message id>]: authenticates the member from the
@@ -11,19 +28,22 @@ import { CONVERSATION_HEADER, MEMBER_HEADER } from "./protocol";
  * reach it, so a browser cannot pose as another member.
  */
 export async function handleChatSocket(request: Request, env: Env): Promise<Response> {
-  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+  const auth = await authenticateUpgrade(request, env);
+  if (auth instanceof Response) return auth;
   const url = new URL(request.url);
-  // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
-  const origin = request.headers.get("Origin");
-  if (origin && origin !== url.origin) return new Response("Forbidden", { status: 403 });
   const conversationId = decodeURIComponent(url.pathname.slice("/ws/chat/".length));
-  // getMember only reads env from the load context.
-  const member = await getMember(request, { env } as AppLoadContext);
-  if (!member) return new Response("authentication_required", { status: 403 });
-  const access = await conversationAccess(env.DB, conversationId, member.id);
+  const access = await conversationAccess(env.DB, conversationId, auth.memberId);
   if (!access) return new Response("Not found", { status: 404 });
-  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: member.id, [CONVERSATION_HEADER]: conversationId });
+  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [CONVERSATION_HEADER]: conversationId });
   const after = url.searchParams.get("after");
   const target = `https://chat-room/${encodeURIComponent(conversationId)}${after ? `?after=${encodeURIComponent(after)}` : ""}`;
   return roomStub(env, conversationId).fetch(new Request(target, { headers }));
+}
+
+/** GET /ws/member: the signed-in member's own notification channel (app/chat/hub.ts), same checks. */
+export async function handleMemberSocket(request: Request, env: Env): Promise<Response> {
+  const auth = await authenticateUpgrade(request, env);
+  if (auth instanceof Response) return auth;
+  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId });
+  return hubStub(env, auth.memberId).fetch(new Request("https://member-hub/", { headers }));
 }

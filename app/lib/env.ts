@@ -3,6 +3,8 @@ export interface Env {
   DB: D1Database;
   PHOTOS: R2Bucket;
   CHAT_ROOM: DurableObjectNamespace;
+  /** One notification channel per member (app/chat/hub.ts). */
+  MEMBER_HUB: DurableObjectNamespace;
   /** Benchmark baseline only (app/chat/echo.ts). */
   ECHO_ROOM?: DurableObjectNamespace;
   ASSETS: Fetcher;

@@ -11,6 +11,7 @@ import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
 import type { Env } from "~/lib/env";
 import { debitStatement, ledgerStatement } from "./credits.server";
+import { notifyMember } from "./hub.server";
 import { mailText } from "~/chat/mail-text";
 
 const DAY = 86_400;
@@ -482,7 +483,7 @@ async function whyNotSent(db: D1Database, i: SendInput, body: string): Promise<S
  * visible, count as unread and update the overview; open conversations receive them live.
  * Called by the accounts area's activation.
  */
-export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM">, userId: string): Promise<number> {
+export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">, userId: string): Promise<number> {
   const db = env.DB;
   const { results: held } = await db
     .prepare(`SELECT conversation_id, ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ?1 AND held = 1 ORDER BY id`)
@@ -503,7 +504,8 @@ export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM">, us
           `UPDATE conversation_members SET unread = unread + (SELECT COUNT(*) FROM messages
               WHERE conversation_id = ?1 AND sender_id = ?2 AND held = 1 AND id <= ?3),
               hidden_at = NULL, last_activity_at = ?4
-           WHERE conversation_id = ?1 AND user_id != ?2`,
+           WHERE conversation_id = ?1 AND user_id != ?2
+           RETURNING user_id`,
         )
         .bind(conversationId, userId, maxId, now),
       db
@@ -512,11 +514,14 @@ export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM">, us
     );
   }
   statements.push(db.prepare("UPDATE messages SET held = 0 WHERE sender_id = ?1 AND held = 1 AND id <= ?2").bind(userId, maxId));
-  await db.batch(statements);
+  const results = await db.batch<{ user_id: string }>(statements);
   await Promise.all(
-    [...byConversation].map(([conversationId, list]) =>
-      roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false }))).catch(() => {}),
-    ),
+    [...byConversation].map(async ([conversationId, list], i) => {
+      await roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false }))).catch(() => {});
+      // Statement 2i is this conversation's unread update; it returned the receiver.
+      const receiverId = results[2 * i]?.results[0]?.user_id;
+      if (receiverId) await notifyMember(env, receiverId, { kind: "message", conversationId, senderId: userId });
+    }),
   );
   return held.length;
 }

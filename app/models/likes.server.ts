@@ -2,6 +2,8 @@
  * Likes: none, sent, received, match (mutual). A like is one row (liker → liked); like_new marks a
  * received like the member has not looked at yet (the top bar's new-likes badge counts them).
  */
+import type { Env } from "~/lib/env";
+import { notifyMemberLater, type Later } from "./hub.server";
 import { CARD_COLUMNS, likeStateOf, mainImageOf, toCard, type CardRow, type LikeState, type ProfileCard } from "./profiles.server";
 
 export { likeStateOf, type LikeState };
@@ -31,9 +33,17 @@ async function stateBetween(d1: D1Database, viewerId: string, targetId: string):
   return likeStateOf(viewerId, results.map((r) => r.liker_id));
 }
 
+/** What liking needs: the database, the liked member's hub, and (in a request) its waitUntil. */
+export type LikeApp = { env: Pick<Env, "DB" | "MEMBER_HUB">; ctx?: Later };
+
+/** A new like tells the liked member's open tabs (their likes badge), after the response when it can. */
+export const likeNotice = (app: LikeApp, likedId: string) => notifyMemberLater(app.env, app.ctx, likedId, { kind: "like" });
+
 /** Likes a member (idempotent); answers the new state. */
-export async function like(d1: D1Database, likerId: string, likedId: string, source: LikeSource = "profile"): Promise<LikeState> {
-  await likeStatement(d1, likerId, likedId, source).run();
+export async function like(app: LikeApp, likerId: string, likedId: string, source: LikeSource = "profile"): Promise<LikeState> {
+  const d1 = app.env.DB;
+  const res = await likeStatement(d1, likerId, likedId, source).run();
+  if (res.meta.changes) await likeNotice(app, likedId);
   return stateBetween(d1, likerId, likedId);
 }
 

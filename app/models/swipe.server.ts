@@ -3,7 +3,7 @@
  * exact under concurrency: the count and the insert are one statement, and D1 runs writes one at a time.
  */
 import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
-import { likeStatement } from "./likes.server";
+import { likeNotice, likeStatement, type LikeApp } from "./likes.server";
 import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { wantedGender } from "./search.server";
 
@@ -14,9 +14,13 @@ const countToday = (d1: D1Database, userId: string, now: Date) => d1.prepare(COU
 
 export type SwipeResult = "liked" | "limit" | "invalid";
 
-export async function swipeLike(d1: D1Database, userId: string, targetId: string, now = new Date()): Promise<SwipeResult> {
+export async function swipeLike(app: LikeApp, userId: string, targetId: string, now = new Date()): Promise<SwipeResult> {
+  const d1 = app.env.DB;
   const res = await likeStatement(d1, userId, targetId, "swipe", { sql: `AND (${COUNT_TODAY}) < ?5`, args: [dayStart(now), SWIPE_LIKES_PER_DAY] }).run();
-  if (res.meta.changes) return "liked";
+  if (res.meta.changes) {
+    await likeNotice(app, targetId);
+    return "liked";
+  }
   return (await likesLeft(d1, userId, now)) === 0 ? "limit" : "invalid";
 }
 

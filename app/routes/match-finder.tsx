@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const form = await request.formData();
-  await like(context.env.DB, member.id, String(form.get("targetId") ?? ""), "finder");
+  await like(context, member.id, String(form.get("targetId") ?? ""), "finder");
   return redirect(safeRedirect(form.get("back"), "/match-finder"));
 }
 

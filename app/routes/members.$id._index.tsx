@@ -45,7 +45,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const d1 = context.env.DB;
   const input = parsed.data;
-  if (input.intent === "like") await like(d1, member.id, targetId, "profile");
+  if (input.intent === "like") await like(context, member.id, targetId, "profile");
   else if (input.intent === "unlike") await unlike(d1, member.id, targetId);
   else if (input.intent === "block") await block(d1, member.id, targetId);
   else if (input.intent === "unblock") await unblock(d1, member.id, targetId);

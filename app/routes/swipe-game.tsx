@@ -26,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return json({ error: t("errors.invalid") }, { status: 400 });
   const { intent, targetId } = parsed.data;
   if (intent === "pass") await swipePass(context.env.DB, member.id, targetId);
-  else if ((await swipeLike(context.env.DB, member.id, targetId)) === "limit") {
+  else if ((await swipeLike(context, member.id, targetId)) === "limit") {
     return json({ error: t("swipe.limit", { max: SWIPE_LIKES_PER_DAY }) }, { status: 429 });
   }
   return redirect("/swipe-game");

@@ -1,5 +1,6 @@
 /** Helpers for the chat and credits worker tests: conversations, sockets, reads. */
-import { env, SELF } from "cloudflare:test";
+import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
+import { expect } from "vitest";
 import type { ServerFrame } from "../../app/chat/protocol";
 import { roomStub, startConversation } from "../../app/models/chat.server";
 import { createMember, sessionCookie } from "./fixtures";
@@ -21,14 +22,19 @@ export async function pair(a: Parameters<typeof createMember>[0] = {}, b: Parame
 export type Socket = Awaited<ReturnType<typeof connect>>;
 
 /** Opens the chat WebSocket as a browser would; `frames` collects what the object sends. */
-export async function connect(conversationId: string, cookie: string | null, o: { after?: number; origin?: string } = {}) {
+export function connect(conversationId: string, cookie: string | null, o: { after?: number; origin?: string } = {}) {
+  return openSocket<ServerFrame>(`/ws/chat/${conversationId}?after=${o.after ?? 0}`, cookie, o);
+}
+
+/** Opens a WebSocket on `path` as a browser would; `frames` collects the JSON frames received. */
+export async function openSocket<F>(path: string, cookie: string | null, o: { origin?: string } = {}) {
   const headers: Record<string, string> = { Upgrade: "websocket", Host: "localhost" };
   if (cookie) headers.Cookie = cookie;
   if (o.origin) headers.Origin = o.origin;
-  const res = await SELF.fetch(`http://localhost/ws/chat/${conversationId}?after=${o.after ?? 0}`, { headers });
+  const res = await SELF.fetch(`http://localhost${path}`, { headers });
   const ws = res.webSocket;
-  if (res.status !== 101 || !ws) return { status: res.status, ws: null, frames: [] as ServerFrame[], next: null, until: null, closed: null };
-  const frames: ServerFrame[] = [];
+  if (res.status !== 101 || !ws) return { status: res.status, ws: null, frames: [] as F[], next: null, until: null, closed: null };
+  const frames: F[] = [];
   let wake: (() => void) | null = null;
   let closeCode: number | null = null;
   const closed = new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve((closeCode = e.code))));
@@ -38,7 +44,7 @@ export async function connect(conversationId: string, cookie: string | null, o: 
     wake?.();
   });
   /** Resolves with the first frame after index `from` matching `pred`. */
-  async function next<T extends ServerFrame>(pred: (f: ServerFrame) => f is T, from = 0): Promise<T> {
+  async function next<T extends F>(pred: (f: F) => f is T, from = 0): Promise<T> {
     for (;;) {
       const hit = frames.slice(from).find(pred);
       if (hit) return hit;
@@ -47,7 +53,7 @@ export async function connect(conversationId: string, cookie: string | null, o: 
     }
   }
   /** Resolves once `cond` holds for the frames received so far. */
-  async function until(cond: (frames: ServerFrame[]) => boolean): Promise<void> {
+  async function until(cond: (frames: F[]) => boolean): Promise<void> {
     while (!cond(frames)) {
       if (closeCode !== null) throw new Error(`socket closed (${closeCode})`);
       await new Promise<void>((r) => (wake = r));
@@ -57,6 +63,22 @@ export async function connect(conversationId: string, cookie: string | null, o: 
 }
 
 export const is = <K extends ServerFrame["type"]>(type: K) => (f: ServerFrame): f is Extract<ServerFrame, { type: K }> => f.type === type;
+
+/**
+ * Evicts a Durable Object as hibernation would: afterwards it is a new instance (in-memory state
+ * gone) that still holds `sockets` hibernated WebSockets.
+ */
+export async function evictKeepingSockets(stub: DurableObjectStub, sockets: number) {
+  await runInDurableObject(stub, async (obj: object, state) => {
+    expect(state.getWebSockets()).toHaveLength(sockets);
+    (obj as { marker?: number }).marker = 1;
+  });
+  await evictDurableObject(stub);
+  await runInDurableObject(stub, async (obj: object, state) => {
+    expect((obj as { marker?: number }).marker).toBeUndefined();
+    expect(state.getWebSockets()).toHaveLength(sockets);
+  });
+}
 
 export async function cookieOf(id: string) {
   return sessionCookie(id);

@@ -1,11 +1,10 @@
-import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ChatRoom } from "../../app/chat/room";
 import {
   canStart, conversationView, listConversations, releaseHeldMessages, startConversation,
 } from "../../app/models/chat.server";
 import { createMember, get, post } from "./fixtures";
-import { cid, connect, cookieOf, count, is, pair, roomStub } from "./chat-support";
+import { cid, connect, cookieOf, count, evictKeepingSockets, is, pair, roomStub } from "./chat-support";
 
 describe("the chat WebSocket", () => {
   it("refuses visitors, non-members, other origins and unknown conversations", async () => {
@@ -71,16 +70,8 @@ describe("the chat WebSocket", () => {
     const b = await connect(conversationId, await cookieOf(bob.id));
     await b.next!(is("backlog"));
     const stub = roomStub(env, conversationId);
-    await runInDurableObject(stub, async (room: ChatRoom, state) => {
-      expect(state.getWebSockets()).toHaveLength(2);
-      (room as unknown as { marker: number }).marker = 1;
-    });
-    await evictDurableObject(stub);
     // A new instance: in-memory state is gone, the hibernated sockets are not.
-    await runInDurableObject(stub, async (room: ChatRoom, state) => {
-      expect((room as unknown as { marker?: number }).marker).toBeUndefined();
-      expect(state.getWebSockets()).toHaveLength(2);
-    });
+    await evictKeepingSockets(stub, 2);
     a.ws!.send(JSON.stringify({ type: "send", clientId: cid(), body: "after a nap" }));
     const got = await b.next!(is("message"));
     expect(got.message).toMatchObject({ senderId: alice.id, body: "after a nap" });

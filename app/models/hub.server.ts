@@ -1,0 +1,34 @@
+/**
+ * The member's notification channel (app/chat/hub.ts): tells every open tab of a member that their
+ * counts changed. Best effort: a failed notify never fails what caused it (the tabs' periodic
+ * re-fetch catches up), and with an execution context it runs after the response.
+ */
+import type { MemberHub } from "../chat/hub";
+import type { HubEvent } from "../chat/protocol";
+import type { Env } from "../lib/env";
+
+export type HubEnv = Pick<Env, "MEMBER_HUB">;
+export type Later = Pick<ExecutionContext, "waitUntil">;
+
+export function hubStub(env: HubEnv, userId: string) {
+  const ns = env.MEMBER_HUB as unknown as DurableObjectNamespace<MemberHub>;
+  return ns.get(ns.idFromName(userId));
+}
+
+/** Notifies the member's hub; never rejects. */
+export async function notifyMember(env: HubEnv, userId: string, event: HubEvent): Promise<void> {
+  if (!userId) return;
+  try {
+    await hubStub(env, userId).notify(event);
+  } catch {
+    // Best effort (see above).
+  }
+}
+
+/** Notifies after the response when `later` is given (waitUntil), else now; never rejects. */
+export function notifyMemberLater(env: HubEnv, later: Later | undefined, userId: string, event: HubEvent): Promise<void> {
+  const done = notifyMember(env, userId, event);
+  if (!later) return done;
+  later.waitUntil(done);
+  return Promise.resolve();
+}
