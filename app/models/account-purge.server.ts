@@ -4,9 +4,7 @@
  */
 import { REACTIVATION_DAYS } from "../lib/constants";
 import type { Env } from "../lib/env";
-import { photoKey, type PhotoVariant } from "./photos.server";
-
-const VARIANTS: PhotoVariant[] = ["full", "thumb", "blur"];
+import { PHOTO_VARIANTS, photoKey } from "./photos.server";
 
 const DAY = 86_400;
 
@@ -26,7 +24,7 @@ export async function purgeDeletedAccounts(env: Pick<Env, "DB" | "PHOTOS">, now 
     const ids = results.map((r) => r.id);
     const marks = ids.map((_, i) => `?${i + 1}`).join(",");
     const photos = await env.DB.prepare(`SELECT id FROM photos WHERE user_id IN (${marks})`).bind(...ids).all<{ id: string }>();
-    const keys = photos.results.flatMap((p) => VARIANTS.map((v) => photoKey(p.id, v)));
+    const keys = photos.results.flatMap((p) => PHOTO_VARIANTS.map((v) => photoKey(p.id, v)));
     for (let i = 0; i < keys.length; i += 1000) await env.PHOTOS?.delete(keys.slice(i, i + 1000));
     // ON DELETE CASCADE removes profile, photos, likes, conversations, messages, ledger, codes, tokens.
     await env.DB.prepare(`DELETE FROM users WHERE id IN (${marks})`).bind(...ids).run();
