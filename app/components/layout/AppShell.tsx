@@ -1,5 +1,5 @@
 import { useLocation, useMatches } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import type { RootData } from "~/root";
 import { layoutOf } from "~/root";
 import { TopBar, BrandBar } from "./TopBar";
@@ -35,9 +35,15 @@ function useDropdownDismiss() {
       document.removeEventListener("keydown", onKey);
     };
   }, []);
+  // Close menus after a navigation, but not on the first render: a menu opened while the page was
+  // still hydrating stays open.
+  const location = `${pathname}${search}`;
+  const shownAt = useRef(location);
   useEffect(() => {
+    if (shownAt.current === location) return;
+    shownAt.current = location;
     for (const d of document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]")) d.open = false;
-  }, [pathname, search]);
+  }, [location]);
 }
 import { ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
 import { LikeModal } from "../members/LikeModal";
