@@ -47,15 +47,14 @@ export async function getPackage(context: AppLoadContext, lng: Language, id: str
   return row ? toPackage(lng, row) : null;
 }
 
-/** What costs credits on this brand, and the minimum message cost per country (SPEC section 3). */
+/**
+ * What costs credits on this brand, and the credits a message costs per country
+ * (minimum_message_costs, SPEC section 3): the same figure the chat charges (app/models/chat.server.ts).
+ */
 export function creditCosts(brand: BrandWithCompany, lng: Language) {
   const names = new Intl.DisplayNames([lng], { type: "region" });
   const countries = Object.entries(brand.minimumMessageCosts)
-    .map(([code, { costs, currency }]) => ({
-      code,
-      name: names.of(code) ?? code,
-      cost: formatMoney(lng, Math.round(costs * 100), currency),
-    }))
+    .map(([code, { costs }]) => ({ code, name: names.of(code) ?? code, credits: costs }))
     .sort((a, b) => a.name.localeCompare(b.name, lng));
   return { message: brand.messageCredits, gift: brand.giftCredits, photo: brand.photoCredits, countries };
 }

@@ -43,7 +43,7 @@ export default function Pricing() {
             </thead>
             <tbody>
               {costs.countries.map((c) => (
-                <tr key={c.code}><td>{c.name}</td><td>{c.cost}</td></tr>
+                <tr key={c.code}><td>{c.name}</td><td>{t("package.credits", { count: c.credits })}</td></tr>
               ))}
             </tbody>
           </table>
