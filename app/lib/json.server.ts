@@ -10,3 +10,8 @@ export function jsonResponse(data: unknown, init: { status?: number; maxAge?: nu
     },
   });
 }
+
+/** What a visitor gets from a member-only call: the client logs out silently on it (SPEC section 8). */
+export function authenticationRequired(status: 401 | 403 = 403) {
+  return jsonResponse({ error: "authentication_required" }, { status });
+}

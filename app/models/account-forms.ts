@@ -3,6 +3,7 @@
  * rules on both sides. Messages are keys of the `account` namespace ("errors.*"), translated where
  * they are shown, so the same rule speaks every language.
  */
+import { ageOn } from "~/lib/dates";
 import { z } from "zod";
 
 export { signupAllowed, trackingFrom, TRACKING_KEYS, type SignupSetting, type Tracking } from "./signup-rules";
@@ -17,16 +18,13 @@ const email = (message: string) => z.string({ required_error: message }).trim().
 const password = z.string({ required_error: "errors.passwordShort" }).min(PASSWORD_MIN, "errors.passwordShort").max(200, "errors.passwordShort");
 
 /** Whole years between an ISO date of birth and today; null when the date is not a real date. */
-export function ageOn(dob: string, today: Date): number | null {
+export function validAgeOn(dob: string, today: Date): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dob);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  let age = today.getUTCFullYear() - y;
-  const beforeBirthday = today.getUTCMonth() + 1 < mo || (today.getUTCMonth() + 1 === mo && today.getUTCDate() < d);
-  if (beforeBirthday) age -= 1;
-  return age;
+  return ageOn(dob, today);
 }
 
 /**
@@ -48,7 +46,7 @@ export function signupSchema(minAge: number, today = new Date()) {
     .superRefine((v, ctx) => {
       if (v.name.startsWith("@")) ctx.addIssue({ code: "custom", path: ["name"], message: "errors.nameAt" });
       else if (v.name.trim().toLowerCase() === v.email) ctx.addIssue({ code: "custom", path: ["name"], message: "errors.nameIsEmail" });
-      const age = ageOn(v.date_of_birth, today);
+      const age = validAgeOn(v.date_of_birth, today);
       if (age === null || age > OLDEST_AGE || age < 0) {
         ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: v.date_of_birth ? "errors.dobInvalid" : "errors.dobRequired" });
       } else if (age < minAge) {

@@ -3,6 +3,7 @@
  * reactivation, the purge, and the GDPR export. Every rule of SPEC sections 4-8 about accounts
  * lives here; routes only parse input and call these functions.
  */
+import { nowS } from "~/lib/dates";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { REACTIVATION_DAYS, NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import type { Env } from "~/lib/env";
@@ -22,7 +23,6 @@ export const RESET_MAILS_PER_DAY = 3;
 export const ACTIVATION_MAILS_PER_DAY = 3;
 
 const DAY = 86_400;
-const nowS = () => Math.floor(Date.now() / 1000);
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER">;

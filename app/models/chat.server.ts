@@ -3,6 +3,7 @@
  * the overview's unread counts. Sending is called by the ChatRoom Durable Object only (app/chat/room.ts),
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
+import { nowS } from "~/lib/dates";
 import { mailerFor } from "./mail.server";
 import type { ChatRoom } from "~/chat/room";
 import type { ConversationSummary, MessageKind, SendError, WireMessage } from "~/chat/protocol";
@@ -15,7 +16,6 @@ import { notifyMember } from "./hub.server";
 import { mailText } from "~/chat/mail-text";
 
 const DAY = 86_400;
-const nowS = () => Math.floor(Date.now() / 1000);
 const PREVIEW_CHARS = 120;
 /** Messages a conversation page or a reconnect sends at most (older ones: scroll is not offered). */
 export const PAGE_MESSAGES = 200;

@@ -7,11 +7,11 @@
  * on `changes() = 1` of the statement before it, so nothing is stored without being charged and
  * nothing is charged without being stored.
  */
+import { nowS } from "~/lib/dates";
 import type { schema } from "../../db/client";
 
 export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
 
-const nowS = () => Math.floor(Date.now() / 1000);
 
 /** An amount computed inside the statement (e.g. a price read from the brand), evaluated in the same transaction. */
 export type SqlAmount = { sql: string };

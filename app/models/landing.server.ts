@@ -2,6 +2,7 @@
  * The landing page's strip of real members: recently active profiles of the brand's audience (the
  * niche decides gender and age), with a main photo. Only name, age and city leave the server.
  */
+import { ageOn } from "~/lib/dates";
 import type { Niche } from "~/lib/constants";
 import type { Env } from "~/lib/env";
 
@@ -43,12 +44,7 @@ function yearsBefore(today: Date, years: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export function ageOn(dateOfBirth: string, today: Date): number {
-  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
-  const age = today.getUTCFullYear() - y;
-  const beforeBirthday = today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
-  return beforeBirthday ? age - 1 : age;
-}
+export { ageOn };
 
 /** Up to 12 recently active members the brand's visitors want to meet; one indexed D1 query. */
 export async function recentLandingMembers(db: D1Database, niche: Niche, minAge: number, today = new Date()): Promise<LandingMember[]> {

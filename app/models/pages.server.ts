@@ -3,6 +3,7 @@
  * the brand's and company's details), the landers' copy and the public member card of the member
  * landings. Texts are resolved here, on the server, so the browser never downloads the legal texts twice.
  */
+import { ageOn } from "~/lib/dates";
 import type { TFunction } from "i18next";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
@@ -209,12 +210,7 @@ export async function loadMemberLanding(
   };
 }
 
-export function ageOn(dateOfBirth: string, now = new Date()): number {
-  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
-  let age = now.getUTCFullYear() - y;
-  if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age -= 1;
-  return age;
-}
+export { ageOn };
 
 /**
  * The public card of a member landing: name, age, city and main photo. Deleted accounts and disabled

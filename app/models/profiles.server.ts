@@ -2,6 +2,7 @@
  * Profiles: the fields of SPEC section 3, who may see a profile, and what one profile page needs,
  * read in one D1 batch. Exact positions never leave the server: city and region at most.
  */
+import { ageOn } from "~/lib/dates";
 import { z } from "zod";
 import { INTERESTS } from "~/lib/constants";
 import {
@@ -24,12 +25,7 @@ export function likeStateOf(viewerId: string, likers: string[]): LikeState {
 /** A member counts as online this long after their last request. */
 export const ONLINE_WINDOW_S = 5 * 60;
 
-export function ageOn(dateOfBirth: string, today = new Date()): number {
-  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
-  let age = today.getUTCFullYear() - y;
-  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age -= 1;
-  return age;
-}
+export { ageOn };
 
 export function isOnline(lastSeenAt: number, invisible: boolean, now = Date.now() / 1000): boolean {
   return !invisible && now - lastSeenAt <= ONLINE_WINDOW_S;

@@ -3,6 +3,7 @@
  * carries a random token; the table stores only its SHA-256, so a leaked table opens nothing.
  * Using a token is one conditional UPDATE: two clicks can never both succeed.
  */
+import { nowS } from "~/lib/dates";
 import { randomId, sha256 } from "~/lib/password";
 
 export type TokenKind = "activate" | "reset" | "mail_change" | "reactivate";
@@ -16,7 +17,6 @@ export const TOKEN_TTL_S: Record<TokenKind, number> = {
   reactivate: 14 * 24 * HOUR,
 };
 
-const nowS = () => Math.floor(Date.now() / 1000);
 
 /** A new token and the statement that stores it (batch it with whatever else must happen). */
 export async function newToken(d1: D1Database, userId: string, kind: TokenKind, payload: string | null = null, now = nowS()) {

@@ -1,3 +1,4 @@
+import { authenticationRequired } from "~/lib/json.server";
 /** GET /api/auto-like.php: a member who likes the caller (at most one a day): { profile: { id, main_image: { match } } }. */
 import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getMember } from "~/models/session.server";
@@ -5,6 +6,6 @@ import { autoLike } from "~/models/likes.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
-  if (!member) return json({ error: "authentication_required" }, { status: 403 });
+  if (!member) return authenticationRequired();
   return json({ profile: await autoLike(context.env.DB, member.id) }, { headers: { "Cache-Control": "private, no-store" } });
 }

@@ -1,3 +1,4 @@
+import { authenticationRequired } from "~/lib/json.server";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { hideConversation } from "~/models/chat.server";
 import { getMember } from "~/models/session.server";
@@ -16,7 +17,7 @@ async function conversationOf(request: Request): Promise<string> {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "DELETE" } });
   const member = await getMember(request, context);
-  if (!member) return Response.json({ error: "authentication_required" }, { status: 403 });
+  if (!member) return authenticationRequired();
   const id = await conversationOf(request);
   if (!id || !(await hideConversation(context.env.DB, id, member.id))) return Response.json({ error: "not_found" }, { status: 404 });
   return Response.json({ ok: true });

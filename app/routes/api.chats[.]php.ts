@@ -1,3 +1,4 @@
+import { authenticationRequired } from "~/lib/json.server";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { chatEntries, listConversations } from "~/models/chat.server";
 import { getMember } from "~/models/session.server";
@@ -5,7 +6,7 @@ import { getMember } from "~/models/session.server";
 /** GET /api/chats.php: { chats: [{ conversation: { id }, profile: { id }, num_unread_messages }] }. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
-  if (!member) return Response.json({ error: "authentication_required" }, { status: 403 });
+  if (!member) return authenticationRequired();
   const chats = chatEntries(await listConversations(context.env.DB, member.id));
   return Response.json({ chats }, { headers: { "Cache-Control": "private, no-store" } });
 }

@@ -1,3 +1,4 @@
+import { authenticationRequired } from "~/lib/json.server";
 /** GET /api/geocode.php?lat=&lon=: the nearest city (offline, from the cities table). Reads only; the profile form stores it. */
 import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
@@ -7,7 +8,7 @@ import { nearestCity } from "~/models/geo.server";
 const Query = z.object({ lat: z.coerce.number().min(-90).max(90), lon: z.coerce.number().min(-180).max(180) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (!(await getMember(request, context))) return json({ error: "authentication_required" }, { status: 403 });
+  if (!(await getMember(request, context))) return authenticationRequired();
   const parsed = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return json({ error: "invalid_position" }, { status: 400 });
   const place = await nearestCity(context.env.DB, parsed.data.lat, parsed.data.lon);

@@ -1,3 +1,4 @@
+import { authenticationRequired } from "~/lib/json.server";
 /** GET /api/likes.php: { profiles, liked_by: [{ id, like_new }] } for the logged-in member. */
 import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getMember } from "~/models/session.server";
@@ -5,6 +6,6 @@ import { likesApi } from "~/models/likes.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
-  if (!member) return json({ error: "authentication_required" }, { status: 403 });
+  if (!member) return authenticationRequired();
   return json(await likesApi(context.env.DB, member.id), { headers: { "Cache-Control": "private, no-store" } });
 }

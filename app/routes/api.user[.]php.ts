@@ -1,3 +1,4 @@
+import { authenticationRequired } from "~/lib/json.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
@@ -14,12 +15,10 @@ const json = (body: unknown, status = 200, headers?: Headers) => {
   return new Response(JSON.stringify(body), { status, headers: h });
 };
 
-/** What a visitor gets: the client logs out silently on authentication_required. */
-const authenticationRequired = () => json({ error: "authentication_required" }, 401);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
-  return member ? json({ user: userJson(member) }) : authenticationRequired();
+  return member ? json({ user: userJson(member) }) : authenticationRequired(401);
 }
 
 const credentials = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) });
@@ -36,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { brand, t } = await pageContext(request, context, "account");
   if (request.method === "PUT") {
     const member = await getMember(request, context);
-    if (!member) return authenticationRequired();
+    if (!member) return authenticationRequired(401);
     const { language } = await body(request);
     if (!isLanguage(language)) return json({ error: "invalid_language" }, 400);
     await setLanguage(context.env.DB, member.id, language);

@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { safeRedirect } from "~/lib/request.server";
 import { getMember } from "~/models/session.server";
-import { saveLanguage } from "~/models/members.server";
+import { setLanguage } from "~/models/accounts.server";
 
 /** Switches the language: remembered in a 365-day cookie, and on the member's account when logged in. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -11,7 +11,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const to = safeRedirect(form.get("redirectTo"));
   if (!isLanguage(lng)) return redirect(to);
   const member = await getMember(request, context);
-  if (member) await saveLanguage(context.env.DB, member.id, lng);
+  if (member) await setLanguage(context.env.DB, member.id, lng);
   return redirect(to, { headers: { "Set-Cookie": await localeCookie.serialize(lng) } });
 }
 

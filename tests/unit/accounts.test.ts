@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PASSWORD_ITERATIONS, hashPassword, iterationsOf, verifyPassword } from "~/lib/password";
-import { ageOn, signupAllowed, signupSchema, trackingFrom } from "~/models/account-forms";
+import { validAgeOn as ageOn, signupAllowed, signupSchema, trackingFrom } from "~/models/account-forms";
 import { showActivationReminder } from "~/components/alerts/ActivationReminder";
 
 describe("password hashing", () => {

@@ -1,0 +1,9 @@
+/** Whole years between a YYYY-MM-DD date of birth and `today` (UTC), as profiles show ages. */
+export function ageOn(dateOfBirth: string, today = new Date()): number {
+  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  const beforeBirthday = today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
+  return today.getUTCFullYear() - y - (beforeBirthday ? 1 : 0);
+}
+
+/** Now in whole seconds, as D1 stores times. */
+export const nowS = () => Math.floor(Date.now() / 1000);
