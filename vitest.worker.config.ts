@@ -23,7 +23,7 @@ export default defineConfig({
       optimizer: {
         ssr: {
           enabled: true,
-          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "drizzle-orm"],
+          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "drizzle-orm", "remix-auth", "remix-auth-form"],
         },
       },
     },

@@ -32,7 +32,7 @@ export const links: LinksFunction = () => [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const brand = await getBrandByHost(context.env, request.headers.get("Host"));
   const [lang, member] = await Promise.all([
-    resolveLanguage(request.headers.get("Cookie"), brand.domainLanguage),
+    resolveLanguage(request, brand.domainLanguage),
     getMember(request, context),
   ]);
   return {

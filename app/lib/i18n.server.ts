@@ -1,48 +1,76 @@
 /**
- * Language of a request: the locale cookie, else the first two letters of the brand's
- * domain_language, else English (SPEC section 9).
+ * Server-side translation through remix-i18next (decision 140): language detection and `getFixedT`
+ * for loaders, actions and mails. The language of a request is the locale cookie, else the first two
+ * letters of the brand's domain_language, else English (SPEC section 9). The browser keeps its small
+ * reader of the same JSON files (decision 002).
  */
-import { createInstance, type TFunction } from "i18next";
+import type { Cookie } from "@remix-run/cloudflare";
+import type { TFunction } from "i18next";
+import { RemixI18Next } from "remix-i18next/server";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE_DAYS, LANGUAGES, type Language } from "./constants";
 import { i18nConfig } from "./i18n";
 import { NAMESPACES, resources } from "./resources.generated";
 
-/** The locale cookie holds the bare language code (readable by the client too) for 365 days. */
+/**
+ * The locale cookie holds the bare language code for 365 days, readable by the client too, so it
+ * is not one of Remix's (base64 JSON) cookies; remix-i18next only needs its `parse`.
+ */
 export const localeCookie = {
+  name: "lng",
+  isSigned: false,
+  expires: undefined,
   async parse(cookieHeader: string | null): Promise<string | null> {
     return /(?:^|;\s*)lng=([a-z]{2})(?:;|$)/.exec(cookieHeader ?? "")?.[1] ?? null;
   },
   async serialize(lng: Language): Promise<string> {
     return `lng=${lng}; Max-Age=${LANGUAGE_COOKIE_DAYS * 86_400}; Path=/; SameSite=Lax; Secure`;
   },
-};
+} satisfies Cookie;
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
 }
 
-export async function resolveLanguage(cookieHeader: string | null, domainLanguage: string | null | undefined): Promise<Language> {
-  const fromCookie = await localeCookie.parse(cookieHeader);
-  if (isLanguage(fromCookie)) return fromCookie;
-  const fromBrand = (domainLanguage ?? "").slice(0, 2).toLowerCase();
-  if (isLanguage(fromBrand)) return fromBrand;
-  return DEFAULT_LANGUAGE;
+/** The brand's language: the first two letters of its domain_language when supported, else English. */
+function brandLanguage(domainLanguage: string | null | undefined): Language {
+  const lng = (domainLanguage ?? "").slice(0, 2).toLowerCase();
+  return isLanguage(lng) ? lng : DEFAULT_LANGUAGE;
+}
+
+// One RemixI18Next per fallback language (at most 11 per isolate): the brand's language is the
+// fallback of detection, which looks at the locale cookie only (no query parameter, no Accept-Language).
+const remixI18n = new Map<Language, RemixI18Next>();
+
+function remixI18nFor(fallbackLanguage: Language): RemixI18Next {
+  let instance = remixI18n.get(fallbackLanguage);
+  if (!instance) {
+    instance = new RemixI18Next({
+      detection: { supportedLanguages: [...LANGUAGES], fallbackLanguage, cookie: localeCookie, order: ["cookie"] },
+      i18next: { ...i18nConfig, ns: [...NAMESPACES], resources },
+    });
+    remixI18n.set(fallbackLanguage, instance);
+  }
+  return instance;
+}
+
+/** The language of a request for a brand (its domain_language). */
+export async function resolveLanguage(request: Request, domainLanguage: string | null | undefined): Promise<Language> {
+  const lng = await remixI18nFor(brandLanguage(domainLanguage)).getLocale(request);
+  return isLanguage(lng) ? lng : DEFAULT_LANGUAGE;
 }
 
 export { NAMESPACES, resources };
 
-const instances = new Map<string, Promise<TFunction>>();
+// RemixI18Next.getFixedT makes a new i18next instance per call: keep one per language and namespace.
+const fixedT = new Map<string, Promise<TFunction>>();
 
-/** A translation function for a language and namespace; instances are cached per isolate. */
+/** A translation function for a language and namespace (loaders, actions, mails). */
 export function getFixedT(lng: Language, ns: string = "common"): Promise<TFunction> {
   const key = `${lng}:${ns}`;
-  let t = instances.get(key);
+  let t = fixedT.get(key);
   if (!t) {
-    const instance = createInstance();
-    t = instance
-      .init({ ...i18nConfig, lng, ns: [...NAMESPACES], defaultNS: ns, resources })
-      .then(() => instance.getFixedT(lng, ns));
-    instances.set(key, t);
+    t = remixI18nFor(lng).getFixedT(lng, ns) as Promise<TFunction>;
+    fixedT.set(key, t);
   }
   return t;
 }

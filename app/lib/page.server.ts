@@ -9,7 +9,7 @@ import { resolveCountry } from "./request.server";
 
 export async function pageContext(request: Request, context: AppLoadContext, ns = "common") {
   const brand = await getBrandByHost(context.env, request.headers.get("Host"));
-  const lng = await resolveLanguage(request.headers.get("Cookie"), brand.domainLanguage);
+  const lng = await resolveLanguage(request, brand.domainLanguage);
   const t = await getFixedT(lng, ns);
   return { brand, lng, t, country: resolveCountry(request, context) };
 }

@@ -1,10 +1,85 @@
 /**
- * Authentication glue between the accounts rules and the session: starting a session after a
- * login, sign-up, reset or reactivation sets the auth cookie and the member's language cookie.
+ * Authentication: one remix-auth Authenticator in front of the server-side sessions (decision 141).
+ * A strategy only answers "who is this?" by calling the accounts rules (login, lockout, throttles
+ * stay in accounts.server.ts); the session is then started here, in the `sessions` table, the same
+ * way for every strategy and for sign-up, reset and reactivation.
  */
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { createCookieSessionStorage, type AppLoadContext } from "@remix-run/cloudflare";
+import { Authenticator, AuthorizationError } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import type { Env } from "~/lib/env";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
+import { login, withinRateLimit } from "./accounts.server";
+import { getBrandByHost } from "./brand.server";
 import { createSession } from "./session.server";
+
+/** The member a strategy vouches for. */
+export type AuthUser = { userId: string; language: string };
+
+/** Why a login was refused: the route shows the spec's text for each. */
+export type AuthRefusal = { reason: "failed" } | { reason: "blocked"; minutes: number } | { reason: "rate_limited" };
+
+/** Thrown by a strategy's verify; remix-auth hands it back as the AuthorizationError's cause. */
+class LoginRefused extends Error {
+  constructor(readonly refusal: AuthRefusal) {
+    super(refusal.reason);
+  }
+}
+
+/** What authenticate() passes to the strategies (remix-auth's `context`). */
+type StrategyContext = AppLoadContext & { formData?: FormData };
+
+/** E-mail and password, from the login form or from POST /api/user.php. */
+const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request }) => {
+  const { env } = context as StrategyContext;
+  const email = String(form.get("email") ?? "");
+  const password = String(form.get("password") ?? "");
+  if (!(await withinRateLimit(env, request, "login", email))) throw new LoginRefused({ reason: "rate_limited" });
+  const brand = await getBrandByHost(env, request.headers.get("Host"));
+  const result = await login(env, brand.id, email, password);
+  if (!result.ok) throw new LoginRefused(result);
+  return { userId: result.userId, language: result.language };
+});
+
+export type StrategyName = "form";
+
+// The Authenticator's own session storage only carries the state of redirect-based strategies
+// (OAuth2's `state`) between two requests; the login session itself lives in the sessions table.
+const authenticators = new WeakMap<Env, Authenticator<AuthUser>>();
+
+function authenticatorFor(env: Env): Authenticator<AuthUser> {
+  let authenticator = authenticators.get(env);
+  if (!authenticator) {
+    const flowStorage = createCookieSessionStorage({
+      cookie: { name: "auth_flow", httpOnly: true, secure: true, sameSite: "lax", path: "/", maxAge: 600, secrets: [env.SESSION_SECRET] },
+    });
+    authenticator = new Authenticator<AuthUser>(flowStorage, { throwOnError: true }).use(formStrategy, "form");
+    authenticators.set(env, authenticator);
+  }
+  return authenticator;
+}
+
+/**
+ * Runs a strategy. `formData` is the body the route already read (a request body is read once);
+ * the strategy gets a copy of the request without it.
+ */
+export async function authenticate(
+  strategy: StrategyName,
+  request: Request,
+  context: AppLoadContext,
+  formData: FormData,
+): Promise<({ ok: true } & AuthUser) | ({ ok: false } & AuthRefusal)> {
+  const bodyless = new Request(request.url, { method: request.method, headers: request.headers });
+  try {
+    const user = await authenticatorFor(context.env).authenticate(strategy, bodyless, {
+      context: { ...context, formData } as StrategyContext,
+    });
+    return { ok: true, ...user };
+  } catch (error) {
+    if (error instanceof AuthorizationError && error.cause instanceof LoginRefused) return { ok: false, ...error.cause.refusal };
+    throw error;
+  }
+}
 
 /** Headers that log the browser in (and show the site in the member's saved language). */
 export async function startSession(request: Request, context: AppLoadContext, userId: string, language?: string): Promise<Headers> {

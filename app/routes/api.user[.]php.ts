@@ -3,8 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { z } from "zod";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { pageContext } from "~/lib/page.server";
-import { login, setLanguage, userJson, withinRateLimit } from "~/models/accounts.server";
-import { startSession } from "~/models/auth.server";
+import { setLanguage, userJson } from "~/models/accounts.server";
+import { authenticate, startSession } from "~/models/auth.server";
 import { getMember, type Member } from "~/models/session.server";
 
 /** SPEC section 7: the current member (GET), login (POST), the chosen language (PUT). */
@@ -32,7 +32,7 @@ async function body(request: Request): Promise<Record<string, unknown>> {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { brand, t } = await pageContext(request, context, "account");
+  const { t } = await pageContext(request, context, "account");
   if (request.method === "PUT") {
     const member = await getMember(request, context);
     if (!member) return authenticationRequired(401);
@@ -46,11 +46,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (new URL(request.url).searchParams.has("push")) return json({ error: "not_implemented" }, 501);
   const parsed = credentials.safeParse(await body(request));
   if (!parsed.success) return json({ error: "login_failed", message: t("errors.loginFailed") }, 400);
-  if (!(await withinRateLimit(context.env, request, "login", parsed.data.email))) {
-    return json({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
-  }
-  const result = await login(context.env, brand.id, parsed.data.email, parsed.data.password);
+  const formData = new FormData();
+  formData.set("email", parsed.data.email);
+  formData.set("password", parsed.data.password);
+  const result = await authenticate("form", request, context, formData);
   if (!result.ok) {
+    if (result.reason === "rate_limited") return json({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
     return result.reason === "blocked"
       ? json({ error: "account_blocked", minutes: result.minutes, message: t("errors.blocked", { minutes: result.minutes }) }, 403)
       : json({ error: "login_failed", message: t("errors.loginFailed") }, 401);

@@ -7,8 +7,7 @@ import { Errors, Field } from "~/components/account/Field";
 import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
 import { loginSchema } from "~/models/account-forms";
-import { login, withinRateLimit } from "~/models/accounts.server";
-import { startSession } from "~/models/auth.server";
+import { authenticate, startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 
@@ -22,21 +21,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { brand } = await pageContext(request, context, "account");
-  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
-  const { email, password, redirectTo } = submission.value;
-  if (!(await withinRateLimit(context.env, request, "login", email))) {
-    return submission.reply({ formErrors: ["errors.rateLimited"], hideFields: ["password"] });
-  }
-  const result = await login(context.env, brand.id, email, password);
+  const result = await authenticate("form", request, context, formData);
   if (!result.ok) {
     // "errors.blocked|15": conform errors are strings, so the minutes travel after a bar.
-    const error = result.reason === "blocked" ? `errors.blocked|${result.minutes}` : "errors.loginFailed";
+    const error =
+      result.reason === "blocked" ? `errors.blocked|${result.minutes}` : result.reason === "rate_limited" ? "errors.rateLimited" : "errors.loginFailed";
     return submission.reply({ formErrors: [error], hideFields: ["password"] });
   }
   const headers = await startSession(request, context, result.userId, result.language);
-  return redirect(safeRedirect(redirectTo, "/members"), { headers });
+  return redirect(safeRedirect(submission.value.redirectTo, "/members"), { headers });
 }
 
 export default function Login() {
