@@ -1,0 +1,78 @@
+/**
+ * The library plumbing of login (remix-auth) and server-side translation (remix-i18next): the one
+ * Authenticator answers exactly what the login rules say, and a member sees nothing new.
+ */
+import { env } from "cloudflare:test";
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { describe, expect, it } from "vitest";
+import { getFixedT, resolveLanguage } from "../../app/lib/i18n.server";
+import { LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
+import { authenticate } from "../../app/models/auth.server";
+import { PASSWORD, memberWithPassword, send } from "./accounts-helpers";
+
+const context = { env, ctx: undefined, cf: undefined, nonce: "" } as unknown as AppLoadContext;
+
+function credentials(email: string, password: string) {
+  const form = new FormData();
+  form.set("email", email);
+  form.set("password", password);
+  return form;
+}
+const loginRequest = (ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`) =>
+  new Request("http://localhost/login", { method: "POST", headers: { Host: "localhost", "CF-Connecting-IP": ip } });
+
+describe("the Authenticator's form strategy", () => {
+  it("vouches for the member with the right password, with their saved language", async () => {
+    const m = await memberWithPassword({ language: "it" });
+    expect(await authenticate("form", loginRequest(), context, credentials(m.email.toUpperCase(), PASSWORD))).toEqual({
+      ok: true, userId: m.id, language: "it",
+    });
+  });
+
+  it("refuses with the login rules' reasons: failed, then blocked with the minutes left", async () => {
+    const m = await memberWithPassword();
+    for (let i = 1; i < LOGIN_MAX_ATTEMPTS; i++) {
+      expect(await authenticate("form", loginRequest(), context, credentials(m.email, "wrong"))).toMatchObject({ ok: false, reason: "failed" });
+    }
+    expect(await authenticate("form", loginRequest(), context, credentials(m.email, "wrong"))).toMatchObject({
+      ok: false, reason: "blocked", minutes: LOGIN_BLOCK_MINUTES,
+    });
+    expect(await authenticate("form", loginRequest(), context, credentials("nobody@example.com", PASSWORD))).toMatchObject({ ok: false, reason: "failed" });
+  });
+
+  it("reports a throttled client as rate_limited without checking the password", async () => {
+    const m = await memberWithPassword();
+    const ip = "10.250.250.250";
+    let last;
+    for (let i = 0; i < 40 && last?.reason !== "rate_limited"; i++) last = await authenticate("form", loginRequest(ip), context, credentials(m.email, PASSWORD));
+    expect(last).toEqual({ reason: "rate_limited", ok: false });
+  });
+
+  it("sets no cookie but the session and the language, on the form and on the JSON login", async () => {
+    for (const json of [false, true]) {
+      const m = await memberWithPassword({ language: "da" });
+      const res = await send(json ? "/api/user.php" : "/login", { email: m.email, password: PASSWORD }, { json });
+      const names = res.headers.getSetCookie().map((c) => c.split("=")[0]).sort();
+      expect(names).toEqual(["lng", "sid"]);
+    }
+  });
+});
+
+describe("server-side translation through remix-i18next", () => {
+  const request = (cookie = "") => new Request("http://localhost/?lng=fr", { headers: { Cookie: cookie, "Accept-Language": "it" } });
+
+  it("detects the locale cookie, then the brand's domain_language, then English (never the query or Accept-Language)", async () => {
+    expect(await resolveLanguage(request("lng=sv"), "de_DE")).toBe("sv");
+    expect(await resolveLanguage(request("lng=xx"), "de_DE")).toBe("de");
+    expect(await resolveLanguage(request(), "nl-NL")).toBe("nl");
+    expect(await resolveLanguage(request(), "pt_PT")).toBe("en");
+    expect(await resolveLanguage(request(), null)).toBe("en");
+  });
+
+  it("gives loaders and mails a fixed t per language and namespace, falling back to English", async () => {
+    const t = await getFixedT("de", "account");
+    expect(t("errors.loginFailed")).not.toBe((await getFixedT("en", "account"))("errors.loginFailed"));
+    expect((await getFixedT("en", "account"))("errors.blocked", { minutes: 7 })).toBe("Too many incorrect attempts, account blocked for 7 min.");
+    expect(await getFixedT("de", "account")).toBe(t);
+  });
+});
