@@ -50,8 +50,13 @@ export function validPostalCode(code: string, country: string): boolean {
 /** "12", "12a", "12-14", "4 bis", "7/2": a number first, then a short addition. */
 const HOUSE_NUMBER = /^\d{1,5}[\p{L}\d \-/]{0,5}$/u;
 
+// conform turns an empty string into undefined, also after cleaning: both are "required".
 const text = (max: number, message: string) =>
-  z.string({ required_error: message }).max(max * 4, message).transform(cleanText).pipe(z.string().min(1, message).max(max, message));
+  z
+    .string({ required_error: message })
+    .max(max * 4, message)
+    .transform(cleanText)
+    .pipe(z.string({ required_error: message }).min(1, message).max(max, message));
 
 /** The IBAN in electronic format if it is valid, in SEPA and of the payment country; else an error key. */
 export function checkIban(value: string, paymentCountry: string): { iban: string } | { error: string } {
@@ -77,7 +82,7 @@ export function checkMobile(value: string, paymentCountry: string): string | nul
  */
 export function directDebitSchema(paymentCountry: string) {
   return z.object({
-    holder: text(HOLDER_MAX, "errors.holder").pipe(z.string().min(2, "errors.holder")),
+    holder: text(HOLDER_MAX, "errors.holder").pipe(z.string({ required_error: "errors.holder" }).min(2, "errors.holder")),
     iban: text(IBAN_MAX, "errors.ibanInvalid").transform((v, ctx) => {
       const r = checkIban(v, paymentCountry);
       if ("error" in r) ctx.addIssue({ code: "custom", message: r.error });
@@ -105,7 +110,7 @@ export const codeSchema = z.object({
     .string({ required_error: "errors.codeInvalid" })
     .max(64, "errors.codeInvalid")
     .transform((v) => cleanText(v).replace(/[\s-]/g, ""))
-    .pipe(z.string().regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), "errors.codeInvalid")),
+    .pipe(z.string({ required_error: "errors.codeInvalid" }).regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), "errors.codeInvalid")),
 });
 
 /** The IBAN as shown back to the member once stored: country, check digits and the last four. */
