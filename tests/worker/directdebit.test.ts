@@ -5,6 +5,8 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { LANGUAGES } from "../../app/lib/constants";
+import { resources } from "../../app/lib/resources.generated";
 import { MAX_ATTEMPTS, SMS_PER_DAY } from "../../app/models/directdebit.server";
 import { createMember, sessionCookie } from "./fixtures";
 
@@ -333,4 +335,29 @@ describe("the SMS code", () => {
     expect(code.status).toBe(404);
     expect(await (await page(m.cookie, "?package=p1")).text()).toContain("Send me the code");
   });
+});
+
+describe("every step in every language", () => {
+  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/"/g, "&quot;");
+  for (const lng of LANGUAGES) {
+    it(`the form, the code step and a wrong code speak ${lng}`, async () => {
+      const dd = resources[lng].directdebit;
+      const m = await member({ language: lng });
+      const cookie = `${m.cookie}; lng=${lng}`;
+      const form = await (await page(cookie, "?package=p1")).text();
+      expect(form).toContain(escape(dd.fields.holder));
+      expect(form).toContain(escape(dd.send));
+      const mobile = nextMobile();
+      expect((await postForm(cookie, { ...VALID, mobile })).status).toBe(302);
+      const sms = (await smsTo(e164(mobile)))[0]!.body;
+      // The SMS is in the page's language too.
+      expect(sms).toBe(dd.sms.code.replace("{{brand}}", "Amora").replace("{{code}}", codeIn(sms)).replace("{{minutes}}", "10"));
+      const step = await (await page(cookie)).text();
+      expect(step).toContain(escape(dd.code.title));
+      const request = (await requestOf(m.id))!;
+      const wrongCode = await postForm(cookie, { intent: "code", request: request.id, code: wrong(codeIn(sms)) });
+      expect(await wrongCode.text()).toContain(escape(dd.errors.codeInvalid));
+      for (const html of [form, step]) expect(html).not.toMatch(/>\s*(fields|code|errors|hints)\.[a-zA-Z]+\s*</);
+    });
+  }
 });
