@@ -115,12 +115,12 @@ export const codeSchema = z.object({
 
 /** The IBAN as shown back to the member once stored: country, check digits and the last four. */
 export function maskIban(iban: string): string {
-  return `${iban.slice(0, 4)} •••• ${iban.slice(-4)}`;
+  return `${iban.slice(0, 4)}\u00A0••••\u00A0${iban.slice(-4)}`; // no-break spaces: never wrapped apart
 }
 
 /** The mobile number as shown on the code step: the last three digits. */
 export function maskMobile(e164: string): string {
-  return `${e164.slice(0, 3)} •••• ${e164.slice(-3)}`;
+  return `${e164.slice(0, 3)}\u00A0••••\u00A0${e164.slice(-3)}`;
 }
 
 /** The documented example IBANs of the common payment countries (shown as a hint, never prefilled). */

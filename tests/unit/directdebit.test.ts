@@ -45,7 +45,7 @@ describe("direct debit rules", () => {
   });
 
   it("stored details are shown masked", () => {
-    expect(maskIban("NL91ABNA0417164300")).toBe("NL91 •••• 4300");
-    expect(maskMobile("+31612345678")).toBe("+31 •••• 678");
+    expect(maskIban("NL91ABNA0417164300")).toBe("NL91\u00A0••••\u00A04300");
+    expect(maskMobile("+31612345678")).toBe("+31\u00A0••••\u00A0678");
   });
 });

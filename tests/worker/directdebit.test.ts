@@ -87,8 +87,8 @@ describe("direct debit form", () => {
     expect(row.code_hash).not.toContain(code);
     const html = await (await page(m.cookie)).text();
     expect(html).toContain("Confirm with the code");
-    expect(html).toContain("+31 •••• " + e164(mobile).slice(-3));
-    expect(html).toContain("NL91 •••• 4300");
+    expect(html).toContain("+31\u00A0••••\u00A0" + e164(mobile).slice(-3));
+    expect(html).toContain("NL91\u00A0••••\u00A04300");
     expect(html).not.toContain("ABNA0417");
   });
 
