@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { Errors, Field } from "~/components/account/Field";
 import type { Language } from "~/lib/constants";
 import { useTranslation } from "~/lib/i18n-react";
@@ -117,6 +117,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   return answer({ intent, error: "errors.generic" }, 400);
 }
+
+/** A right code whose payment could not be set up moved the request on: show the step it is in now. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  (actionResult as ActionResult | undefined)?.intent === "complete" || defaultShouldRevalidate;
 
 async function complete(env: AppLoadContext["env"], userId: string, requestId: string) {
   const done = await payByMandate(env, userId, requestId);
