@@ -6,7 +6,6 @@
  * The webhook is delivered through the Worker itself (`deliver`), so it also works in tests.
  * Never used in production (app/lib/payments/index.server.ts refuses it there).
  */
-import { randomId } from "~/lib/password";
 import type {
   CreateCustomerInput, CreateMandateInput, CreatePaymentInput, CreateRefundInput, ListMethodsInput, PaymentProvider,
   ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund,
@@ -50,6 +49,8 @@ export type SandboxDeps = {
 };
 
 const iso = () => new Date().toISOString();
+/** Ids shaped like Mollie's: a prefix and letters and digits only. */
+const newId = (prefix: string) => `${prefix}_${[...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(36).padStart(2, "0")).join("")}`;
 
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;
@@ -87,7 +88,7 @@ export class SandboxProvider implements PaymentProvider {
     }
     const method = input.method ?? null;
     if (method && !METHODS[method]) throw new PaymentProviderError(422, "Unprocessable Entity", "The payment method is invalid", "method");
-    const id = `tr_${randomId(8)}`;
+    const id = newId("tr");
     const recurring = input.sequenceType === "recurring";
     let mandate: SandboxMandate | null = null;
     if (recurring) {
@@ -153,7 +154,7 @@ export class SandboxProvider implements PaymentProvider {
       p.paidAt = iso();
       if (p.sequenceType === "first" && p.customerId) {
         const mandate: SandboxMandate = {
-          id: `mdt_${randomId(8)}`,
+          id: newId("mdt"),
           customerId: p.customerId,
           status: "valid",
           method: p.method === "paypal" ? "paypal" : p.method === "creditcard" ? "creditcard" : "directdebit",
@@ -192,7 +193,7 @@ export class SandboxProvider implements PaymentProvider {
     if (input.amount.currency !== p.amount.currency || input.amount.cents < 1 || refunded + input.amount.cents > p.amount.cents) {
       throw new PaymentProviderError(422, "Unprocessable Entity", "The refund amount is higher than the amount remaining", "amount");
     }
-    const refund: ProviderRefund = { id: `re_${randomId(8)}`, paymentId: p.id, amount: input.amount, status: "pending", createdAt: iso() };
+    const refund: ProviderRefund = { id: newId("re"), paymentId: p.id, amount: input.amount, status: "pending", createdAt: iso() };
     const stored = await this.insert("refund", refund, p.id, input.idempotencyKey);
     if (stored.id === refund.id) {
       p.amountRefunded = { cents: refunded + input.amount.cents, currency: p.amount.currency };
@@ -209,14 +210,14 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer> {
-    const customer = { id: `cst_${randomId(8)}`, name: input.name, email: input.email };
+    const customer = { id: newId("cst"), name: input.name, email: input.email };
     return this.insert("customer", customer, null, input.idempotencyKey);
   }
 
   async createMandate(input: CreateMandateInput): Promise<ProviderMandate> {
     if (!(await this.load("customer", input.customerId))) throw new PaymentProviderError(404, "Not Found", "No customer exists with this id", null);
     const mandate: SandboxMandate = {
-      id: `mdt_${randomId(8)}`,
+      id: newId("mdt"),
       customerId: input.customerId,
       status: "valid",
       method: "directdebit",
