@@ -84,3 +84,16 @@ export async function ledgerSum(db: D1Database, userId: string): Promise<number>
     .first<{ total: number }>();
   return row?.total ?? 0;
 }
+
+/**
+ * Credits bought with a payment. They are added only if the statement just before them in the batch
+ * (the payment's guarded status change) changed a row, so a replayed or racing webhook credits once;
+ * the first purchase also makes the member premium (paid_user) in the same statement.
+ */
+export function purchaseStatements(db: D1Database, o: { userId: string; credits: number; paymentId: string; now?: number }) {
+  if (!Number.isInteger(o.credits) || o.credits <= 0) throw new Error(`bad credits ${o.credits}`);
+  return [
+    db.prepare("UPDATE users SET credits = credits + ?2, paid_user = 1 WHERE id = ?1 AND changes() = 1").bind(o.userId, o.credits),
+    ledgerStatement(db, { userId: o.userId, delta: o.credits, reason: "purchase", refId: o.paymentId, now: o.now }),
+  ];
+}
