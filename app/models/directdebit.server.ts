@@ -12,13 +12,17 @@
  * - Verification is one guarded batch: the first right code flips `open` → `verified` once; a replay,
  *   or twenty at once, finds it no longer open.
  */
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { TFunction } from "i18next";
 import { nowS } from "~/lib/dates";
 import type { Env } from "~/lib/env";
 import { randomId } from "~/lib/password";
+import { paymentProvider } from "~/lib/payments/index.server";
+import { PaymentProviderError } from "~/lib/payments/provider";
 import { takeDailyQuota } from "./accounts.server";
 import type { BrandWithCompany } from "./brand.server";
 import { CODE_LENGTH, directDebitCountry, maskIban, maskMobile, type DirectDebitDetails } from "./directdebit-rules";
+import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 
 export const CODE_TTL_S = 10 * 60;
@@ -28,8 +32,8 @@ export const MAX_SENDS = 3;
 export const SMS_PER_DAY = 6;
 /** A request left unfinished this long is no longer shown; the member starts again. */
 export const REQUEST_TTL_S = 60 * 60;
-/** The payment method name of direct debits in `payments.method` (Mollie's name). */
-export const DIRECT_DEBIT_METHOD = "directdebit";
+/** Our method id of direct debits in `payments.method` (PAYMENT_METHODS). */
+export const DIRECT_DEBIT_METHOD = "sepa_directdebit";
 
 type DirectDebitEnv = Pick<Env, "DB" | "ENVIRONMENT" | "SESSION_SECRET" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM">;
 
@@ -53,15 +57,20 @@ export type Eligibility =
 
 type EligibilityRow = { blocked: number; used: number };
 
-/** The member's flag and the direct debits of this month (payments_user index). */
+/**
+ * Cents of direct debit this month for member ?1 (month start ?2, method ?3): open, pending and paid
+ * direct debit payments (payments_user index), plus requests already handed to the provider whose
+ * payment row is not written yet, so two confirmations at once cannot both slip under the limit.
+ */
+const USED_SQL = `(SELECT COALESCE(SUM(p.amount_cents), 0) FROM payments p
+    WHERE p.user_id = ?1 AND p.created_at >= ?2 AND p.method = ?3 AND p.status IN ('open', 'pending', 'paid'))
+  + (SELECT COALESCE(SUM(r.amount_cents), 0) FROM directdebit_requests r
+    WHERE r.user_id = ?1 AND r.created_at >= ?2 - ${REQUEST_TTL_S} AND r.status = 'done' AND r.payment_id IS NULL)`;
+
+/** The member's flag and what they paid by direct debit this month. */
 function eligibilityStatement(db: D1Database, userId: string, now: number) {
   return db
-    .prepare(
-      `SELECT u.directdebit_blocked AS blocked,
-              (SELECT COALESCE(SUM(p.amount_cents), 0) FROM payments p
-                WHERE p.user_id = u.id AND p.created_at >= ?2 AND p.method = ?3 AND p.status IN ('open', 'pending', 'paid')) AS used
-         FROM users u WHERE u.id = ?1`,
-    )
+    .prepare(`SELECT u.directdebit_blocked AS blocked, ${USED_SQL} AS used FROM users u WHERE u.id = ?1`)
     .bind(userId, monthStart(now), DIRECT_DEBIT_METHOD);
 }
 
@@ -263,13 +272,78 @@ export async function cancelRequest(db: D1Database, userId: string, requestId: s
     .run();
 }
 
-export type CompleteResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; reason: "unavailable" | "notFound" | "provider" };
+export type CompleteResult =
+  | { ok: true; paymentId: string; redirectTo: string }
+  | { ok: false; reason: "notFound" | "blocked" | "limit" | "provider" };
+
+/** A SEPA mandate reference: at most 35 characters of the SEPA set; ours is unique per request. */
+const mandateReference = (requestId: string) => `DD${requestId.replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`.slice(0, 35);
 
 /**
- * After the right code: the provider makes a customer and a directdebit mandate (holder + IBAN), then a
- * payment of the package on that mandate, which ends in the pending screen. Waits for the payments work
- * (the PaymentProvider and its sandbox); until it lands the verified request stays waiting.
+ * After the right code: the provider makes a customer (once per member) and a directdebit mandate
+ * from the holder and IBAN, then a recurring payment of the package on that mandate (i8's
+ * chargeMandate), which stays pending until the bank has collected it; the webhook credits it once.
+ *
+ * Once only: the mandate's idempotency key is the request id, and the request is claimed
+ * (verified → done) in one guarded statement that also re-checks the blocked flag and the monthly
+ * limit, so a double click, a replay or two requests confirmed at once charge at most once and never
+ * over the limit. If the provider refuses the mandate the request stays verified: "Continue" retries.
  */
-export async function payByMandate(_env: DirectDebitEnv, _userId: string, _requestId: string): Promise<CompleteResult> {
-  return { ok: false, reason: "unavailable" };
+export async function payByMandate(
+  context: AppLoadContext,
+  o: { brand: BrandWithCompany; member: { id: string; name: string; email: string }; requestId: string; origin: string; now?: number },
+): Promise<CompleteResult> {
+  const db = context.env.DB;
+  const now = o.now ?? nowS();
+  const row = await db
+    .prepare("SELECT id, package_id, holder, iban, country, status, payment_id FROM directdebit_requests WHERE id = ?1 AND user_id = ?2")
+    .bind(o.requestId, o.member.id)
+    .first<{ id: string; package_id: string; holder: string; iban: string; country: string; status: string; payment_id: string | null }>();
+  const pkg = row ? await packageRow(context, row.package_id) : null;
+  if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.payment_id))) return { ok: false, reason: "notFound" };
+  const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;
+  // Already handed over (a second tab, a retried post): show the payment it became.
+  if (row.status === "done") return { ok: true, paymentId: row.payment_id!, redirectTo: pendingScreen(row.payment_id!) };
+
+  let customerId: string;
+  let mandateId: string;
+  try {
+    customerId = await ensureCustomer(context, o.member);
+    const mandate = await paymentProvider(context).createMandate({
+      customerId,
+      method: "directdebit",
+      consumerName: row.holder,
+      consumerAccount: row.iban,
+      signatureDate: new Date(now * 1000).toISOString().slice(0, 10),
+      mandateReference: mandateReference(row.id),
+      idempotencyKey: `mandate-${row.id}`,
+    });
+    mandateId = mandate.id;
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    console.error("directdebit: the provider refused the mandate", e.status, e.title, e.message, e.field);
+    return { ok: false, reason: "provider" };
+  }
+
+  const claim = await db
+    .prepare(
+      `UPDATE directdebit_requests SET status = 'done', iban = ?4
+        WHERE id = ?5 AND user_id = ?1 AND status = 'verified'
+          AND (SELECT directdebit_blocked FROM users WHERE id = ?1) = 0
+          AND ${USED_SQL} + ?6 <= ?7`,
+    )
+    .bind(o.member.id, monthStart(now), DIRECT_DEBIT_METHOD, maskIban(row.iban), row.id, pkg.price_cents, o.brand.directdebitMonthlyLimitCents)
+    .run();
+  if (claim.meta.changes !== 1) {
+    const check = await eligibility(db, o.brand, o.member.id, pkg.price_cents, row.country, now);
+    return { ok: false, reason: !check.ok && check.reason !== "country" ? check.reason : "notFound" };
+  }
+
+  const charged = await chargeMandate(context, {
+    brand: o.brand, userId: o.member.id, pkg, method: DIRECT_DEBIT_METHOD, customerId, mandateId, origin: o.origin, country: row.country,
+    returnPath: pendingScreen,
+  });
+  if (!charged.ok) return { ok: false, reason: "provider" };
+  await db.prepare("UPDATE directdebit_requests SET payment_id = ?2 WHERE id = ?1").bind(row.id, charged.payment.id).run();
+  return { ok: true, paymentId: charged.payment.id, redirectTo: pendingScreen(charged.payment.id) };
 }

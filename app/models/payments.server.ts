@@ -331,7 +331,11 @@ export type RecurringResult = { ok: true; payment: PaymentRow } | { ok: false; e
  */
 export async function chargeMandate(
   context: Ctx,
-  o: { brand: BrandWithCompany; userId: string; pkg: PackageRow; method: string; customerId: string; mandateId: string; origin: string; country: string | null },
+  o: {
+    brand: BrandWithCompany; userId: string; pkg: PackageRow; method: string; customerId: string; mandateId: string; origin: string; country: string | null;
+    /** Where the sandbox's page sends the browser back to (the direct debit form's pending screen); default the repeat order. */
+    returnPath?: (paymentId: string) => string;
+  },
 ): Promise<RecurringResult> {
   const provider = paymentProvider(context);
   const id = randomId();
@@ -346,7 +350,7 @@ export async function chargeMandate(
     const created = await provider.createPayment({
       amount: { cents: o.pkg.price_cents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
-      redirectUrl: `${o.origin}/credits/repeat-order?payment=${id}`,
+      redirectUrl: `${o.origin}${o.returnPath ? o.returnPath(id) : `/credits/repeat-order?payment=${id}`}`,
       webhookUrl: `${o.origin}${WEBHOOK_PATH}`,
       metadata: { paymentId: id },
       idempotencyKey: id,

@@ -11,6 +11,7 @@ import {
   cancelRequest, directDebitPage, getPackageRow, payByMandate, resendCode, startDirectDebit, verifyCode,
   type PackageRow, type StartResult, type VerifyResult,
 } from "~/models/directdebit.server";
+import { paymentCountryOf } from "~/models/payments.server";
 import { requireMember } from "~/models/session.server";
 import { formatMoney } from "~/models/shop.server";
 import ddStyles from "~/styles/directdebit.css";
@@ -23,15 +24,10 @@ import ddStyles from "~/styles/directdebit.css";
 export const handle = { i18n: ["common", "shop", "directdebit"] };
 export const links = () => [{ rel: "stylesheet", href: ddStyles }];
 
-/** The country the member pays from: the visitor's country (the payments work may let the member change it). */
-function paymentCountryOf(country: string) {
-  return country;
-}
-
 async function setup(request: Request, context: AppLoadContext) {
   const member = await requireMember(request, context);
   const ctx = await pageContext(request, context, "directdebit");
-  return { member, ...ctx, paymentCountry: paymentCountryOf(ctx.country) };
+  return { member, ...ctx, paymentCountry: paymentCountryOf(request, ctx.country) };
 }
 
 const packageView = (lng: Language, p: PackageRow) => ({ id: p.id, tier: p.tier, credits: p.credits, price: formatMoney(lng, p.price_cents, p.currency) });
@@ -92,15 +88,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return answer({ intent, reply }, START_STATUS[started.reason]);
   }
 
+  const complete = async (id: string) => {
+    const done = await payByMandate(context, { brand, member, requestId: id, origin: new URL(request.url).origin });
+    if (done.ok) throw redirect(done.redirectTo);
+    const status = { notFound: 404, blocked: 403, limit: 403, provider: 503 }[done.reason];
+    return answer({ intent: "complete", error: done.reason === "provider" ? "errors.generic" : `errors.${done.reason}` }, status);
+  };
+
   if (intent === "code") {
     const parsed = codeSchema.safeParse({ request: requestId, code: form.get("code") ?? "" });
     if (!parsed.success) return answer({ intent, error: "errors.codeInvalid" }, 400);
     const verified = await verifyCode(env, member.id, parsed.data.request, parsed.data.code);
     if (verified !== "ok") return answer({ intent, error: CODE_ERRORS[verified].key }, CODE_ERRORS[verified].status);
-    return complete(env, member.id, parsed.data.request);
+    return complete(parsed.data.request);
   }
 
-  if (intent === "complete") return complete(env, member.id, requestId);
+  if (intent === "complete") return complete(requestId);
 
   if (intent === "resend") {
     const sent = await resendCode(env, { brand, userId: member.id, requestId, t });
@@ -122,16 +125,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   (actionResult as ActionResult | undefined)?.intent === "complete" || defaultShouldRevalidate;
 
-async function complete(env: AppLoadContext["env"], userId: string, requestId: string) {
-  const done = await payByMandate(env, userId, requestId);
-  if (done.ok) throw redirect(done.redirectTo);
-  return answer({ intent: "complete", error: done.reason === "notFound" ? "errors.notFound" : "errors.generic" }, done.reason === "notFound" ? 404 : 503);
-}
-
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function DirectDebit() {
   const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
   const { t } = useTranslation("directdebit");
   const { t: ts } = useTranslation("shop");
   return (
@@ -146,6 +144,8 @@ export default function DirectDebit() {
           {d.step === "form" ? <Link to="/directdebit">{t("otherPackage")}</Link> : null}
         </section>
       ) : null}
+      {/* A code step's answer after its request has gone (replayed, cancelled elsewhere) still says why. */}
+      {d.step === "choose" || d.step === "form" ? <Message result={result} intent={["code", "resend", "complete"]} /> : null}
       {d.step === "choose" ? <ChoosePackage packages={d.packages} /> : null}
       {d.step === "form" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
       {d.step === "form" && !d.refusal ? <DetailsForm d={d} /> : null}

@@ -7,8 +7,9 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../../app/lib/constants";
 import { resources } from "../../app/lib/resources.generated";
-import { MAX_ATTEMPTS, SMS_PER_DAY } from "../../app/models/directdebit.server";
+import { DIRECT_DEBIT_METHOD, MAX_ATTEMPTS, SMS_PER_DAY } from "../../app/models/directdebit.server";
 import { createMember, sessionCookie } from "./fixtures";
+import { expectLedgerExplains, webhook } from "./payments-helpers";
 
 const VALID = {
   intent: "details",
@@ -197,7 +198,7 @@ describe("blocked members and the monthly limit", () => {
     await env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, created_at)
        VALUES (?1, ?2, 1, 'p3', 400, ?3, 'EUR', ?4, 'sandbox', ?5, ?6)`,
-    ).bind(`pay-${crypto.randomUUID()}`, userId, cents, o.method ?? "directdebit", o.status ?? "pending", o.createdAt ?? Math.floor(Date.now() / 1000)).run();
+    ).bind(`pay-${crypto.randomUUID()}`, userId, cents, o.method ?? DIRECT_DEBIT_METHOD, o.status ?? "pending", o.createdAt ?? Math.floor(Date.now() / 1000)).run();
   }
 
   it("direct debits of this month count towards the brand's limit; other methods, failed ones and last month do not", async () => {
@@ -255,8 +256,8 @@ describe("the SMS code", () => {
     const m = await withCode();
     const spaced = `${m.code.slice(0, 3)} \u200B${m.code.slice(3)}`;
     const first = await postForm(m.cookie, { intent: "code", request: m.requestId, code: spaced });
-    expect([302, 503]).toContain(first.status); // 503 until the provider is wired (payByMandate)
-    expect((await requestOf(m.id))!.status).not.toBe("open");
+    expect(first.status).toBe(302);
+    expect((await requestOf(m.id))!.status).toBe("done");
     const replay = await postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code });
     expect(replay.status).toBe(409);
     expect(await replay.text()).toContain("This code has already been used.");
@@ -280,10 +281,13 @@ describe("the SMS code", () => {
     expect((await requestOf(m.id))!.status).toBe("open");
   });
 
-  it("the right code sent 10 times at once is accepted exactly once", async () => {
+  it("the right code sent 10 times at once is accepted exactly once: one mandate, one payment", async () => {
     const m = await withCode();
     const results = await Promise.all(Array.from({ length: 10 }, () => postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code })));
-    expect(results.filter((r) => r.status !== 409)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 302)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(9);
+    expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(1);
+    expect(await count("SELECT COUNT(*) AS n FROM sandbox_objects WHERE kind = 'mandate' AND idempotency_key = ?1", `mandate-${m.requestId}`)).toBe(1);
   });
 
   it("a new code is throttled, replaces the old one, and is capped per request", async () => {
@@ -360,4 +364,113 @@ describe("every step in every language", () => {
       for (const html of [form, step]) expect(html).not.toMatch(/>\s*(fields|code|errors|hints)\.[a-zA-Z]+\s*</);
     });
   }
+});
+
+describe("after the right code: mandate, payment, pending, then paid", () => {
+  const paymentOf = (id: string) =>
+    env.DB.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<{
+      status: string; method: string; sequence_type: string; mandate_id: string; customer_id: string; provider_ref: string; amount_cents: number; credits: number;
+    }>();
+  const userOf = (id: string) => env.DB.prepare("SELECT credits, paid_user FROM users WHERE id = ?1").bind(id).first<{ credits: number; paid_user: number }>();
+
+  it("makes a directdebit mandate from the form and a pending payment on it; paid later, the webhook credits once", async () => {
+    const m = await withCode({ credits: 0 });
+    const res = await postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code });
+    expect(res.status).toBe(302);
+    const location = res.headers.get("Location")!;
+    const paymentId = /^\/credits\/p1\/sepa_directdebit\?payment=([\w-]+)$/.exec(location)?.[1];
+    expect(paymentId, location).toBeTruthy();
+
+    const payment = (await paymentOf(paymentId!))!;
+    expect(payment).toMatchObject({ status: "pending", method: "sepa_directdebit", sequence_type: "recurring", amount_cents: 1995, credits: 60 });
+    const mandate = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1 AND kind = 'mandate'").bind(payment.mandate_id).first<{ data: string }>();
+    expect(JSON.parse(mandate!.data)).toMatchObject({
+      method: "directdebit", consumerName: "Jan Jansen", consumerAccount: "NL91ABNA0417164300", customerId: payment.customer_id, status: "valid",
+    });
+    // The IBAN is at the provider now; we keep it masked.
+    expect((await requestOf(m.id))!).toMatchObject({ status: "done", iban: "NL91\u00A0••••\u00A04300" });
+    expect(await userOf(m.id)).toEqual({ credits: 0, paid_user: 0 });
+
+    // The pending screen, as the member sees it.
+    const pending = await SELF.fetch(`http://localhost${location}`, { headers: { Host: "localhost", Cookie: m.cookie } });
+    expect(await pending.text()).toContain("Your payment is being processed");
+
+    // The bank collects: the tester settles it on the sandbox page, which calls the webhook.
+    const settle = await SELF.fetch(`http://localhost/sandbox/${payment.provider_ref}`, {
+      method: "POST",
+      headers: { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ outcome: "settle" }),
+      redirect: "manual",
+    });
+    expect(settle.status).toBe(302);
+    expect(settle.headers.get("Location")).toBe(`http://localhost${location}`);
+    expect((await paymentOf(paymentId!))!.status).toBe("paid");
+    expect(await userOf(m.id)).toEqual({ credits: 60, paid_user: 1 });
+
+    // Replayed and concurrent webhooks change nothing more.
+    await Promise.all(Array.from({ length: 10 }, () => webhook(payment.provider_ref)));
+    expect(await userOf(m.id)).toEqual({ credits: 60, paid_user: 1 });
+    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase'", m.id)).toBe(1);
+    await expectLedgerExplains(m.id);
+    const done = await SELF.fetch(`http://localhost${location}`, { headers: { Host: "localhost", Cookie: m.cookie } });
+    expect(await done.text()).toContain("Payment complete");
+  });
+
+  it("a second member's customer and mandate are their own; the same member reuses their customer", async () => {
+    const m = await withCode();
+    await postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code });
+    const mobile = nextMobile();
+    await postForm(m.cookie, { ...VALID, package: "p0", mobile });
+    const second = (await requestOf(m.id))!;
+    const [sms] = await smsTo(e164(mobile));
+    expect((await postForm(m.cookie, { intent: "code", request: second.id, code: codeIn(sms!.body) })).status).toBe(302);
+    expect(await count("SELECT COUNT(DISTINCT customer_id) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(1);
+    expect(await count("SELECT COUNT(DISTINCT mandate_id) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(2);
+  });
+
+  /** A request verified by its code, waiting for the provider (as a failed provider call leaves it). */
+  async function verified(userId: string, pkg = "p3") {
+    const id = `dd-${crypto.randomUUID()}`;
+    await env.DB.prepare(
+      `INSERT INTO directdebit_requests (id, user_id, brand_id, package_id, amount_cents, currency, holder, iban, country, street, house_number,
+         postal_code, city, mobile, code_hash, code_expires_at, last_sent_at, status)
+       SELECT ?1, ?2, 1, id, price_cents, currency, 'Jan Jansen', 'NL91ABNA0417164300', 'NL', 'Keizersgracht', '1', '1015 CJ', 'Amsterdam',
+         '+31612345678', 'x', unixepoch() + 600, unixepoch(), 'verified' FROM packages WHERE id = ?3`,
+    ).bind(id, userId, pkg).run();
+    return id;
+  }
+
+  it("two verified requests confirmed at once cannot both pass the monthly limit", async () => {
+    const m = await member();
+    const limit = (await env.DB.prepare("SELECT directdebit_monthly_limit_cents AS n FROM brands WHERE id = 1").first<{ n: number }>())!.n;
+    // Room for exactly one p3 (7995) this month.
+    const room = limit - 7995 - 100;
+    await env.DB.prepare(
+      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status)
+       VALUES (?1, ?2, 1, 'p3', 400, ?3, 'EUR', ?4, 'sandbox', 'paid')`,
+    ).bind(`pay-${crypto.randomUUID()}`, m.id, room, DIRECT_DEBIT_METHOD).run();
+    const a = await verified(m.id);
+    const b = await verified(m.id);
+    const results = await Promise.all([a, b].map((id) => postForm(m.cookie, { intent: "complete", request: id })));
+    expect(results.map((r) => r.status).sort()).toEqual([302, 403]);
+    expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND amount_cents = 7995", m.id)).toBe(1);
+  });
+
+  it("a member blocked between the code and the payment is not charged", async () => {
+    const m = await member();
+    const id = await verified(m.id, "p1");
+    await env.DB.prepare("UPDATE users SET directdebit_blocked = 1 WHERE id = ?1").bind(m.id).run();
+    const res = await postForm(m.cookie, { intent: "complete", request: id });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("Your account is blocked for direct debit payments.");
+    expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(0);
+  });
+
+  it("another member cannot complete a verified request", async () => {
+    const victim = await member();
+    const id = await verified(victim.id, "p1");
+    const attacker = await member();
+    expect((await postForm(attacker.cookie, { intent: "complete", request: id })).status).toBe(404);
+    expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id IN (?1, ?2)", victim.id, attacker.id)).toBe(0);
+  });
 });
