@@ -4,7 +4,8 @@ import { login } from "./support/login";
 
 /**
  * Direct debit as a member pays with it, with JavaScript on and off: the form, a wrong entry, the
- * code read from the development SMS outbox (/dev/sms), a wrong code, then the right one.
+ * code read from the development SMS outbox (/dev/sms), a wrong code, the right one, the pending
+ * screen, and the credits once the (sandbox) bank has collected.
  */
 const PASSWORD = "Dd-e2e-pass-2026";
 
@@ -47,7 +48,7 @@ for (const js of [true, false]) {
     test.use({ javaScriptEnabled: js });
     test.describe.configure({ timeout: 60_000 });
 
-    test("choose a package → the form refuses a foreign IBAN → code by SMS → 'Code invalid' → the right code", async ({ page, baseURL }) => {
+    test("choose a package → a foreign IBAN is refused → code by SMS → 'Code invalid' → right code → pending → paid", async ({ page, baseURL }) => {
       await member(page, baseURL);
       await page.goto("/directdebit");
       await page.getByRole("link", { name: /Popular/ }).click();
@@ -75,8 +76,7 @@ for (const js of [true, false]) {
 
       await page.getByLabel("Code from the SMS").fill(code);
       await page.getByRole("button", { name: "Confirm and pay" }).click();
-      await expect(page.getByText("Code invalid")).toHaveCount(0);
-      await expectPaidLater(page);
+      await expectPendingThenPaid(page, js);
     });
 
     test("'Change my details' goes back to the form", async ({ page, baseURL }) => {
@@ -93,7 +93,24 @@ for (const js of [true, false]) {
   });
 }
 
-/** After the right code: the payment is set up (the provider part follows the payments work). */
-async function expectPaidLater(page: Page) {
-  await expect(page.getByTestId("dd-verified")).toBeVisible();
+/**
+ * After the right code: the pending screen (SEPA direct debit settles in days). The tester then lets
+ * the bank collect on the sandbox page, which calls the webhook; the pending screen turns into
+ * 'Payment complete' by itself (JavaScript) or with "Check again" (without).
+ */
+async function expectPendingThenPaid(page: Page, js: boolean) {
+  await expect(page).toHaveURL(/\/credits\/p1\/sepa_directdebit\?payment=/);
+  await expect(page.getByTestId("payment-pending")).toBeVisible();
+  const paymentId = new URL(page.url()).searchParams.get("payment")!;
+  const db = await openE2eDb();
+  const row = (await db.DB.prepare("SELECT provider_ref FROM payments WHERE id = ?1").bind(paymentId).first()) as { provider_ref: string };
+  const bank = await page.context().newPage();
+  await bank.goto(`/sandbox/${row.provider_ref}`);
+  await bank.getByRole("button", { name: "Confirm the payment now" }).click();
+  await expect(bank.getByTestId("payment-completed")).toBeVisible();
+  await bank.close();
+  if (!js) await page.getByRole("button", { name: "Check again" }).click();
+  await expect(page.getByTestId("payment-completed")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: "Payment complete" }).first()).toBeVisible();
+  await expect(page.getByTestId("new-balance")).toContainText("60 credits");
 }
