@@ -80,3 +80,24 @@ export type PaymentView = {
   packageId: string;
   sequenceType: SequenceType;
 };
+
+/**
+ * Standard VAT rates in basis points of the countries we sell in: digital services to consumers are
+ * taxed in the buyer's country (EU OSS); Norway and Switzerland tax foreign sellers the same way.
+ * A country not listed uses the seller's own rate.
+ */
+export const VAT_RATES_BP: Record<string, number> = {
+  AT: 2000, BE: 2100, CH: 810, DE: 1900, DK: 2500, ES: 2100, FI: 2550, FR: 2000, IE: 2300, IT: 2200, LU: 1700, NL: 2100,
+  NO: 2500, PL: 2300, PT: 2300, SE: 2500,
+};
+
+/** The VAT inside a gross amount (prices include VAT): rounded to the cent, the rest is the net. */
+export function vatOf(grossCents: number, rateBp: number): { vatCents: number; netCents: number } {
+  const vatCents = Math.round((grossCents * rateBp) / (10_000 + rateBp));
+  return { vatCents, netCents: grossCents - vatCents };
+}
+
+/** The seller's VAT number for a buyer country: the one registered there, else the home one (OSS). */
+export function vatNumberFor(vatNumbers: string[], country: string, homeCountry: string): string | null {
+  return vatNumbers.find((n) => n.toUpperCase().startsWith(country)) ?? vatNumbers.find((n) => n.toUpperCase().startsWith(homeCountry)) ?? vatNumbers[0] ?? null;
+}

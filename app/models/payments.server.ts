@@ -15,11 +15,11 @@ import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
 import { debitStatement, ledgerStatement, purchaseStatements } from "./credits.server";
 import {
-  acceptsCurrency, canMove, paymentState, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
+  acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
 } from "./payment-rules";
 import { formatMoney } from "./shop.server";
-import type { Language } from "~/lib/constants";
+import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 
 export type PaymentRow = typeof schema.payments.$inferSelect;
 type Ctx = AppLoadContext;
@@ -53,28 +53,22 @@ export function isCountryCode(value: unknown): value is string {
 export type MethodOption = { method: string; providerMethod: string };
 type MethodRow = { method: string; provider_method: string; currencies: string | null };
 
-/** The countries with their own method list (the rest use the "*" list), for the country selector. */
-export async function paymentCountries(context: Ctx): Promise<string[]> {
-  const { results } = await context.env.DB.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country").all<{
-    country: string;
-  }>();
-  return results.map((r) => r.country);
-}
+const methodRowsStatement = (db: D1Database, country: string) =>
+  db
+    .prepare(
+      `SELECT method, provider_method, currencies FROM payment_methods
+       WHERE enabled = 1 AND country = (SELECT CASE WHEN EXISTS (SELECT 1 FROM payment_methods WHERE country = ?1) THEN ?1 ELSE '*' END)
+       ORDER BY sort`,
+    )
+    .bind(country);
 
 /**
  * The methods offered for a payment in `country` and `currency`, in the order people there use them:
  * the country's rows of payment_methods (or the "*" rows), switched on, accepting the currency, and
  * activated at the provider. If the provider cannot be asked, the table alone decides.
  */
-export async function methodsFor(context: Ctx, country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
-  const { results } = await context.env.DB.prepare(
-    `SELECT method, provider_method, currencies FROM payment_methods
-     WHERE enabled = 1 AND country = (SELECT CASE WHEN EXISTS (SELECT 1 FROM payment_methods WHERE country = ?1) THEN ?1 ELSE '*' END)
-     ORDER BY sort`,
-  )
-    .bind(country)
-    .all<MethodRow>();
-  const rows = results.filter((r) => acceptsCurrency(r.currencies, amount.currency));
+async function offeredMethods(context: Ctx, rows: MethodRow[], country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
+  const accepted = rows.filter((r) => acceptsCurrency(r.currencies, amount.currency));
   let active: Set<string> | null = null;
   try {
     const listed = await paymentProvider(context).listMethods({ country, amount, sequenceType: "oneoff" });
@@ -82,15 +76,49 @@ export async function methodsFor(context: Ctx, country: string, amount: { cents:
   } catch (e) {
     console.error("payments: listing the provider's methods failed", e);
   }
-  return rows
+  return accepted
     // SEPA direct debit is not a checkout method: it starts with the /directdebit form and its mandate.
     .filter((r) => r.provider_method === "directdebit" || !active || active.has(r.provider_method))
     .map((r) => ({ method: r.method, providerMethod: r.provider_method }));
 }
 
+export async function methodsFor(context: Ctx, country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
+  const { results } = await methodRowsStatement(context.env.DB, country).all<MethodRow>();
+  return offeredMethods(context, results, country, amount);
+}
+
+/**
+ * What the shop pages need, in one D1 round trip: the packages (or one), the methods of the payment
+ * country (priced on the cheapest or the chosen package), the countries with their own method list,
+ * and optionally one of the member's payments with whether it was their first purchase.
+ */
+export async function shopData(context: Ctx, o: { country: string; packageId?: string; userId: string; paymentId?: string | null }) {
+  const db = context.env.DB;
+  const stmts = [
+    o.packageId
+      ? db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(o.packageId)
+      : db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier"),
+    methodRowsStatement(db, o.country),
+    db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
+  ];
+  if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
+  const [pkgs, methodRows, countryRows, one, earlier] = await db.batch(stmts);
+  const packages = pkgs!.results as (PackageRow & { tier: Tier })[];
+  const priced = packages[0];
+  const methods = priced ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, { cents: priced.price_cents, currency: priced.currency }) : [];
+  const row = (one?.results[0] as PaymentRow | undefined) ?? null;
+  return {
+    packages,
+    methods,
+    countries: (countryRows!.results as { country: string }[]).map((r) => r.country),
+    payment: row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null,
+  };
+}
+
 // ─── Checkout ───
 
 type PackageRow = { id: string; credits: number; price_cents: number; currency: string };
+type Tier = (typeof PREMIUM_TIERS)[number];
 
 export async function packageRow(context: Ctx, id: string): Promise<PackageRow | null> {
   return context.env.DB.prepare("SELECT id, credits, price_cents, currency FROM packages WHERE id = ?1").bind(id).first<PackageRow>();
@@ -293,17 +321,32 @@ export function paymentView(lng: Language, row: PaymentRow): PaymentView {
   };
 }
 
-/** One of the member's own payments and whether it was their first purchase (another member's id is null → 404). */
-export async function ownPaymentWithHistory(context: Ctx, userId: string, id: string) {
-  const db = context.env.DB;
-  const [one, earlier] = await db.batch([
+/** One of the member's own payments and how many purchases were paid before it (first purchase: 0). */
+function ownPaymentStatements(db: D1Database, userId: string, id: string) {
+  return [
     db.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId),
     db
-      .prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status IN ('paid', 'refunded') AND id <> ?2 AND COALESCE(paid_at, 0) <= (SELECT COALESCE(paid_at, 0) FROM payments WHERE id = ?2)")
+      .prepare(
+        `SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status IN ('paid', 'refunded') AND id <> ?2
+           AND COALESCE(paid_at, 0) <= (SELECT COALESCE(paid_at, 0) FROM payments WHERE id = ?2)`,
+      )
       .bind(userId, id),
-  ]);
+  ];
+}
+
+export async function ownPaymentWithHistory(context: Ctx, userId: string, id: string) {
+  const [one, earlier] = await context.env.DB.batch(ownPaymentStatements(context.env.DB, userId, id));
   const row = (one!.results[0] as PaymentRow | undefined) ?? null;
   return row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null;
+}
+
+/** The payment-country choices, named in the page language (the member's own country always among them). */
+export function countryOptions(lng: Language, codes: string[], current: string) {
+  const names = new Intl.DisplayNames([lng], { type: "region" });
+  return [...new Set([...codes, current])]
+    .filter((c) => c !== "XX")
+    .map((code) => ({ code, name: names.of(code) ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name, lng));
 }
 
 /** One of the member's own payments (another member's id is null → 404). */
@@ -486,3 +529,27 @@ export async function refundsOf(context: Ctx, paymentId: string): Promise<Refund
     .all<RefundRow>();
   return results;
 }
+
+// ─── Receipt ───
+
+/** A printable receipt of a paid payment: the seller (companyinfo), the lines and the VAT of the buyer's country. */
+export function receiptOf(lng: Language, brand: BrandWithCompany, row: PaymentRow) {
+  const c = brand.company;
+  const country = row.paymentCountry && VAT_RATES_BP[row.paymentCountry] !== undefined ? row.paymentCountry : c.country;
+  const rateBp = VAT_RATES_BP[country] ?? VAT_RATES_BP[c.country] ?? 0;
+  const { vatCents, netCents } = vatOf(row.amountCents, rateBp);
+  const money = (cents: number) => formatMoney(lng, cents, row.currency);
+  return {
+    seller: { name: c.name, address: c.address, city: c.city, country: c.country, kvk: c.kvk, vatNumber: vatNumberFor(c.vatNumbers, country, c.country) },
+    brandName: brand.name,
+    paidAt: row.paidAt
+      ? new Intl.DateTimeFormat(lng, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(row.paidAt * 1000))
+      : null,
+    net: money(netCents),
+    vat: money(vatCents),
+    vatRate: new Intl.NumberFormat(lng, { maximumFractionDigits: 2 }).format(rateBp / 100),
+    total: money(row.amountCents),
+    original: row.originalAmountCents !== null ? money(row.originalAmountCents) : null,
+  };
+}
+export type Receipt = ReturnType<typeof receiptOf>;

@@ -3,10 +3,9 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
-import { getPackage, isPaymentMethod } from "~/models/shop.server";
+import { isPaymentMethod, toPackage } from "~/models/shop.server";
 import {
-  isCountryCode, methodsFor, ownPaymentWithHistory, packageRow, paymentCountries, paymentCountryCookie, paymentCountryOf, paymentView,
-  startCheckout,
+  countryOptions, isCountryCode, packageRow, paymentCountryCookie, paymentCountryOf, paymentView, shopData, startCheckout,
 } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CompletedState, CountryPicker, FailedState, PayButton, PayLoading, PendingState, paymentsHandle } from "~/components/payments/Payments";
@@ -25,31 +24,23 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
   const method = params.paymentmethod;
   if (method !== undefined && !isPaymentMethod(method)) throw new Response("Not found", { status: 404 });
-  const [pkg, raw] = await Promise.all([getPackage(context, lng, params.id ?? ""), packageRow(context, params.id ?? "")]);
-  if (!pkg || !raw) throw new Response("Not found", { status: 404 });
   const country = paymentCountryOf(request, visitorCountry);
   const paymentId = new URL(request.url).searchParams.get("payment");
-  const [methods, codes, found] = await Promise.all([
-    methodsFor(context, country, { cents: raw.price_cents, currency: raw.currency }),
-    paymentCountries(context),
-    paymentId ? ownPaymentWithHistory(context, member.id, paymentId) : null,
-  ]);
-  if (paymentId && !found) throw new Response("Not found", { status: 404 });
-  const names = new Intl.DisplayNames([lng], { type: "region" });
-  const countries = [...new Set([...codes, country])]
-    .filter((c) => c !== "XX")
-    .map((code) => ({ code, name: names.of(code) ?? code }))
-    .sort((a, b) => a.name.localeCompare(b.name, lng));
+  const data = await shopData(context, { country, packageId: params.id ?? "", userId: member.id, paymentId });
+  const raw = data.packages[0];
+  if (!raw) throw new Response("Not found", { status: 404 });
+  if (paymentId && !data.payment) throw new Response("Not found", { status: 404 });
+  const countries = countryOptions(lng, data.countries, country);
   return {
     title: t("method.title"),
-    pkg,
+    pkg: toPackage(lng, raw),
     method: method ?? null,
-    methods: methods.map((m) => m.method),
+    methods: data.methods.map((m) => m.method),
     country,
-    countryName: names.of(country) ?? country,
+    countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
-    payment: found ? paymentView(lng, found.row) : null,
-    firstPurchase: found?.firstPurchase ?? false,
+    payment: data.payment ? paymentView(lng, data.payment.row) : null,
+    firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
   };
 }
