@@ -266,6 +266,14 @@ export async function verifyCode(env: DirectDebitEnv, userId: string, requestId:
   return row.code_expires_at <= now ? "expired" : "invalid";
 }
 
+/**
+ * Direct debit details that never became a mandate (abandoned, cancelled, refused) are not kept: the
+ * daily cron deletes them a day on. Handed-over requests stay, their IBAN masked, as the mandate's record.
+ */
+export function staleRequestsStatement(db: D1Database, now = nowS()) {
+  return db.prepare("DELETE FROM directdebit_requests WHERE status <> 'done' AND created_at < ?1").bind(now - 86_400);
+}
+
 export async function cancelRequest(db: D1Database, userId: string, requestId: string) {
   await db.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE id = ?1 AND user_id = ?2 AND status IN ('open', 'verified')")
     .bind(requestId, userId)

@@ -474,3 +474,16 @@ describe("after the right code: mandate, payment, pending, then paid", () => {
     expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id IN (?1, ?2)", victim.id, attacker.id)).toBe(0);
   });
 });
+
+describe("housekeeping", () => {
+  it("the daily cron deletes details that never became a mandate after a day, and keeps handed-over ones masked", async () => {
+    const { runScheduled } = await import("../../app/lib/scheduled.server");
+    const abandoned = await withCode();
+    const paid = await withCode();
+    expect((await postForm(paid.cookie, { intent: "code", request: paid.requestId, code: paid.code })).status).toBe(302);
+    await env.DB.prepare("UPDATE directdebit_requests SET created_at = created_at - 2 * 86400 WHERE id IN (?1, ?2)").bind(abandoned.requestId, paid.requestId).run();
+    await runScheduled(null, env as never);
+    expect(await requestOf(abandoned.id)).toBeNull();
+    expect((await requestOf(paid.id))!).toMatchObject({ status: "done", iban: "NL91\u00A0••••\u00A04300" });
+  });
+});
