@@ -55,7 +55,7 @@ export type Eligibility =
   | { ok: true; usedCents: number; limitCents: number }
   | { ok: false; reason: "blocked" | "limit" | "country"; usedCents: number; limitCents: number };
 
-type EligibilityRow = { blocked: number; used: number };
+type EligibilityRow = { blocked: number; used: number; offered: number };
 
 /**
  * Cents of direct debit this month for member ?1 (month start ?2, method ?3): open, pending and paid
@@ -67,18 +67,26 @@ const USED_SQL = `(SELECT COALESCE(SUM(p.amount_cents), 0) FROM payments p
   + (SELECT COALESCE(SUM(r.amount_cents), 0) FROM directdebit_requests r
     WHERE r.user_id = ?1 AND r.created_at >= ?2 - ${REQUEST_TTL_S} AND r.status = 'done' AND r.payment_id IS NULL)`;
 
-/** The member's flag and what they paid by direct debit this month. */
-function eligibilityStatement(db: D1Database, userId: string, now: number) {
+/**
+ * The member's flag, what they paid by direct debit this month, and whether the payment country
+ * offers direct debit (the per-country method table, as /credits offers it: its own rows, else "*").
+ */
+function eligibilityStatement(db: D1Database, userId: string, paymentCountry: string, now: number) {
   return db
-    .prepare(`SELECT u.directdebit_blocked AS blocked, ${USED_SQL} AS used FROM users u WHERE u.id = ?1`)
-    .bind(userId, monthStart(now), DIRECT_DEBIT_METHOD);
+    .prepare(
+      `SELECT u.directdebit_blocked AS blocked, ${USED_SQL} AS used,
+              EXISTS (SELECT 1 FROM payment_methods pm WHERE pm.method = ?3 AND pm.enabled = 1 AND pm.country =
+                (SELECT CASE WHEN EXISTS (SELECT 1 FROM payment_methods WHERE country = ?4) THEN ?4 ELSE '*' END)) AS offered
+         FROM users u WHERE u.id = ?1`,
+    )
+    .bind(userId, monthStart(now), DIRECT_DEBIT_METHOD, paymentCountry);
 }
 
 function judge(row: EligibilityRow | undefined | null, limitCents: number, amountCents: number, paymentCountry: string): Eligibility {
   const usedCents = row?.used ?? 0;
   if (!row || row.blocked) return { ok: false, reason: "blocked", usedCents, limitCents };
   if (usedCents + amountCents > limitCents) return { ok: false, reason: "limit", usedCents, limitCents };
-  if (!directDebitCountry(paymentCountry)) return { ok: false, reason: "country", usedCents, limitCents };
+  if (!row.offered || !directDebitCountry(paymentCountry)) return { ok: false, reason: "country", usedCents, limitCents };
   return { ok: true, usedCents, limitCents };
 }
 
@@ -86,7 +94,7 @@ function judge(row: EligibilityRow | undefined | null, limitCents: number, amoun
 export async function eligibility(
   db: D1Database, brand: Pick<BrandWithCompany, "directdebitMonthlyLimitCents">, userId: string, amountCents: number, paymentCountry: string, now = nowS(),
 ): Promise<Eligibility> {
-  const row = await eligibilityStatement(db, userId, now).first<EligibilityRow>();
+  const row = await eligibilityStatement(db, userId, paymentCountry, now).first<EligibilityRow>();
   return judge(row, brand.directdebitMonthlyLimitCents, amountCents, paymentCountry);
 }
 
@@ -134,7 +142,7 @@ export type CurrentRequest = ReturnType<typeof toCurrent>;
 export async function directDebitPage(
   db: D1Database, brand: Pick<BrandWithCompany, "directdebitMonthlyLimitCents">, userId: string, packageId: string | null, paymentCountry: string, now = nowS(),
 ) {
-  const [current, packages, elig] = await db.batch([currentRequestStatement(db, userId, now), db.prepare(PACKAGES_SQL), eligibilityStatement(db, userId, now)]);
+  const [current, packages, elig] = await db.batch([currentRequestStatement(db, userId, now), db.prepare(PACKAGES_SQL), eligibilityStatement(db, userId, paymentCountry, now)]);
   const request = (current!.results as RequestRow[])[0];
   const all = packages!.results as PackageRow[];
   const pkg = all.find((p) => p.id === (request?.package_id ?? packageId)) ?? null;

@@ -224,6 +224,15 @@ describe("blocked members and the monthly limit", () => {
     expect((await postForm(m.cookie, { ...VALID, package: "p0", mobile })).status).toBe(302);
   });
 
+  it("where the method table does not offer direct debit (France) the form is not shown", async () => {
+    const m = await member();
+    const html = await (await SELF.fetch("http://localhost/directdebit?package=p1", { headers: { Host: "localhost", Cookie: m.cookie.replace("dev_country=NL", "dev_country=FR") } })).text();
+    expect(html).toContain("Direct debit is not available in your country.");
+    expect(html).not.toContain("Send me the code");
+    const res = await postForm(m.cookie, { ...VALID, iban: "FR14 2004 1010 0505 0001 3M02 606", mobile: "06 12 34 56 78", postalCode: "75001" }, "FR");
+    expect(res.status).toBe(403);
+  });
+
   it("outside SEPA direct debit is not offered", async () => {
     const m = await member();
     const res = await postForm(m.cookie, { ...VALID, mobile: nextMobile() }, "US");
