@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { openE2eDb } from "./support/db";
 import { login } from "./support/login";
@@ -114,3 +115,20 @@ async function expectPendingThenPaid(page: Page, js: boolean) {
   await expect(page.getByRole("heading", { name: "Payment complete" }).first()).toBeVisible();
   await expect(page.getByTestId("new-balance")).toContainText("60 credits");
 }
+
+test("the form with its errors and the code step have no serious accessibility violations", async ({ page, baseURL }) => {
+  await member(page, baseURL);
+  const serious = async () =>
+    (await new AxeBuilder({ page }).analyze()).violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  await page.goto("/directdebit?package=p1");
+  await page.waitForFunction(() => "__remixRouter" in window);
+  await page.getByRole("button", { name: "Send me the code" }).click();
+  await expect(page.getByText("Enter the name of the account holder.")).toBeVisible();
+  expect(await serious()).toEqual([]);
+  await fillDetails(page, { iban: "NL91ABNA0417164300", mobile: mobileNumber() });
+  await page.getByRole("button", { name: "Send me the code" }).click();
+  await expect(page.getByRole("heading", { name: "Confirm with the code" })).toBeVisible();
+  expect(await serious()).toEqual([]);
+});
