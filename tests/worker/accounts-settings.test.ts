@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { NOTIFICATION_TYPES } from "../../app/lib/constants";
 import { createMember, get, sessionCookie } from "./fixtures";
 import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
+import { hashPassword } from "../../app/lib/password";
+import { conversationView } from "../../app/models/chat.server";
+import { cid, pair, roomStub } from "./chat-support";
 
 describe("settings", () => {
   it("is for members only", async () => {
@@ -43,6 +46,23 @@ describe("settings", () => {
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Your e-mail address has been changed.");
     expect(await env.DB.prepare("SELECT email, status FROM users WHERE id = ?1").bind(m.id).first()).toEqual({ email: fresh, status: "confirmed" });
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Link expired or invalid");
+  });
+
+  it("confirming a changed address before activation activates the profile and delivers the held messages", async () => {
+    const { alice, bob, conversationId } = await pair({ status: "not_confirmed", profileStatus: "disabled", passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER) });
+    expect(await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "waiting for you" }))
+      .toMatchObject({ ok: true, message: { held: true } });
+    expect((await conversationView(env.DB, conversationId, bob.id, 90))!.messages).toHaveLength(0);
+    const cookie = await sessionCookie(alice.id);
+    const fresh = `moved-held-${Date.now()}@example.com`;
+    await send("/settings", { intent: "email", new_email: fresh }, { cookie });
+    const token = await mailedToken(fresh, "/mail-change/do");
+    expect(await pageText(await send("/mail-change/do", { token }))).toContain("Your e-mail address has been changed.");
+    expect(await env.DB.prepare("SELECT u.email, u.status, p.status AS profile FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1").bind(alice.id).first())
+      .toEqual({ email: fresh, status: "confirmed", profile: "active" });
+    const bobView = await conversationView(env.DB, conversationId, bob.id, 90);
+    expect(bobView!.messages.map((m) => m.body)).toEqual(["waiting for you"]);
+    expect(bobView!.access.myUnread).toBe(1);
   });
 
   it("refuses the change when the new address got an account in the meantime", async () => {
