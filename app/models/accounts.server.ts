@@ -14,6 +14,7 @@ import type { BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { revokeSessionsStatement, type Member } from "./session.server";
 import { releaseHeldMessages } from "./chat.server";
+import { grantStatements } from "./credits.server";
 import { newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
@@ -148,10 +149,10 @@ export async function signup(
   const t = o.tracking;
   const statements = [
     d1.prepare(
-      `INSERT INTO users (id, brand_id, email, password_hash, credits, language, status, network, ref, sub1, sub2, sub3, signup_message, signup_profile_id)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'not_confirmed', ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
+      `INSERT INTO users (id, brand_id, email, password_hash, language, status, network, ref, sub1, sub2, sub3, signup_message, signup_profile_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, 'not_confirmed', ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
     ).bind(
-      id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), credits, o.language,
+      id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), o.language,
       t.network, t.ref, t.sub1, t.sub2, t.sub3, input.signupMessage?.trim() || null, input.signupProfileId || null,
     ),
     d1.prepare(
@@ -159,9 +160,7 @@ export async function signup(
     ).bind(id, input.name.trim(), gay ? "gay" : "hetero", input.dateOfBirth, country),
     statement,
   ];
-  if (credits > 0) {
-    statements.push(d1.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, ?2, 'signup')").bind(id, credits));
-  }
+  if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));
   try {
     await d1.batch(statements);
   } catch (e) {

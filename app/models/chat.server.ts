@@ -394,13 +394,12 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
       )
       .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, now),
     // 3. The ledger row, pointing at the message, for what it was charged.
-    db
-      .prepare(
-        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
-         SELECT ?2, -credits_charged, ?4, 'message:' || id, ?5 FROM messages
-         WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3 AND changes() = 1`,
-      )
-      .bind(i.conversationId, i.senderId, i.clientId, i.kind === "gift" ? "gift" : "message", now),
+    ledgerStatement(db, {
+      userId: i.senderId, reason: i.kind === "gift" ? "gift" : "message", now,
+      delta: { sql: `SELECT -credits_charged FROM messages WHERE conversation_id = ?6 AND sender_id = ?1 AND client_id = ?7` },
+      refIdSql: `SELECT 'message:' || id FROM messages WHERE conversation_id = ?6 AND sender_id = ?1 AND client_id = ?7`,
+      params: [i.conversationId, i.clientId],
+    }),
     // 4. The overview's last message (a held message is not shown to anyone else yet).
     db
       .prepare(

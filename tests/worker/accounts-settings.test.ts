@@ -4,6 +4,7 @@ import { NOTIFICATION_TYPES } from "../../app/lib/constants";
 import { createMember, get, sessionCookie } from "./fixtures";
 import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
 import { hashPassword } from "../../app/lib/password";
+import { grantStatements } from "../../app/models/credits.server";
 import { conversationView } from "../../app/models/chat.server";
 import { cid, pair, roomStub } from "./chat-support";
 
@@ -96,7 +97,7 @@ describe("settings", () => {
 
   it("offers the member's data as a JSON download without the password hash", async () => {
     const m = await memberWithPassword({ name: "Datawise" });
-    await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 7, 'adjustment')").bind(m.id).run();
+    await env.DB.batch(grantStatements(env.DB, m.id, 7, "adjustment"));
     const res = await get("/settings/data", { cookie: await sessionCookie(m.id) });
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="my-data-/);
     const data = (await res.json()) as Record<string, unknown>;
