@@ -9,8 +9,33 @@
  */
 import { nowS } from "~/lib/dates";
 import type { schema } from "../../db/client";
+import type { Brand } from "./brand.server";
 
 export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
+
+// ---------------------------------------------------------------------------------------------
+// Prices
+
+export type PriceSettings = Pick<Brand, "minimumMessageCosts" | "messageCredits" | "giftCredits" | "photoCredits">;
+export interface Prices { message: number; gift: number; photo: number }
+
+/**
+ * What a thing costs in credits on a brand for a member in `country` (SPEC sections 3 and 9): a
+ * message costs minimum_message_costs[country].costs when that is a whole number >= 0, else the
+ * brand's message_credits; a gift gift_credits, a photo photo_credits. The one owner of prices:
+ * the chat binds its result into the charge, the pages show it.
+ */
+export function pricesFor(brand: PriceSettings, country: string | null | undefined): Prices {
+  const c = country ? brand.minimumMessageCosts?.[country.toUpperCase()]?.costs : undefined;
+  return {
+    message: Number.isInteger(c) && c! >= 0 ? c! : brand.messageCredits,
+    gift: brand.giftCredits,
+    photo: brand.photoCredits,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
 
 
 /** An amount computed inside the statement (e.g. a price read from the brand), evaluated in the same transaction. */

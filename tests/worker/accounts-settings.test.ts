@@ -6,7 +6,7 @@ import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./acc
 import { hashPassword } from "../../app/lib/password";
 import { grantStatements } from "../../app/models/credits.server";
 import { conversationView } from "../../app/models/chat.server";
-import { cid, pair, roomStub } from "./chat-support";
+import { cid, pair, roomStub, PRICES } from "./chat-support";
 
 describe("settings", () => {
   it("is for members only", async () => {
@@ -51,7 +51,7 @@ describe("settings", () => {
 
   it("confirming a changed address before activation activates the profile and delivers the held messages", async () => {
     const { alice, bob, conversationId } = await pair({ status: "not_confirmed", profileStatus: "disabled", passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER) });
-    expect(await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "waiting for you" }))
+    expect(await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "waiting for you" }))
       .toMatchObject({ ok: true, message: { held: true } });
     expect((await conversationView(env.DB, conversationId, bob.id, 90))!.messages).toHaveLength(0);
     const cookie = await sessionCookie(alice.id);

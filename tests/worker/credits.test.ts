@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { grantStatements } from "../../app/models/credits.server";
+import { grantStatements, pricesFor } from "../../app/models/credits.server";
+import { brands } from "../../db/seed/brands";
 import { sendMessage, startConversation } from "../../app/models/chat.server";
-import { createMember } from "./fixtures";
-import { cid, count, pair, roomStub } from "./chat-support";
+import { createMember, post, sessionCookie } from "./fixtures";
+import { cid, connect, count, is, pair, PRICES, roomStub } from "./chat-support";
 
 describe("credit ledger", () => {
   it("a grant is a ledger row in the same batch; a guarded grant applies once however often it is retried", async () => {
@@ -26,7 +27,7 @@ describe("credit ledger", () => {
     const { alice, conversationId } = await pair({ credits: 5 });
     const stub = roomStub(env, conversationId);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: `hi ${i}` })),
+      Array.from({ length: 20 }, (_, i) => stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `hi ${i}` })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(results.filter((r) => !r.ok && r.error === "credits")).toHaveLength(15);
@@ -44,7 +45,7 @@ describe("credit ledger", () => {
       if (s.ok) ids.push(s.id);
     }
     const results = await Promise.all(
-      ids.map((id) => roomStub(env, id).send({ conversationId: id, senderId: sender.id, clientId: cid(), kind: "text", body: "hello" })),
+      ids.map((id) => roomStub(env, id).send({ conversationId: id, senderId: sender.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello" })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?1", sender.id)).toBe(5);
@@ -55,7 +56,7 @@ describe("credit ledger", () => {
   it("the same client id sent 10 times at once (even past the object) is stored and charged once", async () => {
     const { alice, conversationId } = await pair({ credits: 10 });
     const clientId = cid();
-    const input = { conversationId, senderId: alice.id, clientId, kind: "text" as const, body: "once" };
+    const input = { conversationId, senderId: alice.id, prices: PRICES, clientId, kind: "text" as const, body: "once" };
     const results = await Promise.all([
       ...Array.from({ length: 5 }, () => roomStub(env, conversationId).send(input)),
       ...Array.from({ length: 5 }, () => sendMessage(env.DB, input)),
@@ -67,26 +68,30 @@ describe("credit ledger", () => {
     expect(await balance(alice.id)).toBe(9);
   });
 
-  it("a message costs minimum_message_costs for the sender's country, else message_credits", async () => {
-    // Seed brand 1: CH costs 2, NL costs 1, message_credits 1; brand 2 (de.localhost) message_credits 2.
+  it("the form and the socket charge what pricesFor gives for the member's brand and country", async () => {
+    // Seed brand 1: CH costs 2 (NL 1); brand 2 (de.localhost): message_credits 2, no price for JP.
+    expect(pricesFor(brands[0]!, "CH").message).toBe(2);
     const ch = await pair({ credits: 10, country: "CH" });
-    const r1 = await roomStub(env, ch.conversationId).send({ conversationId: ch.conversationId, senderId: ch.alice.id, clientId: cid(), kind: "text", body: "grüezi" });
-    expect(r1.ok && r1.cost).toBe(2);
+    const res = await post(`/chats/${ch.conversationId}`, { clientId: cid(), body: "grüezi" }, { cookie: await sessionCookie(ch.alice.id) });
+    expect(res.status).toBe(302);
     expect(await balance(ch.alice.id)).toBe(8);
-    const xx = await pair({ credits: 10, country: "JP", brandId: 2 });
-    const r2 = await roomStub(env, xx.conversationId).send({ conversationId: xx.conversationId, senderId: xx.alice.id, clientId: cid(), kind: "text", body: "hi" });
-    expect(r2.ok && r2.cost).toBe(2);
+    const jp = await pair({ credits: 10, country: "JP", brandId: 2 });
+    const a = await connect(jp.conversationId, await sessionCookie(jp.alice.id), { host: "de.localhost" });
+    a.ws!.send(JSON.stringify({ type: "send", clientId: cid(), body: "hi" }));
+    expect((await a.next!(is("ack"))).message.body).toBe("hi");
+    expect(await balance(jp.alice.id)).toBe(8);
+    a.ws!.close(1000);
   });
 
   it("a gift costs gift_credits and is written to the ledger as a gift", async () => {
     const { alice, conversationId } = await pair({ credits: 12 });
-    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "gift", giftId: "rose" });
+    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
     expect(r.ok).toBe(true);
     expect(await balance(alice.id)).toBe(2);
     expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift' AND delta = -10", alice.id)).toBe(1);
-    const poor = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "gift", giftId: "rose" });
+    const poor = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
     expect(poor).toMatchObject({ ok: false, error: "credits" });
-    const bad = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "gift", giftId: "car" });
+    const bad = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "car" });
     expect(bad).toMatchObject({ ok: false, error: "gift" });
   });
 });
