@@ -3,7 +3,7 @@
  * the brand's and company's details), the landers' copy and the public member card of the member
  * landings. Texts are resolved here, on the server, so the browser never downloads the legal texts twice.
  */
-import { ageOn } from "~/lib/dates";
+import { ageOn, latestBirthDate } from "~/lib/dates";
 import type { TFunction } from "i18next";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
@@ -160,15 +160,10 @@ export function signupCopy(brand: BrandWithCompany, t: TFunction) {
     terms: t("signup.terms", { brand: brand.name, minAge: brand.minAge }),
     termsLink: t("signup.termsLink"),
     login: t("signup.login"),
-    maxBirthDate: maxBirthDate(brand.minAge),
+    maxBirthDate: latestBirthDate(brand.minAge),
   };
 }
 
-/** Latest date of birth that is old enough today (the date input's max). */
-export function maxBirthDate(minAge: number, now = new Date()): string {
-  const d = new Date(Date.UTC(now.getUTCFullYear() - minAge, now.getUTCMonth(), now.getUTCDate()));
-  return d.toISOString().slice(0, 10);
-}
 
 /** A lander's page: the kind sets the angle, the brand's niche sets the pitch. Unknown kinds are a 404. */
 export async function loadLander(request: Request, context: AppLoadContext, kind: string | undefined) {
@@ -213,7 +208,6 @@ export async function loadMemberLanding(
   };
 }
 
-export { ageOn };
 
 /**
  * The public card of a member landing: name, age, city and main photo. Deleted accounts and disabled
