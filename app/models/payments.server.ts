@@ -13,7 +13,7 @@ import { PaymentProviderError, type PaymentProvider, type ProviderPayment } from
 import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
-import { debitStatement, ledgerStatement, purchaseStatements } from "./credits.server";
+import { debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import {
   acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
@@ -245,7 +245,7 @@ export function completionStatements(
            mandate_id = COALESCE(?5, mandate_id), checkout_url = NULL WHERE id = ?1 AND status = ?2`,
       )
       .bind(row.id, row.status, now, paid.providerRef, paid.mandateId),
-    ...purchaseStatements(db, { userId: row.userId, credits: row.credits, paymentId: row.id, now }),
+    ...grantStatements(db, row.userId, row.credits, "purchase", { refId: row.id, afterChange: true, premium: true, now }),
     ...extra,
   ];
 }
@@ -512,8 +512,7 @@ export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, 
     // The money did not go back, so the credits do: the refund row fails, the ledger records the return.
     await db.batch([
       db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = 'queued'").bind(id),
-      db.prepare("UPDATE users SET credits = credits + ?2 WHERE id = ?1 AND changes() = 1").bind(row.userId, quote.credits),
-      ledgerStatement(db, { userId: row.userId, delta: quote.credits, reason: "refund", refId: row.id }),
+      ...grantStatements(db, row.userId, quote.credits, "refund", { refId: row.id, afterChange: true }),
     ]);
     return { ok: false, reason: "provider" };
   }
