@@ -7,6 +7,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
+import type { ChatRoomApi } from "./rpc";
 import {
   CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, parseClientFrame,
   type ChatPrices, type SendInput, type SendResult, type ServerFrame, type WireMessage,
@@ -16,7 +17,7 @@ import { notifyMember } from "../models/hub.server";
 
 type Attachment = { memberId: string; conversationId: string; prices: ChatPrices };
 
-export class ChatRoom extends DurableObject<Env> {
+export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
   private queue: Promise<unknown> = Promise.resolve();
 

@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Env } from "../lib/env";
 import { getMember } from "../models/session.server";
-import { conversationAccess, roomStub } from "../models/chat.server";
-import { hubStub } from "../models/hub.server";
+import { conversationAccess } from "../models/chat.server";
+import { hubStub, roomStub } from "./stubs";
 import { getBrandByHost } from "../models/brand.server";
 import { pricesFor } from "../models/credits.server";
 import { CONVERSATION_HEADER, MEMBER_HEADER, PRICES_HEADER, type ChatPrices } from "./protocol";

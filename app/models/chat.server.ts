@@ -5,12 +5,12 @@
  */
 import { nowS } from "~/lib/dates";
 import { mailerFor } from "./mail.server";
-import type { ChatRoom } from "~/chat/room";
 import type { ChatPrices, ConversationSummary, MessageKind, SendError, SendInput, SendResult, WireMessage } from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
 import type { Env } from "~/lib/env";
+import { roomStub } from "~/chat/stubs";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
 import { mailText } from "~/chat/mail-text";
@@ -505,14 +505,6 @@ export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM" | "M
     }),
   );
   return held.length;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The conversation's Durable Object
-
-export function roomStub(env: Pick<Env, "CHAT_ROOM">, conversationId: string) {
-  const ns = env.CHAT_ROOM as unknown as DurableObjectNamespace<ChatRoom>;
-  return ns.get(ns.idFromName(conversationId));
 }
 
 // ---------------------------------------------------------------------------------------------

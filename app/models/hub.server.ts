@@ -3,17 +3,12 @@
  * counts changed. Best effort: a failed notify never fails what caused it (the tabs' periodic
  * re-fetch catches up), and with an execution context it runs after the response.
  */
-import type { MemberHub } from "../chat/hub";
 import type { HubEvent } from "../chat/protocol";
+import { hubStub } from "../chat/stubs";
 import type { Env } from "../lib/env";
 
 export type HubEnv = Pick<Env, "MEMBER_HUB">;
 export type Later = Pick<ExecutionContext, "waitUntil">;
-
-export function hubStub(env: HubEnv, userId: string) {
-  const ns = env.MEMBER_HUB as unknown as DurableObjectNamespace<MemberHub>;
-  return ns.get(ns.idFromName(userId));
-}
 
 /** Notifies the member's hub; never rejects. */
 export async function notifyMember(env: HubEnv, userId: string, event: HubEvent): Promise<void> {
