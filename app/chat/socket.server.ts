@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Env } from "../lib/env";
 import { getMember } from "../models/session.server";
 import { conversationAccess } from "../models/chat.server";
@@ -17,8 +16,7 @@ async function authenticateUpgrade(request: Request, env: Env): Promise<{ member
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
   const origin = request.headers.get("Origin");
   if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
-  // getMember only reads env from the load context.
-  const member = await getMember(request, { env } as AppLoadContext);
+  const member = await getMember(request, { env });
   if (!member) return new Response("authentication_required", { status: 403 });
   return { memberId: member.id, country: member.country };
 }

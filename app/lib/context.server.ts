@@ -12,3 +12,10 @@ export interface LoadContext {
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext extends LoadContext {}
 }
+
+// Single fetch is on (remix.config.js): loaders' and actions' types follow `data()` and plain objects.
+declare module "@remix-run/server-runtime" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}

@@ -1,10 +1,9 @@
 /**
  * Accounts: sign-up, activation, login with lockout, password reset, settings, deletion with
- * reactivation, the purge, and the GDPR export. Every rule of SPEC sections 4-8 about accounts
+ * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of SPEC sections 4-8 about accounts
  * lives here; routes only parse input and call these functions.
  */
 import { nowS } from "~/lib/dates";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { REACTIVATION_DAYS, NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
@@ -278,10 +277,9 @@ export async function resetPassword(env: AccountEnv, token: string, password: st
 export async function changePassword(env: AccountEnv, userId: string, oldPassword: string, password: string, keepSessionHash: string | null) {
   const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?1").bind(userId).first<{ password_hash: string }>();
   if (!row || !(await verifyPassword(oldPassword, row.password_hash, env.PASSWORD_PEPPER))) return false;
-  const ctx = { env } as AppLoadContext;
   await env.DB.batch([
     env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(userId, await hashPassword(password, env.PASSWORD_PEPPER)),
-    revokeSessionsStatement(ctx, userId, keepSessionHash ?? undefined),
+    revokeSessionsStatement(env.DB, userId, keepSessionHash ?? undefined),
   ]);
   return true;
 }
@@ -372,7 +370,7 @@ export async function deleteAccount(
   await d1.batch([
     d1.prepare("UPDATE users SET deleted_at = ?2, delete_reason = ?3, delete_remarks = ?4 WHERE id = ?1")
       .bind(member.id, nowS(), reason, remarks.slice(0, 2000)),
-    revokeSessionsStatement({ env } as AppLoadContext, member.id),
+    revokeSessionsStatement(d1, member.id),
     d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind = 'reactivate'").bind(member.id),
     statement,
   ]);
@@ -483,4 +481,3 @@ export async function exportMemberData(d1: D1Database, userId: string) {
 }
 
 export type { TokenKind };
-export { purgeDeletedAccounts } from "./account-purge.server";

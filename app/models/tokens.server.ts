@@ -3,6 +3,8 @@
  * carries a random token; the table stores only its SHA-256, so a leaked table opens nothing.
  * Using a token is one conditional UPDATE: two clicks can never both succeed.
  */
+import { lt } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { randomId, sha256 } from "~/lib/password";
 
@@ -16,7 +18,6 @@ export const TOKEN_TTL_S: Record<TokenKind, number> = {
   mail_change: 24 * HOUR,
   reactivate: 14 * 24 * HOUR,
 };
-
 
 /** A new token and the statement that stores it (batch it with whatever else must happen). */
 export async function newToken(d1: D1Database, userId: string, kind: TokenKind, payload: string | null = null, now = nowS()) {
@@ -45,10 +46,9 @@ export async function useTokenStatement(d1: D1Database, token: string, kind: Tok
     .bind(await sha256(token), kind, nowS());
 }
 
-/** Uses a token; returns its member and payload, or null when expired, used or unknown. */
-export async function consumeToken(d1: D1Database, token: string, kind: TokenKind) {
-  if (!token) return null;
-  return (await useTokenStatement(d1, token, kind)).first<{ user_id: string; payload: string | null }>();
+/** The daily purge: links expired more than a day ago (a late click still finds "expired", not "unknown"). */
+export async function purgeExpiredTokens(d1: D1Database, now: number) {
+  await getDb(d1).delete(schema.tokens).where(lt(schema.tokens.expiresAt, now - 86_400));
 }
 
 /** A subquery-friendly hash for statements that must act on a token's member in the same batch. */

@@ -1,4 +1,4 @@
-import { authenticationRequired } from "~/lib/json.server";
+import { authenticationRequired, jsonResponse } from "~/lib/json.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
@@ -8,13 +8,7 @@ import { startSession } from "~/models/auth.server";
 import { getMember, type Member } from "~/models/session.server";
 
 /** SPEC section 7: the current member (GET), login (POST), the chosen language (PUT). */
-const json = (body: unknown, status = 200, headers?: Headers) => {
-  const h = new Headers(headers);
-  h.set("Content-Type", "application/json; charset=utf-8");
-  h.set("Cache-Control", "private, no-store");
-  return new Response(JSON.stringify(body), { status, headers: h });
-};
-
+const json = (body: unknown, status = 200, headers?: Headers) => jsonResponse(body, { status, headers });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
