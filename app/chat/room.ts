@@ -14,6 +14,7 @@ import {
 } from "./protocol";
 import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
+import { logError } from "../lib/log.server";
 
 type Attachment = { memberId: string; conversationId: string; prices: ChatPrices };
 
@@ -116,7 +117,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
         this.ctx.waitUntil(
           notifyNewMessage(this.env, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
-            .catch(() => false),
+            .catch((e) => logError("chat.mail_failed", e, { conversationId: input.conversationId, memberId: result.receiverId })),
         );
       }
       return result;

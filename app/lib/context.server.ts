@@ -7,6 +7,8 @@ export interface LoadContext {
   /** request.cf: Remix rebuilds the Request, so cf travels here. */
   cf: { country?: string } | undefined;
   nonce: string;
+  /** The id this request's log lines carry (app/lib/log.server.ts). */
+  requestId: string;
 }
 
 declare module "@remix-run/cloudflare" {

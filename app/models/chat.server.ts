@@ -11,6 +11,7 @@ import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
 import type { Env } from "~/lib/env";
 import { roomStub } from "~/chat/stubs";
+import { logError } from "~/lib/log.server";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
 import { mailText } from "~/chat/mail-text";
@@ -498,7 +499,13 @@ export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM" | "M
   const results = await db.batch<{ user_id: string }>(statements);
   await Promise.all(
     [...byConversation].map(async ([conversationId, list], i) => {
-      await roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false }))).catch(() => {});
+      // The release is stored: an unreachable object costs open chats the live frame only (they load
+      // the messages on their next fetch), so it is logged, not thrown.
+      try {
+        await roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false })));
+      } catch (e) {
+        logError("chat.deliver_failed", e, { conversationId, memberId: userId });
+      }
       // Statement 2i is this conversation's unread update; it returned the receiver.
       const receiverId = results[2 * i]?.results[0]?.user_id;
       if (receiverId) await notifyMember(env, receiverId, { kind: "message", conversationId, senderId: userId });

@@ -6,6 +6,7 @@
 import type { HubEvent } from "../chat/protocol";
 import { hubStub } from "../chat/stubs";
 import type { Env } from "../lib/env";
+import { logError } from "../lib/log.server";
 
 export type HubEnv = Pick<Env, "MEMBER_HUB">;
 export type Later = Pick<ExecutionContext, "waitUntil">;
@@ -15,8 +16,9 @@ export async function notifyMember(env: HubEnv, userId: string, event: HubEvent)
   if (!userId) return;
   try {
     await hubStub(env, userId).notify(event);
-  } catch {
-    // Best effort (see above).
+  } catch (e) {
+    // Best effort (see above), but never silent.
+    logError("hub.notify_failed", e, { memberId: userId, kind: event.kind, conversationId: "conversationId" in event ? event.conversationId : undefined });
   }
 }
 
