@@ -3,12 +3,13 @@
  * carries a random token; the table stores only its SHA-256, so a leaked table opens nothing.
  * Using a token is one conditional UPDATE: two clicks can never both succeed.
  */
-import { lt } from "drizzle-orm";
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { randomId, sha256 } from "~/lib/password";
 
-export type TokenKind = "activate" | "reset" | "mail_change" | "reactivate";
+export type Token = typeof schema.tokens.$inferSelect;
+export type TokenKind = Token["kind"];
 
 const HOUR = 3600;
 /** How long each kind of link stays valid. */
@@ -28,13 +29,15 @@ export async function newToken(d1: D1Database, userId: string, kind: TokenKind, 
   return { token, statement };
 }
 
-/** Whether a link is still usable (to show its form), without using it. */
-export async function peekToken(d1: D1Database, token: string, kind: TokenKind) {
+/** Whether a link is still usable (to show its form), without using it: its member and payload, or null. */
+export async function peekToken(d1: D1Database, token: string, kind: TokenKind): Promise<Pick<Token, "userId" | "payload"> | null> {
   if (!token) return null;
-  return d1
-    .prepare("SELECT user_id, payload FROM tokens WHERE id_hash = ?1 AND kind = ?2 AND used_at IS NULL AND expires_at > ?3")
-    .bind(await sha256(token), kind, nowS())
-    .first<{ user_id: string; payload: string | null }>();
+  const { tokens } = schema;
+  const [row] = await getDb(d1)
+    .select({ userId: tokens.userId, payload: tokens.payload })
+    .from(tokens)
+    .where(and(eq(tokens.idHash, await sha256(token)), eq(tokens.kind, kind), isNull(tokens.usedAt), gt(tokens.expiresAt, nowS())));
+  return row ?? null;
 }
 
 /** The statement that uses a token; `meta.changes === 1` (or a returned row) means it was valid. */
