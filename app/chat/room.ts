@@ -27,6 +27,15 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
+  /** Work that runs after the answer (notifications, mail); `settled()` lets tests wait on it. */
+  private background = new Set<Promise<unknown>>();
+
+  private later(work: Promise<unknown>) {
+    const tracked = work.finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+    this.ctx.waitUntil(tracked);
+  }
+
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
@@ -113,9 +122,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       // A held message is only shown to its sender until their address is confirmed.
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
       // The receiver's badges on whatever page they are (after the answer: the sender does not wait).
-      if (!message.held) this.ctx.waitUntil(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
+      if (!message.held) this.later(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
-        this.ctx.waitUntil(
+        this.later(
           notifyNewMessage(this.env, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
             .catch((e) => logError("chat.mail_failed", e, { conversationId: input.conversationId, memberId: result.receiverId })),
         );
@@ -133,6 +142,11 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   /** RPC: held messages released after their sender confirmed the e-mail address. */
   async deliver(messages: WireMessage[]): Promise<void> {
     for (const message of messages) this.broadcast({ type: "message", message }, () => true);
+  }
+
+  /** RPC (tests): resolves once the work started after earlier answers (notifications, mail) is done. */
+  async settled(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
   /** RPC (tests, bench): how many sockets are open, per member. */

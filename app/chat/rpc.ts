@@ -10,6 +10,7 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded {
   read(conversationId: string, memberId: string): Promise<void>;
   deliver(messages: WireMessage[]): Promise<void>;
   sockets(): Promise<Record<string, number>>;
+  settled(): Promise<void>;
 }
 
 export interface MemberHubApi extends Rpc.DurableObjectBranded {

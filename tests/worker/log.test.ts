@@ -1,5 +1,5 @@
 /** Failures that must not fail what caused them are logged (app/lib/log.server.ts), never dropped. */
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../app/lib/env";
 import { releaseHeldMessages, startConversation } from "../../app/models/chat.server";
@@ -16,7 +16,17 @@ function logged(spy: { mock: { calls: unknown[][] } }, event: string): Record<st
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("failures are logged with their conversation or member id", () => {
+describe("failures are logged with their request, conversation or member id", () => {
+  it("a failing loader is logged once with the request's id (cf-ray) and path", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await SELF.fetch("http://localhost/dev/error", { headers: { "cf-ray": "ray-log-test-1" } });
+    expect(res.status).toBe(500);
+    await res.text();
+    expect(logged(spy, "request.failed")).toEqual([
+      expect.objectContaining({ level: "error", requestId: "ray-log-test-1", path: "/dev/error", error: expect.stringContaining("Deliberate failure") }),
+    ]);
+  });
+
   it("the chat object logs a failed new-message mail (sent after the answer) with the conversation id", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     const { alice, bob, conversationId } = await pair();
