@@ -9,6 +9,8 @@ export interface LoadContext {
   nonce: string;
   /** The id this request's log lines carry (app/lib/log.server.ts). */
   requestId: string;
+  /** Hands a request to this Worker, as if it came from outside (the payment sandbox's webhook calls). */
+  deliver: (request: Request) => Promise<Response>;
 }
 
 declare module "@remix-run/cloudflare" {
