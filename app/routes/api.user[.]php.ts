@@ -8,11 +8,11 @@ import { startSession } from "~/models/auth.server";
 import { getMember, type Member } from "~/models/session.server";
 
 /** SPEC section 7: the current member (GET), login (POST), the chosen language (PUT). */
-const json = (body: unknown, status = 200, headers?: Headers) => jsonResponse(body, { status, headers });
+const answer = (body: unknown, status = 200, headers?: Headers) => jsonResponse(body, { status, headers });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
-  return member ? json({ user: userJson(member) }) : authenticationRequired(401);
+  return member ? answer({ user: userJson(member) }) : authenticationRequired(401);
 }
 
 const credentials = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) });
@@ -31,27 +31,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const member = await getMember(request, context);
     if (!member) return authenticationRequired(401);
     const { language } = await body(request);
-    if (!isLanguage(language)) return json({ error: "invalid_language" }, 400);
+    if (!isLanguage(language)) return answer({ error: "invalid_language" }, 400);
     await setLanguage(context.env.DB, member.id, language);
     const updated: Member = { ...member, language };
-    return json({ user: userJson(updated) }, 200, new Headers({ "Set-Cookie": await localeCookie.serialize(language) }));
+    return answer({ user: userJson(updated) }, 200, new Headers({ "Set-Cookie": await localeCookie.serialize(language) }));
   }
-  if (request.method !== "POST") return json({ error: "method_not_allowed" }, 405);
-  if (new URL(request.url).searchParams.has("push")) return json({ error: "not_implemented" }, 501);
+  if (request.method !== "POST") return answer({ error: "method_not_allowed" }, 405);
+  if (new URL(request.url).searchParams.has("push")) return answer({ error: "not_implemented" }, 501);
   const parsed = credentials.safeParse(await body(request));
-  if (!parsed.success) return json({ error: "login_failed", message: t("errors.loginFailed") }, 400);
+  if (!parsed.success) return answer({ error: "login_failed", message: t("errors.loginFailed") }, 400);
   if (!(await withinRateLimit(context.env, request, "login", parsed.data.email))) {
-    return json({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
+    return answer({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
   }
   const result = await login(context.env, brand.id, parsed.data.email, parsed.data.password);
   if (!result.ok) {
     return result.reason === "blocked"
-      ? json({ error: "account_blocked", minutes: result.minutes, message: t("errors.blocked", { minutes: result.minutes }) }, 403)
-      : json({ error: "login_failed", message: t("errors.loginFailed") }, 401);
+      ? answer({ error: "account_blocked", minutes: result.minutes, message: t("errors.blocked", { minutes: result.minutes }) }, 403)
+      : answer({ error: "login_failed", message: t("errors.loginFailed") }, 401);
   }
   const headers = await startSession(request, context, result.userId, result.language);
   const member = await getMember(new Request(request.url, { headers: { Cookie: cookiePairs(headers) } }), context);
-  return json({ user: member && userJson(member) }, 200, headers);
+  return answer({ user: member && userJson(member) }, 200, headers);
 }
 
 /** The cookies just set, as a Cookie header (to read the new session back). */
