@@ -1,4 +1,4 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
@@ -7,6 +7,7 @@ import { resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
 import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
+import { logError } from "./lib/log.server";
 
 export const streamTimeout = 5000;
 
@@ -34,7 +35,7 @@ export default async function handleRequest(
       signal: request.signal,
       onError(error: unknown) {
         responseStatusCode = 500;
-        console.error(error);
+        logError("render.failed", error, { requestId: loadContext.requestId, path: new URL(request.url).pathname });
       },
     },
   );
@@ -45,3 +46,9 @@ export default async function handleRequest(
   responseHeaders.set("Content-Language", lng);
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
+
+/** A loader or action threw (not a Response): one log line with the request id; aborted requests are no failure. */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  logError("request.failed", error, { requestId: context.requestId, path: new URL(request.url).pathname });
+};

@@ -11,6 +11,7 @@ import { isSameOrigin, newNonce, withSecurityHeaders } from "./lib/security.serv
 import { handleChatSocket, handleMemberSocket } from "./chat/socket.server";
 import { runScheduled } from "./lib/scheduled.server";
 import { HUB_PATH } from "./chat/protocol";
+import { requestIdOf } from "./lib/log.server";
 
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
@@ -34,7 +35,10 @@ const worker = {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
     }
     const cf = request.cf as { country?: string } | undefined;
-    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce, deliver: (r) => worker.fetch(r, env, ctx) }), nonce, dev);
+    const response = withSecurityHeaders(
+      await handleRemix(request, { env, ctx, cf, nonce, requestId: requestIdOf(request), deliver: (r) => worker.fetch(r, env, ctx) }),
+      nonce, dev,
+    );
     // Outside production, the server's own time for the benchmark (npm run bench).
     if (dev) response.headers.set("Server-Timing", `worker;dur=${(performance.now() - started).toFixed(2)}`);
     return response;

@@ -17,10 +17,10 @@ import { getBrandByHost } from "./models/brand.server";
 import { getMember } from "./models/session.server";
 import { resolveLanguage } from "./lib/i18n.server";
 import { readCookie, resolveCountry } from "./lib/request.server";
-import { SITE_ENTRY_COOKIE, type LayoutName } from "./lib/site-entry";
+import { SITE_ENTRY_COOKIE } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
 import { isProduction } from "./lib/env";
-import { publicBrand, publicMember } from "./lib/root-data";
+import { publicBrand, publicMember, type RootData } from "./lib/root-data";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -29,7 +29,7 @@ export const links: LinksFunction = () => [
   { rel: "manifest", href: "/manifest.webmanifest" },
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
   const brand = await getBrandByHost(context.env, request.headers.get("Host"));
   const [lang, member] = await Promise.all([
     resolveLanguage(request, brand.domainLanguage),
@@ -45,7 +45,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>;
 // "account": the activation reminder and the sign-up modal are part of the chrome on every page.
 export const handle = { i18n: ["common", "account"] };
 
@@ -60,14 +59,6 @@ function useDocumentTitle(root: RootData | undefined) {
   const title = (leaf?.data as { title?: string } | undefined)?.title ?? root?.brand.indexTitle ?? "";
   const count = root?.member ? root.member.unreadMessages + root.member.newLikes : 0;
   return count > 0 ? `(${count}) ${title}` : title;
-}
-
-export function layoutOf(matches: ReturnType<typeof useMatches>): LayoutName {
-  for (const m of [...matches].reverse()) {
-    const layout = (m.handle as { layout?: LayoutName } | undefined)?.layout;
-    if (layout) return layout;
-  }
-  return "default";
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -6,9 +6,10 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
+import type { MemberHubApi } from "./rpc";
 import { MEMBER_HEADER, PING, PONG, type HubEvent } from "./protocol";
 
-export class MemberHub extends DurableObject<Env> {
+export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));

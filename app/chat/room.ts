@@ -7,22 +7,33 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
+import type { ChatRoomApi } from "./rpc";
 import {
   CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, parseClientFrame,
   type ChatPrices, type SendInput, type SendResult, type ServerFrame, type WireMessage,
 } from "./protocol";
 import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
+import { logError } from "../lib/log.server";
 
 type Attachment = { memberId: string; conversationId: string; prices: ChatPrices };
 
-export class ChatRoom extends DurableObject<Env> {
+export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
+  }
+
+  /** Work that runs after the answer (notifications, mail); `settled()` lets tests wait on it. */
+  private background = new Set<Promise<unknown>>();
+
+  private later(work: Promise<unknown>) {
+    const tracked = work.finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+    this.ctx.waitUntil(tracked);
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -111,11 +122,11 @@ export class ChatRoom extends DurableObject<Env> {
       // A held message is only shown to its sender until their address is confirmed.
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
       // The receiver's badges on whatever page they are (after the answer: the sender does not wait).
-      if (!message.held) this.ctx.waitUntil(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
+      if (!message.held) this.later(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
-        this.ctx.waitUntil(
+        this.later(
           notifyNewMessage(this.env, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
-            .catch(() => false),
+            .catch((e) => logError("chat.mail_failed", e, { conversationId: input.conversationId, memberId: result.receiverId })),
         );
       }
       return result;
@@ -131,6 +142,11 @@ export class ChatRoom extends DurableObject<Env> {
   /** RPC: held messages released after their sender confirmed the e-mail address. */
   async deliver(messages: WireMessage[]): Promise<void> {
     for (const message of messages) this.broadcast({ type: "message", message }, () => true);
+  }
+
+  /** RPC (tests): resolves once the work started after earlier answers (notifications, mail) is done. */
+  async settled(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
   /** RPC (tests, bench): how many sockets are open, per member. */

@@ -1,8 +1,7 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Env } from "../lib/env";
 import { getMember } from "../models/session.server";
-import { conversationAccess, roomStub } from "../models/chat.server";
-import { hubStub } from "../models/hub.server";
+import { conversationAccess } from "../models/chat.server";
+import { hubStub, roomStub } from "./stubs";
 import { getBrandByHost } from "../models/brand.server";
 import { pricesFor } from "../models/credits.server";
 import { CONVERSATION_HEADER, MEMBER_HEADER, PRICES_HEADER, type ChatPrices } from "./protocol";
@@ -17,8 +16,7 @@ async function authenticateUpgrade(request: Request, env: Env): Promise<{ member
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
   const origin = request.headers.get("Origin");
   if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
-  // getMember only reads env from the load context.
-  const member = await getMember(request, { env } as AppLoadContext);
+  const member = await getMember(request, { env });
   if (!member) return new Response("authentication_required", { status: 403 });
   return { memberId: member.id, country: member.country };
 }

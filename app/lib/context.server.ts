@@ -7,10 +7,19 @@ export interface LoadContext {
   /** request.cf: Remix rebuilds the Request, so cf travels here. */
   cf: { country?: string } | undefined;
   nonce: string;
+  /** The id this request's log lines carry (app/lib/log.server.ts). */
+  requestId: string;
   /** Hands a request to this Worker, as if it came from outside (the payment sandbox's webhook calls). */
   deliver: (request: Request) => Promise<Response>;
 }
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext extends LoadContext {}
+}
+
+// Single fetch is on (remix.config.js): loaders' and actions' types follow `data()` and plain objects.
+declare module "@remix-run/server-runtime" {
+  interface Future {
+    v3_singleFetch: true;
+  }
 }

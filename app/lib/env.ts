@@ -1,10 +1,13 @@
+import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
+
 /** The Worker's bindings (wrangler.toml). */
 export interface Env {
   DB: D1Database;
   PHOTOS: R2Bucket;
-  CHAT_ROOM: DurableObjectNamespace;
+  /** One object per conversation (app/chat/room.ts). */
+  CHAT_ROOM: DurableObjectNamespace<ChatRoomApi>;
   /** One notification channel per member (app/chat/hub.ts). */
-  MEMBER_HUB: DurableObjectNamespace;
+  MEMBER_HUB: DurableObjectNamespace<MemberHubApi>;
   /** Benchmark baseline only (app/chat/echo.ts). */
   ECHO_ROOM?: DurableObjectNamespace;
   ASSETS: Fetcher;

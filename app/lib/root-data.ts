@@ -1,6 +1,17 @@
 import type { BrandWithCompany } from "~/models/brand.server";
 import type { Member } from "~/models/session.server";
 import { nicheOf, termsVersionDate, cleanPhone } from "~/models/brand.server";
+import type { Language } from "./constants";
+
+/** What the root loader gives every page (the chrome's data); components read it through this type. */
+export interface RootData {
+  lang: Language;
+  country: string;
+  brand: ReturnType<typeof publicBrand>;
+  member: ReturnType<typeof publicMember> | null;
+  siteEntrySkipped: boolean;
+  dev: boolean;
+}
 
 /** The part of a brand every page may see (nothing secret, nothing per member). */
 export function publicBrand(b: BrandWithCompany) {

@@ -2,6 +2,8 @@
  * The purge of deleted accounts, kept apart from accounts.server.ts so the Cron Trigger (bundled by
  * wrangler with entry.worker.ts) pulls in no translations or other route code.
  */
+import { and, inArray, isNotNull, lte } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { REACTIVATION_DAYS } from "../lib/constants";
 import type { Env } from "../lib/env";
 import { PHOTO_VARIANTS, photoKey } from "./photos.server";
@@ -14,20 +16,19 @@ const DAY = 86_400;
  */
 export async function purgeDeletedAccounts(env: Pick<Env, "DB" | "PHOTOS">, now = Math.floor(Date.now() / 1000)): Promise<number> {
   const cutoff = now - REACTIVATION_DAYS * DAY;
+  const db = getDb(env.DB);
+  const { users, photos } = schema;
   let purged = 0;
   for (;;) {
-    const { results } = await env.DB
-      .prepare("SELECT id FROM users WHERE deleted_at IS NOT NULL AND deleted_at <= ?1 LIMIT 50")
-      .bind(cutoff)
-      .all<{ id: string }>();
-    if (results.length === 0) return purged;
-    const ids = results.map((r) => r.id);
-    const marks = ids.map((_, i) => `?${i + 1}`).join(",");
-    const photos = await env.DB.prepare(`SELECT id FROM photos WHERE user_id IN (${marks})`).bind(...ids).all<{ id: string }>();
-    const keys = photos.results.flatMap((p) => PHOTO_VARIANTS.map((v) => photoKey(p.id, v)));
+    const rows = await db.select({ id: users.id }).from(users)
+      .where(and(isNotNull(users.deletedAt), lte(users.deletedAt, cutoff))).limit(50);
+    if (rows.length === 0) return purged;
+    const ids = rows.map((r) => r.id);
+    const files = await db.select({ id: photos.id }).from(photos).where(inArray(photos.userId, ids));
+    const keys = files.flatMap((p) => PHOTO_VARIANTS.map((v) => photoKey(p.id, v)));
     for (let i = 0; i < keys.length; i += 1000) await env.PHOTOS?.delete(keys.slice(i, i + 1000));
     // ON DELETE CASCADE removes profile, photos, likes, conversations, messages, ledger, codes, tokens.
-    await env.DB.prepare(`DELETE FROM users WHERE id IN (${marks})`).bind(...ids).run();
+    await db.delete(users).where(inArray(users.id, ids));
     purged += ids.length;
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Accounts: sign-up, activation, login with lockout, password reset, settings, deletion with
- * reactivation, the purge, and the GDPR export. Every rule of SPEC sections 4-8 about accounts
+ * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of SPEC sections 4-8 about accounts
  * lives here; routes only parse input and call these functions.
  */
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { REACTIVATION_DAYS, NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
@@ -108,12 +109,11 @@ import type { Tracking } from "./signup-rules";
 export type EmailState = "free" | "taken" | "pending_deletion";
 
 export async function emailState(d1: D1Database, brandId: number, email: string): Promise<EmailState> {
-  const row = await d1
-    .prepare("SELECT deleted_at FROM users WHERE brand_id = ?1 AND email = ?2")
-    .bind(brandId, normalizeEmail(email))
-    .first<{ deleted_at: number | null }>();
+  const { users } = schema;
+  const [row] = await getDb(d1).select({ deletedAt: users.deletedAt }).from(users)
+    .where(and(eq(users.brandId, brandId), eq(users.email, normalizeEmail(email))));
   if (!row) return "free";
-  return row.deleted_at ? "pending_deletion" : "taken";
+  return row.deletedAt ? "pending_deletion" : "taken";
 }
 
 export interface SignupInput {
@@ -223,7 +223,7 @@ async function confirmAddress(env: AccountEnv, userId: string, tokenUse: D1Prepa
 export async function activate(env: AccountEnv, token: string): Promise<string | null> {
   const row = await peekToken(env.DB, token, "activate");
   if (!row) return null;
-  return (await confirmAddress(env, row.user_id, await useTokenStatement(env.DB, token, "activate"))) ? row.user_id : null;
+  return (await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "activate"))) ? row.userId : null;
 }
 
 /** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */
@@ -278,10 +278,9 @@ export async function resetPassword(env: AccountEnv, token: string, password: st
 export async function changePassword(env: AccountEnv, userId: string, oldPassword: string, password: string, keepSessionHash: string | null) {
   const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?1").bind(userId).first<{ password_hash: string }>();
   if (!row || !(await verifyPassword(oldPassword, row.password_hash, env.PASSWORD_PEPPER))) return false;
-  const ctx = { env } as AppLoadContext;
   await env.DB.batch([
     env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(userId, await hashPassword(password, env.PASSWORD_PEPPER)),
-    revokeSessionsStatement(ctx, userId, keepSessionHash ?? undefined),
+    revokeSessionsStatement(env.DB, userId, keepSessionHash ?? undefined),
   ]);
   return true;
 }
@@ -300,14 +299,19 @@ export async function requestMailChange(env: AccountEnv, brand: BrandWithCompany
 
 /** Confirms a new address from its link. Clicking proves the address, so it is confirmed too (confirmAddress). */
 export async function confirmMailChange(env: AccountEnv, token: string): Promise<"ok" | "invalid" | "taken"> {
-  const row = await env.DB
-    .prepare("SELECT t.user_id, t.payload, u.brand_id FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.id_hash = ?1 AND t.kind = 'mail_change' AND t.used_at IS NULL AND t.expires_at > ?2 AND u.deleted_at IS NULL")
-    .bind(await tokenHash(token), nowS())
-    .first<{ user_id: string; payload: string; brand_id: number }>();
-  if (!row) return "invalid";
-  if ((await emailState(env.DB, row.brand_id, row.payload)) !== "free") return "taken";
+  const { tokens, users } = schema;
+  const [row] = await getDb(env.DB)
+    .select({ userId: tokens.userId, newEmail: tokens.payload, brandId: users.brandId })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(and(
+      eq(tokens.idHash, await tokenHash(token)), eq(tokens.kind, "mail_change"), isNull(tokens.usedAt),
+      gt(tokens.expiresAt, nowS()), isNull(users.deletedAt),
+    ));
+  if (!row?.newEmail) return "invalid";
+  if ((await emailState(env.DB, row.brandId, row.newEmail)) !== "free") return "taken";
   try {
-    return (await confirmAddress(env, row.user_id, await useTokenStatement(env.DB, token, "mail_change"), row.payload)) ? "ok" : "invalid";
+    return (await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "mail_change"), row.newEmail)) ? "ok" : "invalid";
   } catch (e) {
     // The address got an account between the check and the batch: the unique index decides.
     if (String(e).includes("UNIQUE")) return "taken";
@@ -372,7 +376,7 @@ export async function deleteAccount(
   await d1.batch([
     d1.prepare("UPDATE users SET deleted_at = ?2, delete_reason = ?3, delete_remarks = ?4 WHERE id = ?1")
       .bind(member.id, nowS(), reason, remarks.slice(0, 2000)),
-    revokeSessionsStatement({ env } as AppLoadContext, member.id),
+    revokeSessionsStatement(d1, member.id),
     d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind = 'reactivate'").bind(member.id),
     statement,
   ]);
@@ -483,4 +487,3 @@ export async function exportMemberData(d1: D1Database, userId: string) {
 }
 
 export type { TokenKind };
-export { purgeDeletedAccounts } from "./account-purge.server";

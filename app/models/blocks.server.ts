@@ -2,11 +2,6 @@
 export const REPORT_REASONS = ["fake", "spam", "offensive", "underage", "other"] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
-/** Does `blockerId` block `blockedId`? (The chat engineer's "can contact" rule can ask both ways.) */
-export async function isBlockedBy(d1: D1Database, blockedId: string, blockerId: string): Promise<boolean> {
-  return !!(await d1.prepare("SELECT 1 AS x FROM blocks WHERE blocker_id = ?1 AND blocked_id = ?2").bind(blockerId, blockedId).first("x"));
-}
-
 export async function block(d1: D1Database, blockerId: string, blockedId: string) {
   if (blockerId === blockedId) return;
   await d1

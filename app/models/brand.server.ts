@@ -15,11 +15,6 @@ export type BrandWithCompany = Brand & { company: Company };
 const CACHE_MS = 60_000;
 let cache: { at: number; byHost: Map<string, BrandWithCompany>; fallback: BrandWithCompany } | null = null;
 
-/** Drops the isolate cache (tests and admin changes). */
-export function clearBrandCache() {
-  cache = null;
-}
-
 async function loadAll(d1: D1Database) {
   const rows = await getDb(d1)
     .select()

@@ -5,12 +5,13 @@
  */
 import { nowS } from "~/lib/dates";
 import { mailerFor } from "./mail.server";
-import type { ChatRoom } from "~/chat/room";
 import type { ChatPrices, ConversationSummary, MessageKind, SendError, SendInput, SendResult, WireMessage } from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
 import type { Env } from "~/lib/env";
+import { roomStub } from "~/chat/stubs";
+import { logError } from "~/lib/log.server";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
 import { mailText } from "~/chat/mail-text";
@@ -498,21 +499,19 @@ export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM" | "M
   const results = await db.batch<{ user_id: string }>(statements);
   await Promise.all(
     [...byConversation].map(async ([conversationId, list], i) => {
-      await roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false }))).catch(() => {});
+      // The release is stored: an unreachable object costs open chats the live frame only (they load
+      // the messages on their next fetch), so it is logged, not thrown.
+      try {
+        await roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false })));
+      } catch (e) {
+        logError("chat.deliver_failed", e, { conversationId, memberId: userId });
+      }
       // Statement 2i is this conversation's unread update; it returned the receiver.
       const receiverId = results[2 * i]?.results[0]?.user_id;
       if (receiverId) await notifyMember(env, receiverId, { kind: "message", conversationId, senderId: userId });
     }),
   );
   return held.length;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The conversation's Durable Object
-
-export function roomStub(env: Pick<Env, "CHAT_ROOM">, conversationId: string) {
-  const ns = env.CHAT_ROOM as unknown as DurableObjectNamespace<ChatRoom>;
-  return ns.get(ns.idFromName(conversationId));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,25 +3,22 @@
  * counts changed. Best effort: a failed notify never fails what caused it (the tabs' periodic
  * re-fetch catches up), and with an execution context it runs after the response.
  */
-import type { MemberHub } from "../chat/hub";
 import type { HubEvent } from "../chat/protocol";
+import { hubStub } from "../chat/stubs";
 import type { Env } from "../lib/env";
+import { logError } from "../lib/log.server";
 
 export type HubEnv = Pick<Env, "MEMBER_HUB">;
 export type Later = Pick<ExecutionContext, "waitUntil">;
-
-export function hubStub(env: HubEnv, userId: string) {
-  const ns = env.MEMBER_HUB as unknown as DurableObjectNamespace<MemberHub>;
-  return ns.get(ns.idFromName(userId));
-}
 
 /** Notifies the member's hub; never rejects. */
 export async function notifyMember(env: HubEnv, userId: string, event: HubEvent): Promise<void> {
   if (!userId) return;
   try {
     await hubStub(env, userId).notify(event);
-  } catch {
-    // Best effort (see above).
+  } catch (e) {
+    // Best effort (see above), but never silent.
+    logError("hub.notify_failed", e, { memberId: userId, kind: event.kind, conversationId: "conversationId" in event ? event.conversationId : undefined });
   }
 }
 

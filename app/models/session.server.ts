@@ -3,13 +3,22 @@
  * so a session can be revoked (logout, password reset, deletion) and a leaked table opens nothing.
  * One query resolves the session, the member and the counts the top bar shows.
  */
-import { createCookie, redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { createCookie, redirect } from "@remix-run/cloudflare";
+import { lt } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { AUTH_COOKIE_DAYS } from "~/lib/constants";
+import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
 
 const DAY = 86_400;
 
-function authCookie(context: AppLoadContext) {
+/**
+ * What the session functions read: the bindings, and the execution context when there is one. A
+ * route's load context is one; the socket upgrade passes `{ env }` (no cast needed).
+ */
+export type SessionContext = { env: Pick<Env, "DB" | "SESSION_SECRET">; ctx?: Pick<ExecutionContext, "waitUntil"> };
+
+function authCookie(context: SessionContext) {
   return createCookie("sid", {
     httpOnly: true,
     secure: true,
@@ -64,7 +73,7 @@ function toMember(r: MemberRow): Member {
   };
 }
 
-async function sessionIdOf(request: Request, context: AppLoadContext): Promise<string | null> {
+async function sessionIdOf(request: Request, context: SessionContext): Promise<string | null> {
   const value = await authCookie(context).parse(request.headers.get("Cookie"));
   return typeof value === "string" ? value : null;
 }
@@ -77,7 +86,7 @@ const perRequest = new WeakMap<object, Promise<Member | null>>();
  * The logged-in member, or null for a visitor (or an expired/revoked session). Also keeps
  * last_seen_at (online status) fresh, at most one write a minute, after the response.
  */
-export function getMember(request: Request, context: AppLoadContext): Promise<Member | null> {
+export function getMember(request: Request, context: SessionContext): Promise<Member | null> {
   let member = perRequest.get(context);
   if (!member) {
     member = lookupMember(request, context);
@@ -86,7 +95,7 @@ export function getMember(request: Request, context: AppLoadContext): Promise<Me
   return member;
 }
 
-async function lookupMember(request: Request, context: AppLoadContext): Promise<Member | null> {
+async function lookupMember(request: Request, context: SessionContext): Promise<Member | null> {
   const sid = await sessionIdOf(request, context);
   if (!sid) return null;
   const now = Math.floor(Date.now() / 1000);
@@ -101,13 +110,13 @@ async function lookupMember(request: Request, context: AppLoadContext): Promise<
 }
 
 /** The page went hidden (beacon): the member counts as offline from now on. */
-export async function markOffline(context: AppLoadContext, memberId: string) {
+export async function markOffline(context: SessionContext, memberId: string) {
   const offline = Math.floor(Date.now() / 1000) - 10 * 60;
   await context.env.DB.prepare("UPDATE users SET last_seen_at = ?1 WHERE id = ?2 AND last_seen_at > ?1").bind(offline, memberId).run();
 }
 
 /** For pages behind login: visitors go to /login and come back afterwards. */
-export async function requireMember(request: Request, context: AppLoadContext): Promise<Member> {
+export async function requireMember(request: Request, context: SessionContext): Promise<Member> {
   const member = await getMember(request, context);
   if (!member) {
     const url = new URL(request.url);
@@ -117,7 +126,7 @@ export async function requireMember(request: Request, context: AppLoadContext): 
 }
 
 /** Starts a session; returns the Set-Cookie header value. */
-export async function createSession(context: AppLoadContext, userId: string, userAgent = ""): Promise<string> {
+export async function createSession(context: SessionContext, userId: string, userAgent = ""): Promise<string> {
   const sid = randomId(32);
   const now = Math.floor(Date.now() / 1000);
   await context.env.DB.prepare(
@@ -129,20 +138,25 @@ export async function createSession(context: AppLoadContext, userId: string, use
 }
 
 /** Ends this request's session; returns the Set-Cookie header that clears the cookie. */
-export async function destroySession(request: Request, context: AppLoadContext): Promise<string> {
+export async function destroySession(request: Request, context: SessionContext): Promise<string> {
   const sid = await sessionIdOf(request, context);
   if (sid) await context.env.DB.prepare("DELETE FROM sessions WHERE id_hash = ?1").bind(await sha256(sid)).run();
   return authCookie(context).serialize("", { maxAge: 0 });
 }
 
 /** Revokes every session of a member (password reset, deletion), optionally keeping the current one. */
-export function revokeSessionsStatement(context: AppLoadContext, userId: string, exceptHash?: string) {
+export function revokeSessionsStatement(d1: D1Database, userId: string, exceptHash?: string) {
   return exceptHash
-    ? context.env.DB.prepare("DELETE FROM sessions WHERE user_id = ?1 AND id_hash != ?2").bind(userId, exceptHash)
-    : context.env.DB.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId);
+    ? d1.prepare("DELETE FROM sessions WHERE user_id = ?1 AND id_hash != ?2").bind(userId, exceptHash)
+    : d1.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId);
 }
 
-export async function currentSessionHash(request: Request, context: AppLoadContext): Promise<string | null> {
+/** The daily purge: sessions past their expiry. */
+export async function purgeExpiredSessions(d1: D1Database, now: number) {
+  await getDb(d1).delete(schema.sessions).where(lt(schema.sessions.expiresAt, now));
+}
+
+export async function currentSessionHash(request: Request, context: SessionContext): Promise<string | null> {
   const sid = await sessionIdOf(request, context);
   return sid ? sha256(sid) : null;
 }

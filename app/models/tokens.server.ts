@@ -3,10 +3,13 @@
  * carries a random token; the table stores only its SHA-256, so a leaked table opens nothing.
  * Using a token is one conditional UPDATE: two clicks can never both succeed.
  */
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { randomId, sha256 } from "~/lib/password";
 
-export type TokenKind = "activate" | "reset" | "mail_change" | "reactivate";
+export type Token = typeof schema.tokens.$inferSelect;
+export type TokenKind = Token["kind"];
 
 const HOUR = 3600;
 /** How long each kind of link stays valid. */
@@ -17,7 +20,6 @@ export const TOKEN_TTL_S: Record<TokenKind, number> = {
   reactivate: 14 * 24 * HOUR,
 };
 
-
 /** A new token and the statement that stores it (batch it with whatever else must happen). */
 export async function newToken(d1: D1Database, userId: string, kind: TokenKind, payload: string | null = null, now = nowS()) {
   const token = randomId(24);
@@ -27,13 +29,15 @@ export async function newToken(d1: D1Database, userId: string, kind: TokenKind, 
   return { token, statement };
 }
 
-/** Whether a link is still usable (to show its form), without using it. */
-export async function peekToken(d1: D1Database, token: string, kind: TokenKind) {
+/** Whether a link is still usable (to show its form), without using it: its member and payload, or null. */
+export async function peekToken(d1: D1Database, token: string, kind: TokenKind): Promise<Pick<Token, "userId" | "payload"> | null> {
   if (!token) return null;
-  return d1
-    .prepare("SELECT user_id, payload FROM tokens WHERE id_hash = ?1 AND kind = ?2 AND used_at IS NULL AND expires_at > ?3")
-    .bind(await sha256(token), kind, nowS())
-    .first<{ user_id: string; payload: string | null }>();
+  const { tokens } = schema;
+  const [row] = await getDb(d1)
+    .select({ userId: tokens.userId, payload: tokens.payload })
+    .from(tokens)
+    .where(and(eq(tokens.idHash, await sha256(token)), eq(tokens.kind, kind), isNull(tokens.usedAt), gt(tokens.expiresAt, nowS())));
+  return row ?? null;
 }
 
 /** The statement that uses a token; `meta.changes === 1` (or a returned row) means it was valid. */
@@ -45,10 +49,9 @@ export async function useTokenStatement(d1: D1Database, token: string, kind: Tok
     .bind(await sha256(token), kind, nowS());
 }
 
-/** Uses a token; returns its member and payload, or null when expired, used or unknown. */
-export async function consumeToken(d1: D1Database, token: string, kind: TokenKind) {
-  if (!token) return null;
-  return (await useTokenStatement(d1, token, kind)).first<{ user_id: string; payload: string | null }>();
+/** The daily purge: links expired more than a day ago (a late click still finds "expired", not "unknown"). */
+export async function purgeExpiredTokens(d1: D1Database, now: number) {
+  await getDb(d1).delete(schema.tokens).where(lt(schema.tokens.expiresAt, now - 86_400));
 }
 
 /** A subquery-friendly hash for statements that must act on a token's member in the same batch. */

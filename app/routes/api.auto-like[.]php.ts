@@ -1,11 +1,11 @@
-import { authenticationRequired } from "~/lib/json.server";
+import { authenticationRequired, jsonResponse } from "~/lib/json.server";
 /** GET /api/auto-like.php: a member who likes the caller (at most one a day): { profile: { id, main_image: { match } } }. */
-import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getMember } from "~/models/session.server";
 import { autoLike } from "~/models/likes.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
   if (!member) return authenticationRequired();
-  return json({ profile: await autoLike(context.env.DB, member.id) }, { headers: { "Cache-Control": "private, no-store" } });
+  return jsonResponse({ profile: await autoLike(context.env.DB, member.id) });
 }

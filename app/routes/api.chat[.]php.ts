@@ -1,4 +1,4 @@
-import { authenticationRequired } from "~/lib/json.server";
+import { authenticationRequired, jsonResponse } from "~/lib/json.server";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { hideConversation } from "~/models/chat.server";
 import { getMember } from "~/models/session.server";
@@ -15,10 +15,10 @@ async function conversationOf(request: Request): Promise<string> {
 
 /** DELETE /api/chat.php with `conversation` in the body (form-encoded or JSON): removes the chat for this member. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "DELETE") return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "DELETE" } });
+  if (request.method !== "DELETE") return jsonResponse({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "DELETE" } });
   const member = await getMember(request, context);
   if (!member) return authenticationRequired();
   const id = await conversationOf(request);
-  if (!id || !(await hideConversation(context.env.DB, id, member.id))) return Response.json({ error: "not_found" }, { status: 404 });
-  return Response.json({ ok: true });
+  if (!id || !(await hideConversation(context.env.DB, id, member.id))) return jsonResponse({ error: "not_found" }, { status: 404 });
+  return jsonResponse({ ok: true });
 }

@@ -1,4 +1,4 @@
-import { authenticationRequired } from "~/lib/json.server";
+import { authenticationRequired, jsonResponse } from "~/lib/json.server";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { chatEntries, listConversations } from "~/models/chat.server";
 import { getMember } from "~/models/session.server";
@@ -8,5 +8,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
   if (!member) return authenticationRequired();
   const chats = chatEntries(await listConversations(context.env.DB, member.id));
-  return Response.json({ chats }, { headers: { "Cache-Control": "private, no-store" } });
+  return jsonResponse({ chats });
 }

@@ -1,6 +1,6 @@
-import { authenticationRequired } from "~/lib/json.server";
+import { authenticationRequired, jsonResponse } from "~/lib/json.server";
 /** GET /api/geocode.php?lat=&lon=: the nearest city (offline, from the cities table). Reads only; the profile form stores it. */
-import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { getMember } from "~/models/session.server";
 import { nearestCity } from "~/models/geo.server";
@@ -10,8 +10,8 @@ const Query = z.object({ lat: z.coerce.number().min(-90).max(90), lon: z.coerce.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!(await getMember(request, context))) return authenticationRequired();
   const parsed = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) return json({ error: "invalid_position" }, { status: 400 });
+  if (!parsed.success) return jsonResponse({ error: "invalid_position" }, { status: 400 });
   const place = await nearestCity(context.env.DB, parsed.data.lat, parsed.data.lon);
-  if (!place) return json({ error: "not_found" }, { status: 404 });
-  return json(place, { headers: { "Cache-Control": "private, max-age=3600" } });
+  if (!place) return jsonResponse({ error: "not_found" }, { status: 404 });
+  return jsonResponse(place, { headers: { "Cache-Control": "private, max-age=3600" } });
 }

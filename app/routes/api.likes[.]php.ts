@@ -1,11 +1,11 @@
-import { authenticationRequired } from "~/lib/json.server";
+import { authenticationRequired, jsonResponse } from "~/lib/json.server";
 /** GET /api/likes.php: { profiles, liked_by: [{ id, like_new }] } for the logged-in member. */
-import { json, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getMember } from "~/models/session.server";
 import { likesApi } from "~/models/likes.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
   if (!member) return authenticationRequired();
-  return json(await likesApi(context.env.DB, member.id), { headers: { "Cache-Control": "private, no-store" } });
+  return jsonResponse(await likesApi(context.env.DB, member.id));
 }

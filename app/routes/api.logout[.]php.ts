@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { jsonResponse } from "~/lib/json.server";
 import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
 import { destroySession } from "~/models/session.server";
@@ -8,7 +9,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const headers = { "Set-Cookie": await destroySession(request, context) };
   if ((request.headers.get("Accept") ?? "").includes("application/json")) {
-    return new Response(JSON.stringify({ ok: true }), { headers: { ...headers, "Content-Type": "application/json" } });
+    return jsonResponse({ ok: true }, { headers });
   }
   return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
 }

@@ -2,7 +2,7 @@
  * After sign-up: message, photo, location, personal info, about me, push notifications, confirm
  * e-mail. One step per page (?step=), each one skippable with a plain link; no JavaScript needed.
  */
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { INTERESTS } from "~/lib/constants";
@@ -54,12 +54,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const d1 = context.env.DB;
   if (step === "location") {
     const r = schema.pick({ country: true, region: true, city: true, lat: true, lon: true }).safeParse(values);
-    if (!r.success) return json({ error: t("errors.invalid") }, { status: 400 });
+    if (!r.success) return data({ error: t("errors.invalid") }, { status: 400 });
     const pos = r.data.lat !== "" && r.data.lon !== "" ? { lat: r.data.lat, lon: r.data.lon } : r.data.city ? await cityPosition(d1, r.data.country, r.data.city) : null;
     await updateProfile(d1, member.id, { country: r.data.country, region: r.data.region, city: r.data.city, lat: pos?.lat ?? null, lon: pos?.lon ?? null });
   } else if (step === "personal") {
     const r = schema.pick({ hair_colour: true, eye_colour: true, body_type: true, relationship_status: true, tattoos: true, signup_reason: true }).safeParse(values);
-    if (!r.success) return json({ error: t("errors.invalid") }, { status: 400 });
+    if (!r.success) return data({ error: t("errors.invalid") }, { status: 400 });
     const d = r.data;
     await updateProfile(d1, member.id, {
       hairColour: d.hair_colour, eyeColour: d.eye_colour, bodyType: d.body_type, relationshipStatus: d.relationship_status,
@@ -67,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } else if (step === "about") {
     const r = schema.pick({ about_me: true }).safeParse(values);
-    if (!r.success) return json({ error: t("errors.invalid") }, { status: 400 });
+    if (!r.success) return data({ error: t("errors.invalid") }, { status: 400 });
     await updateProfile(d1, member.id, { aboutMe: r.data.about_me }, form.getAll("interests").map(String));
   }
   return redirect(nextOf(step));

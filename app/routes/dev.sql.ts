@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { jsonResponse } from "~/lib/json.server";
 
 type Statement = { sql: string; params?: unknown[] };
 type Body = { statements: Statement[]; mode: "first" | "all" | "run" | "batch"; column?: string };
@@ -21,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     : body.mode === "first" ? await (body.column ? statements[0]!.first(body.column) : statements[0]!.first())
     : body.mode === "all" ? await statements[0]!.all()
     : await statements[0]!.run();
-  return Response.json({ result });
+  return jsonResponse({ result });
 }
 
 export function loader() {

@@ -1,12 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { isLanguage, resources } from "~/lib/i18n.server";
+import { jsonResponse } from "~/lib/json.server";
 
 /** One language's namespace for the browser, loaded on demand (SPEC section 7). */
 export function loader({ params }: LoaderFunctionArgs) {
   const lng = params.lng;
   const data = isLanguage(lng) ? (resources[lng] as Record<string, unknown>)[params.ns ?? ""] : undefined;
   if (!data) return new Response("Not found", { status: 404 });
-  return new Response(JSON.stringify(data), {
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300, stale-while-revalidate=86400" },
-  });
+  return jsonResponse(data, { headers: { "Cache-Control": "public, max-age=300, stale-while-revalidate=86400" } });
 }

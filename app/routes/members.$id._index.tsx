@@ -1,5 +1,5 @@
 /** The profile view, /members/{id} (also served at /likes/m/{id}). */
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { pageContext } from "~/lib/page.server";
@@ -18,7 +18,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const viewer = member && { id: member.id, paidUser: member.paidUser };
   const page = await loadProfilePage(context.env.DB, params.id ?? "", viewer, brand.visibleProfileFields);
   if (page.access === "not_found") throw new Response(t("profile.notFound"), { status: 404 });
-  if (page.access === "blocked") return json({ blocked: true as const, name: page.name, title: t("block.noAccess") }, { status: 403 });
+  if (page.access === "blocked") return data({ blocked: true as const, name: page.name, title: t("block.noAccess") }, { status: 403 });
   return {
     blocked: false as const,
     title: page.profile.name,
@@ -41,7 +41,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const parsed = ActionInput.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     const { t } = await pageContext(request, context, "members");
-    return json({ error: t("errors.invalid") }, { status: 400 });
+    return data({ error: t("errors.invalid") }, { status: 400 });
   }
   const d1 = context.env.DB;
   const input = parsed.data;
@@ -49,7 +49,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   else if (input.intent === "unlike") await unlike(d1, member.id, targetId);
   else if (input.intent === "block") await block(d1, member.id, targetId);
   else if (input.intent === "unblock") await unblock(d1, member.id, targetId);
-  else if (input.intent === "report") return json({ reported: await report(d1, member.id, targetId, input.reason, input.remarks) });
+  else if (input.intent === "report") return data({ reported: await report(d1, member.id, targetId, input.reason, input.remarks) });
   return redirect(new URL(request.url).pathname);
 }
 

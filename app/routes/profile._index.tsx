@@ -1,5 +1,5 @@
 /** My profile: every field of SPEC section 3, the interests, and the location (typed, chosen or from the browser's position). */
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { INTERESTS } from "~/lib/constants";
@@ -36,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const key = String(issue.path[0]);
       errors[key] ??= issue.message.startsWith("form.") ? t(issue.message, { min_age: brand.minAge }) : t("errors.invalid");
     }
-    return json({ errors, values: { ...values, interests } }, { status: 400 });
+    return data({ errors, values: { ...values, interests } }, { status: 400 });
   }
   const d = parsed.data;
   // A typed city gets that city's position (for distances); a browser position is kept as given.

@@ -1,5 +1,5 @@
 /** My photos: upload (a plain file form), set main, mark private or public, delete. */
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { t } = await pageContext(request, context, "members");
   const fail = (error: string, status = 400) =>
-    json({ error: t(`photos.errors.${error}`, { limit: photoLimit(member.paidUser), mb: MAX_UPLOAD_BYTES >> 20 }) }, { status });
+    data({ error: t(`photos.errors.${error}`, { limit: photoLimit(member.paidUser), mb: MAX_UPLOAD_BYTES >> 20 }) }, { status });
   // Refuse an oversize body from its length, before reading it.
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_UPLOAD_BYTES + 64 * 1024) return fail("too_large", 413);
   const form = await request.formData();

@@ -1,5 +1,5 @@
 /** The swipe game: like or pass on one card at a time; at most 4 likes a day. */
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { z } from "zod";
@@ -23,11 +23,11 @@ const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().
 export async function action({ request, context }: ActionFunctionArgs) {
   const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
   const parsed = Input.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return json({ error: t("errors.invalid") }, { status: 400 });
+  if (!parsed.success) return data({ error: t("errors.invalid") }, { status: 400 });
   const { intent, targetId } = parsed.data;
   if (intent === "pass") await swipePass(context.env.DB, member.id, targetId);
   else if ((await swipeLike(context, member.id, targetId)) === "limit") {
-    return json({ error: t("swipe.limit", { max: SWIPE_LIKES_PER_DAY }) }, { status: 429 });
+    return data({ error: t("swipe.limit", { max: SWIPE_LIKES_PER_DAY }) }, { status: 429 });
   }
   return redirect("/swipe-game");
 }

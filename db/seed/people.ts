@@ -80,13 +80,6 @@ export function dateOfBirthForAge(rng: Rng, age: number, now: Date): string {
   return new Date(latest - int(rng, 0, days) * DAY * 1000).toISOString().slice(0, 10);
 }
 
-/** Age in whole years on `now` of someone born on `dateOfBirth` (YYYY-MM-DD). */
-export function ageOn(dateOfBirth: string, now: Date): number {
-  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
-  const beforeBirthday = now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d);
-  return now.getUTCFullYear() - y - (beforeBirthday ? 1 : 0);
-}
-
 export function randomGenderAndSexuality(rng: Rng): { gender: Gender; sexuality: Sexuality } {
   if (chance(rng, 0.58)) return { gender: "female", sexuality: weighted(rng, [["hetero", 78], ["bi", 14], ["lesbian", 8]] as const) };
   return { gender: "male", sexuality: weighted(rng, [["hetero", 62], ["gay", 28], ["bi", 10]] as const) };

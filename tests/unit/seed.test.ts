@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../../app/lib/constants";
+import { ageOn } from "../../app/lib/dates";
 import { ABOUT_ME, composeAboutMe, fillTemplate } from "../../db/seed/about-me";
 import { buildGeo, pickCity, type City, type SourceCity } from "../../db/seed/geo";
 import { insertStatements } from "../../db/seed/insert";
 import {
-  COUNTRY_PLAN, ageOn, brandFor, dateOfBirthForAge, generateMember, randomAge, type NameSource,
+  COUNTRY_PLAN, brandFor, dateOfBirthForAge, generateMember, randomAge, type NameSource,
 } from "../../db/seed/people";
 import {
   BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS,

@@ -2,14 +2,14 @@ import { env } from "cloudflare:test";
 import { grantStatements } from "../../app/models/credits.server";
 import { describe, expect, it } from "vitest";
 import { REACTIVATION_DAYS } from "../../app/lib/constants";
-import { purgeDeletedAccounts } from "../../app/models/accounts.server";
+import { runScheduled } from "../../app/lib/scheduled.server";
 import { outboxAvailable } from "../../app/models/mail.server";
 import { getMember } from "../../app/models/session.server";
 import { createMember, get, sessionCookie } from "./fixtures";
 import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
 
 const DAY = 86_400;
-const context = { env } as unknown as Parameters<typeof getMember>[1];
+const context = { env };
 
 async function deleteViaForm(cookie: string) {
   return send("/settings/delete?step=reasons", { intent: "delete", reason: "found_someone", remarks: "Met someone here!" }, { cookie });
@@ -102,18 +102,30 @@ describe("delete account", () => {
     expect((await env.DB.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(m.id).first())!.deleted_at).not.toBeNull();
   });
 
-  it(`purges accounts deleted more than ${REACTIVATION_DAYS} days ago with their data, and keeps the rest`, async () => {
+  it(`the daily purge removes accounts deleted more than ${REACTIVATION_DAYS} days ago with their data, expired sessions, links and counters, and keeps the rest`, async () => {
     const old = await memberWithPassword();
     const recent = await memberWithPassword();
     const active = await createMember();
     const now = Math.floor(Date.now() / 1000);
     await env.DB.batch([
+      env.DB.prepare("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (?1, ?2, ?3), (?4, ?2, ?5)")
+        .bind(`gone-${active.id}`, active.id, now - 1, `kept-${active.id}`, now + DAY),
+      env.DB.prepare("INSERT INTO tokens (id_hash, user_id, kind, expires_at) VALUES (?1, ?2, 'reset', ?3), (?4, ?2, 'reset', ?5)")
+        .bind(`gone-${active.id}`, active.id, now - DAY - 1, `kept-${active.id}`, now - 1),
+      env.DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2), (?3, 1, ?4)")
+        .bind(`gone-${active.id}`, now - 1, `kept-${active.id}`, now + DAY),
       env.DB.prepare("UPDATE users SET deleted_at = ?2 WHERE id = ?1").bind(old.id, now - REACTIVATION_DAYS * DAY - 1),
       env.DB.prepare("UPDATE users SET deleted_at = ?2 WHERE id = ?1").bind(recent.id, now - (REACTIVATION_DAYS - 1) * DAY),
       env.DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2)").bind(old.id, active.id),
       ...grantStatements(env.DB, old.id, 5, "signup"),
     ]);
-    expect(await purgeDeletedAccounts(env, now)).toBeGreaterThanOrEqual(1);
+    await runScheduled(null, env);
+    for (const table of ["sessions", "tokens"]) {
+      const left = await env.DB.prepare(`SELECT id_hash FROM ${table} WHERE user_id = ?1 AND id_hash LIKE '%-' || ?1`).bind(active.id).all<{ id_hash: string }>();
+      expect(left.results.map((r) => r.id_hash)).toEqual([`kept-${active.id}`]);
+    }
+    const counters = await env.DB.prepare("SELECT key FROM counters WHERE key LIKE '%-' || ?1").bind(active.id).all<{ key: string }>();
+    expect(counters.results.map((r) => r.key)).toEqual([`kept-${active.id}`]);
     const ids = (await env.DB.prepare("SELECT id FROM users WHERE id IN (?1, ?2, ?3)").bind(old.id, recent.id, active.id).all<{ id: string }>())
       .results.map((r) => r.id).sort();
     expect(ids).toEqual([recent.id, active.id].sort());

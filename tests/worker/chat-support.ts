@@ -2,7 +2,8 @@
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import type { ServerFrame } from "../../app/chat/protocol";
-import { roomStub, startConversation } from "../../app/models/chat.server";
+import { roomStub } from "../../app/chat/stubs";
+import { startConversation } from "../../app/models/chat.server";
 import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { createMember, sessionCookie } from "./fixtures";

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   canStart, conversationView, listConversations, releaseHeldMessages, startConversation,
 } from "../../app/models/chat.server";
@@ -207,20 +207,21 @@ describe("chat rules", () => {
     const mails = () => count('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1)', bob.id);
     await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "one" });
     await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "two" });
-    await new Promise((r) => setTimeout(r, 50));
+    await stub.settled(); // the mails are sent after the answers
     expect(await mails()).toBe(1);
     // Online receivers get no mail.
     const b = await connect(conversationId, await cookieOf(bob.id));
     b.ws!.send(JSON.stringify({ type: "read" }));
     await b.next!(is("backlog"));
-    await new Promise((r) => setTimeout(r, 20));
+    // The read is processed: bob's unread count is back to 0, so the next message is a first unread one.
+    await vi.waitFor(async () => expect(await count("SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2", conversationId, bob.id)).toBe(0), { timeout: 5000, interval: 10 });
     await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "three" });
     b.ws!.close(1000);
     await b.closed;
     await env.DB.prepare("UPDATE conversation_members SET unread = 0 WHERE user_id = ?1").bind(bob.id).run();
     await env.DB.prepare("INSERT INTO notifications_disabled (user_id, type) VALUES (?1, 'new_message')").bind(bob.id).run();
     await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "four" });
-    await new Promise((r) => setTimeout(r, 50));
+    await stub.settled();
     expect(await mails()).toBe(1);
   });
 });

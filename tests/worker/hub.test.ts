@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { HubEvent } from "../../app/chat/protocol";
 import { releaseHeldMessages, startConversation } from "../../app/models/chat.server";
-import { hubStub, notifyMember } from "../../app/models/hub.server";
+import { hubStub } from "../../app/chat/stubs";
+import { notifyMember } from "../../app/models/hub.server";
 import { createMember, post } from "./fixtures";
 import { cid, connect, cookieOf, evictKeepingSockets, openSocket, pair, roomStub, PRICES } from "./chat-support";
 
@@ -102,7 +103,7 @@ describe("the member's hub socket (/ws/member)", () => {
   });
 
   it("a notify to an unreachable hub resolves quietly (what caused it never fails)", async () => {
-    const broken = { idFromName: () => { throw new Error("down"); } } as unknown as DurableObjectNamespace;
+    const broken = { idFromName: () => { throw new Error("down"); } } as unknown as typeof env.MEMBER_HUB;
     await expect(notifyMember({ MEMBER_HUB: broken }, "someone", { kind: "like" })).resolves.toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { RootData } from "~/root";
+import type { RootData } from "~/lib/root-data";
 import accountStyles from "~/styles/account.css";
 import { ActivationReminder } from "./ActivationReminder";
 import { SignupModal } from "./SignupModal";

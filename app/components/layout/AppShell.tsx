@@ -1,12 +1,11 @@
 import { useLocation, useMatches } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef } from "react";
-import type { RootData } from "~/root";
-import { layoutOf } from "~/root";
+import type { RootData } from "~/lib/root-data";
 import { TopBar, BrandBar } from "./TopBar";
 import { Footer } from "./Footer";
 import { SiteEntryModal } from "../SiteEntryModal";
 import { LoadingBar } from "../LoadingBar";
-import { shouldShowSiteEntry } from "~/lib/site-entry";
+import { layoutOf, shouldShowSiteEntry } from "~/lib/site-entry";
 import { AccountAlerts } from "../alerts/AccountAlerts";
 
 /**

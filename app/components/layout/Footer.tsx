@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
-import type { RootData } from "~/root";
+import type { RootData } from "~/lib/root-data";
 
 export const FOOTER_LINKS = [
   ["terms", "/pages/terms"],

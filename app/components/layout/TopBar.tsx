@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
-import type { RootData } from "~/root";
+import type { RootData } from "~/lib/root-data";
 import { countBadge, creditBadge } from "~/lib/badges";
 import { Icon, type IconName } from "../Icon";
 import { LanguageMenu } from "../LanguageMenu";
