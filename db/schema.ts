@@ -68,6 +68,8 @@ export const brands = sqliteTable("brands", {
   chatHistoryDays: integer("chat_history_days").notNull().default(90),
   /** Most a member may pay by SEPA direct debit in one calendar month (UTC), in cents of the brand's currency. */
   directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
+  /** ISO 4217 currency the brand sells in: its package prices (package_prices) and payments. */
+  currency: text("currency").notNull().default("EUR"),
 });
 
 export const regions = sqliteTable(
@@ -335,6 +337,10 @@ export const creditLedger = sqliteTable(
   (t) => [index("credit_ledger_user").on(t.userId, t.id)],
 );
 
+/**
+ * A credit package. What it costs is in package_prices (one price per currency); price_cents and
+ * currency here are its original EUR price, copied there by migration 0005 and no longer read.
+ */
 export const packages = sqliteTable("packages", {
   id: text("id").primaryKey(),
   tier: text("tier", { enum: ["p0", "p1", "p2", "p3"] }).notNull(),
@@ -552,4 +558,20 @@ export const directdebitRequests = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("directdebit_requests_user").on(t.userId, t.createdAt)],
+);
+
+// ─── Brand currencies (issue 8, local prices) ─────────────────────────────────────────────────────
+
+/**
+ * The price of a package in one currency (a local price, not a conversion). A brand sells in its
+ * `currency`; a package without a price in it is not sold on that brand.
+ */
+export const packagePrices = sqliteTable(
+  "package_prices",
+  {
+    packageId: text("package_id").notNull().references(() => packages.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    priceCents: integer("price_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packageId, t.currency] })],
 );
