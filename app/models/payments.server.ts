@@ -18,7 +18,7 @@ import {
   acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
 } from "./payment-rules";
-import { formatMoney } from "./shop.server";
+import { formatMoney, packagesStatement } from "./shop.server";
 import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 
 export type PaymentRow = typeof schema.payments.$inferSelect;
@@ -88,16 +88,16 @@ export async function methodsFor(context: Ctx, country: string, amount: { cents:
 }
 
 /**
- * What the shop pages need, in one D1 round trip: the packages (or one), the methods of the payment
- * country (priced on the cheapest or the chosen package), the countries with their own method list,
+ * What the shop pages need, in one D1 round trip: the packages (or one) in the brand's currency, the
+ * methods of the payment country for that currency (priced on the cheapest or the chosen package), the countries with their own method list,
  * and optionally one of the member's payments with whether it was their first purchase.
  */
-export async function shopData(context: Ctx, o: { country: string; packageId?: string; userId: string; paymentId?: string | null }) {
+export async function shopData(
+  context: Ctx, o: { country: string; currency: string; packageId?: string; userId: string; paymentId?: string | null },
+) {
   const db = context.env.DB;
   const stmts = [
-    o.packageId
-      ? db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(o.packageId)
-      : db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier"),
+    packagesStatement(db, o.currency, o.packageId),
     methodRowsStatement(db, o.country),
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
   ];
@@ -120,8 +120,9 @@ export async function shopData(context: Ctx, o: { country: string; packageId?: s
 type PackageRow = { id: string; credits: number; price_cents: number; currency: string };
 type Tier = (typeof PREMIUM_TIERS)[number];
 
-export async function packageRow(context: Ctx, id: string): Promise<PackageRow | null> {
-  return context.env.DB.prepare("SELECT id, credits, price_cents, currency FROM packages WHERE id = ?1").bind(id).first<PackageRow>();
+/** A package as sold in `currency` (the brand's): null when it has no price there. */
+export async function packageRow(context: Ctx, id: string, currency: string): Promise<PackageRow | null> {
+  return packagesStatement(context.env.DB, currency, id).first<PackageRow>();
 }
 
 /** The provider customer of a member (made once, kept in payment_customers). */
@@ -418,7 +419,8 @@ export async function chargeMandate(
 export async function repeatOrder(context: Ctx, o: { brand: BrandWithCompany; userId: string; origin: string }): Promise<RecurringResult> {
   const last = await lastMandateOrder(context, o.userId);
   if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
-  const pkg = await packageRow(context, last.packageId);
+  // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
+  const pkg = await packageRow(context, last.packageId, last.currency);
   if (!pkg) return { ok: false, error: "none" };
   return chargeMandate(context, {
     brand: o.brand, userId: o.userId, pkg, method: last.method, customerId: last.customerId, mandateId: last.mandateId, origin: o.origin,

@@ -79,4 +79,15 @@ describe("Mollie amounts", () => {
     expect(fromMollieAmount({ value: "50000.00", currency: "EUR" })).toEqual({ cents: 5_000_000, currency: "EUR" });
     expect(() => toMollieAmount({ cents: 1.5, currency: "EUR" })).toThrow();
   });
+
+  it("other currencies: two decimals for SEK, NOK, DKK, PLN and CHF; none for the yen and the króna", () => {
+    expect(toMollieAmount({ cents: 10900, currency: "SEK" })).toEqual({ value: "109.00", currency: "SEK" });
+    expect(toMollieAmount({ cents: 4299, currency: "PLN" })).toEqual({ value: "42.99", currency: "PLN" });
+    expect(toMollieAmount({ cents: 990, currency: "CHF" })).toEqual({ value: "9.90", currency: "CHF" });
+    expect(toMollieAmount({ cents: 500, currency: "JPY" })).toEqual({ value: "500", currency: "JPY" });
+    expect(fromMollieAmount({ value: "929.00", currency: "NOK" })).toEqual({ cents: 92900, currency: "NOK" });
+    expect(fromMollieAmount({ value: "1500", currency: "ISK" })).toEqual({ cents: 1500, currency: "ISK" });
+    expect(() => fromMollieAmount({ value: "15.50", currency: "JPY" })).toThrow();
+    expect(() => toMollieAmount({ cents: 100, currency: "sek" })).toThrow();
+  });
 });

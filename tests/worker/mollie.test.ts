@@ -17,6 +17,8 @@ import failedRecurring from "./mollie/payment-failed-recurring.json";
 import open from "./mollie/payment-open.json";
 import paidFirst from "./mollie/payment-paid-first.json";
 import refund from "./mollie/refund-pending.json";
+import refundSek from "./mollie/refund-pending-sek.json";
+import swishSek from "./mollie/payment-open-swish-sek.json";
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body: unknown };
 
@@ -129,5 +131,30 @@ describe("Mollie adapter", () => {
     expect(e.status).toBe(0);
     const html = new MollieProvider("test_x", (async () => new Response("<html>502</html>", { status: 502 })) as typeof fetch);
     expect(await html.getPayment("tr_abc").catch((x) => x)).toBeInstanceOf(PaymentProviderError);
+  });
+
+  it("a Swish payment in kronor: SEK amount with two decimals to Mollie, integer öre back; a refund in SEK", async () => {
+    const { mollie, sent } = stub(201, swishSek);
+    const p = await mollie.createPayment({
+      amount: { cents: 21900, currency: "SEK" }, description: "Hjärtslag: 60 credits (pay_se1)", method: "swish",
+      redirectUrl: "https://se.example/credits/p1/swish?payment=pay_se1", webhookUrl: "https://se.example/api/payments/webhook",
+      metadata: { paymentId: "pay_se1" }, idempotencyKey: "pay_se1", sequenceType: "oneoff", locale: "sv_SE",
+    });
+    expect(sent[0]!.body).toMatchObject({ amount: { value: "219.00", currency: "SEK" }, method: "swish", locale: "sv_SE" });
+    expect(p).toMatchObject({ id: "tr_Swv7kHzR3q", amount: { cents: 21900, currency: "SEK" }, method: "swish" });
+
+    const r = stub(201, refundSek);
+    const re = await r.mollie.createRefund({
+      paymentId: "tr_Swv7kHzR3q", amount: { cents: 14600, currency: "SEK" }, description: "Refund of 40 unused credits",
+      metadata: { paymentId: "pay_se1", refundId: "ref_se1" }, idempotencyKey: "ref_se1",
+    });
+    expect(r.sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_Swv7kHzR3q/refunds");
+    expect(r.sent[0]!.body).toMatchObject({ amount: { value: "146.00", currency: "SEK" } });
+    expect(re).toMatchObject({ id: "re_Sk4m2PqT9x", amount: { cents: 14600, currency: "SEK" }, status: "pending" });
+
+    const m = stub(200, { count: 0, _embedded: { methods: [] } });
+    await m.mollie.listMethods({ country: "SE", amount: { cents: 10900, currency: "SEK" }, sequenceType: "oneoff" });
+    const q = new URL(m.sent[0]!.url).searchParams;
+    expect([q.get("amount[value]"), q.get("amount[currency]"), q.get("billingCountry")]).toEqual(["109.00", "SEK", "SE"]);
   });
 });

@@ -44,17 +44,31 @@ type MollieMandate = {
   _links?: { customer?: MollieLink };
 };
 
-/** Integer cents to Mollie's "12.34" (currencies with two decimals, which are all we sell in). */
+/**
+ * Decimal places of a currency's amounts at Mollie (its multicurrency table): two, except the
+ * króna and the yen. Our integer "cents" are always the currency's smallest unit.
+ */
+export function mollieDecimals(currency: string): 0 | 2 {
+  return currency === "ISK" || currency === "JPY" ? 0 : 2;
+}
+
+/** Integer minor units to Mollie's string: SEK 10900 → "109.00", JPY 500 → "500". */
 export function toMollieAmount(m: Money): MollieAmount {
   if (!Number.isInteger(m.cents) || m.cents < 0) throw new Error(`bad amount ${m.cents}`);
+  if (!/^[A-Z]{3}$/.test(m.currency)) throw new Error(`bad currency ${m.currency}`);
+  if (mollieDecimals(m.currency) === 0) return { value: String(m.cents), currency: m.currency };
   const value = `${Math.floor(m.cents / 100)}.${String(m.cents % 100).padStart(2, "0")}`;
   return { value, currency: m.currency };
 }
 
-/** Mollie's "12.34" back to integer cents, without floating point. */
+/** Mollie's "12.34" (or "500" for zero-decimal currencies) back to integer minor units, without floating point. */
 export function fromMollieAmount(a: MollieAmount): Money {
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(a.value);
   if (!match) throw new PaymentProviderError(502, "Bad Gateway", `unexpected amount ${a.value}`);
+  if (mollieDecimals(a.currency) === 0) {
+    if (Number(match[2] ?? "0") !== 0) throw new PaymentProviderError(502, "Bad Gateway", `unexpected amount ${a.value}`);
+    return { cents: Number(match[1]), currency: a.currency };
+  }
   return { cents: Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")), currency: a.currency };
 }
 

@@ -37,7 +37,7 @@ const METHODS: Record<string, { description: string; currencies?: string[]; recu
   przelewy24: { description: "Przelewy24", currencies: ["PLN", "EUR"] },
   blik: { description: "BLIK", currencies: ["PLN"] },
   eps: { description: "eps", currencies: ["EUR"], recurring: true },
-  paysafecard: { description: "paysafecard" },
+  paysafecard: { description: "paysafecard", currencies: ["EUR"] },
   satispay: { description: "Satispay", currencies: ["EUR"] },
   twint: { description: "TWINT", currencies: ["CHF"] },
   swish: { description: "Swish", currencies: ["SEK"] },
