@@ -330,7 +330,7 @@ export const creditLedger = sqliteTable(
     id: integer("id").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     delta: integer("delta").notNull(),
-    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment"] }).notNull(),
+    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment", "chargeback"] }).notNull(),
     refId: text("ref_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
@@ -363,7 +363,8 @@ export const payments = sqliteTable(
     transactionFeeCents: integer("transaction_fee_cents").notNull().default(0),
     provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
     providerRef: text("provider_ref"),
-    status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded"] }).notNull().default("open"),
+    /** charged_back: the bank reversed a paid payment; its credits were taken back (as far as the balance allowed). */
+    status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded", "charged_back"] }).notNull().default("open"),
     discountCodeId: integer("discount_code_id"),
     /** The package price before a discount; null when none applied (amountCents is what was charged). */
     originalAmountCents: integer("original_amount_cents"),
@@ -376,6 +377,10 @@ export const payments = sqliteTable(
     /** The provider's hosted checkout while the payment is open. */
     checkoutUrl: text("checkout_url"),
     failureReason: text("failure_reason"),
+    /** What the bank took back (the provider's amountChargedBack), once the chargeback is applied. */
+    chargedBackCents: integer("charged_back_cents"),
+    /** Credits of the charged-back purchase that were already spent, so could not be taken back. */
+    chargebackUnrecoveredCredits: integer("chargeback_unrecovered_credits"),
     paidAt: integer("paid_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
