@@ -9,13 +9,13 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
-import { PaymentProviderError, type PaymentProvider, type ProviderPayment } from "~/lib/payments/provider";
+import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type ProviderRefund } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
-import { debitStatement, grantStatements, ledgerStatement } from "./credits.server";
+import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import {
-  acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
+  acceptsCurrency, canMove, refundCanMove, refundReturnsCredits, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
 } from "./payment-rules";
 import { formatMoney, packagesStatement } from "./shop.server";
@@ -29,7 +29,7 @@ const ROW_SQL = `SELECT id, user_id AS userId, brand_id AS brandId, package_id A
   currency, method, transaction_fee_cents AS transactionFeeCents, provider, provider_ref AS providerRef, status,
   discount_code_id AS discountCodeId, original_amount_cents AS originalAmountCents, sequence_type AS sequenceType,
   customer_id AS customerId, mandate_id AS mandateId, payment_country AS paymentCountry, checkout_url AS checkoutUrl,
-  failure_reason AS failureReason, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
+  failure_reason AS failureReason, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
 
 // ─── Payment country and methods ───
 
@@ -270,7 +270,10 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
       return null;
     }
     const to = statusFromProvider(pp.status);
-    if (!canMove(row.status as PaymentStatus, to)) return row;
+    if (!canMove(row.status as PaymentStatus, to)) {
+      // Nothing new about the payment itself: what may have changed since is its refunds or a chargeback.
+      return (await applyAfterTheFact(context, row, pp)) ?? row;
+    }
     const now = nowS();
     let changed: number;
     if (to === "paid") {
@@ -291,6 +294,78 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     if (changed === 1) return { ...row, status: to };
   }
   return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+}
+
+// ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───
+
+type OurRefund = { id: string; provider_ref: string | null; status: ProviderRefund["status"]; credits: number };
+
+/**
+ * What the provider now says about a paid payment's refunds and chargebacks, applied once each:
+ * a refund's status only moves forward, guarded on its previous status, and a refund that failed
+ * (or was canceled) gives its credits back in the same batch; a chargeback is applied by
+ * applyChargeback. Returns the row again if it changed.
+ */
+async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPayment): Promise<PaymentRow | null> {
+  if (row.status !== "paid" && row.status !== "charged_back") return null;
+  const db = context.env.DB;
+  if (pp.refunds.length > 0) {
+    const { results: ours } = await db
+      .prepare("SELECT id, provider_ref, status, credits FROM refunds WHERE payment_id = ?1")
+      .bind(row.id)
+      .all<OurRefund>();
+    for (const theirs of pp.refunds) {
+      // Ours by the provider's id, or (created but its id not yet stored) by the id in its metadata.
+      const mine = ours.find((r) => r.provider_ref === theirs.id) ?? ours.find((r) => !r.provider_ref && r.id === theirs.metadata.refundId);
+      if (!mine || !refundCanMove(mine.status, theirs.status)) continue;
+      const givesBack = refundReturnsCredits(theirs.status);
+      const move = (paymentStatus: "paid" | "charged_back" | null) =>
+        db
+          .prepare(
+            `UPDATE refunds SET status = ?3, provider_ref = COALESCE(provider_ref, ?4) WHERE id = ?1 AND status = ?2
+               AND (?5 IS NULL OR EXISTS (SELECT 1 FROM payments p WHERE p.id = refunds.payment_id AND p.status = ?5))`,
+          )
+          .bind(mine.id, mine.status, theirs.status, theirs.id, paymentStatus);
+      if (!givesBack) {
+        await move(null).run();
+        continue;
+      }
+      // A failed refund gives the credits back, unless the payment was charged back (the bank returned the money).
+      const [moved] = await db.batch([move("paid"), ...grantStatements(db, row.userId, mine.credits, "refund", { refId: row.id, afterChange: true })]);
+      if (moved!.meta.changes === 0) await move("charged_back").run();
+    }
+  }
+  if (row.status === "paid" && pp.amountChargedBack && pp.amountChargedBack.cents > 0) {
+    return applyChargeback(context, row, pp.amountChargedBack);
+  }
+  return null;
+}
+
+/** The credits of a purchase not refunded (payment ?6): what a chargeback takes back. */
+const UNREFUNDED_CREDITS_SQL = `SELECT p.credits - COALESCE((SELECT SUM(r.credits) FROM refunds r
+    WHERE r.payment_id = p.id AND r.status NOT IN ('failed', 'canceled')), 0) FROM payments p WHERE p.id = ?6`;
+
+/**
+ * A chargeback: the bank took the money back, so the purchase's credits go too. One batch, once:
+ * the payment paid → charged_back (guarded), noting how many of its credits were already spent
+ * (could not be taken back), then the ledger row and the balance, never below zero.
+ */
+async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): Promise<PaymentRow | null> {
+  const db = context.env.DB;
+  const now = nowS();
+  const [update] = await db.batch([
+    db
+      .prepare(
+        `UPDATE payments SET status = 'charged_back', charged_back_cents = ?3, updated_at = ?4,
+           chargeback_unrecovered_credits = MAX(0, (${UNREFUNDED_CREDITS_SQL.replaceAll("?6", "?1")})
+             - (SELECT u.credits FROM users u WHERE u.id = payments.user_id))
+         WHERE id = ?1 AND status = ?2`,
+      )
+      .bind(row.id, "paid", charged.cents, now),
+    ...clawbackStatements(db, row.userId, { sql: UNREFUNDED_CREDITS_SQL }, "chargeback", { refId: row.id, now, params: [row.id] }),
+  ]);
+  if (update!.meta.changes !== 1) return null;
+  return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
 }
 
 const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
@@ -506,7 +581,11 @@ export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, 
       metadata: { paymentId: row.id, refundId: id },
       idempotencyKey: id,
     });
-    await db.prepare("UPDATE refunds SET provider_ref = ?2, status = ?3 WHERE id = ?1").bind(id, refund.id, refund.status).run();
+    // Guarded: a webhook may already have moved the refund on (processing, refunded) before this answer is stored.
+    await db
+      .prepare("UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END WHERE id = ?1")
+      .bind(id, refund.id, refund.status)
+      .run();
     return { ok: true, refundId: id };
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
