@@ -16,6 +16,7 @@ import methods from "./mollie/methods-nl.json";
 import failedRecurring from "./mollie/payment-failed-recurring.json";
 import open from "./mollie/payment-open.json";
 import paidFirst from "./mollie/payment-paid-first.json";
+import refundedCharged from "./mollie/payment-paid-refund-chargeback.json";
 import refund from "./mollie/refund-pending.json";
 import refundSek from "./mollie/refund-pending-sek.json";
 import swishSek from "./mollie/payment-open-swish-sek.json";
@@ -66,7 +67,7 @@ describe("Mollie adapter", () => {
       amount: { cents: 995, currency: "EUR" }, amountRefunded: { cents: 0, currency: "EUR" }, paidAt: "2026-11-23T09:14:02+00:00",
       metadata: { paymentId: "pay_2" },
     });
-    expect(paid.sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_7UhSN1zuXS");
+    expect(paid.sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_7UhSN1zuXS?embed=refunds,chargebacks");
     const missing = stub(404, error404);
     expect(await missing.mollie.getPayment("tr_doesnotexist")).toBeNull();
     const bad = stub(200, paidFirst);
@@ -83,7 +84,7 @@ describe("Mollie adapter", () => {
     expect(sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_WDqYK6vllg/refunds");
     expect(sent[0]!.headers["idempotency-key"]).toBe("ref_1");
     expect(sent[0]!.body).toMatchObject({ amount: { value: "13.30", currency: "EUR" } });
-    expect(r).toEqual({ id: "re_4qqhO89gsT", paymentId: "tr_WDqYK6vllg", amount: { cents: 1330, currency: "EUR" }, status: "pending", createdAt: "2026-11-23T11:09:02+00:00" });
+    expect(r).toEqual({ id: "re_4qqhO89gsT", paymentId: "tr_WDqYK6vllg", amount: { cents: 1330, currency: "EUR" }, status: "pending", metadata: { paymentId: "pay_1", refundId: "ref_1" }, createdAt: "2026-11-23T11:09:02+00:00" });
   });
 
   it("lists the methods for a country, amount and sequence type", async () => {
@@ -156,5 +157,20 @@ describe("Mollie adapter", () => {
     await m.mollie.listMethods({ country: "SE", amount: { cents: 10900, currency: "SEK" }, sequenceType: "oneoff" });
     const q = new URL(m.sent[0]!.url).searchParams;
     expect([q.get("amount[value]"), q.get("amount[currency]"), q.get("billingCountry")]).toEqual(["109.00", "SEK", "SE"]);
+  });
+
+  it("reads a payment's embedded refunds (status, our refund id) and what was charged back", async () => {
+    const { mollie, sent } = stub(200, refundedCharged);
+    const p = await mollie.getPayment("tr_7UhSN1zuXS");
+    expect(sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_7UhSN1zuXS?embed=refunds,chargebacks");
+    expect(p).toMatchObject({
+      status: "paid",
+      amountRefunded: { cents: 1330, currency: "EUR" },
+      amountChargedBack: { cents: 1995, currency: "EUR" },
+      refunds: [{ id: "re_4qqhO89gsT", status: "failed", amount: { cents: 1330, currency: "EUR" }, metadata: { paymentId: "pay_4", refundId: "ref_4" } }],
+    });
+    // A payment without _embedded (a create answer) has no refunds.
+    const created = stub(201, open);
+    expect((await created.mollie.getPayment("tr_WDqYK6vllg"))!.refunds).toEqual([]);
   });
 });
