@@ -68,6 +68,8 @@ export const brands = sqliteTable("brands", {
   chatHistoryDays: integer("chat_history_days").notNull().default(90),
   /** Most a member may pay by SEPA direct debit in one calendar month (UTC), in cents of the brand's currency. */
   directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
+  /** ISO 4217 currency the brand sells in: its package prices (package_prices) and payments. */
+  currency: text("currency").notNull().default("EUR"),
 });
 
 export const regions = sqliteTable(
@@ -328,13 +330,17 @@ export const creditLedger = sqliteTable(
     id: integer("id").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     delta: integer("delta").notNull(),
-    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment"] }).notNull(),
+    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment", "chargeback"] }).notNull(),
     refId: text("ref_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("credit_ledger_user").on(t.userId, t.id)],
 );
 
+/**
+ * A credit package. What it costs is in package_prices (one price per currency); price_cents and
+ * currency here are its original EUR price, copied there by migration 0005 and no longer read.
+ */
 export const packages = sqliteTable("packages", {
   id: text("id").primaryKey(),
   tier: text("tier", { enum: ["p0", "p1", "p2", "p3"] }).notNull(),
@@ -357,7 +363,8 @@ export const payments = sqliteTable(
     transactionFeeCents: integer("transaction_fee_cents").notNull().default(0),
     provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
     providerRef: text("provider_ref"),
-    status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded"] }).notNull().default("open"),
+    /** charged_back: the bank reversed a paid payment; its credits were taken back (as far as the balance allowed). */
+    status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded", "charged_back"] }).notNull().default("open"),
     discountCodeId: integer("discount_code_id"),
     /** The package price before a discount; null when none applied (amountCents is what was charged). */
     originalAmountCents: integer("original_amount_cents"),
@@ -370,6 +377,10 @@ export const payments = sqliteTable(
     /** The provider's hosted checkout while the payment is open. */
     checkoutUrl: text("checkout_url"),
     failureReason: text("failure_reason"),
+    /** What the bank took back (the provider's amountChargedBack), once the chargeback is applied. */
+    chargedBackCents: integer("charged_back_cents"),
+    /** Credits of the charged-back purchase that were already spent, so could not be taken back. */
+    chargebackUnrecoveredCredits: integer("chargeback_unrecovered_credits"),
     paidAt: integer("paid_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
@@ -552,4 +563,20 @@ export const directdebitRequests = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("directdebit_requests_user").on(t.userId, t.createdAt)],
+);
+
+// ─── Brand currencies (issue 8, local prices) ─────────────────────────────────────────────────────
+
+/**
+ * The price of a package in one currency (a local price, not a conversion). A brand sells in its
+ * `currency`; a package without a price in it is not sold on that brand.
+ */
+export const packagePrices = sqliteTable(
+  "package_prices",
+  {
+    packageId: text("package_id").notNull().references(() => packages.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    priceCents: integer("price_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packageId, t.currency] })],
 );

@@ -6,7 +6,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import { getPlatformProxy } from "wrangler";
 import * as schema from "./schema.ts";
-import { brands, companies, packages } from "./seed/brands.ts";
+import { brands, companies, packagePrices, packages } from "./seed/brands.ts";
 import { INTERESTS } from "../app/lib/constants.ts";
 
 const ifEmpty = process.argv.includes("--if-empty");
@@ -29,7 +29,7 @@ const t0 = Date.now();
 const TABLES = [
   "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "discount_codes", "payments",
   "credit_ledger", "messages", "conversation_members", "conversations", "reports", "blocks", "swipe_passes", "likes",
-  "refunds", "payment_customers", "sandbox_objects", "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "packages", "interests",
+  "refunds", "payment_customers", "sandbox_objects", "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "package_prices", "packages", "interests",
   "cities", "regions", "brands", "companies",
 ];
 await DB.batch(TABLES.map((table) => DB.prepare(`DELETE FROM ${table}`)));
@@ -37,6 +37,7 @@ await DB.batch(TABLES.map((table) => DB.prepare(`DELETE FROM ${table}`)));
 await db.insert(schema.companies).values(companies);
 for (const brand of brands) await db.insert(schema.brands).values(brand); // D1 binds at most 100 parameters a query
 await db.insert(schema.packages).values(packages);
+await db.insert(schema.packagePrices).values(packagePrices);
 await db.insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
 
 const { seedMembers } = await import("./seed/members.ts");

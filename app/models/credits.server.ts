@@ -79,6 +79,33 @@ export function ledgerStatement(
 }
 
 /**
+ * Statements taking back up to `credits` (a chargeback), never below zero, only if the statement
+ * just before changed a row: the ledger row records what the balance allowed (MIN(credits,
+ * balance), possibly 0), and the balance moves by exactly that row's delta. `credits` may be SQL
+ * using parameters from ?6 on (values in `params`).
+ */
+export function clawbackStatements(
+  db: D1Database,
+  userId: string,
+  credits: number | SqlAmount,
+  reason: CreditReason,
+  o: { refId?: string | null; now?: number; params?: unknown[] } = {},
+) {
+  const c = amount(credits, "?2");
+  return [
+    db
+      .prepare(
+        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
+         SELECT ?1, -MAX(0, MIN(${c.expr}, u.credits)), ?3, ?4, ?5 FROM users u WHERE u.id = ?1 AND changes() = 1`,
+      )
+      .bind(userId, c.value, reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? [])),
+    db
+      .prepare("UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1")
+      .bind(userId),
+  ];
+}
+
+/**
  * Statements adding credits (sign-up, purchase, refund, adjustment) with their ledger row. With
  * `afterChange`, nothing is added unless the statement just before changed a row (e.g. a payment's
  * guarded `status = 'open'` → 'paid'), so a grant is applied once however often it is retried.

@@ -23,6 +23,7 @@ import { takeDailyQuota } from "./accounts.server";
 import type { BrandWithCompany } from "./brand.server";
 import { CODE_LENGTH, directDebitCountry, maskIban, maskMobile, type DirectDebitDetails } from "./directdebit-rules";
 import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
+import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 
 export const CODE_TTL_S = 10 * 60;
@@ -34,6 +35,9 @@ export const SMS_PER_DAY = 6;
 export const REQUEST_TTL_S = 60 * 60;
 /** Our method id of direct debits in `payments.method` (PAYMENT_METHODS). */
 export const DIRECT_DEBIT_METHOD = "sepa_directdebit";
+/** SEPA collects euros only: a brand selling in another currency does not offer direct debit. */
+export const DIRECT_DEBIT_CURRENCY = "EUR";
+type DirectDebitBrand = Pick<BrandWithCompany, "directdebitMonthlyLimitCents" | "currency">;
 
 type DirectDebitEnv = Pick<Env, "DB" | "ENVIRONMENT" | "SESSION_SECRET" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM">;
 
@@ -82,26 +86,26 @@ function eligibilityStatement(db: D1Database, userId: string, paymentCountry: st
     .bind(userId, monthStart(now), DIRECT_DEBIT_METHOD, paymentCountry);
 }
 
-function judge(row: EligibilityRow | undefined | null, limitCents: number, amountCents: number, paymentCountry: string): Eligibility {
+function judge(row: EligibilityRow | undefined | null, brand: DirectDebitBrand, amountCents: number, paymentCountry: string): Eligibility {
+  const limitCents = brand.directdebitMonthlyLimitCents;
   const usedCents = row?.used ?? 0;
   if (!row || row.blocked) return { ok: false, reason: "blocked", usedCents, limitCents };
   if (usedCents + amountCents > limitCents) return { ok: false, reason: "limit", usedCents, limitCents };
-  if (!row.offered || !directDebitCountry(paymentCountry)) return { ok: false, reason: "country", usedCents, limitCents };
+  if (!row.offered || !directDebitCountry(paymentCountry) || brand.currency !== DIRECT_DEBIT_CURRENCY) return { ok: false, reason: "country", usedCents, limitCents };
   return { ok: true, usedCents, limitCents };
 }
 
 /** May this member pay `amountCents` by direct debit now? */
 export async function eligibility(
-  db: D1Database, brand: Pick<BrandWithCompany, "directdebitMonthlyLimitCents">, userId: string, amountCents: number, paymentCountry: string, now = nowS(),
+  db: D1Database, brand: DirectDebitBrand, userId: string, amountCents: number, paymentCountry: string, now = nowS(),
 ): Promise<Eligibility> {
   const row = await eligibilityStatement(db, userId, paymentCountry, now).first<EligibilityRow>();
-  return judge(row, brand.directdebitMonthlyLimitCents, amountCents, paymentCountry);
+  return judge(row, brand, amountCents, paymentCountry);
 }
 
-const PACKAGES_SQL = "SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier";
-
+/** A package at its euro price (SEPA). */
 export async function getPackageRow(db: D1Database, id: string): Promise<PackageRow | null> {
-  return db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(id).first<PackageRow>();
+  return packagesStatement(db, DIRECT_DEBIT_CURRENCY, id).first<PackageRow>();
 }
 
 type RequestRow = {
@@ -140,9 +144,11 @@ export type CurrentRequest = ReturnType<typeof toCurrent>;
  * package), else the chosen package; the packages to choose from; whether the member may pay.
  */
 export async function directDebitPage(
-  db: D1Database, brand: Pick<BrandWithCompany, "directdebitMonthlyLimitCents">, userId: string, packageId: string | null, paymentCountry: string, now = nowS(),
+  db: D1Database, brand: DirectDebitBrand, userId: string, packageId: string | null, paymentCountry: string, now = nowS(),
 ) {
-  const [current, packages, elig] = await db.batch([currentRequestStatement(db, userId, now), db.prepare(PACKAGES_SQL), eligibilityStatement(db, userId, paymentCountry, now)]);
+  const [current, packages, elig] = await db.batch([
+    currentRequestStatement(db, userId, now), packagesStatement(db, DIRECT_DEBIT_CURRENCY), eligibilityStatement(db, userId, paymentCountry, now),
+  ]);
   const request = (current!.results as RequestRow[])[0];
   const all = packages!.results as PackageRow[];
   const pkg = all.find((p) => p.id === (request?.package_id ?? packageId)) ?? null;
@@ -150,7 +156,7 @@ export async function directDebitPage(
     request: request ? toCurrent(request, now) : null,
     packages: all,
     pkg,
-    eligibility: judge((elig!.results as EligibilityRow[])[0], brand.directdebitMonthlyLimitCents, pkg?.price_cents ?? 0, paymentCountry),
+    eligibility: judge((elig!.results as EligibilityRow[])[0], brand, pkg?.price_cents ?? 0, paymentCountry),
   };
 }
 
@@ -315,7 +321,7 @@ export async function payByMandate(
     .prepare("SELECT id, package_id, holder, iban, country, status, payment_id FROM directdebit_requests WHERE id = ?1 AND user_id = ?2")
     .bind(o.requestId, o.member.id)
     .first<{ id: string; package_id: string; holder: string; iban: string; country: string; status: string; payment_id: string | null }>();
-  const pkg = row ? await packageRow(context, row.package_id) : null;
+  const pkg = row ? await packageRow(context, row.package_id, DIRECT_DEBIT_CURRENCY) : null;
   if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.payment_id))) return { ok: false, reason: "notFound" };
   const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;
   // Already handed over (a second tab, a retried post): show the payment it became.

@@ -3,9 +3,10 @@
  * make a mandate, how many credits of a purchase are still unused and what their refund is worth.
  * Unit-tested in tests/unit/payment-rules.test.ts; app/models/payments.server.ts applies them.
  */
-import type { ProviderPaymentStatus, SequenceType } from "~/lib/payments/provider";
+import type { ProviderPaymentStatus, ProviderRefundStatus, SequenceType } from "~/lib/payments/provider";
 
-export type PaymentStatus = "open" | "pending" | "paid" | "failed" | "canceled" | "expired" | "refunded";
+/** charged_back is set only by a chargeback (from paid), never by the provider's payment status. */
+export type PaymentStatus = "open" | "pending" | "paid" | "failed" | "canceled" | "expired" | "refunded" | "charged_back";
 
 /** Our status for the provider's ("authorized" only occurs for pay-later methods: still waiting). */
 export function statusFromProvider(s: ProviderPaymentStatus): PaymentStatus {
@@ -20,6 +21,7 @@ const NEXT: Record<PaymentStatus, PaymentStatus[]> = {
   canceled: [],
   expired: [],
   refunded: [],
+  charged_back: [],
 };
 
 /** A final status never changes again; the same status twice is no change. */
@@ -29,9 +31,22 @@ export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {
 
 /** What the member sees for a payment: waiting (open/pending), completed, or it did not go through. */
 export function paymentState(status: PaymentStatus): "pending" | "completed" | "failed" {
-  if (status === "paid" || status === "refunded") return "completed";
+  if (status === "paid" || status === "refunded" || status === "charged_back") return "completed";
   if (status === "open" || status === "pending") return "pending";
   return "failed";
+}
+
+/** How far along a refund is: queued → pending → processing → refunded, failed or canceled (final). */
+const REFUND_STEP: Record<ProviderRefundStatus, number> = { queued: 0, pending: 1, processing: 2, refunded: 3, failed: 3, canceled: 3 };
+
+/** A refund only moves forward, and a final status never changes (a late or replayed webhook changes nothing). */
+export function refundCanMove(from: ProviderRefundStatus, to: ProviderRefundStatus): boolean {
+  return REFUND_STEP[from] < 3 && REFUND_STEP[to] > REFUND_STEP[from];
+}
+
+/** A refund that ended without the money going back: the member gets the credits back. */
+export function refundReturnsCredits(status: ProviderRefundStatus): boolean {
+  return status === "failed" || status === "canceled";
 }
 
 /** Provider methods whose first payment also creates a mandate for repeat orders. */

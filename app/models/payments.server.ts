@@ -9,16 +9,16 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
-import { PaymentProviderError, type PaymentProvider, type ProviderPayment } from "~/lib/payments/provider";
+import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type ProviderRefund } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
-import { debitStatement, grantStatements, ledgerStatement } from "./credits.server";
+import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import {
-  acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
+  acceptsCurrency, canMove, refundCanMove, refundReturnsCredits, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
 } from "./payment-rules";
-import { formatMoney } from "./shop.server";
+import { formatMoney, packagesStatement } from "./shop.server";
 import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 
 export type PaymentRow = typeof schema.payments.$inferSelect;
@@ -29,7 +29,7 @@ const ROW_SQL = `SELECT id, user_id AS userId, brand_id AS brandId, package_id A
   currency, method, transaction_fee_cents AS transactionFeeCents, provider, provider_ref AS providerRef, status,
   discount_code_id AS discountCodeId, original_amount_cents AS originalAmountCents, sequence_type AS sequenceType,
   customer_id AS customerId, mandate_id AS mandateId, payment_country AS paymentCountry, checkout_url AS checkoutUrl,
-  failure_reason AS failureReason, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
+  failure_reason AS failureReason, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
 
 // ─── Payment country and methods ───
 
@@ -88,16 +88,16 @@ export async function methodsFor(context: Ctx, country: string, amount: { cents:
 }
 
 /**
- * What the shop pages need, in one D1 round trip: the packages (or one), the methods of the payment
- * country (priced on the cheapest or the chosen package), the countries with their own method list,
+ * What the shop pages need, in one D1 round trip: the packages (or one) in the brand's currency, the
+ * methods of the payment country for that currency (priced on the cheapest or the chosen package), the countries with their own method list,
  * and optionally one of the member's payments with whether it was their first purchase.
  */
-export async function shopData(context: Ctx, o: { country: string; packageId?: string; userId: string; paymentId?: string | null }) {
+export async function shopData(
+  context: Ctx, o: { country: string; currency: string; packageId?: string; userId: string; paymentId?: string | null },
+) {
   const db = context.env.DB;
   const stmts = [
-    o.packageId
-      ? db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(o.packageId)
-      : db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier"),
+    packagesStatement(db, o.currency, o.packageId),
     methodRowsStatement(db, o.country),
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
   ];
@@ -120,8 +120,9 @@ export async function shopData(context: Ctx, o: { country: string; packageId?: s
 type PackageRow = { id: string; credits: number; price_cents: number; currency: string };
 type Tier = (typeof PREMIUM_TIERS)[number];
 
-export async function packageRow(context: Ctx, id: string): Promise<PackageRow | null> {
-  return context.env.DB.prepare("SELECT id, credits, price_cents, currency FROM packages WHERE id = ?1").bind(id).first<PackageRow>();
+/** A package as sold in `currency` (the brand's): null when it has no price there. */
+export async function packageRow(context: Ctx, id: string, currency: string): Promise<PackageRow | null> {
+  return packagesStatement(context.env.DB, currency, id).first<PackageRow>();
 }
 
 /** The provider customer of a member (made once, kept in payment_customers). */
@@ -269,7 +270,10 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
       return null;
     }
     const to = statusFromProvider(pp.status);
-    if (!canMove(row.status as PaymentStatus, to)) return row;
+    if (!canMove(row.status as PaymentStatus, to)) {
+      // Nothing new about the payment itself: what may have changed since is its refunds or a chargeback.
+      return (await applyAfterTheFact(context, row, pp)) ?? row;
+    }
     const now = nowS();
     let changed: number;
     if (to === "paid") {
@@ -290,6 +294,78 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     if (changed === 1) return { ...row, status: to };
   }
   return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+}
+
+// ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───
+
+type OurRefund = { id: string; provider_ref: string | null; status: ProviderRefund["status"]; credits: number };
+
+/**
+ * What the provider now says about a paid payment's refunds and chargebacks, applied once each:
+ * a refund's status only moves forward, guarded on its previous status, and a refund that failed
+ * (or was canceled) gives its credits back in the same batch; a chargeback is applied by
+ * applyChargeback. Returns the row again if it changed.
+ */
+async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPayment): Promise<PaymentRow | null> {
+  if (row.status !== "paid" && row.status !== "charged_back") return null;
+  const db = context.env.DB;
+  if (pp.refunds.length > 0) {
+    const { results: ours } = await db
+      .prepare("SELECT id, provider_ref, status, credits FROM refunds WHERE payment_id = ?1")
+      .bind(row.id)
+      .all<OurRefund>();
+    for (const theirs of pp.refunds) {
+      // Ours by the provider's id, or (created but its id not yet stored) by the id in its metadata.
+      const mine = ours.find((r) => r.provider_ref === theirs.id) ?? ours.find((r) => !r.provider_ref && r.id === theirs.metadata.refundId);
+      if (!mine || !refundCanMove(mine.status, theirs.status)) continue;
+      const givesBack = refundReturnsCredits(theirs.status);
+      const move = (paymentStatus: "paid" | "charged_back" | null) =>
+        db
+          .prepare(
+            `UPDATE refunds SET status = ?3, provider_ref = COALESCE(provider_ref, ?4) WHERE id = ?1 AND status = ?2
+               AND (?5 IS NULL OR EXISTS (SELECT 1 FROM payments p WHERE p.id = refunds.payment_id AND p.status = ?5))`,
+          )
+          .bind(mine.id, mine.status, theirs.status, theirs.id, paymentStatus);
+      if (!givesBack) {
+        await move(null).run();
+        continue;
+      }
+      // A failed refund gives the credits back, unless the payment was charged back (the bank returned the money).
+      const [moved] = await db.batch([move("paid"), ...grantStatements(db, row.userId, mine.credits, "refund", { refId: row.id, afterChange: true })]);
+      if (moved!.meta.changes === 0) await move("charged_back").run();
+    }
+  }
+  if (row.status === "paid" && pp.amountChargedBack && pp.amountChargedBack.cents > 0) {
+    return applyChargeback(context, row, pp.amountChargedBack);
+  }
+  return null;
+}
+
+/** The credits of a purchase not refunded (payment ?6): what a chargeback takes back. */
+const UNREFUNDED_CREDITS_SQL = `SELECT p.credits - COALESCE((SELECT SUM(r.credits) FROM refunds r
+    WHERE r.payment_id = p.id AND r.status NOT IN ('failed', 'canceled')), 0) FROM payments p WHERE p.id = ?6`;
+
+/**
+ * A chargeback: the bank took the money back, so the purchase's credits go too. One batch, once:
+ * the payment paid → charged_back (guarded), noting how many of its credits were already spent
+ * (could not be taken back), then the ledger row and the balance, never below zero.
+ */
+async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): Promise<PaymentRow | null> {
+  const db = context.env.DB;
+  const now = nowS();
+  const [update] = await db.batch([
+    db
+      .prepare(
+        `UPDATE payments SET status = 'charged_back', charged_back_cents = ?3, updated_at = ?4,
+           chargeback_unrecovered_credits = MAX(0, (${UNREFUNDED_CREDITS_SQL.replaceAll("?6", "?1")})
+             - (SELECT u.credits FROM users u WHERE u.id = payments.user_id))
+         WHERE id = ?1 AND status = ?2`,
+      )
+      .bind(row.id, "paid", charged.cents, now),
+    ...clawbackStatements(db, row.userId, { sql: UNREFUNDED_CREDITS_SQL }, "chargeback", { refId: row.id, now, params: [row.id] }),
+  ]);
+  if (update!.meta.changes !== 1) return null;
+  return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
 }
 
 const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
@@ -418,7 +494,8 @@ export async function chargeMandate(
 export async function repeatOrder(context: Ctx, o: { brand: BrandWithCompany; userId: string; origin: string }): Promise<RecurringResult> {
   const last = await lastMandateOrder(context, o.userId);
   if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
-  const pkg = await packageRow(context, last.packageId);
+  // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
+  const pkg = await packageRow(context, last.packageId, last.currency);
   if (!pkg) return { ok: false, error: "none" };
   return chargeMandate(context, {
     brand: o.brand, userId: o.userId, pkg, method: last.method, customerId: last.customerId, mandateId: last.mandateId, origin: o.origin,
@@ -504,7 +581,11 @@ export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, 
       metadata: { paymentId: row.id, refundId: id },
       idempotencyKey: id,
     });
-    await db.prepare("UPDATE refunds SET provider_ref = ?2, status = ?3 WHERE id = ?1").bind(id, refund.id, refund.status).run();
+    // Guarded: a webhook may already have moved the refund on (processing, refunded) before this answer is stored.
+    await db
+      .prepare("UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END WHERE id = ?1")
+      .bind(id, refund.id, refund.status)
+      .run();
     return { ok: true, refundId: id };
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;

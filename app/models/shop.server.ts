@@ -33,19 +33,20 @@ export function toPackage(lng: Language, r: PackageRow) {
 }
 export type Package = ReturnType<typeof toPackage>;
 
-/** The four packages, cheapest tier first, with prices formatted in the page language. */
-export async function listPackages(context: AppLoadContext, lng: Language): Promise<Package[]> {
-  const { results } = await context.env.DB.prepare(
-    "SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier",
-  ).all<PackageRow>();
-  return results.map((r) => toPackage(lng, r));
+/**
+ * Packages as sold in `currency` (their price in package_prices), cheapest tier first. A package
+ * without a price in that currency is not sold there. One statement, so callers can batch it.
+ */
+export function packagesStatement(db: D1Database, currency: string, id?: string): D1PreparedStatement {
+  const sql = `SELECT p.id, p.tier, p.credits, pp.price_cents, pp.currency FROM packages p
+    JOIN package_prices pp ON pp.package_id = p.id AND pp.currency = ?1`;
+  return id === undefined ? db.prepare(`${sql} ORDER BY p.tier`).bind(currency) : db.prepare(`${sql} WHERE p.id = ?2`).bind(currency, id);
 }
 
-export async function getPackage(context: AppLoadContext, lng: Language, id: string): Promise<Package | null> {
-  const row = await context.env.DB.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1")
-    .bind(id)
-    .first<PackageRow>();
-  return row ? toPackage(lng, row) : null;
+/** The four packages in the brand's currency, with prices formatted in the page language. */
+export async function listPackages(context: AppLoadContext, lng: Language, currency: string): Promise<Package[]> {
+  const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow>();
+  return results.map((r) => toPackage(lng, r));
 }
 
 /**

@@ -21,12 +21,12 @@ export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsS
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
+  const { brand, lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
   const method = params.paymentmethod;
   if (method !== undefined && !isPaymentMethod(method)) throw new Response("Not found", { status: 404 });
   const country = paymentCountryOf(request, visitorCountry);
   const paymentId = new URL(request.url).searchParams.get("payment");
-  const data = await shopData(context, { country, packageId: params.id ?? "", userId: member.id, paymentId });
+  const data = await shopData(context, { country, currency: brand.currency, packageId: params.id ?? "", userId: member.id, paymentId });
   const raw = data.packages[0];
   if (!raw) throw new Response("Not found", { status: 404 });
   if (paymentId && !data.payment) throw new Response("Not found", { status: 404 });
@@ -59,7 +59,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (form.get("intent") !== "pay") throw new Response("Bad request", { status: 400 });
   const method = String(form.get("method") ?? params.paymentmethod ?? "");
   if (!isPaymentMethod(method)) return { error: "method" as const };
-  const pkg = await packageRow(context, params.id ?? "");
+  const pkg = await packageRow(context, params.id ?? "", brand.currency);
   if (!pkg) throw new Response("Not found", { status: 404 });
   const result = await startCheckout(context, {
     brand,

@@ -15,9 +15,9 @@ export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsS
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
+  const { brand, lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
   const country = paymentCountryOf(request, visitorCountry);
-  const data = await shopData(context, { country, userId: member.id });
+  const data = await shopData(context, { country, currency: brand.currency, userId: member.id });
   return {
     title: t("credits.title"),
     credits: member.credits,

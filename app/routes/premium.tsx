@@ -17,8 +17,8 @@ const BENEFITS = ["photos", "uploads", "badge", "unblurred", "repeat"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { t, lng } = await pageContext(request, context, "shop");
-  return { title: t("premium.title"), paidUser: member.paidUser, packages: await listPackages(context, lng) };
+  const { brand, t, lng } = await pageContext(request, context, "shop");
+  return { title: t("premium.title"), paidUser: member.paidUser, packages: await listPackages(context, lng, brand.currency) };
 }
 
 export default function Premium() {

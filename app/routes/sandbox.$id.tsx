@@ -3,13 +3,14 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { sandboxProvider } from "~/lib/payments/index.server";
-import { SANDBOX_OUTCOMES, type SandboxOutcome } from "~/lib/payments/sandbox.server";
+import { SANDBOX_OUTCOMES, SANDBOX_REFUND_OUTCOMES, type SandboxOutcome, type SandboxRefundOutcome } from "~/lib/payments/sandbox.server";
 import { formatMoney } from "~/models/shop.server";
 import paymentsStyles from "~/styles/payments.css";
 
 /**
  * The sandbox's hosted checkout (development and tests only; 404 in production): the tester picks
  * what the bank answers, the sandbox calls the webhook like Mollie and sends the browser back.
+ * Once paid, the same page plays the bank afterwards: a refund arrives or fails, or a chargeback.
  */
 export const handle = { layout: "empty", i18n: ["common", "payments"] };
 export const links = () => [{ rel: "stylesheet", href: paymentsStyles }];
@@ -22,7 +23,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { lng, t } = await pageContext(request, context, "payments");
   const p = await sandbox.getCheckout(params.id ?? "");
   if (!p) throw new Response("Not found", { status: 404 });
+  const refunds = p.status === "paid" ? await sandbox.refundsOf(p.id) : [];
   return {
+    refunds: refunds.map((r) => ({ id: r.id, status: r.status, amount: formatMoney(lng, r.amount.cents, r.amount.currency) })),
+    chargedBack: (p.amountChargedBack?.cents ?? 0) > 0,
     title: t("sandbox.title"),
     id: p.id,
     status: p.status,
@@ -38,6 +42,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
   const outcome = form?.get("outcome");
   const id = params.id ?? "";
+  if (outcome === "chargeback") {
+    const back = await sandbox.chargeback(id);
+    if (!back) throw new Response("Not found", { status: 404 });
+    return redirect(`/sandbox/${id}`);
+  }
+  const refundOutcome = form?.get("refund");
+  if (typeof refundOutcome === "string") {
+    const refund = (await sandbox.refundsOf(id)).find((r) => r.id === form?.get("refundId"));
+    if (!refund || !(SANDBOX_REFUND_OUTCOMES as readonly string[]).includes(refundOutcome)) throw new Response("Bad request", { status: 400 });
+    await sandbox.settleRefund(refund.id, refundOutcome as SandboxRefundOutcome);
+    return redirect(`/sandbox/${id}`);
+  }
   if (outcome === "settle") {
     const back = await sandbox.settle(id, "paid_later");
     if (!back) throw new Response("Not found", { status: 404 });
@@ -83,8 +99,39 @@ export default function SandboxCheckout() {
         ) : (
           <p className="alert alert-info" role="status">{t("sandbox.done", { status: p.status })}</p>
         )}
+        {p.status === "paid" ? <AfterPayment /> : null}
         <p><a href={p.returnUrl}>{t("sandbox.back")}</a></p>
       </div>
     </div>
+  );
+}
+
+/** The bank's side after a paid payment: each refund arrives or fails, or the payment is charged back. */
+function AfterPayment() {
+  const p = useLoaderData<typeof loader>();
+  const { t } = useTranslation("payments");
+  return (
+    <section className="sandbox-after" data-testid="sandbox-after">
+      <h2>{t("sandbox.after")}</h2>
+      {p.refunds.map((r) => (
+        <Form key={r.id} method="post" className="sandbox-outcomes" data-testid="sandbox-refund">
+          <p>{t("sandbox.refundRow", { amount: r.amount, status: t(`refund.status.${r.status}`) })}</p>
+          {["queued", "pending", "processing"].includes(r.status) ? (
+            <>
+              <input type="hidden" name="refundId" value={r.id} />
+              <button type="submit" name="refund" value="refunded" className="btn btn-outline btn-block">{t("sandbox.refundSettle")}</button>
+              <button type="submit" name="refund" value="failed" className="btn btn-outline btn-block">{t("sandbox.refundFail")}</button>
+            </>
+          ) : null}
+        </Form>
+      ))}
+      {p.chargedBack ? (
+        <p className="alert alert-warning" role="status">{t("sandbox.chargedBack")}</p>
+      ) : (
+        <Form method="post" className="sandbox-outcomes">
+          <button type="submit" name="outcome" value="chargeback" className="btn btn-outline btn-block">{t("sandbox.chargeback")}</button>
+        </Form>
+      )}
+    </section>
   );
 }

@@ -23,12 +23,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [one, row] = await Promise.all([getTransaction(context, lng, member.id, params.id), ownPayment(context, member.id, params.id)]);
   if (!one || !row) throw new Response("Not found", { status: 404 });
   const paid = row.status === "paid";
+  const chargedBack = row.status === "charged_back";
   const [quote, refunds] = await Promise.all([paid ? refundQuote(context, brand, row) : null, refundsOf(context, row.id)]);
   return {
     title: t("transactions.one", { id: one.id }),
     list: null,
     one,
-    receipt: paid ? receiptOf(lng, brand, row) : null,
+    receipt: paid || chargedBack ? receiptOf(lng, brand, row) : null,
+    chargeback: chargedBack ? { amount: formatMoney(lng, row.chargedBackCents ?? row.amountCents, row.currency) } : null,
     refundDays: brand.refundDays,
     quote: quote?.ok ? { credits: quote.credits, amount: formatMoney(lng, quote.amountCents, quote.currency) } : null,
     quoteReason: quote && !quote.ok ? quote.reason : null,
@@ -47,8 +49,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return result.ok ? { refund: "done" as const } : { refund: result.reason };
 }
 
+/** A payment status in the page language (a chargeback's label lives in the payments namespace). */
+function useStatusText() {
+  const { t } = useTranslation(["shop", "payments"]);
+  return (status: string) => (status === "charged_back" ? t("payments:chargeback.status") : t(`status.${status}`, { defaultValue: status }));
+}
+
 function Detail({ tx }: { tx: Transaction }) {
   const { t } = useTranslation(["shop", "payments"]);
+  const statusText = useStatusText();
   const rows: [string, string][] = [
     [t("payments:receipt.paymentId"), tx.id],
     [t("transactions.date"), tx.date],
@@ -57,7 +66,7 @@ function Detail({ tx }: { tx: Transaction }) {
     [t("transactions.amount"), tx.amount],
     [t("transactions.method"), t(`methods.${tx.method}`, { defaultValue: tx.method })],
     [t("transactions.fee"), tx.fee],
-    [t("transactions.status"), t(`status.${tx.status}`, { defaultValue: tx.status })],
+    [t("transactions.status"), statusText(tx.status)],
   ];
   return (
     <dl className="card page-dl" data-testid="transaction">
@@ -141,10 +150,14 @@ function Refund() {
 export default function Transactions() {
   const d = useLoaderData<typeof loader>();
   const { t } = useTranslation(["shop", "payments"]);
+  const statusText = useStatusText();
   if (d.one) {
     return (
       <ShopPage title={t("transactions.one", { id: d.one.id })}>
         <Detail tx={d.one} />
+        {d.chargeback ? (
+          <p className="alert alert-warning" role="status" data-testid="chargeback">{t("payments:chargeback.notice", { amount: d.chargeback.amount })}</p>
+        ) : null}
         {d.receipt ? <ReceiptCard tx={d.one} receipt={d.receipt} /> : <p className="no-print">{t("payments:receipt.notPaid")}</p>}
         <Refund />
         <p className="no-print"><Link to="/transactions">{t("transactions.all")}</Link></p>
@@ -175,7 +188,7 @@ export default function Transactions() {
                   <td>{tx.credits}</td>
                   <td>{tx.amount}</td>
                   <td>{t(`methods.${tx.method}`, { defaultValue: tx.method })}</td>
-                  <td>{t(`status.${tx.status}`, { defaultValue: tx.status })}</td>
+                  <td>{statusText(tx.status)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,4 +1,4 @@
-/** The three demo brands and their companies (SPEC section 3 "Settings" and "Company info"). */
+/** The four demo brands (one selling in SEK) and their companies (SPEC section 3 "Settings" and "Company info"). */
 const costs = (eur: number) => ({ costs: eur, currency: "EUR" });
 const EU = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES", "PL", "DK", "FI", "NO", "SE", "GB", "IE", "US", "CA", "AU"];
 const messageCosts = Object.fromEntries(EU.map((c) => [c, costs(["CH", "NO", "DK", "SE"].includes(c) ? 2 : 1)]));
@@ -68,12 +68,37 @@ export const brands = [
     signups: "with_trafficsource" as const, fictionalWarning: "Sommige profielen worden door ons team beheerd.",
     fictionalSingular: "entertainmentprofiel", fictionalPlural: "entertainmentprofielen",
   },
+  {
+    // Sells in Swedish kronor: members paying from Sweden get Swish first (package_prices SEK).
+    ...shared, id: 4, hostname: "se.localhost", name: "Hjärtslag", domain: "se.localhost", domainLanguage: "sv_SE",
+    niche: 1, indexTitle: "Hjärtslag – flörta, chatta och dejta",
+    description: "Träffa singlar nära dig på Hjärtslag.", supportPhone: "+46 8-123 456 78",
+    supportEmail: "kundtjanst@hjartslag.example", companyId: 1, mailName: "Hjärtslag", refundDays: 14, currency: "SEK",
+    fictionalWarning: "Vissa profiler drivs av vårt team för underhållning.",
+    fictionalSingular: "underhållningsprofil", fictionalPlural: "underhållningsprofiler",
+  },
 ];
 
-/** Credit packages p0 to p3 (prices in cents). */
+/** Credit packages p0 to p3 (price_cents/currency: the original EUR price; prices sold: packagePrices). */
 export const packages = [
   { id: "p0", tier: "p0" as const, credits: 25, priceCents: 995, currency: "EUR" },
   { id: "p1", tier: "p1" as const, credits: 60, priceCents: 1995, currency: "EUR" },
   { id: "p2", tier: "p2" as const, credits: 150, priceCents: 3995, currency: "EUR" },
   { id: "p3", tier: "p3" as const, credits: 400, priceCents: 7995, currency: "EUR" },
 ];
+
+/**
+ * What each package costs per currency, in cents: local prices rounded the way shops there price
+ * (…9 kr, …,99 zł), near the EUR price, not a daily conversion.
+ */
+const LOCAL_PRICES: Record<string, [number, number, number, number]> = {
+  EUR: [995, 1995, 3995, 7995],
+  SEK: [10900, 21900, 44900, 89900],
+  NOK: [11900, 22900, 46900, 92900],
+  DKK: [7500, 14900, 29900, 59900],
+  PLN: [4299, 8599, 16999, 33999],
+  CHF: [990, 1890, 3790, 7490],
+};
+export const packagePrices = Object.entries(LOCAL_PRICES).flatMap(([currency, prices]) =>
+  packages.map((p, i) => ({ packageId: p.id, currency, priceCents: prices[i]! })),
+);

@@ -10,7 +10,7 @@ import { rmSync } from "node:fs";
 import { drizzle } from "drizzle-orm/d1";
 import { getPlatformProxy } from "wrangler";
 import * as schema from "../../db/schema.ts";
-import { brands, companies, packages } from "../../db/seed/brands.ts";
+import { brands, companies, packagePrices, packages } from "../../db/seed/brands.ts";
 import { INTERESTS } from "../../app/lib/constants.ts";
 import { hashPassword } from "../../app/lib/password.ts";
 
@@ -29,6 +29,7 @@ const db = drizzle(DB, { schema });
 await db.insert(schema.companies).values(companies);
 for (const brand of brands) await db.insert(schema.brands).values(brand);
 await db.insert(schema.packages).values(packages);
+await db.insert(schema.packagePrices).values(packagePrices);
 await db.insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
 
 // Deterministic pseudo-random data, written as literal multi-row inserts (fast, and no 100-parameter limit).

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  acceptsCurrency, canMove, paymentState, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, vatNumberFor, vatOf,
+  acceptsCurrency, canMove, paymentState, refundCanMove, refundCents, refundReturnsCredits, sequenceTypeFor, statusFromProvider, unusedCredits, vatNumberFor, vatOf,
   withinRefundDays, type PaymentStatus,
 } from "../../app/models/payment-rules";
 import { fromMollieAmount, toMollieAmount } from "../../app/lib/payments/mollie.server";
 
 describe("payment status transitions", () => {
-  const all: PaymentStatus[] = ["open", "pending", "paid", "failed", "canceled", "expired", "refunded"];
+  const all: PaymentStatus[] = ["open", "pending", "paid", "failed", "canceled", "expired", "refunded", "charged_back"];
   it("open and pending may move on; final statuses never change; no status moves to itself", () => {
     expect(canMove("open", "pending")).toBe(true);
     expect(canMove("open", "paid")).toBe(true);
@@ -78,5 +78,33 @@ describe("Mollie amounts", () => {
     expect(fromMollieAmount({ value: "10.5", currency: "EUR" })).toEqual({ cents: 1050, currency: "EUR" });
     expect(fromMollieAmount({ value: "50000.00", currency: "EUR" })).toEqual({ cents: 5_000_000, currency: "EUR" });
     expect(() => toMollieAmount({ cents: 1.5, currency: "EUR" })).toThrow();
+  });
+
+  it("other currencies: two decimals for SEK, NOK, DKK, PLN and CHF; none for the yen and the króna", () => {
+    expect(toMollieAmount({ cents: 10900, currency: "SEK" })).toEqual({ value: "109.00", currency: "SEK" });
+    expect(toMollieAmount({ cents: 4299, currency: "PLN" })).toEqual({ value: "42.99", currency: "PLN" });
+    expect(toMollieAmount({ cents: 990, currency: "CHF" })).toEqual({ value: "9.90", currency: "CHF" });
+    expect(toMollieAmount({ cents: 500, currency: "JPY" })).toEqual({ value: "500", currency: "JPY" });
+    expect(fromMollieAmount({ value: "929.00", currency: "NOK" })).toEqual({ cents: 92900, currency: "NOK" });
+    expect(fromMollieAmount({ value: "1500", currency: "ISK" })).toEqual({ cents: 1500, currency: "ISK" });
+    expect(() => fromMollieAmount({ value: "15.50", currency: "JPY" })).toThrow();
+    expect(() => toMollieAmount({ cents: 100, currency: "sek" })).toThrow();
+  });
+});
+
+describe("refund statuses after the fact", () => {
+  it("move forward only; refunded, failed and canceled are final", () => {
+    expect(refundCanMove("queued", "pending")).toBe(true);
+    expect(refundCanMove("pending", "processing")).toBe(true);
+    expect(refundCanMove("processing", "refunded")).toBe(true);
+    expect(refundCanMove("pending", "failed")).toBe(true);
+    expect(refundCanMove("queued", "canceled")).toBe(true);
+    expect(refundCanMove("processing", "pending")).toBe(false);
+    expect(refundCanMove("pending", "pending")).toBe(false);
+    expect(refundCanMove("refunded", "failed")).toBe(false);
+    expect(refundCanMove("failed", "refunded")).toBe(false);
+  });
+  it("only a refund that ended without paying gives the credits back", () => {
+    expect(["queued", "pending", "processing", "refunded", "failed", "canceled"].filter((s) => refundReturnsCredits(s as "failed"))).toEqual(["failed", "canceled"]);
   });
 });

@@ -3,7 +3,7 @@ import { grantStatements } from "../../app/models/credits.server";
 import { env, SELF } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
-import { brands, companies, packages } from "../../db/seed/brands";
+import { brands, companies, packagePrices, packages } from "../../db/seed/brands";
 import { INTERESTS } from "../../app/lib/constants";
 
 export const db = () => drizzle(env.DB, { schema });
@@ -14,6 +14,7 @@ export async function seedBrands() {
   await db().insert(schema.companies).values(companies);
   for (const brand of brands) await db().insert(schema.brands).values(brand);
   await db().insert(schema.packages).values(packages);
+  await db().insert(schema.packagePrices).values(packagePrices);
   await db().insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
 }
 

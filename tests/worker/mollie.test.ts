@@ -16,7 +16,10 @@ import methods from "./mollie/methods-nl.json";
 import failedRecurring from "./mollie/payment-failed-recurring.json";
 import open from "./mollie/payment-open.json";
 import paidFirst from "./mollie/payment-paid-first.json";
+import refundedCharged from "./mollie/payment-paid-refund-chargeback.json";
 import refund from "./mollie/refund-pending.json";
+import refundSek from "./mollie/refund-pending-sek.json";
+import swishSek from "./mollie/payment-open-swish-sek.json";
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body: unknown };
 
@@ -64,7 +67,7 @@ describe("Mollie adapter", () => {
       amount: { cents: 995, currency: "EUR" }, amountRefunded: { cents: 0, currency: "EUR" }, paidAt: "2026-11-23T09:14:02+00:00",
       metadata: { paymentId: "pay_2" },
     });
-    expect(paid.sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_7UhSN1zuXS");
+    expect(paid.sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_7UhSN1zuXS?embed=refunds,chargebacks");
     const missing = stub(404, error404);
     expect(await missing.mollie.getPayment("tr_doesnotexist")).toBeNull();
     const bad = stub(200, paidFirst);
@@ -81,7 +84,7 @@ describe("Mollie adapter", () => {
     expect(sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_WDqYK6vllg/refunds");
     expect(sent[0]!.headers["idempotency-key"]).toBe("ref_1");
     expect(sent[0]!.body).toMatchObject({ amount: { value: "13.30", currency: "EUR" } });
-    expect(r).toEqual({ id: "re_4qqhO89gsT", paymentId: "tr_WDqYK6vllg", amount: { cents: 1330, currency: "EUR" }, status: "pending", createdAt: "2026-11-23T11:09:02+00:00" });
+    expect(r).toEqual({ id: "re_4qqhO89gsT", paymentId: "tr_WDqYK6vllg", amount: { cents: 1330, currency: "EUR" }, status: "pending", metadata: { paymentId: "pay_1", refundId: "ref_1" }, createdAt: "2026-11-23T11:09:02+00:00" });
   });
 
   it("lists the methods for a country, amount and sequence type", async () => {
@@ -129,5 +132,45 @@ describe("Mollie adapter", () => {
     expect(e.status).toBe(0);
     const html = new MollieProvider("test_x", (async () => new Response("<html>502</html>", { status: 502 })) as typeof fetch);
     expect(await html.getPayment("tr_abc").catch((x) => x)).toBeInstanceOf(PaymentProviderError);
+  });
+
+  it("a Swish payment in kronor: SEK amount with two decimals to Mollie, integer öre back; a refund in SEK", async () => {
+    const { mollie, sent } = stub(201, swishSek);
+    const p = await mollie.createPayment({
+      amount: { cents: 21900, currency: "SEK" }, description: "Hjärtslag: 60 credits (pay_se1)", method: "swish",
+      redirectUrl: "https://se.example/credits/p1/swish?payment=pay_se1", webhookUrl: "https://se.example/api/payments/webhook",
+      metadata: { paymentId: "pay_se1" }, idempotencyKey: "pay_se1", sequenceType: "oneoff", locale: "sv_SE",
+    });
+    expect(sent[0]!.body).toMatchObject({ amount: { value: "219.00", currency: "SEK" }, method: "swish", locale: "sv_SE" });
+    expect(p).toMatchObject({ id: "tr_Swv7kHzR3q", amount: { cents: 21900, currency: "SEK" }, method: "swish" });
+
+    const r = stub(201, refundSek);
+    const re = await r.mollie.createRefund({
+      paymentId: "tr_Swv7kHzR3q", amount: { cents: 14600, currency: "SEK" }, description: "Refund of 40 unused credits",
+      metadata: { paymentId: "pay_se1", refundId: "ref_se1" }, idempotencyKey: "ref_se1",
+    });
+    expect(r.sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_Swv7kHzR3q/refunds");
+    expect(r.sent[0]!.body).toMatchObject({ amount: { value: "146.00", currency: "SEK" } });
+    expect(re).toMatchObject({ id: "re_Sk4m2PqT9x", amount: { cents: 14600, currency: "SEK" }, status: "pending" });
+
+    const m = stub(200, { count: 0, _embedded: { methods: [] } });
+    await m.mollie.listMethods({ country: "SE", amount: { cents: 10900, currency: "SEK" }, sequenceType: "oneoff" });
+    const q = new URL(m.sent[0]!.url).searchParams;
+    expect([q.get("amount[value]"), q.get("amount[currency]"), q.get("billingCountry")]).toEqual(["109.00", "SEK", "SE"]);
+  });
+
+  it("reads a payment's embedded refunds (status, our refund id) and what was charged back", async () => {
+    const { mollie, sent } = stub(200, refundedCharged);
+    const p = await mollie.getPayment("tr_7UhSN1zuXS");
+    expect(sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_7UhSN1zuXS?embed=refunds,chargebacks");
+    expect(p).toMatchObject({
+      status: "paid",
+      amountRefunded: { cents: 1330, currency: "EUR" },
+      amountChargedBack: { cents: 1995, currency: "EUR" },
+      refunds: [{ id: "re_4qqhO89gsT", status: "failed", amount: { cents: 1330, currency: "EUR" }, metadata: { paymentId: "pay_4", refundId: "ref_4" } }],
+    });
+    // A payment without _embedded (a create answer) has no refunds.
+    const created = stub(201, open);
+    expect((await created.mollie.getPayment("tr_WDqYK6vllg"))!.refunds).toEqual([]);
   });
 });

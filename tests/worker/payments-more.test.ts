@@ -34,7 +34,7 @@ describe("methods per country", () => {
     expect(de).not.toContain("giropay");
     expect(de).not.toContain("sofort");
     expect(de).not.toContain("ideal");
-    // Packages are priced in EUR: methods that only take SEK, NOK, PLN or CHF are not offered.
+    // This brand sells in EUR: methods that only take SEK, NOK, PLN or CHF are not offered (payments-currency.test.ts).
     expect(await methodsOn("SE")).not.toContain("swish");
     expect(await methodsOn("PL")).toContain("przelewy24");
     expect(await methodsOn("PL")).not.toContain("blik");

@@ -28,10 +28,21 @@ type MolliePayment = {
   customerId?: string;
   mandateId?: string;
   amountRefunded?: MollieAmount;
+  amountChargedBack?: MollieAmount;
   details?: { failureReason?: string } | null;
   createdAt: string;
   paidAt?: string;
   _links: { checkout?: MollieLink };
+  /** Present when asked for with `embed=refunds` (and chargebacks, which we read as amountChargedBack). */
+  _embedded?: { refunds?: MollieRefund[] };
+};
+type MollieRefund = {
+  id: string;
+  amount: MollieAmount;
+  status: ProviderRefund["status"];
+  metadata?: Record<string, unknown> | null;
+  createdAt: string;
+  paymentId: string;
 };
 type MollieMandate = {
   id: string;
@@ -44,24 +55,48 @@ type MollieMandate = {
   _links?: { customer?: MollieLink };
 };
 
-/** Integer cents to Mollie's "12.34" (currencies with two decimals, which are all we sell in). */
+/**
+ * Decimal places of a currency's amounts at Mollie (its multicurrency table): two, except the
+ * króna and the yen. Our integer "cents" are always the currency's smallest unit.
+ */
+export function mollieDecimals(currency: string): 0 | 2 {
+  return currency === "ISK" || currency === "JPY" ? 0 : 2;
+}
+
+/** Integer minor units to Mollie's string: SEK 10900 → "109.00", JPY 500 → "500". */
 export function toMollieAmount(m: Money): MollieAmount {
   if (!Number.isInteger(m.cents) || m.cents < 0) throw new Error(`bad amount ${m.cents}`);
+  if (!/^[A-Z]{3}$/.test(m.currency)) throw new Error(`bad currency ${m.currency}`);
+  if (mollieDecimals(m.currency) === 0) return { value: String(m.cents), currency: m.currency };
   const value = `${Math.floor(m.cents / 100)}.${String(m.cents % 100).padStart(2, "0")}`;
   return { value, currency: m.currency };
 }
 
-/** Mollie's "12.34" back to integer cents, without floating point. */
+/** Mollie's "12.34" (or "500" for zero-decimal currencies) back to integer minor units, without floating point. */
 export function fromMollieAmount(a: MollieAmount): Money {
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(a.value);
   if (!match) throw new PaymentProviderError(502, "Bad Gateway", `unexpected amount ${a.value}`);
+  if (mollieDecimals(a.currency) === 0) {
+    if (Number(match[2] ?? "0") !== 0) throw new PaymentProviderError(502, "Bad Gateway", `unexpected amount ${a.value}`);
+    return { cents: Number(match[1]), currency: a.currency };
+  }
   return { cents: Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")), currency: a.currency };
+}
+
+/** Metadata values we set are strings; anything else is dropped. */
+function stringsOf(metadata: Record<string, unknown> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(metadata ?? {})) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function toRefund(r: MollieRefund): ProviderRefund {
+  return { id: r.id, paymentId: r.paymentId, amount: fromMollieAmount(r.amount), status: r.status, metadata: stringsOf(r.metadata), createdAt: r.createdAt };
 }
 
 function toPayment(p: MolliePayment): ProviderPayment {
   const status = (PROVIDER_PAYMENT_STATUSES as readonly string[]).includes(p.status) ? (p.status as ProviderPaymentStatus) : "open";
-  const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(p.metadata ?? {})) if (typeof v === "string") metadata[k] = v;
+  const metadata = stringsOf(p.metadata);
   return {
     id: p.id,
     status,
@@ -74,6 +109,8 @@ function toPayment(p: MolliePayment): ProviderPayment {
     customerId: p.customerId ?? null,
     mandateId: p.mandateId ?? null,
     amountRefunded: p.amountRefunded ? fromMollieAmount(p.amountRefunded) : null,
+    amountChargedBack: p.amountChargedBack ? fromMollieAmount(p.amountChargedBack) : null,
+    refunds: (p._embedded?.refunds ?? []).map(toRefund),
     failureReason: p.details?.failureReason ?? null,
     createdAt: p.createdAt,
     paidAt: p.paidAt ?? null,
@@ -151,17 +188,18 @@ export class MollieProvider implements PaymentProvider {
   async getPayment(id: string): Promise<ProviderPayment | null> {
     // Ids come from a webhook body: only Mollie's own shape reaches the URL.
     if (!/^tr_[A-Za-z0-9]{1,64}$/.test(id)) return null;
-    const p = await this.call<MolliePayment>("GET", `/payments/${id}`, { notFound: "null" });
+    // Refunds embedded: a webhook for a refund's or a chargeback's change re-reads them here.
+    const p = await this.call<MolliePayment>("GET", `/payments/${id}?embed=refunds,chargebacks`, { notFound: "null" });
     return p ? toPayment(p) : null;
   }
 
   async createRefund(input: CreateRefundInput): Promise<ProviderRefund> {
-    const r = (await this.call<{ id: string; amount: MollieAmount; status: ProviderRefund["status"]; createdAt: string; paymentId: string }>(
+    const r = (await this.call<MollieRefund>(
       "POST",
       `/payments/${encodeURIComponent(input.paymentId)}/refunds`,
       { body: { amount: toMollieAmount(input.amount), description: input.description, metadata: input.metadata }, idempotencyKey: input.idempotencyKey },
     ))!;
-    return { id: r.id, paymentId: r.paymentId, amount: fromMollieAmount(r.amount), status: r.status, createdAt: r.createdAt };
+    return toRefund(r);
   }
 
   async listMethods(input: ListMethodsInput): Promise<ProviderMethod[]> {

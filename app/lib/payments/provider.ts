@@ -54,6 +54,10 @@ export type ProviderPayment = {
   /** Set on a paid first payment (the mandate it created) and on recurring payments. */
   mandateId: string | null;
   amountRefunded: Money | null;
+  /** What the payer's bank reversed (chargebacks); null or 0 when none. */
+  amountChargedBack: Money | null;
+  /** The payment's refunds as the provider knows them now (Mollie: `embed=refunds` on the payment). */
+  refunds: ProviderRefund[];
   /** The provider's reason for a failed payment (Mollie: details.failureReason for cards), if any. */
   failureReason: string | null;
   createdAt: string;
@@ -74,6 +78,8 @@ export type ProviderRefund = {
   paymentId: string;
   amount: Money;
   status: ProviderRefundStatus;
+  /** Echoed back (we keep our refund id here). */
+  metadata: Record<string, string>;
   createdAt: string;
 };
 
@@ -143,7 +149,11 @@ export class PaymentProviderError extends Error {
 export interface PaymentProvider {
   readonly name: "sandbox" | "mollie";
   createPayment(input: CreatePaymentInput): Promise<ProviderPayment>;
-  /** The payment as the provider knows it now: the only source of truth for a webhook. Null if unknown. */
+  /**
+   * The payment as the provider knows it now, with its refunds and what was charged back: the only
+   * source of truth for a webhook (Mollie calls the payment's webhook for refund and chargeback
+   * changes too). Null if unknown.
+   */
   getPayment(id: string): Promise<ProviderPayment | null>;
   createRefund(input: CreateRefundInput): Promise<ProviderRefund>;
   /** Methods enabled for this payer, amount and sequence type, in the provider's order. */

@@ -12,8 +12,13 @@ import type {
 } from "./provider";
 import { PaymentProviderError } from "./provider";
 
-/** What the sandbox keeps besides the public payment: where to return and whom to call. */
-type SandboxPayment = ProviderPayment & { redirectUrl: string; webhookUrl: string };
+/**
+ * What the sandbox keeps besides the public payment: where to return and whom to call. Its refunds
+ * are objects of their own (kind "refund", parent = the payment), embedded when the payment is read.
+ */
+type SandboxPayment = Omit<ProviderPayment, "refunds" | "amountChargedBack"> & {
+  redirectUrl: string; webhookUrl: string; amountChargedBack?: ProviderPayment["amountChargedBack"];
+};
 /**
  * A mandate the tester marked at checkout so that repeat orders on it fail (an expired card); one
  * signed on the direct debit form collects like a bank does: pending until the tester settles it.
@@ -24,6 +29,9 @@ type Kind = "payment" | "customer" | "mandate" | "refund";
 /** The outcomes a tester can pick on the sandbox checkout. */
 export const SANDBOX_OUTCOMES = ["paid", "paid_fail_recurring", "failed", "canceled", "expired", "pending"] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
+/** What a tester can make happen to a refund afterwards (Mollie: processing, then refunded or failed). */
+export const SANDBOX_REFUND_OUTCOMES = ["refunded", "failed"] as const;
+export type SandboxRefundOutcome = (typeof SANDBOX_REFUND_OUTCOMES)[number];
 
 /** Methods the sandbox "has activated", with Mollie's currency limits for them. */
 const METHODS: Record<string, { description: string; currencies?: string[]; recurring?: boolean }> = {
@@ -37,7 +45,7 @@ const METHODS: Record<string, { description: string; currencies?: string[]; recu
   przelewy24: { description: "Przelewy24", currencies: ["PLN", "EUR"] },
   blik: { description: "BLIK", currencies: ["PLN"] },
   eps: { description: "eps", currencies: ["EUR"], recurring: true },
-  paysafecard: { description: "paysafecard" },
+  paysafecard: { description: "paysafecard", currencies: ["EUR"] },
   satispay: { description: "Satispay", currencies: ["EUR"] },
   twint: { description: "TWINT", currencies: ["CHF"] },
   swish: { description: "Swish", currencies: ["SEK"] },
@@ -123,14 +131,54 @@ export class SandboxProvider implements PaymentProvider {
     if (recurring && stored.id === id) {
       // A recurring payment needs no checkout: the provider charges the mandate and calls the webhook.
       await this.settle(id, mandate!.failRecurring ? "failed" : mandate!.collectLater ? "pending" : "paid");
-      return publicPayment((await this.load<SandboxPayment>("payment", id))!);
+      return (await this.getPayment(id))!;
     }
-    return publicPayment(stored);
+    return publicPayment(stored, []);
   }
 
   async getPayment(id: string): Promise<ProviderPayment | null> {
     const p = await this.load<SandboxPayment>("payment", id);
-    return p ? publicPayment(p) : null;
+    return p ? publicPayment(p, await this.refundsOf(id)) : null;
+  }
+
+  /** A payment's refunds, oldest first (a payment has a handful at most). */
+  async refundsOf(paymentId: string): Promise<ProviderRefund[]> {
+    const { results } = await this.deps.db
+      .prepare("SELECT data FROM sandbox_objects WHERE kind = 'refund' AND parent_id = ?1 ORDER BY created_at, rowid")
+      .bind(paymentId)
+      .all<{ data: string }>();
+    return results.map((r) => JSON.parse(r.data) as ProviderRefund);
+  }
+
+  /**
+   * The tester settles a refund afterwards, as the bank would: refunded, or failed (the money comes
+   * back to the merchant, so the payment's amountRefunded drops again). Then the payment's webhook
+   * is called, as Mollie does. A refund that is already final stays as it is.
+   */
+  async settleRefund(refundId: string, outcome: SandboxRefundOutcome): Promise<string | null> {
+    const r = await this.load<ProviderRefund>("refund", refundId);
+    if (!r) return null;
+    const p = (await this.load<SandboxPayment>("payment", r.paymentId))!;
+    if (!["queued", "pending", "processing"].includes(r.status)) return p.redirectUrl;
+    r.status = outcome;
+    await this.save("refund", r);
+    if (outcome === "failed" && p.amountRefunded) {
+      p.amountRefunded = { cents: Math.max(0, p.amountRefunded.cents - r.amount.cents), currency: p.amount.currency };
+      await this.save("payment", p);
+    }
+    await this.callWebhook(p);
+    return p.redirectUrl;
+  }
+
+  /** The tester's chargeback of a paid payment: the bank takes the whole amount back; then the webhook. */
+  async chargeback(paymentId: string): Promise<string | null> {
+    const p = await this.load<SandboxPayment>("payment", paymentId);
+    if (!p) return null;
+    if (p.status !== "paid" || (p.amountChargedBack?.cents ?? 0) > 0) return p.redirectUrl;
+    p.amountChargedBack = { cents: p.amount.cents, currency: p.amount.currency };
+    await this.save("payment", p);
+    await this.callWebhook(p);
+    return p.redirectUrl;
   }
 
   /** The checkout page's view: the payment with where it returns to. */
@@ -196,7 +244,7 @@ export class SandboxProvider implements PaymentProvider {
     if (input.amount.currency !== p.amount.currency || input.amount.cents < 1 || refunded + input.amount.cents > p.amount.cents) {
       throw new PaymentProviderError(422, "Unprocessable Entity", "The refund amount is higher than the amount remaining", "amount");
     }
-    const refund: ProviderRefund = { id: newId("re"), paymentId: p.id, amount: input.amount, status: "pending", createdAt: iso() };
+    const refund: ProviderRefund = { id: newId("re"), paymentId: p.id, amount: input.amount, status: "pending", metadata: input.metadata, createdAt: iso() };
     const stored = await this.insert("refund", refund, p.id, input.idempotencyKey);
     if (stored.id === refund.id) {
       p.amountRefunded = { cents: refunded + input.amount.cents, currency: p.amount.currency };
@@ -243,9 +291,9 @@ export class SandboxProvider implements PaymentProvider {
   }
 }
 
-function publicPayment(p: SandboxPayment): ProviderPayment {
+function publicPayment(p: SandboxPayment, refunds: ProviderRefund[]): ProviderPayment {
   const { redirectUrl: _r, webhookUrl: _w, ...rest } = p;
-  return rest;
+  return { ...rest, amountChargedBack: p.amountChargedBack ?? null, refunds };
 }
 
 function publicMandate(m: SandboxMandate): ProviderMandate {

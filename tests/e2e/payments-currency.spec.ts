@@ -1,0 +1,74 @@
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_PORT, openE2eDb, type E2eDb } from "./support/db";
+
+/**
+ * A brand selling in Swedish kronor (Hjärtslag, se.localhost): a member paying from Sweden sees the
+ * prices in kronor, Swish first, pays with Swish in the sandbox and gets the credits; the receipt
+ * is in kronor with Swedish VAT. Then the bank charges the payment back (sandbox) and the member's
+ * transactions say so. JavaScript on and off.
+ */
+test.describe.configure({ timeout: 90_000 });
+const PASSWORD = "Pay-e2e-pass-2026";
+const SE = `http://se.localhost:${E2E_PORT}`;
+
+let db: E2eDb;
+test.beforeAll(async () => {
+  db = await openE2eDb();
+});
+test.afterAll(async () => {
+  await db?.dispose();
+});
+
+async function swedishMember(page: Page) {
+  const m = await db.createMember({ password: PASSWORD, name: "Sven", gender: "male", country: "SE", city: "Stockholm", brandId: 4, language: "sv" });
+  await page.context().addCookies([
+    { name: "entry_ok", value: "1", url: SE },
+    { name: "dev_country", value: "SE", url: SE },
+  ]);
+  await page.goto(`${SE}/login`);
+  await page.locator('input[name="email"]').fill(m.email);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/login")), page.locator('form:has(input[name="password"]) button[type="submit"]').click()]);
+  return m;
+}
+
+for (const js of [true, false]) {
+  test.describe(`a SEK brand with JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test("buys p1 with Swish in kronor, then the bank charges it back", async ({ page }) => {
+      await swedishMember(page);
+      await page.goto(`${SE}/credits`);
+      await expect(page.getByTestId("packages")).toContainText(/219,00\s*kr/);
+      await expect(page.getByTestId("payment-methods").getByRole("listitem").first()).toHaveText("Swish");
+
+      await page.goto(`${SE}/credits/p1/swish`);
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await page.getByRole("button", { name: /^Betala 219,00\s*kr med Swish$/ }).click();
+      await expect(page).toHaveURL(/\/sandbox\/tr_/);
+      await expect(page.getByText("Testbetalning: inga riktiga pengar")).toBeVisible();
+      await expect(page.locator(".sandbox-amount")).toHaveText(/219,00\s*kr/);
+      const sandboxUrl = page.url();
+      await page.getByRole("button", { name: "Betald", exact: true }).click();
+
+      await expect(page).toHaveURL(/\/credits\/p1\/swish\?payment=/);
+      await expect(page.getByTestId("payment-completed")).toBeVisible();
+      await expect(page.getByTestId("new-balance")).toHaveText("Ditt saldo är nu 60 krediter.");
+      const paymentId = new URL(page.url()).searchParams.get("payment")!;
+
+      await page.goto(`${SE}/transactions/${paymentId}`);
+      const receipt = page.getByTestId("receipt");
+      await expect(receipt).toContainText(/219,00\s*kr/);
+      await expect(receipt).toContainText(/43,80\s*kr/); // 25 % moms
+
+      // The bank reverses the payment; the sandbox calls the webhook.
+      await page.goto(sandboxUrl);
+      await page.getByRole("button", { name: "Banken återkräver betalningen (chargeback)" }).click();
+      await expect(page.getByTestId("sandbox-after")).toContainText("Banken har återkrävt den här betalningen.");
+      await page.goto(`${SE}/transactions`);
+      await expect(page.getByTestId("transactions")).toContainText("Återkrävd");
+      await page.goto(`${SE}/transactions/${paymentId}`);
+      await expect(page.getByTestId("chargeback")).toContainText(/Din bank har återkrävt den här betalningen \(219,00\s*kr\)/);
+    });
+  });
+}
