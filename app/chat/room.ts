@@ -10,8 +10,9 @@ import type { Env } from "../lib/env";
 import {
   CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, parseClientFrame, type ServerFrame, type WireMessage,
 } from "./protocol";
-import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess, type SendInput, type SendResult } from "../models/chat.server";
+import { markRead, messagesAfter, sendMessage, conversationAccess, type SendInput, type SendResult } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
+import { enqueue } from "../models/notify-queue";
 
 type Attachment = { memberId: string; conversationId: string };
 
@@ -110,10 +111,10 @@ export class ChatRoom extends DurableObject<Env> {
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
       // The receiver's badges on whatever page they are (after the answer: the sender does not wait).
       if (!message.held) this.ctx.waitUntil(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
+      // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
         this.ctx.waitUntil(
-          notifyNewMessage(this.env, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
-            .catch(() => false),
+          enqueue(this.env, { kind: "message", conversationId: input.conversationId, senderId: input.senderId, receiverId: result.receiverId, messageId: message.id }),
         );
       }
       return result;

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   canStart, conversationView, listConversations, releaseHeldMessages, startConversation,
 } from "../../app/models/chat.server";
@@ -201,27 +201,30 @@ describe("chat rules", () => {
     b.ws!.close(1000);
   });
 
-  it("e-mails an offline receiver once per unread burst, unless they disabled it", async () => {
+  it("e-mails an offline receiver once per unread burst, through the notification queue", async () => {
     const { alice, bob, conversationId } = await pair({}, { email: `bob-${cid()}@example.com` });
     const stub = roomStub(env, conversationId);
     const mails = () => count('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1)', bob.id);
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "one" });
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "two" });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await mails()).toBe(1);
-    // Online receivers get no mail.
+    const logged = (messageId: number) => count("SELECT COUNT(*) AS n FROM notification_log WHERE user_id = ?1 AND key LIKE ?2", bob.id, `%:${messageId}:mail`);
+    const send = (body: string) => stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body });
+    const one = await send("one");
+    const two = await send("two");
+    await vi.waitFor(async () => expect(await mails()).toBe(1), { timeout: 8000, interval: 100 });
+    expect(one.ok && (await logged(one.message.id))).toBe(1);
+    // Online receivers get no mail: nothing is even queued.
     const b = await connect(conversationId, await cookieOf(bob.id));
     b.ws!.send(JSON.stringify({ type: "read" }));
     await b.next!(is("backlog"));
-    await new Promise((r) => setTimeout(r, 20));
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "three" });
+    await vi.waitFor(async () => expect(await count("SELECT unread AS n FROM conversation_members WHERE user_id = ?1", bob.id)).toBe(0));
+    const three = await send("three");
     b.ws!.close(1000);
     await b.closed;
+    // Read, then a new message while offline: a new burst, a new mail. (Switched-off types: tests/worker/notify.test.ts.)
     await env.DB.prepare("UPDATE conversation_members SET unread = 0 WHERE user_id = ?1").bind(bob.id).run();
-    await env.DB.prepare("INSERT INTO notifications_disabled (user_id, type) VALUES (?1, 'new_message')").bind(bob.id).run();
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "four" });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await mails()).toBe(1);
+    const four = await send("four");
+    await vi.waitFor(async () => expect(await mails()).toBe(2), { timeout: 8000, interval: 100 });
+    expect(four.ok && (await logged(four.message.id))).toBe(1);
+    for (const r of [two, three]) expect(r.ok && (await logged(r.message.id))).toBe(0);
   });
 });
 
