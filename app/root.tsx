@@ -46,6 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
+
+const SW_REGISTRATION = `"serviceWorker"in navigator&&addEventListener("load",function(){navigator.serviceWorker.register("/sw.js").catch(function(){})})`;
 // "account": the activation reminder and the sign-up modal are part of the chrome on every page.
 export const handle = { i18n: ["common", "account"] };
 
@@ -88,6 +90,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
+        {/* The service worker (public/sw.js: push, offline page), registered once JavaScript runs; inline so it adds nothing to any bundle. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SW_REGISTRATION }} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

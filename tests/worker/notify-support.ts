@@ -27,8 +27,8 @@ export async function browserSubscription(endpoint = `https://push.example.net/s
 export type BrowserSubscription = Awaited<ReturnType<typeof browserSubscription>>;
 
 async function hmac(key: Uint8Array, data: Uint8Array) {
-  const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", k, data));
+  const k = await crypto.subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", k, data as BufferSource));
 }
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

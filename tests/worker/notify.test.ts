@@ -112,7 +112,7 @@ describe("every notification type", () => {
     await env.DB.prepare("UPDATE conversation_members SET last_activity_at = ?2 WHERE conversation_id = ?1").bind(conversationId, now - 30 * 3600).run();
     const sent = vi.spyOn(env.NOTIFY_QUEUE, "sendBatch");
     expect(await scheduleUnreadReminders(env, now)).toBeGreaterThanOrEqual(1);
-    const events = sent.mock.calls.flatMap((c) => c[0].map((m) => m.body as NotifyEvent));
+    const events = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent));
     const mine = events.find((e) => e.kind === "digest" && e.userId === bob.id)!;
     expect(mine).toMatchObject({ kind: "digest", type: "unread_reminder" });
     const mailer = outboxMailer(mailerFor(env));
@@ -127,7 +127,7 @@ describe("every notification type", () => {
     await member({ name: "Far", gender: "male", country: "NL", region: "GR" });
     sent.mockClear();
     await scheduleNewMembersDigest(env, new Date());
-    const digest = sent.mock.calls.flatMap((c) => c[0].map((m) => m.body as NotifyEvent)).find((e) => e.kind === "digest" && e.userId === reader.id)!;
+    const digest = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent)).find((e) => e.kind === "digest" && e.userId === reader.id)!;
     expect((await deliver(env, digest, s)).mail).toBe(true);
     expect(mailer.sent.at(-1)!.text).toContain("Sam");
     expect(mailer.sent.at(-1)!.text).not.toContain("Far");
@@ -139,7 +139,7 @@ describe("every notification type", () => {
     await off(away2.id, "reminders");
     sent.mockClear();
     await scheduleInactiveReminders(env, new Date());
-    const reminders = sent.mock.calls.flatMap((c) => c[0].map((m) => m.body as NotifyEvent)).filter((e) => e.kind === "digest");
+    const reminders = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent)).filter((e) => e.kind === "digest");
     expect(reminders.some((e) => e.kind === "digest" && e.userId === away.id)).toBe(true);
     expect(reminders.some((e) => e.kind === "digest" && e.userId === away2.id)).toBe(false);
     const r = reminders.find((e) => e.kind === "digest" && e.userId === away.id)!;
@@ -155,7 +155,7 @@ describe("every notification type", () => {
     await off(quiet.id, "promotions");
     const sent = vi.spyOn(env.NOTIFY_QUEUE, "sendBatch");
     await sendCampaign(env, { type: "promotions", brandId: 3, ref: "spring-2026", path: "/credits" });
-    const events = sent.mock.calls.flatMap((c) => c[0].map((m) => m.body as NotifyEvent));
+    const events = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent));
     sent.mockRestore();
     expect(events.some((e) => e.kind === "campaign" && e.userId === quiet.id)).toBe(false);
     const mine = events.find((e) => e.kind === "campaign" && e.userId === fan.id)!;
