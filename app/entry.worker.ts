@@ -19,7 +19,7 @@ export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
-export default {
+const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
     const dev = env.ENVIRONMENT !== "production";
@@ -35,7 +35,7 @@ export default {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
     }
     const cf = request.cf as { country?: string } | undefined;
-    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce }), nonce, dev);
+    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce, deliver: (r) => worker.fetch(r, env, ctx) }), nonce, dev);
     // Outside production, the server's own time for the benchmark (npm run bench).
     if (dev) response.headers.set("Server-Timing", `worker;dur=${(performance.now() - started).toFixed(2)}`);
     return response;
@@ -48,3 +48,4 @@ export default {
     await handleNotifyBatch(batch, env);
   },
 } satisfies ExportedHandler<Env, NotifyEvent>;
+export default worker;

@@ -1,6 +1,7 @@
 import type { Env } from "./env";
 import { purgeDeletedAccounts } from "../models/account-purge.server";
 import { runNotificationSchedules } from "../models/notify.server";
+import { staleRequestsStatement } from "../models/directdebit.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -18,6 +19,7 @@ export async function runScheduled(controller: ScheduledController | null, env: 
     env.DB.prepare("DELETE FROM sessions WHERE expires_at < ?").bind(now),
     env.DB.prepare("DELETE FROM tokens WHERE expires_at < ?").bind(now - 86400),
     env.DB.prepare("DELETE FROM counters WHERE expires_at < ?").bind(now),
+    staleRequestsStatement(env.DB, now),
   ]);
   // Accounts deleted more than REACTIVATION_DAYS ago (SPEC section 4).
   await purgeDeletedAccounts(env, now);

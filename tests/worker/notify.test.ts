@@ -13,7 +13,7 @@ import {
 import type { NotifyEvent } from "../../app/models/notify-events";
 import { saveSubscription, subscriptionsOf } from "../../app/models/push.server";
 import { like } from "../../app/models/likes.server";
-import { cid, cookieOf, count, pair, roomStub } from "./chat-support";
+import { cid, cookieOf, count, pair, roomStub, PRICES } from "./chat-support";
 import { createMember, get, post } from "./fixtures";
 import { member, blockRow } from "./members-helpers";
 import {
@@ -40,8 +40,8 @@ describe("the queue between events and senders", () => {
   it("a message to an offline member reaches them by mail through the queue, once per unread burst", async () => {
     const { alice, bob, conversationId } = await pair({ name: "Alice" }, { language: "de" });
     const stub = roomStub(env, conversationId);
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "one" });
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "two" });
+    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "one" });
+    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "two" });
     await vi.waitFor(async () => expect((await mailsTo(bob.id)).length).toBe(1), { timeout: 8000, interval: 100 });
     const [mail] = await mailsTo(bob.id);
     // The first message of a conversation is a "new conversation", in the member's language.
@@ -58,13 +58,13 @@ describe("every notification type", () => {
     const { alice, bob, conversationId } = await pair({ name: "Alice" });
     const mailer = outboxMailer(mailerFor(env));
     const s = senders({ mailer });
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "hi" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
     const first: NotifyEvent = { kind: "message", conversationId, senderId: alice.id, receiverId: bob.id, messageId: (await lastMessageId(conversationId))! };
     expect(await deliver(env, first, s)).toEqual({ mail: true, push: 0 });
     expect(await deliver(env, first, s)).toEqual({ mail: false, push: 0 });
     expect(mailer.sent.map((m) => m.subject)).toEqual(["Alice started a conversation with you"]);
 
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "again" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "again" });
     const second: NotifyEvent = { ...first, messageId: (await lastMessageId(conversationId))! };
     await off(bob.id, "new_message");
     expect((await deliver(env, second, s)).mail).toBe(false);
@@ -108,7 +108,7 @@ describe("every notification type", () => {
   it("unread reminder, new members digest and inactive reminder: scheduled by the cron, sent once per period, not when off", async () => {
     const now = Math.floor(Date.now() / 1000);
     const { alice, bob, conversationId } = await pair({ name: "Alice" });
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "hello?" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello?" });
     await env.DB.prepare("UPDATE conversation_members SET last_activity_at = ?2 WHERE conversation_id = ?1").bind(conversationId, now - 30 * 3600).run();
     const sent = vi.spyOn(env.NOTIFY_QUEUE, "sendBatch");
     expect(await scheduleUnreadReminders(env, now)).toBeGreaterThanOrEqual(1);
@@ -175,7 +175,7 @@ describe("Web Push", () => {
     const { alice, bob, conversationId } = await pair({ name: "Alice" });
     const sub = await subscribed(bob.id);
     const push = pushService(201);
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "hi" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
     const ev: NotifyEvent = { kind: "message", conversationId, senderId: alice.id, receiverId: bob.id, messageId: (await lastMessageId(conversationId))! };
     expect(await deliver(env, ev, senders({ mailer: outboxMailer(mailerFor(env)), push }))).toEqual({ mail: true, push: 1 });
     const req = push.received[0]!;
