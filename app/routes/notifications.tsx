@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Push off on every device (the no-JavaScript way; with it, PushSetup turns off this device).
   if (form.get("intent") === "push-off") {
     await deleteSubscriptions(context.env.DB, member.id);
-    return { saved: true };
+    return { saved: true, pushOff: true };
   }
   await saveNotificationSettings(context.env.DB, member.id, form.getAll("enabled").map(String));
   return { saved: true };
@@ -33,7 +33,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 /** Which e-mail notifications the member receives (SPEC NOTIFICATION_TYPES), and why a type was switched off. */
 export default function Notifications() {
   const { settings, pushSubscribed } = useLoaderData<typeof loader>();
-  const saved = useActionData<typeof action>()?.saved;
+  const actionData = useActionData<typeof action>();
+  const saved = actionData?.saved;
+  // The request's member was read before the action ran: after "push off" the flag is stale.
+  const pushOn = pushSubscribed && !(actionData && "pushOff" in actionData);
   const { t } = useTranslation("account");
   const { t: tn } = useTranslation("notify");
   const blocked = settings.filter((s) => s.reason && s.reason !== "user");
@@ -66,7 +69,7 @@ export default function Notifications() {
       <section className="card form-card push-card" aria-labelledby="push-title">
         <h2 id="push-title">{tn("push.title")}</h2>
         <PushSetup allowOff />
-        {pushSubscribed ? (
+        {pushOn ? (
           <Form method="post">
             <input type="hidden" name="intent" value="push-off" />
             <button type="submit" className="btn btn-link">{tn("push.turnOffAll")}</button>
