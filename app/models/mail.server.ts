@@ -57,12 +57,14 @@ export interface OutboxMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers as JSON (List-Unsubscribe…), null for none. */
+  headers: string | null;
   created_at: number;
 }
 
 export async function listOutbox(d1: D1Database, limit = 50): Promise<OutboxMail[]> {
   const { results } = await d1
-    .prepare('SELECT id, "to", subject, text, html, created_at FROM mail_outbox ORDER BY id DESC LIMIT ?1')
+    .prepare('SELECT id, "to", subject, text, html, headers, created_at FROM mail_outbox ORDER BY id DESC LIMIT ?1')
     .bind(limit)
     .all<OutboxMail>();
   return results;
