@@ -50,9 +50,24 @@ async function developmentKeys(db: D1Database): Promise<VapidPair> {
 
 const base64url = (bytes: number) => z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/).refine((s) => Math.floor((s.replace(/=+$/, "").length * 3) / 4) === bytes);
 
-/** A browser's PushSubscription.toJSON(): an https endpoint and its keys (65-byte P-256 point, 16-byte secret). */
+/**
+ * The browsers' push services (Chrome/Edge/Opera: FCM; Firefox: autopush; Safari: Apple; legacy Edge: WNS).
+ * Only these are posted to: a forged endpoint cannot make the Worker send requests anywhere else.
+ */
+const PUSH_HOSTS = [/^fcm\.googleapis\.com$/, /^updates\.push\.services\.mozilla\.com$/, /^web\.push\.apple\.com$/, /\.notify\.windows\.com$/];
+
+export const isPushServiceUrl = (u: string) => {
+  try {
+    const url = new URL(u);
+    return url.protocol === "https:" && !url.port && PUSH_HOSTS.some((h) => h.test(url.hostname));
+  } catch {
+    return false;
+  }
+};
+
+/** A browser's PushSubscription.toJSON(): an endpoint on a push service and its keys (65-byte P-256 point, 16-byte secret). */
 export const subscriptionSchema = z.object({
-  endpoint: z.string().max(1000).url().refine((u) => u.startsWith("https://")),
+  endpoint: z.string().max(1000).refine(isPushServiceUrl),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({ p256dh: base64url(65), auth: base64url(16) }),
 });

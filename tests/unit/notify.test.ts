@@ -72,3 +72,17 @@ describe("signed links and webhooks", () => {
     expect(mailEventSchema.safeParse({ type: "delivered", email: "a@example.com" }).success).toBe(false);
   });
 });
+
+describe("push endpoints", () => {
+  it("only the browsers' push services are accepted (the Worker posts to them)", async () => {
+    const { isPushServiceUrl } = await import("~/models/push.server");
+    for (const ok of [
+      "https://fcm.googleapis.com/fcm/send/abc:def", "https://updates.push.services.mozilla.com/wpush/v2/gAAA",
+      "https://web.push.apple.com/QGx", "https://wns2-par02p.notify.windows.com/w/?token=x",
+    ]) expect(isPushServiceUrl(ok)).toBe(true);
+    for (const bad of [
+      "http://fcm.googleapis.com/fcm/send/x", "https://fcm.googleapis.com.evil.example/x", "https://evil.example/fcm.googleapis.com",
+      "https://fcm.googleapis.com:444/x", "https://127.0.0.1/x", "notaurl", "https://notify.windows.com.evil.example/",
+    ]) expect(isPushServiceUrl(bad)).toBe(false);
+  });
+});

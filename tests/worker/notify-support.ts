@@ -15,7 +15,7 @@ export const fromB64url = (s: string) =>
   Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4)), (c) => c.charCodeAt(0));
 
 /** A browser's push subscription: an ECDH key pair and an auth secret, with its endpoint on the fake push service. */
-export async function browserSubscription(endpoint = `https://push.example.net/send/${crypto.randomUUID()}`) {
+export async function browserSubscription(endpoint = `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`) {
   const keys = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
   const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", keys.publicKey)) as ArrayBuffer);
   const auth = crypto.getRandomValues(new Uint8Array(16));
@@ -74,13 +74,34 @@ export async function verifyVapid(authorization: string, endpoint: string) {
 
 export type PushRequest = { url: string; headers: Headers; body: Uint8Array };
 
-/** A push service answering `status`; records each request it receives. */
-export function pushService(status: number | (() => number) = 201) {
+/**
+ * Answers recorded from the real push services (headers trimmed to what matters): FCM (Chrome) accepts
+ * with 201 and a Location, and answers 410 in plain text for a subscription that is gone; Mozilla's
+ * autopush (Firefox) answers errors as JSON with an errno (autopush-rs docs, "Error Codes").
+ */
+export const recorded = {
+  fcmCreated: () =>
+    new Response(null, { status: 201, headers: { Location: "https://fcm.googleapis.com/0:1763892000000000%2Be3f1a5c2f9fd7ecd", "Content-Length": "0" } }),
+  fcmGone: () =>
+    new Response("push subscription has unsubscribed or expired.\n", { status: 410, headers: { "Content-Type": "text/plain; charset=utf-8" } }),
+  mozillaNotFound: () =>
+    new Response(JSON.stringify({ code: 404, errno: 102, error: "Not Found", message: "Request did not validate invalid token" }), {
+      status: 404, headers: { "Content-Type": "application/json" },
+    }),
+  mozillaTooMany: () =>
+    new Response(JSON.stringify({ code: 429, errno: 999, error: "Too Many Requests", message: "Too many messages" }), {
+      status: 429, headers: { "Content-Type": "application/json", "Retry-After": "60" },
+    }),
+};
+
+/** A push service answering `status` (or a recorded response); records each request it receives. */
+export function pushService(status: number | (() => number | Response) = 201) {
   const received: PushRequest[] = [];
   const fetcher = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
     received.push({ url: req.url, headers: req.headers, body: new Uint8Array(await req.arrayBuffer()) });
-    return new Response(null, { status: typeof status === "function" ? status() : status });
+    const answer = typeof status === "function" ? status() : status;
+    return typeof answer === "number" ? new Response(null, { status: answer }) : answer;
   }) as typeof fetch;
   return { received, fetcher };
 }

@@ -17,7 +17,7 @@ import { cid, cookieOf, count, pair, roomStub, PRICES } from "./chat-support";
 import { createMember, get, post } from "./fixtures";
 import { member, blockRow } from "./members-helpers";
 import {
-  browserSubscription, outboxMailer, payloadOf, pushService, senders, verifyVapid,
+  browserSubscription, outboxMailer, payloadOf, pushService, recorded, senders, verifyVapid,
 } from "./notify-support";
 
 const mailsTo = (id: string) =>
@@ -30,8 +30,8 @@ const off = (userId: string, type: string, reason = "user") =>
 const lastMessageId = (conversationId: string) =>
   env.DB.prepare("SELECT MAX(id) AS id FROM messages WHERE conversation_id = ?1").bind(conversationId).first<number>("id");
 
-async function subscribed(userId: string) {
-  const sub = await browserSubscription();
+async function subscribed(userId: string, endpoint?: string) {
+  const sub = await browserSubscription(endpoint);
   await saveSubscription(env.DB, userId, sub.json);
   return sub;
 }
@@ -183,7 +183,7 @@ describe("Web Push", () => {
     expect(req.headers.get("content-encoding")).toBe("aes128gcm");
     expect(Number(req.headers.get("ttl"))).toBeGreaterThan(0);
     const vapid = await verifyVapid(req.headers.get("authorization")!, req.url);
-    expect(vapid).toMatchObject({ valid: true, alg: "ES256", claims: { aud: "https://push.example.net", sub: env.VAPID_SUBJECT } });
+    expect(vapid).toMatchObject({ valid: true, alg: "ES256", claims: { aud: "https://fcm.googleapis.com", sub: env.VAPID_SUBJECT } });
     expect(vapid.claims.exp).toBeGreaterThan(Date.now() / 1000);
     // The key the site hands to browsers is the one that signed.
     const keyRes = await get("/api/user.php?push=1", { cookie: await cookieOf(bob.id) });
@@ -194,16 +194,31 @@ describe("Web Push", () => {
     });
   });
 
-  it("an expired subscription (410 or 404) is deleted; the other devices still get it", async () => {
+  it("an expired subscription (410 or 404) is deleted; the other devices still get it; a busy push service is retried", async () => {
     const liker = await createMember({ name: "Lina" });
     const liked = await createMember({ gender: "male" });
-    const gone = await subscribed(liked.id);
-    const alive = await subscribed(liked.id);
-    const push = pushService(() => (push.received.at(-1)!.url === gone.json.endpoint ? 410 : 201));
+    const chrome = await subscribed(liked.id, "https://fcm.googleapis.com/fcm/send/gone-device");
+    const firefox = await subscribed(liked.id, "https://updates.push.services.mozilla.com/wpush/v2/gone-device");
+    const alive = await subscribed(liked.id, "https://fcm.googleapis.com/fcm/send/live-device");
+    const answers: Record<string, () => Response> = {
+      [chrome.json.endpoint]: recorded.fcmGone, [firefox.json.endpoint]: recorded.mozillaNotFound, [alive.json.endpoint]: recorded.fcmCreated,
+    };
+    const push = pushService(() => answers[push.received.at(-1)!.url]!());
     await like({ env }, liker.id, liked.id);
-    expect((await deliver(env, { kind: "like", likerId: liker.id, likedId: liked.id }, senders({ mailer: outboxMailer(mailerFor(env)), push }))).push).toBe(1);
+    const ev: NotifyEvent = { kind: "like", likerId: liker.id, likedId: liked.id };
+    expect((await deliver(env, ev, senders({ mailer: outboxMailer(mailerFor(env)), push }))).push).toBe(1);
     expect((await subscriptionsOf(env.DB, liked.id)).map((s) => s.endpoint)).toEqual([alive.json.endpoint]);
     expect(await count("SELECT push_subscribed AS n FROM users WHERE id = ?1", liked.id)).toBe(1);
+
+    // 429 from the push service: the subscription stays, the event is retried (and then sent once).
+    const other = await createMember({ name: "Olli" });
+    await like({ env }, other.id, liked.id);
+    const busy = pushService(() => recorded.mozillaTooMany());
+    const ev2: NotifyEvent = { kind: "like", likerId: other.id, likedId: liked.id };
+    await expect(deliver(env, ev2, senders({ mailer: outboxMailer(mailerFor(env)), push: busy }))).rejects.toThrow();
+    expect((await subscriptionsOf(env.DB, liked.id)).length).toBe(1);
+    const ok = pushService(() => recorded.fcmCreated());
+    expect(await deliver(env, ev2, senders({ mailer: outboxMailer(mailerFor(env)), push: ok }))).toEqual({ mail: false, push: 1 });
   });
 
   it("POST /api/user.php?push=1 stores a device (several per member); bad input 400; visitors 401; DELETE turns push off", async () => {
@@ -224,7 +239,10 @@ describe("Web Push", () => {
     expect(await count("SELECT push_subscribed AS n FROM users WHERE id = ?1", m.id)).toBe(1);
     for (const bad of [
       "{not json", {}, { ...phone.json, endpoint: "http://insecure.example/x" }, { ...phone.json, keys: { p256dh: "short", auth: phone.json.keys.auth } },
-      { ...phone.json, endpoint: `https://push.example.net/${"x".repeat(5000)}` },
+      { ...phone.json, endpoint: `https://fcm.googleapis.com/fcm/send/${"x".repeat(5000)}` },
+      // Not a push service: the Worker would post to it.
+      { ...phone.json, endpoint: "https://attacker.example/collect" }, { ...phone.json, endpoint: "https://fcm.googleapis.com.attacker.example/x" },
+      { ...phone.json, endpoint: "https://fcm.googleapis.com:8443/fcm/send/x" },
     ]) {
       expect([400, 413]).toContain((await send("POST", bad)).status);
     }
