@@ -202,6 +202,31 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
   await expect.poll(() => refetches.length).toBe(2);
 });
 
+test("presence: a hidden page sends the page-hidden beacon and the member shows offline; after sign-up the auto-like runs and likes are re-fetched", async ({ page }) => {
+  const m = await createChatMember({ name: "Hanna Hidden" });
+  const db = await openE2eDb();
+  await login(page, m.email);
+  await page.goto("/members");
+  await expect(page.locator("body[data-hub]")).toBeAttached();
+  const lastSeen = () => db.DB.prepare("SELECT unixepoch() - last_seen_at AS n FROM users WHERE id = ?1").bind(m.id).first<number>("n");
+  expect(await lastSeen()).toBeLessThan(60);
+  const beacon = page.waitForResponse((r) => r.url().endsWith("/api/page-hidden.php") && r.request().method() === "POST");
+  await page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  expect((await beacon).status()).toBe(204);
+  // Offline: last seen at least ten minutes ago.
+  expect(await lastSeen()).toBeGreaterThanOrEqual(600);
+
+  // The sign-up's matches page: the auto-like call, then the page's data again (after 500 ms).
+  const autoLike = page.waitForResponse((r) => r.url().endsWith("/api/auto-like.php"));
+  await page.goto("/signup-matches");
+  await autoLike;
+  const reload = await page.waitForRequest((r) => new URL(r.url()).pathname.endsWith(".data") && r.method() === "GET");
+  expect(new URL(reload.url()).pathname).toBe("/signup-matches.data");
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   test("push can be turned off on every device from /notifications; unsubscribe pages work with a plain form", async ({ page }) => {
