@@ -68,6 +68,7 @@ export default function Notifications() {
       </Form>
       <section className="card form-card push-card" aria-labelledby="push-title">
         <h2 id="push-title">{tn("push.title")}</h2>
+        <p>{tn("push.alert")}</p>
         <PushSetup allowOff />
         {pushOn ? (
           <Form method="post">

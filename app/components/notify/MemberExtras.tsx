@@ -54,7 +54,7 @@ function PushAlert() {
     <div className="alert alert-info alert-banner push-alert" role="status" data-testid="push-alert">
       <div className="container alert-banner-inner">
         <span>{t("push.alert")}</span>
-        <PushSetup onDone={(s) => s !== "unknown" && setDone(true)} />
+        <PushSetup small onDone={(s) => s !== "unknown" && setDone(true)} />
         <button type="button" className="btn btn-link btn-sm" onClick={dismiss}>{t("push.dismiss")}</button>
       </div>
     </div>

@@ -20,7 +20,7 @@ export function usePushState() {
  * and the push alert. The state (SPEC section 4) decides what shows; the browser's permission prompt
  * only appears after the member's click.
  */
-export function PushSetup({ allowOff = false, onDone }: { allowOff?: boolean; onDone?: (s: PushState) => void }) {
+export function PushSetup({ allowOff = false, small = false, onDone }: { allowOff?: boolean; small?: boolean; onDone?: (s: PushState) => void }) {
   const { t, ready } = useTranslation("notify", { useSuspense: false });
   const [state, setState] = usePushState();
   const [busy, setBusy] = useState(false);
@@ -45,7 +45,7 @@ export function PushSetup({ allowOff = false, onDone }: { allowOff?: boolean; on
       {state === "subscribed" ? <p>{t("push.subscribed")}</p> : state === "denied" ? <p>{t("push.denied")}</p> : state === "unsupported" ? <p>{t("push.unsupported")}</p> : null}
       {error ? <p className="alert alert-danger" role="alert">{t("push.error")}</p> : null}
       {state === "unknown" ? (
-        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run(true)}>{t("push.enable")}</button>
+        <button type="button" className={`btn btn-primary${small ? " btn-sm" : ""}`} disabled={busy} onClick={() => run(true)}>{t("push.enable")}</button>
       ) : state === "subscribed" && allowOff ? (
         <button type="button" className="btn btn-outline" disabled={busy} onClick={() => run(false)}>{t("push.turnOff")}</button>
       ) : null}
