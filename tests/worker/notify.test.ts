@@ -17,7 +17,7 @@ import { cid, cookieOf, count, pair, roomStub, PRICES } from "./chat-support";
 import { createMember, get, post } from "./fixtures";
 import { member, blockRow } from "./members-helpers";
 import {
-  browserSubscription, outboxMailer, payloadOf, pushService, recorded, senders, verifyVapid,
+  browserSubscription, decryptAes128gcm, outboxMailer, payloadOf, pushService, recorded, senders, verifyVapid,
 } from "./notify-support";
 
 const mailsTo = (id: string) =>
@@ -50,6 +50,38 @@ describe("the queue between events and senders", () => {
     const headers = JSON.parse(mail!.headers!) as Record<string, string>;
     expect(headers["List-Unsubscribe"]).toMatch(/^<http:\/\/localhost:8787\/unsubscribe\?u=.+&t=new_conversation&s=[0-9a-f]{32}>$/);
     expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+  });
+});
+
+describe("the queue to the push service", () => {
+  it("a message to a member who closed the site leaves the Worker as a Web Push request, through the queue's consumer", async () => {
+    const { alice, bob, conversationId } = await pair({ name: "Alice" });
+    const sub = await subscribed(bob.id);
+    // The consumer's own senders (sendersFor) post with the global fetch: the push service answers here.
+    const realFetch = globalThis.fetch;
+    const pushes: { at: number; body: Uint8Array }[] = [];
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const req = new Request(input, init);
+      if (req.url !== sub.json.endpoint) return realFetch(input, init);
+      pushes.push({ at: performance.now(), body: new Uint8Array(await req.arrayBuffer()) });
+      return recorded.fcmCreated();
+    });
+    try {
+      const latencies: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        await env.DB.prepare("UPDATE conversation_members SET unread = 0 WHERE user_id = ?1").bind(bob.id).run();
+        const sentAt = performance.now();
+        await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `ping ${i}` });
+        await vi.waitFor(() => expect(pushes.length).toBe(i + 1), { timeout: 8000, interval: 20 });
+        latencies.push(pushes[i]!.at - sentAt);
+      }
+      expect(JSON.parse(await decryptAes128gcm(pushes[0]!.body, sub))).toMatchObject({ title: "Alice started a conversation with you" });
+      expect(JSON.parse(await decryptAes128gcm(pushes[1]!.body, sub))).toMatchObject({ title: "New message from Alice" });
+      // The time from a message to its push request (notes/i10.md; the queue's max_batch_timeout is 1 s).
+      console.log(`message → push request: ${latencies.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
