@@ -12,6 +12,7 @@ import { handleChatSocket, handleMemberSocket } from "./chat/socket.server";
 import { runScheduled } from "./lib/scheduled.server";
 import { HUB_PATH } from "./chat/protocol";
 import { requestIdOf } from "./lib/log.server";
+import { handleNotifyBatch, type NotifyEvent } from "./models/notify.server";
 
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
@@ -46,5 +47,9 @@ const worker = {
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     ctx.waitUntil(runScheduled(controller, env));
   },
-} satisfies ExportedHandler<Env>;
+  /** The notification queue's consumer (wrangler.toml): mail and Web Push, retried on failure. */
+  async queue(batch: MessageBatch<NotifyEvent>, env: Env) {
+    await handleNotifyBatch(batch, env);
+  },
+} satisfies ExportedHandler<Env, NotifyEvent>;
 export default worker;

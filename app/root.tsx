@@ -45,6 +45,8 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   };
 }
 
+const SW_REGISTRATION = `"serviceWorker"in navigator&&addEventListener("load",function(){navigator.serviceWorker.register("/sw.js").catch(function(){})})`;
+
 // "account": the activation reminder and the sign-up modal are part of the chrome on every page.
 export const handle = { i18n: ["common", "account"] };
 
@@ -79,6 +81,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
+        {/* The service worker (public/sw.js: push, offline page), registered once JavaScript runs; inline so it adds nothing to any bundle. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SW_REGISTRATION }} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

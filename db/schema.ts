@@ -446,6 +446,8 @@ export const mailOutbox = sqliteTable("mail_outbox", {
   subject: text("subject").notNull(),
   text: text("text").notNull(),
   html: text("html").notNull(),
+  /** Extra headers (List-Unsubscribe…), so tests and /dev/outbox can see them. */
+  headers: json<Record<string, string>>("headers"),
   createdAt: integer("created_at").notNull().default(now),
 });
 
@@ -580,3 +582,26 @@ export const packagePrices = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.packageId, t.currency] })],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Notifications (i10)
+
+/**
+ * What was sent, one row per member, event and channel ("new_message:<conversation>:<id>:mail"):
+ * a queue retry or a second cron run claims the key first and never sends twice.
+ */
+export const notificationLog = sqliteTable(
+  "notification_log",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    sentAt: integer("sent_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("notification_log_sent").on(t.sentAt)],
+);
+
+/** Keys the Worker makes for itself outside production (the development VAPID pair). */
+export const appKeys = sqliteTable("app_keys", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});

@@ -12,9 +12,9 @@ import {
   CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, parseClientFrame,
   type ChatPrices, type SendInput, type SendResult, type ServerFrame, type WireMessage,
 } from "./protocol";
-import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess } from "../models/chat.server";
+import { markRead, messagesAfter, sendMessage, conversationAccess } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
-import { logError } from "../lib/log.server";
+import { enqueue } from "../models/notify-queue";
 
 type Attachment = { memberId: string; conversationId: string; prices: ChatPrices };
 
@@ -123,11 +123,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
       // The receiver's badges on whatever page they are (after the answer: the sender does not wait).
       if (!message.held) this.later(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
+      // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
-        this.later(
-          notifyNewMessage(this.env, { receiverId: result.receiverId, senderId: input.senderId, conversationId: input.conversationId })
-            .catch((e) => logError("chat.mail_failed", e, { conversationId: input.conversationId, memberId: result.receiverId })),
-        );
+        this.later(enqueue(this.env, { kind: "message", conversationId: input.conversationId, senderId: input.senderId, receiverId: result.receiverId, messageId: message.id }));
       }
       return result;
     });

@@ -1,4 +1,5 @@
 import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
+import type { NotifyEvent } from "../models/notify-events";
 
 /** The Worker's bindings (wrangler.toml). */
 export interface Env {
@@ -17,6 +18,14 @@ export interface Env {
   SESSION_SECRET: string;
   PASSWORD_PEPPER: string;
   MAIL_FROM: string;
+  /** Events for the notification senders (app/models/notify.server.ts). */
+  NOTIFY_QUEUE: Queue<NotifyEvent>;
+  /** HMAC key of the mail provider's bounce/complaint webhook. */
+  MAIL_WEBHOOK_SECRET: string;
+  VAPID_SUBJECT: string;
+  /** Production secrets; development generates a pair on first use (app_keys). */
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
   /** Production SMS (Twilio Messages API): secrets; absent outside production, where SMS go to the outbox. */
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;

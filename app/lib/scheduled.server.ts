@@ -4,13 +4,21 @@ import type { Env } from "./env";
 import { purgeDeletedAccounts } from "../models/account-purge.server";
 import { purgeExpiredSessions } from "../models/session.server";
 import { purgeExpiredTokens } from "../models/tokens.server";
+import { runNotificationSchedules } from "../models/notify.server";
 import { staleRequestsStatement } from "../models/directdebit.server";
 
+/** The hourly cron (wrangler.toml): only the unread reminders. */
+export const HOURLY_CRON = "5 * * * *";
+
 /**
- * The daily Cron Trigger: housekeeping. Each model purges its own rows; the quota counters
- * (shared by accounts and likes, keyed by day) simply expire here.
+ * The Cron Triggers: notification digests and reminders (hourly and daily), and the daily
+ * housekeeping, where each model purges its own rows; the quota counters (shared by accounts and
+ * likes, keyed by day) simply expire here.
  */
-export async function runScheduled(_controller: ScheduledController | null, env: Env) {
+export async function runScheduled(controller: ScheduledController | null, env: Env) {
+  const when = new Date(controller?.scheduledTime ?? Date.now());
+  await runNotificationSchedules(env, controller?.cron ?? null, when);
+  if (controller?.cron === HOURLY_CRON) return;
   const now = Math.floor(Date.now() / 1000);
   await purgeExpiredSessions(env.DB, now);
   await purgeExpiredTokens(env.DB, now);

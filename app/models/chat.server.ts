@@ -4,7 +4,6 @@
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
 import { nowS } from "~/lib/dates";
-import { mailerFor } from "./mail.server";
 import type { ChatPrices, ConversationSummary, MessageKind, SendError, SendInput, SendResult, WireMessage } from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
@@ -14,7 +13,6 @@ import { roomStub } from "~/chat/stubs";
 import { logError } from "~/lib/log.server";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
-import { mailText } from "~/chat/mail-text";
 
 const DAY = 86_400;
 const PREVIEW_CHARS = 120;
@@ -513,34 +511,3 @@ export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM" | "M
   );
   return held.length;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Notification e-mail
-
-type NotifyRow = { email: string; language: string; brand_id: number; mail_name: string; domain: string; disabled: number };
-
-/**
- * E-mails an offline member about a new message (only for the first unread one of a conversation,
- * so a burst of messages makes one mail), unless they disabled new-message notifications.
- * Sent through the Mailer (the outbox outside production).
- */
-export async function notifyNewMessage(
-  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM">, o: { receiverId: string; senderId: string; conversationId: string },
-): Promise<boolean> {
-  const row = await env.DB
-    .prepare(
-      `SELECT u.email, u.language, u.brand_id, b.mail_name, b.domain,
-              EXISTS(SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND (nd.type = 'new_message'
-                OR (nd.type = 'new_conversation' AND (SELECT COUNT(*) FROM messages WHERE conversation_id = ?2) = 1))) AS disabled,
-              (SELECT name FROM profiles WHERE user_id = ?3) AS sender_name
-       FROM users u JOIN brands b ON b.id = u.brand_id WHERE u.id = ?1 AND u.deleted_at IS NULL`,
-    )
-    .bind(o.receiverId, o.conversationId, o.senderId)
-    .first<NotifyRow & { sender_name: string }>();
-  if (!row || row.disabled) return false;
-  const url = `https://${row.domain}/chats/${o.conversationId}`;
-  const m = mailText(row.language, { name: row.sender_name, brand: row.mail_name, url });
-  await mailerFor(env).send({ brandId: row.brand_id, to: row.email, subject: m.subject, text: m.text, html: m.html, fromName: row.mail_name });
-  return true;
-}
-

@@ -4,6 +4,7 @@
  */
 import type { Env } from "~/lib/env";
 import { notifyMemberLater, type Later } from "./hub.server";
+import { enqueue } from "./notify-queue";
 import { CARD_COLUMNS, likeStateOf, mainImageOf, toCard, type CardRow, type LikeState, type ProfileCard } from "./profiles.server";
 
 export { likeStateOf, type LikeState };
@@ -33,17 +34,23 @@ async function stateBetween(d1: D1Database, viewerId: string, targetId: string):
   return likeStateOf(viewerId, results.map((r) => r.liker_id));
 }
 
-/** What liking needs: the database, the liked member's hub, and (in a request) its waitUntil. */
-export type LikeApp = { env: Pick<Env, "DB" | "MEMBER_HUB">; ctx?: Later };
+/** What liking needs: the database, the liked member's hub, the notification queue, and (in a request) its waitUntil. */
+export type LikeApp = { env: Pick<Env, "DB" | "MEMBER_HUB" | "NOTIFY_QUEUE">; ctx?: Later };
 
-/** A new like tells the liked member's open tabs (their likes badge), after the response when it can. */
-export const likeNotice = (app: LikeApp, likedId: string) => notifyMemberLater(app.env, app.ctx, likedId, { kind: "like" });
+/**
+ * A new like tells the liked member's open tabs (their likes badge), after the response when it can,
+ * and queues the like (or match) notification (app/models/notify.server.ts).
+ */
+export const likeNotice = async (app: LikeApp, likerId: string, likedId: string) => {
+  await enqueue(app.env, { kind: "like", likerId, likedId });
+  await notifyMemberLater(app.env, app.ctx, likedId, { kind: "like" });
+};
 
 /** Likes a member (idempotent); answers the new state. */
 export async function like(app: LikeApp, likerId: string, likedId: string, source: LikeSource = "profile"): Promise<LikeState> {
   const d1 = app.env.DB;
   const res = await likeStatement(d1, likerId, likedId, source).run();
-  if (res.meta.changes) await likeNotice(app, likedId);
+  if (res.meta.changes) await likeNotice(app, likerId, likedId);
   return stateBetween(d1, likerId, likedId);
 }
 

@@ -13,6 +13,8 @@ export interface Mail {
   text: string;
   html: string;
   fromName?: string;
+  /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post on notification mails. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -35,14 +37,15 @@ export function mailerFor(env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_F
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          headers: mail.headers,
         });
       },
     };
   }
   return {
     async send(mail) {
-      await env.DB.prepare("INSERT INTO mail_outbox (brand_id, \"to\", subject, text, html) VALUES (?1, ?2, ?3, ?4, ?5)")
-        .bind(mail.brandId, mail.to, mail.subject, mail.text, mail.html)
+      await env.DB.prepare("INSERT INTO mail_outbox (brand_id, \"to\", subject, text, html, headers) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        .bind(mail.brandId, mail.to, mail.subject, mail.text, mail.html, mail.headers ? JSON.stringify(mail.headers) : null)
         .run();
     },
   };
@@ -54,12 +57,14 @@ export interface OutboxMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers as JSON (List-Unsubscribe…), null for none. */
+  headers: string | null;
   created_at: number;
 }
 
 export async function listOutbox(d1: D1Database, limit = 50): Promise<OutboxMail[]> {
   const { results } = await d1
-    .prepare('SELECT id, "to", subject, text, html, created_at FROM mail_outbox ORDER BY id DESC LIMIT ?1')
+    .prepare('SELECT id, "to", subject, text, html, headers, created_at FROM mail_outbox ORDER BY id DESC LIMIT ?1')
     .bind(limit)
     .all<OutboxMail>();
   return results;
@@ -80,16 +85,31 @@ export function accountMail(
   o: { brandId: number; brandName: string; to: string; name: string; link: string; vars?: Record<string, unknown> },
 ): Mail {
   const vars = { brand: o.brandName, name: o.name, ...o.vars };
-  const subject = t(`mail.${kind}.subject`, vars);
-  const body = t(`mail.${kind}.body`, vars);
-  const action = t(`mail.${kind}.action`, vars);
-  const greeting = t("mail.greeting", vars);
-  const footer = t("mail.footer", vars);
-  const text = `${greeting}\n\n${body}\n\n${action}: ${o.link}\n\n${footer}\n`;
+  const { text, html } = renderMail({
+    greeting: t("mail.greeting", vars),
+    body: t(`mail.${kind}.body`, vars),
+    action: t(`mail.${kind}.action`, vars),
+    link: o.link,
+    footer: [t("mail.footer", vars)],
+  });
+  return { brandId: o.brandId, to: o.to, subject: t(`mail.${kind}.subject`, vars), text, html, fromName: o.brandName };
+}
+
+const LINK = /(https?:\/\/[^\s<>"]+)/g;
+
+/**
+ * The text and HTML of a mail with one call to action: greeting, body, the link as a button and as
+ * plain text, and footer lines (their URLs become links in the HTML).
+ */
+export function renderMail(m: { greeting: string; body: string; action: string; link: string; footer: string[] }) {
+  const text = `${m.greeting}\n\n${m.body}\n\n${m.action}: ${m.link}\n\n${m.footer.join("\n")}\n`;
+  const footer = m.footer
+    .map((line) => `<p style="font-size:13px;color:#555">${escapeHtml(line).replace(LINK, (u) => `<a href="${u}">${u}</a>`)}</p>`)
+    .join("");
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
-<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p>
-<p><a href="${escapeHtml(o.link)}" style="display:inline-block;padding:10px 18px;background:#c8102e;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
-<p style="font-size:13px;color:#555">${escapeHtml(o.link)}</p><p style="font-size:13px;color:#555">${escapeHtml(footer)}</p>
+<p>${escapeHtml(m.greeting)}</p><p>${escapeHtml(m.body)}</p>
+<p><a href="${escapeHtml(m.link)}" style="display:inline-block;padding:10px 18px;background:#c8102e;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(m.action)}</a></p>
+<p style="font-size:13px;color:#555">${escapeHtml(m.link)}</p>${footer}
 </body></html>`;
-  return { brandId: o.brandId, to: o.to, subject, text, html, fromName: o.brandName };
+  return { text, html };
 }

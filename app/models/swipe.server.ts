@@ -18,7 +18,7 @@ export async function swipeLike(app: LikeApp, userId: string, targetId: string, 
   const d1 = app.env.DB;
   const res = await likeStatement(d1, userId, targetId, "swipe", { sql: `AND (${COUNT_TODAY}) < ?5`, args: [dayStart(now), SWIPE_LIKES_PER_DAY] }).run();
   if (res.meta.changes) {
-    await likeNotice(app, targetId);
+    await likeNotice(app, userId, targetId);
     return "liked";
   }
   return (await likesLeft(d1, userId, now)) === 0 ? "limit" : "invalid";

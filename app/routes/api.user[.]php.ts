@@ -6,13 +6,46 @@ import { pageContext } from "~/lib/page.server";
 import { setLanguage, userJson } from "~/models/accounts.server";
 import { authenticate, startSession } from "~/models/auth.server";
 import { getMember, type Member } from "~/models/session.server";
+import { deleteSubscriptions, saveSubscription, subscriptionSchema, vapidKeys } from "~/models/push.server";
 
-/** SPEC section 7: the current member (GET), login (POST), the chosen language (PUT). */
+/**
+ * SPEC section 7: the current member (GET), login (POST), the chosen language (PUT).
+ * With ?push=1: the VAPID public key and whether the member has push (GET), saves a device's push
+ * subscription (POST), turns push off for one device ({ endpoint }) or all (DELETE).
+ */
 const answer = (body: unknown, status = 200, headers?: Headers) => jsonResponse(body, { status, headers });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await getMember(request, context);
-  return member ? answer({ user: userJson(member) }) : authenticationRequired(401);
+  if (!member) return authenticationRequired(401);
+  if (new URL(request.url).searchParams.has("push")) {
+    const { publicKey } = await vapidKeys(context.env);
+    return answer({ public_key: publicKey, subscribed: member.pushSubscribed });
+  }
+  return answer({ user: userJson(member) });
+}
+
+const MAX_PUSH_BODY = 4096;
+
+/** POST/DELETE ?push=1: the body is the PushSubscription (or { subscription }), at most 4 KB. */
+async function pushAction(request: Request, member: Member, db: D1Database) {
+  const raw = await request.text().catch(() => "");
+  if (raw.length > MAX_PUSH_BODY) return answer({ error: "invalid_subscription" }, 413);
+  let data: Record<string, unknown> = {};
+  try {
+    data = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  } catch {
+    return answer({ error: "invalid_subscription" }, 400);
+  }
+  if (request.method === "DELETE") {
+    const endpoint = typeof data?.endpoint === "string" ? data.endpoint : undefined;
+    await deleteSubscriptions(db, member.id, endpoint);
+    return answer({ subscribed: false });
+  }
+  const parsed = subscriptionSchema.safeParse(data && typeof data === "object" && "subscription" in data ? data.subscription : data);
+  if (!parsed.success) return answer({ error: "invalid_subscription" }, 400);
+  await saveSubscription(db, member.id, parsed.data);
+  return answer({ subscribed: true });
 }
 
 const credentials = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) });
@@ -36,8 +69,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const updated: Member = { ...member, language };
     return answer({ user: userJson(updated) }, 200, new Headers({ "Set-Cookie": await localeCookie.serialize(language) }));
   }
+  if (new URL(request.url).searchParams.has("push") && (request.method === "POST" || request.method === "DELETE")) {
+    const member = await getMember(request, context);
+    if (!member) return authenticationRequired(401);
+    return pushAction(request, member, context.env.DB);
+  }
   if (request.method !== "POST") return answer({ error: "method_not_allowed" }, 405);
-  if (new URL(request.url).searchParams.has("push")) return answer({ error: "not_implemented" }, 501);
   const parsed = credentials.safeParse(await body(request));
   if (!parsed.success) return answer({ error: "login_failed", message: t("errors.loginFailed") }, 400);
   const formData = new FormData();

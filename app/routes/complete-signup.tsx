@@ -15,9 +15,10 @@ import { nextCards } from "~/models/swipe.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
 import { MemberGrid } from "~/components/members/MemberCard";
+import { PushSetup } from "~/components/notify/PushSetup";
 import styles from "~/styles/members.css";
 
-export const handle = { i18n: ["common", "members"] };
+export const handle = { i18n: ["common", "members", "notify"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export const STEPS = ["message", "photo", "location", "personal", "about", "push", "confirm"] as const;
@@ -143,10 +144,14 @@ export default function CompleteSignup() {
           <p className="step-actions">{save}{skip}</p>
         </Form>
       ) : d.step === "push" ? (
-        <p className="step-actions">
-          <Link to="/notifications" className="btn btn-primary">{t("steps.push.action")}</Link>
-          <Link to={d.next} className="btn btn-link">{t("steps.skip")}</Link>
-        </p>
+        <div className="card">
+          {/* With JavaScript: subscribe this device right here; without it, the settings page. */}
+          <PushSetup />
+          <p className="step-actions">
+            <Link to="/notifications" className="btn btn-outline">{t("steps.push.action")}</Link>
+            <Link to={d.next} className="btn btn-link">{t("steps.skip")}</Link>
+          </p>
+        </div>
       ) : (
         <>
           {d.confirmed ? <p className="alert alert-success">{t("steps.confirm.done")}</p> : <p className="alert alert-info">{t("steps.confirm.pending")}</p>}

@@ -23,6 +23,23 @@ function Linked({ text }: { text: string }) {
   );
 }
 
+/**
+ * A mail's List-Unsubscribe link as a button that POSTs what a mail client's one-click unsubscribe
+ * (RFC 8058) POSTs, to the path on this server (the header's host is the brand's public one).
+ */
+function OneClick({ headers }: { headers: string | null }) {
+  const url = /<(https?:[^>]+)>/.exec((JSON.parse(headers ?? "{}") as Record<string, string>)["List-Unsubscribe"] ?? "")?.[1];
+  if (!url) return null;
+  const { pathname, search } = new URL(url);
+  return (
+    <form method="post" action={pathname + search} className="outbox-unsubscribe">
+      <input type="hidden" name="List-Unsubscribe" value="One-Click" />
+      <span className="outbox-meta">List-Unsubscribe: {url}</span>{" "}
+      <button type="submit" className="btn btn-outline btn-sm">One-click unsubscribe</button>
+    </form>
+  );
+}
+
 export default function Outbox() {
   const { mails } = useLoaderData<typeof loader>();
   return (
@@ -37,6 +54,7 @@ export default function Outbox() {
             <div className="outbox-meta">to <span className="outbox-to">{m.to}</span> · {new Date(m.created_at * 1000).toISOString()}</div>
           </header>
           <pre className="outbox-text"><Linked text={m.text} /></pre>
+          <OneClick headers={m.headers} />
         </article>
       ))}
     </div>

@@ -201,28 +201,30 @@ describe("chat rules", () => {
     b.ws!.close(1000);
   });
 
-  it("e-mails an offline receiver once per unread burst, unless they disabled it", async () => {
+  it("e-mails an offline receiver once per unread burst, through the notification queue", async () => {
     const { alice, bob, conversationId } = await pair({}, { email: `bob-${cid()}@example.com` });
     const stub = roomStub(env, conversationId);
     const mails = () => count('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1)', bob.id);
-    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "one" });
-    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "two" });
-    await stub.settled(); // the mails are sent after the answers
-    expect(await mails()).toBe(1);
-    // Online receivers get no mail.
+    const logged = (messageId: number) => count("SELECT COUNT(*) AS n FROM notification_log WHERE user_id = ?1 AND key LIKE ?2", bob.id, `%:${messageId}:mail`);
+    const send = (body: string) => stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body });
+    const one = await send("one");
+    const two = await send("two");
+    await vi.waitFor(async () => expect(await mails()).toBe(1), { timeout: 8000, interval: 100 });
+    expect(one.ok && (await logged(one.message.id))).toBe(1);
+    // Online receivers get no mail: nothing is even queued.
     const b = await connect(conversationId, await cookieOf(bob.id));
     b.ws!.send(JSON.stringify({ type: "read" }));
     await b.next!(is("backlog"));
-    // The read is processed: bob's unread count is back to 0, so the next message is a first unread one.
-    await vi.waitFor(async () => expect(await count("SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2", conversationId, bob.id)).toBe(0), { timeout: 5000, interval: 10 });
-    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "three" });
+    await vi.waitFor(async () => expect(await count("SELECT unread AS n FROM conversation_members WHERE user_id = ?1", bob.id)).toBe(0));
+    const three = await send("three");
     b.ws!.close(1000);
     await b.closed;
+    // Read, then a new message while offline: a new burst, a new mail. (Switched-off types: tests/worker/notify.test.ts.)
     await env.DB.prepare("UPDATE conversation_members SET unread = 0 WHERE user_id = ?1").bind(bob.id).run();
-    await env.DB.prepare("INSERT INTO notifications_disabled (user_id, type) VALUES (?1, 'new_message')").bind(bob.id).run();
-    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "four" });
-    await stub.settled();
-    expect(await mails()).toBe(1);
+    const four = await send("four");
+    await vi.waitFor(async () => expect(await mails()).toBe(2), { timeout: 8000, interval: 100 });
+    expect(four.ok && (await logged(four.message.id))).toBe(1);
+    for (const r of [two, three]) expect(r.ok && (await logged(r.message.id))).toBe(0);
   });
 });
 

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../app/lib/env";
 import { releaseHeldMessages, startConversation } from "../../app/models/chat.server";
 import { notifyMember } from "../../app/models/hub.server";
+import { handleNotifyBatch } from "../../app/models/notify.server";
+import type { NotifyEvent } from "../../app/models/notify-events";
 import { createMember } from "./fixtures";
 import { cid, pair, roomStub, PRICES } from "./chat-support";
 
@@ -27,21 +29,39 @@ describe("failures are logged with their request, conversation or member id", ()
     ]);
   });
 
-  it("the chat object logs a failed new-message mail (sent after the answer) with the conversation id", async () => {
+  it("the chat object logs a notification it could not queue (after the answer) with the conversation id", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     const { alice, bob, conversationId } = await pair();
     const result = await runInDurableObject(roomStub(env, conversationId), async (room) => {
-      // A production object without its MAIL binding: the mailer throws (the forced failure).
-      Object.defineProperty(room, "env", { value: { ...env, ENVIRONMENT: "production", MAIL: undefined } satisfies Env, configurable: true });
+      // The forced failure: the queue refuses the event.
+      const NOTIFY_QUEUE = { send: () => Promise.reject(new Error("queue down")) } as unknown as Env["NOTIFY_QUEUE"];
+      Object.defineProperty(room, "env", { value: { ...env, NOTIFY_QUEUE } satisfies Env, configurable: true });
       return room.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello" });
     });
     // The member's send succeeded all the same.
     expect(result.ok).toBe(true);
-    // The mail runs in waitUntil: wait for its log line (bounded), not for a fixed time.
-    await vi.waitFor(() => expect(logged(spy, "chat.mail_failed")).toHaveLength(1), { timeout: 5000, interval: 10 });
-    const [line] = logged(spy, "chat.mail_failed");
-    expect(line).toMatchObject({ level: "error", conversationId, memberId: bob.id });
-    expect(String(line!.error)).toContain("MAIL binding missing");
+    // The event is queued in waitUntil: wait for its log line (bounded), not for a fixed time.
+    await vi.waitFor(() => expect(logged(spy, "notify.enqueue_failed")).toHaveLength(1), { timeout: 5000, interval: 10 });
+    expect(logged(spy, "notify.enqueue_failed")[0]).toMatchObject({ level: "error", kind: "message", conversationId, memberId: bob.id, error: "Error: queue down" });
+  });
+
+  it("the queue consumer logs a failed delivery with the member id and retries it", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { alice, bob, conversationId } = await pair();
+    const sent = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
+    if (!sent.ok) throw new Error(sent.error);
+    const retried: number[] = [];
+    const message = {
+      body: { kind: "message", conversationId, senderId: alice.id, receiverId: bob.id, messageId: sent.message.id },
+      attempts: 2, ack: () => {}, retry: (o?: { delaySeconds?: number }) => retried.push(o?.delaySeconds ?? 0),
+    };
+    // A production Worker without its MAIL binding: the mailer throws (the forced failure).
+    const broken = { ...env, ENVIRONMENT: "production", MAIL: undefined } as unknown as Env;
+    await handleNotifyBatch({ messages: [message] } as unknown as MessageBatch<NotifyEvent>, broken);
+    expect(retried).toHaveLength(1);
+    expect(logged(spy, "notify.delivery_failed")).toEqual([
+      expect.objectContaining({ level: "error", kind: "message", conversationId, memberId: bob.id, attempts: 2 }),
+    ]);
   });
 
   it("releasing held messages logs an unreachable conversation object and still releases them", async () => {

@@ -1,5 +1,5 @@
 import { useLocation, useMatches } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from "react";
 import type { RootData } from "~/lib/root-data";
 import { TopBar, BrandBar } from "./TopBar";
 import { Footer } from "./Footer";
@@ -50,10 +50,22 @@ import { ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
 const LiveCounts = lazy(() => import("../LiveCounts").then((m) => ({ default: m.LiveCounts })));
 const LikeModal = lazy(() => import("../members/LikeModal").then((m) => ({ default: m.LikeModal })));
 
+type Extras = ComponentType<{ member: NonNullable<RootData["member"]>; alerts: boolean }>;
+
+/** A member's extras (push and notification alerts, presence, service worker messages), loaded lazily. */
+function useMemberExtras(loggedIn: boolean) {
+  const [Extras, setExtras] = useState<Extras | null>(null);
+  useEffect(() => {
+    if (loggedIn) import("../notify/MemberExtras").then((m) => setExtras(() => m.MemberExtras)).catch(() => {});
+  }, [loggedIn]);
+  return Extras;
+}
+
 /** The four layouts of SPEC section 2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
   useDropdownDismiss();
   const layout = layoutOf(useMatches());
+  const Extras = useMemberExtras(!!root.member);
   const showEntry = shouldShowSiteEntry({
     enabled: root.brand.enableSiteEntryPopup,
     countries: root.brand.siteEntryCountries,
@@ -72,6 +84,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
         <main id="main" className="layout-main">{children}</main>
         {entry}
         {root.member ? <Suspense fallback={null}><LiveCounts member={root.member} /></Suspense> : null}
+        {Extras && root.member ? <Extras member={root.member} alerts={false} /> : null}
       </div>
     );
   }
@@ -91,6 +104,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
       <LoadingBar />
       <TopBar root={root} />
       <AccountAlerts root={root} />
+      {Extras && root.member ? <Extras member={root.member} alerts /> : null}
       <ProfilePhotoAlert loggedIn={!!root.member} hasMainImage={!!root.member?.hasMainImage} />
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />

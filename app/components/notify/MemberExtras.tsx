@@ -1,0 +1,129 @@
+/**
+ * What a logged-in member's pages add once JavaScript runs, loaded lazily by AppShell (never on a
+ * visitor's landing page): the push alert and the disabled-notifications alert (SPEC section 4), the
+ * page-hidden beacon (online status), the service worker's messages (a push arrived; a notification
+ * was clicked: openUrl) and the auto-like after sign-up (likes reloaded after 500 ms).
+ */
+import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "~/lib/i18n-react";
+import { apiFetch } from "~/lib/api-client";
+import { AUTO_LIKE_RELOAD_DELAY_MS } from "~/lib/constants";
+import { PushSetup, usePushState } from "./PushSetup";
+
+export const HIDE_PUSH_ALERT = "hide-push-notification-alert";
+export const HIDE_DISABLED_ALERT = "hide-disabled-notifications-alert";
+const AUTO_LIKE_DONE = "auto-like-done";
+
+const under = (pathname: string, paths: string[]) => paths.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+/** SPEC section 4: where each alert is not shown. */
+const PUSH_ALERT_HIDDEN = ["/signup", "/complete-signup", "/signup-matches", "/notifications", "/activate/done", "/directdebit", "/premium"];
+const DISABLED_ALERT_HIDDEN = ["/settings", "/notifications"];
+
+export type ExtrasMember = { notificationsDisabled: string[] };
+
+export function MemberExtras({ member, alerts }: { member: ExtrasMember; alerts: boolean }) {
+  usePresenceBeacon();
+  useServiceWorkerMessages();
+  useAutoLikeAfterSignup();
+  return alerts ? (
+    <>
+      <PushAlert />
+      <DisabledNotificationsAlert disabled={member.notificationsDisabled.length > 0} />
+    </>
+  ) : null;
+}
+
+function useDismissed(key: string) {
+  const [dismissed, setDismissed] = useState(() => !!localStorage.getItem(key));
+  const dismiss = () => {
+    localStorage.setItem(key, String(Date.now()));
+    setDismissed(true);
+  };
+  return [dismissed, dismiss] as const;
+}
+
+function PushAlert() {
+  const { t, ready } = useTranslation("notify", { useSuspense: false });
+  const { pathname } = useLocation();
+  const [state] = usePushState();
+  const [dismissed, dismiss] = useDismissed(HIDE_PUSH_ALERT);
+  const [done, setDone] = useState(false);
+  if (!ready || state !== "unknown" || dismissed || done || under(pathname, PUSH_ALERT_HIDDEN)) return null;
+  return (
+    <div className="alert alert-info alert-banner push-alert" role="status" data-testid="push-alert">
+      <div className="container alert-banner-inner">
+        <span>{t("push.alert")}</span>
+        <PushSetup small onDone={(s) => s !== "unknown" && setDone(true)} />
+        <button type="button" className="btn btn-link btn-sm" onClick={dismiss}>{t("push.dismiss")}</button>
+      </div>
+    </div>
+  );
+}
+
+function DisabledNotificationsAlert({ disabled }: { disabled: boolean }) {
+  const { t, ready } = useTranslation("notify", { useSuspense: false });
+  const { pathname } = useLocation();
+  const [dismissed, dismiss] = useDismissed(HIDE_DISABLED_ALERT);
+  if (!ready || !disabled || dismissed || under(pathname, DISABLED_ALERT_HIDDEN)) return null;
+  return (
+    <div className="alert alert-warning alert-banner" role="status" data-testid="disabled-notifications-alert">
+      <div className="container alert-banner-inner">
+        <span>{t("disabledAlert.text")}</span>
+        <Link to="/notifications" className="btn btn-primary btn-sm">{t("disabledAlert.action")}</Link>
+        <button type="button" className="btn btn-link btn-sm" onClick={dismiss}>{t("disabledAlert.dismiss")}</button>
+      </div>
+    </div>
+  );
+}
+
+/** SPEC section 7: the page went hidden, the member counts as offline (a request brings them back). */
+function usePresenceBeacon() {
+  useEffect(() => {
+    const onChange = () => {
+      if (document.visibilityState !== "hidden") return;
+      navigator.sendBeacon?.("/api/page-hidden.php", new Blob(["{}"], { type: "text/plain" }));
+    };
+    document.addEventListener("visibilitychange", onChange);
+    return () => document.removeEventListener("visibilitychange", onChange);
+  }, []);
+}
+
+/** public/sw.js tells the page about a push (re-fetch the counts) and a click on one (openUrl: go there). */
+function useServiceWorkerMessages() {
+  const navigate = useNavigate();
+  const { revalidate } = useRevalidator();
+  const handlers = useRef({ navigate, revalidate });
+  handlers.current = { navigate, revalidate };
+  useEffect(() => {
+    if (!("serviceWorker" in navigator)) return;
+    const onMessage = (e: MessageEvent) => {
+      const data = e.data as { type?: string; url?: string } | null;
+      if (data?.type === "openUrl" && data.url) {
+        const url = new URL(data.url, location.origin);
+        if (url.origin === location.origin) handlers.current.navigate(url.pathname + url.search);
+      } else if (data?.type === "push" || data?.type === "checkUrl") {
+        handlers.current.revalidate();
+      }
+    };
+    navigator.serviceWorker.addEventListener("message", onMessage);
+    return () => navigator.serviceWorker.removeEventListener("message", onMessage);
+  }, []);
+}
+
+/** SPEC sections 4 and 7: once after sign-up, the auto-like call; the likes are reloaded 500 ms later. */
+function useAutoLikeAfterSignup() {
+  const { pathname } = useLocation();
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (pathname !== "/signup-matches" || sessionStorage.getItem(AUTO_LIKE_DONE)) return;
+    sessionStorage.setItem(AUTO_LIKE_DONE, "1");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    apiFetch("/api/auto-like.php")
+      .then(() => {
+        timer = setTimeout(revalidate, AUTO_LIKE_RELOAD_DELAY_MS);
+      })
+      .catch(() => {});
+    return () => clearTimeout(timer);
+  }, [pathname, revalidate]);
+}

@@ -1,0 +1,54 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "~/lib/i18n-react";
+import type { PushState } from "~/lib/push-client";
+
+/** The push state of this device once known in the browser (null while loading). */
+export function usePushState() {
+  const [state, setState] = useState<PushState | null>(null);
+  useEffect(() => {
+    let live = true;
+    import("~/lib/push-client").then((p) => p.pushState()).then((s) => live && setState(s)).catch(() => live && setState("unsupported"));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return [state, setState] as const;
+}
+
+/**
+ * Turning push on (and, with `allowOff`, off) for this device: the sign-up's push step, /notifications
+ * and the push alert. The state (SPEC section 4) decides what shows; the browser's permission prompt
+ * only appears after the member's click.
+ */
+export function PushSetup({ allowOff = false, small = false, onDone }: { allowOff?: boolean; small?: boolean; onDone?: (s: PushState) => void }) {
+  const { t, ready } = useTranslation("notify", { useSuspense: false });
+  const [state, setState] = usePushState();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(false);
+  if (!ready || state === null) return null;
+  const run = async (on: boolean) => {
+    setBusy(true);
+    setError(false);
+    try {
+      const p = await import("~/lib/push-client");
+      const next = on ? await p.subscribePush() : await p.unsubscribePush();
+      setState(next);
+      onDone?.(next);
+    } catch {
+      setError(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="push-setup" data-push-state={state}>
+      {state === "subscribed" ? <p>{t("push.subscribed")}</p> : state === "denied" ? <p>{t("push.denied")}</p> : state === "unsupported" ? <p>{t("push.unsupported")}</p> : null}
+      {error ? <p className="alert alert-danger" role="alert">{t("push.error")}</p> : null}
+      {state === "unknown" ? (
+        <button type="button" className={`btn btn-primary${small ? " btn-sm" : ""}`} disabled={busy} onClick={() => run(true)}>{t("push.enable")}</button>
+      ) : state === "subscribed" && allowOff ? (
+        <button type="button" className="btn btn-outline" disabled={busy} onClick={() => run(false)}>{t("push.turnOff")}</button>
+      ) : null}
+    </div>
+  );
+}

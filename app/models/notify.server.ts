@@ -1,0 +1,415 @@
+/**
+ * Notifications (SPEC sections 4 and 9): every type of NOTIFICATION_TYPES is sent by e-mail and, where
+ * it fits, by Web Push. Events reach the senders through a Cloudflare Queue (NOTIFY_QUEUE), so a slow
+ * mail or push service never slows a page or the chat; the Cron Trigger schedules digests and reminders.
+ *
+ * Never sent when the member switched that type off (notifications_disabled; a bounce, spam complaint
+ * or list-unsubscribe switches off only the e-mail), is invisible or deleted, or blocked the sender (or
+ * was blocked); the chat does not even enqueue a message for a member online in that conversation.
+ * Each send claims a key in notification_log first, per channel, so a retried batch or a second cron
+ * run never sends the same thing twice, and a failed channel is retried without repeating the other.
+ */
+import type { TFunction } from "i18next";
+import { z } from "zod";
+import { NOTIFICATION_TYPES, type Language } from "~/lib/constants";
+import { isProduction, type Env } from "~/lib/env";
+import { getFixedT, isLanguage } from "~/lib/i18n.server";
+import { nowS } from "~/lib/dates";
+import { mailerFor, renderMail, type Mailer } from "./mail.server";
+import { dropSubscription, webPushSender, type PushPayload, type PushSender, type StoredSubscription } from "./push.server";
+import type { CampaignType, DigestType, NotifyEvent } from "./notify-events";
+import { enqueueAll, eventFields } from "./notify-queue";
+import { logError } from "~/lib/log.server";
+
+export type { NotifyEvent };
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type NotifyEnv = Pick<
+  Env,
+  "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "NOTIFY_QUEUE" | "SESSION_SECRET" | "VAPID_SUBJECT" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY"
+>;
+
+/** The senders; tests hand in a push service of their own. */
+export type Senders = { mailer: Mailer; push: PushSender };
+export const sendersFor = (env: NotifyEnv): Senders => ({ mailer: mailerFor(env), push: webPushSender(env) });
+
+// ---------------------------------------------------------------------------------------------
+// Consuming
+
+/** Retry delays grow with each attempt (the queue's max_retries bounds them). */
+export const retryDelay = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
+
+/** The queue consumer: each message handled on its own; a failed one is retried later, the others acked. */
+export async function handleNotifyBatch(batch: MessageBatch<NotifyEvent>, env: NotifyEnv, senders = sendersFor(env)) {
+  for (const message of batch.messages) {
+    try {
+      await deliver(env, message.body, senders);
+      message.ack();
+    } catch (e) {
+      logError("notify.delivery_failed", e, { ...eventFields(message.body), attempts: message.attempts });
+      message.retry({ delaySeconds: retryDelay(message.attempts) });
+    }
+  }
+}
+
+type Facts = {
+  id: string; email: string; language: string; invisible: number; deleted_at: number | null; brand_id: number;
+  domain: string; mail_name: string; brand_name: string; disabled: string | null; member_name: string | null;
+  country: string | null; region: string | null; gender: string | null;
+  sender_name: string | null; sender_photo: string | null; sender_gone: number; blocked: number; unread: number | null;
+  first_message: number; liked: number; likes_back: number;
+};
+
+const FACTS_SQL = `
+SELECT u.id, u.email, u.language, u.invisible, u.deleted_at, u.brand_id, b.domain, b.mail_name, b.name AS brand_name,
+       (SELECT group_concat(nd.type || ':' || nd.reason) FROM notifications_disabled nd WHERE nd.user_id = u.id) AS disabled,
+       p.name AS member_name, p.country, p.region, p.gender,
+       s.name AS sender_name, s.main_photo_id AS sender_photo,
+       (?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users su WHERE su.id = ?2 AND su.deleted_at IS NULL)) AS sender_gone,
+       EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = u.id)) AS blocked,
+       (SELECT unread FROM conversation_members WHERE conversation_id = ?3 AND user_id = u.id) AS unread,
+       NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND id < ?4) AS first_message,
+       EXISTS (SELECT 1 FROM likes WHERE liker_id = ?2 AND liked_id = u.id) AS liked,
+       EXISTS (SELECT 1 FROM likes WHERE liker_id = u.id AND liked_id = ?2) AS likes_back
+FROM users u JOIN brands b ON b.id = u.brand_id
+LEFT JOIN profiles p ON p.user_id = u.id
+LEFT JOIN profiles s ON s.user_id = ?2
+WHERE u.id = ?1`;
+
+/** What one event means for one member: the type, a once-only key, where it leads, and the words. */
+type Plan = {
+  type: NotificationType; userId: string; senderId: string | null; conversationId: string | null; key: string;
+  path: string; text: "new_conversation" | "new_message" | "like" | "match" | DigestType | CampaignType;
+  push: boolean; tag?: string;
+};
+
+function planOf(e: NotifyEvent): Plan {
+  switch (e.kind) {
+    case "message": {
+      const type = "new_message";
+      return {
+        type, text: type, userId: e.receiverId, senderId: e.senderId, conversationId: e.conversationId,
+        key: `${type}:${e.conversationId}:${e.messageId}`, path: `/chats/${e.conversationId}`, push: true, tag: `chat-${e.conversationId}`,
+      };
+    }
+    case "like":
+      return {
+        type: "like", text: "like", userId: e.likedId, senderId: e.likerId, conversationId: null,
+        key: `like:${e.likerId}`, path: `/likes/m/${e.likerId}`, push: true, tag: `like-${e.likerId}`,
+      };
+    case "digest":
+      return {
+        type: e.type, text: e.type, userId: e.userId, senderId: null, conversationId: null, key: `${e.type}:${e.ref}`,
+        path: e.type === "unread_reminder" ? "/chats" : "/members", push: e.type === "unread_reminder",
+      };
+    case "campaign":
+      return {
+        type: e.type, text: e.type, userId: e.userId, senderId: null, conversationId: null, key: `${e.type}:${e.ref}`,
+        path: e.path, push: false,
+      };
+  }
+}
+
+/** Why nothing is sent to this member for this plan (null: send). Pure, see tests/unit/notify.test.ts. */
+export function refusal(f: Facts | null, plan: Pick<Plan, "senderId" | "conversationId">): string | null {
+  if (!f || f.deleted_at) return "gone";
+  if (f.invisible) return "invisible";
+  if (plan.senderId && (f.blocked || f.sender_gone)) return "blocked";
+  // Read meanwhile (the member opened the chat before the batch ran): one mail per conversation until read.
+  if (plan.conversationId && !f.unread) return "read";
+  return null;
+}
+
+/** The reasons a type is off for this member: push stops only when the member chose so. */
+export function channelsOf(disabled: string | null, type: NotificationType) {
+  const reasons = (disabled ?? "").split(",").filter((r) => r.startsWith(`${type}:`)).map((r) => r.slice(type.length + 1));
+  return { mail: reasons.length === 0, push: !reasons.some((r) => r === "user" || r === "list_unsubscribe") };
+}
+
+/** Sends what one event means; throws when a channel failed (the queue retries; sent channels stay sent). */
+export async function deliver(env: NotifyEnv, event: NotifyEvent, senders: Senders): Promise<{ mail: boolean; push: number }> {
+  let plan = planOf(event);
+  const db = env.DB;
+  const [factsRes, subsRes] = await db.batch([
+    db.prepare(FACTS_SQL).bind(plan.userId, plan.senderId, plan.conversationId, event.kind === "message" ? event.messageId : 0),
+    db.prepare("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?1 ORDER BY id").bind(plan.userId),
+  ]);
+  const f = (factsRes!.results as Facts[])[0] ?? null;
+  const sent = { mail: false, push: 0 };
+  if (refusal(f, plan) || !f) return sent;
+  if (event.kind === "message" && f.first_message) {
+    plan = { ...plan, type: "new_conversation", text: "new_conversation", key: plan.key.replace("new_message", "new_conversation") };
+  }
+  if (event.kind === "like") {
+    if (!f.liked) return sent; // Taken back meanwhile.
+    if (f.likes_back) plan = { ...plan, text: "match", key: `${plan.key}:match`, path: `/members/${event.likerId}` };
+  }
+  const channels = channelsOf(f.disabled, plan.type);
+  const lng: Language = isLanguage(f.language) ? f.language : "en";
+  const t = await getFixedT(lng, "notify");
+  const content = await contentOf(env, plan, f, t);
+  if (!content) return sent;
+  let failed = false;
+
+  if (channels.mail && (await claim(db, f.id, `${plan.key}:mail`))) {
+    try {
+      await senders.mailer.send(await notificationMail(env, t, plan.type, plan.path, f, content));
+      sent.mail = true;
+    } catch {
+      await release(db, f.id, `${plan.key}:mail`);
+      failed = true;
+    }
+  }
+  const subs = subsRes!.results as StoredSubscription[];
+  if (plan.push && channels.push && subs.length) {
+    const payload: PushPayload = {
+      title: content.subject, body: content.body, url: plan.path, tag: plan.tag,
+      icon: f.sender_photo ? `/photos/${f.sender_photo}/thumb` : "/icons/icon-192.png",
+    };
+    for (const sub of subs) {
+      const key = `${plan.key}:push:${sub.id}`;
+      if (!(await claim(db, f.id, key))) continue;
+      const outcome = await senders.push.send(sub, payload).catch(() => "failed" as const);
+      if (outcome === "sent") sent.push += 1;
+      else if (outcome === "gone") await dropSubscription(db, sub, f.id);
+      else {
+        await release(db, f.id, key);
+        failed = true;
+      }
+    }
+  }
+  if (failed) throw new Error("notification send failed; retry");
+  return sent;
+}
+
+const claim = async (db: D1Database, userId: string, key: string) =>
+  (await db.prepare("INSERT INTO notification_log (user_id, key) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(userId, key).run()).meta.changes === 1;
+const release = (db: D1Database, userId: string, key: string) =>
+  db.prepare("DELETE FROM notification_log WHERE user_id = ?1 AND key = ?2").bind(userId, key).run();
+
+type Content = { subject: string; body: string; action: string };
+
+/** The words of a notification in the member's language; null when a digest has nothing to say. */
+async function contentOf(env: NotifyEnv, plan: Plan, f: Facts, t: TFunction): Promise<Content | null> {
+  const vars: Record<string, string> = { brand: f.mail_name || f.brand_name, name: f.sender_name ?? "", member: f.member_name ?? "" };
+  if (plan.text === "new_members") {
+    const names = await newMembersNear(env.DB, f);
+    if (names.length === 0) return null;
+    vars.names = names.join(", ");
+  }
+  const k = `types.${plan.text}`;
+  return { subject: t(`${k}.subject`, vars), body: t(`${k}.body`, vars), action: t(`${k}.action`, vars) };
+}
+
+/** Up to five members who joined this week in the member's region (else country), of the other gender. */
+async function newMembersNear(db: D1Database, f: Facts): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT p.name FROM users u JOIN profiles p ON p.user_id = u.id
+       WHERE u.brand_id = ?1 AND u.created_at > ?2 AND u.deleted_at IS NULL AND u.id != ?3 AND p.status = 'active'
+         AND p.country = ?4 AND (?5 IS NULL OR p.region = ?5) AND p.gender != ?6
+       ORDER BY u.created_at DESC LIMIT 5`,
+    )
+    .bind(f.brand_id, nowS() - 7 * 86_400, f.id, f.country, f.region, f.gender)
+    .all<{ name: string }>();
+  return results.map((r) => r.name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links and mails
+
+/** Every mailed link is built from the brand's configured domain (DESIGN section 5), never the request's Host. */
+export function siteOrigin(env: Pick<Env, "ENVIRONMENT">, domain: string): string {
+  return isProduction(env) ? `https://${domain}` : `http://${domain}:8787`;
+}
+
+async function notificationMail(env: NotifyEnv, t: TFunction, type: NotificationType, path: string, f: Facts, c: Content) {
+  const origin = siteOrigin(env, f.domain);
+  const unsubscribe = `${origin}/unsubscribe?${new URLSearchParams({ u: f.id, t: type, s: await unsubscribeSignature(env, f.id, type) })}`;
+  const brand = f.mail_name || f.brand_name;
+  const mail = renderMail({
+    greeting: t("mail.greeting", { member: f.member_name ?? "" }),
+    body: c.body,
+    action: c.action,
+    link: `${origin}${path}`,
+    footer: [
+      t("mail.why", { brand, type: t(`typeNames.${type}`) }),
+      `${t("mail.unsubscribe")}: ${unsubscribe}`,
+      `${t("mail.settings")}: ${origin}/notifications`,
+    ],
+  });
+  return {
+    brandId: f.brand_id, to: f.email, subject: c.subject, text: mail.text, html: mail.html, fromName: brand,
+    // RFC 2369 and RFC 8058: the mail client's unsubscribe button posts "List-Unsubscribe=One-Click" to this URL.
+    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unsubscribe (RFC 8058), bounces and complaints
+
+const hmacKey = (secret: string) =>
+  crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
+
+async function hmacHex(secret: string, data: string) {
+  return hex(await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(data)));
+}
+
+/** Constant-time comparison of two hex strings. */
+function sameHex(a: string, b: string) {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** The unsubscribe link's signature: only a mail we sent can switch a member's type off. */
+export const unsubscribeSignature = (env: Pick<Env, "SESSION_SECRET">, userId: string, type: string) =>
+  hmacHex(env.SESSION_SECRET, `unsubscribe:${userId}:${type}`).then((h) => h.slice(0, 32));
+
+export const unsubscribeSchema = z.object({
+  u: z.string().min(1).max(64),
+  t: z.enum(NOTIFICATION_TYPES),
+  s: z.string().regex(/^[0-9a-f]{32}$/),
+});
+
+/** Checks an unsubscribe link; answers the member and type it names, or null. */
+export async function checkUnsubscribe(env: Pick<Env, "SESSION_SECRET">, params: unknown) {
+  const parsed = unsubscribeSchema.safeParse(params);
+  if (!parsed.success) return null;
+  const { u, t, s } = parsed.data;
+  return sameHex(s, await unsubscribeSignature(env, u, t)) ? { userId: u, type: t } : null;
+}
+
+/** One-click unsubscribe: the type's e-mails stop (recorded as list_unsubscribe; the member can switch it on again). */
+export async function unsubscribe(db: D1Database, userId: string, type: NotificationType) {
+  await db
+    .prepare(
+      `INSERT INTO notifications_disabled (user_id, type, reason) SELECT ?1, ?2, 'list_unsubscribe'
+       WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1) ON CONFLICT DO NOTHING`,
+    )
+    .bind(userId, type)
+    .run();
+}
+
+export const mailEventSchema = z.object({
+  type: z.enum(["bounce", "spam_complaint"]),
+  email: z.string().trim().toLowerCase().email().max(254),
+});
+
+/** The provider's webhook signs the raw body: X-Signature: sha256=<hex HMAC-SHA256 with MAIL_WEBHOOK_SECRET>. */
+export async function verifyWebhook(env: Pick<Env, "MAIL_WEBHOOK_SECRET">, body: string, signature: string | null) {
+  const given = /^sha256=([0-9a-f]{64})$/.exec(signature ?? "")?.[1];
+  return !!given && sameHex(given, await hmacHex(env.MAIL_WEBHOOK_SECRET, body));
+}
+
+/**
+ * A bounce or spam complaint for an address: every e-mail type of every account with that address is
+ * switched off, with the reason (SPEC section 4); the member sees the disabled-notifications alert.
+ * Answers how many accounts it touched.
+ */
+export async function recordMailEvent(db: D1Database, email: string, reason: "bounce" | "spam_complaint"): Promise<number> {
+  const { results } = await db.prepare("SELECT id FROM users WHERE lower(email) = ?1").bind(email).all<{ id: string }>();
+  if (results.length === 0) return 0;
+  await db.batch(
+    results.flatMap((u) =>
+      NOTIFICATION_TYPES.map((type) =>
+        db.prepare(
+          `INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, ?3)
+           ON CONFLICT (user_id, type) DO UPDATE SET reason = excluded.reason WHERE notifications_disabled.reason = 'user'`,
+        ).bind(u.id, type, reason),
+      ),
+    ),
+  );
+  return results.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheduling (the Cron Trigger) and campaigns (operators)
+
+const DAY = 86_400;
+/** A member counts as inactive after this long without a visit; reminded at most once a month. */
+export const INACTIVE_AFTER_S = 14 * DAY;
+const REMINDERS_UNTIL_S = 180 * DAY;
+
+/** ISO week of a date, e.g. "2026-W48": the once-a-week key of the new-members digest. */
+export function isoWeek(d: Date): string {
+  const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+  const day = t.getUTCDay() || 7;
+  t.setUTCDate(t.getUTCDate() + 4 - day);
+  const year = t.getUTCFullYear();
+  const week = Math.ceil(((t.getTime() - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
+  return `${year}-W${String(week).padStart(2, "0")}`;
+}
+
+/** Members with messages unread for a day (one reminder per new unread state). */
+export async function scheduleUnreadReminders(env: NotifyEnv, now = nowS()) {
+  const { results } = await env.DB
+    .prepare(
+      `SELECT cm.user_id, MAX(cm.last_activity_at) AS at FROM conversation_members cm JOIN users u ON u.id = cm.user_id
+       WHERE cm.unread > 0 AND cm.last_activity_at BETWEEN ?1 AND ?2 AND u.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = 'unread_reminder' AND nd.reason = 'user')
+       GROUP BY cm.user_id`,
+    )
+    .bind(now - 2 * DAY, now - DAY)
+    .all<{ user_id: string; at: number }>();
+  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "unread_reminder", userId: r.user_id, ref: `u${r.at}` })));
+  return results.length;
+}
+
+/** The weekly digest of new members near each member who wants it (the week is the once-only key). */
+export async function scheduleNewMembersDigest(env: NotifyEnv, now = new Date()) {
+  const ref = isoWeek(now);
+  const { results } = await env.DB
+    .prepare(
+      `SELECT u.id FROM users u WHERE u.deleted_at IS NULL AND u.status = 'confirmed' AND u.invisible = 0
+         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = 'new_members')`,
+    )
+    .all<{ id: string }>();
+  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "new_members", userId: r.id, ref })));
+  return results.length;
+}
+
+/** Members who have not visited for INACTIVE_AFTER_S (up to half a year): a reminder, once a month. */
+export async function scheduleInactiveReminders(env: NotifyEnv, now = new Date()) {
+  const s = Math.floor(now.getTime() / 1000);
+  const ref = now.toISOString().slice(0, 7);
+  const { results } = await env.DB
+    .prepare(
+      `SELECT u.id FROM users u WHERE u.deleted_at IS NULL AND u.last_seen_at BETWEEN ?1 AND ?2
+         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = 'reminders')`,
+    )
+    .bind(s - REMINDERS_UNTIL_S, s - INACTIVE_AFTER_S)
+    .all<{ id: string }>();
+  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "reminders", userId: r.id, ref })));
+  return results.length;
+}
+
+/** The cron's part: hourly unread reminders; daily inactive reminders; Mondays the new-members digest. */
+export async function runNotificationSchedules(env: NotifyEnv, cron: string | null, when = new Date()) {
+  await scheduleUnreadReminders(env, Math.floor(when.getTime() / 1000));
+  if (cron === "5 * * * *") return; // The hourly cron (HOURLY_CRON in app/lib/scheduled.server.ts).
+  await scheduleInactiveReminders(env, when);
+  if (when.getUTCDay() === 1) await scheduleNewMembersDigest(env, when);
+  await env.DB.prepare("DELETE FROM notification_log WHERE sent_at < ?1").bind(Math.floor(when.getTime() / 1000) - 200 * DAY).run();
+}
+
+export const campaignSchema = z.object({
+  type: z.enum(["promotions", "news"]),
+  brandId: z.coerce.number().int().positive(),
+  ref: z.string().trim().regex(/^[a-z0-9-]{1,40}$/),
+  path: z.string().trim().regex(/^\/[A-Za-z0-9/_-]{0,100}$/).default("/"),
+});
+
+/** An operator's promotion or news for every member of a brand who has it switched on (once per ref). */
+export async function sendCampaign(env: NotifyEnv, c: z.infer<typeof campaignSchema>) {
+  const { results } = await env.DB
+    .prepare(
+      `SELECT u.id FROM users u WHERE u.brand_id = ?1 AND u.deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = ?2)`,
+    )
+    .bind(c.brandId, c.type)
+    .all<{ id: string }>();
+  await enqueueAll(env, results.map((r) => ({ kind: "campaign", type: c.type, userId: r.id, ref: c.ref, path: c.path })));
+  return results.length;
+}

@@ -1,0 +1,148 @@
+/**
+ * Web Push (RFC 8030/8291/8292) with VAPID through @block65/webcrypto-web-push (WebCrypto only, aes128gcm).
+ * A member may subscribe several devices (push_subscriptions); a subscription the push service answers
+ * 404 or 410 for is gone and deleted. Production keys are secrets; outside production a key pair is made
+ * on first use and kept in the local D1 (app_keys), so it never lands in the repository.
+ */
+import { buildPushPayload } from "@block65/webcrypto-web-push";
+import { z } from "zod";
+import { isProduction, type Env } from "~/lib/env";
+
+export type PushEnv = Pick<Env, "DB" | "ENVIRONMENT" | "VAPID_SUBJECT" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY">;
+export type VapidPair = { publicKey: string; privateKey: string };
+
+/** A member's devices; more than this and the oldest is dropped. */
+export const MAX_PUSH_DEVICES = 10;
+
+const b64url = (bytes: ArrayBuffer | Uint8Array) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+let cached: Promise<VapidPair> | null = null;
+
+/** The VAPID key pair: the secrets in production, else the local development pair (made once). */
+export function vapidKeys(env: PushEnv): Promise<VapidPair> {
+  if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
+    return Promise.resolve({ publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY });
+  }
+  if (isProduction(env)) return Promise.reject(new Error("VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY secrets missing"));
+  cached ??= developmentKeys(env.DB).catch((e) => {
+    cached = null;
+    throw e;
+  });
+  return cached;
+}
+
+async function developmentKeys(db: D1Database): Promise<VapidPair> {
+  const row = await db.prepare("SELECT value FROM app_keys WHERE name = 'vapid'").first<{ value: string }>();
+  if (row) return JSON.parse(row.value) as VapidPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+  const raw = await crypto.subtle.exportKey("raw", pair.publicKey);
+  const fresh: VapidPair = { publicKey: b64url(raw as ArrayBuffer), privateKey: jwk.d! };
+  // Two isolates starting at once: the first insert wins and both use it.
+  await db.prepare("INSERT INTO app_keys (name, value) VALUES ('vapid', ?1) ON CONFLICT DO NOTHING").bind(JSON.stringify(fresh)).run();
+  const stored = await db.prepare("SELECT value FROM app_keys WHERE name = 'vapid'").first<{ value: string }>();
+  return JSON.parse(stored!.value) as VapidPair;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+
+const base64url = (bytes: number) => z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/).refine((s) => Math.floor((s.replace(/=+$/, "").length * 3) / 4) === bytes);
+
+/**
+ * The browsers' push services (Chrome/Edge/Opera: FCM; Firefox: autopush; Safari: Apple; legacy Edge: WNS).
+ * Only these are posted to: a forged endpoint cannot make the Worker send requests anywhere else.
+ */
+const PUSH_HOSTS = [/^fcm\.googleapis\.com$/, /^updates\.push\.services\.mozilla\.com$/, /^web\.push\.apple\.com$/, /\.notify\.windows\.com$/];
+
+export const isPushServiceUrl = (u: string) => {
+  try {
+    const url = new URL(u);
+    return url.protocol === "https:" && !url.port && PUSH_HOSTS.some((h) => h.test(url.hostname));
+  } catch {
+    return false;
+  }
+};
+
+/** A browser's PushSubscription.toJSON(): an endpoint on a push service and its keys (65-byte P-256 point, 16-byte secret). */
+export const subscriptionSchema = z.object({
+  endpoint: z.string().max(1000).refine(isPushServiceUrl),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({ p256dh: base64url(65), auth: base64url(16) }),
+});
+export type SubscriptionInput = z.infer<typeof subscriptionSchema>;
+export type StoredSubscription = { id: number; endpoint: string; p256dh: string; auth: string };
+
+/**
+ * Stores a device for the member (an endpoint already known moves to them: the browser's profile
+ * changed hands), keeps at most MAX_PUSH_DEVICES, and marks the member as push-subscribed.
+ */
+export async function saveSubscription(db: D1Database, userId: string, s: SubscriptionInput) {
+  await db.batch([
+    db.prepare(
+      `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (?1, ?2, ?3, ?4)
+       ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth`,
+    ).bind(userId, s.endpoint, s.keys.p256dh, s.keys.auth),
+    db.prepare(
+      `DELETE FROM push_subscriptions WHERE user_id = ?1 AND id NOT IN
+         (SELECT id FROM push_subscriptions WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2)`,
+    ).bind(userId, MAX_PUSH_DEVICES),
+    syncFlag(db, userId),
+  ]);
+}
+
+/** Push off: one device (its endpoint), or every device of the member. */
+export async function deleteSubscriptions(db: D1Database, userId: string, endpoint?: string) {
+  await db.batch([
+    endpoint
+      ? db.prepare("DELETE FROM push_subscriptions WHERE user_id = ?1 AND endpoint = ?2").bind(userId, endpoint)
+      : db.prepare("DELETE FROM push_subscriptions WHERE user_id = ?1").bind(userId),
+    syncFlag(db, userId),
+  ]);
+}
+
+/** users.push_subscribed mirrors "has a device" (the 300 s re-fetch, SPEC section 9). */
+const syncFlag = (db: D1Database, userId: string) =>
+  db.prepare("UPDATE users SET push_subscribed = EXISTS (SELECT 1 FROM push_subscriptions WHERE user_id = ?1) WHERE id = ?1").bind(userId);
+
+export async function subscriptionsOf(db: D1Database, userId: string): Promise<StoredSubscription[]> {
+  const { results } = await db
+    .prepare("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?1 ORDER BY id")
+    .bind(userId)
+    .all<StoredSubscription>();
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sending
+
+/** What the service worker shows (public/sw.js). */
+export type PushPayload = { title: string; body: string; icon?: string; url: string; tag?: string };
+export type PushOutcome = "sent" | "gone" | "failed";
+
+/** The push service behind one small interface; tests hand in a fetch that plays the push service. */
+export interface PushSender {
+  send(sub: StoredSubscription, payload: PushPayload): Promise<PushOutcome>;
+}
+
+export function webPushSender(env: PushEnv, fetcher: typeof fetch = fetch): PushSender {
+  return {
+    async send(sub, payload) {
+      const vapid = await vapidKeys(env);
+      const request = await buildPushPayload(
+        { data: payload, options: { ttl: 24 * 3600, urgency: "high", ...(payload.tag ? { topic: payload.tag.slice(0, 32) } : {}) } },
+        { endpoint: sub.endpoint, expirationTime: null, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+        { subject: env.VAPID_SUBJECT, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+      );
+      const res = await fetcher(sub.endpoint, { method: "POST", headers: request.headers, body: request.body });
+      if (res.status === 404 || res.status === 410) return "gone";
+      return res.ok ? "sent" : "failed";
+    },
+  };
+}
+
+/** Forgets a subscription the push service no longer knows. */
+export async function dropSubscription(db: D1Database, sub: StoredSubscription, userId: string) {
+  await db.batch([db.prepare("DELETE FROM push_subscriptions WHERE id = ?1").bind(sub.id), syncFlag(db, userId)]);
+}
