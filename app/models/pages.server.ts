@@ -134,17 +134,6 @@ export async function loadStaticPage(request: Request, context: AppLoadContext, 
   return staticPage(slug, brand, lng, t);
 }
 
-/** The lander kinds of SPEC section 2 that take an optional slug; tinderswipe has its own route. */
-export const LANDER_KINDS = [
-  "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork",
-  "transitionsvideolanding", "video",
-] as const;
-export type LanderKind = (typeof LANDER_KINDS)[number] | "tinderswipe";
-
-export function isLanderKind(kind: string | undefined): kind is LanderKind {
-  return kind === "tinderswipe" || (LANDER_KINDS as readonly string[]).includes(kind ?? "");
-}
-
 /** The sign-up form's labels, shared by the landers and the member landings. */
 export function signupCopy(brand: BrandWithCompany, t: TFunction) {
   return {
@@ -165,24 +154,6 @@ export function signupCopy(brand: BrandWithCompany, t: TFunction) {
 export function maxBirthDate(minAge: number, now = new Date()): string {
   const d = new Date(Date.UTC(now.getUTCFullYear() - minAge, now.getUTCMonth(), now.getUTCDate()));
   return d.toISOString().slice(0, 10);
-}
-
-/** A lander's page: the kind sets the angle, the brand's niche sets the pitch. Unknown kinds are a 404. */
-export async function loadLander(request: Request, context: AppLoadContext, kind: string | undefined) {
-  if (!isLanderKind(kind)) throw new Response("Not found", { status: 404 });
-  const { brand, t } = await pageContext(request, context, "pages");
-  const niche = nicheOf(brand);
-  const vars = { brand: brand.name, minAge: brand.minAge };
-  return {
-    variant: kind,
-    niche,
-    title: t(`landers.${kind}.title`, vars),
-    headline: t(`landers.${kind}.headline`, vars),
-    pitch: t(`niche.${niche}`, vars),
-    points: t("landers.points", { ...vars, returnObjects: true }) as string[],
-    signup: signupCopy(brand, t),
-    swipe: kind === "tinderswipe" ? { like: t("swipe.like"), pass: t("swipe.pass"), caption: t("swipe.caption") } : undefined,
-  };
 }
 
 export const MEMBER_LANDINGS = ["landing", "landing2", "landing3", "signup"] as const;

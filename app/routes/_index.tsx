@@ -5,7 +5,7 @@ import type { Niche } from "~/lib/constants";
 import { pageContext } from "~/lib/page.server";
 import { nicheOf } from "~/models/brand.server";
 import { getMember } from "~/models/session.server";
-import { landingMembers } from "~/models/landing.server";
+import { landingMembers, toStrip } from "~/models/landing.server";
 import { Icon, type IconName } from "~/components/Icon";
 import { HeroArt } from "~/components/landing/HeroArt";
 
@@ -15,12 +15,12 @@ export const handle = { i18n: ["common", "landing"] };
 const TRACKING = ["network", "ref", "sub1", "sub2", "sub3"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { brand, t } = await pageContext(request, context, "landing");
+  const { brand, t, country } = await pageContext(request, context, "landing");
   const niche = nicheOf(brand);
   // Both reads in parallel: one D1 round trip of waiting.
   const [member, members] = await Promise.all([
     getMember(request, context),
-    landingMembers(context.env, niche, brand.minAge),
+    landingMembers(context.env, niche, brand.minAge, country).then((ms) => ms.map(toStrip)),
   ]);
   // Members have nothing to do on the visitors' landing page.
   if (member) throw redirect("/members");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, formatDate, isLanderKind, isStaticSlug, maxBirthDate, slugOfToken } from "~/models/pages.server";
+import { ageOn, formatDate, isStaticSlug, maxBirthDate, slugOfToken } from "~/models/pages.server";
+import { isLanderKind } from "~/models/landers.server";
 
 describe("ageOn", () => {
   const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
