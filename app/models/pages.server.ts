@@ -9,6 +9,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
+import { pricesFor } from "./credits.server";
 
 /** The static pages under /pages/{slug}; "compliance" is also served at /2257. */
 export const STATIC_PAGES = ["cookies", "privacy", "terms", "faq", "return-policy", "service", "ban", "compliance"] as const;
@@ -59,6 +60,7 @@ export function formatDate(lng: Language, iso: string): string {
 /** Every value a page text may interpolate ({{brand}}, {{company}}, {{refundDays}}, …). */
 export function pageVars(brand: BrandWithCompany, lng: Language) {
   const c = brand.company;
+  const prices = pricesFor(brand, null);
   return {
     brand: brand.name,
     domain: brand.domain,
@@ -73,9 +75,10 @@ export function pageVars(brand: BrandWithCompany, lng: Language) {
     phone: brand.supportPhone,
     refundDays: brand.refundDays,
     minAge: brand.minAge,
-    messageCredits: brand.messageCredits,
-    photoCredits: brand.photoCredits,
-    giftCredits: brand.giftCredits,
+    // The brand's own prices (no country): what a message costs where no country price is set.
+    messageCredits: prices.message,
+    photoCredits: prices.photo,
+    giftCredits: prices.gift,
     premiumPhotos: PREMIUM_PHOTOS,
     reactivationDays: REACTIVATION_DAYS,
     chatHistoryDays: brand.chatHistoryDays,
