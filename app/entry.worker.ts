@@ -11,6 +11,7 @@ import { isSameOrigin, newNonce, withSecurityHeaders } from "./lib/security.serv
 import { handleChatSocket, handleMemberSocket } from "./chat/socket.server";
 import { runScheduled } from "./lib/scheduled.server";
 import { HUB_PATH } from "./chat/protocol";
+import { firstTouchCookie } from "./models/tracking.server";
 
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
@@ -35,6 +36,9 @@ export default {
     }
     const cf = request.cf as { country?: string } | undefined;
     const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce }), nonce, dev);
+    // Partners' tracking data from the first tracked visit, whatever page it landed on.
+    const tracked = firstTouchCookie(request);
+    if (tracked) response.headers.append("Set-Cookie", tracked);
     // Outside production, the server's own time for the benchmark (npm run bench).
     if (dev) response.headers.set("Server-Timing", `worker;dur=${(performance.now() - started).toFixed(2)}`);
     return response;

@@ -21,6 +21,7 @@ import { SITE_ENTRY_COOKIE, type LayoutName } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
 import { isProduction } from "./lib/env";
 import { publicBrand, publicMember } from "./lib/root-data";
+import { signupContext } from "./models/tracking.server";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -41,6 +42,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     brand: publicBrand(brand),
     member: member && publicMember(member),
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
+    // One decision per request for every sign-up form and the header's button (SPEC section 6).
+    signup: member ? null : signupContext(request, brand.signups),
     dev: !isProduction(context.env),
   };
 }

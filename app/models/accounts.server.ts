@@ -10,7 +10,7 @@ import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
 import { hashPassword, randomId, verifyPassword } from "~/lib/password";
 import type { DELETE_REASONS } from "./account-forms";
-import type { BrandWithCompany } from "./brand.server";
+import { nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { revokeSessionsStatement, type Member } from "./session.server";
 import { releaseHeldMessages } from "./chat.server";
@@ -105,6 +105,7 @@ const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until
 
 export { signupAllowed, trackingFrom, TRACKING_KEYS, type Tracking } from "./account-forms";
 import type { Tracking } from "./account-forms";
+import { NICHE_WHO, sexualityOf, type Gender, type Seeking } from "./signup-rules";
 
 export type EmailState = "free" | "taken" | "pending_deletion";
 
@@ -124,12 +125,16 @@ export interface SignupInput {
   password: string;
   signupMessage?: string;
   signupProfileId?: string;
+  /** Missing answers take the niche's default (NICHE_WHO). */
+  gender?: Gender;
+  seeking?: Seeking;
 }
 
 /**
  * Creates a member: user, (disabled) profile, the brand's sign-up credits through the ledger, and
  * the activation token, all in one D1 batch; then mails the activation link in their language.
- * Gender and location are filled in later (/complete-signup); the niche gives sensible defaults.
+ * The form asks gender and whom they look for (the niche's answers preselected, or decided by the
+ * gay niche); location is filled in later (/complete-signup).
  */
 export async function signup(
   env: AccountEnv,
@@ -143,21 +148,23 @@ export async function signup(
   const d1 = env.DB;
   const id = randomId();
   const credits = Math.max(0, brand.signupCredits);
-  const gay = brand.niche === 7;
+  const who = NICHE_WHO[nicheOf(brand)];
+  const gender = who.fixed ? who.gender : input.gender ?? who.gender;
+  const sexuality = sexualityOf(gender, who.fixed ? who.seeking : input.seeking ?? who.seeking);
   const country = brand.countries.includes(o.country) ? o.country : (brand.countries[0] ?? o.country);
   const { token, statement } = await newToken(d1, id, "activate");
   const t = o.tracking;
   const statements = [
     d1.prepare(
-      `INSERT INTO users (id, brand_id, email, password_hash, language, status, network, ref, sub1, sub2, sub3, signup_message, signup_profile_id)
-       VALUES (?1, ?2, ?3, ?4, ?5, 'not_confirmed', ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+      `INSERT INTO users (id, brand_id, email, password_hash, language, status, network, ref, sub1, sub2, sub3, lb, signup_message, signup_profile_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, 'not_confirmed', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
     ).bind(
       id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), o.language,
-      t.network, t.ref, t.sub1, t.sub2, t.sub3, input.signupMessage?.trim() || null, input.signupProfileId || null,
+      t.network, t.ref, t.sub1, t.sub2, t.sub3, t.lb, input.signupMessage?.trim() || null, input.signupProfileId || null,
     ),
     d1.prepare(
-      "INSERT INTO profiles (user_id, name, status, gender, sexuality, date_of_birth, country) VALUES (?1, ?2, 'disabled', 'male', ?3, ?4, ?5)",
-    ).bind(id, input.name.trim(), gay ? "gay" : "hetero", input.dateOfBirth, country),
+      "INSERT INTO profiles (user_id, name, status, gender, sexuality, date_of_birth, country) VALUES (?1, ?2, 'disabled', ?3, ?4, ?5, ?6)",
+    ).bind(id, input.name.trim(), gender, sexuality, input.dateOfBirth, country),
     statement,
   ];
   if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));

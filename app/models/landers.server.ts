@@ -12,6 +12,8 @@ import { pageContext } from "~/lib/page.server";
 import { nicheOf, type BrandWithCompany } from "./brand.server";
 import { landingMembers, type LandingMember } from "./landing.server";
 import { signupCopy } from "./pages.server";
+import { NICHE_WHO } from "./signup-rules";
+import { signupForm } from "./tracking.server";
 
 export const LANDER_KINDS = [
   "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork",
@@ -72,6 +74,8 @@ export async function loadLander(request: Request, context: AppLoadContext, kind
   const { brand, lng, t, country } = await pageContext(request, context, "landers");
   const niche = nicheOfSlug(slug, brand);
   const members = await landingMembers(context.env, niche, brand.minAge, country);
+  // The slug's niche also preselects (or decides) who the visitor is and looks for.
+  const form = { ...signupForm(request, brand), who: NICHE_WHO[niche] };
   const vars = { brand: brand.name, minAge: brand.minAge };
   const place = country === "XX" ? "" : new Intl.DisplayNames([lng], { type: "region" }).of(country) ?? "";
   return {
@@ -105,7 +109,8 @@ export async function loadLander(request: Request, context: AppLoadContext, kind
       steps: ([1, 2, 3] as const).map((n) => ({ title: t(`steps.s${n}`), text: t(`steps.t${n}`) })),
     },
     members: members.map((m) => toLanderMember(m, country, lng)),
-    signup: signupCopy(brand, await getFixedT(lng, "pages")),
+    signup: signupCopy(brand, await getFixedT(lng, "pages"), form.state),
+    form,
   };
 }
 export type LanderData = Awaited<ReturnType<typeof loadLander>>;

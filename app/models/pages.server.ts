@@ -9,6 +9,9 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
+import type { SignupState } from "./signup-rules";
+import { signupForm } from "./tracking.server";
+import type { WhoLabels } from "~/components/account/WhoFields";
 import { pricesFor } from "./credits.server";
 
 /** The static pages under /pages/{slug}; "compliance" is also served at /2257. */
@@ -138,7 +141,7 @@ export async function loadStaticPage(request: Request, context: AppLoadContext, 
 }
 
 /** The sign-up form's labels, shared by the landers and the member landings. */
-export function signupCopy(brand: BrandWithCompany, t: TFunction) {
+export function signupCopy(brand: BrandWithCompany, t: TFunction, state: SignupState = "open") {
   return {
     title: t("signup.title", { brand: brand.name }),
     email: t("signup.email"),
@@ -150,6 +153,11 @@ export function signupCopy(brand: BrandWithCompany, t: TFunction) {
     termsLink: t("signup.termsLink"),
     login: t("signup.login"),
     maxBirthDate: maxBirthDate(brand.minAge),
+    who: t("account:who", { returnObjects: true }) as WhoLabels,
+    message: t("account:signup.message"),
+    messagePlaceholder: t("account:signup.messagePlaceholder"),
+    closedTitle: t("landing:signup.closedTitle"),
+    closed: t(state === "needs_source" ? "account:signup.needsSource" : "account:signup.inviteOnly"),
   };
 }
 
@@ -171,6 +179,7 @@ export async function loadMemberLanding(
   ]);
   if (!member) throw new Response("Not found", { status: 404 });
   const vars = { brand: brand.name, name: member.name, minAge: brand.minAge };
+  const form = signupForm(request, brand, member.id);
   return {
     variant: `member-${variant}`,
     niche: nicheOf(brand),
@@ -178,7 +187,8 @@ export async function loadMemberLanding(
     headline: t(`memberLanding.${variant}.headline`, vars),
     pitch: t(`memberLanding.${variant}.lead`, vars),
     points: t("landers.points", { ...vars, returnObjects: true }) as string[],
-    signup: signupCopy(brand, t),
+    signup: signupCopy(brand, t, form.state),
+    form,
     member,
     ageLabel: t("memberLanding.age", { count: member.age }),
   };

@@ -1,10 +1,12 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, Link, useFetcher, useNavigation } from "@remix-run/react";
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { signupSchema, TRACKING_KEYS, type Tracking } from "~/models/account-forms";
+import type { Gender, Seeking } from "~/models/signup-rules";
 import { Errors, Field } from "./Field";
+import { WhoFields } from "./WhoFields";
 
 export type SignupReply = SubmissionResult<string[]> & { pendingDeletion?: string; notice?: string };
 
@@ -14,10 +16,11 @@ export type SignupReply = SubmissionResult<string[]> & { pendingDeletion?: strin
  * by /signup and by the sign-up modal. Tracking data from the query rides along in hidden fields.
  */
 export function SignupForm({
-  minAge, tracking, lastResult, fetcher, profileId, idPrefix = "signup",
+  minAge, tracking, who, lastResult, fetcher, profileId, idPrefix = "signup",
 }: {
   minAge: number;
   tracking: Tracking;
+  who: { gender: Gender; seeking: Seeking; fixed: boolean };
   lastResult?: SignupReply;
   fetcher?: ReturnType<typeof useFetcher>;
   profileId?: string;
@@ -41,8 +44,14 @@ export function SignupForm({
     <FormTag method="post" action={`/signup${query ? `?${query}` : ""}`} className="form-card signup-form" {...getFormProps(form)}>
       {TRACKING_KEYS.map((k) => (tracking[k] ? <input key={k} type="hidden" name={k} value={tracking[k]!} /> : null))}
       {profileId ? <input type="hidden" name="profile" value={profileId} /> : null}
-      <Errors form id={form.errorId} errors={form.errors} vars={vars} />
+      <ErrorSummary id={form.errorId} lastResult={lastResult} vars={vars} />
       {lastResult?.notice ? <p className="alert alert-success" role="status">{t(lastResult.notice)}</p> : null}
+      <WhoFields
+        labels={t("who", { returnObjects: true }) as unknown as Parameters<typeof WhoFields>[0]["labels"]}
+        who={who}
+        idPrefix={idPrefix}
+        values={{ gender: fields.gender.initialValue as string | undefined, seeking: fields.seeking.initialValue as string | undefined }}
+      />
       <Field field={fields.email} label={t("signup.email")} type="email" autoComplete="email" />
       {lastResult?.pendingDeletion ? <PendingDeletion email={lastResult.pendingDeletion} /> : null}
       <Field field={fields.name} label={t("signup.name")} autoComplete="username" hint={t("signup.nameHint")} />
@@ -73,6 +82,25 @@ export function SignupForm({
         <Link to="/login">{t("signup.haveAccount")}</Link>
       </p>
     </FormTag>
+  );
+}
+
+/**
+ * Every error of a failed sign-up at the top of the form, focused, so neither a screen reader nor a
+ * phone lands below it; the fields keep their values (never the password) and their own messages.
+ */
+function ErrorSummary({ id, lastResult, vars }: { id: string; lastResult?: SignupReply; vars: Record<string, unknown> }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const errors = lastResult?.error ? Object.values(lastResult.error).flat().filter((e): e is string => !!e) : [];
+  const key = errors.join("|");
+  useEffect(() => {
+    if (key) ref.current?.focus();
+  }, [key, lastResult]);
+  if (!errors.length) return null;
+  return (
+    <div ref={ref} tabIndex={-1} className="signup-errors" data-testid="signup-errors">
+      <Errors form id={id} errors={[...new Set(errors)]} vars={vars} />
+    </div>
   );
 }
 

@@ -7,9 +7,12 @@ import { useEffect, useRef, type ReactNode } from "react";
 import landersStyles from "~/styles/landers.css";
 import pagesStyles from "~/styles/pages.css";
 import { Icon, type IconName } from "~/components/Icon";
-import { SignupCta, type SignupCopy } from "~/components/pages/SignupCta";
+import { SignupCta, type SignupCopy, type SignupFormState } from "~/components/pages/SignupCta";
+import accountStyles from "~/styles/account.css";
 
-export const landersLinks = () => [{ rel: "stylesheet", href: pagesStyles }, { rel: "stylesheet", href: landersStyles }];
+export const landersLinks = () => [
+  { rel: "stylesheet", href: pagesStyles }, { rel: "stylesheet", href: accountStyles }, { rel: "stylesheet", href: landersStyles },
+];
 // Copy comes resolved from the loader, so the browser loads no extra namespace (landing JS budget).
 export const landerHandle = { layout: "lander", i18n: ["common"] };
 
@@ -23,7 +26,7 @@ export interface LanderCopy {
   swipeHint: string; doneTitle: string; doneText: string; typing: string; reply: string;
   posts: string[]; bubbles: string[]; steps: { title: string; text: string }[];
 }
-export interface LanderView { kind: string; niche: string; copy: LanderCopy; members: LanderMember[]; signup: SignupCopy }
+export interface LanderView { kind: string; niche: string; copy: LanderCopy; members: LanderMember[]; signup: SignupCopy; form: SignupFormState }
 
 type VisualProps = { copy: LanderCopy; members: LanderMember[] };
 
@@ -338,7 +341,7 @@ const VISUALS: Record<string, (p: VisualProps) => ReactNode> = {
 };
 
 export function LanderRoute() {
-  const { kind, niche, copy, members, signup } = useLoaderData() as LanderView;
+  const { kind, niche, copy, members, signup, form } = useLoaderData() as LanderView;
   const Visual = VISUALS[kind]!;
   return (
     <div className={`ld ld-k-${kind} niche-${niche}`} data-kind={kind} data-niche={niche}>
@@ -351,7 +354,7 @@ export function LanderRoute() {
         </header>
         <div className="ld-visual">{members.length ? <Visual copy={copy} members={members} /> : null}</div>
         <aside className="ld-form" id="signup">
-          <SignupCta copy={signup} />
+          <SignupCta copy={signup} signup={form} />
           <ul className="ld-points">
             {copy.points.map((p, i) => <li key={i}><Icon name="check" size={16} />{p}</li>)}
           </ul>

@@ -2,9 +2,10 @@
 import type { ReactNode } from "react";
 import { useLoaderData } from "@remix-run/react";
 import pagesStyles from "~/styles/pages.css";
-import { MemberCard, SignupCta, type SignupCopy } from "./SignupCta";
+import { MemberCard, SignupCta, type SignupCopy, type SignupFormState } from "./SignupCta";
+import accountStyles from "~/styles/account.css";
 
-export const landerLinks = () => [{ rel: "stylesheet", href: pagesStyles }];
+export const landerLinks = () => [{ rel: "stylesheet", href: pagesStyles }, { rel: "stylesheet", href: accountStyles }];
 // Copy comes resolved from the loader, so the browser loads no extra namespace (landing JS budget).
 export const landerHandle = { layout: "lander", i18n: ["common"] };
 
@@ -15,6 +16,7 @@ export interface LanderProps {
   pitch: string;
   points: string[];
   signup: SignupCopy;
+  form: SignupFormState;
   children?: ReactNode;
 }
 
@@ -30,7 +32,7 @@ export function LanderPage(p: LanderProps) {
           </ul>
           {p.children}
         </div>
-        <SignupCta copy={p.signup} />
+        <SignupCta copy={p.signup} signup={p.form} />
       </div>
     </div>
   );
