@@ -103,9 +103,7 @@ const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until
 // ---------------------------------------------------------------------------------------------
 // Sign-up
 
-export { signupAllowed, trackingFrom, TRACKING_KEYS, type Tracking } from "./account-forms";
-import type { Tracking } from "./account-forms";
-import { NICHE_WHO, sexualityOf, type Gender, type Seeking } from "./signup-rules";
+import { NICHE_WHO, sexualityOf, type Gender, type Seeking, type Tracking } from "./signup-rules";
 
 export type EmailState = "free" | "taken" | "pending_deletion";
 

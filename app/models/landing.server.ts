@@ -67,7 +67,6 @@ function yearsBefore(today: Date, years: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export { ageOn };
 
 /**
  * Up to 12 recently active members the brand's visitors want to meet, those in the visitor's country

@@ -11,7 +11,6 @@ import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constant
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
 import type { SignupState } from "./signup-rules";
 import { signupForm } from "./tracking.server";
-import type { WhoLabels } from "~/components/account/WhoFields";
 import { pricesFor } from "./credits.server";
 
 /** The static pages under /pages/{slug}; "compliance" is also served at /2257. */
@@ -144,28 +143,13 @@ export async function loadStaticPage(request: Request, context: AppLoadContext, 
 export function signupCopy(brand: BrandWithCompany, t: TFunction, state: SignupState = "open") {
   return {
     title: t("signup.title", { brand: brand.name }),
-    email: t("signup.email"),
-    name: t("signup.name"),
-    dateOfBirth: t("signup.dateOfBirth", { minAge: brand.minAge }),
-    password: t("signup.password"),
-    submit: t("signup.submit"),
-    terms: t("signup.terms", { brand: brand.name, minAge: brand.minAge }),
-    termsLink: t("signup.termsLink"),
     login: t("signup.login"),
-    maxBirthDate: maxBirthDate(brand.minAge),
-    who: t("account:who", { returnObjects: true }) as WhoLabels,
-    message: t("account:signup.message"),
-    messagePlaceholder: t("account:signup.messagePlaceholder"),
+    minAge: brand.minAge,
     closedTitle: t("landing:signup.closedTitle"),
     closed: t(state === "needs_source" ? "account:signup.needsSource" : "account:signup.inviteOnly"),
   };
 }
 
-/** Latest date of birth that is old enough today (the date input's max). */
-export function maxBirthDate(minAge: number, now = new Date()): string {
-  const d = new Date(Date.UTC(now.getUTCFullYear() - minAge, now.getUTCMonth(), now.getUTCDate()));
-  return d.toISOString().slice(0, 10);
-}
 
 export const MEMBER_LANDINGS = ["landing", "landing2", "landing3", "signup"] as const;
 
@@ -194,7 +178,6 @@ export async function loadMemberLanding(
   };
 }
 
-export { ageOn };
 
 /**
  * The public card of a member landing: name, age, city and main photo. Deleted accounts and disabled

@@ -2,12 +2,13 @@ import { parseWithZod } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
-import { SignupForm, type SignupReply } from "~/components/account/SignupForm";
+import type { SignupReply } from "~/components/account/SignupForm";
+import { ValidatedSignupForm } from "~/components/account/ValidatedSignupForm";
 import { pageContext } from "~/lib/page.server";
 import { signupSchema } from "~/models/account-forms";
-import { requestReactivation, signup, signupAllowed, withinRateLimit } from "~/models/accounts.server";
+import { requestReactivation, signup, withinRateLimit } from "~/models/accounts.server";
 import { signupContext, visitorTracking } from "~/models/tracking.server";
-import { NICHE_WHO } from "~/models/signup-rules";
+import { NICHE_WHO, signupAllowed } from "~/models/signup-rules";
 import { nicheOf } from "~/models/brand.server";
 import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
@@ -76,7 +77,7 @@ export default function Signup() {
       <p className="lead">{t("signup.lead", { brand: brandName })}</p>
       {allowed === "open" ? (
         <div className="card">
-          <SignupForm minAge={minAge} tracking={tracking} who={who} lastResult={lastResult} />
+          <ValidatedSignupForm minAge={minAge} tracking={tracking} who={who} lastResult={lastResult} />
         </div>
       ) : (
         <div className="card" role="status">
