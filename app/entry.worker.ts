@@ -19,7 +19,7 @@ export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
-export default {
+const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
     const dev = env.ENVIRONMENT !== "production";
@@ -35,7 +35,7 @@ export default {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
     }
     const cf = request.cf as { country?: string } | undefined;
-    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce }), nonce, dev);
+    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce, deliver: (r) => worker.fetch(r, env, ctx) }), nonce, dev);
     // Partners' tracking data from the first tracked visit, whatever page it landed on.
     const tracked = firstTouchCookie(request);
     if (tracked) response.headers.append("Set-Cookie", tracked);
@@ -47,3 +47,4 @@ export default {
     ctx.waitUntil(runScheduled(controller, env));
   },
 } satisfies ExportedHandler<Env>;
+export default worker;

@@ -82,13 +82,20 @@ export function ledgerStatement(
  * Statements adding credits (sign-up, purchase, refund, adjustment) with their ledger row. With
  * `afterChange`, nothing is added unless the statement just before changed a row (e.g. a payment's
  * guarded `status = 'open'` → 'paid'), so a grant is applied once however often it is retried.
+ * `premium` also sets paid_user in the same statement (the first purchase makes a member premium).
  */
 export function grantStatements(
-  db: D1Database, userId: string, credits: number, reason: CreditReason, o: { refId?: string | null; afterChange?: boolean } = {},
+  db: D1Database,
+  userId: string,
+  credits: number,
+  reason: CreditReason,
+  o: { refId?: string | null; afterChange?: boolean; premium?: boolean; now?: number } = {},
 ) {
   if (!Number.isInteger(credits) || credits <= 0) throw new Error(`bad credits ${credits}`);
   return [
-    db.prepare(`UPDATE users SET credits = credits + ?2 WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`).bind(userId, credits),
-    ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId }),
+    db
+      .prepare(`UPDATE users SET credits = credits + ?2${o.premium ? ", paid_user = 1" : ""} WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`)
+      .bind(userId, credits),
+    ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId, now: o.now }),
   ];
 }
