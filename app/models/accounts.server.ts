@@ -13,7 +13,7 @@ import type { DELETE_REASONS } from "./account-forms";
 import { nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { revokeSessionsStatement, type Member } from "./session.server";
-import { releaseHeldMessages } from "./chat.server";
+import { releaseHeldMessages, startAndSend } from "./chat.server";
 import { grantStatements } from "./credits.server";
 import { newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
 
@@ -139,7 +139,7 @@ export async function signup(
   brand: BrandWithCompany,
   input: SignupInput,
   o: { tracking: Tracking; language: Language; country: string; origin: string },
-): Promise<{ ok: true; userId: string } | { ok: false; error: EmailState }> {
+): Promise<{ ok: true; userId: string; conversationId: string | null } | { ok: false; error: EmailState }> {
   const email = normalizeEmail(input.email);
   const state = await emailState(env.DB, brand.id, email);
   if (state !== "free") return { ok: false, error: state };
@@ -174,7 +174,28 @@ export async function signup(
     throw e;
   }
   await sendAccountMail(env, brand, { id, email, name: input.name.trim(), language: o.language }, "activate", token, o.origin);
-  return { ok: true, userId: id };
+  const message = input.signupMessage?.trim();
+  const conversationId = message && input.signupProfileId ? await sendSignupMessage(env, brand, id, input.signupProfileId, message) : null;
+  return { ok: true, userId: id, conversationId };
+}
+
+/** The sign-up message's client id: one per member, so a retried delivery is stored once. */
+const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
+
+/**
+ * The sign-up message (SPEC section 3) becomes the new member's first message to the member whose
+ * landing they signed up on: free, and one of their free conversations. The sender is not confirmed
+ * yet, so it is stored held and delivered by confirmAddress (releaseHeldMessages) once the address
+ * is confirmed. Only to an existing member of the same brand. Returns the conversation, or null.
+ */
+async function sendSignupMessage(env: AccountEnv, brand: BrandWithCompany, userId: string, profileId: string, body: string) {
+  const target = await env.DB.prepare("SELECT 1 AS ok FROM users WHERE id = ?1 AND brand_id = ?2 AND deleted_at IS NULL")
+    .bind(profileId, brand.id).first<{ ok: number }>();
+  if (!target) return null;
+  const sent = await startAndSend(env, { id: userId, credits: 0 }, profileId, {
+    clientId: SIGNUP_MESSAGE_CLIENT_ID, kind: "text", body: body.slice(0, brand.messageLength), prices: { message: 0, gift: 0 },
+  });
+  return sent.ok ? sent.id : null;
 }
 
 const LINK_PATH: Record<AccountMailKind, string> = {

@@ -64,7 +64,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply({ fieldErrors: { email: ["errors.emailExists"] } }, result.error === "pending_deletion" ? { pendingDeletion: v.email } : {});
   }
   const headers = await startSession(request, context, result.userId);
-  return redirect("/signup-matches", { headers });
+  // Signed up to write to a member: straight into that conversation (the message waits for confirmation).
+  return redirect(result.conversationId ? `/chats/${result.conversationId}` : "/signup-matches", { headers });
 }
 
 export default function Signup() {
