@@ -21,6 +21,7 @@ import { SITE_ENTRY_COOKIE, type LayoutName } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
 import { isProduction } from "./lib/env";
 import { publicBrand, publicMember } from "./lib/root-data";
+import { pageTitle } from "./lib/page-title";
 import { signupContext } from "./models/tracking.server";
 import styles from "./styles/app.css";
 
@@ -56,13 +57,20 @@ export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
 
-/** A route's loader may return `title`; the root prefixes the unread count (SPEC section 2). */
+/**
+ * A route's loader may return `title` (see pageTitle); an error page is titled by its own
+ * translated message, so a 404 says so in the visitor's language.
+ */
 function useDocumentTitle(root: RootData | undefined) {
   const matches = useMatches();
+  const error = useRouteError();
+  const { t } = useTranslation();
   const leaf = [...matches].reverse().find((m) => (m.data as { title?: string } | undefined)?.title);
-  const title = (leaf?.data as { title?: string } | undefined)?.title ?? root?.brand.indexTitle ?? "";
-  const count = root?.member ? root.member.unreadMessages + root.member.newLikes : 0;
-  return count > 0 ? `(${count}) ${title}` : title;
+  const title = error
+    ? isRouteErrorResponse(error) && error.status === 404 ? t("error.notFound") : t("error.default")
+    : (leaf?.data as { title?: string } | undefined)?.title;
+  const unread = root?.member ? root.member.unreadMessages + root.member.newLikes : 0;
+  return pageTitle({ title, brandName: root?.brand.name ?? "", indexTitle: root?.brand.indexTitle ?? "", unread });
 }
 
 export function layoutOf(matches: ReturnType<typeof useMatches>): LayoutName {

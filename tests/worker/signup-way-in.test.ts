@@ -175,3 +175,21 @@ describe("the sign-up message of a member landing", () => {
     }
   });
 });
+
+describe("page titles", () => {
+  const title = async (path: string, init: Parameters<typeof get>[1] = {}) => /<title>([^<]*)<\/title>/.exec(await html(path, init))?.[1];
+
+  it("carry the brand's name; the landing keeps its own title", async () => {
+    expect(await title("/signup")).toBe("Sign up free – Amora");
+    expect(await title("/login", { host: "de.localhost" })).toMatch(/ – Herzklang$/);
+    expect(await title("/", { host: "nl.localhost" })).toContain("Flirtlokaal");
+    expect(await title("/", { host: "nl.localhost" })).not.toMatch(/Flirtlokaal.*Flirtlokaal/);
+  });
+
+  it("a 404 is titled in the visitor's language", async () => {
+    const res = await get("/no-such-page-here", { host: "de.localhost" });
+    expect(res.status).toBe(404);
+    const de = await import("../../locales/de/common.json");
+    expect(/<title>([^<]*)<\/title>/.exec(await res.text())?.[1]).toBe(`${de.error.notFound} – Herzklang`);
+  });
+});
