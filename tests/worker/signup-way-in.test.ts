@@ -193,3 +193,64 @@ describe("page titles", () => {
     expect(/<title>([^<]*)<\/title>/.exec(await res.text())?.[1]).toBe(`${de.error.notFound} – Herzklang`);
   });
 });
+
+describe("a member's way around", () => {
+  beforeAll(async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO regions (country, code, name) VALUES ('NL', '07', 'North Holland'), ('NL', '09', 'Utrecht'), ('DE', '16', 'Berlin'), ('DE', '02', 'Bavaria')",
+    ).run();
+  });
+
+  it("the navigation leads to the swipe game and the match finder", async () => {
+    const m = await createMember({ gender: "male" });
+    const page = await html("/members", { cookie: await sessionCookie(m.id) });
+    expect(page).toContain('href="/swipe-game"');
+    expect(page).toContain('href="/match-finder"');
+  });
+
+  it("/members folds the filters behind a summary and lists the chosen country's regions", async () => {
+    const m = await createMember({ gender: "male", country: "NL" });
+    const cookie = await sessionCookie(m.id);
+    const nl = await html("/members", { cookie });
+    expect(nl).toMatch(/<details class="search-filters"><summary[^>]*>/);
+    expect(nl).toContain(">Utrecht</option>");
+    // Without JavaScript the country is submitted and the page lists its regions; another country's region is dropped.
+    const de = await html("/members?country=DE&countryregion=09", { cookie });
+    expect(de).toContain(">Bavaria</option>");
+    expect(de).not.toContain(">Utrecht</option>");
+    expect(de).not.toMatch(/value="09" selected/);
+  });
+
+  it("a profile saved with a new country and the old country's region keeps no foreign region", async () => {
+    const m = await createMember({ gender: "female", country: "NL", email: "region-move@example.com" });
+    const cookie = await sessionCookie(m.id);
+    const form = {
+      name: "Moving Mia", gender: "female", sexuality: "hetero", date_of_birth: "1990-05-01", country: "DE", region: "09", city: "",
+      about_me: "", hair_colour: "", eye_colour: "", body_type: "", relationship_status: "", tattoos: "", signup_reason: "", lat: "", lon: "",
+    };
+    const res = await send("/profile", form, { cookie });
+    expect(res.status).toBe(302);
+    const row = await env.DB.prepare("SELECT country, region FROM profiles WHERE user_id = ?1").bind(m.id).first();
+    expect(row).toEqual({ country: "DE", region: "" });
+    const page = await html("/profile", { cookie });
+    expect(page).toContain(">Bavaria</option>");
+    expect(page).not.toContain(">Utrecht</option>");
+    // A region of the chosen country is kept.
+    expect((await send("/profile", { ...form, region: "16" }, { cookie })).status).toBe(302);
+    expect(await env.DB.prepare("SELECT region FROM profiles WHERE user_id = ?1").bind(m.id).first("region")).toBe("16");
+  });
+
+  it("at the daily limit the swipe game says so, with the premium offer", async () => {
+    const m = await createMember({ gender: "male", country: "FI" });
+    const cookie = await sessionCookie(m.id);
+    const others = await Promise.all(Array.from({ length: 5 }, () => createMember({ country: "FI" })));
+    await env.DB.batch(others.slice(0, 4).map((o) => env.DB.prepare("INSERT INTO likes (liker_id, liked_id, source, created_at) VALUES (?1, ?2, 'swipe', unixepoch())").bind(m.id, o.id)));
+    const page = await html("/swipe-game", { cookie });
+    expect(page).toContain("You can give out 4 Likes per day");
+    expect(page).toContain('href="/premium"');
+    const refused = await send("/swipe-game", { intent: "like", targetId: others[4]!.id }, { cookie });
+    expect(refused.status).toBe(429);
+    const body = await refused.text();
+    expect(body).toContain("You can give out 4 Likes per day");
+  });
+});
