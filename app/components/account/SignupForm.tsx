@@ -54,6 +54,14 @@ export function SignupForm({
 }) {
   const { t } = useTranslation("account");
   const navigation = useNavigation();
+  // On the landing page and the landers the form posts through its own fetcher, so a failed sign-up
+  // stays on that page with everything typed still in the fields (the password too); without
+  // JavaScript it posts to /signup, which shows the errors above the form (never the password).
+  const own = useFetcher<SignupReply>({ key: `${idPrefix}-fetcher` });
+  if (!fetcher && !validation) {
+    fetcher = own as ReturnType<typeof useFetcher>;
+    lastResult = lastResult ?? own.data;
+  }
   const v = validation ?? serverOnly(idPrefix, lastResult);
   const busy = fetcher ? fetcher.state !== "idle" : navigation.state === "submitting";
   const FormTag = fetcher ? fetcher.Form : Form;
