@@ -122,4 +122,13 @@ export function landingMembers(env: Pick<Env, "DB" | "ENVIRONMENT">, niche: Nich
 
 /** What a member card on a public page shows: name, age, city and photo, nothing finer. */
 export type StripMember = Pick<LandingMember, "id" | "name" | "age" | "city" | "photoId">;
+/**
+ * The landing's strip: the members in the visitor's country when there are any ("near you" means
+ * near), else the most recent of everywhere under a title that promises nothing about distance.
+ */
+export function landingStrip(members: LandingMember[], country: string): { near: boolean; members: StripMember[] } {
+  const near = members.filter((m) => m.country === country);
+  return { near: near.length > 0, members: (near.length ? near : members).map(toStrip) };
+}
+
 export const toStrip = ({ id, name, age, city, photoId }: LandingMember): StripMember => ({ id, name, age, city, photoId });

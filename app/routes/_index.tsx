@@ -5,7 +5,7 @@ import type { Niche } from "~/lib/constants";
 import { pageContext } from "~/lib/page.server";
 import { nicheOf } from "~/models/brand.server";
 import { getMember } from "~/models/session.server";
-import { landingMembers, toStrip } from "~/models/landing.server";
+import { landingMembers, landingStrip } from "~/models/landing.server";
 import { Icon, type IconName } from "~/components/Icon";
 import { HeroArt } from "~/components/landing/HeroArt";
 import { SignupForm } from "~/components/account/SignupForm";
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Both reads in parallel: one D1 round trip of waiting.
   const [member, members] = await Promise.all([
     getMember(request, context),
-    landingMembers(context.env, niche, brand.minAge, country).then((ms) => ms.map(toStrip)),
+    landingMembers(context.env, niche, brand.minAge, country).then((ms) => landingStrip(ms, country)),
   ]);
   // Members have nothing to do on the visitors' landing page.
   if (member) throw redirect("/members");
@@ -29,7 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const form = signupForm(request, brand);
   return {
     niche,
-    members,
+    members: members.members,
+    near: members.near,
     signupOpen: form.state === "open",
     tracking: form.tracking,
     who: form.who,
@@ -100,7 +101,7 @@ export default function Landing() {
         <section className="section member-strip" aria-labelledby="members-title">
           <div className="container">
             <div className="section-title">
-              <h2 id="members-title">{t(`${niche}.membersTitle`)}</h2>
+              <h2 id="members-title">{data.near ? t(`${niche}.membersTitle`) : t("members.onlineNow")}</h2>
               <p>{t("members.subtitle")}</p>
             </div>
             <ul className="member-grid" data-testid="landing-members">

@@ -254,3 +254,22 @@ describe("a member's way around", () => {
     expect(body).toContain("You can give out 4 Likes per day");
   });
 });
+
+describe("'Online near you' on the landing", () => {
+  it("shows only members in the visitor's country under 'near you'; elsewhere it promises no distance", async () => {
+    const photo = async (name: string, country: string) => {
+      const m = await createMember({ name, gender: "female", country, dateOfBirth: "1992-01-01" });
+      await env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3 WHERE user_id = ?1").bind(m.id, `photo-${m.id}`, `${name}stad`).run();
+      await env.DB.prepare("UPDATE users SET last_seen_at = unixepoch() WHERE id = ?1").bind(m.id).run();
+    };
+    await photo("Noor", "NL");
+    await photo("Astrid", "DK");
+    const nl = await html("/", { country: "NL" });
+    expect(nl).toContain("Noor, ");
+    expect(nl).not.toContain("Astrid, ");
+    expect(nl).toContain(">Online near you</h2>");
+    const far = await html("/", { country: "US" });
+    expect(far).toContain(">Members online now</h2>");
+    expect(far).toContain("Astrid, ");
+  });
+});
