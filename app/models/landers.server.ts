@@ -90,7 +90,8 @@ export async function loadLander(request: Request, context: AppLoadContext, kind
       points: t("pages:landers.points", { ...vars, returnObjects: true }) as string[],
       online: t("online"),
       locked: t("locked"),
-      near: place ? t("nearPlace", { place }) : t("nearYou"),
+      // "Near you" only when members of the visitor's country are listed; otherwise just "Online now".
+      near: !members.some((m) => m.country === country) ? t("online") : place ? t("nearPlace", { place }) : t("nearYou"),
       you: t("you"),
       live: t("live"),
       upNext: t("upNext"),

@@ -67,6 +67,10 @@ describe("landers", () => {
     const list = /<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(html)![0];
     expect(list.indexOf("Greta")).toBeGreaterThan(-1);
     expect(list.indexOf("Lotte")).toBe(-1); // NL, not near a German visitor while Germans are there
+    expect(list).toContain("Members near you in Germany");
+    // A visitor from a country without members is promised no distance.
+    const far = await page("/landers/maplanding/general", { country: "US" });
+    expect(/<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(far.html)![0]).toContain(`<h2>${enLanders.online}</h2>`);
   });
 
   it("reads 'near you' from a bounded window of recent members through the users_recent index", async () => {
