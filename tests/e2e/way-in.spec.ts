@@ -87,6 +87,12 @@ for (const js of [true, false]) {
       await expect(page.locator('select[name="country"]')).toBeHidden();
       await page.locator(".search-filters > summary").click();
       await expect(page.locator('select[name="country"]')).toBeVisible();
+      // The region list follows the chosen country: at once with JavaScript, on submit without.
+      await page.locator('select[name="country"]').selectOption("AT");
+      if (!js) await Promise.all([page.waitForURL(/country=AT/), page.locator('.search-form button[type="submit"]').click()]);
+      if (!js) await page.locator(".search-filters > summary").click();
+      await expect(page.locator('select[name="countryregion"] option', { hasText: "Carinthia" })).toHaveCount(1);
+      await expect(page.locator('select[name="countryregion"] option', { hasText: "Bavaria" })).toHaveCount(0);
     });
   });
 }
