@@ -13,6 +13,7 @@ import { runScheduled } from "./lib/scheduled.server";
 import { HUB_PATH } from "./chat/protocol";
 import { requestIdOf } from "./lib/log.server";
 import { handleNotifyBatch, type NotifyEvent } from "./models/notify.server";
+import { firstTouchCookie } from "./models/tracking.server";
 
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
@@ -40,6 +41,9 @@ const worker = {
       await handleRemix(request, { env, ctx, cf, nonce, requestId: requestIdOf(request), deliver: (r) => worker.fetch(r, env, ctx) }),
       nonce, dev,
     );
+    // Partners' tracking data from the first tracked visit, whatever page it landed on.
+    const tracked = firstTouchCookie(request);
+    if (tracked) response.headers.append("Set-Cookie", tracked);
     // Outside production, the server's own time for the benchmark (npm run bench).
     if (dev) response.headers.set("Server-Timing", `worker;dur=${(performance.now() - started).toFixed(2)}`);
     return response;

@@ -21,6 +21,8 @@ import { SITE_ENTRY_COOKIE } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
 import { isProduction } from "./lib/env";
 import { publicBrand, publicMember, type RootData } from "./lib/root-data";
+import { pageTitle } from "./lib/page-title";
+import { signupContext } from "./models/tracking.server";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -41,6 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     brand: publicBrand(brand),
     member: member && publicMember(member),
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
+    // One decision per request for every sign-up form and the header's button (SPEC section 6).
+    signup: member ? null : signupContext(request, brand.signups),
     dev: !isProduction(context.env),
   };
 }
@@ -54,13 +58,20 @@ export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
 
-/** A route's loader may return `title`; the root prefixes the unread count (SPEC section 2). */
+/**
+ * A route's loader may return `title` (see pageTitle); an error page is titled by its own
+ * translated message, so a 404 says so in the visitor's language.
+ */
 function useDocumentTitle(root: RootData | undefined) {
   const matches = useMatches();
+  const error = useRouteError();
+  const { t } = useTranslation();
   const leaf = [...matches].reverse().find((m) => (m.data as { title?: string } | undefined)?.title);
-  const title = (leaf?.data as { title?: string } | undefined)?.title ?? root?.brand.indexTitle ?? "";
-  const count = root?.member ? root.member.unreadMessages + root.member.newLikes : 0;
-  return count > 0 ? `(${count}) ${title}` : title;
+  const title = error
+    ? isRouteErrorResponse(error) && error.status === 404 ? t("error.notFound") : t("error.default")
+    : (leaf?.data as { title?: string } | undefined)?.title;
+  const unread = root?.member ? root.member.unreadMessages + root.member.newLikes : 0;
+  return pageTitle({ title, brandName: root?.brand.name ?? "", indexTitle: root?.brand.indexTitle ?? "", unread });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -125,6 +125,8 @@ export const users = sqliteTable(
     sub1: text("sub1"),
     sub2: text("sub2"),
     sub3: text("sub3"),
+    /** The lb query parameter of the first tracked visit (SPEC section 3), kept with the tracking data. */
+    lb: text("lb"),
     /** The first message written on the sign-up form (SPEC "Signup form"), and the profile it was for. */
     signupMessage: text("signup_message"),
     signupProfileId: text("signup_profile_id"),

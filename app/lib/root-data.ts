@@ -1,6 +1,7 @@
 import type { BrandWithCompany } from "~/models/brand.server";
 import type { Member } from "~/models/session.server";
 import { nicheOf, termsVersionDate, cleanPhone } from "~/models/brand.server";
+import type { SignupState, Tracking } from "~/models/signup-rules";
 import type { Language } from "./constants";
 
 /** What the root loader gives every page (the chrome's data); components read it through this type. */
@@ -10,6 +11,8 @@ export interface RootData {
   brand: ReturnType<typeof publicBrand>;
   member: ReturnType<typeof publicMember> | null;
   siteEntrySkipped: boolean;
+  /** For visitors: whether and how they may sign up, and the partners' tracking (SPEC section 6). */
+  signup: { state: SignupState; tracking: Tracking } | null;
   dev: boolean;
 }
 

@@ -6,7 +6,7 @@
 import { ageOn } from "~/lib/dates";
 import { z } from "zod";
 
-import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SIGNUP_MESSAGE_MAX } from "./signup-rules";
+import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SEEKING, SIGNUP_MESSAGE_MAX } from "./signup-rules";
 
 export const OLDEST_AGE = 120;
 
@@ -36,6 +36,9 @@ export function signupSchema(minAge: number, today = new Date()) {
       signup_message: z.string().trim().max(SIGNUP_MESSAGE_MAX, "errors.messageTooLong").optional(),
       password,
       profile: z.string().max(64).optional(),
+      // Who the member is and whom they look for; a form of a niche that decides both sends neither.
+      gender: z.enum(["male", "female"], { errorMap: () => ({ message: "errors.generic" }) }).optional(),
+      seeking: z.enum(SEEKING, { errorMap: () => ({ message: "errors.generic" }) }).optional(),
       // The honeypot: invisible to people, filled in by bots.
       website: z.string().max(0, "errors.generic").optional(),
     })

@@ -11,10 +11,10 @@ import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
 import { hashPassword, randomId, verifyPassword } from "~/lib/password";
 import type { DELETE_REASONS } from "./account-forms";
-import type { BrandWithCompany } from "./brand.server";
+import { nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { revokeSessionsStatement, type Member } from "./session.server";
-import { releaseHeldMessages } from "./chat.server";
+import { releaseHeldMessages, startAndSend } from "./chat.server";
 import { grantStatements } from "./credits.server";
 import { newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
 
@@ -104,7 +104,7 @@ const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until
 // ---------------------------------------------------------------------------------------------
 // Sign-up
 
-import type { Tracking } from "./signup-rules";
+import { NICHE_WHO, sexualityOf, type Gender, type Seeking, type Tracking } from "./signup-rules";
 
 export type EmailState = "free" | "taken" | "pending_deletion";
 
@@ -123,40 +123,46 @@ export interface SignupInput {
   password: string;
   signupMessage?: string;
   signupProfileId?: string;
+  /** Missing answers take the niche's default (NICHE_WHO). */
+  gender?: Gender;
+  seeking?: Seeking;
 }
 
 /**
  * Creates a member: user, (disabled) profile, the brand's sign-up credits through the ledger, and
  * the activation token, all in one D1 batch; then mails the activation link in their language.
- * Gender and location are filled in later (/complete-signup); the niche gives sensible defaults.
+ * The form asks gender and whom they look for (the niche's answers preselected, or decided by the
+ * gay niche); location is filled in later (/complete-signup).
  */
 export async function signup(
   env: AccountEnv,
   brand: BrandWithCompany,
   input: SignupInput,
   o: { tracking: Tracking; language: Language; country: string; origin: string },
-): Promise<{ ok: true; userId: string } | { ok: false; error: EmailState }> {
+): Promise<{ ok: true; userId: string; conversationId: string | null } | { ok: false; error: EmailState }> {
   const email = normalizeEmail(input.email);
   const state = await emailState(env.DB, brand.id, email);
   if (state !== "free") return { ok: false, error: state };
   const d1 = env.DB;
   const id = randomId();
   const credits = Math.max(0, brand.signupCredits);
-  const gay = brand.niche === 7;
+  const who = NICHE_WHO[nicheOf(brand)];
+  const gender = who.fixed ? who.gender : input.gender ?? who.gender;
+  const sexuality = sexualityOf(gender, who.fixed ? who.seeking : input.seeking ?? who.seeking);
   const country = brand.countries.includes(o.country) ? o.country : (brand.countries[0] ?? o.country);
   const { token, statement } = await newToken(d1, id, "activate");
   const t = o.tracking;
   const statements = [
     d1.prepare(
-      `INSERT INTO users (id, brand_id, email, password_hash, language, status, network, ref, sub1, sub2, sub3, signup_message, signup_profile_id)
-       VALUES (?1, ?2, ?3, ?4, ?5, 'not_confirmed', ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+      `INSERT INTO users (id, brand_id, email, password_hash, language, status, network, ref, sub1, sub2, sub3, lb, signup_message, signup_profile_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, 'not_confirmed', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
     ).bind(
       id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), o.language,
-      t.network, t.ref, t.sub1, t.sub2, t.sub3, input.signupMessage?.trim() || null, input.signupProfileId || null,
+      t.network, t.ref, t.sub1, t.sub2, t.sub3, t.lb, input.signupMessage?.trim() || null, input.signupProfileId || null,
     ),
     d1.prepare(
-      "INSERT INTO profiles (user_id, name, status, gender, sexuality, date_of_birth, country) VALUES (?1, ?2, 'disabled', 'male', ?3, ?4, ?5)",
-    ).bind(id, input.name.trim(), gay ? "gay" : "hetero", input.dateOfBirth, country),
+      "INSERT INTO profiles (user_id, name, status, gender, sexuality, date_of_birth, country) VALUES (?1, ?2, 'disabled', ?3, ?4, ?5, ?6)",
+    ).bind(id, input.name.trim(), gender, sexuality, input.dateOfBirth, country),
     statement,
   ];
   if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));
@@ -168,7 +174,28 @@ export async function signup(
     throw e;
   }
   await sendAccountMail(env, brand, { id, email, name: input.name.trim(), language: o.language }, "activate", token, o.origin);
-  return { ok: true, userId: id };
+  const message = input.signupMessage?.trim();
+  const conversationId = message && input.signupProfileId ? await sendSignupMessage(env, brand, id, input.signupProfileId, message) : null;
+  return { ok: true, userId: id, conversationId };
+}
+
+/** The sign-up message's client id: one per member, so a retried delivery is stored once. */
+const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
+
+/**
+ * The sign-up message (SPEC section 3) becomes the new member's first message to the member whose
+ * landing they signed up on: free, and one of their free conversations. The sender is not confirmed
+ * yet, so it is stored held and delivered by confirmAddress (releaseHeldMessages) once the address
+ * is confirmed. Only to an existing member of the same brand. Returns the conversation, or null.
+ */
+async function sendSignupMessage(env: AccountEnv, brand: BrandWithCompany, userId: string, profileId: string, body: string) {
+  const target = await env.DB.prepare("SELECT 1 AS ok FROM users WHERE id = ?1 AND brand_id = ?2 AND deleted_at IS NULL")
+    .bind(profileId, brand.id).first<{ ok: number }>();
+  if (!target) return null;
+  const sent = await startAndSend(env, { id: userId, credits: 0 }, profileId, {
+    clientId: SIGNUP_MESSAGE_CLIENT_ID, kind: "text", body: body.slice(0, brand.messageLength), prices: { message: 0, gift: 0 },
+  });
+  return sent.ok ? sent.id : null;
 }
 
 const LINK_PATH: Record<AccountMailKind, string> = {

@@ -3,12 +3,14 @@
  * the brand's and company's details), the landers' copy and the public member card of the member
  * landings. Texts are resolved here, on the server, so the browser never downloads the legal texts twice.
  */
-import { ageOn, latestBirthDate } from "~/lib/dates";
+import { ageOn } from "~/lib/dates";
 import type { TFunction } from "i18next";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
+import type { SignupState } from "./signup-rules";
+import { signupForm } from "./tracking.server";
 import { pricesFor } from "./credits.server";
 
 /** The static pages under /pages/{slug}; "compliance" is also served at /2257. */
@@ -137,51 +139,17 @@ export async function loadStaticPage(request: Request, context: AppLoadContext, 
   return staticPage(slug, brand, lng, t);
 }
 
-/** The lander kinds of SPEC section 2 that take an optional slug; tinderswipe has its own route. */
-export const LANDER_KINDS = [
-  "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork",
-  "transitionsvideolanding", "video",
-] as const;
-export type LanderKind = (typeof LANDER_KINDS)[number] | "tinderswipe";
-
-export function isLanderKind(kind: string | undefined): kind is LanderKind {
-  return kind === "tinderswipe" || (LANDER_KINDS as readonly string[]).includes(kind ?? "");
-}
-
 /** The sign-up form's labels, shared by the landers and the member landings. */
-export function signupCopy(brand: BrandWithCompany, t: TFunction) {
+export function signupCopy(brand: BrandWithCompany, t: TFunction, state: SignupState = "open") {
   return {
     title: t("signup.title", { brand: brand.name }),
-    email: t("signup.email"),
-    name: t("signup.name"),
-    dateOfBirth: t("signup.dateOfBirth", { minAge: brand.minAge }),
-    password: t("signup.password"),
-    submit: t("signup.submit"),
-    terms: t("signup.terms", { brand: brand.name, minAge: brand.minAge }),
-    termsLink: t("signup.termsLink"),
     login: t("signup.login"),
-    maxBirthDate: latestBirthDate(brand.minAge),
+    minAge: brand.minAge,
+    closedTitle: t("landing:signup.closedTitle"),
+    closed: t(state === "needs_source" ? "account:signup.needsSource" : "account:signup.inviteOnly"),
   };
 }
 
-
-/** A lander's page: the kind sets the angle, the brand's niche sets the pitch. Unknown kinds are a 404. */
-export async function loadLander(request: Request, context: AppLoadContext, kind: string | undefined) {
-  if (!isLanderKind(kind)) throw new Response("Not found", { status: 404 });
-  const { brand, t } = await pageContext(request, context, "pages");
-  const niche = nicheOf(brand);
-  const vars = { brand: brand.name, minAge: brand.minAge };
-  return {
-    variant: kind,
-    niche,
-    title: t(`landers.${kind}.title`, vars),
-    headline: t(`landers.${kind}.headline`, vars),
-    pitch: t(`niche.${niche}`, vars),
-    points: t("landers.points", { ...vars, returnObjects: true }) as string[],
-    signup: signupCopy(brand, t),
-    swipe: kind === "tinderswipe" ? { like: t("swipe.like"), pass: t("swipe.pass"), caption: t("swipe.caption") } : undefined,
-  };
-}
 
 export const MEMBER_LANDINGS = ["landing", "landing2", "landing3", "signup"] as const;
 
@@ -195,6 +163,7 @@ export async function loadMemberLanding(
   ]);
   if (!member) throw new Response("Not found", { status: 404 });
   const vars = { brand: brand.name, name: member.name, minAge: brand.minAge };
+  const form = signupForm(request, brand, member.id);
   return {
     variant: `member-${variant}`,
     niche: nicheOf(brand),
@@ -202,7 +171,8 @@ export async function loadMemberLanding(
     headline: t(`memberLanding.${variant}.headline`, vars),
     pitch: t(`memberLanding.${variant}.lead`, vars),
     points: t("landers.points", { ...vars, returnObjects: true }) as string[],
-    signup: signupCopy(brand, t),
+    signup: signupCopy(brand, t, form.state),
+    form,
     member,
     ageLabel: t("memberLanding.age", { count: member.age }),
   };

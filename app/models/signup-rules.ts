@@ -9,29 +9,63 @@ export const NAME_MAX = 30;
 export const SIGNUP_MESSAGE_MAX = 1000;
 
 export type SignupSetting = "all" | "with_trafficsource" | "other";
-export interface Tracking {
-  network: string | null;
-  ref: string | null;
-  sub1: string | null;
-  sub2: string | null;
-  sub3: string | null;
-}
+/** Tracking data of SPEC section 3 (network, ref, sub1–sub3) plus the lb query parameter. */
+export const TRACKING_KEYS = ["network", "ref", "sub1", "sub2", "sub3", "lb"] as const;
+export type Tracking = Record<(typeof TRACKING_KEYS)[number], string | null>;
 
-export const TRACKING_KEYS = ["network", "ref", "sub1", "sub2", "sub3"] as const;
+export const NO_TRACKING: Tracking = { network: null, ref: null, sub1: null, sub2: null, sub3: null, lb: null };
 
-/** Tracking data of SPEC section 3, from a query string or the form that carried it along. */
+/** Tracking data from a query string, a form that carried it along, or the first-touch cookie. */
 export function trackingFrom(params: URLSearchParams | FormData): Tracking {
   const pick = (k: string) => {
     const v = params.get(k);
-    return typeof v === "string" && v.trim() ? v.trim().slice(0, 100) : null;
+    // Printable text only, at most 100 characters: partners' ids, never markup or control characters.
+    const clean = typeof v === "string" ? v.replace(/[\u0000-\u001f\u007f<>"'`]/g, "").trim().slice(0, 100) : "";
+    return clean || null;
   };
-  return { network: pick("network"), ref: pick("ref"), sub1: pick("sub1"), sub2: pick("sub2"), sub3: pick("sub3") };
+  return Object.fromEntries(TRACKING_KEYS.map((k) => [k, pick(k)])) as Tracking;
 }
 
-/** SPEC section 6: all, or with_trafficsource when network or ref is present; anything else is invite-only. */
-export function signupAllowed(setting: SignupSetting, tracking: Pick<Tracking, "network" | "ref">): "open" | "needs_source" | "invite_only" {
+export const hasTracking = (t: Tracking) => TRACKING_KEYS.some((k) => t[k]);
+
+/** The hidden fields or query string that carry tracking data to /signup. */
+export const trackingEntries = (t: Tracking) => TRACKING_KEYS.flatMap((k) => (t[k] ? [[k, t[k]!] as [string, string]] : []));
+
+export type SignupState = "open" | "needs_source" | "invite_only";
+
+/**
+ * SPEC section 6, the one rule every sign-up form and the header honour: `all` is open,
+ * `with_trafficsource` is open when a traffic source (network or ref) is present, anything else is
+ * invite-only. sub1–sub3 and lb describe a campaign, not a source, so they open nothing on their own.
+ */
+export function signupAllowed(setting: SignupSetting, tracking: Pick<Tracking, "network" | "ref">): SignupState {
   if (setting === "all") return "open";
   if (setting === "with_trafficsource") return tracking.network || tracking.ref ? "open" : "needs_source";
   return "invite_only";
 }
 
+
+/** Whom a new member looks for; with their gender it gives the profile's sexuality. */
+export const SEEKING = ["female", "male", "both"] as const;
+export type Seeking = (typeof SEEKING)[number];
+export type Gender = "male" | "female";
+
+export function sexualityOf(gender: Gender, seeking: Seeking): "hetero" | "gay" | "lesbian" | "bi" {
+  if (seeking === "both") return "bi";
+  if (seeking === gender) return gender === "male" ? "gay" : "lesbian";
+  return "hetero";
+}
+
+/**
+ * What the sign-up form preselects per niche (1–7 as its slug). The gay niche decides both answers,
+ * so its form asks neither; every other niche asks, with its audience's usual answer preselected.
+ */
+export const NICHE_WHO: Record<"general" | "she" | "bdsm" | "bbw" | "gilf" | "milf" | "gay", { gender: Gender; seeking: Seeking; fixed: boolean }> = {
+  general: { gender: "male", seeking: "female", fixed: false },
+  she: { gender: "male", seeking: "female", fixed: false },
+  bdsm: { gender: "male", seeking: "female", fixed: false },
+  bbw: { gender: "male", seeking: "female", fixed: false },
+  gilf: { gender: "male", seeking: "female", fixed: false },
+  milf: { gender: "male", seeking: "female", fixed: false },
+  gay: { gender: "male", seeking: "male", fixed: true },
+};

@@ -5,33 +5,35 @@ import type { Niche } from "~/lib/constants";
 import { pageContext } from "~/lib/page.server";
 import { nicheOf } from "~/models/brand.server";
 import { getMember } from "~/models/session.server";
-import { landingMembers } from "~/models/landing.server";
+import { landingMembers, landingStrip } from "~/models/landing.server";
 import { Icon, type IconName } from "~/components/Icon";
 import { HeroArt } from "~/components/landing/HeroArt";
 import { SignupForm } from "~/components/account/SignupForm";
-import { signupAllowed, trackingFrom } from "~/models/signup-rules";
+import { signupForm } from "~/models/tracking.server";
 import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common", "landing"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { brand, t } = await pageContext(request, context, "landing");
+  const { brand, t, country } = await pageContext(request, context, "landing");
   const niche = nicheOf(brand);
   // Both reads in parallel: one D1 round trip of waiting.
   const [member, members] = await Promise.all([
     getMember(request, context),
-    landingMembers(context.env, niche, brand.minAge),
+    landingMembers(context.env, niche, brand.minAge, country).then((ms) => landingStrip(ms, country)),
   ]);
   // Members have nothing to do on the visitors' landing page.
   if (member) throw redirect("/members");
-  // The same tracking reader and sign-up rule as /signup (SPEC sections 3 and 6); passed on with the form.
-  const tracking = trackingFrom(new URL(request.url).searchParams);
+  // The same first-touch tracking and sign-up rule as every sign-up (SPEC sections 3 and 6).
+  const form = signupForm(request, brand);
   return {
     niche,
-    members,
-    signupOpen: signupAllowed(brand.signups, tracking) === "open",
-    tracking,
+    members: members.members,
+    near: members.near,
+    signupOpen: form.state === "open",
+    tracking: form.tracking,
+    who: form.who,
     minAge: brand.minAge,
     title: t(`${niche}.title`, { brand: brand.name }),
     description: brand.description,
@@ -66,7 +68,7 @@ function SignupCard({ data }: { data: ReturnType<typeof useLoaderData<typeof loa
     <div className="signup-card" id="signup">
       <h2>{t("signup.title")}</h2>
       <p className="text-muted text-small">{t("signup.subtitle")}</p>
-      <SignupForm minAge={data.minAge} tracking={data.tracking} idPrefix="landing-signup" className="signup-form" />
+      <SignupForm minAge={data.minAge} tracking={data.tracking} who={data.who} idPrefix="landing-signup" className="signup-form" />
     </div>
   );
 }
@@ -99,7 +101,7 @@ export default function Landing() {
         <section className="section member-strip" aria-labelledby="members-title">
           <div className="container">
             <div className="section-title">
-              <h2 id="members-title">{t(`${niche}.membersTitle`)}</h2>
+              <h2 id="members-title">{data.near ? t(`${niche}.membersTitle`) : t("members.onlineNow")}</h2>
               <p>{t("members.subtitle")}</p>
             </div>
             <ul className="member-grid" data-testid="landing-members">

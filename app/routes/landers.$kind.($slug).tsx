@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { LANDER_KINDS, loadLander } from "~/models/pages.server";
-import { LanderRoute, landerHandle, landerLinks } from "~/components/pages/Lander";
+import { loadLander } from "~/models/landers.server";
+import { LanderRoute, landerHandle, landersLinks } from "~/components/landers/Lander";
 
-/** /landers/{alonetonight,collagelanding,…}/{slug?}; the slug is a campaign tag and changes nothing yet. */
+/** /landers/{kind}/{slug?}: the kind picks the design, the slug the niche (unknown slug: the brand's). */
 export const handle = landerHandle;
-export const links = landerLinks;
-export const loader = ({ request, context, params }: LoaderFunctionArgs) =>
-  loadLander(request, context, (LANDER_KINDS as readonly string[]).includes(params.kind ?? "") ? params.kind : undefined);
+export const links = landersLinks;
+export const loader = ({ request, context, params }: LoaderFunctionArgs) => loadLander(request, context, params.kind, params.slug);
 export default LanderRoute;

@@ -1,10 +1,12 @@
 /** Member search: a GET form (works without JavaScript), paged results, similar results when few match. */
 import { redirect, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
+import { useRegions, type RegionOption } from "~/components/members/useRegions";
 import { pageContext } from "~/lib/page.server";
 import { getMember } from "~/models/session.server";
-import { resolveFilters, searchMembers, searcherOf, visitorMaySearch, wantedGender } from "~/models/search.server";
+import { resolveFilters, searchMembers, searcherOf, visitorMaySearch, wantedGender, type SearchFilters } from "~/models/search.server";
 import { AGES } from "~/models/profile-options";
 import { MemberGrid } from "~/components/members/MemberCard";
 import { countryName } from "~/components/members/labels";
@@ -44,37 +46,7 @@ export default function Search() {
   return (
     <div className="container members-page">
       <h1>{t("search.title")}</h1>
-      <Form method="get" className="card search-form" key={JSON.stringify(f)}>
-        <label className="field">
-          <span>{t("search.gender")}</span>
-          <select name="gender" defaultValue={f.gender}>
-            <option value="female">{t("values.gender.female")}</option>
-            <option value="male">{t("values.gender.male")}</option>
-          </select>
-        </label>
-        <label className="field">
-          <span>{t("search.country")}</span>
-          <select name="country" defaultValue={f.country}>
-            {data.countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
-          </select>
-        </label>
-        <label className="field">
-          <span>{t("search.region")}</span>
-          <select name="countryregion" defaultValue={f.countryregion}>
-            <option value="">{t("search.anyRegion")}</option>
-            {data.regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
-          </select>
-        </label>
-        <label className="field field-age">
-          <span>{t("search.minAge")}</span>
-          <select name="min_age" defaultValue={f.min_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
-        </label>
-        <label className="field field-age">
-          <span>{t("search.maxAge")}</span>
-          <select name="max_age" defaultValue={f.max_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
-        </label>
-        <button type="submit" className="btn btn-primary">{t("search.submit")}</button>
-      </Form>
+      <FilterForm key={JSON.stringify(f)} filters={f} countries={data.countries} regions={data.regions} />
 
       <p className="search-count" role="status">
         {data.capped ? t("search.countCapped", { count: data.numResults }) : t("search.count", { count: data.numResults })}
@@ -96,5 +68,62 @@ export default function Search() {
         </section>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The filter form, folded behind its summary (the current filters) so a phone shows profiles on its
+ * first screen; open on wide screens (members.css). The region list follows the chosen country.
+ */
+function FilterForm({ filters: f, countries, regions }: {
+  filters: SearchFilters; countries: { code: string; name: string }[]; regions: RegionOption[];
+}) {
+  const { t } = useTranslation("members");
+  const [country, setCountry] = useState(f.country);
+  const countryRegions = useRegions(country, { country: f.country, regions });
+  const summary = [
+    t(`values.gender.${f.gender}`),
+    countries.find((c) => c.code === f.country)?.name,
+    regions.find((r) => r.code === f.countryregion)?.name,
+    `${f.min_age}–${f.max_age}`,
+  ].filter(Boolean).join(" · ");
+  return (
+    <details className="search-filters">
+      <summary className="btn btn-outline search-filters-toggle">
+        <span>{t("search.filters")}</span>
+        <small className="search-filters-summary">{summary}</small>
+      </summary>
+      <Form method="get" className="card search-form">
+        <label className="field">
+          <span>{t("search.gender")}</span>
+          <select name="gender" defaultValue={f.gender}>
+            <option value="female">{t("values.gender.female")}</option>
+            <option value="male">{t("values.gender.male")}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{t("search.country")}</span>
+          <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+            {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t("search.region")}</span>
+          <select name="countryregion" key={country} defaultValue={country === f.country ? f.countryregion : ""}>
+            <option value="">{t("search.anyRegion")}</option>
+            {countryRegions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+          </select>
+        </label>
+        <label className="field field-age">
+          <span>{t("search.minAge")}</span>
+          <select name="min_age" defaultValue={f.min_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+        </label>
+        <label className="field field-age">
+          <span>{t("search.maxAge")}</span>
+          <select name="max_age" defaultValue={f.max_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+        </label>
+        <button type="submit" className="btn btn-primary">{t("search.submit")}</button>
+      </Form>
+    </details>
   );
 }

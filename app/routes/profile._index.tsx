@@ -39,12 +39,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ errors, values: { ...values, interests } }, { status: 400 });
   }
   const d = parsed.data;
+  // A region of the previously chosen country (a form sent without JavaScript) is not kept: the
+  // page then shows the new country's regions to choose from.
+  const regions = await regionsOf(context.env.DB, d.country);
+  const region = regions.length && !regions.some((r) => r.code === d.region) ? "" : d.region;
   // A typed city gets that city's position (for distances); a browser position is kept as given.
   const pos = d.lat !== "" && d.lon !== "" ? { lat: d.lat, lon: d.lon } : d.city ? await cityPosition(context.env.DB, d.country, d.city) : null;
   await updateProfile(context.env.DB, member.id, {
     name: d.name, gender: d.gender, sexuality: d.sexuality, dateOfBirth: d.date_of_birth, aboutMe: d.about_me,
     hairColour: d.hair_colour, eyeColour: d.eye_colour, bodyType: d.body_type, relationshipStatus: d.relationship_status,
-    tattoos: d.tattoos, signupReason: d.signup_reason, country: d.country, region: d.region, city: d.city,
+    tattoos: d.tattoos, signupReason: d.signup_reason, country: d.country, region, city: d.city,
     lat: pos?.lat ?? null, lon: pos?.lon ?? null,
   }, interests);
   return redirect("/profile?saved=1");

@@ -7,7 +7,9 @@ import { ValidatedSignupForm } from "~/components/account/ValidatedSignupForm";
 import { pageContext } from "~/lib/page.server";
 import { signupSchema } from "~/models/account-forms";
 import { requestReactivation, signup, withinRateLimit } from "~/models/accounts.server";
-import { signupAllowed, trackingFrom } from "~/models/signup-rules";
+import { signupContext, visitorTracking } from "~/models/tracking.server";
+import { NICHE_WHO, signupAllowed } from "~/models/signup-rules";
+import { nicheOf } from "~/models/brand.server";
 import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
@@ -18,20 +20,21 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getMember(request, context)) return redirect("/members");
   const { brand, t } = await pageContext(request, context, "account");
-  const tracking = trackingFrom(new URL(request.url).searchParams);
+  const { state, tracking } = signupContext(request, brand.signups);
   return {
     title: t("signup.title"),
     minAge: brand.minAge,
     brandName: brand.name,
-    allowed: signupAllowed(brand.signups, tracking),
+    allowed: state,
     tracking,
+    who: NICHE_WHO[nicheOf(brand)],
   };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand, lng, country } = await pageContext(request, context, "account");
   const formData = await request.formData();
-  const tracking = trackingFrom(formData);
+  const tracking = visitorTracking(request, formData);
   const origin = new URL(request.url).origin;
   const submission = parseWithZod(formData, { schema: signupSchema(brand.minAge) });
   const reply = (o: Parameters<typeof submission.reply>[0] = {}, extra: Partial<SignupReply> = {}): SignupReply => ({
@@ -51,19 +54,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await signup(
     context.env,
     brand,
-    { email: v.email, name: v.name, dateOfBirth: v.date_of_birth, password: v.password, signupMessage: v.signup_message, signupProfileId: v.profile },
+    {
+      email: v.email, name: v.name, dateOfBirth: v.date_of_birth, password: v.password, signupMessage: v.signup_message,
+      signupProfileId: v.profile, gender: v.gender, seeking: v.seeking,
+    },
     { tracking, language: lng, country, origin },
   );
   if (!result.ok) {
     return reply({ fieldErrors: { email: ["errors.emailExists"] } }, result.error === "pending_deletion" ? { pendingDeletion: v.email } : {});
   }
   const headers = await startSession(request, context, result.userId);
-  return redirect("/signup-matches", { headers });
+  // Signed up to write to a member: straight into that conversation (the message waits for confirmation).
+  return redirect(result.conversationId ? `/chats/${result.conversationId}` : "/signup-matches", { headers });
 }
 
 export default function Signup() {
   const { t } = useTranslation("account");
-  const { minAge, allowed, tracking, brandName } = useLoaderData<typeof loader>();
+  const { minAge, allowed, tracking, brandName, who } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   return (
     <div className="container container-narrow account-page">
@@ -71,7 +78,7 @@ export default function Signup() {
       <p className="lead">{t("signup.lead", { brand: brandName })}</p>
       {allowed === "open" ? (
         <div className="card">
-          <ValidatedSignupForm minAge={minAge} tracking={tracking} lastResult={lastResult} />
+          <ValidatedSignupForm minAge={minAge} tracking={tracking} who={who} lastResult={lastResult} />
         </div>
       ) : (
         <div className="card" role="status">

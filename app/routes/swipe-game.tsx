@@ -1,6 +1,6 @@
 /** The swipe game: like or pass on one card at a time; at most 4 likes a day. */
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { z } from "zod";
 import { pageContext } from "~/lib/page.server";
@@ -15,7 +15,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
-  return { title: t("swipe.title"), ...(await nextCards(context.env.DB, member.id, 1)) };
+  return { title: t("swipe.title"), premium: member.paidUser, ...(await nextCards(context.env.DB, member.id, 1)) };
 }
 
 const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().min(1).max(64) });
@@ -33,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SwipeGame() {
-  const { cards, likesLeft } = useLoaderData<typeof loader>();
+  const { cards, likesLeft, premium } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t } = useTranslation("members");
   const card = cards[0];
@@ -41,8 +41,13 @@ export default function SwipeGame() {
     <div className="container container-narrow members-page swipe-game">
       <h1>{t("swipe.title")}</h1>
       <p className="hint">{t("swipe.left", { count: likesLeft })}</p>
-      {data?.error ? <p className="alert alert-danger" role="alert">{data.error}</p> : null}
-      {likesLeft === 0 && !data?.error ? <p className="alert alert-info">{t("swipe.limit", { max: SWIPE_LIKES_PER_DAY })}</p> : null}
+      {data?.error || likesLeft === 0 ? (
+        // At the daily limit the heart still answers: it says why, with the premium offer.
+        <div className={`alert ${data?.error ? "alert-danger" : "alert-info"} swipe-limit`} role={data?.error ? "alert" : "status"}>
+          <p>{data?.error ?? t("swipe.limit", { max: SWIPE_LIKES_PER_DAY })}</p>
+          {premium ? null : <Link to="/premium" className="btn btn-primary btn-sm">{t("photos.getPremium")}</Link>}
+        </div>
+      ) : null}
       {card ? <SwipeCard key={card.id} m={card} disabled={false} /> : <p className="empty">{t("swipe.empty")}</p>}
     </div>
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PASSWORD_ITERATIONS, hashPassword, iterationsOf, verifyPassword } from "~/lib/password";
 import { validAgeOn, signupSchema } from "~/models/account-forms";
-import { signupAllowed, trackingFrom } from "~/models/signup-rules";
+import { sexualityOf, signupAllowed, trackingFrom } from "~/models/signup-rules";
 import { showActivationReminder } from "~/components/alerts/ActivationReminder";
 
 describe("password hashing", () => {
@@ -55,9 +55,19 @@ describe("sign-up setting", () => {
     expect(signupAllowed("with_trafficsource", { network: "n", ref: null })).toBe("open");
     expect(signupAllowed("with_trafficsource", { network: null, ref: "r" })).toBe("open");
     expect(signupAllowed("other", { network: "n", ref: "r" })).toBe("invite_only");
+    expect(signupAllowed("other", none)).toBe("invite_only");
+    // sub1-sub3 and lb describe a campaign, not a source.
+    expect(signupAllowed("with_trafficsource", trackingFrom(new URLSearchParams("sub1=a&sub2=b&sub3=c&lb=d")))).toBe("needs_source");
+  });
+  it("gives the sexuality from the gender and whom they look for", () => {
+    expect(sexualityOf("female", "male")).toBe("hetero");
+    expect(sexualityOf("male", "female")).toBe("hetero");
+    expect(sexualityOf("male", "male")).toBe("gay");
+    expect(sexualityOf("female", "female")).toBe("lesbian");
+    expect(sexualityOf("female", "both")).toBe("bi");
   });
   it("reads the tracking data from the query", () => {
-    expect(trackingFrom(new URLSearchParams("network=a&ref=b&sub1=c&sub3=%20"))).toEqual({ network: "a", ref: "b", sub1: "c", sub2: null, sub3: null });
+    expect(trackingFrom(new URLSearchParams("network=a&ref=b&sub1=c&sub3=%20"))).toEqual({ network: "a", ref: "b", sub1: "c", sub2: null, sub3: null, lb: null });
   });
 });
 

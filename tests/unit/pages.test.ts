@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, isLanderKind, isStaticSlug, slugOfToken } from "~/models/pages.server";
+import { formatDate, isStaticSlug, slugOfToken } from "~/models/pages.server";
+import { isLanderKind } from "~/models/landers.server";
 
 describe("tokens, slugs and lander kinds", () => {
   it("maps only 2257 to the compliance page", () => {

@@ -23,7 +23,7 @@ describe("static pages", () => {
     const de = await page(`/pages/${slug}`, { host: "de.localhost" });
     expect(de.status).toBe(200);
     expect(h1(de.html)).toBe(dePages.static[slug].title);
-    expect(de.html).toContain(`<title>${dePages.static[slug].title}</title>`);
+    expect(de.html).toContain(`<title>${dePages.static[slug].title} – Herzklang</title>`);
     const en = await page(`/pages/${slug}`);
     expect(h1(en.html)).toBe(enPages.static[slug].title);
   });
@@ -243,9 +243,9 @@ describe("landers", () => {
     },
   );
 
-  it("unknown lander kinds are a 404, and tinderswipe takes no slug", async () => {
+  it("unknown lander kinds are a 404", async () => {
     expect((await page("/landers/nope")).status).toBe(404);
-    expect((await page("/landers/tinderswipe/extra")).status).toBe(404);
+    expect((await page("/landers/nope/milf")).status).toBe(404);
   });
 });
 

@@ -1,10 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useFetcher, useNavigation } from "@remix-run/react";
-import type { InputHTMLAttributes, ReactNode } from "react";
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode } from "react";
 import { latestBirthDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n-react";
-import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SIGNUP_MESSAGE_MAX, TRACKING_KEYS, type Tracking } from "~/models/signup-rules";
+import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SIGNUP_MESSAGE_MAX, TRACKING_KEYS, type Gender, type Seeking, type Tracking } from "~/models/signup-rules";
 import { Errors } from "./Errors";
+import { WhoFields, type WhoLabels } from "./WhoFields";
 
 export type SignupReply = SubmissionResult<string[]> & { pendingDeletion?: string; notice?: string };
 export type SignupFieldName = "email" | "name" | "date_of_birth" | "signup_message" | "password";
@@ -38,10 +39,12 @@ function serverOnly(idPrefix: string, lastResult: SignupReply | undefined): Sign
  * validation with `validation` (ValidatedSignupForm). Tracking data rides along in hidden fields.
  */
 export function SignupForm({
-  minAge, tracking, lastResult, fetcher, profileId, idPrefix = "signup", validation, className = "form-card signup-form",
+  minAge, tracking, who, lastResult, fetcher, profileId, idPrefix = "signup", validation, className = "form-card signup-form",
 }: {
   minAge: number;
   tracking: Tracking;
+  /** The niche's answers to "I am … looking for …", preselected (or decided: the gay niche). */
+  who: { gender: Gender; seeking: Seeking; fixed: boolean };
   lastResult?: SignupReply;
   fetcher?: ReturnType<typeof useFetcher>;
   profileId?: string;
@@ -51,6 +54,14 @@ export function SignupForm({
 }) {
   const { t } = useTranslation("account");
   const navigation = useNavigation();
+  // On the landing page and the landers the form posts through its own fetcher, so a failed sign-up
+  // stays on that page with everything typed still in the fields (the password too); without
+  // JavaScript it posts to /signup, which shows the errors above the form (never the password).
+  const own = useFetcher<SignupReply>({ key: `${idPrefix}-fetcher` });
+  if (!fetcher && !validation) {
+    fetcher = own as ReturnType<typeof useFetcher>;
+    lastResult = lastResult ?? own.data;
+  }
   const v = validation ?? serverOnly(idPrefix, lastResult);
   const busy = fetcher ? fetcher.state !== "idle" : navigation.state === "submitting";
   const FormTag = fetcher ? fetcher.Form : Form;
@@ -75,8 +86,14 @@ export function SignupForm({
       aria-invalid={v.formErrors?.length ? true : undefined} aria-describedby={v.formErrors?.length ? v.formErrorId : undefined}>
       {TRACKING_KEYS.map((k) => (tracking[k] ? <input key={k} type="hidden" name={k} value={tracking[k]!} /> : null))}
       {profileId ? <input type="hidden" name="profile" value={profileId} /> : null}
-      <Errors form id={v.formErrorId} errors={v.formErrors} vars={vars} />
+      <ErrorSummary id={v.formErrorId} errors={[...(v.formErrors ?? []), ...serverFieldErrors(lastResult)]} vars={vars} />
       {lastResult?.notice ? <p className="alert alert-success" role="status">{t(lastResult.notice)}</p> : null}
+      <WhoFields
+        labels={t("who", { returnObjects: true }) as unknown as WhoLabels}
+        who={who}
+        idPrefix={idPrefix}
+        values={{ gender: lastResult?.initialValue?.gender as string | undefined, seeking: lastResult?.initialValue?.seeking as string | undefined }}
+      />
       {field("email", t("signup.email"), { type: "email", autoComplete: "email", required: true, maxLength: 254 }, undefined,
         lastResult?.pendingDeletion ? <PendingDeletion email={lastResult.pendingDeletion} /> : null)}
       {field("name", t("signup.name"), { type: "text", autoComplete: "username", required: true, minLength: NAME_MIN, maxLength: NAME_MAX }, t("signup.nameHint"))}
@@ -107,6 +124,30 @@ export function SignupForm({
         <Link to="/login">{t("signup.haveAccount")}</Link>
       </p>
     </FormTag>
+  );
+}
+
+/** The field errors of the server's last answer (the form's own errors come through validation). */
+function serverFieldErrors(lastResult: SignupReply | undefined): string[] {
+  return Object.entries(lastResult?.error ?? {}).flatMap(([name, errors]) => (name && errors ? errors : []));
+}
+
+/**
+ * Every error of a failed sign-up at the top of the form, focused, so neither a screen reader nor a
+ * phone lands below it; the fields keep their values (never the password) and their own messages.
+ */
+function ErrorSummary({ id, errors, vars }: { id: string; errors: string[]; vars: Record<string, unknown> }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const unique = [...new Set(errors)];
+  const key = unique.join("|");
+  useEffect(() => {
+    if (key) ref.current?.focus();
+  }, [key]);
+  if (!unique.length) return null;
+  return (
+    <div ref={ref} tabIndex={-1} className="signup-errors" data-testid="signup-errors">
+      <Errors form id={id} errors={unique} vars={vars} />
+    </div>
   );
 }
 

@@ -2,6 +2,7 @@ import type { RootData } from "~/lib/root-data";
 import accountStyles from "~/styles/account.css";
 import { ActivationReminder } from "./ActivationReminder";
 import { SignupModal } from "./SignupModal";
+import { NICHE_WHO } from "~/models/signup-rules";
 
 /** The accounts area's part of the chrome: the activation reminder for members, the sign-up modal for visitors. */
 export function AccountAlerts({ root }: { root: RootData }) {
@@ -12,7 +13,7 @@ export function AccountAlerts({ root }: { root: RootData }) {
       {root.member ? (
         <ActivationReminder member={root.member} />
       ) : (
-        <SignupModal minAge={root.brand.minAge} signups={root.brand.signups} />
+        <SignupModal minAge={root.brand.minAge} signup={root.signup} who={NICHE_WHO[root.brand.niche]} />
       )}
     </>
   );

@@ -41,7 +41,7 @@ export function ActivationReminder({ member }: { member: ReminderMember | null |
   if (!showActivationReminder(member, pathname)) return null;
   const body = (
     <>
-      <strong>{t("alerts.activationTitle")}</strong> <span>{t("alerts.activationText")}</span>{" "}
+      <strong>{t("alerts.activationTitle")}</strong> <span className="alert-text">{t("alerts.activationText")}</span>{" "}
       <Form method="get" action="/activate/resend" className="inline-form">
         <button type="submit" className="btn btn-link btn-sm">{t("activate.requestNew")}</button>
       </Form>

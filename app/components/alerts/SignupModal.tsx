@@ -1,7 +1,7 @@
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
-import { signupAllowed, trackingFrom, type SignupSetting } from "~/models/signup-rules";
+import type { Gender, Seeking, SignupState, Tracking } from "~/models/signup-rules";
 import type { SignupReply } from "../account/SignupForm";
 
 // Loaded on first open: the form brings zod and conform, which the landing page should not pay for.
@@ -13,7 +13,11 @@ const SignupForm = lazy(() => import("../account/ValidatedSignupForm").then((m) 
  * backdrop nor Escape closes it. It closes on "signupClosed" (the close button) or when the visitor
  * goes to the login page ("redirectedToLogin").
  */
-export function SignupModal({ minAge, signups }: { minAge: number; signups: SignupSetting }) {
+export function SignupModal({ minAge, signup, who }: {
+  minAge: number;
+  signup: { state: SignupState; tracking: Tracking } | null;
+  who: { gender: Gender; seeking: Seeking; fixed: boolean };
+}) {
   const { t } = useTranslation("account");
   const fetcher = useFetcher<SignupReply>();
   const location = useLocation();
@@ -21,8 +25,9 @@ export function SignupModal({ minAge, signups }: { minAge: number; signups: Sign
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const busy = fetcher.state !== "idle";
-  const tracking = trackingFrom(new URLSearchParams(location.search));
-  const enabled = signupAllowed(signups, tracking) === "open";
+  // The server decided (root loader): the first-touch tracking cookie and SPEC section 6's rule.
+  const tracking = signup?.tracking;
+  const enabled = signup?.state === "open";
 
   useEffect(() => {
     if (!enabled || location.pathname.startsWith("/signup")) return;
@@ -44,7 +49,7 @@ export function SignupModal({ minAge, signups }: { minAge: number; signups: Sign
     if (!open && d?.open) d.close();
   }, [open]);
 
-  if (!enabled) return null;
+  if (!enabled || !tracking) return null;
   const close = () => !busy && setOpen(false);
   return (
     <dialog
@@ -78,7 +83,7 @@ export function SignupModal({ minAge, signups }: { minAge: number; signups: Sign
           }}
         >
           <Suspense fallback={<p className="modal-loading" aria-busy="true">…</p>}>
-            <SignupForm minAge={minAge} tracking={tracking} fetcher={fetcher} lastResult={fetcher.data} idPrefix="signup-modal" />
+            <SignupForm minAge={minAge} tracking={tracking} who={who} fetcher={fetcher} lastResult={fetcher.data} idPrefix="signup-modal" />
           </Suspense>
         </div>
       ) : null}

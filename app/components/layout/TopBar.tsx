@@ -82,6 +82,9 @@ function MemberNav({ m }: { m: Member }) {
           <span className="visually-hidden">{t("nav.account")}</span>
         </summary>
         <div className="dropdown-menu dropdown-menu-end">
+          <Link to="/swipe-game" className="dropdown-item"><Icon name="flame" size={18} />{t("nav.swipeGame")}</Link>
+          <Link to="/match-finder" className="dropdown-item"><Icon name="users" size={18} />{t("nav.matchFinder")}</Link>
+          <div className="dropdown-divider" role="separator" />
           <Link to="/profile" className="dropdown-item"><Icon name="user" size={18} />{t("nav.myProfile")}</Link>
           <Link to="/settings" className="dropdown-item"><Icon name="settings" size={18} />{t("nav.settings")}</Link>
           <div className="dropdown-divider" role="separator" />
@@ -114,9 +117,12 @@ export function TopBar({ root, compact = false }: { root: RootData; compact?: bo
               <Link to={redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`} className="btn btn-outline btn-sm" data-testid="login-button">
                 {t("nav.login")}
               </Link>
-              <Link to="/signup" className="btn btn-primary btn-sm signup-button">
-                {t("nav.signupShort")}
-              </Link>
+              {/* Only where this visitor can sign up (SPEC section 6): never a button to a closed door. */}
+              {root.signup?.state === "open" ? (
+                <Link to="/signup" className="btn btn-primary btn-sm signup-button">
+                  {t("nav.signupShort")}
+                </Link>
+              ) : null}
             </>
           )}
         </div>

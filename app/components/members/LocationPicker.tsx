@@ -2,6 +2,7 @@ import { apiFetch } from "~/lib/api-client";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { GEOLOCATION_CACHE_S } from "~/lib/constants";
+import { useRegions } from "./useRegions";
 
 type Place = { country: string; region: string; region_name: string; city: string };
 const CACHE_KEY = "geolocation_geocode";
@@ -49,7 +50,9 @@ export function LocationPicker({ countries, regions, value }: {
       { maximumAge: GEOLOCATION_CACHE_S * 1000, timeout: 15_000 },
     );
   };
-  const allRegions = extraRegion ? [...regions, extraRegion] : regions;
+  // The list follows the chosen country (the page's list was for the saved one).
+  const countryRegions = useRegions(v.country, { country: value.country, regions });
+  const allRegions = extraRegion && !countryRegions.some((r) => r.code === extraRegion.code) ? [...countryRegions, extraRegion] : countryRegions;
   return (
     <fieldset id="location" className="location-picker">
       <legend>{t("form.location")}</legend>

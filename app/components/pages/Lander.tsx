@@ -1,10 +1,11 @@
-/** The landers and member landings: a pitch, an optional visual (swipe card or member card) and the sign-up form. */
+/** The member landings: a pitch, the member's public card and the sign-up form. */
 import type { ReactNode } from "react";
 import { useLoaderData } from "@remix-run/react";
 import pagesStyles from "~/styles/pages.css";
-import { MemberCard, SignupCta, type SignupCopy } from "./SignupCta";
+import { MemberCard, SignupCta, type SignupCopy, type SignupFormState } from "./SignupCta";
+import accountStyles from "~/styles/account.css";
 
-export const landerLinks = () => [{ rel: "stylesheet", href: pagesStyles }];
+export const landerLinks = () => [{ rel: "stylesheet", href: pagesStyles }, { rel: "stylesheet", href: accountStyles }];
 // Copy comes resolved from the loader, so the browser loads no extra namespace (landing JS budget).
 export const landerHandle = { layout: "lander", i18n: ["common"] };
 
@@ -15,6 +16,7 @@ export interface LanderProps {
   pitch: string;
   points: string[];
   signup: SignupCopy;
+  form: SignupFormState;
   children?: ReactNode;
 }
 
@@ -30,31 +32,10 @@ export function LanderPage(p: LanderProps) {
           </ul>
           {p.children}
         </div>
-        <SignupCta copy={p.signup} />
+        <SignupCta copy={p.signup} signup={p.form} />
       </div>
     </div>
   );
-}
-
-/** The swipe teaser of /landers/tinderswipe: both buttons lead to the sign-up form. */
-export function SwipeTeaser({ like, pass, caption }: { like: string; pass: string; caption: string }) {
-  return (
-    <div className="swipe-teaser" aria-label={caption} role="group">
-      <div className="swipe-card swipe-card-back" aria-hidden="true" />
-      <div className="swipe-card"><span className="swipe-card-caption">{caption}</span></div>
-      <div className="swipe-actions">
-        <a href="#signup-title" className="swipe-btn swipe-pass" aria-label={pass}>✕</a>
-        <a href="#signup-title" className="swipe-btn swipe-like" aria-label={like}>♥</a>
-      </div>
-    </div>
-  );
-}
-
-type LanderData = Omit<LanderProps, "children"> & { swipe?: { like: string; pass: string; caption: string } };
-
-export function LanderRoute() {
-  const { swipe, ...p } = useLoaderData() as LanderData;
-  return <LanderPage {...p}>{swipe ? <SwipeTeaser {...swipe} /> : null}</LanderPage>;
 }
 
 type MemberLandingData = Omit<LanderProps, "children"> & {

@@ -1,38 +1,37 @@
-/** The sign-up call to action of the landers and member landings: a real form posting to /signup. */
-import { Form, Link } from "@remix-run/react";
-import { NAME_MAX, NAME_MIN, PASSWORD_MIN } from "~/models/signup-rules";
+/**
+ * The sign-up panel of the landers and member landings: the one SignupForm of every sign-up,
+ * carrying the partner's tracking data and the member the visitor came for. Where this visitor
+ * cannot sign up (SPEC section 6) it says so instead of showing a form that would fail.
+ */
+import { Link } from "@remix-run/react";
+import type { Gender, Seeking, SignupState, Tracking } from "~/models/signup-rules";
+import { SignupForm } from "~/components/account/SignupForm";
 
-export interface SignupCopy {
-  title: string; email: string; name: string; dateOfBirth: string; password: string; submit: string;
-  terms: string; termsLink: string; login: string; maxBirthDate: string;
+export interface SignupCopy { title: string; login: string; closed: string; closedTitle: string; minAge: number }
+
+export interface SignupFormState {
+  state: SignupState;
+  tracking: Tracking;
+  who: { gender: Gender; seeking: Seeking; fixed: boolean };
+  /** The member the visitor came for (member landings): recorded, and the message goes to them. */
+  profileId?: string;
 }
 
-export function SignupCta({ copy, id = "signup" }: { copy: SignupCopy; id?: string }) {
+export function SignupCta({ copy, signup, id = "signup" }: { copy: SignupCopy; signup: SignupFormState; id?: string }) {
+  if (signup.state !== "open") {
+    return (
+      <div className="signup-card signup-cta" role="status" data-testid="signup-closed">
+        <h2 id={`${id}-title`}>{copy.closedTitle}</h2>
+        <p>{copy.closed}</p>
+        <Link to="/login" className="btn btn-primary btn-block btn-lg">{copy.login}</Link>
+      </div>
+    );
+  }
   return (
-    <Form method="post" action="/signup" reloadDocument className="signup-card signup-cta" aria-labelledby={`${id}-title`}>
+    <section className="signup-card signup-cta" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{copy.title}</h2>
-      <label className="field">
-        <span>{copy.email}</span>
-        <input type="email" name="email" autoComplete="email" required />
-      </label>
-      <label className="field">
-        <span>{copy.name}</span>
-        <input type="text" name="name" autoComplete="nickname" required minLength={NAME_MIN} maxLength={NAME_MAX} />
-      </label>
-      <label className="field">
-        <span>{copy.dateOfBirth}</span>
-        <input type="date" name="date_of_birth" autoComplete="bday" required max={copy.maxBirthDate} />
-      </label>
-      <label className="field">
-        <span>{copy.password}</span>
-        <input type="password" name="password" autoComplete="new-password" required minLength={PASSWORD_MIN} />
-      </label>
-      <button type="submit" className="btn btn-primary btn-block btn-lg">{copy.submit}</button>
-      <p className="signup-cta-terms">
-        {copy.terms} <Link to="/pages/terms">{copy.termsLink}</Link>
-      </p>
-      <p className="signup-cta-login"><Link to="/login">{copy.login}</Link></p>
-    </Form>
+      <SignupForm minAge={copy.minAge} tracking={signup.tracking} who={signup.who} profileId={signup.profileId} idPrefix={`${id}-form`} className="signup-form" />
+    </section>
   );
 }
 

@@ -1,0 +1,98 @@
+/**
+ * The way in (issue 11), as a visitor from a partner site goes through it: sign-up from every lander
+ * kind on all three brands (Flirtlokaal with and without a traffic source), a failed sign-up that
+ * shows its errors in view and keeps what was typed, and a new member's first screen on a phone.
+ */
+import { expect, test, type Page } from "@playwright/test";
+
+test.describe.configure({ timeout: 180_000 });
+
+const port = Number(process.env.E2E_PORT ?? 8788);
+const KINDS = ["alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video", "tinderswipe"];
+const BRANDS = ["localhost", "de.localhost", "nl.localhost"];
+const tag = () => Math.random().toString(36).slice(2, 8);
+const PASSWORD = "Demo-pass-2026";
+
+/** The lander's own sign-up form (not the header's or a modal's). */
+const signupForm = (page: Page) => page.locator('main form[action^="/signup"]').first();
+
+async function fill(page: Page, o: { name?: string; email?: string } = {}) {
+  const form = signupForm(page);
+  await form.locator('input[name="email"]').fill(o.email ?? `way-in-${tag()}@example.com`);
+  await form.locator('input[name="name"]').fill(o.name ?? `Visitor${tag()}`);
+  await form.locator('input[name="date_of_birth"]').fill("1990-04-02");
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  return form;
+}
+
+for (const js of [true, false]) {
+  test.describe(`JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    BRANDS.forEach((host, b) => {
+      // Every lander kind on every brand, split over the two runs: each kind is signed up from on each brand once.
+      const kinds = KINDS.filter((_, i) => (i + b) % 2 === (js ? 0 : 1));
+      test(`sign-up from the landers on ${host}: ${kinds.join(", ")}`, async ({ page }) => {
+        for (const kind of kinds) {
+          const source = host === "nl.localhost" ? `?ref=partner-${kind}&sub1=e2e` : `?network=net-${kind}`;
+          await page.context().clearCookies();
+          await page.goto(`http://${host}:${port}/landers/${kind}${source}`);
+          await expect(page.locator(`[data-kind="${kind}"]`)).toBeVisible();
+          const form = await fill(page);
+          await Promise.all([page.waitForURL(/\/signup-matches$/), form.locator('button[type="submit"]').click()]);
+        }
+      });
+    });
+
+    test("Flirtlokaal without a traffic source shows no form and says why; the header has no sign-up button", async ({ page }) => {
+      await page.goto(`http://nl.localhost:${port}/landers/gallery?sub1=campaign-only`);
+      await expect(page.getByTestId("signup-closed")).toBeVisible();
+      await expect(page.locator('form[action^="/signup"]')).toHaveCount(0);
+      await expect(page.locator(".signup-button")).toHaveCount(0);
+    });
+
+    test(`a failed sign-up shows its error in view${js ? " and keeps everything typed" : ""}`, async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto("/landers/gallery?network=e2e");
+      const form = await fill(page, { name: "@not-allowed" });
+      await form.locator('button[type="submit"]').click();
+      const summary = page.getByTestId("signup-errors");
+      await expect(summary).toContainText("Username may not start with @");
+      await expect(summary).toBeInViewport();
+      if (js) {
+        // The form posted through its fetcher: same page, the password and the other fields still there.
+        await expect(page).toHaveURL(/\/landers\/gallery/);
+        await expect(summary).toBeFocused();
+        await expect(form.locator('input[name="password"]')).toHaveValue(PASSWORD);
+        await expect(form.locator('input[name="name"]')).toHaveValue("@not-allowed");
+      } else {
+        // Without JavaScript /signup answers: the values come back, a password never does.
+        await expect(page).toHaveURL(/\/signup/);
+        await expect(page.locator('input[name="name"]')).toHaveValue("@not-allowed");
+        await expect(page.locator('input[name="password"]')).toHaveValue("");
+      }
+    });
+
+    test("a new member's /members on a phone shows a profile on the first screen; filters open on demand", async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto("/signup");
+      const form = page.locator('main form[action^="/signup"]').first();
+      await form.locator('input[name="email"]').fill(`phone-${tag()}@example.com`);
+      await form.locator('input[name="name"]').fill(`Phone${tag()}`);
+      await form.locator('input[name="date_of_birth"]').fill("1990-04-02");
+      await form.locator('input[name="password"]').fill(PASSWORD);
+      await Promise.all([page.waitForURL(/\/signup-matches$/), form.locator('button[type="submit"]').click()]);
+      await page.goto("/members");
+      await expect(page.locator(".member-card").first()).toBeInViewport();
+      await expect(page.locator('select[name="country"]')).toBeHidden();
+      await page.locator(".search-filters > summary").click();
+      await expect(page.locator('select[name="country"]')).toBeVisible();
+      // The region list follows the chosen country: at once with JavaScript, on submit without.
+      await page.locator('select[name="country"]').selectOption("AT");
+      if (!js) await Promise.all([page.waitForURL(/country=AT/), page.locator('.search-form button[type="submit"]').click()]);
+      if (!js) await page.locator(".search-filters > summary").click();
+      await expect(page.locator('select[name="countryregion"] option', { hasText: "Carinthia" })).toHaveCount(1);
+      await expect(page.locator('select[name="countryregion"] option', { hasText: "Bavaria" })).toHaveCount(0);
+    });
+  });
+}

@@ -1,0 +1,84 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createMember, get } from "./fixtures";
+import enLanders from "../../locales/en/landers.json";
+import deLanders from "../../locales/de/landers.json";
+import { LANDER_KINDS } from "../../app/models/landers.server";
+import { NEAR_MEMBERS_SQL } from "../../app/models/landing.server";
+
+async function page(path: string, init: Parameters<typeof get>[1] = {}) {
+  const res = await get(path, init);
+  return { status: res.status, html: await res.text() };
+}
+
+const year = new Date().getUTCFullYear();
+async function make(name: string, o: Parameters<typeof createMember>[0] & { city: string; lat: number; lon: number; seenAgo?: number }) {
+  const m = await createMember({ name, ...o });
+  await env.DB.batch([
+    env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3, lat = ?4, lon = ?5 WHERE user_id = ?1").bind(m.id, `photo-${m.id}`, o.city, o.lat, o.lon),
+    env.DB.prepare("UPDATE users SET last_seen_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, o.seenAgo ?? 0),
+  ]);
+  return m;
+}
+
+describe("landers", () => {
+  beforeAll(async () => {
+    await make("Lotte", { gender: "female", dateOfBirth: `${year - 30}-03-01`, country: "NL", city: "Haarlem", lat: 52.381, lon: 4.637, seenAgo: 50 });
+    await make("Greta", { gender: "female", dateOfBirth: `${year - 60}-03-01`, country: "DE", city: "Köln", lat: 50.938, lon: 6.96, seenAgo: 10 });
+    await make("Milena", { gender: "female", dateOfBirth: `${year - 42}-03-01`, country: "DE", city: "Bonn", lat: 50.733, lon: 7.1, seenAgo: 20 });
+    await make("Bastian", { gender: "male", dateOfBirth: `${year - 33}-03-01`, country: "NL", city: "Leiden", lat: 52.158, lon: 4.493, seenAgo: 30 });
+  });
+
+  it.each(LANDER_KINDS)("/landers/%s shows its own visual of real members and a sign-up form", async (kind) => {
+    const { status, html } = await page(`/landers/${kind}`, { country: "NL" });
+    expect(status).toBe(200);
+    expect(html).toContain(`data-kind="${kind}"`);
+    expect(html).toContain('data-testid="lander-visual"');
+    expect(html).toContain("Lotte, 30");
+    expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/signup"/);
+    expect(html).toContain(`<title>`);
+  });
+
+  it("the slug picks the niche of copy and members; an unknown slug falls back to the brand's", async () => {
+    const gay = await page("/landers/gallery/gay");
+    expect(gay.html).toContain('data-niche="gay"');
+    expect(gay.html).toContain(enLanders.niche.gay);
+    expect(gay.html).toContain("Bastian, 33");
+    expect(gay.html).not.toContain("Lotte, 30");
+
+    const gilf = await page("/landers/tinderswipe/gilf");
+    expect(gilf.html).toContain('data-niche="gilf"');
+    expect(gilf.html).toContain("Greta, 60");
+    expect(gilf.html).not.toContain("Milena, 42");
+
+    const fallback = await page("/landers/video/summer-campaign", { host: "de.localhost" });
+    expect(fallback.html).toContain('data-niche="milf"'); // Herzklang's niche
+    expect(fallback.html).toContain(deLanders.niche.milf);
+    expect(fallback.html).toContain("Milena, 42");
+  });
+
+  it("the map puts the visitor's country first and places pins on coarse grid cells only", async () => {
+    const { html } = await page("/landers/maplanding/general", { country: "DE" });
+    const pins = [...html.matchAll(/class="ld-pin( ld-pin-near)?"[^>]*style="left:(\d+)%;top:(\d+)%/g)];
+    expect(pins.length).toBeGreaterThan(0);
+    // Whole percent only: never the stored coordinates.
+    expect(html).not.toContain("50.938");
+    expect(html).not.toContain("6.96");
+    const list = /<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(html)![0];
+    expect(list.indexOf("Greta")).toBeGreaterThan(-1);
+    expect(list.indexOf("Lotte")).toBe(-1); // NL, not near a German visitor while Germans are there
+    expect(list).toContain("Members near you in Germany");
+    // A visitor from a country without members is promised no distance.
+    const far = await page("/landers/maplanding/general", { country: "US" });
+    expect(/<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(far.html)![0]).toContain(`<h2>${enLanders.online}</h2>`);
+  });
+
+  it("reads 'near you' from a bounded window of recent members through the users_recent index", async () => {
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${NEAR_MEMBERS_SQL}`)
+      .bind("female", "female", "2008-01-01", "1900-01-01", "NL")
+      .all<{ detail: string }>();
+    const plan = results.map((r) => r.detail).join("\n");
+    expect(plan).toContain("users_recent");
+    expect(plan).not.toContain("TEMP B-TREE");
+  });
+});
