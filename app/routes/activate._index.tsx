@@ -7,6 +7,7 @@ import { activate } from "~/models/accounts.server";
 import { releaseHeldMessages } from "~/models/chat.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -19,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const token = String((await request.formData()).get("token") ?? "");
+  const token = String((await readForm(request, context)).get("token") ?? "");
   const userId = await activate(context.env.DB, token);
   if (!userId) return redirect("/activate/error");
   // Messages written before the address was confirmed are delivered now.

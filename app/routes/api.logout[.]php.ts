@@ -2,10 +2,11 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
 import { destroySession } from "~/models/session.server";
+import { readForm } from "~/lib/body.server";
 
 /** Logout: revokes the server-side session and clears the cookie (the menu's form posts here). */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  const form = await readForm(request, context);
   const headers = { "Set-Cookie": await destroySession(request, context) };
   if ((request.headers.get("Accept") ?? "").includes("application/json")) {
     return new Response(JSON.stringify({ ok: true }), { headers: { ...headers, "Content-Type": "application/json" } });

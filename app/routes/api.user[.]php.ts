@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { z } from "zod";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { pageContext } from "~/lib/page.server";
+import { readFields } from "~/lib/body.server";
 import { login, setLanguage, userJson, withinRateLimit } from "~/models/accounts.server";
 import { startSession } from "~/models/auth.server";
 import { getMember, type Member } from "~/models/session.server";
@@ -23,20 +24,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const credentials = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) });
 
-/** JSON or form-encoded bodies are both accepted. */
-async function body(request: Request): Promise<Record<string, unknown>> {
-  if ((request.headers.get("Content-Type") ?? "").includes("application/json")) {
-    return ((await request.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
-  }
-  return Object.fromEntries(await request.formData().catch(() => new FormData()));
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand, t } = await pageContext(request, context, "account");
   if (request.method === "PUT") {
     const member = await getMember(request, context);
     if (!member) return authenticationRequired(401);
-    const { language } = await body(request);
+    const { language } = await readFields(request, context);
     if (!isLanguage(language)) return json({ error: "invalid_language" }, 400);
     await setLanguage(context.env.DB, member.id, language);
     const updated: Member = { ...member, language };
@@ -44,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (request.method !== "POST") return json({ error: "method_not_allowed" }, 405);
   if (new URL(request.url).searchParams.has("push")) return json({ error: "not_implemented" }, 501);
-  const parsed = credentials.safeParse(await body(request));
+  const parsed = credentials.safeParse(await readFields(request, context));
   if (!parsed.success) return json({ error: "login_failed", message: t("errors.loginFailed") }, 400);
   if (!(await withinRateLimit(context.env, request, "login", parsed.data.email))) {
     return json({ error: "rate_limited", message: t("errors.rateLimited") }, 429);

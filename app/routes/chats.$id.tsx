@@ -9,6 +9,7 @@ import { pageContext } from "~/lib/page.server";
 import { conversationView, messageCost, roomStub } from "~/models/chat.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { layout: "chat", i18n: ["common", "chat"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
@@ -44,7 +45,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, t } = await pageContext(request, context, "chat");
   const conversationId = params.id ?? "";
-  const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
+  const input = parseSendForm(await readForm(request, context), (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
   const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id });
   if (!result.ok) {

@@ -16,6 +16,7 @@ import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
 import { MemberGrid } from "~/components/members/MemberCard";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -48,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const [member, { t, brand }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
   const step = stepOf(new URL(request.url).searchParams.get("step"));
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const values = Object.fromEntries([...form.keys()].map((k) => [k, String(form.get(k))]));
   const schema = profileFormSchema({ minAge: brand.minAge, email: member.email, countries: brand.countries });
   const d1 = context.env.DB;

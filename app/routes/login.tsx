@@ -11,6 +11,7 @@ import { login, withinRateLimit } from "~/models/accounts.server";
 import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand } = await pageContext(request, context, "account");
-  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  const submission = parseWithZod(await readForm(request, context), { schema: loginSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
   const { email, password, redirectTo } = submission.value;
   if (!(await withinRateLimit(context.env, request, "login", email))) {

@@ -9,6 +9,7 @@ import { like, unlike } from "~/models/likes.server";
 import { REPORT_REASONS, block, report, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -38,7 +39,7 @@ const ActionInput = z.discriminatedUnion("intent", [
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const targetId = params.id ?? "";
-  const parsed = ActionInput.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = ActionInput.safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) {
     const { t } = await pageContext(request, context, "members");
     return json({ error: t("errors.invalid") }, { status: 400 });

@@ -9,6 +9,7 @@ import { pageContext } from "~/lib/page.server";
 import { canStart, listConversations, messageCost, otherMemberCard, roomStub, startConversation } from "~/models/chat.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { layout: "chat", i18n: ["common", "chat"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
@@ -50,7 +51,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, t } = await pageContext(request, context, "chat");
-  const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
+  const input = parseSendForm(await readForm(request, context), (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
   const check = await canStart(context.env.DB, member.id, params.id ?? "");
   if (!check.ok) {

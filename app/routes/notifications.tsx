@@ -6,6 +6,7 @@ import { pageContext } from "~/lib/page.server";
 import { notificationSettings, saveNotificationSettings } from "~/models/accounts.server";
 import { requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
-  const enabled = (await request.formData()).getAll("enabled").map(String);
+  const enabled = (await readForm(request, context)).getAll("enabled").map(String);
   await saveNotificationSettings(context.env.DB, member.id, enabled);
   return { saved: true };
 }

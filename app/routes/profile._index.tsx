@@ -11,6 +11,7 @@ import { cityPosition, regionsOf } from "~/models/geo.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -26,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const [member, { t, brand }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const values = Object.fromEntries([...form.keys()].map((k) => [k, String(form.get(k))]));
   const interests = form.getAll("interests").map(String);
   const parsed = profileFormSchema({ minAge: brand.minAge, email: member.email, countries: brand.countries }).safeParse(values);

@@ -8,6 +8,7 @@ import { pageContext } from "~/lib/page.server";
 import { resetRequestSchema } from "~/models/account-forms";
 import { requestPasswordReset, withinRateLimit } from "~/models/accounts.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -19,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand } = await pageContext(request, context, "account");
-  const submission = parseWithZod(await request.formData(), { schema: resetRequestSchema });
+  const submission = parseWithZod(await readForm(request, context), { schema: resetRequestSchema });
   if (submission.status !== "success") return { ...submission.reply(), sent: false };
   if (!(await withinRateLimit(context.env, request, "reset", submission.value.email))) return { ...submission.reply({ formErrors: ["errors.rateLimited"] }), sent: false };
   const result = await requestPasswordReset(context.env, brand, submission.value.email, new URL(request.url).origin);

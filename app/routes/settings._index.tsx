@@ -12,6 +12,7 @@ import { changeEmailSchema, changePasswordSchema } from "~/models/account-forms"
 import { changePassword, requestMailChange, setInvisible, setLanguage } from "~/models/accounts.server";
 import { currentSessionHash, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -27,7 +28,7 @@ type Reply = { intent: string; notice?: string; result?: SubmissionResult<string
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand } = await pageContext(request, context, "account");
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const intent = String(formData.get("intent") ?? "");
   if (intent === "email") {
     const submission = parseWithZod(formData, { schema: changeEmailSchema });

@@ -9,6 +9,7 @@ import { DELETE_REASONS, deleteSchema } from "~/models/account-forms";
 import { deleteAccount, retentionDiscountCode, setInvisible } from "~/models/accounts.server";
 import { destroySession, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand } = await pageContext(request, context, "account");
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const intent = formData.get("intent");
   if (intent === "invisible") {
     await setInvisible(context.env.DB, member.id, true);

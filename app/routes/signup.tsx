@@ -9,6 +9,7 @@ import { requestReactivation, signup, signupAllowed, trackingFrom, withinRateLim
 import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -28,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand, lng, country } = await pageContext(request, context, "account");
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const tracking = trackingFrom(formData);
   const origin = new URL(request.url).origin;
   const submission = parseWithZod(formData, { schema: signupSchema(brand.minAge) });
