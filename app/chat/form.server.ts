@@ -3,6 +3,7 @@
  * bundle does not carry zod a second time).
  */
 import { z } from "zod";
+import { normaliseText } from "~/lib/text";
 import { ICEBREAKER_COUNT } from "./gifts";
 import { CLIENT_ID } from "./protocol";
 import type { SendInput } from "~/models/chat.server";
@@ -24,6 +25,6 @@ export function parseSendForm(form: FormData, icebreakerText: (n: string) => str
   if (!parsed.success) return null;
   const { clientId, body, giftId, icebreaker } = parsed.data;
   if (giftId) return { clientId, kind: "gift", giftId };
-  const text = body.trim() || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
+  const text = normaliseText(body, { multiline: true }) || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
   return { clientId, kind: "text", body: text };
 }

@@ -4,6 +4,7 @@
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
 import { nowS } from "~/lib/dates";
+import { normaliseText } from "~/lib/text";
 import { mailerFor } from "./mail.server";
 import type { ChatRoom } from "~/chat/room";
 import type { ConversationSummary, MessageKind, SendError, WireMessage } from "~/chat/protocol";
@@ -367,7 +368,8 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     if (!gift) return { ok: false, error: "gift" };
     giftId = gift.id;
   } else {
-    body = (i.body ?? "").trim();
+    // Both paths (socket and form) arrive here: invisible-only text is empty, never charged.
+    body = normaliseText(i.body ?? "", { multiline: true });
     if (!body) return { ok: false, error: "empty" };
   }
   const now = nowS();

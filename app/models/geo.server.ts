@@ -40,6 +40,12 @@ export async function nearestCity(d1: D1Database, lat: number, lon: number): Pro
   return null;
 }
 
+/** Whether `region` is a region code of `country` ("" means no region chosen). */
+export async function isRegionOf(d1: D1Database, country: string, region: string): Promise<boolean> {
+  if (!region) return true;
+  return (await d1.prepare("SELECT 1 FROM regions WHERE country = ?1 AND code = ?2").bind(country, region).first()) !== null;
+}
+
 /** A city's position (for distances) when a member picks it by name. */
 export async function cityPosition(d1: D1Database, country: string, city: string) {
   return d1

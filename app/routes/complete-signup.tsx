@@ -10,7 +10,7 @@ import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { loadOwnProfile, type ProfileCard, profileFormSchema, updateProfile } from "~/models/profiles.server";
 import { CHOICE_FIELDS } from "~/models/profile-options";
-import { cityPosition, regionsOf, type Region } from "~/models/geo.server";
+import { cityPosition, isRegionOf, regionsOf, type Region } from "~/models/geo.server";
 import { nextCards } from "~/models/swipe.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
@@ -55,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const d1 = context.env.DB;
   if (step === "location") {
     const r = schema.pick({ country: true, region: true, city: true, lat: true, lon: true }).safeParse(values);
-    if (!r.success) return json({ error: t("errors.invalid") }, { status: 400 });
+    if (!r.success || !(await isRegionOf(d1, r.data.country, r.data.region))) return json({ error: t("errors.invalid") }, { status: 400 });
     const pos = r.data.lat !== "" && r.data.lon !== "" ? { lat: r.data.lat, lon: r.data.lon } : r.data.city ? await cityPosition(d1, r.data.country, r.data.city) : null;
     await updateProfile(d1, member.id, { country: r.data.country, region: r.data.region, city: r.data.city, lat: pos?.lat ?? null, lon: pos?.lon ?? null });
   } else if (step === "personal") {

@@ -10,6 +10,7 @@ import { REPORT_REASONS, block, report, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
 import { readForm } from "~/lib/body.server";
+import { paragraph } from "~/lib/text";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -33,7 +34,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 const ActionInput = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
-  z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: z.string().max(1000).default("") }),
+  z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: paragraph(z.string().max(1000).default("")) }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

@@ -7,7 +7,7 @@ import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { loadOwnProfile, profileFormSchema, updateProfile } from "~/models/profiles.server";
 import { CHOICE_FIELDS, GENDERS, SEXUALITIES } from "~/models/profile-options";
-import { cityPosition, regionsOf } from "~/models/geo.server";
+import { cityPosition, isRegionOf, regionsOf } from "~/models/geo.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
 import styles from "~/styles/members.css";
@@ -40,6 +40,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return json({ errors, values: { ...values, interests } }, { status: 400 });
   }
   const d = parsed.data;
+  if (!(await isRegionOf(context.env.DB, d.country, d.region))) {
+    const errors: Record<string, string> = { region: t("errors.invalid") };
+    return json({ errors, values: { ...values, interests } }, { status: 400 });
+  }
   // A typed city gets that city's position (for distances); a browser position is kept as given.
   const pos = d.lat !== "" && d.lon !== "" ? { lat: d.lat, lon: d.lon } : d.city ? await cityPosition(context.env.DB, d.country, d.city) : null;
   await updateProfile(context.env.DB, member.id, {
