@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import {
   PING, TYPING_REPEAT_MS, TYPING_TIMEOUT_MS, newClientId, type ClientFrame, type SendError, type ServerFrame,
   type WireMessage,
+  REVOKED_CLOSE,
 } from "./protocol";
 
 export type Pending = { clientId: string; kind: "text" | "gift"; body: string; giftId: string | null };
@@ -133,9 +134,11 @@ export function useChatRoom(o: {
           // Ignore a malformed frame.
         }
       };
-      socket.onclose = () => {
+      socket.onclose = (e) => {
         setConnected(false);
         if (stopped) return;
+        // The session was revoked (logout elsewhere, password change): the page sends to the login.
+        if (e.code === REVOKED_CLOSE) return location.reload();
         setDropped(true);
         retry = setTimeout(connect, Math.min(10_000, 300 * 2 ** attempt++));
       };

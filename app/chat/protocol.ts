@@ -19,7 +19,7 @@ export interface WireMessage {
   held: boolean;
 }
 
-export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift";
+export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift" | "session";
 
 export type ClientFrame =
   | { type: "send"; clientId: string; body: string }
@@ -46,6 +46,10 @@ export const HUB_PATH = "/ws/member";
 /** Headers only the Worker sets on the upgrade it forwards to the object. */
 export const MEMBER_HEADER = "X-Chat-Member";
 export const CONVERSATION_HEADER = "X-Chat-Conversation";
+/** The hash of the session the socket was opened with: it closes when that session is revoked. */
+export const SESSION_HEADER = "X-Chat-Session";
+/** Close code of a socket whose session was revoked (logout, password change or reset, deletion). */
+export const REVOKED_CLOSE = 4401;
 
 /** Ping frames are answered by the runtime without waking a hibernated object. */
 export const PING = '{"type":"ping"}';

@@ -8,12 +8,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import {
-  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, parseClientFrame, type ServerFrame, type WireMessage,
+  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, SESSION_HEADER, parseClientFrame, type ServerFrame, type WireMessage,
 } from "./protocol";
+import { closeRevoked, closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
 import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess, type SendInput, type SendResult } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
 
-type Attachment = { memberId: string; conversationId: string };
+type Attachment = SocketSession & { memberId: string; conversationId: string };
 
 export class ChatRoom extends DurableObject<Env> {
   /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
@@ -35,7 +36,8 @@ export class ChatRoom extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
     const memberId = request.headers.get(MEMBER_HEADER);
     const conversationId = request.headers.get(CONVERSATION_HEADER);
-    if (!memberId || !conversationId) return new Response("Forbidden", { status: 403 });
+    const sessionHash = request.headers.get(SESSION_HEADER);
+    if (!memberId || !conversationId || !sessionHash) return new Response("Forbidden", { status: 403 });
     const after = Math.max(0, Number(new URL(request.url).searchParams.get("after")) || 0);
     const { 0: client, 1: server } = new WebSocketPair();
     // Backlog and accept happen inside the queue: no message can be stored between the two, so the
@@ -46,7 +48,7 @@ export class ChatRoom extends DurableObject<Env> {
         conversationAccess(this.env.DB, conversationId, memberId),
       ]);
       this.ctx.acceptWebSocket(server, [memberId]);
-      server.serializeAttachment({ memberId, conversationId } satisfies Attachment);
+      server.serializeAttachment({ memberId, conversationId, sessionHash } satisfies Attachment);
       return { type: "backlog", messages, otherUnread: access?.otherUnread ?? 0 } satisfies ServerFrame;
     });
     server.send(JSON.stringify(backlog));
@@ -60,11 +62,11 @@ export class ChatRoom extends DurableObject<Env> {
     switch (frame.type) {
       case "send":
       case "gift": {
-        const input: SendInput =
-          frame.type === "send"
-            ? { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, kind: "text", body: frame.body }
-            : { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, kind: "gift", giftId: frame.giftId };
+        // The send is guarded on the socket's session still being live (one batch, no extra round trip).
+        const base = { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, sessionHash: who.sessionHash ?? "" };
+        const input: SendInput = frame.type === "send" ? { ...base, kind: "text", body: frame.body } : { ...base, kind: "gift", giftId: frame.giftId };
         const result = await this.send(input);
+        if (!result.ok && result.error === "session") return closeRevoked(ws);
         safeSend(ws, result.ok
           ? { type: "ack", clientId: frame.clientId, message: result.message }
           : { type: "error", clientId: frame.clientId, error: result.error });
@@ -129,6 +131,11 @@ export class ChatRoom extends DurableObject<Env> {
   /** RPC: held messages released after their sender confirmed the e-mail address. */
   async deliver(messages: WireMessage[]): Promise<void> {
     for (const message of messages) this.broadcast({ type: "message", message }, () => true);
+  }
+
+  /** RPC: some sessions of this member were revoked; their sockets here close now. */
+  async closeRevoked(memberId: string): Promise<number> {
+    return closeSocketsOfRevokedSessions(this.env.DB, this.ctx.getWebSockets(memberId));
   }
 
   /** RPC (tests, bench): how many sockets are open, per member. */

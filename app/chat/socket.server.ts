@@ -1,24 +1,25 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Env } from "../lib/env";
-import { getMember } from "../models/session.server";
+import { currentSessionHash, getMember } from "../models/session.server";
 import { conversationAccess, roomStub } from "../models/chat.server";
 import { hubStub } from "../models/hub.server";
-import { CONVERSATION_HEADER, MEMBER_HEADER } from "./protocol";
+import { CONVERSATION_HEADER, MEMBER_HEADER, SESSION_HEADER } from "./protocol";
 
 /**
  * The checks every WebSocket upgrade passes before the Worker forwards it to a Durable Object:
  * a WebSocket handshake, from this origin, by a member signed in with the session cookie.
  * Answers the member's id, or the refusal to send back.
  */
-async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string } | Response> {
+async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string; sessionHash: string } | Response> {
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
   const origin = request.headers.get("Origin");
   if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
   // getMember only reads env from the load context.
-  const member = await getMember(request, { env } as AppLoadContext);
-  if (!member) return new Response("authentication_required", { status: 403 });
-  return { memberId: member.id };
+  const context = { env } as AppLoadContext;
+  const [member, sessionHash] = await Promise.all([getMember(request, context), currentSessionHash(request, context)]);
+  if (!member || !sessionHash) return new Response("authentication_required", { status: 403 });
+  return { memberId: member.id, sessionHash };
 }
 
 /**
@@ -34,7 +35,9 @@ export async function handleChatSocket(request: Request, env: Env): Promise<Resp
   const conversationId = decodeURIComponent(url.pathname.slice("/ws/chat/".length));
   const access = await conversationAccess(env.DB, conversationId, auth.memberId);
   if (!access) return new Response("Not found", { status: 404 });
-  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [CONVERSATION_HEADER]: conversationId });
+  const headers = new Headers({
+    Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [CONVERSATION_HEADER]: conversationId, [SESSION_HEADER]: auth.sessionHash,
+  });
   const after = url.searchParams.get("after");
   const target = `https://chat-room/${encodeURIComponent(conversationId)}${after ? `?after=${encodeURIComponent(after)}` : ""}`;
   return roomStub(env, conversationId).fetch(new Request(target, { headers }));
@@ -44,6 +47,6 @@ export async function handleChatSocket(request: Request, env: Env): Promise<Resp
 export async function handleMemberSocket(request: Request, env: Env): Promise<Response> {
   const auth = await authenticateUpgrade(request, env);
   if (auth instanceof Response) return auth;
-  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId });
+  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [SESSION_HEADER]: auth.sessionHash });
   return hubStub(env, auth.memberId).fetch(new Request("https://member-hub/", { headers }));
 }

@@ -12,7 +12,7 @@ import { hashPassword, randomId, verifyPassword } from "~/lib/password";
 import type { DELETE_REASONS } from "./account-forms";
 import type { BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
-import { revokeSessionsStatement, type Member } from "./session.server";
+import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { newToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
@@ -25,7 +25,7 @@ export const ACTIVATION_MAILS_PER_DAY = 3;
 const DAY = 86_400;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER">;
+type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB">;
 
 // ---------------------------------------------------------------------------------------------
 // Quotas and throttling
@@ -259,7 +259,9 @@ export async function resetPassword(env: AccountEnv, token: string, password: st
     d1.prepare(`DELETE FROM tokens WHERE kind = 'reset' AND id_hash != ?1 AND user_id = ${mine}`).bind(hash, now),
     await useTokenStatement(d1, token, "reset"),
   ]);
-  return results[3]?.results[0]?.user_id ?? null;
+  const userId = results[3]?.results[0]?.user_id ?? null;
+  if (userId) await closeRevokedSockets(env, userId);
+  return userId;
 }
 
 /** Settings: the old password must be right; the member's other sessions end. */
@@ -271,6 +273,7 @@ export async function changePassword(env: AccountEnv, userId: string, oldPasswor
     env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(userId, await hashPassword(password, env.PASSWORD_PEPPER)),
     revokeSessionsStatement(ctx, userId, keepSessionHash ?? undefined),
   ]);
+  await closeRevokedSockets(env, userId);
   return true;
 }
 
@@ -368,6 +371,7 @@ export async function deleteAccount(
     d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind = 'reactivate'").bind(member.id),
     statement,
   ]);
+  await closeRevokedSockets(env, member.id);
   await sendAccountMail(env, brand, member, "reactivate", token, origin);
 }
 

@@ -334,6 +334,8 @@ export interface SendInput {
   kind: MessageKind;
   body?: string;
   giftId?: string;
+  /** A live socket's session: the send is refused ("session") once it has been revoked or expired. */
+  sessionHash?: string;
 }
 
 export type SendResult =
@@ -383,8 +385,9 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
                     WHERE c.id = ?3 AND (c.member_a = ?1 OR c.member_b = ?1) AND o.deleted_at IS NULL
                       AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1)))
             AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)
-            AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)`,
-      params: [i.conversationId, i.clientId, body],
+            AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)
+            AND (?6 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?6 AND user_id = ?1 AND expires_at > ?7))`,
+      params: [i.conversationId, i.clientId, body, i.sessionHash ?? null, now],
     }),
     // 2. The message.
     db
@@ -439,6 +442,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
 
 const SENDER_SQL = `
 SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
+       (?3 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?3 AND user_id = u.id AND expires_at > ?4)) AS session_live,
        EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id)) AS blocked,
        b.minimum_message_costs, b.message_credits, b.gift_credits, b.message_length
 FROM conversations c
@@ -449,7 +453,7 @@ JOIN brands b ON b.id = u.brand_id
 WHERE c.id = ?1 AND (c.member_a = ?2 OR c.member_b = ?2)`;
 
 type SenderRow = {
-  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number;
+  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number; session_live: number;
   minimum_message_costs: string; message_credits: number; gift_credits: number; message_length: number;
 };
 
@@ -459,10 +463,11 @@ async function whyNotSent(db: D1Database, i: SendInput, body: string): Promise<S
     db
       .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`)
       .bind(i.conversationId, i.senderId, i.clientId),
-    db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId),
+    db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId, i.sessionHash ?? null, nowS()),
   ]);
   const s = (sender!.results as SenderRow[])[0];
   if (!s) return { ok: false, error: "not_found" };
+  if (!s.session_live) return { ok: false, error: "session" };
   const earlier = (dup!.results as MessageRow[])[0];
   if (earlier) return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
   if (s.other_deleted) return { ok: false, error: "deleted" };

@@ -6,6 +6,9 @@
 import { createCookie, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { AUTH_COOKIE_DAYS } from "~/lib/constants";
 import { randomId, sha256 } from "~/lib/password";
+import type { Env } from "~/lib/env";
+import { roomStub } from "./chat.server";
+import { hubStub } from "./hub.server";
 
 const DAY = 86_400;
 
@@ -129,8 +132,36 @@ export async function createSession(context: AppLoadContext, userId: string, use
 /** Ends this request's session; returns the Set-Cookie header that clears the cookie. */
 export async function destroySession(request: Request, context: AppLoadContext): Promise<string> {
   const sid = await sessionIdOf(request, context);
-  if (sid) await context.env.DB.prepare("DELETE FROM sessions WHERE id_hash = ?1").bind(await sha256(sid)).run();
+  if (sid) {
+    const hash = await sha256(sid);
+    const gone = await context.env.DB.prepare("DELETE FROM sessions WHERE id_hash = ?1 RETURNING user_id").bind(hash).first<{ user_id: string }>();
+    if (gone) await closeRevokedSockets(context.env, gone.user_id);
+  }
   return authCookie(context).serialize("", { maxAge: 0 });
+}
+
+/** Which of these session hashes still belong to a live session (sockets check theirs against it). */
+export async function liveSessionHashes(db: D1Database, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const { results } = await db
+    .prepare("SELECT id_hash FROM sessions WHERE id_hash IN (SELECT value FROM json_each(?1)) AND expires_at > ?2")
+    .bind(JSON.stringify(hashes), Math.floor(Date.now() / 1000))
+    .all<{ id_hash: string }>();
+  return new Set(results.map((r) => r.id_hash));
+}
+
+/**
+ * After sessions of a member were revoked: every object holding a socket of theirs (their hub and
+ * each of their conversations) closes the sockets whose session is gone, at once (decision 083).
+ */
+export async function closeRevokedSockets(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">, memberId: string): Promise<void> {
+  const { results } = await env.DB.prepare("SELECT conversation_id FROM conversation_members WHERE user_id = ?1")
+    .bind(memberId)
+    .all<{ conversation_id: string }>();
+  await Promise.allSettled([
+    hubStub(env, memberId).closeRevoked(),
+    ...results.map((r) => roomStub(env, r.conversation_id).closeRevoked(memberId)),
+  ]);
 }
 
 /** Revokes every session of a member (password reset, deletion), optionally keeping the current one. */
