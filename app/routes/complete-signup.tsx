@@ -10,7 +10,7 @@ import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { loadOwnProfile, type ProfileCard, profileFormSchema, updateProfile } from "~/models/profiles.server";
 import { CHOICE_FIELDS } from "~/models/profile-options";
-import { cityPosition, isRegionOf, regionsOf, type Region } from "~/models/geo.server";
+import { cityLevelPosition, isRegionOf, regionsOf, type Region } from "~/models/geo.server";
 import { nextCards } from "~/models/swipe.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
@@ -56,7 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (step === "location") {
     const r = schema.pick({ country: true, region: true, city: true, lat: true, lon: true }).safeParse(values);
     if (!r.success || !(await isRegionOf(d1, r.data.country, r.data.region))) return json({ error: t("errors.invalid") }, { status: 400 });
-    const pos = r.data.lat !== "" && r.data.lon !== "" ? { lat: r.data.lat, lon: r.data.lon } : r.data.city ? await cityPosition(d1, r.data.country, r.data.city) : null;
+    const pos = await cityLevelPosition(d1, r.data);
     await updateProfile(d1, member.id, { country: r.data.country, region: r.data.region, city: r.data.city, lat: pos?.lat ?? null, lon: pos?.lon ?? null });
   } else if (step === "personal") {
     const r = schema.pick({ hair_colour: true, eye_colour: true, body_type: true, relationship_status: true, tattoos: true, signup_reason: true }).safeParse(values);

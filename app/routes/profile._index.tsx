@@ -7,7 +7,7 @@ import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { loadOwnProfile, profileFormSchema, updateProfile } from "~/models/profiles.server";
 import { CHOICE_FIELDS, GENDERS, SEXUALITIES } from "~/models/profile-options";
-import { cityPosition, isRegionOf, regionsOf } from "~/models/geo.server";
+import { cityLevelPosition, isRegionOf, regionsOf } from "~/models/geo.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
 import styles from "~/styles/members.css";
@@ -44,8 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const errors: Record<string, string> = { region: t("errors.invalid") };
     return json({ errors, values: { ...values, interests } }, { status: 400 });
   }
-  // A typed city gets that city's position (for distances); a browser position is kept as given.
-  const pos = d.lat !== "" && d.lon !== "" ? { lat: d.lat, lon: d.lon } : d.city ? await cityPosition(context.env.DB, d.country, d.city) : null;
+  const pos = await cityLevelPosition(context.env.DB, d);
   await updateProfile(context.env.DB, member.id, {
     name: d.name, gender: d.gender, sexuality: d.sexuality, dateOfBirth: d.date_of_birth, aboutMe: d.about_me,
     hairColour: d.hair_colour, eyeColour: d.eye_colour, bodyType: d.body_type, relationshipStatus: d.relationship_status,
