@@ -13,6 +13,7 @@ import { changePassword, requestMailChange, setInvisible, setLanguage } from "~/
 import { currentSessionHash, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
+import { linkOrigin } from "~/models/brand.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -33,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "email") {
     const submission = parseWithZod(formData, { schema: changeEmailSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } satisfies Reply;
-    const r = await requestMailChange(context.env, brand, member, submission.value.new_email, new URL(request.url).origin);
+    const r = await requestMailChange(context.env, brand, member, submission.value.new_email, linkOrigin(brand, context.env, request));
     if (r === "taken") return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] } }) };
     return { intent, notice: "settings.emailSent", result: submission.reply({ resetForm: true }) };
   }

@@ -10,6 +10,7 @@ import { deleteAccount, retentionDiscountCode, setInvisible } from "~/models/acc
 import { destroySession, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
+import { linkOrigin } from "~/models/brand.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -36,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: deleteSchema });
   if (submission.status !== "success") return { intent: "delete", result: submission.reply() } as const;
-  await deleteAccount(context.env, brand, member, submission.value.reason, submission.value.remarks ?? "", new URL(request.url).origin);
+  await deleteAccount(context.env, brand, member, submission.value.reason, submission.value.remarks ?? "", linkOrigin(brand, context.env, request));
   return redirect("/account-deleted", { headers: { "Set-Cookie": await destroySession(request, context) } });
 }
 

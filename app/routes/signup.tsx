@@ -10,6 +10,7 @@ import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
+import { linkOrigin } from "~/models/brand.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -31,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { brand, lng, country } = await pageContext(request, context, "account");
   const formData = await readForm(request, context);
   const tracking = trackingFrom(formData);
-  const origin = new URL(request.url).origin;
+  const origin = linkOrigin(brand, context.env, request);
   const submission = parseWithZod(formData, { schema: signupSchema(brand.minAge) });
   const reply = (o: Parameters<typeof submission.reply>[0] = {}, extra: Partial<SignupReply> = {}): SignupReply => ({
     ...submission.reply({ ...o, hideFields: ["password", "website"] }),
