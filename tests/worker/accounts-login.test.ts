@@ -156,6 +156,23 @@ describe("logout", () => {
     expect(await sessionsOf(m.id)).toBe(1);
   });
 
+  it("GET /api/logout.php from the site's own client (JSON or the request-type header) logs out (SPEC section 7)", async () => {
+    for (const headers of [{ Accept: "application/json" }, { "X-Request-Type": "fetch" }] as Record<string, string>[]) {
+      const m = await memberWithPassword();
+      const cookie = await sessionCookie(m.id);
+      const res = await get("/api/logout.php", { cookie, headers });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+      expect(res.headers.getSetCookie().some((c) => c.startsWith("sid=;"))).toBe(true);
+      expect(await sessionsOf(m.id)).toBe(0);
+    }
+    // Another site's page cannot do it (the browser says where the request comes from).
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    await get("/api/logout.php", { cookie, headers: { Accept: "application/json", "Sec-Fetch-Site": "cross-site" } });
+    expect(await sessionsOf(m.id)).toBe(1);
+  });
+
   it("ends only this browser's session", async () => {
     const m = await memberWithPassword();
     const a = await sessionCookie(m.id);
