@@ -51,11 +51,35 @@ export async function takeDailyQuota(d1: D1Database, key: string, max: number, n
  * Login and reset also key on the e-mail address, so many members behind one address (an office,
  * a test run) do not throttle each other; guessing one account's password is the lockout's job.
  */
-export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER">, request: Request, action: string, email?: string): Promise<boolean> {
-  if (!env.RATE_LIMITER) return true;
+export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER" | "DB">, request: Request, action: string, email?: string): Promise<boolean> {
   const ip = request.headers.get("CF-Connecting-IP") ?? "local";
+  if (action === "login" && email && !(await withinAddressesPerClient(env.DB, ip, normalizeEmail(email)))) return false;
+  if (!env.RATE_LIMITER) return true;
   const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}` });
   return success;
+}
+
+/** Distinct addresses one client may try to log in to per hour: password spraying stops there (issue 12). */
+export const LOGIN_ADDRESSES_PER_CLIENT = 20;
+const HOUR = 3600;
+
+/**
+ * Password spraying: counts the distinct addresses a client tried this hour (an exact D1 counter;
+ * retrying one address does not count again) and refuses past LOGIN_ADDRESSES_PER_CLIENT.
+ */
+async function withinAddressesPerClient(d1: D1Database, ip: string, email: string, now = nowS()): Promise<boolean> {
+  const hour = Math.floor(now / HOUR);
+  const spray = `login-addresses:${ip}:${hour}`;
+  const expires = (hour + 1) * HOUR;
+  const [, , count] = await d1.batch<{ count: number }>([
+    d1.prepare("INSERT OR IGNORE INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)").bind(`login-address:${ip}:${hour}:${email}`, expires),
+    d1.prepare(
+      `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
+       ON CONFLICT(key) DO UPDATE SET count = count + 1`,
+    ).bind(spray, expires),
+    d1.prepare("SELECT count FROM counters WHERE key = ?1").bind(spray),
+  ]);
+  return (count!.results[0]?.count ?? 0) <= LOGIN_ADDRESSES_PER_CLIENT;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,7 +101,11 @@ export async function login(env: AccountEnv, brandId: number, email: string, pas
     .prepare("SELECT id, password_hash, language, blocked_until FROM users WHERE brand_id = ?1 AND email = ?2 AND deleted_at IS NULL")
     .bind(brandId, normalizeEmail(email))
     .first<{ id: string; password_hash: string; language: string; blocked_until: number | null }>();
-  if (!user) return { ok: false, reason: "failed" };
+  if (!user) {
+    // As slow as a wrong password: a failure does not tell whether the address has an account.
+    await verifyPassword(password, await dummyHash(env.PASSWORD_PEPPER), env.PASSWORD_PEPPER);
+    return { ok: false, reason: "failed" };
+  }
   if (user.blocked_until && user.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blocked_until, now) };
   if (await verifyPassword(password, user.password_hash, env.PASSWORD_PEPPER)) {
     await d1.prepare("UPDATE users SET failed_logins = 0, blocked_until = NULL, last_seen_at = ?2 WHERE id = ?1").bind(user.id, now).run();
@@ -95,6 +123,10 @@ export async function login(env: AccountEnv, brandId: number, email: string, pas
   if (row?.blocked_until && row.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(row.blocked_until, now) };
   return { ok: false, reason: "failed" };
 }
+
+let dummy: Promise<string> | null = null;
+/** A real hash (same iterations) to check unknown addresses against; made once per isolate. */
+const dummyHash = (pepper: string) => (dummy ??= hashPassword(randomId(16), pepper));
 
 const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 60));
 

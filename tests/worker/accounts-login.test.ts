@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
+import { LOGIN_ADDRESSES_PER_CLIENT, LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
 import { get, sessionCookie } from "./fixtures";
 import { PASSWORD, cookiesOf, memberWithPassword, pageText, send } from "./accounts-helpers";
 
@@ -183,6 +183,18 @@ describe("logout", () => {
 });
 
 describe("abuse throttling", () => {
+  it("throttles one client spraying passwords across many addresses (issue 12)", async () => {
+    const headers = { "CF-Connecting-IP": "10.201.7.7" };
+    const texts: string[] = [];
+    for (let i = 0; i < 35; i++) {
+      texts.push(await pageText(await send("/login", { email: `spray-${i}-${Date.now()}@example.com`, password: "Summer2026!" }, { headers })));
+    }
+    expect(texts.slice(0, LOGIN_ADDRESSES_PER_CLIENT).every((t) => t.includes("Login failed"))).toBe(true);
+    expect(texts.slice(LOGIN_ADDRESSES_PER_CLIENT).every((t) => t.includes("Too many attempts. Please wait a minute and try again."))).toBe(true);
+    // Another client is not affected.
+    expect(await pageText(await send("/login", { email: "spray-x@example.com", password: "x" }))).toContain("Login failed");
+  });
+
   it("slows down one client hammering the login of one address (RATE_LIMITER, 30 a minute)", async () => {
     const headers = { "CF-Connecting-IP": "10.200.1.1" };
     const email = `hammer-${Date.now()}@example.com`;
