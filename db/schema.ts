@@ -210,7 +210,7 @@ export const tokens = sqliteTable(
   {
     idHash: text("id_hash").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["activate", "reset", "mail_change", "reactivate"] }).notNull(),
+    kind: text("kind", { enum: ["activate", "reset", "mail_change", "mail_undo", "reactivate"] }).notNull(),
     payload: text("payload"),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),

@@ -72,7 +72,12 @@ export const changePasswordSchema = withConfirmation({
   old_password: z.string({ required_error: "errors.oldPassword" }),
 });
 
-export const changeEmailSchema = z.object({ intent: z.literal("email"), new_email: email("errors.newEmailInvalid") });
+/** Changing the address that receives reset links needs the current password (issue 12). */
+export const changeEmailSchema = z.object({
+  intent: z.literal("email"),
+  new_email: email("errors.newEmailInvalid"),
+  password: z.string({ required_error: "errors.oldPassword" }).min(1, "errors.oldPassword").max(200, "errors.oldPassword"),
+});
 
 export const DELETE_REASONS = ["price", "found_someone", "not_looking", "site_problems", "not_enough_members", "time", "other"] as const;
 

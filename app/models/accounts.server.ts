@@ -13,7 +13,7 @@ import type { DELETE_REASONS } from "./account-forms";
 import type { BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
-import { newToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
+import { MAIL_UNDO_DAYS, newToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
 export const LOGIN_MAX_ATTEMPTS = 5;
@@ -208,6 +208,7 @@ const LINK_PATH: Record<AccountMailKind, string> = {
   activate: "/activate",
   reset: "/reset-password/do",
   mailChange: "/mail-change/do",
+  mailUndo: "/mail-change/undo",
   reactivate: "/reactivate",
 };
 
@@ -219,13 +220,14 @@ async function sendAccountMail(
   token: string,
   origin: string,
   to = user.email,
+  vars: Record<string, unknown> = {},
 ) {
   const t = await getFixedT(user.language as Language, "account");
   const link = `${origin}${LINK_PATH[kind]}?token=${encodeURIComponent(token)}`;
   await mailerFor(env).send(
     accountMail(t, kind, {
       brandId: brand.id, brandName: brand.mailName || brand.name, to, name: user.name, link,
-      vars: { days: REACTIVATION_DAYS },
+      vars: { days: REACTIVATION_DAYS, ...vars },
     }),
   );
 }
@@ -312,12 +314,23 @@ export async function changePassword(env: AccountEnv, userId: string, oldPasswor
 // ---------------------------------------------------------------------------------------------
 // E-mail change
 
-export async function requestMailChange(env: AccountEnv, brand: BrandWithCompany, member: Member, newEmail: string, origin: string) {
+/**
+ * Asks for a new address: the current password must be right (a stolen session alone cannot take
+ * the account over), the new address gets the confirmation link, and the current address is told
+ * at once with a link that undoes the change for MAIL_UNDO_DAYS days (issue 12, decision 087).
+ */
+export async function requestMailChange(
+  env: AccountEnv, brand: BrandWithCompany, member: Member, newEmail: string, password: string, origin: string,
+) {
+  const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?1").bind(member.id).first<{ password_hash: string }>();
+  if (!row || !(await verifyPassword(password, row.password_hash, env.PASSWORD_PEPPER))) return "wrong_password" as const;
   const email = normalizeEmail(newEmail);
   if ((await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
-  const { token, statement } = await newToken(env.DB, member.id, "mail_change", email);
-  await statement.run();
-  await sendAccountMail(env, brand, member, "mailChange", token, origin, email);
+  const change = await newToken(env.DB, member.id, "mail_change", email);
+  const undo = await newToken(env.DB, member.id, "mail_undo", member.email);
+  await env.DB.batch([change.statement, undo.statement]);
+  await sendAccountMail(env, brand, member, "mailChange", change.token, origin, email);
+  await sendAccountMail(env, brand, member, "mailUndo", undo.token, origin, member.email, { email, days: MAIL_UNDO_DAYS });
   return "sent" as const;
 }
 
@@ -340,6 +353,40 @@ export async function confirmMailChange(d1: D1Database, token: string): Promise<
     if (String(e).includes("UNIQUE")) return "taken";
     throw e;
   }
+}
+
+/**
+ * The previous address's undo link: the account gets that address back, pending changes are
+ * dropped and every session ends (whoever changed it is signed out), all in one batch. Clicking
+ * proves the address, so it counts as confirmed.
+ */
+export async function undoMailChange(env: AccountEnv, token: string): Promise<"ok" | "invalid" | "taken"> {
+  const d1 = env.DB;
+  const hash = await tokenHash(token);
+  const row = await d1
+    .prepare(
+      `SELECT t.user_id, t.payload, u.email, u.brand_id FROM tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.id_hash = ?1 AND t.kind = 'mail_undo' AND t.used_at IS NULL AND t.expires_at > ?2 AND u.deleted_at IS NULL`,
+    )
+    .bind(hash, nowS())
+    .first<{ user_id: string; payload: string; email: string; brand_id: number }>();
+  if (!row) return "invalid";
+  // Someone may have signed up with the old address after it was released.
+  if (row.email !== row.payload && (await emailState(d1, row.brand_id, row.payload)) !== "free") return "taken";
+  try {
+    const [, , , used] = await d1.batch([
+      d1.prepare("UPDATE users SET email = ?2, status = 'confirmed' WHERE id = ?1").bind(row.user_id, row.payload),
+      d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind IN ('mail_change', 'mail_undo') AND id_hash != ?2").bind(row.user_id, hash),
+      revokeSessionsStatement({ env } as AppLoadContext, row.user_id),
+      await useTokenStatement(d1, token, "mail_undo"),
+    ]);
+    if (!used?.meta.changes) return "invalid";
+  } catch (e) {
+    if (String(e).includes("UNIQUE")) return "taken";
+    throw e;
+  }
+  await closeRevokedSockets(env, row.user_id);
+  return "ok";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,14 +6,18 @@
 import { nowS } from "~/lib/dates";
 import { randomId, sha256 } from "~/lib/password";
 
-export type TokenKind = "activate" | "reset" | "mail_change" | "reactivate";
+export type TokenKind = "activate" | "reset" | "mail_change" | "mail_undo" | "reactivate";
 
 const HOUR = 3600;
+/** Days the previous address can undo an e-mail change. */
+export const MAIL_UNDO_DAYS = 5;
 /** How long each kind of link stays valid. */
 export const TOKEN_TTL_S: Record<TokenKind, number> = {
   activate: 7 * 24 * HOUR,
   reset: 2 * HOUR,
   mail_change: 24 * HOUR,
+  /** The old address's undo link (issue 12): a few days, longer than the change link itself. */
+  mail_undo: MAIL_UNDO_DAYS * 24 * HOUR,
   reactivate: 14 * 24 * HOUR,
 };
 

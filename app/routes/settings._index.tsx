@@ -34,8 +34,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "email") {
     const submission = parseWithZod(formData, { schema: changeEmailSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } satisfies Reply;
-    const r = await requestMailChange(context.env, brand, member, submission.value.new_email, linkOrigin(brand, context.env, request));
-    if (r === "taken") return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] } }) };
+    const v = submission.value;
+    const r = await requestMailChange(context.env, brand, member, v.new_email, v.password, linkOrigin(brand, context.env, request));
+    const hide = { hideFields: ["password"] };
+    if (r === "wrong_password") return { intent, result: submission.reply({ fieldErrors: { password: ["errors.oldPassword"] }, ...hide }) };
+    if (r === "taken") return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] }, ...hide }) };
     return { intent, notice: "settings.emailSent", result: submission.reply({ resetForm: true }) };
   }
   if (intent === "password") {
@@ -82,6 +85,7 @@ function EmailForm({ email }: { email: string }) {
       <p>{t("settings.currentEmail", { email })}</p>
       <input type="hidden" name="intent" value="email" />
       <Field field={fields.new_email} label={t("settings.newEmail")} type="email" autoComplete="email" />
+      <Field field={fields.password} label={t("settings.oldPassword")} type="password" autoComplete="current-password" />
       <button type="submit" className="btn btn-primary">{t("settings.emailSubmit")}</button>
     </Form>
   );
