@@ -31,7 +31,7 @@ function raw(path: string, bad: Body, o: { cookie?: string; lng?: string; method
 }
 
 const VISITOR_FORMS = [
-  "/login", "/signup", "/reset-password", "/reset-password/do", "/activate", "/reactivate", "/mail-change/do",
+  "/login", "/signup", "/reset-password", "/reset-password/do", "/activate", "/reactivate", "/mail-change/do", "/mail-change/undo",
   "/lang-config", "/api/site-entry",
 ];
 const MEMBER_FORMS = [
