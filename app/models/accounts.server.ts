@@ -52,12 +52,15 @@ export async function takeDailyQuota(d1: D1Database, key: string, max: number, n
  * a test run) do not throttle each other; guessing one account's password is the lockout's job.
  */
 export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER" | "DB">, request: Request, action: string, email?: string): Promise<boolean> {
-  const ip = request.headers.get("CF-Connecting-IP") ?? "local";
+  const ip = clientIp(request);
   if (action === "login" && email && !(await withinAddressesPerClient(env.DB, ip, normalizeEmail(email)))) return false;
   if (!env.RATE_LIMITER) return true;
   const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}` });
   return success;
 }
+
+/** The client's address as Cloudflare saw it ("local" in development). */
+export const clientIp = (request: Request) => request.headers.get("CF-Connecting-IP") ?? "local";
 
 /** Distinct addresses one client may try to log in to per hour: password spraying stops there (issue 12). */
 export const LOGIN_ADDRESSES_PER_CLIENT = 20;
@@ -90,39 +93,93 @@ export type LoginResult =
   | { ok: false; reason: "failed" }
   | { ok: false; reason: "blocked"; minutes: number };
 
+/** Wrong passwords from all clients together before the address is locked for unknown devices. */
+export const LOGIN_ACCOUNT_MAX_ATTEMPTS = 20;
+
+/** Who is logging in: the client address, the device cookie's device (if any) and where mailed links point. */
+export interface LoginClient {
+  ip: string;
+  device: { id: string; userId: string } | null;
+  origin: string;
+}
+
 /**
- * Checks e-mail and password. Each wrong password of an existing account counts in
- * users.failed_logins (one atomic UPDATE); the LOGIN_MAX_ATTEMPTS-th blocks the account for
- * LOGIN_BLOCK_MINUTES, during which even the right password is refused. A success resets the count.
+ * Checks e-mail and password with a lockout that hurts the attacker, not the member (decision 088).
+ * A client is the member's known device (the device cookie set at a successful login, for this
+ * member) or else the client address. LOGIN_MAX_ATTEMPTS wrong passwords from one client lock the
+ * address for that client only, for LOGIN_BLOCK_MINUTES (an exact D1 counter). Wrong passwords
+ * from all clients count in users.failed_logins; LOGIN_ACCOUNT_MAX_ATTEMPTS lock the address for
+ * every unknown device, while the member's known devices keep working. When a lock starts the
+ * member is mailed (once a day). A success resets the counts.
  */
-export async function login(env: AccountEnv, brandId: number, email: string, password: string, now = nowS()): Promise<LoginResult> {
+export async function login(
+  env: AccountEnv, brand: BrandWithCompany, email: string, password: string, client: LoginClient, now = nowS(),
+): Promise<LoginResult> {
   const d1 = env.DB;
   const user = await d1
-    .prepare("SELECT id, password_hash, language, blocked_until FROM users WHERE brand_id = ?1 AND email = ?2 AND deleted_at IS NULL")
-    .bind(brandId, normalizeEmail(email))
-    .first<{ id: string; password_hash: string; language: string; blocked_until: number | null }>();
+    .prepare(
+      `SELECT u.id, u.email, u.password_hash, u.language, u.blocked_until, p.name,
+              (SELECT c.expires_at FROM counters c WHERE c.key = (CASE WHEN u.id = ?6 THEN ?7 ELSE ?3 END) || u.id
+                AND c.count >= ?4 AND c.expires_at > ?5) AS client_blocked_until
+       FROM users u JOIN profiles p ON p.user_id = u.id
+       WHERE u.brand_id = ?1 AND u.email = ?2 AND u.deleted_at IS NULL`,
+    )
+    .bind(brand.id, normalizeEmail(email), failKeyPrefix(client, false), LOGIN_MAX_ATTEMPTS, now, client.device?.userId ?? "", failKeyPrefix(client, true))
+    .first<{ id: string; email: string; password_hash: string; language: string; blocked_until: number | null; name: string; client_blocked_until: number | null }>();
   if (!user) {
     // As slow as a wrong password: a failure does not tell whether the address has an account.
     await verifyPassword(password, await dummyHash(env.PASSWORD_PEPPER), env.PASSWORD_PEPPER);
     return { ok: false, reason: "failed" };
   }
-  if (user.blocked_until && user.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blocked_until, now) };
+  const known = client.device?.userId === user.id;
+  const failKey = failKeyPrefix(client, known) + user.id;
+  if (user.client_blocked_until) return { ok: false, reason: "blocked", minutes: minutesLeft(user.client_blocked_until, now) };
+  if (!known && user.blocked_until && user.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blocked_until, now) };
   if (await verifyPassword(password, user.password_hash, env.PASSWORD_PEPPER)) {
-    await d1.prepare("UPDATE users SET failed_logins = 0, blocked_until = NULL, last_seen_at = ?2 WHERE id = ?1").bind(user.id, now).run();
+    // A running lock for unknown devices stays: the member's success does not give the attacker new tries.
+    await d1.batch([
+      d1.prepare(
+        "UPDATE users SET failed_logins = 0, blocked_until = CASE WHEN blocked_until > ?2 THEN blocked_until END, last_seen_at = ?2 WHERE id = ?1",
+      ).bind(user.id, now),
+      d1.prepare("DELETE FROM counters WHERE key = ?1").bind(failKey),
+    ]);
     return { ok: true, userId: user.id, language: user.language };
   }
-  const row = await d1
-    .prepare(
+  const until = now + LOGIN_BLOCK_MINUTES * 60;
+  const [clientRow, accountRow] = await d1.batch<{ count: number; blocked_until: number | null }>([
+    // One client's failures within a window of LOGIN_BLOCK_MINUTES; the last one starts its lock.
+    d1.prepare(
+      `INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)
+       ON CONFLICT(key) DO UPDATE SET
+         count = CASE WHEN expires_at <= ?3 THEN 1 ELSE count + 1 END,
+         expires_at = CASE WHEN expires_at <= ?3 OR count + 1 >= ?4 THEN ?2 ELSE expires_at END
+       RETURNING count`,
+    ).bind(failKey, until, now, LOGIN_MAX_ATTEMPTS),
+    d1.prepare(
       `UPDATE users SET
          blocked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE blocked_until END,
          failed_logins = CASE WHEN failed_logins + 1 >= ?2 THEN 0 ELSE failed_logins + 1 END
        WHERE id = ?1 RETURNING blocked_until`,
-    )
-    .bind(user.id, LOGIN_MAX_ATTEMPTS, now + LOGIN_BLOCK_MINUTES * 60)
-    .first<{ blocked_until: number | null }>();
-  if (row?.blocked_until && row.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(row.blocked_until, now) };
+    ).bind(user.id, LOGIN_ACCOUNT_MAX_ATTEMPTS, until),
+  ]);
+  const clientLocked = (clientRow?.results[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
+  const accountLocked = accountRow?.results[0]?.blocked_until === until;
+  if (clientLocked || accountLocked) {
+    if (await takeDailyQuota(d1, `lockout-mail:${user.id}`, 1, now)) {
+      await sendAccountMail(env, brand, user, "lockout", null, client.origin, user.email, { minutes: LOGIN_BLOCK_MINUTES });
+    }
+  }
+  if (clientLocked || (accountLocked && !known)) return { ok: false, reason: "blocked", minutes: LOGIN_BLOCK_MINUTES };
   return { ok: false, reason: "failed" };
 }
+
+/**
+ * The counters key of one client's failed logins (the member's id follows): the device for the
+ * member's own known device, else the address (a device cookie of another account counts for nothing,
+ * so an attacker cannot rotate cookies to get fresh tries).
+ */
+const failKeyPrefix = (client: LoginClient, known: boolean) =>
+  `login-fail:${known && client.device ? `d:${client.device.id}` : `ip:${client.ip}`}:`;
 
 let dummy: Promise<string> | null = null;
 /** A real hash (same iterations) to check unknown addresses against; made once per isolate. */
@@ -210,6 +267,7 @@ const LINK_PATH: Record<AccountMailKind, string> = {
   mailChange: "/mail-change/do",
   mailUndo: "/mail-change/undo",
   reactivate: "/reactivate",
+  lockout: "/reset-password",
 };
 
 async function sendAccountMail(
@@ -217,13 +275,13 @@ async function sendAccountMail(
   brand: BrandWithCompany,
   user: { id: string; email: string; name: string; language: string },
   kind: AccountMailKind,
-  token: string,
+  token: string | null,
   origin: string,
   to = user.email,
   vars: Record<string, unknown> = {},
 ) {
   const t = await getFixedT(user.language as Language, "account");
-  const link = `${origin}${LINK_PATH[kind]}?token=${encodeURIComponent(token)}`;
+  const link = `${origin}${LINK_PATH[kind]}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
   await mailerFor(env).send(
     accountMail(t, kind, {
       brandId: brand.id, brandName: brand.mailName || brand.name, to, name: user.name, link,

@@ -5,7 +5,7 @@ import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { pageContext } from "~/lib/page.server";
 import { readFields } from "~/lib/body.server";
 import { login, setLanguage, userJson, withinRateLimit } from "~/models/accounts.server";
-import { startSession } from "~/models/auth.server";
+import { loginClient, startSession } from "~/models/auth.server";
 import { getMember, type Member } from "~/models/session.server";
 
 /** SPEC section 7: the current member (GET), login (POST), the chosen language (PUT). */
@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await withinRateLimit(context.env, request, "login", parsed.data.email))) {
     return json({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
   }
-  const result = await login(context.env, brand.id, parsed.data.email, parsed.data.password);
+  const result = await login(context.env, brand, parsed.data.email, parsed.data.password, await loginClient(request, context, brand));
   if (!result.ok) {
     return result.reason === "blocked"
       ? json({ error: "account_blocked", minutes: result.minutes, message: t("errors.blocked", { minutes: result.minutes }) }, 403)

@@ -8,7 +8,7 @@ import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
 import { loginSchema } from "~/models/account-forms";
 import { login, withinRateLimit } from "~/models/accounts.server";
-import { startSession } from "~/models/auth.server";
+import { loginClient, startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await withinRateLimit(context.env, request, "login", email))) {
     return submission.reply({ formErrors: ["errors.rateLimited"], hideFields: ["password"] });
   }
-  const result = await login(context.env, brand.id, email, password);
+  const result = await login(context.env, brand, email, password, await loginClient(request, context, brand));
   if (!result.ok) {
     // "errors.blocked|15": conform errors are strings, so the minutes travel after a bar.
     const error = result.reason === "blocked" ? `errors.blocked|${result.minutes}` : "errors.loginFailed";
