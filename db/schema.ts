@@ -310,10 +310,13 @@ export const messages = sqliteTable(
     /** Held until the sender confirms their e-mail address. */
     held: integer("held", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
+    /** The message's number within its conversation (1, 2, 3…): the id clients see, never the global `id` (issue 12). */
+    seq: integer("seq").notNull().default(0),
   },
   (t) => [
     uniqueIndex("messages_client").on(t.conversationId, t.senderId, t.clientId),
     index("messages_conversation").on(t.conversationId, t.id),
+    index("messages_seq").on(t.conversationId, t.seq),
   ],
 );
 
