@@ -58,14 +58,18 @@ export function previewOf(kind: MessageKind, body: string, giftId: string | null
 // Rows
 
 type MessageRow = {
-  id: number; sender_id: string; client_id: string; kind: MessageKind; body: string; gift_id: string | null;
+  id: number; seq: number; sender_id: string; client_id: string; kind: MessageKind; body: string; gift_id: string | null;
   created_at: number; held: number;
 };
-const MESSAGE_COLUMNS = "id, sender_id, client_id, kind, body, gift_id, created_at, held";
+const MESSAGE_COLUMNS = "id, seq, sender_id, client_id, kind, body, gift_id, created_at, held";
 
+/**
+ * A message as clients see it: its id is its number within the conversation, never the global row
+ * id, which would tell anyone how many messages the whole site carries (issue 12, decision 089).
+ */
 export function toWire(r: MessageRow): WireMessage {
   return {
-    id: r.id, senderId: r.sender_id, clientId: r.client_id, kind: r.kind, body: r.body, giftId: r.gift_id,
+    id: r.seq, senderId: r.sender_id, clientId: r.client_id, kind: r.kind, body: r.body, giftId: r.gift_id,
     createdAt: r.created_at, held: !!r.held,
   };
 }
@@ -208,10 +212,10 @@ export async function conversationView(
   };
 }
 
-/** Messages after `afterId` that `viewerId` may see (a reconnecting client resumes from its last id). */
+/** Messages after number `afterId` that `viewerId` may see (a reconnecting client resumes from its last id). */
 export async function messagesAfter(db: D1Database, conversationId: string, viewerId: string, afterId: number, chatHistoryDays = 3650) {
   const { results } = await db
-    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND id > ?4 ORDER BY id LIMIT ${PAGE_MESSAGES}`)
+    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND seq > ?4 ORDER BY seq LIMIT ${PAGE_MESSAGES}`)
     .bind(conversationId, historyCutoff(chatHistoryDays), viewerId, afterId)
     .all<MessageRow>();
   return results.map(toWire);
@@ -392,8 +396,9 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     // 2. The message.
     db
       .prepare(
-        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, (${costSql(i.kind, "?2")}), (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7
+        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at, seq)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, (${costSql(i.kind, "?2")}), (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7,
+                (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?1)
          WHERE changes() = 1
          RETURNING ${MESSAGE_COLUMNS}, credits_charged`,
       )
@@ -402,7 +407,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     db
       .prepare(
         `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
-         SELECT ?2, -credits_charged, ?4, 'message:' || id, ?5 FROM messages
+         SELECT ?2, -credits_charged, ?4, 'message:' || conversation_id || ':' || seq, ?5 FROM messages
          WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3 AND changes() = 1`,
       )
       .bind(i.conversationId, i.senderId, i.clientId, i.kind === "gift" ? "gift" : "message", now),
