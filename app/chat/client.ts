@@ -28,6 +28,8 @@ export function useChatRoom(o: {
   otherRead: boolean;
   /** Called when the member's counts may have changed (root revalidation: badges, title, credits). */
   onCountsChanged: () => void;
+  /** Called with a send the server refused (no credits, blocked…): the page can give its text back. */
+  onRefused?: (p: Pending) => void;
 }) {
   const [messages, setMessages] = useState(o.initialMessages);
   const [pending, setPending] = useState<Pending[]>([]);
@@ -45,6 +47,8 @@ export function useChatRoom(o: {
   const lastTypingSent = useRef(0);
   const countsChanged = useRef(o.onCountsChanged);
   countsChanged.current = o.onCountsChanged;
+  const refused = useRef(o.onRefused);
+  refused.current = o.onRefused;
 
   // Server renders after a form post bring messages too.
   useEffect(() => {
@@ -97,10 +101,13 @@ export function useChatRoom(o: {
           }
           break;
         }
-        case "error":
+        case "error": {
+          const gone = pendingRef.current.find((p) => p.clientId === f.clientId);
+          if (gone) refused.current?.(gone);
           setPending((list) => list.filter((p) => p.clientId !== f.clientId));
           setError(f.error);
           break;
+        }
         case "typing":
           if (f.memberId === o.meId) break;
           clearTimeout(typingTimer.current);

@@ -7,6 +7,7 @@ import { normaliseText } from "~/lib/text";
 import { ICEBREAKER_COUNT } from "./gifts";
 import { CLIENT_ID } from "./protocol";
 import type { SendInput } from "~/models/chat.server";
+import type { ChatError } from "~/components/chat/ChatView";
 
 
 const sendForm = z.object({
@@ -27,4 +28,9 @@ export function parseSendForm(form: FormData, icebreakerText: (n: string) => str
   if (giftId) return { clientId, kind: "gift", giftId };
   const text = normaliseText(body, { multiline: true }) || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
   return { clientId, kind: "text", body: text };
+}
+
+/** A refused send's answer: the error and, for a text, the text itself, so the box keeps it (JS or not). */
+export function refusedSend(input: Omit<SendInput, "conversationId" | "senderId">, error: ChatError): ChatError {
+  return input.kind === "text" && input.body ? { ...error, draft: input.body } : error;
 }

@@ -44,7 +44,8 @@ export interface Member {
 const MEMBER_SQL = `
 SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed, u.last_seen_at,
        p.name, p.status AS profile_status, p.main_photo_id,
-       (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm WHERE cm.user_id = u.id AND cm.hidden_at IS NULL) AS unread,
+       (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
+         WHERE cm.user_id = u.id AND cm.hidden_at IS NULL AND cm.conversation_id != ?3) AS unread,
        (SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.like_new = 1) AS new_likes,
        (SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = u.id) AS disabled
 FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
@@ -87,11 +88,25 @@ export function getMember(request: Request, context: AppLoadContext): Promise<Me
   return member;
 }
 
+/**
+ * The conversation the request shows (/chats/{id}, also its single-fetch `.data` revalidation): the
+ * member is reading it, so the Messages badge does not count it (the page marks it read).
+ */
+function conversationOnScreen(request: Request): string {
+  const m = /^\/chats\/([^/]+?)(?:\.data)?\/?$/.exec(new URL(request.url).pathname);
+  if (!m) return "";
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return "";
+  }
+}
+
 async function lookupMember(request: Request, context: AppLoadContext): Promise<Member | null> {
   const sid = await sessionIdOf(request, context);
   if (!sid) return null;
   const now = Math.floor(Date.now() / 1000);
-  const row = await context.env.DB.prepare(MEMBER_SQL).bind(await sha256(sid), now).first<MemberRow>();
+  const row = await context.env.DB.prepare(MEMBER_SQL).bind(await sha256(sid), now, conversationOnScreen(request)).first<MemberRow>();
   if (!row) return null;
   if (row.last_seen_at < now - ONLINE_REFRESH_S) {
     context.ctx?.waitUntil(

@@ -4,7 +4,7 @@ import {
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId } from "~/chat/protocol";
-import { parseSendForm } from "~/chat/form.server";
+import { parseSendForm, refusedSend } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { conversationView, messageCost, roomStub } from "~/models/chat.server";
 import { requireMember } from "~/models/session.server";
@@ -50,7 +50,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id });
   if (!result.ok) {
     if (result.error === "not_found") throw new Response(t("errors.not_found"), { status: 404 });
-    return data({ error: { code: result.error, max: brand.messageLength } }, { status: result.error === "credits" ? 402 : 400 });
+    return data({ error: refusedSend(input, { code: result.error, max: brand.messageLength }) }, { status: result.error === "credits" ? 402 : 400 });
   }
   return redirect(`/chats/${conversationId}`);
 }

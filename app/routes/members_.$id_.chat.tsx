@@ -4,7 +4,7 @@ import {
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId, type WireMessage } from "~/chat/protocol";
-import { parseSendForm } from "~/chat/form.server";
+import { parseSendForm, refusedSend } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { canStart, listConversations, messageCost, otherMemberCard, roomStub, startConversation } from "~/models/chat.server";
 import { requireMember } from "~/models/session.server";
@@ -56,15 +56,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const check = await canStart(context.env.DB, member.id, params.id ?? "");
   if (!check.ok) {
     if (check.error === "not_found" || check.error === "self") throw new Response(t("errors.not_found"), { status: 404 });
-    return data({ error: { code: check.error === "premium" ? ("premium" as const) : ("blocked" as const) } }, { status: 403 });
+    return data({ error: refusedSend(input, { code: check.error === "premium" ? "premium" : "blocked" }) }, { status: 403 });
   }
   // Too few credits: say so before a free member spends one of their conversations on it.
   const cost = input.kind === "gift" ? brand.giftCredits : messageCost(brand, check.myCountry);
-  if (member.credits < cost) return data({ error: { code: "credits" as const } }, { status: 402 });
+  if (member.credits < cost) return data({ error: refusedSend(input, { code: "credits" }) }, { status: 402 });
   const started = await startConversation(context.env.DB, member.id, params.id ?? "");
-  if (!started.ok) return data({ error: { code: started.error === "premium" ? ("premium" as const) : ("blocked" as const) } }, { status: 403 });
+  if (!started.ok) return data({ error: refusedSend(input, { code: started.error === "premium" ? "premium" : "blocked" }) }, { status: 403 });
   const result = await roomStub(context.env, started.id).send({ ...input, conversationId: started.id, senderId: member.id });
-  if (!result.ok) return data({ error: { code: result.error, max: brand.messageLength } }, { status: result.error === "credits" ? 402 : 400 });
+  if (!result.ok) return data({ error: refusedSend(input, { code: result.error, max: brand.messageLength }) }, { status: result.error === "credits" ? 402 : 400 });
   return redirect(`/chats/${started.id}`);
 }
 

@@ -75,7 +75,7 @@ test.describe("without JavaScript", () => {
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`out of credits shows the spec's text and a way to buy credits (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
+  test(`out of credits shows the spec's text and a way to buy credits, keeping the text (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
     const poor = await createChatMember({ name: "Poor Sender", credits: 1 });
     const other = await createChatMember({ name: "Rich Receiver" });
     const p = await memberPage(browser, poor.email, javaScriptEnabled);
@@ -88,6 +88,8 @@ for (const javaScriptEnabled of [true, false]) {
     await p.page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(p.page.getByText("You do not have enough credits to send this message")).toBeVisible();
     await expect(p.page.getByRole("link", { name: "Buy credits" })).toHaveAttribute("href", "/credits");
+    // The refused text stays in the box, ready to send once credits are bought.
+    await expect(p.page.getByRole("textbox", { name: "Message" })).toHaveValue("one more");
     await p.context.close();
   });
 }
