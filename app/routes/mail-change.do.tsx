@@ -34,7 +34,7 @@ export default function MailChangeDo() {
     return (
       <div className="container container-narrow account-page">
         <h1>{t("mailChange.title")}</h1>
-        <div className="card">
+        <div className="card card-body">
           <p className={`alert ${ok ? "alert-success" : "alert-danger"}`} role={ok ? "status" : "alert"}>
             {ok ? t("mailChange.done") : t(MESSAGES[(data?.result as keyof typeof MESSAGES) ?? "invalid"])}
           </p>

@@ -35,7 +35,7 @@ export default function MailChangeUndo() {
     return (
       <div className="container container-narrow account-page">
         <h1>{t("mailUndo.title")}</h1>
-        <div className="card">
+        <div className="card card-body">
           <p className={`alert ${ok ? "alert-success" : "alert-danger"}`} role={ok ? "status" : "alert"}>
             {ok ? t("mailUndo.done") : t(MESSAGES[(data?.result as keyof typeof MESSAGES) ?? "invalid"])}
           </p>

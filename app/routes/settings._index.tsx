@@ -154,7 +154,7 @@ export default function Settings() {
         </div>
         <button type="submit" className="btn btn-primary">{t("settings.save")}</button>
       </Form>
-      <section className="card" id="more">
+      <section className="card card-body" id="more">
         <h2>{t("settings.moreTitle")}</h2>
         <ul className="link-list">
           <li><Link to="/notifications">{t("notifications.title")}</Link></li>

@@ -74,7 +74,7 @@ export default function Signup() {
           <SignupForm minAge={minAge} tracking={tracking} lastResult={lastResult} />
         </div>
       ) : (
-        <div className="card" role="status">
+        <div className="card card-body" role="status">
           <p className="alert alert-info">{t(allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource")}</p>
           <p className="form-links">
             <Link to="/login">{t("signup.haveAccount")}</Link>
