@@ -93,3 +93,21 @@ for (const javaScriptEnabled of [true, false]) {
     await p.context.close();
   });
 }
+
+test("on a phone the chat has no serious axe violations, names its icon buttons, and the nav highlights Messages (issue 12)", async ({ browser }) => {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const alice = await createChatMember({ name: "Alice Phone" });
+  const bob = await createChatMember({ name: "Bob Phone" });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await login(page, alice.email);
+  await page.goto(`/members/${bob.id}/chat`);
+  await expect(page.getByRole("button", { name: "Icebreakers" })).toBeVisible();
+  // A chat opened from a profile belongs to Messages, not Search.
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link", { name: /Messages/ })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: /Search/ })).not.toHaveAttribute("aria-current", "page");
+  const { violations } = await new AxeBuilder({ page }).include(".chat").analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await context.close();
+});
