@@ -66,6 +66,8 @@ export const brands = sqliteTable("brands", {
   minAge: integer("min_age").notNull().default(18),
   /** Days of chat history a member can still see; older messages are hidden for privacy. */
   chatHistoryDays: integer("chat_history_days").notNull().default(90),
+  /** Most a member may pay by SEPA direct debit in one calendar month (UTC), in cents of the brand's currency. */
+  directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
 });
 
 export const regions = sqliteTable(
@@ -125,6 +127,8 @@ export const users = sqliteTable(
     signupMessage: text("signup_message"),
     signupProfileId: text("signup_profile_id"),
     pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),
+    /** Set by support after a reversed or fraudulent direct debit: the member may not pay by direct debit. */
+    directdebitBlocked: integer("directdebit_blocked", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
   },
@@ -358,6 +362,18 @@ export const payments = sqliteTable(
     providerRef: text("provider_ref"),
     status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded"] }).notNull().default("open"),
     discountCodeId: integer("discount_code_id"),
+    /** The package price before a discount; null when none applied (amountCents is what was charged). */
+    originalAmountCents: integer("original_amount_cents"),
+    /** oneoff, first (creates a mandate for repeat orders) or recurring (charged on mandateId). */
+    sequenceType: text("sequence_type", { enum: ["oneoff", "first", "recurring"] }).notNull().default("oneoff"),
+    customerId: text("customer_id"),
+    mandateId: text("mandate_id"),
+    /** The country whose methods were offered (the member's payment country). */
+    paymentCountry: text("payment_country"),
+    /** The provider's hosted checkout while the payment is open. */
+    checkoutUrl: text("checkout_url"),
+    failureReason: text("failure_reason"),
+    paidAt: integer("paid_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -424,3 +440,119 @@ export const mailOutbox = sqliteTable("mail_outbox", {
   html: text("html").notNull(),
   createdAt: integer("created_at").notNull().default(now),
 });
+
+// ─── Payments (issue 8): methods per country, provider customers, refunds, the local sandbox ───
+
+/**
+ * Which payment methods are offered in a country, in the order people there use them. Data, not
+ * code: a row per (country, method); country "*" lists the methods for every other country.
+ * Schemes that no longer exist stay in the table switched off.
+ */
+export const paymentMethods = sqliteTable(
+  "payment_methods",
+  {
+    country: text("country").notNull(),
+    /** Our method id (PAYMENT_METHODS in app/lib/constants.ts). */
+    method: text("method").notNull(),
+    /** The provider's method id (Mollie: ideal, creditcard, banktransfer, directdebit, …). */
+    providerMethod: text("provider_method").notNull(),
+    sort: integer("sort").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** Comma-separated ISO currencies the method accepts; null means any. */
+    currencies: text("currencies"),
+  },
+  (t) => [primaryKey({ columns: [t.country, t.method] })],
+);
+
+/** A member's customer at the provider (needed for first/recurring payments and mandates). */
+export const paymentCustomers = sqliteTable(
+  "payment_customers",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
+    customerId: text("customer_id").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
+);
+
+/** A refund of the unused credits of one paid payment. */
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id").notNull().references(() => payments.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    credits: integer("credits").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    providerRef: text("provider_ref"),
+    status: text("status", { enum: ["queued", "pending", "processing", "refunded", "failed", "canceled"] }).notNull().default("queued"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("refunds_payment").on(t.paymentId)],
+);
+
+/**
+ * The local sandbox provider's own state (payments, customers, mandates, refunds as JSON), as a real
+ * provider would keep it on its side. Never used in production.
+ */
+export const sandboxObjects = sqliteTable(
+  "sandbox_objects",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["payment", "customer", "mandate", "refund"] }).notNull(),
+    /** The customer of a mandate or payment, the payment of a refund. */
+    parentId: text("parent_id"),
+    /** The idempotency key of the request that created it. */
+    idempotencyKey: text("idempotency_key"),
+    data: text("data").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("sandbox_objects_parent").on(t.kind, t.parentId), uniqueIndex("sandbox_objects_idempotency").on(t.kind, t.idempotencyKey)],
+);
+
+// ─── Direct debit and SMS (issue 8, item 5) ───────────────────────────────────────────────────────
+
+/** Every SMS sent outside production lands here, readable at /dev/sms (like mail_outbox for mail). */
+export const smsOutbox = sqliteTable("sms_outbox", {
+  id: integer("id").primaryKey(),
+  brandId: integer("brand_id"),
+  to: text("to").notNull(),
+  body: text("body").notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/**
+ * A direct debit order waiting for (or past) its SMS code: the form's details, the package, and the
+ * code as an HMAC (never the code itself), with its expiry, failed attempts and sends.
+ * After the mandate is made the IBAN is kept masked only.
+ */
+export const directdebitRequests = sqliteTable(
+  "directdebit_requests",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id").notNull().references(() => brands.id),
+    packageId: text("package_id").notNull().references(() => packages.id),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    holder: text("holder").notNull(),
+    iban: text("iban").notNull(),
+    country: text("country").notNull(),
+    street: text("street").notNull(),
+    houseNumber: text("house_number").notNull(),
+    postalCode: text("postal_code").notNull(),
+    city: text("city").notNull(),
+    mobile: text("mobile").notNull(),
+    codeHash: text("code_hash").notNull(),
+    codeExpiresAt: integer("code_expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    sends: integer("sends").notNull().default(1),
+    lastSentAt: integer("last_sent_at").notNull(),
+    status: text("status", { enum: ["open", "verified", "done", "canceled"] }).notNull().default("open"),
+    paymentId: text("payment_id"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("directdebit_requests_user").on(t.userId, t.createdAt)],
+);

@@ -19,7 +19,7 @@ const openProxy = () => getPlatformProxy<SeedEnv>({ persist: process.env.WRANGLE
 const TABLES = [
   "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "discount_codes", "payments",
   "credit_ledger", "messages", "conversation_members", "conversations", "reports", "blocks", "swipe_passes", "likes",
-  "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "packages", "interests",
+  "refunds", "payment_customers", "sandbox_objects", "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "packages", "interests",
   "cities", "regions", "brands", "companies",
 ];
 

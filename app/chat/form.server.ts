@@ -6,7 +6,7 @@ import { z } from "zod";
 import { normaliseText } from "~/lib/text";
 import { ICEBREAKER_COUNT } from "./gifts";
 import { CLIENT_ID } from "./protocol";
-import type { SendInput } from "~/models/chat.server";
+import type { SendInput } from "./protocol";
 import type { ChatError } from "~/components/chat/ChatView";
 
 
@@ -21,7 +21,7 @@ const sendForm = z.object({
  * Parses a posted send form. A gift button carries giftId; an empty textarea with an icebreaker
  * chosen in the select (the no-JavaScript modal) sends that line, translated by `icebreakerText`.
  */
-export function parseSendForm(form: FormData, icebreakerText: (n: string) => string): Omit<SendInput, "conversationId" | "senderId"> | null {
+export function parseSendForm(form: FormData, icebreakerText: (n: string) => string): Omit<SendInput, "conversationId" | "senderId" | "prices"> | null {
   const parsed = sendForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return null;
   const { clientId, body, giftId, icebreaker } = parsed.data;
@@ -31,6 +31,6 @@ export function parseSendForm(form: FormData, icebreakerText: (n: string) => str
 }
 
 /** A refused send's answer: the error and, for a text, the text itself, so the box keeps it (JS or not). */
-export function refusedSend(input: Omit<SendInput, "conversationId" | "senderId">, error: ChatError): ChatError {
+export function refusedSend(input: Pick<SendInput, "kind" | "body">, error: ChatError): ChatError {
   return input.kind === "text" && input.body ? { ...error, draft: input.body } : error;
 }

@@ -8,13 +8,14 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import {
-  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, SESSION_HEADER, parseClientFrame, type ServerFrame, type WireMessage,
+  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, SESSION_HEADER, parseClientFrame,
+  type ChatPrices, type SendInput, type SendResult, type ServerFrame, type WireMessage,
 } from "./protocol";
 import { closeRevoked, closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
-import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess, type SendInput, type SendResult } from "../models/chat.server";
+import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
 
-type Attachment = SocketSession & { memberId: string; conversationId: string };
+type Attachment = SocketSession & { memberId: string; conversationId: string; prices: ChatPrices };
 
 export class ChatRoom extends DurableObject<Env> {
   /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
@@ -37,7 +38,8 @@ export class ChatRoom extends DurableObject<Env> {
     const memberId = request.headers.get(MEMBER_HEADER);
     const conversationId = request.headers.get(CONVERSATION_HEADER);
     const sessionHash = request.headers.get(SESSION_HEADER);
-    if (!memberId || !conversationId || !sessionHash) return new Response("Forbidden", { status: 403 });
+    const prices = parsePrices(request.headers.get(PRICES_HEADER));
+    if (!memberId || !conversationId || !sessionHash || !prices) return new Response("Forbidden", { status: 403 });
     const after = Math.max(0, Number(new URL(request.url).searchParams.get("after")) || 0);
     const { 0: client, 1: server } = new WebSocketPair();
     // Backlog and accept happen inside the queue: no message can be stored between the two, so the
@@ -48,7 +50,7 @@ export class ChatRoom extends DurableObject<Env> {
         conversationAccess(this.env.DB, conversationId, memberId),
       ]);
       this.ctx.acceptWebSocket(server, [memberId]);
-      server.serializeAttachment({ memberId, conversationId, sessionHash } satisfies Attachment);
+      server.serializeAttachment({ memberId, conversationId, sessionHash, prices } satisfies Attachment);
       return { type: "backlog", messages, otherUnread: access?.otherUnread ?? 0 } satisfies ServerFrame;
     });
     server.send(JSON.stringify(backlog));
@@ -63,7 +65,7 @@ export class ChatRoom extends DurableObject<Env> {
       case "send":
       case "gift": {
         // The send is guarded on the socket's session still being live (one batch, no extra round trip).
-        const base = { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, sessionHash: who.sessionHash ?? "" };
+        const base = { conversationId: who.conversationId, senderId: who.memberId, prices: who.prices, clientId: frame.clientId, sessionHash: who.sessionHash ?? "" };
         const input: SendInput = frame.type === "send" ? { ...base, kind: "text", body: frame.body } : { ...base, kind: "gift", giftId: frame.giftId };
         const result = await this.send(input);
         if (!result.ok && result.error === "session") return closeRevoked(ws);
@@ -158,6 +160,16 @@ export class ChatRoom extends DurableObject<Env> {
       const who = ws.deserializeAttachment() as Attachment | null;
       if (who && to(who.memberId)) safeSend(ws, text);
     }
+  }
+}
+
+/** The prices the Worker attached (whole credits, never negative); null if missing or malformed. */
+function parsePrices(header: string | null): ChatPrices | null {
+  try {
+    const p = JSON.parse(header ?? "") as ChatPrices;
+    return [p.message, p.gift].every((n) => Number.isInteger(n) && n >= 0) ? { message: p.message, gift: p.gift } : null;
+  } catch {
+    return null;
   }
 }
 

@@ -3,14 +3,16 @@ import type { Env } from "../lib/env";
 import { currentSessionHash, getMember } from "../models/session.server";
 import { conversationAccess, roomStub } from "../models/chat.server";
 import { hubStub } from "../models/hub.server";
-import { CONVERSATION_HEADER, MEMBER_HEADER, SESSION_HEADER } from "./protocol";
+import { getBrandByHost } from "../models/brand.server";
+import { pricesFor } from "../models/credits.server";
+import { CONVERSATION_HEADER, MEMBER_HEADER, PRICES_HEADER, SESSION_HEADER, type ChatPrices } from "./protocol";
 
 /**
  * The checks every WebSocket upgrade passes before the Worker forwards it to a Durable Object:
  * a WebSocket handshake, from this origin, by a member signed in with the session cookie.
  * Answers the member's id, or the refusal to send back.
  */
-async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string; sessionHash: string } | Response> {
+async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string; country: string; sessionHash: string } | Response> {
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
   const origin = request.headers.get("Origin");
@@ -19,7 +21,7 @@ async function authenticateUpgrade(request: Request, env: Env): Promise<{ member
   const context = { env } as AppLoadContext;
   const [member, sessionHash] = await Promise.all([getMember(request, context), currentSessionHash(request, context)]);
   if (!member || !sessionHash) return new Response("authentication_required", { status: 403 });
-  return { memberId: member.id, sessionHash };
+  return { memberId: member.id, country: member.country, sessionHash };
 }
 
 /**
@@ -35,8 +37,11 @@ export async function handleChatSocket(request: Request, env: Env): Promise<Resp
   const conversationId = decodeURIComponent(url.pathname.slice("/ws/chat/".length));
   const access = await conversationAccess(env.DB, conversationId, auth.memberId);
   if (!access) return new Response("Not found", { status: 404 });
+  // What this member's messages cost, fixed for the connection (a reconnect picks up a change).
+  const { message, gift } = pricesFor(await getBrandByHost(env, request.headers.get("Host")), auth.country);
   const headers = new Headers({
     Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [CONVERSATION_HEADER]: conversationId, [SESSION_HEADER]: auth.sessionHash,
+    [PRICES_HEADER]: JSON.stringify({ message, gift } satisfies ChatPrices),
   });
   const after = url.searchParams.get("after");
   const target = `https://chat-room/${encodeURIComponent(conversationId)}${after ? `?after=${encodeURIComponent(after)}` : ""}`;

@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const token = String((await readForm(request, context)).get("token") ?? "");
-  return { result: await confirmMailChange(context.env.DB, token) };
+  return { result: await confirmMailChange(context.env, token) };
 }
 
 const MESSAGES = { invalid: "errors.linkInvalid", taken: "errors.newEmailTaken" } as const;

@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { post, sessionCookie } from "./fixtures";
 import { member } from "./members-helpers";
-import { cid, roomStub, pair } from "./chat-support";
+import { cid, roomStub, pair, PRICES } from "./chat-support";
 import { signupForm, send } from "./accounts-helpers";
 
 beforeAll(async () => {
@@ -72,7 +72,7 @@ describe("text is normalised in one place", () => {
 
   it("a chat message of only invisible characters is refused and not charged", async () => {
     const { alice, conversationId } = await pair();
-    const result = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "\u200b\u202e\u2060 \u00a0" });
+    const result = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "\u200b\u202e\u2060 \u00a0" });
     expect(result).toMatchObject({ ok: false, error: "empty" });
     expect(await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(alice.id).first("credits")).toBe(100);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1").bind(conversationId).first("n")).toBe(0);

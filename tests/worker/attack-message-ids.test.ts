@@ -7,7 +7,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ServerFrame } from "../../app/chat/protocol";
-import { cid, connect, cookieOf, is, pair, roomStub } from "./chat-support";
+import { cid, connect, cookieOf, is, pair, roomStub, PRICES } from "./chat-support";
 import { get } from "./fixtures";
 import { send } from "./accounts-helpers";
 // Remix's own wire format for loader data (a dependency of @remix-run/server-runtime).
@@ -20,7 +20,7 @@ describe("message ids on the wire are per conversation, not the site's sequence"
   it("a new conversation's messages are 1, 2, 3… on the socket, in the loader and in the backlog, whatever else the site carries", async () => {
     // Traffic elsewhere on the site first.
     const busy = await pair();
-    for (let i = 0; i < 4; i++) await roomStub(env, busy.conversationId).send({ conversationId: busy.conversationId, senderId: busy.alice.id, clientId: cid(), kind: "text", body: `elsewhere ${i}` });
+    for (let i = 0; i < 4; i++) await roomStub(env, busy.conversationId).send({ conversationId: busy.conversationId, senderId: busy.alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `elsewhere ${i}` });
 
     const { alice, bob, conversationId } = await pair();
     const b = await connect(conversationId, await cookieOf(bob.id));

@@ -1,30 +1,14 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps } from "@conform-to/react";
-import { useTranslation } from "~/lib/i18n-react";
+import { Errors } from "./Errors";
 
-type InputType = "text" | "email" | "password" | "date" | "hidden";
+export { Errors };
 
-/**
- * Translated messages of a field or form: conform carries "errors.*" keys of the account namespace;
- * a number after "|" is the {{minutes}} of the lockout message.
- */
-export function Errors({ id, errors, vars, form = false }: { id?: string; errors?: string[]; vars?: Record<string, unknown>; form?: boolean }) {
-  const { t } = useTranslation("account");
-  if (!errors?.length) return null;
-  const text = errors.map((e) => {
-    const [key, minutes] = e.split("|");
-    return t(key!, minutes ? { ...vars, minutes: Number(minutes) } : vars);
-  });
-  return (
-    <p id={id} className={form ? "alert alert-danger" : "field-error"} role="alert">
-      {text.join(" ")}
-    </p>
-  );
-}
+type InputType = "text" | "email" | "password" | "date" | "hidden" | "tel";
 
 /** A labelled input wired to conform (name, id, aria-invalid, defaultValue after a failed post). */
 export function Field({
-  field, label, type = "text", autoComplete, vars, hint,
+  field, label, type = "text", autoComplete, vars, hint, ns, inputMode, className,
 }: {
   field: FieldMetadata<string | undefined>;
   label: string;
@@ -32,14 +16,17 @@ export function Field({
   autoComplete?: string;
   vars?: Record<string, unknown>;
   hint?: string;
+  ns?: string;
+  inputMode?: "text" | "numeric" | "tel";
+  className?: string;
 }) {
   const props = getInputProps(field, { type });
   return (
-    <div className="field">
+    <div className={className ? `field ${className}` : "field"}>
       <label htmlFor={field.id}>{label}</label>
-      <input {...props} key={props.key} autoComplete={autoComplete} />
+      <input {...props} key={props.key} autoComplete={autoComplete} inputMode={inputMode} />
       {hint ? <small className="field-hint">{hint}</small> : null}
-      <Errors id={field.errorId} errors={field.errors} vars={vars} />
+      <Errors id={field.errorId} errors={field.errors} vars={vars} ns={ns} />
     </div>
   );
 }
