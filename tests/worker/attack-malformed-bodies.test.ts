@@ -36,7 +36,7 @@ const VISITOR_FORMS = [
 ];
 const MEMBER_FORMS = [
   "/profile", "/profile/photos", "/settings", "/settings/delete", "/notifications", "/match-finder", "/swipe-game",
-  "/signup-matches", "/complete-signup", "/chats", "/api/logout.php",
+  "/signup-matches", "/complete-signup", "/chats", "/api/logout.php", "/credits", "/credits/repeat-order",
 ];
 
 describe("malformed bodies answer 400, translated, and change nothing", () => {
