@@ -218,7 +218,7 @@ export const tokens = sqliteTable(
   {
     idHash: text("id_hash").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["activate", "reset", "mail_change", "reactivate"] }).notNull(),
+    kind: text("kind", { enum: ["activate", "reset", "mail_change", "mail_undo", "reactivate"] }).notNull(),
     payload: text("payload"),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
@@ -318,10 +318,13 @@ export const messages = sqliteTable(
     /** Held until the sender confirms their e-mail address. */
     held: integer("held", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
+    /** The message's number within its conversation (1, 2, 3…): the id clients see, never the global `id` (issue 12). */
+    seq: integer("seq").notNull().default(0),
   },
   (t) => [
     uniqueIndex("messages_client").on(t.conversationId, t.senderId, t.clientId),
     index("messages_conversation").on(t.conversationId, t.id),
+    index("messages_seq").on(t.conversationId, t.seq),
   ],
 );
 

@@ -1,55 +1,70 @@
 /**
  * Seeds the local D1 (and R2) that `wrangler dev` uses, through wrangler's getPlatformProxy().
- * `--if-empty` seeds only a database without brands (what `npm start` runs). Demo accounts are
- * never seeded in production.
+ * `--if-empty` (what `npm start` runs) skips only a database whose seed finished: the completion
+ * mark is written last, a half-seeded database is seeded again from scratch, and a lost connection
+ * to the local proxy is retried by starting over. Demo accounts are never seeded in production.
  */
 import { drizzle } from "drizzle-orm/d1";
 import { getPlatformProxy } from "wrangler";
 import * as schema from "./schema.ts";
 import { brands, companies, packagePrices, packages } from "./seed/brands.ts";
 import { INTERESTS } from "../app/lib/constants.ts";
+import { SEED_MARK, shouldSeed, withRetries } from "./seed/complete.ts";
 
 const ifEmpty = process.argv.includes("--if-empty");
-const proxy = await getPlatformProxy<{ DB: D1Database; PHOTOS: R2Bucket; ENVIRONMENT: string; PASSWORD_PEPPER: string }>({
-  persist: process.env.WRANGLER_PERSIST ? { path: process.env.WRANGLER_PERSIST } : true,
-});
-const { DB, PHOTOS } = proxy.env;
-if (proxy.env.ENVIRONMENT === "production") throw new Error("Refusing to seed demo data in production");
+type SeedEnv = { DB: D1Database; PHOTOS: R2Bucket; ENVIRONMENT: string; PASSWORD_PEPPER: string };
+const openProxy = () => getPlatformProxy<SeedEnv>({ persist: process.env.WRANGLER_PERSIST ? { path: process.env.WRANGLER_PERSIST } : true });
 
-const existing = await DB.prepare("SELECT COUNT(*) AS n FROM brands").first<{ n: number }>();
-if (ifEmpty && existing && existing.n > 0) {
-  console.log("Database already seeded; skipping (npm run db:seed to reseed).");
-  await proxy.dispose();
-  process.exit(0);
-}
-
-const db = drizzle(DB, { schema });
-const t0 = Date.now();
-// Start from scratch: children first.
+// Tables from scratch, children first.
 const TABLES = [
-  "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "discount_codes", "payments",
+  "notification_log", "sms_outbox", "directdebit_requests", "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "discount_codes", "payments",
   "credit_ledger", "messages", "conversation_members", "conversations", "reports", "blocks", "swipe_passes", "likes",
   "refunds", "payment_customers", "sandbox_objects", "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "package_prices", "packages", "interests",
   "cities", "regions", "brands", "companies",
 ];
-await DB.batch(TABLES.map((table) => DB.prepare(`DELETE FROM ${table}`)));
 
-await db.insert(schema.companies).values(companies);
-for (const brand of brands) await db.insert(schema.brands).values(brand); // D1 binds at most 100 parameters a query
-await db.insert(schema.packages).values(packages);
-await db.insert(schema.packagePrices).values(packagePrices);
-await db.insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
+/** One attempt: clean state, everything, and the completion mark last (db/seed/complete.ts). */
+async function seedOnce(attempt: number): Promise<boolean> {
+  const proxy = await openProxy();
+  try {
+    const { DB, PHOTOS } = proxy.env;
+    if (proxy.env.ENVIRONMENT === "production") throw new Error("Refusing to seed demo data in production");
+    const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first().catch(() => null);
+    if (!shouldSeed({ ifEmpty, marked: mark !== null })) {
+      console.log("Database already seeded; skipping (npm run db:seed to reseed).");
+      return false;
+    }
+    const brandsLeft = await DB.prepare("SELECT COUNT(*) AS n FROM brands").first<{ n: number }>();
+    if (attempt > 1 || (ifEmpty && brandsLeft && brandsLeft.n > 0)) console.log("An earlier seed did not finish: starting over.");
+    const db = drizzle(DB, { schema });
+    const t0 = Date.now();
+    await DB.batch(TABLES.map((table) => DB.prepare(`DELETE FROM ${table}`)));
 
-const { seedMembers } = await import("./seed/members.ts");
-const result = await seedMembers({ DB, PHOTOS, db, pepper: proxy.env.PASSWORD_PEPPER });
+    await db.insert(schema.companies).values(companies);
+    for (const brand of brands) await db.insert(schema.brands).values(brand); // D1 binds at most 100 parameters a query
+    await db.insert(schema.packages).values(packages);
+    await db.insert(schema.packagePrices).values(packagePrices);
+    await db.insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
 
-const counts = await DB.batch(
-  ["regions", "cities", "users", "profiles", "profile_interests", "photos", "likes", "conversations", "messages"].map((table) =>
-    DB.prepare(`SELECT '${table}' AS name, COUNT(*) AS n FROM ${table}`),
-  ),
-);
-console.log(counts.map((r) => `${(r.results[0] as { name: string }).name} ${(r.results[0] as { n: number }).n}`).join(", "));
-console.log(Object.entries(result.timings).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", "));
-console.log(`Demo accounts (password ${result.demoPassword}) on http://localhost:8787: ${result.demoEmails.join(", ")}`);
-console.log(`Seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-await proxy.dispose();
+    const { seedMembers } = await import("./seed/members.ts");
+    const result = await seedMembers({ DB, PHOTOS, db, pepper: proxy.env.PASSWORD_PEPPER });
+
+    // Last: only a seed that got here counts as done.
+    await DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)").bind(SEED_MARK.key, SEED_MARK.expiresAt).run();
+
+    const counts = await DB.batch(
+      ["regions", "cities", "users", "profiles", "profile_interests", "photos", "likes", "conversations", "messages"].map((table) =>
+        DB.prepare(`SELECT '${table}' AS name, COUNT(*) AS n FROM ${table}`),
+      ),
+    );
+    console.log(counts.map((r) => `${(r.results[0] as { name: string }).name} ${(r.results[0] as { n: number }).n}`).join(", "));
+    console.log(Object.entries(result.timings).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", "));
+    console.log(`Demo accounts (password ${result.demoPassword}) on http://localhost:8787: ${result.demoEmails.join(", ")}`);
+    console.log(`Seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return true;
+  } finally {
+    await proxy.dispose().catch(() => {});
+  }
+}
+
+await withRetries(3, seedOnce, (e, n) => console.warn(`Seeding attempt ${n} lost its connection (${(e as Error).message}); starting over.`));

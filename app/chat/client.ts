@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import {
   PING, TYPING_REPEAT_MS, TYPING_TIMEOUT_MS, newClientId, type ClientFrame, type SendError, type ServerFrame,
   type WireMessage,
+  REVOKED_CLOSE,
 } from "./protocol";
 
 export type Pending = { clientId: string; kind: "text" | "gift"; body: string; giftId: string | null };
@@ -27,6 +28,8 @@ export function useChatRoom(o: {
   otherRead: boolean;
   /** Called when the member's counts may have changed (root revalidation: badges, title, credits). */
   onCountsChanged: () => void;
+  /** Called with a send the server refused (no credits, blocked…): the page can give its text back. */
+  onRefused?: (p: Pending) => void;
 }) {
   const [messages, setMessages] = useState(o.initialMessages);
   const [pending, setPending] = useState<Pending[]>([]);
@@ -44,6 +47,8 @@ export function useChatRoom(o: {
   const lastTypingSent = useRef(0);
   const countsChanged = useRef(o.onCountsChanged);
   countsChanged.current = o.onCountsChanged;
+  const refused = useRef(o.onRefused);
+  refused.current = o.onRefused;
 
   // Server renders after a form post bring messages too.
   useEffect(() => {
@@ -96,10 +101,13 @@ export function useChatRoom(o: {
           }
           break;
         }
-        case "error":
+        case "error": {
+          const gone = pendingRef.current.find((p) => p.clientId === f.clientId);
+          if (gone) refused.current?.(gone);
           setPending((list) => list.filter((p) => p.clientId !== f.clientId));
           setError(f.error);
           break;
+        }
         case "typing":
           if (f.memberId === o.meId) break;
           clearTimeout(typingTimer.current);
@@ -133,9 +141,11 @@ export function useChatRoom(o: {
           // Ignore a malformed frame.
         }
       };
-      socket.onclose = () => {
+      socket.onclose = (e) => {
         setConnected(false);
         if (stopped) return;
+        // The session was revoked (logout elsewhere, password change): the page sends to the login.
+        if (e.code === REVOKED_CLOSE) return location.reload();
         setDropped(true);
         retry = setTimeout(connect, Math.min(10_000, 300 * 2 ** attempt++));
       };

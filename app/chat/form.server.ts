@@ -3,9 +3,11 @@
  * bundle does not carry zod a second time).
  */
 import { z } from "zod";
+import { normaliseText } from "~/lib/text";
 import { ICEBREAKER_COUNT } from "./gifts";
 import { CLIENT_ID } from "./protocol";
 import type { SendInput } from "./protocol";
+import type { ChatError } from "~/components/chat/ChatView";
 
 
 const sendForm = z.object({
@@ -24,6 +26,11 @@ export function parseSendForm(form: FormData, icebreakerText: (n: string) => str
   if (!parsed.success) return null;
   const { clientId, body, giftId, icebreaker } = parsed.data;
   if (giftId) return { clientId, kind: "gift", giftId };
-  const text = body.trim() || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
+  const text = normaliseText(body, { multiline: true }) || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
   return { clientId, kind: "text", body: text };
+}
+
+/** A refused send's answer: the error and, for a text, the text itself, so the box keeps it (JS or not). */
+export function refusedSend(input: Pick<SendInput, "kind" | "body">, error: ChatError): ChatError {
+  return input.kind === "text" && input.body ? { ...error, draft: input.body } : error;
 }

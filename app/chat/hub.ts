@@ -7,7 +7,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import type { MemberHubApi } from "./rpc";
-import { MEMBER_HEADER, PING, PONG, type HubEvent } from "./protocol";
+import { MEMBER_HEADER, PING, PONG, SESSION_HEADER, type HubEvent } from "./protocol";
+import { closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
 
 export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   constructor(ctx: DurableObjectState, env: Env) {
@@ -18,9 +19,11 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   /** The WebSocket upgrade, forwarded by the Worker after it authenticated the member. */
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
-    if (!request.headers.get(MEMBER_HEADER)) return new Response("Forbidden", { status: 403 });
+    const sessionHash = request.headers.get(SESSION_HEADER);
+    if (!request.headers.get(MEMBER_HEADER) || !sessionHash) return new Response("Forbidden", { status: 403 });
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ sessionHash } satisfies SocketSession);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -42,6 +45,11 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
     } catch {
       // Already closed.
     }
+  }
+
+  /** RPC: some of the member's sessions were revoked; their tabs' sockets close now. */
+  async closeRevoked(): Promise<number> {
+    return closeSocketsOfRevokedSessions(this.env.DB, this.ctx.getWebSockets());
   }
 
   /** RPC: something changed the member's counts; every open tab hears it. Answers how many tabs did. */

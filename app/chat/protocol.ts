@@ -19,7 +19,7 @@ export interface WireMessage {
   held: boolean;
 }
 
-export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift";
+export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift" | "session";
 
 /** What the sender pays for a message and a gift (computed by pricesFor in app/models/credits.server.ts). */
 export interface ChatPrices { message: number; gift: number }
@@ -33,6 +33,8 @@ export interface SendInput {
   body?: string;
   giftId?: string;
   prices: ChatPrices;
+  /** A live socket's session: the send is refused ("session") once it has been revoked or expired. */
+  sessionHash?: string;
 }
 
 export type SendResult =
@@ -69,6 +71,10 @@ export const HUB_PATH = "/ws/member";
 /** Headers only the Worker sets on the upgrade it forwards to the object. */
 export const MEMBER_HEADER = "X-Chat-Member";
 export const CONVERSATION_HEADER = "X-Chat-Conversation";
+/** The hash of the session the socket was opened with: it closes when that session is revoked. */
+export const SESSION_HEADER = "X-Chat-Session";
+/** Close code of a socket whose session was revoked (logout, password change or reset, deletion). */
+export const REVOKED_CLOSE = 4401;
 /** The member's ChatPrices as JSON, computed by the Worker from their brand and country. */
 export const PRICES_HEADER = "X-Chat-Prices";
 

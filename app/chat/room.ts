@@ -9,14 +9,15 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import type { ChatRoomApi } from "./rpc";
 import {
-  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, parseClientFrame,
+  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, SESSION_HEADER, parseClientFrame,
   type ChatPrices, type SendInput, type SendResult, type ServerFrame, type WireMessage,
 } from "./protocol";
+import { closeRevoked, closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
 import { markRead, messagesAfter, sendMessage, conversationAccess } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
 import { enqueue } from "../models/notify-queue";
 
-type Attachment = { memberId: string; conversationId: string; prices: ChatPrices };
+type Attachment = SocketSession & { memberId: string; conversationId: string; prices: ChatPrices };
 
 export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
@@ -47,8 +48,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
     const memberId = request.headers.get(MEMBER_HEADER);
     const conversationId = request.headers.get(CONVERSATION_HEADER);
+    const sessionHash = request.headers.get(SESSION_HEADER);
     const prices = parsePrices(request.headers.get(PRICES_HEADER));
-    if (!memberId || !conversationId || !prices) return new Response("Forbidden", { status: 403 });
+    if (!memberId || !conversationId || !sessionHash || !prices) return new Response("Forbidden", { status: 403 });
     const after = Math.max(0, Number(new URL(request.url).searchParams.get("after")) || 0);
     const { 0: client, 1: server } = new WebSocketPair();
     // Backlog and accept happen inside the queue: no message can be stored between the two, so the
@@ -59,7 +61,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
         conversationAccess(this.env.DB, conversationId, memberId),
       ]);
       this.ctx.acceptWebSocket(server, [memberId]);
-      server.serializeAttachment({ memberId, conversationId, prices } satisfies Attachment);
+      server.serializeAttachment({ memberId, conversationId, sessionHash, prices } satisfies Attachment);
       return { type: "backlog", messages, otherUnread: access?.otherUnread ?? 0 } satisfies ServerFrame;
     });
     server.send(JSON.stringify(backlog));
@@ -73,11 +75,11 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     switch (frame.type) {
       case "send":
       case "gift": {
-        const input: SendInput =
-          frame.type === "send"
-            ? { conversationId: who.conversationId, senderId: who.memberId, prices: who.prices, clientId: frame.clientId, kind: "text", body: frame.body }
-            : { conversationId: who.conversationId, senderId: who.memberId, prices: who.prices, clientId: frame.clientId, kind: "gift", giftId: frame.giftId };
+        // The send is guarded on the socket's session still being live (one batch, no extra round trip).
+        const base = { conversationId: who.conversationId, senderId: who.memberId, prices: who.prices, clientId: frame.clientId, sessionHash: who.sessionHash ?? "" };
+        const input: SendInput = frame.type === "send" ? { ...base, kind: "text", body: frame.body } : { ...base, kind: "gift", giftId: frame.giftId };
         const result = await this.send(input);
+        if (!result.ok && result.error === "session") return closeRevoked(ws);
         safeSend(ws, result.ok
           ? { type: "ack", clientId: frame.clientId, message: result.message }
           : { type: "error", clientId: frame.clientId, error: result.error });
@@ -145,6 +147,11 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   /** RPC (tests): resolves once the work started after earlier answers (notifications, mail) is done. */
   async settled(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  /** RPC: some sessions of this member were revoked; their sockets here close now. */
+  async closeRevoked(memberId: string): Promise<number> {
+    return closeSocketsOfRevokedSessions(this.env.DB, this.ctx.getWebSockets(memberId));
   }
 
   /** RPC (tests, bench): how many sockets are open, per member. */

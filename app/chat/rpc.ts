@@ -11,8 +11,10 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded {
   deliver(messages: WireMessage[]): Promise<void>;
   sockets(): Promise<Record<string, number>>;
   settled(): Promise<void>;
+  closeRevoked(memberId: string): Promise<number>;
 }
 
 export interface MemberHubApi extends Rpc.DurableObjectBranded {
   notify(event: HubEvent): Promise<number>;
+  closeRevoked(): Promise<number>;
 }

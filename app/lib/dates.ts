@@ -1,3 +1,12 @@
+/** The one date rule (decision 082): a YYYY-MM-DD string naming a day that exists (no 2000-02-31). */
+export function isRealDate(iso: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
 /** Whole years between a YYYY-MM-DD date of birth and `today` (UTC), as profiles show ages. */
 export function ageOn(dateOfBirth: string, today = new Date()): number {
   const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];

@@ -3,7 +3,8 @@
  * rules on both sides. Messages are keys of the `account` namespace ("errors.*"), translated where
  * they are shown, so the same rule speaks every language.
  */
-import { ageOn } from "~/lib/dates";
+import { ageOn, isRealDate } from "~/lib/dates";
+import { line, paragraph } from "~/lib/text";
 import { z } from "zod";
 
 import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SEEKING, SIGNUP_MESSAGE_MAX } from "./signup-rules";
@@ -15,12 +16,7 @@ const password = z.string({ required_error: "errors.passwordShort" }).min(PASSWO
 
 /** Whole years between an ISO date of birth and today; null when the date is not a real date. */
 export function validAgeOn(dob: string, today: Date): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dob);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return ageOn(dob, today);
+  return isRealDate(dob) ? ageOn(dob, today) : null;
 }
 
 /**
@@ -31,9 +27,9 @@ export function signupSchema(minAge: number, today = new Date()) {
   return z
     .object({
       email: email("errors.emailInvalid"),
-      name: z.string({ required_error: "errors.nameLength" }).trim().min(NAME_MIN, "errors.nameLength").max(NAME_MAX, "errors.nameLength"),
+      name: line(z.string({ required_error: "errors.nameLength" }).min(NAME_MIN, "errors.nameLength").max(NAME_MAX, "errors.nameLength")),
       date_of_birth: z.string({ required_error: "errors.dobRequired" }),
-      signup_message: z.string().trim().max(SIGNUP_MESSAGE_MAX, "errors.messageTooLong").optional(),
+      signup_message: paragraph(z.string().max(SIGNUP_MESSAGE_MAX, "errors.messageTooLong").optional()),
       password,
       profile: z.string().max(64).optional(),
       // Who the member is and whom they look for; a form of a niche that decides both sends neither.
@@ -75,11 +71,16 @@ export const changePasswordSchema = withConfirmation({
   old_password: z.string({ required_error: "errors.oldPassword" }),
 });
 
-export const changeEmailSchema = z.object({ intent: z.literal("email"), new_email: email("errors.newEmailInvalid") });
+/** Changing the address that receives reset links needs the current password (issue 12). */
+export const changeEmailSchema = z.object({
+  intent: z.literal("email"),
+  new_email: email("errors.newEmailInvalid"),
+  password: z.string({ required_error: "errors.oldPassword" }).min(1, "errors.oldPassword").max(200, "errors.oldPassword"),
+});
 
 export const DELETE_REASONS = ["price", "found_someone", "not_looking", "site_problems", "not_enough_members", "time", "other"] as const;
 
 export const deleteSchema = z.object({
   reason: z.enum(DELETE_REASONS, { errorMap: () => ({ message: "errors.reasonRequired" }) }),
-  remarks: z.string().trim().max(2000, "errors.messageTooLong").optional(),
+  remarks: paragraph(z.string().max(2000, "errors.messageTooLong").optional()),
 });

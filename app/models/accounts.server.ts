@@ -13,10 +13,10 @@ import { hashPassword, randomId, verifyPassword } from "~/lib/password";
 import type { DELETE_REASONS } from "./account-forms";
 import { nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
-import { revokeSessionsStatement, type Member } from "./session.server";
+import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { releaseHeldMessages, startAndSend } from "./chat.server";
 import { grantStatements } from "./credits.server";
-import { newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
+import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
 export const LOGIN_MAX_ATTEMPTS = 5;
@@ -54,11 +54,38 @@ export async function takeDailyQuota(d1: D1Database, key: string, max: number, n
  * Login and reset also key on the e-mail address, so many members behind one address (an office,
  * a test run) do not throttle each other; guessing one account's password is the lockout's job.
  */
-export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER">, request: Request, action: string, email?: string): Promise<boolean> {
+export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER" | "DB">, request: Request, action: string, email?: string): Promise<boolean> {
+  const ip = clientIp(request);
+  if (action === "login" && email && !(await withinAddressesPerClient(env.DB, ip, normalizeEmail(email)))) return false;
   if (!env.RATE_LIMITER) return true;
-  const ip = request.headers.get("CF-Connecting-IP") ?? "local";
   const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}` });
   return success;
+}
+
+/** The client's address as Cloudflare saw it ("local" in development). */
+export const clientIp = (request: Request) => request.headers.get("CF-Connecting-IP") ?? "local";
+
+/** Distinct addresses one client may try to log in to per hour: password spraying stops there (issue 12). */
+export const LOGIN_ADDRESSES_PER_CLIENT = 20;
+const HOUR = 3600;
+
+/**
+ * Password spraying: counts the distinct addresses a client tried this hour (an exact D1 counter;
+ * retrying one address does not count again) and refuses past LOGIN_ADDRESSES_PER_CLIENT.
+ */
+async function withinAddressesPerClient(d1: D1Database, ip: string, email: string, now = nowS()): Promise<boolean> {
+  const hour = Math.floor(now / HOUR);
+  const spray = `login-addresses:${ip}:${hour}`;
+  const expires = (hour + 1) * HOUR;
+  const [, , count] = await d1.batch<{ count: number }>([
+    d1.prepare("INSERT OR IGNORE INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)").bind(`login-address:${ip}:${hour}:${email}`, expires),
+    d1.prepare(
+      `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
+       ON CONFLICT(key) DO UPDATE SET count = count + 1`,
+    ).bind(spray, expires),
+    d1.prepare("SELECT count FROM counters WHERE key = ?1").bind(spray),
+  ]);
+  return (count!.results[0]?.count ?? 0) <= LOGIN_ADDRESSES_PER_CLIENT;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -69,35 +96,97 @@ export type LoginResult =
   | { ok: false; reason: "failed" }
   | { ok: false; reason: "blocked"; minutes: number };
 
+/** Wrong passwords from all clients together before the address is locked for unknown devices. */
+export const LOGIN_ACCOUNT_MAX_ATTEMPTS = 20;
+
+/** Who is logging in: the client address, the device cookie's device (if any) and where mailed links point. */
+export interface LoginClient {
+  ip: string;
+  device: { id: string; userId: string } | null;
+  origin: string;
+}
+
 /**
- * Checks e-mail and password. Each wrong password of an existing account counts in
- * users.failed_logins (one atomic UPDATE); the LOGIN_MAX_ATTEMPTS-th blocks the account for
- * LOGIN_BLOCK_MINUTES, during which even the right password is refused. A success resets the count.
+ * Checks e-mail and password with a lockout that hurts the attacker, not the member (decision 088).
+ * A client is the member's known device (the device cookie set at a successful login, for this
+ * member) or else the client address. LOGIN_MAX_ATTEMPTS wrong passwords from one client lock the
+ * address for that client only, for LOGIN_BLOCK_MINUTES (an exact D1 counter). Wrong passwords
+ * from all clients count in users.failed_logins; LOGIN_ACCOUNT_MAX_ATTEMPTS lock the address for
+ * every unknown device, while the member's known devices keep working. When a lock starts the
+ * member is mailed (once a day). A success resets the counts.
  */
-export async function login(env: AccountEnv, brandId: number, email: string, password: string, now = nowS()): Promise<LoginResult> {
+export async function login(
+  env: AccountEnv, brand: BrandWithCompany, email: string, password: string, client: LoginClient, now = nowS(),
+): Promise<LoginResult> {
   const d1 = env.DB;
   const user = await d1
-    .prepare("SELECT id, password_hash, language, blocked_until FROM users WHERE brand_id = ?1 AND email = ?2 AND deleted_at IS NULL")
-    .bind(brandId, normalizeEmail(email))
-    .first<{ id: string; password_hash: string; language: string; blocked_until: number | null }>();
-  if (!user) return { ok: false, reason: "failed" };
-  if (user.blocked_until && user.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blocked_until, now) };
+    .prepare(
+      `SELECT u.id, u.email, u.password_hash, u.language, u.blocked_until, p.name,
+              (SELECT c.expires_at FROM counters c WHERE c.key = (CASE WHEN u.id = ?6 THEN ?7 ELSE ?3 END) || u.id
+                AND c.count >= ?4 AND c.expires_at > ?5) AS client_blocked_until
+       FROM users u JOIN profiles p ON p.user_id = u.id
+       WHERE u.brand_id = ?1 AND u.email = ?2 AND u.deleted_at IS NULL`,
+    )
+    .bind(brand.id, normalizeEmail(email), failKeyPrefix(client, false), LOGIN_MAX_ATTEMPTS, now, client.device?.userId ?? "", failKeyPrefix(client, true))
+    .first<{ id: string; email: string; password_hash: string; language: string; blocked_until: number | null; name: string; client_blocked_until: number | null }>();
+  if (!user) {
+    // As slow as a wrong password: a failure does not tell whether the address has an account.
+    await verifyPassword(password, await dummyHash(env.PASSWORD_PEPPER), env.PASSWORD_PEPPER);
+    return { ok: false, reason: "failed" };
+  }
+  const known = client.device?.userId === user.id;
+  const failKey = failKeyPrefix(client, known) + user.id;
+  if (user.client_blocked_until) return { ok: false, reason: "blocked", minutes: minutesLeft(user.client_blocked_until, now) };
+  if (!known && user.blocked_until && user.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blocked_until, now) };
   if (await verifyPassword(password, user.password_hash, env.PASSWORD_PEPPER)) {
-    await d1.prepare("UPDATE users SET failed_logins = 0, blocked_until = NULL, last_seen_at = ?2 WHERE id = ?1").bind(user.id, now).run();
+    // A running lock for unknown devices stays: the member's success does not give the attacker new tries.
+    await d1.batch([
+      d1.prepare(
+        "UPDATE users SET failed_logins = 0, blocked_until = CASE WHEN blocked_until > ?2 THEN blocked_until END, last_seen_at = ?2 WHERE id = ?1",
+      ).bind(user.id, now),
+      d1.prepare("DELETE FROM counters WHERE key = ?1").bind(failKey),
+    ]);
     return { ok: true, userId: user.id, language: user.language };
   }
-  const row = await d1
-    .prepare(
+  const until = now + LOGIN_BLOCK_MINUTES * 60;
+  const [clientRow, accountRow] = await d1.batch<{ count: number; blocked_until: number | null }>([
+    // One client's failures within a window of LOGIN_BLOCK_MINUTES; the last one starts its lock.
+    d1.prepare(
+      `INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)
+       ON CONFLICT(key) DO UPDATE SET
+         count = CASE WHEN expires_at <= ?3 THEN 1 ELSE count + 1 END,
+         expires_at = CASE WHEN expires_at <= ?3 OR count + 1 >= ?4 THEN ?2 ELSE expires_at END
+       RETURNING count`,
+    ).bind(failKey, until, now, LOGIN_MAX_ATTEMPTS),
+    d1.prepare(
       `UPDATE users SET
          blocked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE blocked_until END,
          failed_logins = CASE WHEN failed_logins + 1 >= ?2 THEN 0 ELSE failed_logins + 1 END
        WHERE id = ?1 RETURNING blocked_until`,
-    )
-    .bind(user.id, LOGIN_MAX_ATTEMPTS, now + LOGIN_BLOCK_MINUTES * 60)
-    .first<{ blocked_until: number | null }>();
-  if (row?.blocked_until && row.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(row.blocked_until, now) };
+    ).bind(user.id, LOGIN_ACCOUNT_MAX_ATTEMPTS, until),
+  ]);
+  const clientLocked = (clientRow?.results[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
+  const accountLocked = accountRow?.results[0]?.blocked_until === until;
+  if (clientLocked || accountLocked) {
+    if (await takeDailyQuota(d1, `lockout-mail:${user.id}`, 1, now)) {
+      await sendAccountMail(env, brand, user, "lockout", null, client.origin, user.email, { minutes: LOGIN_BLOCK_MINUTES });
+    }
+  }
+  if (clientLocked || (accountLocked && !known)) return { ok: false, reason: "blocked", minutes: LOGIN_BLOCK_MINUTES };
   return { ok: false, reason: "failed" };
 }
+
+/**
+ * The counters key of one client's failed logins (the member's id follows): the device for the
+ * member's own known device, else the address (a device cookie of another account counts for nothing,
+ * so an attacker cannot rotate cookies to get fresh tries).
+ */
+const failKeyPrefix = (client: LoginClient, known: boolean) =>
+  `login-fail:${known && client.device ? `d:${client.device.id}` : `ip:${client.ip}`}:`;
+
+let dummy: Promise<string> | null = null;
+/** A real hash (same iterations) to check unknown addresses against; made once per isolate. */
+const dummyHash = (pepper: string) => (dummy ??= hashPassword(randomId(16), pepper));
 
 const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 60));
 
@@ -202,7 +291,9 @@ const LINK_PATH: Record<AccountMailKind, string> = {
   activate: "/activate",
   reset: "/reset-password/do",
   mailChange: "/mail-change/do",
+  mailUndo: "/mail-change/undo",
   reactivate: "/reactivate",
+  lockout: "/reset-password",
 };
 
 async function sendAccountMail(
@@ -210,16 +301,17 @@ async function sendAccountMail(
   brand: BrandWithCompany,
   user: { id: string; email: string; name: string; language: string },
   kind: AccountMailKind,
-  token: string,
+  token: string | null,
   origin: string,
   to = user.email,
+  vars: Record<string, unknown> = {},
 ) {
   const t = await getFixedT(user.language as Language, "account");
-  const link = `${origin}${LINK_PATH[kind]}?token=${encodeURIComponent(token)}`;
+  const link = `${origin}${LINK_PATH[kind]}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
   await mailerFor(env).send(
     accountMail(t, kind, {
       brandId: brand.id, brandName: brand.mailName || brand.name, to, name: user.name, link,
-      vars: { days: REACTIVATION_DAYS },
+      vars: { days: REACTIVATION_DAYS, ...vars },
     }),
   );
 }
@@ -298,7 +390,9 @@ export async function resetPassword(env: AccountEnv, token: string, password: st
     d1.prepare(`DELETE FROM tokens WHERE kind = 'reset' AND id_hash != ?1 AND user_id = ${mine}`).bind(hash, now),
     await useTokenStatement(d1, token, "reset"),
   ]);
-  return results[3]?.results[0]?.user_id ?? null;
+  const userId = results[3]?.results[0]?.user_id ?? null;
+  if (userId) await closeRevokedSockets(env, userId);
+  return userId;
 }
 
 /** Settings: the old password must be right; the member's other sessions end. */
@@ -309,18 +403,30 @@ export async function changePassword(env: AccountEnv, userId: string, oldPasswor
     env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(userId, await hashPassword(password, env.PASSWORD_PEPPER)),
     revokeSessionsStatement(env.DB, userId, keepSessionHash ?? undefined),
   ]);
+  await closeRevokedSockets(env, userId);
   return true;
 }
 
 // ---------------------------------------------------------------------------------------------
 // E-mail change
 
-export async function requestMailChange(env: AccountEnv, brand: BrandWithCompany, member: Member, newEmail: string, origin: string) {
+/**
+ * Asks for a new address: the current password must be right (a stolen session alone cannot take
+ * the account over), the new address gets the confirmation link, and the current address is told
+ * at once with a link that undoes the change for MAIL_UNDO_DAYS days (issue 12, decision 087).
+ */
+export async function requestMailChange(
+  env: AccountEnv, brand: BrandWithCompany, member: Member, newEmail: string, password: string, origin: string,
+) {
+  const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?1").bind(member.id).first<{ password_hash: string }>();
+  if (!row || !(await verifyPassword(password, row.password_hash, env.PASSWORD_PEPPER))) return "wrong_password" as const;
   const email = normalizeEmail(newEmail);
   if ((await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
-  const { token, statement } = await newToken(env.DB, member.id, "mail_change", email);
-  await statement.run();
-  await sendAccountMail(env, brand, member, "mailChange", token, origin, email);
+  const change = await newToken(env.DB, member.id, "mail_change", email);
+  const undo = await newToken(env.DB, member.id, "mail_undo", member.email);
+  await env.DB.batch([change.statement, undo.statement]);
+  await sendAccountMail(env, brand, member, "mailChange", change.token, origin, email);
+  await sendAccountMail(env, brand, member, "mailUndo", undo.token, origin, member.email, { email, days: MAIL_UNDO_DAYS });
   return "sent" as const;
 }
 
@@ -344,6 +450,42 @@ export async function confirmMailChange(env: AccountEnv, token: string): Promise
     if (String(e).includes("UNIQUE")) return "taken";
     throw e;
   }
+}
+
+/**
+ * The previous address's undo link: the account gets that address back, pending changes are
+ * dropped and every session ends (whoever changed it is signed out), all in one batch. Clicking
+ * proves the address, so it counts as confirmed.
+ */
+export async function undoMailChange(env: AccountEnv, token: string): Promise<"ok" | "invalid" | "taken"> {
+  const d1 = env.DB;
+  const hash = await tokenHash(token);
+  const row = await d1
+    .prepare(
+      `SELECT t.user_id, t.payload, u.email, u.brand_id FROM tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.id_hash = ?1 AND t.kind = 'mail_undo' AND t.used_at IS NULL AND t.expires_at > ?2 AND u.deleted_at IS NULL`,
+    )
+    .bind(hash, nowS())
+    .first<{ user_id: string; payload: string; email: string; brand_id: number }>();
+  if (!row) return "invalid";
+  // Someone may have signed up with the old address after it was released.
+  if (row.email !== row.payload && (await emailState(d1, row.brand_id, row.payload)) !== "free") return "taken";
+  try {
+    const [, , , used] = await d1.batch([
+      d1.prepare("UPDATE users SET email = ?2, status = 'confirmed' WHERE id = ?1").bind(row.user_id, row.payload),
+      d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind IN ('mail_change', 'mail_undo') AND id_hash != ?2").bind(row.user_id, hash),
+      revokeSessionsStatement(d1, row.user_id),
+      await useTokenStatement(d1, token, "mail_undo"),
+    ]);
+    if (!used?.meta.changes) return "invalid";
+  } catch (e) {
+    if (String(e).includes("UNIQUE")) return "taken";
+    throw e;
+  }
+  await closeRevokedSockets(env, row.user_id);
+  // Confirmed now: anything held until the address was confirmed goes out (as in confirmAddress).
+  await releaseHeldMessages(env, row.user_id);
+  return "ok";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -407,6 +549,7 @@ export async function deleteAccount(
     d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind = 'reactivate'").bind(member.id),
     statement,
   ]);
+  await closeRevokedSockets(env, member.id);
   await sendAccountMail(env, brand, member, "reactivate", token, origin);
 }
 

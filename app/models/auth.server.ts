@@ -2,16 +2,45 @@
  * Authentication: one remix-auth Authenticator in front of the server-side sessions (decision 141).
  * A strategy only answers "who is this?" by calling the accounts rules (login, lockout, throttles
  * stay in accounts.server.ts); the session is then started here, in the `sessions` table, the same
- * way for every strategy and for sign-up, reset and reactivation.
+ * way for every strategy and for sign-up, reset and reactivation, together with the member's
+ * language cookie and the device cookie that makes this browser a known device of theirs (the
+ * lockout spares it, decision 088).
  */
-import { createCookieSessionStorage, type AppLoadContext } from "@remix-run/cloudflare";
+import { createCookie, createCookieSessionStorage, type AppLoadContext } from "@remix-run/cloudflare";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { Env } from "~/lib/env";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
-import { login, withinRateLimit } from "./accounts.server";
-import { getBrandByHost } from "./brand.server";
+import { randomId } from "~/lib/password";
+import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.server";
+import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
+
+const DEVICE_DAYS = 365;
+
+/** A signed, long-lived cookie naming this browser and the member who last logged in with it (decision 088). */
+function deviceCookie(context: AppLoadContext) {
+  return createCookie("dev", {
+    httpOnly: true,
+    secure: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: DEVICE_DAYS * 86_400,
+    secrets: [context.env.SESSION_SECRET],
+  });
+}
+
+async function readDevice(request: Request, context: AppLoadContext): Promise<LoginClient["device"]> {
+  const value: unknown = await deviceCookie(context).parse(request.headers.get("Cookie"));
+  if (!value || typeof value !== "object") return null;
+  const { id, userId } = value as Record<string, unknown>;
+  return typeof id === "string" && typeof userId === "string" ? { id, userId } : null;
+}
+
+/** Who is logging in, for the lockout: client address, known device, and the origin of mailed links. */
+export async function loginClient(request: Request, context: AppLoadContext, brand: Pick<Brand, "domain">): Promise<LoginClient> {
+  return { ip: clientIp(request), device: await readDevice(request, context), origin: linkOrigin(brand, context.env, request) };
+}
 
 /** The member a strategy vouches for. */
 export type AuthUser = { userId: string; language: string };
@@ -31,12 +60,13 @@ type StrategyContext = AppLoadContext & { formData?: FormData };
 
 /** E-mail and password, from the login form or from POST /api/user.php. */
 const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request }) => {
-  const { env } = context as StrategyContext;
+  const strategyContext = context as StrategyContext;
+  const { env } = strategyContext;
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   if (!(await withinRateLimit(env, request, "login", email))) throw new LoginRefused({ reason: "rate_limited" });
   const brand = await getBrandByHost(env, request.headers.get("Host"));
-  const result = await login(env, brand.id, email, password);
+  const result = await login(env, brand, email, password, await loginClient(request, strategyContext, brand));
   if (!result.ok) throw new LoginRefused(result);
   return { userId: result.userId, language: result.language };
 });
@@ -86,5 +116,7 @@ export async function startSession(request: Request, context: AppLoadContext, us
   const headers = new Headers();
   headers.append("Set-Cookie", await createSession(context, userId, request.headers.get("User-Agent") ?? ""));
   if (isLanguage(language)) headers.append("Set-Cookie", await localeCookie.serialize(language));
+  const device = await readDevice(request, context);
+  headers.append("Set-Cookie", await deviceCookie(context).serialize({ id: device?.id ?? randomId(16), userId }));
   return headers;
 }

@@ -15,6 +15,17 @@ export type BrandWithCompany = Brand & { company: Company };
 const CACHE_MS = 60_000;
 let cache: { at: number; byHost: Map<string, BrandWithCompany>; fallback: BrandWithCompany } | null = null;
 
+/**
+ * The origin every mailed link starts with (DESIGN section 5, decision 085): the brand's configured
+ * domain, never the request's Host. In production always https on the default port; elsewhere the
+ * local server's scheme and port are kept so development mails can be clicked.
+ */
+export function linkOrigin(brand: Pick<Brand, "domain">, env: Pick<Env, "ENVIRONMENT">, request: Request): string {
+  if (env.ENVIRONMENT === "production") return `https://${brand.domain}`;
+  const url = new URL(request.url);
+  return `${url.protocol}//${brand.domain}${url.port ? `:${url.port}` : ""}`;
+}
+
 async function loadAll(d1: D1Database) {
   const rows = await getDb(d1)
     .select()

@@ -4,6 +4,7 @@
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
 import { nowS } from "~/lib/dates";
+import { normaliseText } from "~/lib/text";
 import type { ChatPrices, ConversationSummary, MessageKind, SendError, SendInput, SendResult, WireMessage } from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
@@ -48,14 +49,18 @@ export function previewOf(kind: MessageKind, body: string, giftId: string | null
 // Rows
 
 type MessageRow = {
-  id: number; sender_id: string; client_id: string; kind: MessageKind; body: string; gift_id: string | null;
+  id: number; seq: number; sender_id: string; client_id: string; kind: MessageKind; body: string; gift_id: string | null;
   created_at: number; held: number;
 };
-const MESSAGE_COLUMNS = "id, sender_id, client_id, kind, body, gift_id, created_at, held";
+const MESSAGE_COLUMNS = "id, seq, sender_id, client_id, kind, body, gift_id, created_at, held";
 
+/**
+ * A message as clients see it: its id is its number within the conversation, never the global row
+ * id, which would tell anyone how many messages the whole site carries (issue 12, decision 089).
+ */
 export function toWire(r: MessageRow): WireMessage {
   return {
-    id: r.id, senderId: r.sender_id, clientId: r.client_id, kind: r.kind, body: r.body, giftId: r.gift_id,
+    id: r.seq, senderId: r.sender_id, clientId: r.client_id, kind: r.kind, body: r.body, giftId: r.gift_id,
     createdAt: r.created_at, held: !!r.held,
   };
 }
@@ -195,10 +200,10 @@ export async function conversationView(
   };
 }
 
-/** Messages after `afterId` that `viewerId` may see (a reconnecting client resumes from its last id). */
+/** Messages after number `afterId` that `viewerId` may see (a reconnecting client resumes from its last id). */
 export async function messagesAfter(db: D1Database, conversationId: string, viewerId: string, afterId: number, chatHistoryDays = 3650) {
   const { results } = await db
-    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND id > ?4 ORDER BY id LIMIT ${PAGE_MESSAGES}`)
+    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND seq > ?4 ORDER BY seq LIMIT ${PAGE_MESSAGES}`)
     .bind(conversationId, historyCutoff(chatHistoryDays), viewerId, afterId)
     .all<MessageRow>();
   return results.map(toWire);
@@ -353,7 +358,8 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     if (!gift) return { ok: false, error: "gift" };
     giftId = gift.id;
   } else {
-    body = (i.body ?? "").trim();
+    // Both paths (socket and form) arrive here: invisible-only text is empty, never charged.
+    body = normaliseText(i.body ?? "", { multiline: true });
     if (!body) return { ok: false, error: "empty" };
   }
   const now = nowS();
@@ -367,14 +373,16 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
                     WHERE c.id = ?3 AND (c.member_a = ?1 OR c.member_b = ?1) AND o.deleted_at IS NULL
                       AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1)))
             AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)
-            AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)`,
-      params: [i.conversationId, i.clientId, body],
+            AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)
+            AND (?6 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?6 AND user_id = ?1 AND expires_at > ?7))`,
+      params: [i.conversationId, i.clientId, body, i.sessionHash ?? null, now],
     }),
     // 2. The message.
     db
       .prepare(
-        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?8, (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7
+        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at, seq)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?8, (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7,
+                (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?1)
          WHERE changes() = 1
          RETURNING ${MESSAGE_COLUMNS}`,
       )
@@ -382,7 +390,8 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     // 3. The ledger row, pointing at the message, for what it was charged.
     ledgerStatement(db, {
       userId: i.senderId, reason: i.kind === "gift" ? "gift" : "message", now, delta: -cost,
-      refIdSql: `SELECT 'message:' || id FROM messages WHERE conversation_id = ?6 AND sender_id = ?1 AND client_id = ?7`,
+      // The message's number within its conversation, never the site-wide row id (decision 089).
+      refIdSql: `SELECT 'message:' || conversation_id || ':' || seq FROM messages WHERE conversation_id = ?6 AND sender_id = ?1 AND client_id = ?7`,
       params: [i.conversationId, i.clientId],
     }),
     // 4. The overview's last message (a held message is not shown to anyone else yet).
@@ -421,6 +430,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
 
 const SENDER_SQL = `
 SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
+       (?3 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?3 AND user_id = u.id AND expires_at > ?4)) AS session_live,
        EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id)) AS blocked,
        b.message_length
 FROM conversations c
@@ -431,7 +441,8 @@ JOIN brands b ON b.id = u.brand_id
 WHERE c.id = ?1 AND (c.member_a = ?2 OR c.member_b = ?2)`;
 
 type SenderRow = {
-  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number; message_length: number;
+  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number; session_live: number;
+  message_length: number;
 };
 
 /** Nothing was stored: an earlier copy of this client id (a retry), or the rule that refused it. */
@@ -440,10 +451,11 @@ async function whyNotSent(db: D1Database, i: SendInput, body: string, cost: numb
     db
       .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`)
       .bind(i.conversationId, i.senderId, i.clientId),
-    db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId),
+    db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId, i.sessionHash ?? null, nowS()),
   ]);
   const s = (sender!.results as SenderRow[])[0];
   if (!s) return { ok: false, error: "not_found" };
+  if (!s.session_live) return { ok: false, error: "session" };
   const earlier = (dup!.results as MessageRow[])[0];
   if (earlier) return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
   if (s.other_deleted) return { ok: false, error: "deleted" };

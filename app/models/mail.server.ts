@@ -73,7 +73,7 @@ export async function listOutbox(d1: D1Database, limit = 50): Promise<OutboxMail
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-export type AccountMailKind = "activate" | "reset" | "mailChange" | "reactivate";
+export type AccountMailKind = "activate" | "reset" | "mailChange" | "mailUndo" | "reactivate" | "lockout";
 
 /**
  * A mail with one call to action, in the member's language (t is fixed to their language and the

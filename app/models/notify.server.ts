@@ -67,7 +67,7 @@ SELECT u.id, u.email, u.language, u.invisible, u.deleted_at, u.brand_id, b.domai
        (?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users su WHERE su.id = ?2 AND su.deleted_at IS NULL)) AS sender_gone,
        EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = u.id)) AS blocked,
        (SELECT unread FROM conversation_members WHERE conversation_id = ?3 AND user_id = u.id) AS unread,
-       NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND id < ?4) AS first_message,
+       NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND seq < ?4) AS first_message,
        EXISTS (SELECT 1 FROM likes WHERE liker_id = ?2 AND liked_id = u.id) AS liked,
        EXISTS (SELECT 1 FROM likes WHERE liker_id = u.id AND liked_id = ?2) AS likes_back
 FROM users u JOIN brands b ON b.id = u.brand_id

@@ -7,6 +7,10 @@ import { ageOn } from "~/lib/dates";
 import type { TFunction } from "i18next";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
+import { getFixedT } from "~/lib/i18n.server";
+import { getMember } from "./session.server";
+import { profileAccess } from "./profiles.server";
+import type { Viewer } from "./photos.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
 import type { SignupState } from "./signup-rules";
@@ -157,11 +161,17 @@ export const MEMBER_LANDINGS = ["landing", "landing2", "landing3", "signup"] as 
 export async function loadMemberLanding(
   request: Request, context: AppLoadContext, id: string | undefined, variant: (typeof MEMBER_LANDINGS)[number],
 ) {
-  const [{ brand, t }, member] = await Promise.all([
+  const viewer = await getMember(request, context);
+  const [{ brand, t }, card] = await Promise.all([
     pageContext(request, context, "pages"),
-    id ? publicMemberCard(context, id) : null,
+    id ? publicMemberCard(context, id, viewer) : null,
   ]);
-  if (!member) throw new Response("Not found", { status: 404 });
+  if (!card || card.access === "not_found") throw new Response("Not found", { status: 404 });
+  if (card.access === "blocked") {
+    const tm = await getFixedT((await pageContext(request, context)).lng, "members");
+    throw new Response(tm("block.noAccess"), { status: 403 });
+  }
+  const member = card.member;
   const vars = { brand: brand.name, name: member.name, minAge: brand.minAge };
   const form = signupForm(request, brand, member.id);
   return {
@@ -180,18 +190,24 @@ export async function loadMemberLanding(
 
 
 /**
- * The public card of a member landing: name, age, city and main photo. Deleted accounts and disabled
- * profiles (unconfirmed or suspended) are not advertised: null, and the route answers 404.
+ * The public card of a member landing: name, age, city and main photo, behind the same access check
+ * as the profile page (profileAccess): deleted accounts and disabled profiles are not advertised, and
+ * a member blocked by this one does not see it (issue 12).
  */
-export async function publicMemberCard(context: AppLoadContext, id: string) {
+export async function publicMemberCard(context: AppLoadContext, id: string, viewer: Viewer) {
   const row = await context.env.DB.prepare(
-    `SELECT u.id, p.name, p.date_of_birth, p.city, p.main_photo_id
-     FROM users u JOIN profiles p ON p.user_id = u.id
-     WHERE u.id = ?1 AND u.deleted_at IS NULL AND p.status = 'active'`,
+    `SELECT u.id, u.deleted_at, p.status, p.name, p.date_of_birth, p.city, p.main_photo_id,
+            EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = u.id AND b.blocked_id = ?2) AS blocked_viewer
+     FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1`,
   )
-    .bind(id)
-    .first<{ id: string; name: string; date_of_birth: string; city: string; main_photo_id: string | null }>();
-  if (!row) return null;
-  return { id: row.id, name: row.name, age: ageOn(row.date_of_birth), city: row.city, mainPhotoId: row.main_photo_id };
+    .bind(id, viewer?.id ?? "")
+    .first<{ id: string; deleted_at: number | null; status: string; name: string; date_of_birth: string; city: string; main_photo_id: string | null; blocked_viewer: number }>();
+  const access = profileAccess(
+    row ? { id: row.id, deleted: row.deleted_at !== null, disabled: row.status !== "active", blockedViewer: !!row.blocked_viewer } : null,
+    viewer,
+  );
+  if (access === "blocked") return { access } as const;
+  if (access !== "ok" || !row) return { access: "not_found" } as const;
+  return { access, member: { id: row.id, name: row.name, age: ageOn(row.date_of_birth), city: row.city, mainPhotoId: row.main_photo_id } };
 }
-export type PublicMemberCard = NonNullable<Awaited<ReturnType<typeof publicMemberCard>>>;
+export type PublicMemberCard = { id: string; name: string; age: number; city: string; mainPhotoId: string | null };

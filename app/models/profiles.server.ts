@@ -2,7 +2,8 @@
  * Profiles: the fields of SPEC section 3, who may see a profile, and what one profile page needs,
  * read in one D1 batch. Exact positions never leave the server: city and region at most.
  */
-import { ageOn } from "~/lib/dates";
+import { ageOn, isRealDate } from "~/lib/dates";
+import { line, paragraph } from "~/lib/text";
 import { z } from "zod";
 import { INTERESTS } from "~/lib/constants";
 import {
@@ -224,18 +225,17 @@ const choice = <T extends readonly [string, ...string[]]>(values: T) =>
 export function profileFormSchema(o: { minAge: number; email: string; countries: string[]; today?: Date }) {
   const today = o.today ?? new Date();
   return z.object({
-    name: z.string().trim().min(2, "form.nameLength").max(40, "form.nameLength")
+    name: line(z.string().min(2, "form.nameLength").max(40, "form.nameLength")
       .refine((n) => !n.startsWith("@"), "form.nameAt")
-      .refine((n) => n.toLowerCase() !== o.email.toLowerCase(), "form.nameEmail"),
+      .refine((n) => n.toLowerCase() !== o.email.toLowerCase(), "form.nameEmail")),
     gender: z.enum(GENDERS),
     sexuality: z.enum(SEXUALITIES),
-    date_of_birth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "form.dobInvalid")
-      .refine((d) => !Number.isNaN(Date.parse(d)) && ageOn(d, today) <= 120, "form.dobInvalid")
+    date_of_birth: z.string().refine((d) => isRealDate(d) && ageOn(d, today) <= 120, "form.dobInvalid")
       .refine((d) => ageOn(d, today) >= o.minAge, "form.dobMin"),
     country: z.string().refine((c) => o.countries.includes(c), "form.country"),
-    region: z.string().max(20).default(""),
-    city: z.string().trim().max(80).default(""),
-    about_me: z.string().trim().max(2000).default(""),
+    region: line(z.string().max(20).default("")),
+    city: line(z.string().max(80).default("")),
+    about_me: paragraph(z.string().max(2000).default("")),
     hair_colour: choice(HAIR_COLOURS),
     eye_colour: choice(EYE_COLOURS),
     body_type: choice(BODY_TYPES),

@@ -9,6 +9,7 @@ import { getDb, schema } from "../../db/client";
 import { AUTH_COOKIE_DAYS } from "~/lib/constants";
 import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
+import { hubStub, roomStub } from "~/chat/stubs";
 
 const DAY = 86_400;
 
@@ -16,7 +17,7 @@ const DAY = 86_400;
  * What the session functions read: the bindings, and the execution context when there is one. A
  * route's load context is one; the socket upgrade passes `{ env }` (no cast needed).
  */
-export type SessionContext = { env: Pick<Env, "DB" | "SESSION_SECRET">; ctx?: Pick<ExecutionContext, "waitUntil"> };
+export type SessionContext = { env: Pick<Env, "DB" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB">; ctx?: Pick<ExecutionContext, "waitUntil"> };
 
 function authCookie(context: SessionContext) {
   return createCookie("sid", {
@@ -52,7 +53,8 @@ export interface Member {
 const MEMBER_SQL = `
 SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed, u.last_seen_at,
        p.name, p.status AS profile_status, p.main_photo_id, p.country,
-       (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm WHERE cm.user_id = u.id AND cm.hidden_at IS NULL) AS unread,
+       (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
+         WHERE cm.user_id = u.id AND cm.hidden_at IS NULL AND cm.conversation_id != ?3) AS unread,
        (SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.like_new = 1) AS new_likes,
        (SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = u.id) AS disabled
 FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
@@ -95,11 +97,25 @@ export function getMember(request: Request, context: SessionContext): Promise<Me
   return member;
 }
 
+/**
+ * The conversation the request shows (/chats/{id}, also its single-fetch `.data` revalidation): the
+ * member is reading it, so the Messages badge does not count it (the page marks it read).
+ */
+function conversationOnScreen(request: Request): string {
+  const m = /^\/chats\/([^/]+?)(?:\.data)?\/?$/.exec(new URL(request.url).pathname);
+  if (!m) return "";
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return "";
+  }
+}
+
 async function lookupMember(request: Request, context: SessionContext): Promise<Member | null> {
   const sid = await sessionIdOf(request, context);
   if (!sid) return null;
   const now = Math.floor(Date.now() / 1000);
-  const row = await context.env.DB.prepare(MEMBER_SQL).bind(await sha256(sid), now).first<MemberRow>();
+  const row = await context.env.DB.prepare(MEMBER_SQL).bind(await sha256(sid), now, conversationOnScreen(request)).first<MemberRow>();
   if (!row) return null;
   if (row.last_seen_at < now - ONLINE_REFRESH_S) {
     context.ctx?.waitUntil(
@@ -140,8 +156,36 @@ export async function createSession(context: SessionContext, userId: string, use
 /** Ends this request's session; returns the Set-Cookie header that clears the cookie. */
 export async function destroySession(request: Request, context: SessionContext): Promise<string> {
   const sid = await sessionIdOf(request, context);
-  if (sid) await context.env.DB.prepare("DELETE FROM sessions WHERE id_hash = ?1").bind(await sha256(sid)).run();
+  if (sid) {
+    const hash = await sha256(sid);
+    const gone = await context.env.DB.prepare("DELETE FROM sessions WHERE id_hash = ?1 RETURNING user_id").bind(hash).first<{ user_id: string }>();
+    if (gone) await closeRevokedSockets(context.env, gone.user_id);
+  }
   return authCookie(context).serialize("", { maxAge: 0 });
+}
+
+/** Which of these session hashes still belong to a live session (sockets check theirs against it). */
+export async function liveSessionHashes(db: D1Database, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const { results } = await db
+    .prepare("SELECT id_hash FROM sessions WHERE id_hash IN (SELECT value FROM json_each(?1)) AND expires_at > ?2")
+    .bind(JSON.stringify(hashes), Math.floor(Date.now() / 1000))
+    .all<{ id_hash: string }>();
+  return new Set(results.map((r) => r.id_hash));
+}
+
+/**
+ * After sessions of a member were revoked: every object holding a socket of theirs (their hub and
+ * each of their conversations) closes the sockets whose session is gone, at once (decision 083).
+ */
+export async function closeRevokedSockets(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">, memberId: string): Promise<void> {
+  const { results } = await env.DB.prepare("SELECT conversation_id FROM conversation_members WHERE user_id = ?1")
+    .bind(memberId)
+    .all<{ conversation_id: string }>();
+  await Promise.allSettled([
+    hubStub(env, memberId).closeRevoked(),
+    ...results.map((r) => roomStub(env, r.conversation_id).closeRevoked(memberId)),
+  ]);
 }
 
 /** Revokes every session of a member (password reset, deletion), optionally keeping the current one. */

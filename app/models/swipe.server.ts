@@ -1,6 +1,8 @@
 /**
  * The swipe game: one card at a time, like or pass. At most SWIPE_LIKES_PER_DAY likes a (UTC) day,
  * exact under concurrency: the count and the insert are one statement, and D1 runs writes one at a time.
+ * The count is of likes GIVEN today (a day counter raised with each swipe like, in the same batch),
+ * so unliking does not refill the quota (issue 12).
  */
 import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
 import { likeNotice, likeStatement, type LikeApp } from "./likes.server";
@@ -9,15 +11,24 @@ import { wantedGender } from "./search.server";
 
 export const dayStart = (now = new Date()) => Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 1000);
 
-const COUNT_TODAY = "SELECT COUNT(*) AS n FROM likes WHERE liker_id = ?1 AND source = 'swipe' AND created_at >= ?4";
-const countToday = (d1: D1Database, userId: string, now: Date) => d1.prepare(COUNT_TODAY).bind(userId, null, null, dayStart(now));
+const counterKey = (userId: string, now: Date) => `swipe:${userId}:${dayStart(now)}`;
+const COUNT_TODAY = "SELECT COALESCE((SELECT count FROM counters WHERE key = ?4), 0)";
+const countToday = (d1: D1Database, userId: string, now: Date) =>
+  d1.prepare(`${COUNT_TODAY} AS n`).bind(null, null, null, counterKey(userId, now));
 
 export type SwipeResult = "liked" | "limit" | "invalid";
 
 export async function swipeLike(app: LikeApp, userId: string, targetId: string, now = new Date()): Promise<SwipeResult> {
   const d1 = app.env.DB;
-  const res = await likeStatement(d1, userId, targetId, "swipe", { sql: `AND (${COUNT_TODAY}) < ?5`, args: [dayStart(now), SWIPE_LIKES_PER_DAY] }).run();
-  if (res.meta.changes) {
+  const key = counterKey(userId, now);
+  const [res] = await d1.batch([
+    likeStatement(d1, userId, targetId, "swipe", { sql: `AND (${COUNT_TODAY}) < ?5`, args: [key, SWIPE_LIKES_PER_DAY] }),
+    d1.prepare(
+      `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
+       ON CONFLICT(key) DO UPDATE SET count = count + 1`,
+    ).bind(key, dayStart(now) + 2 * 86_400),
+  ]);
+  if (res!.meta.changes) {
     await likeNotice(app, userId, targetId);
     return "liked";
   }

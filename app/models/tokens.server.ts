@@ -12,11 +12,15 @@ export type Token = typeof schema.tokens.$inferSelect;
 export type TokenKind = Token["kind"];
 
 const HOUR = 3600;
+/** Days the previous address can undo an e-mail change. */
+export const MAIL_UNDO_DAYS = 5;
 /** How long each kind of link stays valid. */
 export const TOKEN_TTL_S: Record<TokenKind, number> = {
   activate: 7 * 24 * HOUR,
   reset: 2 * HOUR,
   mail_change: 24 * HOUR,
+  /** The old address's undo link (issue 12): a few days, longer than the change link itself. */
+  mail_undo: MAIL_UNDO_DAYS * 24 * HOUR,
   reactivate: 14 * 24 * HOUR,
 };
 

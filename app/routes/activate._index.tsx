@@ -6,6 +6,7 @@ import { pageContext } from "~/lib/page.server";
 import { activate } from "~/models/accounts.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const token = String((await request.formData()).get("token") ?? "");
+  const token = String((await readForm(request, context)).get("token") ?? "");
   if (!(await activate(context.env, token))) return redirect("/activate/error");
   return redirect("/activate/done");
 }

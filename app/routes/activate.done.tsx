@@ -33,7 +33,7 @@ export default function ActivateDone() {
       <div className="account-cards">
         <section className="card" aria-labelledby="card-profile">
           <h2 id="card-profile">{t("activate.profileCard")}</h2>
-          <p className="avatar-initial" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</p>
+          <p className="welcome-avatar" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</p>
           <p><strong>{name}</strong></p>
           <p>{t(hasPhoto ? "activate.profileCardText" : "activate.profileCardNoPhoto")}</p>
           <Link to="/profile" className="btn btn-outline">{t("activate.profileCardAction")}</Link>

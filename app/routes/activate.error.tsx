@@ -19,7 +19,7 @@ export default function ActivateError() {
   return (
     <div className="container container-narrow account-page">
       <h1>{t("errors.activationFailed")}</h1>
-      <div className="card">
+      <div className="card card-body">
         <p>{t(confirmed ? "activate.alreadyConfirmed" : "activate.failedText")}</p>
         {confirmed ? (
           <Link to="/members" className="btn btn-primary">{t("activate.toMembers")}</Link>

@@ -6,6 +6,7 @@ import { pageContext } from "~/lib/page.server";
 import { resendActivation } from "~/models/accounts.server";
 import { requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { linkOrigin } from "~/models/brand.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand } = await pageContext(request, context, "account");
-  const result = await resendActivation(context.env, brand, member, new URL(request.url).origin);
+  const result = await resendActivation(context.env, brand, member, linkOrigin(brand, context.env, request));
   return { result };
 }
 

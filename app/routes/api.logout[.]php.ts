@@ -3,10 +3,11 @@ import { jsonResponse } from "~/lib/json.server";
 import { pageContext } from "~/lib/page.server";
 import { safeRedirect } from "~/lib/request.server";
 import { destroySession } from "~/models/session.server";
+import { readForm } from "~/lib/body.server";
 
 /** Logout: revokes the server-side session and clears the cookie (the menu's form posts here). */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  const form = await readForm(request, context);
   const headers = { "Set-Cookie": await destroySession(request, context) };
   if ((request.headers.get("Accept") ?? "").includes("application/json")) {
     return jsonResponse({ ok: true }, { headers });
@@ -22,6 +23,14 @@ const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": 
  * by a nonce'd script, or by a click without JavaScript. Decision 041.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The site's own client (SPEC section 7) logs out with a GET: a script asking for JSON or sending
+  // the request-type header, from this site. Prefetchers and link scanners ask for neither.
+  const site = request.headers.get("Sec-Fetch-Site");
+  const fromClient = (request.headers.get("Accept") ?? "").includes("application/json") || request.headers.has("X-Request-Type");
+  if (fromClient && (!site || site === "same-origin")) {
+    const headers = { "Set-Cookie": await destroySession(request, context), "Content-Type": "application/json", "Cache-Control": "no-store" };
+    return new Response(JSON.stringify({ ok: true }), { headers });
+  }
   const { t, lng } = await pageContext(request, context, "account");
   const nonce = escape(context.nonce);
   const html = `<!doctype html><html lang="${lng}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { z } from "zod";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { pageContext } from "~/lib/page.server";
+import { readFields } from "~/lib/body.server";
 import { setLanguage, userJson } from "~/models/accounts.server";
 import { authenticate, startSession } from "~/models/auth.server";
 import { getMember, type Member } from "~/models/session.server";
@@ -50,20 +51,12 @@ async function pushAction(request: Request, member: Member, db: D1Database) {
 
 const credentials = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) });
 
-/** JSON or form-encoded bodies are both accepted. */
-async function body(request: Request): Promise<Record<string, unknown>> {
-  if ((request.headers.get("Content-Type") ?? "").includes("application/json")) {
-    return ((await request.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
-  }
-  return Object.fromEntries(await request.formData().catch(() => new FormData()));
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const { t } = await pageContext(request, context, "account");
   if (request.method === "PUT") {
     const member = await getMember(request, context);
     if (!member) return authenticationRequired(401);
-    const { language } = await body(request);
+    const { language } = await readFields(request, context);
     if (!isLanguage(language)) return answer({ error: "invalid_language" }, 400);
     await setLanguage(context.env.DB, member.id, language);
     const updated: Member = { ...member, language };
@@ -75,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return pushAction(request, member, context.env.DB);
   }
   if (request.method !== "POST") return answer({ error: "method_not_allowed" }, 405);
-  const parsed = credentials.safeParse(await body(request));
+  const parsed = credentials.safeParse(await readFields(request, context));
   if (!parsed.success) return answer({ error: "login_failed", message: t("errors.loginFailed") }, 400);
   const formData = new FormData();
   formData.set("email", parsed.data.email);

@@ -4,13 +4,14 @@ import {
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId } from "~/chat/protocol";
-import { parseSendForm } from "~/chat/form.server";
+import { parseSendForm, refusedSend } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { roomStub } from "~/chat/stubs";
 import { conversationView } from "~/models/chat.server";
 import { pricesFor } from "~/models/credits.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { layout: "chat", i18n: ["common", "chat"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
@@ -47,12 +48,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, t } = await pageContext(request, context, "chat");
   const conversationId = params.id ?? "";
-  const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
+  const input = parseSendForm(await readForm(request, context), (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
   const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id, prices: pricesFor(brand, member.country) });
   if (!result.ok) {
     if (result.error === "not_found") throw new Response(t("errors.not_found"), { status: 404 });
-    return data({ error: { code: result.error, max: brand.messageLength } }, { status: result.error === "credits" ? 402 : 400 });
+    return data({ error: refusedSend(input, { code: result.error, max: brand.messageLength }) }, { status: result.error === "credits" ? 402 : 400 });
   }
   return redirect(`/chats/${conversationId}`);
 }

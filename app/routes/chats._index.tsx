@@ -6,6 +6,7 @@ import { pageContext } from "~/lib/page.server";
 import { hideConversation, listConversations } from "~/models/chat.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "chat"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
@@ -19,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Deleting a chat without JavaScript (with it, DELETE /api/chat.php). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const id = String(form.get("conversation") ?? "");
   if (form.get("intent") === "delete" && id) await hideConversation(context.env.DB, id, member.id);
   return redirect("/chats");

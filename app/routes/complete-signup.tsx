@@ -10,13 +10,14 @@ import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { loadOwnProfile, type ProfileCard, profileFormSchema, updateProfile } from "~/models/profiles.server";
 import { CHOICE_FIELDS } from "~/models/profile-options";
-import { cityPosition, regionsOf, type Region } from "~/models/geo.server";
+import { cityLevelPosition, regionForCountry, regionsOf, type Region } from "~/models/geo.server";
 import { nextCards } from "~/models/swipe.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
 import { MemberGrid } from "~/components/members/MemberCard";
 import { PushSetup } from "~/components/notify/PushSetup";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members", "notify"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -49,15 +50,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const [member, { t, brand }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
   const step = stepOf(new URL(request.url).searchParams.get("step"));
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const values = Object.fromEntries([...form.keys()].map((k) => [k, String(form.get(k))]));
   const schema = profileFormSchema({ minAge: brand.minAge, email: member.email, countries: brand.countries });
   const d1 = context.env.DB;
   if (step === "location") {
     const r = schema.pick({ country: true, region: true, city: true, lat: true, lon: true }).safeParse(values);
-    if (!r.success) return data({ error: t("errors.invalid") }, { status: 400 });
-    const pos = r.data.lat !== "" && r.data.lon !== "" ? { lat: r.data.lat, lon: r.data.lon } : r.data.city ? await cityPosition(d1, r.data.country, r.data.city) : null;
-    await updateProfile(d1, member.id, { country: r.data.country, region: r.data.region, city: r.data.city, lat: pos?.lat ?? null, lon: pos?.lon ?? null });
+    const region = r.success ? await regionForCountry(d1, r.data.country, r.data.region) : null;
+    if (!r.success || region === null) return data({ error: t("errors.invalid") }, { status: 400 });
+    const pos = await cityLevelPosition(d1, r.data);
+    await updateProfile(d1, member.id, { country: r.data.country, region, city: r.data.city, lat: pos?.lat ?? null, lon: pos?.lon ?? null });
   } else if (step === "personal") {
     const r = schema.pick({ hair_colour: true, eye_colour: true, body_type: true, relationship_status: true, tattoos: true, signup_reason: true }).safeParse(values);
     if (!r.success) return data({ error: t("errors.invalid") }, { status: 400 });

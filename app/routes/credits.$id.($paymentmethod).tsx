@@ -10,6 +10,7 @@ import {
 import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CompletedState, CountryPicker, FailedState, PayButton, PayLoading, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
+import { readForm } from "~/lib/body.server";
 
 /**
  * /credits/{package}/{paymentmethod?}: pick a method (those of the payment country, in the order
@@ -48,7 +49,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, country: visitorCountry } = await pageContext(request, context, "shop");
-  const form = await request.formData().catch(() => null);
+  const form = await readForm(request, context);
   if (!form) throw new Response("Bad request", { status: 400 });
   const here = new URL(request.url);
   if (form.get("intent") === "country") {

@@ -8,6 +8,7 @@ import { countryOptions, isCountryCode, paymentCountryCookie, paymentCountryOf, 
 import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CountryPicker, paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
+import { readForm } from "~/lib/body.server";
 
 /** The credit packages p0–p3 and the payment methods of the member's payment country. */
 export const handle = paymentsHandle;
@@ -29,8 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData().catch(() => null);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request, context);
   const chosen = String(form?.get("country") ?? "").toUpperCase();
   if (form?.get("intent") !== "country" || !isCountryCode(chosen)) throw new Response("Bad request", { status: 400 });
   return redirect("/credits", { headers: { "Set-Cookie": paymentCountryCookie(chosen) } });

@@ -8,6 +8,7 @@ import { lastMandateOrder, ownPaymentWithHistory, paymentView, repeatOrder } fro
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
+import { readForm } from "~/lib/body.server";
 
 /**
  * Repeat order (premium only, SPEC section 6): the last package bought with a card, PayPal or direct
@@ -42,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   if (!member.paidUser) throw new Response("Forbidden", { status: 403 });
   const { brand } = await pageContext(request, context, "shop");
-  const form = await request.formData().catch(() => null);
+  const form = await readForm(request, context);
   if (form?.get("intent") !== "repeat") throw new Response("Bad request", { status: 400 });
   const result = await repeatOrder(context, { brand, userId: member.id, origin: new URL(request.url).origin });
   if (!result.ok) return { error: result.error };

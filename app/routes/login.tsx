@@ -10,6 +10,7 @@ import { loginSchema } from "~/models/account-forms";
 import { authenticate, startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -21,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
   const result = await authenticate("form", request, context, formData);

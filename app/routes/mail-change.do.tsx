@@ -6,6 +6,7 @@ import { pageContext } from "~/lib/page.server";
 import { confirmMailChange } from "~/models/accounts.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const token = String((await request.formData()).get("token") ?? "");
+  const token = String((await readForm(request, context)).get("token") ?? "");
   return { result: await confirmMailChange(context.env, token) };
 }
 
@@ -33,7 +34,7 @@ export default function MailChangeDo() {
     return (
       <div className="container container-narrow account-page">
         <h1>{t("mailChange.title")}</h1>
-        <div className="card">
+        <div className="card card-body">
           <p className={`alert ${ok ? "alert-success" : "alert-danger"}`} role={ok ? "status" : "alert"}>
             {ok ? t("mailChange.done") : t(MESSAGES[(data?.result as keyof typeof MESSAGES) ?? "invalid"])}
           </p>

@@ -11,6 +11,7 @@ import { AGES, DISTANCES_KM } from "~/models/profile-options";
 import { MemberCard } from "~/components/members/MemberCard";
 import { LikeForm } from "~/components/members/LikeForm";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -24,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
-  const form = await request.formData();
+  const form = await readForm(request, context);
   await like(context, member.id, String(form.get("targetId") ?? ""), "finder");
   return redirect(safeRedirect(form.get("back"), "/match-finder"));
 }

@@ -9,6 +9,8 @@ import { like, unlike } from "~/models/likes.server";
 import { REPORT_REASONS, block, report, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
+import { paragraph } from "~/lib/text";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -32,13 +34,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 const ActionInput = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
-  z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: z.string().max(1000).default("") }),
+  z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: paragraph(z.string().max(1000).default("")) }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const targetId = params.id ?? "";
-  const parsed = ActionInput.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = ActionInput.safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) {
     const { t } = await pageContext(request, context, "members");
     return data({ error: t("errors.invalid") }, { status: 400 });

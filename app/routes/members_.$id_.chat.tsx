@@ -4,12 +4,13 @@ import {
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId, type WireMessage } from "~/chat/protocol";
-import { parseSendForm } from "~/chat/form.server";
+import { parseSendForm, refusedSend } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { canStart, listConversations, otherMemberCard, startAndSend } from "~/models/chat.server";
 import { pricesFor } from "~/models/credits.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { layout: "chat", i18n: ["common", "chat"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
@@ -52,14 +53,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, t } = await pageContext(request, context, "chat");
-  const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
+  const input = parseSendForm(await readForm(request, context), (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
   const sent = await startAndSend(context.env, member, params.id ?? "", { ...input, prices: pricesFor(brand, member.country) });
   if (sent.ok) return redirect(`/chats/${sent.id}`);
   const code = sent.error;
   if (code === "not_found" || code === "self") throw new Response(t("errors.not_found"), { status: 404 });
-  if (code === "premium" || code === "blocked") return data({ error: { code } }, { status: 403 });
-  return data({ error: { code, max: brand.messageLength } }, { status: code === "credits" ? 402 : 400 });
+  if (code === "premium" || code === "blocked") return data({ error: refusedSend(input, { code }) }, { status: 403 });
+  return data({ error: refusedSend(input, { code, max: brand.messageLength }) }, { status: code === "credits" ? 402 : 400 });
 }
 
 export default function MemberChatRoute() {

@@ -8,6 +8,7 @@ import { requireMember } from "~/models/session.server";
 import { deleteSubscriptions } from "~/models/push.server";
 import { PushSetup } from "~/components/notify/PushSetup";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account", "notify"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
-  const form = await request.formData();
+  const form = await readForm(request, context);
   // Push off on every device (the no-JavaScript way; with it, PushSetup turns off this device).
   if (form.get("intent") === "push-off") {
     await deleteSubscriptions(context.env.DB, member.id);

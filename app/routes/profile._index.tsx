@@ -7,10 +7,11 @@ import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { loadOwnProfile, profileFormSchema, updateProfile } from "~/models/profiles.server";
 import { CHOICE_FIELDS, GENDERS, SEXUALITIES } from "~/models/profile-options";
-import { cityPosition, regionsOf } from "~/models/geo.server";
+import { cityLevelPosition, regionForCountry, regionsOf } from "~/models/geo.server";
 import { countryName } from "~/components/members/labels";
 import { LocationPicker } from "~/components/members/LocationPicker";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -26,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const [member, { t, brand }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const values = Object.fromEntries([...form.keys()].map((k) => [k, String(form.get(k))]));
   const interests = form.getAll("interests").map(String);
   const parsed = profileFormSchema({ minAge: brand.minAge, email: member.email, countries: brand.countries }).safeParse(values);
@@ -39,12 +40,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ errors, values: { ...values, interests } }, { status: 400 });
   }
   const d = parsed.data;
-  // A region of the previously chosen country (a form sent without JavaScript) is not kept: the
-  // page then shows the new country's regions to choose from.
-  const regions = await regionsOf(context.env.DB, d.country);
-  const region = regions.length && !regions.some((r) => r.code === d.region) ? "" : d.region;
-  // A typed city gets that city's position (for distances); a browser position is kept as given.
-  const pos = d.lat !== "" && d.lon !== "" ? { lat: d.lat, lon: d.lon } : d.city ? await cityPosition(context.env.DB, d.country, d.city) : null;
+  const region = await regionForCountry(context.env.DB, d.country, d.region);
+  if (region === null) {
+    const errors: Record<string, string> = { region: t("errors.invalid") };
+    return data({ errors, values: { ...values, interests } }, { status: 400 });
+  }
+  const pos = await cityLevelPosition(context.env.DB, d);
   await updateProfile(context.env.DB, member.id, {
     name: d.name, gender: d.gender, sexuality: d.sexuality, dateOfBirth: d.date_of_birth, aboutMe: d.about_me,
     hairColour: d.hair_colour, eyeColour: d.eye_colour, bodyType: d.body_type, relationshipStatus: d.relationship_status,

@@ -10,6 +10,7 @@ import {
   deletePhoto, listOwnPhotos, photoLimit, setMainPhoto, setPhotoPrivate, uploadPhoto,
 } from "~/models/photos.server";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -28,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     data({ error: t(`photos.errors.${error}`, { limit: photoLimit(member.paidUser), mb: MAX_UPLOAD_BYTES >> 20 }) }, { status });
   // Refuse an oversize body from its length, before reading it.
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_UPLOAD_BYTES + 64 * 1024) return fail("too_large", 413);
-  const form = await request.formData();
+  const form = await readForm(request, context, { maxBytes: MAX_UPLOAD_BYTES + 64 * 1024 });
   const intent = String(form.get("intent") ?? "");
   const photoId = String(form.get("photoId") ?? "");
   const env = context.env;

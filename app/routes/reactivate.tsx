@@ -8,6 +8,7 @@ import { reactivate } from "~/models/accounts.server";
 import { startSession } from "~/models/auth.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** Within REACTIVATION_DAYS the account comes back as it was, and this browser is logged in. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const token = String((await request.formData()).get("token") ?? "");
+  const token = String((await readForm(request, context)).get("token") ?? "");
   const userId = await reactivate(context.env.DB, token);
   if (!userId) return { failed: true };
   return redirect("/members?reactivated=1", { headers: await startSession(request, context, userId) });

@@ -10,6 +10,7 @@ import { resetPassword } from "~/models/accounts.server";
 import { startSession } from "~/models/auth.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** A valid link sets the password, ends every other session and logs this browser in. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resetSchema });
+  const submission = parseWithZod(await readForm(request, context), { schema: resetSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password", "password_confirm"] });
   const userId = await resetPassword(context.env, submission.value.token, submission.value.password);
   if (!userId) return submission.reply({ formErrors: ["errors.linkInvalid"], hideFields: ["password", "password_confirm"] });

@@ -6,6 +6,7 @@ import { sandboxProvider } from "~/lib/payments/index.server";
 import { SANDBOX_OUTCOMES, SANDBOX_REFUND_OUTCOMES, type SandboxOutcome, type SandboxRefundOutcome } from "~/lib/payments/sandbox.server";
 import { formatMoney } from "~/models/shop.server";
 import paymentsStyles from "~/styles/payments.css";
+import { readForm } from "~/lib/body.server";
 
 /**
  * The sandbox's hosted checkout (development and tests only; 404 in production): the tester picks
@@ -39,7 +40,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const sandbox = sandboxProvider(context);
-  const form = await request.formData().catch(() => null);
+  const form = await readForm(request, context);
   const outcome = form?.get("outcome");
   const id = params.id ?? "";
   if (outcome === "chargeback") {

@@ -12,6 +12,8 @@ import { changeEmailSchema, changePasswordSchema } from "~/models/account-forms"
 import { changePassword, requestMailChange, setInvisible, setLanguage } from "~/models/accounts.server";
 import { currentSessionHash, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
+import { linkOrigin } from "~/models/brand.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -27,13 +29,16 @@ type Reply = { intent: string; notice?: string; result?: SubmissionResult<string
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand } = await pageContext(request, context, "account");
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const intent = String(formData.get("intent") ?? "");
   if (intent === "email") {
     const submission = parseWithZod(formData, { schema: changeEmailSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } satisfies Reply;
-    const r = await requestMailChange(context.env, brand, member, submission.value.new_email, new URL(request.url).origin);
-    if (r === "taken") return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] } }) };
+    const v = submission.value;
+    const r = await requestMailChange(context.env, brand, member, v.new_email, v.password, linkOrigin(brand, context.env, request));
+    const hide = { hideFields: ["password"] };
+    if (r === "wrong_password") return { intent, result: submission.reply({ fieldErrors: { password: ["errors.oldPassword"] }, ...hide }) };
+    if (r === "taken") return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] }, ...hide }) };
     return { intent, notice: "settings.emailSent", result: submission.reply({ resetForm: true }) };
   }
   if (intent === "password") {
@@ -80,6 +85,7 @@ function EmailForm({ email }: { email: string }) {
       <p>{t("settings.currentEmail", { email })}</p>
       <input type="hidden" name="intent" value="email" />
       <Field field={fields.new_email} label={t("settings.newEmail")} type="email" autoComplete="email" />
+      <Field field={fields.password} label={t("settings.oldPassword")} type="password" autoComplete="current-password" />
       <button type="submit" className="btn btn-primary">{t("settings.emailSubmit")}</button>
     </Form>
   );
@@ -148,7 +154,7 @@ export default function Settings() {
         </div>
         <button type="submit" className="btn btn-primary">{t("settings.save")}</button>
       </Form>
-      <section className="card" id="more">
+      <section className="card card-body" id="more">
         <h2>{t("settings.moreTitle")}</h2>
         <ul className="link-list">
           <li><Link to="/notifications">{t("notifications.title")}</Link></li>

@@ -9,6 +9,8 @@ import { DELETE_REASONS, deleteSchema } from "~/models/account-forms";
 import { deleteAccount, retentionDiscountCode, setInvisible } from "~/models/accounts.server";
 import { destroySession, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
+import { linkOrigin } from "~/models/brand.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -23,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand } = await pageContext(request, context, "account");
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const intent = formData.get("intent");
   if (intent === "invisible") {
     await setInvisible(context.env.DB, member.id, true);
@@ -35,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: deleteSchema });
   if (submission.status !== "success") return { intent: "delete", result: submission.reply() } as const;
-  await deleteAccount(context.env, brand, member, submission.value.reason, submission.value.remarks ?? "", new URL(request.url).origin);
+  await deleteAccount(context.env, brand, member, submission.value.reason, submission.value.remarks ?? "", linkOrigin(brand, context.env, request));
   return redirect("/account-deleted", { headers: { "Set-Cookie": await destroySession(request, context) } });
 }
 

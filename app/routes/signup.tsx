@@ -9,10 +9,11 @@ import { signupSchema } from "~/models/account-forms";
 import { requestReactivation, signup, withinRateLimit } from "~/models/accounts.server";
 import { signupContext, visitorTracking } from "~/models/tracking.server";
 import { NICHE_WHO, signupAllowed } from "~/models/signup-rules";
-import { nicheOf } from "~/models/brand.server";
+import { linkOrigin, nicheOf } from "~/models/brand.server";
 import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -33,9 +34,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand, lng, country } = await pageContext(request, context, "account");
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const tracking = visitorTracking(request, formData);
-  const origin = new URL(request.url).origin;
+  const origin = linkOrigin(brand, context.env, request);
   const submission = parseWithZod(formData, { schema: signupSchema(brand.minAge) });
   const reply = (o: Parameters<typeof submission.reply>[0] = {}, extra: Partial<SignupReply> = {}): SignupReply => ({
     ...submission.reply({ ...o, hideFields: ["password", "website"] }),
@@ -81,7 +82,7 @@ export default function Signup() {
           <ValidatedSignupForm minAge={minAge} tracking={tracking} who={who} lastResult={lastResult} />
         </div>
       ) : (
-        <div className="card" role="status">
+        <div className="card card-body" role="status">
           <p className="alert alert-info">{t(allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource")}</p>
           <p className="form-links">
             <Link to="/login">{t("signup.haveAccount")}</Link>

@@ -9,6 +9,7 @@ import { requireMember } from "~/models/session.server";
 import { nextCards, swipeLike, swipePass } from "~/models/swipe.server";
 import { SwipeCard } from "~/components/members/SwipeCard";
 import styles from "~/styles/members.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -22,7 +23,7 @@ const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
-  const parsed = Input.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = Input.safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) return data({ error: t("errors.invalid") }, { status: 400 });
   const { intent, targetId } = parsed.data;
   if (intent === "pass") await swipePass(context.env.DB, member.id, targetId);

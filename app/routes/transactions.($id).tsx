@@ -8,6 +8,7 @@ import { ownPayment, receiptOf, refundQuote, refundsOf, requestRefund, type Rece
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
 import { paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
+import { readForm } from "~/lib/body.server";
 
 /**
  * /transactions: the member's payments; /transactions/{id}: one of their own (others' ids are a 404)
@@ -41,7 +42,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand } = await pageContext(request, context, "shop");
-  const form = await request.formData().catch(() => null);
+  const form = await readForm(request, context);
   if (!form || form.get("intent") !== "refund") throw new Response("Bad request", { status: 400 });
   const row = await ownPayment(context, member.id, params.id ?? "");
   if (!row) throw new Response("Not found", { status: 404 });

@@ -98,8 +98,8 @@ export async function seedDemoActivity(DB: D1Database, idOf: Map<string, string>
       [conversation, premium, PREMIUM_CHAT.length, lastAt],
       [conversation, match, 0, lastAt],
     ]),
-    ...insertStatements(DB, "messages", ["conversation_id", "sender_id", "client_id", "kind", "body", "created_at"],
-      PREMIUM_CHAT.map((body, i) => [conversation, match, randomId(), "text", body, times[i]])),
+    ...insertStatements(DB, "messages", ["conversation_id", "sender_id", "client_id", "kind", "body", "created_at", "seq"],
+      PREMIUM_CHAT.map((body, i) => [conversation, match, randomId(), "text", body, times[i], i + 1])),
     // Credits change only through the ledger, in the same batch as the cached balance.
     DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason, created_at) VALUES (?1, ?2, 'purchase', ?3)")
       .bind(premium, PREMIUM_CREDITS, nowS - 30 * DAY),

@@ -75,7 +75,7 @@ test.describe("without JavaScript", () => {
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`out of credits shows the spec's text and a way to buy credits (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
+  test(`out of credits shows the spec's text and a way to buy credits, keeping the text (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
     const poor = await createChatMember({ name: "Poor Sender", credits: 1 });
     const other = await createChatMember({ name: "Rich Receiver" });
     const p = await memberPage(browser, poor.email, javaScriptEnabled);
@@ -88,6 +88,26 @@ for (const javaScriptEnabled of [true, false]) {
     await p.page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(p.page.getByText("You do not have enough credits to send this message")).toBeVisible();
     await expect(p.page.getByRole("link", { name: "Buy credits" })).toHaveAttribute("href", "/credits");
+    // The refused text stays in the box, ready to send once credits are bought.
+    await expect(p.page.getByRole("textbox", { name: "Message" })).toHaveValue("one more");
     await p.context.close();
   });
 }
+
+test("on a phone the chat has no serious axe violations, names its icon buttons, and the nav highlights Messages (issue 12)", async ({ browser }) => {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const alice = await createChatMember({ name: "Alice Phone" });
+  const bob = await createChatMember({ name: "Bob Phone" });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await login(page, alice.email);
+  await page.goto(`/members/${bob.id}/chat`);
+  await expect(page.getByRole("button", { name: "Icebreakers" })).toBeVisible();
+  // A chat opened from a profile belongs to Messages, not Search.
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link", { name: /Messages/ })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: /Search/ })).not.toHaveAttribute("aria-current", "page");
+  const { violations } = await new AxeBuilder({ page }).include(".chat").analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await context.close();
+});

@@ -44,6 +44,12 @@ describe("redirect targets", () => {
     expect(safeRedirect("//evil.example")).toBe("/");
     expect(safeRedirect("https://evil.example")).toBe("/");
     expect(safeRedirect(null, "/login")).toBe("/login");
+    // Issue 12: what browsers strip or rewrite before following a Location.
+    for (const evil of ["/\t/evil.test", "/\r/evil.test", "/\n/evil.test", "/\\evil.test", "/.//evil.test", "/..//evil.test", "javascript:alert(1)"]) {
+      expect(safeRedirect(evil)).toBe("/");
+    }
+    expect(safeRedirect("/%2F/evil.test")).toBe("/%2F/evil.test");
+    expect(safeRedirect("/a/../members#x")).toBe("/members#x");
   });
 });
 

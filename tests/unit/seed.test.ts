@@ -149,3 +149,25 @@ describe("seed: bulk insert", () => {
     expect(JSON.parse(sent[0]!.params[0] as string)).toEqual([["id0", 1, null], ["id1", 0, null]]);
   });
 });
+
+import { isTransient, shouldSeed, withRetries } from "../../db/seed/complete";
+
+describe("seed: all or nothing (issue 12, item 13)", () => {
+  it("npm start skips only a seed whose completion mark exists", () => {
+    expect(shouldSeed({ ifEmpty: true, marked: true })).toBe(false);
+    expect(shouldSeed({ ifEmpty: true, marked: false })).toBe(true); // half seeded: start over
+    expect(shouldSeed({ ifEmpty: false, marked: true })).toBe(true); // npm run db:seed always reseeds
+  });
+
+  it("retries transient socket errors (also as a cause), not bugs", async () => {
+    const socket = Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) });
+    expect(isTransient(socket)).toBe(true);
+    expect(isTransient(new Error("UNIQUE constraint failed: users.email"))).toBe(false);
+    let calls = 0;
+    await expect(withRetries(3, async () => (++calls < 3 ? Promise.reject(socket) : "done"))).resolves.toBe("done");
+    expect(calls).toBe(3);
+    calls = 0;
+    await expect(withRetries(3, async () => { calls++; throw new Error("bug"); })).rejects.toThrow("bug");
+    expect(calls).toBe(1);
+  });
+});

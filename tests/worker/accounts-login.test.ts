@@ -1,8 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
+import { LOGIN_ACCOUNT_MAX_ATTEMPTS, LOGIN_ADDRESSES_PER_CLIENT, LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
 import { get, sessionCookie } from "./fixtures";
 import { PASSWORD, cookiesOf, memberWithPassword, pageText, send } from "./accounts-helpers";
+
+/** A client address of its own for one test. */
+const ip = () => `10.99.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
 
 const sessionsOf = async (id: string) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1").bind(id).first<{ n: number }>())!.n;
@@ -34,32 +37,64 @@ describe("login", () => {
     expect(await pageText(await send("/login", { email: "nobody@example.com", password: PASSWORD }))).toContain("Login failed, please try again");
   });
 
-  it(`blocks the account for ${LOGIN_BLOCK_MINUTES} minutes at the ${LOGIN_MAX_ATTEMPTS}th wrong password, not before`, async () => {
+  it(`locks the address for the client that failed, at its ${LOGIN_MAX_ATTEMPTS}th wrong password, for ${LOGIN_BLOCK_MINUTES} minutes`, async () => {
     const m = await memberWithPassword();
+    const attacker = { headers: { "CF-Connecting-IP": ip() } };
     for (let i = 1; i < LOGIN_MAX_ATTEMPTS; i++) {
-      const text = await pageText(await send("/login", { email: m.email, password: `wrong-${i}` }));
+      const text = await pageText(await send("/login", { email: m.email, password: `wrong-${i}` }, attacker));
       expect(text).toContain("Login failed, please try again");
       expect(text).not.toContain("Too many incorrect attempts");
     }
-    const blocked = await pageText(await send("/login", { email: m.email, password: "wrong-last" }));
+    const blocked = await pageText(await send("/login", { email: m.email, password: "wrong-last" }, attacker));
     expect(blocked).toContain(`Too many incorrect attempts, account blocked for ${LOGIN_BLOCK_MINUTES} min.`);
-    // While blocked, even the right password is refused.
-    const right = await send("/login", { email: m.email, password: PASSWORD });
+    // For that client even the right password is refused...
+    const right = await send("/login", { email: m.email, password: PASSWORD }, attacker);
     expect(right.status).toBe(200);
     expect(await pageText(right)).toContain("Too many incorrect attempts, account blocked for");
     expect(await sessionsOf(m.id)).toBe(0);
-    // Once the block has passed, the right password works and the count starts afresh.
-    await env.DB.prepare("UPDATE users SET blocked_until = unixepoch() - 1 WHERE id = ?1").bind(m.id).run();
+    // ...while the member, from anywhere else, logs in (5 requests no longer lock anyone out).
     expect((await send("/login", { email: m.email, password: PASSWORD })).status).toBe(302);
-    const row = await env.DB.prepare("SELECT failed_logins, blocked_until FROM users WHERE id = ?1").bind(m.id).first();
-    expect(row).toEqual({ failed_logins: 0, blocked_until: null });
+    // Once the lock has passed, the client's right password works again.
+    await env.DB.prepare("UPDATE counters SET expires_at = unixepoch() - 1 WHERE key LIKE 'login-fail:%' || ?1").bind(m.id).run();
+    expect((await send("/login", { email: m.email, password: PASSWORD }, attacker)).status).toBe(302);
   });
 
-  it("resets the count of wrong passwords after a successful login", async () => {
+  it("spares the member's known devices when many clients lock the address, and mails the member once (issue 12)", async () => {
     const m = await memberWithPassword();
-    for (let i = 1; i < LOGIN_MAX_ATTEMPTS; i++) await send("/login", { email: m.email, password: "nope-nope" });
-    await send("/login", { email: m.email, password: PASSWORD });
-    const text = await pageText(await send("/login", { email: m.email, password: "nope-nope" }));
+    // The member logged in on this phone before: it carries the device cookie.
+    const before = await send("/login", { email: m.email, password: PASSWORD });
+    const dev = before.headers.getSetCookie().find((c) => c.startsWith("dev="))!;
+    expect(dev).toMatch(/HttpOnly/);
+    const device = dev.split(";")[0]!;
+    // A distributed attack: one wrong password from each of LOGIN_ACCOUNT_MAX_ATTEMPTS clients.
+    const results: string[] = [];
+    for (let i = 0; i < LOGIN_ACCOUNT_MAX_ATTEMPTS; i++) results.push(await pageText(await send("/login", { email: m.email, password: `guess-${i}` })));
+    expect(results.slice(0, -1).every((t) => t.includes("Login failed, please try again"))).toBe(true);
+    expect(results.at(-1)).toContain(`Too many incorrect attempts, account blocked for ${LOGIN_BLOCK_MINUTES} min.`);
+    // Unknown devices, right password or not, are refused for now.
+    expect(await pageText(await send("/login", { email: m.email, password: PASSWORD }))).toContain("Too many incorrect attempts");
+    // The member's phone logs in.
+    const phone = await send("/login", { email: m.email, password: PASSWORD }, { cookie: device });
+    expect(phone.status).toBe(302);
+    // A forged device cookie, or the device cookie of another account, is an unknown device.
+    expect(await pageText(await send("/login", { email: m.email, password: PASSWORD }, { cookie: `dev=${btoa(JSON.stringify({ id: "x", userId: m.id }))}` })))
+      .toContain("Too many incorrect attempts");
+    const other = await memberWithPassword();
+    const otherDevice = cookiesOf(await send("/login", { email: other.email, password: PASSWORD })).split("; ").find((c) => c.startsWith("dev="))!;
+    expect(await pageText(await send("/login", { email: m.email, password: PASSWORD }, { cookie: otherDevice }))).toContain("Too many incorrect attempts");
+    // The member is told, once, in their language.
+    const mails = await env.DB.prepare('SELECT subject, text FROM mail_outbox WHERE "to" = ?1').bind(m.email).all<{ subject: string; text: string }>();
+    expect(mails.results).toHaveLength(1);
+    expect(mails.results[0]!.subject).toContain("Login attempts blocked");
+    expect(mails.results[0]!.text).toContain("/reset-password");
+  });
+
+  it("resets the client's count of wrong passwords after a successful login", async () => {
+    const m = await memberWithPassword();
+    const client = { headers: { "CF-Connecting-IP": ip() } };
+    for (let i = 1; i < LOGIN_MAX_ATTEMPTS; i++) await send("/login", { email: m.email, password: "nope-nope" }, client);
+    await send("/login", { email: m.email, password: PASSWORD }, client);
+    const text = await pageText(await send("/login", { email: m.email, password: "nope-nope" }, client));
     expect(text).toContain("Login failed, please try again");
   });
 
@@ -109,8 +144,9 @@ describe("/api/user.php", () => {
   it("answers login failures and the lockout as JSON with the spec's messages", async () => {
     const m = await memberWithPassword();
     let last: Response | undefined;
+    const client = { json: true, headers: { "CF-Connecting-IP": ip() } };
     for (let i = 0; i < LOGIN_MAX_ATTEMPTS; i++) {
-      last = await send("/api/user.php", { email: m.email, password: "wrong-wrong" }, { json: true });
+      last = await send("/api/user.php", { email: m.email, password: "wrong-wrong" }, client);
       if (i < LOGIN_MAX_ATTEMPTS - 1) {
         expect(last.status).toBe(401);
         expect(await last.json()).toMatchObject({ error: "login_failed", message: "Login failed, please try again" });
@@ -156,6 +192,23 @@ describe("logout", () => {
     expect(await sessionsOf(m.id)).toBe(1);
   });
 
+  it("GET /api/logout.php from the site's own client (JSON or the request-type header) logs out (SPEC section 7)", async () => {
+    for (const headers of [{ Accept: "application/json" }, { "X-Request-Type": "fetch" }] as Record<string, string>[]) {
+      const m = await memberWithPassword();
+      const cookie = await sessionCookie(m.id);
+      const res = await get("/api/logout.php", { cookie, headers });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+      expect(res.headers.getSetCookie().some((c) => c.startsWith("sid=;"))).toBe(true);
+      expect(await sessionsOf(m.id)).toBe(0);
+    }
+    // Another site's page cannot do it (the browser says where the request comes from).
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    await get("/api/logout.php", { cookie, headers: { Accept: "application/json", "Sec-Fetch-Site": "cross-site" } });
+    expect(await sessionsOf(m.id)).toBe(1);
+  });
+
   it("ends only this browser's session", async () => {
     const m = await memberWithPassword();
     const a = await sessionCookie(m.id);
@@ -166,6 +219,18 @@ describe("logout", () => {
 });
 
 describe("abuse throttling", () => {
+  it("throttles one client spraying passwords across many addresses (issue 12)", async () => {
+    const headers = { "CF-Connecting-IP": "10.201.7.7" };
+    const texts: string[] = [];
+    for (let i = 0; i < 35; i++) {
+      texts.push(await pageText(await send("/login", { email: `spray-${i}-${Date.now()}@example.com`, password: "Summer2026!" }, { headers })));
+    }
+    expect(texts.slice(0, LOGIN_ADDRESSES_PER_CLIENT).every((t) => t.includes("Login failed"))).toBe(true);
+    expect(texts.slice(LOGIN_ADDRESSES_PER_CLIENT).every((t) => t.includes("Too many attempts. Please wait a minute and try again."))).toBe(true);
+    // Another client is not affected.
+    expect(await pageText(await send("/login", { email: "spray-x@example.com", password: "x" }))).toContain("Login failed");
+  });
+
   it("slows down one client hammering the login of one address (RATE_LIMITER, 30 a minute)", async () => {
     const headers = { "CF-Connecting-IP": "10.200.1.1" };
     const email = `hammer-${Date.now()}@example.com`;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { NOTIFICATION_TYPES } from "../../app/lib/constants";
 import { createMember, get, sessionCookie } from "./fixtures";
-import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
+import { PASSWORD, lastMailTo, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
 import { hashPassword } from "../../app/lib/password";
 import { grantStatements } from "../../app/models/credits.server";
 import { conversationView } from "../../app/models/chat.server";
@@ -34,12 +34,12 @@ describe("settings", () => {
     const m = await memberWithPassword({ status: "not_confirmed" });
     const taken = await createMember();
     const cookie = await sessionCookie(m.id);
-    expect(await pageText(await send("/settings", { intent: "email", new_email: "no-at-sign" }, { cookie }))).toContain("New email adress is invalid.");
-    expect(await pageText(await send("/settings", { intent: "email", new_email: taken.email }, { cookie }))).toContain(
+    expect(await pageText(await send("/settings", { intent: "email", new_email: "no-at-sign", password: PASSWORD }, { cookie }))).toContain("New email adress is invalid.");
+    expect(await pageText(await send("/settings", { intent: "email", new_email: taken.email, password: PASSWORD }, { cookie }))).toContain(
       "This email address already owns an account on this website.",
     );
     const fresh = `moved-${Date.now()}@example.com`;
-    expect(await pageText(await send("/settings", { intent: "email", new_email: fresh }, { cookie }))).toContain("We have sent a confirmation link");
+    expect(await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie }))).toContain("We have sent a confirmation link");
     const token = await mailedToken(fresh, "/mail-change/do");
     // Not changed until the link is used (and the GET alone changes nothing).
     expect(await pageText(await get(`/mail-change/do?token=${token}`))).toContain(fresh);
@@ -49,6 +49,57 @@ describe("settings", () => {
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Link expired or invalid");
   });
 
+  it("asks for the current password before changing the e-mail address (issue 12, item 4)", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const fresh = `takeover-${Date.now()}@example.com`;
+    for (const password of [null, "", "not-the-password"]) {
+      const form: Record<string, string> = { intent: "email", new_email: fresh };
+      if (password !== null) form.password = password;
+      expect(await pageText(await send("/settings", form, { cookie }))).toContain("Please check your old password.");
+    }
+    // Nothing changed: no mail to either address, no pending change.
+    const mails = await env.DB.prepare('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" IN (?1, ?2)').bind(fresh, m.email).first("n");
+    expect(mails).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM tokens WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
+    expect(await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie }))).toContain("We have sent a confirmation link");
+  });
+
+  it("tells the old address, whose link undoes the change and signs every device out (issue 12, item 4)", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const other = await sessionCookie(m.id);
+    const fresh = `thief-${Date.now()}@example.com`;
+    await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
+    const mail = await lastMailTo(m.email);
+    expect(mail?.subject).toContain("is being changed");
+    expect(mail?.text).toContain(fresh);
+    const undo = await mailedToken(m.email, "/mail-change/undo");
+    // The thief confirms the new address: the account now answers to it.
+    expect(await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") }))).toContain("Your e-mail address has been changed.");
+    expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(fresh);
+    // The link alone changes nothing (mail scanners prefetch links).
+    expect(await pageText(await get(`/mail-change/undo?token=${undo}`))).toContain(m.email);
+    expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(fresh);
+    expect(await pageText(await send("/mail-change/undo", { token: undo }))).toContain("Your previous e-mail address is back");
+    expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(m.email);
+    // Every session ends, the one that made the change included.
+    expect((await get("/api/user.php", { cookie })).status).toBe(401);
+    expect((await get("/api/user.php", { cookie: other })).status).toBe(401);
+    // Used once; a forged token does nothing.
+    expect(await pageText(await send("/mail-change/undo", { token: undo }))).toContain("Link expired or invalid");
+    expect(await pageText(await send("/mail-change/undo", { token: "forged" }))).toContain("Link expired or invalid");
+  });
+
+  it("undoes a change not yet confirmed: the pending link dies (issue 12, item 4)", async () => {
+    const m = await memberWithPassword();
+    const fresh = `pending-${Date.now()}@example.com`;
+    await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie: await sessionCookie(m.id) });
+    await send("/mail-change/undo", { token: await mailedToken(m.email, "/mail-change/undo") });
+    expect(await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") }))).toContain("Link expired or invalid");
+    expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(m.email);
+  });
+
   it("confirming a changed address before activation activates the profile and delivers the held messages", async () => {
     const { alice, bob, conversationId } = await pair({ status: "not_confirmed", profileStatus: "disabled", passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER) });
     expect(await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "waiting for you" }))
@@ -56,7 +107,7 @@ describe("settings", () => {
     expect((await conversationView(env.DB, conversationId, bob.id, 90))!.messages).toHaveLength(0);
     const cookie = await sessionCookie(alice.id);
     const fresh = `moved-held-${Date.now()}@example.com`;
-    await send("/settings", { intent: "email", new_email: fresh }, { cookie });
+    await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
     const token = await mailedToken(fresh, "/mail-change/do");
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Your e-mail address has been changed.");
     expect(await env.DB.prepare("SELECT u.email, u.status, p.status AS profile FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1").bind(alice.id).first())
@@ -70,7 +121,7 @@ describe("settings", () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
     const fresh = `race-${Date.now()}@example.com`;
-    await send("/settings", { intent: "email", new_email: fresh }, { cookie });
+    await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
     const token = await mailedToken(fresh, "/mail-change/do");
     await createMember({ email: fresh });
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("This email address already owns an account on this website.");

@@ -5,6 +5,8 @@ import {
 } from "../../app/models/chat.server";
 import { createMember, get, post } from "./fixtures";
 import { cid, connect, cookieOf, count, evictKeepingSockets, is, pair, roomStub, PRICES } from "./chat-support";
+// Remix's own wire format for loader data (a dependency of @remix-run/server-runtime).
+import { decode } from "turbo-stream";
 
 describe("the chat WebSocket", () => {
   it("refuses visitors, non-members, other origins and unknown conversations", async () => {
@@ -346,6 +348,26 @@ describe("chat pages and calls", () => {
     expect(html).toContain("Alice Overview");
     expect(html).toContain("🌹");
     expect(html).toContain(`/chats/${conversationId}`);
+  });
+
+  it("the Messages badge does not count the conversation the member is reading (page and revalidation)", async () => {
+    const { alice, bob, conversationId } = await pair();
+    const carol = await createMember({ paidUser: true, credits: 100 });
+    const other = await startConversation(env.DB, carol.id, bob.id);
+    if (!other.ok) throw new Error("could not start");
+    for (let i = 0; i < 2; i++) await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `a${i}` });
+    await roomStub(env, other.id).send({ conversationId: other.id, senderId: carol.id, prices: PRICES, clientId: cid(), kind: "text", body: "c" });
+    const cookie = await cookieOf(bob.id);
+    const badge = (html: string) => /data-badge="messages"><span aria-hidden="true">([^<]+)</.exec(html)?.[1] ?? null;
+    expect(badge(await (await get("/chats", { cookie })).text())).toBe("3");
+    // Reading Alice's chat: only Carol's message counts.
+    expect(badge(await (await get(`/chats/${conversationId}`, { cookie })).text())).toBe("1");
+    // A message arriving while reading, then the page's revalidation: still only Carol's.
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "live" });
+    const decoded = await decode((await get(`/chats/${conversationId}.data?_routes=root`, { cookie })).body!);
+    await decoded.done;
+    const root = (decoded.value as Record<string, { data: { member: { unreadMessages: number } } }>).root!.data;
+    expect(root.member.unreadMessages).toBe(1);
   });
 });
 

@@ -22,6 +22,8 @@ describe("after sign-up steps", () => {
   it("saves location, personal info and about me, and moves on", async () => {
     const m = await member();
     const cookie = await sessionCookie(m.id);
+    // Only a known region of the chosen country is accepted (issue 12).
+    await env.DB.prepare("INSERT OR IGNORE INTO regions (country, code, name) VALUES ('DE', '16', 'Berlin')").run();
     const loc = await post("/complete-signup?step=location", { country: "DE", region: "16", city: "Berlin", lat: "", lon: "" }, { cookie });
     expect(loc.headers.get("Location")).toBe("/complete-signup?step=personal");
     const personal = await post("/complete-signup?step=personal", { hair_colour: "blond", eye_colour: "", body_type: "slim", relationship_status: "", tattoos: "", signup_reason: "chat" }, { cookie });

@@ -9,7 +9,8 @@ import { GiftPicker, giftLabel } from "./GiftPicker";
 import { Icebreakers } from "./Icebreakers";
 import { LocalTime } from "./LocalTime";
 
-export type ChatError = { code: SendError | "premium" | "self"; max?: number };
+/** Why a send was refused; `draft` is the refused text, put back in the box. */
+export type ChatError = { code: SendError | "premium" | "self"; max?: number; draft?: string };
 
 export interface ChatViewProps {
   lng: string;
@@ -79,6 +80,10 @@ export function ChatView(p: ChatViewProps) {
   const room = useChatRoom({
     conversationId: p.conversationId, meId: p.meId, initialMessages: p.messages, otherRead: p.otherRead,
     onCountsChanged: revalidate,
+    // A refused text goes back in the box (unless the member already typed something new).
+    onRefused: (q) => {
+      if (q.kind === "text" && textarea.current && !textarea.current.value) textarea.current.value = q.body;
+    },
   });
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
@@ -198,6 +203,7 @@ export function ChatView(p: ChatViewProps) {
                     name="body"
                     rows={2}
                     maxLength={p.messageLength}
+                    defaultValue={p.error?.draft}
                     placeholder={t("room.placeholder")}
                     onInput={room.typed}
                     onKeyDown={(e) => {

@@ -1,4 +1,5 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
+import { navSection } from "~/lib/nav";
 import { useTranslation } from "~/lib/i18n-react";
 import type { RootData } from "~/lib/root-data";
 import { countBadge, creditBadge } from "~/lib/badges";
@@ -40,13 +41,13 @@ export function BrandBar({ root }: { root: RootData }) {
   );
 }
 
-function NavItem({ to, icon, label, children }: { to: string; icon: IconName; label: string; children?: React.ReactNode }) {
+function NavItem({ to, icon, label, active, children }: { to: string; icon: IconName; label: string; active: boolean; children?: React.ReactNode }) {
   return (
-    <NavLink to={to} className="topnav-item" prefetch="intent">
+    <Link to={to} className="topnav-item" prefetch="intent" aria-current={active ? "page" : undefined}>
       <Icon name={icon} />
       <span className="topnav-label">{label}</span>
       {children}
-    </NavLink>
+    </Link>
   );
 }
 
@@ -54,17 +55,18 @@ function NavItem({ to, icon, label, children }: { to: string; icon: IconName; la
 function MemberNav({ m }: { m: Member }) {
   const { t } = useTranslation();
   const credit = m.paidUser ? creditBadge(m.credits) : null;
+  const section = navSection(useLocation().pathname);
   return (
     <nav className="topnav member-nav" aria-label={t("nav.main")}>
-      <NavItem to="/members" icon="search" label={t("nav.search")} />
-      <NavItem to="/chats" icon="chat" label={t("nav.messages")}>
+      <NavItem to="/members" icon="search" label={t("nav.search")} active={section === "search"} />
+      <NavItem to="/chats" icon="chat" label={t("nav.messages")} active={section === "messages"}>
         <Badge name="messages" text={countBadge(m.unreadMessages)} tone="unread" label={t("nav.unread", { count: m.unreadMessages })} />
       </NavItem>
-      <NavItem to="/likes" icon="heart" label={t("nav.likes")}>
+      <NavItem to="/likes" icon="heart" label={t("nav.likes")} active={section === "likes"}>
         <Badge name="likes" text={countBadge(m.newLikes)} tone="primary" label={t("nav.newLikes", { count: m.newLikes })} />
       </NavItem>
       {m.paidUser ? (
-        <NavItem to="/credits" icon="coin" label={t("nav.credits")}>
+        <NavItem to="/credits" icon="coin" label={t("nav.credits")} active={section === "credits"}>
           {credit ? (
             <Badge name="credits" text={credit.text} tone={credit.tone} label={t("nav.creditsLeft", { count: m.credits })} />
           ) : null}

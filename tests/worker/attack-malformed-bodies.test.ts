@@ -1,0 +1,92 @@
+/**
+ * The clumsy client's and the attacker's view of request bodies (issue 12, item 7): every action
+ * answers a JSON, text/plain, missing-content-type or broken multipart body with a 400 carrying a
+ * translated message, and changes nothing. Never a 5xx.
+ */
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { sessionCookie } from "./fixtures";
+import { pair } from "./chat-support";
+import { memberWithPassword } from "./accounts-helpers";
+
+type Body = { name: string; type: string | null; body: string };
+const BAD: Body[] = [
+  { name: "json", type: "application/json", body: '{"email":"a@b.c","password":"x"}' },
+  { name: "text/plain", type: "text/plain", body: "email=a@b.c" },
+  { name: "no content type", type: null, body: "email=a@b.c" },
+  { name: "broken multipart", type: "multipart/form-data; boundary=zzz", body: "--zzz\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated" },
+  { name: "multipart without boundary", type: "multipart/form-data", body: "garbage" },
+  { name: "xml", type: "application/xml", body: "<a/>" },
+];
+
+function raw(path: string, bad: Body, o: { cookie?: string; lng?: string; method?: string } = {}) {
+  const headers = new Headers({ Host: "localhost", Origin: "http://localhost" });
+  if (bad.type) headers.set("Content-Type", bad.type);
+  const cookies = [o.cookie, o.lng ? `lng=${o.lng}` : null].filter(Boolean).join("; ");
+  if (cookies) headers.set("Cookie", cookies);
+  // A Uint8Array body gets no Content-Type of its own.
+  return SELF.fetch(`http://localhost${path}`, {
+    method: o.method ?? "POST", headers, body: new TextEncoder().encode(bad.body), redirect: "manual",
+  });
+}
+
+const VISITOR_FORMS = [
+  "/login", "/signup", "/reset-password", "/reset-password/do", "/activate", "/reactivate", "/mail-change/do", "/mail-change/undo",
+  "/lang-config", "/api/site-entry",
+];
+const MEMBER_FORMS = [
+  "/profile", "/profile/photos", "/settings", "/settings/delete", "/notifications", "/match-finder", "/swipe-game",
+  "/signup-matches", "/complete-signup", "/chats", "/api/logout.php", "/credits", "/credits/repeat-order",
+];
+
+describe("malformed bodies answer 400, translated, and change nothing", () => {
+  it("on every visitor form", async () => {
+    for (const path of VISITOR_FORMS) {
+      for (const bad of BAD) {
+        const res = await raw(path, bad, { lng: "de" });
+        expect(res.status, `${path} with ${bad.name}`).toBe(400);
+        expect(await res.text(), `${path} with ${bad.name}`).toContain("Die Anfrage konnte nicht gelesen werden");
+      }
+    }
+  });
+
+  it("on every member form, and the member's data stays as it was", async () => {
+    const { alice, bob, conversationId } = await pair();
+    const cookie = await sessionCookie(alice.id);
+    const before = await env.DB.prepare("SELECT * FROM profiles WHERE user_id = ?1").bind(alice.id).first();
+    const paths = [...MEMBER_FORMS, `/members/${bob.id}`, `/members/${bob.id}/chat`, `/chats/${conversationId}`];
+    for (const path of paths) {
+      for (const bad of BAD) {
+        const res = await raw(path, bad, { cookie });
+        expect(res.status, `${path} with ${bad.name}`).toBe(400);
+        expect(await res.text(), `${path} with ${bad.name}`).toContain("The request could not be read");
+      }
+    }
+    expect(await env.DB.prepare("SELECT * FROM profiles WHERE user_id = ?1").bind(alice.id).first()).toEqual(before);
+    const user = await env.DB.prepare("SELECT credits, deleted_at FROM users WHERE id = ?1").bind(alice.id).first();
+    expect(user).toEqual({ credits: 100, deleted_at: null });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1").bind(alice.id).first("n")).toBe(1);
+  });
+
+  it("the JSON calls refuse broken JSON with a 400, not a guess", async () => {
+    const m = await memberWithPassword();
+    const cookie = await sessionCookie(m.id);
+    const broken: Body = { name: "broken json", type: "application/json", body: '{"email":' };
+    const login = await raw("/api/user.php", broken);
+    expect(login.status).toBe(400);
+    expect(await login.json()).toMatchObject({ error: "bad_request" });
+    const put = await raw("/api/user.php", broken, { cookie, method: "PUT" });
+    expect(put.status).toBe(400);
+    const del = await raw("/api/chat.php", broken, { cookie, method: "DELETE" });
+    expect(del.status).toBe(400);
+    for (const bad of BAD.filter((b) => b.type !== "application/json" && !b.type?.startsWith("multipart"))) {
+      expect((await raw("/api/user.php", bad)).status, bad.name).toBe(400);
+    }
+  });
+
+  it("an oversized form body is refused before it is read", async () => {
+    const big: Body = { name: "huge", type: "application/x-www-form-urlencoded", body: `email=${"a".repeat(300_000)}` };
+    const res = await raw("/login", big);
+    expect(res.status).toBe(413);
+  });
+});
