@@ -66,6 +66,8 @@ export const brands = sqliteTable("brands", {
   minAge: integer("min_age").notNull().default(18),
   /** Days of chat history a member can still see; older messages are hidden for privacy. */
   chatHistoryDays: integer("chat_history_days").notNull().default(90),
+  /** How long after sign-up the welcome discount (25% off the first purchase) stays valid, in seconds. */
+  welcomeDiscountS: integer("welcome_discount_s").notNull().default(604800),
 });
 
 export const regions = sqliteTable(
@@ -421,3 +423,16 @@ export const mailOutbox = sqliteTable("mail_outbox", {
   html: text("html").notNull(),
   createdAt: integer("created_at").notNull().default(now),
 });
+
+// ─── Offers (issue 9): paid features ───
+
+/** A private photo a member unlocked for the brand's photo_credits: charged once, then served full size to them. */
+export const photoUnlocks = sqliteTable(
+  "photo_unlocks",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    photoId: text("photo_id").notNull().references(() => photos.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.photoId] })],
+);
