@@ -20,7 +20,8 @@ const shared = {
   ],
   visibleProfileNotes: false,
   messageCredits: 1,
-  signupCredits: 0,
+  // Enough for a few messages: a new free member can start the 2 conversations they may, then meets the buy-credits prompt.
+  signupCredits: 5,
   photoCredits: 5,
   giftCredits: 10,
   messageLength: 1000,
