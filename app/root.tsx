@@ -20,7 +20,7 @@ import { readCookie, resolveCountry } from "./lib/request.server";
 import { SITE_ENTRY_COOKIE, type LayoutName } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
 import { isProduction } from "./lib/env";
-import { publicBrand, publicMember } from "./lib/root-data";
+import { publicBrand, publicMember, timeBonusAtLoad } from "./lib/root-data";
 import styles from "./styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -40,6 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     country: resolveCountry(request, context),
     brand: publicBrand(brand),
     member: member && publicMember(member),
+    timeBonus: timeBonusAtLoad(member),
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
     dev: !isProduction(context.env),
   };

@@ -1,6 +1,9 @@
 import type { BrandWithCompany } from "~/models/brand.server";
 import type { Member } from "~/models/session.server";
 import { nicheOf, termsVersionDate, cleanPhone } from "~/models/brand.server";
+import { nowS } from "~/lib/dates";
+import { timeBonusRemaining } from "~/lib/offers";
+import { TIME_BONUS_VALID_S } from "~/lib/constants";
 
 /** The part of a brand every page may see (nothing secret, nothing per member). */
 export function publicBrand(b: BrandWithCompany) {
@@ -48,4 +51,13 @@ export function publicMember(m: Member) {
     newLikes: m.newLikes,
     notificationsDisabled: m.notificationsDisabled,
   };
+}
+
+/**
+ * The time bonus at this load (SPEC section 4): when it ends (server time) and the seconds left now;
+ * null when none runs (visitors, paid users, a sign-up 4 hours old or more).
+ */
+export function timeBonusAtLoad(m: Member | null) {
+  const left = timeBonusRemaining(m, nowS());
+  return m && left > 0 ? { ends: m.createdAt + TIME_BONUS_VALID_S, left } : null;
 }

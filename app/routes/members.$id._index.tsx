@@ -9,8 +9,9 @@ import { like, unlike } from "~/models/likes.server";
 import { REPORT_REASONS, block, report, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
+import { TimeBonus } from "~/components/offers/TimeBonus";
 
-export const handle = { i18n: ["common", "members"] };
+export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -56,5 +57,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function MemberProfile() {
   const data = useLoaderData<typeof loader>();
   if (data.blocked) return <BlockedNotice name={data.name} />;
-  return <ProfileView data={data} />;
+  return (
+    <>
+      <TimeBonus />
+      <ProfileView data={data} />
+    </>
+  );
 }

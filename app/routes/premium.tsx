@@ -5,6 +5,7 @@ import { pageContext } from "~/lib/page.server";
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
 import { ShopPage, shopHandle, shopLinks } from "~/components/pages/Shop";
+import { TimeBonus } from "~/components/offers/TimeBonus";
 
 /** What premium gives (SPEC section 6); the first credit purchase makes a member premium. */
 export const handle = shopHandle;
@@ -22,6 +23,8 @@ export default function Premium() {
   const { paidUser } = useLoaderData<typeof loader>();
   const { t } = useTranslation("shop");
   return (
+    <>
+    <TimeBonus />
     <ShopPage title={t("premium.title")} lead={t("premium.lead")}>
       {paidUser ? <p className="alert alert-success" data-testid="is-premium">{t("premium.already")}</p> : null}
       <ul className="premium-benefits" data-testid="benefits">
@@ -34,5 +37,6 @@ export default function Premium() {
       </ul>
       <Link to="/credits" className="btn btn-primary btn-lg">{t(paidUser ? "premium.more" : "premium.cta")}</Link>
     </ShopPage>
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import pagesStyles from "~/styles/pages.css";
 
-export const shopHandle = { i18n: ["common", "shop"] };
+export const shopHandle = { i18n: ["common", "shop", "offers"] };
 export const shopLinks = () => [{ rel: "stylesheet", href: pagesStyles }];
 
 export interface PackageView {

@@ -1,0 +1,120 @@
+/**
+ * The time bonus in the members area (SPEC sections 4 and 9), JavaScript on (a fake clock drives the
+ * countdown and the 40-second popup) and off (the banner shows the time left at load).
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { openE2eDb } from "./support/db";
+import { login } from "./support/login";
+
+const toSeconds = (hms: string) => hms.split(":").map(Number).reduce((a, n) => a * 60 + n, 0);
+
+async function newMember(o: { credits?: number; paidUser?: boolean; hoursAgo?: number } = {}) {
+  const db = await openE2eDb();
+  const m = await db.createMember({ credits: o.credits ?? 0, paidUser: o.paidUser });
+  if (o.hoursAgo) await db.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, Math.round(o.hoursAgo * 3600)).run();
+  return m;
+}
+
+/** The banner once its countdown runs in the browser (before that, moving the clock moves nothing). */
+const liveBanner = (page: Page) => page.locator('[data-testid="time-bonus-banner"][data-live]');
+
+async function countdown(page: Page) {
+  return toSeconds((await page.getByTestId("time-bonus-countdown").textContent())!.trim());
+}
+
+// The shared e2e server is slow under load: logins take seconds.
+test.describe.configure({ timeout: 60_000 });
+
+test.describe("time bonus with JavaScript", () => {
+  test("a member minutes old sees the countdown tick every second, in hh:mm:ss, linking to /credits", async ({ page }) => {
+    await page.clock.install();
+    const m = await newMember();
+    await login(page, m.email, m.password);
+    await page.goto("/members");
+    const timer = page.getByTestId("time-bonus-countdown");
+    await expect(timer).toHaveText(/^0[34]:\d\d:\d\d$/);
+    await expect(liveBanner(page)).toBeVisible();
+    const start = await countdown(page);
+    expect(start).toBeGreaterThan(4 * 3600 - 120);
+    await page.clock.runFor(3000);
+    await expect.poll(() => countdown(page)).toBe(start - 3);
+    await expect(page.getByTestId("time-bonus-banner").getByRole("link")).toHaveAttribute("href", "/credits");
+    // A client navigation inside the members area keeps counting from the same deadline.
+    await page.getByRole("link", { name: /likes/i }).first().click();
+    await page.waitForURL(/\/likes/);
+    await expect.poll(() => countdown(page)).toBeLessThanOrEqual(start - 3);
+  });
+
+  test("the popup opens after 40 s for a member with 0 credits; closing it is remembered", async ({ page }) => {
+    await page.clock.install();
+    const m = await newMember({ credits: 0 });
+    await login(page, m.email, m.password);
+    await page.goto("/chats");
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(39_000);
+    await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
+    await page.clock.runFor(1_500);
+    const modal = page.getByTestId("time-bonus-modal");
+    await expect(modal).toBeVisible();
+    await expect(modal).toContainText("4");
+    await expect(modal.getByRole("link")).toHaveAttribute("href", "/credits");
+    await page.getByTestId("time-bonus-close").click();
+    await expect(modal).toHaveCount(0);
+    expect(Number(await page.evaluate(() => localStorage.getItem("hide-time-bonus-modal")))).toBeGreaterThan(0);
+    await page.reload();
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(45_000);
+    await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
+  });
+
+  test("no popup for a member with credits", async ({ page }) => {
+    await page.clock.install();
+    const rich = await newMember({ credits: 5 });
+    await login(page, rich.email, rich.password);
+    await page.goto("/members");
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(41_000);
+    await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
+  });
+
+  for (const [who, o] of [["a paid user", { paidUser: true }], ["a sign-up over 4 hours old", { hoursAgo: 4.01 }]] as const) {
+    test(`no bonus for ${who}`, async ({ page }) => {
+      const m = await newMember(o);
+      await login(page, m.email, m.password);
+      await page.goto("/members");
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+    });
+  }
+
+  test("no bonus for a visitor", async ({ page }) => {
+    await page.goto("/members");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+  });
+
+  test("the countdown ends at zero and the banner goes", async ({ page }) => {
+    await page.clock.install();
+    const m = await newMember({ hoursAgo: 4 - 30 / 3600 }); // half a minute left
+    await login(page, m.email, m.password);
+    await page.goto("/members");
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(31_000);
+    await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+  });
+});
+
+test.describe("time bonus without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the banner shows the time left as of the page load", async ({ page }) => {
+    const m = await newMember({ hoursAgo: 1 });
+    await login(page, m.email, m.password);
+    await page.goto("/likes");
+    const timer = page.getByTestId("time-bonus-countdown");
+    await expect(timer).toHaveText(/^0[23]:\d\d:\d\d$/);
+    const left = await countdown(page);
+    expect(left).toBeLessThanOrEqual(3 * 3600);
+    expect(left).toBeGreaterThan(3 * 3600 - 120);
+    await expect(page.getByTestId("time-bonus-banner").getByRole("link")).toHaveAttribute("href", "/credits");
+  });
+});
