@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ICEBREAKER_COUNT } from "./gifts";
 import { CLIENT_ID } from "./protocol";
-import type { SendInput } from "~/models/chat.server";
+import type { SendInput } from "./protocol";
 
 
 const sendForm = z.object({
@@ -19,7 +19,7 @@ const sendForm = z.object({
  * Parses a posted send form. A gift button carries giftId; an empty textarea with an icebreaker
  * chosen in the select (the no-JavaScript modal) sends that line, translated by `icebreakerText`.
  */
-export function parseSendForm(form: FormData, icebreakerText: (n: string) => string): Omit<SendInput, "conversationId" | "senderId"> | null {
+export function parseSendForm(form: FormData, icebreakerText: (n: string) => string): Omit<SendInput, "conversationId" | "senderId" | "prices"> | null {
   const parsed = sendForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return null;
   const { clientId, body, giftId, icebreaker } = parsed.data;

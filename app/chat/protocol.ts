@@ -21,6 +21,29 @@ export interface WireMessage {
 
 export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift";
 
+/** What the sender pays for a message and a gift (computed by pricesFor in app/models/credits.server.ts). */
+export interface ChatPrices { message: number; gift: number }
+
+/** One send, as the Worker or a form action hands it to the conversation's object. */
+export interface SendInput {
+  conversationId: string;
+  senderId: string;
+  clientId: string;
+  kind: MessageKind;
+  body?: string;
+  giftId?: string;
+  prices: ChatPrices;
+}
+
+export type SendResult =
+  | {
+      ok: true; message: WireMessage; duplicate: boolean; receiverId: string;
+      /** The receiver's unread count went from 0 to 1: worth an e-mail if they are offline. */
+      firstUnread: boolean;
+      cost: number;
+    }
+  | { ok: false; error: SendError; cost?: number };
+
 export type ClientFrame =
   | { type: "send"; clientId: string; body: string }
   | { type: "gift"; clientId: string; giftId: string }
@@ -46,6 +69,8 @@ export const HUB_PATH = "/ws/member";
 /** Headers only the Worker sets on the upgrade it forwards to the object. */
 export const MEMBER_HEADER = "X-Chat-Member";
 export const CONVERSATION_HEADER = "X-Chat-Conversation";
+/** The member's ChatPrices as JSON, computed by the Worker from their brand and country. */
+export const PRICES_HEADER = "X-Chat-Prices";
 
 /** Ping frames are answered by the runtime without waking a hibernated object. */
 export const PING = '{"type":"ping"}';

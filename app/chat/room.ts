@@ -8,12 +8,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import {
-  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, parseClientFrame, type ServerFrame, type WireMessage,
+  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, parseClientFrame,
+  type ChatPrices, type SendInput, type SendResult, type ServerFrame, type WireMessage,
 } from "./protocol";
-import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess, type SendInput, type SendResult } from "../models/chat.server";
+import { markRead, messagesAfter, notifyNewMessage, sendMessage, conversationAccess } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
 
-type Attachment = { memberId: string; conversationId: string };
+type Attachment = { memberId: string; conversationId: string; prices: ChatPrices };
 
 export class ChatRoom extends DurableObject<Env> {
   /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
@@ -35,7 +36,8 @@ export class ChatRoom extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
     const memberId = request.headers.get(MEMBER_HEADER);
     const conversationId = request.headers.get(CONVERSATION_HEADER);
-    if (!memberId || !conversationId) return new Response("Forbidden", { status: 403 });
+    const prices = parsePrices(request.headers.get(PRICES_HEADER));
+    if (!memberId || !conversationId || !prices) return new Response("Forbidden", { status: 403 });
     const after = Math.max(0, Number(new URL(request.url).searchParams.get("after")) || 0);
     const { 0: client, 1: server } = new WebSocketPair();
     // Backlog and accept happen inside the queue: no message can be stored between the two, so the
@@ -46,7 +48,7 @@ export class ChatRoom extends DurableObject<Env> {
         conversationAccess(this.env.DB, conversationId, memberId),
       ]);
       this.ctx.acceptWebSocket(server, [memberId]);
-      server.serializeAttachment({ memberId, conversationId } satisfies Attachment);
+      server.serializeAttachment({ memberId, conversationId, prices } satisfies Attachment);
       return { type: "backlog", messages, otherUnread: access?.otherUnread ?? 0 } satisfies ServerFrame;
     });
     server.send(JSON.stringify(backlog));
@@ -62,8 +64,8 @@ export class ChatRoom extends DurableObject<Env> {
       case "gift": {
         const input: SendInput =
           frame.type === "send"
-            ? { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, kind: "text", body: frame.body }
-            : { conversationId: who.conversationId, senderId: who.memberId, clientId: frame.clientId, kind: "gift", giftId: frame.giftId };
+            ? { conversationId: who.conversationId, senderId: who.memberId, prices: who.prices, clientId: frame.clientId, kind: "text", body: frame.body }
+            : { conversationId: who.conversationId, senderId: who.memberId, prices: who.prices, clientId: frame.clientId, kind: "gift", giftId: frame.giftId };
         const result = await this.send(input);
         safeSend(ws, result.ok
           ? { type: "ack", clientId: frame.clientId, message: result.message }
@@ -151,6 +153,16 @@ export class ChatRoom extends DurableObject<Env> {
       const who = ws.deserializeAttachment() as Attachment | null;
       if (who && to(who.memberId)) safeSend(ws, text);
     }
+  }
+}
+
+/** The prices the Worker attached (whole credits, never negative); null if missing or malformed. */
+function parsePrices(header: string | null): ChatPrices | null {
+  try {
+    const p = JSON.parse(header ?? "") as ChatPrices;
+    return [p.message, p.gift].every((n) => Number.isInteger(n) && n >= 0) ? { message: p.message, gift: p.gift } : null;
+  } catch {
+    return null;
   }
 }
 

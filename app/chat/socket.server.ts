@@ -3,14 +3,16 @@ import type { Env } from "../lib/env";
 import { getMember } from "../models/session.server";
 import { conversationAccess, roomStub } from "../models/chat.server";
 import { hubStub } from "../models/hub.server";
-import { CONVERSATION_HEADER, MEMBER_HEADER } from "./protocol";
+import { getBrandByHost } from "../models/brand.server";
+import { pricesFor } from "../models/credits.server";
+import { CONVERSATION_HEADER, MEMBER_HEADER, PRICES_HEADER, type ChatPrices } from "./protocol";
 
 /**
  * The checks every WebSocket upgrade passes before the Worker forwards it to a Durable Object:
  * a WebSocket handshake, from this origin, by a member signed in with the session cookie.
  * Answers the member's id, or the refusal to send back.
  */
-async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string } | Response> {
+async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string; country: string } | Response> {
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
   const origin = request.headers.get("Origin");
@@ -18,7 +20,7 @@ async function authenticateUpgrade(request: Request, env: Env): Promise<{ member
   // getMember only reads env from the load context.
   const member = await getMember(request, { env } as AppLoadContext);
   if (!member) return new Response("authentication_required", { status: 403 });
-  return { memberId: member.id };
+  return { memberId: member.id, country: member.country };
 }
 
 /**
@@ -34,7 +36,12 @@ export async function handleChatSocket(request: Request, env: Env): Promise<Resp
   const conversationId = decodeURIComponent(url.pathname.slice("/ws/chat/".length));
   const access = await conversationAccess(env.DB, conversationId, auth.memberId);
   if (!access) return new Response("Not found", { status: 404 });
-  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [CONVERSATION_HEADER]: conversationId });
+  // What this member's messages cost, fixed for the connection (a reconnect picks up a change).
+  const { message, gift } = pricesFor(await getBrandByHost(env, request.headers.get("Host")), auth.country);
+  const headers = new Headers({
+    Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [CONVERSATION_HEADER]: conversationId,
+    [PRICES_HEADER]: JSON.stringify({ message, gift } satisfies ChatPrices),
+  });
   const after = url.searchParams.get("after");
   const target = `https://chat-room/${encodeURIComponent(conversationId)}${after ? `?after=${encodeURIComponent(after)}` : ""}`;
   return roomStub(env, conversationId).fetch(new Request(target, { headers }));

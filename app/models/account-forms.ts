@@ -6,12 +6,8 @@
 import { ageOn } from "~/lib/dates";
 import { z } from "zod";
 
-export { signupAllowed, trackingFrom, TRACKING_KEYS, type SignupSetting, type Tracking } from "./signup-rules";
+import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SIGNUP_MESSAGE_MAX } from "./signup-rules";
 
-export const PASSWORD_MIN = 8;
-export const NAME_MIN = 2; // as the landing page's sign-up card allows
-export const NAME_MAX = 30;
-export const SIGNUP_MESSAGE_MAX = 1000;
 export const OLDEST_AGE = 120;
 
 const email = (message: string) => z.string({ required_error: message }).trim().toLowerCase().max(254, message).email(message);

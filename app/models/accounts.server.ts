@@ -13,7 +13,9 @@ import type { DELETE_REASONS } from "./account-forms";
 import type { BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { revokeSessionsStatement, type Member } from "./session.server";
-import { newToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
+import { releaseHeldMessages } from "./chat.server";
+import { grantStatements } from "./credits.server";
+import { newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
 export const LOGIN_MAX_ATTEMPTS = 5;
@@ -25,7 +27,7 @@ export const ACTIVATION_MAILS_PER_DAY = 3;
 const DAY = 86_400;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER">;
+type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB">;
 
 // ---------------------------------------------------------------------------------------------
 // Quotas and throttling
@@ -101,8 +103,7 @@ const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until
 // ---------------------------------------------------------------------------------------------
 // Sign-up
 
-export { signupAllowed, trackingFrom, TRACKING_KEYS, type Tracking } from "./account-forms";
-import type { Tracking } from "./account-forms";
+import type { Tracking } from "./signup-rules";
 
 export type EmailState = "free" | "taken" | "pending_deletion";
 
@@ -147,10 +148,10 @@ export async function signup(
   const t = o.tracking;
   const statements = [
     d1.prepare(
-      `INSERT INTO users (id, brand_id, email, password_hash, credits, language, status, network, ref, sub1, sub2, sub3, signup_message, signup_profile_id)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'not_confirmed', ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
+      `INSERT INTO users (id, brand_id, email, password_hash, language, status, network, ref, sub1, sub2, sub3, signup_message, signup_profile_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, 'not_confirmed', ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
     ).bind(
-      id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), credits, o.language,
+      id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), o.language,
       t.network, t.ref, t.sub1, t.sub2, t.sub3, input.signupMessage?.trim() || null, input.signupProfileId || null,
     ),
     d1.prepare(
@@ -158,9 +159,7 @@ export async function signup(
     ).bind(id, input.name.trim(), gay ? "gay" : "hetero", input.dateOfBirth, country),
     statement,
   ];
-  if (credits > 0) {
-    statements.push(d1.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, ?2, 'signup')").bind(id, credits));
-  }
+  if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));
   try {
     await d1.batch(statements);
   } catch (e) {
@@ -201,17 +200,30 @@ async function sendAccountMail(
 // ---------------------------------------------------------------------------------------------
 // Activation
 
-/** Confirms the e-mail address: status confirmed and the profile active, in one batch with the token. */
-export async function activate(d1: D1Database, token: string): Promise<string | null> {
-  const hash = await tokenHash(token);
-  const now = nowS();
-  const mine = `(SELECT user_id FROM tokens WHERE id_hash = ?1 AND kind = 'activate' AND used_at IS NULL AND expires_at > ?2)`;
-  const [, , used] = await d1.batch<{ user_id: string }>([
-    d1.prepare(`UPDATE users SET status = 'confirmed' WHERE id = ${mine} AND deleted_at IS NULL`).bind(hash, now),
-    d1.prepare(`UPDATE profiles SET status = 'active' WHERE user_id = ${mine}`).bind(hash, now),
-    await useTokenStatement(d1, token, "activate"),
+/**
+ * The one way an address becomes confirmed, for the activation link and a confirmed e-mail change
+ * alike: the token is used, then (each only if the statement before changed a row, one batch) the
+ * address set, the status confirmed and the profile active; then the messages held until now are
+ * delivered. False when the token was not usable or the account is deleted.
+ */
+async function confirmAddress(env: AccountEnv, userId: string, tokenUse: D1PreparedStatement, email?: string): Promise<boolean> {
+  const d1 = env.DB;
+  const [, confirmed] = await d1.batch([
+    tokenUse,
+    d1.prepare("UPDATE users SET status = 'confirmed', email = COALESCE(?2, email) WHERE id = ?1 AND deleted_at IS NULL AND changes() = 1")
+      .bind(userId, email ?? null),
+    d1.prepare("UPDATE profiles SET status = 'active' WHERE user_id = ?1 AND changes() = 1").bind(userId),
   ]);
-  return used?.results[0]?.user_id ?? null;
+  if (confirmed?.meta.changes !== 1) return false;
+  await releaseHeldMessages(env, userId);
+  return true;
+}
+
+/** Activation from its link: confirms the address (see confirmAddress). Returns the member, or null. */
+export async function activate(env: AccountEnv, token: string): Promise<string | null> {
+  const row = await peekToken(env.DB, token, "activate");
+  if (!row) return null;
+  return (await confirmAddress(env, row.user_id, await useTokenStatement(env.DB, token, "activate"))) ? row.user_id : null;
 }
 
 /** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */
@@ -286,22 +298,18 @@ export async function requestMailChange(env: AccountEnv, brand: BrandWithCompany
   return "sent" as const;
 }
 
-/** Confirms a new address from its link. Clicking proves the address, so it also counts as confirmed. */
-export async function confirmMailChange(d1: D1Database, token: string): Promise<"ok" | "invalid" | "taken"> {
-  const hash = await tokenHash(token);
-  const row = await d1
+/** Confirms a new address from its link. Clicking proves the address, so it is confirmed too (confirmAddress). */
+export async function confirmMailChange(env: AccountEnv, token: string): Promise<"ok" | "invalid" | "taken"> {
+  const row = await env.DB
     .prepare("SELECT t.user_id, t.payload, u.brand_id FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.id_hash = ?1 AND t.kind = 'mail_change' AND t.used_at IS NULL AND t.expires_at > ?2 AND u.deleted_at IS NULL")
-    .bind(hash, nowS())
+    .bind(await tokenHash(token), nowS())
     .first<{ user_id: string; payload: string; brand_id: number }>();
   if (!row) return "invalid";
-  if ((await emailState(d1, row.brand_id, row.payload)) !== "free") return "taken";
+  if ((await emailState(env.DB, row.brand_id, row.payload)) !== "free") return "taken";
   try {
-    const [, used] = await d1.batch([
-      d1.prepare("UPDATE users SET email = ?2, status = 'confirmed' WHERE id = ?1").bind(row.user_id, row.payload),
-      await useTokenStatement(d1, token, "mail_change"),
-    ]);
-    return used?.meta.changes ? "ok" : "invalid";
+    return (await confirmAddress(env, row.user_id, await useTokenStatement(env.DB, token, "mail_change"), row.payload)) ? "ok" : "invalid";
   } catch (e) {
+    // The address got an account between the check and the batch: the unique index decides.
     if (String(e).includes("UNIQUE")) return "taken";
     throw e;
   }

@@ -6,7 +6,7 @@
 import { nowS } from "~/lib/dates";
 import { mailerFor } from "./mail.server";
 import type { ChatRoom } from "~/chat/room";
-import type { ConversationSummary, MessageKind, SendError, WireMessage } from "~/chat/protocol";
+import type { ChatPrices, ConversationSummary, MessageKind, SendError, SendInput, SendResult, WireMessage } from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
@@ -22,14 +22,6 @@ export const PAGE_MESSAGES = 200;
 
 // ---------------------------------------------------------------------------------------------
 // Pure rules
-
-type CostSettings = { minimumMessageCosts: Record<string, { costs: number; currency: string }> | null; messageCredits: number };
-
-/** SPEC 9: a message costs minimum_message_costs[country].costs, else the brand's message_credits. */
-export function messageCost(brand: CostSettings, country: string | null | undefined): number {
-  const c = country ? brand.minimumMessageCosts?.[country.toUpperCase()]?.costs : undefined;
-  return Number.isInteger(c) && c! >= 0 ? c! : brand.messageCredits;
-}
 
 /** The pair in stored order (member_a < member_b), so a pair has exactly one conversation. */
 export function orderedPair(x: string, y: string): [string, string] {
@@ -87,14 +79,11 @@ export interface ConversationAccess {
   otherUnread: number;
   myUnread: number;
   hidden: boolean;
-  /** The viewer's profile country: what their messages cost depends on it. */
-  myCountry: string | null;
 }
 
 const ACCESS_SQL = `
 SELECT c.id, c.started_by, o.id AS other_id, op.name AS other_name, op.main_photo_id AS other_photo,
        me.unread AS my_unread, me.hidden_at AS my_hidden, oth.unread AS other_unread,
-       (SELECT country FROM profiles WHERE user_id = ?2) AS my_country,
        EXISTS(SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = o.id) AS i_blocked,
        EXISTS(SELECT 1 FROM blocks WHERE blocker_id = o.id AND blocked_id = ?2) AS they_blocked
 FROM conversations c
@@ -106,14 +95,14 @@ WHERE c.id = ?1 AND o.deleted_at IS NULL`;
 
 type AccessRow = {
   id: string; started_by: string; other_id: string; other_name: string; other_photo: string | null; my_unread: number;
-  my_hidden: number | null; other_unread: number; i_blocked: number; they_blocked: number; my_country: string | null;
+  my_hidden: number | null; other_unread: number; i_blocked: number; they_blocked: number;
 };
 
 function toAccess(r: AccessRow): ConversationAccess {
   return {
     id: r.id, otherId: r.other_id, otherName: r.other_name, otherPhotoId: r.other_photo, startedBy: r.started_by,
     blockedBy: r.they_blocked ? "other" : r.i_blocked ? "me" : null, otherUnread: r.other_unread, myUnread: r.my_unread,
-    hidden: r.my_hidden !== null, myCountry: r.my_country,
+    hidden: r.my_hidden !== null,
   };
 }
 
@@ -237,7 +226,7 @@ export async function hideConversation(db: D1Database, conversationId: string, m
 // Starting a conversation
 
 export type StartResult =
-  | { ok: true; id: string; created: boolean; myCountry?: string | null }
+  | { ok: true; id: string; created: boolean }
   | { ok: false; error: "not_found" | "self" | "blocked" | "premium" };
 
 /** The name and photo shown in the header of a chat with `otherId` (null: no such member). */
@@ -258,7 +247,7 @@ export async function findConversationWith(db: D1Database, memberId: string, oth
   return row?.id ?? null;
 }
 
-type StartCheck = { other_ok: number; blocked: number; paid: number; started: number; existing: string | null; my_country: string | null };
+type StartCheck = { other_ok: number; blocked: number; paid: number; started: number; existing: string | null };
 
 async function startCheck(db: D1Database, memberId: string, otherId: string) {
   const [a, b] = orderedPair(memberId, otherId);
@@ -268,8 +257,7 @@ async function startCheck(db: D1Database, memberId: string, otherId: string) {
               EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1)) AS blocked,
               (SELECT paid_user FROM users WHERE id = ?1) AS paid,
               (SELECT COUNT(*) FROM conversations WHERE started_by = ?1) AS started,
-              (SELECT id FROM conversations WHERE member_a = ?3 AND member_b = ?4) AS existing,
-              (SELECT country FROM profiles WHERE user_id = ?1) AS my_country`,
+              (SELECT id FROM conversations WHERE member_a = ?3 AND member_b = ?4) AS existing`,
     )
     .bind(memberId, otherId, a, b)
     .first<StartCheck>();
@@ -284,9 +272,9 @@ export async function canStart(db: D1Database, memberId: string, otherId: string
   const c = await startCheck(db, memberId, otherId);
   if (!c || !c.other_ok) return { ok: false, error: "not_found" };
   if (c.blocked) return { ok: false, error: "blocked" };
-  if (c.existing) return { ok: true, id: c.existing, created: false, myCountry: c.my_country };
+  if (c.existing) return { ok: true, id: c.existing, created: false };
   if (!c.paid && c.started >= FREE_CONVERSATIONS) return { ok: false, error: "premium" };
-  return { ok: true, id: "", created: false, myCountry: c.my_country };
+  return { ok: true, id: "", created: false };
 }
 
 /**
@@ -323,43 +311,42 @@ export async function startConversation(db: D1Database, memberId: string, otherI
   return { ok: false, error: "premium" };
 }
 
+export type FirstSendResult = { ok: true; id: string } | { ok: false; error: "not_found" | "self" | "blocked" | "premium" | SendError };
+
+/**
+ * The first message to `otherId`: the start rules, then a member with too few credits for it is
+ * told so before a free member spends one of their FREE_CONVERSATIONS on it; then the conversation
+ * is started and the message sent through its object.
+ */
+export async function startAndSend(
+  env: Pick<Env, "DB" | "CHAT_ROOM">, member: { id: string; credits: number }, otherId: string,
+  input: Omit<SendInput, "conversationId" | "senderId">,
+): Promise<FirstSendResult> {
+  const check = await canStart(env.DB, member.id, otherId);
+  if (!check.ok) return check;
+  if (member.credits < priceOf(input.prices, input.kind)) return { ok: false, error: "credits" };
+  const started = await startConversation(env.DB, member.id, otherId);
+  if (!started.ok) return started;
+  const sent = await roomStub(env, started.id).send({ ...input, conversationId: started.id, senderId: member.id });
+  return sent.ok ? { ok: true, id: started.id } : { ok: false, error: sent.error };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sending (called by the ChatRoom object only)
 
-export interface SendInput {
-  conversationId: string;
-  senderId: string;
-  clientId: string;
-  kind: MessageKind;
-  body?: string;
-  giftId?: string;
-}
+export type { SendInput, SendResult };
 
-export type SendResult =
-  | {
-      ok: true; message: WireMessage; duplicate: boolean; receiverId: string;
-      /** The receiver's unread count went from 0 to 1: worth an e-mail if they are offline. */
-      firstUnread: boolean;
-      cost: number;
-    }
-  | { ok: false; error: SendError; cost?: number };
-
-/** What a message or gift of `senderParam` costs, computed in SQL from their brand and profile country (see messageCost). */
-function costSql(kind: MessageKind, senderParam: string) {
-  return kind === "gift"
-    ? `SELECT b.gift_credits FROM users u JOIN brands b ON b.id = u.brand_id WHERE u.id = ${senderParam}`
-    : `SELECT COALESCE(json_extract(b.minimum_message_costs, '$."' || upper(p.country) || '".costs'), b.message_credits)
-       FROM users u JOIN profiles p ON p.user_id = u.id JOIN brands b ON b.id = u.brand_id WHERE u.id = ${senderParam}`;
-}
+const priceOf = (p: ChatPrices, kind: MessageKind) => (kind === "gift" ? p.gift : p.message);
 
 /**
  * Charges and stores one message in a single D1 batch, in one round trip: every rule (membership,
  * blocks, deleted receiver, length, price, balance, a client id not stored yet) is a condition of
  * the guarded debit, and each following statement runs only if the one before changed a row.
  * Only when nothing was stored does a second read find out why (or find the earlier copy of a retry).
- * Messages of a not_confirmed sender are held.
+ * Messages of a not_confirmed sender are held. The price is the caller's pricesFor result.
  */
 export async function sendMessage(db: D1Database, i: SendInput): Promise<SendResult> {
+  const cost = priceOf(i.prices, i.kind);
   let body = "";
   let giftId: string | null = null;
   if (i.kind === "gift") {
@@ -376,7 +363,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
   const stored = (column: string) => `(${thisMessage.replace("%s", column)})`;
   const results = await db.batch([
     // 1. The charge, guarded by every rule.
-    debitStatement(db, i.senderId, { sql: costSql(i.kind, "?1") }, {
+    debitStatement(db, i.senderId, cost, {
       sql: `EXISTS (SELECT 1 FROM conversations c JOIN users o ON o.id = CASE WHEN c.member_a = ?1 THEN c.member_b ELSE c.member_a END
                     WHERE c.id = ?3 AND (c.member_a = ?1 OR c.member_b = ?1) AND o.deleted_at IS NULL
                       AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1)))
@@ -388,19 +375,17 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     db
       .prepare(
         `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, (${costSql(i.kind, "?2")}), (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?8, (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7
          WHERE changes() = 1
-         RETURNING ${MESSAGE_COLUMNS}, credits_charged`,
+         RETURNING ${MESSAGE_COLUMNS}`,
       )
-      .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, now),
+      .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, now, cost),
     // 3. The ledger row, pointing at the message, for what it was charged.
-    db
-      .prepare(
-        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
-         SELECT ?2, -credits_charged, ?4, 'message:' || id, ?5 FROM messages
-         WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3 AND changes() = 1`,
-      )
-      .bind(i.conversationId, i.senderId, i.clientId, i.kind === "gift" ? "gift" : "message", now),
+    ledgerStatement(db, {
+      userId: i.senderId, reason: i.kind === "gift" ? "gift" : "message", now, delta: -cost,
+      refIdSql: `SELECT 'message:' || id FROM messages WHERE conversation_id = ?6 AND sender_id = ?1 AND client_id = ?7`,
+      params: [i.conversationId, i.clientId],
+    }),
     // 4. The overview's last message (a held message is not shown to anyone else yet).
     db
       .prepare(
@@ -424,21 +409,21 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
       .prepare("UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1")
       .bind(i.conversationId, i.senderId, now),
   ]);
-  const row = (results[1]!.results as (MessageRow & { credits_charged: number })[])[0];
+  const row = (results[1]!.results as MessageRow[])[0];
   if (row) {
     const receiver = (results[4]!.results as { user_id: string; unread: number }[])[0];
     return {
       ok: true, message: toWire(row), duplicate: false, receiverId: receiver?.user_id ?? "",
-      firstUnread: !row.held && receiver?.unread === 1, cost: row.credits_charged,
+      firstUnread: !row.held && receiver?.unread === 1, cost,
     };
   }
-  return whyNotSent(db, i, body);
+  return whyNotSent(db, i, body, cost);
 }
 
 const SENDER_SQL = `
 SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
        EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id)) AS blocked,
-       b.minimum_message_costs, b.message_credits, b.gift_credits, b.message_length
+       b.message_length
 FROM conversations c
 JOIN users u ON u.id = ?2 AND u.deleted_at IS NULL
 JOIN profiles p ON p.user_id = u.id
@@ -447,12 +432,11 @@ JOIN brands b ON b.id = u.brand_id
 WHERE c.id = ?1 AND (c.member_a = ?2 OR c.member_b = ?2)`;
 
 type SenderRow = {
-  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number;
-  minimum_message_costs: string; message_credits: number; gift_credits: number; message_length: number;
+  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number; message_length: number;
 };
 
 /** Nothing was stored: an earlier copy of this client id (a retry), or the rule that refused it. */
-async function whyNotSent(db: D1Database, i: SendInput, body: string): Promise<SendResult> {
+async function whyNotSent(db: D1Database, i: SendInput, body: string, cost: number): Promise<SendResult> {
   const [dup, sender] = await db.batch([
     db
       .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`)
@@ -469,9 +453,6 @@ async function whyNotSent(db: D1Database, i: SendInput, body: string): Promise<S
     const invalid = validateBody(body, s.message_length);
     if (invalid) return { ok: false, error: invalid };
   }
-  const cost = i.kind === "gift"
-    ? s.gift_credits
-    : messageCost({ minimumMessageCosts: JSON.parse(s.minimum_message_costs), messageCredits: s.message_credits }, s.country);
   return { ok: false, error: "credits", cost };
 }
 

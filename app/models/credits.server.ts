@@ -9,8 +9,33 @@
  */
 import { nowS } from "~/lib/dates";
 import type { schema } from "../../db/client";
+import type { Brand } from "./brand.server";
 
 export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
+
+// ---------------------------------------------------------------------------------------------
+// Prices
+
+export type PriceSettings = Pick<Brand, "minimumMessageCosts" | "messageCredits" | "giftCredits" | "photoCredits">;
+export interface Prices { message: number; gift: number; photo: number }
+
+/**
+ * What a thing costs in credits on a brand for a member in `country` (SPEC sections 3 and 9): a
+ * message costs minimum_message_costs[country].costs when that is a whole number >= 0, else the
+ * brand's message_credits; a gift gift_credits, a photo photo_credits. The one owner of prices:
+ * the chat binds its result into the charge, the pages show it.
+ */
+export function pricesFor(brand: PriceSettings, country: string | null | undefined): Prices {
+  const c = country ? brand.minimumMessageCosts?.[country.toUpperCase()]?.costs : undefined;
+  return {
+    message: Number.isInteger(c) && c! >= 0 ? c! : brand.messageCredits,
+    gift: brand.giftCredits,
+    photo: brand.photoCredits,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
 
 
 /** An amount computed inside the statement (e.g. a price read from the brand), evaluated in the same transaction. */
@@ -39,48 +64,31 @@ export function debitStatement(db: D1Database, userId: string, cost: number | Sq
 
 /**
  * The ledger row of a change, written only if the statement just before it in the batch changed a
- * row (`changes() = 1`). `delta` and `refIdSql` may be SQL expressions (e.g. read from the row just stored).
+ * row (`changes() = 1`). `delta` and `refIdSql` may be SQL (e.g. read from the row just stored),
+ * using parameters from ?6 on, whose values go in `params`.
  */
 export function ledgerStatement(
   db: D1Database,
-  o: { userId: string; delta: number | SqlAmount; reason: CreditReason; refId?: string | null; refIdSql?: string; now?: number },
+  o: { userId: string; delta: number | SqlAmount; reason: CreditReason; refId?: string | null; refIdSql?: string; now?: number; params?: unknown[] },
 ) {
-  const ref = o.refIdSql ? `COALESCE(?4, ${o.refIdSql})` : "?4";
+  const ref = o.refIdSql ? `COALESCE(?4, (${o.refIdSql}))` : "?4";
   const d = amount(o.delta, "?2");
   return db
     .prepare(`INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ${d.expr}, ?3, ${ref}, ?5 WHERE changes() = 1`)
-    .bind(o.userId, d.value, o.reason, o.refId ?? null, o.now ?? nowS());
+    .bind(o.userId, d.value, o.reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? []));
 }
 
-/** Statements adding credits (purchase, signup, refund, adjustment) with their ledger row. */
-export function grantStatements(db: D1Database, userId: string, credits: number, reason: CreditReason, refId: string | null = null) {
+/**
+ * Statements adding credits (sign-up, purchase, refund, adjustment) with their ledger row. With
+ * `afterChange`, nothing is added unless the statement just before changed a row (e.g. a payment's
+ * guarded `status = 'open'` → 'paid'), so a grant is applied once however often it is retried.
+ */
+export function grantStatements(
+  db: D1Database, userId: string, credits: number, reason: CreditReason, o: { refId?: string | null; afterChange?: boolean } = {},
+) {
   if (!Number.isInteger(credits) || credits <= 0) throw new Error(`bad credits ${credits}`);
   return [
-    db.prepare("UPDATE users SET credits = credits + ?2 WHERE id = ?1").bind(userId, credits),
-    ledgerStatement(db, { userId, delta: credits, reason, refId }),
+    db.prepare(`UPDATE users SET credits = credits + ?2 WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`).bind(userId, credits),
+    ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId }),
   ];
-}
-
-export async function grantCredits(db: D1Database, userId: string, credits: number, reason: CreditReason, refId: string | null = null) {
-  await db.batch(grantStatements(db, userId, credits, reason, refId));
-}
-
-/** Spends credits on something that needs no other row (e.g. a photo unlock); false if too few. */
-export async function spendCredits(db: D1Database, userId: string, cost: number, reason: CreditReason, refId: string | null = null) {
-  const [debit] = await db.batch([debitStatement(db, userId, cost), ledgerStatement(db, { userId, delta: -cost, reason, refId })]);
-  return debit!.meta.changes === 1;
-}
-
-export async function balanceOf(db: D1Database, userId: string): Promise<number> {
-  const row = await db.prepare("SELECT credits FROM users WHERE id = ?1").bind(userId).first<{ credits: number }>();
-  return row?.credits ?? 0;
-}
-
-/** The balance explained: the ledger's sum must equal users.credits (tests and support use this). */
-export async function ledgerSum(db: D1Database, userId: string): Promise<number> {
-  const row = await db
-    .prepare("SELECT COALESCE(SUM(delta), 0) AS total FROM credit_ledger WHERE user_id = ?1")
-    .bind(userId)
-    .first<{ total: number }>();
-  return row?.total ?? 0;
 }

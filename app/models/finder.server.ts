@@ -3,7 +3,8 @@
  * within an age range and a distance, ranked by shared interests. Candidates come from the
  * profiles_search index (bounded), and only those are ranked, so the cost does not grow with the site.
  */
-import { CARD_COLUMNS, ageOn, toCard, type CardRow, type ProfileCard } from "./profiles.server";
+import { ageOn } from "~/lib/dates";
+import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { birthDateRange } from "./search.server";
 import { DISTANCES_KM, MAX_AGE, MIN_AGE } from "./profile-options";
 import { z } from "zod";

@@ -44,7 +44,6 @@ function yearsBefore(today: Date, years: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export { ageOn };
 
 /** Up to 12 recently active members the brand's visitors want to meet; one indexed D1 query. */
 export async function recentLandingMembers(db: D1Database, niche: Niche, minAge: number, today = new Date()): Promise<LandingMember[]> {

@@ -3,12 +3,13 @@
  * the brand's and company's details), the landers' copy and the public member card of the member
  * landings. Texts are resolved here, on the server, so the browser never downloads the legal texts twice.
  */
-import { ageOn } from "~/lib/dates";
+import { ageOn, latestBirthDate } from "~/lib/dates";
 import type { TFunction } from "i18next";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
+import { pricesFor } from "./credits.server";
 
 /** The static pages under /pages/{slug}; "compliance" is also served at /2257. */
 export const STATIC_PAGES = ["cookies", "privacy", "terms", "faq", "return-policy", "service", "ban", "compliance"] as const;
@@ -59,6 +60,7 @@ export function formatDate(lng: Language, iso: string): string {
 /** Every value a page text may interpolate ({{brand}}, {{company}}, {{refundDays}}, …). */
 export function pageVars(brand: BrandWithCompany, lng: Language) {
   const c = brand.company;
+  const prices = pricesFor(brand, null);
   return {
     brand: brand.name,
     domain: brand.domain,
@@ -73,9 +75,10 @@ export function pageVars(brand: BrandWithCompany, lng: Language) {
     phone: brand.supportPhone,
     refundDays: brand.refundDays,
     minAge: brand.minAge,
-    messageCredits: brand.messageCredits,
-    photoCredits: brand.photoCredits,
-    giftCredits: brand.giftCredits,
+    // The brand's own prices (no country): what a message costs where no country price is set.
+    messageCredits: prices.message,
+    photoCredits: prices.photo,
+    giftCredits: prices.gift,
     premiumPhotos: PREMIUM_PHOTOS,
     reactivationDays: REACTIVATION_DAYS,
     chatHistoryDays: brand.chatHistoryDays,
@@ -157,15 +160,10 @@ export function signupCopy(brand: BrandWithCompany, t: TFunction) {
     terms: t("signup.terms", { brand: brand.name, minAge: brand.minAge }),
     termsLink: t("signup.termsLink"),
     login: t("signup.login"),
-    maxBirthDate: maxBirthDate(brand.minAge),
+    maxBirthDate: latestBirthDate(brand.minAge),
   };
 }
 
-/** Latest date of birth that is old enough today (the date input's max). */
-export function maxBirthDate(minAge: number, now = new Date()): string {
-  const d = new Date(Date.UTC(now.getUTCFullYear() - minAge, now.getUTCMonth(), now.getUTCDate()));
-  return d.toISOString().slice(0, 10);
-}
 
 /** A lander's page: the kind sets the angle, the brand's niche sets the pitch. Unknown kinds are a 404. */
 export async function loadLander(request: Request, context: AppLoadContext, kind: string | undefined) {
@@ -210,7 +208,6 @@ export async function loadMemberLanding(
   };
 }
 
-export { ageOn };
 
 /**
  * The public card of a member landing: name, age, city and main photo. Deleted accounts and disabled

@@ -25,7 +25,6 @@ export function likeStateOf(viewerId: string, likers: string[]): LikeState {
 /** A member counts as online this long after their last request. */
 export const ONLINE_WINDOW_S = 5 * 60;
 
-export { ageOn };
 
 export function isOnline(lastSeenAt: number, invisible: boolean, now = Date.now() / 1000): boolean {
   return !invisible && now - lastSeenAt <= ONLINE_WINDOW_S;

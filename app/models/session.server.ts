@@ -29,6 +29,8 @@ export interface Member {
   language: string;
   status: "not_confirmed" | "confirmed";
   profileStatus: "active" | "disabled";
+  /** The profile's country: what the member's messages cost depends on it (pricesFor). */
+  country: string;
   invisible: boolean;
   mainPhotoId: string | null;
   createdAt: number;
@@ -40,7 +42,7 @@ export interface Member {
 
 const MEMBER_SQL = `
 SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed, u.last_seen_at,
-       p.name, p.status AS profile_status, p.main_photo_id,
+       p.name, p.status AS profile_status, p.main_photo_id, p.country,
        (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm WHERE cm.user_id = u.id AND cm.hidden_at IS NULL) AS unread,
        (SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.like_new = 1) AS new_likes,
        (SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = u.id) AS disabled
@@ -50,13 +52,13 @@ WHERE s.id_hash = ?1 AND s.expires_at > ?2 AND u.deleted_at IS NULL`;
 type MemberRow = {
   id: string; email: string; paid_user: number; credits: number; language: string; status: Member["status"];
   invisible: number; created_at: number; push_subscribed: number; last_seen_at: number; name: string; profile_status: Member["profileStatus"];
-  main_photo_id: string | null; unread: number; new_likes: number; disabled: string | null;
+  main_photo_id: string | null; country: string; unread: number; new_likes: number; disabled: string | null;
 };
 
 function toMember(r: MemberRow): Member {
   return {
     id: r.id, email: r.email, name: r.name, paidUser: !!r.paid_user, credits: r.credits, language: r.language,
-    status: r.status, profileStatus: r.profile_status, invisible: !!r.invisible, mainPhotoId: r.main_photo_id,
+    status: r.status, profileStatus: r.profile_status, country: r.country, invisible: !!r.invisible, mainPhotoId: r.main_photo_id,
     createdAt: r.created_at, pushSubscribed: !!r.push_subscribed, unreadMessages: r.unread, newLikes: r.new_likes,
     notificationsDisabled: r.disabled ? r.disabled.split(",") : [],
   };

@@ -5,6 +5,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { PAYMENT_METHODS, PREMIUM_TIERS, type Language } from "~/lib/constants";
 import type { BrandWithCompany } from "./brand.server";
+import { pricesFor } from "./credits.server";
 
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -49,14 +50,14 @@ export async function getPackage(context: AppLoadContext, lng: Language, id: str
 
 /**
  * What costs credits on this brand, and the credits a message costs per country
- * (minimum_message_costs, SPEC section 3): the same figure the chat charges (app/models/chat.server.ts).
+ * (minimum_message_costs, SPEC section 3): pricesFor's figures, the ones the chat charges.
  */
 export function creditCosts(brand: BrandWithCompany, lng: Language) {
   const names = new Intl.DisplayNames([lng], { type: "region" });
-  const countries = Object.entries(brand.minimumMessageCosts)
-    .map(([code, { costs }]) => ({ code, name: names.of(code) ?? code, credits: costs }))
+  const countries = Object.keys(brand.minimumMessageCosts)
+    .map((code) => ({ code, name: names.of(code) ?? code, credits: pricesFor(brand, code).message }))
     .sort((a, b) => a.name.localeCompare(b.name, lng));
-  return { message: brand.messageCredits, gift: brand.giftCredits, photo: brand.photoCredits, countries };
+  return { ...pricesFor(brand, null), countries };
 }
 
 type PaymentRow = {

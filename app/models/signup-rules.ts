@@ -1,7 +1,12 @@
 /**
- * Sign-up rules of SPEC section 6 that need no zod: the sign-up modal in every page's chrome uses
- * them, and the landing page's JavaScript budget has no room for the form libraries.
+ * Sign-up rules of SPEC section 6 that need no zod: the sign-up modal in every page's chrome and
+ * the landing page use them, and the landing page's JavaScript budget has no room for the form libraries.
  */
+
+export const PASSWORD_MIN = 8;
+export const NAME_MIN = 2;
+export const NAME_MAX = 30;
+export const SIGNUP_MESSAGE_MAX = 1000;
 
 export type SignupSetting = "all" | "with_trafficsource" | "other";
 export interface Tracking {

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { Niche } from "~/lib/constants";
 import { pageContext } from "~/lib/page.server";
@@ -8,11 +8,12 @@ import { getMember } from "~/models/session.server";
 import { landingMembers } from "~/models/landing.server";
 import { Icon, type IconName } from "~/components/Icon";
 import { HeroArt } from "~/components/landing/HeroArt";
+import { SignupForm } from "~/components/account/SignupForm";
+import { signupAllowed, trackingFrom } from "~/models/signup-rules";
+import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common", "landing"] };
-
-/** Tracking data taken from the query (SPEC section 3); passed on to /signup with the form. */
-const TRACKING = ["network", "ref", "sub1", "sub2", "sub3"] as const;
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { brand, t } = await pageContext(request, context, "landing");
@@ -24,22 +25,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   // Members have nothing to do on the visitors' landing page.
   if (member) throw redirect("/members");
-  const query = new URL(request.url).searchParams;
-  const tracking = TRACKING.flatMap((k) => {
-    const v = query.get(k);
-    return v ? [[k, v.slice(0, 100)] as const] : [];
-  });
-  // SPEC section 6: sign-up is open for signups=all, or with_trafficsource when a traffic source is present.
-  const signupOpen = brand.signups === "all" || (brand.signups === "with_trafficsource" && tracking.length > 0);
-  const today = new Date();
-  const maxBirthDate = new Date(Date.UTC(today.getUTCFullYear() - brand.minAge, today.getUTCMonth(), today.getUTCDate()));
+  // The same tracking reader and sign-up rule as /signup (SPEC sections 3 and 6); passed on with the form.
+  const tracking = trackingFrom(new URL(request.url).searchParams);
   return {
     niche,
     members,
-    signupOpen,
+    signupOpen: signupAllowed(brand.signups, tracking) === "open",
     tracking,
     minAge: brand.minAge,
-    maxBirthDate: maxBirthDate.toISOString().slice(0, 10),
     title: t(`${niche}.title`, { brand: brand.name }),
     description: brand.description,
   };
@@ -73,36 +66,7 @@ function SignupCard({ data }: { data: ReturnType<typeof useLoaderData<typeof loa
     <div className="signup-card" id="signup">
       <h2>{t("signup.title")}</h2>
       <p className="text-muted text-small">{t("signup.subtitle")}</p>
-      <Form method="post" action="/signup" aria-label={t("signup.title")}>
-        {data.tracking.map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
-        <label className="field">
-          <span>{t("signup.email")}</span>
-          <input type="email" name="email" autoComplete="email" inputMode="email" required maxLength={254} />
-        </label>
-        <div className="field-row">
-          <label className="field">
-            <span>{t("signup.name")}</span>
-            <input type="text" name="name" autoComplete="nickname" required minLength={2} maxLength={30} />
-          </label>
-          <label className="field">
-            <span>{t("signup.dateOfBirth")}</span>
-            <input type="date" name="date_of_birth" autoComplete="bday" required max={data.maxBirthDate} min="1900-01-01" />
-          </label>
-        </div>
-        <label className="field">
-          <span>{t("signup.password")}</span>
-          <input type="password" name="password" autoComplete="new-password" required minLength={8} aria-describedby="password-hint" />
-          <span className="field-hint" id="password-hint">{t("signup.passwordHint")}</span>
-        </label>
-        <button type="submit" className="btn btn-primary btn-block btn-lg">{t("cta")}</button>
-        <p className="fine-print">
-          {t("signup.finePrint", { minAge: data.minAge })}{" "}
-          <Link to="/pages/terms">{t("signup.terms")}</Link> · <Link to="/pages/privacy">{t("signup.privacy")}</Link>
-        </p>
-      </Form>
-      <p className="login-line">
-        {t("signup.haveAccount")} <Link to="/login">{t("signup.login")}</Link>
-      </p>
+      <SignupForm minAge={data.minAge} tracking={data.tracking} idPrefix="landing-signup" className="signup-form" />
     </div>
   );
 }

@@ -4,7 +4,6 @@ import { useTranslation } from "~/lib/i18n-react";
 import { TokenConfirm } from "~/components/account/TokenConfirm";
 import { pageContext } from "~/lib/page.server";
 import { activate } from "~/models/accounts.server";
-import { releaseHeldMessages } from "~/models/chat.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
 
@@ -20,10 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const token = String((await request.formData()).get("token") ?? "");
-  const userId = await activate(context.env.DB, token);
-  if (!userId) return redirect("/activate/error");
-  // Messages written before the address was confirmed are delivered now.
-  await releaseHeldMessages(context.env, userId);
+  if (!(await activate(context.env, token))) return redirect("/activate/error");
   return redirect("/activate/done");
 }
 

@@ -6,7 +6,8 @@ import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId } from "~/chat/protocol";
 import { parseSendForm } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
-import { conversationView, messageCost, roomStub } from "~/models/chat.server";
+import { conversationView, roomStub } from "~/models/chat.server";
+import { pricesFor } from "~/models/credits.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
 
@@ -21,6 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const a = view.access;
   // Opening a chat sets its unread count to 0; through the object, so the sender sees the receipt.
   if (a.myUnread > 0) await roomStub(context.env, a.id).read(a.id, member.id);
+  const prices = pricesFor(brand, member.country);
   return {
     title: t("room.title", { name: a.otherName }),
     lng,
@@ -33,8 +35,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     list: view.list.map((c) => (c.id === a.id ? { ...c, unread: 0 } : c)),
     blocked: a.blockedBy === "other" ? ("blockedBy" as const) : a.blockedBy === "me" ? ("blockedMe" as const) : null,
     clientId: newClientId(),
-    cost: messageCost(brand, a.myCountry),
-    giftCredits: brand.giftCredits,
+    cost: prices.message,
+    giftCredits: prices.gift,
     messageLength: brand.messageLength,
   };
 }
@@ -46,7 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const conversationId = params.id ?? "";
   const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
-  const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id });
+  const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id, prices: pricesFor(brand, member.country) });
   if (!result.ok) {
     if (result.error === "not_found") throw new Response(t("errors.not_found"), { status: 404 });
     return data({ error: { code: result.error, max: brand.messageLength } }, { status: result.error === "credits" ? 402 : 400 });

@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const token = String((await request.formData()).get("token") ?? "");
-  return { result: await confirmMailChange(context.env.DB, token) };
+  return { result: await confirmMailChange(context.env, token) };
 }
 
 const MESSAGES = { invalid: "errors.linkInvalid", taken: "errors.newEmailTaken" } as const;

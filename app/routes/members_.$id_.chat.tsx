@@ -6,7 +6,8 @@ import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId, type WireMessage } from "~/chat/protocol";
 import { parseSendForm } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
-import { canStart, listConversations, messageCost, otherMemberCard, roomStub, startConversation } from "~/models/chat.server";
+import { canStart, listConversations, otherMemberCard, startAndSend } from "~/models/chat.server";
+import { pricesFor } from "~/models/credits.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
 
@@ -28,6 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     throw new Response(t("errors.not_found"), { status: 404 });
   }
   const blocked = check.ok ? null : check.error === "premium" ? ("premium" as const) : ("blocked" as const);
+  const prices = pricesFor(brand, member.country);
   return {
     title: t("room.title", { name: other.name }),
     lng,
@@ -40,8 +42,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     list,
     blocked,
     clientId: newClientId(),
-    cost: messageCost(brand, check.ok ? check.myCountry : null),
-    giftCredits: brand.giftCredits,
+    cost: prices.message,
+    giftCredits: prices.gift,
     messageLength: brand.messageLength,
   };
 }
@@ -52,19 +54,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { brand, t } = await pageContext(request, context, "chat");
   const input = parseSendForm(await request.formData(), (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
-  const check = await canStart(context.env.DB, member.id, params.id ?? "");
-  if (!check.ok) {
-    if (check.error === "not_found" || check.error === "self") throw new Response(t("errors.not_found"), { status: 404 });
-    return data({ error: { code: check.error === "premium" ? ("premium" as const) : ("blocked" as const) } }, { status: 403 });
-  }
-  // Too few credits: say so before a free member spends one of their conversations on it.
-  const cost = input.kind === "gift" ? brand.giftCredits : messageCost(brand, check.myCountry);
-  if (member.credits < cost) return data({ error: { code: "credits" as const } }, { status: 402 });
-  const started = await startConversation(context.env.DB, member.id, params.id ?? "");
-  if (!started.ok) return data({ error: { code: started.error === "premium" ? ("premium" as const) : ("blocked" as const) } }, { status: 403 });
-  const result = await roomStub(context.env, started.id).send({ ...input, conversationId: started.id, senderId: member.id });
-  if (!result.ok) return data({ error: { code: result.error, max: brand.messageLength } }, { status: result.error === "credits" ? 402 : 400 });
-  return redirect(`/chats/${started.id}`);
+  const sent = await startAndSend(context.env, member, params.id ?? "", { ...input, prices: pricesFor(brand, member.country) });
+  if (sent.ok) return redirect(`/chats/${sent.id}`);
+  const code = sent.error;
+  if (code === "not_found" || code === "self") throw new Response(t("errors.not_found"), { status: 404 });
+  if (code === "premium" || code === "blocked") return data({ error: { code } }, { status: 403 });
+  return data({ error: { code, max: brand.messageLength } }, { status: code === "credits" ? 402 : 400 });
 }
 
 export default function MemberChatRoute() {

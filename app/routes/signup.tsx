@@ -2,10 +2,12 @@ import { parseWithZod } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
-import { SignupForm, type SignupReply } from "~/components/account/SignupForm";
+import type { SignupReply } from "~/components/account/SignupForm";
+import { ValidatedSignupForm } from "~/components/account/ValidatedSignupForm";
 import { pageContext } from "~/lib/page.server";
 import { signupSchema } from "~/models/account-forms";
-import { requestReactivation, signup, signupAllowed, trackingFrom, withinRateLimit } from "~/models/accounts.server";
+import { requestReactivation, signup, withinRateLimit } from "~/models/accounts.server";
+import { signupAllowed, trackingFrom } from "~/models/signup-rules";
 import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
@@ -69,7 +71,7 @@ export default function Signup() {
       <p className="lead">{t("signup.lead", { brand: brandName })}</p>
       {allowed === "open" ? (
         <div className="card">
-          <SignupForm minAge={minAge} tracking={tracking} lastResult={lastResult} />
+          <ValidatedSignupForm minAge={minAge} tracking={tracking} lastResult={lastResult} />
         </div>
       ) : (
         <div className="card" role="status">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PASSWORD_ITERATIONS, hashPassword, iterationsOf, verifyPassword } from "~/lib/password";
-import { validAgeOn as ageOn, signupAllowed, signupSchema, trackingFrom } from "~/models/account-forms";
+import { validAgeOn as ageOn, signupSchema } from "~/models/account-forms";
+import { signupAllowed, trackingFrom } from "~/models/signup-rules";
 import { showActivationReminder } from "~/components/alerts/ActivationReminder";
 
 describe("password hashing", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { photoAlertHiddenOn } from "../../app/components/alerts/ProfilePhotoAlert";
 import { photoAccess, variantToServe } from "../../app/models/photos.server";
-import { ageOn, likeStateOf, profileAccess } from "../../app/models/profiles.server";
+import { likeStateOf, profileAccess } from "../../app/models/profiles.server";
 import { birthDateRange, resolveFilters, wantedGender } from "../../app/models/search.server";
 
 describe("profile-photo alert screens (SPEC section 4)", () => {
@@ -26,10 +26,6 @@ describe("photo access", () => {
 });
 
 describe("profile rules", () => {
-  it("computes ages on birthdays", () => {
-    expect(ageOn("2000-06-15", new Date("2026-06-14T12:00:00Z"))).toBe(25);
-    expect(ageOn("2000-06-15", new Date("2026-06-15T12:00:00Z"))).toBe(26);
-  });
   it("derives like states", () => {
     expect(likeStateOf("me", [])).toBe("none");
     expect(likeStateOf("me", ["me"])).toBe("sent");

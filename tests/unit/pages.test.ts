@@ -1,20 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, formatDate, isLanderKind, isStaticSlug, maxBirthDate, slugOfToken } from "~/models/pages.server";
-
-describe("ageOn", () => {
-  const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
-  it("counts a birthday only once it has been reached", () => {
-    expect(ageOn("1990-06-15", day("2026-06-14"))).toBe(35);
-    expect(ageOn("1990-06-15", day("2026-06-15"))).toBe(36);
-    expect(ageOn("1990-12-31", day("2026-01-01"))).toBe(35);
-  });
-});
-
-describe("maxBirthDate", () => {
-  it("is the latest date of birth that is old enough today", () => {
-    expect(maxBirthDate(18, new Date("2026-11-21T09:00:00Z"))).toBe("2008-11-21");
-  });
-});
+import { formatDate, isLanderKind, isStaticSlug, slugOfToken } from "~/models/pages.server";
 
 describe("tokens, slugs and lander kinds", () => {
   it("maps only 2257 to the compliance page", () => {

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { grantStatements } from "../../app/models/credits.server";
 import { describe, expect, it } from "vitest";
 import { REACTIVATION_DAYS } from "../../app/lib/constants";
 import { purgeDeletedAccounts } from "../../app/models/accounts.server";
@@ -110,7 +111,7 @@ describe("delete account", () => {
       env.DB.prepare("UPDATE users SET deleted_at = ?2 WHERE id = ?1").bind(old.id, now - REACTIVATION_DAYS * DAY - 1),
       env.DB.prepare("UPDATE users SET deleted_at = ?2 WHERE id = ?1").bind(recent.id, now - (REACTIVATION_DAYS - 1) * DAY),
       env.DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2)").bind(old.id, active.id),
-      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 5, 'signup')").bind(old.id),
+      ...grantStatements(env.DB, old.id, 5, "signup"),
     ]);
     expect(await purgeDeletedAccounts(env, now)).toBeGreaterThanOrEqual(1);
     const ids = (await env.DB.prepare("SELECT id FROM users WHERE id IN (?1, ?2, ?3)").bind(old.id, recent.id, active.id).all<{ id: string }>())

@@ -3,6 +3,10 @@ import { describe, expect, it } from "vitest";
 import { NOTIFICATION_TYPES } from "../../app/lib/constants";
 import { createMember, get, sessionCookie } from "./fixtures";
 import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
+import { hashPassword } from "../../app/lib/password";
+import { grantStatements } from "../../app/models/credits.server";
+import { conversationView } from "../../app/models/chat.server";
+import { cid, pair, roomStub, PRICES } from "./chat-support";
 
 describe("settings", () => {
   it("is for members only", async () => {
@@ -45,6 +49,23 @@ describe("settings", () => {
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Link expired or invalid");
   });
 
+  it("confirming a changed address before activation activates the profile and delivers the held messages", async () => {
+    const { alice, bob, conversationId } = await pair({ status: "not_confirmed", profileStatus: "disabled", passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER) });
+    expect(await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "waiting for you" }))
+      .toMatchObject({ ok: true, message: { held: true } });
+    expect((await conversationView(env.DB, conversationId, bob.id, 90))!.messages).toHaveLength(0);
+    const cookie = await sessionCookie(alice.id);
+    const fresh = `moved-held-${Date.now()}@example.com`;
+    await send("/settings", { intent: "email", new_email: fresh }, { cookie });
+    const token = await mailedToken(fresh, "/mail-change/do");
+    expect(await pageText(await send("/mail-change/do", { token }))).toContain("Your e-mail address has been changed.");
+    expect(await env.DB.prepare("SELECT u.email, u.status, p.status AS profile FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1").bind(alice.id).first())
+      .toEqual({ email: fresh, status: "confirmed", profile: "active" });
+    const bobView = await conversationView(env.DB, conversationId, bob.id, 90);
+    expect(bobView!.messages.map((m) => m.body)).toEqual(["waiting for you"]);
+    expect(bobView!.access.myUnread).toBe(1);
+  });
+
   it("refuses the change when the new address got an account in the meantime", async () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
@@ -76,7 +97,7 @@ describe("settings", () => {
 
   it("offers the member's data as a JSON download without the password hash", async () => {
     const m = await memberWithPassword({ name: "Datawise" });
-    await env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, 7, 'adjustment')").bind(m.id).run();
+    await env.DB.batch(grantStatements(env.DB, m.id, 7, "adjustment"));
     const res = await get("/settings/data", { cookie: await sessionCookie(m.id) });
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="my-data-/);
     const data = (await res.json()) as Record<string, unknown>;

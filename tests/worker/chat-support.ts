@@ -3,9 +3,14 @@ import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:te
 import { expect } from "vitest";
 import type { ServerFrame } from "../../app/chat/protocol";
 import { roomStub, startConversation } from "../../app/models/chat.server";
+import { pricesFor } from "../../app/models/credits.server";
+import { brands } from "../../db/seed/brands";
 import { createMember, sessionCookie } from "./fixtures";
 
 export { roomStub };
+
+/** What a member of the seed's first brand in NL pays (what the routes and the socket pass on). */
+export const PRICES = pricesFor(brands[0]!, "NL");
 
 let n = 0;
 export const cid = () => `client-${Date.now().toString(36)}-${++n}`.padEnd(8, "x");
@@ -22,16 +27,17 @@ export async function pair(a: Parameters<typeof createMember>[0] = {}, b: Parame
 export type Socket = Awaited<ReturnType<typeof connect>>;
 
 /** Opens the chat WebSocket as a browser would; `frames` collects what the object sends. */
-export function connect(conversationId: string, cookie: string | null, o: { after?: number; origin?: string } = {}) {
+export function connect(conversationId: string, cookie: string | null, o: { after?: number; origin?: string; host?: string } = {}) {
   return openSocket<ServerFrame>(`/ws/chat/${conversationId}?after=${o.after ?? 0}`, cookie, o);
 }
 
 /** Opens a WebSocket on `path` as a browser would; `frames` collects the JSON frames received. */
-export async function openSocket<F>(path: string, cookie: string | null, o: { origin?: string } = {}) {
-  const headers: Record<string, string> = { Upgrade: "websocket", Host: "localhost" };
+export async function openSocket<F>(path: string, cookie: string | null, o: { origin?: string; host?: string } = {}) {
+  const host = o.host ?? "localhost";
+  const headers: Record<string, string> = { Upgrade: "websocket", Host: host };
   if (cookie) headers.Cookie = cookie;
   if (o.origin) headers.Origin = o.origin;
-  const res = await SELF.fetch(`http://localhost${path}`, { headers });
+  const res = await SELF.fetch(`http://${host}${path}`, { headers });
   const ws = res.webSocket;
   if (res.status !== 101 || !ws) return { status: res.status, ws: null, frames: [] as F[], next: null, until: null, closed: null };
   const frames: F[] = [];

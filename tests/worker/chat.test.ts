@@ -4,7 +4,7 @@ import {
   canStart, conversationView, listConversations, releaseHeldMessages, startConversation,
 } from "../../app/models/chat.server";
 import { createMember, get, post } from "./fixtures";
-import { cid, connect, cookieOf, count, evictKeepingSockets, is, pair, roomStub } from "./chat-support";
+import { cid, connect, cookieOf, count, evictKeepingSockets, is, pair, roomStub, PRICES } from "./chat-support";
 
 describe("the chat WebSocket", () => {
   it("refuses visitors, non-members, other origins and unknown conversations", async () => {
@@ -84,7 +84,7 @@ describe("the chat WebSocket", () => {
     const { alice, bob, conversationId } = await pair();
     const stub = roomStub(env, conversationId);
     const sent = [];
-    for (let i = 0; i < 3; i++) sent.push(await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: `m${i}` }));
+    for (let i = 0; i < 3; i++) sent.push(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `m${i}` }));
     const lastSeen = sent[0]!.ok ? sent[0]!.message.id : 0;
     const b = await connect(conversationId, await cookieOf(bob.id), { after: lastSeen });
     const backlog = await b.next!(is("backlog"));
@@ -108,7 +108,7 @@ describe("the chat WebSocket", () => {
     const { alice, bob, conversationId } = await pair();
     const a = await connect(conversationId, await cookieOf(alice.id));
     await a.next!(is("backlog"));
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "read me" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "read me" });
     expect(await count("SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2", conversationId, bob.id)).toBe(1);
     const b = await connect(conversationId, await cookieOf(bob.id));
     b.ws!.send(JSON.stringify({ type: "read" }));
@@ -145,9 +145,9 @@ describe("chat rules", () => {
   it("blocked either way: no new conversation, no message, history still readable", async () => {
     const { alice, bob, conversationId } = await pair();
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?1, ?2)").bind(bob.id, alice.id).run();
-    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "hi" });
+    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
     expect(r).toMatchObject({ ok: false, error: "blocked" });
-    const r2 = await roomStub(env, conversationId).send({ conversationId, senderId: bob.id, clientId: cid(), kind: "text", body: "hi" });
+    const r2 = await roomStub(env, conversationId).send({ conversationId, senderId: bob.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
     expect(r2).toMatchObject({ ok: false, error: "blocked" });
     const carol = await createMember();
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?1, ?2)").bind(carol.id, alice.id).run();
@@ -161,16 +161,16 @@ describe("chat rules", () => {
     await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE id = ?1").bind(bob.id).run();
     expect(await listConversations(env.DB, alice.id)).toHaveLength(0);
     expect((await get(`/chats/${conversationId}`, { cookie: await cookieOf(alice.id) })).status).toBe(404);
-    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "hi" });
+    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
     expect(r).toMatchObject({ ok: false, error: "deleted" });
   });
 
   it("message_length is enforced and empty messages refused", async () => {
     const { alice, conversationId } = await pair();
     const stub = roomStub(env, conversationId);
-    expect(await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "x".repeat(1001) })).toMatchObject({ ok: false, error: "length" });
-    expect(await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "   " })).toMatchObject({ ok: false, error: "empty" });
-    expect(await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "x".repeat(1000) })).toMatchObject({ ok: true });
+    expect(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "x".repeat(1001) })).toMatchObject({ ok: false, error: "length" });
+    expect(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "   " })).toMatchObject({ ok: false, error: "empty" });
+    expect(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "x".repeat(1000) })).toMatchObject({ ok: true });
   });
 
   it("an unconfirmed member's messages are held, then delivered once the address is confirmed", async () => {
@@ -205,8 +205,8 @@ describe("chat rules", () => {
     const { alice, bob, conversationId } = await pair({}, { email: `bob-${cid()}@example.com` });
     const stub = roomStub(env, conversationId);
     const mails = () => count('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1)', bob.id);
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "one" });
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "two" });
+    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "one" });
+    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "two" });
     await new Promise((r) => setTimeout(r, 50));
     expect(await mails()).toBe(1);
     // Online receivers get no mail.
@@ -214,12 +214,12 @@ describe("chat rules", () => {
     b.ws!.send(JSON.stringify({ type: "read" }));
     await b.next!(is("backlog"));
     await new Promise((r) => setTimeout(r, 20));
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "three" });
+    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "three" });
     b.ws!.close(1000);
     await b.closed;
     await env.DB.prepare("UPDATE conversation_members SET unread = 0 WHERE user_id = ?1").bind(bob.id).run();
     await env.DB.prepare("INSERT INTO notifications_disabled (user_id, type) VALUES (?1, 'new_message')").bind(bob.id).run();
-    await stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "four" });
+    await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "four" });
     await new Promise((r) => setTimeout(r, 50));
     expect(await mails()).toBe(1);
   });
@@ -228,7 +228,7 @@ describe("chat rules", () => {
 describe("chat pages and calls", () => {
   it("GET /api/chats.php lists entries with conversation.id, profile.id and num_unread_messages", async () => {
     const { alice, bob, conversationId } = await pair();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "hey" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hey" });
     expect((await get("/api/chats.php")).status).toBe(403);
     const res = await get("/api/chats.php", { cookie: await cookieOf(bob.id) });
     expect(await res.json()).toEqual({ chats: [{ conversation: { id: conversationId }, profile: { id: alice.id }, num_unread_messages: 1 }] });
@@ -236,7 +236,7 @@ describe("chat pages and calls", () => {
 
   it("DELETE /api/chat.php removes the chat for the member only; others' chats are not found", async () => {
     const { alice, bob, conversationId } = await pair();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "hey" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hey" });
     const del = (cookie: string | undefined, body: string) =>
       SELFfetch("/api/chat.php", { method: "DELETE", body, cookie });
     expect((await del(undefined, `conversation=${conversationId}`)).status).toBe(403);
@@ -251,7 +251,7 @@ describe("chat pages and calls", () => {
 
   it("the conversation page renders server-side, marks it read, and the no-JS form sends through the object", async () => {
     const { alice, bob, conversationId } = await pair();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "first words" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "first words" });
     const bobCookie = await cookieOf(bob.id);
     const page = await get(`/chats/${conversationId}`, { cookie: bobCookie });
     expect(page.status).toBe(200);
@@ -329,7 +329,7 @@ describe("chat pages and calls", () => {
     await env.DB.prepare(
       "INSERT INTO messages (conversation_id, sender_id, client_id, body, created_at) VALUES (?1, ?2, 'old-message-1', 'ancient history', unixepoch() - 91 * 86400)",
     ).bind(conversationId, alice.id).run();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "fresh news" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "fresh news" });
     const html = await (await get(`/chats/${conversationId}`, { cookie: await cookieOf(bob.id) })).text();
     expect(html).toContain("Older messages are no longer visible to protect your privacy.");
     expect(html).toContain("fresh news");
@@ -338,7 +338,7 @@ describe("chat pages and calls", () => {
 
   it("the overview lists conversations with name, last message and unread count", async () => {
     const { alice, bob, conversationId } = await pair({ name: "Alice Overview" });
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "gift", giftId: "rose" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
     const html = await (await get("/chats", { cookie: await cookieOf(bob.id) })).text();
     expect(html).toContain("Alice Overview");
     expect(html).toContain("🌹");

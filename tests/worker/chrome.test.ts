@@ -172,8 +172,10 @@ describe("landing page", () => {
     expect(closed.body).toContain('data-niche="she"');
     expect(closed.body).toContain("Aanmelden op uitnodiging");
     expect(closed.body).not.toContain('action="/signup"');
+    // sub1-3 are tracking, not a traffic source: the landing follows the same rule as /signup.
+    expect((await html("/?sub1=abc", { host: "nl.localhost" })).body).not.toContain('action="/signup');
     const open = await html("/?network=partner1&sub1=abc", { host: "nl.localhost" });
-    expect(open.body).toContain('action="/signup"');
+    expect(open.body).toContain('action="/signup?network=partner1&amp;sub1=abc"');
     expect(open.body).toContain('name="network" value="partner1"');
     expect(open.body).toContain('name="sub1" value="abc"');
   });

@@ -1,33 +1,39 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { balanceOf, grantCredits, ledgerSum, spendCredits } from "../../app/models/credits.server";
+import { grantStatements, pricesFor } from "../../app/models/credits.server";
+import { brands } from "../../db/seed/brands";
 import { sendMessage, startConversation } from "../../app/models/chat.server";
-import { createMember } from "./fixtures";
-import { cid, count, pair, roomStub } from "./chat-support";
+import { createMember, post, sessionCookie } from "./fixtures";
+import { cid, connect, count, is, pair, PRICES, roomStub } from "./chat-support";
 
 describe("credit ledger", () => {
-  it("writes a ledger row with every grant and spend, and never overdraws", async () => {
+  it("a grant is a ledger row in the same batch; a guarded grant applies once however often it is retried", async () => {
     const m = await createMember({ credits: 0 });
-    await grantCredits(env.DB, m.id, 7, "purchase", "pay-1");
-    expect(await spendCredits(env.DB, m.id, 5, "photo")).toBe(true);
-    expect(await spendCredits(env.DB, m.id, 5, "photo")).toBe(false);
-    expect(await balanceOf(env.DB, m.id)).toBe(2);
-    expect(await ledgerSum(env.DB, m.id)).toBe(2);
+    await env.DB.batch(grantStatements(env.DB, m.id, 7, "adjustment", { refId: "support-1" }));
+    // A grant after a guarded status change (a payment paid once): 5 retries, one grant.
+    await env.DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 0, 0)").bind(`grant-${m.id}`).run();
+    for (let i = 0; i < 5; i++) {
+      await env.DB.batch([
+        env.DB.prepare("UPDATE counters SET count = 1 WHERE key = ?1 AND count = 0").bind(`grant-${m.id}`),
+        ...grantStatements(env.DB, m.id, 3, "purchase", { refId: "pay-1", afterChange: true }),
+      ]);
+    }
+    expect(await balance(m.id)).toBe(10);
     expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1", m.id)).toBe(2);
+    expect(() => grantStatements(env.DB, m.id, 1.5, "purchase")).toThrow();
   });
 
   it("20 concurrent sends through the object with credits for 5: exactly 5 stored and charged", async () => {
     const { alice, conversationId } = await pair({ credits: 5 });
     const stub = roomStub(env, conversationId);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => stub.send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: `hi ${i}` })),
+      Array.from({ length: 20 }, (_, i) => stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `hi ${i}` })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(results.filter((r) => !r.ok && r.error === "credits")).toHaveLength(15);
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId)).toBe(5);
     expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", alice.id)).toBe(5);
-    expect(await count("SELECT COALESCE(SUM(delta), 0) AS n FROM credit_ledger WHERE user_id = ?1", alice.id)).toBe(-5);
-    expect(await balanceOf(env.DB, alice.id)).toBe(0);
+        expect(await balance(alice.id)).toBe(0);
   });
 
   it("20 concurrent sends in 20 different conversations (20 objects) with credits for 5: never negative", async () => {
@@ -39,18 +45,18 @@ describe("credit ledger", () => {
       if (s.ok) ids.push(s.id);
     }
     const results = await Promise.all(
-      ids.map((id) => roomStub(env, id).send({ conversationId: id, senderId: sender.id, clientId: cid(), kind: "text", body: "hello" })),
+      ids.map((id) => roomStub(env, id).send({ conversationId: id, senderId: sender.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello" })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?1", sender.id)).toBe(5);
-    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1", sender.id)).toBe(5);
-    expect(await balanceOf(env.DB, sender.id)).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", sender.id)).toBe(5);
+    expect(await balance(sender.id)).toBe(0);
   });
 
   it("the same client id sent 10 times at once (even past the object) is stored and charged once", async () => {
     const { alice, conversationId } = await pair({ credits: 10 });
     const clientId = cid();
-    const input = { conversationId, senderId: alice.id, clientId, kind: "text" as const, body: "once" };
+    const input = { conversationId, senderId: alice.id, prices: PRICES, clientId, kind: "text" as const, body: "once" };
     const results = await Promise.all([
       ...Array.from({ length: 5 }, () => roomStub(env, conversationId).send(input)),
       ...Array.from({ length: 5 }, () => sendMessage(env.DB, input)),
@@ -59,29 +65,40 @@ describe("credit ledger", () => {
     const ids = new Set(results.map((r) => (r.ok ? r.message.id : 0)));
     expect(ids.size).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId)).toBe(1);
-    expect(await balanceOf(env.DB, alice.id)).toBe(9);
+    expect(await balance(alice.id)).toBe(9);
   });
 
-  it("a message costs minimum_message_costs for the sender's country, else message_credits", async () => {
-    // Seed brand 1: CH costs 2, NL costs 1, message_credits 1; brand 2 (de.localhost) message_credits 2.
+  it("the form and the socket charge what pricesFor gives for the member's brand and country", async () => {
+    // Seed brand 1: CH costs 2 (NL 1); brand 2 (de.localhost): message_credits 2, no price for JP.
+    expect(pricesFor(brands[0]!, "CH").message).toBe(2);
     const ch = await pair({ credits: 10, country: "CH" });
-    const r1 = await roomStub(env, ch.conversationId).send({ conversationId: ch.conversationId, senderId: ch.alice.id, clientId: cid(), kind: "text", body: "grüezi" });
-    expect(r1.ok && r1.cost).toBe(2);
-    expect(await balanceOf(env.DB, ch.alice.id)).toBe(8);
-    const xx = await pair({ credits: 10, country: "JP", brandId: 2 });
-    const r2 = await roomStub(env, xx.conversationId).send({ conversationId: xx.conversationId, senderId: xx.alice.id, clientId: cid(), kind: "text", body: "hi" });
-    expect(r2.ok && r2.cost).toBe(2);
+    const res = await post(`/chats/${ch.conversationId}`, { clientId: cid(), body: "grüezi" }, { cookie: await sessionCookie(ch.alice.id) });
+    expect(res.status).toBe(302);
+    expect(await balance(ch.alice.id)).toBe(8);
+    const jp = await pair({ credits: 10, country: "JP", brandId: 2 });
+    const a = await connect(jp.conversationId, await sessionCookie(jp.alice.id), { host: "de.localhost" });
+    a.ws!.send(JSON.stringify({ type: "send", clientId: cid(), body: "hi" }));
+    expect((await a.next!(is("ack"))).message.body).toBe("hi");
+    expect(await balance(jp.alice.id)).toBe(8);
+    a.ws!.close(1000);
   });
 
   it("a gift costs gift_credits and is written to the ledger as a gift", async () => {
     const { alice, conversationId } = await pair({ credits: 12 });
-    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "gift", giftId: "rose" });
+    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
     expect(r.ok).toBe(true);
-    expect(await balanceOf(env.DB, alice.id)).toBe(2);
+    expect(await balance(alice.id)).toBe(2);
     expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift' AND delta = -10", alice.id)).toBe(1);
-    const poor = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "gift", giftId: "rose" });
+    const poor = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
     expect(poor).toMatchObject({ ok: false, error: "credits" });
-    const bad = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "gift", giftId: "car" });
+    const bad = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "car" });
     expect(bad).toMatchObject({ ok: false, error: "gift" });
   });
 });
+
+/** The cached balance, checked against the ledger it must equal. */
+async function balance(userId: string) {
+  const credits = await count("SELECT credits AS n FROM users WHERE id = ?1", userId);
+  expect(await count("SELECT COALESCE(SUM(delta), 0) AS n FROM credit_ledger WHERE user_id = ?1", userId)).toBe(credits);
+  return credits;
+}

@@ -1,4 +1,5 @@
 /** Shared test data for worker tests: the seed's brands, and helpers to make members and sessions. */
+import { grantStatements } from "../../app/models/credits.server";
 import { env, SELF } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
@@ -44,17 +45,20 @@ let seq = 0;
 export async function createMember(o: Partial<{
   brandId: number; email: string; name: string; paidUser: boolean; credits: number; status: "not_confirmed" | "confirmed";
   gender: "male" | "female"; country: string; dateOfBirth: string; passwordHash: string; language: string;
+  profileStatus: "active" | "disabled";
 }> = {}) {
   seq += 1;
   const id = `test-${Date.now().toString(36)}-${seq}`;
   const email = o.email ?? `${id}@example.com`;
   await env.DB.batch([
     env.DB.prepare(
-      "INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    ).bind(id, o.brandId ?? 1, email, o.passwordHash ?? "x", o.paidUser ? 1 : 0, o.credits ?? 0, o.status ?? "confirmed", o.language ?? "en"),
-    env.DB.prepare("INSERT INTO profiles (user_id, name, gender, date_of_birth, country) VALUES (?1, ?2, ?3, ?4, ?5)").bind(
-      id, o.name ?? `Member ${seq}`, o.gender ?? "female", o.dateOfBirth ?? "1990-05-01", o.country ?? "NL",
+      "INSERT INTO users (id, brand_id, email, password_hash, paid_user, status, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    ).bind(id, o.brandId ?? 1, email, o.passwordHash ?? "x", o.paidUser ? 1 : 0, o.status ?? "confirmed", o.language ?? "en"),
+    env.DB.prepare("INSERT INTO profiles (user_id, name, gender, date_of_birth, country, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)").bind(
+      id, o.name ?? `Member ${seq}`, o.gender ?? "female", o.dateOfBirth ?? "1990-05-01", o.country ?? "NL", o.profileStatus ?? "active",
     ),
+    // Starting credits through the ledger, as every credit movement goes.
+    ...(o.credits ? grantStatements(env.DB, id, o.credits, "adjustment") : []),
   ]);
   return { id, email };
 }

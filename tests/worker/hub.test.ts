@@ -4,7 +4,7 @@ import type { HubEvent } from "../../app/chat/protocol";
 import { releaseHeldMessages, startConversation } from "../../app/models/chat.server";
 import { hubStub, notifyMember } from "../../app/models/hub.server";
 import { createMember, post } from "./fixtures";
-import { cid, connect, cookieOf, evictKeepingSockets, openSocket, pair, roomStub } from "./chat-support";
+import { cid, connect, cookieOf, evictKeepingSockets, openSocket, pair, roomStub, PRICES } from "./chat-support";
 
 const hub = async (memberId: string | null, o: { origin?: string } = {}) =>
   openSocket<HubEvent>("/ws/member", memberId ? await cookieOf(memberId) : null, o);
@@ -56,7 +56,7 @@ describe("the member's hub socket (/ws/member)", () => {
     const started = await startConversation(env.DB, held.id, bob.id);
     if (!started.ok) throw new Error(started.error);
     const b = await hub(bob.id);
-    const sent = await roomStub(env, started.id).send({ conversationId: started.id, senderId: held.id, clientId: cid(), kind: "text", body: "held" });
+    const sent = await roomStub(env, started.id).send({ conversationId: started.id, senderId: held.id, prices: PRICES, clientId: cid(), kind: "text", body: "held" });
     expect(sent.ok && sent.message.held).toBe(true);
     expect(await releaseHeldMessages(env, held.id)).toBe(1);
     await b.next!(message);
@@ -77,7 +77,7 @@ describe("the member's hub socket (/ws/member)", () => {
     const started = await startConversation(env.DB, alice.id, bob.id);
     if (!started.ok) throw new Error(started.error);
     await env.DB.prepare("UPDATE users SET paid_user = 1, credits = 10 WHERE id = ?1").bind(alice.id).run();
-    await roomStub(env, started.id).send({ conversationId: started.id, senderId: alice.id, clientId: cid(), kind: "text", body: "hi" });
+    await roomStub(env, started.id).send({ conversationId: started.id, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
     await b.next!(message);
     expect(b.frames.map((f) => f.kind)).toEqual(["like", "message"]);
     b.ws!.close(1000);
@@ -96,7 +96,7 @@ describe("the member's hub socket (/ws/member)", () => {
     const { alice, bob, conversationId } = await pair();
     const b = await hub(bob.id);
     await evictKeepingSockets(hubStub(env, bob.id), 1);
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, clientId: cid(), kind: "text", body: "after a nap" });
+    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "after a nap" });
     expect(await b.next!(message)).toEqual({ kind: "message", conversationId, senderId: alice.id });
     b.ws!.close(1000);
   });

@@ -1,20 +1,44 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useFetcher, useNavigation } from "@remix-run/react";
-import { useMemo } from "react";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { latestBirthDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n-react";
-import { signupSchema, TRACKING_KEYS, type Tracking } from "~/models/account-forms";
-import { Errors, Field } from "./Field";
+import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SIGNUP_MESSAGE_MAX, TRACKING_KEYS, type Tracking } from "~/models/signup-rules";
+import { Errors } from "./Errors";
 
 export type SignupReply = SubmissionResult<string[]> & { pendingDeletion?: string; notice?: string };
+export type SignupFieldName = "email" | "name" | "date_of_birth" | "signup_message" | "password";
 
+/** What the browser-side validation (useSignupValidation, conform + zod) adds to the form. */
+export interface SignupValidation {
+  formProps: { id: string; onSubmit?: (e: React.FormEvent<HTMLFormElement>) => void; noValidate?: boolean };
+  formErrorId: string;
+  formErrors?: string[];
+  field: (name: SignupFieldName) => { props: InputHTMLAttributes<HTMLElement> & { key?: string; id: string; name: string }; errorId: string; errors?: string[] };
+}
+
+/** Without the form libraries: ids, the values and the errors of the server's last answer. */
+function serverOnly(idPrefix: string, lastResult: SignupReply | undefined): SignupValidation {
+  return {
+    formProps: { id: idPrefix },
+    formErrorId: `${idPrefix}-form-error`,
+    formErrors: lastResult?.error?.[""] ?? undefined,
+    field: (name) => ({
+      props: { id: `${idPrefix}-${name}`, name, defaultValue: String(lastResult?.initialValue?.[name] ?? "") || undefined },
+      errorId: `${idPrefix}-${name}-error`,
+      errors: lastResult?.error?.[name] ?? undefined,
+    }),
+  };
+}
 
 /**
- * The sign-up form (SPEC "Signup form": email, name, date_of_birth, signup_message, password), used
- * by /signup and by the sign-up modal. Tracking data from the query rides along in hidden fields.
+ * The sign-up form (SPEC "Signup form": email, name, date_of_birth, signup_message, password) of
+ * every sign-up: /signup, the sign-up modal and the landing page. It carries no form library, so
+ * the landing page stays within its JavaScript budget; /signup and the modal add the browser-side
+ * validation with `validation` (ValidatedSignupForm). Tracking data rides along in hidden fields.
  */
 export function SignupForm({
-  minAge, tracking, lastResult, fetcher, profileId, idPrefix = "signup",
+  minAge, tracking, lastResult, fetcher, profileId, idPrefix = "signup", validation, className = "form-card signup-form",
 }: {
   minAge: number;
   tracking: Tracking;
@@ -22,44 +46,54 @@ export function SignupForm({
   fetcher?: ReturnType<typeof useFetcher>;
   profileId?: string;
   idPrefix?: string;
+  validation?: SignupValidation;
+  className?: string;
 }) {
   const { t } = useTranslation("account");
   const navigation = useNavigation();
-  const schema = useMemo(() => signupSchema(minAge), [minAge]);
-  const [form, fields] = useForm({
-    id: idPrefix,
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const v = validation ?? serverOnly(idPrefix, lastResult);
   const busy = fetcher ? fetcher.state !== "idle" : navigation.state === "submitting";
   const FormTag = fetcher ? fetcher.Form : Form;
   const vars = { minAge };
   const query = new URLSearchParams(Object.entries(tracking).filter((e): e is [string, string] => !!e[1])).toString();
+  const field = (name: SignupFieldName, label: string, input: InputHTMLAttributes<HTMLInputElement>, hint?: string, extra?: ReactNode) => {
+    const f = v.field(name);
+    const { key, ...props } = f.props;
+    return (
+      <div className="field">
+        <label htmlFor={f.props.id}>{label}</label>
+        <input key={key} {...props} {...input} aria-invalid={f.errors?.length ? true : undefined} aria-describedby={f.errors?.length ? f.errorId : undefined} />
+        {hint ? <small className="field-hint">{hint}</small> : null}
+        <Errors id={f.errorId} errors={f.errors} vars={vars} />
+        {extra}
+      </div>
+    );
+  };
+  const message = v.field("signup_message");
   return (
-    <FormTag method="post" action={`/signup${query ? `?${query}` : ""}`} className="form-card signup-form" {...getFormProps(form)}>
+    <FormTag method="post" action={`/signup${query ? `?${query}` : ""}`} className={className} {...v.formProps}
+      aria-invalid={v.formErrors?.length ? true : undefined} aria-describedby={v.formErrors?.length ? v.formErrorId : undefined}>
       {TRACKING_KEYS.map((k) => (tracking[k] ? <input key={k} type="hidden" name={k} value={tracking[k]!} /> : null))}
       {profileId ? <input type="hidden" name="profile" value={profileId} /> : null}
-      <Errors form id={form.errorId} errors={form.errors} vars={vars} />
+      <Errors form id={v.formErrorId} errors={v.formErrors} vars={vars} />
       {lastResult?.notice ? <p className="alert alert-success" role="status">{t(lastResult.notice)}</p> : null}
-      <Field field={fields.email} label={t("signup.email")} type="email" autoComplete="email" />
-      {lastResult?.pendingDeletion ? <PendingDeletion email={lastResult.pendingDeletion} /> : null}
-      <Field field={fields.name} label={t("signup.name")} autoComplete="username" hint={t("signup.nameHint")} />
-      <Field field={fields.date_of_birth} label={t("signup.dateOfBirth", vars)} type="date" autoComplete="bday" vars={vars} />
+      {field("email", t("signup.email"), { type: "email", autoComplete: "email", required: true, maxLength: 254 }, undefined,
+        lastResult?.pendingDeletion ? <PendingDeletion email={lastResult.pendingDeletion} /> : null)}
+      {field("name", t("signup.name"), { type: "text", autoComplete: "username", required: true, minLength: NAME_MIN, maxLength: NAME_MAX }, t("signup.nameHint"))}
+      {field("date_of_birth", t("signup.dateOfBirth", vars), { type: "date", autoComplete: "bday", required: true, min: "1900-01-01", max: latestBirthDate(minAge) })}
       <div className="field">
-        <label htmlFor={fields.signup_message.id}>{t("signup.message")}</label>
+        <label htmlFor={message.props.id}>{t("signup.message")}</label>
         <textarea
-          id={fields.signup_message.id}
-          name={fields.signup_message.name}
-          defaultValue={fields.signup_message.initialValue}
+          id={message.props.id}
+          name={message.props.name}
+          defaultValue={message.props.defaultValue}
           rows={3}
-          maxLength={1000}
+          maxLength={SIGNUP_MESSAGE_MAX}
           placeholder={t("signup.messagePlaceholder")}
         />
-        <Errors errors={fields.signup_message.errors} />
+        <Errors errors={message.errors} />
       </div>
-      <Field field={fields.password} label={t("signup.password")} type="password" autoComplete="new-password" hint={t("signup.passwordHint")} />
+      {field("password", t("signup.password"), { type: "password", autoComplete: "new-password", required: true, minLength: PASSWORD_MIN }, t("signup.passwordHint"))}
       {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
       <div className="hp-field" aria-hidden="true">
         <label htmlFor={`${idPrefix}-website`}>Website</label>

@@ -5,7 +5,7 @@ import { signupAllowed, trackingFrom, type SignupSetting } from "~/models/signup
 import type { SignupReply } from "../account/SignupForm";
 
 // Loaded on first open: the form brings zod and conform, which the landing page should not pay for.
-const SignupForm = lazy(() => import("../account/SignupForm").then((m) => ({ default: m.SignupForm })));
+const SignupForm = lazy(() => import("../account/ValidatedSignupForm").then((m) => ({ default: m.ValidatedSignupForm })));
 
 /**
  * The sign-up modal (SPEC sections 2 and 4): with JavaScript, links to /signup open the form in a

@@ -1,12 +1,11 @@
 import { useLocation, useMatches } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import type { RootData } from "~/root";
 import { layoutOf } from "~/root";
 import { TopBar, BrandBar } from "./TopBar";
 import { Footer } from "./Footer";
 import { SiteEntryModal } from "../SiteEntryModal";
 import { LoadingBar } from "../LoadingBar";
-import { LiveCounts } from "../LiveCounts";
 import { shouldShowSiteEntry } from "~/lib/site-entry";
 import { AccountAlerts } from "../alerts/AccountAlerts";
 
@@ -46,7 +45,11 @@ function useDropdownDismiss() {
   }, [location]);
 }
 import { ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
-import { LikeModal } from "../members/LikeModal";
+
+// Members only, and neither renders anything on the server: loaded for members after hydration, so
+// a visitor of the landing page does not download them (DESIGN section 6, the 100 KB budget).
+const LiveCounts = lazy(() => import("../LiveCounts").then((m) => ({ default: m.LiveCounts })));
+const LikeModal = lazy(() => import("../members/LikeModal").then((m) => ({ default: m.LikeModal })));
 
 /** The four layouts of SPEC section 2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
@@ -69,7 +72,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
         {layout === "chat" ? <TopBar root={root} compact /> : null}
         <main id="main" className="layout-main">{children}</main>
         {entry}
-        {root.member ? <LiveCounts member={root.member} /> : null}
+        {root.member ? <Suspense fallback={null}><LiveCounts member={root.member} /></Suspense> : null}
       </div>
     );
   }
@@ -93,8 +96,12 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />
       {entry}
-      <LikeModal loggedIn={!!root.member} />
-      {root.member ? <LiveCounts member={root.member} /> : null}
+      {root.member ? (
+        <Suspense fallback={null}>
+          <LikeModal loggedIn />
+          <LiveCounts member={root.member} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

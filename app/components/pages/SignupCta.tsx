@@ -1,5 +1,6 @@
 /** The sign-up call to action of the landers and member landings: a real form posting to /signup. */
 import { Form, Link } from "@remix-run/react";
+import { NAME_MAX, NAME_MIN, PASSWORD_MIN } from "~/models/signup-rules";
 
 export interface SignupCopy {
   title: string; email: string; name: string; dateOfBirth: string; password: string; submit: string;
@@ -16,7 +17,7 @@ export function SignupCta({ copy, id = "signup" }: { copy: SignupCopy; id?: stri
       </label>
       <label className="field">
         <span>{copy.name}</span>
-        <input type="text" name="name" autoComplete="nickname" required maxLength={40} />
+        <input type="text" name="name" autoComplete="nickname" required minLength={NAME_MIN} maxLength={NAME_MAX} />
       </label>
       <label className="field">
         <span>{copy.dateOfBirth}</span>
@@ -24,7 +25,7 @@ export function SignupCta({ copy, id = "signup" }: { copy: SignupCopy; id?: stri
       </label>
       <label className="field">
         <span>{copy.password}</span>
-        <input type="password" name="password" autoComplete="new-password" required minLength={8} />
+        <input type="password" name="password" autoComplete="new-password" required minLength={PASSWORD_MIN} />
       </label>
       <button type="submit" className="btn btn-primary btn-block btn-lg">{copy.submit}</button>
       <p className="signup-cta-terms">
