@@ -18,7 +18,7 @@ export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
-export default {
+const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
     const dev = env.ENVIRONMENT !== "production";
@@ -34,7 +34,7 @@ export default {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
     }
     const cf = request.cf as { country?: string } | undefined;
-    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce }), nonce, dev);
+    const response = withSecurityHeaders(await handleRemix(request, { env, ctx, cf, nonce, deliver: (r) => worker.fetch(r, env, ctx) }), nonce, dev);
     // Outside production, the server's own time for the benchmark (npm run bench).
     if (dev) response.headers.set("Server-Timing", `worker;dur=${(performance.now() - started).toFixed(2)}`);
     return response;
@@ -43,3 +43,4 @@ export default {
     ctx.waitUntil(runScheduled(controller, env));
   },
 } satisfies ExportedHandler<Env>;
+export default worker;

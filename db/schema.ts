@@ -357,6 +357,18 @@ export const payments = sqliteTable(
     providerRef: text("provider_ref"),
     status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded"] }).notNull().default("open"),
     discountCodeId: integer("discount_code_id"),
+    /** The package price before a discount; null when none applied (amountCents is what was charged). */
+    originalAmountCents: integer("original_amount_cents"),
+    /** oneoff, first (creates a mandate for repeat orders) or recurring (charged on mandateId). */
+    sequenceType: text("sequence_type", { enum: ["oneoff", "first", "recurring"] }).notNull().default("oneoff"),
+    customerId: text("customer_id"),
+    mandateId: text("mandate_id"),
+    /** The country whose methods were offered (the member's payment country). */
+    paymentCountry: text("payment_country"),
+    /** The provider's hosted checkout while the payment is open. */
+    checkoutUrl: text("checkout_url"),
+    failureReason: text("failure_reason"),
+    paidAt: integer("paid_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
@@ -423,6 +435,77 @@ export const mailOutbox = sqliteTable("mail_outbox", {
   html: text("html").notNull(),
   createdAt: integer("created_at").notNull().default(now),
 });
+
+// ─── Payments (issue 8): methods per country, provider customers, refunds, the local sandbox ───
+
+/**
+ * Which payment methods are offered in a country, in the order people there use them. Data, not
+ * code: a row per (country, method); country "*" lists the methods for every other country.
+ * Schemes that no longer exist stay in the table switched off.
+ */
+export const paymentMethods = sqliteTable(
+  "payment_methods",
+  {
+    country: text("country").notNull(),
+    /** Our method id (PAYMENT_METHODS in app/lib/constants.ts). */
+    method: text("method").notNull(),
+    /** The provider's method id (Mollie: ideal, creditcard, banktransfer, directdebit, …). */
+    providerMethod: text("provider_method").notNull(),
+    sort: integer("sort").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** Comma-separated ISO currencies the method accepts; null means any. */
+    currencies: text("currencies"),
+  },
+  (t) => [primaryKey({ columns: [t.country, t.method] })],
+);
+
+/** A member's customer at the provider (needed for first/recurring payments and mandates). */
+export const paymentCustomers = sqliteTable(
+  "payment_customers",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
+    customerId: text("customer_id").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
+);
+
+/** A refund of the unused credits of one paid payment. */
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id").notNull().references(() => payments.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    credits: integer("credits").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    providerRef: text("provider_ref"),
+    status: text("status", { enum: ["queued", "pending", "processing", "refunded", "failed", "canceled"] }).notNull().default("queued"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("refunds_payment").on(t.paymentId)],
+);
+
+/**
+ * The local sandbox provider's own state (payments, customers, mandates, refunds as JSON), as a real
+ * provider would keep it on its side. Never used in production.
+ */
+export const sandboxObjects = sqliteTable(
+  "sandbox_objects",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["payment", "customer", "mandate", "refund"] }).notNull(),
+    /** The customer of a mandate or payment, the payment of a refund. */
+    parentId: text("parent_id"),
+    /** The idempotency key of the request that created it. */
+    idempotencyKey: text("idempotency_key"),
+    data: text("data").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("sandbox_objects_parent").on(t.kind, t.parentId), uniqueIndex("sandbox_objects_idempotency").on(t.kind, t.idempotencyKey)],
+);
 
 // ─── Offers (issue 9): paid features ───
 

@@ -29,7 +29,7 @@ const t0 = Date.now();
 const TABLES = [
   "photo_unlocks", "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "payments",
   "credit_ledger", "messages", "conversation_members", "conversations", "reports", "blocks", "swipe_passes", "likes",
-  "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "packages", "interests",
+  "refunds", "payment_customers", "sandbox_objects", "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "packages", "interests",
   "cities", "regions", "brands", "companies",
 ];
 // The built-in codes (TIMEBONUS25, WELCOME25) come from a migration and stay; personal codes go.

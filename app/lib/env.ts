@@ -14,6 +14,10 @@ export interface Env {
   SESSION_SECRET: string;
   PASSWORD_PEPPER: string;
   MAIL_FROM: string;
+  /** "sandbox" (default outside production) or "mollie" (always in production). */
+  PAYMENT_PROVIDER?: "sandbox" | "mollie";
+  /** Secret: wrangler secret put MOLLIE_API_KEY (test_… or live_…). */
+  MOLLIE_API_KEY?: string;
 }
 
 export const isProduction = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production";

@@ -19,9 +19,9 @@ export function formatMoney(lng: Language, cents: number, currency: string, digi
   );
 }
 
-type PackageRow = { id: string; tier: (typeof PREMIUM_TIERS)[number]; credits: number; price_cents: number; currency: string };
+export type PackageRow = { id: string; tier: (typeof PREMIUM_TIERS)[number]; credits: number; price_cents: number; currency: string };
 
-function toPackage(lng: Language, r: PackageRow) {
+export function toPackage(lng: Language, r: PackageRow) {
   return {
     id: r.id,
     tier: r.tier,

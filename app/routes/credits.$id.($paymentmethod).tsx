@@ -1,39 +1,136 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
-import { PAYMENT_METHODS } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
-import { getPackage, isPaymentMethod } from "~/models/shop.server";
-import { CheckoutUnavailable, PackageGrid, PaymentMethods, ShopPage, shopHandle, shopLinks } from "~/components/pages/Shop";
+import { isPaymentMethod, toPackage } from "~/models/shop.server";
+import {
+  countryOptions, isCountryCode, packageRow, paymentCountryCookie, paymentCountryOf, paymentView, shopData, startCheckout,
+} from "~/models/payments.server";
+import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
+import { CompletedState, CountryPicker, FailedState, PayButton, PayLoading, PendingState, paymentsHandle } from "~/components/payments/Payments";
+import paymentsStyles from "~/styles/payments.css";
 
-/** /credits/{package}/{paymentmethod?}: the chosen package and the method to pay it with. */
-export const handle = shopHandle;
-export const links = shopLinks;
+/**
+ * /credits/{package}/{paymentmethod?}: pick a method (those of the payment country, in the order
+ * people there use them), pay, and come back here with ?payment={id} to see how it went. This page
+ * only reads the payment: the webhook is what completes it.
+ */
+export const handle = paymentsHandle;
+export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  await requireMember(request, context);
-  const { lng, t } = await pageContext(request, context, "shop");
+  const member = await requireMember(request, context);
+  const { lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
   const method = params.paymentmethod;
   if (method !== undefined && !isPaymentMethod(method)) throw new Response("Not found", { status: 404 });
-  const pkg = await getPackage(context, lng, params.id ?? "");
+  const country = paymentCountryOf(request, visitorCountry);
+  const paymentId = new URL(request.url).searchParams.get("payment");
+  const data = await shopData(context, { country, packageId: params.id ?? "", userId: member.id, paymentId });
+  const raw = data.packages[0];
+  if (!raw) throw new Response("Not found", { status: 404 });
+  if (paymentId && !data.payment) throw new Response("Not found", { status: 404 });
+  const countries = countryOptions(lng, data.countries, country);
+  return {
+    title: t("method.title"),
+    pkg: toPackage(lng, raw),
+    method: method ?? null,
+    methods: data.methods.map((m) => m.method),
+    country,
+    countryName: countries.find((c) => c.code === country)?.name ?? country,
+    countries,
+    payment: data.payment ? paymentView(lng, data.payment.row) : null,
+    firstPurchase: data.payment?.firstPurchase ?? false,
+    balance: member.credits,
+  };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const { brand, country: visitorCountry } = await pageContext(request, context, "shop");
+  const form = await request.formData().catch(() => null);
+  if (!form) throw new Response("Bad request", { status: 400 });
+  const here = new URL(request.url);
+  if (form.get("intent") === "country") {
+    const chosen = String(form.get("country") ?? "").toUpperCase();
+    if (!isCountryCode(chosen)) return { error: "country" as const };
+    return redirect(here.pathname, { headers: { "Set-Cookie": paymentCountryCookie(chosen) } });
+  }
+  if (form.get("intent") !== "pay") throw new Response("Bad request", { status: 400 });
+  const method = String(form.get("method") ?? params.paymentmethod ?? "");
+  if (!isPaymentMethod(method)) return { error: "method" as const };
+  const pkg = await packageRow(context, params.id ?? "");
   if (!pkg) throw new Response("Not found", { status: 404 });
-  return { title: t("method.title"), pkg, method: method ?? null };
+  const result = await startCheckout(context, {
+    brand,
+    member,
+    pkg,
+    method,
+    country: paymentCountryOf(request, visitorCountry),
+    origin: here.origin,
+  });
+  if (!result.ok) return { error: result.error };
+  return redirect(result.redirectTo);
 }
 
 export default function PaymentMethod() {
-  const { pkg, method } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("shop");
+  const d = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const { t } = useTranslation(["shop", "payments"]);
+  const tierName = t(`tiers.${d.pkg.tier}`);
+  const p = d.payment;
+  if (p && p.state === "completed") {
+    return (
+      <ShopPage title={t("payments:state.completedTitle")}>
+        <CompletedState payment={p} balance={d.balance} firstPurchase={d.firstPurchase} />
+      </ShopPage>
+    );
+  }
+  if (p && p.state === "pending") {
+    return (
+      <ShopPage title={t("payments:state.pendingTitle")}>
+        <PendingState payment={p} />
+      </ShopPage>
+    );
+  }
+  const offered = d.method !== null && d.methods.includes(d.method);
   return (
-    <ShopPage title={t("method.title")} lead={t("method.lead", { name: t(`tiers.${pkg.tier}`), price: pkg.price })}>
+    <ShopPage title={t("method.title")} lead={t("method.lead", { name: tierName, price: d.pkg.price })}>
+      <PayLoading method={d.method ?? ""} />
+      {p ? <FailedState payment={p} methods={d.methods} /> : null}
+      {failure?.error ? (
+        <p className="alert alert-danger" role="alert">{t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}</p>
+      ) : null}
       <div className="shop-columns">
-        <PackageGrid packages={[pkg]} />
-        <section>
-          <h2>{t("method.choose")}</h2>
-          <PaymentMethods methods={PAYMENT_METHODS} selected={method ?? undefined} linkTo={(m) => `/credits/${pkg.id}/${m}`} />
+        <PackageGrid packages={[d.pkg]} />
+        <section className="pay-panel">
+          <CountryPicker country={d.country} countries={d.countries} />
+          {d.methods.length === 0 ? (
+            <p className="alert alert-warning" role="alert">{t("payments:pay.none", { country: d.countryName })}</p>
+          ) : (
+            <>
+              <h2>{t("payments:pay.choose")}</h2>
+              <PaymentMethods methods={d.methods} selected={d.method ?? undefined} linkTo={(m) => `/credits/${d.pkg.id}/${m}`} />
+            </>
+          )}
+          {d.method !== null && !offered ? (
+            <p className="alert alert-warning" role="alert" data-testid="method-not-here">{t("payments:pay.notHere", { country: d.countryName })}</p>
+          ) : null}
+          {offered ? (
+            <div className="pay-now">
+              <PayButton
+                method={d.method!}
+                label={
+                  d.method === "sepa_directdebit"
+                    ? t("payments:pay.directDebit")
+                    : t("payments:pay.button", { amount: d.pkg.price, method: t(`methods.${d.method}`) })
+                }
+              />
+              <p className="pay-secure">{t("payments:pay.secure")}</p>
+            </div>
+          ) : null}
         </section>
       </div>
-      <CheckoutUnavailable />
       <p><Link to="/credits">{t("method.otherPackage")}</Link></p>
     </ShopPage>
   );

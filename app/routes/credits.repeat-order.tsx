@@ -1,26 +1,59 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { lastPaidOrder } from "~/models/shop.server";
-import { CheckoutUnavailable, ShopPage, shopHandle, shopLinks } from "~/components/pages/Shop";
+import { lastMandateOrder, ownPaymentWithHistory, paymentView, repeatOrder } from "~/models/payments.server";
+import { ShopPage, shopLinks } from "~/components/pages/Shop";
+import { CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";
+import paymentsStyles from "~/styles/payments.css";
 
-/** Repeat order is premium-only (SPEC section 6): free members are told so and sent to /premium. */
-export const handle = shopHandle;
-export const links = shopLinks;
+/**
+ * Repeat order (premium only, SPEC section 6): the last package bought with a card, PayPal or direct
+ * debit, again, as a recurring payment on its mandate: one click, no redirect. A failed recurring
+ * card payment offers a retry or PayPal (SPEC section 8).
+ */
+export const handle = paymentsHandle;
+export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
   const { lng, t } = await pageContext(request, context, "shop");
-  if (!member.paidUser) return { title: t("repeat.title"), premium: false as const, last: null };
-  return { title: t("repeat.title"), premium: true as const, last: await lastPaidOrder(context, lng, member.id) };
+  const base = { title: t("repeat.title"), balance: member.credits };
+  if (!member.paidUser) return { ...base, premium: false as const, last: null, repeatable: null, payment: null };
+  const paymentId = new URL(request.url).searchParams.get("payment");
+  const [last, mandate, found] = await Promise.all([
+    lastPaidOrder(context, lng, member.id),
+    lastMandateOrder(context, member.id),
+    paymentId ? ownPaymentWithHistory(context, member.id, paymentId) : null,
+  ]);
+  if (paymentId && !found) throw new Response("Not found", { status: 404 });
+  return {
+    ...base,
+    premium: true as const,
+    last,
+    repeatable: mandate ? paymentView(lng, mandate) : null,
+    payment: found ? paymentView(lng, found.row) : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  if (!member.paidUser) throw new Response("Forbidden", { status: 403 });
+  const { brand } = await pageContext(request, context, "shop");
+  const form = await request.formData().catch(() => null);
+  if (form?.get("intent") !== "repeat") throw new Response("Bad request", { status: 400 });
+  const result = await repeatOrder(context, { brand, userId: member.id, origin: new URL(request.url).origin });
+  if (!result.ok) return { error: result.error };
+  return redirect(`/credits/repeat-order?payment=${result.payment.id}`);
 }
 
 export default function RepeatOrder() {
-  const { premium, last } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("shop");
-  if (!premium) {
+  const d = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const { t } = useTranslation(["shop", "payments"]);
+  if (!d.premium) {
     return (
       <ShopPage title={t("repeat.title")}>
         <p className="alert alert-warning" data-testid="premium-only">{t("repeat.premiumOnly")}</p>
@@ -28,18 +61,60 @@ export default function RepeatOrder() {
       </ShopPage>
     );
   }
+  const p = d.payment;
+  if (p?.state === "completed") {
+    return (
+      <ShopPage title={t("payments:state.completedTitle")}>
+        <CompletedState payment={p} balance={d.balance} firstPurchase={false} />
+      </ShopPage>
+    );
+  }
+  if (p?.state === "pending") {
+    return (
+      <ShopPage title={t("payments:state.pendingTitle")}>
+        <PendingState payment={p} />
+      </ShopPage>
+    );
+  }
+  const r = d.repeatable;
   return (
     <ShopPage title={t("repeat.title")} lead={t("repeat.lead")}>
-      {last ? (
-        <section className="card" data-testid="last-order">
-          <h2>{t("repeat.last")}</h2>
-          <p>{t("repeat.lastOrder", { count: last.credits, amount: last.amount, date: last.date })}</p>
+      {p?.state === "failed" ? (
+        <section className="card payment-state payment-failed" data-testid="repeat-failed">
+          <span className="payment-state-icon" aria-hidden="true">!</span>
+          <h2>{t("payments:state.failedTitle")}</h2>
+          <p className="alert alert-warning" role="alert">{t("payments:repeat.failedCard")}</p>
+          <div className="payment-actions">
+            <Form method="post">
+              <button type="submit" name="intent" value="repeat" className="btn btn-primary">{t("payments:repeat.retry")}</button>
+            </Form>
+            <PayButton method="paypal" primary={false} label={t("payments:repeat.paypal")} action={`/credits/${p.packageId}/paypal`} />
+          </div>
+          <Link to={`/credits/${p.packageId}`}>{t("payments:repeat.otherMethod")}</Link>
         </section>
-      ) : (
-        <p data-testid="no-order">{t("repeat.none")}</p>
-      )}
-      <CheckoutUnavailable />
-      <Link to="/credits" className="btn btn-primary">{t("repeat.toCredits")}</Link>
+      ) : null}
+      {failure?.error ? <p className="alert alert-warning" role="alert">{t("payments:repeat.noMandate")}</p> : null}
+      {r && p?.state !== "failed" ? (
+        <section className="card repeat-card" data-testid="last-order">
+          <h2>{t("repeat.last")}</h2>
+          <p>{t("payments:repeat.with", { method: t(`methods.${r.method}`, { defaultValue: r.method }) })}</p>
+          <Form method="post">
+            <button type="submit" name="intent" value="repeat" className="btn btn-primary btn-lg">
+              {t("payments:repeat.button", { credits: r.credits, amount: r.amount })}
+            </button>
+          </Form>
+        </section>
+      ) : null}
+      {!r && d.last ? (
+        <section className="card repeat-card" data-testid="last-order">
+          <h2>{t("repeat.last")}</h2>
+          <p>{t("repeat.lastOrder", { count: d.last.credits, amount: d.last.amount, date: d.last.date })}</p>
+          <p>{t("payments:repeat.noMandate")}</p>
+          <Link to={`/credits/${d.last.packageId}`} className="btn btn-primary">{t("repeat.toCredits")}</Link>
+        </section>
+      ) : null}
+      {!r && !d.last ? <p data-testid="no-order">{t("repeat.none")}</p> : null}
+      <Link to="/credits" className="btn btn-outline">{t("repeat.toCredits")}</Link>
     </ShopPage>
   );
 }

@@ -4,24 +4,27 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
-import { ShopPage, shopHandle, shopLinks } from "~/components/pages/Shop";
+import { listPackages } from "~/models/shop.server";
+import { PackageGrid, ShopPage, shopLinks } from "~/components/pages/Shop";
+import { paymentsHandle } from "~/components/payments/Payments";
 import { TimeBonus } from "~/components/offers/TimeBonus";
+import paymentsStyles from "~/styles/payments.css";
 
 /** What premium gives (SPEC section 6); the first credit purchase makes a member premium. */
-export const handle = shopHandle;
-export const links = shopLinks;
+export const handle = paymentsHandle;
+export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 
 const BENEFITS = ["photos", "uploads", "badge", "unblurred", "repeat"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { t } = await pageContext(request, context, "shop");
-  return { title: t("premium.title"), paidUser: member.paidUser };
+  const { t, lng } = await pageContext(request, context, "shop");
+  return { title: t("premium.title"), paidUser: member.paidUser, packages: await listPackages(context, lng) };
 }
 
 export default function Premium() {
-  const { paidUser } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("shop");
+  const { paidUser, packages } = useLoaderData<typeof loader>();
+  const { t } = useTranslation(["shop", "payments"]);
   return (
     <>
     <TimeBonus />
@@ -35,6 +38,11 @@ export default function Premium() {
           </li>
         ))}
       </ul>
+      <section className="page-section" data-testid="premium-tiers">
+        <h2>{t("payments:premium.tiers")}</h2>
+        <p>{t("payments:premium.tiersLead")}</p>
+        <PackageGrid packages={packages} linkTo={(id) => `/credits/${id}`} popular={t("payments:mostPopular")} />
+      </section>
       <Link to="/credits" className="btn btn-primary btn-lg">{t(paidUser ? "premium.more" : "premium.cta")}</Link>
     </ShopPage>
     </>

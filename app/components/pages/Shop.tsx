@@ -3,6 +3,9 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import pagesStyles from "~/styles/pages.css";
 
+/** The package most members buy, marked on the credits and premium pages. */
+const MOST_POPULAR = "p1";
+
 export const shopHandle = { i18n: ["common", "shop", "offers"] };
 export const shopLinks = () => [{ rel: "stylesheet", href: pagesStyles }];
 
@@ -14,12 +17,14 @@ export interface PackageView {
   perCredit: string;
 }
 
-export function PackageGrid({ packages, linkTo }: { packages: PackageView[]; linkTo?: (id: string) => string }) {
+/** `popular`: the label of the ribbon on the most bought package (p1), when the page shows one. */
+export function PackageGrid({ packages, linkTo, popular }: { packages: PackageView[]; linkTo?: (id: string) => string; popular?: string }) {
   const { t } = useTranslation("shop");
   return (
     <ul className="package-grid" data-testid="packages">
       {packages.map((p) => (
-        <li key={p.id} className={`card package package-${p.tier}`}>
+        <li key={p.id} className={`card package package-${p.tier}${popular && p.tier === MOST_POPULAR ? " package-popular" : ""}`}>
+          {popular && p.tier === MOST_POPULAR ? <span className="badge badge-primary package-ribbon">{popular}</span> : null}
           <h3 className="package-name">{t(`tiers.${p.tier}`)}</h3>
           <p className="package-credits">{t("package.credits", { count: p.credits })}</p>
           <p className="package-price">{p.price}</p>

@@ -1,0 +1,154 @@
+/**
+ * The one interface to a payment service provider (DESIGN section 1). Two adapters implement it:
+ * Mollie (Payments API v2 over fetch, app/lib/payments/mollie.server.ts) and the local sandbox
+ * (app/lib/payments/sandbox.server.ts, the default outside production, refused in production).
+ *
+ * The shapes follow Mollie's Payments API v2, translated to our conventions: money is integer cents
+ * with an ISO 4217 currency (Mollie sends "10.00" strings), ids are the provider's own (tr_…, re_…,
+ * cst_…, mdt_…). Nothing here touches D1 rows of ours: app/models/payments.server.ts does that.
+ */
+
+export type Money = { cents: number; currency: string };
+
+/** Mollie's payment statuses. "authorized" only occurs for pay-later methods, which we do not offer. */
+export const PROVIDER_PAYMENT_STATUSES = ["open", "pending", "authorized", "paid", "failed", "canceled", "expired"] as const;
+export type ProviderPaymentStatus = (typeof PROVIDER_PAYMENT_STATUSES)[number];
+
+/** oneoff: a single payment; first: a payment that also creates a mandate; recurring: charged on a mandate, no redirect. */
+export type SequenceType = "oneoff" | "first" | "recurring";
+
+export type CreatePaymentInput = {
+  amount: Money;
+  description: string;
+  /** The provider's method id (ideal, creditcard, paypal, banktransfer, directdebit, …); omitted for recurring. */
+  method?: string;
+  /** Where the member's browser returns after the hosted checkout. */
+  redirectUrl: string;
+  /** Called (POST, form body `id=<payment id>`) on every status change. */
+  webhookUrl: string;
+  /** Echoed back on the payment; values are strings (we keep our own payment id here). */
+  metadata: Record<string, string>;
+  /** A retried create with the same key returns the first payment instead of creating a second. */
+  idempotencyKey: string;
+  sequenceType: SequenceType;
+  /** Required for first and recurring payments. */
+  customerId?: string;
+  /** Required for recurring payments (the mandate a first payment or a direct debit form created). */
+  mandateId?: string;
+  /** The checkout's language, e.g. "nl_NL". */
+  locale?: string;
+};
+
+export type ProviderPayment = {
+  id: string;
+  status: ProviderPaymentStatus;
+  amount: Money;
+  /** The method actually used; null while the member has not chosen yet. */
+  method: string | null;
+  description: string;
+  sequenceType: SequenceType;
+  metadata: Record<string, string>;
+  /** The hosted checkout to send the member to; null once paid/failed or for recurring payments. */
+  checkoutUrl: string | null;
+  customerId: string | null;
+  /** Set on a paid first payment (the mandate it created) and on recurring payments. */
+  mandateId: string | null;
+  amountRefunded: Money | null;
+  /** The provider's reason for a failed payment (Mollie: details.failureReason for cards), if any. */
+  failureReason: string | null;
+  createdAt: string;
+  paidAt: string | null;
+};
+
+export type CreateRefundInput = {
+  paymentId: string;
+  amount: Money;
+  description: string;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+};
+
+export type ProviderRefundStatus = "queued" | "pending" | "processing" | "refunded" | "failed" | "canceled";
+export type ProviderRefund = {
+  id: string;
+  paymentId: string;
+  amount: Money;
+  status: ProviderRefundStatus;
+  createdAt: string;
+};
+
+export type ListMethodsInput = {
+  /** ISO 3166-1 alpha-2 country of the payer (Mollie: billingCountry). */
+  country: string;
+  amount: Money;
+  sequenceType: SequenceType;
+  locale?: string;
+};
+
+export type ProviderMethod = {
+  id: string;
+  description: string;
+  minimumAmount: Money | null;
+  maximumAmount: Money | null;
+};
+
+export type CreateCustomerInput = { name: string; email: string; locale?: string; metadata: Record<string, string>; idempotencyKey: string };
+export type ProviderCustomer = { id: string; name: string; email: string };
+
+export type CreateMandateInput = {
+  customerId: string;
+  method: "directdebit";
+  /** The account holder. */
+  consumerName: string;
+  /** The IBAN, without spaces. */
+  consumerAccount: string;
+  consumerBic?: string;
+  /** YYYY-MM-DD, the day the member signed (submitted the form and confirmed the SMS code). */
+  signatureDate: string;
+  /** Our own reference of the mandate, shown on the member's bank statement. */
+  mandateReference: string;
+  idempotencyKey: string;
+};
+
+export type ProviderMandateStatus = "valid" | "pending" | "invalid";
+export type ProviderMandate = {
+  id: string;
+  customerId: string;
+  status: ProviderMandateStatus;
+  method: "directdebit" | "creditcard" | "paypal";
+  consumerName: string | null;
+  consumerAccount: string | null;
+  mandateReference: string | null;
+  signatureDate: string | null;
+  createdAt: string;
+};
+
+/**
+ * A provider refused a request or could not be reached. `status` is the HTTP status (0 when the
+ * network failed), `field` the input Mollie blamed (e.g. "amount"). Callers map it to a translated
+ * message; its text is for logs only.
+ */
+export class PaymentProviderError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    message: string,
+    readonly field: string | null = null,
+  ) {
+    super(message);
+    this.name = "PaymentProviderError";
+  }
+}
+
+export interface PaymentProvider {
+  readonly name: "sandbox" | "mollie";
+  createPayment(input: CreatePaymentInput): Promise<ProviderPayment>;
+  /** The payment as the provider knows it now: the only source of truth for a webhook. Null if unknown. */
+  getPayment(id: string): Promise<ProviderPayment | null>;
+  createRefund(input: CreateRefundInput): Promise<ProviderRefund>;
+  /** Methods enabled for this payer, amount and sequence type, in the provider's order. */
+  listMethods(input: ListMethodsInput): Promise<ProviderMethod[]>;
+  createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer>;
+  createMandate(input: CreateMandateInput): Promise<ProviderMandate>;
+  listMandates(customerId: string): Promise<ProviderMandate[]>;
+}

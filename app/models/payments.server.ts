@@ -1,0 +1,551 @@
+/**
+ * Money: checkout, the webhook, repeat orders and refunds (issue 8). The provider (Mollie or the
+ * local sandbox, app/lib/payments/) is the only source of truth for a payment's status: the webhook
+ * re-fetches the payment by id and applies the new status once, guarded on the previous status, in
+ * one D1 batch with the credits, the ledger row and paid_user. The return page only reads.
+ * Pure rules live in ./payment-rules.ts.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { nowS } from "~/lib/dates";
+import { randomId } from "~/lib/password";
+import { paymentProvider } from "~/lib/payments/index.server";
+import { PaymentProviderError, type PaymentProvider, type ProviderPayment } from "~/lib/payments/provider";
+import { readCookie } from "~/lib/request.server";
+import type { schema } from "../../db/client";
+import type { BrandWithCompany } from "./brand.server";
+import { debitStatement, ledgerStatement, purchaseStatements } from "./credits.server";
+import {
+  acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
+  type PaymentStatus, type PaymentView,
+} from "./payment-rules";
+import { formatMoney } from "./shop.server";
+import type { Language, PREMIUM_TIERS } from "~/lib/constants";
+
+export type PaymentRow = typeof schema.payments.$inferSelect;
+type Ctx = AppLoadContext;
+
+/** Raw columns of a payments row, mapped to the schema's field names. */
+const ROW_SQL = `SELECT id, user_id AS userId, brand_id AS brandId, package_id AS packageId, credits, amount_cents AS amountCents,
+  currency, method, transaction_fee_cents AS transactionFeeCents, provider, provider_ref AS providerRef, status,
+  discount_code_id AS discountCodeId, original_amount_cents AS originalAmountCents, sequence_type AS sequenceType,
+  customer_id AS customerId, mandate_id AS mandateId, payment_country AS paymentCountry, checkout_url AS checkoutUrl,
+  failure_reason AS failureReason, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
+
+// ─── Payment country and methods ───
+
+const COUNTRY = /^[A-Z]{2}$/;
+export const PAYMENT_COUNTRY_COOKIE = "paymentCountry";
+
+/** The member's payment country: the one they chose on the page (cookie), else the visitor's country. */
+export function paymentCountryOf(request: Request, visitorCountry: string): string {
+  const chosen = readCookie(request, PAYMENT_COUNTRY_COOKIE)?.toUpperCase();
+  return chosen && COUNTRY.test(chosen) ? chosen : visitorCountry;
+}
+
+export function paymentCountryCookie(country: string): string {
+  return `${PAYMENT_COUNTRY_COOKIE}=${country}; Path=/; Max-Age=${365 * 86_400}; SameSite=Lax; Secure; HttpOnly`;
+}
+
+export function isCountryCode(value: unknown): value is string {
+  return typeof value === "string" && COUNTRY.test(value);
+}
+
+export type MethodOption = { method: string; providerMethod: string };
+type MethodRow = { method: string; provider_method: string; currencies: string | null };
+
+const methodRowsStatement = (db: D1Database, country: string) =>
+  db
+    .prepare(
+      `SELECT method, provider_method, currencies FROM payment_methods
+       WHERE enabled = 1 AND country = (SELECT CASE WHEN EXISTS (SELECT 1 FROM payment_methods WHERE country = ?1) THEN ?1 ELSE '*' END)
+       ORDER BY sort`,
+    )
+    .bind(country);
+
+/**
+ * The methods offered for a payment in `country` and `currency`, in the order people there use them:
+ * the country's rows of payment_methods (or the "*" rows), switched on, accepting the currency, and
+ * activated at the provider. If the provider cannot be asked, the table alone decides.
+ */
+async function offeredMethods(context: Ctx, rows: MethodRow[], country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
+  const accepted = rows.filter((r) => acceptsCurrency(r.currencies, amount.currency));
+  let active: Set<string> | null = null;
+  try {
+    const listed = await paymentProvider(context).listMethods({ country, amount, sequenceType: "oneoff" });
+    active = new Set(listed.map((m) => m.id));
+  } catch (e) {
+    console.error("payments: listing the provider's methods failed", e);
+  }
+  return accepted
+    // SEPA direct debit is not a checkout method: it starts with the /directdebit form and its mandate.
+    .filter((r) => r.provider_method === "directdebit" || !active || active.has(r.provider_method))
+    .map((r) => ({ method: r.method, providerMethod: r.provider_method }));
+}
+
+export async function methodsFor(context: Ctx, country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
+  const { results } = await methodRowsStatement(context.env.DB, country).all<MethodRow>();
+  return offeredMethods(context, results, country, amount);
+}
+
+/**
+ * What the shop pages need, in one D1 round trip: the packages (or one), the methods of the payment
+ * country (priced on the cheapest or the chosen package), the countries with their own method list,
+ * and optionally one of the member's payments with whether it was their first purchase.
+ */
+export async function shopData(context: Ctx, o: { country: string; packageId?: string; userId: string; paymentId?: string | null }) {
+  const db = context.env.DB;
+  const stmts = [
+    o.packageId
+      ? db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(o.packageId)
+      : db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier"),
+    methodRowsStatement(db, o.country),
+    db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
+  ];
+  if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
+  const [pkgs, methodRows, countryRows, one, earlier] = await db.batch(stmts);
+  const packages = pkgs!.results as (PackageRow & { tier: Tier })[];
+  const priced = packages[0];
+  const methods = priced ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, { cents: priced.price_cents, currency: priced.currency }) : [];
+  const row = (one?.results[0] as PaymentRow | undefined) ?? null;
+  return {
+    packages,
+    methods,
+    countries: (countryRows!.results as { country: string }[]).map((r) => r.country),
+    payment: row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null,
+  };
+}
+
+// ─── Checkout ───
+
+type PackageRow = { id: string; credits: number; price_cents: number; currency: string };
+type Tier = (typeof PREMIUM_TIERS)[number];
+
+export async function packageRow(context: Ctx, id: string): Promise<PackageRow | null> {
+  return context.env.DB.prepare("SELECT id, credits, price_cents, currency FROM packages WHERE id = ?1").bind(id).first<PackageRow>();
+}
+
+/** The provider customer of a member (made once, kept in payment_customers). */
+async function customerOf(context: Ctx, provider: PaymentProvider, member: { id: string; name: string; email: string }): Promise<string> {
+  const db = context.env.DB;
+  const row = await db
+    .prepare("SELECT customer_id FROM payment_customers WHERE user_id = ?1 AND provider = ?2")
+    .bind(member.id, provider.name)
+    .first<{ customer_id: string }>();
+  if (row) return row.customer_id;
+  const customer = await provider.createCustomer({
+    name: member.name,
+    email: member.email,
+    metadata: { userId: member.id },
+    idempotencyKey: `customer-${member.id}`,
+  });
+  await db
+    .prepare("INSERT INTO payment_customers (user_id, provider, customer_id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
+    .bind(member.id, provider.name, customer.id)
+    .run();
+  const kept = await db
+    .prepare("SELECT customer_id FROM payment_customers WHERE user_id = ?1 AND provider = ?2")
+    .bind(member.id, provider.name)
+    .first<{ customer_id: string }>();
+  return kept!.customer_id;
+}
+
+/** The customer id a member has at the current provider (made if needed): the direct debit mandate needs it. */
+export async function ensureCustomer(context: Ctx, member: { id: string; name: string; email: string }): Promise<string> {
+  return customerOf(context, paymentProvider(context), member);
+}
+
+export type CheckoutMember = { id: string; name: string; email: string; language: string };
+export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" };
+
+/** A discount the Offers work applies: what is charged instead of the package price, and the code used. */
+export type CheckoutDiscount = { codeId: number; amountCents: number };
+
+const LOCALES: Record<string, string> = {
+  en: "en_GB", nl: "nl_NL", de: "de_DE", it: "it_IT", fr: "fr_FR", es: "es_ES", pl: "pl_PL", da: "da_DK", fi: "fi_FI", nb: "nb_NO", sv: "sv_SE",
+};
+
+/**
+ * Starts a purchase of package `pkg` with `method`: stores the payment (open), asks the provider for
+ * it and answers where to send the member (the provider's hosted checkout). The payment's own id is
+ * the idempotency key, so a retried request never creates a second payment at the provider.
+ */
+export async function startCheckout(
+  context: Ctx,
+  o: { brand: BrandWithCompany; member: CheckoutMember; pkg: PackageRow; method: string; country: string; origin: string; discount?: CheckoutDiscount },
+): Promise<CheckoutResult> {
+  const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
+  if (!Number.isInteger(amountCents) || amountCents < 1) return { ok: false, error: "provider" };
+  const option = (await methodsFor(context, o.country, { cents: amountCents, currency: o.pkg.currency })).find((m) => m.method === o.method);
+  if (!option) return { ok: false, error: "method" };
+  if (option.providerMethod === "directdebit") return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
+
+  const provider = paymentProvider(context);
+  const sequenceType = sequenceTypeFor(option.providerMethod);
+  const id = randomId();
+  try {
+    const customerId = sequenceType === "first" ? await customerOf(context, provider, o.member) : null;
+    await context.env.DB.prepare(
+      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
+         customer_id, payment_country, discount_code_id, original_amount_cents)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14)`,
+    )
+      .bind(
+        id, o.member.id, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, sequenceType,
+        customerId, o.country, o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null,
+      )
+      .run();
+    const created = await provider.createPayment({
+      amount: { cents: amountCents, currency: o.pkg.currency },
+      description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
+      method: option.providerMethod,
+      redirectUrl: `${o.origin}/credits/${o.pkg.id}/${o.method}?payment=${id}`,
+      webhookUrl: `${o.origin}${WEBHOOK_PATH}`,
+      metadata: { paymentId: id },
+      idempotencyKey: id,
+      sequenceType,
+      customerId: customerId ?? undefined,
+      locale: LOCALES[o.member.language],
+    });
+    await context.env.DB.prepare("UPDATE payments SET provider_ref = ?2, checkout_url = ?3, updated_at = ?4 WHERE id = ?1")
+      .bind(id, created.id, created.checkoutUrl, nowS())
+      .run();
+    if (!created.checkoutUrl) return { ok: false, error: "provider" };
+    return { ok: true, paymentId: id, redirectTo: created.checkoutUrl };
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    console.error("payments: creating the payment failed", e.status, e.title, e.message, e.field);
+    await context.env.DB.prepare("UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'")
+      .bind(id, `provider: ${e.title}`, nowS())
+      .run();
+    return { ok: false, error: "provider" };
+  }
+}
+
+// ─── The webhook ───
+
+export const WEBHOOK_PATH = "/api/payments/webhook";
+
+/**
+ * The statements that complete a payment, as one batch: the status change guarded on the previous
+ * status, then (only if it changed a row) the credits with paid_user and the ledger row, then
+ * `extra` (e.g. the Offers work's discount redemption; each extra statement must guard itself with
+ * `changes() = 1` or an equivalent condition, as it runs only after the ledger insert).
+ */
+export function completionStatements(
+  db: D1Database,
+  row: Pick<PaymentRow, "id" | "userId" | "credits" | "status">,
+  paid: { providerRef: string; method: string | null; mandateId: string | null; now?: number },
+  extra: D1PreparedStatement[] = [],
+): D1PreparedStatement[] {
+  const now = paid.now ?? nowS();
+  return [
+    db
+      .prepare(
+        `UPDATE payments SET status = 'paid', paid_at = ?3, updated_at = ?3, provider_ref = COALESCE(provider_ref, ?4),
+           mandate_id = COALESCE(?5, mandate_id), checkout_url = NULL WHERE id = ?1 AND status = ?2`,
+      )
+      .bind(row.id, row.status, now, paid.providerRef, paid.mandateId),
+    ...purchaseStatements(db, { userId: row.userId, credits: row.credits, paymentId: row.id, now }),
+    ...extra,
+  ];
+}
+
+/** Statements appended to a payment's completion batch (registered by other areas, e.g. discounts). */
+export type CompletionExtras = (db: D1Database, row: PaymentRow) => D1PreparedStatement[];
+
+/**
+ * Applies what the provider says about a payment to our row, once. Returns the row as it is now, or
+ * null when the payment is not ours (unknown id, other provider, or an amount that does not match).
+ */
+export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, extras?: CompletionExtras): Promise<PaymentRow | null> {
+  const db = context.env.DB;
+  const id = pp.metadata.paymentId;
+  if (!id) return null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const row = await db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+    if (!row || row.provider !== paymentProvider(context).name) return null;
+    if ((row.providerRef && row.providerRef !== pp.id) || pp.amount.cents !== row.amountCents || pp.amount.currency !== row.currency) {
+      console.error("payments: provider payment does not match ours", pp.id, id);
+      return null;
+    }
+    const to = statusFromProvider(pp.status);
+    if (!canMove(row.status as PaymentStatus, to)) return row;
+    const now = nowS();
+    let changed: number;
+    if (to === "paid") {
+      const stmts = completionStatements(db, row, { providerRef: pp.id, method: pp.method, mandateId: pp.mandateId, now }, extras?.(db, row));
+      changed = (await db.batch(stmts))[0]!.meta.changes;
+    } else {
+      const r = await db
+        .prepare(
+          `UPDATE payments SET status = ?3, provider_ref = COALESCE(provider_ref, ?4), failure_reason = ?5, updated_at = ?6,
+             checkout_url = CASE WHEN ?3 IN ('failed', 'canceled', 'expired') THEN NULL ELSE checkout_url END
+           WHERE id = ?1 AND status = ?2`,
+        )
+        .bind(row.id, row.status, to, pp.id, pp.failureReason, now)
+        .run();
+      changed = r.meta.changes;
+    }
+    // 0 changes: another webhook moved it first; read again and see whether anything is left to do.
+    if (changed === 1) return { ...row, status: to };
+  }
+  return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+}
+
+const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
+
+/**
+ * A webhook call: trusts nothing but the id, re-fetches the payment from the provider and applies it.
+ * Unknown ids change nothing (the route answers 200 as Mollie expects). Throws only when the
+ * provider cannot be reached, so the route answers 5xx and the provider calls again later.
+ */
+export async function handleWebhook(context: Ctx, providerId: unknown, extras?: CompletionExtras): Promise<void> {
+  if (typeof providerId !== "string" || !PROVIDER_ID.test(providerId)) return;
+  const pp = await paymentProvider(context).getPayment(providerId);
+  if (pp) await applyProviderPayment(context, pp, extras);
+}
+
+// ─── Reading payments ───
+
+export function paymentView(lng: Language, row: PaymentRow): PaymentView {
+  const status = row.status as PaymentStatus;
+  return {
+    id: row.id,
+    status,
+    state: paymentState(status),
+    credits: row.credits,
+    amount: formatMoney(lng, row.amountCents, row.currency),
+    method: row.method,
+    packageId: row.packageId,
+    sequenceType: row.sequenceType,
+  };
+}
+
+/** One of the member's own payments and how many purchases were paid before it (first purchase: 0). */
+function ownPaymentStatements(db: D1Database, userId: string, id: string) {
+  return [
+    db.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId),
+    db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status IN ('paid', 'refunded') AND id <> ?2
+           AND COALESCE(paid_at, 0) <= (SELECT COALESCE(paid_at, 0) FROM payments WHERE id = ?2)`,
+      )
+      .bind(userId, id),
+  ];
+}
+
+export async function ownPaymentWithHistory(context: Ctx, userId: string, id: string) {
+  const [one, earlier] = await context.env.DB.batch(ownPaymentStatements(context.env.DB, userId, id));
+  const row = (one!.results[0] as PaymentRow | undefined) ?? null;
+  return row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null;
+}
+
+/** The payment-country choices, named in the page language (the member's own country always among them). */
+export function countryOptions(lng: Language, codes: string[], current: string) {
+  const names = new Intl.DisplayNames([lng], { type: "region" });
+  return [...new Set([...codes, current])]
+    .filter((c) => c !== "XX")
+    .map((code) => ({ code, name: names.of(code) ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name, lng));
+}
+
+/** One of the member's own payments (another member's id is null → 404). */
+export async function ownPayment(context: Ctx, userId: string, id: string): Promise<PaymentRow | null> {
+  return context.env.DB.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<PaymentRow>();
+}
+
+/** The last paid payment that left a valid mandate: what a repeat order buys again. */
+export async function lastMandateOrder(context: Ctx, userId: string): Promise<PaymentRow | null> {
+  return context.env.DB.prepare(
+    `${ROW_SQL} WHERE user_id = ?1 AND status = 'paid' AND mandate_id IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  )
+    .bind(userId)
+    .first<PaymentRow>();
+}
+
+// ─── Repeat order (recurring payment on a mandate) ───
+
+export type RecurringResult = { ok: true; payment: PaymentRow } | { ok: false; error: "none" | "provider" };
+
+/**
+ * Charges a package on a mandate without a redirect (repeat order; the direct debit form's first
+ * order). The answer of the create call is the provider's own word, so it is applied at once like
+ * a webhook; the webhook that follows changes nothing more.
+ */
+export async function chargeMandate(
+  context: Ctx,
+  o: { brand: BrandWithCompany; userId: string; pkg: PackageRow; method: string; customerId: string; mandateId: string; origin: string; country: string | null },
+): Promise<RecurringResult> {
+  const provider = paymentProvider(context);
+  const id = randomId();
+  await context.env.DB.prepare(
+    `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
+       customer_id, mandate_id, payment_country)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12)`,
+  )
+    .bind(id, o.userId, o.brand.id, o.pkg.id, o.pkg.credits, o.pkg.price_cents, o.pkg.currency, o.method, provider.name, o.customerId, o.mandateId, o.country)
+    .run();
+  try {
+    const created = await provider.createPayment({
+      amount: { cents: o.pkg.price_cents, currency: o.pkg.currency },
+      description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
+      redirectUrl: `${o.origin}/credits/repeat-order?payment=${id}`,
+      webhookUrl: `${o.origin}${WEBHOOK_PATH}`,
+      metadata: { paymentId: id },
+      idempotencyKey: id,
+      sequenceType: "recurring",
+      customerId: o.customerId,
+      mandateId: o.mandateId,
+    });
+    await context.env.DB.prepare("UPDATE payments SET provider_ref = COALESCE(provider_ref, ?2), updated_at = ?3 WHERE id = ?1").bind(id, created.id, nowS()).run();
+    const payment = (await applyProviderPayment(context, created)) ?? (await ownPayment(context, o.userId, id))!;
+    return { ok: true, payment };
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    console.error("payments: recurring payment refused", e.status, e.title, e.message);
+    await context.env.DB.prepare("UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'")
+      .bind(id, `provider: ${e.title}`, nowS())
+      .run();
+    return { ok: true, payment: (await ownPayment(context, o.userId, id))! };
+  }
+}
+
+/** Repeat order: the last package bought with a mandate, again, on that mandate. */
+export async function repeatOrder(context: Ctx, o: { brand: BrandWithCompany; userId: string; origin: string }): Promise<RecurringResult> {
+  const last = await lastMandateOrder(context, o.userId);
+  if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
+  const pkg = await packageRow(context, last.packageId);
+  if (!pkg) return { ok: false, error: "none" };
+  return chargeMandate(context, {
+    brand: o.brand, userId: o.userId, pkg, method: last.method, customerId: last.customerId, mandateId: last.mandateId, origin: o.origin,
+    country: last.paymentCountry,
+  });
+}
+
+// ─── Refunds of unused credits ───
+
+export type RefundQuote =
+  | { ok: true; credits: number; amountCents: number; currency: string }
+  | { ok: false; reason: "status" | "days" | "used" | "exists" };
+
+type LedgerGrant = { id: number; ref_id: string | null; delta: number };
+
+/**
+ * What a refund of this payment would give back now: the credits of the purchase not yet spent
+ * (spent oldest purchase first) pro rata of the amount, within the brand's refund_days, once.
+ */
+export async function refundQuote(context: Ctx, brand: Pick<BrandWithCompany, "refundDays">, row: PaymentRow): Promise<RefundQuote> {
+  if (row.status !== "paid") return { ok: false, reason: "status" };
+  if (!withinRefundDays(row.paidAt, brand.refundDays, nowS())) return { ok: false, reason: "days" };
+  const db = context.env.DB;
+  const [existing, grants, balance] = await db.batch([
+    db.prepare("SELECT COUNT(*) AS n FROM refunds WHERE payment_id = ?1 AND status NOT IN ('failed', 'canceled')").bind(row.id),
+    // Every grant from this purchase on, and every refund (negative, ref_id = the payment refunded).
+    db
+      .prepare(
+        `SELECT id, ref_id, delta FROM credit_ledger WHERE user_id = ?1 AND (delta > 0 OR reason = 'refund')
+           AND id >= (SELECT MIN(id) FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase' AND ref_id = ?2) ORDER BY id`,
+      )
+      .bind(row.userId, row.id),
+    db.prepare("SELECT credits FROM users WHERE id = ?1").bind(row.userId),
+  ]);
+  if ((existing!.results[0] as { n: number }).n > 0) return { ok: false, reason: "exists" };
+  const rows = grants!.results as LedgerGrant[];
+  const credit = (balance!.results[0] as { credits: number } | undefined)?.credits ?? 0;
+  const own = rows.filter((r) => r.ref_id === row.id).reduce((s, r) => s + r.delta, 0);
+  // Grants after this purchase, each net of its own refunds (refund rows carry the refunded payment's id).
+  // A refund of an older purchase lowers that purchase, not these, so only refunds of newer ones count.
+  const newerRefs = new Set(rows.filter((r) => r.delta > 0 && r.ref_id !== row.id && r.ref_id).map((r) => r.ref_id));
+  const newerNet = rows
+    .filter((r) => r.ref_id !== row.id && (r.delta > 0 || newerRefs.has(r.ref_id)))
+    .reduce((s, r) => s + r.delta, 0);
+  const credits = unusedCredits(credit, own, newerNet);
+  const amountCents = refundCents(row.amountCents, row.credits, credits);
+  if (credits < 1 || amountCents < 1) return { ok: false, reason: "used" };
+  return { ok: true, credits, amountCents, currency: row.currency };
+}
+
+export type RefundResult = { ok: true; refundId: string } | { ok: false; reason: "status" | "days" | "used" | "exists" | "provider" };
+
+/**
+ * Refunds the unused credits of a payment: takes the credits back (guarded: the balance still covers
+ * them and no other refund of this payment exists) with their ledger row and the refund row in one
+ * batch, then asks the provider to pay the money back. If the provider refuses, the credits return.
+ */
+export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, "refundDays">, row: PaymentRow): Promise<RefundResult> {
+  const quote = await refundQuote(context, brand, row);
+  if (!quote.ok) return quote;
+  const db = context.env.DB;
+  const id = randomId();
+  const now = nowS();
+  const [debit] = await db.batch([
+    debitStatement(db, row.userId, quote.credits, {
+      sql: "NOT EXISTS (SELECT 1 FROM refunds WHERE payment_id = ?3 AND status NOT IN ('failed', 'canceled'))",
+      params: [row.id],
+    }),
+    ledgerStatement(db, { userId: row.userId, delta: -quote.credits, reason: "refund", refId: row.id, now }),
+    db
+      .prepare(
+        `INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7 WHERE changes() = 1`,
+      )
+      .bind(id, row.id, row.userId, quote.credits, quote.amountCents, quote.currency, now),
+  ]);
+  if (debit!.meta.changes !== 1) return { ok: false, reason: "exists" };
+  try {
+    const refund = await paymentProvider(context).createRefund({
+      paymentId: row.providerRef ?? "",
+      amount: { cents: quote.amountCents, currency: quote.currency },
+      description: `Refund of ${quote.credits} unused credits`,
+      metadata: { paymentId: row.id, refundId: id },
+      idempotencyKey: id,
+    });
+    await db.prepare("UPDATE refunds SET provider_ref = ?2, status = ?3 WHERE id = ?1").bind(id, refund.id, refund.status).run();
+    return { ok: true, refundId: id };
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    console.error("payments: refund refused", e.status, e.title, e.message);
+    // The money did not go back, so the credits do: the refund row fails, the ledger records the return.
+    await db.batch([
+      db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = 'queued'").bind(id),
+      db.prepare("UPDATE users SET credits = credits + ?2 WHERE id = ?1 AND changes() = 1").bind(row.userId, quote.credits),
+      ledgerStatement(db, { userId: row.userId, delta: quote.credits, reason: "refund", refId: row.id }),
+    ]);
+    return { ok: false, reason: "provider" };
+  }
+}
+
+export type RefundRow = { id: string; credits: number; amount_cents: number; currency: string; status: string; created_at: number };
+
+export async function refundsOf(context: Ctx, paymentId: string): Promise<RefundRow[]> {
+  const { results } = await context.env.DB.prepare(
+    "SELECT id, credits, amount_cents, currency, status, created_at FROM refunds WHERE payment_id = ?1 ORDER BY created_at DESC",
+  )
+    .bind(paymentId)
+    .all<RefundRow>();
+  return results;
+}
+
+// ─── Receipt ───
+
+/** A printable receipt of a paid payment: the seller (companyinfo), the lines and the VAT of the buyer's country. */
+export function receiptOf(lng: Language, brand: BrandWithCompany, row: PaymentRow) {
+  const c = brand.company;
+  const country = row.paymentCountry && VAT_RATES_BP[row.paymentCountry] !== undefined ? row.paymentCountry : c.country;
+  const rateBp = VAT_RATES_BP[country] ?? VAT_RATES_BP[c.country] ?? 0;
+  const { vatCents, netCents } = vatOf(row.amountCents, rateBp);
+  const money = (cents: number) => formatMoney(lng, cents, row.currency);
+  return {
+    seller: { name: c.name, address: c.address, city: c.city, country: c.country, kvk: c.kvk, vatNumber: vatNumberFor(c.vatNumbers, country, c.country) },
+    brandName: brand.name,
+    paidAt: row.paidAt
+      ? new Intl.DateTimeFormat(lng, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(row.paidAt * 1000))
+      : null,
+    net: money(netCents),
+    vat: money(vatCents),
+    vatRate: new Intl.NumberFormat(lng, { maximumFractionDigits: 2 }).format(rateBp / 100),
+    total: money(row.amountCents),
+    original: row.originalAmountCents !== null ? money(row.originalAmountCents) : null,
+  };
+}
+export type Receipt = ReturnType<typeof receiptOf>;

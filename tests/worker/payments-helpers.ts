@@ -1,0 +1,64 @@
+/** Helpers for the payment worker tests: buy through the sandbox as a browser would. */
+import { env, SELF } from "cloudflare:test";
+import { expect } from "vitest";
+import { createMember, get, post, sessionCookie } from "./fixtures";
+
+export async function member(o: Parameters<typeof createMember>[0] = {}) {
+  const m = await createMember({ country: "NL", ...o });
+  const cookie = `${await sessionCookie(m.id)}; dev_country=NL`;
+  return { ...m, cookie };
+}
+
+/** Starts a checkout; answers the sandbox payment id and our payment id. */
+export async function startPayment(cookie: string, pkg = "p1", method = "ideal") {
+  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", method }, { cookie });
+  expect(res.status).toBe(302);
+  const location = res.headers.get("Location")!;
+  const providerId = /\/sandbox\/(tr_\w+)$/.exec(location)?.[1];
+  expect(providerId, location).toBeTruthy();
+  const row = await env.DB.prepare("SELECT id FROM payments WHERE provider_ref = ?1").bind(providerId).first<{ id: string }>();
+  return { providerId: providerId!, paymentId: row!.id };
+}
+
+/** The tester's choice on the sandbox checkout; answers where the browser is sent back to. */
+export async function choose(providerId: string, outcome: string) {
+  const res = await post(`/sandbox/${providerId}`, { outcome });
+  expect(res.status).toBe(302);
+  return res.headers.get("Location")!;
+}
+
+/** Mollie's webhook call: a POST with only the id, no cookie, no Origin. */
+export function webhook(id: string) {
+  return SELF.fetch("http://localhost/api/payments/webhook", {
+    method: "POST",
+    headers: { Host: "localhost", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ id }),
+  });
+}
+
+/** Changes what the sandbox says about a payment, without calling the webhook. */
+export async function setProviderStatus(providerId: string, status: string, extra: Record<string, unknown> = {}) {
+  const row = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1").bind(providerId).first<{ data: string }>();
+  const data = { ...JSON.parse(row!.data), status, ...extra };
+  await env.DB.prepare("UPDATE sandbox_objects SET data = ?2 WHERE id = ?1").bind(providerId, JSON.stringify(data)).run();
+}
+
+export async function paymentRow(id: string) {
+  return env.DB.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<Record<string, unknown>>();
+}
+
+export async function userRow(id: string) {
+  return env.DB.prepare("SELECT credits, paid_user FROM users WHERE id = ?1").bind(id).first<{ credits: number; paid_user: number }>();
+}
+
+/** The ledger explains the balance: the sum of its rows equals users.credits. */
+export async function expectLedgerExplains(userId: string) {
+  const r = await env.DB.prepare(
+    "SELECT u.credits AS balance, (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = u.id) AS ledger FROM users u WHERE u.id = ?1",
+  )
+    .bind(userId)
+    .first<{ balance: number; ledger: number }>();
+  expect(r!.ledger).toBe(r!.balance);
+}
+
+export { get, post };
