@@ -12,7 +12,9 @@
 import { TIME_BONUS_CODE } from "~/lib/constants";
 import { nowS } from "~/lib/dates";
 import { activeDiscount, discountedPrice, percentageBasisPoints, timeBonus, WELCOME_CODE, welcomeDiscount, type ActiveDiscount, type OfferMember } from "~/lib/offers";
+import type { Language } from "~/lib/constants";
 import type { schema } from "../../db/client";
+import { toPackage, type PackageRow } from "./shop.server";
 
 type CodeRow = typeof schema.discountCodes.$inferSelect;
 
@@ -74,25 +76,27 @@ SELECT c.id, c.code, c.value_percentage AS valuePercentage, c.minimum_order_valu
        EXISTS (SELECT 1 FROM payments p WHERE p.discount_code_id = c.id AND p.user_id = ?2 AND p.status IN ('open', 'pending')) AS claimed
 FROM discount_codes c WHERE c.code = ?1`;
 
+/** The statement that reads a code and whether this member used or holds it; null for a malformed code. */
+export function codeLookupStatement(d1: D1Database, input: string, userId: string): D1PreparedStatement | null {
+  const code = normalizeCode(input);
+  return code ? d1.prepare(LOOKUP_SQL).bind(code, userId) : null;
+}
+
+export type CodeOrder = { member: DiscountMember; brand: DiscountBrand; priceCents: number; country: string; method?: string | null; now?: number };
+
 /**
- * Checks a code for one order: the member, the package price, the payment country and (once chosen)
- * the payment method. Checks in the order a member can act on: exists, used, expired, country,
- * minimum order value, payment method.
+ * Whether a looked-up code applies to one order: the member, the package price, the payment country
+ * and (once chosen) the payment method. Checks in the order a member can act on: exists, used,
+ * expired, country, minimum order value, payment method.
  */
-export async function checkCode(
-  d1: D1Database,
-  o: { member: DiscountMember; brand: DiscountBrand; code: string; priceCents: number; country: string; method?: string | null; now?: number },
-): Promise<CodeCheck> {
+export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
   const now = o.now ?? nowS();
-  const code = normalizeCode(o.code);
-  if (!code) return { ok: false, error: "not_found" };
-  const row = await d1.prepare(LOOKUP_SQL).bind(code, o.member.id).first<CodeLookup>();
   if (!row || row.status !== "active" || (row.userId !== null && row.userId !== o.member.id)) return { ok: false, error: "not_found" };
   if (percentageBasisPoints(row.valuePercentage) === null) return { ok: false, error: "not_found" };
   if (row.oncePerUser && (row.redeemed || row.claimed)) return { ok: false, error: "used" };
   const builtInOver =
-    (code === TIME_BONUS_CODE && !timeBonus(o.member, now)) ||
-    (code === WELCOME_CODE && !welcomeDiscount(o.member, o.brand.welcomeDiscountS, now));
+    (row.code === TIME_BONUS_CODE && !timeBonus(o.member, now)) ||
+    (row.code === WELCOME_CODE && !welcomeDiscount(o.member, o.brand.welcomeDiscountS, now));
   if (builtInOver || (row.expires !== null && row.expires <= now)) return { ok: false, error: "expired" };
   if (row.country && row.country.toUpperCase() !== o.country.toUpperCase()) return { ok: false, error: "country" };
   if (row.minimumOrderValue !== null && o.priceCents < row.minimumOrderValue) {
@@ -102,6 +106,22 @@ export async function checkCode(
   if (o.method && methods && !methods.includes(o.method)) return { ok: false, error: "method" };
   return { ok: true, code: { id: row.id, code: row.code, percentage: row.valuePercentage, ...discountedPrice(o.priceCents, row.valuePercentage) } };
 }
+
+/** Checks a typed code for one order (one round trip); see evaluateCode. */
+export async function checkCode(d1: D1Database, o: CodeOrder & { code: string }): Promise<CodeCheck> {
+  const lookup = codeLookupStatement(d1, o.code, o.member.id);
+  if (!lookup) return { ok: false, error: "not_found" };
+  return evaluateCode(await lookup.first<CodeLookup>(), o);
+}
+
+/** The code the member's prices use: the one they typed, else their active discount (time bonus or welcome). */
+export function codeForPrices(member: DiscountMember, brand: DiscountBrand, typed?: string | null, now = nowS()): { code: string; typed: boolean } | null {
+  if (typed && typed.trim()) return { code: typed, typed: true };
+  const active = activeDiscount(member, brand.welcomeDiscountS, now);
+  return active ? { code: active.code, typed: false } : null;
+}
+
+export type { CodeLookup };
 
 // The raw query returns the JSON column as text.
 function parseMethods(v: unknown): string[] | null {
@@ -113,21 +133,6 @@ function parseMethods(v: unknown): string[] | null {
   } catch {
     return null;
   }
-}
-
-/**
- * The active discount applied to a price (what /credits, /premium and the checkout show), checked
- * against the database like a typed code (a code already redeemed or held by an open payment does not show).
- */
-export async function activeDiscountFor(
-  d1: D1Database,
-  o: { member: DiscountMember; brand: DiscountBrand; priceCents: number; country: string; now?: number },
-): Promise<AppliedCode | null> {
-  const now = o.now ?? nowS();
-  const active = activeDiscount(o.member, o.brand.welcomeDiscountS, now);
-  if (!active) return null;
-  const check = await checkCode(d1, { ...o, code: active.code, now });
-  return check.ok ? check.code : null;
 }
 
 /**
@@ -156,4 +161,19 @@ export function redemptionStatement(d1: D1Database, paymentId: string, now = now
        ON CONFLICT (code_id, user_id) DO NOTHING`,
     )
     .bind(paymentId, now);
+}
+
+/**
+ * A package as the shop shows it with a code applied: `price` the discounted price, `was` the original
+ * (struck through on the page); without a code that applies, the package as it is.
+ */
+export function discountedPackage(lng: Language, row: PackageRow, lookup: CodeLookup | null, order: Omit<CodeOrder, "priceCents">) {
+  const plain = toPackage(lng, row);
+  const check = lookup ? evaluateCode(lookup, { ...order, priceCents: row.price_cents }) : null;
+  if (!check?.ok) return { ...plain, was: null as string | null };
+  const c = check.code;
+  return {
+    ...toPackage(lng, { ...row, price_cents: c.finalCents }),
+    was: plain.price,
+  };
 }

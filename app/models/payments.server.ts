@@ -14,6 +14,7 @@ import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
 import { debitStatement, ledgerStatement, purchaseStatements } from "./credits.server";
+import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts.server";
 import {
   acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
@@ -92,7 +93,10 @@ export async function methodsFor(context: Ctx, country: string, amount: { cents:
  * country (priced on the cheapest or the chosen package), the countries with their own method list,
  * and optionally one of the member's payments with whether it was their first purchase.
  */
-export async function shopData(context: Ctx, o: { country: string; packageId?: string; userId: string; paymentId?: string | null }) {
+export async function shopData(
+  context: Ctx,
+  o: { country: string; packageId?: string; userId: string; paymentId?: string | null; discount?: D1PreparedStatement | null },
+) {
   const db = context.env.DB;
   const stmts = [
     o.packageId
@@ -100,9 +104,11 @@ export async function shopData(context: Ctx, o: { country: string; packageId?: s
       : db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier"),
     methodRowsStatement(db, o.country),
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
+    // The discount code the prices use (discounts.server.ts codeLookupStatement), read in the same round trip.
+    o.discount ?? db.prepare("SELECT NULL AS none WHERE 0"),
   ];
   if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
-  const [pkgs, methodRows, countryRows, one, earlier] = await db.batch(stmts);
+  const [pkgs, methodRows, countryRows, discountRows, one, earlier] = await db.batch(stmts);
   const packages = pkgs!.results as (PackageRow & { tier: Tier })[];
   const priced = packages[0];
   const methods = priced ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, { cents: priced.price_cents, currency: priced.currency }) : [];
@@ -112,6 +118,7 @@ export async function shopData(context: Ctx, o: { country: string; packageId?: s
     methods,
     countries: (countryRows!.results as { country: string }[]).map((r) => r.country),
     payment: row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null,
+    discount: (discountRows!.results[0] as CodeLookup | undefined) ?? null,
   };
 }
 
@@ -155,7 +162,7 @@ export async function ensureCustomer(context: Ctx, member: { id: string; name: s
 }
 
 export type CheckoutMember = { id: string; name: string; email: string; language: string };
-export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" };
+export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" | "discount" };
 
 /** A discount the Offers work applies: what is charged instead of the package price, and the code used. */
 export type CheckoutDiscount = { codeId: number; amountCents: number };
@@ -184,16 +191,18 @@ export async function startCheckout(
   const id = randomId();
   try {
     const customerId = sequenceType === "first" ? await customerOf(context, provider, o.member) : null;
-    await context.env.DB.prepare(
+    // A once-per-member code rides on one live payment at a time (claimGuardSql): 20 racing checkouts, one discount.
+    const inserted = await context.env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
          customer_id, payment_country, discount_code_id, original_amount_cents)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14)`,
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?13", "?2")}`,
     )
       .bind(
         id, o.member.id, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, sequenceType,
         customerId, o.country, o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null,
       )
       .run();
+    if (inserted.meta.changes !== 1) return { ok: false, error: "discount" };
     const created = await provider.createPayment({
       amount: { cents: amountCents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
@@ -246,6 +255,8 @@ export function completionStatements(
       )
       .bind(row.id, row.status, now, paid.providerRef, paid.mandateId),
     ...purchaseStatements(db, { userId: row.userId, credits: row.credits, paymentId: row.id, now }),
+    // The payment's once-per-member code is used up in the same transaction (a no-op without a code).
+    redemptionStatement(db, row.id, now),
     ...extra,
   ];
 }

@@ -4,7 +4,8 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
-import { listPackages } from "~/models/shop.server";
+import { paymentCountryOf, shopData } from "~/models/payments.server";
+import { codeForPrices, codeLookupStatement, discountedPackage } from "~/models/discounts.server";
 import { PackageGrid, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { paymentsHandle } from "~/components/payments/Payments";
 import { TimeBonus } from "~/components/offers/TimeBonus";
@@ -18,8 +19,12 @@ const BENEFITS = ["photos", "uploads", "badge", "unblurred", "repeat"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { t, lng } = await pageContext(request, context, "shop");
-  return { title: t("premium.title"), paidUser: member.paidUser, packages: await listPackages(context, lng) };
+  const { brand, t, lng, country: visitorCountry } = await pageContext(request, context, "shop");
+  const country = paymentCountryOf(request, visitorCountry);
+  const active = codeForPrices(member, brand);
+  const data = await shopData(context, { country, userId: member.id, discount: active && codeLookupStatement(context.env.DB, active.code, member.id) });
+  const packages = data.packages.map((p) => discountedPackage(lng, p, data.discount, { member, brand, country }));
+  return { title: t("premium.title"), paidUser: member.paidUser, packages };
 }
 
 export default function Premium() {

@@ -15,6 +15,8 @@ export interface PackageView {
   credits: number;
   price: string;
   perCredit: string;
+  /** The price before a discount, shown struck through; null without one. */
+  was?: string | null;
 }
 
 /** `popular`: the label of the ribbon on the most bought package (p1), when the page shows one. */
@@ -27,7 +29,9 @@ export function PackageGrid({ packages, linkTo, popular }: { packages: PackageVi
           {popular && p.tier === MOST_POPULAR ? <span className="badge badge-primary package-ribbon">{popular}</span> : null}
           <h3 className="package-name">{t(`tiers.${p.tier}`)}</h3>
           <p className="package-credits">{t("package.credits", { count: p.credits })}</p>
-          <p className="package-price">{p.price}</p>
+          <p className="package-price">
+            {p.was ? <><s className="price-was" data-testid="price-was">{p.was}</s> <span className="price-now" data-testid="price-now">{p.price}</span></> : p.price}
+          </p>
           <p className="package-per-credit">{t("package.perCredit", { price: p.perCredit })}</p>
           {linkTo ? (
             <Link to={linkTo(p.id)} className="btn btn-primary btn-block" aria-label={t("package.chooseLabel", { name: t(`tiers.${p.tier}`) })}>
