@@ -10,6 +10,9 @@ import { REPORT_REASONS, block, report, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
 import { TimeBonus } from "~/components/offers/TimeBonus";
+import { pricesFor } from "~/models/credits.server";
+import { discountCodeFields } from "~/models/discounts.server";
+import { unlockPhoto } from "~/models/offers.server";
 
 export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -26,6 +29,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     ...page,
     loggedIn: !!member,
     paidUser: !!member?.paidUser,
+    // What unlocking one private photo costs this member (SPEC photo_credits), through the one price owner.
+    photoCredits: pricesFor(brand, null).photo,
     fictional: { icon: brand.fictionalIcon, singular: brand.fictionalSingular, warning: brand.fictionalWarning },
     reportReasons: REPORT_REASONS,
   };
@@ -34,6 +39,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const ActionInput = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
   z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: z.string().max(1000).default("") }),
+  z.object({ intent: z.literal("unlock"), photoId: z.string().regex(/^[\w-]{1,64}$/) }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -51,6 +57,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   else if (input.intent === "block") await block(d1, member.id, targetId);
   else if (input.intent === "unblock") await unblock(d1, member.id, targetId);
   else if (input.intent === "report") return json({ reported: await report(d1, member.id, targetId, input.reason, input.remarks) });
+  else if (input.intent === "unlock") {
+    const { brand } = await pageContext(request, context, "members");
+    const result = await unlockPhoto(d1, member, input.photoId, pricesFor(brand, null).photo);
+    if (result === "not_found") throw new Response("Not found", { status: 404 });
+    // Too few credits: offer the checkout, with the active discount when there is one.
+    if (result === "credits") return json({ unlock: "credits" as const, discount: discountCodeFields(member, brand)?.value_percentage ?? null }, { status: 402 });
+  }
   return redirect(new URL(request.url).pathname);
 }
 
