@@ -3,7 +3,7 @@
  * countdown and the 40-second popup) and off (the banner shows the time left at load).
  */
 import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb } from "./support/db";
+import { E2E_PORT, openE2eDb } from "./support/db";
 import { login } from "./support/login";
 
 const toSeconds = (hms: string) => hms.split(":").map(Number).reduce((a, n) => a * 60 + n, 0);
@@ -116,5 +116,29 @@ test.describe("time bonus without JavaScript", () => {
     expect(left).toBeLessThanOrEqual(3 * 3600);
     expect(left).toBeGreaterThan(3 * 3600 - 120);
     await expect(page.getByTestId("time-bonus-banner").getByRole("link")).toHaveAttribute("href", "/credits");
+  });
+});
+
+test.describe("discount code at checkout without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("a wrong code shows its message; the welcome code strikes the price through and pays the discounted amount", async ({ page }) => {
+    const m = await newMember({ hoursAgo: 5 }); // past the time bonus, within the welcome window
+    await login(page, m.email, m.password);
+    // The payment country (iDEAL is offered in NL), set after login: logged out, NL shows the site-entry warning.
+    await page.context().addCookies([{ name: "dev_country", value: "NL", url: `http://localhost:${E2E_PORT}` }]);
+    await page.goto("/credits/p1/ideal");
+    // The active discount (welcome) already shows.
+    await expect(page.locator(".price-was").first()).toHaveText("€19.95");
+    const form = page.getByTestId("discount-form");
+    await form.locator('input[name="code"]').fill("nope-42");
+    await form.getByRole("button").click();
+    await expect(page.getByRole("alert").filter({ hasText: "Code not found" })).toBeVisible();
+    await form.locator('input[name="code"]').fill("welcome25");
+    await form.getByRole("button").click();
+    await expect(page.getByText("Code WELCOME25 applied: 25% off.")).toBeVisible();
+    await expect(page.locator(".price-now").first()).toHaveText("€14.96");
+    await page.locator(".pay-form button").click();
+    await page.waitForURL(/\/sandbox\//);
+    await expect(page.locator("body")).toContainText("14.96");
   });
 });
