@@ -3,7 +3,7 @@
  * bundle does not carry zod a second time).
  */
 import { z } from "zod";
-import { ICEBREAKER_COUNT } from "./gifts";
+import { giftById, ICEBREAKER_COUNT, type GiftId } from "./gifts";
 import { CLIENT_ID } from "./protocol";
 import type { SendInput } from "./protocol";
 
@@ -26,4 +26,13 @@ export function parseSendForm(form: FormData, icebreakerText: (n: string) => str
   if (giftId) return { clientId, kind: "gift", giftId };
   const text = body.trim() || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
   return { clientId, kind: "text", body: text };
+}
+
+/**
+ * A gift picked but not yet confirmed (the picker's buttons carry pickGift): nothing is spent, the
+ * page asks "Send … for N credits?" first; its yes button carries giftId. Null for anything else.
+ */
+export function pickedGift(form: FormData): GiftId | null {
+  const pick = form.get("pickGift");
+  return typeof pick === "string" ? (giftById(pick)?.id ?? null) : null;
 }

@@ -21,11 +21,11 @@ export function UnlockPhoto({ photoId, credits }: { photoId: string; credits: nu
 }
 
 /** Too few credits: the checkout, with the active discount's percentage when there is one. */
-export function NotEnoughCredits({ discount, kind = "photo" }: { discount: string | null; kind?: "photo" | "gift" }) {
+export function NotEnoughCredits({ discount, kind = "photo", text }: { discount: string | null; kind?: "photo" | "gift"; text?: string }) {
   const { t } = useTranslation("offers");
   return (
     <div className="alert alert-warning" role="alert" data-testid="not-enough-credits">
-      <p>{t(`${kind}.notEnough`)}</p>
+      <p>{text ?? t(`${kind}.notEnough`)}</p>
       <Link to="/credits" className="btn btn-primary btn-sm">{discount ? t("buy.discounted", { percentage: discount }) : t("buy.credits")}</Link>
     </div>
   );
