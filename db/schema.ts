@@ -339,6 +339,8 @@ export const packages = sqliteTable("packages", {
   credits: integer("credits").notNull(),
   priceCents: integer("price_cents").notNull(),
   currency: text("currency").notNull().default("EUR"),
+  /** A try-out package (the delete-account offer): bought once per member, not listed with the tiers. */
+  oneTime: integer("one_time", { mode: "boolean" }).notNull().default(false),
 });
 
 export const payments = sqliteTable(

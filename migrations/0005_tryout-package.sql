@@ -1,0 +1,1 @@
+ALTER TABLE `packages` ADD `one_time` integer DEFAULT false NOT NULL;
