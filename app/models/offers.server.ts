@@ -1,6 +1,7 @@
 /**
- * Paid features (SPEC sections 3 and 6): what a free member can buy with credits besides messages.
- * Prices come from pricesFor (credits.server.ts); every charge goes through the ledger.
+ * Paid features (SPEC sections 3 and 6): what a free member can buy with credits besides messages,
+ * and the try-out package (a one-time package). Prices come from pricesFor (credits.server.ts); every
+ * charge goes through the ledger.
  */
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { photoAccess, photoFacts } from "./photos.server";
@@ -28,4 +29,28 @@ export async function unlockPhoto(d1: D1Database, viewer: { id: string; paidUser
   if (debit!.meta.changes === 1) return "unlocked";
   const again = await photoFacts(d1, photoId, viewer);
   return again?.unlocked ? "already" : "credits";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The try-out package
+
+// A one-time package (the try-out) counts as bought while a payment for it is open, pending, paid or refunded.
+const ONE_TIME_TAKEN = (pkg: string, user: string) =>
+  `EXISTS (SELECT 1 FROM payments WHERE user_id = ${user} AND package_id = ${pkg} AND status IN ('open', 'pending', 'paid', 'refunded'))`;
+
+/**
+ * The condition a payment INSERT adds for the package: an ordinary package, or a one-time package
+ * (the try-out) this member has no open, pending, paid or refunded payment for. Racing checkouts: one payment.
+ */
+export function oneTimeGuardSql(packageParam: string, userParam: string): string {
+  return `(COALESCE((SELECT one_time FROM packages WHERE id = ${packageParam}), 0) = 0 OR NOT ${ONE_TIME_TAKEN(packageParam, userParam)})`;
+}
+
+/** Whether the member already has (or is paying for) a one-time package; false for an ordinary one. */
+export async function oneTimeUsed(d1: D1Database, userId: string, packageId: string): Promise<boolean> {
+  const row = await d1
+    .prepare(`SELECT one_time AND ${ONE_TIME_TAKEN("?2", "?1")} AS used FROM packages WHERE id = ?2`)
+    .bind(userId, packageId)
+    .first<{ used: number }>();
+  return !!row?.used;
 }

@@ -15,6 +15,7 @@ import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
 import { debitStatement, ledgerStatement, purchaseStatements } from "./credits.server";
 import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts.server";
+import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
   acceptsCurrency, canMove, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
@@ -100,8 +101,8 @@ export async function shopData(
   const db = context.env.DB;
   const stmts = [
     o.packageId
-      ? db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(o.packageId)
-      : db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier"),
+      ? db.prepare("SELECT id, tier, credits, price_cents, currency, one_time FROM packages WHERE id = ?1").bind(o.packageId)
+      : db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE one_time = 0 ORDER BY tier"),
     methodRowsStatement(db, o.country),
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
     // The discount code the prices use (discounts.server.ts codeLookupStatement), read in the same round trip.
@@ -109,7 +110,7 @@ export async function shopData(
   ];
   if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
   const [pkgs, methodRows, countryRows, discountRows, one, earlier] = await db.batch(stmts);
-  const packages = pkgs!.results as (PackageRow & { tier: Tier })[];
+  const packages = pkgs!.results as (PackageRow & { tier: Tier; one_time?: number })[];
   const priced = packages[0];
   const methods = priced ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, { cents: priced.price_cents, currency: priced.currency }) : [];
   const row = (one?.results[0] as PaymentRow | undefined) ?? null;
@@ -162,7 +163,7 @@ export async function ensureCustomer(context: Ctx, member: { id: string; name: s
 }
 
 export type CheckoutMember = { id: string; name: string; email: string; language: string };
-export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" | "discount" };
+export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" | "discount" | "once" };
 
 /** A discount the Offers work applies: what is charged instead of the package price, and the code used. */
 export type CheckoutDiscount = { codeId: number; amountCents: number };
@@ -195,14 +196,16 @@ export async function startCheckout(
     const inserted = await context.env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
          customer_id, payment_country, discount_code_id, original_amount_cents)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?13", "?2")}`,
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?13", "?2")} AND ${oneTimeGuardSql("?4", "?2")}`,
     )
       .bind(
         id, o.member.id, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, sequenceType,
         customerId, o.country, o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null,
       )
       .run();
-    if (inserted.meta.changes !== 1) return { ok: false, error: "discount" };
+    if (inserted.meta.changes !== 1) {
+      return { ok: false, error: (await oneTimeUsed(context.env.DB, o.member.id, o.pkg.id)) ? "once" : "discount" };
+    }
     const created = await provider.createPayment({
       amount: { cents: amountCents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,

@@ -36,7 +36,7 @@ export type Package = ReturnType<typeof toPackage>;
 /** The four packages, cheapest tier first, with prices formatted in the page language. */
 export async function listPackages(context: AppLoadContext, lng: Language): Promise<Package[]> {
   const { results } = await context.env.DB.prepare(
-    "SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier",
+    "SELECT id, tier, credits, price_cents, currency FROM packages WHERE one_time = 0 ORDER BY tier",
   ).all<PackageRow>();
   return results.map((r) => toPackage(lng, r));
 }

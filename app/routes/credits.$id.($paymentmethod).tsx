@@ -8,7 +8,8 @@ import { checkCode, codeForPrices, codeLookupStatement, discountedPackage, evalu
 import {
   countryOptions, isCountryCode, packageRow, paymentCountryCookie, paymentCountryOf, paymentView, shopData, startCheckout,
 } from "~/models/payments.server";
-import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
+import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
+import { oneTimeUsed } from "~/models/offers.server";
 import { CompletedState, CountryPicker, FailedState, PayButton, PayLoading, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import { DiscountCodeForm, type CodeState } from "~/components/offers/DiscountCode";
 import paymentsStyles from "~/styles/payments.css";
@@ -39,7 +40,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (paymentId && !data.payment) throw new Response("Not found", { status: 404 });
   const countries = countryOptions(lng, data.countries, country);
   const order = { member, brand, country, method: method ?? null };
-  const pkg = discountedPackage(lng, raw, data.discount, order);
+  const pkg = { ...discountedPackage(lng, raw, data.discount, order), oneTime: !!raw.one_time };
+  // The try-out package is bought once (checked again, race-proof, when the payment is stored).
+  const usedUp = pkg.oneTime && !paymentId && (await oneTimeUsed(context.env.DB, member.id, raw.id));
   let codeState: CodeState | null = null;
   if (chosen?.typed) {
     const check = evaluateCode(discount ? data.discount : null, { ...order, priceCents: raw.price_cents });
@@ -61,6 +64,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     payment: data.payment ? paymentView(lng, data.payment.row) : null,
     firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
+    usedUp,
   };
 }
 
@@ -95,6 +99,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     discount: check?.ok ? { codeId: check.code.id, amountCents: check.code.finalCents } : undefined,
   });
   if (!result.ok && result.error === "discount") return { error: "code" as const, codeError: "used" as const };
+  if (!result.ok && result.error === "once") return { error: "once" as const };
   if (!result.ok) return { error: result.error };
   return redirect(result.redirectTo);
 }
@@ -103,7 +108,7 @@ export default function PaymentMethod() {
   const d = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const { t } = useTranslation(["shop", "payments"]);
-  const tierName = t(`tiers.${d.pkg.tier}`);
+  const tierName = packageName(t, d.pkg);
   const p = d.payment;
   if (p && p.state === "completed") {
     return (
@@ -124,9 +129,14 @@ export default function PaymentMethod() {
     <ShopPage title={t("method.title")} lead={t("method.lead", { name: tierName, price: d.pkg.price })}>
       <PayLoading method={d.method ?? ""} />
       {p ? <FailedState payment={p} methods={d.methods} /> : null}
+      {d.usedUp || failure?.error === "once" ? (
+        <p className="alert alert-warning" role="alert" data-testid="tryout-used">
+          {t("offers:tryout.used")} <Link to="/credits" className="alert-link">{t("offers:buy.credits")}</Link>
+        </p>
+      ) : null}
       {failure?.error === "code" ? (
         <p className="alert alert-danger" role="alert">{t(`offers:codeErrors.${failure.codeError}`)}</p>
-      ) : failure?.error ? (
+      ) : failure?.error && failure.error !== "once" ? (
         <p className="alert alert-danger" role="alert">{t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}</p>
       ) : null}
       <div className="shop-columns">
@@ -145,7 +155,7 @@ export default function PaymentMethod() {
           {d.method !== null && !offered ? (
             <p className="alert alert-warning" role="alert" data-testid="method-not-here">{t("payments:pay.notHere", { country: d.countryName })}</p>
           ) : null}
-          {offered ? (
+          {offered && !d.usedUp ? (
             <div className="pay-now">
               <PayButton
                 method={d.method!}

@@ -77,4 +77,6 @@ export const packages = [
   { id: "p1", tier: "p1" as const, credits: 60, priceCents: 1995, currency: "EUR" },
   { id: "p2", tier: "p2" as const, credits: 150, priceCents: 3995, currency: "EUR" },
   { id: "p3", tier: "p3" as const, credits: 400, priceCents: 7995, currency: "EUR" },
+  // The try-out package of the delete-account offer: small, once per member, not listed with the tiers.
+  { id: "tryout", tier: "p0" as const, credits: 10, priceCents: 295, currency: "EUR", oneTime: true },
 ];

@@ -81,3 +81,36 @@ describe("checkout with the time bonus", () => {
     expect(results.every((r) => r.status === 302 || r.status === 200)).toBe(true);
   });
 });
+
+describe("the try-out package of the delete-account offer", () => {
+  it("is a real small package: the delete flow links to it, it is not listed with the tiers, and it is bought once", async () => {
+    const m = await member({}, 30);
+    expect(await (await get("/settings/delete", { cookie: m.cookie })).text()).toContain('href="/credits/tryout"');
+    for (const path of ["/credits", "/premium"]) expect(await (await get(path, { cookie: m.cookie })).text(), path).not.toContain("Try-out package");
+    const page = await (await get("/credits/tryout/ideal", { cookie: m.cookie })).text();
+    expect(page).toContain("Try-out package");
+    expect(page).toContain("10 credits");
+    expect(page).toContain("€2.95");
+
+    const { providerId, paymentId } = await startPayment(m.cookie, "tryout", "ideal");
+    expect(await paymentRow(paymentId)).toMatchObject({ package_id: "tryout", amount_cents: 295, credits: 10 });
+    // While it is open, a second one is refused; nothing else is stored.
+    const again = await post("/credits/tryout/ideal", { intent: "pay", method: "ideal" }, { cookie: m.cookie });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain("You have already used your try-out package");
+    await choose(providerId, "paid");
+    await webhook(providerId);
+    expect(await userRow(m.id)).toMatchObject({ credits: 10, paid_user: 1 });
+    await expectLedgerExplains(m.id);
+    const after = await (await get("/credits/tryout/ideal", { cookie: m.cookie })).text();
+    expect(after).toContain("You have already used your try-out package");
+    expect(after).not.toContain('name="intent" value="pay"');
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n")).toBe(1);
+  });
+
+  it("10 checkouts at once: one payment", async () => {
+    const m = await member({}, 30);
+    await Promise.all(Array.from({ length: 10 }, () => post("/credits/tryout/ideal", { intent: "pay", method: "ideal" }, { cookie: m.cookie })));
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND package_id = 'tryout'").bind(m.id).first("n")).toBe(1);
+  });
+});
