@@ -68,3 +68,34 @@ describe("sending a gift", () => {
     expect(await balance(me.id)).toBe(1);
   });
 });
+
+describe("a new free member's sign-up credits", () => {
+  it("5 credits start the 2 conversations a free member may; then the premium prompt, and at 0 the checkout with the time bonus", async () => {
+    const me = await createMember({ credits: 5 }); // the seed brand's signup_credits, minutes old: time bonus running
+    const cookie = await cookieOf(me.id);
+    const rooms: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await post(`/members/${(await createMember()).id}/chat`, { clientId: cid(), body: `hi ${i}` }, { cookie });
+      expect(res.status).toBe(302);
+      rooms.push(res.headers.get("Location")!);
+    }
+    const third = await post(`/members/${(await createMember()).id}/chat`, { clientId: cid(), body: "hi 3" }, { cookie });
+    expect(third.status).toBe(403);
+    expect(await third.text()).toContain('href="/premium"');
+    // 5 − 2 = 3 credits left at PRICES.message each: write on until they run out.
+    let sent = 0;
+    for (;;) {
+      const res = await post(rooms[0]!, { clientId: cid(), body: `more ${sent}` }, { cookie });
+      if (res.status !== 302) {
+        expect(res.status).toBe(402);
+        const html = await res.text();
+        expect(html).toContain("You do not have enough credits to send this message");
+        expect(html).toContain("Buy credits with 25% off");
+        break;
+      }
+      sent += 1;
+    }
+    expect(sent).toBe(Math.floor(3 / PRICES.message));
+    expect(await balance(me.id)).toBe(3 - sent * PRICES.message);
+  });
+});
