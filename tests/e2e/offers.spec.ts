@@ -1,6 +1,7 @@
 /**
- * The time bonus in the members area (SPEC sections 4 and 9), JavaScript on (a fake clock drives the
- * countdown and the 40-second popup) and off (the banner shows the time left at load).
+ * The offers as a new member meets them: the time bonus in the members area, JavaScript on (a fake
+ * clock drives the countdown and the 40-second popup) and off (the banner shows the time left at load);
+ * buying with the discount in the sandbox; typed codes; paid features (photo unlock, gifts) that ask first.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PORT, openE2eDb } from "./support/db";
@@ -142,3 +143,90 @@ test.describe("discount code at checkout without JavaScript", () => {
     await expect(page.locator("body")).toContainText("14.96");
   });
 });
+
+/** A new member (minutes old: time bonus running) logged in, paying from NL. */
+async function asNewPayer(page: Page, o: { credits?: number } = {}) {
+  const m = await newMember(o);
+  const url = `http://localhost:${E2E_PORT}`;
+  await page.context().addCookies([{ name: "entry_ok", value: "1", url }, { name: "dev_country", value: "NL", url }]);
+  await login(page, m.email, m.password);
+  return m;
+}
+
+test.describe("buying with the time bonus, JavaScript on", () => {
+  test("the prices show 25% off struck through; the sandbox charges the discounted amount; then the code is used up", async ({ page }) => {
+    await asNewPayer(page);
+    await page.goto("/credits");
+    await expect(page.getByTestId("active-discount")).toHaveText("25% discount with code TIMEBONUS25");
+    const popular = page.getByTestId("packages").locator("li").filter({ hasText: "Popular" });
+    await expect(popular.locator(".price-was")).toHaveText("€19.95");
+    await expect(popular.locator(".price-now")).toHaveText("€14.96");
+    await popular.getByRole("link").click();
+    await page.getByTestId("payment-methods").getByRole("link", { name: "iDEAL" }).click();
+    await expect(page).toHaveURL(/\/credits\/p1\/ideal$/);
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.getByRole("button", { name: "Pay €14.96 with iDEAL" }).click();
+    await expect(page).toHaveURL(/\/sandbox\/tr_/);
+    await expect(page.locator("body")).toContainText("14.96");
+    await page.getByRole("button", { name: "Paid", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment complete" })).toBeVisible();
+    await expect(page.getByTestId("new-balance")).toHaveText("Your balance is now 60 credits.");
+    // Paid now: the bonus is gone, prices are whole again, and the code is refused.
+    await page.goto("/credits/p1/ideal?code=TIMEBONUS25");
+    await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+    await expect(page.locator(".price-was")).toHaveCount(0);
+    await expect(page.getByTestId("discount-form").getByRole("alert")).toHaveText(/Code already used|This code has expired\./);
+  });
+
+  test("a typed code that does not exist says so, and the price stays discounted by the time bonus", async ({ page }) => {
+    await asNewPayer(page);
+    await page.goto("/credits/p0/ideal");
+    await page.waitForFunction(() => "__remixRouter" in window);
+    const form = page.getByTestId("discount-form");
+    await form.locator('input[name="code"]').fill("NOTHING-HERE");
+    await form.getByRole("button", { name: "Apply" }).click();
+    await expect(form.getByRole("alert")).toHaveText("Code not found");
+    await expect(page).toHaveURL(/code=NOTHING-HERE/);
+  });
+});
+
+for (const js of [true, false]) {
+  test.describe(`paid features, JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test("a free member unlocks a private photo for 5 credits after confirming; it is then shown sharp", async ({ page }) => {
+      const db = await openE2eDb();
+      const owner = await db.createMember({ name: "Privata" });
+      const photoId = `e2e-private-${Date.now().toString(36)}${js ? "j" : "n"}`;
+      await db.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, 1, 10, 10)").bind(photoId, owner.id).run();
+      const me = await asNewPayer(page, { credits: 7 });
+      await page.goto(`/members/${owner.id}`);
+      const tile = page.locator(".photo-locked").filter({ has: page.locator(`img[src="/photos/${photoId}/blur"]`) });
+      await tile.getByText("Unlock for 5 credits").click();
+      await expect(tile.getByText("View this private photo for 5 credits? It stays unlocked for you.")).toBeVisible();
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await tile.getByTestId("unlock-confirm").click();
+      await expect(page.locator(`img[src="/photos/${photoId}/blur"]`)).toHaveCount(0);
+      await expect(page.locator(`img[src^="/photos/${photoId}/"]:not([src$="/blur"])`)).toHaveCount(1);
+      expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(2);
+      await db.dispose();
+    });
+
+    test("a gift asks before spending its 10 credits", async ({ page }) => {
+      const db = await openE2eDb();
+      const other = await db.createMember({ name: "Giftee" });
+      const me = await asNewPayer(page, { credits: 30 });
+      await page.goto(`/members/${other.id}/chat`);
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await page.locator(".chat-gifts > summary").click();
+      await page.getByRole("button", { name: /Rose/ }).click();
+      const confirm = page.getByTestId("gift-confirm");
+      await expect(confirm).toContainText("Send 🌹 Rose for 10 credits?");
+      expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(30);
+      await confirm.getByRole("button", { name: "Yes, send it" }).click();
+      await expect(page.getByText("You sent a gift: 🌹 Rose")).toBeVisible();
+      expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(20);
+      await db.dispose();
+    });
+  });
+}
