@@ -9,7 +9,10 @@ export function UnlockPhoto({ photoId, credits }: { photoId: string; credits: nu
   const { t } = useTranslation("offers");
   return (
     <details className="unlock-photo">
-      <summary className="btn btn-primary btn-sm">{t("photo.unlock", { count: credits })}</summary>
+      <summary className="btn btn-primary btn-sm">
+        <span className="unlock-closed">{t("photo.unlock", { count: credits })}</span>
+        <span className="unlock-open">{t("photo.cancel")}</span>
+      </summary>
       <Form method="post" className="unlock-confirm" role="group" aria-label={t("photo.locked")}>
         <p>{t("photo.confirm", { count: credits })}</p>
         <input type="hidden" name="intent" value="unlock" />
