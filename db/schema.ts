@@ -68,6 +68,8 @@ export const brands = sqliteTable("brands", {
   chatHistoryDays: integer("chat_history_days").notNull().default(90),
   /** How long after sign-up the welcome discount (25% off the first purchase) stays valid, in seconds. */
   welcomeDiscountS: integer("welcome_discount_s").notNull().default(604800),
+  /** Most a member may pay by SEPA direct debit in one calendar month (UTC), in cents of the brand's currency. */
+  directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
 });
 
 export const regions = sqliteTable(
@@ -127,6 +129,8 @@ export const users = sqliteTable(
     signupMessage: text("signup_message"),
     signupProfileId: text("signup_profile_id"),
     pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),
+    /** Set by support after a reversed or fraudulent direct debit: the member may not pay by direct debit. */
+    directdebitBlocked: integer("directdebit_blocked", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
   },
@@ -507,6 +511,51 @@ export const sandboxObjects = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("sandbox_objects_parent").on(t.kind, t.parentId), uniqueIndex("sandbox_objects_idempotency").on(t.kind, t.idempotencyKey)],
+);
+
+// ─── Direct debit and SMS (issue 8, item 5) ───────────────────────────────────────────────────────
+
+/** Every SMS sent outside production lands here, readable at /dev/sms (like mail_outbox for mail). */
+export const smsOutbox = sqliteTable("sms_outbox", {
+  id: integer("id").primaryKey(),
+  brandId: integer("brand_id"),
+  to: text("to").notNull(),
+  body: text("body").notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/**
+ * A direct debit order waiting for (or past) its SMS code: the form's details, the package, and the
+ * code as an HMAC (never the code itself), with its expiry, failed attempts and sends.
+ * After the mandate is made the IBAN is kept masked only.
+ */
+export const directdebitRequests = sqliteTable(
+  "directdebit_requests",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id").notNull().references(() => brands.id),
+    packageId: text("package_id").notNull().references(() => packages.id),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    holder: text("holder").notNull(),
+    iban: text("iban").notNull(),
+    country: text("country").notNull(),
+    street: text("street").notNull(),
+    houseNumber: text("house_number").notNull(),
+    postalCode: text("postal_code").notNull(),
+    city: text("city").notNull(),
+    mobile: text("mobile").notNull(),
+    codeHash: text("code_hash").notNull(),
+    codeExpiresAt: integer("code_expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    sends: integer("sends").notNull().default(1),
+    lastSentAt: integer("last_sent_at").notNull(),
+    status: text("status", { enum: ["open", "verified", "done", "canceled"] }).notNull().default("open"),
+    paymentId: text("payment_id"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("directdebit_requests_user").on(t.userId, t.createdAt)],
 );
 
 // ─── Offers (issue 9): paid features ───

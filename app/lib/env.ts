@@ -14,6 +14,11 @@ export interface Env {
   SESSION_SECRET: string;
   PASSWORD_PEPPER: string;
   MAIL_FROM: string;
+  /** Production SMS (Twilio Messages API): secrets; absent outside production, where SMS go to the outbox. */
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  /** Sender of SMS: an alphanumeric id (e.g. the brand) or a Twilio number. */
+  SMS_FROM?: string;
   /** "sandbox" (default outside production) or "mollie" (always in production). */
   PAYMENT_PROVIDER?: "sandbox" | "mollie";
   /** Secret: wrangler secret put MOLLIE_API_KEY (test_… or live_…). */

@@ -82,32 +82,20 @@ export function ledgerStatement(
  * Statements adding credits (sign-up, purchase, refund, adjustment) with their ledger row. With
  * `afterChange`, nothing is added unless the statement just before changed a row (e.g. a payment's
  * guarded `status = 'open'` → 'paid'), so a grant is applied once however often it is retried.
+ * `premium` also sets paid_user in the same statement (the first purchase makes a member premium).
  */
 export function grantStatements(
-  db: D1Database, userId: string, credits: number, reason: CreditReason, o: { refId?: string | null; afterChange?: boolean } = {},
+  db: D1Database,
+  userId: string,
+  credits: number,
+  reason: CreditReason,
+  o: { refId?: string | null; afterChange?: boolean; premium?: boolean; now?: number } = {},
 ) {
   if (!Number.isInteger(credits) || credits <= 0) throw new Error(`bad credits ${credits}`);
   return [
-    db.prepare(`UPDATE users SET credits = credits + ?2 WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`).bind(userId, credits),
-    ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId }),
-  ];
-}
-
-/** Spends credits on something that needs no other row; false if too few. */
-export async function spendCredits(db: D1Database, userId: string, cost: number, reason: CreditReason, refId: string | null = null) {
-  const [debit] = await db.batch([debitStatement(db, userId, cost), ledgerStatement(db, { userId, delta: -cost, reason, refId })]);
-  return debit!.meta.changes === 1;
-}
-
-/**
- * Credits bought with a payment. They are added only if the statement just before them in the batch
- * (the payment's guarded status change) changed a row, so a replayed or racing webhook credits once;
- * the first purchase also makes the member premium (paid_user) in the same statement.
- */
-export function purchaseStatements(db: D1Database, o: { userId: string; credits: number; paymentId: string; now?: number }) {
-  if (!Number.isInteger(o.credits) || o.credits <= 0) throw new Error(`bad credits ${o.credits}`);
-  return [
-    db.prepare("UPDATE users SET credits = credits + ?2, paid_user = 1 WHERE id = ?1 AND changes() = 1").bind(o.userId, o.credits),
-    ledgerStatement(db, { userId: o.userId, delta: o.credits, reason: "purchase", refId: o.paymentId, now: o.now }),
+    db
+      .prepare(`UPDATE users SET credits = credits + ?2${o.premium ? ", paid_user = 1" : ""} WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`)
+      .bind(userId, credits),
+    ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId, now: o.now }),
   ];
 }

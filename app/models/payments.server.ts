@@ -13,7 +13,7 @@ import { PaymentProviderError, type PaymentProvider, type ProviderPayment } from
 import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
-import { debitStatement, ledgerStatement, purchaseStatements } from "./credits.server";
+import { debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts.server";
 import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
@@ -257,7 +257,7 @@ export function completionStatements(
            mandate_id = COALESCE(?5, mandate_id), checkout_url = NULL WHERE id = ?1 AND status = ?2`,
       )
       .bind(row.id, row.status, now, paid.providerRef, paid.mandateId),
-    ...purchaseStatements(db, { userId: row.userId, credits: row.credits, paymentId: row.id, now }),
+    ...grantStatements(db, row.userId, row.credits, "purchase", { refId: row.id, afterChange: true, premium: true, now }),
     // The payment's once-per-member code is used up in the same transaction (a no-op without a code).
     redemptionStatement(db, row.id, now),
     ...extra,
@@ -388,7 +388,11 @@ export type RecurringResult = { ok: true; payment: PaymentRow } | { ok: false; e
  */
 export async function chargeMandate(
   context: Ctx,
-  o: { brand: BrandWithCompany; userId: string; pkg: PackageRow; method: string; customerId: string; mandateId: string; origin: string; country: string | null },
+  o: {
+    brand: BrandWithCompany; userId: string; pkg: PackageRow; method: string; customerId: string; mandateId: string; origin: string; country: string | null;
+    /** Where the sandbox's page sends the browser back to (the direct debit form's pending screen); default the repeat order. */
+    returnPath?: (paymentId: string) => string;
+  },
 ): Promise<RecurringResult> {
   const provider = paymentProvider(context);
   const id = randomId();
@@ -403,7 +407,7 @@ export async function chargeMandate(
     const created = await provider.createPayment({
       amount: { cents: o.pkg.price_cents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
-      redirectUrl: `${o.origin}/credits/repeat-order?payment=${id}`,
+      redirectUrl: `${o.origin}${o.returnPath ? o.returnPath(id) : `/credits/repeat-order?payment=${id}`}`,
       webhookUrl: `${o.origin}${WEBHOOK_PATH}`,
       metadata: { paymentId: id },
       idempotencyKey: id,
@@ -522,8 +526,7 @@ export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, 
     // The money did not go back, so the credits do: the refund row fails, the ledger records the return.
     await db.batch([
       db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = 'queued'").bind(id),
-      db.prepare("UPDATE users SET credits = credits + ?2 WHERE id = ?1 AND changes() = 1").bind(row.userId, quote.credits),
-      ledgerStatement(db, { userId: row.userId, delta: quote.credits, reason: "refund", refId: row.id }),
+      ...grantStatements(db, row.userId, quote.credits, "refund", { refId: row.id, afterChange: true }),
     ]);
     return { ok: false, reason: "provider" };
   }

@@ -112,14 +112,14 @@ export default function PaymentMethod() {
   const p = d.payment;
   if (p && p.state === "completed") {
     return (
-      <ShopPage title={t("payments:state.completedTitle")}>
+      <ShopPage title={t("credits.title")}>
         <CompletedState payment={p} balance={d.balance} firstPurchase={d.firstPurchase} />
       </ShopPage>
     );
   }
   if (p && p.state === "pending") {
     return (
-      <ShopPage title={t("payments:state.pendingTitle")}>
+      <ShopPage title={t("credits.title")}>
         <PendingState payment={p} />
       </ShopPage>
     );

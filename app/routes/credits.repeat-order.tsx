@@ -64,14 +64,14 @@ export default function RepeatOrder() {
   const p = d.payment;
   if (p?.state === "completed") {
     return (
-      <ShopPage title={t("payments:state.completedTitle")}>
+      <ShopPage title={t("repeat.title")}>
         <CompletedState payment={p} balance={d.balance} firstPurchase={false} />
       </ShopPage>
     );
   }
   if (p?.state === "pending") {
     return (
-      <ShopPage title={t("payments:state.pendingTitle")}>
+      <ShopPage title={t("repeat.title")}>
         <PendingState payment={p} />
       </ShopPage>
     );

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { listOutbox, outboxAvailable } from "~/models/mail.server";
 import accountStyles from "~/styles/account.css";
 
@@ -28,6 +28,7 @@ export default function Outbox() {
   return (
     <div className="container account-page outbox">
       <h1>Outbox (development)</h1>
+      <p><Link to="/dev/sms">SMS outbox</Link></p>
       {mails.length === 0 ? <p>No mails yet.</p> : null}
       {mails.map((m) => (
         <article key={m.id} className="card outbox-mail" data-to={m.to}>

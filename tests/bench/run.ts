@@ -95,6 +95,11 @@ try {
   line("trivial route /healthz", trivial);
   line("landing /", landing);
   line("static page /pages/terms", staticPage);
+  const { paymentsBench } = await import("./payments.ts");
+  const pay = await paymentsBench(BASE, timeRoute);
+  line("method page /credits/p1/ideal", pay.methodPage);
+  line("webhook, replayed (no-op)", pay.webhook);
+  console.log(`${"sandbox pays + webhook".padEnd(26)} worker mean ${ms(pay.settle.mean)} p95 ${ms(pay.settle.p95)} (50 payments, each applied once)`);
   const js = await landingJsGzip();
   console.log(`\n== Client JavaScript for a first-time visitor of / ==\n${js.files} files, ${kb(js.bytes)} gzip (budget 100 KB)`);
   const bundle = workerBundleGzip();

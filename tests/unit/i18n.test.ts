@@ -46,8 +46,9 @@ describe("locale files", () => {
 });
 
 describe("the React translation reader", () => {
-  it("gives i18next's output for every key of every locale", async () => {
-    for (const lng of LANGUAGES) {
+  // One test per language: each compares thousands of keys, and the namespaces keep growing.
+  for (const lng of LANGUAGES) {
+    it(`gives i18next's output for every key of ${lng}`, async () => {
       const resources = Object.fromEntries(namespaces.map((ns) => [ns, load(lng, ns)]));
       const i18n = createInstance();
       await i18n.init({ lng, resources: { [lng]: resources }, ns: namespaces, interpolation: { escapeValue: false } });
@@ -63,8 +64,8 @@ describe("the React translation reader", () => {
           }
         }
       }
-    }
-  });
+    });
+  }
   it("interpolates, pluralises and reads other namespaces", () => {
     const store = { lng: "en", resources: { common: { a: { b: "Hi {{name}}" }, n_one: "{{count}} like", n_other: "{{count}} likes" }, x: { y: "Y" } } };
     expect(translate(store, ["common"], "a.b", { name: "Eva" })).toBe("Hi Eva");

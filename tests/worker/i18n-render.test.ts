@@ -17,6 +17,7 @@ const VISITOR_PAGES = ["/", "/members", "/signup", "/login", "/reset-password", 
 const MEMBER_PAGES = [
   "/members", "/likes", "/likes/sent", "/chats", "/profile", "/profile/photos", "/settings", "/settings/delete", "/notifications",
   "/swipe-game", "/match-finder", "/credits", "/premium", "/transactions", "/signup-matches", "/complete-signup",
+  "/directdebit", "/directdebit?package=p1",
 ];
 
 describe("every page renders translated text, in every language", () => {

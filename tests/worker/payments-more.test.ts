@@ -1,7 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { spendCredits } from "../../app/models/credits.server";
+import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
 import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow } from "./payments-helpers";
+
+/** Spends credits the way the chat does: a guarded debit and its ledger row in one batch. */
+async function spendCredits(db: D1Database, userId: string, cost: number, reason: "photo") {
+  const [debit] = await db.batch([debitStatement(db, userId, cost), ledgerStatement(db, { userId, delta: -cost, reason })]);
+  return debit!.meta.changes === 1;
+}
 
 async function buy(cookie: string, pkg: string, method: string, outcome = "paid") {
   const p = await startPayment(cookie, pkg, method);

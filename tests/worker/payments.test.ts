@@ -124,3 +124,17 @@ describe("checkout through the sandbox", () => {
     expect(await res.text()).toContain("not available in");
   });
 });
+
+describe("provider choice", () => {
+  it("the sandbox is refused in production; production needs a live Mollie key", async () => {
+    const { paymentProvider, sandboxProvider } = await import("../../app/lib/payments/index.server");
+    const prod = { env: { ...env, ENVIRONMENT: "production" }, deliver: async () => new Response() } as never;
+    expect(() => sandboxProvider(prod)).toThrow();
+    expect(() => paymentProvider(prod)).toThrow(/MOLLIE_API_KEY/);
+    const testKey = { env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "test_abc" }, deliver: async () => new Response() } as never;
+    expect(() => paymentProvider(testKey)).toThrow(/live_/);
+    const live = { env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "live_abc" }, deliver: async () => new Response() } as never;
+    expect(paymentProvider(live).name).toBe("mollie");
+    expect(paymentProvider({ env, deliver: async () => new Response() } as never).name).toBe("sandbox");
+  });
+});

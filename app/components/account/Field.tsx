@@ -4,11 +4,11 @@ import { Errors } from "./Errors";
 
 export { Errors };
 
-type InputType = "text" | "email" | "password" | "date" | "hidden";
+type InputType = "text" | "email" | "password" | "date" | "hidden" | "tel";
 
 /** A labelled input wired to conform (name, id, aria-invalid, defaultValue after a failed post). */
 export function Field({
-  field, label, type = "text", autoComplete, vars, hint,
+  field, label, type = "text", autoComplete, vars, hint, ns, inputMode, className,
 }: {
   field: FieldMetadata<string | undefined>;
   label: string;
@@ -16,14 +16,17 @@ export function Field({
   autoComplete?: string;
   vars?: Record<string, unknown>;
   hint?: string;
+  ns?: string;
+  inputMode?: "text" | "numeric" | "tel";
+  className?: string;
 }) {
   const props = getInputProps(field, { type });
   return (
-    <div className="field">
+    <div className={className ? `field ${className}` : "field"}>
       <label htmlFor={field.id}>{label}</label>
-      <input {...props} key={props.key} autoComplete={autoComplete} />
+      <input {...props} key={props.key} autoComplete={autoComplete} inputMode={inputMode} />
       {hint ? <small className="field-hint">{hint}</small> : null}
-      <Errors id={field.errorId} errors={field.errors} vars={vars} />
+      <Errors id={field.errorId} errors={field.errors} vars={vars} ns={ns} />
     </div>
   );
 }

@@ -14,8 +14,11 @@ import { PaymentProviderError } from "./provider";
 
 /** What the sandbox keeps besides the public payment: where to return and whom to call. */
 type SandboxPayment = ProviderPayment & { redirectUrl: string; webhookUrl: string };
-/** A mandate the tester marked at checkout so that repeat orders on it fail (an expired card). */
-type SandboxMandate = ProviderMandate & { failRecurring?: boolean };
+/**
+ * A mandate the tester marked at checkout so that repeat orders on it fail (an expired card); one
+ * signed on the direct debit form collects like a bank does: pending until the tester settles it.
+ */
+type SandboxMandate = ProviderMandate & { failRecurring?: boolean; collectLater?: boolean };
 type Kind = "payment" | "customer" | "mandate" | "refund";
 
 /** The outcomes a tester can pick on the sandbox checkout. */
@@ -119,7 +122,7 @@ export class SandboxProvider implements PaymentProvider {
     const stored = await this.insert("payment", payment, input.customerId ?? null, input.idempotencyKey);
     if (recurring && stored.id === id) {
       // A recurring payment needs no checkout: the provider charges the mandate and calls the webhook.
-      await this.settle(id, mandate!.failRecurring ? "failed" : "paid");
+      await this.settle(id, mandate!.failRecurring ? "failed" : mandate!.collectLater ? "pending" : "paid");
       return publicPayment((await this.load<SandboxPayment>("payment", id))!);
     }
     return publicPayment(stored);
@@ -226,6 +229,7 @@ export class SandboxProvider implements PaymentProvider {
       mandateReference: input.mandateReference,
       signatureDate: input.signatureDate,
       createdAt: iso(),
+      collectLater: true,
     };
     return publicMandate(await this.insert("mandate", mandate, input.customerId, input.idempotencyKey));
   }
@@ -245,6 +249,6 @@ function publicPayment(p: SandboxPayment): ProviderPayment {
 }
 
 function publicMandate(m: SandboxMandate): ProviderMandate {
-  const { failRecurring: _f, ...rest } = m;
+  const { failRecurring: _f, collectLater: _c, ...rest } = m;
   return rest;
 }

@@ -7,4 +7,5 @@ CREATE TABLE `photo_unlocks` (
 	FOREIGN KEY (`photo_id`) REFERENCES `photos`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-ALTER TABLE `brands` ADD `welcome_discount_s` integer DEFAULT 604800 NOT NULL;
+ALTER TABLE `brands` ADD `welcome_discount_s` integer DEFAULT 604800 NOT NULL;--> statement-breakpoint
+ALTER TABLE `packages` ADD `one_time` integer DEFAULT false NOT NULL;

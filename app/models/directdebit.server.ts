@@ -1,0 +1,365 @@
+/**
+ * SEPA direct debit (issue 8, item 5; SPEC sections 3, 5 and 8): the member fills in the form, gets a
+ * code by SMS, and with the right code the provider makes a customer, a direct debit mandate and a
+ * payment of the package on it, which then stays pending until the bank has collected it.
+ *
+ * - A member flagged `directdebit_blocked` is refused ('Your account is blocked for direct debit payments.').
+ * - Open, pending and paid direct debits of the calendar month (UTC) plus the new one may not pass the
+ *   brand's `directdebit_monthly_limit_cents`.
+ * - The code is 6 digits, stored only as an HMAC keyed with the session secret, valid CODE_TTL_S,
+ *   at most MAX_ATTEMPTS wrong tries (then the request is spent), a new code at most every
+ *   RESEND_AFTER_S and MAX_SENDS times per request, and SMS_PER_DAY SMS per member a day.
+ * - Verification is one guarded batch: the first right code flips `open` → `verified` once; a replay,
+ *   or twenty at once, finds it no longer open.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { TFunction } from "i18next";
+import { nowS } from "~/lib/dates";
+import type { Env } from "~/lib/env";
+import { randomId } from "~/lib/password";
+import { paymentProvider } from "~/lib/payments/index.server";
+import { PaymentProviderError } from "~/lib/payments/provider";
+import { takeDailyQuota } from "./accounts.server";
+import type { BrandWithCompany } from "./brand.server";
+import { CODE_LENGTH, directDebitCountry, maskIban, maskMobile, type DirectDebitDetails } from "./directdebit-rules";
+import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
+import { smsSenderFor, type SmsSender } from "./sms.server";
+
+export const CODE_TTL_S = 10 * 60;
+export const MAX_ATTEMPTS = 5;
+export const RESEND_AFTER_S = 60;
+export const MAX_SENDS = 3;
+export const SMS_PER_DAY = 6;
+/** A request left unfinished this long is no longer shown; the member starts again. */
+export const REQUEST_TTL_S = 60 * 60;
+/** Our method id of direct debits in `payments.method` (PAYMENT_METHODS). */
+export const DIRECT_DEBIT_METHOD = "sepa_directdebit";
+
+type DirectDebitEnv = Pick<Env, "DB" | "ENVIRONMENT" | "SESSION_SECRET" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM">;
+
+export interface PackageRow {
+  id: string;
+  tier: string;
+  credits: number;
+  price_cents: number;
+  currency: string;
+}
+
+/** First second of the calendar month (UTC) that `now` is in. */
+export function monthStart(now: number): number {
+  const d = new Date(now * 1000);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+}
+
+export type Eligibility =
+  | { ok: true; usedCents: number; limitCents: number }
+  | { ok: false; reason: "blocked" | "limit" | "country"; usedCents: number; limitCents: number };
+
+type EligibilityRow = { blocked: number; used: number; offered: number };
+
+/**
+ * Cents of direct debit this month for member ?1 (month start ?2, method ?3): open, pending and paid
+ * direct debit payments (payments_user index), plus requests already handed to the provider whose
+ * payment row is not written yet, so two confirmations at once cannot both slip under the limit.
+ */
+const USED_SQL = `(SELECT COALESCE(SUM(p.amount_cents), 0) FROM payments p
+    WHERE p.user_id = ?1 AND p.created_at >= ?2 AND p.method = ?3 AND p.status IN ('open', 'pending', 'paid'))
+  + (SELECT COALESCE(SUM(r.amount_cents), 0) FROM directdebit_requests r
+    WHERE r.user_id = ?1 AND r.created_at >= ?2 - ${REQUEST_TTL_S} AND r.status = 'done' AND r.payment_id IS NULL)`;
+
+/**
+ * The member's flag, what they paid by direct debit this month, and whether the payment country
+ * offers direct debit (the per-country method table, as /credits offers it: its own rows, else "*").
+ */
+function eligibilityStatement(db: D1Database, userId: string, paymentCountry: string, now: number) {
+  return db
+    .prepare(
+      `SELECT u.directdebit_blocked AS blocked, ${USED_SQL} AS used,
+              EXISTS (SELECT 1 FROM payment_methods pm WHERE pm.method = ?3 AND pm.enabled = 1 AND pm.country =
+                (SELECT CASE WHEN EXISTS (SELECT 1 FROM payment_methods WHERE country = ?4) THEN ?4 ELSE '*' END)) AS offered
+         FROM users u WHERE u.id = ?1`,
+    )
+    .bind(userId, monthStart(now), DIRECT_DEBIT_METHOD, paymentCountry);
+}
+
+function judge(row: EligibilityRow | undefined | null, limitCents: number, amountCents: number, paymentCountry: string): Eligibility {
+  const usedCents = row?.used ?? 0;
+  if (!row || row.blocked) return { ok: false, reason: "blocked", usedCents, limitCents };
+  if (usedCents + amountCents > limitCents) return { ok: false, reason: "limit", usedCents, limitCents };
+  if (!row.offered || !directDebitCountry(paymentCountry)) return { ok: false, reason: "country", usedCents, limitCents };
+  return { ok: true, usedCents, limitCents };
+}
+
+/** May this member pay `amountCents` by direct debit now? */
+export async function eligibility(
+  db: D1Database, brand: Pick<BrandWithCompany, "directdebitMonthlyLimitCents">, userId: string, amountCents: number, paymentCountry: string, now = nowS(),
+): Promise<Eligibility> {
+  const row = await eligibilityStatement(db, userId, paymentCountry, now).first<EligibilityRow>();
+  return judge(row, brand.directdebitMonthlyLimitCents, amountCents, paymentCountry);
+}
+
+const PACKAGES_SQL = "SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier";
+
+export async function getPackageRow(db: D1Database, id: string): Promise<PackageRow | null> {
+  return db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(id).first<PackageRow>();
+}
+
+type RequestRow = {
+  id: string; package_id: string; amount_cents: number; currency: string; iban: string; mobile: string; status: "open" | "verified";
+  attempts: number; sends: number; last_sent_at: number; code_expires_at: number;
+};
+
+function currentRequestStatement(db: D1Database, userId: string, now: number) {
+  return db
+    .prepare(
+      `SELECT id, package_id, amount_cents, currency, iban, mobile, status, attempts, sends, last_sent_at, code_expires_at
+         FROM directdebit_requests WHERE user_id = ?1 AND status IN ('open', 'verified') AND created_at > ?2
+        ORDER BY created_at DESC LIMIT 1`,
+    )
+    .bind(userId, now - REQUEST_TTL_S);
+}
+
+function toCurrent(row: RequestRow, now: number) {
+  return {
+    id: row.id,
+    packageId: row.package_id,
+    amountCents: row.amount_cents,
+    currency: row.currency,
+    iban: maskIban(row.iban),
+    mobile: maskMobile(row.mobile),
+    status: row.status,
+    spent: row.status === "open" && row.attempts >= MAX_ATTEMPTS,
+    canResend: row.sends < MAX_SENDS,
+    resendInS: Math.max(0, row.last_sent_at + RESEND_AFTER_S - now),
+  };
+}
+export type CurrentRequest = ReturnType<typeof toCurrent>;
+
+/**
+ * Everything /directdebit shows, in one D1 round trip: the member's unfinished request (then its
+ * package), else the chosen package; the packages to choose from; whether the member may pay.
+ */
+export async function directDebitPage(
+  db: D1Database, brand: Pick<BrandWithCompany, "directdebitMonthlyLimitCents">, userId: string, packageId: string | null, paymentCountry: string, now = nowS(),
+) {
+  const [current, packages, elig] = await db.batch([currentRequestStatement(db, userId, now), db.prepare(PACKAGES_SQL), eligibilityStatement(db, userId, paymentCountry, now)]);
+  const request = (current!.results as RequestRow[])[0];
+  const all = packages!.results as PackageRow[];
+  const pkg = all.find((p) => p.id === (request?.package_id ?? packageId)) ?? null;
+  return {
+    request: request ? toCurrent(request, now) : null,
+    packages: all,
+    pkg,
+    eligibility: judge((elig!.results as EligibilityRow[])[0], brand.directdebitMonthlyLimitCents, pkg?.price_cents ?? 0, paymentCountry),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codes
+
+/** A uniformly random 6-digit code (rejection sampling: no modulo bias). */
+export function newCode(): string {
+  const limit = 4_294_000_000; // the largest multiple of 10^6 below 2^32
+  for (;;) {
+    const [n] = crypto.getRandomValues(new Uint32Array(1));
+    if (n! < limit) return String(n! % 10 ** CODE_LENGTH).padStart(CODE_LENGTH, "0");
+  }
+}
+
+/** HMAC-SHA256 of the code bound to its request, keyed with the session secret: a stolen table reveals no code. */
+export async function codeHash(secret: string, requestId: string, code: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, enc.encode(`${requestId}:${code}`));
+  return btoa(String.fromCharCode(...new Uint8Array(mac)));
+}
+
+function smsText(t: TFunction, brandName: string, code: string) {
+  return t("sms.code", { brand: brandName, code, minutes: CODE_TTL_S / 60 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The form, then the code
+
+export type StartResult =
+  | { ok: true; requestId: string }
+  | { ok: false; reason: "blocked" | "limit" | "country" | "tooManySms" | "mobileUnreachable" | "smsFailed" };
+
+/**
+ * Checks the member may pay, stores the details with a fresh code (any earlier open request of the
+ * member is cancelled: one at a time) and sends the code by SMS in the member's language.
+ */
+export async function startDirectDebit(
+  env: DirectDebitEnv,
+  o: { brand: BrandWithCompany; userId: string; pkg: PackageRow; details: DirectDebitDetails; paymentCountry: string; t: TFunction; sender?: SmsSender; now?: number },
+): Promise<StartResult> {
+  const now = o.now ?? nowS();
+  const check = await eligibility(env.DB, o.brand, o.userId, o.pkg.price_cents, o.paymentCountry, now);
+  if (!check.ok) return { ok: false, reason: check.reason };
+  if (!(await takeDailyQuota(env.DB, `dd_sms:${o.userId}`, SMS_PER_DAY, now))) return { ok: false, reason: "tooManySms" };
+
+  const id = randomId();
+  const code = newCode();
+  const d = o.details;
+  await env.DB.batch([
+    env.DB.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE user_id = ?1 AND status = 'open'").bind(o.userId),
+    env.DB.prepare(
+      `INSERT INTO directdebit_requests (id, user_id, brand_id, package_id, amount_cents, currency, holder, iban, country, street,
+         house_number, postal_code, city, mobile, code_hash, code_expires_at, last_sent_at, created_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)`,
+    ).bind(
+      id, o.userId, o.brand.id, o.pkg.id, o.pkg.price_cents, o.pkg.currency, d.holder, d.iban, o.paymentCountry, d.street,
+      d.houseNumber, d.postalCode, d.city, d.mobile, await codeHash(env.SESSION_SECRET, id, code), now + CODE_TTL_S, now,
+    ),
+  ]);
+  const sent = await (o.sender ?? smsSenderFor(env)).send({ brandId: o.brand.id, to: d.mobile, body: smsText(o.t, o.brand.name, code) });
+  if (!sent.ok) {
+    await env.DB.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE id = ?1").bind(id).run();
+    return { ok: false, reason: sent.error === "invalid_number" || sent.error === "unreachable" || sent.error === "rejected" ? "mobileUnreachable" : "smsFailed" };
+  }
+  return { ok: true, requestId: id };
+}
+
+export type ResendResult = { ok: true } | { ok: false; reason: "notFound" | "wait" | "tooManySms" | "smsFailed" };
+
+/** A new code for the member's open request (the old one stops working), throttled. */
+export async function resendCode(
+  env: DirectDebitEnv,
+  o: { brand: BrandWithCompany; userId: string; requestId: string; t: TFunction; sender?: SmsSender; now?: number },
+): Promise<ResendResult> {
+  const now = o.now ?? nowS();
+  const code = newCode();
+  // The guard makes 20 clicks at once send one SMS: only one UPDATE finds last_sent_at old enough.
+  const row = await env.DB.prepare(
+    `UPDATE directdebit_requests SET code_hash = ?4, code_expires_at = ?5, attempts = 0, sends = sends + 1, last_sent_at = ?3
+      WHERE id = ?1 AND user_id = ?2 AND status = 'open' AND sends < ?6 AND last_sent_at <= ?3 - ?7 AND created_at > ?3 - ?8
+      RETURNING mobile`,
+  )
+    .bind(o.requestId, o.userId, now, await codeHash(env.SESSION_SECRET, o.requestId, code), now + CODE_TTL_S, MAX_SENDS, RESEND_AFTER_S, REQUEST_TTL_S)
+    .first<{ mobile: string }>();
+  if (!row) {
+    const open = await env.DB.prepare("SELECT sends FROM directdebit_requests WHERE id = ?1 AND user_id = ?2 AND status = 'open'")
+      .bind(o.requestId, o.userId)
+      .first<{ sends: number }>();
+    if (!open) return { ok: false, reason: "notFound" };
+    return { ok: false, reason: open.sends >= MAX_SENDS ? "tooManySms" : "wait" };
+  }
+  if (!(await takeDailyQuota(env.DB, `dd_sms:${o.userId}`, SMS_PER_DAY, now))) return { ok: false, reason: "tooManySms" };
+  const sent = await (o.sender ?? smsSenderFor(env)).send({ brandId: o.brand.id, to: row.mobile, body: smsText(o.t, o.brand.name, code) });
+  return sent.ok ? { ok: true } : { ok: false, reason: "smsFailed" };
+}
+
+export type VerifyResult = "ok" | "invalid" | "expired" | "tooMany" | "used" | "notFound";
+
+/**
+ * Checks a code. One batch: the right code, in time, within the attempts, flips the open request to
+ * verified (once); otherwise the attempt is counted. Then the request's state says why it failed.
+ */
+export async function verifyCode(env: DirectDebitEnv, userId: string, requestId: string, code: string, now = nowS()): Promise<VerifyResult> {
+  const hash = await codeHash(env.SESSION_SECRET, requestId, code);
+  const [flip, , state] = await env.DB.batch([
+    env.DB.prepare(
+      `UPDATE directdebit_requests SET status = 'verified'
+        WHERE id = ?1 AND user_id = ?2 AND status = 'open' AND code_hash = ?3 AND code_expires_at > ?4 AND attempts < ?5`,
+    ).bind(requestId, userId, hash, now, MAX_ATTEMPTS),
+    env.DB.prepare("UPDATE directdebit_requests SET attempts = attempts + 1 WHERE id = ?1 AND user_id = ?2 AND status = 'open' AND changes() = 0")
+      .bind(requestId, userId),
+    env.DB.prepare("SELECT status, attempts, code_expires_at FROM directdebit_requests WHERE id = ?1 AND user_id = ?2").bind(requestId, userId),
+  ]);
+  if (flip!.meta.changes === 1) return "ok";
+  const row = (state!.results as { status: string; attempts: number; code_expires_at: number }[])[0];
+  if (!row || row.status === "canceled") return "notFound";
+  if (row.status !== "open") return "used";
+  if (row.attempts >= MAX_ATTEMPTS) return "tooMany";
+  return row.code_expires_at <= now ? "expired" : "invalid";
+}
+
+/**
+ * Direct debit details that never became a mandate (abandoned, cancelled, refused) are not kept: the
+ * daily cron deletes them a day on. Handed-over requests stay, their IBAN masked, as the mandate's record.
+ */
+export function staleRequestsStatement(db: D1Database, now = nowS()) {
+  return db.prepare("DELETE FROM directdebit_requests WHERE status <> 'done' AND created_at < ?1").bind(now - 86_400);
+}
+
+export async function cancelRequest(db: D1Database, userId: string, requestId: string) {
+  await db.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE id = ?1 AND user_id = ?2 AND status IN ('open', 'verified')")
+    .bind(requestId, userId)
+    .run();
+}
+
+export type CompleteResult =
+  | { ok: true; paymentId: string; redirectTo: string }
+  | { ok: false; reason: "notFound" | "blocked" | "limit" | "provider" };
+
+/** A SEPA mandate reference: at most 35 characters of the SEPA set; ours is unique per request. */
+const mandateReference = (requestId: string) => `DD${requestId.replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`.slice(0, 35);
+
+/**
+ * After the right code: the provider makes a customer (once per member) and a directdebit mandate
+ * from the holder and IBAN, then a recurring payment of the package on that mandate (i8's
+ * chargeMandate), which stays pending until the bank has collected it; the webhook credits it once.
+ *
+ * Once only: the mandate's idempotency key is the request id, and the request is claimed
+ * (verified → done) in one guarded statement that also re-checks the blocked flag and the monthly
+ * limit, so a double click, a replay or two requests confirmed at once charge at most once and never
+ * over the limit. If the provider refuses the mandate the request stays verified: "Continue" retries.
+ */
+export async function payByMandate(
+  context: AppLoadContext,
+  o: { brand: BrandWithCompany; member: { id: string; name: string; email: string }; requestId: string; origin: string; now?: number },
+): Promise<CompleteResult> {
+  const db = context.env.DB;
+  const now = o.now ?? nowS();
+  const row = await db
+    .prepare("SELECT id, package_id, holder, iban, country, status, payment_id FROM directdebit_requests WHERE id = ?1 AND user_id = ?2")
+    .bind(o.requestId, o.member.id)
+    .first<{ id: string; package_id: string; holder: string; iban: string; country: string; status: string; payment_id: string | null }>();
+  const pkg = row ? await packageRow(context, row.package_id) : null;
+  if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.payment_id))) return { ok: false, reason: "notFound" };
+  const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;
+  // Already handed over (a second tab, a retried post): show the payment it became.
+  if (row.status === "done") return { ok: true, paymentId: row.payment_id!, redirectTo: pendingScreen(row.payment_id!) };
+
+  let customerId: string;
+  let mandateId: string;
+  try {
+    customerId = await ensureCustomer(context, o.member);
+    const mandate = await paymentProvider(context).createMandate({
+      customerId,
+      method: "directdebit",
+      consumerName: row.holder,
+      consumerAccount: row.iban,
+      signatureDate: new Date(now * 1000).toISOString().slice(0, 10),
+      mandateReference: mandateReference(row.id),
+      idempotencyKey: `mandate-${row.id}`,
+    });
+    mandateId = mandate.id;
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    console.error("directdebit: the provider refused the mandate", e.status, e.title, e.message, e.field);
+    return { ok: false, reason: "provider" };
+  }
+
+  const claim = await db
+    .prepare(
+      `UPDATE directdebit_requests SET status = 'done', iban = ?4
+        WHERE id = ?5 AND user_id = ?1 AND status = 'verified'
+          AND (SELECT directdebit_blocked FROM users WHERE id = ?1) = 0
+          AND ${USED_SQL} + ?6 <= ?7`,
+    )
+    .bind(o.member.id, monthStart(now), DIRECT_DEBIT_METHOD, maskIban(row.iban), row.id, pkg.price_cents, o.brand.directdebitMonthlyLimitCents)
+    .run();
+  if (claim.meta.changes !== 1) {
+    const check = await eligibility(db, o.brand, o.member.id, pkg.price_cents, row.country, now);
+    return { ok: false, reason: !check.ok && check.reason !== "country" ? check.reason : "notFound" };
+  }
+
+  const charged = await chargeMandate(context, {
+    brand: o.brand, userId: o.member.id, pkg, method: DIRECT_DEBIT_METHOD, customerId, mandateId, origin: o.origin, country: row.country,
+    returnPath: pendingScreen,
+  });
+  if (!charged.ok) return { ok: false, reason: "provider" };
+  await db.prepare("UPDATE directdebit_requests SET payment_id = ?2 WHERE id = ?1").bind(row.id, charged.payment.id).run();
+  return { ok: true, paymentId: charged.payment.id, redirectTo: pendingScreen(charged.payment.id) };
+}

@@ -1,1 +1,0 @@
-ALTER TABLE `packages` ADD `one_time` integer DEFAULT false NOT NULL;

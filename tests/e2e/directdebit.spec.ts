@@ -1,0 +1,134 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { openE2eDb } from "./support/db";
+import { login } from "./support/login";
+
+/**
+ * Direct debit as a member pays with it, with JavaScript on and off: the form, a wrong entry, the
+ * code read from the development SMS outbox (/dev/sms), a wrong code, the right one, the pending
+ * screen, and the credits once the (sandbox) bank has collected.
+ */
+const PASSWORD = "Dd-e2e-pass-2026";
+
+async function member(page: Page, baseURL: string | undefined) {
+  const db = await openE2eDb();
+  const m = await db.createMember({ password: PASSWORD, name: "Debit", country: "NL", city: "Utrecht" });
+  await page.context().addCookies([
+    { name: "entry_ok", value: "1", url: baseURL! },
+    { name: "dev_country", value: "NL", url: baseURL! },
+  ]);
+  await login(page, m.email, PASSWORD);
+  return m;
+}
+
+/** A Dutch mobile number of this test's own, so the outbox shows only its SMS under it. */
+const mobileNumber = () => `061${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+const e164 = (national: string) => `+31${national.slice(1)}`;
+
+/** The newest code sent to `mobile`, read from /dev/sms like a tester reads their phone. */
+async function smsCode(page: Page, mobile: string) {
+  const outbox = await page.context().newPage();
+  await outbox.goto("/dev/sms");
+  const text = await outbox.locator(`article[data-to="${e164(mobile)}"] .outbox-text`).first().textContent();
+  await outbox.close();
+  return /\b(\d{6})\b/.exec(text ?? "")![1]!;
+}
+
+async function fillDetails(page: Page, o: { iban: string; mobile: string }) {
+  await page.getByLabel("Name of the account holder").fill("Debit Tester");
+  await page.getByLabel("IBAN").fill(o.iban);
+  await page.getByLabel("Street").fill("Oudegracht");
+  await page.getByLabel("House number").fill("12a");
+  await page.getByLabel("Postal code").fill("3511 AB");
+  await page.getByLabel("City").fill("Utrecht");
+  await page.getByLabel("Mobile number").fill(o.mobile);
+}
+
+for (const js of [true, false]) {
+  test.describe(`direct debit with JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+    test.describe.configure({ timeout: 60_000 });
+
+    test("choose a package → a foreign IBAN is refused → code by SMS → 'Code invalid' → right code → pending → paid", async ({ page, baseURL }) => {
+      await member(page, baseURL);
+      await page.goto("/directdebit");
+      await page.getByRole("link", { name: /Popular/ }).click();
+      await expect(page).toHaveURL(/\/directdebit\?package=p1$/);
+      await expect(page.getByTestId("dd-package")).toContainText("€19.95");
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+
+      const mobile = mobileNumber();
+      await fillDetails(page, { iban: "DE89 3704 0044 0532 0130 00", mobile });
+      await page.getByRole("button", { name: "Send me the code" }).click();
+      await expect(page.getByText("Use a bank account from Netherlands, the country you pay from.")).toBeVisible();
+      // What was typed is still there.
+      await expect(page.getByLabel("Street")).toHaveValue("Oudegracht");
+
+      await page.getByLabel("IBAN").fill("NL91 ABNA 0417 1643 00");
+      await page.getByRole("button", { name: "Send me the code" }).click();
+      await expect(page.getByRole("heading", { name: "Confirm with the code" })).toBeVisible();
+      await expect(page.getByText(`+31\u00A0••••\u00A0${e164(mobile).slice(-3)}`)).toBeVisible();
+      const code = await smsCode(page, mobile);
+
+      const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+      await page.getByLabel("Code from the SMS").fill(wrong);
+      await page.getByRole("button", { name: "Confirm and pay" }).click();
+      await expect(page.getByTestId("dd-error")).toHaveText("Code invalid");
+
+      await page.getByLabel("Code from the SMS").fill(code);
+      await page.getByRole("button", { name: "Confirm and pay" }).click();
+      await expectPendingThenPaid(page, js);
+    });
+
+    test("'Change my details' goes back to the form", async ({ page, baseURL }) => {
+      await member(page, baseURL);
+      await page.goto("/directdebit?package=p0");
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await fillDetails(page, { iban: "NL91ABNA0417164300", mobile: mobileNumber() });
+      await page.getByRole("button", { name: "Send me the code" }).click();
+      await expect(page.getByRole("heading", { name: "Confirm with the code" })).toBeVisible();
+      await page.getByRole("button", { name: "Change my details" }).click();
+      await expect(page).toHaveURL(/\/directdebit\?package=p0$/);
+      await expect(page.getByRole("button", { name: "Send me the code" })).toBeVisible();
+    });
+  });
+}
+
+/**
+ * After the right code: the pending screen (SEPA direct debit settles in days). The tester then lets
+ * the bank collect on the sandbox page, which calls the webhook; the pending screen turns into
+ * 'Payment complete' by itself (JavaScript) or with "Check again" (without).
+ */
+async function expectPendingThenPaid(page: Page, js: boolean) {
+  await expect(page).toHaveURL(/\/credits\/p1\/sepa_directdebit\?payment=/);
+  await expect(page.getByTestId("payment-pending")).toBeVisible();
+  const paymentId = new URL(page.url()).searchParams.get("payment")!;
+  const db = await openE2eDb();
+  const row = (await db.DB.prepare("SELECT provider_ref FROM payments WHERE id = ?1").bind(paymentId).first()) as { provider_ref: string };
+  const bank = await page.context().newPage();
+  await bank.goto(`/sandbox/${row.provider_ref}`);
+  await bank.getByRole("button", { name: "Confirm the payment now" }).click();
+  await expect(bank.getByTestId("payment-completed")).toBeVisible();
+  await bank.close();
+  if (!js) await page.getByRole("button", { name: "Check again" }).click();
+  await expect(page.getByTestId("payment-completed")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: "Payment complete" }).first()).toBeVisible();
+  await expect(page.getByTestId("new-balance")).toContainText("60 credits");
+}
+
+test("the form with its errors and the code step have no serious accessibility violations", async ({ page, baseURL }) => {
+  await member(page, baseURL);
+  const serious = async () =>
+    (await new AxeBuilder({ page }).analyze()).violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+  await page.goto("/directdebit?package=p1");
+  await page.waitForFunction(() => "__remixRouter" in window);
+  await page.getByRole("button", { name: "Send me the code" }).click();
+  await expect(page.getByText("Enter the name of the account holder.")).toBeVisible();
+  expect(await serious()).toEqual([]);
+  await fillDetails(page, { iban: "NL91ABNA0417164300", mobile: mobileNumber() });
+  await page.getByRole("button", { name: "Send me the code" }).click();
+  await expect(page.getByRole("heading", { name: "Confirm with the code" })).toBeVisible();
+  expect(await serious()).toEqual([]);
+});
