@@ -98,10 +98,11 @@ export async function eligibility(
   return judge(row, brand.directdebitMonthlyLimitCents, amountCents, paymentCountry);
 }
 
-const PACKAGES_SQL = "SELECT id, tier, credits, price_cents, currency FROM packages ORDER BY tier";
+// One-time packages (the try-out) are bought once through the ordinary checkout, never on a mandate.
+const PACKAGES_SQL = "SELECT id, tier, credits, price_cents, currency FROM packages WHERE one_time = 0 ORDER BY tier";
 
 export async function getPackageRow(db: D1Database, id: string): Promise<PackageRow | null> {
-  return db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1").bind(id).first<PackageRow>();
+  return db.prepare("SELECT id, tier, credits, price_cents, currency FROM packages WHERE id = ?1 AND one_time = 0").bind(id).first<PackageRow>();
 }
 
 type RequestRow = {

@@ -368,10 +368,11 @@ export async function ownPayment(context: Ctx, userId: string, id: string): Prom
   return context.env.DB.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<PaymentRow>();
 }
 
-/** The last paid payment that left a valid mandate: what a repeat order buys again. */
+/** The last paid payment that left a valid mandate: what a repeat order buys again (never a one-time package). */
 export async function lastMandateOrder(context: Ctx, userId: string): Promise<PaymentRow | null> {
   return context.env.DB.prepare(
-    `${ROW_SQL} WHERE user_id = ?1 AND status = 'paid' AND mandate_id IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    `${ROW_SQL} WHERE user_id = ?1 AND status = 'paid' AND mandate_id IS NOT NULL
+       AND package_id NOT IN (SELECT id FROM packages WHERE one_time = 1) ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   )
     .bind(userId)
     .first<PaymentRow>();

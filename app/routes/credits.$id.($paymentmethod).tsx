@@ -57,7 +57,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     typed,
     codeState,
     method: method ?? null,
-    methods: data.methods.map((m) => m.method),
+    // A one-time package is not bought on a direct debit mandate (the mandate's form sells the tiers).
+    methods: data.methods.map((m) => m.method).filter((m) => !(pkg.oneTime && m === "sepa_directdebit")),
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,

@@ -86,11 +86,12 @@ describe("the try-out package of the delete-account offer", () => {
   it("is a real small package: the delete flow links to it, it is not listed with the tiers, and it is bought once", async () => {
     const m = await member({}, 30);
     expect(await (await get("/settings/delete", { cookie: m.cookie })).text()).toContain('href="/credits/tryout"');
-    for (const path of ["/credits", "/premium"]) expect(await (await get(path, { cookie: m.cookie })).text(), path).not.toContain("Try-out");
+    for (const path of ["/credits", "/premium", "/directdebit", "/directdebit?package=tryout"]) expect(await (await get(path, { cookie: m.cookie })).text(), path).not.toContain("Try-out");
     const page = await (await get("/credits/tryout/ideal", { cookie: m.cookie })).text();
     expect(page).toContain("You chose the Try-out package for €2.95");
     expect(page).toContain("10 credits");
     expect(page).toContain("€2.95");
+    expect(page).not.toContain("SEPA direct debit"); // never on a mandate (nor repeated as a repeat order)
 
     const { providerId, paymentId } = await startPayment(m.cookie, "tryout", "ideal");
     expect(await paymentRow(paymentId)).toMatchObject({ package_id: "tryout", amount_cents: 295, credits: 10 });
