@@ -169,7 +169,7 @@ test.describe("buying with the time bonus, JavaScript on", () => {
     await expect(page).toHaveURL(/\/sandbox\/tr_/);
     await expect(page.locator("body")).toContainText("14.96");
     await page.getByRole("button", { name: "Paid", exact: true }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Payment complete" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
     await expect(page.getByTestId("new-balance")).toHaveText("Your balance is now 60 credits.");
     // Paid now: the bonus is gone, prices are whole again, and the code is refused.
     await page.goto("/credits/p1/ideal?code=TIMEBONUS25");
