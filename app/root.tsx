@@ -20,7 +20,7 @@ import { readCookie, resolveCountry } from "./lib/request.server";
 import { SITE_ENTRY_COOKIE } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
 import { isProduction } from "./lib/env";
-import { publicBrand, publicMember, type RootData } from "./lib/root-data";
+import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib/root-data";
 import { pageTitle } from "./lib/page-title";
 import { signupContext } from "./models/tracking.server";
 import styles from "./styles/app.css";
@@ -42,6 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     country: resolveCountry(request, context),
     brand: publicBrand(brand),
     member: member && publicMember(member),
+    timeBonus: timeBonusAtLoad(member),
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
     // One decision per request for every sign-up form and the header's button (SPEC section 6).
     signup: member ? null : signupContext(request, brand.signups),

@@ -66,6 +66,8 @@ export const brands = sqliteTable("brands", {
   minAge: integer("min_age").notNull().default(18),
   /** Days of chat history a member can still see; older messages are hidden for privacy. */
   chatHistoryDays: integer("chat_history_days").notNull().default(90),
+  /** How long after sign-up the welcome discount (25% off the first purchase) stays valid, in seconds. */
+  welcomeDiscountS: integer("welcome_discount_s").notNull().default(604800),
   /** Most a member may pay by SEPA direct debit in one calendar month (UTC), in cents of the brand's currency. */
   directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
   /** ISO 4217 currency the brand sells in: its package prices (package_prices) and payments. */
@@ -352,6 +354,8 @@ export const packages = sqliteTable("packages", {
   credits: integer("credits").notNull(),
   priceCents: integer("price_cents").notNull(),
   currency: text("currency").notNull().default("EUR"),
+  /** A try-out package (the delete-account offer): bought once per member, not listed with the tiers. */
+  oneTime: integer("one_time", { mode: "boolean" }).notNull().default(false),
 });
 
 export const payments = sqliteTable(
@@ -610,3 +614,15 @@ export const appKeys = sqliteTable("app_keys", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
 });
+// ─── Offers (issue 9): paid features ───
+
+/** A private photo a member unlocked for the brand's photo_credits: charged once, then served full size to them. */
+export const photoUnlocks = sqliteTable(
+  "photo_unlocks",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    photoId: text("photo_id").notNull().references(() => photos.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.photoId] })],
+);

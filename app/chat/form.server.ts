@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { normaliseText } from "~/lib/text";
-import { ICEBREAKER_COUNT } from "./gifts";
+import { giftById, ICEBREAKER_COUNT, type GiftId } from "./gifts";
 import { CLIENT_ID } from "./protocol";
 import type { SendInput } from "./protocol";
 import type { ChatError } from "~/components/chat/ChatView";
@@ -33,4 +33,13 @@ export function parseSendForm(form: FormData, icebreakerText: (n: string) => str
 /** A refused send's answer: the error and, for a text, the text itself, so the box keeps it (JS or not). */
 export function refusedSend(input: Pick<SendInput, "kind" | "body">, error: ChatError): ChatError {
   return input.kind === "text" && input.body ? { ...error, draft: input.body } : error;
+}
+
+/**
+ * A gift picked but not yet confirmed (the picker's buttons carry pickGift): nothing is spent, the
+ * page asks "Send … for N credits?" first; its yes button carries giftId. Null for anything else.
+ */
+export function pickedGift(form: FormData): GiftId | null {
+  const pick = form.get("pickGift");
+  return typeof pick === "string" ? (giftById(pick)?.id ?? null) : null;
 }

@@ -3,6 +3,9 @@ import type { Member } from "~/models/session.server";
 import { nicheOf, termsVersionDate, cleanPhone } from "~/models/brand.server";
 import type { SignupState, Tracking } from "~/models/signup-rules";
 import type { Language } from "./constants";
+import { nowS } from "~/lib/dates";
+import { timeBonusRemaining } from "~/lib/offers";
+import { TIME_BONUS_VALID_S } from "~/lib/constants";
 
 /** What the root loader gives every page (the chrome's data); components read it through this type. */
 export interface RootData {
@@ -10,6 +13,8 @@ export interface RootData {
   country: string;
   brand: ReturnType<typeof publicBrand>;
   member: ReturnType<typeof publicMember> | null;
+  /** The time bonus at this load (members only), see timeBonusAtLoad. */
+  timeBonus: ReturnType<typeof timeBonusAtLoad>;
   siteEntrySkipped: boolean;
   /** For visitors: whether and how they may sign up, and the partners' tracking (SPEC section 6). */
   signup: { state: SignupState; tracking: Tracking } | null;
@@ -62,4 +67,13 @@ export function publicMember(m: Member) {
     newLikes: m.newLikes,
     notificationsDisabled: m.notificationsDisabled,
   };
+}
+
+/**
+ * The time bonus at this load (SPEC section 4): when it ends (server time) and the seconds left now;
+ * null when none runs (visitors, paid users, a sign-up 4 hours old or more).
+ */
+export function timeBonusAtLoad(m: Member | null) {
+  const left = timeBonusRemaining(m, nowS());
+  return m && left > 0 ? { ends: m.createdAt + TIME_BONUS_VALID_S, left } : null;
 }

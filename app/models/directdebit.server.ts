@@ -103,9 +103,10 @@ export async function eligibility(
   return judge(row, brand, amountCents, paymentCountry);
 }
 
-/** A package at its euro price (SEPA). */
+/** A package at its euro price (SEPA); one-time packages (the try-out) are never bought on a mandate. */
 export async function getPackageRow(db: D1Database, id: string): Promise<PackageRow | null> {
-  return packagesStatement(db, DIRECT_DEBIT_CURRENCY, id).first<PackageRow>();
+  const row = await packagesStatement(db, DIRECT_DEBIT_CURRENCY, id).first<PackageRow & { one_time: number }>();
+  return row && !row.one_time ? row : null;
 }
 
 type RequestRow = {

@@ -14,6 +14,8 @@ import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
+import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts.server";
+import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
   acceptsCurrency, canMove, refundCanMove, refundReturnsCredits, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
   type PaymentStatus, type PaymentView,
@@ -93,17 +95,20 @@ export async function methodsFor(context: Ctx, country: string, amount: { cents:
  * and optionally one of the member's payments with whether it was their first purchase.
  */
 export async function shopData(
-  context: Ctx, o: { country: string; currency: string; packageId?: string; userId: string; paymentId?: string | null },
+  context: Ctx,
+  o: { country: string; currency: string; packageId?: string; userId: string; paymentId?: string | null; discount?: D1PreparedStatement | null },
 ) {
   const db = context.env.DB;
   const stmts = [
     packagesStatement(db, o.currency, o.packageId),
     methodRowsStatement(db, o.country),
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
+    // The discount code the prices use (discounts.server.ts codeLookupStatement), read in the same round trip.
+    o.discount ?? db.prepare("SELECT NULL AS none WHERE 0"),
   ];
   if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
-  const [pkgs, methodRows, countryRows, one, earlier] = await db.batch(stmts);
-  const packages = pkgs!.results as (PackageRow & { tier: Tier })[];
+  const [pkgs, methodRows, countryRows, discountRows, one, earlier] = await db.batch(stmts);
+  const packages = pkgs!.results as (PackageRow & { tier: Tier; one_time?: number })[];
   const priced = packages[0];
   const methods = priced ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, { cents: priced.price_cents, currency: priced.currency }) : [];
   const row = (one?.results[0] as PaymentRow | undefined) ?? null;
@@ -112,6 +117,7 @@ export async function shopData(
     methods,
     countries: (countryRows!.results as { country: string }[]).map((r) => r.country),
     payment: row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null,
+    discount: (discountRows!.results[0] as CodeLookup | undefined) ?? null,
   };
 }
 
@@ -156,7 +162,7 @@ export async function ensureCustomer(context: Ctx, member: { id: string; name: s
 }
 
 export type CheckoutMember = { id: string; name: string; email: string; language: string };
-export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" };
+export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" | "discount" | "once" };
 
 /** A discount the Offers work applies: what is charged instead of the package price, and the code used. */
 export type CheckoutDiscount = { codeId: number; amountCents: number };
@@ -185,16 +191,20 @@ export async function startCheckout(
   const id = randomId();
   try {
     const customerId = sequenceType === "first" ? await customerOf(context, provider, o.member) : null;
-    await context.env.DB.prepare(
+    // A once-per-member code rides on one live payment at a time (claimGuardSql): 20 racing checkouts, one discount.
+    const inserted = await context.env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
          customer_id, payment_country, discount_code_id, original_amount_cents)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14)`,
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?13", "?2")} AND ${oneTimeGuardSql("?4", "?2")}`,
     )
       .bind(
         id, o.member.id, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, sequenceType,
         customerId, o.country, o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null,
       )
       .run();
+    if (inserted.meta.changes !== 1) {
+      return { ok: false, error: (await oneTimeUsed(context.env.DB, o.member.id, o.pkg.id)) ? "once" : "discount" };
+    }
     const created = await provider.createPayment({
       amount: { cents: amountCents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
@@ -247,6 +257,8 @@ export function completionStatements(
       )
       .bind(row.id, row.status, now, paid.providerRef, paid.mandateId),
     ...grantStatements(db, row.userId, row.credits, "purchase", { refId: row.id, afterChange: true, premium: true, now }),
+    // The payment's once-per-member code is used up in the same transaction (a no-op without a code).
+    redemptionStatement(db, row.id, now),
     ...extra,
   ];
 }
@@ -430,10 +442,11 @@ export async function ownPayment(context: Ctx, userId: string, id: string): Prom
   return context.env.DB.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<PaymentRow>();
 }
 
-/** The last paid payment that left a valid mandate: what a repeat order buys again. */
+/** The last paid payment that left a valid mandate: what a repeat order buys again (never a one-time package). */
 export async function lastMandateOrder(context: Ctx, userId: string): Promise<PaymentRow | null> {
   return context.env.DB.prepare(
-    `${ROW_SQL} WHERE user_id = ?1 AND status = 'paid' AND mandate_id IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    `${ROW_SQL} WHERE user_id = ?1 AND status = 'paid' AND mandate_id IS NOT NULL
+       AND package_id NOT IN (SELECT id FROM packages WHERE one_time = 1) ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   )
     .bind(userId)
     .first<PaymentRow>();

@@ -40,17 +40,21 @@ export interface PhotoFacts {
   blockedByOwner: boolean; // the owner blocked this viewer
   isMain: boolean;
   isPrivate: boolean;
+  /** The viewer paid photo_credits for this private photo (photo_unlocks). */
+  unlocked?: boolean;
 }
 
 /**
  * The one rule for photos (DESIGN section 5): a member always sees their own; nobody sees a gone
  * member's or a blocker's photos; the main image is visible to all; every other photo, private ones
- * included, is full size for premium members and blurred for free members and visitors.
+ * included, is full size for premium members and blurred for free members and visitors, except a
+ * private photo the member unlocked with credits (offers.server.ts unlockPhoto), which is full size for them only.
  */
 export function photoAccess(photo: PhotoFacts, viewer: Viewer): PhotoAccess {
   if (viewer && viewer.id === photo.ownerId) return "full";
   if (photo.ownerGone || photo.blockedByOwner) return "none";
   if (photo.isMain && !photo.isPrivate) return "full";
+  if (viewer && photo.isPrivate && photo.unlocked) return "full";
   return viewer?.paidUser ? "full" : "blur";
 }
 
@@ -62,11 +66,14 @@ export function variantToServe(access: PhotoAccess, asked: PhotoVariant): PhotoV
 
 const PHOTO_FACTS_SQL = `
 SELECT ph.id, ph.user_id, ph.is_private, p.main_photo_id, p.status, u.deleted_at,
-       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ph.user_id AND b.blocked_id = ?2) AS blocked
+       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ph.user_id AND b.blocked_id = ?2) AS blocked,
+       EXISTS (SELECT 1 FROM photo_unlocks pu WHERE pu.user_id = ?2 AND pu.photo_id = ph.id) AS unlocked
 FROM photos ph JOIN users u ON u.id = ph.user_id JOIN profiles p ON p.user_id = ph.user_id
 WHERE ph.id = ?1`;
 
-type FactsRow = { id: string; user_id: string; is_private: number; main_photo_id: string | null; status: string; deleted_at: number | null; blocked: number };
+type FactsRow = {
+  id: string; user_id: string; is_private: number; main_photo_id: string | null; status: string; deleted_at: number | null; blocked: number; unlocked: number;
+};
 
 export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer): Promise<PhotoFacts | null> {
   const r = await d1.prepare(PHOTO_FACTS_SQL).bind(photoId, viewer?.id ?? "").first<FactsRow>();
@@ -77,6 +84,7 @@ export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer
     blockedByOwner: !!r.blocked,
     isMain: r.main_photo_id === r.id,
     isPrivate: !!r.is_private,
+    unlocked: !!r.unlocked,
   };
 }
 
@@ -105,21 +113,22 @@ export async function listOwnPhotos(d1: D1Database, userId: string): Promise<Own
 }
 
 /** Another member's photos as a viewer sees them: main first, with the access decided per photo. */
-export function photosOfStatement(d1: D1Database, ownerId: string) {
+export function photosOfStatement(d1: D1Database, ownerId: string, viewerId = "") {
   return d1
     .prepare(
-      `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main
+      `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main,
+              EXISTS (SELECT 1 FROM photo_unlocks pu WHERE pu.user_id = ?2 AND pu.photo_id = ph.id) AS unlocked
        FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1
        ORDER BY is_main DESC, ph.created_at, ph.rowid`,
     )
-    .bind(ownerId);
+    .bind(ownerId, viewerId);
 }
 
-export type PhotoRow = { id: string; is_private: number; is_main: number | null };
+export type PhotoRow = { id: string; is_private: number; is_main: number | null; unlocked?: number };
 
 export function photosAsSeen(ownerId: string, rows: PhotoRow[], viewer: Viewer) {
   return rows.map((r) => {
-    const facts = { ownerId, ownerGone: false, blockedByOwner: false, isMain: !!r.is_main, isPrivate: !!r.is_private };
+    const facts = { ownerId, ownerGone: false, blockedByOwner: false, isMain: !!r.is_main, isPrivate: !!r.is_private, unlocked: !!r.unlocked };
     return { id: r.id, isPrivate: !!r.is_private, isMain: !!r.is_main, access: photoAccess(facts, viewer) as "blur" | "full" };
   });
 }
@@ -304,3 +313,4 @@ export async function deletePhoto(env: { DB: D1Database; PHOTOS: R2Bucket }, use
   if (del!.meta.changes) await deleteObjects(env.PHOTOS, photoId);
   return del!.meta.changes > 0;
 }
+

@@ -114,7 +114,7 @@ export async function loadProfilePage(d1: D1Database, targetId: string, viewer: 
     d1.prepare("SELECT pi.interest_id AS id FROM profile_interests pi JOIN interests i ON i.id = pi.interest_id WHERE pi.user_id = ?1 ORDER BY i.sort").bind(targetId),
     d1.prepare("SELECT liker_id FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)").bind(viewerId, targetId),
     d1.prepare("UPDATE likes SET like_new = 0 WHERE liker_id = ?1 AND liked_id = ?2 AND like_new = 1").bind(targetId, viewerId),
-    photosOfStatement(d1, targetId),
+    photosOfStatement(d1, targetId, viewerId),
   ]);
   const r = (main!.results as DetailRow[])[0];
   const access = profileAccess(

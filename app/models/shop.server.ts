@@ -35,12 +35,15 @@ export type Package = ReturnType<typeof toPackage>;
 
 /**
  * Packages as sold in `currency` (their price in package_prices), cheapest tier first. A package
- * without a price in that currency is not sold there. One statement, so callers can batch it.
+ * without a price in that currency is not sold there; one-time packages (the try-out) are sold by id
+ * only, never listed with the tiers. One statement, so callers can batch it.
  */
 export function packagesStatement(db: D1Database, currency: string, id?: string): D1PreparedStatement {
-  const sql = `SELECT p.id, p.tier, p.credits, pp.price_cents, pp.currency FROM packages p
+  const sql = `SELECT p.id, p.tier, p.credits, pp.price_cents, pp.currency, p.one_time FROM packages p
     JOIN package_prices pp ON pp.package_id = p.id AND pp.currency = ?1`;
-  return id === undefined ? db.prepare(`${sql} ORDER BY p.tier`).bind(currency) : db.prepare(`${sql} WHERE p.id = ?2`).bind(currency, id);
+  return id === undefined
+    ? db.prepare(`${sql} WHERE p.one_time = 0 ORDER BY p.tier`).bind(currency)
+    : db.prepare(`${sql} WHERE p.id = ?2`).bind(currency, id);
 }
 
 /** The four packages in the brand's currency, with prices formatted in the page language. */

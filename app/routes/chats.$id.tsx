@@ -4,16 +4,17 @@ import {
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId } from "~/chat/protocol";
-import { parseSendForm, refusedSend } from "~/chat/form.server";
+import { parseSendForm, pickedGift, refusedSend } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { roomStub } from "~/chat/stubs";
 import { conversationView } from "~/models/chat.server";
 import { pricesFor } from "~/models/credits.server";
+import { discountCodeFields } from "~/models/discounts.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
 import { readForm } from "~/lib/body.server";
 
-export const handle = { layout: "chat", i18n: ["common", "chat"] };
+export const handle = { layout: "chat", i18n: ["common", "chat", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -40,6 +41,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     cost: prices.message,
     giftCredits: prices.gift,
     messageLength: brand.messageLength,
+    discount: discountCodeFields(member, brand)?.value_percentage ?? null,
   };
 }
 
@@ -48,12 +50,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, t } = await pageContext(request, context, "chat");
   const conversationId = params.id ?? "";
-  const input = parseSendForm(await readForm(request, context), (n) => t(`icebreakers.${n}`));
+  const form = await readForm(request, context);
+  // A picked gift is only asked about; nothing is spent until its "yes" posts giftId.
+  const pick = pickedGift(form);
+  if (pick) return data({ confirmGift: pick });
+  const input = parseSendForm(form, (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
   const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id, prices: pricesFor(brand, member.country) });
   if (!result.ok) {
     if (result.error === "not_found") throw new Response(t("errors.not_found"), { status: 404 });
-    return data({ error: refusedSend(input, { code: result.error, max: brand.messageLength }) }, { status: result.error === "credits" ? 402 : 400 });
+    return data({ error: refusedSend(input, { code: result.error, max: brand.messageLength, gift: input.kind === "gift" }) }, { status: result.error === "credits" ? 402 : 400 });
   }
   return redirect(`/chats/${conversationId}`);
 }
@@ -64,6 +70,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
 
 export default function ChatRoute() {
   const d = useLoaderData<typeof loader>();
-  const sent = useActionData<typeof action>() as { error?: ChatError } | undefined;
-  return <ChatView key={d.conversationId} {...d} error={sent?.error ?? null} />;
+  const sent = useActionData<typeof action>() as { error?: ChatError; confirmGift?: string } | undefined;
+  return <ChatView key={d.conversationId} {...d} error={sent?.error ?? null} confirmGift={sent?.confirmGift ?? null} />;
 }

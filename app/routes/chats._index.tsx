@@ -7,8 +7,9 @@ import { hideConversation, listConversations } from "~/models/chat.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
 import { readForm } from "~/lib/body.server";
+import { TimeBonus } from "~/components/offers/TimeBonus";
 
-export const handle = { i18n: ["common", "chat"] };
+export const handle = { i18n: ["common", "chat", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -30,9 +31,12 @@ export default function Chats() {
   const { list, lng } = useLoaderData<typeof loader>();
   const { t } = useTranslation("chat");
   return (
-    <div className="container chat-overview">
-      <h1>{t("overview.title")}</h1>
-      <ConversationList items={list} lng={lng} />
-    </div>
+    <>
+      <TimeBonus />
+      <div className="container chat-overview">
+        <h1>{t("overview.title")}</h1>
+        <ConversationList items={list} lng={lng} />
+      </div>
+    </>
   );
 }

@@ -3,12 +3,15 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
-import { isPaymentMethod, toPackage } from "~/models/shop.server";
+import { formatMoney, isPaymentMethod } from "~/models/shop.server";
+import { checkCode, codeForPrices, codeLookupStatement, discountedPackage, evaluateCode } from "~/models/discounts.server";
 import {
   countryOptions, isCountryCode, packageRow, paymentCountryCookie, paymentCountryOf, paymentView, shopData, startCheckout,
 } from "~/models/payments.server";
-import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
+import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
+import { oneTimeUsed } from "~/models/offers.server";
 import { CompletedState, CountryPicker, FailedState, PayButton, PayLoading, PendingState, paymentsHandle } from "~/components/payments/Payments";
+import { DiscountCodeForm, type CodeState } from "~/components/offers/DiscountCode";
 import paymentsStyles from "~/styles/payments.css";
 import { readForm } from "~/lib/body.server";
 
@@ -26,23 +29,44 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const method = params.paymentmethod;
   if (method !== undefined && !isPaymentMethod(method)) throw new Response("Not found", { status: 404 });
   const country = paymentCountryOf(request, visitorCountry);
-  const paymentId = new URL(request.url).searchParams.get("payment");
-  const data = await shopData(context, { country, currency: brand.currency, packageId: params.id ?? "", userId: member.id, paymentId });
+  const query = new URL(request.url).searchParams;
+  const paymentId = query.get("payment");
+  // A code typed in the form (?code=), else the member's active discount (time bonus or welcome).
+  const typed = (query.get("code") ?? "").slice(0, 100);
+  const chosen = codeForPrices(member, brand, typed);
+  const discount = chosen && codeLookupStatement(context.env.DB, chosen.code, member.id);
+  const data = await shopData(context, { country, currency: brand.currency, packageId: params.id ?? "", userId: member.id, paymentId, discount });
   const raw = data.packages[0];
   if (!raw) throw new Response("Not found", { status: 404 });
   if (paymentId && !data.payment) throw new Response("Not found", { status: 404 });
   const countries = countryOptions(lng, data.countries, country);
+  const order = { member, brand, country, method: method ?? null };
+  const pkg = { ...discountedPackage(lng, raw, data.discount, order), oneTime: !!raw.one_time };
+  // The try-out package is bought once (checked again, race-proof, when the payment is stored).
+  const usedUp = pkg.oneTime && !paymentId && (await oneTimeUsed(context.env.DB, member.id, raw.id));
+  let codeState: CodeState | null = null;
+  if (chosen?.typed) {
+    const check = evaluateCode(discount ? data.discount : null, { ...order, priceCents: raw.price_cents });
+    codeState = check.ok
+      ? { applied: { code: check.code.code, percentage: check.code.percentage } }
+      : { error: check.error, minimum: check.minimumCents ? formatMoney(lng, check.minimumCents, raw.currency) : null };
+  }
   return {
     title: t("method.title"),
-    pkg: toPackage(lng, raw),
+    pkg,
+    code: pkg.was && data.discount ? data.discount.code : null,
+    typed,
+    codeState,
     method: method ?? null,
-    methods: data.methods.map((m) => m.method),
+    // A one-time package is not bought on a direct debit mandate (the mandate's form sells the tiers).
+    methods: data.methods.map((m) => m.method).filter((m) => !(pkg.oneTime && m === "sepa_directdebit")),
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
     payment: data.payment ? paymentView(lng, data.payment.row) : null,
     firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
+    usedUp,
   };
 }
 
@@ -62,14 +86,22 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!isPaymentMethod(method)) return { error: "method" as const };
   const pkg = await packageRow(context, params.id ?? "", brand.currency);
   if (!pkg) throw new Response("Not found", { status: 404 });
+  const country = paymentCountryOf(request, visitorCountry);
+  // The code is checked again with the method chosen: the amount charged is decided here, never by the form.
+  const chosen = codeForPrices(member, brand, String(form.get("code") ?? "").slice(0, 100));
+  const check = chosen ? await checkCode(context.env.DB, { member, brand, code: chosen.code, priceCents: pkg.price_cents, country, method }) : null;
+  if (chosen?.typed && check && !check.ok) return { error: "code" as const, codeError: check.error };
   const result = await startCheckout(context, {
     brand,
     member,
     pkg,
     method,
-    country: paymentCountryOf(request, visitorCountry),
+    country,
     origin: here.origin,
+    discount: check?.ok ? { codeId: check.code.id, amountCents: check.code.finalCents } : undefined,
   });
+  if (!result.ok && result.error === "discount") return { error: "code" as const, codeError: "used" as const };
+  if (!result.ok && result.error === "once") return { error: "once" as const };
   if (!result.ok) return { error: result.error };
   return redirect(result.redirectTo);
 }
@@ -78,7 +110,7 @@ export default function PaymentMethod() {
   const d = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const { t } = useTranslation(["shop", "payments"]);
-  const tierName = t(`tiers.${d.pkg.tier}`);
+  const tierName = packageName(t, d.pkg);
   const p = d.payment;
   if (p && p.state === "completed") {
     return (
@@ -99,25 +131,33 @@ export default function PaymentMethod() {
     <ShopPage title={t("method.title")} lead={t("method.lead", { name: tierName, price: d.pkg.price })}>
       <PayLoading method={d.method ?? ""} />
       {p ? <FailedState payment={p} methods={d.methods} /> : null}
-      {failure?.error ? (
+      {d.usedUp || failure?.error === "once" ? (
+        <p className="alert alert-warning" role="alert" data-testid="tryout-used">
+          {t("offers:tryout.used")} <Link to="/credits" className="alert-link">{t("offers:buy.credits")}</Link>
+        </p>
+      ) : null}
+      {failure?.error === "code" ? (
+        <p className="alert alert-danger" role="alert">{t(`offers:codeErrors.${failure.codeError}`)}</p>
+      ) : failure?.error && failure.error !== "once" ? (
         <p className="alert alert-danger" role="alert">{t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}</p>
       ) : null}
       <div className="shop-columns">
         <PackageGrid packages={[d.pkg]} />
         <section className="pay-panel">
           <CountryPicker country={d.country} countries={d.countries} />
+          <DiscountCodeForm value={d.typed} state={d.codeState} />
           {d.methods.length === 0 ? (
             <p className="alert alert-warning" role="alert">{t("payments:pay.none", { country: d.countryName })}</p>
           ) : (
             <>
               <h2>{t("payments:pay.choose")}</h2>
-              <PaymentMethods methods={d.methods} selected={d.method ?? undefined} linkTo={(m) => `/credits/${d.pkg.id}/${m}`} />
+              <PaymentMethods methods={d.methods} selected={d.method ?? undefined} linkTo={(m) => `/credits/${d.pkg.id}/${m}${d.typed ? `?code=${encodeURIComponent(d.typed)}` : ""}`} />
             </>
           )}
           {d.method !== null && !offered ? (
             <p className="alert alert-warning" role="alert" data-testid="method-not-here">{t("payments:pay.notHere", { country: d.countryName })}</p>
           ) : null}
-          {offered ? (
+          {offered && !d.usedUp ? (
             <div className="pay-now">
               <PayButton
                 method={d.method!}
@@ -126,6 +166,7 @@ export default function PaymentMethod() {
                     ? t("payments:pay.directDebit")
                     : t("payments:pay.button", { amount: d.pkg.price, method: t(`methods.${d.method}`) })
                 }
+                code={d.code}
               />
               <p className="pay-secure">{t("payments:pay.secure")}</p>
             </div>

@@ -3,10 +3,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
-import { toPackage } from "~/models/shop.server";
+import { codeForPrices, codeLookupStatement, discountedPackage } from "~/models/discounts.server";
 import { countryOptions, isCountryCode, paymentCountryCookie, paymentCountryOf, shopData } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CountryPicker, paymentsHandle } from "~/components/payments/Payments";
+import { ActiveDiscountNote } from "~/components/offers/DiscountCode";
 import paymentsStyles from "~/styles/payments.css";
 import { readForm } from "~/lib/body.server";
 
@@ -18,12 +19,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
   const country = paymentCountryOf(request, visitorCountry);
-  const data = await shopData(context, { country, currency: brand.currency, userId: member.id });
+  const active = codeForPrices(member, brand);
+  const data = await shopData(context, { country, currency: brand.currency, userId: member.id, discount: active && codeLookupStatement(context.env.DB, active.code, member.id) });
+  const packages = data.packages.map((p) => discountedPackage(lng, p, data.discount, { member, brand, country }));
   return {
+    discount: packages.some((p) => p.was) && data.discount ? { code: data.discount.code, percentage: data.discount.valuePercentage } : null,
     title: t("credits.title"),
     credits: member.credits,
     paidUser: member.paidUser,
-    packages: data.packages.map((p) => toPackage(lng, p)),
+    packages,
     methods: data.methods.map((m) => m.method),
     country,
     countries: countryOptions(lng, data.countries, country),
@@ -44,6 +48,7 @@ export default function Credits() {
     <ShopPage title={t("credits.title")} lead={t("credits.balance", { count: d.credits })}>
       <section className="page-section">
         <h2>{t("credits.choose")}</h2>
+        {d.discount ? <ActiveDiscountNote {...d.discount} /> : null}
         <PackageGrid packages={d.packages} linkTo={(id) => `/credits/${id}`} popular={t("payments:mostPopular")} />
       </section>
       <section className="page-section shop-columns">

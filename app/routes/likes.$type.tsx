@@ -6,8 +6,9 @@ import { requireMember } from "~/models/session.server";
 import { LIKE_LIST_TYPES, listLikes, type LikeListType } from "~/models/likes.server";
 import { LikesPage } from "~/components/members/LikesPage";
 import styles from "~/styles/members.css";
+import { TimeBonus } from "~/components/offers/TimeBonus";
 
-export const handle = { i18n: ["common", "members"] };
+export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -19,5 +20,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export default function Likes() {
   const { type, members } = useLoaderData<typeof loader>();
-  return <LikesPage type={type} members={members} />;
+  return (
+    <>
+      <TimeBonus />
+      <LikesPage type={type} members={members} />
+    </>
+  );
 }

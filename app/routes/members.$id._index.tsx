@@ -11,8 +11,12 @@ import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
 import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
+import { TimeBonus } from "~/components/offers/TimeBonus";
+import { pricesFor } from "~/models/credits.server";
+import { discountCodeFields } from "~/models/discounts.server";
+import { unlockPhoto } from "~/models/offers.server";
 
-export const handle = { i18n: ["common", "members"] };
+export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -27,6 +31,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     ...page,
     loggedIn: !!member,
     paidUser: !!member?.paidUser,
+    // What unlocking one private photo costs this member (SPEC photo_credits), through the one price owner.
+    photoCredits: pricesFor(brand, null).photo,
     fictional: { icon: brand.fictionalIcon, singular: brand.fictionalSingular, warning: brand.fictionalWarning },
     reportReasons: REPORT_REASONS,
   };
@@ -35,6 +41,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const ActionInput = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
   z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: paragraph(z.string().max(1000).default("")) }),
+  z.object({ intent: z.literal("unlock"), photoId: z.string().regex(/^[\w-]{1,64}$/) }),
 ]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -52,11 +59,23 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   else if (input.intent === "block") await block(d1, member.id, targetId);
   else if (input.intent === "unblock") await unblock(d1, member.id, targetId);
   else if (input.intent === "report") return data({ reported: await report(d1, member.id, targetId, input.reason, input.remarks) });
+  else if (input.intent === "unlock") {
+    const { brand } = await pageContext(request, context, "members");
+    const result = await unlockPhoto(d1, member, input.photoId, pricesFor(brand, null).photo);
+    if (result === "not_found") throw new Response("Not found", { status: 404 });
+    // Too few credits: offer the checkout, with the active discount when there is one.
+    if (result === "credits") return data({ unlock: "credits" as const, discount: discountCodeFields(member, brand)?.value_percentage ?? null }, { status: 402 });
+  }
   return redirect(new URL(request.url).pathname);
 }
 
 export default function MemberProfile() {
   const data = useLoaderData<typeof loader>();
   if (data.blocked) return <BlockedNotice name={data.name} />;
-  return <ProfileView data={data} />;
+  return (
+    <>
+      <TimeBonus />
+      <ProfileView data={data} />
+    </>
+  );
 }

@@ -11,8 +11,9 @@ import { AGES } from "~/models/profile-options";
 import { MemberGrid } from "~/components/members/MemberCard";
 import { countryName } from "~/components/members/labels";
 import styles from "~/styles/members.css";
+import { TimeBonus } from "~/components/offers/TimeBonus";
 
-export const handle = { i18n: ["common", "members"] };
+export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -44,6 +45,8 @@ export default function Search() {
     return `?${next}`;
   };
   return (
+    <>
+    <TimeBonus />
     <div className="container members-page">
       <h1>{t("search.title")}</h1>
       <FilterForm key={JSON.stringify(f)} filters={f} countries={data.countries} regions={data.regions} />
@@ -68,6 +71,7 @@ export default function Search() {
         </section>
       ) : null}
     </div>
+    </>
   );
 }
 

@@ -4,15 +4,16 @@ import {
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId, type WireMessage } from "~/chat/protocol";
-import { parseSendForm, refusedSend } from "~/chat/form.server";
+import { parseSendForm, pickedGift, refusedSend } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { canStart, listConversations, otherMemberCard, startAndSend } from "~/models/chat.server";
 import { pricesFor } from "~/models/credits.server";
+import { discountCodeFields } from "~/models/discounts.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
 import { readForm } from "~/lib/body.server";
 
-export const handle = { layout: "chat", i18n: ["common", "chat"] };
+export const handle = { layout: "chat", i18n: ["common", "chat", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
 
 /** Opens the conversation with member {id}: the existing one, or an empty one that the first message starts. */
@@ -46,6 +47,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     cost: prices.message,
     giftCredits: prices.gift,
     messageLength: brand.messageLength,
+    discount: discountCodeFields(member, brand)?.value_percentage ?? null,
   };
 }
 
@@ -53,18 +55,22 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, t } = await pageContext(request, context, "chat");
-  const input = parseSendForm(await readForm(request, context), (n) => t(`icebreakers.${n}`));
+  const form = await readForm(request, context);
+  // A picked gift is only asked about; nothing is spent until its "yes" posts giftId.
+  const pick = pickedGift(form);
+  if (pick) return data({ confirmGift: pick });
+  const input = parseSendForm(form, (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
   const sent = await startAndSend(context.env, member, params.id ?? "", { ...input, prices: pricesFor(brand, member.country) });
   if (sent.ok) return redirect(`/chats/${sent.id}`);
   const code = sent.error;
   if (code === "not_found" || code === "self") throw new Response(t("errors.not_found"), { status: 404 });
   if (code === "premium" || code === "blocked") return data({ error: refusedSend(input, { code }) }, { status: 403 });
-  return data({ error: refusedSend(input, { code, max: brand.messageLength }) }, { status: code === "credits" ? 402 : 400 });
+  return data({ error: refusedSend(input, { code, max: brand.messageLength, gift: input.kind === "gift" }) }, { status: code === "credits" ? 402 : 400 });
 }
 
 export default function MemberChatRoute() {
   const d = useLoaderData<typeof loader>();
-  const sent = useActionData<typeof action>() as { error?: ChatError } | undefined;
-  return <ChatView {...d} error={sent?.error ?? null} />;
+  const sent = useActionData<typeof action>() as { error?: ChatError; confirmGift?: string } | undefined;
+  return <ChatView {...d} error={sent?.error ?? null} confirmGift={sent?.confirmGift ?? null} />;
 }

@@ -4,9 +4,11 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
-import { listPackages } from "~/models/shop.server";
+import { paymentCountryOf, shopData } from "~/models/payments.server";
+import { codeForPrices, codeLookupStatement, discountedPackage } from "~/models/discounts.server";
 import { PackageGrid, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { paymentsHandle } from "~/components/payments/Payments";
+import { TimeBonus } from "~/components/offers/TimeBonus";
 import paymentsStyles from "~/styles/payments.css";
 
 /** What premium gives (SPEC section 6); the first credit purchase makes a member premium. */
@@ -17,14 +19,20 @@ const BENEFITS = ["photos", "uploads", "badge", "unblurred", "repeat"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { brand, t, lng } = await pageContext(request, context, "shop");
-  return { title: t("premium.title"), paidUser: member.paidUser, packages: await listPackages(context, lng, brand.currency) };
+  const { brand, t, lng, country: visitorCountry } = await pageContext(request, context, "shop");
+  const country = paymentCountryOf(request, visitorCountry);
+  const active = codeForPrices(member, brand);
+  const data = await shopData(context, { country, currency: brand.currency, userId: member.id, discount: active && codeLookupStatement(context.env.DB, active.code, member.id) });
+  const packages = data.packages.map((p) => discountedPackage(lng, p, data.discount, { member, brand, country }));
+  return { title: t("premium.title"), paidUser: member.paidUser, packages };
 }
 
 export default function Premium() {
   const { paidUser, packages } = useLoaderData<typeof loader>();
   const { t } = useTranslation(["shop", "payments"]);
   return (
+    <>
+    <TimeBonus />
     <ShopPage title={t("premium.title")} lead={t("premium.lead")}>
       {paidUser ? <p className="alert alert-success" data-testid="is-premium">{t("premium.already")}</p> : null}
       <ul className="premium-benefits" data-testid="benefits">
@@ -42,5 +50,6 @@ export default function Premium() {
       </section>
       <Link to="/credits" className="btn btn-primary btn-lg">{t(paidUser ? "premium.more" : "premium.cta")}</Link>
     </ShopPage>
+    </>
   );
 }

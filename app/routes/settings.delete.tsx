@@ -65,7 +65,7 @@ function Offers({ invisible, discount }: { invisible: boolean; discount: number 
         <section className="card">
           <h2>{t("delete.offerTryout")}</h2>
           <p>{t("delete.offerTryoutText")}</p>
-          <Link to="/credits" className="btn btn-outline">{t("delete.offerTryoutAction")}</Link>
+          <Link to="/credits/tryout" className="btn btn-outline">{t("delete.offerTryoutAction")}</Link>
         </section>
         {discount > 0 ? (
           <Form method="post" className="card">

@@ -20,7 +20,8 @@ const shared = {
   ],
   visibleProfileNotes: false,
   messageCredits: 1,
-  signupCredits: 0,
+  // Enough for a few messages: a new free member can start the 2 conversations they may, then meets the buy-credits prompt.
+  signupCredits: 5,
   photoCredits: 5,
   giftCredits: 10,
   messageLength: 1000,
@@ -79,25 +80,28 @@ export const brands = [
   },
 ];
 
-/** Credit packages p0 to p3 (price_cents/currency: the original EUR price; prices sold: packagePrices). */
+/** Credit packages p0 to p3 and the try-out (price_cents/currency: the original EUR price; prices sold: packagePrices). */
 export const packages = [
   { id: "p0", tier: "p0" as const, credits: 25, priceCents: 995, currency: "EUR" },
   { id: "p1", tier: "p1" as const, credits: 60, priceCents: 1995, currency: "EUR" },
   { id: "p2", tier: "p2" as const, credits: 150, priceCents: 3995, currency: "EUR" },
   { id: "p3", tier: "p3" as const, credits: 400, priceCents: 7995, currency: "EUR" },
+  // The try-out package of the delete-account offer: small, once per member, not listed with the tiers.
+  { id: "tryout", tier: "p0" as const, credits: 10, priceCents: 295, currency: "EUR", oneTime: true },
 ];
 
 /**
  * What each package costs per currency, in cents: local prices rounded the way shops there price
  * (…9 kr, …,99 zł), near the EUR price, not a daily conversion.
  */
-const LOCAL_PRICES: Record<string, [number, number, number, number]> = {
-  EUR: [995, 1995, 3995, 7995],
-  SEK: [10900, 21900, 44900, 89900],
-  NOK: [11900, 22900, 46900, 92900],
-  DKK: [7500, 14900, 29900, 59900],
-  PLN: [4299, 8599, 16999, 33999],
-  CHF: [990, 1890, 3790, 7490],
+const LOCAL_PRICES: Record<string, [number, number, number, number, number]> = {
+  //     p0     p1     p2     p3  tryout
+  EUR: [995, 1995, 3995, 7995, 295],
+  SEK: [10900, 21900, 44900, 89900, 3200],
+  NOK: [11900, 22900, 46900, 92900, 3400],
+  DKK: [7500, 14900, 29900, 59900, 2200],
+  PLN: [4299, 8599, 16999, 33999, 1299],
+  CHF: [990, 1890, 3790, 7490, 290],
 };
 export const packagePrices = Object.entries(LOCAL_PRICES).flatMap(([currency, prices]) =>
   packages.map((p, i) => ({ packageId: p.id, currency, priceCents: prices[i]! })),

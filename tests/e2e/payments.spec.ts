@@ -20,6 +20,8 @@ test.afterAll(async () => {
 
 async function asNewMember(page: Page, baseURL: string | undefined, o: { paidUser?: boolean } = {}) {
   const m = await db.createMember({ password: PASSWORD, name: "Payer", gender: "male", country: "NL", city: "Utrecht", paidUser: o.paidUser });
+  // Signed up 8 days ago: past the time bonus and the welcome discount, so prices are the packages' own (offers.spec buys with them).
+  await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   await page.context().addCookies([
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },

@@ -3,15 +3,20 @@ import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 
-export async function member(o: Parameters<typeof createMember>[0] = {}) {
+/**
+ * A member who signed up a month ago: no time bonus or welcome discount, so the full prices apply
+ * (tests/worker/offers-checkout.test.ts buys with the discounts).
+ */
+export async function member(o: Parameters<typeof createMember>[0] = {}, signedUpDaysAgo = 30) {
   const m = await createMember({ country: "NL", ...o });
+  await env.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, signedUpDaysAgo * 86_400).run();
   const cookie = `${await sessionCookie(m.id)}; dev_country=NL`;
   return { ...m, cookie };
 }
 
 /** Starts a checkout; answers the sandbox payment id and our payment id. */
-export async function startPayment(cookie: string, pkg = "p1", method = "ideal") {
-  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", method }, { cookie });
+export async function startPayment(cookie: string, pkg = "p1", method = "ideal", fields: Record<string, string> = {}) {
+  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", method, ...fields }, { cookie });
   expect(res.status).toBe(302);
   const location = res.headers.get("Location")!;
   const providerId = /\/sandbox\/(tr_\w+)$/.exec(location)?.[1];

@@ -5,12 +5,13 @@ import type { SendError, WireMessage } from "~/chat/protocol";
 import { useChatRoom } from "~/chat/client";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { ConversationList, Thumb, type ConversationItem } from "./ConversationList";
-import { GiftPicker, giftLabel } from "./GiftPicker";
+import { NotEnoughCredits } from "../offers/PaidFeatures";
+import { GiftConfirm, GiftPicker, giftLabel } from "./GiftPicker";
 import { Icebreakers } from "./Icebreakers";
 import { LocalTime } from "./LocalTime";
 
-/** Why a send was refused; `draft` is the refused text, put back in the box. */
-export type ChatError = { code: SendError | "premium" | "self"; max?: number; draft?: string };
+/** Why a send was refused; `draft` is the refused text, put back in the box; `gift`: the refused send was a gift. */
+export type ChatError = { code: SendError | "premium" | "self"; max?: number; draft?: string; gift?: boolean };
 
 export interface ChatViewProps {
   lng: string;
@@ -29,16 +30,16 @@ export interface ChatViewProps {
   cost: number;
   giftCredits: number;
   messageLength: number;
+  /** The active discount's percentage, offered with the checkout when credits are too few. */
+  discount: string | null;
+  /** A gift picked on the no-JavaScript path, waiting for "yes" (the action's answer). */
+  confirmGift: string | null;
 }
 
-export function ChatErrorText({ error }: { error: ChatError }) {
+export function ChatErrorText({ error, discount }: { error: ChatError; discount: string | null }) {
   const { t } = useTranslation("chat");
   if (error.code === "credits") {
-    return (
-      <p className="alert alert-danger" role="alert">
-        {t("errors.credits")} <Link to="/credits" className="alert-link">{t("errors.buyCredits")}</Link>
-      </p>
-    );
+    return error.gift ? <NotEnoughCredits kind="gift" discount={discount} /> : <NotEnoughCredits text={t("errors.credits")} discount={discount} />;
   }
   if (error.code === "premium") return <PremiumPrompt />;
   return <p className="alert alert-danger" role="alert">{t(`errors.${error.code}`, { max: error.max })}</p>;
@@ -105,7 +106,10 @@ export function ChatView(p: ChatViewProps) {
     }
   }, [navigation.state, p.error]);
 
-  const error: ChatError | null = room.error ? { code: room.error, max: p.messageLength } : p.error;
+  const [picked, setPicked] = useState<string | null>(null);
+  const [sentGift, setSentGift] = useState(false);
+  const confirmGift = picked ?? p.confirmGift;
+  const error: ChatError | null = room.error ? { code: room.error, max: p.messageLength, gift: sentGift } : p.error;
   const lastMine = [...room.messages].reverse().find((m) => m.senderId === p.meId && !m.held);
   const list = p.list.map((c) => {
     if (c.id !== p.conversationId) return c;
@@ -117,8 +121,17 @@ export function ChatView(p: ChatViewProps) {
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const data = new FormData(e.currentTarget);
+    if (submitter?.name === "pickGift") {
+      // Ask first, in the page (the no-JavaScript post gets the same question from the action).
+      e.preventDefault();
+      setPicked(submitter.value);
+      submitter.closest("details")?.removeAttribute("open");
+      return;
+    }
     const giftId = submitter?.name === "giftId" ? submitter.value : null;
+    setSentGift(!!giftId);
     if (giftId) {
+      setPicked(null);
       if (room.send({ kind: "gift", body: "", giftId })) e.preventDefault();
       return;
     }
@@ -184,9 +197,10 @@ export function ChatView(p: ChatViewProps) {
             <p className="alert alert-warning">{t(`errors.${p.blocked}`, { name: p.other.name })}</p>
           ) : (
             <>
-              {error ? <ChatErrorText error={error} /> : null}
+              {error ? <ChatErrorText error={error} discount={p.discount} /> : null}
               <Form method="post" className="chat-send" onSubmit={onSubmit}>
                 <input type="hidden" name="clientId" value={p.clientId} />
+                {confirmGift ? <GiftConfirm giftId={confirmGift} cost={p.giftCredits} onCancel={() => setPicked(null)} /> : null}
                 <div className="chat-tools">
                   <GiftPicker cost={p.giftCredits} />
                   <Icebreakers hydrated={hydrated} onPick={(line) => {

@@ -1,9 +1,14 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { Icon } from "../Icon";
+import { UnlockPhoto } from "../offers/PaidFeatures";
 
 /** One photo of another member: sharp when the server allows it, else blurred with a lock and a Get Premium prompt. */
-export function PhotoTile({ id, access, alt, size = "thumb" }: { id: string; access: "blur" | "full"; alt: string; size?: "thumb" | "full" }) {
+export function PhotoTile({ id, access, alt, size = "thumb", unlockFor }: {
+  id: string; access: "blur" | "full"; alt: string; size?: "thumb" | "full";
+  /** A private photo a free member may unlock for this many credits (the profile page's form handles it). */
+  unlockFor?: number;
+}) {
   const { t } = useTranslation("members");
   if (access === "full") {
     return (
@@ -17,7 +22,7 @@ export function PhotoTile({ id, access, alt, size = "thumb" }: { id: string; acc
       <img src={`/photos/${id}/blur`} alt={t("photos.lockedAlt")} loading="lazy" />
       <div className="photo-lock">
         <Icon name="lock" size={28} />
-        <Link to="/premium" className="btn btn-primary btn-sm">{t("photos.getPremium")}</Link>
+        {unlockFor !== undefined ? <UnlockPhoto photoId={id} credits={unlockFor} /> : <Link to="/premium" className="btn btn-primary btn-sm">{t("photos.getPremium")}</Link>}
       </div>
     </div>
   );

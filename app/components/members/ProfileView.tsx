@@ -3,6 +3,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import type { LikeState } from "~/models/likes.server";
 import { Icon } from "../Icon";
 import { Avatar, PhotoTile } from "./PhotoTile";
+import { NotEnoughCredits } from "../offers/PaidFeatures";
 
 export interface ProfileViewData {
   profile: {
@@ -16,6 +17,7 @@ export interface ProfileViewData {
   own: boolean;
   loggedIn: boolean;
   paidUser: boolean;
+  photoCredits: number;
   fictional: { icon: string; singular: string; warning: string };
   reportReasons: readonly string[];
 }
@@ -23,7 +25,7 @@ export interface ProfileViewData {
 /** The profile screen (/members/{id} and /likes/m/{id}): every action is a plain form post. */
 export function ProfileView({ data }: { data: ProfileViewData }) {
   const { t } = useTranslation("members");
-  const action = useActionData<{ reported?: boolean; error?: string }>();
+  const action = useActionData<{ reported?: boolean; error?: string; unlock?: "credits"; discount?: string | null }>();
   const busy = useNavigation().state !== "idle";
   const { profile: p, photos } = data;
   const place = [p.city, p.region].filter(Boolean).join(", ");
@@ -87,9 +89,14 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
       {photos.length ? (
         <section className="card">
           <h2>{t("profile.photos", { count: photos.length })}</h2>
+          {action?.unlock === "credits" ? <NotEnoughCredits discount={action.discount ?? null} /> : null}
           {locked ? <p className="hint">{t("photos.lockedHint")} <Link to="/premium">{t("photos.getPremium")}</Link></p> : null}
           <ul className="photo-grid">
-            {photos.map((ph) => <li key={ph.id}><PhotoTile id={ph.id} access={ph.access} alt={p.name} /></li>)}
+            {photos.map((ph) => (
+              <li key={ph.id}>
+                <PhotoTile id={ph.id} access={ph.access} alt={p.name} unlockFor={data.loggedIn && ph.isPrivate && ph.access === "blur" ? data.photoCredits : undefined} />
+              </li>
+            ))}
           </ul>
         </section>
       ) : null}

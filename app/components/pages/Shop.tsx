@@ -6,7 +6,7 @@ import pagesStyles from "~/styles/pages.css";
 /** The package most members buy, marked on the credits and premium pages. */
 const MOST_POPULAR = "p1";
 
-export const shopHandle = { i18n: ["common", "shop"] };
+export const shopHandle = { i18n: ["common", "shop", "offers"] };
 export const shopLinks = () => [{ rel: "stylesheet", href: pagesStyles }];
 
 export interface PackageView {
@@ -15,6 +15,14 @@ export interface PackageView {
   credits: number;
   price: string;
   perCredit: string;
+  /** The price before a discount, shown struck through; null without one. */
+  was?: string | null;
+  /** The try-out package (once per member), named as such rather than by its tier. */
+  oneTime?: boolean;
+}
+
+export function packageName(t: (key: string) => string, p: Pick<PackageView, "tier" | "oneTime">) {
+  return p.oneTime ? t("offers:tryout.name") : t(`shop:tiers.${p.tier}`);
 }
 
 /** `popular`: the label of the ribbon on the most bought package (p1), when the page shows one. */
@@ -25,12 +33,14 @@ export function PackageGrid({ packages, linkTo, popular }: { packages: PackageVi
       {packages.map((p) => (
         <li key={p.id} className={`card package package-${p.tier}${popular && p.tier === MOST_POPULAR ? " package-popular" : ""}`}>
           {popular && p.tier === MOST_POPULAR ? <span className="badge badge-primary package-ribbon">{popular}</span> : null}
-          <h3 className="package-name">{t(`tiers.${p.tier}`)}</h3>
+          <h3 className="package-name">{packageName(t, p)}</h3>
           <p className="package-credits">{t("package.credits", { count: p.credits })}</p>
-          <p className="package-price">{p.price}</p>
+          <p className="package-price">
+            {p.was ? <><s className="price-was" data-testid="price-was">{p.was}</s> <span className="price-now" data-testid="price-now">{p.price}</span></> : p.price}
+          </p>
           <p className="package-per-credit">{t("package.perCredit", { price: p.perCredit })}</p>
           {linkTo ? (
-            <Link to={linkTo(p.id)} className="btn btn-primary btn-block" aria-label={t("package.chooseLabel", { name: t(`tiers.${p.tier}`) })}>
+            <Link to={linkTo(p.id)} className="btn btn-primary btn-block" aria-label={t("package.chooseLabel", { name: packageName(t, p) })}>
               {t("package.choose")}
             </Link>
           ) : null}

@@ -5,7 +5,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import { PREMIUM_PHOTOS } from "~/lib/constants";
 import type { PaymentView } from "~/models/payment-rules";
 
-export const paymentsHandle = { i18n: ["common", "shop", "payments"] };
+export const paymentsHandle = { i18n: ["common", "shop", "payments", "offers"] };
 
 export function CountryPicker({ country, countries }: { country: string; countries: { code: string; name: string }[] }) {
   const { t } = useTranslation("payments");
@@ -45,11 +45,12 @@ export function PayLoading({ method }: { method: string }) {
 }
 
 /** A one-click button that starts a payment with `method` (a real form post). */
-export function PayButton({ method, label, primary = true, action }: { method: string; label: string; primary?: boolean; action?: string }) {
+export function PayButton({ method, label, primary = true, action, code }: { method: string; label: string; primary?: boolean; action?: string; code?: string | null }) {
   return (
     <Form method="post" action={action} className="pay-form">
       <input type="hidden" name="intent" value="pay" />
       <input type="hidden" name="method" value={method} />
+      {code ? <input type="hidden" name="code" value={code} /> : null}
       <button type="submit" className={primary ? "btn btn-primary btn-lg btn-block" : "btn btn-outline btn-block"}>{label}</button>
     </Form>
   );

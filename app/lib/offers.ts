@@ -1,0 +1,99 @@
+/**
+ * The pure rules of the offers (SPEC sections 3, 4 and 9), shared by the server (which decides) and
+ * the members-area client code (which only counts down). No I/O here: every function takes `now`.
+ */
+import { TIME_BONUS_CODE, TIME_BONUS_PERCENTAGE, TIME_BONUS_TICK_MS, TIME_BONUS_VALID_S, WELCOME_DISCOUNT_PERCENTAGE } from "./constants";
+
+export const WELCOME_CODE = `WELCOME${WELCOME_DISCOUNT_PERCENTAGE}`;
+export const HIDE_TIME_BONUS_MODAL = "hide-time-bonus-modal";
+
+/** What the rules need of a member. */
+export type OfferMember = { paidUser: boolean; createdAt: number };
+
+/**
+ * Seconds of time bonus left: it runs for a logged-in, non-paying member whose sign-up is under
+ * TIME_BONUS_VALID_S old; 0 (cleared) for a visitor, a paying (premium) member, or once it is over,
+ * including a sign-up already over 4 hours old at load.
+ */
+export function timeBonusRemaining(member: OfferMember | null, nowS: number): number {
+  if (!member || member.paidUser) return 0;
+  const left = member.createdAt + TIME_BONUS_VALID_S - nowS;
+  return left > 0 ? Math.min(left, TIME_BONUS_VALID_S) : 0;
+}
+
+/** Seconds of the welcome discount left (25% off the first purchase, the brand's window after sign-up). */
+export function welcomeRemaining(member: OfferMember | null, welcomeDiscountS: number, nowS: number): number {
+  if (!member || member.paidUser) return 0;
+  const left = member.createdAt + welcomeDiscountS - nowS;
+  return left > 0 ? left : 0;
+}
+
+export type ActiveDiscount = { code: string; percentage: number; expires: number; kind: "time_bonus" | "welcome" };
+
+export function timeBonus(member: OfferMember | null, nowS: number): ActiveDiscount | null {
+  if (!member || timeBonusRemaining(member, nowS) === 0) return null;
+  return { code: TIME_BONUS_CODE, percentage: TIME_BONUS_PERCENTAGE, expires: member.createdAt + TIME_BONUS_VALID_S, kind: "time_bonus" };
+}
+
+export function welcomeDiscount(member: OfferMember | null, welcomeDiscountS: number, nowS: number): ActiveDiscount | null {
+  if (!member || welcomeRemaining(member, welcomeDiscountS, nowS) === 0) return null;
+  return { code: WELCOME_CODE, percentage: WELCOME_DISCOUNT_PERCENTAGE, expires: member.createdAt + welcomeDiscountS, kind: "welcome" };
+}
+
+/** The active discount: the time bonus if there is one, else the welcome code, else none. */
+export function activeDiscount(member: OfferMember | null, welcomeDiscountS: number, nowS: number): ActiveDiscount | null {
+  return timeBonus(member, nowS) ?? welcomeDiscount(member, welcomeDiscountS, nowS);
+}
+
+/** hh:mm:ss, each zero padded (hours too: 04:00:00). */
+export function formatCountdown(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/** The popup: after the delay in the members area, for a member with 0 credits, bonus running, not dismissed. */
+export function showTimeBonusPopup(o: { remaining: number; credits: number; dismissed: boolean; secondsInMembersArea: number; delayS: number }) {
+  return o.remaining > 0 && o.credits === 0 && !o.dismissed && o.secondsInMembersArea >= o.delayS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prices in integer cents
+
+/**
+ * A percentage as written on a code ("25", "12.5", "7.25") in hundredths of a percent; null when it
+ * is not a number strictly between 0 and 100 with at most two decimals.
+ */
+export function percentageBasisPoints(value: string | number): number | null {
+  const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(String(value).trim());
+  if (!m) return null;
+  const bp = Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
+  return bp > 0 && bp < 10_000 ? bp : null;
+}
+
+/** The price with a percentage off, in cents; the discount is rounded half up to a whole cent. */
+export function discountedPrice(priceCents: number, percentage: string | number) {
+  if (!Number.isInteger(priceCents) || priceCents < 0) throw new Error(`bad price ${priceCents}`);
+  const bp = percentageBasisPoints(percentage);
+  if (bp === null) throw new Error(`bad percentage ${percentage}`);
+  const discountCents = Math.floor((priceCents * bp + 5_000) / 10_000);
+  return { originalCents: priceCents, discountCents, finalCents: priceCents - discountCents };
+}
+
+/**
+ * Counts a time bonus down on the client: `onTick` gets the seconds left at once and every
+ * TIME_BONUS_TICK_MS; at zero it stops (the bonus is cleared). The deadline is fixed from the
+ * server's remaining seconds at load, so a wrong clock on the device changes nothing. Returns stop().
+ */
+export function startCountdown(remainingAtLoad: number, onTick: (secondsLeft: number) => void): () => void {
+  const deadline = Date.now() + remainingAtLoad * 1000;
+  const left = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  onTick(left());
+  if (left() === 0) return () => {};
+  const timer = setInterval(() => {
+    const s = left();
+    onTick(s);
+    if (s === 0) clearInterval(timer);
+  }, TIME_BONUS_TICK_MS);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,179 @@
+/**
+ * Discount codes (SPEC sections 3, 4, 5 and 9): the member's active discount (time bonus, else the
+ * welcome code), checking a code a member typed, and the statements that make a once-per-member code
+ * usable once. The pure rules (who gets which bonus, the price arithmetic) live in app/lib/offers.ts.
+ *
+ * Once per member is enforced in D1 statements, so racing requests cannot slip through:
+ * - a payment may carry a once-per-member code only if the member has no redemption of it and no other
+ *   open or pending payment carrying it (`claimGuardSql`, a condition of the payment's INSERT);
+ * - the completed payment's batch writes the redemption (`redemptionStatement`); the primary key
+ *   (code_id, user_id) keeps one row however many completions race.
+ */
+import { TIME_BONUS_CODE } from "~/lib/constants";
+import { nowS } from "~/lib/dates";
+import { activeDiscount, discountedPrice, percentageBasisPoints, timeBonus, WELCOME_CODE, welcomeDiscount, type ActiveDiscount, type OfferMember } from "~/lib/offers";
+import type { Language } from "~/lib/constants";
+import type { schema } from "../../db/client";
+import { toPackage, type PackageRow } from "./shop.server";
+
+type CodeRow = typeof schema.discountCodes.$inferSelect;
+
+export type DiscountMember = OfferMember & { id: string };
+export type DiscountBrand = { welcomeDiscountS: number };
+
+/** The spec's discount code fields (SPEC section 3), as /api/discountcode.php answers them. */
+export function discountCodeFields(member: DiscountMember, brand: DiscountBrand, o: { welcome?: boolean; now?: number } = {}) {
+  const now = o.now ?? nowS();
+  const d: ActiveDiscount | null = o.welcome
+    ? welcomeDiscount(member, brand.welcomeDiscountS, now)
+    : activeDiscount(member, brand.welcomeDiscountS, now);
+  if (!d) return null;
+  return {
+    code: d.code,
+    value_percentage: String(d.percentage),
+    minimum_order_value: null,
+    country: null,
+    user_id: member.id,
+    expires: new Date(d.expires * 1000).toISOString(),
+    currency: "EUR",
+    status: "active" as const,
+    validity: "once_per_user" as const,
+    expired: false,
+    paymentmethods: null,
+  };
+}
+
+/** Why a typed code does not apply; each has a translated message (offers.json codeErrors.*). */
+export type CodeError = "not_found" | "used" | "expired" | "minimum" | "country" | "method";
+
+export type AppliedCode = {
+  id: number;
+  code: string;
+  percentage: string;
+  originalCents: number;
+  discountCents: number;
+  finalCents: number;
+};
+
+export type CodeCheck = { ok: true; code: AppliedCode } | { ok: false; error: CodeError; minimumCents?: number };
+
+/** Codes are typed by people: case and surrounding space do not matter; anything else odd is simply not found. */
+export function normalizeCode(input: string): string | null {
+  const code = input.normalize("NFKC").trim().toUpperCase();
+  return /^[A-Z0-9][A-Z0-9-]{1,39}$/.test(code) ? code : null;
+}
+
+type CodeLookup = Pick<CodeRow, "id" | "code" | "valuePercentage" | "minimumOrderValue" | "country" | "userId" | "expires" | "status" | "oncePerUser" | "paymentmethods"> & {
+  redeemed: number;
+  claimed: number;
+};
+
+// Raw SQL: one round trip for the code and whether this member already used or holds it.
+const LOOKUP_SQL = `
+SELECT c.id, c.code, c.value_percentage AS valuePercentage, c.minimum_order_value AS minimumOrderValue, c.country,
+       c.user_id AS userId, c.expires, c.status, c.once_per_user AS oncePerUser, c.paymentmethods,
+       EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.code_id = c.id AND r.user_id = ?2) AS redeemed,
+       EXISTS (SELECT 1 FROM payments p WHERE p.discount_code_id = c.id AND p.user_id = ?2 AND p.status IN ('open', 'pending')) AS claimed
+FROM discount_codes c WHERE c.code = ?1`;
+
+/** The statement that reads a code and whether this member used or holds it; null for a malformed code. */
+export function codeLookupStatement(d1: D1Database, input: string, userId: string): D1PreparedStatement | null {
+  const code = normalizeCode(input);
+  return code ? d1.prepare(LOOKUP_SQL).bind(code, userId) : null;
+}
+
+export type CodeOrder = { member: DiscountMember; brand: DiscountBrand; priceCents: number; country: string; method?: string | null; now?: number };
+
+/**
+ * Whether a looked-up code applies to one order: the member, the package price, the payment country
+ * and (once chosen) the payment method. Checks in the order a member can act on: exists, used,
+ * expired, country, minimum order value, payment method.
+ */
+export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
+  const now = o.now ?? nowS();
+  if (!row || row.status !== "active" || (row.userId !== null && row.userId !== o.member.id)) return { ok: false, error: "not_found" };
+  if (percentageBasisPoints(row.valuePercentage) === null) return { ok: false, error: "not_found" };
+  if (row.oncePerUser && (row.redeemed || row.claimed)) return { ok: false, error: "used" };
+  const builtInOver =
+    (row.code === TIME_BONUS_CODE && !timeBonus(o.member, now)) ||
+    (row.code === WELCOME_CODE && !welcomeDiscount(o.member, o.brand.welcomeDiscountS, now));
+  if (builtInOver || (row.expires !== null && row.expires <= now)) return { ok: false, error: "expired" };
+  if (row.country && row.country.toUpperCase() !== o.country.toUpperCase()) return { ok: false, error: "country" };
+  if (row.minimumOrderValue !== null && o.priceCents < row.minimumOrderValue) {
+    return { ok: false, error: "minimum", minimumCents: row.minimumOrderValue };
+  }
+  const methods = parseMethods(row.paymentmethods);
+  if (o.method && methods && !methods.includes(o.method)) return { ok: false, error: "method" };
+  return { ok: true, code: { id: row.id, code: row.code, percentage: row.valuePercentage, ...discountedPrice(o.priceCents, row.valuePercentage) } };
+}
+
+/** Checks a typed code for one order (one round trip); see evaluateCode. */
+export async function checkCode(d1: D1Database, o: CodeOrder & { code: string }): Promise<CodeCheck> {
+  const lookup = codeLookupStatement(d1, o.code, o.member.id);
+  if (!lookup) return { ok: false, error: "not_found" };
+  return evaluateCode(await lookup.first<CodeLookup>(), o);
+}
+
+/** The code the member's prices use: the one they typed, else their active discount (time bonus or welcome). */
+export function codeForPrices(member: DiscountMember, brand: DiscountBrand, typed?: string | null, now = nowS()): { code: string; typed: boolean } | null {
+  if (typed && typed.trim()) return { code: typed, typed: true };
+  const active = activeDiscount(member, brand.welcomeDiscountS, now);
+  return active ? { code: active.code, typed: false } : null;
+}
+
+export type { CodeLookup };
+
+// The raw query returns the JSON column as text.
+function parseMethods(v: unknown): string[] | null {
+  if (Array.isArray(v)) return v.length ? v.map(String) : null;
+  if (typeof v !== "string" || !v) return null;
+  try {
+    const list = JSON.parse(v) as unknown;
+    return Array.isArray(list) && list.length ? list.map(String) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The condition a payment INSERT … SELECT … WHERE adds when it carries a code: the code is not
+ * once-per-member, or this member has neither redeemed it nor another open/pending payment carrying it.
+ * `codeParam` and `userParam` are the statement's own parameter placeholders (e.g. "?7", "?2").
+ */
+export function claimGuardSql(codeParam: string, userParam: string): string {
+  return `(${codeParam} IS NULL
+    OR (SELECT once_per_user FROM discount_codes WHERE id = ${codeParam}) = 0
+    OR (NOT EXISTS (SELECT 1 FROM discount_redemptions WHERE code_id = ${codeParam} AND user_id = ${userParam})
+        AND NOT EXISTS (SELECT 1 FROM payments WHERE discount_code_id = ${codeParam} AND user_id = ${userParam} AND status IN ('open', 'pending'))))`;
+}
+
+/**
+ * For a completed payment's batch, after its guarded status change: records the redemption of the
+ * payment's once-per-member code. It reads the payment itself (status paid, its code), so it writes
+ * nothing for a payment without a code or not paid; the primary key keeps a single row per member and code.
+ */
+export function redemptionStatement(d1: D1Database, paymentId: string, now = nowS()) {
+  return d1
+    .prepare(
+      `INSERT INTO discount_redemptions (code_id, user_id, payment_id, created_at)
+       SELECT p.discount_code_id, p.user_id, p.id, ?2 FROM payments p JOIN discount_codes c ON c.id = p.discount_code_id
+       WHERE p.id = ?1 AND p.status = 'paid' AND c.once_per_user = 1
+       ON CONFLICT (code_id, user_id) DO NOTHING`,
+    )
+    .bind(paymentId, now);
+}
+
+/**
+ * A package as the shop shows it with a code applied: `price` the discounted price, `was` the original
+ * (struck through on the page); without a code that applies, the package as it is.
+ */
+export function discountedPackage(lng: Language, row: PackageRow, lookup: CodeLookup | null, order: Omit<CodeOrder, "priceCents">) {
+  const plain = toPackage(lng, row);
+  const check = lookup ? evaluateCode(lookup, { ...order, priceCents: row.price_cents }) : null;
+  if (!check?.ok) return { ...plain, was: null as string | null };
+  const c = check.code;
+  return {
+    ...toPackage(lng, { ...row, price_cents: c.finalCents }),
+    was: plain.price,
+  };
+}

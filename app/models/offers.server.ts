@@ -1,0 +1,56 @@
+/**
+ * Paid features (SPEC sections 3 and 6): what a free member can buy with credits besides messages,
+ * and the try-out package (a one-time package). Prices come from pricesFor (credits.server.ts); every
+ * charge goes through the ledger.
+ */
+import { debitStatement, ledgerStatement } from "./credits.server";
+import { photoAccess, photoFacts } from "./photos.server";
+
+export type UnlockResult = "unlocked" | "already" | "credits" | "not_found";
+
+/**
+ * A member pays `cost` credits (pricesFor(brand).photo) to see one private photo of another member,
+ * once: the debit is guarded on "not unlocked yet" and on the photo being another visible member's
+ * private photo the viewer would otherwise get blurred; the unlock row and the ledger row follow it
+ * in the same batch (each only if the statement before changed a row). Premium members see it anyway.
+ */
+export async function unlockPhoto(d1: D1Database, viewer: { id: string; paidUser: boolean }, photoId: string, cost: number): Promise<UnlockResult> {
+  const facts = await photoFacts(d1, photoId, viewer);
+  if (!facts || !facts.isPrivate || photoAccess(facts, viewer) === "none") return "not_found";
+  if (photoAccess(facts, viewer) === "full") return "already";
+  const [debit] = await d1.batch([
+    debitStatement(d1, viewer.id, cost, {
+      sql: "NOT EXISTS (SELECT 1 FROM photo_unlocks WHERE user_id = ?1 AND photo_id = ?3) AND EXISTS (SELECT 1 FROM photos WHERE id = ?3 AND is_private = 1 AND user_id <> ?1)",
+      params: [photoId],
+    }),
+    d1.prepare("INSERT INTO photo_unlocks (user_id, photo_id) SELECT ?1, ?2 WHERE changes() = 1").bind(viewer.id, photoId),
+    ledgerStatement(d1, { userId: viewer.id, delta: -cost, reason: "photo", refId: photoId }),
+  ]);
+  if (debit!.meta.changes === 1) return "unlocked";
+  const again = await photoFacts(d1, photoId, viewer);
+  return again?.unlocked ? "already" : "credits";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The try-out package
+
+// A one-time package (the try-out) counts as bought while a payment for it is open, pending, paid or refunded.
+const ONE_TIME_TAKEN = (pkg: string, user: string) =>
+  `EXISTS (SELECT 1 FROM payments WHERE user_id = ${user} AND package_id = ${pkg} AND status IN ('open', 'pending', 'paid', 'refunded'))`;
+
+/**
+ * The condition a payment INSERT adds for the package: an ordinary package, or a one-time package
+ * (the try-out) this member has no open, pending, paid or refunded payment for. Racing checkouts: one payment.
+ */
+export function oneTimeGuardSql(packageParam: string, userParam: string): string {
+  return `(COALESCE((SELECT one_time FROM packages WHERE id = ${packageParam}), 0) = 0 OR NOT ${ONE_TIME_TAKEN(packageParam, userParam)})`;
+}
+
+/** Whether the member already has (or is paying for) a one-time package; false for an ordinary one. */
+export async function oneTimeUsed(d1: D1Database, userId: string, packageId: string): Promise<boolean> {
+  const row = await d1
+    .prepare(`SELECT one_time AND ${ONE_TIME_TAKEN("?2", "?1")} AS used FROM packages WHERE id = ?2`)
+    .bind(userId, packageId)
+    .first<{ used: number }>();
+  return !!row?.used;
+}

@@ -1,0 +1,232 @@
+/**
+ * The offers as a new member meets them: the time bonus in the members area, JavaScript on (a fake
+ * clock drives the countdown and the 40-second popup) and off (the banner shows the time left at load);
+ * buying with the discount in the sandbox; typed codes; paid features (photo unlock, gifts) that ask first.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_PORT, openE2eDb } from "./support/db";
+import { login } from "./support/login";
+
+const toSeconds = (hms: string) => hms.split(":").map(Number).reduce((a, n) => a * 60 + n, 0);
+
+async function newMember(o: { credits?: number; paidUser?: boolean; hoursAgo?: number } = {}) {
+  const db = await openE2eDb();
+  const m = await db.createMember({ credits: o.credits ?? 0, paidUser: o.paidUser });
+  if (o.hoursAgo) await db.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, Math.round(o.hoursAgo * 3600)).run();
+  return m;
+}
+
+/** The banner once its countdown runs in the browser (before that, moving the clock moves nothing). */
+const liveBanner = (page: Page) => page.locator('[data-testid="time-bonus-banner"][data-live]');
+
+async function countdown(page: Page) {
+  return toSeconds((await page.getByTestId("time-bonus-countdown").textContent())!.trim());
+}
+
+// The shared e2e server is slow under load: logins take seconds.
+test.describe.configure({ timeout: 60_000 });
+
+test.describe("time bonus with JavaScript", () => {
+  test("a member minutes old sees the countdown tick every second, in hh:mm:ss, linking to /credits", async ({ page }) => {
+    await page.clock.install();
+    const m = await newMember();
+    await login(page, m.email, m.password);
+    await page.goto("/members");
+    const timer = page.getByTestId("time-bonus-countdown");
+    await expect(timer).toHaveText(/^0[34]:\d\d:\d\d$/);
+    await expect(liveBanner(page)).toBeVisible();
+    const start = await countdown(page);
+    expect(start).toBeGreaterThan(4 * 3600 - 120);
+    await page.clock.runFor(3000);
+    await expect.poll(() => countdown(page)).toBe(start - 3);
+    await expect(page.getByTestId("time-bonus-banner").getByRole("link")).toHaveAttribute("href", "/credits");
+    // A client navigation inside the members area keeps counting from the same deadline.
+    await page.getByRole("link", { name: /likes/i }).first().click();
+    await page.waitForURL(/\/likes/);
+    await expect.poll(() => countdown(page)).toBeLessThanOrEqual(start - 3);
+  });
+
+  test("the popup opens after 40 s for a member with 0 credits; closing it is remembered", async ({ page }) => {
+    await page.clock.install();
+    const m = await newMember({ credits: 0 });
+    await login(page, m.email, m.password);
+    await page.goto("/chats");
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(39_000);
+    await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
+    await page.clock.runFor(1_500);
+    const modal = page.getByTestId("time-bonus-modal");
+    await expect(modal).toBeVisible();
+    await expect(modal).toContainText("4");
+    await expect(modal.getByRole("link")).toHaveAttribute("href", "/credits");
+    await page.getByTestId("time-bonus-close").click();
+    await expect(modal).toHaveCount(0);
+    expect(Number(await page.evaluate(() => localStorage.getItem("hide-time-bonus-modal")))).toBeGreaterThan(0);
+    await page.reload();
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(45_000);
+    await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
+  });
+
+  test("no popup for a member with credits", async ({ page }) => {
+    await page.clock.install();
+    const rich = await newMember({ credits: 5 });
+    await login(page, rich.email, rich.password);
+    await page.goto("/members");
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(41_000);
+    await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
+  });
+
+  for (const [who, o] of [["a paid user", { paidUser: true }], ["a sign-up over 4 hours old", { hoursAgo: 4.01 }]] as const) {
+    test(`no bonus for ${who}`, async ({ page }) => {
+      const m = await newMember(o);
+      await login(page, m.email, m.password);
+      await page.goto("/members");
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+    });
+  }
+
+  test("no bonus for a visitor", async ({ page }) => {
+    await page.goto("/members");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+  });
+
+  test("the countdown ends at zero and the banner goes", async ({ page }) => {
+    await page.clock.install();
+    const m = await newMember({ hoursAgo: 4 - 30 / 3600 }); // half a minute left
+    await login(page, m.email, m.password);
+    await page.goto("/members");
+    await expect(liveBanner(page)).toBeVisible();
+    await page.clock.runFor(31_000);
+    await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+  });
+});
+
+test.describe("time bonus without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the banner shows the time left as of the page load", async ({ page }) => {
+    const m = await newMember({ hoursAgo: 1 });
+    await login(page, m.email, m.password);
+    await page.goto("/likes");
+    const timer = page.getByTestId("time-bonus-countdown");
+    await expect(timer).toHaveText(/^0[23]:\d\d:\d\d$/);
+    const left = await countdown(page);
+    expect(left).toBeLessThanOrEqual(3 * 3600);
+    expect(left).toBeGreaterThan(3 * 3600 - 120);
+    await expect(page.getByTestId("time-bonus-banner").getByRole("link")).toHaveAttribute("href", "/credits");
+  });
+});
+
+test.describe("discount code at checkout without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("a wrong code shows its message; the welcome code strikes the price through and pays the discounted amount", async ({ page }) => {
+    const m = await newMember({ hoursAgo: 5 }); // past the time bonus, within the welcome window
+    await login(page, m.email, m.password);
+    // The payment country (iDEAL is offered in NL), set after login: logged out, NL shows the site-entry warning.
+    await page.context().addCookies([{ name: "dev_country", value: "NL", url: `http://localhost:${E2E_PORT}` }]);
+    await page.goto("/credits/p1/ideal");
+    // The active discount (welcome) already shows.
+    await expect(page.locator(".price-was").first()).toHaveText("€19.95");
+    const form = page.getByTestId("discount-form");
+    await form.locator('input[name="code"]').fill("nope-42");
+    await form.getByRole("button").click();
+    await expect(page.getByRole("alert").filter({ hasText: "Code not found" })).toBeVisible();
+    await form.locator('input[name="code"]').fill("welcome25");
+    await form.getByRole("button").click();
+    await expect(page.getByText("Code WELCOME25 applied: 25% off.")).toBeVisible();
+    await expect(page.locator(".price-now").first()).toHaveText("€14.96");
+    await page.locator(".pay-form button").click();
+    await page.waitForURL(/\/sandbox\//);
+    await expect(page.locator("body")).toContainText("14.96");
+  });
+});
+
+/** A new member (minutes old: time bonus running) logged in, paying from NL. */
+async function asNewPayer(page: Page, o: { credits?: number } = {}) {
+  const m = await newMember(o);
+  const url = `http://localhost:${E2E_PORT}`;
+  await page.context().addCookies([{ name: "entry_ok", value: "1", url }, { name: "dev_country", value: "NL", url }]);
+  await login(page, m.email, m.password);
+  return m;
+}
+
+test.describe("buying with the time bonus, JavaScript on", () => {
+  test("the prices show 25% off struck through; the sandbox charges the discounted amount; then the code is used up", async ({ page }) => {
+    await asNewPayer(page);
+    await page.goto("/credits");
+    await expect(page.getByTestId("active-discount")).toHaveText("25% discount with code TIMEBONUS25");
+    const popular = page.getByTestId("packages").locator("li").filter({ hasText: "Popular" });
+    await expect(popular.locator(".price-was")).toHaveText("€19.95");
+    await expect(popular.locator(".price-now")).toHaveText("€14.96");
+    await popular.getByRole("link").click();
+    await page.getByTestId("payment-methods").getByRole("link", { name: "iDEAL" }).click();
+    await expect(page).toHaveURL(/\/credits\/p1\/ideal$/);
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.getByRole("button", { name: "Pay €14.96 with iDEAL" }).click();
+    await expect(page).toHaveURL(/\/sandbox\/tr_/);
+    await expect(page.locator("body")).toContainText("14.96");
+    await page.getByRole("button", { name: "Paid", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
+    await expect(page.getByTestId("new-balance")).toHaveText("Your balance is now 60 credits.");
+    // Paid now: the bonus is gone, prices are whole again, and the code is refused.
+    await page.goto("/credits/p1/ideal?code=TIMEBONUS25");
+    await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+    await expect(page.locator(".price-was")).toHaveCount(0);
+    await expect(page.getByTestId("discount-form").getByRole("alert")).toHaveText(/Code already used|This code has expired\./);
+  });
+
+  test("a typed code that does not exist says so, and the price stays discounted by the time bonus", async ({ page }) => {
+    await asNewPayer(page);
+    await page.goto("/credits/p0/ideal");
+    await page.waitForFunction(() => "__remixRouter" in window);
+    const form = page.getByTestId("discount-form");
+    await form.locator('input[name="code"]').fill("NOTHING-HERE");
+    await form.getByRole("button", { name: "Apply" }).click();
+    await expect(form.getByRole("alert")).toHaveText("Code not found");
+    await expect(page).toHaveURL(/code=NOTHING-HERE/);
+  });
+});
+
+for (const js of [true, false]) {
+  test.describe(`paid features, JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test("a free member unlocks a private photo for 5 credits after confirming; it is then shown sharp", async ({ page }) => {
+      const db = await openE2eDb();
+      const owner = await db.createMember({ name: "Privata" });
+      const photoId = `e2e-private-${Date.now().toString(36)}${js ? "j" : "n"}`;
+      await db.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, 1, 10, 10)").bind(photoId, owner.id).run();
+      const me = await asNewPayer(page, { credits: 7 });
+      await page.goto(`/members/${owner.id}`);
+      const tile = page.locator(".photo-locked").filter({ has: page.locator(`img[src="/photos/${photoId}/blur"]`) });
+      await tile.getByText("Unlock for 5 credits").click();
+      await expect(tile.getByText("View this private photo for 5 credits? It stays unlocked for you.")).toBeVisible();
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await tile.getByTestId("unlock-confirm").click();
+      await expect(page.locator(`img[src="/photos/${photoId}/blur"]`)).toHaveCount(0);
+      await expect(page.locator(`img[src^="/photos/${photoId}/"]:not([src$="/blur"])`)).toHaveCount(1);
+      expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(2);
+      await db.dispose();
+    });
+
+    test("a gift asks before spending its 10 credits", async ({ page }) => {
+      const db = await openE2eDb();
+      const other = await db.createMember({ name: "Giftee" });
+      const me = await asNewPayer(page, { credits: 30 });
+      await page.goto(`/members/${other.id}/chat`);
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await page.locator(".chat-gifts > summary").click();
+      await page.getByRole("button", { name: /Rose/ }).click();
+      const confirm = page.getByTestId("gift-confirm");
+      await expect(confirm).toContainText("Send 🌹 Rose for 10 credits?");
+      expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(30);
+      await confirm.getByRole("button", { name: "Yes, send it" }).click();
+      await expect(page.getByText("You sent a gift: 🌹 Rose")).toBeVisible();
+      expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(20);
+      await db.dispose();
+    });
+  });
+}
