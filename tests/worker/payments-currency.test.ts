@@ -6,15 +6,16 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
-import { createMember, get, post, sessionCookie } from "./fixtures";
-import { choose, expectLedgerExplains, paymentRow, userRow, webhook } from "./payments-helpers";
+import { get, post } from "./fixtures";
+import { choose, expectLedgerExplains, member, paymentRow, userRow, webhook } from "./payments-helpers";
 
 const SE = "se.localhost"; // brand 4, Hjärtslag, sells in SEK
 
 async function memberOn(host: string, country: string, language = "sv") {
   const brandId = host === SE ? 4 : 1;
-  const m = await createMember({ brandId, country, language });
-  return { ...m, cookie: `${await sessionCookie(m.id)}; dev_country=${country}`, host };
+  // Signed up a month ago (payments-helpers): full prices, no welcome or time bonus discount.
+  const m = await member({ brandId, country, language });
+  return { ...m, cookie: m.cookie.replace("dev_country=NL", `dev_country=${country}`), host };
 }
 
 async function methodsOn(host: string, country: string) {
