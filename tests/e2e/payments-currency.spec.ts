@@ -21,6 +21,8 @@ test.afterAll(async () => {
 
 async function swedishMember(page: Page) {
   const m = await db.createMember({ password: PASSWORD, name: "Sven", gender: "male", country: "SE", city: "Stockholm", brandId: 4, language: "sv" });
+  // Signed up 8 days ago: past the time bonus and the welcome discount, so prices are the packages' own.
+  await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   await page.context().addCookies([
     { name: "entry_ok", value: "1", url: SE },
     { name: "dev_country", value: "SE", url: SE },
