@@ -1,6 +1,7 @@
 import type { RootData } from "~/lib/root-data";
+import { Suspense } from "react";
 import accountStyles from "~/styles/account.css";
-import { ActivationReminder } from "./ActivationReminder";
+import { ActivationReminder } from "../layout/member-chrome";
 import { SignupModal } from "./SignupModal";
 import { NICHE_WHO } from "~/models/signup-rules";
 
@@ -11,7 +12,7 @@ export function AccountAlerts({ root }: { root: RootData }) {
       {/* The modal and alert styles, on every page of the default layout (a body link is valid HTML). */}
       <link rel="stylesheet" href={accountStyles} />
       {root.member ? (
-        <ActivationReminder member={root.member} />
+        <Suspense fallback={null}><ActivationReminder member={root.member} /></Suspense>
       ) : (
         <SignupModal minAge={root.brand.minAge} signup={root.signup} who={NICHE_WHO[root.brand.niche]} />
       )}

@@ -43,12 +43,11 @@ function useDropdownDismiss() {
     for (const d of document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]")) d.open = false;
   }, [location]);
 }
-import { ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
-
-// Members only, and neither renders anything on the server: loaded for members after hydration, so
+// Members only, and none renders anything on the server: loaded for members after hydration, so
 // a visitor of the landing page does not download them (DESIGN section 6, the 100 KB budget).
 const LiveCounts = lazy(() => import("../LiveCounts").then((m) => ({ default: m.LiveCounts })));
 const LikeModal = lazy(() => import("../members/LikeModal").then((m) => ({ default: m.LikeModal })));
+const ProfilePhotoAlert = lazy(() => import("../alerts/ProfilePhotoAlert").then((m) => ({ default: m.ProfilePhotoAlert })));
 
 type Extras = ComponentType<{ member: NonNullable<RootData["member"]>; alerts: boolean }>;
 
@@ -105,7 +104,9 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
       <TopBar root={root} />
       <AccountAlerts root={root} />
       {Extras && root.member ? <Extras member={root.member} alerts /> : null}
-      <ProfilePhotoAlert loggedIn={!!root.member} hasMainImage={!!root.member?.hasMainImage} />
+      {root.member ? (
+        <Suspense fallback={null}><ProfilePhotoAlert loggedIn hasMainImage={root.member.hasMainImage} /></Suspense>
+      ) : null}
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />
       {entry}
