@@ -33,12 +33,19 @@ describe("sign-up", () => {
   });
 
   it("stores no ledger row when the brand gives no sign-up credits", async () => {
-    const form = signupForm();
-    expect((await send("/signup", form)).status).toBe(302);
-    const row = await env.DB.prepare("SELECT id, credits FROM users WHERE email = ?1").bind(form.email).first<{ id: string; credits: number }>();
-    expect(row!.credits).toBe(0);
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1").bind(row!.id).first<{ n: number }>();
-    expect(ledger!.n).toBe(0);
+    const setCredits = (n: number) => env.DB.prepare("UPDATE brands SET signup_credits = ?1 WHERE hostname = 'localhost'").bind(n).run();
+    const before = await env.DB.prepare("SELECT signup_credits FROM brands WHERE hostname = 'localhost'").first<number>("signup_credits");
+    await setCredits(0);
+    try {
+      const form = signupForm();
+      expect((await send("/signup", form)).status).toBe(302);
+      const row = await env.DB.prepare("SELECT id, credits FROM users WHERE email = ?1").bind(form.email).first<{ id: string; credits: number }>();
+      expect(row!.credits).toBe(0);
+      const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1").bind(row!.id).first<{ n: number }>();
+      expect(ledger!.n).toBe(0);
+    } finally {
+      await setCredits(before ?? 0);
+    }
   });
 
   const cases: [string, Record<string, string>, string][] = [
