@@ -56,7 +56,7 @@ export async function takeDailyQuota(d1: D1Database, key: string, max: number, n
  */
 export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER" | "DB">, request: Request, action: string, email?: string): Promise<boolean> {
   const ip = clientIp(request);
-  if (action === "login" && email && !(await withinAddressesPerClient(env.DB, ip, normalizeEmail(email)))) return false;
+  if (action === "login" && !(await withinAddressesPerClient(env.DB, ip))) return false;
   if (!env.RATE_LIMITER) return true;
   const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}` });
   return success;
@@ -65,27 +65,35 @@ export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER" | "DB">, req
 /** The client's address as Cloudflare saw it ("local" in development). */
 export const clientIp = (request: Request) => request.headers.get("CF-Connecting-IP") ?? "local";
 
-/** Distinct addresses one client may try to log in to per hour: password spraying stops there (issue 12). */
+/**
+ * Distinct addresses one client may fail to log in to per hour: password spraying stops there
+ * (issue 12). Only failures count, so many members behind one address (an office, a mobile
+ * carrier's NAT, a test run) who log in with their own passwords never throttle each other.
+ */
 export const LOGIN_ADDRESSES_PER_CLIENT = 20;
 const HOUR = 3600;
+const sprayKey = (ip: string, hour: number) => `login-addresses:${ip}:${hour}`;
+
+/** Whether this client is still under LOGIN_ADDRESSES_PER_CLIENT failed addresses this hour. */
+async function withinAddressesPerClient(d1: D1Database, ip: string, now = nowS()): Promise<boolean> {
+  const count = await d1.prepare("SELECT count FROM counters WHERE key = ?1").bind(sprayKey(ip, Math.floor(now / HOUR))).first<number>("count");
+  return (count ?? 0) < LOGIN_ADDRESSES_PER_CLIENT;
+}
 
 /**
- * Password spraying: counts the distinct addresses a client tried this hour (an exact D1 counter;
- * retrying one address does not count again) and refuses past LOGIN_ADDRESSES_PER_CLIENT.
+ * A failed login counts its address for the client once an hour (an exact D1 counter: retrying one
+ * address does not count again). Two statements that must run next to each other in a batch.
  */
-async function withinAddressesPerClient(d1: D1Database, ip: string, email: string, now = nowS()): Promise<boolean> {
+function failedAddressStatements(d1: D1Database, ip: string, email: string, now: number): D1PreparedStatement[] {
   const hour = Math.floor(now / HOUR);
-  const spray = `login-addresses:${ip}:${hour}`;
   const expires = (hour + 1) * HOUR;
-  const [, , count] = await d1.batch<{ count: number }>([
+  return [
     d1.prepare("INSERT OR IGNORE INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)").bind(`login-address:${ip}:${hour}:${email}`, expires),
     d1.prepare(
       `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
        ON CONFLICT(key) DO UPDATE SET count = count + 1`,
-    ).bind(spray, expires),
-    d1.prepare("SELECT count FROM counters WHERE key = ?1").bind(spray),
-  ]);
-  return (count!.results[0]?.count ?? 0) <= LOGIN_ADDRESSES_PER_CLIENT;
+    ).bind(sprayKey(ip, hour), expires),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -132,6 +140,7 @@ export async function login(
   if (!user) {
     // As slow as a wrong password: a failure does not tell whether the address has an account.
     await verifyPassword(password, await dummyHash(env.PASSWORD_PEPPER), env.PASSWORD_PEPPER);
+    await d1.batch(failedAddressStatements(d1, client.ip, normalizeEmail(email), now));
     return { ok: false, reason: "failed" };
   }
   const known = client.device?.userId === user.id;
@@ -164,6 +173,7 @@ export async function login(
          failed_logins = CASE WHEN failed_logins + 1 >= ?2 THEN 0 ELSE failed_logins + 1 END
        WHERE id = ?1 RETURNING blocked_until`,
     ).bind(user.id, LOGIN_ACCOUNT_MAX_ATTEMPTS, until),
+    ...failedAddressStatements(d1, client.ip, user.email, now),
   ]);
   const clientLocked = (clientRow?.results[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
   const accountLocked = accountRow?.results[0]?.blocked_until === until;
