@@ -28,8 +28,10 @@ let phone = 10_000_000;
 const nextMobile = () => `06${String(++phone).slice(-8)}`;
 const e164 = (national: string) => `+31${national.slice(1)}`;
 
+/** A member who signed up a month ago: no offer any more, full prices (offers-directdebit.test.ts has the discounts). */
 async function member(o: Parameters<typeof createMember>[0] = {}) {
   const m = await createMember(o);
+  await env.DB.prepare("UPDATE users SET created_at = unixepoch() - 30 * 86400 WHERE id = ?1").bind(m.id).run();
   return { ...m, cookie: `${await sessionCookie(m.id)}; dev_country=NL` };
 }
 
