@@ -9,6 +9,8 @@
  * - The code is 6 digits, stored only as an HMAC keyed with the session secret, valid CODE_TTL_S,
  *   at most MAX_ATTEMPTS wrong tries (then the request is spent), a new code at most every
  *   RESEND_AFTER_S and MAX_SENDS times per request, and SMS_PER_DAY SMS per member a day.
+ * - The price is the package's, less the member's active discount (time bonus, else welcome code), fixed
+ *   when the form is sent; the payment records the code, redeemed when the bank has collected (decision 114).
  * - Verification is one guarded batch: the first right code flips `open` → `verified` once; a replay,
  *   or twenty at once, finds it no longer open.
  */

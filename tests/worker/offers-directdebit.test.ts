@@ -6,17 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DIRECT_DEBIT_METHOD } from "../../app/models/directdebit.server";
-import { expectLedgerExplains, member, paymentRow, post, startPayment, userRow, webhook } from "./payments-helpers";
-
-const DETAILS = {
-  intent: "details",
-  holder: "Jan Jansen",
-  iban: "NL91 ABNA 0417 1643 00",
-  street: "Keizersgracht",
-  houseNumber: "12a",
-  postalCode: "1015 CJ",
-  city: "Amsterdam",
-};
+import { DIRECT_DEBIT_DETAILS, expectLedgerExplains, member, paymentRow, post, startPayment, userRow, webhook } from "./payments-helpers";
 
 let phone = 20_000_000;
 const nextMobile = () => `06${String(++phone).slice(-8)}`;
@@ -36,7 +26,7 @@ const postDd = (cookie: string, form: Record<string, string>, query = "") => pos
 /** Sends the form for `pkg` and enters the code from the SMS; answers the confirmation's response. */
 async function payByDirectDebit(cookie: string, userId: string, pkg = "p1") {
   const mobile = nextMobile();
-  const sent = await postDd(cookie, { ...DETAILS, package: pkg, mobile }, `?package=${pkg}`);
+  const sent = await postDd(cookie, { ...DIRECT_DEBIT_DETAILS, package: pkg, mobile }, `?package=${pkg}`);
   expect(sent.status).toBe(302);
   const request = (await env.DB.prepare("SELECT id, amount_cents FROM directdebit_requests WHERE user_id = ?1 AND status = 'open'").bind(userId)
     .first<{ id: string; amount_cents: number }>())!;
