@@ -9,6 +9,8 @@
  * - The code is 6 digits, stored only as an HMAC keyed with the session secret, valid CODE_TTL_S,
  *   at most MAX_ATTEMPTS wrong tries (then the request is spent), a new code at most every
  *   RESEND_AFTER_S and MAX_SENDS times per request, and SMS_PER_DAY SMS per member a day.
+ * - The price is the package's, less the member's active discount (time bonus, else welcome code), fixed
+ *   when the form is sent; the payment records the code, redeemed when the bank has collected (decision 114).
  * - Verification is one guarded batch: the first right code flips `open` → `verified` once; a replay,
  *   or twenty at once, finds it no longer open.
  */
@@ -22,6 +24,7 @@ import { PaymentProviderError } from "~/lib/payments/provider";
 import { takeDailyQuota } from "./accounts.server";
 import type { BrandWithCompany } from "./brand.server";
 import { CODE_LENGTH, directDebitCountry, maskIban, maskMobile, type DirectDebitDetails } from "./directdebit-rules";
+import { claimGuardSql, codeForPrices, codeLookupStatement, evaluateCode, type AppliedCode, type CodeLookup, type DiscountMember } from "./discounts.server";
 import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
@@ -37,7 +40,7 @@ export const REQUEST_TTL_S = 60 * 60;
 export const DIRECT_DEBIT_METHOD = "sepa_directdebit";
 /** SEPA collects euros only: a brand selling in another currency does not offer direct debit. */
 export const DIRECT_DEBIT_CURRENCY = "EUR";
-type DirectDebitBrand = Pick<BrandWithCompany, "directdebitMonthlyLimitCents" | "currency">;
+type DirectDebitBrand = Pick<BrandWithCompany, "directdebitMonthlyLimitCents" | "currency" | "welcomeDiscountS">;
 
 type DirectDebitEnv = Pick<Env, "DB" | "ENVIRONMENT" | "SESSION_SECRET" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM">;
 
@@ -109,6 +112,30 @@ export async function getPackageRow(db: D1Database, id: string): Promise<Package
   return row && !row.one_time ? row : null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The member's active discount (time bonus, else welcome code), as at the card checkout
+
+/**
+ * The statement reading the code of the member's active discount as of `at` (null without one):
+ * a direct debit's price is fixed when the member sends the form, so it is judged as of that moment.
+ */
+function activeCodeStatement(db: D1Database, brand: DirectDebitBrand, member: DiscountMember, at: number) {
+  const chosen = codeForPrices(member, brand, null, at);
+  return chosen ? codeLookupStatement(db, chosen.code, member.id) : null;
+}
+
+/** The discount a package gets by direct debit from a looked-up code, or null (none, used, held by another payment…). */
+function discountFor(lookup: CodeLookup | null, o: { brand: DirectDebitBrand; member: DiscountMember; priceCents: number; country: string; at: number }): AppliedCode | null {
+  if (!lookup) return null;
+  const check = evaluateCode(lookup, { member: o.member, brand: o.brand, priceCents: o.priceCents, country: o.country, method: DIRECT_DEBIT_METHOD, now: o.at });
+  return check.ok ? check.code : null;
+}
+
+async function activeDiscountFor(db: D1Database, o: { brand: DirectDebitBrand; member: DiscountMember; priceCents: number; country: string; at: number }) {
+  const lookup = activeCodeStatement(db, o.brand, o.member, o.at);
+  return discountFor(lookup ? await lookup.first<CodeLookup>() : null, o);
+}
+
 type RequestRow = {
   id: string; package_id: string; amount_cents: number; currency: string; iban: string; mobile: string; status: "open" | "verified";
   attempts: number; sends: number; last_sent_at: number; code_expires_at: number;
@@ -145,19 +172,27 @@ export type CurrentRequest = ReturnType<typeof toCurrent>;
  * package), else the chosen package; the packages to choose from; whether the member may pay.
  */
 export async function directDebitPage(
-  db: D1Database, brand: DirectDebitBrand, userId: string, packageId: string | null, paymentCountry: string, now = nowS(),
+  db: D1Database, brand: DirectDebitBrand, member: DiscountMember, packageId: string | null, paymentCountry: string, now = nowS(),
 ) {
-  const [current, packages, elig] = await db.batch([
-    currentRequestStatement(db, userId, now), packagesStatement(db, DIRECT_DEBIT_CURRENCY), eligibilityStatement(db, userId, paymentCountry, now),
+  const [current, packages, elig, code] = await db.batch([
+    currentRequestStatement(db, member.id, now), packagesStatement(db, DIRECT_DEBIT_CURRENCY), eligibilityStatement(db, member.id, paymentCountry, now),
+    activeCodeStatement(db, brand, member, now) ?? db.prepare("SELECT NULL AS none WHERE 0"),
   ]);
   const request = (current!.results as RequestRow[])[0];
-  const all = packages!.results as PackageRow[];
-  const pkg = all.find((p) => p.id === (request?.package_id ?? packageId)) ?? null;
+  const lookup = (code!.results[0] as CodeLookup | undefined) ?? null;
+  // Each package at what it costs this member by direct debit: the price, or less with their active discount.
+  const all = (packages!.results as PackageRow[]).map((p) => ({
+    ...p, discount: discountFor(lookup, { brand, member, priceCents: p.price_cents, country: paymentCountry, at: now }),
+  }));
+  const chosen = all.find((p) => p.id === (request?.package_id ?? packageId)) ?? null;
+  // A started request keeps the amount it was sent with (the one its SMS and mandate text name).
+  const pkg = chosen && request ? { ...chosen, discount: request.amount_cents < chosen.price_cents ? chosen.discount : null } : chosen;
+  const amountCents = request?.amount_cents ?? pkg?.discount?.finalCents ?? pkg?.price_cents ?? 0;
   return {
     request: request ? toCurrent(request, now) : null,
     packages: all,
-    pkg,
-    eligibility: judge((elig!.results as EligibilityRow[])[0], brand, pkg?.price_cents ?? 0, paymentCountry),
+    pkg: pkg ? { ...pkg, amountCents } : null,
+    eligibility: judge((elig!.results as EligibilityRow[])[0], brand, amountCents, paymentCountry),
   };
 }
 
@@ -198,24 +233,28 @@ export type StartResult =
  */
 export async function startDirectDebit(
   env: DirectDebitEnv,
-  o: { brand: BrandWithCompany; userId: string; pkg: PackageRow; details: DirectDebitDetails; paymentCountry: string; t: TFunction; sender?: SmsSender; now?: number },
+  o: { brand: BrandWithCompany; member: DiscountMember; pkg: PackageRow; details: DirectDebitDetails; paymentCountry: string; t: TFunction; sender?: SmsSender; now?: number },
 ): Promise<StartResult> {
   const now = o.now ?? nowS();
-  const check = await eligibility(env.DB, o.brand, o.userId, o.pkg.price_cents, o.paymentCountry, now);
+  const userId = o.member.id;
+  // The price is fixed here, with the member's active discount: the SMS step and the mandate name this amount.
+  const discount = await activeDiscountFor(env.DB, { brand: o.brand, member: o.member, priceCents: o.pkg.price_cents, country: o.paymentCountry, at: now });
+  const amountCents = discount ? discount.finalCents : o.pkg.price_cents;
+  const check = await eligibility(env.DB, o.brand, userId, amountCents, o.paymentCountry, now);
   if (!check.ok) return { ok: false, reason: check.reason };
-  if (!(await takeDailyQuota(env.DB, `dd_sms:${o.userId}`, SMS_PER_DAY, now))) return { ok: false, reason: "tooManySms" };
+  if (!(await takeDailyQuota(env.DB, `dd_sms:${userId}`, SMS_PER_DAY, now))) return { ok: false, reason: "tooManySms" };
 
   const id = randomId();
   const code = newCode();
   const d = o.details;
   await env.DB.batch([
-    env.DB.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE user_id = ?1 AND status = 'open'").bind(o.userId),
+    env.DB.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE user_id = ?1 AND status = 'open'").bind(userId),
     env.DB.prepare(
       `INSERT INTO directdebit_requests (id, user_id, brand_id, package_id, amount_cents, currency, holder, iban, country, street,
          house_number, postal_code, city, mobile, code_hash, code_expires_at, last_sent_at, created_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)`,
     ).bind(
-      id, o.userId, o.brand.id, o.pkg.id, o.pkg.price_cents, o.pkg.currency, d.holder, d.iban, o.paymentCountry, d.street,
+      id, userId, o.brand.id, o.pkg.id, amountCents, o.pkg.currency, d.holder, d.iban, o.paymentCountry, d.street,
       d.houseNumber, d.postalCode, d.city, d.mobile, await codeHash(env.SESSION_SECRET, id, code), now + CODE_TTL_S, now,
     ),
   ]);
@@ -297,7 +336,7 @@ export async function cancelRequest(db: D1Database, userId: string, requestId: s
 
 export type CompleteResult =
   | { ok: true; paymentId: string; redirectTo: string }
-  | { ok: false; reason: "notFound" | "blocked" | "limit" | "provider" };
+  | { ok: false; reason: "notFound" | "blocked" | "limit" | "provider" | "discount" };
 
 /** A SEPA mandate reference: at most 35 characters of the SEPA set; ours is unique per request. */
 const mandateReference = (requestId: string) => `DD${requestId.replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`.slice(0, 35);
@@ -314,19 +353,32 @@ const mandateReference = (requestId: string) => `DD${requestId.replace(/[^A-Za-z
  */
 export async function payByMandate(
   context: AppLoadContext,
-  o: { brand: BrandWithCompany; member: { id: string; name: string; email: string }; requestId: string; origin: string; now?: number },
+  o: { brand: BrandWithCompany; member: DiscountMember & { name: string; email: string }; requestId: string; origin: string; now?: number },
 ): Promise<CompleteResult> {
   const db = context.env.DB;
   const now = o.now ?? nowS();
   const row = await db
-    .prepare("SELECT id, package_id, holder, iban, country, status, payment_id FROM directdebit_requests WHERE id = ?1 AND user_id = ?2")
+    .prepare("SELECT id, package_id, amount_cents, holder, iban, country, status, payment_id, created_at FROM directdebit_requests WHERE id = ?1 AND user_id = ?2")
     .bind(o.requestId, o.member.id)
-    .first<{ id: string; package_id: string; holder: string; iban: string; country: string; status: string; payment_id: string | null }>();
+    .first<{
+      id: string; package_id: string; amount_cents: number; holder: string; iban: string; country: string; status: string; payment_id: string | null; created_at: number;
+    }>();
   const pkg = row ? await packageRow(context, row.package_id, DIRECT_DEBIT_CURRENCY) : null;
   if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.payment_id))) return { ok: false, reason: "notFound" };
   const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;
   // Already handed over (a second tab, a retried post): show the payment it became.
   if (row.status === "done") return { ok: true, paymentId: row.payment_id!, redirectTo: pendingScreen(row.payment_id!) };
+
+  // The amount was fixed when the form was sent: with the discount the member had then, if it is still theirs
+  // to use (not redeemed, not held by another payment), else the request no longer holds and they start again.
+  let discount: AppliedCode | null = null;
+  if (row.amount_cents !== pkg.price_cents) {
+    discount = await activeDiscountFor(db, { brand: o.brand, member: o.member, priceCents: pkg.price_cents, country: row.country, at: row.created_at });
+    if (discount?.finalCents !== row.amount_cents) {
+      await cancelRequest(db, o.member.id, row.id);
+      return { ok: false, reason: "discount" };
+    }
+  }
 
   let customerId: string;
   let mandateId: string;
@@ -353,19 +405,24 @@ export async function payByMandate(
       `UPDATE directdebit_requests SET status = 'done', iban = ?4
         WHERE id = ?5 AND user_id = ?1 AND status = 'verified'
           AND (SELECT directdebit_blocked FROM users WHERE id = ?1) = 0
-          AND ${USED_SQL} + ?6 <= ?7`,
+          AND ${USED_SQL} + ?6 <= ?7 AND ${claimGuardSql("?8", "?1")}`,
     )
-    .bind(o.member.id, monthStart(now), DIRECT_DEBIT_METHOD, maskIban(row.iban), row.id, pkg.price_cents, o.brand.directdebitMonthlyLimitCents)
+    .bind(o.member.id, monthStart(now), DIRECT_DEBIT_METHOD, maskIban(row.iban), row.id, row.amount_cents, o.brand.directdebitMonthlyLimitCents, discount?.id ?? null)
     .run();
   if (claim.meta.changes !== 1) {
-    const check = await eligibility(db, o.brand, o.member.id, pkg.price_cents, row.country, now);
-    return { ok: false, reason: !check.ok && check.reason !== "country" ? check.reason : "notFound" };
+    const check = await eligibility(db, o.brand, o.member.id, row.amount_cents, row.country, now);
+    return { ok: false, reason: !check.ok && check.reason !== "country" ? check.reason : discount ? "discount" : "notFound" };
   }
 
   const charged = await chargeMandate(context, {
     brand: o.brand, userId: o.member.id, pkg, method: DIRECT_DEBIT_METHOD, customerId, mandateId, origin: o.origin, country: row.country,
-    returnPath: pendingScreen,
+    returnPath: pendingScreen, discount: discount ? { codeId: discount.id, amountCents: discount.finalCents } : undefined,
   });
+  if (!charged.ok && charged.error === "discount") {
+    // Another checkout took the code between the claim and the payment: nothing was charged; the request goes back.
+    await db.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE id = ?1 AND status = 'done' AND payment_id IS NULL").bind(row.id).run();
+    return { ok: false, reason: "discount" };
+  }
   if (!charged.ok) return { ok: false, reason: "provider" };
   await db.prepare("UPDATE directdebit_requests SET payment_id = ?2 WHERE id = ?1").bind(row.id, charged.payment.id).run();
   return { ok: true, paymentId: charged.payment.id, redirectTo: pendingScreen(charged.payment.id) };

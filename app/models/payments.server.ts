@@ -454,7 +454,7 @@ export async function lastMandateOrder(context: Ctx, userId: string): Promise<Pa
 
 // ─── Repeat order (recurring payment on a mandate) ───
 
-export type RecurringResult = { ok: true; payment: PaymentRow } | { ok: false; error: "none" | "provider" };
+export type RecurringResult = { ok: true; payment: PaymentRow } | { ok: false; error: "none" | "provider" | "discount" };
 
 /**
  * Charges a package on a mandate without a redirect (repeat order; the direct debit form's first
@@ -467,20 +467,28 @@ export async function chargeMandate(
     brand: BrandWithCompany; userId: string; pkg: PackageRow; method: string; customerId: string; mandateId: string; origin: string; country: string | null;
     /** Where the sandbox's page sends the browser back to (the direct debit form's pending screen); default the repeat order. */
     returnPath?: (paymentId: string) => string;
+    /** The direct debit form's first order with the member's active discount (recorded and redeemed as at the card checkout). */
+    discount?: CheckoutDiscount;
   },
 ): Promise<RecurringResult> {
   const provider = paymentProvider(context);
   const id = randomId();
-  await context.env.DB.prepare(
+  const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
+  // A once-per-member code rides on one live payment at a time (claimGuardSql), as at the card checkout.
+  const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
-       customer_id, mandate_id, payment_country)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12)`,
+       customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?13", "?2")}`,
   )
-    .bind(id, o.userId, o.brand.id, o.pkg.id, o.pkg.credits, o.pkg.price_cents, o.pkg.currency, o.method, provider.name, o.customerId, o.mandateId, o.country)
+    .bind(
+      id, o.userId, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, o.customerId, o.mandateId, o.country,
+      o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null,
+    )
     .run();
+  if (inserted.meta.changes !== 1) return { ok: false, error: "discount" };
   try {
     const created = await provider.createPayment({
-      amount: { cents: o.pkg.price_cents, currency: o.pkg.currency },
+      amount: { cents: amountCents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
       redirectUrl: `${o.origin}${o.returnPath ? o.returnPath(id) : `/credits/repeat-order?payment=${id}`}`,
       webhookUrl: `${o.origin}${WEBHOOK_PATH}`,

@@ -11,6 +11,7 @@ import {
   cancelRequest, directDebitPage, getPackageRow, payByMandate, resendCode, startDirectDebit, verifyCode,
   type PackageRow, type StartResult, type VerifyResult,
 } from "~/models/directdebit.server";
+import type { AppliedCode } from "~/models/discounts.server";
 import { paymentCountryOf } from "~/models/payments.server";
 import { requireMember } from "~/models/session.server";
 import { formatMoney } from "~/models/shop.server";
@@ -21,7 +22,7 @@ import ddStyles from "~/styles/directdebit.css";
  * sent by SMS, then the provider's mandate and payment (pending until the bank collects it).
  * Which step shows follows from the member's unfinished request, so every step is a plain form post.
  */
-export const handle = { i18n: ["common", "shop", "directdebit"] };
+export const handle = { i18n: ["common", "shop", "offers", "directdebit"] };
 export const links = () => [{ rel: "stylesheet", href: ddStyles }];
 
 async function setup(request: Request, context: AppLoadContext) {
@@ -30,12 +31,20 @@ async function setup(request: Request, context: AppLoadContext) {
   return { member, ...ctx, paymentCountry: paymentCountryOf(request, ctx.country) };
 }
 
-const packageView = (lng: Language, p: PackageRow) => ({ id: p.id, tier: p.tier, credits: p.credits, price: formatMoney(lng, p.price_cents, p.currency) });
+/** A package at what this member pays by direct debit; with their active discount, `was` is the price struck through. */
+const packageView = (lng: Language, p: PackageRow & { discount: AppliedCode | null; amountCents?: number }) => ({
+  id: p.id,
+  tier: p.tier,
+  credits: p.credits,
+  price: formatMoney(lng, p.amountCents ?? p.discount?.finalCents ?? p.price_cents, p.currency),
+  was: p.discount ? formatMoney(lng, p.price_cents, p.currency) : null,
+  offer: p.discount ? { code: p.discount.code, percentage: p.discount.percentage } : null,
+});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { member, brand, lng, t, paymentCountry } = await setup(request, context);
   const packageId = new URL(request.url).searchParams.get("package");
-  const page = await directDebitPage(context.env.DB, brand, member.id, packageId, paymentCountry);
+  const page = await directDebitPage(context.env.DB, brand, member, packageId, paymentCountry);
   const step = page.request ? (page.request.status === "verified" ? "verified" : "code") : page.pkg ? "form" : "choose";
   return {
     title: t("title"),
@@ -80,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!pkg) return answer({ intent, error: "errors.notFound" }, 400);
     const submission = parseWithZod(form, { schema: directDebitSchema(paymentCountry) });
     if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
-    const started = await startDirectDebit(env, { brand, userId: member.id, pkg, details: submission.value, paymentCountry, t });
+    const started = await startDirectDebit(env, { brand, member, pkg, details: submission.value, paymentCountry, t });
     if (started.ok) throw redirect("/directdebit");
     const reply = started.reason === "mobileUnreachable"
       ? submission.reply({ fieldErrors: { mobile: ["errors.mobileUnreachable"] } })
@@ -91,8 +100,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const complete = async (id: string) => {
     const done = await payByMandate(context, { brand, member, requestId: id, origin: new URL(request.url).origin });
     if (done.ok) throw redirect(done.redirectTo);
-    const status = { notFound: 404, blocked: 403, limit: 403, provider: 503 }[done.reason];
-    return answer({ intent: "complete", error: done.reason === "provider" ? "errors.generic" : `errors.${done.reason}` }, status);
+    const status = { notFound: 404, blocked: 403, limit: 403, provider: 503, discount: 409 }[done.reason];
+    // The discount the request was priced with is gone (used by another payment): the member starts again at today's price.
+    const error = { provider: "errors.generic", discount: "offers:codeErrors.used" }[done.reason as string] ?? `errors.${done.reason}`;
+    return answer({ intent: "complete", error }, status);
   };
 
   if (intent === "code") {
@@ -141,6 +152,12 @@ export default function DirectDebit() {
       {d.pkg ? (
         <section className="card dd-summary" data-testid="dd-package">
           <p>{t("summary", { price: d.pkg.price, credits: d.pkg.credits, name: ts(`tiers.${d.pkg.tier}`) })}</p>
+          {d.pkg.was && d.pkg.offer ? (
+            <p className="dd-offer" data-testid="dd-offer">
+              <s className="price-was" data-testid="price-was">{d.pkg.was}</s> <strong className="price-now" data-testid="price-now">{d.pkg.price}</strong>{" "}
+              <span>{t("offers:code.active", d.pkg.offer)}</span>
+            </p>
+          ) : null}
           {d.step === "form" ? <Link to="/directdebit">{t("otherPackage")}</Link> : null}
         </section>
       ) : null}
@@ -170,7 +187,9 @@ function ChoosePackage({ packages }: { packages: LoaderData["packages"] }) {
             <Link className="card dd-package" to={`/directdebit?package=${p.id}`}>
               <strong>{ts(`tiers.${p.tier}`)}</strong>
               <span>{ts("package.credits", { count: p.credits })}</span>
-              <span className="dd-price">{p.price}</span>
+              <span className="dd-price">
+                {p.was ? <><s className="price-was" data-testid="price-was">{p.was}</s> <span className="price-now" data-testid="price-now">{p.price}</span></> : p.price}
+              </span>
             </Link>
           </li>
         ))}

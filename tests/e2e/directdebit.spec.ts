@@ -10,9 +10,11 @@ import { login } from "./support/login";
  */
 const PASSWORD = "Dd-e2e-pass-2026";
 
-async function member(page: Page, baseURL: string | undefined) {
+/** By default signed up 8 days ago: past the time bonus and the welcome discount, so prices are the packages' own. */
+async function member(page: Page, baseURL: string | undefined, o: { newMember?: boolean } = {}) {
   const db = await openE2eDb();
   const m = await db.createMember({ password: PASSWORD, name: "Debit", country: "NL", city: "Utrecht" });
+  if (!o.newMember) await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   await page.context().addCookies([
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
@@ -116,8 +118,26 @@ async function expectPendingThenPaid(page: Page, js: boolean) {
   await expect(page.getByTestId("new-balance")).toContainText("60 credits");
 }
 
+test.describe("a member minutes old (time bonus), without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("sees the package 25% off with the original struck through, and confirms the discounted amount", async ({ page, baseURL }) => {
+    await member(page, baseURL, { newMember: true });
+    await page.goto("/directdebit");
+    await expect(page.getByRole("link", { name: /Popular/ }).getByTestId("price-was")).toHaveText("€19.95");
+    await page.getByRole("link", { name: /Popular/ }).click();
+    await expect(page.getByTestId("dd-package")).toContainText("You pay €14.96 for 60 credits");
+    await expect(page.getByTestId("dd-offer")).toContainText("25% discount with code TIMEBONUS25");
+    await expect(page.getByTestId("dd-offer").getByTestId("price-was")).toHaveText("€19.95");
+    const mobile = mobileNumber();
+    await fillDetails(page, { iban: "NL91 ABNA 0417 1643 00", mobile });
+    await page.getByRole("button", { name: "Send me the code" }).click();
+    await expect(page.getByText("Enter it to confirm the direct debit of €14.96")).toBeVisible();
+  });
+});
+
 test("the form with its errors and the code step have no serious accessibility violations", async ({ page, baseURL }) => {
-  await member(page, baseURL);
+  // A new member: the form shows the discounted price too.
+  await member(page, baseURL, { newMember: true });
   const serious = async () =>
     (await new AxeBuilder({ page }).analyze()).violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -9,27 +9,19 @@ import { LANGUAGES } from "../../app/lib/constants";
 import { resources } from "../../app/lib/resources.generated";
 import { DIRECT_DEBIT_METHOD, MAX_ATTEMPTS, SMS_PER_DAY } from "../../app/models/directdebit.server";
 import { createMember, sessionCookie } from "./fixtures";
-import { expectLedgerExplains, webhook } from "./payments-helpers";
+import { DIRECT_DEBIT_DETAILS, expectLedgerExplains, webhook } from "./payments-helpers";
 
-const VALID = {
-  intent: "details",
-  package: "p1",
-  holder: "Jan Jansen",
-  iban: "NL91 ABNA 0417 1643 00",
-  street: "Keizersgracht",
-  houseNumber: "12a",
-  postalCode: "1015 CJ",
-  city: "Amsterdam",
-  mobile: "06 12345678",
-};
+const VALID = { ...DIRECT_DEBIT_DETAILS, package: "p1", mobile: "06 12345678" };
 
 let phone = 10_000_000;
 /** A Dutch mobile number of its own per test, so outbox lookups never see another test's SMS. */
 const nextMobile = () => `06${String(++phone).slice(-8)}`;
 const e164 = (national: string) => `+31${national.slice(1)}`;
 
+/** A member who signed up a month ago: no offer any more, full prices (offers-directdebit.test.ts has the discounts). */
 async function member(o: Parameters<typeof createMember>[0] = {}) {
   const m = await createMember(o);
+  await env.DB.prepare("UPDATE users SET created_at = unixepoch() - 30 * 86400 WHERE id = ?1").bind(m.id).run();
   return { ...m, cookie: `${await sessionCookie(m.id)}; dev_country=NL` };
 }
 

@@ -14,6 +14,17 @@ export async function member(o: Parameters<typeof createMember>[0] = {}, signedU
   return { ...m, cookie };
 }
 
+/** The /directdebit form filled in as a Dutch member would (add the package and a mobile number). */
+export const DIRECT_DEBIT_DETAILS = {
+  intent: "details",
+  holder: "Jan Jansen",
+  iban: "NL91 ABNA 0417 1643 00",
+  street: "Keizersgracht",
+  houseNumber: "12a",
+  postalCode: "1015 CJ",
+  city: "Amsterdam",
+};
+
 /** Starts a checkout; answers the sandbox payment id and our payment id. */
 export async function startPayment(cookie: string, pkg = "p1", method = "ideal", fields: Record<string, string> = {}) {
   const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", method, ...fields }, { cookie });
