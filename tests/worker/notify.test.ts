@@ -27,8 +27,9 @@ const mailsTo = (id: string) =>
     .then((r) => r.results);
 const off = (userId: string, type: string, reason = "user") =>
   env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, ?3)").bind(userId, type, reason).run();
+// The chat numbers messages per conversation (decision 089): events carry that number (seq), not the row id.
 const lastMessageId = (conversationId: string) =>
-  env.DB.prepare("SELECT MAX(id) AS id FROM messages WHERE conversation_id = ?1").bind(conversationId).first<number>("id");
+  env.DB.prepare("SELECT MAX(seq) AS id FROM messages WHERE conversation_id = ?1").bind(conversationId).first<number>("id");
 
 async function subscribed(userId: string, endpoint?: string) {
   const sub = await browserSubscription(endpoint);
