@@ -10,7 +10,7 @@ export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ENVIRONMENT: "test" } },
+      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ENVIRONMENT: "test", ADMIN_TOKEN: "test-admin-token-0123456789abcdef0123456789" } },
     }),
   ],
   resolve: { alias: { "~": path.join(import.meta.dirname, "app") } },

@@ -35,6 +35,11 @@ export interface Env {
   PAYMENT_PROVIDER?: "sandbox" | "mollie";
   /** Secret: wrangler secret put MOLLIE_API_KEY (test_… or live_…). */
   MOLLIE_API_KEY?: string;
+  /**
+   * Secret: the operator's bearer token for /api/admin/* (wrangler secret put ADMIN_TOKEN, at least 32
+   * characters). Development: .dev.vars (scripts/dev-vars.mjs writes a random one). Absent: refused.
+   */
+  ADMIN_TOKEN?: string;
 }
 
 export const isProduction = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production";

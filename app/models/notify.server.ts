@@ -15,6 +15,7 @@ import { NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import { isProduction, type Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { nowS } from "~/lib/dates";
+import { safeRedirect } from "~/lib/request.server";
 import { mailerFor, renderMail, type Mailer } from "./mail.server";
 import { dropSubscription, webPushSender, type PushPayload, type PushSender, type StoredSubscription } from "./push.server";
 import type { CampaignType, DigestType, NotifyEvent } from "./notify-events";
@@ -394,22 +395,45 @@ export async function runNotificationSchedules(env: NotifyEnv, cron: string | nu
   await env.DB.prepare("DELETE FROM notification_log WHERE sent_at < ?1").bind(Math.floor(when.getTime() / 1000) - 200 * DAY).run();
 }
 
+/** A campaign's brand id: a JSON number or a form's digits (never true, "1e3" or " 3"). */
+const brandIdSchema = z.union([z.number(), z.string().regex(/^[1-9][0-9]{0,8}$/).transform(Number)]).pipe(z.number().int().positive().max(999_999_999));
+
 export const campaignSchema = z.object({
   type: z.enum(["promotions", "news"]),
-  brandId: z.coerce.number().int().positive(),
-  ref: z.string().trim().regex(/^[a-z0-9-]{1,40}$/),
-  path: z.string().trim().regex(/^\/[A-Za-z0-9/_-]{0,100}$/).default("/"),
+  brandId: brandIdSchema,
+  /** The campaign's name: its once-only key (the same ref never mails a member twice). */
+  ref: z.string().regex(/^[a-z0-9-]{1,64}$/),
+  /** Where the mail leads: a path on the member's own site (safeRedirect's rules: no other host, ever). */
+  path: z
+    .string()
+    .max(512)
+    .default("/")
+    .transform((p, ctx) => {
+      const safe = safeRedirect(p, "");
+      if (!safe) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "not a same-origin path" });
+      return safe;
+    }),
 });
+export type Campaign = z.infer<typeof campaignSchema>;
 
-/** An operator's promotion or news for every member of a brand who has it switched on (once per ref). */
-export async function sendCampaign(env: NotifyEnv, c: z.infer<typeof campaignSchema>) {
-  const { results } = await env.DB
-    .prepare(
-      `SELECT u.id FROM users u WHERE u.brand_id = ?1 AND u.deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = ?2)`,
-    )
-    .bind(c.brandId, c.type)
-    .all<{ id: string }>();
-  await enqueueAll(env, results.map((r) => ({ kind: "campaign", type: c.type, userId: r.id, ref: c.ref, path: c.path })));
-  return results.length;
+/**
+ * An operator's promotion or news for every confirmed, visible member of a brand who has that type on
+ * (a bounce, complaint or unsubscribe switches it off too). Answers how many were queued, null for an
+ * unknown brand. The consumer checks again when it sends (invisible or switched off meanwhile) and
+ * claims `<type>:<ref>:mail` per member, so sending the same ref twice mails nobody twice.
+ */
+export async function sendCampaign(env: NotifyEnv, c: Campaign): Promise<number | null> {
+  const db = env.DB;
+  const [brand, members] = await db.batch([
+    db.prepare("SELECT id FROM brands WHERE id = ?1").bind(c.brandId),
+    db.prepare(
+      `SELECT u.id FROM users u WHERE u.brand_id = ?1 AND u.deleted_at IS NULL AND u.status = 'confirmed' AND u.invisible = 0
+         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = ?2)
+       ORDER BY u.rowid`,
+    ).bind(c.brandId, c.type),
+  ]);
+  if (brand!.results.length === 0) return null;
+  const ids = (members!.results as { id: string }[]).map((r) => r.id);
+  await enqueueAll(env, ids.map((userId) => ({ kind: "campaign", type: c.type, userId, ref: c.ref, path: c.path })));
+  return ids.length;
 }
