@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nProvider, type I18nStore } from "./lib/i18n-react";
 import { installChunkReloadGuard } from "./lib/chunk-reload";
+import { preloadMemberChrome } from "./components/layout/member-chrome";
 
 installChunkReloadGuard();
 
@@ -33,7 +34,10 @@ function initialNamespaces(): string[] {
   return [...out];
 }
 
-Promise.all(initialNamespaces().map((ns) => store.load!(ns))).then(() => {
+/** A member's page: the server rendered the members' chrome (member-chrome.ts), whose chunk must be there to hydrate it. */
+const memberPage = () => document.querySelector(".member-nav, .layout-member") !== null;
+
+Promise.all([...initialNamespaces().map((ns) => store.load!(ns)), memberPage() ? preloadMemberChrome() : null]).then(() => {
   startTransition(() => {
     hydrateRoot(
       document,

@@ -180,6 +180,7 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
     refetches.length = 0;
     await page.goto("/members");
     await expect(page.locator("body[data-hub]")).toBeAttached();
+    await page.waitForLoadState("networkidle"); // see countdownRunning in offers.spec.ts
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
   };
   await login(page, m.email);

@@ -1,5 +1,4 @@
 import type { RootData } from "~/lib/root-data";
-import { Suspense } from "react";
 import accountStyles from "~/styles/account.css";
 import { ActivationReminder } from "../layout/member-chrome";
 import { SignupModal } from "./SignupModal";
@@ -12,7 +11,7 @@ export function AccountAlerts({ root }: { root: RootData }) {
       {/* The modal and alert styles, on every page of the default layout (a body link is valid HTML). */}
       <link rel="stylesheet" href={accountStyles} />
       {root.member ? (
-        <Suspense fallback={null}><ActivationReminder member={root.member} /></Suspense>
+        <ActivationReminder member={root.member} />
       ) : (
         <SignupModal minAge={root.brand.minAge} signup={root.signup} who={NICHE_WHO[root.brand.niche]} />
       )}

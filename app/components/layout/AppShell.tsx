@@ -43,7 +43,7 @@ function useDropdownDismiss() {
     for (const d of document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]")) d.open = false;
   }, [location]);
 }
-// Members only, and none renders anything on the server: loaded for members after hydration, so
+// Members only, and none renders anything on the server: mounted for members after hydration, so
 // a visitor of the landing page does not download them (DESIGN section 6, the 100 KB budget).
 const LiveCounts = lazy(() => import("../LiveCounts").then((m) => ({ default: m.LiveCounts })));
 const LikeModal = lazy(() => import("../members/LikeModal").then((m) => ({ default: m.LikeModal })));
@@ -51,20 +51,27 @@ const ProfilePhotoAlert = lazy(() => import("../alerts/ProfilePhotoAlert").then(
 
 type Extras = ComponentType<{ member: NonNullable<RootData["member"]>; alerts: boolean }>;
 
-/** A member's extras (push and notification alerts, presence, service worker messages), loaded lazily. */
+/**
+ * A member's extras (push and notification alerts, presence, service worker messages), loaded lazily.
+ * `hydrated` turns true after hydration: the lazy parts mount only then, so the server's HTML holds no
+ * boundary of theirs that hydration would wait on (an update reaching one fails, React error 421).
+ */
 function useMemberExtras(loggedIn: boolean) {
   const [Extras, setExtras] = useState<Extras | null>(null);
+  const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
+    setHydrated(true);
     if (loggedIn) import("../notify/MemberExtras").then((m) => setExtras(() => m.MemberExtras)).catch(() => {});
   }, [loggedIn]);
-  return Extras;
+  return { Extras, hydrated };
 }
 
 /** The four layouts of SPEC section 2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
   useDropdownDismiss();
   const layout = layoutOf(useMatches());
-  const Extras = useMemberExtras(!!root.member);
+  const { Extras, hydrated } = useMemberExtras(!!root.member);
+  const member = hydrated ? root.member : null;
   const showEntry = shouldShowSiteEntry({
     enabled: root.brand.enableSiteEntryPopup,
     countries: root.brand.siteEntryCountries,
@@ -82,7 +89,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
         {layout === "chat" ? <TopBar root={root} compact /> : null}
         <main id="main" className="layout-main">{children}</main>
         {entry}
-        {root.member ? <Suspense fallback={null}><LiveCounts member={root.member} /></Suspense> : null}
+        {member ? <Suspense fallback={null}><LiveCounts member={member} /></Suspense> : null}
         {Extras && root.member ? <Extras member={root.member} alerts={false} /> : null}
       </div>
     );
@@ -104,16 +111,16 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
       <TopBar root={root} />
       <AccountAlerts root={root} />
       {Extras && root.member ? <Extras member={root.member} alerts /> : null}
-      {root.member ? (
-        <Suspense fallback={null}><ProfilePhotoAlert loggedIn hasMainImage={root.member.hasMainImage} /></Suspense>
+      {member ? (
+        <Suspense fallback={null}><ProfilePhotoAlert loggedIn hasMainImage={member.hasMainImage} /></Suspense>
       ) : null}
       <main id="main" className="layout-main">{children}</main>
       <Footer root={root} />
       {entry}
-      {root.member ? (
+      {member ? (
         <Suspense fallback={null}>
           <LikeModal loggedIn />
-          <LiveCounts member={root.member} />
+          <LiveCounts member={member} />
         </Suspense>
       ) : null}
     </div>

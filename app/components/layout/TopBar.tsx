@@ -1,5 +1,4 @@
 import { Link, useLocation } from "@remix-run/react";
-import { Suspense } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { RootData } from "~/lib/root-data";
 import { LanguageMenu } from "../LanguageMenu";
@@ -38,7 +37,7 @@ export function TopBar({ root, compact = false }: { root: RootData; compact?: bo
       <div className="container topbar-inner">
         <BackButton />
         <BrandLink root={root} />
-        {m ? <Suspense fallback={null}><MemberNav m={m} /></Suspense> : null}
+        {m ? <MemberNav m={m} /> : null}
         <div className={`topbar-actions${m ? "" : " visitor-actions"}`}>
           <LanguageMenu current={root.lang} redirectTo={redirectTo} />
           {m ? null : (

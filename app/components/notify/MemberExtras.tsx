@@ -120,6 +120,8 @@ function useAutoLikeAfterSignup() {
     sessionStorage.setItem(AUTO_LIKE_DONE, "1");
     let timer: ReturnType<typeof setTimeout> | undefined;
     apiFetch("/api/auto-like.php")
+      // The body is read to its end: an unread one keeps the request open in the browser.
+      .then((res) => res.arrayBuffer())
       .then(() => {
         timer = setTimeout(revalidate, AUTO_LIKE_RELOAD_DELAY_MS);
       })
