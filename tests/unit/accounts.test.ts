@@ -79,6 +79,9 @@ describe("activation reminder (SPEC section 4)", () => {
   it("hides on signup, settings and notifications, for visitors, confirmed members and disabled notifications", () => {
     for (const path of ["/signup", "/settings", "/settings/delete", "/notifications"]) expect(showActivationReminder(unconfirmed, path)).toBe(false);
     expect(showActivationReminder(null, "/members")).toBe(false);
+    // The sign-up step asking for the confirmation does not get the alert on top; the other steps do.
+    expect(showActivationReminder(unconfirmed, "/complete-signup", "?step=confirm")).toBe(false);
+    expect(showActivationReminder(unconfirmed, "/complete-signup", "?step=about")).toBe(true);
     expect(showActivationReminder({ ...unconfirmed, status: "confirmed" }, "/members")).toBe(false);
     expect(showActivationReminder({ ...unconfirmed, profileStatus: "active" }, "/members")).toBe(false);
     expect(showActivationReminder({ ...unconfirmed, notificationsDisabled: ["news"] }, "/members")).toBe(false);

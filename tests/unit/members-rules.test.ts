@@ -10,6 +10,10 @@ describe("profile-photo alert screens (SPEC section 4)", () => {
       expect(photoAlertHiddenOn(p), p).toBe(true);
     }
     for (const p of ["/members", "/members/abc", "/likes", "/chats", "/swipe-game", "/profiles"]) expect(photoAlertHiddenOn(p), p).toBe(false);
+    // The sign-up step asking for a photo does not get the photo alert on top; the other steps do.
+    expect(photoAlertHiddenOn("/complete-signup", "?step=photo")).toBe(true);
+    expect(photoAlertHiddenOn("/complete-signup", "?step=location")).toBe(false);
+    expect(photoAlertHiddenOn("/complete-signup", "")).toBe(false);
   });
 });
 

@@ -19,6 +19,15 @@ describe("after sign-up steps", () => {
     expect(await (await get("/complete-signup?step=confirm", { cookie })).text()).toContain("We sent you an e-mail");
   });
 
+  it("a step does not repeat the alert asking for what the step asks (issue 11)", async () => {
+    const m = await member({ status: "not_confirmed" });
+    await env.DB.prepare("UPDATE profiles SET status = 'disabled' WHERE user_id = ?1").bind(m.id).run();
+    const cookie = await sessionCookie(m.id);
+    const page = async (step: string) => (await get(`/complete-signup?step=${step}`, { cookie })).text();
+    expect(await page("about")).toContain('data-testid="activation-reminder"');
+    expect(await page("confirm")).not.toContain('data-testid="activation-reminder"');
+  });
+
   it("saves location, personal info and about me, and moves on", async () => {
     const m = await member();
     const cookie = await sessionCookie(m.id);

@@ -85,6 +85,9 @@ describe("every sign-up form carries the tracking data and honours the sign-up r
     const closed = await html("/landers/gallery?sub1=only-a-campaign", { host: "nl.localhost" });
     expect(closed).toContain('data-testid="signup-closed"');
     expect(closed).not.toMatch(/<form[^>]*action="\/signup/);
+    // The top button does not lead to the closed card: it offers the log-in.
+    expect(closed).not.toMatch(/href="#signup"[^>]*ld-jump|ld-jump[^>]*href="#signup"/);
+    expect(closed).toMatch(/<a[^>]*ld-jump[^>]*href="\/login"|<a[^>]*href="\/login"[^>]*ld-jump/);
     for (const kind of LANDER_KINDS) {
       const visit = await get(`/landers/${kind}?ref=partner-${kind}`, { host: "nl.localhost" });
       const page = await visit.text();

@@ -1,6 +1,7 @@
 import { Form, useLocation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
+import { signupStepOf } from "~/lib/nav";
 
 export interface ReminderMember {
   status: string;
@@ -12,13 +13,14 @@ const HIDDEN_ON = [/^\/signup(\/|$)/, /^\/settings(\/|$)/, /^\/notifications(\/|
 
 /**
  * SPEC section 4: shown to a logged-in member with status not_confirmed and a disabled profile,
- * with no disabled notifications, outside signup, settings and notifications.
+ * with no disabled notifications, outside signup, settings and notifications, and not above the
+ * sign-up step that asks for the confirmation.
  */
-export function showActivationReminder(member: ReminderMember | null | undefined, pathname: string): boolean {
+export function showActivationReminder(member: ReminderMember | null | undefined, pathname: string, search = ""): boolean {
   if (!member) return false;
   if (member.status !== "not_confirmed" || member.profileStatus !== "disabled") return false;
   if (member.notificationsDisabled.length > 0) return false;
-  return !HIDDEN_ON.some((re) => re.test(pathname));
+  return !HIDDEN_ON.some((re) => re.test(pathname)) && signupStepOf(pathname, search) !== "confirm";
 }
 
 const isSmartphone = () =>
@@ -27,7 +29,7 @@ const isSmartphone = () =>
 /** A modal on a smartphone right after the sign-up API (api_signup_complete), otherwise an alert. */
 export function ActivationReminder({ member }: { member: ReminderMember | null | undefined }) {
   const { t } = useTranslation("account");
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const [params] = useSearchParams();
   const [modal, setModal] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -38,7 +40,7 @@ export function ActivationReminder({ member }: { member: ReminderMember | null |
   useEffect(() => {
     if (modal && dialog.current && !dialog.current.open) dialog.current.showModal();
   }, [modal]);
-  if (!showActivationReminder(member, pathname)) return null;
+  if (!showActivationReminder(member, pathname, search)) return null;
   const body = (
     <>
       <strong>{t("alerts.activationTitle")}</strong> <span className="alert-text">{t("alerts.activationText")}</span>{" "}

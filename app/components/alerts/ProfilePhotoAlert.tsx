@@ -1,14 +1,15 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
+import { signupStepOf } from "~/lib/nav";
 
 /** SPEC section 4: not shown on these screens. */
 const HIDDEN_ON = ["/profile", "/signup", "/activate/done", "/premium", "/notifications", "/directdebit", "/settings"];
 export const HIDE_ENRICH_ALERT = "hide-enrich-alert";
 
-export function photoAlertHiddenOn(pathname: string) {
+export function photoAlertHiddenOn(pathname: string, search = "") {
   return HIDDEN_ON.some((p) => pathname === p || pathname.startsWith(`${p}/`) || pathname.startsWith(`${p}-`))
-    || /^\/members\/[^/]+\/signup/.test(pathname);
+    || /^\/members\/[^/]+\/signup/.test(pathname) || signupStepOf(pathname, search) === "photo";
 }
 
 /**
@@ -17,10 +18,10 @@ export function photoAlertHiddenOn(pathname: string) {
  */
 export function ProfilePhotoAlert({ loggedIn, hasMainImage }: { loggedIn: boolean; hasMainImage: boolean }) {
   const { t, ready } = useTranslation("members", { useSuspense: false });
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const [dismissed, setDismissed] = useState(true);
   useEffect(() => setDismissed(!!localStorage.getItem(HIDE_ENRICH_ALERT)), []);
-  if (!ready || !loggedIn || hasMainImage || dismissed || photoAlertHiddenOn(pathname)) return null;
+  if (!ready || !loggedIn || hasMainImage || dismissed || photoAlertHiddenOn(pathname, search)) return null;
   const dismiss = () => {
     localStorage.setItem(HIDE_ENRICH_ALERT, String(Date.now()));
     setDismissed(true);

@@ -2,7 +2,7 @@
  * The landers: one frame (pitch, the kind's visual, the sign-up form) and one visual per kind, all
  * built from real members. Server-rendered with CSS animation; the only script is the swipe drag.
  */
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { Suspense, type ReactNode } from "react";
 import landersStyles from "~/styles/landers.css";
 import pagesStyles from "~/styles/pages.css";
@@ -156,7 +156,12 @@ export function LanderRoute() {
           <p className="ld-kicker"><span className="ld-dot" aria-hidden="true" />{copy.kicker}</p>
           <h1>{copy.headline}</h1>
           <p className="ld-lead">{copy.lead}</p>
-          <a href="#signup" className="btn btn-primary btn-lg ld-jump">{copy.cta}</a>
+          {/* Where this visitor cannot sign up, the card says so; the top button then offers the log-in. */}
+          {form.state === "open" ? (
+            <a href="#signup" className="btn btn-primary btn-lg ld-jump">{copy.cta}</a>
+          ) : (
+            <Link to="/login" className="btn btn-primary btn-lg ld-jump">{signup.login}</Link>
+          )}
         </header>
         <div className="ld-visual">{members.length ? <Suspense fallback={null}><Visual copy={copy} members={members} /></Suspense> : null}</div>
         <aside className="ld-form" id="signup">
