@@ -122,7 +122,7 @@ function Night({ copy, members }: VisualProps) {
           <div>
             <span className="ld-night-who"><strong>{label(m)}</strong> · {m.city}</span>
             {i === shown.length - 1 ? (
-              <span className="ld-bubble ld-typing" aria-label={`${m.name} ${copy.typing}`}><i /><i /><i /></span>
+              <span className="ld-bubble ld-typing"><i /><i /><i /><span className="visually-hidden">{`${m.name} ${copy.typing}`}</span></span>
             ) : (
               <span className="ld-bubble">{copy.bubbles[i % copy.bubbles.length]}</span>
             )}
