@@ -81,6 +81,8 @@ export const regions = sqliteTable(
     country: text("country").notNull(),
     code: text("code").notNull(),
     name: text("name").notNull(),
+    /** The name in the site's languages where the data has it: {"de":"Bayern",…} (decision 133). */
+    names: text("names").notNull().default("{}"),
   },
   (t) => [uniqueIndex("regions_country_code").on(t.country, t.code)],
 );

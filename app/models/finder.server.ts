@@ -43,7 +43,7 @@ export const FinderQuery = z.object({
 export interface FinderFilters { min_age: number; max_age: number; distance: number | null }
 export type FinderMatch = ProfileCard & { shared: number };
 
-export async function findMatches(d1: D1Database, userId: string, params: URLSearchParams) {
+export async function findMatches(d1: D1Database, userId: string, params: URLSearchParams, lng = "en") {
   const me = await d1
     .prepare("SELECT gender, sexuality, country, date_of_birth, lat, lon FROM profiles WHERE user_id = ?1")
     .bind(userId)
@@ -84,6 +84,6 @@ export async function findMatches(d1: D1Database, userId: string, params: URLSea
     .flatMap((b) => b.results)
     .sort((a, b) => b.shared - a.shared)
     .slice(0, RESULTS)
-    .map((r) => ({ ...toCard(r, today), shared: r.shared }));
+    .map((r) => ({ ...toCard(r, today, lng), shared: r.shared }));
   return { filters, hasPosition, matches };
 }

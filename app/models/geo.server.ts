@@ -3,13 +3,34 @@
  * cities table by bounding box, DESIGN section 1). Nothing more exact than a city leaves the server.
  */
 export function regionsStatement(d1: D1Database, country: string) {
-  return d1.prepare("SELECT code, name FROM regions WHERE country = ?1 ORDER BY name").bind(country);
+  return d1.prepare("SELECT code, name, names FROM regions WHERE country = ?1").bind(country);
 }
 
 export type Region = { code: string; name: string };
+export type RegionRow = Region & { names: string | null };
 
-export async function regionsOf(d1: D1Database, country: string): Promise<Region[]> {
-  return (await regionsStatement(d1, country).all<Region>()).results;
+/**
+ * A region's name in the page's language where the data has it (regions.names, decision 133), else
+ * its GeoNames name. `names` is the JSON column as selected; a broken value falls back too.
+ */
+export function regionName(names: string | null | undefined, name: string, lng: string): string {
+  if (!names || names === "{}") return name;
+  try {
+    const byLanguage = JSON.parse(names) as Record<string, unknown>;
+    return typeof byLanguage[lng] === "string" && byLanguage[lng] ? (byLanguage[lng] as string) : name;
+  } catch {
+    return name;
+  }
+}
+
+/** A country's regions for a picker: named in the page's language, in that language's order. */
+export function regionsIn(rows: readonly RegionRow[], lng: string): Region[] {
+  const order = new Intl.Collator(lng);
+  return rows.map((r) => ({ code: r.code, name: regionName(r.names, r.name, lng) })).sort((a, b) => order.compare(a.name, b.name));
+}
+
+export async function regionsOf(d1: D1Database, country: string, lng = "en"): Promise<Region[]> {
+  return regionsIn((await regionsStatement(d1, country).all<RegionRow>()).results, lng);
 }
 
 export interface Place { country: string; region: string; region_name: string; city: string }
@@ -21,12 +42,12 @@ const BOXES = [0.25, 1, 3];
  * The nearest city to a position. Each box is one indexed range query on cities_lat_lon; distance is
  * compared on an equirectangular projection, exact enough to pick the nearest town.
  */
-export async function nearestCity(d1: D1Database, lat: number, lon: number): Promise<Place | null> {
+export async function nearestCity(d1: D1Database, lat: number, lon: number, lng = "en"): Promise<Place | null> {
   const row = await nearestCityRow(d1, lat, lon);
-  return row && { country: row.country, region: row.region_code, region_name: row.region_name, city: row.name };
+  return row && { country: row.country, region: row.region_code, region_name: regionName(row.region_names, row.region_name, lng), city: row.name };
 }
 
-type CityRow = { name: string; country: string; region_code: string; region_name: string; lat: number; lon: number };
+type CityRow = { name: string; country: string; region_code: string; region_name: string; region_names: string | null; lat: number; lon: number };
 
 async function nearestCityRow(d1: D1Database, lat: number, lon: number): Promise<CityRow | null> {
   const k = Math.cos((lat * Math.PI) / 180) ** 2; // longitude degrees shrink towards the poles
@@ -35,7 +56,8 @@ async function nearestCityRow(d1: D1Database, lat: number, lon: number): Promise
     const row = await d1
       .prepare(
         `SELECT c.name, c.country, c.region_code, c.lat, c.lon,
-                COALESCE((SELECT r.name FROM regions r WHERE r.country = c.country AND r.code = c.region_code), c.region_code) AS region_name
+                COALESCE((SELECT r.name FROM regions r WHERE r.country = c.country AND r.code = c.region_code), c.region_code) AS region_name,
+                (SELECT r.names FROM regions r WHERE r.country = c.country AND r.code = c.region_code) AS region_names
          FROM cities c
          WHERE c.lat BETWEEN ?1 - ?3 AND ?1 + ?3 AND c.lon BETWEEN ?2 - ?4 AND ?2 + ?4
          ORDER BY (c.lat - ?1) * (c.lat - ?1) + (c.lon - ?2) * (c.lon - ?2) * ?5 LIMIT 1`,
@@ -90,13 +112,13 @@ export async function cityPosition(d1: D1Database, country: string, city: string
     .first<{ lat: number; lon: number }>();
 }
 
-/** The regions of each of the brand's countries (/api/regions.php). */
-export async function regionsByCountry(d1: D1Database, countries: string[]) {
+/** The regions of each of the brand's countries (/api/regions.php), named in the page's language. */
+export async function regionsByCountry(d1: D1Database, countries: string[], lng = "en") {
   const { results } = await d1
-    .prepare(`SELECT country, code, name FROM regions WHERE country IN (SELECT value FROM json_each(?1)) ORDER BY country, name`)
+    .prepare(`SELECT country, code, name, names FROM regions WHERE country IN (SELECT value FROM json_each(?1))`)
     .bind(JSON.stringify(countries))
-    .all<{ country: string; code: string; name: string }>();
-  const out: Record<string, { code: string; name: string }[]> = {};
-  for (const r of results) (out[r.country] ??= []).push({ code: r.code, name: r.name });
-  return out;
+    .all<RegionRow & { country: string }>();
+  const rows: Record<string, RegionRow[]> = {};
+  for (const r of results) (rows[r.country] ??= []).push(r);
+  return Object.fromEntries(Object.entries(rows).map(([country, list]) => [country, regionsIn(list, lng)]));
 }

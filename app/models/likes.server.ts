@@ -78,10 +78,10 @@ const LIST_SQL: Record<LikeListType, string> = {
 
 export type LikeCard = ProfileCard & { likeNew: boolean };
 
-export async function listLikes(d1: D1Database, userId: string, type: LikeListType, limit = 100): Promise<LikeCard[]> {
+export async function listLikes(d1: D1Database, userId: string, type: LikeListType, lng = "en", limit = 100): Promise<LikeCard[]> {
   const { results } = await d1.prepare(LIST_SQL[type]).bind(userId, limit).all<CardRow & { like_new: number }>();
   const today = new Date();
-  return results.map((r) => ({ ...toCard(r, today), likeNew: !!r.like_new }));
+  return results.map((r) => ({ ...toCard(r, today, lng), likeNew: !!r.like_new }));
 }
 
 /** GET /api/likes.php: the profiles the member liked, and liked_by entries (id, like_new). */

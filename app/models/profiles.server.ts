@@ -11,6 +11,7 @@ import {
   type ChoiceField,
 } from "./profile-options";
 import { photosAsSeen, photosOfStatement, type PhotoRow, type Viewer } from "./photos.server";
+import { regionName } from "./geo.server";
 
 export { GENDERS, SEXUALITIES, HAIR_COLOURS, EYE_COLOURS, BODY_TYPES, RELATIONSHIP_STATUSES, TATTOOS, SIGNUP_REASONS, CHOICE_FIELDS, type ChoiceField };
 
@@ -60,16 +61,18 @@ export interface ProfileCard {
 /** Columns a card query selects (profiles p JOIN users u). */
 export const CARD_COLUMNS = `p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id,
   p.fictional, u.paid_user, u.last_seen_at, u.invisible,
-  COALESCE((SELECT rg.name FROM regions rg WHERE rg.country = p.country AND rg.code = p.region), p.region) AS region`;
+  COALESCE((SELECT rg.name FROM regions rg WHERE rg.country = p.country AND rg.code = p.region), p.region) AS region,
+  (SELECT rg.names FROM regions rg WHERE rg.country = p.country AND rg.code = p.region) AS region_names`;
 
 export type CardRow = {
-  id: string; name: string; date_of_birth: string; city: string; region: string; country: string; main_photo_id: string | null;
-  fictional: number; paid_user: number; last_seen_at: number; invisible: number;
+  id: string; name: string; date_of_birth: string; city: string; region: string; region_names: string | null; country: string;
+  main_photo_id: string | null; fictional: number; paid_user: number; last_seen_at: number; invisible: number;
 };
 
-export function toCard(r: CardRow, today = new Date()): ProfileCard {
+/** A card as shown in the page's language `lng` (the region's name; decision 133). */
+export function toCard(r: CardRow, today = new Date(), lng = "en"): ProfileCard {
   return {
-    id: r.id, name: r.name, age: ageOn(r.date_of_birth, today), city: r.city, region: r.region, country: r.country,
+    id: r.id, name: r.name, age: ageOn(r.date_of_birth, today), city: r.city, region: regionName(r.region_names, r.region, lng), country: r.country,
     mainPhotoId: r.main_photo_id, online: isOnline(r.last_seen_at, !!r.invisible), premium: !!r.paid_user, fictional: !!r.fictional,
   };
 }
@@ -107,7 +110,7 @@ export type ProfilePage =
  * the two members, and (a read receipt, like opening a chat) clearing the like_new of a like the
  * viewer received from this member.
  */
-export async function loadProfilePage(d1: D1Database, targetId: string, viewer: Viewer, visibleFields: string[]): Promise<ProfilePage> {
+export async function loadProfilePage(d1: D1Database, targetId: string, viewer: Viewer, visibleFields: string[], lng = "en"): Promise<ProfilePage> {
   const viewerId = viewer?.id ?? "";
   const [main, interests, likeRows, , photos] = await d1.batch<unknown>([
     d1.prepare(DETAIL_SQL).bind(targetId, viewerId),
@@ -132,7 +135,7 @@ export async function loadProfilePage(d1: D1Database, targetId: string, viewer: 
   add("sexuality", r.sexuality, true);
   for (const key of Object.keys(CHOICE_FIELDS) as ChoiceField[]) add(key, r[key], true);
   const likers = (likeRows!.results as { liker_id: string }[]).map((l) => l.liker_id);
-  const card = toCard(r);
+  const card = toCard(r, new Date(), lng);
   return {
     access: "ok",
     own: viewerId === r.id,

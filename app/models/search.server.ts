@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
-import { regionsStatement, type Region } from "./geo.server";
+import { regionsIn, regionsStatement, type Region, type RegionRow } from "./geo.server";
 import { MAX_AGE, MIN_AGE } from "./profile-options";
 
 export { MAX_AGE, MIN_AGE };
@@ -110,15 +110,15 @@ export interface SearchResult {
  * One D1 round trip for the page, the count and the country's regions; a second only when few match, for similar results
  * (that query would walk a whole gender-and-country range when the filters match nearly everyone).
  */
-export async function searchMembers(d1: D1Database, f: SearchFilters, viewerId: string | null): Promise<SearchResult> {
+export async function searchMembers(d1: D1Database, f: SearchFilters, viewerId: string | null, lng = "en"): Promise<SearchResult> {
   const today = new Date();
   const s = searchStatements(d1, f, viewerId ?? "", today);
   const [page, count, regions] = await d1.batch<unknown>([s.page, s.count, regionsStatement(d1, f.country)]);
   const n = (count!.results as { n: number }[])[0]!.n;
-  const results = (page!.results as CardRow[]).map((r) => toCard(r, today));
-  const similar = n < SIMILAR_BELOW ? (await s.similar.all<CardRow>()).results.map((r) => toCard(r, today)) : [];
+  const results = (page!.results as CardRow[]).map((r) => toCard(r, today, lng));
+  const similar = n < SIMILAR_BELOW ? (await s.similar.all<CardRow>()).results.map((r) => toCard(r, today, lng)) : [];
   return { results, numResults: n, capped: n >= COUNT_CAP, similar_results: similar,
-    pages: Math.max(1, Math.ceil(n / PAGE_SIZE)), regions: regions!.results as Region[] };
+    pages: Math.max(1, Math.ceil(n / PAGE_SIZE)), regions: regionsIn(regions!.results as RegionRow[], lng) };
 }
 
 /** What the search defaults need to know about the member searching. */

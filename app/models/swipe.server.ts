@@ -48,7 +48,7 @@ export async function swipePass(d1: D1Database, userId: string, targetId: string
 }
 
 /** The next cards: members of the wanted gender in the player's country not yet liked or passed. */
-export async function nextCards(d1: D1Database, userId: string, limit = 5): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
+export async function nextCards(d1: D1Database, userId: string, limit = 5, lng = "en"): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
   const me = await d1.prepare("SELECT gender, sexuality, country FROM profiles WHERE user_id = ?1").bind(userId)
     .first<{ gender: string; sexuality: string; country: string }>();
   if (!me) return { cards: [], likesLeft: 0 };
@@ -65,5 +65,5 @@ export async function nextCards(d1: D1Database, userId: string, limit = 5): Prom
     countToday(d1, userId, new Date()),
   ]);
   const n = (used!.results as { n: number }[])[0]?.n ?? 0;
-  return { cards: (cards!.results as CardRow[]).map((r) => toCard(r)), likesLeft: Math.max(0, SWIPE_LIKES_PER_DAY - n) };
+  return { cards: (cards!.results as CardRow[]).map((r) => toCard(r, new Date(), lng)), likesLeft: Math.max(0, SWIPE_LIKES_PER_DAY - n) };
 }

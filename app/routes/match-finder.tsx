@@ -17,8 +17,8 @@ export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
-  const found = await findMatches(context.env.DB, member.id, new URL(request.url).searchParams);
+  const [member, { t, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const found = await findMatches(context.env.DB, member.id, new URL(request.url).searchParams, lng);
   if (!found) throw new Response("Not found", { status: 404 });
   return { title: t("finder.title"), ...found };
 }

@@ -20,9 +20,9 @@ export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const [{ brand, t }, member] = await Promise.all([pageContext(request, context, "members"), getMember(request, context)]);
+  const [{ brand, t, lng }, member] = await Promise.all([pageContext(request, context, "members"), getMember(request, context)]);
   const viewer = member && { id: member.id, paidUser: member.paidUser };
-  const page = await loadProfilePage(context.env.DB, params.id ?? "", viewer, brand.visibleProfileFields);
+  const page = await loadProfilePage(context.env.DB, params.id ?? "", viewer, brand.visibleProfileFields, lng);
   if (page.access === "not_found") throw new Response(t("profile.notFound"), { status: 404 });
   if (page.access === "blocked") return data({ blocked: true as const, name: page.name, title: t("block.noAccess") }, { status: 403 });
   return {

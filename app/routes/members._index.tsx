@@ -29,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     country: me && brand.countries.includes(me.country) ? me.country : fallbackCountry,
     countries: brand.countries,
   });
-  const result = await searchMembers(context.env.DB, filters, member?.id ?? null);
+  const result = await searchMembers(context.env.DB, filters, member?.id ?? null, lng);
   const countries = brand.countries.map((code) => ({ code, name: countryName(code, lng) })).sort((a, b) => a.name.localeCompare(b.name, lng));
   return { title: t("search.title"), filters, ...result, countries };
 }

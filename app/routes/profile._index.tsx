@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [member, { t, brand, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
   const profile = await loadOwnProfile(context.env.DB, member.id);
   if (!profile) throw new Response("Not found", { status: 404 });
-  const regions = await regionsOf(context.env.DB, profile.country);
+  const regions = await regionsOf(context.env.DB, profile.country, lng);
   const countries = brand.countries.map((code) => ({ code, name: countryName(code, lng) })).sort((a, b) => a.name.localeCompare(b.name, lng));
   return { title: t("form.title"), profile, regions, countries, minAge: brand.minAge, memberId: member.id };
 }

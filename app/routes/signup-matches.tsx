@@ -15,8 +15,8 @@ export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
-  const found = await findMatches(context.env.DB, member.id, new URLSearchParams());
+  const [member, { t, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const found = await findMatches(context.env.DB, member.id, new URLSearchParams(), lng);
   return { title: t("signupMatches.title"), matches: found?.matches.slice(0, 12) ?? [] };
 }
 

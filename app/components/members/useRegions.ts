@@ -15,7 +15,7 @@ export function useRegions(country: string, initial: { country: string; regions:
   useEffect(() => {
     if (known) return;
     let live = true;
-    apiFetch("/api/regions.php")
+    apiFetch(`/api/regions.php?lng=${document.documentElement.lang}`)
       .then((r) => (r.ok ? (r.json() as Promise<{ regions: Record<string, RegionOption[]> }>) : null))
       .then((d) => {
         if (live && d) setByCountry((prev) => ({ ...d.regions, ...prev, [country]: d.regions[country] ?? [] }));
