@@ -32,6 +32,11 @@ async function seedOnce(attempt: number): Promise<boolean> {
     const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first().catch(() => null);
     if (!shouldSeed({ ifEmpty, marked: mark !== null })) {
       console.log("Database already seeded; skipping (npm run db:seed to reseed).");
+      // A database seeded before migration 0014 gets its regions' names (decision 133).
+      if (!(await DB.prepare("SELECT 1 FROM regions WHERE names != '{}' LIMIT 1").first())) {
+        const { fillRegionNames } = await import("./seed/geo.ts");
+        console.log(`Region names added: ${await fillRegionNames(DB)}`);
+      }
       return false;
     }
     const brandsLeft = await DB.prepare("SELECT COUNT(*) AS n FROM brands").first<{ n: number }>();

