@@ -20,15 +20,15 @@ async function newMember(o: { credits?: number; paidUser?: boolean; hoursAgo?: n
 const liveBanner = (page: Page) => page.locator('[data-testid="time-bonus-banner"][data-live]');
 
 /**
- * The countdown runs in the browser and the page has finished loading; then the page's clock stops, so
- * only runFor moves it (a slow machine's seconds would count too). Moving the fake clock while a lazy
- * part still loads fires many ticks at once into a suspended render, which React 18 restarts for each
- * tick and never finishes (facebook/react#29058); a real clock ticks once a second.
+ * The countdown runs in the browser: the page's clock stops at once, so only runFor moves it (a slow
+ * machine's seconds would count too), and the page finishes loading before it moves. Moving the fake
+ * clock while a lazy part still loads fires many ticks at once into a suspended render, which React 18
+ * restarts for each tick and never finishes (facebook/react#29058); a real clock ticks once a second.
  */
 async function countdownRunning(page: Page) {
   await expect(liveBanner(page)).toBeVisible();
-  await page.waitForLoadState("networkidle");
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+  await page.waitForLoadState("networkidle");
 }
 
 async function countdown(page: Page) {
@@ -64,9 +64,10 @@ test.describe("time bonus with JavaScript", () => {
     await login(page, m.email, m.password);
     await page.goto("/chats");
     await countdownRunning(page);
-    await page.clock.runFor(39_000);
+    // The 40 s count from the banner's start; the clock stopped a moment after it (countdownRunning).
+    await page.clock.runFor(38_500);
     await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
-    await page.clock.runFor(1_500);
+    await page.clock.runFor(2_000);
     const modal = page.getByTestId("time-bonus-modal");
     await expect(modal).toBeVisible();
     await expect(modal).toContainText("4");
