@@ -136,6 +136,7 @@ for (const js of [true, false]) {
     await expect(page.getByText("4 likes left today")).toBeVisible();
     await expect(page.getByTestId("swipe-card")).toContainText(first.name);
     if (js) {
+      await expect(page.locator('[data-testid="swipe-card"][data-live]')).toBeVisible(); // draggable: hydrated
       const box = (await page.getByTestId("swipe-card").boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
       await page.mouse.down();

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useRef, useState, type PointerEvent } from "react";
+import { useEffect, useRef, useState, type PointerEvent } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { Icon } from "../Icon";
 import { Avatar } from "./PhotoTile";
@@ -17,6 +17,9 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
   const start = useRef<number | null>(null);
   const likeBtn = useRef<HTMLButtonElement>(null);
   const passBtn = useRef<HTMLButtonElement>(null);
+  // Set once the card can be dragged (hydrated); tests wait on it, as on the time-bonus banner's.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   const onDown = (e: PointerEvent) => {
     if ((e.target as HTMLElement).closest("a")) return; // let the profile link be clicked
     start.current = e.clientX;
@@ -43,6 +46,7 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
         onPointerUp={onUp}
         onPointerCancel={() => { start.current = null; setDx(0); }}
         data-testid="swipe-card"
+        data-live={live ? "" : undefined}
       >
         <Avatar photoId={m.mainPhotoId} name={m.name} size="full" />
         <div className="swipe-card-body">
