@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createChatMember, disposeChatDb, login } from "./support/chat-db";
 import { openE2eDb } from "./support/db";
+import { stopClock } from "./support/clock";
 
 test.afterAll(disposeChatDb);
 test.describe.configure({ timeout: 60_000 });
@@ -181,7 +182,7 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
     await page.goto("/members");
     await expect(page.locator("body[data-hub]")).toBeAttached();
     await page.waitForLoadState("networkidle"); // see countdownRunning in offers.spec.ts
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+    await stopClock(page);
   };
   await login(page, m.email);
   await open();

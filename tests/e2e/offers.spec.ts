@@ -6,6 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PORT, openE2eDb } from "./support/db";
 import { login } from "./support/login";
+import { stopClock } from "./support/clock";
 
 const toSeconds = (hms: string) => hms.split(":").map(Number).reduce((a, n) => a * 60 + n, 0);
 
@@ -27,7 +28,7 @@ const liveBanner = (page: Page) => page.locator('[data-testid="time-bonus-banner
  */
 async function countdownRunning(page: Page) {
   await expect(liveBanner(page)).toBeVisible();
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+  await stopClock(page);
   await page.waitForLoadState("networkidle");
 }
 
@@ -65,9 +66,9 @@ test.describe("time bonus with JavaScript", () => {
     await page.goto("/chats");
     await countdownRunning(page);
     // The 40 s count from the banner's start; the clock stopped a moment after it (countdownRunning).
-    await page.clock.runFor(38_500);
+    await page.clock.runFor(38_000);
     await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
-    await page.clock.runFor(2_000);
+    await page.clock.runFor(2_500);
     const modal = page.getByTestId("time-bonus-modal");
     await expect(modal).toBeVisible();
     await expect(modal).toContainText("4");
