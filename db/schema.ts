@@ -72,7 +72,30 @@ export const brands = sqliteTable("brands", {
   directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
   /** ISO 4217 currency the brand sells in: its package prices (package_prices) and payments. */
   currency: text("currency").notNull().default("EUR"),
+  /** The cams promo block (SPEC section 2) in the members area; off by default (decision 160). */
+  camsPromoEnabled: integer("cams_promo_enabled", { mode: "boolean" }).notNull().default(false),
+  /**
+   * Its settings, checked by app/models/cams-promo.server.ts (anything invalid counts as off): the
+   * partner's https URL, the tracking parameters added to it, where it shows ("search", "chats"),
+   * and the niches and countries it is never shown to.
+   */
+  camsPromo: json<{
+    url: string; params: Record<string, string>; placements: string[]; excludedNiches: string[]; excludedCountries: string[];
+  }>("cams_promo"),
 });
+
+/** Clicks on a brand's cams promo, counted per day and placement (decision 160). */
+export const camsPromoClicks = sqliteTable(
+  "cams_promo_clicks",
+  {
+    brandId: integer("brand_id").notNull().references(() => brands.id),
+    /** UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    placement: text("placement").notNull(),
+    clicks: integer("clicks").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.brandId, t.day, t.placement] })],
+);
 
 export const regions = sqliteTable(
   "regions",

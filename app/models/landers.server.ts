@@ -90,8 +90,8 @@ export async function loadLander(request: Request, context: AppLoadContext, kind
       points: t("pages:landers.points", { ...vars, returnObjects: true }) as string[],
       online: t("online"),
       locked: t("locked"),
-      // "Near you" only when members of the visitor's country are listed; otherwise just "Online now".
-      near: !members.some((m) => m.country === country) ? t("online") : place ? t("nearPlace", { place }) : t("nearYou"),
+      // The "near you" wording; a visual heads a list with it only when that list is near (nearList), else with `online`.
+      near: place ? t("nearPlace", { place }) : t("nearYou"),
       you: t("you"),
       live: t("live"),
       upNext: t("upNext"),

@@ -2,6 +2,7 @@
  * The landing page's strip of real members: recently active profiles of the brand's audience (the
  * niche decides gender and age), with a main photo. Only name, age and city leave the server.
  */
+import { nearList } from "~/lib/near-list";
 import { ageOn } from "~/lib/dates";
 import type { Niche } from "~/lib/constants";
 import type { Env } from "~/lib/env";
@@ -127,8 +128,8 @@ export type StripMember = Pick<LandingMember, "id" | "name" | "age" | "city" | "
  * near), else the most recent of everywhere under a title that promises nothing about distance.
  */
 export function landingStrip(members: LandingMember[], country: string): { near: boolean; members: StripMember[] } {
-  const near = members.filter((m) => m.country === country);
-  return { near: near.length > 0, members: (near.length ? near : members).map(toStrip) };
+  const { near, list } = nearList(members, (m) => m.country === country);
+  return { near, members: list.map(toStrip) };
 }
 
 export const toStrip = ({ id, name, age, city, photoId }: LandingMember): StripMember => ({ id, name, age, city, photoId });

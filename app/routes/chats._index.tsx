@@ -8,14 +8,18 @@ import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
 import { readForm } from "~/lib/body.server";
 import { TimeBonus } from "~/components/offers/TimeBonus";
+import { CamsPromo } from "~/components/promo/CamsPromo";
+import { camsPromoShown } from "~/models/cams-promo.server";
+import promoStyles from "~/styles/promo.css";
 
 export const handle = { i18n: ["common", "chat", "offers"] };
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }, { rel: "stylesheet", href: promoStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const [{ t, lng }, list] = await Promise.all([pageContext(request, context, "chat"), listConversations(context.env.DB, member.id)]);
-  return { title: t("overview.title"), lng, list };
+  const [{ t, lng, brand, country }, list] = await Promise.all([pageContext(request, context, "chat"), listConversations(context.env.DB, member.id)]);
+  // The overview is the chats page with no conversation open: the one chats placement of the promo.
+  return { title: t("overview.title"), lng, list, camsPromo: camsPromoShown(brand, { member, country, placement: "chats" }) };
 }
 
 /** Deleting a chat without JavaScript (with it, DELETE /api/chat.php). */
@@ -28,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Chats() {
-  const { list, lng } = useLoaderData<typeof loader>();
+  const { list, lng, camsPromo } = useLoaderData<typeof loader>();
   const { t } = useTranslation("chat");
   return (
     <>
@@ -36,6 +40,7 @@ export default function Chats() {
       <div className="container chat-overview">
         <h1>{t("overview.title")}</h1>
         <ConversationList items={list} lng={lng} />
+        {camsPromo ? <CamsPromo placement="chats" /> : null}
       </div>
     </>
   );

@@ -144,8 +144,6 @@ export default function PaymentMethod() {
       <div className="shop-columns">
         <PackageGrid packages={[d.pkg]} />
         <section className="pay-panel">
-          <CountryPicker country={d.country} countries={d.countries} />
-          <DiscountCodeForm value={d.typed} state={d.codeState} />
           {d.methods.length === 0 ? (
             <p className="alert alert-warning" role="alert">{t("payments:pay.none", { country: d.countryName })}</p>
           ) : (
@@ -171,6 +169,9 @@ export default function PaymentMethod() {
               <p className="pay-secure">{t("payments:pay.secure")}</p>
             </div>
           ) : null}
+          {/* The country and a code change what is offered, but a member paying sees the methods and the pay button first (a phone's first screen). */}
+          <CountryPicker country={d.country} countries={d.countries} />
+          <DiscountCodeForm value={d.typed} state={d.codeState} />
         </section>
       </div>
       <p><Link to="/credits">{t("method.otherPackage")}</Link></p>

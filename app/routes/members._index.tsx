@@ -12,9 +12,15 @@ import { MemberGrid } from "~/components/members/MemberCard";
 import { countryName } from "~/components/members/labels";
 import styles from "~/styles/members.css";
 import { TimeBonus } from "~/components/offers/TimeBonus";
+import { CamsPromo } from "~/components/promo/CamsPromo";
+import { camsPromoShown } from "~/models/cams-promo.server";
+import promoStyles from "~/styles/promo.css";
 
 export const handle = { i18n: ["common", "members", "offers"] };
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "stylesheet", href: promoStyles }];
+
+/** The cams promo block goes after this many results (two rows on a phone, one on a wide screen). */
+const PROMO_AFTER = 4;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -31,7 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   const result = await searchMembers(context.env.DB, filters, member?.id ?? null, lng);
   const countries = brand.countries.map((code) => ({ code, name: countryName(code, lng) })).sort((a, b) => a.name.localeCompare(b.name, lng));
-  return { title: t("search.title"), filters, ...result, countries };
+  const camsPromo = camsPromoShown(brand, { member, country, placement: "search" });
+  return { title: t("search.title"), filters, ...result, countries, camsPromo };
 }
 
 export default function Search() {
@@ -54,7 +61,15 @@ export default function Search() {
       <p className="search-count" role="status">
         {data.capped ? t("search.countCapped", { count: data.numResults }) : t("search.count", { count: data.numResults })}
       </p>
-      <MemberGrid members={data.results} />
+      {data.camsPromo ? (
+        <>
+          <MemberGrid members={data.results.slice(0, PROMO_AFTER)} />
+          <CamsPromo placement="search" />
+          {data.results.length > PROMO_AFTER ? <MemberGrid members={data.results.slice(PROMO_AFTER)} /> : null}
+        </>
+      ) : (
+        <MemberGrid members={data.results} />
+      )}
 
       {data.pages > 1 ? (
         <nav className="pager" aria-label={t("search.pages")}>

@@ -60,6 +60,12 @@ export const brands = [
     supportEmail: "hilfe@herzklang.example", companyId: 2, mailName: "Herzklang", refundDays: 14, messageCredits: 2,
     signupCredits: 5, fictionalWarning: "Einige Profile werden von unserem Team betrieben.",
     fictionalSingular: "Unterhaltungsprofil", fictionalPlural: "Unterhaltungsprofile",
+    // The demo of the cams promo block (decision 160): on here, off on the other brands.
+    camsPromoEnabled: true,
+    camsPromo: {
+      url: "https://cams.example.com/live", params: { aff: "herzklang", campaign: "members", utm_source: "herzklang" },
+      placements: ["search", "chats"], excludedNiches: ["gay"], excludedCountries: ["US"],
+    },
   },
   {
     ...shared, id: 3, hostname: "nl.localhost", name: "Flirtlokaal", domain: "nl.localhost", domainLanguage: "nl_NL",

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext } from "@playwright/test";
+import { openE2eDb } from "./support/db";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const BRANDS = [
@@ -65,3 +66,32 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("button", { name: "Gratis aanmelden" })).toBeVisible();
   });
 });
+
+// Issue 19: the map lander's list is headed "near you" only when it lists members of the visitor's
+// country. A US member has no place on the map of Europe, so a US visitor's list is of Europeans.
+for (const js of [true, false]) {
+  test.describe(`the map lander's heading with JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
+
+    test("a US visitor is not told the Europeans listed are near them; a Dutch visitor is", async ({ page, context }) => {
+      const db = await openE2eDb(port);
+      // A recently active US member with a photo: she is among the lander's members, never on its map.
+      const us = await db.createMember({ name: "Jenny", gender: "female", country: "US", city: "Austin", dateOfBirth: "1990-03-01" });
+      await db.DB.batch([
+        db.DB.prepare(
+          "UPDATE profiles SET main_photo_id = (SELECT main_photo_id FROM profiles WHERE main_photo_id IS NOT NULL LIMIT 1), lat = 30.267, lon = -97.743 WHERE user_id = ?1",
+        ).bind(us.id),
+        db.DB.prepare("UPDATE users SET last_seen_at = unixepoch() + 60 WHERE id = ?1").bind(us.id),
+      ]);
+      await fromCountry(context, "localhost", "US");
+      await page.goto("/landers/maplanding/general");
+      const heading = page.locator(".ld-nearlist h2");
+      await expect(heading).toHaveText("Online now");
+      await expect(page.locator(".ld-map")).toHaveAttribute("aria-label", "Online now");
+
+      await fromCountry(context, "localhost", "NL");
+      await page.goto("/landers/maplanding/general");
+      await expect(heading).toHaveText("Members near you in Netherlands");
+    });
+  });
+}

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { photoAlertHiddenOn } from "../../app/components/alerts/ProfilePhotoAlert";
+import { memberAlertShown, type MemberAlert } from "../../app/lib/member-alerts";
 import { photoAccess, variantToServe } from "../../app/models/photos.server";
 import { likeStateOf, profileAccess } from "../../app/models/profiles.server";
 import { birthDateRange, resolveFilters, wantedGender } from "../../app/models/search.server";
+
+const photoAlertHiddenOn = (pathname: string, search = "") => !memberAlertShown("photo", pathname, search);
 
 describe("profile-photo alert screens (SPEC section 4)", () => {
   it("is hidden on profile, signup, activate-done, premium, notifications, directdebit and settings", () => {
@@ -14,6 +16,20 @@ describe("profile-photo alert screens (SPEC section 4)", () => {
     expect(photoAlertHiddenOn("/complete-signup", "?step=photo")).toBe(true);
     expect(photoAlertHiddenOn("/complete-signup", "?step=location")).toBe(false);
     expect(photoAlertHiddenOn("/complete-signup", "")).toBe(false);
+  });
+});
+
+describe("member alerts on the payment pages (issue 19)", () => {
+  const alerts: MemberAlert[] = ["activation", "push", "disabledNotifications", "photo"];
+  it("shows none of the chrome's alerts where a member pays: what they buy and the pay button come first", () => {
+    const paying = [
+      "/credits", "/credits/p1", "/credits/p1/ideal", "/credits/repeat-order", "/premium", "/directdebit",
+      "/transactions", "/transactions/abc",
+    ];
+    for (const a of alerts) for (const p of paying) expect(memberAlertShown(a, p), `${a} on ${p}`).toBe(false);
+  });
+  it("still shows them on the members' other pages", () => {
+    for (const a of alerts) for (const p of ["/members", "/chats", "/likes", "/creditsx"]) expect(memberAlertShown(a, p), `${a} on ${p}`).toBe(true);
   });
 });
 

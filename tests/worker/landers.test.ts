@@ -71,6 +71,14 @@ describe("landers", () => {
     // A visitor from a country without members is promised no distance.
     const far = await page("/landers/maplanding/general", { country: "US" });
     expect(/<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(far.html)![0]).toContain(`<h2>${enLanders.online}</h2>`);
+    // Issue 19: members of the visitor's country who have no place on the map (outside Europe) are not
+    // on the map's list, so the list of Europeans under it is not headed "near you in United States".
+    await make("Jenny", { gender: "female", dateOfBirth: `${year - 35}-03-01`, country: "US", city: "Austin", lat: 30.267, lon: -97.743, seenAgo: 5 });
+    const us = await page("/landers/maplanding/general", { country: "US" });
+    const usList = /<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(us.html)![0];
+    expect(usList).toContain(`<h2>${enLanders.online}</h2>`);
+    expect(usList).not.toContain("near you");
+    expect(us.html).toContain('aria-label="Online now"');
   });
 
   it("reads 'near you' from a bounded window of recent members through the users_recent index", async () => {

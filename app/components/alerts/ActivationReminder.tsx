@@ -1,7 +1,7 @@
 import { Form, useLocation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
-import { signupStepOf } from "~/lib/nav";
+import { memberAlertShown } from "~/lib/member-alerts";
 
 export interface ReminderMember {
   status: string;
@@ -9,18 +9,16 @@ export interface ReminderMember {
   notificationsDisabled: string[];
 }
 
-const HIDDEN_ON = [/^\/signup(\/|$)/, /^\/settings(\/|$)/, /^\/notifications(\/|$)/];
-
 /**
  * SPEC section 4: shown to a logged-in member with status not_confirmed and a disabled profile,
- * with no disabled notifications, outside signup, settings and notifications, and not above the
- * sign-up step that asks for the confirmation.
+ * with no disabled notifications, where the page shows it (memberAlertShown: not on signup, settings,
+ * notifications, the payment pages, or above the sign-up step that asks for the confirmation).
  */
 export function showActivationReminder(member: ReminderMember | null | undefined, pathname: string, search = ""): boolean {
   if (!member) return false;
   if (member.status !== "not_confirmed" || member.profileStatus !== "disabled") return false;
   if (member.notificationsDisabled.length > 0) return false;
-  return !HIDDEN_ON.some((re) => re.test(pathname)) && signupStepOf(pathname, search) !== "confirm";
+  return memberAlertShown("activation", pathname, search);
 }
 
 const isSmartphone = () =>

@@ -1,19 +1,12 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
-import { signupStepOf } from "~/lib/nav";
+import { memberAlertShown } from "~/lib/member-alerts";
 
-/** SPEC section 4: not shown on these screens. */
-const HIDDEN_ON = ["/profile", "/signup", "/activate/done", "/premium", "/notifications", "/directdebit", "/settings"];
 export const HIDE_ENRICH_ALERT = "hide-enrich-alert";
 
-export function photoAlertHiddenOn(pathname: string, search = "") {
-  return HIDDEN_ON.some((p) => pathname === p || pathname.startsWith(`${p}/`) || pathname.startsWith(`${p}-`))
-    || /^\/members\/[^/]+\/signup/.test(pathname) || signupStepOf(pathname, search) === "photo";
-}
-
 /**
- * The profile-photo alert: logged in, no main image, not on the screens above, not dismissed
+ * The profile-photo alert: logged in, no main image, where the page shows it (memberAlertShown), not dismissed
  * (dismissing stores a timestamp in localStorage). Shown after hydration, so a dismissed alert never flashes.
  */
 export function ProfilePhotoAlert({ loggedIn, hasMainImage }: { loggedIn: boolean; hasMainImage: boolean }) {
@@ -21,7 +14,7 @@ export function ProfilePhotoAlert({ loggedIn, hasMainImage }: { loggedIn: boolea
   const { pathname, search } = useLocation();
   const [dismissed, setDismissed] = useState(true);
   useEffect(() => setDismissed(!!localStorage.getItem(HIDE_ENRICH_ALERT)), []);
-  if (!ready || !loggedIn || hasMainImage || dismissed || photoAlertHiddenOn(pathname, search)) return null;
+  if (!ready || !loggedIn || hasMainImage || dismissed || !memberAlertShown("photo", pathname, search)) return null;
   const dismiss = () => {
     localStorage.setItem(HIDE_ENRICH_ALERT, String(Date.now()));
     setDismissed(true);

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from "react";
 import { Icon } from "~/components/Icon";
+import { nearList } from "~/lib/near-list";
 import { Photo, label, type LanderMember, type VisualProps } from "./parts";
 
 /** Zoom so the pins near the visitor fill the box, centred on them: at most 2× (the coast must stay recognisable), at least the whole map. */
@@ -20,10 +21,12 @@ export function mapWindow(points: { x: number; y: number }[]) {
 
 export function MapVisual({ copy, members }: VisualProps) {
   const pinned = members.filter((m): m is LanderMember & { x: number; y: number } => m.x !== null && m.y !== null);
-  const near = pinned.filter((m) => m.near);
-  const focus = near.length ? near : pinned;
-  const here = near.length
-    ? { x: near.reduce((s, m) => s + m.x, 0) / near.length, y: near.reduce((s, m) => s + m.y, 0) / near.length }
+  // Members of the visitor's country with no place on the map (outside Europe) are not on this list,
+  // so "near you" is decided by the pinned ones: the heading says what the list shows.
+  const { near, list: focus } = nearList(pinned, (m) => m.near);
+  const heading = near ? copy.near : copy.online;
+  const here = near
+    ? { x: focus.reduce((s, m) => s + m.x, 0) / focus.length, y: focus.reduce((s, m) => s + m.y, 0) / focus.length }
     : null;
   const { cx, cy, zoom } = mapWindow(focus);
   // Members of one spot fan out around it, so every face shows.
@@ -38,7 +41,7 @@ export function MapVisual({ copy, members }: VisualProps) {
   };
   return (
     <div className="ld-mapbox" data-testid="lander-visual">
-      <div className="ld-map" role="img" aria-label={copy.near}>
+      <div className="ld-map" role="img" aria-label={heading}>
         <div className="ld-map-inner" style={{ width: `${zoom * 100}%`, height: `${zoom * 100}%`, left: `${50 - cx * zoom}%`, top: `${50 - cy * zoom}%` }}>
           {pinned.map((m, i) => (
             <a key={m.id} href="#signup" className={`ld-pin${m.near ? " ld-pin-near" : ""}`} style={{ left: `${m.x}%`, top: `${m.y}%`, transform: `translate(${fan(m)})`, animationDelay: `${(i * 0.12).toFixed(2)}s` }} aria-label={`${label(m)} · ${m.city}`}>
@@ -49,7 +52,7 @@ export function MapVisual({ copy, members }: VisualProps) {
         </div>
       </div>
       <div className="ld-nearlist">
-        <h2>{copy.near}</h2>
+        <h2>{heading}</h2>
         <ul>
           {focus.slice(0, 4).map((m) => (
             <li key={m.id}>

@@ -9,16 +9,13 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { apiFetch } from "~/lib/api-client";
 import { AUTO_LIKE_RELOAD_DELAY_MS } from "~/lib/constants";
+import { memberAlertShown } from "~/lib/member-alerts";
 import { PushSetup, usePushState } from "./PushSetup";
 
 export const HIDE_PUSH_ALERT = "hide-push-notification-alert";
 export const HIDE_DISABLED_ALERT = "hide-disabled-notifications-alert";
 const AUTO_LIKE_DONE = "auto-like-done";
 
-const under = (pathname: string, paths: string[]) => paths.some((p) => pathname === p || pathname.startsWith(`${p}/`));
-/** SPEC section 4: where each alert is not shown. */
-const PUSH_ALERT_HIDDEN = ["/signup", "/complete-signup", "/signup-matches", "/notifications", "/activate/done", "/directdebit", "/premium"];
-const DISABLED_ALERT_HIDDEN = ["/settings", "/notifications"];
 
 export type ExtrasMember = { notificationsDisabled: string[] };
 
@@ -49,7 +46,7 @@ function PushAlert() {
   const [state] = usePushState();
   const [dismissed, dismiss] = useDismissed(HIDE_PUSH_ALERT);
   const [done, setDone] = useState(false);
-  if (!ready || state !== "unknown" || dismissed || done || under(pathname, PUSH_ALERT_HIDDEN)) return null;
+  if (!ready || state !== "unknown" || dismissed || done || !memberAlertShown("push", pathname)) return null;
   return (
     <div className="alert alert-info alert-banner push-alert" role="status" data-testid="push-alert">
       <div className="container alert-banner-inner">
@@ -65,7 +62,7 @@ function DisabledNotificationsAlert({ disabled }: { disabled: boolean }) {
   const { t, ready } = useTranslation("notify", { useSuspense: false });
   const { pathname } = useLocation();
   const [dismissed, dismiss] = useDismissed(HIDE_DISABLED_ALERT);
-  if (!ready || !disabled || dismissed || under(pathname, DISABLED_ALERT_HIDDEN)) return null;
+  if (!ready || !disabled || dismissed || !memberAlertShown("disabledNotifications", pathname)) return null;
   return (
     <div className="alert alert-warning alert-banner" role="status" data-testid="disabled-notifications-alert">
       <div className="container alert-banner-inner">

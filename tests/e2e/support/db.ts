@@ -16,6 +16,8 @@ export interface NewMember {
   email?: string; password?: string; name?: string; gender?: "male" | "female"; sexuality?: string; country?: string;
   region?: string; city?: string; dateOfBirth?: string; paidUser?: boolean; credits?: number; brandId?: number;
   status?: "confirmed" | "not_confirmed"; language?: string;
+  /** "disabled" with status not_confirmed: a member just signed up, address not confirmed yet. */
+  profileStatus?: "active" | "disabled";
 }
 
 let seq = 0;
@@ -75,10 +77,10 @@ export async function openE2eDb(port = E2E_PORT) {
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, unixepoch())`,
         ).bind(id, o.brandId ?? 1, email, await hashOf(password), o.paidUser ? 1 : 0, o.credits ?? 0, o.status ?? "confirmed", o.language ?? "en"),
         DB.prepare(
-          `INSERT INTO profiles (user_id, name, gender, sexuality, date_of_birth, country, region, city)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+          `INSERT INTO profiles (user_id, name, gender, sexuality, date_of_birth, country, region, city, status)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
         ).bind(id, name, o.gender ?? "female", o.sexuality ?? "hetero", o.dateOfBirth ?? "1992-06-15",
-          o.country ?? "NL", o.region ?? "", o.city ?? ""),
+          o.country ?? "NL", o.region ?? "", o.city ?? "", o.profileStatus ?? "active"),
       ]);
       return { id, email, password, name };
     },

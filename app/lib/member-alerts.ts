@@ -1,0 +1,37 @@
+/**
+ * Which of the chrome's member alerts (SPEC section 4) a page shows: the one rule every alert asks.
+ * On the payment pages none shows: a member who is paying sees what they buy and the pay button on
+ * the first screen of a phone (issue 19). What a payment page says about the payment itself (its
+ * state, the time bonus, a used try-out) is the page's own content, not a chrome alert.
+ */
+import { signupStepOf } from "./nav";
+
+export type MemberAlert = "activation" | "push" | "disabledNotifications" | "photo";
+
+/** Credits, premium, payment method, direct debit, repeat order (/credits/…) and payment results. */
+const PAYMENT_PAGES = ["/credits", "/premium", "/directdebit", "/transactions"];
+
+/** SPEC section 4: the screens where each alert is not shown. */
+const HIDDEN_ON: Record<MemberAlert, string[]> = {
+  activation: ["/signup", "/settings", "/notifications"],
+  push: ["/signup", "/complete-signup", "/signup-matches", "/notifications", "/activate/done"],
+  disabledNotifications: ["/settings", "/notifications"],
+  photo: ["/profile", "/signup", "/signup-matches", "/activate/done", "/notifications", "/settings"],
+};
+
+/** The sign-up step that asks for what an alert asks does not get that alert on top. */
+const SIGNUP_STEP: Partial<Record<MemberAlert, string>> = { activation: "confirm", photo: "photo" };
+
+const under = (pathname: string, paths: string[]) => paths.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+
+export function isPaymentPage(pathname: string): boolean {
+  return under(pathname, PAYMENT_PAGES);
+}
+
+export function memberAlertShown(alert: MemberAlert, pathname: string, search = ""): boolean {
+  if (isPaymentPage(pathname) || under(pathname, HIDDEN_ON[alert])) return false;
+  // The sign-up of a member landing (/members/{id}/signup) asks for a photo itself.
+  if (alert === "photo" && /^\/members\/[^/]+\/signup/.test(pathname)) return false;
+  const step = SIGNUP_STEP[alert];
+  return !step || signupStepOf(pathname, search) !== step;
+}
