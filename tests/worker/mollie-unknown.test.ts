@@ -232,7 +232,7 @@ describe("methods as Mollie lists them", () => {
 
   it("asks with includeWallets=applepay and without resource; card and PayPal checked with sequenceType=first", async () => {
     const calls = fakeMollie((call) => {
-      const list = clone(methodsNl) as { count: number; _embedded: { methods: { id: string }[] } };
+      const list = clone(methodsNl) as { count: number; _embedded: { methods: Record<string, unknown>[] } };
       const first = call.url.searchParams.get("sequenceType") === "first";
       // Apple Pay only when asked for; PayPal cannot leave a mandate on this merchant's account.
       let methods = list._embedded.methods.filter((m) => !first || m.id !== "paypal" && m.id !== "ideal");
