@@ -14,6 +14,8 @@ import { HUB_PATH } from "./chat/protocol";
 import { requestIdOf } from "./lib/log.server";
 import { handleNotifyBatch, type NotifyEvent } from "./models/notify.server";
 import { firstTouchCookie } from "./models/tracking.server";
+import { recheck } from "./models/payments.server";
+import type { PaymentCheck } from "./models/payment-rules";
 
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
@@ -51,9 +53,21 @@ const worker = {
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     ctx.waitUntil(runScheduled(controller, env));
   },
-  /** The notification queue's consumer (wrangler.toml): mail and Web Push, retried on failure. */
-  async queue(batch: MessageBatch<NotifyEvent>, env: Env) {
-    await handleNotifyBatch(batch, env);
+  /**
+   * The queues' consumer (wrangler.toml): notifications (mail and Web Push), and the re-checks of
+   * payments whose provider answer was lost; each retried on failure.
+   */
+  async queue(batch: MessageBatch<NotifyEvent | PaymentCheck>, env: Env, ctx: ExecutionContext) {
+    if (batch.queue !== "payment-checks") return handleNotifyBatch(batch as MessageBatch<NotifyEvent>, env);
+    for (const message of batch.messages as readonly Message<PaymentCheck>[]) {
+      try {
+        await recheck({ env, deliver: (r) => worker.fetch(r, env, ctx) }, message.body);
+        message.ack();
+      } catch (e) {
+        console.error("payments: re-check failed, retried later", e);
+        message.retry();
+      }
+    }
   },
-} satisfies ExportedHandler<Env, NotifyEvent>;
+} satisfies ExportedHandler<Env, NotifyEvent | PaymentCheck>;
 export default worker;

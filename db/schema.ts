@@ -362,7 +362,8 @@ export const creditLedger = sqliteTable(
     id: integer("id").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     delta: integer("delta").notNull(),
-    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment", "chargeback"] }).notNull(),
+    /** chargeback_reversed: the bank reversed a chargeback, so what it took comes back. */
+    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment", "chargeback", "chargeback_reversed"] }).notNull(),
     refId: text("ref_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
@@ -397,8 +398,12 @@ export const payments = sqliteTable(
     transactionFeeCents: integer("transaction_fee_cents").notNull().default(0),
     provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
     providerRef: text("provider_ref"),
-    /** charged_back: the bank reversed a paid payment; its credits were taken back (as far as the balance allowed). */
-    status: text("status", { enum: ["open", "pending", "paid", "failed", "canceled", "expired", "refunded", "charged_back"] }).notNull().default("open"),
+    /**
+     * charged_back: the bank reversed a paid payment; its credits were taken back (as far as the balance allowed).
+     * checking: the provider's answer to the create call was lost (timeout, 5xx): the webhook or a queued
+     * re-check of the provider's own record decides; nothing is credited or charged again meanwhile.
+     */
+    status: text("status", { enum: ["open", "checking", "pending", "paid", "failed", "canceled", "expired", "refunded", "charged_back"] }).notNull().default("open"),
     discountCodeId: integer("discount_code_id"),
     /** The package price before a discount; null when none applied (amountCents is what was charged). */
     originalAmountCents: integer("original_amount_cents"),
@@ -410,7 +415,10 @@ export const payments = sqliteTable(
     paymentCountry: text("payment_country"),
     /** The provider's hosted checkout while the payment is open. */
     checkoutUrl: text("checkout_url"),
+    /** A card's failure reason, or the SEPA bank's reason code (AM04, MD01, …) of a refused direct debit. */
     failureReason: text("failure_reason"),
+    /** The bank's own words for a refused direct debit (Mollie's details.bankReason), for support. */
+    bankReason: text("bank_reason"),
     /** What the bank took back (the provider's amountChargedBack), once the chargeback is applied. */
     chargedBackCents: integer("charged_back_cents"),
     /** Credits of the charged-back purchase that were already spent, so could not be taken back. */
@@ -531,7 +539,8 @@ export const refunds = sqliteTable(
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
     providerRef: text("provider_ref"),
-    status: text("status", { enum: ["queued", "pending", "processing", "refunded", "failed", "canceled"] }).notNull().default("queued"),
+    /** checking: the provider's answer was lost (timeout, 5xx); the credits stay taken until its record says. */
+    status: text("status", { enum: ["checking", "queued", "pending", "processing", "refunded", "failed", "canceled"] }).notNull().default("queued"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("refunds_payment").on(t.paymentId)],

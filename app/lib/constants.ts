@@ -43,10 +43,11 @@ export const TERMS_VERSION_DATE = "2023-12-01T12:00:00Z";
 
 export const PREMIUM_TIERS = ["p0", "p1", "p2", "p3"] as const;
 
+/** SPEC's 24 methods less Giropay and Sofort, which Mollie retired in 2024 (decision 090, issue 28). */
 export const PAYMENT_METHODS = [
-  "sepa_directdebit", "przelewy24", "blik", "wire_transfer", "giropay", "mastercard", "visa", "creditcard",
+  "sepa_directdebit", "przelewy24", "blik", "wire_transfer", "mastercard", "visa", "creditcard",
   "dankort", "mobilepay", "swish", "twint", "satispay", "vipps", "carte_bancaire", "nexi", "ideal",
-  "bancontact", "applepay", "paysafecard", "maestro", "paypal", "sofort", "eps",
+  "bancontact", "applepay", "paysafecard", "maestro", "paypal", "eps",
 ] as const;
 
 export const NOTIFICATION_TYPES = [

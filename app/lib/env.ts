@@ -1,5 +1,6 @@
 import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
 import type { NotifyEvent } from "../models/notify-events";
+import type { PaymentCheck } from "../models/payment-rules";
 
 /** The Worker's bindings (wrangler.toml). */
 export interface Env {
@@ -20,6 +21,8 @@ export interface Env {
   MAIL_FROM: string;
   /** Events for the notification senders (app/models/notify.server.ts). */
   NOTIFY_QUEUE: Queue<NotifyEvent>;
+  /** Payments and refunds whose create answer was lost, looked up again later (app/models/payments.server.ts). */
+  PAYMENT_CHECKS: Queue<PaymentCheck>;
   /** HMAC key of the mail provider's bounce/complaint webhook. */
   MAIL_WEBHOOK_SECRET: string;
   VAPID_SUBJECT: string;

@@ -5,8 +5,11 @@
  */
 import type { ProviderPaymentStatus, ProviderRefundStatus, SequenceType } from "~/lib/payments/provider";
 
-/** charged_back is set only by a chargeback (from paid), never by the provider's payment status. */
-export type PaymentStatus = "open" | "pending" | "paid" | "failed" | "canceled" | "expired" | "refunded" | "charged_back";
+/**
+ * charged_back is set only by a chargeback (from paid), never by the provider's payment status.
+ * checking: the create call's outcome is unknown (timeout, 5xx); the provider's record decides.
+ */
+export type PaymentStatus = "open" | "checking" | "pending" | "paid" | "failed" | "canceled" | "expired" | "refunded" | "charged_back";
 
 /** Our status for the provider's ("authorized" only occurs for pay-later methods: still waiting). */
 export function statusFromProvider(s: ProviderPaymentStatus): PaymentStatus {
@@ -14,7 +17,9 @@ export function statusFromProvider(s: ProviderPaymentStatus): PaymentStatus {
 }
 
 const NEXT: Record<PaymentStatus, PaymentStatus[]> = {
-  open: ["pending", "paid", "failed", "canceled", "expired"],
+  open: ["checking", "pending", "paid", "failed", "canceled", "expired"],
+  // Whatever the provider's record says; a re-check that finds nothing there marks it failed.
+  checking: ["open", "pending", "paid", "failed", "canceled", "expired"],
   pending: ["paid", "failed", "canceled", "expired"],
   paid: [],
   failed: [],
@@ -32,15 +37,21 @@ export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {
 /** What the member sees for a payment: waiting (open/pending), completed, or it did not go through. */
 export function paymentState(status: PaymentStatus): "pending" | "completed" | "failed" {
   if (status === "paid" || status === "refunded" || status === "charged_back") return "completed";
-  if (status === "open" || status === "pending") return "pending";
+  if (status === "open" || status === "pending" || status === "checking") return "pending";
   return "failed";
 }
 
-/** How far along a refund is: queued → pending → processing → refunded, failed or canceled (final). */
-const REFUND_STEP: Record<ProviderRefundStatus, number> = { queued: 0, pending: 1, processing: 2, refunded: 3, failed: 3, canceled: 3 };
+/**
+ * Our refund's status: the provider's, or checking while the create call's outcome is unknown (then
+ * whatever the provider's record says is a step forward).
+ */
+export type RefundStatus = ProviderRefundStatus | "checking";
+
+/** How far along a refund is: (checking) → queued → pending → processing → refunded, failed or canceled (final). */
+const REFUND_STEP: Record<RefundStatus, number> = { checking: -1, queued: 0, pending: 1, processing: 2, refunded: 3, failed: 3, canceled: 3 };
 
 /** A refund only moves forward, and a final status never changes (a late or replayed webhook changes nothing). */
-export function refundCanMove(from: ProviderRefundStatus, to: ProviderRefundStatus): boolean {
+export function refundCanMove(from: RefundStatus, to: RefundStatus): boolean {
   return REFUND_STEP[from] < 3 && REFUND_STEP[to] > REFUND_STEP[from];
 }
 
@@ -94,7 +105,18 @@ export type PaymentView = {
   method: string;
   packageId: string;
   sequenceType: SequenceType;
+  /** A refused direct debit: the SEPA bank's reason code (AM04, …) and its own words, for the member and support. */
+  bankReasonCode: string | null;
+  bankReason: string | null;
 };
+
+/** SEPA reason codes the pages explain in the member's language (locales payments.bankReasons); others show the bank's words. */
+export const BANK_REASON_CODES = ["AC01", "AC04", "AC06", "AM04", "MD01", "MD06", "MS02", "MS03", "SL01"] as const;
+
+/** A SEPA reason code (ISO 20022: two letters, two digits), as opposed to a card's failure reason. */
+export function isBankReasonCode(reason: string | null): reason is string {
+  return reason !== null && /^[A-Z]{2}\d{2}$/.test(reason);
+}
 
 /**
  * Standard VAT rates in basis points of the countries we sell in: digital services to consumers are
@@ -116,3 +138,34 @@ export function vatOf(grossCents: number, rateBp: number): { vatCents: number; n
 export function vatNumberFor(vatNumbers: string[], country: string, homeCountry: string): string | null {
   return vatNumbers.find((n) => n.toUpperCase().startsWith(country)) ?? vatNumbers.find((n) => n.toUpperCase().startsWith(homeCountry)) ?? vatNumbers[0] ?? null;
 }
+
+/** Mollie's checkout locales (its published `locale` enum) for our languages. */
+const PROVIDER_LOCALES = new Set([
+  "da_DK", "de_AT", "de_CH", "de_DE", "de_LU", "en_BE", "en_GB", "en_NL", "en_US", "es_ES", "fi_FI", "fr_BE", "fr_FR", "fr_LU",
+  "it_IT", "nb_NO", "nl_BE", "nl_NL", "pl_PL", "sv_SE",
+]);
+const DEFAULT_LOCALE: Record<string, string> = {
+  da: "da_DK", de: "de_DE", en: "en_GB", es: "es_ES", fi: "fi_FI", fr: "fr_FR", it: "it_IT", nb: "nb_NO", nl: "nl_NL", pl: "pl_PL", sv: "sv_SE",
+};
+
+/**
+ * The checkout locale of a member's language in their payment country when Mollie has it (nl_BE,
+ * fr_BE, de_AT, de_CH, …), else the language's home locale. Mollie picks the bank transfer's target
+ * account (and the checkout's language) by it.
+ */
+export function localeFor(language: string, country: string | null): string | undefined {
+  const local = `${language}_${country ?? ""}`;
+  return PROVIDER_LOCALES.has(local) ? local : DEFAULT_LOCALE[language];
+}
+
+/**
+ * What the bank holds back now: the chargebacks not reversed. Without the chargebacks themselves
+ * (a provider that does not send them), its amountChargedBack.
+ */
+export function chargedBackCents(p: { amountChargedBack: { cents: number } | null; chargebacks: { amount: { cents: number }; reversedAt: string | null }[] }): number {
+  if (p.chargebacks.length === 0) return p.amountChargedBack?.cents ?? 0;
+  return p.chargebacks.filter((c) => !c.reversedAt).reduce((sum, c) => sum + c.amount.cents, 0);
+}
+
+/** A payment or refund whose create call's answer was lost, to be looked up at the provider (the PAYMENT_CHECKS queue). */
+export type PaymentCheck = { kind: "payment"; paymentId: string } | { kind: "refund"; refundId: string };

@@ -9,7 +9,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
-import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type ProviderRefund } from "~/lib/payments/provider";
+import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type SequenceType } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
@@ -18,7 +18,7 @@ import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts
 import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
   acceptsCurrency, canMove, refundCanMove, refundReturnsCredits, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
-  type PaymentStatus, type PaymentView,
+  chargedBackCents, isBankReasonCode, localeFor, type PaymentCheck, type PaymentStatus, type PaymentView, type RefundStatus,
 } from "./payment-rules";
 import { formatMoney, packagesStatement } from "./shop.server";
 import type { Language, PREMIUM_TIERS } from "~/lib/constants";
@@ -31,7 +31,7 @@ const ROW_SQL = `SELECT id, user_id AS userId, brand_id AS brandId, package_id A
   currency, method, transaction_fee_cents AS transactionFeeCents, provider, provider_ref AS providerRef, status,
   discount_code_id AS discountCodeId, original_amount_cents AS originalAmountCents, sequence_type AS sequenceType,
   customer_id AS customerId, mandate_id AS mandateId, payment_country AS paymentCountry, checkout_url AS checkoutUrl,
-  failure_reason AS failureReason, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
+  failure_reason AS failureReason, bank_reason AS bankReason, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
 
 // ─── Payment country and methods ───
 
@@ -52,7 +52,11 @@ export function isCountryCode(value: unknown): value is string {
   return typeof value === "string" && COUNTRY.test(value);
 }
 
-export type MethodOption = { method: string; providerMethod: string };
+/**
+ * A method as offered: `sequenceType` is how its payment is created: `first` (leaves a mandate for
+ * repeat orders) only when the provider lists the method for first payments, else `oneoff`.
+ */
+export type MethodOption = { method: string; providerMethod: string; sequenceType: SequenceType };
 type MethodRow = { method: string; provider_method: string; currencies: string | null };
 
 const methodRowsStatement = (db: D1Database, country: string) =>
@@ -67,26 +71,53 @@ const methodRowsStatement = (db: D1Database, country: string) =>
 /**
  * The methods offered for a payment in `country` and `currency`, in the order people there use them:
  * the country's rows of payment_methods (or the "*" rows), switched on, accepting the currency, and
- * activated at the provider. If the provider cannot be asked, the table alone decides.
+ * activated at the provider. The provider is asked with the sequence type the payment will be created
+ * with: one-off (with Apple Pay, which it lists only when asked: the page offers it only where the
+ * browser can pay with it), and `first` for the methods that could leave a mandate (Mollie: recurring
+ * PayPal depends on the merchant's PayPal account), so a method that cannot is sold as one-off and
+ * never promised for repeat orders. If the provider cannot be asked, the table alone decides.
  */
 async function offeredMethods(context: Ctx, rows: MethodRow[], country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
   const accepted = rows.filter((r) => acceptsCurrency(r.currencies, amount.currency));
-  let active: Set<string> | null = null;
+  const wantsMandate = accepted.some((r) => sequenceTypeFor(r.provider_method) === "first");
+  let oneoff: Set<string> | null = null;
+  let first: Set<string> | null = null;
   try {
-    const listed = await paymentProvider(context).listMethods({ country, amount, sequenceType: "oneoff" });
-    active = new Set(listed.map((m) => m.id));
+    const provider = paymentProvider(context);
+    const [o, f] = await Promise.all([
+      provider.listMethods({ country, amount, sequenceType: "oneoff", includeWallets: ["applepay"] }),
+      wantsMandate ? provider.listMethods({ country, amount, sequenceType: "first" }) : [],
+    ]);
+    oneoff = new Set(o.map((m) => m.id));
+    first = new Set(f.map((m) => m.id));
   } catch (e) {
     console.error("payments: listing the provider's methods failed", e);
   }
   return accepted
     // SEPA direct debit is not a checkout method: it starts with the /directdebit form and its mandate.
-    .filter((r) => r.provider_method === "directdebit" || !active || active.has(r.provider_method))
-    .map((r) => ({ method: r.method, providerMethod: r.provider_method }));
+    .filter((r) => r.provider_method === "directdebit" || !oneoff || oneoff.has(r.provider_method) || first!.has(r.provider_method))
+    .map((r) => {
+      const mandate = sequenceTypeFor(r.provider_method) === "first" && (!first || first.has(r.provider_method));
+      return { method: r.method, providerMethod: r.provider_method, sequenceType: mandate ? "first" : "oneoff" } as MethodOption;
+    });
 }
 
 export async function methodsFor(context: Ctx, country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
   const { results } = await methodRowsStatement(context.env.DB, country).all<MethodRow>();
   return offeredMethods(context, results, country, amount);
+}
+
+/**
+ * The methods a member can pay with now so that a repeat order works next time (the ones the
+ * provider lists for first payments, and SEPA direct debit with its own mandate), priced on the
+ * cheapest package: what the repeat-order page may promise, nothing more.
+ */
+export async function mandateMethodsFor(context: Ctx, country: string, currency: string): Promise<string[]> {
+  const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow & { one_time?: number }>();
+  const cheapest = results.filter((p) => !p.one_time).sort((a, b) => a.price_cents - b.price_cents)[0];
+  if (!cheapest) return [];
+  const offered = await methodsFor(context, country, { cents: cheapest.price_cents, currency });
+  return offered.filter((m) => m.sequenceType === "first" || m.providerMethod === "directdebit").map((m) => m.method);
 }
 
 /**
@@ -167,10 +198,6 @@ export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string }
 /** A discount the Offers work applies: what is charged instead of the package price, and the code used. */
 export type CheckoutDiscount = { codeId: number; amountCents: number };
 
-const LOCALES: Record<string, string> = {
-  en: "en_GB", nl: "nl_NL", de: "de_DE", it: "it_IT", fr: "fr_FR", es: "es_ES", pl: "pl_PL", da: "da_DK", fi: "fi_FI", nb: "nb_NO", sv: "sv_SE",
-};
-
 /**
  * Starts a purchase of package `pkg` with `method`: stores the payment (open), asks the provider for
  * it and answers where to send the member (the provider's hosted checkout). The payment's own id is
@@ -187,7 +214,7 @@ export async function startCheckout(
   if (option.providerMethod === "directdebit") return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
 
   const provider = paymentProvider(context);
-  const sequenceType = sequenceTypeFor(option.providerMethod);
+  const sequenceType = option.sequenceType;
   const id = randomId();
   try {
     const customerId = sequenceType === "first" ? await customerOf(context, provider, o.member) : null;
@@ -215,7 +242,8 @@ export async function startCheckout(
       idempotencyKey: id,
       sequenceType,
       customerId: customerId ?? undefined,
-      locale: LOCALES[o.member.language],
+      // Language and payment country: Mollie picks the bank transfer's target account by it (nl_BE, de_AT, …).
+      locale: localeFor(o.member.language, o.country),
     });
     await context.env.DB.prepare("UPDATE payments SET provider_ref = ?2, checkout_url = ?3, updated_at = ?4 WHERE id = ?1")
       .bind(id, created.id, created.checkoutUrl, nowS())
@@ -294,11 +322,11 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     } else {
       const r = await db
         .prepare(
-          `UPDATE payments SET status = ?3, provider_ref = COALESCE(provider_ref, ?4), failure_reason = ?5, updated_at = ?6,
+          `UPDATE payments SET status = ?3, provider_ref = COALESCE(provider_ref, ?4), failure_reason = ?5, bank_reason = ?7, updated_at = ?6,
              checkout_url = CASE WHEN ?3 IN ('failed', 'canceled', 'expired') THEN NULL ELSE checkout_url END
            WHERE id = ?1 AND status = ?2`,
         )
-        .bind(row.id, row.status, to, pp.id, pp.failureReason, now)
+        .bind(row.id, row.status, to, pp.id, pp.failureReason, now, pp.bankReason?.slice(0, 500) ?? null)
         .run();
       changed = r.meta.changes;
     }
@@ -310,7 +338,7 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
 
 // ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───
 
-type OurRefund = { id: string; provider_ref: string | null; status: ProviderRefund["status"]; credits: number };
+type OurRefund = { id: string; provider_ref: string | null; status: RefundStatus; credits: number };
 
 /**
  * What the provider now says about a paid payment's refunds and chargebacks, applied once each:
@@ -347,10 +375,44 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
       if (moved!.meta.changes === 0) await move("charged_back").run();
     }
   }
-  if (row.status === "paid" && pp.amountChargedBack && pp.amountChargedBack.cents > 0) {
-    return applyChargeback(context, row, pp.amountChargedBack);
-  }
+  const held = chargedBackCents(pp);
+  if (row.status === "paid" && held > 0) return applyChargeback(context, row, { cents: held, currency: pp.amount.currency });
+  // Every chargeback reversed (Mollie: reversedAt): the bank gave the money back, so the credits come back.
+  if (row.status === "charged_back" && pp.chargebacks.length > 0 && held === 0) return applyReversal(context, row);
   return null;
+}
+
+/** What the chargebacks of payment ?6 took from the balance and was not given back yet (ledger rows). */
+const CLAWED_BACK_SQL = `SELECT -COALESCE(SUM(delta), 0) FROM credit_ledger WHERE ref_id = ?6 AND reason IN ('chargeback', 'chargeback_reversed')`;
+
+/**
+ * A chargeback the bank reversed: one batch, once (guarded charged_back → paid): the payment is paid
+ * again and the credits its chargeback took are given back, exactly what the ledger says was taken
+ * (so a purchase whose credits were spent gets back nothing), with their own ledger row.
+ */
+async function applyReversal(context: Ctx, row: PaymentRow): Promise<PaymentRow | null> {
+  const db = context.env.DB;
+  const now = nowS();
+  const [update] = await db.batch([
+    db
+      .prepare(
+        `UPDATE payments SET status = 'paid', charged_back_cents = 0, chargeback_unrecovered_credits = NULL, updated_at = ?3
+         WHERE id = ?1 AND status = ?2`,
+      )
+      .bind(row.id, "charged_back", now),
+    // The ledger row first (only if the payment moved), then the balance by exactly its delta.
+    db
+      .prepare(
+        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
+         SELECT ?1, MAX(0, (${CLAWED_BACK_SQL.replaceAll("?6", "?2")})), 'chargeback_reversed', ?2, ?3 WHERE changes() = 1`,
+      )
+      .bind(row.userId, row.id, now),
+    db
+      .prepare("UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1")
+      .bind(row.userId),
+  ]);
+  if (update!.meta.changes !== 1) return null;
+  return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
 }
 
 /** The credits of a purchase not refunded (payment ?6): what a chargeback takes back. */
@@ -406,6 +468,8 @@ export function paymentView(lng: Language, row: PaymentRow): PaymentView {
     method: row.method,
     packageId: row.packageId,
     sequenceType: row.sequenceType,
+    bankReasonCode: isBankReasonCode(row.failureReason) ? row.failureReason : null,
+    bankReason: isBankReasonCode(row.failureReason) ? row.bankReason : null,
   };
 }
 
@@ -503,10 +567,18 @@ export async function chargeMandate(
     return { ok: true, payment };
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
-    console.error("payments: recurring payment refused", e.status, e.title, e.message);
-    await context.env.DB.prepare("UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'")
-      .bind(id, `provider: ${e.title}`, nowS())
-      .run();
+    if (e.unknownOutcome) {
+      // The provider may have charged the mandate (Mollie: a timed-out request may still be executed):
+      // not failed, not charged again; its webhook or a queued look at the customer's payments decides.
+      console.error("payments: recurring payment outcome unknown", e.status, e.title, e.message);
+      await context.env.DB.prepare("UPDATE payments SET status = 'checking', updated_at = ?2 WHERE id = ?1 AND status = 'open'").bind(id, nowS()).run();
+      await enqueueCheck(context, { kind: "payment", paymentId: id });
+    } else {
+      console.error("payments: recurring payment refused", e.status, e.title, e.message);
+      await context.env.DB.prepare("UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'")
+        .bind(id, `provider: ${e.title}`, nowS())
+        .run();
+    }
     return { ok: true, payment: (await ownPayment(context, o.userId, id))! };
   }
 }
@@ -610,14 +682,81 @@ export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, 
     return { ok: true, refundId: id };
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
+    if (e.unknownOutcome) {
+      // The refund may have been made: the credits stay taken until the provider's record says.
+      console.error("payments: refund outcome unknown", e.status, e.title, e.message);
+      await db.prepare("UPDATE refunds SET status = 'checking' WHERE id = ?1 AND status = 'queued'").bind(id).run();
+      await enqueueCheck(context, { kind: "refund", refundId: id });
+      return { ok: true, refundId: id };
+    }
     console.error("payments: refund refused", e.status, e.title, e.message);
-    // The money did not go back, so the credits do: the refund row fails, the ledger records the return.
-    await db.batch([
-      db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = 'queued'").bind(id),
-      ...grantStatements(db, row.userId, quote.credits, "refund", { refId: row.id, afterChange: true }),
-    ]);
+    await failRefund(db, { id, userId: row.userId, paymentId: row.id, credits: quote.credits }, "queued");
     return { ok: false, reason: "provider" };
   }
+}
+
+/** The money did not go back, so the credits do: the refund row fails (guarded), the ledger records the return. */
+async function failRefund(db: D1Database, r: { id: string; userId: string; paymentId: string; credits: number }, from: RefundStatus) {
+  await db.batch([
+    db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = ?2").bind(r.id, from),
+    ...grantStatements(db, r.userId, r.credits, "refund", { refId: r.paymentId, afterChange: true }),
+  ]);
+}
+
+// ─── Unknown outcomes: the queued re-check ───
+
+/** Long enough for a request still on its way to have been executed or dropped at the provider. */
+export const CHECK_DELAY_S = 120;
+
+async function enqueueCheck(context: Ctx, check: PaymentCheck) {
+  try {
+    await context.env.PAYMENT_CHECKS.send(check, { contentType: "json", delaySeconds: CHECK_DELAY_S });
+  } catch (e) {
+    // The webhook still resolves it; an operator finds the rest by status = 'checking' in the log's ids.
+    console.error("payments: queueing the re-check failed", e);
+  }
+}
+
+/**
+ * Resolves an unknown outcome from the provider's own record (Mollie's idempotency guide: inspect
+ * the list endpoints). A payment: the customer's payments, by our id in their metadata; found, it is
+ * applied like a webhook (paid once, credited once); not there, nothing was charged, so it failed.
+ * A refund: the payment's refunds; found, its status is applied; not there, it was not made, so the
+ * credits come back (once, guarded on `checking`). Throws when the provider cannot be reached, so
+ * the queue tries again later. Returns what it decided.
+ */
+export async function recheck(context: Pick<Ctx, "env" | "deliver">, check: PaymentCheck): Promise<"found" | "missing" | "settled"> {
+  const ctx = context as Ctx;
+  const db = context.env.DB;
+  const provider = paymentProvider(ctx);
+  if (check.kind === "payment") {
+    const row = await db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(check.paymentId).first<PaymentRow>();
+    if (!row || row.status !== "checking" || row.provider !== provider.name || !row.customerId) return "settled";
+    const theirs = (await provider.listCustomerPayments(row.customerId)).find((p) => p.metadata.paymentId === row.id);
+    if (theirs) {
+      await applyProviderPayment(ctx, theirs);
+      return "found";
+    }
+    await db.prepare("UPDATE payments SET status = 'failed', failure_reason = 'provider: not made', updated_at = ?2 WHERE id = ?1 AND status = 'checking'")
+      .bind(row.id, nowS())
+      .run();
+    return "missing";
+  }
+  const refund = await db
+    .prepare(
+      `SELECT r.id, r.payment_id AS paymentId, r.user_id AS userId, r.credits, r.status, p.provider_ref AS providerRef, p.provider
+       FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.id = ?1`,
+    )
+    .bind(check.refundId)
+    .first<{ id: string; paymentId: string; userId: string; credits: number; status: RefundStatus; providerRef: string | null; provider: string }>();
+  if (!refund || refund.status !== "checking" || refund.provider !== provider.name) return "settled";
+  const pp = refund.providerRef ? await provider.getPayment(refund.providerRef) : null;
+  if (pp && pp.refunds.some((r) => r.metadata.refundId === refund.id)) {
+    await applyProviderPayment(ctx, pp);
+    return "found";
+  }
+  await failRefund(db, refund, "checking");
+  return "missing";
 }
 
 export type RefundRow = { id: string; credits: number; amount_cents: number; currency: string; status: string; created_at: number };

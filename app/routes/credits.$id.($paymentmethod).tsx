@@ -13,6 +13,7 @@ import { oneTimeUsed } from "~/models/offers.server";
 import { CompletedState, CountryPicker, FailedState, PayButton, PayLoading, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import { DiscountCodeForm, type CodeState } from "~/components/offers/DiscountCode";
 import paymentsStyles from "~/styles/payments.css";
+import { useWalletMethods } from "~/components/payments/wallets";
 import { readForm } from "~/lib/body.server";
 
 /**
@@ -126,7 +127,9 @@ export default function PaymentMethod() {
       </ShopPage>
     );
   }
-  const offered = d.method !== null && d.methods.includes(d.method);
+  // Apple Pay only where the browser can pay with it (components/payments/wallets.ts).
+  const usable = useWalletMethods(d.methods);
+  const offered = d.method !== null && usable.includes(d.method);
   return (
     <ShopPage title={t("method.title")} lead={t("method.lead", { name: tierName, price: d.pkg.price })}>
       <PayLoading method={d.method ?? ""} />
@@ -152,7 +155,7 @@ export default function PaymentMethod() {
               <PaymentMethods methods={d.methods} selected={d.method ?? undefined} linkTo={(m) => `/credits/${d.pkg.id}/${m}${d.typed ? `?code=${encodeURIComponent(d.typed)}` : ""}`} />
             </>
           )}
-          {d.method !== null && !offered ? (
+          {d.method !== null && !offered && d.method !== "applepay" ? (
             <p className="alert alert-warning" role="alert" data-testid="method-not-here">{t("payments:pay.notHere", { country: d.countryName })}</p>
           ) : null}
           {offered && !d.usedUp ? (

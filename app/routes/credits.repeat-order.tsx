@@ -4,9 +4,9 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { lastPaidOrder } from "~/models/shop.server";
-import { lastMandateOrder, ownPaymentWithHistory, paymentView, repeatOrder } from "~/models/payments.server";
+import { lastMandateOrder, mandateMethodsFor, ownPaymentWithHistory, paymentCountryOf, paymentView, repeatOrder } from "~/models/payments.server";
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
-import { CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";
+import { BankReason, CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
 import { readForm } from "~/lib/body.server";
 
@@ -20,14 +20,16 @@ export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsS
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { lng, t } = await pageContext(request, context, "shop");
+  const { lng, t, brand, country } = await pageContext(request, context, "shop");
   const base = { title: t("repeat.title"), balance: member.credits };
-  if (!member.paidUser) return { ...base, premium: false as const, last: null, repeatable: null, payment: null };
+  if (!member.paidUser) return { ...base, premium: false as const, last: null, repeatable: null, payment: null, mandateMethods: "" };
   const paymentId = new URL(request.url).searchParams.get("payment");
-  const [last, mandate, found] = await Promise.all([
+  const [last, mandate, found, mandateMethods] = await Promise.all([
     lastPaidOrder(context, lng, member.id),
     lastMandateOrder(context, member.id),
     paymentId ? ownPaymentWithHistory(context, member.id, paymentId) : null,
+    // Only the methods that can leave a mandate here and now are named (recurring PayPal depends on the merchant's account).
+    mandateMethodsFor(context, paymentCountryOf(request, country), brand.currency),
   ]);
   if (paymentId && !found) throw new Response("Not found", { status: 404 });
   return {
@@ -36,6 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     last,
     repeatable: mandate ? paymentView(lng, mandate) : null,
     payment: found ? paymentView(lng, found.row) : null,
+    mandateMethods: new Intl.ListFormat(lng, { type: "disjunction" }).format(mandateMethods.map((m) => t(`methods.${m}`))),
   };
 }
 
@@ -78,6 +81,7 @@ export default function RepeatOrder() {
     );
   }
   const r = d.repeatable;
+  const noMandate = d.mandateMethods ? t("payments:repeat.noMandate", { methods: d.mandateMethods }) : t("payments:repeat.noMandateHere");
   return (
     <ShopPage title={t("repeat.title")} lead={t("repeat.lead")}>
       {p?.state === "failed" ? (
@@ -85,6 +89,7 @@ export default function RepeatOrder() {
           <span className="payment-state-icon" aria-hidden="true">!</span>
           <h2>{t("payments:state.failedTitle")}</h2>
           <p className="alert alert-warning" role="alert">{t("payments:repeat.failedCard")}</p>
+          <BankReason payment={p} />
           <div className="payment-actions">
             <Form method="post">
               <button type="submit" name="intent" value="repeat" className="btn btn-primary">{t("payments:repeat.retry")}</button>
@@ -94,7 +99,7 @@ export default function RepeatOrder() {
           <Link to={`/credits/${p.packageId}`}>{t("payments:repeat.otherMethod")}</Link>
         </section>
       ) : null}
-      {failure?.error ? <p className="alert alert-warning" role="alert">{t("payments:repeat.noMandate")}</p> : null}
+      {failure?.error ? <p className="alert alert-warning" role="alert">{noMandate}</p> : null}
       {r && p?.state !== "failed" ? (
         <section className="card repeat-card" data-testid="last-order">
           <h2>{t("repeat.last")}</h2>
@@ -110,7 +115,7 @@ export default function RepeatOrder() {
         <section className="card repeat-card" data-testid="last-order">
           <h2>{t("repeat.last")}</h2>
           <p>{t("repeat.lastOrder", { count: d.last.credits, amount: d.last.amount, date: d.last.date })}</p>
-          <p>{t("payments:repeat.noMandate")}</p>
+          <p>{noMandate}</p>
           <Link to={`/credits/${d.last.packageId}`} className="btn btn-primary">{t("repeat.toCredits")}</Link>
         </section>
       ) : null}

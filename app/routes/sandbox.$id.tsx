@@ -3,7 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { sandboxProvider } from "~/lib/payments/index.server";
-import { SANDBOX_OUTCOMES, SANDBOX_REFUND_OUTCOMES, type SandboxOutcome, type SandboxRefundOutcome } from "~/lib/payments/sandbox.server";
+import { SANDBOX_BANK_REASONS, SANDBOX_OUTCOMES, SANDBOX_REFUND_OUTCOMES, type SandboxOutcome, type SandboxRefundOutcome } from "~/lib/payments/sandbox.server";
 import { formatMoney } from "~/models/shop.server";
 import paymentsStyles from "~/styles/payments.css";
 import { readForm } from "~/lib/body.server";
@@ -27,7 +27,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const refunds = p.status === "paid" ? await sandbox.refundsOf(p.id) : [];
   return {
     refunds: refunds.map((r) => ({ id: r.id, status: r.status, amount: formatMoney(lng, r.amount.cents, r.amount.currency) })),
-    chargedBack: (p.amountChargedBack?.cents ?? 0) > 0,
+    chargedBack: (p.chargebacks ?? []).some((c) => !c.reversedAt) || ((p.amountChargedBack?.cents ?? 0) > 0 && !p.chargebacks?.length),
+    reversed: (p.chargebacks ?? []).some((c) => c.reversedAt),
+    timeoutNextRefund: !!p.timeoutNextRefund,
+    bankReasons: p.method === "directdebit" ? Object.keys(SANDBOX_BANK_REASONS) : [],
     title: t("sandbox.title"),
     id: p.id,
     status: p.status,
@@ -43,6 +46,21 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readForm(request, context);
   const outcome = form?.get("outcome");
   const id = params.id ?? "";
+  if (outcome === "reverse") {
+    if (!(await sandbox.reverseChargeback(id))) throw new Response("Not found", { status: 404 });
+    return redirect(`/sandbox/${id}`);
+  }
+  if (outcome === "refund_timeout") {
+    if (!(await sandbox.timeoutNextRefund(id))) throw new Response("Not found", { status: 404 });
+    return redirect(`/sandbox/${id}`);
+  }
+  const bankCode = form?.get("bankReason");
+  if (outcome === "bank_refusal") {
+    if (typeof bankCode !== "string" || !(bankCode in SANDBOX_BANK_REASONS)) throw new Response("Bad request", { status: 400 });
+    const back = await sandbox.settle(id, { bankReasonCode: bankCode });
+    if (!back) throw new Response("Not found", { status: 404 });
+    return redirect(back);
+  }
   if (outcome === "chargeback") {
     const back = await sandbox.chargeback(id);
     if (!back) throw new Response("Not found", { status: 404 });
@@ -86,7 +104,7 @@ export default function SandboxCheckout() {
         {open ? (
           <Form method="post" className="sandbox-outcomes">
             <p>{t("sandbox.choose")}</p>
-            {(["paid", "paid_fail_recurring", "pending", "failed", "canceled", "expired"] as const).map((o) => (
+            {(["paid", "paid_fail_recurring", "paid_timeout_recurring", "pending", "failed", "canceled", "expired"] as const).map((o) => (
               <button key={o} type="submit" name="outcome" value={o} className={o === "paid" ? "btn btn-primary btn-block" : "btn btn-outline btn-block"}>
                 {t(`sandbox.outcomes.${o}`)}
               </button>
@@ -100,6 +118,16 @@ export default function SandboxCheckout() {
         ) : (
           <p className="alert alert-info" role="status">{t("sandbox.done", { status: p.status })}</p>
         )}
+        {p.status === "pending" && p.bankReasons.length > 0 ? (
+          <Form method="post" className="sandbox-outcomes" data-testid="sandbox-bank-refusal">
+            <input type="hidden" name="outcome" value="bank_refusal" />
+            {p.bankReasons.map((code) => (
+              <button key={code} type="submit" name="bankReason" value={code} className="btn btn-outline btn-block">
+                {t("sandbox.bankRefusal", { code, reason: t(`bankReasons.${code}`) })}
+              </button>
+            ))}
+          </Form>
+        ) : null}
         {p.status === "paid" ? <AfterPayment /> : null}
         <p><a href={p.returnUrl}>{t("sandbox.back")}</a></p>
       </div>
@@ -127,12 +155,23 @@ function AfterPayment() {
         </Form>
       ))}
       {p.chargedBack ? (
-        <p className="alert alert-warning" role="status">{t("sandbox.chargedBack")}</p>
+        <Form method="post" className="sandbox-outcomes">
+          <p className="alert alert-warning" role="status">{t("sandbox.chargedBack")}</p>
+          <button type="submit" name="outcome" value="reverse" className="btn btn-outline btn-block">{t("sandbox.reverse")}</button>
+        </Form>
       ) : (
         <Form method="post" className="sandbox-outcomes">
+          {p.reversed ? <p className="alert alert-info" role="status">{t("sandbox.reversed")}</p> : null}
           <button type="submit" name="outcome" value="chargeback" className="btn btn-outline btn-block">{t("sandbox.chargeback")}</button>
         </Form>
       )}
+      <Form method="post" className="sandbox-outcomes">
+        {p.timeoutNextRefund ? (
+          <p className="alert alert-info" role="status">{t("sandbox.refundTimeoutOn")}</p>
+        ) : (
+          <button type="submit" name="outcome" value="refund_timeout" className="btn btn-outline btn-block">{t("sandbox.refundTimeout")}</button>
+        )}
+      </Form>
     </section>
   );
 }

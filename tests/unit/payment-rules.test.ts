@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  acceptsCurrency, canMove, paymentState, refundCanMove, refundCents, refundReturnsCredits, sequenceTypeFor, statusFromProvider, unusedCredits, vatNumberFor, vatOf,
+  acceptsCurrency, canMove, chargedBackCents, isBankReasonCode, localeFor, paymentState, refundCanMove, refundCents, refundReturnsCredits, sequenceTypeFor, statusFromProvider, unusedCredits, vatNumberFor, vatOf,
   withinRefundDays, type PaymentStatus,
 } from "../../app/models/payment-rules";
 import { fromMollieAmount, toMollieAmount } from "../../app/lib/payments/mollie.server";
@@ -106,5 +106,39 @@ describe("refund statuses after the fact", () => {
   });
   it("only a refund that ended without paying gives the credits back", () => {
     expect(["queued", "pending", "processing", "refunded", "failed", "canceled"].filter((s) => refundReturnsCredits(s as "failed"))).toEqual(["failed", "canceled"]);
+  });
+});
+
+describe("issue 28 rules", () => {
+  it("the checkout locale is the language in the payment country where Mollie has it, else the language's own", () => {
+    expect(localeFor("fr", "BE")).toBe("fr_BE");
+    expect(localeFor("nl", "BE")).toBe("nl_BE");
+    expect(localeFor("de", "AT")).toBe("de_AT");
+    expect(localeFor("de", "CH")).toBe("de_CH");
+    expect(localeFor("de", "NL")).toBe("de_DE");
+    expect(localeFor("en", null)).toBe("en_GB");
+  });
+
+  it("what the bank holds is the chargebacks not reversed; amountChargedBack only without them", () => {
+    const cb = (cents: number, reversedAt: string | null) => ({ amount: { cents }, reversedAt });
+    expect(chargedBackCents({ amountChargedBack: { cents: 995 }, chargebacks: [] })).toBe(995);
+    expect(chargedBackCents({ amountChargedBack: { cents: 995 }, chargebacks: [cb(995, "2026-11-25T10:00:00+00:00")] })).toBe(0);
+    expect(chargedBackCents({ amountChargedBack: { cents: 1990 }, chargebacks: [cb(995, "2026-11-25T10:00:00+00:00"), cb(995, null)] })).toBe(995);
+  });
+
+  it("an unknown create outcome is checked, then moves to whatever the provider's record says", () => {
+    expect(canMove("open", "checking")).toBe(true);
+    expect(canMove("checking", "paid")).toBe(true);
+    expect(canMove("checking", "failed")).toBe(true);
+    expect(canMove("failed", "checking")).toBe(false);
+    expect(refundCanMove("checking", "queued")).toBe(true);
+    expect(refundCanMove("checking", "refunded")).toBe(true);
+    expect(refundCanMove("refunded", "checking")).toBe(false);
+  });
+
+  it("a SEPA reason code is two letters and two digits, unlike a card's failure reason", () => {
+    expect(isBankReasonCode("AM04")).toBe(true);
+    expect(isBankReasonCode("card_expired")).toBe(false);
+    expect(isBankReasonCode(null)).toBe(false);
   });
 });

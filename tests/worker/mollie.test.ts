@@ -3,7 +3,7 @@
  * with a fetch stub that also records what the adapter sent.
  */
 import { describe, expect, it } from "vitest";
-import { MollieProvider } from "../../app/lib/payments/mollie.server";
+import { MOLLIE_API, MollieProvider } from "../../app/lib/payments/mollie.server";
 import { PaymentProviderError } from "../../app/lib/payments/provider";
 import customer from "./mollie/customer.json";
 import error401 from "./mollie/error-401.json";
@@ -21,6 +21,7 @@ import refund from "./mollie/refund-pending.json";
 import refundSek from "./mollie/refund-pending-sek.json";
 import swishSek from "./mollie/payment-open-swish-sek.json";
 
+const noPause = async () => undefined;
 type Sent = { url: string; method: string; headers: Record<string, string>; body: unknown };
 
 function stub(status: number, json: unknown) {
@@ -30,7 +31,7 @@ function stub(status: number, json: unknown) {
     sent.push({ url: String(input), method: init?.method ?? "GET", headers, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     return new Response(JSON.stringify(json), { status, headers: { "Content-Type": "application/hal+json" } });
   }) as typeof fetch;
-  return { mollie: new MollieProvider("test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM", fetcher), sent };
+  return { mollie: new MollieProvider("test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM", fetcher, MOLLIE_API, noPause), sent };
 }
 
 describe("Mollie adapter", () => {
@@ -95,6 +96,8 @@ describe("Mollie adapter", () => {
     expect(q.get("amount[currency]")).toBe("EUR");
     expect(q.get("billingCountry")).toBe("NL");
     expect(q.get("sequenceType")).toBe("oneoff");
+    // resource=payments is deprecated (Mollie's description): not sent.
+    expect(q.has("resource")).toBe(false);
     expect(list.map((m) => m.id)).toEqual(["ideal", "creditcard", "paypal"]);
     expect(list[1]!.maximumAmount).toEqual({ cents: 200000, currency: "EUR" });
     expect(list[2]!.maximumAmount).toBeNull();
@@ -126,11 +129,15 @@ describe("Mollie adapter", () => {
       expect(e).toBeInstanceOf(PaymentProviderError);
       expect([e.status, e.field]).toEqual([expected, field]);
     }
-    const down = new MollieProvider("test_x", (async () => { throw new TypeError("fetch failed"); }) as typeof fetch);
+    let tries = 0;
+    const down = new MollieProvider("test_x", (async () => { tries++; throw new TypeError("fetch failed"); }) as typeof fetch, MOLLIE_API, noPause);
     const e = await down.getPayment("tr_abc").catch((x) => x);
     expect(e).toBeInstanceOf(PaymentProviderError);
     expect(e.status).toBe(0);
-    const html = new MollieProvider("test_x", (async () => new Response("<html>502</html>", { status: 502 })) as typeof fetch);
+    expect(e.unknownOutcome).toBe(true);
+    // A network error is retried (3 attempts in all, as Mollie's Node client); a 4xx is final at once.
+    expect(tries).toBe(3);
+    const html = new MollieProvider("test_x", (async () => new Response("<html>502</html>", { status: 502 })) as typeof fetch, MOLLIE_API, noPause);
     expect(await html.getPayment("tr_abc").catch((x) => x)).toBeInstanceOf(PaymentProviderError);
   });
 
@@ -163,6 +170,7 @@ describe("Mollie adapter", () => {
     const { mollie, sent } = stub(200, refundedCharged);
     const p = await mollie.getPayment("tr_7UhSN1zuXS");
     expect(sent[0]!.url).toBe("https://api.mollie.com/v2/payments/tr_7UhSN1zuXS?embed=refunds,chargebacks");
+    expect(p!.chargebacks).toEqual([{ id: "chb_xFzwUN4ci8HAmSGUACS4J", amount: { cents: 1995, currency: "EUR" }, createdAt: "2026-11-24T08:02:11+00:00", reversedAt: null }]);
     expect(p).toMatchObject({
       status: "paid",
       amountRefunded: { cents: 1330, currency: "EUR" },

@@ -1,6 +1,7 @@
 /** Building blocks of the shop screens: packages, payment methods and the "checkout not yet" notice. */
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
+import { useWalletMethods } from "~/components/payments/wallets";
 import pagesStyles from "~/styles/pages.css";
 
 /** The package most members buy, marked on the credits and premium pages. */
@@ -52,9 +53,10 @@ export function PackageGrid({ packages, linkTo, popular }: { packages: PackageVi
 
 export function PaymentMethods({ methods, selected, linkTo }: { methods: readonly string[]; selected?: string; linkTo?: (m: string) => string }) {
   const { t } = useTranslation("shop");
+  const shown = useWalletMethods(methods);
   return (
     <ul className="method-list" data-testid="payment-methods">
-      {methods.map((m) => (
+      {shown.map((m) => (
         <li key={m} className={m === selected ? "method method-selected" : "method"}>
           {linkTo ? (
             <Link to={linkTo(m)} aria-current={m === selected ? "true" : undefined}>{t(`methods.${m}`)}</Link>

@@ -1,9 +1,10 @@
 /** The payment screens' building blocks: country picker, pay button with its loading state, payment states. */
+import { useWalletMethods } from "./wallets";
 import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { PREMIUM_PHOTOS } from "~/lib/constants";
-import type { PaymentView } from "~/models/payment-rules";
+import { BANK_REASON_CODES, type PaymentView } from "~/models/payment-rules";
 
 export const paymentsHandle = { i18n: ["common", "shop", "payments", "offers"] };
 
@@ -104,15 +105,30 @@ export function CompletedState({ payment, balance, firstPurchase }: { payment: P
 }
 
 /** failed / canceled / expired: what happened, then every other method as a one-click retry. */
+/**
+ * Why the bank refused a direct debit: a common SEPA code in the member's language, else the bank's
+ * own words; the code itself for support (an empty account is not a closed one).
+ */
+export function BankReason({ payment }: { payment: PaymentView }) {
+  const { t } = useTranslation("payments");
+  const code = payment.bankReasonCode;
+  if (!code) return null;
+  const known = (BANK_REASON_CODES as readonly string[]).includes(code);
+  const reason = known ? t(`bankReasons.${code}`) : payment.bankReason ?? t("bankReasons.other");
+  return <p className="bank-reason" data-testid="bank-reason">{t("bankReasons.label", { reason, code })}</p>;
+}
+
 export function FailedState({ payment, methods, children }: { payment: PaymentView; methods: string[]; children?: React.ReactNode }) {
   const { t } = useTranslation(["payments", "shop"]);
   const reason = payment.status === "canceled" || payment.status === "expired" ? payment.status : "failed";
-  const others = methods.filter((m) => m !== payment.method);
+  const usable = useWalletMethods(methods);
+  const others = usable.filter((m) => m !== payment.method);
   return (
     <section className="card payment-state payment-failed" data-testid="payment-failed">
       <span className="payment-state-icon" aria-hidden="true">!</span>
       <h2>{t("state.failedTitle")}</h2>
       <p className="alert alert-warning" role="alert">{t(`state.${reason}`)}</p>
+      <BankReason payment={payment} />
       {children}
       {others.length > 0 ? (
         <>
@@ -124,7 +140,7 @@ export function FailedState({ payment, methods, children }: { payment: PaymentVi
           </div>
         </>
       ) : null}
-      {methods.includes(payment.method) ? (
+      {usable.includes(payment.method) ? (
         <PayButton
           method={payment.method}
           primary={false}

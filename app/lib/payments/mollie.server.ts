@@ -4,14 +4,24 @@
  * nowhere else. Every creating request carries an Idempotency-Key, so a retried request returns
  * the first result instead of charging twice. Errors come back as application/hal+json
  * `{ status, title, detail, field? }` and become a PaymentProviderError.
+ *
+ * A network error, a timeout or a 5xx is retried with the same Idempotency-Key (as Mollie's own Node
+ * and PHP clients do), a bounded number of times with a growing pause; if it still fails, the error
+ * says `unknownOutcome` and the caller must not treat it as a refusal (Mollie may have done it).
  */
 import type {
   CreateCustomerInput, CreateMandateInput, CreatePaymentInput, CreateRefundInput, ListMethodsInput, Money, PaymentProvider,
-  ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund, SequenceType,
+  ProviderChargeback, ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund, SequenceType,
 } from "./provider";
 import { PaymentProviderError, PROVIDER_PAYMENT_STATUSES } from "./provider";
 
 export const MOLLIE_API = "https://api.mollie.com/v2";
+
+/** Attempts per request (the first and two retries, as Mollie's Node client) and the pauses between them. */
+export const MOLLIE_ATTEMPTS = 3;
+const RETRY_PAUSES_MS = [250, 750];
+/** One attempt longer than this is a timeout (Workers' fetch has no deadline of its own). */
+const ATTEMPT_TIMEOUT_MS = 8000;
 
 type MollieAmount = { value: string; currency: string };
 type MollieLink = { href: string; type: string };
@@ -29,13 +39,15 @@ type MolliePayment = {
   mandateId?: string;
   amountRefunded?: MollieAmount;
   amountChargedBack?: MollieAmount;
-  details?: { failureReason?: string } | null;
+  /** Cards: failureReason; SEPA direct debit: bankReasonCode and bankReason (the bank's words). */
+  details?: { failureReason?: string | null; bankReasonCode?: string | null; bankReason?: string | null } | null;
   createdAt: string;
   paidAt?: string;
   _links: { checkout?: MollieLink };
   /** Present when asked for with `embed=refunds` (and chargebacks, which we read as amountChargedBack). */
-  _embedded?: { refunds?: MollieRefund[] };
+  _embedded?: { refunds?: MollieRefund[]; chargebacks?: MollieChargeback[] };
 };
+type MollieChargeback = { id: string; amount: MollieAmount; createdAt: string; reversedAt?: string | null };
 type MollieRefund = {
   id: string;
   amount: MollieAmount;
@@ -94,6 +106,10 @@ function toRefund(r: MollieRefund): ProviderRefund {
   return { id: r.id, paymentId: r.paymentId, amount: fromMollieAmount(r.amount), status: r.status, metadata: stringsOf(r.metadata), createdAt: r.createdAt };
 }
 
+function toChargeback(c: MollieChargeback): ProviderChargeback {
+  return { id: c.id, amount: fromMollieAmount(c.amount), createdAt: c.createdAt, reversedAt: c.reversedAt ?? null };
+}
+
 function toPayment(p: MolliePayment): ProviderPayment {
   const status = (PROVIDER_PAYMENT_STATUSES as readonly string[]).includes(p.status) ? (p.status as ProviderPaymentStatus) : "open";
   const metadata = stringsOf(p.metadata);
@@ -111,7 +127,9 @@ function toPayment(p: MolliePayment): ProviderPayment {
     amountRefunded: p.amountRefunded ? fromMollieAmount(p.amountRefunded) : null,
     amountChargedBack: p.amountChargedBack ? fromMollieAmount(p.amountChargedBack) : null,
     refunds: (p._embedded?.refunds ?? []).map(toRefund),
-    failureReason: p.details?.failureReason ?? null,
+    chargebacks: (p._embedded?.chargebacks ?? []).map(toChargeback),
+    failureReason: p.details?.failureReason ?? p.details?.bankReasonCode ?? null,
+    bankReason: p.details?.bankReason ?? null,
     createdAt: p.createdAt,
     paidAt: p.paidAt ?? null,
   };
@@ -137,15 +155,34 @@ export class MollieProvider implements PaymentProvider {
     private readonly apiKey: string,
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
     private readonly base = MOLLIE_API,
+    /** The pause between attempts (tests pass one that does not wait). */
+    private readonly pause: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
+  /**
+   * One request, retried while its outcome is unknown (network error, timeout, 5xx) with the same
+   * body and Idempotency-Key, so Mollie does it at most once; the last error is thrown as it is.
+   */
   private async call<T>(method: "GET" | "POST", path: string, o: { body?: unknown; idempotencyKey?: string; notFound?: "null" } = {}): Promise<T | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt<T>(method, path, o);
+      } catch (e) {
+        if (!(e instanceof PaymentProviderError) || !e.unknownOutcome || attempt >= MOLLIE_ATTEMPTS) throw e;
+        await this.pause(RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]!);
+      }
+    }
+  }
+
+  private async attempt<T>(method: "GET" | "POST", path: string, o: { body?: unknown; idempotencyKey?: string; notFound?: "null" }): Promise<T | null> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}`, Accept: "application/hal+json" };
     if (o.body !== undefined) headers["Content-Type"] = "application/json";
     if (o.idempotencyKey) headers["Idempotency-Key"] = o.idempotencyKey;
     let response: Response;
     try {
-      response = await this.fetcher(`${this.base}${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+      response = await this.fetcher(`${this.base}${path}`, {
+        method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
     } catch (e) {
       throw new PaymentProviderError(0, "Network Error", e instanceof Error ? e.message : String(e));
     }
@@ -155,7 +192,8 @@ export class MollieProvider implements PaymentProvider {
     try {
       json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
-      throw new PaymentProviderError(response.status || 502, "Bad Gateway", "Mollie answered with something that is not JSON");
+      // A 2xx we cannot read may still have done the work: 502 marks it unknown, so it is retried with the same key.
+      throw new PaymentProviderError(response.ok ? 502 : response.status, "Bad Gateway", "Mollie answered with something that is not JSON");
     }
     if (!response.ok) {
       throw new PaymentProviderError(
@@ -209,9 +247,10 @@ export class MollieProvider implements PaymentProvider {
       "amount[currency]": a.currency,
       billingCountry: input.country,
       sequenceType: input.sequenceType,
-      resource: "payments",
     });
     if (input.locale) q.set("locale", input.locale);
+    // Mollie lists Apple Pay only when the checkout says it can check the browser for it.
+    if (input.includeWallets?.length) q.set("includeWallets", input.includeWallets.join(","));
     const r = (await this.call<{ _embedded: { methods: { id: string; description: string; minimumAmount?: MollieAmount; maximumAmount?: MollieAmount | null }[] } }>(
       "GET",
       `/methods?${q}`,
@@ -250,5 +289,10 @@ export class MollieProvider implements PaymentProvider {
   async listMandates(customerId: string): Promise<ProviderMandate[]> {
     const r = (await this.call<{ _embedded: { mandates: MollieMandate[] } }>("GET", `/customers/${encodeURIComponent(customerId)}/mandates`))!;
     return r._embedded.mandates.map((m) => toMandate(m, customerId));
+  }
+
+  async listCustomerPayments(customerId: string): Promise<ProviderPayment[]> {
+    const r = (await this.call<{ _embedded: { payments: MolliePayment[] } }>("GET", `/customers/${encodeURIComponent(customerId)}/payments?limit=50`))!;
+    return r._embedded.payments.map(toPayment);
   }
 }

@@ -58,10 +58,28 @@ export type ProviderPayment = {
   amountChargedBack: Money | null;
   /** The payment's refunds as the provider knows them now (Mollie: `embed=refunds` on the payment). */
   refunds: ProviderRefund[];
-  /** The provider's reason for a failed payment (Mollie: details.failureReason for cards), if any. */
+  /**
+   * The provider's reason for a failed payment, if any: a card's details.failureReason, or the SEPA
+   * bank's reason code (details.bankReasonCode, e.g. AM04) for a direct debit the bank refused.
+   */
   failureReason: string | null;
+  /** The bank's own words for a refused direct debit (Mollie: details.bankReason); null otherwise. */
+  bankReason: string | null;
+  /**
+   * The payment's chargebacks (Mollie: `embed=chargebacks`), each with when the bank reversed it;
+   * empty when the provider did not send them (then amountChargedBack alone tells).
+   */
+  chargebacks: ProviderChargeback[];
   createdAt: string;
   paidAt: string | null;
+};
+
+export type ProviderChargeback = {
+  id: string;
+  amount: Money;
+  createdAt: string;
+  /** Set when the bank reversed the chargeback (the money came back to the merchant). */
+  reversedAt: string | null;
 };
 
 export type CreateRefundInput = {
@@ -89,6 +107,11 @@ export type ListMethodsInput = {
   amount: Money;
   sequenceType: SequenceType;
   locale?: string;
+  /**
+   * Wallets the checkout can offer (Mollie lists Apple Pay only when asked with includeWallets=applepay,
+   * because the browser must be checked first).
+   */
+  includeWallets?: "applepay"[];
 };
 
 export type ProviderMethod = {
@@ -144,6 +167,16 @@ export class PaymentProviderError extends Error {
     super(message);
     this.name = "PaymentProviderError";
   }
+
+  /**
+   * Whether the provider may have done the work anyway: the network failed or timed out (status 0) or
+   * it answered 5xx. Mollie's idempotency guide: a timed-out request may still be executed. Such an
+   * outcome is unknown, never a "no": nothing is given back or charged again until the provider's own
+   * record says what happened.
+   */
+  get unknownOutcome(): boolean {
+    return this.status === 0 || this.status >= 500;
+  }
 }
 
 export interface PaymentProvider {
@@ -161,4 +194,6 @@ export interface PaymentProvider {
   createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer>;
   createMandate(input: CreateMandateInput): Promise<ProviderMandate>;
   listMandates(customerId: string): Promise<ProviderMandate[]>;
+  /** A customer's payments, newest first (the recent ones): how an unknown create outcome is checked. */
+  listCustomerPayments(customerId: string): Promise<ProviderPayment[]>;
 }

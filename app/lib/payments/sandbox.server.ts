@@ -8,7 +8,7 @@
  */
 import type {
   CreateCustomerInput, CreateMandateInput, CreatePaymentInput, CreateRefundInput, ListMethodsInput, PaymentProvider,
-  ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund,
+  ProviderChargeback, ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund,
 } from "./provider";
 import { PaymentProviderError } from "./provider";
 
@@ -16,30 +16,49 @@ import { PaymentProviderError } from "./provider";
  * What the sandbox keeps besides the public payment: where to return and whom to call. Its refunds
  * are objects of their own (kind "refund", parent = the payment), embedded when the payment is read.
  */
-type SandboxPayment = Omit<ProviderPayment, "refunds" | "amountChargedBack"> & {
+type SandboxPayment = Omit<ProviderPayment, "refunds" | "amountChargedBack" | "chargebacks" | "bankReason"> & {
   redirectUrl: string; webhookUrl: string; amountChargedBack?: ProviderPayment["amountChargedBack"];
+  chargebacks?: ProviderChargeback[]; bankReason?: string | null;
+  /** The tester asked that the next refund request be made and then time out (the answer is lost). */
+  timeoutNextRefund?: boolean;
 };
 /**
  * A mandate the tester marked at checkout so that repeat orders on it fail (an expired card); one
  * signed on the direct debit form collects like a bank does: pending until the tester settles it.
  */
-type SandboxMandate = ProviderMandate & { failRecurring?: boolean; collectLater?: boolean };
+type SandboxMandate = ProviderMandate & { failRecurring?: boolean; collectLater?: boolean; timeoutRecurring?: boolean };
 type Kind = "payment" | "customer" | "mandate" | "refund";
 
 /** The outcomes a tester can pick on the sandbox checkout. */
-export const SANDBOX_OUTCOMES = ["paid", "paid_fail_recurring", "failed", "canceled", "expired", "pending"] as const;
+export const SANDBOX_OUTCOMES = ["paid", "paid_fail_recurring", "paid_timeout_recurring", "failed", "canceled", "expired", "pending"] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 /** What a tester can make happen to a refund afterwards (Mollie: processing, then refunded or failed). */
 export const SANDBOX_REFUND_OUTCOMES = ["refunded", "failed"] as const;
 export type SandboxRefundOutcome = (typeof SANDBOX_REFUND_OUTCOMES)[number];
 
-/** Methods the sandbox "has activated", with Mollie's currency limits for them. */
-const METHODS: Record<string, { description: string; currencies?: string[]; recurring?: boolean }> = {
+/**
+ * What a SEPA bank answers when it refuses a direct debit (Mollie: details.bankReasonCode and
+ * bankReason); the tester picks one on the pending payment's page.
+ */
+export const SANDBOX_BANK_REASONS: Record<string, string> = {
+  AM04: "Insufficient funds",
+  AC04: "Account closed",
+  MD01: "No mandate",
+  MS02: "Refusal by the debtor",
+};
+
+/**
+ * Methods the sandbox "has activated", with Mollie's currency limits for them. `recurring`: it can be
+ * a first payment that leaves a mandate (listed with sequenceType=first). PayPal cannot, like a Mollie
+ * merchant whose PayPal account has no recurring payments enabled. `wallet`: listed only when the
+ * checkout asks for it with includeWallets, as Mollie does.
+ */
+const METHODS: Record<string, { description: string; currencies?: string[]; recurring?: boolean; wallet?: boolean }> = {
   ideal: { description: "iDEAL", currencies: ["EUR"], recurring: true },
   bancontact: { description: "Bancontact", currencies: ["EUR"], recurring: true },
   creditcard: { description: "Card", recurring: true },
-  paypal: { description: "PayPal", recurring: true },
-  applepay: { description: "Apple Pay" },
+  paypal: { description: "PayPal" },
+  applepay: { description: "Apple Pay", wallet: true },
   banktransfer: { description: "Bank transfer", currencies: ["EUR"] },
   directdebit: { description: "SEPA Direct Debit", currencies: ["EUR"], recurring: true },
   przelewy24: { description: "Przelewy24", currencies: ["PLN", "EUR"] },
@@ -99,6 +118,9 @@ export class SandboxProvider implements PaymentProvider {
     }
     const method = input.method ?? null;
     if (method && !METHODS[method]) throw new PaymentProviderError(422, "Unprocessable Entity", "The payment method is invalid", "method");
+    if (method && input.sequenceType === "first" && !METHODS[method]!.recurring) {
+      throw new PaymentProviderError(422, "Unprocessable Entity", "The payment method does not support recurring payments", "method");
+    }
     const id = newId("tr");
     const recurring = input.sequenceType === "recurring";
     let mandate: SandboxMandate | null = null;
@@ -122,6 +144,7 @@ export class SandboxProvider implements PaymentProvider {
       mandateId: recurring ? mandate!.id : null,
       amountRefunded: null,
       failureReason: null,
+      bankReason: null,
       createdAt: iso(),
       paidAt: null,
       redirectUrl: input.redirectUrl,
@@ -131,6 +154,8 @@ export class SandboxProvider implements PaymentProvider {
     if (recurring && stored.id === id) {
       // A recurring payment needs no checkout: the provider charges the mandate and calls the webhook.
       await this.settle(id, mandate!.failRecurring ? "failed" : mandate!.collectLater ? "pending" : "paid");
+      // Like a request whose answer is lost on the way back: the charge was made, the caller cannot know.
+      if (mandate!.timeoutRecurring) throw new PaymentProviderError(0, "Network Error", "The operation timed out");
       return (await this.getPayment(id))!;
     }
     return publicPayment(stored, []);
@@ -174,10 +199,35 @@ export class SandboxProvider implements PaymentProvider {
   async chargeback(paymentId: string): Promise<string | null> {
     const p = await this.load<SandboxPayment>("payment", paymentId);
     if (!p) return null;
-    if (p.status !== "paid" || (p.amountChargedBack?.cents ?? 0) > 0) return p.redirectUrl;
-    p.amountChargedBack = { cents: p.amount.cents, currency: p.amount.currency };
+    if (p.status !== "paid" || (p.chargebacks ?? []).some((c) => !c.reversedAt)) return p.redirectUrl;
+    p.chargebacks = [...(p.chargebacks ?? []), { id: newId("chb"), amount: { ...p.amount }, createdAt: iso(), reversedAt: null }];
+    p.amountChargedBack = { cents: (p.amountChargedBack?.cents ?? 0) + p.amount.cents, currency: p.amount.currency };
     await this.save("payment", p);
     await this.callWebhook(p);
+    return p.redirectUrl;
+  }
+
+  /**
+   * The bank reverses the open chargeback (the merchant won the dispute): Mollie sets its reversedAt.
+   * amountChargedBack is left as it was: what a reversal restores is read from the chargebacks.
+   */
+  async reverseChargeback(paymentId: string): Promise<string | null> {
+    const p = await this.load<SandboxPayment>("payment", paymentId);
+    if (!p) return null;
+    const open = (p.chargebacks ?? []).filter((c) => !c.reversedAt);
+    if (open.length === 0) return p.redirectUrl;
+    for (const c of open) c.reversedAt = iso();
+    await this.save("payment", p);
+    await this.callWebhook(p);
+    return p.redirectUrl;
+  }
+
+  /** The tester's switch: the next refund of this payment is made, then its answer is lost (a timeout). */
+  async timeoutNextRefund(paymentId: string): Promise<string | null> {
+    const p = await this.load<SandboxPayment>("payment", paymentId);
+    if (!p) return null;
+    p.timeoutNextRefund = true;
+    await this.save("payment", p);
     return p.redirectUrl;
   }
 
@@ -191,13 +241,15 @@ export class SandboxProvider implements PaymentProvider {
    * status as the provider would, creates the mandate of a paid first payment, then calls the webhook.
    * Returns where the member's browser goes next. A payment that is already final stays as it is.
    */
-  async settle(id: string, outcome: SandboxOutcome | "paid_later"): Promise<string | null> {
+  async settle(id: string, outcome: SandboxOutcome | "paid_later" | { bankReasonCode: string }): Promise<string | null> {
     const p = await this.load<SandboxPayment>("payment", id);
     if (!p) return null;
-    const from: ProviderPaymentStatus[] = outcome === "paid_later" ? ["pending"] : ["open", "pending"];
+    const from: ProviderPaymentStatus[] = outcome === "paid_later" || typeof outcome === "object" ? ["pending"] : ["open", "pending"];
     if (!from.includes(p.status)) return p.redirectUrl;
     const status: ProviderPaymentStatus =
-      outcome === "paid_fail_recurring" || outcome === "paid_later" ? "paid" : outcome === "pending" ? "pending" : outcome;
+      typeof outcome === "object" ? "failed"
+      : outcome === "paid_fail_recurring" || outcome === "paid_timeout_recurring" || outcome === "paid_later" ? "paid"
+      : outcome === "pending" ? "pending" : outcome;
     p.status = status;
     p.checkoutUrl = null;
     if (p.method === null) p.method = "creditcard";
@@ -215,12 +267,17 @@ export class SandboxProvider implements PaymentProvider {
           signatureDate: p.paidAt.slice(0, 10),
           createdAt: p.paidAt,
           failRecurring: outcome === "paid_fail_recurring",
+          timeoutRecurring: outcome === "paid_timeout_recurring",
         };
         await this.insert("mandate", mandate, p.customerId, null);
         p.mandateId = mandate.id;
       }
     }
-    if (status === "failed") p.failureReason = p.sequenceType === "recurring" ? "card_expired" : "authentication_failed";
+    if (typeof outcome === "object") {
+      // A SEPA bank's refusal: Mollie fills bankReasonCode and bankReason, not failureReason.
+      p.failureReason = outcome.bankReasonCode;
+      p.bankReason = SANDBOX_BANK_REASONS[outcome.bankReasonCode] ?? null;
+    } else if (status === "failed") p.failureReason = p.sequenceType === "recurring" ? "card_expired" : "authentication_failed";
     await this.save("payment", p);
     await this.callWebhook(p);
     return p.redirectUrl;
@@ -248,7 +305,11 @@ export class SandboxProvider implements PaymentProvider {
     const stored = await this.insert("refund", refund, p.id, input.idempotencyKey);
     if (stored.id === refund.id) {
       p.amountRefunded = { cents: refunded + input.amount.cents, currency: p.amount.currency };
+      const lost = p.timeoutNextRefund;
+      p.timeoutNextRefund = false;
       await this.save("payment", p);
+      // The refund is made, but its answer is lost on the way back: the caller cannot tell.
+      if (lost) throw new PaymentProviderError(0, "Network Error", "The operation timed out");
     }
     return stored;
   }
@@ -257,6 +318,7 @@ export class SandboxProvider implements PaymentProvider {
     return Object.entries(METHODS)
       .filter(([, m]) => !m.currencies || m.currencies.includes(input.amount.currency))
       .filter(([, m]) => input.sequenceType !== "first" || m.recurring)
+      .filter(([id, m]) => !m.wallet || (input.includeWallets ?? []).includes(id as "applepay"))
       .map(([id, m]) => ({ id, description: m.description, minimumAmount: { cents: 1, currency: input.amount.currency }, maximumAmount: null }));
   }
 
@@ -289,14 +351,22 @@ export class SandboxProvider implements PaymentProvider {
       .all<{ data: string }>();
     return results.map((r) => publicMandate(JSON.parse(r.data) as SandboxMandate));
   }
+
+  async listCustomerPayments(customerId: string): Promise<ProviderPayment[]> {
+    const { results } = await this.deps.db
+      .prepare("SELECT id FROM sandbox_objects WHERE kind = 'payment' AND parent_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 50")
+      .bind(customerId)
+      .all<{ id: string }>();
+    return Promise.all(results.map(async (r) => (await this.getPayment(r.id))!));
+  }
 }
 
 function publicPayment(p: SandboxPayment, refunds: ProviderRefund[]): ProviderPayment {
-  const { redirectUrl: _r, webhookUrl: _w, ...rest } = p;
-  return { ...rest, amountChargedBack: p.amountChargedBack ?? null, refunds };
+  const { redirectUrl: _r, webhookUrl: _w, timeoutNextRefund: _t, ...rest } = p;
+  return { ...rest, amountChargedBack: p.amountChargedBack ?? null, chargebacks: p.chargebacks ?? [], bankReason: p.bankReason ?? null, refunds };
 }
 
 function publicMandate(m: SandboxMandate): ProviderMandate {
-  const { failRecurring: _f, collectLater: _c, ...rest } = m;
+  const { failRecurring: _f, collectLater: _c, timeoutRecurring: _t, ...rest } = m;
   return rest;
 }
