@@ -1,4 +1,6 @@
 /** Security headers every response carries (DESIGN section 5). */
+import { MOLLIE_CHECKOUT_ORIGIN } from "./payments/mollie.server";
+
 export function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
@@ -14,7 +16,9 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
     `connect-src 'self'${dev ? " ws://localhost:* ws://127.0.0.1:*" : ""} wss:`,
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // A pay form without JavaScript is answered by a redirect to the provider's hosted checkout;
+    // browsers apply form-action to that redirect too, so the checkout's origin must be allowed.
+    `form-action 'self' ${MOLLIE_CHECKOUT_ORIGIN}`,
     "frame-ancestors 'none'",
     "manifest-src 'self'",
     "worker-src 'self'",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy } from "../../app/lib/security.server";
 import { shouldShowSiteEntry } from "../../app/lib/site-entry";
 import { cleanPhone, termsVersionDate } from "../../app/models/brand.server";
 import { safeRedirect } from "../../app/lib/request.server";
@@ -61,5 +62,12 @@ describe("password hashing", () => {
     expect(await verifyPassword("Demo-pass-2026", hash, "pepper")).toBe(true);
     expect(await verifyPassword("Demo-pass-2027", hash, "pepper")).toBe(false);
     expect(await verifyPassword("Demo-pass-2026", hash, "other-pepper")).toBe(false);
+  });
+});
+
+describe("content security policy", () => {
+  it("lets a pay form without JavaScript follow its redirect to Mollie's hosted checkout, and no other site", () => {
+    const formAction = contentSecurityPolicy("n", false).split("; ").find((d) => d.startsWith("form-action"));
+    expect(formAction).toBe("form-action 'self' https://www.mollie.com");
   });
 });

@@ -16,6 +16,8 @@ import type {
 import { PaymentProviderError, PROVIDER_PAYMENT_STATUSES } from "./provider";
 
 export const MOLLIE_API = "https://api.mollie.com/v2";
+/** Where Mollie's hosted checkout lives (`_links.checkout.href`): the pay form's redirect goes there. */
+export const MOLLIE_CHECKOUT_ORIGIN = "https://www.mollie.com";
 
 /** Attempts per request (the first and two retries, as Mollie's Node client) and the pauses between them. */
 export const MOLLIE_ATTEMPTS = 3;
