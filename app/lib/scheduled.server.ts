@@ -6,6 +6,7 @@ import { purgeExpiredSessions } from "../models/session.server";
 import { purgeExpiredTokens } from "../models/tokens.server";
 import { runNotificationSchedules } from "../models/notify.server";
 import { staleRequestsStatement } from "../models/directdebit.server";
+import { requeueStaleChecks } from "../models/payments.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -18,8 +19,10 @@ export const HOURLY_CRON = "5 * * * *";
 export async function runScheduled(controller: ScheduledController | null, env: Env) {
   const when = new Date(controller?.scheduledTime ?? Date.now());
   await runNotificationSchedules(env, controller?.cron ?? null, when);
-  if (controller?.cron === HOURLY_CRON) return;
   const now = Math.floor(Date.now() / 1000);
+  // Payments and refunds whose provider answer was lost and whose queued re-check went missing.
+  await requeueStaleChecks(env, now);
+  if (controller?.cron === HOURLY_CRON) return;
   await purgeExpiredSessions(env.DB, now);
   await purgeExpiredTokens(env.DB, now);
   await getDb(env.DB).delete(schema.counters).where(lt(schema.counters.expiresAt, now));

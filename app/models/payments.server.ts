@@ -11,7 +11,8 @@ import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
 import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type SequenceType } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/request.server";
-import type { schema } from "../../db/client";
+import { getDb, schema } from "../../db/client";
+import { and, eq, lt } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts.server";
@@ -757,6 +758,28 @@ export async function recheck(context: Pick<Ctx, "env" | "deliver">, check: Paym
   }
   await failRefund(db, refund, "checking");
   return "missing";
+}
+
+/**
+ * The hourly backstop for a re-check whose queue message was lost (the send failed, or the queue gave
+ * up): every payment or refund still `checking` well after its check was due is queued again. The
+ * re-check itself is guarded on `checking`, so a row queued twice is settled once.
+ */
+export async function requeueStaleChecks(env: Pick<Ctx["env"], "DB" | "PAYMENT_CHECKS">, now: number): Promise<number> {
+  const db = getDb(env.DB);
+  const due = now - 2 * CHECK_DELAY_S;
+  const [payments, refunds] = await db.batch([
+    db.select({ id: schema.payments.id }).from(schema.payments)
+      .where(and(eq(schema.payments.status, "checking"), lt(schema.payments.updatedAt, due))).limit(100),
+    db.select({ id: schema.refunds.id }).from(schema.refunds)
+      .where(and(eq(schema.refunds.status, "checking"), lt(schema.refunds.createdAt, due))).limit(100),
+  ]);
+  const checks: PaymentCheck[] = [
+    ...payments.map((p) => ({ kind: "payment" as const, paymentId: p.id })),
+    ...refunds.map((r) => ({ kind: "refund" as const, refundId: r.id })),
+  ];
+  if (checks.length) await env.PAYMENT_CHECKS.sendBatch(checks.map((body) => ({ body, contentType: "json" as const })));
+  return checks.length;
 }
 
 export type RefundRow = { id: string; credits: number; amount_cents: number; currency: string; status: string; created_at: number };

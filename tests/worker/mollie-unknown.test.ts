@@ -8,7 +8,7 @@ import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { grantStatements } from "../../app/models/credits.server";
-import { handleWebhook, methodsFor, ownPayment, recheck, repeatOrder, requestRefund, startCheckout } from "../../app/models/payments.server";
+import { handleWebhook, methodsFor, ownPayment, recheck, repeatOrder, requestRefund, requeueStaleChecks, startCheckout } from "../../app/models/payments.server";
 import type { BrandWithCompany } from "../../app/models/brand.server";
 import type { PaymentCheck } from "../../app/models/payment-rules";
 import paidFirst from "./mollie/payment-paid-first.json";
@@ -286,5 +286,31 @@ describe("a direct debit the bank refuses", () => {
     const de = await (await SELF.fetch(`http://localhost/credits/p0/sepa_directdebit?payment=${id}`, { headers: { cookie: `${m.cookie}; lng=de` } })).text();
     expect(de).toContain("das Konto war nicht ausreichend gedeckt");
     expect(de).toContain("(AM04)");
+  });
+});
+
+describe("a re-check whose queue message was lost", () => {
+  it("the hourly sweep queues every payment and refund still checking past its due time again, not the fresh ones", async () => {
+    const m = await member({ paidUser: true });
+    const now = Math.floor(Date.now() / 1000);
+    const [stale, fresh, settled] = ["stale", "fresh", "settled"].map((k) => `pay_${k}_${crypto.randomUUID().slice(0, 6)}`);
+    const row = (id: string, status: string, updatedAt: number) =>
+      env.DB.prepare(
+        `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type, updated_at)
+         VALUES (?1, ?2, 1, 'p0', 25, 995, 'EUR', 'creditcard', 'mollie', ?3, 'recurring', ?4)`,
+      ).bind(id, m.id, status, updatedAt);
+    const refundId = `re_${crypto.randomUUID().slice(0, 8)}`;
+    await env.DB.batch([
+      row(stale, "checking", now - 3600), row(fresh, "checking", now - 10), row(settled, "paid", now - 3600),
+      env.DB.prepare("INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at) VALUES (?1, ?2, ?3, 25, 995, 'EUR', 'checking', ?4)")
+        .bind(refundId, settled, m.id, now - 3600),
+    ]);
+    const sent: PaymentCheck[] = [];
+    const queue = { sendBatch: async (ms: { body: PaymentCheck }[]) => void sent.push(...ms.map((x) => x.body)) };
+    await requeueStaleChecks({ DB: env.DB, PAYMENT_CHECKS: queue } as unknown as Parameters<typeof requeueStaleChecks>[0], now);
+    expect(sent).toContainEqual({ kind: "payment", paymentId: stale });
+    expect(sent).toContainEqual({ kind: "refund", refundId });
+    expect(sent).not.toContainEqual({ kind: "payment", paymentId: fresh });
+    expect(sent).not.toContainEqual({ kind: "payment", paymentId: settled });
   });
 });
