@@ -417,6 +417,8 @@ export async function payByMandate(
   const charged = await chargeMandate(context, {
     brand: o.brand, userId: o.member.id, pkg, method: DIRECT_DEBIT_METHOD, customerId, mandateId, origin: o.origin, country: row.country,
     returnPath: pendingScreen, discount: discount ? { codeId: discount.id, amountCents: discount.finalCents } : undefined,
+    // The request is the click: one payment per request, whatever else the claim above lets through.
+    intentKey: `dd-${row.id}`,
   });
   if (!charged.ok && charged.error === "discount") {
     // Another checkout took the code between the claim and the payment: nothing was charged; the request goes back.

@@ -132,9 +132,15 @@ describe("direct debit form", () => {
   });
 
   it("huge inputs are refused with a message, not stored and not a 5xx", async () => {
-    await refused({ holder: "A".repeat(100_000) }, "Enter the name of the account holder.");
-    await refused({ iban: "NL".repeat(50_000) }, "This IBAN is not valid.");
+    await refused({ holder: "A".repeat(10_000) }, "Enter the name of the account holder.");
+    await refused({ iban: "NL".repeat(10_000) }, "This IBAN is not valid.");
     await refused({ postalCode: "1".repeat(5000) }, "Enter a valid postal code.");
+    // Above the shared body parser's limit the whole post is refused before it is read (issue 19, item 5).
+    const m = await member();
+    const res = await postForm(m.cookie, { ...VALID, mobile: nextMobile(), holder: "A".repeat(100_000) });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toContain("The request is too large.");
+    expect(await count("SELECT COUNT(*) AS n FROM directdebit_requests WHERE user_id = ?1", m.id)).toBe(0);
   });
 
   it("an unknown package changes nothing", async () => {
