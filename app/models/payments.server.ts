@@ -14,7 +14,8 @@ import { readCookie } from "~/lib/request.server";
 import type { schema } from "../../db/client";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
-import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts.server";
+import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
+import { logWarning } from "~/lib/log.server";
 import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
   acceptsCurrency, canMove, refundCanMove, refundReturnsCredits, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
@@ -336,6 +337,7 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     if (to === "paid") {
       const stmts = completionStatements(db, row, { providerRef: pp.id, method: pp.method, mandateId: pp.mandateId, now }, extras?.(db, row));
       changed = (await db.batch(stmts))[0]!.meta.changes;
+      if (changed === 1 && row.discountCodeId !== null) await logRefusedDiscount(db, row);
     } else {
       const r = await db
         .prepare(
@@ -351,6 +353,16 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     if (changed === 1) return { ...row, status: to };
   }
   return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+}
+
+/**
+ * A payment completed with a once-per-member discount the member no longer had (the other built-in
+ * discount was used meanwhile): it was credited in full, the member paid what they were shown; the
+ * case is logged for the operators (the payment without a redemption row is the lasting record).
+ */
+async function logRefusedDiscount(db: D1Database, row: PaymentRow) {
+  const code = await refusedDiscountOf(db, row.id);
+  if (code) logWarning("payments.discount_not_allowed", { memberId: row.userId, paymentId: row.id, code, amountCents: row.amountCents, originalCents: row.originalAmountCents });
 }
 
 // ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───

@@ -115,3 +115,31 @@ describe("the try-out package of the delete-account offer", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND package_id = 'tryout'").bind(m.id).first("n")).toBe(1);
   });
 });
+
+describe("one built-in discount per member (issue 19, item 2)", () => {
+  it("WELCOME25 typed in one checkout and the time bonus in another: paying both gives one purchase at 25% off and one redemption", async () => {
+    const m = await member({}, 0);
+    // Before any purchase both built-in discounts are running; the member types the welcome code in one checkout…
+    const welcome = await startPayment(m.cookie, "p1", "ideal", { code: "WELCOME25" });
+    expect(await paymentRow(welcome.paymentId)).toMatchObject({ amount_cents: 1496, original_amount_cents: 1995 });
+    // …and opens another that would carry the time bonus: it is the same built-in discount, already held.
+    const page = await (await get("/credits/p0/ideal", { cookie: m.cookie })).text();
+    expect(page).not.toContain("price-was");
+    const typed = await post("/credits/p0/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal", code: "TIMEBONUS25" }, { cookie: m.cookie });
+    expect(await typed.text()).toContain("Code already used");
+    const bonus = await startPayment(m.cookie, "p0", "ideal");
+    expect(await paymentRow(bonus.paymentId)).toMatchObject({ amount_cents: 995, original_amount_cents: null, discount_code_id: null });
+
+    for (const p of [welcome, bonus]) {
+      await choose(p.providerId, "paid");
+      await webhook(p.providerId);
+    }
+    const discounted = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status = 'paid' AND original_amount_cents IS NOT NULL")
+      .bind(m.id).first("n");
+    expect(discounted).toBe(1);
+    expect(await redemptions(m.id)).toEqual([{ code: "WELCOME25", payment_id: welcome.paymentId }]);
+    expect(await userRow(m.id)).toMatchObject({ credits: 85, paid_user: 1 });
+    await expectLedgerExplains(m.id);
+  });
+});
+

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { checkCode, claimGuardSql, redemptionStatement, type DiscountMember } from "../../app/models/discounts.server";
+import { applyProviderPayment } from "../../app/models/payments.server";
 import { retentionDiscountCode } from "../../app/models/accounts.server";
 import { getBrandByHost } from "../../app/models/brand.server";
 import { createMember, get, sessionCookie } from "./fixtures";
@@ -177,3 +178,41 @@ describe("once per member under concurrency", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_redemptions WHERE code_id = ?1").bind(unlimited).first("n")).toBe(0);
   });
 });
+
+describe("one built-in discount per member, when the payment completes (issue 19, item 2)", () => {
+  it("the welcome discount and the time bonus held at once (opened before the rule): the second completion is credited in full, not redeemed, and logged", async () => {
+    const { id } = await memberSince(60);
+    const [tb, welcome] = [await codeId("TIMEBONUS25"), await codeId("WELCOME25")];
+    // The checkout refuses the second built-in code while the first is held…
+    expect((await insertPayment(id, welcome).run()).meta.changes).toBe(1);
+    expect((await insertPayment(id, tb).run()).meta.changes).toBe(0);
+    // …but two payments already open with one each (opened before the rule) both complete.
+    const [a, b] = [`pay-${crypto.randomUUID()}`, `pay-${crypto.randomUUID()}`];
+    await env.DB.prepare(
+      "INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, original_amount_cents, currency, method, provider, provider_ref, status, discount_code_id) VALUES (?1, ?2, 1, 'p0', 25, 746, 995, 'EUR', 'ideal', 'sandbox', ?4, 'open', ?3)",
+    ).bind(a, id, tb, `tr_${a.slice(4, 20)}`).run();
+    await env.DB.prepare(
+      "INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, original_amount_cents, currency, method, provider, provider_ref, status, discount_code_id) VALUES (?1, ?2, 1, 'p1', 60, 1496, 1995, 'EUR', 'ideal', 'sandbox', ?4, 'open', ?3)",
+    ).bind(b, id, welcome, `tr_${b.slice(4, 20)}`).run();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      for (const [p, cents] of [[a, 746], [b, 1496]] as const) {
+        const paid = await applyProviderPayment({ env } as never, {
+          id: `tr_${p.slice(4, 20)}`, status: "paid", amount: { cents, currency: "EUR" }, method: "ideal", description: "", sequenceType: "oneoff",
+          metadata: { paymentId: p }, checkoutUrl: null, customerId: null, mandateId: null, amountRefunded: null, amountChargedBack: null, refunds: [],
+          failureReason: null, createdAt: new Date().toISOString(), paidAt: new Date().toISOString(),
+        });
+        expect(paid!.status).toBe("paid");
+      }
+      const rows = await env.DB.prepare("SELECT r.payment_id, c.code FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1").bind(id).all();
+      expect(rows.results).toEqual([{ payment_id: a, code: "TIMEBONUS25" }]);
+      // Both credited in full: the member paid for both.
+      expect(await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first("credits")).toBe(85);
+      const logged = warn.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, unknown>).filter((l) => l.event === "payments.discount_not_allowed");
+      expect(logged).toEqual([expect.objectContaining({ memberId: id, paymentId: b, code: "WELCOME25" })]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
