@@ -55,7 +55,9 @@ export type AppliedCode = {
   finalCents: number;
 };
 
-export type CodeCheck = { ok: true; code: AppliedCode } | { ok: false; error: CodeError; minimumCents?: number };
+/** A code's minimum order, in the code's own currency (minor units). */
+export type CodeMinimum = { cents: number; currency: string };
+export type CodeCheck = { ok: true; code: AppliedCode } | { ok: false; error: CodeError; minimum?: CodeMinimum };
 
 /** Codes are typed by people: case and surrounding space do not matter; anything else odd is simply not found. */
 export function normalizeCode(input: string): string | null {
@@ -63,9 +65,11 @@ export function normalizeCode(input: string): string | null {
   return /^[A-Z0-9][A-Z0-9-]{1,39}$/.test(code) ? code : null;
 }
 
-type CodeLookup = Pick<CodeRow, "id" | "code" | "valuePercentage" | "minimumOrderValue" | "country" | "userId" | "expires" | "status" | "oncePerUser" | "paymentmethods"> & {
+type CodeLookup = Pick<CodeRow, "id" | "code" | "valuePercentage" | "minimumOrderValue" | "currency" | "country" | "userId" | "expires" | "status" | "oncePerUser" | "paymentmethods"> & {
   redeemed: number;
   claimed: number;
+  /** JSON { package id: price } of the packages in the code's currency (package_prices): a minimum is judged in that currency. */
+  codePrices: string | null;
 };
 
 /**
@@ -82,7 +86,9 @@ const sameOfferSql = (idExpr: string, codeExpr: string) =>
 // Raw SQL: one round trip for the code and whether this member already used or holds it (or, for a built-in code, the other one).
 const LOOKUP_SQL = `
 SELECT c.id, c.code, c.value_percentage AS valuePercentage, c.minimum_order_value AS minimumOrderValue, c.country,
-       c.user_id AS userId, c.expires, c.status, c.once_per_user AS oncePerUser, c.paymentmethods,
+       c.user_id AS userId, c.expires, c.status, c.once_per_user AS oncePerUser, c.paymentmethods, c.currency,
+       CASE WHEN c.minimum_order_value IS NULL THEN NULL
+         ELSE (SELECT json_group_object(pp.package_id, pp.price_cents) FROM package_prices pp WHERE pp.currency = c.currency) END AS codePrices,
        EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.code_id IN (${sameOfferSql("c.id", "c.code")}) AND r.user_id = ?2) AS redeemed,
        EXISTS (SELECT 1 FROM payments p WHERE p.discount_code_id IN (${sameOfferSql("c.id", "c.code")}) AND p.user_id = ?2 AND p.status IN ('open', 'pending')) AS claimed
 FROM discount_codes c WHERE c.code = ?1`;
@@ -93,7 +99,26 @@ export function codeLookupStatement(d1: D1Database, input: string, userId: strin
   return code ? d1.prepare(LOOKUP_SQL).bind(code, userId) : null;
 }
 
-export type CodeOrder = { member: DiscountMember; brand: DiscountBrand; priceCents: number; country: string; method?: string | null; now?: number };
+/** One order: the package (its id, its price in `currency`, the brand's), the payment country and method. */
+export type CodeOrder = {
+  member: DiscountMember; brand: DiscountBrand; packageId: string; priceCents: number; currency: string; country: string; method?: string | null; now?: number;
+};
+
+/**
+ * The order's price in the code's currency: the package price itself when they agree, else the same
+ * package's price in the code's currency from the brand price table (package_prices), never minor
+ * units of one currency against another. Null when the package has no price in that currency.
+ */
+function priceInCodeCurrency(row: CodeLookup, o: CodeOrder): number | null {
+  if (row.currency === o.currency) return o.priceCents;
+  try {
+    const prices = JSON.parse(row.codePrices ?? "{}") as Record<string, unknown>;
+    const cents = prices[o.packageId];
+    return typeof cents === "number" && Number.isInteger(cents) ? cents : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Whether a looked-up code applies to one order: the member, the package price, the payment country
@@ -110,8 +135,10 @@ export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
     (row.code === WELCOME_CODE && !welcomeDiscount(o.member, o.brand.welcomeDiscountS, now));
   if (builtInOver || (row.expires !== null && row.expires <= now)) return { ok: false, error: "expired" };
   if (row.country && row.country.toUpperCase() !== o.country.toUpperCase()) return { ok: false, error: "country" };
-  if (row.minimumOrderValue !== null && o.priceCents < row.minimumOrderValue) {
-    return { ok: false, error: "minimum", minimumCents: row.minimumOrderValue };
+  if (row.minimumOrderValue !== null) {
+    // A minimum applies in the code's currency; a package with no price there cannot be shown to reach it.
+    const price = priceInCodeCurrency(row, o);
+    if (price === null || price < row.minimumOrderValue) return { ok: false, error: "minimum", minimum: { cents: row.minimumOrderValue, currency: row.currency } };
   }
   const methods = parseMethods(row.paymentmethods);
   if (o.method && methods && !methods.includes(o.method)) return { ok: false, error: "method" };
@@ -200,9 +227,9 @@ export async function refusedDiscountOf(d1: D1Database, paymentId: string): Prom
  * A package as the shop shows it with a code applied: `price` the discounted price, `was` the original
  * (struck through on the page); without a code that applies, the package as it is.
  */
-export function discountedPackage(lng: Language, row: PackageRow, lookup: CodeLookup | null, order: Omit<CodeOrder, "priceCents">) {
+export function discountedPackage(lng: Language, row: PackageRow, lookup: CodeLookup | null, order: Omit<CodeOrder, "packageId" | "priceCents" | "currency">) {
   const plain = toPackage(lng, row);
-  const check = lookup ? evaluateCode(lookup, { ...order, priceCents: row.price_cents }) : null;
+  const check = lookup ? evaluateCode(lookup, { ...order, packageId: row.id, priceCents: row.price_cents, currency: row.currency }) : null;
   if (!check?.ok) return { ...plain, was: null as string | null };
   const c = check.code;
   return {

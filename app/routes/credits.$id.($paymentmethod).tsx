@@ -46,10 +46,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const usedUp = pkg.oneTime && !paymentId && (await oneTimeUsed(context.env.DB, member.id, raw.id));
   let codeState: CodeState | null = null;
   if (chosen?.typed) {
-    const check = evaluateCode(discount ? data.discount : null, { ...order, priceCents: raw.price_cents });
+    const check = evaluateCode(discount ? data.discount : null, { ...order, packageId: raw.id, priceCents: raw.price_cents, currency: raw.currency });
     codeState = check.ok
       ? { applied: { code: check.code.code, percentage: check.code.percentage } }
-      : { error: check.error, minimum: check.minimumCents ? formatMoney(lng, check.minimumCents, raw.currency) : null };
+      : { error: check.error, minimum: check.minimum ? formatMoney(lng, check.minimum.cents, check.minimum.currency) : null };
   }
   return {
     title: t("method.title"),
@@ -94,7 +94,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const country = paymentCountryOf(request, visitorCountry);
   // The code is checked again with the method chosen: the amount charged is decided here, never by the form.
   const chosen = codeForPrices(member, brand, String(form.get("code") ?? "").slice(0, 100));
-  const check = chosen ? await checkCode(context.env.DB, { member, brand, code: chosen.code, priceCents: pkg.price_cents, country, method }) : null;
+  const check = chosen ? await checkCode(context.env.DB, { member, brand, code: chosen.code, packageId: pkg.id, priceCents: pkg.price_cents, currency: pkg.currency, country, method }) : null;
   if (chosen?.typed && check && !check.ok) return { error: "code" as const, codeError: check.error };
   const result = await startCheckout(context, {
     brand,

@@ -81,8 +81,10 @@ describe("GET /api/discountcode.php", () => {
 
 describe("checking a typed code", () => {
   const brand = () => getBrandByHost(env, "localhost");
-  const check = async (member: DiscountMember, c: string, o: { price?: number; country?: string; method?: string } = {}) =>
-    checkCode(env.DB, { member, brand: await brand(), code: c, priceCents: o.price ?? 995, country: o.country ?? "NL", method: o.method });
+  const check = async (member: DiscountMember, c: string, o: { price?: number; country?: string; method?: string; pkg?: string; currency?: string } = {}) =>
+    checkCode(env.DB, {
+      member, brand: await brand(), code: c, packageId: o.pkg ?? "p0", priceCents: o.price ?? 995, currency: o.currency ?? "EUR", country: o.country ?? "NL", method: o.method,
+    });
 
   it("applies a valid code, case and spaces aside, in integer cents", async () => {
     const { member } = await memberSince(10 * 24 * HOUR);
@@ -128,13 +130,38 @@ describe("checking a typed code", () => {
     expect(await check(member, de, { country: "NL" })).toEqual({ ok: false, error: "country" });
     expect((await check(member, de, { country: "DE" })).ok).toBe(true);
     const min = await code({ minimum: 1995 });
-    expect(await check(member, min, { price: 995 })).toEqual({ ok: false, error: "minimum", minimumCents: 1995 });
+    expect(await check(member, min, { price: 995 })).toEqual({ ok: false, error: "minimum", minimum: { cents: 1995, currency: "EUR" } });
     expect((await check(member, min, { price: 1995 })).ok).toBe(true);
     const ideal = await code({ methods: ["ideal", "bancontact"] });
     expect(await check(member, ideal, { method: "paypal" })).toEqual({ ok: false, error: "method" });
     expect((await check(member, ideal, { method: "ideal" })).ok).toBe(true);
     // Before a method is chosen the code shows; the checkout checks again with the method.
     expect((await check(member, ideal)).ok).toBe(true);
+  });
+
+  it("a minimum order is judged in the code's currency: an EUR €50 minimum is not met by 109 SEK (issue 19, item 3)", async () => {
+    const { member } = await memberSince(10 * 24 * HOUR);
+    const min = await code({ minimum: 5000 });
+    // p0 costs 109 kr (10,900 öre) on a SEK brand, which is €9.95 in the price table: below €50.
+    expect(await check(member, min, { pkg: "p0", price: 10_900, currency: "SEK", country: "SE" })).toEqual({ ok: false, error: "minimum", minimum: { cents: 5000, currency: "EUR" } });
+    expect(await check(member, min, { pkg: "p1", price: 21_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: false, error: "minimum" });
+    // p3 costs 899 kr there and €79.95 in euros: the code applies, its percentage to the kronor price.
+    expect(await check(member, min, { pkg: "p3", price: 89_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: true, code: { originalCents: 89_900, finalCents: 71_920 } });
+    // A package without a price in the code's currency cannot be shown to reach the minimum.
+    await env.DB.prepare("INSERT INTO packages (id, tier, credits, price_cents, currency) VALUES ('p-sek-only', 'p3', 999, 99900, 'SEK') ON CONFLICT DO NOTHING").run();
+    expect(await check(member, min, { pkg: "p-sek-only", price: 999_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: false, error: "minimum" });
+  });
+
+  it("the checkout of the SEK brand says the minimum in the code's currency", async () => {
+    const m = await createMember({ brandId: 4, country: "SE", language: "en" });
+    await env.DB.prepare("UPDATE users SET created_at = unixepoch() - 30 * 86400 WHERE id = ?1").bind(m.id).run();
+    const min = await code({ minimum: 5000 });
+    const cookie = `${await sessionCookie(m.id)}; dev_country=SE; lng=en`;
+    const low = await (await get(`/credits/p0/creditcard?code=${min}`, { host: "se.localhost", cookie })).text();
+    expect(low).toContain("This code is valid for orders of €50.00 or more.");
+    expect(low).not.toContain("price-was");
+    const high = await (await get(`/credits/p3/creditcard?code=${min}`, { host: "se.localhost", cookie })).text();
+    expect(high).toContain("price-was");
   });
 
   it("the delete-account retention code STAY-… is redeemable by its member, once", async () => {
