@@ -56,6 +56,16 @@ async function cappedBytes(request: Request, maxBytes: number): Promise<Uint8Arr
   return bytes;
 }
 
+/**
+ * A machine's raw body (a provider's webhook that signs or names what it sends), at most `maxBytes`
+ * however it is sent; null when it is larger or cannot be read. The callers answer as their sender expects.
+ */
+export async function readRawBody(request: Request, maxBytes: number): Promise<string | null> {
+  if (tooLarge(request, maxBytes)) return null;
+  const bytes = await cappedBytes(request, maxBytes).catch(() => null);
+  return bytes ? new TextDecoder().decode(bytes) : null;
+}
+
 /** The form fields of the body's bytes, read as the request's own Content-Type says (multipart boundary included). */
 const formOf = (request: Request, bytes: Uint8Array<ArrayBuffer>) =>
   new Response(bytes, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();

@@ -144,6 +144,18 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
       } as RequestInit);
       expect(res.status).toBe(413);
       expect((await state(m.id)).off).toBe(0);
+      // The two webhooks read their raw bodies through the same counting reader.
+      const stream = (n: number) =>
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let i = 0; i < n; i++) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+      const hook = (path: string, type: string) =>
+        SELF.fetch(`http://localhost${path}`, { method: "POST", body: stream(10), headers: { Host: "localhost", "Content-Type": type }, duplex: "half" } as RequestInit);
+      expect((await hook("/api/payments/webhook", "application/x-www-form-urlencoded")).status).toBe(400);
+      expect((await hook("/api/mail-events", "application/json")).status).toBe(413);
     });
   });
 });
