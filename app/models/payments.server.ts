@@ -190,7 +190,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function checkoutOfIntent(db: D1Database, row: PaymentRow, waits = 20): Promise<string> {
   let now: PaymentRow | null = row;
-  for (let i = 0; now && now.status === "open" && !now.checkoutUrl && !now.failureReason && i < waits; i++) {
+  // Waits while the first request is still with the provider (open, no provider id yet).
+  for (let i = 0; now && now.status === "open" && !now.providerRef && !now.failureReason && i < waits; i++) {
     await sleep(250);
     now = await db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
   }
