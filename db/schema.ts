@@ -426,8 +426,18 @@ export const payments = sqliteTable(
     paidAt: integer("paid_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
+    /**
+     * The click that started it (the pay form's one-time token, or the direct debit request): unique,
+     * so a double click or a replayed post finds this payment instead of charging again; also the
+     * provider's Idempotency-Key. Null on payments made before it existed.
+     */
+    intentKey: text("intent_key"),
   },
-  (t) => [index("payments_user").on(t.userId, t.createdAt), index("payments_provider_ref").on(t.provider, t.providerRef)],
+  (t) => [
+    index("payments_user").on(t.userId, t.createdAt),
+    index("payments_provider_ref").on(t.provider, t.providerRef),
+    uniqueIndex("payments_intent_key").on(t.intentKey),
+  ],
 );
 
 export const discountCodes = sqliteTable("discount_codes", {

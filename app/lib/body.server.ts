@@ -29,19 +29,64 @@ function tooLarge(request: Request, maxBytes: number) {
 }
 
 /**
+ * The body's bytes, at most `maxBytes`: a body sent without Content-Length (chunked) is counted as it
+ * arrives, so the limit holds whatever the headers say; null when it is larger.
+ */
+async function cappedBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * A machine's raw body (a provider's webhook that signs or names what it sends), at most `maxBytes`
+ * however it is sent; null when it is larger or cannot be read. The callers answer as their sender expects.
+ */
+export async function readRawBody(request: Request, maxBytes: number): Promise<string | null> {
+  if (tooLarge(request, maxBytes)) return null;
+  const bytes = await cappedBytes(request, maxBytes).catch(() => null);
+  return bytes ? new TextDecoder().decode(bytes) : null;
+}
+
+/** The form fields of the body's bytes, read as the request's own Content-Type says (multipart boundary included). */
+const formOf = (request: Request, bytes: Uint8Array<ArrayBuffer>) =>
+  new Response(bytes, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
+
+/**
  * The form fields of a form post (url-encoded or multipart). Throws a 400/413 Response for anything
  * else, so an action never sees a half-read body.
  */
 export async function readForm(request: Request, context: AppLoadContext, o: { maxBytes?: number } = {}): Promise<FormData> {
-  if (tooLarge(request, o.maxBytes ?? MAX_FORM_BYTES)) throw await refusal(request, context, 413, false);
+  const maxBytes = o.maxBytes ?? MAX_FORM_BYTES;
+  if (tooLarge(request, maxBytes)) throw await refusal(request, context, 413, false);
   const type = mediaType(request);
   if (!FORM_TYPES.includes(type)) {
     // A post with no body at all (a script's fetch) has no fields, which the action judges.
     if (!type && (await isEmpty(request))) return new FormData();
     throw await refusal(request, context, 400, false);
   }
+  const bytes = await cappedBytes(request, maxBytes);
+  if (!bytes) throw await refusal(request, context, 413, false);
   try {
-    return await request.formData();
+    return await formOf(request, bytes);
   } catch {
     throw await refusal(request, context, 400, false);
   }
@@ -51,11 +96,15 @@ export async function readForm(request: Request, context: AppLoadContext, o: { m
  * The fields of a call to a JSON endpoint (/api/*.php): a JSON object or a url-encoded/multipart form.
  * Broken JSON, a non-object or another type is a 400 JSON answer; an empty body is no fields.
  */
-export async function readFields(request: Request, context: AppLoadContext): Promise<Record<string, unknown>> {
-  if (tooLarge(request, MAX_FORM_BYTES)) throw await refusal(request, context, 413, true);
+export async function readFields(request: Request, context: AppLoadContext, o: { maxBytes?: number } = {}): Promise<Record<string, unknown>> {
+  const maxBytes = o.maxBytes ?? MAX_FORM_BYTES;
+  if (tooLarge(request, maxBytes)) throw await refusal(request, context, 413, true);
   const type = mediaType(request);
+  const known = type === "application/json" || FORM_TYPES.includes(type);
+  const bytes = known ? await cappedBytes(request, maxBytes) : null;
+  if (known && !bytes) throw await refusal(request, context, 413, true);
   if (type === "application/json") {
-    const text = await request.text();
+    const text = new TextDecoder().decode(bytes!);
     if (!text.trim()) return {};
     try {
       const body: unknown = JSON.parse(text);
@@ -70,7 +119,7 @@ export async function readFields(request: Request, context: AppLoadContext): Pro
     throw await refusal(request, context, 400, true);
   }
   try {
-    return Object.fromEntries(await request.formData());
+    return Object.fromEntries(await formOf(request, bytes!));
   } catch {
     throw await refusal(request, context, 400, true);
   }

@@ -15,6 +15,11 @@ export function logError(event: string, error: unknown, fields: LogFields = {}):
   console.error(JSON.stringify({ level: "error", event, ...fields, ...e }));
 }
 
+/** Something an operator should be able to find later that did not fail (e.g. a discount that was not allowed any more). */
+export function logWarning(event: string, fields: LogFields = {}): void {
+  console.warn(JSON.stringify({ level: "warn", event, ...fields }));
+}
+
 /** The request's id in Workers Logs: Cloudflare's ray id, or a random one locally. */
 export function requestIdOf(request: Request): string {
   return request.headers.get("cf-ray") ?? crypto.randomUUID();

@@ -125,13 +125,17 @@ function activeCodeStatement(db: D1Database, brand: DirectDebitBrand, member: Di
 }
 
 /** The discount a package gets by direct debit from a looked-up code, or null (none, used, held by another payment…). */
-function discountFor(lookup: CodeLookup | null, o: { brand: DirectDebitBrand; member: DiscountMember; priceCents: number; country: string; at: number }): AppliedCode | null {
+type PricedPackage = { id: string; price_cents: number; currency: string };
+
+function discountFor(lookup: CodeLookup | null, o: { brand: DirectDebitBrand; member: DiscountMember; pkg: PricedPackage; country: string; at: number }): AppliedCode | null {
   if (!lookup) return null;
-  const check = evaluateCode(lookup, { member: o.member, brand: o.brand, priceCents: o.priceCents, country: o.country, method: DIRECT_DEBIT_METHOD, now: o.at });
+  const check = evaluateCode(lookup, {
+    member: o.member, brand: o.brand, packageId: o.pkg.id, priceCents: o.pkg.price_cents, currency: o.pkg.currency, country: o.country, method: DIRECT_DEBIT_METHOD, now: o.at,
+  });
   return check.ok ? check.code : null;
 }
 
-async function activeDiscountFor(db: D1Database, o: { brand: DirectDebitBrand; member: DiscountMember; priceCents: number; country: string; at: number }) {
+async function activeDiscountFor(db: D1Database, o: { brand: DirectDebitBrand; member: DiscountMember; pkg: PricedPackage; country: string; at: number }) {
   const lookup = activeCodeStatement(db, o.brand, o.member, o.at);
   return discountFor(lookup ? await lookup.first<CodeLookup>() : null, o);
 }
@@ -182,7 +186,7 @@ export async function directDebitPage(
   const lookup = (code!.results[0] as CodeLookup | undefined) ?? null;
   // Each package at what it costs this member by direct debit: the price, or less with their active discount.
   const all = (packages!.results as PackageRow[]).map((p) => ({
-    ...p, discount: discountFor(lookup, { brand, member, priceCents: p.price_cents, country: paymentCountry, at: now }),
+    ...p, discount: discountFor(lookup, { brand, member, pkg: p, country: paymentCountry, at: now }),
   }));
   const chosen = all.find((p) => p.id === (request?.package_id ?? packageId)) ?? null;
   // A started request keeps the amount it was sent with (the one its SMS and mandate text name).
@@ -238,7 +242,7 @@ export async function startDirectDebit(
   const now = o.now ?? nowS();
   const userId = o.member.id;
   // The price is fixed here, with the member's active discount: the SMS step and the mandate name this amount.
-  const discount = await activeDiscountFor(env.DB, { brand: o.brand, member: o.member, priceCents: o.pkg.price_cents, country: o.paymentCountry, at: now });
+  const discount = await activeDiscountFor(env.DB, { brand: o.brand, member: o.member, pkg: o.pkg, country: o.paymentCountry, at: now });
   const amountCents = discount ? discount.finalCents : o.pkg.price_cents;
   const check = await eligibility(env.DB, o.brand, userId, amountCents, o.paymentCountry, now);
   if (!check.ok) return { ok: false, reason: check.reason };
@@ -373,7 +377,7 @@ export async function payByMandate(
   // to use (not redeemed, not held by another payment), else the request no longer holds and they start again.
   let discount: AppliedCode | null = null;
   if (row.amount_cents !== pkg.price_cents) {
-    discount = await activeDiscountFor(db, { brand: o.brand, member: o.member, priceCents: pkg.price_cents, country: row.country, at: row.created_at });
+    discount = await activeDiscountFor(db, { brand: o.brand, member: o.member, pkg, country: row.country, at: row.created_at });
     if (discount?.finalCents !== row.amount_cents) {
       await cancelRequest(db, o.member.id, row.id);
       return { ok: false, reason: "discount" };
@@ -417,6 +421,8 @@ export async function payByMandate(
   const charged = await chargeMandate(context, {
     brand: o.brand, userId: o.member.id, pkg, method: DIRECT_DEBIT_METHOD, customerId, mandateId, origin: o.origin, country: row.country,
     returnPath: pendingScreen, discount: discount ? { codeId: discount.id, amountCents: discount.finalCents } : undefined,
+    // The request is the click: one payment per request, whatever else the claim above lets through.
+    intentKey: `dd-${row.id}`,
   });
   if (!charged.ok && charged.error === "discount") {
     // Another checkout took the code between the claim and the payment: nothing was charged; the request goes back.

@@ -55,7 +55,9 @@ export type AppliedCode = {
   finalCents: number;
 };
 
-export type CodeCheck = { ok: true; code: AppliedCode } | { ok: false; error: CodeError; minimumCents?: number };
+/** A code's minimum order, in the code's own currency (minor units). */
+export type CodeMinimum = { cents: number; currency: string };
+export type CodeCheck = { ok: true; code: AppliedCode } | { ok: false; error: CodeError; minimum?: CodeMinimum };
 
 /** Codes are typed by people: case and surrounding space do not matter; anything else odd is simply not found. */
 export function normalizeCode(input: string): string | null {
@@ -63,17 +65,32 @@ export function normalizeCode(input: string): string | null {
   return /^[A-Z0-9][A-Z0-9-]{1,39}$/.test(code) ? code : null;
 }
 
-type CodeLookup = Pick<CodeRow, "id" | "code" | "valuePercentage" | "minimumOrderValue" | "country" | "userId" | "expires" | "status" | "oncePerUser" | "paymentmethods"> & {
+type CodeLookup = Pick<CodeRow, "id" | "code" | "valuePercentage" | "minimumOrderValue" | "currency" | "country" | "userId" | "expires" | "status" | "oncePerUser" | "paymentmethods"> & {
   redeemed: number;
   claimed: number;
+  /** JSON { package id: price } of the packages in the code's currency (package_prices): a minimum is judged in that currency. */
+  codePrices: string | null;
 };
 
-// Raw SQL: one round trip for the code and whether this member already used or holds it.
+/**
+ * The welcome discount and the time bonus are one built-in discount per member (both are 25% off the
+ * first purchase): using or holding either counts as using or holding both. Other codes stand alone.
+ */
+export const BUILT_IN_CODES = [TIME_BONUS_CODE, WELCOME_CODE] as const;
+const BUILT_IN_SQL = `(${BUILT_IN_CODES.map((c) => `'${c}'`).join(", ")})`;
+
+/** The ids of the codes that count as the code `idExpr` (named `codeExpr`) for once per member: itself, or both built-in codes. */
+const sameOfferSql = (idExpr: string, codeExpr: string) =>
+  `SELECT g.id FROM discount_codes g WHERE g.id = ${idExpr} OR (${codeExpr} IN ${BUILT_IN_SQL} AND g.code IN ${BUILT_IN_SQL})`;
+
+// Raw SQL: one round trip for the code and whether this member already used or holds it (or, for a built-in code, the other one).
 const LOOKUP_SQL = `
 SELECT c.id, c.code, c.value_percentage AS valuePercentage, c.minimum_order_value AS minimumOrderValue, c.country,
-       c.user_id AS userId, c.expires, c.status, c.once_per_user AS oncePerUser, c.paymentmethods,
-       EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.code_id = c.id AND r.user_id = ?2) AS redeemed,
-       EXISTS (SELECT 1 FROM payments p WHERE p.discount_code_id = c.id AND p.user_id = ?2 AND p.status IN ('open', 'pending')) AS claimed
+       c.user_id AS userId, c.expires, c.status, c.once_per_user AS oncePerUser, c.paymentmethods, c.currency,
+       CASE WHEN c.minimum_order_value IS NULL THEN NULL
+         ELSE (SELECT json_group_object(pp.package_id, pp.price_cents) FROM package_prices pp WHERE pp.currency = c.currency) END AS codePrices,
+       EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.code_id IN (${sameOfferSql("c.id", "c.code")}) AND r.user_id = ?2) AS redeemed,
+       EXISTS (SELECT 1 FROM payments p WHERE p.discount_code_id IN (${sameOfferSql("c.id", "c.code")}) AND p.user_id = ?2 AND p.status IN ('open', 'pending')) AS claimed
 FROM discount_codes c WHERE c.code = ?1`;
 
 /** The statement that reads a code and whether this member used or holds it; null for a malformed code. */
@@ -82,7 +99,26 @@ export function codeLookupStatement(d1: D1Database, input: string, userId: strin
   return code ? d1.prepare(LOOKUP_SQL).bind(code, userId) : null;
 }
 
-export type CodeOrder = { member: DiscountMember; brand: DiscountBrand; priceCents: number; country: string; method?: string | null; now?: number };
+/** One order: the package (its id, its price in `currency`, the brand's), the payment country and method. */
+export type CodeOrder = {
+  member: DiscountMember; brand: DiscountBrand; packageId: string; priceCents: number; currency: string; country: string; method?: string | null; now?: number;
+};
+
+/**
+ * The order's price in the code's currency: the package price itself when they agree, else the same
+ * package's price in the code's currency from the brand price table (package_prices), never minor
+ * units of one currency against another. Null when the package has no price in that currency.
+ */
+function priceInCodeCurrency(row: CodeLookup, o: CodeOrder): number | null {
+  if (row.currency === o.currency) return o.priceCents;
+  try {
+    const prices = JSON.parse(row.codePrices ?? "{}") as Record<string, unknown>;
+    const cents = prices[o.packageId];
+    return typeof cents === "number" && Number.isInteger(cents) ? cents : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Whether a looked-up code applies to one order: the member, the package price, the payment country
@@ -99,8 +135,10 @@ export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
     (row.code === WELCOME_CODE && !welcomeDiscount(o.member, o.brand.welcomeDiscountS, now));
   if (builtInOver || (row.expires !== null && row.expires <= now)) return { ok: false, error: "expired" };
   if (row.country && row.country.toUpperCase() !== o.country.toUpperCase()) return { ok: false, error: "country" };
-  if (row.minimumOrderValue !== null && o.priceCents < row.minimumOrderValue) {
-    return { ok: false, error: "minimum", minimumCents: row.minimumOrderValue };
+  if (row.minimumOrderValue !== null) {
+    // A minimum applies in the code's currency; a package with no price there cannot be shown to reach it.
+    const price = priceInCodeCurrency(row, o);
+    if (price === null || price < row.minimumOrderValue) return { ok: false, error: "minimum", minimum: { cents: row.minimumOrderValue, currency: row.currency } };
   }
   const methods = parseMethods(row.paymentmethods);
   if (o.method && methods && !methods.includes(o.method)) return { ok: false, error: "method" };
@@ -137,20 +175,25 @@ function parseMethods(v: unknown): string[] | null {
 
 /**
  * The condition a payment INSERT … SELECT … WHERE adds when it carries a code: the code is not
- * once-per-member, or this member has neither redeemed it nor another open/pending payment carrying it.
- * `codeParam` and `userParam` are the statement's own parameter placeholders (e.g. "?7", "?2").
+ * once-per-member, or this member has neither redeemed it nor another open/pending payment carrying it
+ * (for a built-in code: either built-in code). `codeParam` and `userParam` are the statement's own
+ * parameter placeholders (e.g. "?7", "?2").
  */
 export function claimGuardSql(codeParam: string, userParam: string): string {
+  const same = sameOfferSql(codeParam, `(SELECT code FROM discount_codes WHERE id = ${codeParam})`);
   return `(${codeParam} IS NULL
     OR (SELECT once_per_user FROM discount_codes WHERE id = ${codeParam}) = 0
-    OR (NOT EXISTS (SELECT 1 FROM discount_redemptions WHERE code_id = ${codeParam} AND user_id = ${userParam})
-        AND NOT EXISTS (SELECT 1 FROM payments WHERE discount_code_id = ${codeParam} AND user_id = ${userParam} AND status IN ('open', 'pending'))))`;
+    OR (NOT EXISTS (SELECT 1 FROM discount_redemptions WHERE code_id IN (${same}) AND user_id = ${userParam})
+        AND NOT EXISTS (SELECT 1 FROM payments WHERE discount_code_id IN (${same}) AND user_id = ${userParam} AND status IN ('open', 'pending'))))`;
 }
 
 /**
  * For a completed payment's batch, after its guarded status change: records the redemption of the
  * payment's once-per-member code. It reads the payment itself (status paid, its code), so it writes
- * nothing for a payment without a code or not paid; the primary key keeps a single row per member and code.
+ * nothing for a payment without a code or not paid; the primary key keeps a single row per member and
+ * code, and a built-in code is not redeemed when the member already redeemed the other one (the rule
+ * holds here too, not only when the checkout opened). Such a payment is still credited in full (the
+ * member paid); `refusedDiscountOf` finds it for the log.
  */
 export function redemptionStatement(d1: D1Database, paymentId: string, now = nowS()) {
   return d1
@@ -158,18 +201,35 @@ export function redemptionStatement(d1: D1Database, paymentId: string, now = now
       `INSERT INTO discount_redemptions (code_id, user_id, payment_id, created_at)
        SELECT p.discount_code_id, p.user_id, p.id, ?2 FROM payments p JOIN discount_codes c ON c.id = p.discount_code_id
        WHERE p.id = ?1 AND p.status = 'paid' AND c.once_per_user = 1
+         AND NOT EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.user_id = p.user_id AND r.code_id IN (${sameOfferSql("c.id", "c.code")}) AND r.code_id <> c.id)
        ON CONFLICT (code_id, user_id) DO NOTHING`,
     )
     .bind(paymentId, now);
 }
 
 /**
+ * After a payment completed: its once-per-member code if it was not redeemed by that payment (the
+ * member had already used it or, for a built-in code, the other one), else null.
+ */
+export async function refusedDiscountOf(d1: D1Database, paymentId: string): Promise<string | null> {
+  const row = await d1
+    .prepare(
+      `SELECT c.code FROM payments p JOIN discount_codes c ON c.id = p.discount_code_id
+       WHERE p.id = ?1 AND p.status = 'paid' AND c.once_per_user = 1
+         AND NOT EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.payment_id = p.id)`,
+    )
+    .bind(paymentId)
+    .first<{ code: string }>();
+  return row?.code ?? null;
+}
+
+/**
  * A package as the shop shows it with a code applied: `price` the discounted price, `was` the original
  * (struck through on the page); without a code that applies, the package as it is.
  */
-export function discountedPackage(lng: Language, row: PackageRow, lookup: CodeLookup | null, order: Omit<CodeOrder, "priceCents">) {
+export function discountedPackage(lng: Language, row: PackageRow, lookup: CodeLookup | null, order: Omit<CodeOrder, "packageId" | "priceCents" | "currency">) {
   const plain = toPackage(lng, row);
-  const check = lookup ? evaluateCode(lookup, { ...order, priceCents: row.price_cents }) : null;
+  const check = lookup ? evaluateCode(lookup, { ...order, packageId: row.id, priceCents: row.price_cents, currency: row.currency }) : null;
   if (!check?.ok) return { ...plain, was: null as string | null };
   const c = check.code;
   return {

@@ -15,7 +15,8 @@ import { getDb, schema } from "../../db/client";
 import { and, eq, lt } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
-import { claimGuardSql, redemptionStatement, type CodeLookup } from "./discounts.server";
+import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
+import { logWarning } from "~/lib/log.server";
 import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
   acceptsCurrency, canMove, refundCanMove, refundReturnsCredits, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
@@ -32,7 +33,7 @@ const ROW_SQL = `SELECT id, user_id AS userId, brand_id AS brandId, package_id A
   currency, method, transaction_fee_cents AS transactionFeeCents, provider, provider_ref AS providerRef, status,
   discount_code_id AS discountCodeId, original_amount_cents AS originalAmountCents, sequence_type AS sequenceType,
   customer_id AS customerId, mandate_id AS mandateId, payment_country AS paymentCountry, checkout_url AS checkoutUrl,
-  failure_reason AS failureReason, bank_reason AS bankReason, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
+  failure_reason AS failureReason, bank_reason AS bankReason, intent_key AS intentKey, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
 
 // ─── Payment country and methods ───
 
@@ -193,6 +194,42 @@ export async function ensureCustomer(context: Ctx, member: { id: string; name: s
   return customerOf(context, paymentProvider(context), member);
 }
 
+// ─── One charge per click ───
+
+/**
+ * The pay forms' one-time token (a fresh one each time the page renders, one per button): the payment
+ * it starts stores it (unique) and the provider gets it as the Idempotency-Key, so the same click
+ * arriving twice (a double click, a replayed post, a retried request) finds that payment instead of
+ * charging again. Decision 115.
+ */
+const INTENT_KEY = /^[A-Za-z0-9_-]{16,64}(?:\.[a-z_]{1,32})?$/;
+export const newIntentKey = () => randomId();
+export function intentKeyOf(value: FormDataEntryValue | null): string | null {
+  return typeof value === "string" && INTENT_KEY.test(value) ? value : null;
+}
+
+/** The member's payment started by this click, if any (another member's key is not theirs: null). */
+async function paymentOfIntent(db: D1Database, userId: string, intentKey: string): Promise<PaymentRow | null> {
+  return db.prepare(`${ROW_SQL} WHERE intent_key = ?1 AND user_id = ?2`).bind(intentKey, userId).first<PaymentRow>();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Where a repeated click goes: the hosted checkout of the payment the first one started, once that
+ * request has it (the browser follows the last answer of a double click, so it must reach the checkout
+ * too), else the payment's own page, which shows how it stands.
+ */
+async function checkoutOfIntent(db: D1Database, row: PaymentRow, waits = 20): Promise<string> {
+  let now: PaymentRow | null = row;
+  // Waits while the first request is still with the provider (open, no provider id yet).
+  for (let i = 0; now && now.status === "open" && !now.providerRef && !now.failureReason && i < waits; i++) {
+    await sleep(250);
+    now = await db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
+  }
+  return now?.status === "open" && now.checkoutUrl ? now.checkoutUrl : `/credits/${row.packageId}/${row.method}?payment=${row.id}`;
+}
+
 export type CheckoutMember = { id: string; name: string; email: string; language: string };
 export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" | "discount" | "once" };
 
@@ -201,12 +238,17 @@ export type CheckoutDiscount = { codeId: number; amountCents: number };
 
 /**
  * Starts a purchase of package `pkg` with `method`: stores the payment (open), asks the provider for
- * it and answers where to send the member (the provider's hosted checkout). The payment's own id is
- * the idempotency key, so a retried request never creates a second payment at the provider.
+ * it and answers where to send the member (the provider's hosted checkout). The click's key is the
+ * idempotency key and unique on the payment, so a repeated click or a retried request never creates
+ * a second payment, here or at the provider.
  */
 export async function startCheckout(
   context: Ctx,
-  o: { brand: BrandWithCompany; member: CheckoutMember; pkg: PackageRow; method: string; country: string; origin: string; discount?: CheckoutDiscount },
+  o: {
+    brand: BrandWithCompany; member: CheckoutMember; pkg: PackageRow; method: string; country: string; origin: string; discount?: CheckoutDiscount;
+    /** The click's one-time token (intentKeyOf): the same click twice is one payment and one provider call. */
+    intentKey: string;
+  },
 ): Promise<CheckoutResult> {
   const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
   if (!Number.isInteger(amountCents) || amountCents < 1) return { ok: false, error: "provider" };
@@ -217,22 +259,27 @@ export async function startCheckout(
   const provider = paymentProvider(context);
   const sequenceType = option.sequenceType;
   const id = randomId();
-  try {
-    const customerId = sequenceType === "first" ? await customerOf(context, provider, o.member) : null;
-    // A once-per-member code rides on one live payment at a time (claimGuardSql): 20 racing checkouts, one discount.
-    const inserted = await context.env.DB.prepare(
-      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
-         customer_id, payment_country, discount_code_id, original_amount_cents)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?13", "?2")} AND ${oneTimeGuardSql("?4", "?2")}`,
+  // A once-per-member code rides on one live payment at a time (claimGuardSql): 20 racing checkouts, one discount.
+  // One payment per click: the click's key is unique, so a repeated click inserts nothing and finds the first one's payment.
+  const inserted = await context.env.DB.prepare(
+    `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
+       payment_country, discount_code_id, original_amount_cents, intent_key)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?12", "?2")} AND ${oneTimeGuardSql("?4", "?2")}
+     ON CONFLICT (intent_key) DO NOTHING`,
+  )
+    .bind(
+      id, o.member.id, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, sequenceType,
+      o.country, o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null, o.intentKey,
     )
-      .bind(
-        id, o.member.id, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, sequenceType,
-        customerId, o.country, o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null,
-      )
-      .run();
-    if (inserted.meta.changes !== 1) {
-      return { ok: false, error: (await oneTimeUsed(context.env.DB, o.member.id, o.pkg.id)) ? "once" : "discount" };
-    }
+    .run();
+  if (inserted.meta.changes !== 1) {
+    const same = await paymentOfIntent(context.env.DB, o.member.id, o.intentKey);
+    if (same) return { ok: true, paymentId: same.id, redirectTo: await checkoutOfIntent(context.env.DB, same) };
+    return { ok: false, error: (await oneTimeUsed(context.env.DB, o.member.id, o.pkg.id)) ? "once" : "discount" };
+  }
+  try {
+    // Only the click that stored the payment talks to the provider (the customer too).
+    const customerId = sequenceType === "first" ? await customerOf(context, provider, o.member) : null;
     const created = await provider.createPayment({
       amount: { cents: amountCents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
@@ -240,14 +287,14 @@ export async function startCheckout(
       redirectUrl: `${o.origin}/credits/${o.pkg.id}/${o.method}?payment=${id}`,
       webhookUrl: `${o.origin}${WEBHOOK_PATH}`,
       metadata: { paymentId: id },
-      idempotencyKey: id,
+      idempotencyKey: o.intentKey,
       sequenceType,
       customerId: customerId ?? undefined,
       // Language and payment country: Mollie picks the bank transfer's target account by it (nl_BE, de_AT, …).
       locale: localeFor(o.member.language, o.country),
     });
-    await context.env.DB.prepare("UPDATE payments SET provider_ref = ?2, checkout_url = ?3, updated_at = ?4 WHERE id = ?1")
-      .bind(id, created.id, created.checkoutUrl, nowS())
+    await context.env.DB.prepare("UPDATE payments SET provider_ref = ?2, checkout_url = ?3, customer_id = ?5, updated_at = ?4 WHERE id = ?1")
+      .bind(id, created.id, created.checkoutUrl, nowS(), customerId)
       .run();
     if (!created.checkoutUrl) return { ok: false, error: "provider" };
     return { ok: true, paymentId: id, redirectTo: created.checkoutUrl };
@@ -320,6 +367,7 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     if (to === "paid") {
       const stmts = completionStatements(db, row, { providerRef: pp.id, method: pp.method, mandateId: pp.mandateId, now }, extras?.(db, row));
       changed = (await db.batch(stmts))[0]!.meta.changes;
+      if (changed === 1 && row.discountCodeId !== null) await logRefusedDiscount(db, row);
     } else {
       const r = await db
         .prepare(
@@ -335,6 +383,16 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     if (changed === 1) return { ...row, status: to };
   }
   return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+}
+
+/**
+ * A payment completed with a once-per-member discount the member no longer had (the other built-in
+ * discount was used meanwhile): it was credited in full, the member paid what they were shown; the
+ * case is logged for the operators (the payment without a redemption row is the lasting record).
+ */
+async function logRefusedDiscount(db: D1Database, row: PaymentRow) {
+  const code = await refusedDiscountOf(db, row.id);
+  if (code) logWarning("payments.discount_not_allowed", { memberId: row.userId, paymentId: row.id, code, amountCents: row.amountCents, originalCents: row.originalAmountCents });
 }
 
 // ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───
@@ -534,23 +592,30 @@ export async function chargeMandate(
     returnPath?: (paymentId: string) => string;
     /** The direct debit form's first order with the member's active discount (recorded and redeemed as at the card checkout). */
     discount?: CheckoutDiscount;
+    /** The click (the repeat order form's token, the direct debit request): charged once however often it arrives. */
+    intentKey: string;
   },
 ): Promise<RecurringResult> {
   const provider = paymentProvider(context);
   const id = randomId();
   const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
-  // A once-per-member code rides on one live payment at a time (claimGuardSql), as at the card checkout.
+  // A once-per-member code rides on one live payment at a time (claimGuardSql), as at the card checkout;
+  // the click's unique key makes a repeated click insert nothing (and so charge nothing).
   const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
-       customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?13", "?2")}`,
+       customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15 WHERE ${claimGuardSql("?13", "?2")}
+     ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
       id, o.userId, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, o.customerId, o.mandateId, o.country,
-      o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null,
+      o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null, o.intentKey,
     )
     .run();
-  if (inserted.meta.changes !== 1) return { ok: false, error: "discount" };
+  if (inserted.meta.changes !== 1) {
+    const same = await paymentOfIntent(context.env.DB, o.userId, o.intentKey);
+    return same ? { ok: true, payment: same } : { ok: false, error: "discount" };
+  }
   try {
     const created = await provider.createPayment({
       amount: { cents: amountCents, currency: o.pkg.currency },
@@ -558,7 +623,7 @@ export async function chargeMandate(
       redirectUrl: `${o.origin}${o.returnPath ? o.returnPath(id) : `/credits/repeat-order?payment=${id}`}`,
       webhookUrl: `${o.origin}${WEBHOOK_PATH}`,
       metadata: { paymentId: id },
-      idempotencyKey: id,
+      idempotencyKey: o.intentKey,
       sequenceType: "recurring",
       customerId: o.customerId,
       mandateId: o.mandateId,
@@ -585,7 +650,7 @@ export async function chargeMandate(
 }
 
 /** Repeat order: the last package bought with a mandate, again, on that mandate. */
-export async function repeatOrder(context: Ctx, o: { brand: BrandWithCompany; userId: string; origin: string }): Promise<RecurringResult> {
+export async function repeatOrder(context: Ctx, o: { brand: BrandWithCompany; userId: string; origin: string; intentKey: string }): Promise<RecurringResult> {
   const last = await lastMandateOrder(context, o.userId);
   if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
   // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
@@ -593,7 +658,7 @@ export async function repeatOrder(context: Ctx, o: { brand: BrandWithCompany; us
   if (!pkg) return { ok: false, error: "none" };
   return chargeMandate(context, {
     brand: o.brand, userId: o.userId, pkg, method: last.method, customerId: last.customerId, mandateId: last.mandateId, origin: o.origin,
-    country: last.paymentCountry,
+    country: last.paymentCountry, intentKey: o.intentKey,
   });
 }
 

@@ -76,10 +76,13 @@ export type StoredSubscription = { id: number; endpoint: string; p256dh: string;
 
 /**
  * Stores a device for the member (an endpoint already known moves to them: the browser's profile
- * changed hands), keeps at most MAX_PUSH_DEVICES, and marks the member as push-subscribed.
+ * changed hands), keeps at most MAX_PUSH_DEVICES, and marks the member as push-subscribed. The
+ * member it moves away from keeps their flag only if another device is left (same batch).
  */
 export async function saveSubscription(db: D1Database, userId: string, s: SubscriptionInput) {
   await db.batch([
+    // Before the move: the previous owner's flag as it will be without this endpoint.
+    ownersWithout(db, "endpoint = ?1 AND user_id <> ?2", [s.endpoint, userId]),
     db.prepare(
       `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (?1, ?2, ?3, ?4)
        ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth`,
@@ -105,6 +108,18 @@ export async function deleteSubscriptions(db: D1Database, userId: string, endpoi
 /** users.push_subscribed mirrors "has a device" (the 300 s re-fetch, SPEC section 9). */
 const syncFlag = (db: D1Database, userId: string) =>
   db.prepare("UPDATE users SET push_subscribed = EXISTS (SELECT 1 FROM push_subscriptions WHERE user_id = ?1) WHERE id = ?1").bind(userId);
+
+/**
+ * Before the devices matching `where` (over ?1, ?2) leave their owners: each owner's flag as it will
+ * be without them. Raw SQL: it must run in the batch before the move or delete it prepares for.
+ */
+const ownersWithout = (db: D1Database, where: string, params: unknown[]) =>
+  db
+    .prepare(
+      `UPDATE users SET push_subscribed = EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = users.id AND NOT (${where}))
+       WHERE id IN (SELECT user_id FROM push_subscriptions WHERE ${where})`,
+    )
+    .bind(...params);
 
 export async function subscriptionsOf(db: D1Database, userId: string): Promise<StoredSubscription[]> {
   const { results } = await db
@@ -144,5 +159,6 @@ export function webPushSender(env: PushEnv, fetcher: typeof fetch = fetch): Push
 
 /** Forgets a subscription the push service no longer knows. */
 export async function dropSubscription(db: D1Database, sub: StoredSubscription, userId: string) {
-  await db.batch([db.prepare("DELETE FROM push_subscriptions WHERE id = ?1").bind(sub.id), syncFlag(db, userId)]);
+  // The device may have moved to another member since it was read: whoever owns it now loses the flag if it was their last.
+  await db.batch([ownersWithout(db, "id = ?1", [sub.id]), db.prepare("DELETE FROM push_subscriptions WHERE id = ?1").bind(sub.id), syncFlag(db, userId)]);
 }

@@ -6,14 +6,16 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { jsonResponse } from "~/lib/json.server";
+import { readRawBody } from "~/lib/body.server";
 import { mailEventSchema, recordMailEvent, verifyWebhook } from "~/models/notify.server";
 
 const MAX_BODY = 16 * 1024;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return jsonResponse({ error: "method_not_allowed" }, { status: 405 });
-  const body = await request.text().catch(() => "");
-  if (body.length > MAX_BODY) return jsonResponse({ error: "too_large" }, { status: 413 });
+  // Read by the shared reader, counted as it arrives (the signature needs the raw text).
+  const body = await readRawBody(request, MAX_BODY);
+  if (body === null) return jsonResponse({ error: "too_large" }, { status: 413 });
   if (!(await verifyWebhook(context.env, body, request.headers.get("X-Signature")))) {
     return jsonResponse({ error: "bad_signature" }, { status: 401 });
   }

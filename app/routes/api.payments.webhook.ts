@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { PaymentProviderError } from "~/lib/payments/provider";
 import { handleWebhook } from "~/models/payments.server";
+import { readRawBody } from "~/lib/body.server";
 
 /**
  * The payment provider's webhook: a POST with only `id=<provider payment id>` (Mollie's form body).
@@ -11,8 +12,8 @@ const MAX_BODY = 1024;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return text("Method Not Allowed", 405);
-  const body = await request.text().catch(() => null);
-  if (body === null || body.length > MAX_BODY) return text("Bad Request", 400);
+  const body = await readRawBody(request, MAX_BODY);
+  if (body === null) return text("Bad Request", 400);
   const id = new URLSearchParams(body).get("id");
   try {
     await handleWebhook(context, id);

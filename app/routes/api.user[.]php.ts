@@ -28,16 +28,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const MAX_PUSH_BODY = 4096;
 
-/** POST/DELETE ?push=1: the body is the PushSubscription (or { subscription }), at most 4 KB. */
-async function pushAction(request: Request, member: Member, db: D1Database) {
-  const raw = await request.text().catch(() => "");
-  if (raw.length > MAX_PUSH_BODY) return answer({ error: "invalid_subscription" }, 413);
-  let data: Record<string, unknown> = {};
-  try {
-    data = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-  } catch {
-    return answer({ error: "invalid_subscription" }, 400);
-  }
+/** POST/DELETE ?push=1: the body is the PushSubscription (or { subscription }), at most 4 KB, read by the shared parser. */
+async function pushAction(request: Request, context: ActionFunctionArgs["context"], member: Member, db: D1Database) {
+  const data = await readFields(request, context, { maxBytes: MAX_PUSH_BODY });
   if (request.method === "DELETE") {
     const endpoint = typeof data?.endpoint === "string" ? data.endpoint : undefined;
     await deleteSubscriptions(db, member.id, endpoint);
@@ -65,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (new URL(request.url).searchParams.has("push") && (request.method === "POST" || request.method === "DELETE")) {
     const member = await getMember(request, context);
     if (!member) return authenticationRequired(401);
-    return pushAction(request, member, context.env.DB);
+    return pushAction(request, context, member, context.env.DB);
   }
   if (request.method !== "POST") return answer({ error: "method_not_allowed" }, 405);
   const parsed = credentials.safeParse(await readFields(request, context));

@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
@@ -6,7 +6,7 @@ import { requireMember } from "~/models/session.server";
 import { formatMoney, isPaymentMethod } from "~/models/shop.server";
 import { checkCode, codeForPrices, codeLookupStatement, discountedPackage, evaluateCode } from "~/models/discounts.server";
 import {
-  countryOptions, isCountryCode, packageRow, paymentCountryCookie, paymentCountryOf, paymentView, shopData, startCheckout,
+  countryOptions, intentKeyOf, isCountryCode, newIntentKey, packageRow, paymentCountryCookie, paymentCountryOf, paymentView, shopData, startCheckout,
 } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
 import { oneTimeUsed } from "~/models/offers.server";
@@ -47,10 +47,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const usedUp = pkg.oneTime && !paymentId && (await oneTimeUsed(context.env.DB, member.id, raw.id));
   let codeState: CodeState | null = null;
   if (chosen?.typed) {
-    const check = evaluateCode(discount ? data.discount : null, { ...order, priceCents: raw.price_cents });
+    const check = evaluateCode(discount ? data.discount : null, { ...order, packageId: raw.id, priceCents: raw.price_cents, currency: raw.currency });
     codeState = check.ok
       ? { applied: { code: check.code.code, percentage: check.code.percentage } }
-      : { error: check.error, minimum: check.minimumCents ? formatMoney(lng, check.minimumCents, raw.currency) : null };
+      : { error: check.error, minimum: check.minimum ? formatMoney(lng, check.minimum.cents, check.minimum.currency) : null };
   }
   return {
     title: t("method.title"),
@@ -68,6 +68,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
     usedUp,
+    // The pay buttons' one-time token: this render's clicks, each charged once (decision 115).
+    intentKey: newIntentKey(),
   };
 }
 
@@ -85,12 +87,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (form.get("intent") !== "pay") throw new Response("Bad request", { status: 400 });
   const method = String(form.get("method") ?? params.paymentmethod ?? "");
   if (!isPaymentMethod(method)) return { error: "method" as const };
+  // Every pay button carries its click's token; a post without one (not our form) starts nothing.
+  const intentKey = intentKeyOf(form.get("intent_key"));
+  if (!intentKey) return data({ error: "provider" as const }, { status: 400 });
   const pkg = await packageRow(context, params.id ?? "", brand.currency);
   if (!pkg) throw new Response("Not found", { status: 404 });
   const country = paymentCountryOf(request, visitorCountry);
   // The code is checked again with the method chosen: the amount charged is decided here, never by the form.
   const chosen = codeForPrices(member, brand, String(form.get("code") ?? "").slice(0, 100));
-  const check = chosen ? await checkCode(context.env.DB, { member, brand, code: chosen.code, priceCents: pkg.price_cents, country, method }) : null;
+  const check = chosen ? await checkCode(context.env.DB, { member, brand, code: chosen.code, packageId: pkg.id, priceCents: pkg.price_cents, currency: pkg.currency, country, method }) : null;
   if (chosen?.typed && check && !check.ok) return { error: "code" as const, codeError: check.error };
   const result = await startCheckout(context, {
     brand,
@@ -100,6 +105,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     country,
     origin: here.origin,
     discount: check?.ok ? { codeId: check.code.id, amountCents: check.code.finalCents } : undefined,
+    intentKey,
   });
   if (!result.ok && result.error === "discount") return { error: "code" as const, codeError: "used" as const };
   if (!result.ok && result.error === "once") return { error: "once" as const };
@@ -133,7 +139,7 @@ export default function PaymentMethod() {
   return (
     <ShopPage title={t("method.title")} lead={t("method.lead", { name: tierName, price: d.pkg.price })}>
       <PayLoading method={d.method ?? ""} />
-      {p ? <FailedState payment={p} methods={d.methods} /> : null}
+      {p ? <FailedState payment={p} methods={d.methods} intentKey={d.intentKey} /> : null}
       {d.usedUp || failure?.error === "once" ? (
         <p className="alert alert-warning" role="alert" data-testid="tryout-used">
           {t("offers:tryout.used")} <Link to="/credits" className="alert-link">{t("offers:buy.credits")}</Link>
@@ -168,6 +174,7 @@ export default function PaymentMethod() {
                     : t("payments:pay.button", { amount: d.pkg.price, method: t(`methods.${d.method}`) })
                 }
                 code={d.code}
+                intentKey={d.intentKey}
               />
               <p className="pay-secure">{t("payments:pay.secure")}</p>
             </div>

@@ -1,10 +1,10 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { lastPaidOrder } from "~/models/shop.server";
-import { lastMandateOrder, mandateMethodsFor, ownPaymentWithHistory, paymentCountryOf, paymentView, repeatOrder } from "~/models/payments.server";
+import { intentKeyOf, lastMandateOrder, mandateMethodsFor, newIntentKey, ownPaymentWithHistory, paymentCountryOf, paymentView, repeatOrder } from "~/models/payments.server";
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
 import { BankReason, CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
@@ -21,7 +21,8 @@ export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsS
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
   const { lng, t, brand, country } = await pageContext(request, context, "shop");
-  const base = { title: t("repeat.title"), balance: member.credits };
+  // The repeat button's one-time token: this render's click charges once, however often it arrives (decision 115).
+  const base = { title: t("repeat.title"), balance: member.credits, intentKey: newIntentKey() };
   if (!member.paidUser) return { ...base, premium: false as const, last: null, repeatable: null, payment: null, mandateMethods: "" };
   const paymentId = new URL(request.url).searchParams.get("payment");
   const [last, mandate, found, mandateMethods] = await Promise.all([
@@ -48,7 +49,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { brand } = await pageContext(request, context, "shop");
   const form = await readForm(request, context);
   if (form?.get("intent") !== "repeat") throw new Response("Bad request", { status: 400 });
-  const result = await repeatOrder(context, { brand, userId: member.id, origin: new URL(request.url).origin });
+  const intentKey = intentKeyOf(form.get("intent_key"));
+  if (!intentKey) return data({ error: "stale" as const }, { status: 400 });
+  const result = await repeatOrder(context, { brand, userId: member.id, origin: new URL(request.url).origin, intentKey });
   if (!result.ok) return { error: result.error };
   return redirect(`/credits/repeat-order?payment=${result.payment.id}`);
 }
@@ -92,19 +95,21 @@ export default function RepeatOrder() {
           <BankReason payment={p} />
           <div className="payment-actions">
             <Form method="post">
+              <input type="hidden" name="intent_key" value={d.intentKey} />
               <button type="submit" name="intent" value="repeat" className="btn btn-primary">{t("payments:repeat.retry")}</button>
             </Form>
-            <PayButton method="paypal" primary={false} label={t("payments:repeat.paypal")} action={`/credits/${p.packageId}/paypal`} />
+            <PayButton method="paypal" primary={false} label={t("payments:repeat.paypal")} action={`/credits/${p.packageId}/paypal`} intentKey={d.intentKey} />
           </div>
           <Link to={`/credits/${p.packageId}`}>{t("payments:repeat.otherMethod")}</Link>
         </section>
       ) : null}
-      {failure?.error ? <p className="alert alert-warning" role="alert">{noMandate}</p> : null}
+      {failure?.error ? <p className="alert alert-warning" role="alert">{failure.error === "stale" ? t("payments:pay.error") : noMandate}</p> : null}
       {r && p?.state !== "failed" ? (
         <section className="card repeat-card" data-testid="last-order">
           <h2>{t("repeat.last")}</h2>
           <p>{t("payments:repeat.with", { method: t(`methods.${r.method}`, { defaultValue: r.method }) })}</p>
           <Form method="post">
+            <input type="hidden" name="intent_key" value={d.intentKey} />
             <button type="submit" name="intent" value="repeat" className="btn btn-primary btn-lg">
               {t("payments:repeat.button", { credits: r.credits, amount: r.amount })}
             </button>

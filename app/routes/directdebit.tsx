@@ -16,6 +16,7 @@ import { paymentCountryOf } from "~/models/payments.server";
 import { requireMember } from "~/models/session.server";
 import { formatMoney } from "~/models/shop.server";
 import ddStyles from "~/styles/directdebit.css";
+import { readForm } from "~/lib/body.server";
 
 /**
  * /directdebit?package={id}: SEPA direct debit of a package. The form (SPEC section 3), then the code
@@ -78,8 +79,8 @@ const CODE_ERRORS: Record<Exclude<VerifyResult, "ok">, { key: string; status: nu
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { member, brand, t, paymentCountry } = await setup(request, context);
-  const form = await request.formData().catch(() => null);
-  if (!form) return answer({ intent: "", error: "errors.generic" }, 400);
+  // The shared parser: 413 above its limit, a translated 400 for a body that is not a form, before anything changes.
+  const form = await readForm(request, context);
   const intent = String(form.get("intent") ?? "");
   const requestId = String(form.get("request") ?? "").slice(0, 64);
   const env = context.env;

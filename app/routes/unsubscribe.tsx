@@ -10,6 +10,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { checkUnsubscribe, unsubscribe } from "~/models/notify.server";
 import accountStyles from "~/styles/account.css";
+import { readForm } from "~/lib/body.server";
 
 export const handle = { i18n: ["common", "notify"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -28,7 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  // The shared parser: a mail client's one-click POST is a form (RFC 8058); anything else is a translated 400 (413 if huge), nothing changed.
+  const form = await readForm(request, context);
   const valid = await checkUnsubscribe(context.env, paramsOf(request, form));
   if (!valid) return json({ done: false }, { status: 400 });
   await unsubscribe(context.env.DB, valid.userId, valid.type);

@@ -22,7 +22,7 @@ export async function paymentsBench(base: string, timeRoute: TimeRoute) {
       method: "POST",
       redirect: "manual",
       headers: { Cookie: cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "pay", method: "ideal" }),
+      body: new URLSearchParams({ intent: "pay", method: "ideal", intent_key: crypto.randomUUID().replaceAll("-", "") }),
     });
     const id = /\/sandbox\/(tr_\w+)/.exec(r.headers.get("location") ?? "")?.[1];
     if (!id) throw new Error(`checkout failed (${r.status})`);

@@ -72,5 +72,20 @@ for (const js of [true, false]) {
       await page.goto(`${SE}/transactions/${paymentId}`);
       await expect(page.getByTestId("chargeback")).toContainText(/Din bank har återkrävt den här betalningen \(219,00\s*kr\)/);
     });
+
+    test("an EUR code with a €50 minimum is refused for 109 kr and applies to 899 kr (issue 19, item 3)", async ({ page }, info) => {
+      await swedishMember(page);
+      const code = `MIN50${js ? "ON" : "OFF"}${Date.now().toString(36).toUpperCase()}`;
+      await db.DB.prepare("INSERT INTO discount_codes (code, value_percentage, minimum_order_value, currency) VALUES (?1, '20', 5000, 'EUR')").bind(code).run();
+      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+        await page.setViewportSize(viewport);
+        await page.goto(`${SE}/credits/p0/creditcard?code=${code}`);
+        await expect(page.getByRole("alert").filter({ hasText: "Den här koden gäller för beställningar från" })).toContainText(/50,00\s*€/);
+        await expect(page.locator(".price-was")).toHaveCount(0);
+        await page.screenshot({ path: info.outputPath(`sek-minimum-${viewport.width}.png`), fullPage: false });
+      }
+      await page.goto(`${SE}/credits/p3/creditcard?code=${code}`);
+      await expect(page.locator(".price-was")).toContainText(/899,00\s*kr/);
+    });
   });
 }

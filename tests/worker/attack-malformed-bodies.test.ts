@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { sessionCookie } from "./fixtures";
 import { pair } from "./chat-support";
 import { memberWithPassword } from "./accounts-helpers";
+import { unsubscribeSignature } from "../../app/models/notify.server";
 
 type Body = { name: string; type: string | null; body: string };
 const BAD: Body[] = [
@@ -88,5 +89,73 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
     const big: Body = { name: "huge", type: "application/x-www-form-urlencoded", body: `email=${"a".repeat(300_000)}` };
     const res = await raw("/login", big);
     expect(res.status).toBe(413);
+  });
+
+  describe("/directdebit and /unsubscribe read their bodies through the shared parser (issue 19, item 5)", () => {
+    const HUGE: Body = { name: "huge", type: "application/x-www-form-urlencoded", body: `intent=details&package=p1&holder=${"a".repeat(300_000)}` };
+    const state = async (userId: string) => ({
+      requests: await env.DB.prepare("SELECT COUNT(*) AS n FROM directdebit_requests WHERE user_id = ?1").bind(userId).first("n"),
+      sms: await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_outbox").first("n"),
+      off: await env.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1").bind(userId).first("n"),
+    });
+
+    it("/directdebit: malformed → translated 400, oversized → 413, nothing stored or sent", async () => {
+      const m = await memberWithPassword();
+      const cookie = `${await sessionCookie(m.id)}; dev_country=NL`;
+      const before = await state(m.id);
+      for (const bad of BAD) {
+        const res = await raw("/directdebit?package=p1", bad, { cookie, lng: "de" });
+        expect(res.status, bad.name).toBe(400);
+        expect(await res.text(), bad.name).toContain("Die Anfrage konnte nicht gelesen werden");
+      }
+      expect((await raw("/directdebit?package=p1", HUGE, { cookie })).status).toBe(413);
+      expect(await state(m.id)).toEqual(before);
+    });
+
+    it("/unsubscribe: a signed link with a malformed or oversized body unsubscribes nothing", async () => {
+      const m = await memberWithPassword();
+      const query = `u=${m.id}&t=like&s=${await unsubscribeSignature(env, m.id, "like")}`;
+      for (const bad of BAD) {
+        const res = await raw(`/unsubscribe?${query}`, bad, { lng: "de" });
+        expect(res.status, bad.name).toBe(400);
+        expect(await res.text(), bad.name).toContain("Die Anfrage konnte nicht gelesen werden");
+      }
+      const huge: Body = { name: "huge", type: "application/x-www-form-urlencoded", body: `List-Unsubscribe=One-Click&x=${"a".repeat(300_000)}` };
+      expect((await raw(`/unsubscribe?${query}`, huge)).status).toBe(413);
+      expect((await state(m.id)).off).toBe(0);
+      // The mail client's real one-click POST still works.
+      const ok = await raw(`/unsubscribe?${query}`, { name: "one-click", type: "application/x-www-form-urlencoded", body: "List-Unsubscribe=One-Click" });
+      expect(ok.status).toBe(200);
+      expect((await state(m.id)).off).toBe(1);
+    });
+
+    it("a body without Content-Length (chunked) is held to the same limit as it arrives", async () => {
+      const m = await memberWithPassword();
+      const query = `u=${m.id}&t=like&s=${await unsubscribeSignature(env, m.id, "like")}`;
+      const chunk = new TextEncoder().encode(`x=${"a".repeat(16_000)}`);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < 20; i++) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const res = await SELF.fetch(`http://localhost/unsubscribe?${query}`, {
+        method: "POST", body, headers: { Host: "localhost", "Content-Type": "application/x-www-form-urlencoded" }, duplex: "half",
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect((await state(m.id)).off).toBe(0);
+      // The two webhooks read their raw bodies through the same counting reader.
+      const stream = (n: number) =>
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let i = 0; i < n; i++) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+      const hook = (path: string, type: string) =>
+        SELF.fetch(`http://localhost${path}`, { method: "POST", body: stream(10), headers: { Host: "localhost", "Content-Type": type }, duplex: "half" } as RequestInit);
+      expect((await hook("/api/payments/webhook", "application/x-www-form-urlencoded")).status).toBe(400);
+      expect((await hook("/api/mail-events", "application/json")).status).toBe(413);
+    });
   });
 });

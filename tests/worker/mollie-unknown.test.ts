@@ -173,7 +173,7 @@ describe("a repeat order whose answer is lost", () => {
       return attempt === 1 ? json(502, { status: 502, title: "Bad Gateway", detail: "Bad Gateway" }) : json(201, made);
     });
     const ctx = mollieContext();
-    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example" });
+    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });
     expect(result.ok && result.payment.status).toBe("paid");
     expect(calls).toHaveLength(2);
     expect(calls[0]!.key).toBe(calls[1]!.key);
@@ -196,7 +196,7 @@ describe("a repeat order whose answer is lost", () => {
       return json(200, made);
     });
     const ctx = mollieContext(checks);
-    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example" });
+    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });
     expect(result.ok && result.payment.status).toBe("checking");
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(3);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
@@ -219,7 +219,7 @@ describe("a repeat order whose answer is lost", () => {
     const checks: PaymentCheck[] = [];
     fakeMollie((call) => (call.method === "POST" ? timeout() : json(200, { count: 0, _embedded: { payments: [] }, _links: {} })));
     const ctx = mollieContext(checks);
-    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example" });
+    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });
     expect(result.ok && result.payment.status).toBe("checking");
     expect(await recheck(ctx, checks[0]!)).toBe("missing");
     expect((await ownPayment(ctx, p.m.id, checks[0]!.kind === "payment" ? checks[0]!.paymentId : ""))!.status).toBe("failed");
@@ -262,7 +262,7 @@ describe("methods as Mollie lists them", () => {
       const m = await member({ language, country });
       const r = await startCheckout(ctx, {
         brand, member: { id: m.id, name: "M", email: m.email, language }, pkg: { id: "p1", credits: 60, price_cents: 1995, currency: "EUR" },
-        method: "wire_transfer", country, origin: "https://amora.example",
+        method: "wire_transfer", country, origin: "https://amora.example", intentKey: crypto.randomUUID(),
       });
       expect(r.ok).toBe(true);
     }

@@ -11,7 +11,7 @@ import {
   sendCampaign, unsubscribeSignature,
 } from "../../app/models/notify.server";
 import type { NotifyEvent } from "../../app/models/notify-events";
-import { saveSubscription, subscriptionsOf } from "../../app/models/push.server";
+import { dropSubscription, saveSubscription, subscriptionsOf } from "../../app/models/push.server";
 import { like } from "../../app/models/likes.server";
 import { cid, cookieOf, count, pair, roomStub, PRICES } from "./chat-support";
 import { createMember, get, post } from "./fixtures";
@@ -289,6 +289,49 @@ describe("Web Push", () => {
     await send("DELETE", {});
     expect(await count("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?1", m.id)).toBe(0);
     expect(await count("SELECT push_subscribed AS n FROM users WHERE id = ?1", m.id)).toBe(0);
+  });
+});
+
+describe("a device that moves to another member (issue 19, item 4)", () => {
+  const flag = (id: string) => count("SELECT push_subscribed AS n FROM users WHERE id = ?1", id);
+  const send = async (cookie: string, body: unknown) =>
+    SELF.fetch("http://localhost/api/user.php?push=1", {
+      method: "POST", body: JSON.stringify(body),
+      headers: { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/json", Cookie: cookie },
+    });
+
+  it("posted by member B, the endpoint leaves A: A's flag follows (off with no device left, on with another)", async () => {
+    const a = await createMember();
+    const b = await createMember();
+    const shared = await browserSubscription();
+    expect((await send(await cookieOf(a.id), shared.json)).status).toBe(200);
+    expect(await flag(a.id)).toBe(1);
+    // The same browser profile, now logged in as B.
+    expect((await send(await cookieOf(b.id), shared.json)).status).toBe(200);
+    expect(await count("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?1", a.id)).toBe(0);
+    expect(await flag(b.id)).toBe(1);
+    expect(await flag(a.id)).toBe(0);
+
+    // A member with a second device keeps the flag when one of them moves away.
+    const c = await createMember();
+    const own = await subscribed(c.id);
+    const moving = await subscribed(c.id);
+    await saveSubscription(env.DB, b.id, moving.json);
+    expect(await flag(c.id)).toBe(1);
+    expect((await subscriptionsOf(env.DB, c.id)).map((s) => s.endpoint)).toEqual([own.json.endpoint]);
+  });
+
+  it("a device the push service calls gone after it moved: its new owner's flag follows", async () => {
+    const a = await createMember();
+    const b = await createMember();
+    const sub = await subscribed(a.id);
+    const [stored] = await subscriptionsOf(env.DB, a.id);
+    await saveSubscription(env.DB, b.id, sub.json);
+    // The sender read it as A's device; the push service answers 410 and it is dropped.
+    await dropSubscription(env.DB, stored!, a.id);
+    expect(await count("SELECT COUNT(*) AS n FROM push_subscriptions WHERE endpoint = ?1", sub.json.endpoint)).toBe(0);
+    expect(await flag(b.id)).toBe(0);
+    expect(await flag(a.id)).toBe(0);
   });
 });
 

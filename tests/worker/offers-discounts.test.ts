@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { checkCode, claimGuardSql, redemptionStatement, type DiscountMember } from "../../app/models/discounts.server";
+import { applyProviderPayment } from "../../app/models/payments.server";
 import { retentionDiscountCode } from "../../app/models/accounts.server";
 import { getBrandByHost } from "../../app/models/brand.server";
 import { createMember, get, sessionCookie } from "./fixtures";
@@ -80,8 +81,10 @@ describe("GET /api/discountcode.php", () => {
 
 describe("checking a typed code", () => {
   const brand = () => getBrandByHost(env, "localhost");
-  const check = async (member: DiscountMember, c: string, o: { price?: number; country?: string; method?: string } = {}) =>
-    checkCode(env.DB, { member, brand: await brand(), code: c, priceCents: o.price ?? 995, country: o.country ?? "NL", method: o.method });
+  const check = async (member: DiscountMember, c: string, o: { price?: number; country?: string; method?: string; pkg?: string; currency?: string } = {}) =>
+    checkCode(env.DB, {
+      member, brand: await brand(), code: c, packageId: o.pkg ?? "p0", priceCents: o.price ?? 995, currency: o.currency ?? "EUR", country: o.country ?? "NL", method: o.method,
+    });
 
   it("applies a valid code, case and spaces aside, in integer cents", async () => {
     const { member } = await memberSince(10 * 24 * HOUR);
@@ -127,13 +130,38 @@ describe("checking a typed code", () => {
     expect(await check(member, de, { country: "NL" })).toEqual({ ok: false, error: "country" });
     expect((await check(member, de, { country: "DE" })).ok).toBe(true);
     const min = await code({ minimum: 1995 });
-    expect(await check(member, min, { price: 995 })).toEqual({ ok: false, error: "minimum", minimumCents: 1995 });
+    expect(await check(member, min, { price: 995 })).toEqual({ ok: false, error: "minimum", minimum: { cents: 1995, currency: "EUR" } });
     expect((await check(member, min, { price: 1995 })).ok).toBe(true);
     const ideal = await code({ methods: ["ideal", "bancontact"] });
     expect(await check(member, ideal, { method: "paypal" })).toEqual({ ok: false, error: "method" });
     expect((await check(member, ideal, { method: "ideal" })).ok).toBe(true);
     // Before a method is chosen the code shows; the checkout checks again with the method.
     expect((await check(member, ideal)).ok).toBe(true);
+  });
+
+  it("a minimum order is judged in the code's currency: an EUR €50 minimum is not met by 109 SEK (issue 19, item 3)", async () => {
+    const { member } = await memberSince(10 * 24 * HOUR);
+    const min = await code({ minimum: 5000 });
+    // p0 costs 109 kr (10,900 öre) on a SEK brand, which is €9.95 in the price table: below €50.
+    expect(await check(member, min, { pkg: "p0", price: 10_900, currency: "SEK", country: "SE" })).toEqual({ ok: false, error: "minimum", minimum: { cents: 5000, currency: "EUR" } });
+    expect(await check(member, min, { pkg: "p1", price: 21_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: false, error: "minimum" });
+    // p3 costs 899 kr there and €79.95 in euros: the code applies, its percentage to the kronor price.
+    expect(await check(member, min, { pkg: "p3", price: 89_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: true, code: { originalCents: 89_900, finalCents: 71_920 } });
+    // A package without a price in the code's currency cannot be shown to reach the minimum.
+    await env.DB.prepare("INSERT INTO packages (id, tier, credits, price_cents, currency) VALUES ('p-sek-only', 'p3', 999, 99900, 'SEK') ON CONFLICT DO NOTHING").run();
+    expect(await check(member, min, { pkg: "p-sek-only", price: 999_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: false, error: "minimum" });
+  });
+
+  it("the checkout of the SEK brand says the minimum in the code's currency", async () => {
+    const m = await createMember({ brandId: 4, country: "SE", language: "en" });
+    await env.DB.prepare("UPDATE users SET created_at = unixepoch() - 30 * 86400 WHERE id = ?1").bind(m.id).run();
+    const min = await code({ minimum: 5000 });
+    const cookie = `${await sessionCookie(m.id)}; dev_country=SE; lng=en`;
+    const low = await (await get(`/credits/p0/creditcard?code=${min}`, { host: "se.localhost", cookie })).text();
+    expect(low).toContain("This code is valid for orders of €50.00 or more.");
+    expect(low).not.toContain("price-was");
+    const high = await (await get(`/credits/p3/creditcard?code=${min}`, { host: "se.localhost", cookie })).text();
+    expect(high).toContain("price-was");
   });
 
   it("the delete-account retention code STAY-… is redeemable by its member, once", async () => {
@@ -177,3 +205,41 @@ describe("once per member under concurrency", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_redemptions WHERE code_id = ?1").bind(unlimited).first("n")).toBe(0);
   });
 });
+
+describe("one built-in discount per member, when the payment completes (issue 19, item 2)", () => {
+  it("the welcome discount and the time bonus held at once (opened before the rule): the second completion is credited in full, not redeemed, and logged", async () => {
+    const { id } = await memberSince(60);
+    const [tb, welcome] = [await codeId("TIMEBONUS25"), await codeId("WELCOME25")];
+    // The checkout refuses the second built-in code while the first is held…
+    expect((await insertPayment(id, welcome).run()).meta.changes).toBe(1);
+    expect((await insertPayment(id, tb).run()).meta.changes).toBe(0);
+    // …but two payments already open with one each (opened before the rule) both complete.
+    const [a, b] = [`pay-${crypto.randomUUID()}`, `pay-${crypto.randomUUID()}`];
+    await env.DB.prepare(
+      "INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, original_amount_cents, currency, method, provider, provider_ref, status, discount_code_id) VALUES (?1, ?2, 1, 'p0', 25, 746, 995, 'EUR', 'ideal', 'sandbox', ?4, 'open', ?3)",
+    ).bind(a, id, tb, `tr_${a.slice(4, 20)}`).run();
+    await env.DB.prepare(
+      "INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, original_amount_cents, currency, method, provider, provider_ref, status, discount_code_id) VALUES (?1, ?2, 1, 'p1', 60, 1496, 1995, 'EUR', 'ideal', 'sandbox', ?4, 'open', ?3)",
+    ).bind(b, id, welcome, `tr_${b.slice(4, 20)}`).run();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      for (const [p, cents] of [[a, 746], [b, 1496]] as const) {
+        const paid = await applyProviderPayment({ env } as never, {
+          id: `tr_${p.slice(4, 20)}`, status: "paid", amount: { cents, currency: "EUR" }, method: "ideal", description: "", sequenceType: "oneoff",
+          metadata: { paymentId: p }, checkoutUrl: null, customerId: null, mandateId: null, amountRefunded: null, amountChargedBack: null, refunds: [],
+          failureReason: null, bankReason: null, chargebacks: [], createdAt: new Date().toISOString(), paidAt: new Date().toISOString(),
+        });
+        expect(paid!.status).toBe("paid");
+      }
+      const rows = await env.DB.prepare("SELECT r.payment_id, c.code FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1").bind(id).all();
+      expect(rows.results).toEqual([{ payment_id: a, code: "TIMEBONUS25" }]);
+      // Both credited in full: the member paid for both.
+      expect(await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first("credits")).toBe(85);
+      const logged = warn.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, unknown>).filter((l) => l.event === "payments.discount_not_allowed");
+      expect(logged).toEqual([expect.objectContaining({ memberId: id, paymentId: b, code: "WELCOME25" })]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+

@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
 import { get, post } from "./fixtures";
-import { choose, expectLedgerExplains, member, paymentRow, userRow, webhook } from "./payments-helpers";
+import { choose, expectLedgerExplains, member, paymentRow, userRow, webhook, clickKey } from "./payments-helpers";
 
 const SE = "se.localhost"; // brand 4, Hjärtslag, sells in SEK
 
@@ -31,7 +31,7 @@ async function setBrandCurrency(currency: string) {
 afterEach(() => setBrandCurrency("SEK"));
 
 async function pay(m: Awaited<ReturnType<typeof memberOn>>, pkg: string, method: string) {
-  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", method }, { host: m.host, cookie: m.cookie });
+  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", intent_key: clickKey(), method }, { host: m.host, cookie: m.cookie });
   expect(res.status).toBe(302);
   const providerId = /\/sandbox\/(tr_\w+)$/.exec(res.headers.get("Location")!)![1]!;
   const row = await env.DB.prepare("SELECT id FROM payments WHERE provider_ref = ?1").bind(providerId).first<{ id: string }>();
@@ -138,7 +138,7 @@ describe("buying in SEK", () => {
     const m = await memberOn(SE, "SE");
     const p = await pay(m, "p0", "creditcard");
     await choose(p.providerId, "paid");
-    const res = await post("/credits/repeat-order", { intent: "repeat" }, { host: SE, cookie: m.cookie });
+    const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { host: SE, cookie: m.cookie });
     expect(res.status).toBe(302);
     const id = /payment=([\w-]+)/.exec(res.headers.get("Location")!)![1]!;
     expect(await paymentRow(id)).toMatchObject({ status: "paid", sequence_type: "recurring", amount_cents: 10900, currency: "SEK" });
@@ -150,14 +150,14 @@ describe("buying in SEK", () => {
     const m = await memberOn(SE, "NL");
     const html = await (await get("/directdebit?package=p1", { host: SE, cookie: m.cookie })).text();
     expect(html).toContain('data-testid="dd-refusal"');
-    const res = await post("/credits/p1/sepa_directdebit", { intent: "pay", method: "sepa_directdebit" }, { host: SE, cookie: m.cookie });
+    const res = await post("/credits/p1/sepa_directdebit", { intent: "pay", intent_key: clickKey(), method: "sepa_directdebit" }, { host: SE, cookie: m.cookie });
     expect(res.status).toBe(200);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
   });
 
   it("a method of another currency cannot be forced by posting it", async () => {
     const m = await memberOn("localhost", "SE");
-    const res = await post("/credits/p1/swish", { intent: "pay", method: "swish" }, { cookie: m.cookie });
+    const res = await post("/credits/p1/swish", { intent: "pay", intent_key: clickKey(), method: "swish" }, { cookie: m.cookie });
     expect(res.status).toBe(200);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
   });

@@ -25,9 +25,12 @@ export const DIRECT_DEBIT_DETAILS = {
   city: "Amsterdam",
 };
 
+/** A pay form's one-time token, as the page would render it (each click its own). */
+export const clickKey = () => crypto.randomUUID().replaceAll("-", "");
+
 /** Starts a checkout; answers the sandbox payment id and our payment id. */
 export async function startPayment(cookie: string, pkg = "p1", method = "ideal", fields: Record<string, string> = {}) {
-  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", method, ...fields }, { cookie });
+  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", intent_key: clickKey(), method, ...fields }, { cookie });
   expect(res.status).toBe(302);
   const location = res.headers.get("Location")!;
   const providerId = /\/sandbox\/(tr_\w+)$/.exec(location)?.[1];

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
-import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow } from "./payments-helpers";
+import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow, clickKey } from "./payments-helpers";
 
 /** Spends credits the way the chat does: a guarded debit and its ledger row in one batch. */
 async function spendCredits(db: D1Database, userId: string, cost: number, reason: "photo") {
@@ -62,7 +62,7 @@ describe("repeat order", () => {
     expect(await userRow(m.id)).toEqual({ credits: 25, paid_user: 1 });
     const page = await (await get("/credits/repeat-order", { cookie: m.cookie })).text();
     expect(page).toContain("Buy 25 credits again");
-    const res = await post("/credits/repeat-order", { intent: "repeat" }, { cookie: m.cookie });
+    const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: m.cookie });
     expect(res.status).toBe(302);
     const id = /payment=([\w-]+)/.exec(res.headers.get("Location")!)![1]!;
     const row = await paymentRow(id);
@@ -76,7 +76,7 @@ describe("repeat order", () => {
   it("a failed recurring card payment credits nothing and offers a retry or PayPal", async () => {
     const m = await member();
     await buy(m.cookie, "p0", "creditcard", "paid_fail_recurring");
-    const res = await post("/credits/repeat-order", { intent: "repeat" }, { cookie: m.cookie });
+    const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: m.cookie });
     const id = /payment=([\w-]+)/.exec(res.headers.get("Location")!)![1]!;
     expect((await paymentRow(id))!.status).toBe("failed");
     expect((await userRow(m.id))!.credits).toBe(25);
@@ -88,10 +88,10 @@ describe("repeat order", () => {
 
   it("is premium only, and iDEAL (no mandate) cannot be repeated", async () => {
     const free = await member();
-    expect((await post("/credits/repeat-order", { intent: "repeat" }, { cookie: free.cookie })).status).toBe(403);
+    expect((await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: free.cookie })).status).toBe(403);
     const m = await member();
     await buy(m.cookie, "p0", "ideal");
-    const res = await post("/credits/repeat-order", { intent: "repeat" }, { cookie: m.cookie });
+    const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: m.cookie });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("did not allow a repeat order");
     expect((await userRow(m.id))!.credits).toBe(25);

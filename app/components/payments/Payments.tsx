@@ -45,12 +45,19 @@ export function PayLoading({ method }: { method: string }) {
   );
 }
 
-/** A one-click button that starts a payment with `method` (a real form post). */
-export function PayButton({ method, label, primary = true, action, code }: { method: string; label: string; primary?: boolean; action?: string; code?: string | null }) {
+/**
+ * A one-click button that starts a payment with `method` (a real form post). `intentKey` is the page's
+ * one-time token (a fresh one each render); with the method it names this click, so the same click
+ * posted twice is charged once.
+ */
+export function PayButton({ method, label, primary = true, action, code, intentKey }: {
+  method: string; label: string; primary?: boolean; action?: string; code?: string | null; intentKey: string;
+}) {
   return (
     <Form method="post" action={action} className="pay-form">
       <input type="hidden" name="intent" value="pay" />
       <input type="hidden" name="method" value={method} />
+      <input type="hidden" name="intent_key" value={`${intentKey}.${method}`} />
       {code ? <input type="hidden" name="code" value={code} /> : null}
       <button type="submit" className={primary ? "btn btn-primary btn-lg btn-block" : "btn btn-outline btn-block"}>{label}</button>
     </Form>
@@ -104,7 +111,6 @@ export function CompletedState({ payment, balance, firstPurchase }: { payment: P
   );
 }
 
-/** failed / canceled / expired: what happened, then every other method as a one-click retry. */
 /**
  * Why the bank refused a direct debit: a common SEPA code in the member's language, else the bank's
  * own words; the code itself for support (an empty account is not a closed one).
@@ -118,7 +124,8 @@ export function BankReason({ payment }: { payment: PaymentView }) {
   return <p className="bank-reason" data-testid="bank-reason">{t("bankReasons.label", { reason, code })}</p>;
 }
 
-export function FailedState({ payment, methods, children }: { payment: PaymentView; methods: string[]; children?: React.ReactNode }) {
+/** failed / canceled / expired: what happened, then every other method as a one-click retry. */
+export function FailedState({ payment, methods, intentKey, children }: { payment: PaymentView; methods: string[]; intentKey: string; children?: React.ReactNode }) {
   const { t } = useTranslation(["payments", "shop"]);
   const reason = payment.status === "canceled" || payment.status === "expired" ? payment.status : "failed";
   const usable = useWalletMethods(methods);
@@ -135,7 +142,7 @@ export function FailedState({ payment, methods, children }: { payment: PaymentVi
           <h3>{t("state.retry")}</h3>
           <div className="retry-methods" data-testid="retry-methods">
             {others.slice(0, 6).map((m, i) => (
-              <PayButton key={m} method={m} primary={i === 0} label={t(`shop:methods.${m}`)} action={`/credits/${payment.packageId}/${m}`} />
+              <PayButton key={m} method={m} primary={i === 0} label={t(`shop:methods.${m}`)} action={`/credits/${payment.packageId}/${m}`} intentKey={intentKey} />
             ))}
           </div>
         </>
@@ -146,6 +153,7 @@ export function FailedState({ payment, methods, children }: { payment: PaymentVi
           primary={false}
           label={t("state.retrySame", { method: t(`shop:methods.${payment.method}`) })}
           action={`/credits/${payment.packageId}/${payment.method}`}
+          intentKey={intentKey}
         />
       ) : null}
     </section>
