@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { SandboxProvider } from "../../app/lib/payments/sandbox.server";
 import { recheck } from "../../app/models/payments.server";
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow, webhook } from "./payments-helpers";
+import { choose, clickKey, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow, webhook } from "./payments-helpers";
 
 const sandbox = () => new SandboxProvider({ db: env.DB, deliver: (r) => SELF.fetch(r) });
 const ctx = { env, deliver: (r: Request) => SELF.fetch(r) } as unknown as AppLoadContext;
@@ -99,7 +99,7 @@ describe("the sandbox behaves like Mollie", () => {
     const first = await startPayment(m.cookie, "p0", "creditcard");
     await choose(first.providerId, "paid_timeout_recurring");
     expect((await userRow(m.id))!.credits).toBe(25);
-    const res = await post("/credits/repeat-order", { intent: "repeat" }, { cookie: m.cookie });
+    const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: m.cookie });
     const id = /payment=([\w-]+)/.exec(res.headers.get("Location")!)![1]!;
     // The sandbox called the webhook before the answer was lost: the webhook already resolved it.
     const row = await paymentRow(id);
