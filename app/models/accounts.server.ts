@@ -16,7 +16,7 @@ import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { releaseHeldMessages, startAndSend } from "./chat.server";
 import { grantStatements } from "./credits.server";
-import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
+import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, tokenUseStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
 export const LOGIN_MAX_ATTEMPTS = 5;
@@ -352,7 +352,7 @@ async function confirmAddress(env: AccountEnv, userId: string, tokenUse: D1Prepa
 export async function activate(env: AccountEnv, token: string): Promise<string | null> {
   const row = await peekToken(env.DB, token, "activate");
   if (!row) return null;
-  return (await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "activate"))) ? row.userId : null;
+  return (await confirmAddress(env, row.userId, await tokenUseStatement(env.DB, token, "activate"))) ? row.userId : null;
 }
 
 /** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */
@@ -398,7 +398,7 @@ export async function resetPassword(env: AccountEnv, token: string, password: st
       .bind(hash, now, await hashPassword(password, env.PASSWORD_PEPPER)),
     d1.prepare(`DELETE FROM sessions WHERE user_id = ${mine}`).bind(hash, now),
     d1.prepare(`DELETE FROM tokens WHERE kind = 'reset' AND id_hash != ?1 AND user_id = ${mine}`).bind(hash, now),
-    await useTokenStatement(d1, token, "reset"),
+    await tokenUseStatement(d1, token, "reset"),
   ]);
   const userId = results[3]?.results[0]?.user_id ?? null;
   if (userId) await closeRevokedSockets(env, userId);
@@ -454,7 +454,7 @@ export async function confirmMailChange(env: AccountEnv, token: string): Promise
   if (!row?.newEmail) return "invalid";
   if ((await emailState(env.DB, row.brandId, row.newEmail)) !== "free") return "taken";
   try {
-    return (await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "mail_change"), row.newEmail)) ? "ok" : "invalid";
+    return (await confirmAddress(env, row.userId, await tokenUseStatement(env.DB, token, "mail_change"), row.newEmail)) ? "ok" : "invalid";
   } catch (e) {
     // The address got an account between the check and the batch: the unique index decides.
     if (String(e).includes("UNIQUE")) return "taken";
@@ -485,7 +485,7 @@ export async function undoMailChange(env: AccountEnv, token: string): Promise<"o
       d1.prepare("UPDATE users SET email = ?2, status = 'confirmed' WHERE id = ?1").bind(row.user_id, row.payload),
       d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind IN ('mail_change', 'mail_undo') AND id_hash != ?2").bind(row.user_id, hash),
       revokeSessionsStatement(d1, row.user_id),
-      await useTokenStatement(d1, token, "mail_undo"),
+      await tokenUseStatement(d1, token, "mail_undo"),
     ]);
     if (!used?.meta.changes) return "invalid";
   } catch (e) {

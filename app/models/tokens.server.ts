@@ -45,7 +45,7 @@ export async function peekToken(d1: D1Database, token: string, kind: TokenKind):
 }
 
 /** The statement that uses a token; `meta.changes === 1` (or a returned row) means it was valid. */
-export async function useTokenStatement(d1: D1Database, token: string, kind: TokenKind) {
+export async function tokenUseStatement(d1: D1Database, token: string, kind: TokenKind) {
   return d1
     .prepare(
       "UPDATE tokens SET used_at = ?3 WHERE id_hash = ?1 AND kind = ?2 AND used_at IS NULL AND expires_at > ?3 RETURNING user_id, payload",
