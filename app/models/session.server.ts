@@ -4,8 +4,8 @@
  * One query resolves the session, the member and the counts the top bar shows.
  */
 import { createCookie, redirect } from "@remix-run/cloudflare";
-import { lt } from "drizzle-orm";
-import { getDb, schema } from "../../db/client";
+import { and, eq, lt, ne } from "drizzle-orm";
+import { getDb, schema, type Db } from "../../db/client";
 import { AUTH_COOKIE_DAYS } from "~/lib/constants";
 import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
@@ -189,10 +189,11 @@ export async function closeRevokedSockets(env: Pick<Env, "DB" | "CHAT_ROOM" | "M
 }
 
 /** Revokes every session of a member (password reset, deletion), optionally keeping the current one. */
-export function revokeSessionsStatement(d1: D1Database, userId: string, exceptHash?: string) {
-  return exceptHash
-    ? d1.prepare("DELETE FROM sessions WHERE user_id = ?1 AND id_hash != ?2").bind(userId, exceptHash)
-    : d1.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId);
+export function revokeSessionsStatement(db: Db, userId: string, exceptHash?: string) {
+  const { sessions } = schema;
+  return db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), exceptHash ? ne(sessions.idHash, exceptHash) : undefined));
 }
 
 /** The daily purge: sessions past their expiry. */
