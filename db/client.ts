@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
-import * as schema from "./schema";
+// With its extension: the Node seed script reaches this file through app/models/photos.server.ts.
+import * as schema from "./schema.ts";
 
 /** A drizzle client over the D1 binding; cheap to create, so one per request. */
 export function getDb(d1: D1Database) {
