@@ -146,7 +146,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
 
   /** RPC (tests): resolves once the work started after earlier answers (notifications, mail) is done. */
   async settled(): Promise<void> {
-    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+    while (this.background.size > 0) await Promise.allSettled(this.background);
   }
 
   /** RPC: some sessions of this member were revoked; their sockets here close now. */

@@ -12,6 +12,7 @@ import { z } from "zod";
 const STRIP = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 // Characters that draw nothing but are not white space: joiners and variation selectors (kept
 // inside emoji), Hangul fillers and the blank braille pattern (used for "invisible" names).
+// oxlint-disable-next-line no-misleading-character-class -- each joiner and selector is listed on its own on purpose
 const INVISIBLE = /[\s\u034f\u115f\u1160\u17b4\u17b5\u200c\u200d\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
 
 export function normaliseText(value: string, o: { multiline?: boolean } = {}): string {

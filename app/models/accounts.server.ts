@@ -3,8 +3,9 @@
  * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of SPEC sections 4-8 about accounts
  * lives here; routes only parse input and call these functions.
  */
-import { and, eq, gt, isNull } from "drizzle-orm";
-import { getDb, schema } from "../../db/client";
+import { and, eq, getTableColumns, gt, inArray, isNotNull, isNull, like, ne, notInArray, or, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { getDb, schema, toStatement, type Db } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { REACTIVATION_DAYS, NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import type { Env } from "~/lib/env";
@@ -16,7 +17,7 @@ import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { releaseHeldMessages, startAndSend } from "./chat.server";
 import { grantStatements } from "./credits.server";
-import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, useTokenStatement, type TokenKind } from "./tokens.server";
+import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, tokenUseStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
 export const LOGIN_MAX_ATTEMPTS = 5;
@@ -39,13 +40,12 @@ type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSW
  */
 export async function takeDailyQuota(d1: D1Database, key: string, max: number, now = nowS()): Promise<boolean> {
   const day = Math.floor(now / DAY);
-  const row = await d1
-    .prepare(
-      `INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)
-       ON CONFLICT(key) DO UPDATE SET count = count + 1 RETURNING count`,
-    )
-    .bind(`${key}:${day}`, (day + 1) * DAY)
-    .first<{ count: number }>();
+  const { counters } = schema;
+  const [row] = await getDb(d1)
+    .insert(counters)
+    .values({ key: `${key}:${day}`, count: 1, expiresAt: (day + 1) * DAY })
+    .onConflictDoUpdate({ target: counters.key, set: { count: sql`${counters.count} + 1` } })
+    .returning({ count: counters.count });
   return (row?.count ?? 1) <= max;
 }
 
@@ -76,24 +76,27 @@ const sprayKey = (ip: string, hour: number) => `login-addresses:${ip}:${hour}`;
 
 /** Whether this client is still under LOGIN_ADDRESSES_PER_CLIENT failed addresses this hour. */
 async function withinAddressesPerClient(d1: D1Database, ip: string, now = nowS()): Promise<boolean> {
-  const count = await d1.prepare("SELECT count FROM counters WHERE key = ?1").bind(sprayKey(ip, Math.floor(now / HOUR))).first<number>("count");
-  return (count ?? 0) < LOGIN_ADDRESSES_PER_CLIENT;
+  const { counters } = schema;
+  const [row] = await getDb(d1).select({ count: counters.count }).from(counters).where(eq(counters.key, sprayKey(ip, Math.floor(now / HOUR))));
+  return (row?.count ?? 0) < LOGIN_ADDRESSES_PER_CLIENT;
 }
 
 /**
  * A failed login counts its address for the client once an hour (an exact D1 counter: retrying one
  * address does not count again). Two statements that must run next to each other in a batch.
  */
-function failedAddressStatements(d1: D1Database, ip: string, email: string, now: number): D1PreparedStatement[] {
+function failedAddressStatements(db: Db, ip: string, email: string, now: number) {
   const hour = Math.floor(now / HOUR);
   const expires = (hour + 1) * HOUR;
+  const { counters } = schema;
   return [
-    d1.prepare("INSERT OR IGNORE INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)").bind(`login-address:${ip}:${hour}:${email}`, expires),
-    d1.prepare(
-      `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
-       ON CONFLICT(key) DO UPDATE SET count = count + 1`,
-    ).bind(sprayKey(ip, hour), expires),
-  ];
+    db.insert(counters).values({ key: `login-address:${ip}:${hour}:${email}`, count: 1, expiresAt: expires }).onConflictDoNothing(),
+    // Guarded: counts only when the insert above added the address (changes() = 1).
+    db
+      .insert(counters)
+      .select(sql`SELECT ${sprayKey(ip, hour)}, 1, ${expires} WHERE changes() = 1`)
+      .onConflictDoUpdate({ target: counters.key, set: { count: sql`${counters.count} + 1` } }),
+  ] as const;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,56 +130,65 @@ export async function login(
   env: AccountEnv, brand: BrandWithCompany, email: string, password: string, client: LoginClient, now = nowS(),
 ): Promise<LoginResult> {
   const d1 = env.DB;
-  const user = await d1
-    .prepare(
-      `SELECT u.id, u.email, u.password_hash, u.language, u.blocked_until, p.name,
-              (SELECT c.expires_at FROM counters c WHERE c.key = (CASE WHEN u.id = ?6 THEN ?7 ELSE ?3 END) || u.id
-                AND c.count >= ?4 AND c.expires_at > ?5) AS client_blocked_until
-       FROM users u JOIN profiles p ON p.user_id = u.id
-       WHERE u.brand_id = ?1 AND u.email = ?2 AND u.deleted_at IS NULL`,
-    )
-    .bind(brand.id, normalizeEmail(email), failKeyPrefix(client, false), LOGIN_MAX_ATTEMPTS, now, client.device?.userId ?? "", failKeyPrefix(client, true))
-    .first<{ id: string; email: string; password_hash: string; language: string; blocked_until: number | null; name: string; client_blocked_until: number | null }>();
+  const db = getDb(d1);
+  const { users, profiles, counters } = schema;
+  const [user] = await db
+    .select({
+      id: users.id, email: users.email, passwordHash: users.passwordHash, language: users.language,
+      blockedUntil: users.blockedUntil, name: profiles.name,
+      // This client's running lock: the device's key for the member's own device, else the address's.
+      clientBlockedUntil: sql<number | null>`(SELECT ${counters.expiresAt} FROM ${counters}
+        WHERE ${counters.key} = (CASE WHEN ${users.id} = ${client.device?.userId ?? ""} THEN ${failKeyPrefix(client, true)} ELSE ${failKeyPrefix(client, false)} END) || ${users.id}
+          AND ${counters.count} >= ${LOGIN_MAX_ATTEMPTS} AND ${counters.expiresAt} > ${now})`,
+    })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(users.brandId, brand.id), eq(users.email, normalizeEmail(email)), isNull(users.deletedAt)));
   if (!user) {
     // As slow as a wrong password: a failure does not tell whether the address has an account.
     await verifyPassword(password, await dummyHash(env.PASSWORD_PEPPER), env.PASSWORD_PEPPER);
-    await d1.batch(failedAddressStatements(d1, client.ip, normalizeEmail(email), now));
+    await db.batch(failedAddressStatements(db, client.ip, normalizeEmail(email), now));
     return { ok: false, reason: "failed" };
   }
   const known = client.device?.userId === user.id;
   const failKey = failKeyPrefix(client, known) + user.id;
-  if (user.client_blocked_until) return { ok: false, reason: "blocked", minutes: minutesLeft(user.client_blocked_until, now) };
-  if (!known && user.blocked_until && user.blocked_until > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blocked_until, now) };
-  if (await verifyPassword(password, user.password_hash, env.PASSWORD_PEPPER)) {
+  if (user.clientBlockedUntil) return { ok: false, reason: "blocked", minutes: minutesLeft(user.clientBlockedUntil, now) };
+  if (!known && user.blockedUntil && user.blockedUntil > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blockedUntil, now) };
+  if (await verifyPassword(password, user.passwordHash, env.PASSWORD_PEPPER)) {
     // A running lock for unknown devices stays: the member's success does not give the attacker new tries.
-    await d1.batch([
-      d1.prepare(
-        "UPDATE users SET failed_logins = 0, blocked_until = CASE WHEN blocked_until > ?2 THEN blocked_until END, last_seen_at = ?2 WHERE id = ?1",
-      ).bind(user.id, now),
-      d1.prepare("DELETE FROM counters WHERE key = ?1").bind(failKey),
+    await db.batch([
+      db.update(users)
+        .set({ failedLogins: 0, blockedUntil: sql`CASE WHEN ${users.blockedUntil} > ${now} THEN ${users.blockedUntil} END`, lastSeenAt: now })
+        .where(eq(users.id, user.id)),
+      db.delete(counters).where(eq(counters.key, failKey)),
     ]);
     return { ok: true, userId: user.id, language: user.language };
   }
   const until = now + LOGIN_BLOCK_MINUTES * 60;
-  const [clientRow, accountRow] = await d1.batch<{ count: number; blocked_until: number | null }>([
+  const accountLimitReached = sql`${users.failedLogins} + 1 >= ${LOGIN_ACCOUNT_MAX_ATTEMPTS}`;
+  const [clientRow, accountRow] = await db.batch([
     // One client's failures within a window of LOGIN_BLOCK_MINUTES; the last one starts its lock.
-    d1.prepare(
-      `INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)
-       ON CONFLICT(key) DO UPDATE SET
-         count = CASE WHEN expires_at <= ?3 THEN 1 ELSE count + 1 END,
-         expires_at = CASE WHEN expires_at <= ?3 OR count + 1 >= ?4 THEN ?2 ELSE expires_at END
-       RETURNING count`,
-    ).bind(failKey, until, now, LOGIN_MAX_ATTEMPTS),
-    d1.prepare(
-      `UPDATE users SET
-         blocked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE blocked_until END,
-         failed_logins = CASE WHEN failed_logins + 1 >= ?2 THEN 0 ELSE failed_logins + 1 END
-       WHERE id = ?1 RETURNING blocked_until`,
-    ).bind(user.id, LOGIN_ACCOUNT_MAX_ATTEMPTS, until),
-    ...failedAddressStatements(d1, client.ip, user.email, now),
+    db.insert(counters)
+      .values({ key: failKey, count: 1, expiresAt: until })
+      .onConflictDoUpdate({
+        target: counters.key,
+        set: {
+          count: sql`CASE WHEN ${counters.expiresAt} <= ${now} THEN 1 ELSE ${counters.count} + 1 END`,
+          expiresAt: sql`CASE WHEN ${counters.expiresAt} <= ${now} OR ${counters.count} + 1 >= ${LOGIN_MAX_ATTEMPTS} THEN ${until} ELSE ${counters.expiresAt} END`,
+        },
+      })
+      .returning({ count: counters.count }),
+    db.update(users)
+      .set({
+        blockedUntil: sql`CASE WHEN ${accountLimitReached} THEN ${until} ELSE ${users.blockedUntil} END`,
+        failedLogins: sql`CASE WHEN ${accountLimitReached} THEN 0 ELSE ${users.failedLogins} + 1 END`,
+      })
+      .where(eq(users.id, user.id))
+      .returning({ blockedUntil: users.blockedUntil }),
+    ...failedAddressStatements(db, client.ip, user.email, now),
   ]);
-  const clientLocked = (clientRow?.results[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
-  const accountLocked = accountRow?.results[0]?.blocked_until === until;
+  const clientLocked = (clientRow[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
+  const accountLocked = accountRow[0]?.blockedUntil === until;
   if (clientLocked || accountLocked) {
     if (await takeDailyQuota(d1, `lockout-mail:${user.id}`, 1, now)) {
       await sendAccountMail(env, brand, user, "lockout", null, client.origin, user.email, { minutes: LOGIN_BLOCK_MINUTES });
@@ -249,21 +261,21 @@ export async function signup(
   const gender = who.fixed ? who.gender : input.gender ?? who.gender;
   const sexuality = sexualityOf(gender, who.fixed ? who.seeking : input.seeking ?? who.seeking);
   const country = brand.countries.includes(o.country) ? o.country : (brand.countries[0] ?? o.country);
-  const { token, statement } = await newToken(d1, id, "activate");
+  const db = getDb(d1);
+  const { token, statement } = await newToken(db, id, "activate");
   const t = o.tracking;
+  // One D1 batch with the ledger's statements of credits.server.ts (raw until that model moves).
   const statements = [
-    d1.prepare(
-      `INSERT INTO users (id, brand_id, email, password_hash, language, status, network, ref, sub1, sub2, sub3, lb, signup_message, signup_profile_id)
-       VALUES (?1, ?2, ?3, ?4, ?5, 'not_confirmed', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
-    ).bind(
-      id, brand.id, email, await hashPassword(input.password, env.PASSWORD_PEPPER), o.language,
-      t.network, t.ref, t.sub1, t.sub2, t.sub3, t.lb, input.signupMessage?.trim() || null, input.signupProfileId || null,
-    ),
-    d1.prepare(
-      "INSERT INTO profiles (user_id, name, status, gender, sexuality, date_of_birth, country) VALUES (?1, ?2, 'disabled', ?3, ?4, ?5, ?6)",
-    ).bind(id, input.name.trim(), gender, sexuality, input.dateOfBirth, country),
+    db.insert(schema.users).values({
+      id, brandId: brand.id, email, passwordHash: await hashPassword(input.password, env.PASSWORD_PEPPER), language: o.language,
+      status: "not_confirmed", network: t.network, ref: t.ref, sub1: t.sub1, sub2: t.sub2, sub3: t.sub3, lb: t.lb,
+      signupMessage: input.signupMessage?.trim() || null, signupProfileId: input.signupProfileId || null,
+    }),
+    db.insert(schema.profiles).values({
+      userId: id, name: input.name.trim(), status: "disabled", gender, sexuality, dateOfBirth: input.dateOfBirth, country,
+    }),
     statement,
-  ];
+  ].map((q) => toStatement(d1, q));
   if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));
   try {
     await d1.batch(statements);
@@ -288,8 +300,9 @@ const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
  * is confirmed. Only to an existing member of the same brand. Returns the conversation, or null.
  */
 async function sendSignupMessage(env: AccountEnv, brand: BrandWithCompany, userId: string, profileId: string, body: string) {
-  const target = await env.DB.prepare("SELECT 1 AS ok FROM users WHERE id = ?1 AND brand_id = ?2 AND deleted_at IS NULL")
-    .bind(profileId, brand.id).first<{ ok: number }>();
+  const { users } = schema;
+  const [target] = await getDb(env.DB).select({ id: users.id }).from(users)
+    .where(and(eq(users.id, profileId), eq(users.brandId, brand.id), isNull(users.deletedAt)));
   if (!target) return null;
   const sent = await startAndSend(env, { id: userId, credits: 0 }, profileId, {
     clientId: SIGNUP_MESSAGE_CLIENT_ID, kind: "text", body: body.slice(0, brand.messageLength), prices: { message: 0, gift: 0 },
@@ -335,13 +348,16 @@ async function sendAccountMail(
  * address set, the status confirmed and the profile active; then the messages held until now are
  * delivered. False when the token was not usable or the account is deleted.
  */
-async function confirmAddress(env: AccountEnv, userId: string, tokenUse: D1PreparedStatement, email?: string): Promise<boolean> {
-  const d1 = env.DB;
-  const [, confirmed] = await d1.batch([
-    tokenUse,
-    d1.prepare("UPDATE users SET status = 'confirmed', email = COALESCE(?2, email) WHERE id = ?1 AND deleted_at IS NULL AND changes() = 1")
-      .bind(userId, email ?? null),
-    d1.prepare("UPDATE profiles SET status = 'active' WHERE user_id = ?1 AND changes() = 1").bind(userId),
+async function confirmAddress(env: AccountEnv, userId: string, token: string, kind: TokenKind, email?: string): Promise<boolean> {
+  const db = getDb(env.DB);
+  const { users, profiles } = schema;
+  // Guarded: each statement changes a row only if the one before did (changes() = 1).
+  const [, confirmed] = await db.batch([
+    tokenUseStatement(db, await tokenHash(token), kind),
+    db.update(users)
+      .set({ status: "confirmed", email: sql`COALESCE(${email ?? null}, ${users.email})` })
+      .where(and(eq(users.id, userId), isNull(users.deletedAt), sql`changes() = 1`)),
+    db.update(profiles).set({ status: "active" }).where(and(eq(profiles.userId, userId), sql`changes() = 1`)),
   ]);
   if (confirmed?.meta.changes !== 1) return false;
   await releaseHeldMessages(env, userId);
@@ -352,15 +368,15 @@ async function confirmAddress(env: AccountEnv, userId: string, tokenUse: D1Prepa
 export async function activate(env: AccountEnv, token: string): Promise<string | null> {
   const row = await peekToken(env.DB, token, "activate");
   if (!row) return null;
-  return (await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "activate"))) ? row.userId : null;
+  return (await confirmAddress(env, row.userId, token, "activate")) ? row.userId : null;
 }
 
 /** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */
 export async function resendActivation(env: AccountEnv, brand: BrandWithCompany, member: Member, origin: string) {
   if (member.status === "confirmed") return "confirmed" as const;
   if (!(await takeDailyQuota(env.DB, `activate:${member.id}`, ACTIVATION_MAILS_PER_DAY))) return "too_many" as const;
-  const { token, statement } = await newToken(env.DB, member.id, "activate");
-  await statement.run();
+  const { token, statement } = await newToken(getDb(env.DB), member.id, "activate");
+  await statement;
   await sendAccountMail(env, brand, member, "activate", token, origin);
   return "sent" as const;
 }
@@ -369,16 +385,17 @@ export async function resendActivation(env: AccountEnv, brand: BrandWithCompany,
 // Password reset and change
 
 export async function requestPasswordReset(env: AccountEnv, brand: BrandWithCompany, email: string, origin: string) {
-  const user = await env.DB
-    .prepare(
-      "SELECT u.id, u.email, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.brand_id = ?1 AND u.email = ?2 AND u.deleted_at IS NULL",
-    )
-    .bind(brand.id, normalizeEmail(email))
-    .first<{ id: string; email: string; language: string; name: string }>();
+  const { users, profiles } = schema;
+  const db = getDb(env.DB);
+  const [user] = await db
+    .select({ id: users.id, email: users.email, language: users.language, name: profiles.name })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(users.brandId, brand.id), eq(users.email, normalizeEmail(email)), isNull(users.deletedAt)));
   if (!user) return "not_found" as const;
   if (!(await takeDailyQuota(env.DB, `reset:${user.id}`, RESET_MAILS_PER_DAY))) return "too_many" as const;
-  const { token, statement } = await newToken(env.DB, user.id, "reset");
-  await statement.run();
+  const { token, statement } = await newToken(db, user.id, "reset");
+  await statement;
   await sendAccountMail(env, brand, user, "reset", token, origin);
   return "sent" as const;
 }
@@ -389,29 +406,39 @@ export async function requestPasswordReset(env: AccountEnv, brand: BrandWithComp
  * when the link is expired, used or unknown.
  */
 export async function resetPassword(env: AccountEnv, token: string, password: string): Promise<string | null> {
-  const d1 = env.DB;
+  const db = getDb(env.DB);
+  const { users, sessions, tokens } = schema;
   const hash = await tokenHash(token);
   const now = nowS();
-  const mine = `(SELECT user_id FROM tokens WHERE id_hash = ?1 AND kind = 'reset' AND used_at IS NULL AND expires_at > ?2)`;
-  const results = await d1.batch<{ user_id: string }>([
-    d1.prepare(`UPDATE users SET password_hash = ?3, failed_logins = 0, blocked_until = NULL WHERE id = ${mine}`)
-      .bind(hash, now, await hashPassword(password, env.PASSWORD_PEPPER)),
-    d1.prepare(`DELETE FROM sessions WHERE user_id = ${mine}`).bind(hash, now),
-    d1.prepare(`DELETE FROM tokens WHERE kind = 'reset' AND id_hash != ?1 AND user_id = ${mine}`).bind(hash, now),
-    await useTokenStatement(d1, token, "reset"),
+  // The link's member while the link is usable; the token is used last, in the same batch.
+  const mine = db.select({ userId: tokens.userId }).from(tokens)
+    .where(and(eq(tokens.idHash, hash), eq(tokens.kind, "reset"), isNull(tokens.usedAt), gt(tokens.expiresAt, now)));
+  const results = await db.batch([
+    db.update(users)
+      .set({ passwordHash: await hashPassword(password, env.PASSWORD_PEPPER), failedLogins: 0, blockedUntil: null })
+      .where(inArray(users.id, mine)),
+    db.delete(sessions).where(inArray(sessions.userId, mine)),
+    db.delete(tokens).where(and(eq(tokens.kind, "reset"), ne(tokens.idHash, hash), inArray(tokens.userId, mine))),
+    tokenUseStatement(db, hash, "reset"),
   ]);
-  const userId = results[3]?.results[0]?.user_id ?? null;
+  const userId = results[3][0]?.userId ?? null;
   if (userId) await closeRevokedSockets(env, userId);
   return userId;
 }
 
+async function passwordHashOf(db: Db, userId: string) {
+  const [row] = await db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId));
+  return row;
+}
+
 /** Settings: the old password must be right; the member's other sessions end. */
 export async function changePassword(env: AccountEnv, userId: string, oldPassword: string, password: string, keepSessionHash: string | null) {
-  const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?1").bind(userId).first<{ password_hash: string }>();
-  if (!row || !(await verifyPassword(oldPassword, row.password_hash, env.PASSWORD_PEPPER))) return false;
-  await env.DB.batch([
-    env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(userId, await hashPassword(password, env.PASSWORD_PEPPER)),
-    revokeSessionsStatement(env.DB, userId, keepSessionHash ?? undefined),
+  const db = getDb(env.DB);
+  const row = await passwordHashOf(db, userId);
+  if (!row || !(await verifyPassword(oldPassword, row.passwordHash, env.PASSWORD_PEPPER))) return false;
+  await db.batch([
+    db.update(schema.users).set({ passwordHash: await hashPassword(password, env.PASSWORD_PEPPER) }).where(eq(schema.users.id, userId)),
+    revokeSessionsStatement(db, userId, keepSessionHash ?? undefined),
   ]);
   await closeRevokedSockets(env, userId);
   return true;
@@ -428,13 +455,14 @@ export async function changePassword(env: AccountEnv, userId: string, oldPasswor
 export async function requestMailChange(
   env: AccountEnv, brand: BrandWithCompany, member: Member, newEmail: string, password: string, origin: string,
 ) {
-  const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?1").bind(member.id).first<{ password_hash: string }>();
-  if (!row || !(await verifyPassword(password, row.password_hash, env.PASSWORD_PEPPER))) return "wrong_password" as const;
+  const db = getDb(env.DB);
+  const row = await passwordHashOf(db, member.id);
+  if (!row || !(await verifyPassword(password, row.passwordHash, env.PASSWORD_PEPPER))) return "wrong_password" as const;
   const email = normalizeEmail(newEmail);
   if ((await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
-  const change = await newToken(env.DB, member.id, "mail_change", email);
-  const undo = await newToken(env.DB, member.id, "mail_undo", member.email);
-  await env.DB.batch([change.statement, undo.statement]);
+  const change = await newToken(db, member.id, "mail_change", email);
+  const undo = await newToken(db, member.id, "mail_undo", member.email);
+  await db.batch([change.statement, undo.statement]);
   await sendAccountMail(env, brand, member, "mailChange", change.token, origin, email);
   await sendAccountMail(env, brand, member, "mailUndo", undo.token, origin, member.email, { email, days: MAIL_UNDO_DAYS });
   return "sent" as const;
@@ -454,7 +482,7 @@ export async function confirmMailChange(env: AccountEnv, token: string): Promise
   if (!row?.newEmail) return "invalid";
   if ((await emailState(env.DB, row.brandId, row.newEmail)) !== "free") return "taken";
   try {
-    return (await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "mail_change"), row.newEmail)) ? "ok" : "invalid";
+    return (await confirmAddress(env, row.userId, token, "mail_change", row.newEmail)) ? "ok" : "invalid";
   } catch (e) {
     // The address got an account between the check and the batch: the unique index decides.
     if (String(e).includes("UNIQUE")) return "taken";
@@ -468,33 +496,35 @@ export async function confirmMailChange(env: AccountEnv, token: string): Promise
  * proves the address, so it counts as confirmed.
  */
 export async function undoMailChange(env: AccountEnv, token: string): Promise<"ok" | "invalid" | "taken"> {
-  const d1 = env.DB;
+  const db = getDb(env.DB);
+  const { tokens, users } = schema;
   const hash = await tokenHash(token);
-  const row = await d1
-    .prepare(
-      `SELECT t.user_id, t.payload, u.email, u.brand_id FROM tokens t JOIN users u ON u.id = t.user_id
-       WHERE t.id_hash = ?1 AND t.kind = 'mail_undo' AND t.used_at IS NULL AND t.expires_at > ?2 AND u.deleted_at IS NULL`,
-    )
-    .bind(hash, nowS())
-    .first<{ user_id: string; payload: string; email: string; brand_id: number }>();
-  if (!row) return "invalid";
+  const [row] = await db
+    .select({ userId: tokens.userId, payload: tokens.payload, email: users.email, brandId: users.brandId })
+    .from(tokens)
+    .innerJoin(users, eq(users.id, tokens.userId))
+    .where(and(
+      eq(tokens.idHash, hash), eq(tokens.kind, "mail_undo"), isNull(tokens.usedAt), gt(tokens.expiresAt, nowS()), isNull(users.deletedAt),
+    ));
+  if (!row?.payload) return "invalid";
+  const previous = row.payload;
   // Someone may have signed up with the old address after it was released.
-  if (row.email !== row.payload && (await emailState(d1, row.brand_id, row.payload)) !== "free") return "taken";
+  if (row.email !== previous && (await emailState(env.DB, row.brandId, previous)) !== "free") return "taken";
   try {
-    const [, , , used] = await d1.batch([
-      d1.prepare("UPDATE users SET email = ?2, status = 'confirmed' WHERE id = ?1").bind(row.user_id, row.payload),
-      d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind IN ('mail_change', 'mail_undo') AND id_hash != ?2").bind(row.user_id, hash),
-      revokeSessionsStatement(d1, row.user_id),
-      await useTokenStatement(d1, token, "mail_undo"),
+    const [, , , used] = await db.batch([
+      db.update(users).set({ email: previous, status: "confirmed" }).where(eq(users.id, row.userId)),
+      db.delete(tokens).where(and(eq(tokens.userId, row.userId), inArray(tokens.kind, ["mail_change", "mail_undo"]), ne(tokens.idHash, hash))),
+      revokeSessionsStatement(db, row.userId),
+      tokenUseStatement(db, hash, "mail_undo"),
     ]);
-    if (!used?.meta.changes) return "invalid";
+    if (!used.length) return "invalid";
   } catch (e) {
     if (String(e).includes("UNIQUE")) return "taken";
     throw e;
   }
-  await closeRevokedSockets(env, row.user_id);
+  await closeRevokedSockets(env, row.userId);
   // Confirmed now: anything held until the address was confirmed goes out (as in confirmAddress).
-  await releaseHeldMessages(env, row.user_id);
+  await releaseHeldMessages(env, row.userId);
   return "ok";
 }
 
@@ -502,21 +532,19 @@ export async function undoMailChange(env: AccountEnv, token: string): Promise<"o
 // Simple settings
 
 export async function setInvisible(d1: D1Database, userId: string, invisible: boolean) {
-  await d1.prepare("UPDATE users SET invisible = ?2 WHERE id = ?1").bind(userId, invisible ? 1 : 0).run();
+  await getDb(d1).update(schema.users).set({ invisible }).where(eq(schema.users.id, userId));
 }
 
 export async function setLanguage(d1: D1Database, userId: string, lng: Language) {
-  await d1.prepare("UPDATE users SET language = ?2 WHERE id = ?1").bind(userId, lng).run();
+  await getDb(d1).update(schema.users).set({ language: lng }).where(eq(schema.users.id, userId));
 }
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type DisabledReason = "user" | "spam_complaint" | "bounce" | "list_unsubscribe";
 
 export async function notificationSettings(d1: D1Database, userId: string) {
-  const { results } = await d1
-    .prepare("SELECT type, reason FROM notifications_disabled WHERE user_id = ?1")
-    .bind(userId)
-    .all<{ type: string; reason: DisabledReason }>();
+  const { notificationsDisabled: nd } = schema;
+  const results = await getDb(d1).select({ type: nd.type, reason: nd.reason }).from(nd).where(eq(nd.userId, userId));
   const disabled = new Map(results.map((r) => [r.type, r.reason]));
   return NOTIFICATION_TYPES.map((type) => ({ type, enabled: !disabled.has(type), reason: disabled.get(type) ?? null }));
 }
@@ -524,12 +552,11 @@ export async function notificationSettings(d1: D1Database, userId: string) {
 /** Saves which types the member receives. Re-enabling a type also lifts a bounce/complaint block. */
 export async function saveNotificationSettings(d1: D1Database, userId: string, enabled: string[]) {
   const off = NOTIFICATION_TYPES.filter((type) => !enabled.includes(type));
-  await d1.batch([
-    d1.prepare(`DELETE FROM notifications_disabled WHERE user_id = ?1 AND type NOT IN (${off.map((_, i) => `?${i + 2}`).join(",") || "''"})`)
-      .bind(userId, ...off),
-    ...off.map((type) =>
-      d1.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, 'user') ON CONFLICT DO NOTHING").bind(userId, type),
-    ),
+  const db = getDb(d1);
+  const { notificationsDisabled: nd } = schema;
+  await db.batch([
+    db.delete(nd).where(and(eq(nd.userId, userId), off.length ? notInArray(nd.type, off) : undefined)),
+    ...off.map((type) => db.insert(nd).values({ userId, type, reason: "user" }).onConflictDoNothing()),
   ]);
 }
 
@@ -550,13 +577,13 @@ export async function deleteAccount(
   remarks: string,
   origin: string,
 ) {
-  const d1 = env.DB;
-  const { token, statement } = await newToken(d1, member.id, "reactivate");
-  await d1.batch([
-    d1.prepare("UPDATE users SET deleted_at = ?2, delete_reason = ?3, delete_remarks = ?4 WHERE id = ?1")
-      .bind(member.id, nowS(), reason, remarks.slice(0, 2000)),
-    revokeSessionsStatement(d1, member.id),
-    d1.prepare("DELETE FROM tokens WHERE user_id = ?1 AND kind = 'reactivate'").bind(member.id),
+  const db = getDb(env.DB);
+  const { users, tokens } = schema;
+  const { token, statement } = await newToken(db, member.id, "reactivate");
+  await db.batch([
+    db.update(users).set({ deletedAt: nowS(), deleteReason: reason, deleteRemarks: remarks.slice(0, 2000) }).where(eq(users.id, member.id)),
+    revokeSessionsStatement(db, member.id),
+    db.delete(tokens).where(and(eq(tokens.userId, member.id), eq(tokens.kind, "reactivate"))),
     statement,
   ]);
   await closeRevokedSockets(env, member.id);
@@ -565,30 +592,35 @@ export async function deleteAccount(
 
 /** From the sign-up form's pending-deletion notice: a fresh reactivation link, within the quota. */
 export async function requestReactivation(env: AccountEnv, brand: BrandWithCompany, email: string, origin: string) {
-  const user = await env.DB
-    .prepare(
-      "SELECT u.id, u.email, u.language, u.deleted_at, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.brand_id = ?1 AND u.email = ?2 AND u.deleted_at IS NOT NULL",
-    )
-    .bind(brand.id, normalizeEmail(email))
-    .first<{ id: string; email: string; language: string; name: string; deleted_at: number }>();
-  if (!user || user.deleted_at < nowS() - REACTIVATION_DAYS * DAY) return "not_found" as const;
+  const { users, profiles } = schema;
+  const db = getDb(env.DB);
+  const [user] = await db
+    .select({ id: users.id, email: users.email, language: users.language, deletedAt: users.deletedAt, name: profiles.name })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(users.brandId, brand.id), eq(users.email, normalizeEmail(email)), isNotNull(users.deletedAt)));
+  if (!user || (user.deletedAt ?? 0) < nowS() - REACTIVATION_DAYS * DAY) return "not_found" as const;
   if (!(await takeDailyQuota(env.DB, `reactivate:${user.id}`, RESET_MAILS_PER_DAY))) return "too_many" as const;
-  const { token, statement } = await newToken(env.DB, user.id, "reactivate");
-  await statement.run();
+  const { token, statement } = await newToken(db, user.id, "reactivate");
+  await statement;
   await sendAccountMail(env, brand, user, "reactivate", token, origin);
   return "sent" as const;
 }
 
 /** Undoes a deletion from its link, if the deletion is less than REACTIVATION_DAYS old. */
 export async function reactivate(d1: D1Database, token: string, now = nowS()): Promise<string | null> {
+  const db = getDb(d1);
+  const { users, tokens } = schema;
   const hash = await tokenHash(token);
-  const mine = `(SELECT user_id FROM tokens WHERE id_hash = ?1 AND kind = 'reactivate' AND used_at IS NULL AND expires_at > ?2)`;
-  const [restored] = await d1.batch([
-    d1.prepare(`UPDATE users SET deleted_at = NULL, delete_reason = NULL, delete_remarks = NULL WHERE id = ${mine} AND deleted_at > ?3 RETURNING id`)
-      .bind(hash, now, now - REACTIVATION_DAYS * DAY),
-    d1.prepare(`UPDATE tokens SET used_at = ?2 WHERE id_hash = ?1 AND kind = 'reactivate' AND used_at IS NULL AND expires_at > ?2`).bind(hash, now),
+  const usable = and(eq(tokens.idHash, hash), eq(tokens.kind, "reactivate"), isNull(tokens.usedAt), gt(tokens.expiresAt, now));
+  const [restored] = await db.batch([
+    db.update(users)
+      .set({ deletedAt: null, deleteReason: null, deleteRemarks: null })
+      .where(and(inArray(users.id, db.select({ userId: tokens.userId }).from(tokens).where(usable)), gt(users.deletedAt, now - REACTIVATION_DAYS * DAY)))
+      .returning({ id: users.id }),
+    db.update(tokens).set({ usedAt: now }).where(usable),
   ]);
-  return (restored?.results[0] as { id: string } | undefined)?.id ?? null;
+  return restored[0]?.id ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -597,16 +629,16 @@ export async function reactivate(d1: D1Database, token: string, now = nowS()): P
 export async function retentionDiscountCode(d1: D1Database, brand: BrandWithCompany, userId: string) {
   const percentage = brand.company.deleteDiscount;
   if (!percentage) return null;
-  const existing = await d1
-    .prepare("SELECT code, value_percentage, expires FROM discount_codes WHERE user_id = ?1 AND code LIKE 'STAY-%' AND status = 'active'")
-    .bind(userId)
-    .first<{ code: string; value_percentage: string; expires: number }>();
-  if (existing && existing.expires > nowS()) return { code: existing.code, percentage: Number(existing.value_percentage) };
+  const db = getDb(d1);
+  const { discountCodes: dc } = schema;
+  const [existing] = await db
+    .select({ code: dc.code, valuePercentage: dc.valuePercentage, expires: dc.expires })
+    .from(dc)
+    .where(and(eq(dc.userId, userId), like(dc.code, "STAY-%"), eq(dc.status, "active")))
+    .limit(1);
+  if (existing?.expires && existing.expires > nowS()) return { code: existing.code, percentage: Number(existing.valuePercentage) };
   const code = `STAY-${randomId(6).toUpperCase().replace(/[^A-Z0-9]/g, "X")}`;
-  await d1
-    .prepare("INSERT INTO discount_codes (code, value_percentage, user_id, expires, once_per_user) VALUES (?1, ?2, ?3, ?4, 1)")
-    .bind(code, String(percentage), userId, nowS() + 30 * DAY)
-    .run();
+  await db.insert(dc).values({ code, valuePercentage: String(percentage), userId, expires: nowS() + 30 * DAY, oncePerUser: true });
   return { code, percentage };
 }
 
@@ -628,41 +660,58 @@ export function userJson(m: Member) {
   };
 }
 
+/** Columns under their stored names: the export shows what is stored, as it is named in the database. */
+function stored(columns: Record<string, AnySQLiteColumn>): Record<string, AnySQLiteColumn> {
+  return Object.fromEntries(Object.values(columns).map((c) => [c.name, c]));
+}
+
 /** Everything stored about a member (GDPR right of access), minus the password hash. */
 export async function exportMemberData(d1: D1Database, userId: string) {
-  const q = (sql: string) => d1.prepare(sql).bind(userId);
+  const db = getDb(d1);
+  const s = schema;
+  const { passwordHash: _secret, ...userColumns } = getTableColumns(s.users);
   const [user, profile, interests, photos, likesGiven, likesReceived, blocks, conversations, messages, ledger, payments, notifications, discounts] =
-    await d1.batch([
-      q("SELECT * FROM users WHERE id = ?1"),
-      q("SELECT * FROM profiles WHERE user_id = ?1"),
-      q("SELECT interest_id FROM profile_interests WHERE user_id = ?1"),
-      q("SELECT id, is_private, width, height, created_at FROM photos WHERE user_id = ?1"),
-      q("SELECT liked_id, source, created_at FROM likes WHERE liker_id = ?1"),
-      q("SELECT liker_id, created_at FROM likes WHERE liked_id = ?1"),
-      q("SELECT blocked_id, created_at FROM blocks WHERE blocker_id = ?1"),
-      q("SELECT c.id, c.member_a, c.member_b, c.created_at FROM conversations c WHERE c.member_a = ?1 OR c.member_b = ?1"),
-      q("SELECT conversation_id, kind, body, gift_id, credits_charged, created_at FROM messages WHERE sender_id = ?1 ORDER BY id"),
-      q("SELECT delta, reason, ref_id, created_at FROM credit_ledger WHERE user_id = ?1 ORDER BY id"),
-      q("SELECT id, package_id, credits, amount_cents, currency, method, status, created_at FROM payments WHERE user_id = ?1"),
-      q("SELECT type, reason, created_at FROM notifications_disabled WHERE user_id = ?1"),
-      q("SELECT code, value_percentage, expires FROM discount_codes WHERE user_id = ?1"),
+    await db.batch([
+      db.select(stored(userColumns)).from(s.users).where(eq(s.users.id, userId)),
+      db.select(stored(getTableColumns(s.profiles))).from(s.profiles).where(eq(s.profiles.userId, userId)),
+      db.select({ interestId: s.profileInterests.interestId }).from(s.profileInterests).where(eq(s.profileInterests.userId, userId)),
+      db.select(stored({ a: s.photos.id, b: s.photos.isPrivate, c: s.photos.width, d: s.photos.height, e: s.photos.createdAt }))
+        .from(s.photos).where(eq(s.photos.userId, userId)),
+      db.select(stored({ a: s.likes.likedId, b: s.likes.source, c: s.likes.createdAt })).from(s.likes).where(eq(s.likes.likerId, userId)),
+      db.select(stored({ a: s.likes.likerId, b: s.likes.createdAt })).from(s.likes).where(eq(s.likes.likedId, userId)),
+      db.select(stored({ a: s.blocks.blockedId, b: s.blocks.createdAt })).from(s.blocks).where(eq(s.blocks.blockerId, userId)),
+      db.select(stored({ a: s.conversations.id, b: s.conversations.memberA, c: s.conversations.memberB, d: s.conversations.createdAt }))
+        .from(s.conversations).where(or(eq(s.conversations.memberA, userId), eq(s.conversations.memberB, userId))),
+      db.select(stored({
+        a: s.messages.conversationId, b: s.messages.kind, c: s.messages.body, d: s.messages.giftId, e: s.messages.creditsCharged,
+        f: s.messages.createdAt,
+      })).from(s.messages).where(eq(s.messages.senderId, userId)).orderBy(s.messages.id),
+      db.select(stored({ a: s.creditLedger.delta, b: s.creditLedger.reason, c: s.creditLedger.refId, d: s.creditLedger.createdAt }))
+        .from(s.creditLedger).where(eq(s.creditLedger.userId, userId)).orderBy(s.creditLedger.id),
+      db.select(stored({
+        a: s.payments.id, b: s.payments.packageId, c: s.payments.credits, d: s.payments.amountCents, e: s.payments.currency,
+        f: s.payments.method, g: s.payments.status, h: s.payments.createdAt,
+      })).from(s.payments).where(eq(s.payments.userId, userId)),
+      db.select(stored({ a: s.notificationsDisabled.type, b: s.notificationsDisabled.reason, c: s.notificationsDisabled.createdAt }))
+        .from(s.notificationsDisabled).where(eq(s.notificationsDisabled.userId, userId)),
+      db.select(stored({ a: s.discountCodes.code, b: s.discountCodes.valuePercentage, c: s.discountCodes.expires }))
+        .from(s.discountCodes).where(eq(s.discountCodes.userId, userId)),
     ]);
-  const { password_hash: _secret, ...userRow } = (user!.results[0] ?? {}) as Record<string, unknown>;
   return {
     exported_at: new Date().toISOString(),
-    user: userRow,
-    profile: profile!.results[0] ?? null,
-    interests: interests!.results.map((r) => (r as { interest_id: string }).interest_id),
-    photos: photos!.results,
-    likes_given: likesGiven!.results,
-    likes_received: likesReceived!.results,
-    blocks: blocks!.results,
-    conversations: conversations!.results,
-    messages_sent: messages!.results,
-    credit_ledger: ledger!.results,
-    payments: payments!.results,
-    notifications_disabled: notifications!.results,
-    discount_codes: discounts!.results,
+    user: user[0] ?? {},
+    profile: profile[0] ?? null,
+    interests: interests.map((r) => r.interestId),
+    photos,
+    likes_given: likesGiven,
+    likes_received: likesReceived,
+    blocks,
+    conversations,
+    messages_sent: messages,
+    credit_ledger: ledger,
+    payments,
+    notifications_disabled: notifications,
+    discount_codes: discounts,
   };
 }
 

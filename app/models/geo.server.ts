@@ -2,6 +2,8 @@
  * Places: regions of a country, and the offline reverse geocoder (nearest city of the GeoNames
  * cities table by bounding box, DESIGN section 1). Nothing more exact than a city leaves the server.
  */
+import { and, between, desc, eq, sql } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 export function regionsStatement(d1: D1Database, country: string) {
   return d1.prepare("SELECT code, name, names FROM regions WHERE country = ?1").bind(country);
 }
@@ -47,23 +49,22 @@ export async function nearestCity(d1: D1Database, lat: number, lon: number, lng 
   return row && { country: row.country, region: row.region_code, region_name: regionName(row.region_names, row.region_name, lng), city: row.name };
 }
 
-type CityRow = { name: string; country: string; region_code: string; region_name: string; region_names: string | null; lat: number; lon: number };
-
-async function nearestCityRow(d1: D1Database, lat: number, lon: number): Promise<CityRow | null> {
+async function nearestCityRow(d1: D1Database, lat: number, lon: number) {
+  const { cities: c, regions: r } = schema;
   const k = Math.cos((lat * Math.PI) / 180) ** 2; // longitude degrees shrink towards the poles
+  const ofCity = and(eq(r.country, c.country), eq(r.code, c.regionCode));
   for (const box of BOXES) {
     const lonBox = box / Math.max(0.1, Math.sqrt(k));
-    const row = await d1
-      .prepare(
-        `SELECT c.name, c.country, c.region_code, c.lat, c.lon,
-                COALESCE((SELECT r.name FROM regions r WHERE r.country = c.country AND r.code = c.region_code), c.region_code) AS region_name,
-                (SELECT r.names FROM regions r WHERE r.country = c.country AND r.code = c.region_code) AS region_names
-         FROM cities c
-         WHERE c.lat BETWEEN ?1 - ?3 AND ?1 + ?3 AND c.lon BETWEEN ?2 - ?4 AND ?2 + ?4
-         ORDER BY (c.lat - ?1) * (c.lat - ?1) + (c.lon - ?2) * (c.lon - ?2) * ?5 LIMIT 1`,
-      )
-      .bind(lat, lon, box, lonBox, k)
-      .first<CityRow>();
+    const [row] = await getDb(d1)
+      .select({
+        name: c.name, country: c.country, region_code: c.regionCode, lat: c.lat, lon: c.lon,
+        region_name: sql<string>`COALESCE((SELECT ${r.name} FROM ${r} WHERE ${ofCity}), ${c.regionCode})`,
+        region_names: sql<string | null>`(SELECT ${r.names} FROM ${r} WHERE ${ofCity})`,
+      })
+      .from(c)
+      .where(and(between(c.lat, lat - box, lat + box), between(c.lon, lon - lonBox, lon + lonBox)))
+      .orderBy(sql`(${c.lat} - ${lat}) * (${c.lat} - ${lat}) + (${c.lon} - ${lon}) * (${c.lon} - ${lon}) * ${k}`)
+      .limit(1);
     if (row) return row;
   }
   return null;
@@ -76,7 +77,8 @@ async function nearestCityRow(d1: D1Database, lat: number, lon: number): Promise
  */
 export async function regionForCountry(d1: D1Database, country: string, region: string): Promise<string | null> {
   if (!region) return "";
-  const { results } = await d1.prepare("SELECT country FROM regions WHERE code = ?1").bind(region).all<{ country: string }>();
+  const { regions } = schema;
+  const results = await getDb(d1).select({ country: regions.country }).from(regions).where(eq(regions.code, region));
   if (results.length === 0) return null;
   return results.some((r) => r.country === country) ? region : "";
 }
@@ -106,18 +108,24 @@ export async function cityLevelPosition(
 
 /** A city's position (for distances) when a member picks it by name. */
 export async function cityPosition(d1: D1Database, country: string, city: string) {
-  return d1
-    .prepare("SELECT lat, lon FROM cities WHERE country = ?1 AND name = ?2 COLLATE NOCASE ORDER BY population DESC LIMIT 1")
-    .bind(country, city)
-    .first<{ lat: number; lon: number }>();
+  const { cities } = schema;
+  const [row] = await getDb(d1)
+    .select({ lat: cities.lat, lon: cities.lon })
+    .from(cities)
+    .where(and(eq(cities.country, country), sql`${cities.name} = ${city} COLLATE NOCASE`))
+    .orderBy(desc(cities.population))
+    .limit(1);
+  return row ?? null;
 }
 
 /** The regions of each of the brand's countries (/api/regions.php), named in the page's language. */
 export async function regionsByCountry(d1: D1Database, countries: string[], lng = "en") {
-  const { results } = await d1
-    .prepare(`SELECT country, code, name, names FROM regions WHERE country IN (SELECT value FROM json_each(?1))`)
-    .bind(JSON.stringify(countries))
-    .all<RegionRow & { country: string }>();
+  const { regions } = schema;
+  // One bound JSON list, whatever the number of countries (D1 binds at most 100 values).
+  const results = await getDb(d1)
+    .select({ country: regions.country, code: regions.code, name: regions.name, names: regions.names })
+    .from(regions)
+    .where(sql`${regions.country} IN (SELECT value FROM json_each(${JSON.stringify(countries)}))`);
   const rows: Record<string, RegionRow[]> = {};
   for (const r of results) (rows[r.country] ??= []).push(r);
   return Object.fromEntries(Object.entries(rows).map(([country, list]) => [country, regionsIn(list, lng)]));

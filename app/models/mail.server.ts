@@ -3,6 +3,8 @@
  * everywhere else every mail lands in the mail_outbox table, readable at /dev/outbox, so activation,
  * reset and reactivation links can be read and clicked while developing and testing.
  */
+import { desc } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import type { TFunction } from "i18next";
 import { isProduction, type Env } from "~/lib/env";
 
@@ -44,30 +46,17 @@ export function mailerFor(env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_F
   }
   return {
     async send(mail) {
-      await env.DB.prepare("INSERT INTO mail_outbox (brand_id, \"to\", subject, text, html, headers) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-        .bind(mail.brandId, mail.to, mail.subject, mail.text, mail.html, mail.headers ? JSON.stringify(mail.headers) : null)
-        .run();
+      await getDb(env.DB).insert(schema.mailOutbox).values({
+        brandId: mail.brandId, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers ?? null,
+      });
     },
   };
 }
 
-export interface OutboxMail {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Extra headers as JSON (List-Unsubscribe…), null for none. */
-  headers: string | null;
-  created_at: number;
-}
+export type OutboxMail = typeof schema.mailOutbox.$inferSelect;
 
 export async function listOutbox(d1: D1Database, limit = 50): Promise<OutboxMail[]> {
-  const { results } = await d1
-    .prepare('SELECT id, "to", subject, text, html, headers, created_at FROM mail_outbox ORDER BY id DESC LIMIT ?1')
-    .bind(limit)
-    .all<OutboxMail>();
-  return results;
+  return getDb(d1).select().from(schema.mailOutbox).orderBy(desc(schema.mailOutbox.id)).limit(limit);
 }
 
 const escapeHtml = (s: string) =>

@@ -10,14 +10,17 @@
  * run never sends the same thing twice, and a failed channel is retried without repeating the other.
  */
 import type { TFunction } from "i18next";
+import { and, between, desc, eq, gt, isNull, lt, max, ne, notExists, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { getDb, schema, type Db } from "../../db/client";
 import { NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import { isProduction, type Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { nowS } from "~/lib/dates";
 import { safeRedirect } from "~/lib/request.server";
 import { mailerFor, renderMail, type Mailer } from "./mail.server";
-import { dropSubscription, webPushSender, type PushPayload, type PushSender, type StoredSubscription } from "./push.server";
+import { dropSubscription, webPushSender, type PushPayload, type PushSender } from "./push.server";
 import type { CampaignType, DigestType, NotifyEvent } from "./notify-events";
 import { enqueueAll, eventFields } from "./notify-queue";
 import { logError } from "~/lib/log.server";
@@ -52,29 +55,37 @@ export async function handleNotifyBatch(batch: MessageBatch<NotifyEvent>, env: N
   }
 }
 
-type Facts = {
-  id: string; email: string; language: string; invisible: number; deleted_at: number | null; brand_id: number;
-  domain: string; mail_name: string; brand_name: string; disabled: string | null; member_name: string | null;
-  country: string | null; region: string | null; gender: string | null;
-  sender_name: string | null; sender_photo: string | null; sender_gone: number; blocked: number; unread: number | null;
-  first_message: number; liked: number; likes_back: number;
-};
-
-const FACTS_SQL = `
-SELECT u.id, u.email, u.language, u.invisible, u.deleted_at, u.brand_id, b.domain, b.mail_name, b.name AS brand_name,
-       (SELECT group_concat(nd.type || ':' || nd.reason) FROM notifications_disabled nd WHERE nd.user_id = u.id) AS disabled,
-       p.name AS member_name, p.country, p.region, p.gender,
-       s.name AS sender_name, s.main_photo_id AS sender_photo,
-       (?2 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users su WHERE su.id = ?2 AND su.deleted_at IS NULL)) AS sender_gone,
-       EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = u.id)) AS blocked,
-       (SELECT unread FROM conversation_members WHERE conversation_id = ?3 AND user_id = u.id) AS unread,
-       NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND seq < ?4) AS first_message,
-       EXISTS (SELECT 1 FROM likes WHERE liker_id = ?2 AND liked_id = u.id) AS liked,
-       EXISTS (SELECT 1 FROM likes WHERE liker_id = u.id AND liked_id = ?2) AS likes_back
-FROM users u JOIN brands b ON b.id = u.brand_id
-LEFT JOIN profiles p ON p.user_id = u.id
-LEFT JOIN profiles s ON s.user_id = ?2
-WHERE u.id = ?1`;
+/**
+ * Everything deliver needs about the member and the event, in one read: the member, brand and
+ * sender, which types are off, and whether the event still holds (blocked, read, like taken back).
+ * In db.batch D1 answers rows keyed by column name, so the three `name` columns carry their own.
+ */
+function factsQuery(db: Db, userId: string, senderId: string | null, conversationId: string | null, seq: number) {
+  const { users: u, brands: b, profiles: p, notificationsDisabled: nd, blocks, conversationMembers: cm, messages, likes } = schema;
+  const s = alias(p, "s");
+  return db
+    .select({
+      id: u.id, email: u.email, language: u.language, invisible: u.invisible, deleted_at: u.deletedAt, brand_id: u.brandId,
+      domain: b.domain, mail_name: b.mailName, brand_name: sql<string>`${b.name}`.as("brand_name"),
+      disabled: sql<string | null>`(SELECT group_concat(${nd.type} || ':' || ${nd.reason}) FROM ${nd} WHERE ${nd.userId} = ${u.id})`,
+      member_name: p.name, country: p.country, region: p.region, gender: p.gender,
+      sender_name: sql<string | null>`${s.name}`.as("sender_name"), sender_photo: sql<string | null>`${s.mainPhotoId}`.as("sender_photo"),
+      // The inner users shadows the outer one: this asks about the sender.
+      sender_gone: sql<number>`(${senderId} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${u} WHERE ${u.id} = ${senderId} AND ${u.deletedAt} IS NULL))`,
+      blocked: sql<number>`EXISTS (SELECT 1 FROM ${blocks} WHERE (${blocks.blockerId} = ${u.id} AND ${blocks.blockedId} = ${senderId})
+        OR (${blocks.blockerId} = ${senderId} AND ${blocks.blockedId} = ${u.id}))`,
+      unread: sql<number | null>`(SELECT ${cm.unread} FROM ${cm} WHERE ${cm.conversationId} = ${conversationId} AND ${cm.userId} = ${u.id})`,
+      first_message: sql<number>`NOT EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.seq} < ${seq})`,
+      liked: sql<number>`EXISTS (SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${senderId} AND ${likes.likedId} = ${u.id})`,
+      likes_back: sql<number>`EXISTS (SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${u.id} AND ${likes.likedId} = ${senderId})`,
+    })
+    .from(u)
+    .innerJoin(b, eq(b.id, u.brandId))
+    .leftJoin(p, eq(p.userId, u.id))
+    .leftJoin(s, sql`${s.userId} = ${senderId}`)
+    .where(eq(u.id, userId));
+}
+type Facts = Awaited<ReturnType<typeof factsQuery>>[number];
 
 /** What one event means for one member: the type, a once-only key, where it leads, and the words. */
 type Plan = {
@@ -130,11 +141,13 @@ export function channelsOf(disabled: string | null, type: NotificationType) {
 export async function deliver(env: NotifyEnv, event: NotifyEvent, senders: Senders): Promise<{ mail: boolean; push: number }> {
   let plan = planOf(event);
   const db = env.DB;
-  const [factsRes, subsRes] = await db.batch([
-    db.prepare(FACTS_SQL).bind(plan.userId, plan.senderId, plan.conversationId, event.kind === "message" ? event.messageId : 0),
-    db.prepare("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?1 ORDER BY id").bind(plan.userId),
+  const orm = getDb(db);
+  const ps = schema.pushSubscriptions;
+  const [factsRows, subs] = await orm.batch([
+    factsQuery(orm, plan.userId, plan.senderId, plan.conversationId, event.kind === "message" ? event.messageId : 0),
+    orm.select({ id: ps.id, endpoint: ps.endpoint, p256dh: ps.p256dh, auth: ps.auth }).from(ps).where(eq(ps.userId, plan.userId)).orderBy(ps.id),
   ]);
-  const f = (factsRes!.results as Facts[])[0] ?? null;
+  const f = factsRows[0] ?? null;
   const sent = { mail: false, push: 0 };
   if (refusal(f, plan) || !f) return sent;
   if (event.kind === "message" && f.first_message) {
@@ -160,7 +173,6 @@ export async function deliver(env: NotifyEnv, event: NotifyEvent, senders: Sende
       failed = true;
     }
   }
-  const subs = subsRes!.results as StoredSubscription[];
   if (plan.push && channels.push && subs.length) {
     const payload: PushPayload = {
       title: content.subject, body: content.body, url: plan.path, tag: plan.tag,
@@ -183,9 +195,11 @@ export async function deliver(env: NotifyEnv, event: NotifyEvent, senders: Sende
 }
 
 const claim = async (db: D1Database, userId: string, key: string) =>
-  (await db.prepare("INSERT INTO notification_log (user_id, key) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(userId, key).run()).meta.changes === 1;
-const release = (db: D1Database, userId: string, key: string) =>
-  db.prepare("DELETE FROM notification_log WHERE user_id = ?1 AND key = ?2").bind(userId, key).run();
+  (await getDb(db).insert(schema.notificationLog).values({ userId, key }).onConflictDoNothing()).meta.changes === 1;
+const release = (db: D1Database, userId: string, key: string) => {
+  const log = schema.notificationLog;
+  return getDb(db).delete(log).where(and(eq(log.userId, userId), eq(log.key, key)));
+};
 
 type Content = { subject: string; body: string; action: string };
 
@@ -203,15 +217,17 @@ async function contentOf(env: NotifyEnv, plan: Plan, f: Facts, t: TFunction): Pr
 
 /** Up to five members who joined this week in the member's region (else country), of the other gender. */
 async function newMembersNear(db: D1Database, f: Facts): Promise<string[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT p.name FROM users u JOIN profiles p ON p.user_id = u.id
-       WHERE u.brand_id = ?1 AND u.created_at > ?2 AND u.deleted_at IS NULL AND u.id != ?3 AND p.status = 'active'
-         AND p.country = ?4 AND (?5 IS NULL OR p.region = ?5) AND p.gender != ?6
-       ORDER BY u.created_at DESC LIMIT 5`,
-    )
-    .bind(f.brand_id, nowS() - 7 * 86_400, f.id, f.country, f.region, f.gender)
-    .all<{ name: string }>();
+  const { users: u, profiles: p } = schema;
+  const results = await getDb(db)
+    .select({ name: p.name })
+    .from(u)
+    .innerJoin(p, eq(p.userId, u.id))
+    .where(and(
+      eq(u.brandId, f.brand_id), gt(u.createdAt, nowS() - 7 * 86_400), isNull(u.deletedAt), ne(u.id, f.id), eq(p.status, "active"),
+      sql`${p.country} = ${f.country}`, sql`(${f.region} IS NULL OR ${p.region} = ${f.region})`, sql`${p.gender} != ${f.gender}`,
+    ))
+    .orderBy(desc(u.createdAt))
+    .limit(5);
   return results.map((r) => r.name);
 }
 
@@ -284,13 +300,12 @@ export async function checkUnsubscribe(env: Pick<Env, "SESSION_SECRET">, params:
 
 /** One-click unsubscribe: the type's e-mails stop (recorded as list_unsubscribe; the member can switch it on again). */
 export async function unsubscribe(db: D1Database, userId: string, type: NotificationType) {
-  await db
-    .prepare(
-      `INSERT INTO notifications_disabled (user_id, type, reason) SELECT ?1, ?2, 'list_unsubscribe'
-       WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1) ON CONFLICT DO NOTHING`,
-    )
-    .bind(userId, type)
-    .run();
+  const { notificationsDisabled: nd, users } = schema;
+  // Only for a member who still exists (a link may outlive its account).
+  await getDb(db)
+    .insert(nd)
+    .select(sql`SELECT ${userId}, ${type}, 'list_unsubscribe', unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId})`)
+    .onConflictDoNothing();
 }
 
 export const mailEventSchema = z.object({
@@ -310,18 +325,18 @@ export async function verifyWebhook(env: Pick<Env, "MAIL_WEBHOOK_SECRET">, body:
  * Answers how many accounts it touched.
  */
 export async function recordMailEvent(db: D1Database, email: string, reason: "bounce" | "spam_complaint"): Promise<number> {
-  const { results } = await db.prepare("SELECT id FROM users WHERE lower(email) = ?1").bind(email).all<{ id: string }>();
-  if (results.length === 0) return 0;
-  await db.batch(
-    results.flatMap((u) =>
-      NOTIFICATION_TYPES.map((type) =>
-        db.prepare(
-          `INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, ?3)
-           ON CONFLICT (user_id, type) DO UPDATE SET reason = excluded.reason WHERE notifications_disabled.reason = 'user'`,
-        ).bind(u.id, type, reason),
-      ),
+  const orm = getDb(db);
+  const { users, notificationsDisabled: nd } = schema;
+  const results = await orm.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`);
+  const [first, ...rest] = results.flatMap((u) =>
+    NOTIFICATION_TYPES.map((type) =>
+      orm.insert(nd).values({ userId: u.id, type, reason }).onConflictDoUpdate({
+        target: [nd.userId, nd.type], set: { reason: sql`excluded.reason` }, setWhere: eq(nd.reason, "user"),
+      }),
     ),
   );
+  if (!first) return 0;
+  await orm.batch([first, ...rest]);
   return results.length;
 }
 
@@ -343,30 +358,36 @@ export function isoWeek(d: Date): string {
   return `${year}-W${String(week).padStart(2, "0")}`;
 }
 
+/** The member (users in the outer query) has not switched this type off, for any reason. */
+const typeOff = (d1: D1Database, type: string) => {
+  const nd = schema.notificationsDisabled;
+  return notExists(getDb(d1).select({ one: sql`1` }).from(nd).where(and(eq(nd.userId, schema.users.id), eq(nd.type, type))));
+};
+
 /** Members with messages unread for a day (one reminder per new unread state). */
 export async function scheduleUnreadReminders(env: NotifyEnv, now = nowS()) {
-  const { results } = await env.DB
-    .prepare(
-      `SELECT cm.user_id, MAX(cm.last_activity_at) AS at FROM conversation_members cm JOIN users u ON u.id = cm.user_id
-       WHERE cm.unread > 0 AND cm.last_activity_at BETWEEN ?1 AND ?2 AND u.deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = 'unread_reminder' AND nd.reason = 'user')
-       GROUP BY cm.user_id`,
-    )
-    .bind(now - 2 * DAY, now - DAY)
-    .all<{ user_id: string; at: number }>();
-  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "unread_reminder", userId: r.user_id, ref: `u${r.at}` })));
+  const { conversationMembers: cm, users: u, notificationsDisabled: nd } = schema;
+  const results = await getDb(env.DB)
+    .select({ userId: cm.userId, at: max(cm.lastActivityAt) })
+    .from(cm)
+    .innerJoin(u, eq(u.id, cm.userId))
+    .where(and(
+      gt(cm.unread, 0), between(cm.lastActivityAt, now - 2 * DAY, now - DAY), isNull(u.deletedAt),
+      notExists(getDb(env.DB).select({ one: sql`1` }).from(nd).where(and(eq(nd.userId, u.id), eq(nd.type, "unread_reminder"), eq(nd.reason, "user")))),
+    ))
+    .groupBy(cm.userId);
+  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "unread_reminder", userId: r.userId, ref: `u${r.at}` })));
   return results.length;
 }
 
 /** The weekly digest of new members near each member who wants it (the week is the once-only key). */
 export async function scheduleNewMembersDigest(env: NotifyEnv, now = new Date()) {
   const ref = isoWeek(now);
-  const { results } = await env.DB
-    .prepare(
-      `SELECT u.id FROM users u WHERE u.deleted_at IS NULL AND u.status = 'confirmed' AND u.invisible = 0
-         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = 'new_members')`,
-    )
-    .all<{ id: string }>();
+  const { users: u } = schema;
+  const results = await getDb(env.DB)
+    .select({ id: u.id })
+    .from(u)
+    .where(and(isNull(u.deletedAt), eq(u.status, "confirmed"), eq(u.invisible, false), typeOff(env.DB, "new_members")));
   await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "new_members", userId: r.id, ref })));
   return results.length;
 }
@@ -375,13 +396,11 @@ export async function scheduleNewMembersDigest(env: NotifyEnv, now = new Date())
 export async function scheduleInactiveReminders(env: NotifyEnv, now = new Date()) {
   const s = Math.floor(now.getTime() / 1000);
   const ref = now.toISOString().slice(0, 7);
-  const { results } = await env.DB
-    .prepare(
-      `SELECT u.id FROM users u WHERE u.deleted_at IS NULL AND u.last_seen_at BETWEEN ?1 AND ?2
-         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = 'reminders')`,
-    )
-    .bind(s - REMINDERS_UNTIL_S, s - INACTIVE_AFTER_S)
-    .all<{ id: string }>();
+  const { users: u } = schema;
+  const results = await getDb(env.DB)
+    .select({ id: u.id })
+    .from(u)
+    .where(and(isNull(u.deletedAt), between(u.lastSeenAt, s - REMINDERS_UNTIL_S, s - INACTIVE_AFTER_S), typeOff(env.DB, "reminders")));
   await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "reminders", userId: r.id, ref })));
   return results.length;
 }
@@ -392,7 +411,7 @@ export async function runNotificationSchedules(env: NotifyEnv, cron: string | nu
   if (cron === "5 * * * *") return; // The hourly cron (HOURLY_CRON in app/lib/scheduled.server.ts).
   await scheduleInactiveReminders(env, when);
   if (when.getUTCDay() === 1) await scheduleNewMembersDigest(env, when);
-  await env.DB.prepare("DELETE FROM notification_log WHERE sent_at < ?1").bind(Math.floor(when.getTime() / 1000) - 200 * DAY).run();
+  await getDb(env.DB).delete(schema.notificationLog).where(lt(schema.notificationLog.sentAt, Math.floor(when.getTime() / 1000) - 200 * DAY));
 }
 
 /** A campaign's brand id: a JSON number or a form's digits (never true, "1e3" or " 3"). */
@@ -423,17 +442,17 @@ export type Campaign = z.infer<typeof campaignSchema>;
  * claims `<type>:<ref>:mail` per member, so sending the same ref twice mails nobody twice.
  */
 export async function sendCampaign(env: NotifyEnv, c: Campaign): Promise<number | null> {
-  const db = env.DB;
+  const db = getDb(env.DB);
+  const { brands, users: u } = schema;
   const [brand, members] = await db.batch([
-    db.prepare("SELECT id FROM brands WHERE id = ?1").bind(c.brandId),
-    db.prepare(
-      `SELECT u.id FROM users u WHERE u.brand_id = ?1 AND u.deleted_at IS NULL AND u.status = 'confirmed' AND u.invisible = 0
-         AND NOT EXISTS (SELECT 1 FROM notifications_disabled nd WHERE nd.user_id = u.id AND nd.type = ?2)
-       ORDER BY u.rowid`,
-    ).bind(c.brandId, c.type),
+    db.select({ id: brands.id }).from(brands).where(eq(brands.id, c.brandId)),
+    db.select({ id: u.id })
+      .from(u)
+      .where(and(eq(u.brandId, c.brandId), isNull(u.deletedAt), eq(u.status, "confirmed"), eq(u.invisible, false), typeOff(env.DB, c.type)))
+      .orderBy(sql`${u}.rowid`),
   ]);
-  if (brand!.results.length === 0) return null;
-  const ids = (members!.results as { id: string }[]).map((r) => r.id);
+  if (brand.length === 0) return null;
+  const ids = members.map((r) => r.id);
   await enqueueAll(env, ids.map((userId) => ({ kind: "campaign", type: c.type, userId, ref: c.ref, path: c.path })));
   return ids.length;
 }

@@ -3,6 +3,8 @@
  * the brand's and company's details), the landers' copy and the public member card of the member
  * landings. Texts are resolved here, on the server, so the browser never downloads the legal texts twice.
  */
+import { eq, sql } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { ageOn } from "~/lib/dates";
 import type { TFunction } from "i18next";
 import type { AppLoadContext } from "@remix-run/cloudflare";
@@ -195,19 +197,21 @@ export async function loadMemberLanding(
  * a member blocked by this one does not see it (issue 12).
  */
 export async function publicMemberCard(context: AppLoadContext, id: string, viewer: Viewer) {
-  const row = await context.env.DB.prepare(
-    `SELECT u.id, u.deleted_at, p.status, p.name, p.date_of_birth, p.city, p.main_photo_id,
-            EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = u.id AND b.blocked_id = ?2) AS blocked_viewer
-     FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1`,
-  )
-    .bind(id, viewer?.id ?? "")
-    .first<{ id: string; deleted_at: number | null; status: string; name: string; date_of_birth: string; city: string; main_photo_id: string | null; blocked_viewer: number }>();
+  const { users: u, profiles: p, blocks: b } = schema;
+  const [row] = await getDb(context.env.DB)
+    .select({
+      id: u.id, deletedAt: u.deletedAt, status: p.status, name: p.name, dateOfBirth: p.dateOfBirth, city: p.city, mainPhotoId: p.mainPhotoId,
+      blockedViewer: sql<number>`EXISTS (SELECT 1 FROM ${b} WHERE ${b.blockerId} = ${u.id} AND ${b.blockedId} = ${viewer?.id ?? ""})`,
+    })
+    .from(u)
+    .innerJoin(p, eq(p.userId, u.id))
+    .where(eq(u.id, id));
   const access = profileAccess(
-    row ? { id: row.id, deleted: row.deleted_at !== null, disabled: row.status !== "active", blockedViewer: !!row.blocked_viewer } : null,
+    row ? { id: row.id, deleted: row.deletedAt !== null, disabled: row.status !== "active", blockedViewer: !!row.blockedViewer } : null,
     viewer,
   );
   if (access === "blocked") return { access } as const;
   if (access !== "ok" || !row) return { access: "not_found" } as const;
-  return { access, member: { id: row.id, name: row.name, age: ageOn(row.date_of_birth), city: row.city, mainPhotoId: row.main_photo_id } };
+  return { access, member: { id: row.id, name: row.name, age: ageOn(row.dateOfBirth), city: row.city, mainPhotoId: row.mainPhotoId } };
 }
 export type PublicMemberCard = { id: string; name: string; age: number; city: string; mainPhotoId: string | null };

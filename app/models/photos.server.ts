@@ -7,6 +7,8 @@
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "../lib/constants.ts";
 import { randomId } from "../lib/password.ts";
 import { MAX_UPLOAD_BYTES } from "./profile-options.ts";
+import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
+import { getDb, schema } from "../../db/client.ts";
 
 export type PhotoVariant = "full" | "thumb" | "blur";
 export const PHOTO_VARIANTS: readonly PhotoVariant[] = ["full", "thumb", "blur"];
@@ -64,26 +66,26 @@ export function variantToServe(access: PhotoAccess, asked: PhotoVariant): PhotoV
   return access === "full" ? asked : "blur";
 }
 
-const PHOTO_FACTS_SQL = `
-SELECT ph.id, ph.user_id, ph.is_private, p.main_photo_id, p.status, u.deleted_at,
-       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ph.user_id AND b.blocked_id = ?2) AS blocked,
-       EXISTS (SELECT 1 FROM photo_unlocks pu WHERE pu.user_id = ?2 AND pu.photo_id = ph.id) AS unlocked
-FROM photos ph JOIN users u ON u.id = ph.user_id JOIN profiles p ON p.user_id = ph.user_id
-WHERE ph.id = ?1`;
-
-type FactsRow = {
-  id: string; user_id: string; is_private: number; main_photo_id: string | null; status: string; deleted_at: number | null; blocked: number; unlocked: number;
-};
-
 export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer): Promise<PhotoFacts | null> {
-  const r = await d1.prepare(PHOTO_FACTS_SQL).bind(photoId, viewer?.id ?? "").first<FactsRow>();
+  const { photos: ph, users: u, profiles: p, blocks: b, photoUnlocks: pu } = schema;
+  const viewerId = viewer?.id ?? "";
+  const [r] = await getDb(d1)
+    .select({
+      id: ph.id, userId: ph.userId, isPrivate: ph.isPrivate, mainPhotoId: p.mainPhotoId, status: p.status, deletedAt: u.deletedAt,
+      blocked: sql<number>`EXISTS (SELECT 1 FROM ${b} WHERE ${b.blockerId} = ${ph.userId} AND ${b.blockedId} = ${viewerId})`,
+      unlocked: sql<number>`EXISTS (SELECT 1 FROM ${pu} WHERE ${pu.userId} = ${viewerId} AND ${pu.photoId} = ${ph.id})`,
+    })
+    .from(ph)
+    .innerJoin(u, eq(u.id, ph.userId))
+    .innerJoin(p, eq(p.userId, ph.userId))
+    .where(eq(ph.id, photoId));
   if (!r) return null;
   return {
-    ownerId: r.user_id,
-    ownerGone: r.deleted_at !== null || r.status !== "active",
+    ownerId: r.userId,
+    ownerGone: r.deletedAt !== null || r.status !== "active",
     blockedByOwner: !!r.blocked,
-    isMain: r.main_photo_id === r.id,
-    isPrivate: !!r.is_private,
+    isMain: r.mainPhotoId === r.id,
+    isPrivate: r.isPrivate,
     unlocked: !!r.unlocked,
   };
 }
@@ -102,14 +104,14 @@ export async function photoFor(env: { DB: D1Database; PHOTOS: R2Bucket }, photoI
 export interface OwnPhoto { id: string; isPrivate: boolean; isMain: boolean; createdAt: number }
 
 export async function listOwnPhotos(d1: D1Database, userId: string): Promise<OwnPhoto[]> {
-  const { results } = await d1
-    .prepare(
-      `SELECT ph.id, ph.is_private, ph.created_at, (p.main_photo_id = ph.id) AS is_main
-       FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1 ORDER BY ph.created_at, ph.rowid`,
-    )
-    .bind(userId)
-    .all<{ id: string; is_private: number; created_at: number; is_main: number | null }>();
-  return results.map((r) => ({ id: r.id, isPrivate: !!r.is_private, isMain: !!r.is_main, createdAt: r.created_at }));
+  const { photos: ph, profiles: p } = schema;
+  const results = await getDb(d1)
+    .select({ id: ph.id, isPrivate: ph.isPrivate, createdAt: ph.createdAt, isMain: sql<number | null>`(${p.mainPhotoId} = ${ph.id})` })
+    .from(ph)
+    .innerJoin(p, eq(p.userId, ph.userId))
+    .where(eq(ph.userId, userId))
+    .orderBy(asc(ph.createdAt), sql`${ph}.rowid`);
+  return results.map((r) => ({ id: r.id, isPrivate: r.isPrivate, isMain: !!r.isMain, createdAt: r.createdAt }));
 }
 
 /** Another member's photos as a viewer sees them: main first, with the access decided per photo. */
@@ -236,7 +238,8 @@ async function reencode(bytes: Uint8Array) {
 }
 
 async function countPhotos(d1: D1Database, userId: string) {
-  return (await d1.prepare("SELECT COUNT(*) AS n FROM photos WHERE user_id = ?1").bind(userId).first<number>("n")) ?? 0;
+  const [row] = await getDb(d1).select({ n: count() }).from(schema.photos).where(eq(schema.photos.userId, userId));
+  return row?.n ?? 0;
 }
 
 /**
@@ -265,14 +268,15 @@ export async function uploadPhoto(
     env.PHOTOS.put(photoKey(id, "thumb"), variants.thumb, meta),
     env.PHOTOS.put(photoKey(id, "blur"), variants.blur, meta),
   ]);
-  const [insert] = await env.DB.batch([
-    env.DB.prepare(
-      `INSERT INTO photos (id, user_id, width, height)
-       SELECT ?1, ?2, ?3, ?4 WHERE (SELECT COUNT(*) FROM photos WHERE user_id = ?2) < ?5`,
-    ).bind(id, member.id, variants.width, variants.height, limit),
-    env.DB.prepare(
-      "UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2 AND main_photo_id IS NULL AND EXISTS (SELECT 1 FROM photos WHERE id = ?1)",
-    ).bind(id, member.id),
+  const db = getDb(env.DB);
+  const { photos, profiles } = schema;
+  const [insert] = await db.batch([
+    // Guarded: the count is checked in the insert itself (id, user_id, is_private, width, height, created_at).
+    db.insert(photos).select(sql`SELECT ${id}, ${member.id}, 0, ${variants.width}, ${variants.height}, unixepoch()
+      WHERE (SELECT COUNT(*) FROM ${photos} WHERE ${photos.userId} = ${member.id}) < ${limit}`),
+    db.update(profiles)
+      .set({ mainPhotoId: id })
+      .where(and(eq(profiles.userId, member.id), isNull(profiles.mainPhotoId), sql`EXISTS (SELECT 1 FROM ${photos} WHERE ${photos.id} = ${id})`)),
   ]);
   if (!insert!.meta.changes) {
     await deleteObjects(env.PHOTOS, id);
@@ -287,28 +291,43 @@ function deleteObjects(bucket: R2Bucket, photoId: string) {
 
 /** Makes one of a member's own public photos the main image (a private photo becomes public). */
 export async function setMainPhoto(d1: D1Database, userId: string, photoId: string) {
-  await d1.batch([
-    d1.prepare("UPDATE photos SET is_private = 0 WHERE id = ?1 AND user_id = ?2").bind(photoId, userId),
-    d1.prepare("UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2 AND EXISTS (SELECT 1 FROM photos WHERE id = ?1 AND user_id = ?2)").bind(photoId, userId),
+  const db = getDb(d1);
+  const { photos, profiles } = schema;
+  const mine = and(eq(photos.id, photoId), eq(photos.userId, userId));
+  await db.batch([
+    db.update(photos).set({ isPrivate: false }).where(mine),
+    db.update(profiles).set({ mainPhotoId: photoId }).where(and(eq(profiles.userId, userId), sql`EXISTS (SELECT 1 FROM ${photos} WHERE ${mine})`)),
   ]);
 }
 
 /** Marks a photo private or public; a private photo cannot stay the main image. */
 export async function setPhotoPrivate(d1: D1Database, userId: string, photoId: string, isPrivate: boolean) {
-  await d1.batch([
-    d1.prepare("UPDATE photos SET is_private = ?3 WHERE id = ?1 AND user_id = ?2").bind(photoId, userId, isPrivate ? 1 : 0),
-    d1.prepare("UPDATE profiles SET main_photo_id = NULL WHERE user_id = ?2 AND main_photo_id = ?1 AND ?3 = 1").bind(photoId, userId, isPrivate ? 1 : 0),
+  const db = getDb(d1);
+  const { photos, profiles } = schema;
+  const photo = db.update(photos).set({ isPrivate }).where(and(eq(photos.id, photoId), eq(photos.userId, userId)));
+  if (!isPrivate) {
+    await photo;
+    return;
+  }
+  // A private photo cannot stay the main image.
+  await db.batch([
+    photo,
+    db.update(profiles).set({ mainPhotoId: null }).where(and(eq(profiles.userId, userId), eq(profiles.mainPhotoId, photoId))),
   ]);
 }
 
 /** Deletes a photo (row and files); if it was the main image, the oldest public photo takes over. */
 export async function deletePhoto(env: { DB: D1Database; PHOTOS: R2Bucket }, userId: string, photoId: string) {
-  const [del] = await env.DB.batch([
-    env.DB.prepare("DELETE FROM photos WHERE id = ?1 AND user_id = ?2").bind(photoId, userId),
-    env.DB.prepare(
-      `UPDATE profiles SET main_photo_id = (SELECT id FROM photos WHERE user_id = ?2 AND is_private = 0 ORDER BY created_at, rowid LIMIT 1)
-       WHERE user_id = ?2 AND main_photo_id = ?1`,
-    ).bind(photoId, userId),
+  const db = getDb(env.DB);
+  const { photos, profiles } = schema;
+  const [del] = await db.batch([
+    db.delete(photos).where(and(eq(photos.id, photoId), eq(photos.userId, userId))),
+    db.update(profiles)
+      .set({
+        mainPhotoId: sql`(SELECT ${photos.id} FROM ${photos} WHERE ${photos.userId} = ${userId} AND ${photos.isPrivate} = 0
+          ORDER BY ${photos.createdAt}, ${photos}.rowid LIMIT 1)`,
+      })
+      .where(and(eq(profiles.userId, userId), eq(profiles.mainPhotoId, photoId))),
   ]);
   if (del!.meta.changes) await deleteObjects(env.PHOTOS, photoId);
   return del!.meta.changes > 0;

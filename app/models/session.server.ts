@@ -4,8 +4,8 @@
  * One query resolves the session, the member and the counts the top bar shows.
  */
 import { createCookie, redirect } from "@remix-run/cloudflare";
-import { lt } from "drizzle-orm";
-import { getDb, schema } from "../../db/client";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { getDb, schema, type Db } from "../../db/client";
 import { AUTH_COOKIE_DAYS } from "~/lib/constants";
 import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
@@ -119,7 +119,7 @@ async function lookupMember(request: Request, context: SessionContext): Promise<
   if (!row) return null;
   if (row.last_seen_at < now - ONLINE_REFRESH_S) {
     context.ctx?.waitUntil(
-      context.env.DB.prepare("UPDATE users SET last_seen_at = ?1 WHERE id = ?2").bind(now, row.id).run(),
+      getDb(context.env.DB).update(schema.users).set({ lastSeenAt: now }).where(eq(schema.users.id, row.id)).then(() => undefined),
     );
   }
   return toMember(row);
@@ -128,7 +128,8 @@ async function lookupMember(request: Request, context: SessionContext): Promise<
 /** The page went hidden (beacon): the member counts as offline from now on. */
 export async function markOffline(context: SessionContext, memberId: string) {
   const offline = Math.floor(Date.now() / 1000) - 10 * 60;
-  await context.env.DB.prepare("UPDATE users SET last_seen_at = ?1 WHERE id = ?2 AND last_seen_at > ?1").bind(offline, memberId).run();
+  const { users } = schema;
+  await getDb(context.env.DB).update(users).set({ lastSeenAt: offline }).where(and(eq(users.id, memberId), gt(users.lastSeenAt, offline)));
 }
 
 /** For pages behind login: visitors go to /login and come back afterwards. */
@@ -145,11 +146,9 @@ export async function requireMember(request: Request, context: SessionContext): 
 export async function createSession(context: SessionContext, userId: string, userAgent = ""): Promise<string> {
   const sid = randomId(32);
   const now = Math.floor(Date.now() / 1000);
-  await context.env.DB.prepare(
-    "INSERT INTO sessions (id_hash, user_id, created_at, expires_at, user_agent) VALUES (?1, ?2, ?3, ?4, ?5)",
-  )
-    .bind(await sha256(sid), userId, now, now + AUTH_COOKIE_DAYS * DAY, userAgent.slice(0, 200))
-    .run();
+  await getDb(context.env.DB).insert(schema.sessions).values({
+    idHash: await sha256(sid), userId, createdAt: now, expiresAt: now + AUTH_COOKIE_DAYS * DAY, userAgent: userAgent.slice(0, 200),
+  });
   return authCookie(context).serialize(sid);
 }
 
@@ -158,8 +157,9 @@ export async function destroySession(request: Request, context: SessionContext):
   const sid = await sessionIdOf(request, context);
   if (sid) {
     const hash = await sha256(sid);
-    const gone = await context.env.DB.prepare("DELETE FROM sessions WHERE id_hash = ?1 RETURNING user_id").bind(hash).first<{ user_id: string }>();
-    if (gone) await closeRevokedSockets(context.env, gone.user_id);
+    const { sessions } = schema;
+    const [gone] = await getDb(context.env.DB).delete(sessions).where(eq(sessions.idHash, hash)).returning({ userId: sessions.userId });
+    if (gone) await closeRevokedSockets(context.env, gone.userId);
   }
   return authCookie(context).serialize("", { maxAge: 0 });
 }
@@ -167,11 +167,13 @@ export async function destroySession(request: Request, context: SessionContext):
 /** Which of these session hashes still belong to a live session (sockets check theirs against it). */
 export async function liveSessionHashes(db: D1Database, hashes: string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
-  const { results } = await db
-    .prepare("SELECT id_hash FROM sessions WHERE id_hash IN (SELECT value FROM json_each(?1)) AND expires_at > ?2")
-    .bind(JSON.stringify(hashes), Math.floor(Date.now() / 1000))
-    .all<{ id_hash: string }>();
-  return new Set(results.map((r) => r.id_hash));
+  const { sessions } = schema;
+  // One bound JSON list, however many sockets (D1 binds at most 100 values).
+  const results = await getDb(db)
+    .select({ idHash: sessions.idHash })
+    .from(sessions)
+    .where(and(sql`${sessions.idHash} IN (SELECT value FROM json_each(${JSON.stringify(hashes)}))`, gt(sessions.expiresAt, Math.floor(Date.now() / 1000))));
+  return new Set(results.map((r) => r.idHash));
 }
 
 /**
@@ -179,20 +181,20 @@ export async function liveSessionHashes(db: D1Database, hashes: string[]): Promi
  * each of their conversations) closes the sockets whose session is gone, at once (decision 083).
  */
 export async function closeRevokedSockets(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">, memberId: string): Promise<void> {
-  const { results } = await env.DB.prepare("SELECT conversation_id FROM conversation_members WHERE user_id = ?1")
-    .bind(memberId)
-    .all<{ conversation_id: string }>();
+  const cm = schema.conversationMembers;
+  const results = await getDb(env.DB).select({ conversationId: cm.conversationId }).from(cm).where(eq(cm.userId, memberId));
   await Promise.allSettled([
     hubStub(env, memberId).closeRevoked(),
-    ...results.map((r) => roomStub(env, r.conversation_id).closeRevoked(memberId)),
+    ...results.map((r) => roomStub(env, r.conversationId).closeRevoked(memberId)),
   ]);
 }
 
 /** Revokes every session of a member (password reset, deletion), optionally keeping the current one. */
-export function revokeSessionsStatement(d1: D1Database, userId: string, exceptHash?: string) {
-  return exceptHash
-    ? d1.prepare("DELETE FROM sessions WHERE user_id = ?1 AND id_hash != ?2").bind(userId, exceptHash)
-    : d1.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId);
+export function revokeSessionsStatement(db: Db, userId: string, exceptHash?: string) {
+  const { sessions } = schema;
+  return db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), exceptHash ? ne(sessions.idHash, exceptHash) : undefined));
 }
 
 /** The daily purge: sessions past their expiry. */

@@ -4,6 +4,8 @@
  * Production sends through Twilio's Programmable Messaging REST API (Messages resource, 2010-04-01),
  * over fetch, with the account SID, auth token and sender from secrets.
  */
+import { desc } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { isProduction, type Env } from "~/lib/env";
 
 export interface Sms {
@@ -41,10 +43,10 @@ export function smsSenderFor(env: SmsEnv, fetcher: typeof fetch = fetch): SmsSen
 export function outboxSender(db: D1Database): SmsSender {
   return {
     async send(sms) {
-      const row = await db
-        .prepare('INSERT INTO sms_outbox (brand_id, "to", body) VALUES (?1, ?2, ?3) RETURNING id')
-        .bind(sms.brandId, sms.to, sms.body)
-        .first<{ id: number }>();
+      const [row] = await getDb(db)
+        .insert(schema.smsOutbox)
+        .values({ brandId: sms.brandId, to: sms.to, body: sms.body })
+        .returning({ id: schema.smsOutbox.id });
       return { ok: true, id: `outbox-${row!.id}` };
     },
   };
@@ -105,17 +107,8 @@ export function twilioSender(config: TwilioConfig, fetcher: typeof fetch = fetch
   };
 }
 
-export interface OutboxSms {
-  id: number;
-  to: string;
-  body: string;
-  created_at: number;
-}
+export type OutboxSms = typeof schema.smsOutbox.$inferSelect;
 
 export async function listSmsOutbox(db: D1Database, limit = 50): Promise<OutboxSms[]> {
-  const { results } = await db
-    .prepare('SELECT id, "to", body, created_at FROM sms_outbox ORDER BY id DESC LIMIT ?1')
-    .bind(limit)
-    .all<OutboxSms>();
-  return results;
+  return getDb(db).select().from(schema.smsOutbox).orderBy(desc(schema.smsOutbox.id)).limit(limit);
 }

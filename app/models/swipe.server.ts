@@ -4,10 +4,12 @@
  * The count is of likes GIVEN today (a day counter raised with each swipe like, in the same batch),
  * so unliking does not refill the quota (issue 12).
  */
+import { sql } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
 import { likeNotice, likeStatement, type LikeApp } from "./likes.server";
 import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
-import { wantedGender } from "./search.server";
+import { searcherOf, wantedGender } from "./search.server";
 
 export const dayStart = (now = new Date()) => Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 1000);
 
@@ -41,18 +43,21 @@ export async function likesLeft(d1: D1Database, userId: string, now = new Date()
 }
 
 export async function swipePass(d1: D1Database, userId: string, targetId: string) {
-  await d1
-    .prepare("INSERT INTO swipe_passes (user_id, target_id) SELECT ?1, ?2 WHERE ?1 != ?2 AND EXISTS (SELECT 1 FROM users WHERE id = ?2) ON CONFLICT DO NOTHING")
-    .bind(userId, targetId)
-    .run();
+  if (userId === targetId) return;
+  const { swipePasses, users } = schema;
+  // Only a member who exists can be passed (the id comes from the request).
+  await getDb(d1)
+    .insert(swipePasses)
+    .select(sql`SELECT ${userId}, ${targetId}, unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${targetId})`)
+    .onConflictDoNothing();
 }
 
 /** The next cards: members of the wanted gender in the player's country not yet liked or passed. */
 export async function nextCards(d1: D1Database, userId: string, limit = 5, lng = "en"): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
-  const me = await d1.prepare("SELECT gender, sexuality, country FROM profiles WHERE user_id = ?1").bind(userId)
-    .first<{ gender: string; sexuality: string; country: string }>();
+  const me = await searcherOf(d1, userId);
   if (!me) return { cards: [], likesLeft: 0 };
   const [cards, used] = await d1.batch<unknown>([
+    // oxlint-disable-next-line no-restricted-properties -- INDEXED BY profiles_search: the builder cannot say it, and without it D1's planner (no statistics) walks the wrong index
     d1.prepare(
       `SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
        WHERE p.status = 'active' AND p.gender = ?2 AND p.country = ?3 AND p.user_id != ?1

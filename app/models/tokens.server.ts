@@ -4,7 +4,7 @@
  * Using a token is one conditional UPDATE: two clicks can never both succeed.
  */
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
-import { getDb, schema } from "../../db/client";
+import { getDb, schema, type Db } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { randomId, sha256 } from "~/lib/password";
 
@@ -25,11 +25,11 @@ export const TOKEN_TTL_S: Record<TokenKind, number> = {
 };
 
 /** A new token and the statement that stores it (batch it with whatever else must happen). */
-export async function newToken(d1: D1Database, userId: string, kind: TokenKind, payload: string | null = null, now = nowS()) {
+export async function newToken(db: Db, userId: string, kind: TokenKind, payload: string | null = null, now = nowS()) {
   const token = randomId(24);
-  const statement = d1
-    .prepare("INSERT INTO tokens (id_hash, user_id, kind, payload, expires_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-    .bind(await sha256(token), userId, kind, payload, now + TOKEN_TTL_S[kind], now);
+  const statement = db
+    .insert(schema.tokens)
+    .values({ idHash: await sha256(token), userId, kind, payload, expiresAt: now + TOKEN_TTL_S[kind], createdAt: now });
   return { token, statement };
 }
 
@@ -44,13 +44,18 @@ export async function peekToken(d1: D1Database, token: string, kind: TokenKind):
   return row ?? null;
 }
 
-/** The statement that uses a token; `meta.changes === 1` (or a returned row) means it was valid. */
-export async function useTokenStatement(d1: D1Database, token: string, kind: TokenKind) {
-  return d1
-    .prepare(
-      "UPDATE tokens SET used_at = ?3 WHERE id_hash = ?1 AND kind = ?2 AND used_at IS NULL AND expires_at > ?3 RETURNING user_id, payload",
-    )
-    .bind(await sha256(token), kind, nowS());
+/**
+ * The statement that uses a token, by its hash (tokenHash); a returned row means it was valid. Not async:
+ * a builder statement is thenable, and returning it from an async function would run it there and then.
+ */
+export function tokenUseStatement(db: Db, hash: string, kind: TokenKind) {
+  const { tokens } = schema;
+  const now = nowS();
+  return db
+    .update(tokens)
+    .set({ usedAt: now })
+    .where(and(eq(tokens.idHash, hash), eq(tokens.kind, kind), isNull(tokens.usedAt), gt(tokens.expiresAt, now)))
+    .returning({ userId: tokens.userId, payload: tokens.payload });
 }
 
 /** The daily purge: links expired more than a day ago (a late click still finds "expired", not "unknown"). */

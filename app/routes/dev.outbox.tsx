@@ -27,8 +27,8 @@ function Linked({ text }: { text: string }) {
  * A mail's List-Unsubscribe link as a button that POSTs what a mail client's one-click unsubscribe
  * (RFC 8058) POSTs, to the path on this server (the header's host is the brand's public one).
  */
-function OneClick({ headers }: { headers: string | null }) {
-  const url = /<(https?:[^>]+)>/.exec((JSON.parse(headers ?? "{}") as Record<string, string>)["List-Unsubscribe"] ?? "")?.[1];
+function OneClick({ headers }: { headers: Record<string, string> | null }) {
+  const url = /<(https?:[^>]+)>/.exec(headers?.["List-Unsubscribe"] ?? "")?.[1];
   if (!url) return null;
   const { pathname, search } = new URL(url);
   return (
@@ -51,7 +51,7 @@ export default function Outbox() {
         <article key={m.id} className="card outbox-mail" data-to={m.to}>
           <header>
             <strong className="outbox-subject">{m.subject}</strong>
-            <div className="outbox-meta">to <span className="outbox-to">{m.to}</span> · {new Date(m.created_at * 1000).toISOString()}</div>
+            <div className="outbox-meta">to <span className="outbox-to">{m.to}</span> · {new Date(m.createdAt * 1000).toISOString()}</div>
           </header>
           <pre className="outbox-text"><Linked text={m.text} /></pre>
           <OneClick headers={m.headers} />

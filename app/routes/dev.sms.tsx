@@ -22,7 +22,7 @@ export default function SmsOutbox() {
       {messages.map((m) => (
         <article key={m.id} className="card outbox-sms" data-to={m.to}>
           <header>
-            <div className="outbox-meta">to <span className="outbox-to">{m.to}</span> · {new Date(m.created_at * 1000).toISOString()}</div>
+            <div className="outbox-meta">to <span className="outbox-to">{m.to}</span> · {new Date(m.createdAt * 1000).toISOString()}</div>
           </header>
           <pre className="outbox-text">{m.body}</pre>
         </article>

@@ -16,6 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const body = (await request.json()) as Body;
   const db = context.env.DB;
+  // oxlint-disable-next-line no-restricted-properties -- the development SQL page runs the SQL it is given, by design
   const statements = body.statements.map((s) => db.prepare(s.sql).bind(...(s.params ?? [])));
   const result =
     body.mode === "batch" ? await db.batch(statements)

@@ -1,7 +1,7 @@
 import {
   data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs,
 } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId, type WireMessage } from "~/chat/protocol";
 import { parseSendForm, pickedGift, refusedSend } from "~/chat/form.server";

@@ -4,7 +4,7 @@ import {
 } from "~/models/notify.server";
 
 type Facts = NonNullable<Parameters<typeof refusal>[0]>;
-const facts = (o: Partial<Facts> = {}) => ({ deleted_at: null, invisible: 0, blocked: 0, sender_gone: 0, unread: 1, ...o }) as Facts;
+const facts = (o: Partial<Facts> = {}) => ({ deleted_at: null, invisible: false, blocked: 0, sender_gone: 0, unread: 1, ...o }) as Facts;
 const chat = { senderId: "s", conversationId: "c" };
 
 describe("who gets nothing", () => {
@@ -12,7 +12,7 @@ describe("who gets nothing", () => {
     expect(refusal(facts(), chat)).toBeNull();
     expect(refusal(null, chat)).toBe("gone");
     expect(refusal(facts({ deleted_at: 1 }), chat)).toBe("gone");
-    expect(refusal(facts({ invisible: 1 }), chat)).toBe("invisible");
+    expect(refusal(facts({ invisible: true }), chat)).toBe("invisible");
     expect(refusal(facts({ blocked: 1 }), chat)).toBe("blocked");
     expect(refusal(facts({ sender_gone: 1 }), chat)).toBe("blocked");
     expect(refusal(facts({ unread: 0 }), chat)).toBe("read");

@@ -173,7 +173,7 @@ describe("notification settings", () => {
     const rows = await env.DB.prepare("SELECT type, reason FROM notifications_disabled WHERE user_id = ?1 ORDER BY type").bind(m.id).all();
     expect(rows.results).toEqual([{ type: "news", reason: "user" }, { type: "promotions", reason: "spam_complaint" }]);
     // Re-enabling lifts the complaint block.
-    await fetchForm("/notifications", new URLSearchParams([...NOTIFICATION_TYPES.map((t) => ["enabled", t])]), cookie);
+    await fetchForm("/notifications", new URLSearchParams(NOTIFICATION_TYPES.map((t) => ["enabled", t])), cookie);
     const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1").bind(m.id).first<{ n: number }>();
     expect(none!.n).toBe(0);
   });

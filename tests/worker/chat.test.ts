@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import {
   canStart, conversationView, listConversations, releaseHeldMessages, startConversation,
@@ -371,7 +371,6 @@ describe("chat pages and calls", () => {
   });
 });
 
-import { SELF } from "cloudflare:test";
 function SELFfetch(path: string, o: { method: string; body: string; cookie?: string }) {
   const headers: Record<string, string> = { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" };
   if (o.cookie) headers.Cookie = o.cookie;

@@ -52,6 +52,7 @@ export function SignupModal({ minAge, signup, who }: {
   if (!enabled || !tracking) return null;
   const close = () => !busy && setOpen(false);
   return (
+    // oxlint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop closes; the keyboard closes with Escape (onCancel)
     <dialog
       ref={dialog}
       className="modal signup-modal"

@@ -76,6 +76,7 @@ export function TimeBonus() {
         </div>
       </div>
       {popup && left > 0 ? (
+        // oxlint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape anywhere in the dialog closes it; the dialog role sits on the child
         <div className="modal-backdrop" data-testid="time-bonus-modal" onKeyDown={(e) => e.key === "Escape" && close()}>
           <div className="modal time-bonus-modal" role="dialog" aria-modal="true" aria-labelledby="time-bonus-title" aria-describedby="time-bonus-body">
             <div className="modal-icon" aria-hidden="true">-{TIME_BONUS_PERCENTAGE}%</div>

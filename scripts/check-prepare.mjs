@@ -1,0 +1,84 @@
+// Raw `.prepare(` in app/ is refused (decision 070): oxlint's no-restricted-properties reports it in every
+// file, except the files listed in scripts/prepare-allowed.json, where this script counts the calls that
+// have no inline disable and fails if a count grows. A count that went down must be lowered in the file
+// (`node scripts/check-prepare.mjs --prune` lowers it and the override's file list), so it can never grow back. A raw call that must stay (a
+// guarded batch chain) carries `// oxlint-disable-next-line no-restricted-properties -- guards: …`.
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const allowedPath = join(root, "scripts/prepare-allowed.json");
+const RULE = "no-restricted-properties";
+
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return files(p);
+    return /\.(ts|tsx|js|jsx|mjs)$/.test(e.name) && !e.name.endsWith(".generated.ts") ? [p] : [];
+  });
+}
+
+/** Raw calls without an inline disable, and disables that give no reason. */
+function scan(text) {
+  const lines = text.split("\n");
+  let raw = 0;
+  const unexplained = [];
+  lines.forEach((line, i) => {
+    const directive = line.match(/oxlint-disable(?:-next-line|-line)?\s+([^\n]*)/);
+    if (directive && directive[1].includes(RULE) && !/--\s*\S/.test(directive[1])) unexplained.push(i + 1);
+    const calls = line.match(/\.prepare\(/g)?.length ?? 0;
+    if (!calls) return;
+    const disabled =
+      (i > 0 && lines[i - 1].includes(`oxlint-disable-next-line ${RULE}`)) || line.includes(`oxlint-disable-line ${RULE}`);
+    if (!disabled) raw += calls;
+  });
+  return { raw, unexplained };
+}
+
+const allowed = JSON.parse(readFileSync(allowedPath, "utf8"));
+const counts = {};
+const problems = [];
+for (const file of files(join(root, "app"))) {
+  const rel = relative(root, file).split("\\").join("/");
+  const { raw, unexplained } = scan(readFileSync(file, "utf8"));
+  for (const line of unexplained) problems.push(`${rel}:${line}: a disable of ${RULE} says why ("-- guards: …")`);
+  if (raw) counts[rel] = raw;
+}
+
+const prune = process.argv.includes("--prune");
+const next = {};
+for (const [rel, n] of Object.entries(counts)) {
+  const max = allowed[rel] ?? 0;
+  if (n > max) problems.push(`${rel}: ${n} raw .prepare( calls, ${max} allowed; use drizzle's builder (decision 070)`);
+  else next[rel] = n;
+}
+for (const [rel, max] of Object.entries(allowed)) {
+  const n = counts[rel] ?? 0;
+  if (n < max && !prune) problems.push(`${rel}: ${n} raw .prepare( calls, ${max} allowed: lower the count (--prune)`);
+}
+
+// The files oxlint exempts must be exactly the files that still have an allowance.
+const oxlintrc = JSON.parse(readFileSync(join(root, ".oxlintrc.json"), "utf8"));
+const exempt = (oxlintrc.overrides ?? []).find((o) => o.rules?.[RULE] === "off")?.files ?? [];
+const listed = Object.keys(prune ? next : allowed).sort();
+if (prune) {
+  // --prune lowers the counts and lists the same files in the override.
+  const override = oxlintrc.overrides.find((o) => o.rules?.[RULE] === "off");
+  if (listed.length) override.files = listed;
+  else oxlintrc.overrides = oxlintrc.overrides.filter((o) => o !== override);
+  writeFileSync(join(root, ".oxlintrc.json"), `${JSON.stringify(oxlintrc, null, 2)}\n`);
+} else if (JSON.stringify([...exempt].sort()) !== JSON.stringify(listed)) {
+  problems.push(`.oxlintrc.json: the override that turns ${RULE} off must list exactly: ${listed.join(", ") || "(none: remove it)"}`);
+}
+
+if (prune) {
+  const sorted = Object.fromEntries(Object.entries(next).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(allowedPath, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+if (problems.length) {
+  for (const p of problems) console.error(p);
+  process.exit(1);
+}
+const total = Object.values(counts).reduce((a, b) => a + b, 0);
+console.log(`prepare check: ${total} raw .prepare( calls left in ${Object.keys(counts).length} files, none new`);
