@@ -119,6 +119,9 @@ export default function PaymentMethod() {
   const { t } = useTranslation(["shop", "payments"]);
   const tierName = packageName(t, d.pkg);
   const p = d.payment;
+  // Apple Pay only where the browser can pay with it (components/payments/wallets.ts); a hook, so
+  // called on every render, before the states that return early (a pending payment becomes failed).
+  const usable = useWalletMethods(d.methods);
   if (p && p.state === "completed") {
     return (
       <ShopPage title={t("credits.title")}>
@@ -133,8 +136,6 @@ export default function PaymentMethod() {
       </ShopPage>
     );
   }
-  // Apple Pay only where the browser can pay with it (components/payments/wallets.ts).
-  const usable = useWalletMethods(d.methods);
   const offered = d.method !== null && usable.includes(d.method);
   return (
     <ShopPage title={t("method.title")} lead={t("method.lead", { name: tierName, price: d.pkg.price })}>
