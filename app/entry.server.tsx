@@ -7,6 +7,7 @@ import { resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
 import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
+import { closeDocumentLast } from "./lib/html-stream.server";
 import { logError, logWarning, refusalOf } from "./lib/log.server";
 
 export const streamTimeout = 5000;
@@ -44,7 +45,7 @@ export default async function handleRequest(
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Language", lng);
-  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(closeDocumentLast(body), { headers: responseHeaders, status: responseStatusCode });
 }
 
 /**

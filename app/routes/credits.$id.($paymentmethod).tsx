@@ -142,7 +142,7 @@ export default function PaymentMethod() {
         <p className="alert alert-danger" role="alert">{t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}</p>
       ) : null}
       <div className="shop-columns">
-        <PackageGrid packages={[d.pkg]} />
+        <PackageGrid packages={[d.pkg]} level={2} />
         <section className="pay-panel">
           <CountryPicker country={d.country} countries={d.countries} />
           <DiscountCodeForm value={d.typed} state={d.codeState} />

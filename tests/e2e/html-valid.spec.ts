@@ -1,0 +1,113 @@
+/**
+ * Valid HTML on every page (issue 26, part 5): the server-rendered HTML of every page a visitor, a
+ * free member and a premium member reach by following links, on each of the four demo brands, passes
+ * html-validate's "standard" preset (what the HTML standard requires; no style rules). Pages are
+ * fetched as a browser without JavaScript would (the same HTML); one page per route pattern.
+ */
+import { expect, test } from "@playwright/test";
+import { HtmlValidate, type Message } from "html-validate";
+import { E2E_PORT } from "./support/db";
+
+test.describe.configure({ timeout: 300_000 });
+
+const BRANDS = ["localhost", "de.localhost", "nl.localhost", "se.localhost"];
+const PASSWORD = "Demo-pass-2026";
+
+// The recommended rules, without those about style rather than validity: how void elements close and
+// booleans are written (React's output), SVG's camelCase attributes, inline styles (positions computed
+// per member), explicit types and ids React generates, spaces in phone numbers, long titles.
+const validator = new HtmlValidate({
+  extends: ["html-validate:recommended"],
+  rules: {
+    "void-style": "off", "attr-case": "off", "attribute-boolean-style": "off", "attribute-empty-style": "off",
+    "no-redundant-for": "off", "no-inline-style": "off", "no-implicit-input-type": "off", "no-implicit-button-type": "off",
+    "valid-id": "off", "tel-non-breaking": "off", "long-title": "off",
+    // Valid HTML: checkboxes of one question share their name; lists may carry a name.
+    "form-dup-name": ["error", { shared: ["radio", "checkbox", "button", "reset", "submit"] }],
+    "aria-label-misuse": ["error", { allowAnyNamable: true }],
+  },
+});
+
+/** Pages that are no HTML documents, change state, or only exist outside production. */
+const SKIP = /^\/(api|dev|photos|locales|sandbox|lang-config|unsubscribe|mail-change|reset-password\/do|activate\/?$|offline|healthz|settings\/data|manifest)|\.(php|webmanifest|json|js|css|png|svg|ico|webp|jpg|txt|xml)$/;
+
+/** The route a path belongs to: ids (anything with a digit or long) become ":id". */
+const patternOf = (path: string) =>
+  path.split("/").map((s) => (/\d/.test(s) || s.length >= 16 ? ":id" : s)).join("/");
+
+type Client = { host: string; cookie: string };
+
+async function fetchPage(client: Client, path: string) {
+  const headers: Record<string, string> = { Host: client.host, Accept: "text/html", "User-Agent": "html-validity-check" };
+  if (client.cookie) headers.Cookie = client.cookie;
+  return fetch(`http://127.0.0.1:${E2E_PORT}${path}`, { headers, redirect: "manual" });
+}
+
+async function loginAs(host: string, email: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${E2E_PORT}/login`, {
+    method: "POST",
+    // No Origin: a same-site form post of a client that sends none (the Host names the brand).
+    headers: { Host: host, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password: PASSWORD }),
+    redirect: "manual",
+  });
+  expect(res.status, `login of ${email}`).toBe(302);
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+/** Follows same-site links from the start pages; validates each route pattern's first page. */
+async function crawl(client: Client, starts: string[], limit = 160): Promise<{ pages: number; errors: string[] }> {
+  const queue = [...starts];
+  const seen = new Set<string>();
+  const errors: string[] = [];
+  let pages = 0;
+  while (queue.length && pages < limit) {
+    const path = queue.shift()!;
+    const key = patternOf(path.split("?")[0]!);
+    if (seen.has(key) || SKIP.test(path.split("?")[0]!)) continue;
+    seen.add(key);
+    const res = await fetchPage(client, path);
+    if (res.status >= 300 && res.status < 400) {
+      const to = res.headers.get("Location");
+      if (to?.startsWith("/")) queue.push(to);
+      continue;
+    }
+    if (!(res.headers.get("Content-Type") ?? "").includes("text/html")) continue;
+    const html = await res.text();
+    expect(res.status, `${client.host}${path}`).toBeLessThan(500);
+    pages += 1;
+    // Nothing after the document's end (Remix's streamed data scripts came after </html>, decision 162).
+    if (!html.trimEnd().endsWith("</html>")) errors.push(`${client.host}${path}: content after </html>`);
+    const report = await validator.validateString(html, `${client.host}${path}`);
+    for (const m of report.results.flatMap((r) => r.messages) as Message[]) {
+      errors.push(`${client.host}${path}:${m.line}:${m.column} ${m.ruleId}: ${m.message} [${m.selector ?? ""}]`);
+    }
+    for (const m of html.matchAll(/href="(\/[^"#]*)"/g)) {
+      const href = m[1]!.replace(/&amp;/g, "&");
+      if (!seen.has(patternOf(href.split("?")[0]!))) queue.push(href);
+    }
+  }
+  return { pages, errors };
+}
+
+const VISITOR_STARTS = ["/", "/login", "/signup", "/pricing", "/complaints", "/reset-password", "/activate/error", "/account-deleted",
+  ...["alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video", "tinderswipe"].map((k) => `/landers/${k}`)];
+const MEMBER_STARTS = ["/members", "/chats", "/likes", "/match-finder", "/swipe-game", "/profile", "/profile/photos", "/settings",
+  "/settings/delete", "/notifications", "/credits", "/credits/repeat-order", "/transactions", "/directdebit", "/premium", "/pricing"];
+
+for (const host of BRANDS) {
+  test(`every visitor page of ${host} is valid HTML`, async () => {
+    const { pages, errors } = await crawl({ host, cookie: "" }, VISITOR_STARTS);
+    expect(pages).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+  });
+}
+
+for (const email of ["free@example.com", "premium@example.com"]) {
+  test(`every page of ${email} is valid HTML`, async () => {
+    const cookie = await loginAs("localhost", email);
+    const { pages, errors } = await crawl({ host: "localhost", cookie }, MEMBER_STARTS);
+    expect(pages).toBeGreaterThan(15);
+    expect(errors).toEqual([]);
+  });
+}
