@@ -98,6 +98,7 @@ const MEMBER_STARTS = ["/members", "/chats", "/likes", "/match-finder", "/swipe-
 for (const host of BRANDS) {
   test(`every visitor page of ${host} is valid HTML`, async () => {
     const { pages, errors } = await crawl({ host, cookie: "" }, VISITOR_STARTS);
+    console.log(`${host}, visitor: ${pages} pages validated`);
     expect(pages).toBeGreaterThan(10);
     expect(errors).toEqual([]);
   });
@@ -107,6 +108,7 @@ for (const email of ["free@example.com", "premium@example.com"]) {
   test(`every page of ${email} is valid HTML`, async () => {
     const cookie = await loginAs("localhost", email);
     const { pages, errors } = await crawl({ host: "localhost", cookie }, MEMBER_STARTS);
+    console.log(`localhost, ${email}: ${pages} pages validated`);
     expect(pages).toBeGreaterThan(15);
     expect(errors).toEqual([]);
   });
