@@ -5,12 +5,13 @@
  * fetched as a browser without JavaScript would (the same HTML); one page per route pattern.
  */
 import { expect, test } from "@playwright/test";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { HtmlValidate, type Message } from "html-validate";
-import { E2E_PORT } from "./support/db";
+import { E2E_PORT, openE2eDb } from "./support/db";
 
 test.describe.configure({ timeout: 300_000 });
 
-const BRANDS = ["localhost", "de.localhost", "nl.localhost", "se.localhost"];
+const BRANDS = { localhost: "Amora", "de.localhost": "Herzklang", "nl.localhost": "Flirtlokaal", "se.localhost": "Hjärtslag" };
 const PASSWORD = "Demo-pass-2026";
 
 // The recommended rules, without those about style rather than validity: how void elements close and
@@ -37,22 +38,37 @@ const patternOf = (path: string) =>
 
 type Client = { host: string; cookie: string };
 
-async function fetchPage(client: Client, path: string) {
-  const headers: Record<string, string> = { Host: client.host, Accept: "text/html", "User-Agent": "html-validity-check" };
-  if (client.cookie) headers.Cookie = client.cookie;
-  return fetch(`http://127.0.0.1:${E2E_PORT}${path}`, { headers, redirect: "manual" });
+/** A request to the e2e server for a brand's host (fetch drops a Host header; node:http keeps it). */
+function request(host: string, path: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      { host: "127.0.0.1", port: E2E_PORT, path, method: o.method ?? "GET", headers: { Host: `${host}:${E2E_PORT}`, ...o.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
+    req.on("error", reject);
+    req.end(o.body);
+  });
 }
 
-async function loginAs(host: string, email: string): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${E2E_PORT}/login`, {
+function fetchPage(client: Client, path: string) {
+  const headers: Record<string, string> = { Accept: "text/html", "User-Agent": "html-validity-check" };
+  if (client.cookie) headers.Cookie = client.cookie;
+  return request(client.host, path, { headers });
+}
+
+async function loginAs(host: string, email: string, password: string): Promise<string> {
+  const res = await request(host, "/login", {
     method: "POST",
-    // No Origin: a same-site form post of a client that sends none (the Host names the brand).
-    headers: { Host: host, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email, password: PASSWORD }),
-    redirect: "manual",
+    // No Origin: a same-site form post of a client that sends none.
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password }).toString(),
   });
-  expect(res.status, `login of ${email}`).toBe(302);
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  expect(res.status, `login of ${email} on ${host}`).toBe(302);
+  return (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
 }
 
 /** Follows same-site links from the start pages; validates each route pattern's first page. */
@@ -68,12 +84,12 @@ async function crawl(client: Client, starts: string[], limit = 160): Promise<{ p
     seen.add(key);
     const res = await fetchPage(client, path);
     if (res.status >= 300 && res.status < 400) {
-      const to = res.headers.get("Location");
+      const to = res.headers.location;
       if (to?.startsWith("/")) queue.push(to);
       continue;
     }
-    if (!(res.headers.get("Content-Type") ?? "").includes("text/html")) continue;
-    const html = await res.text();
+    if (!(res.headers["content-type"] ?? "").includes("text/html")) continue;
+    const html = res.text;
     expect(res.status, `${client.host}${path}`).toBeLessThan(500);
     pages += 1;
     // Nothing after the document's end (Remix's streamed data scripts came after </html>, decision 162).
@@ -95,8 +111,9 @@ const VISITOR_STARTS = ["/", "/login", "/signup", "/pricing", "/complaints", "/r
 const MEMBER_STARTS = ["/members", "/chats", "/likes", "/match-finder", "/swipe-game", "/profile", "/profile/photos", "/settings",
   "/settings/delete", "/notifications", "/credits", "/credits/repeat-order", "/transactions", "/directdebit", "/premium", "/pricing"];
 
-for (const host of BRANDS) {
+for (const [host, brand] of Object.entries(BRANDS)) {
   test(`every visitor page of ${host} is valid HTML`, async () => {
+    expect((await fetchPage({ host, cookie: "" }, "/login")).text, "the brand answers its own host").toContain(brand);
     const { pages, errors } = await crawl({ host, cookie: "" }, VISITOR_STARTS);
     console.log(`${host}, visitor: ${pages} pages validated`);
     expect(pages).toBeGreaterThan(10);
@@ -106,10 +123,25 @@ for (const host of BRANDS) {
 
 for (const email of ["free@example.com", "premium@example.com"]) {
   test(`every page of ${email} is valid HTML`, async () => {
-    const cookie = await loginAs("localhost", email);
+    const cookie = await loginAs("localhost", email, PASSWORD);
     const { pages, errors } = await crawl({ host: "localhost", cookie }, MEMBER_STARTS);
     console.log(`localhost, ${email}: ${pages} pages validated`);
     expect(pages).toBeGreaterThan(15);
     expect(errors).toEqual([]);
+  });
+}
+
+// The other brands (their own currency, niche and language): a free and a premium member of each.
+for (const [brandId, host] of [[2, "de.localhost"], [3, "nl.localhost"], [4, "se.localhost"]] as const) {
+  test(`every member page of ${host} is valid HTML, free and premium`, async () => {
+    const db = await openE2eDb();
+    for (const paidUser of [false, true]) {
+      const m = await db.createMember({ brandId, paidUser, credits: paidUser ? 250 : 0, gender: "male", country: "DE" });
+      const cookie = await loginAs(host, m.email, m.password);
+      const { pages, errors } = await crawl({ host, cookie }, MEMBER_STARTS, 60);
+      console.log(`${host}, ${paidUser ? "premium" : "free"} member: ${pages} pages validated`);
+      expect(pages).toBeGreaterThan(15);
+      expect(errors).toEqual([]);
+    }
   });
 }
