@@ -7,14 +7,24 @@ const CLOSE = "</body></html>";
  * at most the length of the closing tags, so streaming is unchanged.
  */
 export function closeDocumentLast(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let held = "";
   let moved = false;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        let text = held + decoder.decode(chunk, { stream: true });
+  // Pulled by the reader (no pipe): a reader that goes away cancels React's render, nothing is left
+  // rejected (a client that closed the page, a body nobody reads).
+  return new ReadableStream<Uint8Array>({
+    // Reads until there is something to pass on: a pull that enqueues nothing is not called again.
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.enqueue(encoder.encode(held + decoder.decode() + (moved ? CLOSE : "")));
+          controller.close();
+          return;
+        }
+        let text = held + decoder.decode(value, { stream: true });
         held = "";
         if (!moved) {
           const at = text.indexOf(CLOSE);
@@ -28,11 +38,14 @@ export function closeDocumentLast(body: ReadableStream<Uint8Array>): ReadableStr
             text = text.slice(0, text.length - keep);
           }
         }
-        if (text) controller.enqueue(encoder.encode(text));
-      },
-      flush(controller) {
-        controller.enqueue(encoder.encode(held + decoder.decode() + (moved ? CLOSE : "")));
-      },
-    }),
-  );
+        if (text) {
+          controller.enqueue(encoder.encode(text));
+          return;
+        }
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
