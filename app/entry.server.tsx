@@ -7,7 +7,8 @@ import { resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
 import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
-import { logError } from "./lib/log.server";
+import { closeDocumentLast } from "./lib/html-stream.server";
+import { logError, logWarning, refusalOf } from "./lib/log.server";
 
 export const streamTimeout = 5000;
 
@@ -44,11 +45,17 @@ export default async function handleRequest(
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Language", lng);
-  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(closeDocumentLast(body), { headers: responseHeaders, status: responseStatusCode });
 }
 
-/** A loader or action threw (not a Response): one log line with the request id; aborted requests are no failure. */
+/**
+ * A loader or action threw, or Remix refused the request (unknown URL, no action): one log line with
+ * the request id; aborted requests are no failure, a 4xx is a warning with its status and reason.
+ */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  logError("request.failed", error, { requestId: context.requestId, path: new URL(request.url).pathname });
+  const fields = { requestId: context.requestId, path: new URL(request.url).pathname };
+  const refusal = refusalOf(error);
+  if (refusal && refusal.status < 500) logWarning("request.refused", { ...fields, ...refusal });
+  else logError("request.failed", error, refusal ? { ...fields, status: refusal.status } : fields);
 };

@@ -7,6 +7,7 @@
 import type { Cookie } from "@remix-run/cloudflare";
 import type { TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
+import { cookieFromHeader } from "./cookies.server";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE_DAYS, LANGUAGES, type Language } from "./constants";
 import { i18nConfig } from "./i18n";
 import { NAMESPACES, resources } from "./resources.generated";
@@ -20,7 +21,8 @@ export const localeCookie = {
   isSigned: false,
   expires: undefined,
   async parse(cookieHeader: string | null): Promise<string | null> {
-    return /(?:^|;\s*)lng=([a-z]{2})(?:;|$)/.exec(cookieHeader ?? "")?.[1] ?? null;
+    const lng = cookieFromHeader(cookieHeader, "lng");
+    return isLanguage(lng) ? lng : null;
   },
   async serialize(lng: Language): Promise<string> {
     return `lng=${lng}; Max-Age=${LANGUAGE_COOKIE_DAYS * 86_400}; Path=/; SameSite=Lax; Secure`;

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { readCookie } from "./cookies.server";
 import { isProduction } from "./env";
 
 const COUNTRY = /^[A-Z]{2}$/;
@@ -11,16 +12,11 @@ export function resolveCountry(request: Request, context: AppLoadContext): strin
   if (!isProduction(context.env)) {
     const header = request.headers.get("X-Dev-Country")?.toUpperCase();
     if (header && COUNTRY.test(header)) return header;
-    const cookie = /(?:^|;\s*)dev_country=([A-Za-z]{2})/.exec(request.headers.get("Cookie") ?? "")?.[1]?.toUpperCase();
-    if (cookie) return cookie;
+    const cookie = readCookie(request, "dev_country")?.toUpperCase();
+    if (cookie && COUNTRY.test(cookie)) return cookie;
   }
   const cf = context.cf?.country?.toUpperCase();
   return cf && COUNTRY.test(cf) ? cf : "XX";
-}
-
-export function readCookie(request: Request, name: string): string | null {
-  const match = new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(request.headers.get("Cookie") ?? "");
-  return match ? decodeURIComponent(match[1]!) : null;
 }
 
 const REDIRECT_BASE = "http://same-origin.invalid";

@@ -9,6 +9,7 @@
 import { createCookie, createCookieSessionStorage, type AppLoadContext } from "@remix-run/cloudflare";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { guardedSessionStorage, readSignedCookie } from "~/lib/cookies.server";
 import type { Env } from "~/lib/env";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { randomId } from "~/lib/password";
@@ -31,7 +32,7 @@ function deviceCookie(context: AppLoadContext) {
 }
 
 async function readDevice(request: Request, context: AppLoadContext): Promise<LoginClient["device"]> {
-  const value: unknown = await deviceCookie(context).parse(request.headers.get("Cookie"));
+  const value = await readSignedCookie(request, deviceCookie(context));
   if (!value || typeof value !== "object") return null;
   const { id, userId } = value as Record<string, unknown>;
   return typeof id === "string" && typeof userId === "string" ? { id, userId } : null;
@@ -80,9 +81,9 @@ const authenticators = new WeakMap<Env, Authenticator<AuthUser>>();
 function authenticatorFor(env: Env): Authenticator<AuthUser> {
   let authenticator = authenticators.get(env);
   if (!authenticator) {
-    const flowStorage = createCookieSessionStorage({
+    const flowStorage = guardedSessionStorage(createCookieSessionStorage({
       cookie: { name: "auth_flow", httpOnly: true, secure: true, sameSite: "lax", path: "/", maxAge: 600, secrets: [env.SESSION_SECRET] },
-    });
+    }));
     authenticator = new Authenticator<AuthUser>(flowStorage, { throwOnError: true }).use(formStrategy, "form");
     authenticators.set(env, authenticator);
   }

@@ -10,7 +10,7 @@ import { nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
 import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type SequenceType } from "~/lib/payments/provider";
-import { readCookie } from "~/lib/request.server";
+import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema } from "../../db/client";
 import { and, eq, lt } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";

@@ -7,6 +7,7 @@ import { createCookie, redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { getDb, schema, type Db } from "../../db/client";
 import { AUTH_COOKIE_DAYS } from "~/lib/constants";
+import { readSignedCookie } from "~/lib/cookies.server";
 import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
 import { hubStub, roomStub } from "~/chat/stubs";
@@ -76,7 +77,7 @@ function toMember(r: MemberRow): Member {
 }
 
 async function sessionIdOf(request: Request, context: SessionContext): Promise<string | null> {
-  const value = await authCookie(context).parse(request.headers.get("Cookie"));
+  const value = await readSignedCookie(request, authCookie(context));
   return typeof value === "string" ? value : null;
 }
 

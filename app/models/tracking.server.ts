@@ -3,7 +3,7 @@
  * first-party cookie for 30 days: first touch wins, so a later visit with other parameters (or none)
  * never takes the sign-up away from the partner who brought the visitor.
  */
-import { readCookie } from "~/lib/request.server";
+import { readCookie } from "~/lib/cookies.server";
 import { nicheOf, type BrandWithCompany } from "./brand.server";
 import {
   hasTracking, NICHE_WHO, NO_TRACKING, signupAllowed, trackingEntries, trackingFrom, type SignupSetting, type SignupState, type Tracking,

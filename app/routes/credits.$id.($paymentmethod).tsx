@@ -152,7 +152,7 @@ export default function PaymentMethod() {
         <p className="alert alert-danger" role="alert">{t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}</p>
       ) : null}
       <div className="shop-columns">
-        <PackageGrid packages={[d.pkg]} />
+        <PackageGrid packages={[d.pkg]} level={2} />
         <section className="pay-panel">
           {d.methods.length === 0 ? (
             <p className="alert alert-warning" role="alert">{t("payments:pay.none", { country: d.countryName })}</p>

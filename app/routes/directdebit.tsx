@@ -151,7 +151,7 @@ export default function DirectDebit() {
         <p className="page-intro">{t("lead")}</p>
       </header>
       {d.pkg ? (
-        <section className="card dd-summary" data-testid="dd-package">
+        <div className="card dd-summary" data-testid="dd-package">
           <p>{t("summary", { price: d.pkg.price, credits: d.pkg.credits, name: ts(`tiers.${d.pkg.tier}`) })}</p>
           {d.pkg.was && d.pkg.offer ? (
             <p className="dd-offer" data-testid="dd-offer">
@@ -160,7 +160,7 @@ export default function DirectDebit() {
             </p>
           ) : null}
           {d.step === "form" ? <Link to="/directdebit">{t("otherPackage")}</Link> : null}
-        </section>
+        </div>
       ) : null}
       {/* A code step's answer after its request has gone (replayed, cancelled elsewhere) still says why. */}
       {d.step === "choose" || d.step === "form" ? <Message result={result} intent={["code", "resend", "complete"]} /> : null}

@@ -4,7 +4,7 @@
  * sustains, beside a bare relay object (EchoRoom) in the same run.
  *
  *   npx wrangler dev --port 8787 --ip 127.0.0.1          # in another shell (after npm run build)
- *   node --experimental-strip-types tests/bench/chat.ts [http://127.0.0.1:8787] [.wrangler/state/v3]
+ *   node_modules/.bin/node --experimental-strip-types tests/bench/chat.ts [http://127.0.0.1:8787] [.wrangler/state/v3]
  *
  * It adds two bench members and a conversation to that local D1 (through getPlatformProxy).
  * tests/bench/run.ts can also import `chatBench(base, persist)` and print its rows.

@@ -3,7 +3,7 @@
  * Seeds its own local state (.wrangler/bench-members), serves the built Worker with `wrangler dev`
  * and measures wall time per request on loopback (server time plus a local hop), after a warm-up.
  *
- *   npm run build && node --experimental-strip-types tests/bench/members.ts [members=100000]
+ *   npm run build && node_modules/.bin/node --experimental-strip-types tests/bench/members.ts [members=100000]
  */
 import { execSync, spawn } from "node:child_process";
 import { rmSync } from "node:fs";

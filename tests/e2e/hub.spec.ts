@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createChatMember, disposeChatDb, login } from "./support/chat-db";
+import { stopClock } from "./support/clock";
 
 test.afterAll(disposeChatDb);
 // Two browser contexts and two logins: more than the default 30 s on a loaded machine.
@@ -16,7 +17,7 @@ test("a message in a conversation the member does not have open updates the badg
   await b.clock.install();
   await b.goto("/members");
   await expect(b.locator("body[data-hub]")).toBeAttached();
-  await b.clock.pauseAt((await b.evaluate(() => Date.now())) + 1000);
+  await stopClock(b);
   const badge = b.locator('[data-badge="messages"]').first();
   await expect(badge).toHaveCount(0);
   expect(await b.title()).not.toMatch(/^\(\d+\)/);

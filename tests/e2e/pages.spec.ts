@@ -2,6 +2,11 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { openE2eDb } from "./support/db";
 
+/** Every lander (LANDER_KINDS in app/models/landers.server.ts). */
+const LANDERS = [
+  "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video", "tinderswipe",
+].map((kind) => `/landers/${kind}`);
+
 /** Every supporting page, with a word of its English title. */
 const STATIC_PAGES = [
   ["/pages/cookies", "Cookie policy"],
@@ -83,9 +88,32 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test.describe("accessibility", () => {
+  // axe on a lander full of pictures takes a while on a busy machine: a bound, not a speed requirement.
+  test.describe.configure({ timeout: 90_000 });
+  // Readers see the page while it animates too: no animation may draw text half-transparent.
+  for (const path of LANDERS) {
+    test(`${path} never fades text in or out`, async ({ page }) => {
+      await page.goto(path);
+      const fading = await page.evaluate(() =>
+        document.getAnimations().flatMap((a) => {
+          const effect = a.effect as KeyframeEffect | null;
+          const target = effect?.target as HTMLElement | null | undefined;
+          if (!effect || !target?.innerText?.trim()) return [];
+          const fades = effect.getKeyframes().some((k) => k.opacity !== undefined && Number(k.opacity) < 1);
+          return fades ? [`${(a as CSSAnimation).animationName} on ${target.className}`] : [];
+        }),
+      );
+      expect(fading).toEqual([]);
+    });
+  }
+
   for (const path of [...STATIC_PAGES.map(([p]) => p), "/landers/tinderswipe", "/landers/alonetonight"]) {
     test(`${path} has no serious or critical axe violations`, async ({ page }) => {
       await page.goto(path);
+      // Checked on the settled page: entrance animations (finite ones) have run to their end.
+      await page.evaluate(() =>
+        Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)),
+      );
       const { violations } = await new AxeBuilder({ page }).analyze();
       const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);

@@ -2,9 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { post, sessionCookie } from "./fixtures";
 import { member } from "./members-helpers";
+import { clockStopped } from "./clock";
 
 describe("swipe quota", () => {
-  it("unliking the day's 4 members does not allow 4 more swipe likes", async () => {
+  it("unliking the day's 4 members does not allow 4 more swipe likes", clockStopped(async () => {
     const me = await member({ gender: "male", country: "SE" });
     const cookie = await sessionCookie(me.id);
     const first = await Promise.all(Array.from({ length: 4 }, () => member({ country: "SE" })));
@@ -14,5 +15,5 @@ describe("swipe quota", () => {
     const res = await post("/swipe-game", { intent: "like", targetId: more.id }, { cookie });
     expect(res.status).toBe(429);
     expect(await res.text()).toContain("You can give out 4 Likes per day");
-  });
+  }));
 });

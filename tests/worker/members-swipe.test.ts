@@ -2,13 +2,14 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
 import { blockRow, member } from "./members-helpers";
+import { clockStopped } from "./clock";
 
 const swipe = (cookie: string, intent: "like" | "pass", targetId: string) => post("/swipe-game", { intent, targetId }, { cookie });
 const swipeLikes = (id: string) =>
   env.DB.prepare("SELECT COUNT(*) AS n FROM likes WHERE liker_id = ?1 AND source = 'swipe'").bind(id).first<number>("n");
 
 describe("swipe game", () => {
-  it("stores exactly 4 likes a day when 10 arrive at once", async () => {
+  it("stores exactly 4 likes a day when 10 arrive at once", clockStopped(async () => {
     const me = await member({ gender: "male", country: "FI" });
     const cookie = await sessionCookie(me.id);
     const targets = await Promise.all(Array.from({ length: 10 }, () => member({ country: "FI" })));
@@ -17,7 +18,7 @@ describe("swipe game", () => {
     expect(answers.filter((r) => r.status === 302)).toHaveLength(4);
     const refused = answers.find((r) => r.status === 429)!;
     expect(await refused.text()).toContain("You can give out 4 Likes per day");
-  });
+  }));
 
   it("does not count yesterday's likes or likes from profiles", async () => {
     const me = await member({ gender: "male", country: "FI" });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
 import { blockRow, deleteUser, dobForAge, likeAs, member } from "./members-helpers";
+import { clockStopped } from "./clock";
 
 const html = async (path: string, cookie?: string) => {
   const res = await get(path, { cookie });
@@ -148,7 +149,7 @@ describe("likes", () => {
 });
 
 describe("auto-like", () => {
-  it("brings one like a day from a member of the brand, with id and main_image.match", async () => {
+  it("brings one like a day from a member of the brand, with id and main_image.match", clockStopped(async () => {
     const me = await member({ gender: "male" });
     const cookie = await sessionCookie(me.id);
     const liker = await member({ gender: "female", fictional: true });
@@ -164,7 +165,7 @@ describe("auto-like", () => {
     expect(again.profile.id).toBe(first.profile.id);
     expect(await count()).toBe(1);
     expect((await get("/api/auto-like.php")).status).toBe(403);
-  });
+  }));
 
   it("picks a fictional member with a main image when there is one", async () => {
     const me = await member({ gender: "male" });

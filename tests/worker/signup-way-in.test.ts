@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMember, get, sessionCookie } from "./fixtures";
 import { cookiesOf, mailedToken, send, signupForm } from "./accounts-helpers";
 import { LANDER_KINDS } from "../../app/models/landers.server";
+import { clockStopped } from "./clock";
 
 const setSignups = (host: string, value: string) => env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
 const userByEmail = (email: string) =>
@@ -244,7 +245,7 @@ describe("a member's way around", () => {
     expect(await env.DB.prepare("SELECT region FROM profiles WHERE user_id = ?1").bind(m.id).first("region")).toBe("16");
   });
 
-  it("at the daily limit the swipe game says so, with the premium offer", async () => {
+  it("at the daily limit the swipe game says so, with the premium offer", clockStopped(async () => {
     const m = await createMember({ gender: "male", country: "FI" });
     const cookie = await sessionCookie(m.id);
     const others = await Promise.all(Array.from({ length: 5 }, () => createMember({ country: "FI" })));
@@ -257,7 +258,7 @@ describe("a member's way around", () => {
     expect(refused.status).toBe(429);
     const body = await refused.text();
     expect(body).toContain("You can give out 4 Likes per day");
-  });
+  }));
 });
 
 describe("'Online near you' on the landing", () => {

@@ -148,6 +148,8 @@ export function ChatView(p: ChatViewProps) {
 
   return (
     <div className={`chat${p.conversationId ? " has-room" : ""}`} data-connected={room.connected ? "" : undefined}>
+      {/* The page's heading for screen readers and outlines; the header below shows the name with the photo. */}
+      <h1 className="visually-hidden">{t("room.title", { name: p.other.name })}</h1>
       <aside className="chat-aside">
         <h2 className="chat-aside-title">{t("overview.title")}</h2>
         <ConversationList items={list} activeId={p.conversationId ?? undefined} lng={p.lng} />

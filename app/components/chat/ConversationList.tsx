@@ -91,7 +91,7 @@ export function ConversationList({ items, activeId, lng }: { items: Conversation
                 <span className="chat-list-preview">{preview(c.lastMessagePreview)}</span>
               </span>
               {badge ? (
-                <span className="badge badge-unread chat-list-badge" aria-label={t("overview.unread", { count: c.unread })}>{badge}</span>
+                <span className="badge badge-unread chat-list-badge"><span aria-hidden="true">{badge}</span><span className="visually-hidden">{t("overview.unread", { count: c.unread })}</span></span>
               ) : null}
             </Link>
             <Form method="post" action="/chats" className="chat-list-delete" onSubmit={(e) => remove(e, c.id)}>

@@ -41,10 +41,12 @@ export function MapVisual({ copy, members }: VisualProps) {
   };
   return (
     <div className="ld-mapbox" data-testid="lander-visual">
-      <div className="ld-map" role="img" aria-label={heading}>
+      {/* The map is a picture of the list below (every pin leads to the sign-up, as the list does): hidden from
+          screen readers and out of the tab order, so no link hides inside an image. */}
+      <div className="ld-map" aria-hidden="true">
         <div className="ld-map-inner" style={{ width: `${zoom * 100}%`, height: `${zoom * 100}%`, left: `${50 - cx * zoom}%`, top: `${50 - cy * zoom}%` }}>
           {pinned.map((m, i) => (
-            <a key={m.id} href="#signup" className={`ld-pin${m.near ? " ld-pin-near" : ""}`} style={{ left: `${m.x}%`, top: `${m.y}%`, transform: `translate(${fan(m)})`, animationDelay: `${(i * 0.12).toFixed(2)}s` }} aria-label={`${label(m)} · ${m.city}`}>
+            <a key={m.id} href="#signup" className={`ld-pin${m.near ? " ld-pin-near" : ""}`} style={{ left: `${m.x}%`, top: `${m.y}%`, transform: `translate(${fan(m)})`, animationDelay: `${(i * 0.12).toFixed(2)}s` }} tabIndex={-1}>
               <Photo m={m} eager />
             </a>
           ))}
@@ -157,8 +159,8 @@ export function Swipe({ copy, members }: VisualProps) {
     <div className="ld-swipe" ref={root} data-testid="lander-visual">
       {cards.map((_, i) => (
         <span key={i}>
-          <input type="radio" name="sw" id={`sw-like-${i}`} className="sw-in" aria-label={`${copy.like} ${i + 1}`} tabIndex={-1} />
-          <input type="radio" name="sw" id={`sw-pass-${i}`} className="sw-in" aria-label={`${copy.pass} ${i + 1}`} tabIndex={-1} />
+          <input type="radio" name="sw" id={`sw-like-${i}`} className="sw-in" tabIndex={-1} />
+          <input type="radio" name="sw" id={`sw-pass-${i}`} className="sw-in" tabIndex={-1} />
         </span>
       ))}
       <div className="sw-stack">
@@ -176,8 +178,9 @@ export function Swipe({ copy, members }: VisualProps) {
               <span><span className="ld-dot" aria-hidden="true" />{m.city}</span>
             </div>
             <div className="sw-actions">
-              <label htmlFor={`sw-pass-${i}`} className="sw-btn sw-pass" role="button" tabIndex={0} aria-label={copy.pass}>✕</label>
-              <label htmlFor={`sw-like-${i}`} className="sw-btn sw-like" role="button" tabIndex={0} aria-label={copy.like}>♥</label>
+              {/* A label names its radio: it takes no role or name of its own (valid HTML); the text is its name. */}
+              <label htmlFor={`sw-pass-${i}`} className="sw-btn sw-pass"><span aria-hidden="true">✕</span><span className="visually-hidden">{copy.pass}</span></label>
+              <label htmlFor={`sw-like-${i}`} className="sw-btn sw-like"><span aria-hidden="true">♥</span><span className="visually-hidden">{copy.like}</span></label>
             </div>
           </article>
         ))}

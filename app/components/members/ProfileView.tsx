@@ -40,7 +40,7 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
           <h1>
             {p.name}{" "}
             {p.fictional && data.fictional.icon ? (
-              <span className="fictional-icon" title={data.fictional.singular} aria-label={data.fictional.singular}>{data.fictional.icon}</span>
+              <span className="fictional-icon" title={data.fictional.singular}><span aria-hidden="true">{data.fictional.icon}</span><span className="visually-hidden">{data.fictional.singular}</span></span>
             ) : null}
           </h1>
           <p className="profile-meta">

@@ -13,14 +13,15 @@ export function DiscountCodeForm({ value, state }: { value: string; state: CodeS
   const { t } = useTranslation("offers");
   return (
     <Form method="get" className="discount-form" data-testid="discount-form">
-      <label className="field">
-        <span>{t("code.label")}</span>
+      {/* The label names the input only: a button inside it would join the input's name. */}
+      <div className="field">
+        <label htmlFor="discount-code">{t("code.label")}</label>
         <span className="discount-form-row">
-          <input name="code" defaultValue={value} maxLength={40} autoComplete="off" autoCapitalize="characters" spellCheck={false}
+          <input id="discount-code" name="code" defaultValue={value} maxLength={40} autoComplete="off" autoCapitalize="characters" spellCheck={false}
             aria-invalid={state?.error ? true : undefined} aria-describedby={state ? "discount-state" : undefined} />
           <button type="submit" className="btn btn-outline">{t("code.apply")}</button>
         </span>
-      </label>
+      </div>
       {state?.applied ? (
         <p id="discount-state" className="alert alert-success" role="status">{t("code.applied", state.applied)}</p>
       ) : state?.error ? (

@@ -26,15 +26,21 @@ export function packageName(t: (key: string) => string, p: Pick<PackageView, "ti
   return p.oneTime ? t("offers:tryout.name") : t(`shop:tiers.${p.tier}`);
 }
 
-/** `popular`: the label of the ribbon on the most bought package (p1), when the page shows one. */
-export function PackageGrid({ packages, linkTo, popular }: { packages: PackageView[]; linkTo?: (id: string) => string; popular?: string }) {
+/**
+ * `popular`: the label of the ribbon on the most bought package (p1), when the page shows one.
+ * `level`: the package names' heading level, one below the section they are in (h2 right under the page's h1).
+ */
+export function PackageGrid({ packages, linkTo, popular, level = 3 }: {
+  packages: PackageView[]; linkTo?: (id: string) => string; popular?: string; level?: 2 | 3;
+}) {
+  const Name = level === 2 ? "h2" : "h3";
   const { t } = useTranslation("shop");
   return (
     <ul className="package-grid" data-testid="packages">
       {packages.map((p) => (
         <li key={p.id} className={`card package package-${p.tier}${popular && p.tier === MOST_POPULAR ? " package-popular" : ""}`}>
           {popular && p.tier === MOST_POPULAR ? <span className="badge badge-primary package-ribbon">{popular}</span> : null}
-          <h3 className="package-name">{packageName(t, p)}</h3>
+          <Name className="package-name">{packageName(t, p)}</Name>
           <p className="package-credits">{t("package.credits", { count: p.credits })}</p>
           <p className="package-price">
             {p.was ? <><s className="price-was" data-testid="price-was">{p.was}</s> <span className="price-now" data-testid="price-now">{p.price}</span></> : p.price}
