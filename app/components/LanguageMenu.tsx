@@ -11,9 +11,12 @@ export function LanguageMenu({ current, redirectTo }: { current: string; redirec
   const back = redirectTo ?? location.pathname + location.search;
   return (
     <details className="dropdown language-menu">
-      <summary className="topnav-item" aria-label={t("nav.language")}>
+      {/* Named by its content, "EN Language": an aria-label would hide the visible code from voice
+          control (WCAG 2.5.3, label in name). */}
+      <summary className="topnav-item">
         <Icon name="globe" />
-        <span className="lang-code">{current.toUpperCase()}</span>
+        <span className="lang-code">{current.toUpperCase()}</span>{" "}
+        <span className="visually-hidden">{t("nav.language")}</span>
       </summary>
       <Form method="post" action="/lang-config" className="dropdown-menu dropdown-menu-end" reloadDocument>
         <input type="hidden" name="redirectTo" value={back} />

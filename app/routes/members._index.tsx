@@ -21,6 +21,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, 
 
 /** The cams promo block goes after this many results (two rows on a phone, one on a wide screen). */
 const PROMO_AFTER = 4;
+/** The faces on the first screen (a row of four on desktop, two rows of two on a phone): not lazy. */
+const FIRST_SCREEN_FACES = 4;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -63,12 +65,12 @@ export default function Search() {
       </p>
       {data.camsPromo ? (
         <>
-          <MemberGrid members={data.results.slice(0, PROMO_AFTER)} />
+          <MemberGrid members={data.results.slice(0, PROMO_AFTER)} eager={FIRST_SCREEN_FACES} />
           <CamsPromo placement="search" />
           {data.results.length > PROMO_AFTER ? <MemberGrid members={data.results.slice(PROMO_AFTER)} /> : null}
         </>
       ) : (
-        <MemberGrid members={data.results} />
+        <MemberGrid members={data.results} eager={FIRST_SCREEN_FACES} />
       )}
 
       {data.pages > 1 ? (

@@ -47,7 +47,6 @@ function useDropdownDismiss() {
 // a visitor of the landing page does not download them (DESIGN section 6, the 100 KB budget).
 const LiveCounts = lazy(() => import("../LiveCounts").then((m) => ({ default: m.LiveCounts })));
 const LikeModal = lazy(() => import("../members/LikeModal").then((m) => ({ default: m.LikeModal })));
-const ProfilePhotoAlert = lazy(() => import("../alerts/ProfilePhotoAlert").then((m) => ({ default: m.ProfilePhotoAlert })));
 
 type Extras = ComponentType<{ member: NonNullable<RootData["member"]>; alerts: boolean }>;
 
@@ -106,23 +105,24 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
     );
   }
   return (
-    <div className={`layout layout-default${root.member ? " layout-member" : ""}`}>
-      <LoadingBar />
-      <TopBar root={root} />
-      <AccountAlerts root={root} />
+    <>
+      <div className={`layout layout-default${root.member ? " layout-member" : ""}`}>
+        <LoadingBar />
+        <TopBar root={root} />
+        <AccountAlerts root={root} />
+        <main id="main" className="layout-main">{children}</main>
+        <Footer root={root} />
+        {entry}
+        {member ? (
+          <Suspense fallback={null}>
+            <LikeModal loggedIn />
+            <LiveCounts member={member} />
+          </Suspense>
+        ) : null}
+      </div>
+      {/* After the layout, not above <main>: they arrive after hydration and must move nothing that is
+          on screen (issue 24); the stack sticks to the bottom of the screen (app.css .late-alerts). */}
       {Extras && root.member ? <Extras member={root.member} alerts /> : null}
-      {member ? (
-        <Suspense fallback={null}><ProfilePhotoAlert loggedIn hasMainImage={member.hasMainImage} /></Suspense>
-      ) : null}
-      <main id="main" className="layout-main">{children}</main>
-      <Footer root={root} />
-      {entry}
-      {member ? (
-        <Suspense fallback={null}>
-          <LikeModal loggedIn />
-          <LiveCounts member={member} />
-        </Suspense>
-      ) : null}
-    </div>
+    </>
   );
 }

@@ -9,12 +9,12 @@ export interface CardData {
 }
 
 /** A member in a list; links to their profile (under /likes/m/ from the likes pages). */
-export function MemberCard({ m, base = "/members", children }: { m: CardData; base?: string; children?: React.ReactNode }) {
+export function MemberCard({ m, base = "/members", eager = false, children }: { m: CardData; base?: string; eager?: boolean; children?: React.ReactNode }) {
   const { t } = useTranslation("members");
   return (
     <li className="member-card card">
       <Link to={`${base}/${m.id}`} className="member-card-link">
-        <Avatar photoId={m.mainPhotoId} name={m.name} />
+        <Avatar photoId={m.mainPhotoId} name={m.name} eager={eager} />
         <span className="member-card-body">
           <strong className="member-card-name">
             <span className={`status-dot ${m.online ? "online" : "offline"}`} title={m.online ? t("status.online") : t("status.offline")} />
@@ -30,6 +30,7 @@ export function MemberCard({ m, base = "/members", children }: { m: CardData; ba
   );
 }
 
-export function MemberGrid({ members, base }: { members: CardData[]; base?: string }) {
-  return <ul className="member-grid">{members.map((m) => <MemberCard key={m.id} m={m} base={base} />)}</ul>;
+/** `eager`: how many of the first faces are on the first screen (a row of four on desktop). */
+export function MemberGrid({ members, base, eager = 0 }: { members: CardData[]; base?: string; eager?: number }) {
+  return <ul className="member-grid">{members.map((m, i) => <MemberCard key={m.id} m={m} base={base} eager={i < eager} />)}</ul>;
 }

@@ -28,10 +28,13 @@ export function PhotoTile({ id, access, alt, size = "thumb", unlockFor }: {
   );
 }
 
-/** A member's face: the main image's thumbnail, or a placeholder. */
-export function Avatar({ photoId, name, size = "thumb" }: { photoId: string | null; name: string; size?: "thumb" | "full" }) {
+/**
+ * A member's face: the main image's thumbnail, or a placeholder. `eager` for a face on the first screen
+ * (the page's largest paint): a lazy image is only requested after layout, which delayed LCP (issue 24).
+ */
+export function Avatar({ photoId, name, size = "thumb", eager = false }: { photoId: string | null; name: string; size?: "thumb" | "full"; eager?: boolean }) {
   return photoId ? (
-    <img className="avatar" src={`/photos/${photoId}/${size}`} alt={name} loading="lazy" />
+    <img className="avatar" src={`/photos/${photoId}/${size}`} alt={name} loading={eager ? "eager" : "lazy"} />
   ) : (
     <span className="avatar avatar-empty" aria-hidden="true"><Icon name="user" size={40} /></span>
   );

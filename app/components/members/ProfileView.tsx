@@ -34,7 +34,7 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
     <div className="container members-page profile-view">
       <div className="profile-head">
         <div className="profile-avatar">
-          <Avatar photoId={p.mainPhotoId} name={p.name} size="full" />
+          <Avatar photoId={p.mainPhotoId} name={p.name} size="full" eager />
         </div>
         <div className="profile-summary">
           <h1>

@@ -48,7 +48,7 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
         data-testid="swipe-card"
         data-live={live ? "" : undefined}
       >
-        <Avatar photoId={m.mainPhotoId} name={m.name} size="full" />
+        <Avatar photoId={m.mainPhotoId} name={m.name} size="full" eager />
         <div className="swipe-card-body">
           <strong>{m.name}, {m.age}</strong>
           <span>{[m.city, m.region].filter(Boolean).join(", ")}</span>

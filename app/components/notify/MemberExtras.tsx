@@ -1,8 +1,13 @@
 /**
  * What a logged-in member's pages add once JavaScript runs, loaded lazily by AppShell (never on a
- * visitor's landing page): the push alert and the disabled-notifications alert (SPEC section 4), the
- * page-hidden beacon (online status), the service worker's messages (a push arrived; a notification
- * was clicked: openUrl) and the auto-like after sign-up (likes reloaded after 500 ms).
+ * visitor's landing page): the alerts that depend on this browser (push, profile photo, disabled
+ * notifications: SPEC section 4), the page-hidden beacon (online status), the service worker's
+ * messages (a push arrived; a notification was clicked: openUrl) and the auto-like after sign-up
+ * (likes reloaded after 500 ms).
+ *
+ * Those alerts are known only after hydration (push state, localStorage dismissals), so they never
+ * push the page down (issue 24, decision 151): they come together, once all is known, in one stack at
+ * the end of the page that sticks to the bottom of the screen (AppShell places it after the layout).
  */
 import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -11,24 +16,58 @@ import { apiFetch } from "~/lib/api-client";
 import { AUTO_LIKE_RELOAD_DELAY_MS } from "~/lib/constants";
 import { memberAlertShown } from "~/lib/member-alerts";
 import { PushSetup, usePushState } from "./PushSetup";
+import { HIDE_ENRICH_ALERT, ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
 
 export const HIDE_PUSH_ALERT = "hide-push-notification-alert";
 export const HIDE_DISABLED_ALERT = "hide-disabled-notifications-alert";
 const AUTO_LIKE_DONE = "auto-like-done";
 
 
-export type ExtrasMember = { notificationsDisabled: string[] };
+export type ExtrasMember = { notificationsDisabled: string[]; hasMainImage: boolean };
 
 export function MemberExtras({ member, alerts }: { member: ExtrasMember; alerts: boolean }) {
   usePresenceBeacon();
   useServiceWorkerMessages();
   useAutoLikeAfterSignup();
-  return alerts ? (
-    <>
-      <PushAlert />
-      <DisabledNotificationsAlert disabled={member.notificationsDisabled.length > 0} />
-    </>
-  ) : null;
+  return alerts ? <LateAlerts member={member} /> : null;
+}
+
+/** The browser-dependent alerts, all at once (none appears later and moves another) or none yet. */
+function LateAlerts({ member }: { member: ExtrasMember }) {
+  const { t, ready } = useTranslation(["notify", "members"], { useSuspense: false });
+  const { pathname, search } = useLocation();
+  const [pushState, setPushState] = usePushState();
+  const [pushDismissed, dismissPush] = useDismissed(HIDE_PUSH_ALERT);
+  const [photoDismissed, dismissPhoto] = useDismissed(HIDE_ENRICH_ALERT);
+  const [disabledDismissed, dismissDisabled] = useDismissed(HIDE_DISABLED_ALERT);
+  if (!ready || pushState === null) return null;
+  const push = pushState === "unknown" && !pushDismissed && memberAlertShown("push", pathname);
+  const photo = !member.hasMainImage && !photoDismissed && memberAlertShown("photo", pathname, search);
+  const disabled = member.notificationsDisabled.length > 0 && !disabledDismissed && memberAlertShown("disabledNotifications", pathname);
+  if (!push && !photo && !disabled) return null;
+  return (
+    <div className="late-alerts" data-testid="late-alerts">
+      {push ? (
+        <div className="alert alert-info alert-banner push-alert" role="status" data-testid="push-alert">
+          <div className="container alert-banner-inner">
+            <span>{t("notify:push.alert")}</span>
+            <PushSetup small known={pushState} onDone={setPushState} />
+            <button type="button" className="btn btn-link btn-sm" onClick={dismissPush}>{t("notify:push.dismiss")}</button>
+          </div>
+        </div>
+      ) : null}
+      {photo ? <ProfilePhotoAlert t={t} onDismiss={dismissPhoto} /> : null}
+      {disabled ? (
+        <div className="alert alert-warning alert-banner" role="status" data-testid="disabled-notifications-alert">
+          <div className="container alert-banner-inner">
+            <span>{t("notify:disabledAlert.text")}</span>
+            <Link to="/notifications" className="btn btn-primary btn-sm">{t("notify:disabledAlert.action")}</Link>
+            <button type="button" className="btn btn-link btn-sm" onClick={dismissDisabled}>{t("notify:disabledAlert.dismiss")}</button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
 }
 
 function useDismissed(key: string) {
@@ -38,40 +77,6 @@ function useDismissed(key: string) {
     setDismissed(true);
   };
   return [dismissed, dismiss] as const;
-}
-
-function PushAlert() {
-  const { t, ready } = useTranslation("notify", { useSuspense: false });
-  const { pathname } = useLocation();
-  const [state] = usePushState();
-  const [dismissed, dismiss] = useDismissed(HIDE_PUSH_ALERT);
-  const [done, setDone] = useState(false);
-  if (!ready || state !== "unknown" || dismissed || done || !memberAlertShown("push", pathname)) return null;
-  return (
-    <div className="alert alert-info alert-banner push-alert" role="status" data-testid="push-alert">
-      <div className="container alert-banner-inner">
-        <span>{t("push.alert")}</span>
-        <PushSetup small onDone={(s) => s !== "unknown" && setDone(true)} />
-        <button type="button" className="btn btn-link btn-sm" onClick={dismiss}>{t("push.dismiss")}</button>
-      </div>
-    </div>
-  );
-}
-
-function DisabledNotificationsAlert({ disabled }: { disabled: boolean }) {
-  const { t, ready } = useTranslation("notify", { useSuspense: false });
-  const { pathname } = useLocation();
-  const [dismissed, dismiss] = useDismissed(HIDE_DISABLED_ALERT);
-  if (!ready || !disabled || dismissed || !memberAlertShown("disabledNotifications", pathname)) return null;
-  return (
-    <div className="alert alert-warning alert-banner" role="status" data-testid="disabled-notifications-alert">
-      <div className="container alert-banner-inner">
-        <span>{t("disabledAlert.text")}</span>
-        <Link to="/notifications" className="btn btn-primary btn-sm">{t("disabledAlert.action")}</Link>
-        <button type="button" className="btn btn-link btn-sm" onClick={dismiss}>{t("disabledAlert.dismiss")}</button>
-      </div>
-    </div>
-  );
 }
 
 /** SPEC section 7: the page went hidden, the member counts as offline (a request brings them back). */

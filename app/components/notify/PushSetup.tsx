@@ -2,16 +2,17 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { PushState } from "~/lib/push-client";
 
-/** The push state of this device once known in the browser (null while loading). */
-export function usePushState() {
-  const [state, setState] = useState<PushState | null>(null);
+/** The push state of this device once known in the browser (null while loading); `known`: already asked. */
+export function usePushState(known?: PushState) {
+  const [state, setState] = useState<PushState | null>(known ?? null);
   useEffect(() => {
+    if (known) return;
     let live = true;
     import("~/lib/push-client").then((p) => p.pushState()).then((s) => live && setState(s)).catch(() => live && setState("unsupported"));
     return () => {
       live = false;
     };
-  }, []);
+  }, [known]);
   return [state, setState] as const;
 }
 
@@ -20,9 +21,13 @@ export function usePushState() {
  * and the push alert. The state (SPEC section 4) decides what shows; the browser's permission prompt
  * only appears after the member's click.
  */
-export function PushSetup({ allowOff = false, small = false, onDone }: { allowOff?: boolean; small?: boolean; onDone?: (s: PushState) => void }) {
+export function PushSetup({ allowOff = false, small = false, known, onDone }: {
+  allowOff?: boolean; small?: boolean; onDone?: (s: PushState) => void;
+  /** The state its parent already knows: the button renders with the parent, not a moment later. */
+  known?: PushState;
+}) {
   const { t, ready } = useTranslation("notify", { useSuspense: false });
-  const [state, setState] = usePushState();
+  const [state, setState] = usePushState(known);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(false);
   if (!ready || state === null) return null;
