@@ -628,3 +628,69 @@ export const photoUnlocks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.photoId] })],
 );
+
+// ─── Trust and safety (issue 20): the operator console ───
+
+/** The console's roles (decision 160): what each may open is OPERATOR_AREAS in app/models/admin/operators.server.ts. */
+export const OPERATOR_ROLES = ["moderator", "support", "finance", "admin"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Staff are not members: their own accounts, login, sessions and second factor. */
+export const operators = sqliteTable(
+  "operators",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: OPERATOR_ROLES }).notNull(),
+    /** The members' password hashing (app/lib/password.ts). */
+    passwordHash: text("password_hash").notNull(),
+    /** RFC 6238 key, base64; required in production (a login without it is refused there). */
+    totpSecret: text("totp_secret"),
+    /** The last 30-second step a code was accepted for: a code works once. */
+    totpLastStep: integer("totp_last_step").notNull().default(0),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    failedLogins: integer("failed_logins").notNull().default(0),
+    blockedUntil: integer("blocked_until"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("operators_email").on(t.email)],
+);
+
+/** Operator sessions, separate from members' (own cookie on /admin only, own table). */
+export const operatorSessions = sqliteTable(
+  "operator_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    operatorId: text("operator_id").notNull().references(() => operators.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+  },
+  (t) => [index("operator_sessions_operator").on(t.operatorId)],
+);
+
+/**
+ * Every operator action, append-only (triggers refuse UPDATE and DELETE), written in the same D1
+ * batch as the change it records. Operators are never deleted (disabled instead), so `operator_id` stays meaningful.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull().default(now),
+    operatorId: text("operator_id").notNull(),
+    role: text("role").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull().default(""),
+    targetId: text("target_id").notNull().default(""),
+    reason: text("reason").notNull().default(""),
+    before: json<Record<string, unknown>>("before"),
+    after: json<Record<string, unknown>>("after"),
+  },
+  (t) => [
+    index("audit_log_at").on(t.at),
+    index("audit_log_operator").on(t.operatorId, t.at),
+    index("audit_log_target").on(t.targetType, t.targetId, t.at),
+  ],
+);

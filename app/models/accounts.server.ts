@@ -84,7 +84,7 @@ async function withinAddressesPerClient(d1: D1Database, ip: string, now = nowS()
  * A failed login counts its address for the client once an hour (an exact D1 counter: retrying one
  * address does not count again). Two statements that must run next to each other in a batch.
  */
-function failedAddressStatements(d1: D1Database, ip: string, email: string, now: number): D1PreparedStatement[] {
+export function failedAddressStatements(d1: D1Database, ip: string, email: string, now: number): D1PreparedStatement[] {
   const hour = Math.floor(now / HOUR);
   const expires = (hour + 1) * HOUR;
   return [
@@ -159,20 +159,8 @@ export async function login(
   }
   const until = now + LOGIN_BLOCK_MINUTES * 60;
   const [clientRow, accountRow] = await d1.batch<{ count: number; blocked_until: number | null }>([
-    // One client's failures within a window of LOGIN_BLOCK_MINUTES; the last one starts its lock.
-    d1.prepare(
-      `INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)
-       ON CONFLICT(key) DO UPDATE SET
-         count = CASE WHEN expires_at <= ?3 THEN 1 ELSE count + 1 END,
-         expires_at = CASE WHEN expires_at <= ?3 OR count + 1 >= ?4 THEN ?2 ELSE expires_at END
-       RETURNING count`,
-    ).bind(failKey, until, now, LOGIN_MAX_ATTEMPTS),
-    d1.prepare(
-      `UPDATE users SET
-         blocked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE blocked_until END,
-         failed_logins = CASE WHEN failed_logins + 1 >= ?2 THEN 0 ELSE failed_logins + 1 END
-       WHERE id = ?1 RETURNING blocked_until`,
-    ).bind(user.id, LOGIN_ACCOUNT_MAX_ATTEMPTS, until),
+    clientFailureStatement(d1, failKey, now),
+    accountFailureStatement(d1, "users", user.id, until),
     ...failedAddressStatements(d1, client.ip, user.email, now),
   ]);
   const clientLocked = (clientRow?.results[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
@@ -187,6 +175,34 @@ export async function login(
 }
 
 /**
+ * Counts one client's failed login under `key` within a window of LOGIN_BLOCK_MINUTES; the
+ * LOGIN_MAX_ATTEMPTS-th starts its lock (the key's expiry). RETURNING count. Members and operators.
+ */
+export function clientFailureStatement(d1: D1Database, key: string, now: number): D1PreparedStatement {
+  return d1.prepare(
+    `INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)
+     ON CONFLICT(key) DO UPDATE SET
+       count = CASE WHEN expires_at <= ?3 THEN 1 ELSE count + 1 END,
+       expires_at = CASE WHEN expires_at <= ?3 OR count + 1 >= ?4 THEN ?2 ELSE expires_at END
+     RETURNING count`,
+  ).bind(key, now + LOGIN_BLOCK_MINUTES * 60, now, LOGIN_MAX_ATTEMPTS);
+}
+
+/**
+ * Counts a failed login on the account (members' users or operators); the LOGIN_ACCOUNT_MAX_ATTEMPTS-th
+ * locks it until `until` and starts the count afresh. RETURNING blocked_until. Raw: the CASE reads the
+ * row's own count in the same statement.
+ */
+export function accountFailureStatement(d1: D1Database, table: "users" | "operators", id: string, until: number): D1PreparedStatement {
+  return d1.prepare(
+    `UPDATE ${table} SET
+       blocked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE blocked_until END,
+       failed_logins = CASE WHEN failed_logins + 1 >= ?2 THEN 0 ELSE failed_logins + 1 END
+     WHERE id = ?1 RETURNING blocked_until`,
+  ).bind(id, LOGIN_ACCOUNT_MAX_ATTEMPTS, until);
+}
+
+/**
  * The counters key of one client's failed logins (the member's id follows): the device for the
  * member's own known device, else the address (a device cookie of another account counts for nothing,
  * so an attacker cannot rotate cookies to get fresh tries).
@@ -196,9 +212,9 @@ const failKeyPrefix = (client: LoginClient, known: boolean) =>
 
 let dummy: Promise<string> | null = null;
 /** A real hash (same iterations) to check unknown addresses against; made once per isolate. */
-const dummyHash = (pepper: string) => (dummy ??= hashPassword(randomId(16), pepper));
+export const dummyHash = (pepper: string) => (dummy ??= hashPassword(randomId(16), pepper));
 
-const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 60));
+export const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 60));
 
 // ---------------------------------------------------------------------------------------------
 // Sign-up
