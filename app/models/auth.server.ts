@@ -16,6 +16,7 @@ import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.s
 import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
 import { operatorLogin, type Operator } from "./admin/operators.server";
+import { activeSuspension, liftEndedSuspension, statementToken } from "./moderation.server";
 
 const DEVICE_DAYS = 365;
 
@@ -47,7 +48,8 @@ export async function loginClient(request: Request, context: AppLoadContext, bra
 export type AuthUser = { userId: string; language: string };
 
 /** Why a login was refused: the route shows the spec's text for each. */
-export type AuthRefusal = { reason: "failed" } | { reason: "blocked"; minutes: number } | { reason: "rate_limited" } | { reason: "code" };
+export type AuthRefusal = { reason: "failed" } | { reason: "blocked"; minutes: number } | { reason: "rate_limited" } | { reason: "code" }
+  | { reason: "suspended"; statement: string };
 
 /** Thrown by a strategy's verify; remix-auth hands it back as the AuthorizationError's cause. */
 class LoginRefused extends Error {
@@ -69,6 +71,10 @@ const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request 
   const brand = await getBrandByHost(env, request.headers.get("Host"));
   const result = await login(env, brand, email, password, await loginClient(request, strategyContext, brand));
   if (!result.ok) throw new LoginRefused(result);
+  // A suspended or banned member is not logged in: the route shows the statement of reasons instead (decision 160).
+  const decisionId = await activeSuspension(env.DB, result.userId);
+  if (decisionId) throw new LoginRefused({ reason: "suspended", statement: await statementToken(env.SESSION_SECRET, decisionId) });
+  await liftEndedSuspension(env.DB, result.userId);
   return { userId: result.userId, language: result.language };
 });
 

@@ -13,7 +13,7 @@ export const handle = { layout: "empty" };
 export const meta: MetaFunction = () => [{ title: "Console" }, { name: "robots", content: "noindex" }];
 
 /** The console's parts that have pages. */
-const LIVE: OperatorArea[] = ["audit", "operators"];
+const LIVE: OperatorArea[] = ["reports", "audit", "operators"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
