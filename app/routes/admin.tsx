@@ -10,7 +10,8 @@ export const area: OperatorArea = "home";
 // The member site's empty layout (no member chrome: the root reads no member session on /admin).
 export const handle = { layout: "empty" };
 
-export const meta: MetaFunction = () => [{ title: "Console" }, { name: "robots", content: "noindex" }];
+// The document title comes from the loader's `title` (the root renders the one <title>).
+export const meta: MetaFunction = () => [{ name: "robots", content: "noindex" }];
 
 /** The console's parts that have pages. */
 const LIVE: OperatorArea[] = ["reports", "audit", "operators"];
@@ -18,7 +19,7 @@ const LIVE: OperatorArea[] = ["reports", "audit", "operators"];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const areas = (Object.keys(OPERATOR_AREAS) as OperatorArea[]).filter((a) => mayOpen(operator.role, a));
-  return { operator: { ...operator, areas }, live: LIVE };
+  return { operator: { ...operator, areas }, live: LIVE, title: "Console" };
 }
 
 export default function AdminLayout() {

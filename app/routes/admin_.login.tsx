@@ -10,7 +10,7 @@ import { getOperator, startOperatorSession } from "~/models/admin/operators.serv
 
 export const handle = { layout: "empty" };
 
-export const meta: MetaFunction = () => [{ title: "Console login" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [{ name: "robots", content: "noindex" }];
 
 /** Where to go after logging in: a console page only. */
 const target = (to: FormDataEntryValue | string | null) => {
@@ -20,7 +20,7 @@ const target = (to: FormDataEntryValue | string | null) => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getOperator(request, context)) throw redirect(target(new URL(request.url).searchParams.get("redirectTo")));
-  return { codeRequired: isProduction(context.env) };
+  return { codeRequired: isProduction(context.env), title: "Console login" };
 
 }
 

@@ -34,7 +34,7 @@ export default function StatementPage() {
       <h1>{s.title}</h1>
       <div className="card form-card">
         <p><strong>{s.lines.what}</strong></p>
-        <dl>
+        <dl className="statement">
           <dt>{s.labels.facts}</dt><dd>{s.lines.facts}</dd>
           {s.lines.rule ? <><dt>{s.labels.rule}</dt><dd><Link to="/pages/terms">{s.lines.rule}</Link></dd></> : null}
           <dt>{s.labels.date}</dt><dd>{s.lines.date}</dd>

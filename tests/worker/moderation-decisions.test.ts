@@ -150,6 +150,9 @@ describe("decisions", () => {
     const caseId = (await env.DB.prepare("SELECT id FROM moderation_cases WHERE target_id = ?1").bind(`${conversationId}:13`).first<string>("id"))!;
     const page = await (await get(`/admin/reports/${caseId}`, { cookie })).text();
     expect(page).not.toContain("message number 13");
+    // An open case shows the decision form (its status is read apart from the profile's).
+    expect(page).toContain('name="action"');
+    expect(page).toContain("profile <!-- -->active");
     const excerpt = await (await post(`/admin/reports/${caseId}`, { intent: "excerpt" }, { cookie })).text();
     expect(excerpt).toContain("message number 3<");
     expect(excerpt).toContain("message number 23");

@@ -29,7 +29,9 @@ export async function caseDetail(d1: D1Database, caseId: string) {
   const db = getDb(d1);
   const { moderationCases: cases, notices, profiles, users, decisions, photos } = schema;
   const [[c], list, earlier] = await db.batch([
-    db.select({ c: cases, name: profiles.name, email: users.email, aboutMe: profiles.aboutMe, profileStatus: profiles.status, suspendedUntil: users.suspendedUntil })
+    // Aliased: in a D1 batch rows come back keyed by column name, and cases.status would hide profiles.status.
+    db.select({ c: cases, name: profiles.name, email: users.email, aboutMe: profiles.aboutMe,
+      profileStatus: sql<string>`${profiles.status}`.as("profile_status"), suspendedUntil: users.suspendedUntil })
       .from(cases).innerJoin(users, eq(users.id, cases.memberId)).innerJoin(profiles, eq(profiles.userId, cases.memberId)).where(eq(cases.id, caseId)),
     db.select().from(notices).where(eq(notices.caseId, caseId)).orderBy(asc(notices.id)),
     db.select().from(decisions)
