@@ -7,7 +7,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HUB_PATH } from "../../app/chat/protocol";
 import { hashPassword } from "../../app/lib/password";
-import { connect, openSocket, pair } from "./chat-support";
+import { sendMessage } from "../../app/models/chat.server";
+import { PRICES, cid, connect, openSocket, pair } from "./chat-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 
@@ -41,7 +42,12 @@ describe("decisions", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1").bind(alice.id).first("n")).toBe(0);
     expect(await env.DB.prepare("SELECT status FROM profiles WHERE user_id = ?1").bind(alice.id).first("status")).toBe("suspended");
     expect((await get("/chats", { cookie: aliceCookie })).status).toBe(302);
-    // Hidden: her profile is no longer shown to others.
+    // Her conversation shows the other side that she is no longer available, and takes no message.
+    const bobCookie = await sessionCookie(bob.id);
+    expect(await (await get(`/chats/${conversationId}`, { cookie: bobCookie })).text()).toContain("This member is no longer available.");
+    const sent = await sendMessage(env.DB, { conversationId, senderId: bob.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello?" });
+    expect(sent).toMatchObject({ ok: false, error: "blocked" });
+        // Hidden: her profile is no longer shown to others.
     const seen = await get(`/members/${alice.id}`, { cookie: await sessionCookie(bob.id) });
     expect(await seen.text()).not.toContain("Rude");
     // The audit row, written with the decision.

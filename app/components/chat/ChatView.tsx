@@ -23,7 +23,7 @@ export interface ChatViewProps {
   otherRead: boolean;
   list: ConversationItem[];
   /** Why this member cannot write here at all (the send footer is replaced by the reason). */
-  blocked: null | "blockedBy" | "blockedMe" | "blocked" | "premium";
+  blocked: null | "blockedBy" | "blockedMe" | "blocked" | "unavailable" | "premium";
   error: ChatError | null;
   /** A client message id for the form post, so a re-posted form is stored and charged once. */
   clientId: string;
