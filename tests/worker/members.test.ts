@@ -196,6 +196,10 @@ describe("block and report", () => {
     const b = await member();
     const page = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });
     expect(await page.text()).toContain(`href="/report?member=${b.id}"`);
+    // Each of their photos has its own report link (/report?photo=…).
+    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 10, 10)").bind(`rp-${b.id}`, b.id).run();
+    const withPhoto = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });
+    expect(await withPhoto.text()).toContain(`href="/report?photo=rp-${b.id}"`);
   });
 });
 

@@ -94,6 +94,9 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
             {photos.map((ph) => (
               <li key={ph.id}>
                 <PhotoTile id={ph.id} access={ph.access} alt={p.name} unlockFor={data.loggedIn && ph.isPrivate && ph.access === "blur" ? data.photoCredits : undefined} />
+                {!data.own && data.loggedIn ? (
+                  <a className="photo-report" href={`/report?photo=${encodeURIComponent(ph.id)}`}>{t("report.photo")}</a>
+                ) : null}
               </li>
             ))}
           </ul>
