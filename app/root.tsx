@@ -25,6 +25,8 @@ import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib
 import { pageTitle } from "./lib/page-title";
 import { signupContext } from "./models/tracking.server";
 import styles from "./styles/app.css";
+import adminStyles from "./styles/admin.css";
+import { isAdminPath } from "./lib/admin-path";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -34,6 +36,13 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
   const brand = await getBrandByHost(context.env, request.headers.get("Host"));
+  // The console never reads a member session: it is no member page (decision 160).
+  if (isAdminPath(new URL(request.url).pathname)) {
+    return {
+      lang: "en", country: "", brand: publicBrand(brand), member: null, timeBonus: null, siteEntrySkipped: true, signup: null,
+      dev: !isProduction(context.env), admin: adminStyles,
+    };
+  }
   const [lang, member] = await Promise.all([
     resolveLanguage(request, brand.domainLanguage),
     getMember(request, context),
@@ -90,14 +99,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#c8102e" />
         <title>{title}</title>
         <Meta />
-        <Links />
+        {root?.admin ? <link rel="stylesheet" href={root.admin} /> : <Links />}
       </head>
       <body>
         {children}
-        {/* The service worker (public/sw.js: push, offline page), registered once JavaScript runs; inline so it adds nothing to any bundle. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SW_REGISTRATION }} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {/* The console (root.admin) ships no JavaScript. The service worker (public/sw.js: push, offline page) is registered once JavaScript runs; inline so it adds nothing to any bundle. */}
+        {root?.admin ? null : (
+          <>
+            <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SW_REGISTRATION }} />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -160,6 +160,8 @@ export const users = sqliteTable(
     pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),
     /** Set by support after a reversed or fraudulent direct debit: the member may not pay by direct debit. */
     directdebitBlocked: integer("directdebit_blocked", { mode: "boolean" }).notNull().default(false),
+    /** A moderation suspension or ban (decision 160): no login until then (a ban: far in the future). */
+    suspendedUntil: integer("suspended_until"),
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
   },
@@ -176,7 +178,8 @@ export const profiles = sqliteTable(
   {
     userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
+    /** "suspended": a moderation decision (suspension or ban) hides the member everywhere (decision 160). */
+    status: text("status", { enum: ["active", "disabled", "suspended"] }).notNull().default("active"),
     gender: text("gender", { enum: ["male", "female"] }).notNull(),
     sexuality: text("sexuality", { enum: ["hetero", "gay", "lesbian", "bi"] }).notNull().default("hetero"),
     dateOfBirth: text("date_of_birth").notNull(),
@@ -669,4 +672,153 @@ export const photoUnlocks = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.userId, t.photoId] })],
+);
+
+// ─── Trust and safety (issue 20): the operator console ───
+
+/** The console's roles (decision 160): what each may open is OPERATOR_AREAS in app/models/admin/operators.server.ts. */
+export const OPERATOR_ROLES = ["moderator", "support", "finance", "admin"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Staff are not members: their own accounts, login, sessions and second factor. */
+export const operators = sqliteTable(
+  "operators",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: OPERATOR_ROLES }).notNull(),
+    /** The members' password hashing (app/lib/password.ts). */
+    passwordHash: text("password_hash").notNull(),
+    /** RFC 6238 key, base64; required in production (a login without it is refused there). */
+    totpSecret: text("totp_secret"),
+    /** The last 30-second step a code was accepted for: a code works once. */
+    totpLastStep: integer("totp_last_step").notNull().default(0),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    failedLogins: integer("failed_logins").notNull().default(0),
+    blockedUntil: integer("blocked_until"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("operators_email").on(t.email)],
+);
+
+/** Operator sessions, separate from members' (own cookie on /admin only, own table). */
+export const operatorSessions = sqliteTable(
+  "operator_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    operatorId: text("operator_id").notNull().references(() => operators.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+  },
+  (t) => [index("operator_sessions_operator").on(t.operatorId)],
+);
+
+/**
+ * Every operator action, append-only (triggers refuse UPDATE and DELETE), written in the same D1
+ * batch as the change it records. Operators are never deleted (disabled instead), so `operator_id` stays meaningful.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull().default(now),
+    operatorId: text("operator_id").notNull(),
+    role: text("role").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull().default(""),
+    targetId: text("target_id").notNull().default(""),
+    reason: text("reason").notNull().default(""),
+    before: json<Record<string, unknown>>("before"),
+    after: json<Record<string, unknown>>("after"),
+  },
+  (t) => [
+    index("audit_log_at").on(t.at),
+    index("audit_log_operator").on(t.operatorId, t.at),
+    index("audit_log_target").on(t.targetType, t.targetId, t.at),
+  ],
+);
+
+// ─── Trust and safety (issue 20): notice and action ───
+
+/** Report categories as the DSA Transparency Database groups them, most severe first (the queue's order). */
+export const REPORT_CATEGORIES = ["minor", "ncii", "illegal", "scam", "harassment", "fake", "spam", "other"] as const;
+export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
+
+/**
+ * A case: everything reported about one target (a member's profile, a photo, a message) while it is
+ * open; a new notice about the same target joins the open case (one open case per target).
+ */
+export const moderationCases = sqliteTable(
+  "moderation_cases",
+  {
+    id: text("id").primaryKey(),
+    brandId: integer("brand_id").notNull(),
+    targetType: text("target_type", { enum: ["member", "photo", "message"] }).notNull(),
+    /** member: user id; photo: photo id; message: "<conversation id>:<seq>". */
+    targetId: text("target_id").notNull(),
+    /** The member the target belongs to (who a decision would restrict). */
+    memberId: text("member_id").notNull(),
+    /** The most severe category among its notices (index into REPORT_CATEGORIES: lower is more severe). */
+    severity: integer("severity").notNull(),
+    status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+    /** The automated rule that opened or raised it, if any (scam and spam signals). */
+    flaggedBy: text("flagged_by"),
+    openedAt: integer("opened_at").notNull().default(now),
+    closedAt: integer("closed_at"),
+  },
+  (t) => [
+    uniqueIndex("moderation_cases_open_target").on(t.targetType, t.targetId).where(sql`status = 'open'`),
+    index("moderation_cases_queue").on(t.status, t.severity, t.openedAt),
+    index("moderation_cases_member").on(t.memberId, t.openedAt),
+  ],
+);
+
+/** A notice (DSA Art. 16): one report by a member or a visitor (then with an e-mail address for the answer). */
+export const notices = sqliteTable(
+  "notices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    caseId: text("case_id").notNull().references(() => moderationCases.id),
+    reporterId: text("reporter_id"),
+    reporterEmail: text("reporter_email"),
+    category: text("category", { enum: REPORT_CATEGORIES }).notNull(),
+    explanation: text("explanation").notNull().default(""),
+    goodFaith: integer("good_faith", { mode: "boolean" }).notNull().default(false),
+    language: text("language").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("notices_case").on(t.caseId), uniqueIndex("notices_case_reporter").on(t.caseId, t.reporterId)],
+);
+
+/** The decisions an operator can take on a case (decision 160). */
+export const DECISION_ACTIONS = ["no_action", "remove_photo", "remove_profile_text", "suspend", "ban"] as const;
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+
+/**
+ * A decision on a case, and with it the statement of reasons (DSA Art. 17) the member gets: what
+ * was restricted, the facts, the rule (a section of the terms), whether automated means detected it.
+ */
+export const decisions = sqliteTable(
+  "decisions",
+  {
+    id: text("id").primaryKey(),
+    caseId: text("case_id").notNull().references(() => moderationCases.id),
+    memberId: text("member_id").notNull(),
+    operatorId: text("operator_id").notNull(),
+    action: text("action", { enum: DECISION_ACTIONS }).notNull(),
+    /** The section of the terms that was broken (TERMS_RULES in moderation.server.ts); "" for no action. */
+    rule: text("rule").notNull().default(""),
+    facts: text("facts").notNull(),
+    /** Suspension length; null otherwise. */
+    days: integer("days"),
+    endsAt: integer("ends_at"),
+    /** The case was opened by an automated signal (the statement says so). */
+    automatedDetection: integer("automated_detection", { mode: "boolean" }).notNull().default(false),
+    /** What was removed, to restore it if an appeal reverses the decision. */
+    removed: json<Record<string, unknown>>("removed"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("decisions_member").on(t.memberId, t.createdAt), index("decisions_case").on(t.caseId)],
 );

@@ -17,7 +17,7 @@ const openProxy = () => getPlatformProxy<SeedEnv>({ persist: process.env.WRANGLE
 
 // Tables from scratch, children first.
 const TABLES = [
-  "notification_log", "sms_outbox", "directdebit_requests", "photo_unlocks", "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "payments",
+  "operator_sessions", "notification_log", "sms_outbox", "directdebit_requests", "photo_unlocks", "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "payments",
   "credit_ledger", "messages", "conversation_members", "conversations", "reports", "blocks", "swipe_passes", "likes",
   "refunds", "payment_customers", "sandbox_objects", "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "package_prices", "packages", "interests",
   "cities", "regions", "brands", "companies",
@@ -32,6 +32,11 @@ async function seedOnce(attempt: number): Promise<boolean> {
     const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first().catch(() => null);
     if (!shouldSeed({ ifEmpty, marked: mark !== null })) {
       console.log("Database already seeded; skipping (npm run db:seed to reseed).");
+      // A database seeded before migration 0015 gets the demo operators (decision 160).
+      const { seedOperators } = await import("./seed/operators.ts");
+      const { DEMO_PASSWORD } = await import("./seed/demo.ts");
+      const added = await seedOperators(DB, proxy.env.PASSWORD_PEPPER, DEMO_PASSWORD);
+      if (added) console.log(`Demo operators added: ${added}`);
       // A database seeded before migration 0014 gets its regions' names (decision 133).
       if (!(await DB.prepare("SELECT 1 FROM regions WHERE names != '{}' LIMIT 1").first())) {
         const { fillRegionNames } = await import("./seed/geo.ts");
@@ -60,6 +65,8 @@ async function seedOnce(attempt: number): Promise<boolean> {
 
     const { seedMembers } = await import("./seed/members.ts");
     const result = await seedMembers({ DB, PHOTOS, db, pepper: proxy.env.PASSWORD_PEPPER });
+    const { seedOperators } = await import("./seed/operators.ts");
+    await seedOperators(DB, proxy.env.PASSWORD_PEPPER, result.demoPassword);
 
     // Last: only a seed that got here counts as done.
     await DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)").bind(SEED_MARK.key, SEED_MARK.expiresAt).run();
@@ -72,6 +79,7 @@ async function seedOnce(attempt: number): Promise<boolean> {
     console.log(counts.map((r) => `${(r.results[0] as { name: string }).name} ${(r.results[0] as { n: number }).n}`).join(", "));
     console.log(Object.entries(result.timings).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", "));
     console.log(`Demo accounts (password ${result.demoPassword}) on http://localhost:8787: ${result.demoEmails.join(", ")}`);
+    console.log("Demo operators (same password) on http://localhost:8787/admin: operator@ (admin), moderator@, support@, finance@example.com");
     console.log(`Seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return true;
   } finally {

@@ -19,6 +19,8 @@ export interface RootData {
   /** For visitors: whether and how they may sign up, and the partners' tracking (SPEC section 6). */
   signup: { state: SignupState; tracking: Tracking } | null;
   dev: boolean;
+  /** On the operator console (/admin): its stylesheet; the page then carries no member chrome and no scripts (decision 160). */
+  admin?: string;
 }
 
 /** The part of a brand every page may see (nothing secret, nothing per member). */

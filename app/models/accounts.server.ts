@@ -85,7 +85,7 @@ async function withinAddressesPerClient(d1: D1Database, ip: string, now = nowS()
  * A failed login counts its address for the client once an hour (an exact D1 counter: retrying one
  * address does not count again). Two statements that must run next to each other in a batch.
  */
-function failedAddressStatements(db: Db, ip: string, email: string, now: number) {
+export function failedAddressStatements(db: Db, ip: string, email: string, now: number) {
   const hour = Math.floor(now / HOUR);
   const expires = (hour + 1) * HOUR;
   const { counters } = schema;
@@ -165,26 +165,9 @@ export async function login(
     return { ok: true, userId: user.id, language: user.language };
   }
   const until = now + LOGIN_BLOCK_MINUTES * 60;
-  const accountLimitReached = sql`${users.failedLogins} + 1 >= ${LOGIN_ACCOUNT_MAX_ATTEMPTS}`;
   const [clientRow, accountRow] = await db.batch([
-    // One client's failures within a window of LOGIN_BLOCK_MINUTES; the last one starts its lock.
-    db.insert(counters)
-      .values({ key: failKey, count: 1, expiresAt: until })
-      .onConflictDoUpdate({
-        target: counters.key,
-        set: {
-          count: sql`CASE WHEN ${counters.expiresAt} <= ${now} THEN 1 ELSE ${counters.count} + 1 END`,
-          expiresAt: sql`CASE WHEN ${counters.expiresAt} <= ${now} OR ${counters.count} + 1 >= ${LOGIN_MAX_ATTEMPTS} THEN ${until} ELSE ${counters.expiresAt} END`,
-        },
-      })
-      .returning({ count: counters.count }),
-    db.update(users)
-      .set({
-        blockedUntil: sql`CASE WHEN ${accountLimitReached} THEN ${until} ELSE ${users.blockedUntil} END`,
-        failedLogins: sql`CASE WHEN ${accountLimitReached} THEN 0 ELSE ${users.failedLogins} + 1 END`,
-      })
-      .where(eq(users.id, user.id))
-      .returning({ blockedUntil: users.blockedUntil }),
+    clientFailureStatement(db, failKey, now),
+    accountFailureStatement(db, users, user.id, until),
     ...failedAddressStatements(db, client.ip, user.email, now),
   ]);
   const clientLocked = (clientRow[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
@@ -199,6 +182,41 @@ export async function login(
 }
 
 /**
+ * Counts one client's failed login under `key` within a window of LOGIN_BLOCK_MINUTES; the
+ * LOGIN_MAX_ATTEMPTS-th starts its lock (the key's expiry). RETURNING count. Members and operators.
+ */
+export function clientFailureStatement(db: Db, key: string, now: number) {
+  const { counters } = schema;
+  const until = now + LOGIN_BLOCK_MINUTES * 60;
+  return db.insert(counters)
+    .values({ key, count: 1, expiresAt: until })
+    .onConflictDoUpdate({
+      target: counters.key,
+      set: {
+        count: sql`CASE WHEN ${counters.expiresAt} <= ${now} THEN 1 ELSE ${counters.count} + 1 END`,
+        expiresAt: sql`CASE WHEN ${counters.expiresAt} <= ${now} OR ${counters.count} + 1 >= ${LOGIN_MAX_ATTEMPTS} THEN ${until} ELSE ${counters.expiresAt} END`,
+      },
+    })
+    .returning({ count: counters.count });
+}
+
+/**
+ * Counts a failed login on the account (members' users or operators); the LOGIN_ACCOUNT_MAX_ATTEMPTS-th
+ * locks it until `until` and starts the count afresh. Returns blockedUntil. The CASE reads the row's
+ * own count in the same statement.
+ */
+export function accountFailureStatement(db: Db, table: typeof schema.users | typeof schema.operators, id: string, until: number) {
+  const limitReached = sql`${table.failedLogins} + 1 >= ${LOGIN_ACCOUNT_MAX_ATTEMPTS}`;
+  return db.update(table as typeof schema.users)
+    .set({
+      blockedUntil: sql`CASE WHEN ${limitReached} THEN ${until} ELSE ${table.blockedUntil} END`,
+      failedLogins: sql`CASE WHEN ${limitReached} THEN 0 ELSE ${table.failedLogins} + 1 END`,
+    })
+    .where(eq(table.id, id))
+    .returning({ blockedUntil: table.blockedUntil });
+}
+
+/**
  * The counters key of one client's failed logins (the member's id follows): the device for the
  * member's own known device, else the address (a device cookie of another account counts for nothing,
  * so an attacker cannot rotate cookies to get fresh tries).
@@ -208,9 +226,9 @@ const failKeyPrefix = (client: LoginClient, known: boolean) =>
 
 let dummy: Promise<string> | null = null;
 /** A real hash (same iterations) to check unknown addresses against; made once per isolate. */
-const dummyHash = (pepper: string) => (dummy ??= hashPassword(randomId(16), pepper));
+export const dummyHash = (pepper: string) => (dummy ??= hashPassword(randomId(16), pepper));
 
-const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 60));
+export const minutesLeft = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 60));
 
 // ---------------------------------------------------------------------------------------------
 // Sign-up

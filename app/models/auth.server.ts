@@ -16,6 +16,8 @@ import { randomId } from "~/lib/password";
 import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.server";
 import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
+import { operatorLogin, type Operator } from "./admin/operators.server";
+import { activeSuspension, liftEndedSuspension, statementToken } from "./moderation.server";
 
 const DEVICE_DAYS = 365;
 
@@ -47,7 +49,8 @@ export async function loginClient(request: Request, context: AppLoadContext, bra
 export type AuthUser = { userId: string; language: string };
 
 /** Why a login was refused: the route shows the spec's text for each. */
-export type AuthRefusal = { reason: "failed" } | { reason: "blocked"; minutes: number } | { reason: "rate_limited" };
+export type AuthRefusal = { reason: "failed" } | { reason: "blocked"; minutes: number } | { reason: "rate_limited" } | { reason: "code" }
+  | { reason: "suspended"; statement: string };
 
 /** Thrown by a strategy's verify; remix-auth hands it back as the AuthorizationError's cause. */
 class LoginRefused extends Error {
@@ -69,22 +72,45 @@ const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request 
   const brand = await getBrandByHost(env, request.headers.get("Host"));
   const result = await login(env, brand, email, password, await loginClient(request, strategyContext, brand));
   if (!result.ok) throw new LoginRefused(result);
+  // A suspended or banned member is not logged in: the route shows the statement of reasons instead (decision 160).
+  const decisionId = await activeSuspension(env.DB, result.userId);
+  if (decisionId) throw new LoginRefused({ reason: "suspended", statement: await statementToken(env.SESSION_SECRET, decisionId) });
+  await liftEndedSuspension(env.DB, result.userId);
   return { userId: result.userId, language: result.language };
 });
 
-export type StrategyName = "form";
+/**
+ * Operators (the /admin console, decision 160): e-mail, password and TOTP code against the
+ * operators table; never a member. Same throttle, lockout rules and refusals as members'.
+ */
+const operatorStrategy = new FormStrategy<OperatorAuth>(async ({ form, context, request }) => {
+  const { env } = context as StrategyContext;
+  const email = String(form.get("email") ?? "");
+  if (!(await withinRateLimit(env, request, "admin-login", email))) throw new LoginRefused({ reason: "rate_limited" });
+  const result = await operatorLogin(env, email, String(form.get("password") ?? ""), String(form.get("code") ?? ""), clientIp(request));
+  if (!result.ok) throw new LoginRefused(result.reason === "code" ? { reason: "code" } : result);
+  return { operator: result.operator };
+});
+
+/** The operator the "operator" strategy vouches for. */
+export type OperatorAuth = { operator: Operator };
+
+type StrategyUsers = { form: AuthUser; operator: OperatorAuth };
+export type StrategyName = keyof StrategyUsers;
 
 // The Authenticator's own session storage only carries the state of redirect-based strategies
 // (OAuth2's `state`) between two requests; the login session itself lives in the sessions table.
-const authenticators = new WeakMap<Env, Authenticator<AuthUser>>();
+const authenticators = new WeakMap<Env, Authenticator<AuthUser | OperatorAuth>>();
 
-function authenticatorFor(env: Env): Authenticator<AuthUser> {
+function authenticatorFor(env: Env): Authenticator<AuthUser | OperatorAuth> {
   let authenticator = authenticators.get(env);
   if (!authenticator) {
     const flowStorage = guardedSessionStorage(createCookieSessionStorage({
       cookie: { name: "auth_flow", httpOnly: true, secure: true, sameSite: "lax", path: "/", maxAge: 600, secrets: [env.SESSION_SECRET] },
     }));
-    authenticator = new Authenticator<AuthUser>(flowStorage, { throwOnError: true }).use(formStrategy, "form");
+    authenticator = new Authenticator<AuthUser | OperatorAuth>(flowStorage, { throwOnError: true })
+      .use(formStrategy, "form")
+      .use(operatorStrategy, "operator");
     authenticators.set(env, authenticator);
   }
   return authenticator;
@@ -94,18 +120,18 @@ function authenticatorFor(env: Env): Authenticator<AuthUser> {
  * Runs a strategy. `formData` is the body the route already read (a request body is read once);
  * the strategy gets a copy of the request without it.
  */
-export async function authenticate(
-  strategy: StrategyName,
+export async function authenticate<S extends StrategyName>(
+  strategy: S,
   request: Request,
   context: AppLoadContext,
   formData: FormData,
-): Promise<({ ok: true } & AuthUser) | ({ ok: false } & AuthRefusal)> {
+): Promise<({ ok: true } & StrategyUsers[S]) | ({ ok: false } & AuthRefusal)> {
   const bodyless = new Request(request.url, { method: request.method, headers: request.headers });
   try {
     const user = await authenticatorFor(context.env).authenticate(strategy, bodyless, {
       context: { ...context, formData } as StrategyContext,
     });
-    return { ok: true, ...user };
+    return { ok: true, ...(user as StrategyUsers[S]) };
   } catch (error) {
     if (error instanceof AuthorizationError && error.cause instanceof LoginRefused) return { ok: false, ...error.cause.refusal };
     throw error;

@@ -1,8 +1,6 @@
-/** Blocking and reporting. A member blocked by another cannot see that member's profile or photos, nor contact them. */
+/** Blocking (reporting: moderation.server.ts). A member blocked by another cannot see that member's profile or photos, nor contact them. */
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
-export const REPORT_REASONS = ["fake", "spam", "offensive", "underage", "other"] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number];
 
 export async function block(d1: D1Database, blockerId: string, blockedId: string) {
   if (blockerId === blockedId) return;
@@ -17,15 +15,4 @@ export async function block(d1: D1Database, blockerId: string, blockedId: string
 export async function unblock(d1: D1Database, blockerId: string, blockedId: string) {
   const { blocks } = schema;
   await getDb(d1).delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
-}
-
-/** Stores a report for moderation. */
-export async function report(d1: D1Database, reporterId: string, reportedId: string, reason: ReportReason, remarks: string) {
-  if (reporterId === reportedId) return false;
-  const { reports, users } = schema;
-  const r = await getDb(d1)
-    .insert(reports)
-    .select(sql`SELECT NULL, ${reporterId}, ${reportedId}, ${reason}, ${remarks.slice(0, 1000)}, unixepoch()
-      WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${reportedId})`);
-  return r.meta.changes > 0;
 }

@@ -78,7 +78,7 @@ export interface ConversationAccess {
   otherPhotoId: string | null;
   startedBy: string;
   /** Blocked either way: can read the history, cannot write. */
-  blockedBy: "me" | "other" | null;
+  blockedBy: "me" | "other" | "unavailable" | null;
   /** The other member's unread count here (0: they have read everything). */
   otherUnread: number;
   myUnread: number;
@@ -89,7 +89,8 @@ const ACCESS_SQL = `
 SELECT c.id, c.started_by, o.id AS other_id, op.name AS other_name, op.main_photo_id AS other_photo,
        me.unread AS my_unread, me.hidden_at AS my_hidden, oth.unread AS other_unread,
        EXISTS(SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = o.id) AS i_blocked,
-       EXISTS(SELECT 1 FROM blocks WHERE blocker_id = o.id AND blocked_id = ?2) AS they_blocked
+       EXISTS(SELECT 1 FROM blocks WHERE blocker_id = o.id AND blocked_id = ?2) AS they_blocked,
+       op.status = 'suspended' AS other_unavailable
 FROM conversations c
 JOIN conversation_members me ON me.conversation_id = c.id AND me.user_id = ?2
 JOIN users o ON o.id = CASE WHEN c.member_a = ?2 THEN c.member_b ELSE c.member_a END
@@ -99,13 +100,14 @@ WHERE c.id = ?1 AND o.deleted_at IS NULL`;
 
 type AccessRow = {
   id: string; started_by: string; other_id: string; other_name: string; other_photo: string | null; my_unread: number;
-  my_hidden: number | null; other_unread: number; i_blocked: number; they_blocked: number;
+  my_hidden: number | null; other_unread: number; i_blocked: number; they_blocked: number; other_unavailable: number;
 };
 
 function toAccess(r: AccessRow): ConversationAccess {
   return {
     id: r.id, otherId: r.other_id, otherName: r.other_name, otherPhotoId: r.other_photo, startedBy: r.started_by,
-    blockedBy: r.they_blocked ? "other" : r.i_blocked ? "me" : null, otherUnread: r.other_unread, myUnread: r.my_unread,
+    // A suspended or banned member (decision 160) is "no longer available" to the other side.
+    blockedBy: r.other_unavailable ? "unavailable" : r.they_blocked ? "other" : r.i_blocked ? "me" : null, otherUnread: r.other_unread, myUnread: r.my_unread,
     hidden: r.my_hidden !== null,
   };
 }
@@ -371,7 +373,8 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     debitStatement(db, i.senderId, cost, {
       sql: `EXISTS (SELECT 1 FROM conversations c JOIN users o ON o.id = CASE WHEN c.member_a = ?1 THEN c.member_b ELSE c.member_a END
                     WHERE c.id = ?3 AND (c.member_a = ?1 OR c.member_b = ?1) AND o.deleted_at IS NULL
-                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1)))
+                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1))
+                      AND NOT EXISTS (SELECT 1 FROM profiles op WHERE op.user_id = o.id AND op.status = 'suspended'))
             AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)
             AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)
             AND (?6 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?6 AND user_id = ?1 AND expires_at > ?7))`,
@@ -431,7 +434,8 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
 const SENDER_SQL = `
 SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
        (?3 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?3 AND user_id = u.id AND expires_at > ?4)) AS session_live,
-       EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id)) AS blocked,
+       (EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id))
+        OR EXISTS(SELECT 1 FROM profiles WHERE user_id = o.id AND status = 'suspended')) AS blocked,
        b.message_length
 FROM conversations c
 JOIN users u ON u.id = ?2 AND u.deleted_at IS NULL

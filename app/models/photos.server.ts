@@ -285,7 +285,7 @@ export async function uploadPhoto(
   return { ok: true, id };
 }
 
-function deleteObjects(bucket: R2Bucket, photoId: string) {
+export function deleteObjects(bucket: R2Bucket, photoId: string) {
   return bucket.delete(PHOTO_VARIANTS.map((v) => photoKey(photoId, v)));
 }
 

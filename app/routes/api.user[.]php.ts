@@ -69,6 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await authenticate("form", request, context, formData);
   if (!result.ok) {
     if (result.reason === "rate_limited") return answer({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
+    if (result.reason === "suspended") return answer({ error: "account_suspended", statement: `/statement/${encodeURIComponent(result.statement)}` }, 403);
     return result.reason === "blocked"
       ? answer({ error: "account_blocked", minutes: result.minutes, message: t("errors.blocked", { minutes: result.minutes }) }, 403)
       : answer({ error: "login_failed", message: t("errors.loginFailed") }, 401);

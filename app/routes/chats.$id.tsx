@@ -36,7 +36,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     olderHidden: view.olderHidden,
     otherRead: a.otherUnread === 0,
     list: view.list.map((c) => (c.id === a.id ? { ...c, unread: 0 } : c)),
-    blocked: a.blockedBy === "other" ? ("blockedBy" as const) : a.blockedBy === "me" ? ("blockedMe" as const) : null,
+    blocked: a.blockedBy === "unavailable" ? ("unavailable" as const) : a.blockedBy === "other" ? ("blockedBy" as const) : a.blockedBy === "me" ? ("blockedMe" as const) : null,
     clientId: newClientId(),
     cost: prices.message,
     giftCredits: prices.gift,

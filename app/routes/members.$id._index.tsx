@@ -6,7 +6,7 @@ import { pageContext } from "~/lib/page.server";
 import { getMember, requireMember } from "~/models/session.server";
 import { loadProfilePage } from "~/models/profiles.server";
 import { like, unlike } from "~/models/likes.server";
-import { REPORT_REASONS, block, report, unblock } from "~/models/blocks.server";
+import { block, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
 import { readForm } from "~/lib/body.server";
@@ -34,13 +34,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // What unlocking one private photo costs this member (SPEC photo_credits), through the one price owner.
     photoCredits: pricesFor(brand, null).photo,
     fictional: { icon: brand.fictionalIcon, singular: brand.fictionalSingular, warning: brand.fictionalWarning },
-    reportReasons: REPORT_REASONS,
   };
 }
 
 const ActionInput = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
-  z.object({ intent: z.literal("report"), reason: z.enum(REPORT_REASONS), remarks: paragraph(z.string().max(1000).default("")) }),
   z.object({ intent: z.literal("unlock"), photoId: z.string().regex(/^[\w-]{1,64}$/) }),
 ]);
 
@@ -58,7 +56,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   else if (input.intent === "unlike") await unlike(d1, member.id, targetId);
   else if (input.intent === "block") await block(d1, member.id, targetId);
   else if (input.intent === "unblock") await unblock(d1, member.id, targetId);
-  else if (input.intent === "report") return data({ reported: await report(d1, member.id, targetId, input.reason, input.remarks) });
   else if (input.intent === "unlock") {
     const { brand } = await pageContext(request, context, "members");
     const result = await unlockPhoto(d1, member, input.photoId, pricesFor(brand, null).photo);

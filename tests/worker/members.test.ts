@@ -192,16 +192,15 @@ describe("block and report", () => {
     expect((await html(`/members/${a.id}`, cb)).status).toBe(200);
   });
 
-  it("stores a report with its reason; refuses an unknown reason", async () => {
+  it("the profile links to its report form (notices: moderation-notices.test.ts)", async () => {
     const a = await member();
     const b = await member();
-    const ca = await sessionCookie(a.id);
-    const ok = await post(`/members/${b.id}`, { intent: "report", reason: "spam", remarks: "sells things" }, { cookie: ca });
-    expect(await ok.text()).toContain("Thank you");
-    const bad = await post(`/members/${b.id}`, { intent: "report", reason: "nonsense" }, { cookie: ca });
-    expect(bad.status).toBe(400);
-    const rows = await env.DB.prepare("SELECT reason, remarks FROM reports WHERE reporter_id = ?1").bind(a.id).all();
-    expect(rows.results).toEqual([{ reason: "spam", remarks: "sells things" }]);
+    const page = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });
+    expect(await page.text()).toContain(`href="/report?member=${b.id}"`);
+    // Each of their photos has its own report link (/report?photo=…).
+    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 10, 10)").bind(`rp-${b.id}`, b.id).run();
+    const withPhoto = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });
+    expect(await withPhoto.text()).toContain(`href="/report?photo=rp-${b.id}"`);
   });
 });
 

@@ -23,7 +23,7 @@ export interface ChatViewProps {
   otherRead: boolean;
   list: ConversationItem[];
   /** Why this member cannot write here at all (the send footer is replaced by the reason). */
-  blocked: null | "blockedBy" | "blockedMe" | "blocked" | "premium";
+  blocked: null | "blockedBy" | "blockedMe" | "blocked" | "unavailable" | "premium";
   error: ChatError | null;
   /** A client message id for the form post, so a re-posted form is stored and charged once. */
   clientId: string;
@@ -55,7 +55,7 @@ function PremiumPrompt() {
   );
 }
 
-function Bubble({ m, mine, otherName, status }: { m: WireMessage; mine: boolean; otherName: string; status?: string }) {
+function Bubble({ m, mine, otherName, status, conversationId }: { m: WireMessage; mine: boolean; otherName: string; status?: string; conversationId?: string }) {
   const { t, i18n } = useTranslation("chat");
   return (
     <li className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`} data-message-id={m.id || undefined}>
@@ -69,6 +69,9 @@ function Bubble({ m, mine, otherName, status }: { m: WireMessage; mine: boolean;
       <div className="chat-meta">
         {m.createdAt ? <LocalTime at={m.createdAt} lng={i18n.language} /> : null}
         {m.held ? <span className="chat-held">{t("room.held")}</span> : status ? <span className="chat-status">{status}</span> : null}
+        {!mine && m.id && conversationId ? (
+          <a className="chat-report" href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}>{t("room.report")}</a>
+        ) : null}
       </div>
     </li>
   );
@@ -176,6 +179,7 @@ export function ChatView(p: ChatViewProps) {
               key={m.id}
               m={m}
               mine={m.senderId === p.meId}
+              conversationId={p.conversationId ?? undefined}
               otherName={p.other.name}
               status={m === lastMine ? (room.otherRead ? t("room.read") : t("room.sent")) : undefined}
             />

@@ -19,13 +19,12 @@ export interface ProfileViewData {
   paidUser: boolean;
   photoCredits: number;
   fictional: { icon: string; singular: string; warning: string };
-  reportReasons: readonly string[];
 }
 
 /** The profile screen (/members/{id} and /likes/m/{id}): every action is a plain form post. */
 export function ProfileView({ data }: { data: ProfileViewData }) {
   const { t } = useTranslation("members");
-  const action = useActionData<{ reported?: boolean; error?: string; unlock?: "credits"; discount?: string | null }>();
+  const action = useActionData<{ error?: string; unlock?: "credits"; discount?: string | null }>();
   const busy = useNavigation().state !== "idle";
   const { profile: p, photos } = data;
   const place = [p.city, p.region].filter(Boolean).join(", ");
@@ -95,6 +94,9 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
             {photos.map((ph) => (
               <li key={ph.id}>
                 <PhotoTile id={ph.id} access={ph.access} alt={p.name} unlockFor={data.loggedIn && ph.isPrivate && ph.access === "blur" ? data.photoCredits : undefined} />
+                {!data.own && data.loggedIn ? (
+                  <a className="photo-report" href={`/report?photo=${encodeURIComponent(ph.id)}`}>{t("report.photo")}</a>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -102,25 +104,9 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
       ) : null}
 
       {!data.own && data.loggedIn ? (
-        <details className="card report">
-          <summary>{t("report.title")}</summary>
-          {action?.reported ? <p className="alert alert-success" role="status">{t("report.thanks")}</p> : null}
-          <Form method="post">
-            <input type="hidden" name="intent" value="report" />
-            <label className="field">
-              <span>{t("report.reason")}</span>
-              <select name="reason" required defaultValue="">
-                <option value="" disabled>{t("report.choose")}</option>
-                {data.reportReasons.map((r) => <option key={r} value={r}>{t(`report.reasons.${r}`)}</option>)}
-              </select>
-            </label>
-            <label className="field">
-              <span>{t("report.remarks")}</span>
-              <textarea name="remarks" maxLength={1000} rows={3} />
-            </label>
-            <button type="submit" className="btn">{t("report.submit")}</button>
-          </Form>
-        </details>
+        <p className="report">
+          <a href={`/report?member=${encodeURIComponent(data.profile.id)}`}>{t("report.title")}</a>
+        </p>
       ) : null}
     </div>
   );

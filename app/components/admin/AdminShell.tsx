@@ -1,0 +1,47 @@
+/** The console's frame: top bar with the parts the operator's role opens, and who is logged in. English only (decision 160). */
+import { NavLink } from "@remix-run/react";
+
+export type ShellOperator = { name: string; email: string; role: string; areas: string[] };
+
+const NAV: { area: string; to: string; label: string }[] = [
+  { area: "reports", to: "/admin/reports", label: "Reports" },
+  { area: "photos", to: "/admin/photos", label: "Photos" },
+  { area: "appeals", to: "/admin/appeals", label: "Appeals" },
+  { area: "transparency", to: "/admin/transparency", label: "Transparency" },
+  { area: "audit", to: "/admin/audit", label: "Audit log" },
+  { area: "operators", to: "/admin/operators", label: "Operators" },
+];
+
+export function AdminShell({ operator, children, live }: { operator: ShellOperator; children: React.ReactNode; live: string[] }) {
+  return (
+    <>
+      <header className="a-top">
+        <NavLink to="/admin" end className="a-brand">Console</NavLink>
+        <nav className="a-nav" aria-label="Console">
+          {NAV.filter((n) => operator.areas.includes(n.area) && live.includes(n.area)).map((n) => (
+            <NavLink key={n.to} to={n.to} reloadDocument>{n.label}</NavLink>
+          ))}
+        </nav>
+        <div className="a-who">
+          <span>{operator.name} · {operator.role}</span>
+          <form method="post" action="/admin/logout" className="a-inline">
+            <button type="submit">Log out</button>
+          </form>
+        </div>
+      </header>
+      <div className="a-main">{children}</div>
+    </>
+  );
+}
+
+export function AdminError({ status, message }: { status: number; message: string }) {
+  return (
+    <div className="a-main">
+      <div className="a-card a-narrow">
+        <h1>{status === 403 ? "Not allowed" : status === 404 ? "Not found" : "Something went wrong"}</h1>
+        <p>{message || (status === 403 ? "Your role does not open this page." : "Please try again.")}</p>
+        <p><a href="/admin">Back to the console</a></p>
+      </div>
+    </div>
+  );
+}

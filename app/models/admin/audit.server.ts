@@ -1,0 +1,67 @@
+/**
+ * The audit log (decision 160): one append-only row per operator action, written in the same D1
+ * batch as the change it records (so there is never a change without its row, nor a row without
+ * its change). The table refuses UPDATE and DELETE (migration 0016).
+ */
+import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { getDb, schema, type Db } from "../../../db/client";
+import { nowS } from "~/lib/dates";
+
+export type Actor = { id: string; role: string };
+export type AuditEntry = {
+  action: string;
+  targetType?: string;
+  targetId?: string;
+  reason?: string;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+};
+
+const row = (actor: Actor, e: AuditEntry, at: number) => ({
+  at, operatorId: actor.id, role: actor.role, action: e.action, targetType: e.targetType ?? "", targetId: e.targetId ?? "",
+  reason: e.reason ?? "", before: e.before ?? null, after: e.after ?? null,
+});
+
+/** The audit row as a query for a drizzle batch beside the change. */
+export function auditStatement(db: Db, actor: Actor, e: AuditEntry, at = nowS()) {
+  return db.insert(schema.auditLog).values(row(actor, e, at));
+}
+
+/**
+ * The audit row for a raw guarded chain: written only when the statement just before it in the
+ * batch changed a row (`changes() > 0`), so a change refused by its guard leaves no row either.
+ * Raw because drizzle cannot express INSERT … SELECT … WHERE changes().
+ */
+export function auditAfterChange(d1: D1Database, actor: Actor, e: AuditEntry, at = nowS()): D1PreparedStatement {
+  const r = row(actor, e, at);
+  return d1
+    .prepare(
+      `INSERT INTO audit_log (at, operator_id, role, action, target_type, target_id, reason, before, after)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() > 0`,
+    )
+    .bind(r.at, r.operatorId, r.role, r.action, r.targetType, r.targetId, r.reason,
+      r.before ? JSON.stringify(r.before) : null, r.after ? JSON.stringify(r.after) : null);
+}
+
+export type AuditFilter = { operatorEmail?: string; action?: string; targetType?: string; targetId?: string; from?: number; to?: number };
+export const AUDIT_PAGE = 50;
+
+/** Newest first, filtered; `before` pages on by id. */
+export async function listAudit(d1: D1Database, f: AuditFilter, beforeId?: number) {
+  const { auditLog, operators } = schema;
+  const where: SQL[] = [];
+  if (f.operatorEmail) where.push(eq(operators.email, f.operatorEmail.trim().toLowerCase()));
+  if (f.action) where.push(sql`${auditLog.action} LIKE ${`${f.action.replace(/[%_]/g, "")}%`}`);
+  if (f.targetType) where.push(eq(auditLog.targetType, f.targetType));
+  if (f.targetId) where.push(eq(auditLog.targetId, f.targetId));
+  if (f.from) where.push(gte(auditLog.at, f.from));
+  if (f.to) where.push(lt(auditLog.at, f.to));
+  if (beforeId) where.push(lt(auditLog.id, beforeId));
+  return getDb(d1)
+    .select({ entry: auditLog, operatorEmail: operators.email })
+    .from(auditLog)
+    .leftJoin(operators, eq(operators.id, auditLog.operatorId))
+    .where(and(...where))
+    .orderBy(desc(auditLog.id))
+    .limit(AUDIT_PAGE);
+}

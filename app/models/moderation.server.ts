@@ -1,0 +1,322 @@
+/**
+ * Notice and action (issue 20, decision 160): members and visitors report a profile, a photo or a
+ * message (DSA Art. 16); every notice about the same target joins its one open case, whose severity
+ * is its most severe category (minor and non-consensual imagery first). The reporter gets a
+ * confirmation mail in their language. Operators decide in the console (app/routes/admin.reports*).
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
+import { REPORT_CATEGORIES, type DecisionAction, type ReportCategory } from "../../db/schema";
+import type { Language } from "~/lib/constants";
+import { nowS } from "~/lib/dates";
+import type { Env } from "~/lib/env";
+import { getFixedT } from "~/lib/i18n.server";
+import { randomId } from "~/lib/password";
+import { mailerFor, renderMail } from "./mail.server";
+import { deleteObjects } from "./photos.server";
+import { closeRevokedSockets } from "./session.server";
+
+export { REPORT_CATEGORIES, type ReportCategory };
+export const severityOf = (category: ReportCategory) => REPORT_CATEGORIES.indexOf(category);
+/** Categories where the reporter confirms good faith and explains (DSA Art. 16(2)). */
+export const needsGoodFaith = (category: ReportCategory) => category === "illegal";
+export const EXPLANATION_MAX = 2000;
+
+export type ReportTarget =
+  | { type: "member"; id: string }
+  | { type: "photo"; id: string }
+  | { type: "message"; conversationId: string; seq: number };
+
+export const targetKey = (t: ReportTarget) => (t.type === "message" ? `${t.conversationId}:${t.seq}` : t.id);
+
+/** Parses ?member=…, ?photo=… or ?message=<conversation>:<seq> into a target. */
+export function parseTarget(params: URLSearchParams): ReportTarget | null {
+  const id = /^[\w-]{1,64}$/;
+  const member = params.get("member");
+  if (member && id.test(member)) return { type: "member", id: member };
+  const photo = params.get("photo");
+  if (photo && id.test(photo)) return { type: "photo", id: photo };
+  const m = /^([\w-]{1,64}):(\d{1,9})$/.exec(params.get("message") ?? "");
+  if (m) return { type: "message", conversationId: m[1]!, seq: Number(m[2]) };
+  return null;
+}
+
+/**
+ * Who the target belongs to, if `reporterId` (null: a visitor) may report it: a visitor only a
+ * member's profile; a message only the other participant of its conversation, and only a message
+ * the other one wrote. Null for anything else (not found, own content, deleted).
+ */
+export async function targetOwner(d1: D1Database, target: ReportTarget, reporterId: string | null): Promise<{ memberId: string; brandId: number } | null> {
+  const db = getDb(d1);
+  const { users, photos, messages, conversations } = schema;
+  let owner: { memberId: string; brandId: number } | undefined;
+  if (target.type === "member") {
+    [owner] = await db.select({ memberId: users.id, brandId: users.brandId }).from(users).where(and(eq(users.id, target.id), isNull(users.deletedAt)));
+  } else if (!reporterId) {
+    return null;
+  } else if (target.type === "photo") {
+    [owner] = await db.select({ memberId: users.id, brandId: users.brandId }).from(photos).innerJoin(users, eq(users.id, photos.userId))
+      .where(and(eq(photos.id, target.id), isNull(users.deletedAt)));
+  } else {
+    [owner] = await db.select({ memberId: messages.senderId, brandId: users.brandId }).from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .innerJoin(users, eq(users.id, messages.senderId))
+      .where(and(
+        eq(messages.conversationId, target.conversationId), eq(messages.seq, target.seq),
+        sql`${reporterId} IN (${conversations.memberA}, ${conversations.memberB})`,
+      ));
+  }
+  if (!owner || owner.memberId === reporterId) return null;
+  return owner;
+}
+
+export type NoticeInput = {
+  target: ReportTarget;
+  reporter: { id: string; email: string; name: string } | { id: null; email: string; name: null };
+  category: ReportCategory;
+  explanation: string;
+  goodFaith: boolean;
+  language: Language;
+};
+
+/**
+ * Files a notice: opens the target's case or joins its open one (raising its severity), in one
+ * batch; a member's second notice about the same open case is not counted twice. Then mails the
+ * reporter a confirmation in their language. False when the target cannot be reported.
+ */
+export async function fileNotice(
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM">,
+  brand: { id: number; name: string },
+  input: NoticeInput,
+  o: { origin: string; now?: number },
+): Promise<boolean> {
+  const owner = await targetOwner(env.DB, input.target, input.reporter.id);
+  if (!owner || owner.brandId !== brand.id) return false;
+  const d1 = env.DB;
+  const db = getDb(d1);
+  const now = o.now ?? nowS();
+  const key = targetKey(input.target);
+  const severity = severityOf(input.category);
+  const { moderationCases: cases } = schema;
+  const openCase = and(eq(cases.targetType, input.target.type), eq(cases.targetId, key), eq(cases.status, "open"));
+  await d1.batch([
+    toD1(d1, db.insert(cases).values({ id: randomId(), brandId: brand.id, targetType: input.target.type, targetId: key, memberId: owner.memberId, severity, openedAt: now })
+      .onConflictDoNothing()),
+    toD1(d1, db.update(cases).set({ severity: sql`min(${cases.severity}, ${severity})` }).where(openCase)),
+    // Raw: INSERT … SELECT joins the open case the statements above made or found (drizzle's insert-select wants every column).
+    d1.prepare(
+      `INSERT INTO notices (case_id, reporter_id, reporter_email, category, explanation, good_faith, language, created_at)
+       SELECT id, ?3, ?4, ?5, ?6, ?7, ?8, ?9 FROM moderation_cases WHERE target_type = ?1 AND target_id = ?2 AND status = 'open'
+       ON CONFLICT DO NOTHING`,
+    ).bind(input.target.type, key, input.reporter.id, input.reporter.id ? null : input.reporter.email, input.category,
+      input.explanation.slice(0, EXPLANATION_MAX), input.goodFaith ? 1 : 0, input.language, now),
+  ]);
+  const t = await getFixedT(input.language, "safety");
+  const vars = { brand: brand.name, name: input.reporter.name ?? "", target: t(`target.${input.target.type}`), category: t(`categories.${input.category}`) };
+  const { text, html } = renderMail({
+    greeting: input.reporter.name ? t("mail.greeting", vars) : t("mail.greetingVisitor", vars),
+    body: t("mail.received.body", vars),
+    action: t("mail.received.action", vars),
+    link: `${o.origin}/pages/terms`,
+    footer: [t("mail.footer", vars)],
+  });
+  await mailerFor(env).send({ brandId: brand.id, to: input.reporter.email, subject: t("mail.received.subject", vars), text, html, fromName: brand.name });
+  return true;
+}
+
+/** A drizzle query as a D1 statement, to sit in a raw batch chain beside raw statements. */
+function toD1(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+  const { sql: text, params } = query.toSQL();
+  return d1.prepare(text).bind(...params);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions and statements of reasons (DSA Art. 17)
+
+export { DECISION_ACTIONS, type DecisionAction } from "../../db/schema";
+/** Sections of the terms a decision can rest on (safety.json rules.*, linked to /pages/terms). */
+export const TERMS_RULES = ["age", "consent", "illegal", "fraud", "conduct", "commercial", "identity"] as const;
+export type TermsRule = (typeof TERMS_RULES)[number];
+/** A ban lasts until this time (year 9999). */
+export const BAN_UNTIL = 253_402_300_799;
+export const SUSPEND_MAX_DAYS = 365;
+const DAY = 86_400;
+
+export type DecisionInput = { action: DecisionAction; rule: TermsRule | ""; facts: string; days: number | null };
+
+/** Which actions fit which target: a photo removal needs a photo case, a text removal a profile case. */
+export function actionFits(action: DecisionAction, targetType: "member" | "photo" | "message"): boolean {
+  if (action === "remove_photo") return targetType === "photo";
+  if (action === "remove_profile_text") return targetType === "member";
+  return true;
+}
+
+/** Signs a decision id for the statement link in the mail (works without logging in, e.g. when banned). */
+export async function statementToken(secret: string, decisionId: string): Promise<string> {
+  return `${decisionId}.${await hmac(secret, `statement:${decisionId}`)}`;
+}
+export async function decisionOfToken(secret: string, token: string): Promise<string | null> {
+  const [id, sig] = token.split(".");
+  if (!id || !sig || !/^[\w-]{1,64}$/.test(id)) return null;
+  const expected = await hmac(secret, `statement:${id}`);
+  return expected.length === sig.length && expected === sig ? id : null;
+}
+async function hmac(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text)));
+  return btoa(String.fromCharCode(...mac)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+type DecideEnv = Pick<Env, "DB" | "PHOTOS" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB">;
+
+/**
+ * Decides an open case, in one D1 batch guarded on the case still being open (two operators
+ * deciding at once: one wins, the other changes nothing): the decision row (the statement of
+ * reasons), its effect, and the audit row. A suspension or ban also ends every session of the
+ * member and closes their open sockets at once (decision 083) and hides them everywhere
+ * (profile status "suspended"). Then the member gets the statement and each reporter the outcome,
+ * each in their language. Never automated: only an operator calls this.
+ */
+export async function decide(
+  env: DecideEnv, operator: { id: string; role: string }, caseId: string, input: DecisionInput, o: { origin: (brandDomain: string) => string; now?: number },
+): Promise<{ ok: true; decisionId: string } | { ok: false; error: "not_found" | "closed" | "action" }> {
+  const now = o.now ?? nowS();
+  const db = getDb(env.DB);
+  const { moderationCases: cases, users, profiles } = schema;
+  const [c] = await db.select({ c: cases, aboutMe: profiles.aboutMe, profileStatus: profiles.status, suspendedUntil: users.suspendedUntil })
+    .from(cases).innerJoin(users, eq(users.id, cases.memberId)).innerJoin(profiles, eq(profiles.userId, cases.memberId))
+    .where(eq(cases.id, caseId));
+  if (!c) return { ok: false, error: "not_found" };
+  if (c.c.status !== "open") return { ok: false, error: "closed" };
+  if (!actionFits(input.action, c.c.targetType)) return { ok: false, error: "action" };
+  const d1 = env.DB;
+  const id = randomId();
+  const memberId = c.c.memberId;
+  const endsAt = input.action === "ban" ? BAN_UNTIL : input.action === "suspend" ? now + (input.days ?? 1) * DAY : null;
+  const removed =
+    input.action === "remove_profile_text" ? { aboutMe: c.aboutMe }
+    : input.action === "remove_photo" ? { photoId: c.c.targetId }
+    : input.action === "suspend" || input.action === "ban" ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
+    : null;
+  // Every effect below runs only if this batch's decision row exists, i.e. the case was still open.
+  const decided = `EXISTS (SELECT 1 FROM decisions WHERE id = '${id.replace(/'/g, "")}')`;
+  const effects: D1PreparedStatement[] = [];
+  if (input.action === "remove_photo") {
+    effects.push(
+      d1.prepare(`DELETE FROM photos WHERE id = ?1 AND user_id = ?2 AND ${decided}`).bind(c.c.targetId, memberId),
+      d1.prepare(
+        `UPDATE profiles SET main_photo_id = (SELECT id FROM photos WHERE user_id = ?2 AND is_private = 0 ORDER BY created_at, rowid LIMIT 1)
+         WHERE user_id = ?2 AND main_photo_id = ?1 AND ${decided}`,
+      ).bind(c.c.targetId, memberId),
+    );
+  } else if (input.action === "remove_profile_text") {
+    effects.push(d1.prepare(`UPDATE profiles SET about_me = '' WHERE user_id = ?1 AND ${decided}`).bind(memberId));
+  } else if (input.action === "suspend" || input.action === "ban") {
+    effects.push(
+      d1.prepare(`UPDATE users SET suspended_until = max(coalesce(suspended_until, 0), ?2) WHERE id = ?1 AND ${decided}`).bind(memberId, endsAt),
+      d1.prepare(`UPDATE profiles SET status = 'suspended' WHERE user_id = ?1 AND ${decided}`).bind(memberId),
+      d1.prepare(`DELETE FROM sessions WHERE user_id = ?1 AND ${decided}`).bind(memberId),
+    );
+  }
+  // Raw guarded chain: the case's status guard decides whether anything else happens.
+  const [closed] = await d1.batch([
+    d1.prepare("UPDATE moderation_cases SET status = 'closed', closed_at = ?2 WHERE id = ?1 AND status = 'open'").bind(caseId, now),
+    d1.prepare(
+      `INSERT INTO decisions (id, case_id, member_id, operator_id, action, rule, facts, days, ends_at, automated_detection, removed, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12 WHERE changes() = 1`,
+    ).bind(id, caseId, memberId, operator.id, input.action, input.rule, input.facts, input.action === "suspend" ? input.days : null, endsAt,
+      c.c.flaggedBy ? 1 : 0, removed ? JSON.stringify(removed) : null, now),
+    ...effects,
+    d1.prepare(
+      `INSERT INTO audit_log (at, operator_id, role, action, target_type, target_id, reason, before, after)
+       SELECT ?1, ?2, ?3, ?4, 'member', ?5, ?6, ?7, ?8 WHERE ${decided}`,
+    ).bind(now, operator.id, operator.role, `decision.${input.action}`, memberId, `${input.rule}: ${input.facts}`.slice(0, 2000),
+      removed ? JSON.stringify(removed) : null, JSON.stringify({ case: caseId, decision: id, endsAt })),
+  ]);
+  if ((closed?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
+  if (input.action === "remove_photo") await deleteObjects(env.PHOTOS, c.c.targetId);
+  if (input.action === "suspend" || input.action === "ban") await closeRevokedSockets(env, memberId);
+  await mailDecision(env, id, o.origin);
+  return { ok: true, decisionId: id };
+}
+
+/** A decision with what its statement shows. */
+export async function statementOf(d1: D1Database, decisionId: string) {
+  const { decisions, users, profiles, brands, moderationCases: cases } = schema;
+  const [row] = await getDb(d1)
+    .select({ d: decisions, email: users.email, language: users.language, name: profiles.name, brandId: users.brandId, brandName: brands.name, brandDomain: brands.domain, targetType: cases.targetType })
+    .from(decisions).innerJoin(users, eq(users.id, decisions.memberId)).innerJoin(profiles, eq(profiles.userId, decisions.memberId))
+    .innerJoin(brands, eq(brands.id, users.brandId)).innerJoin(cases, eq(cases.id, decisions.caseId))
+    .where(eq(decisions.id, decisionId));
+  return row ?? null;
+}
+export type Statement = NonNullable<Awaited<ReturnType<typeof statementOf>>>;
+
+/** The statement's lines in the member's language (the mail and the pages show the same). */
+export function statementLines(t: (key: string, vars?: Record<string, unknown>) => string, s: Statement, lng: string) {
+  const date = (at: number) => new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
+  const d = s.d;
+  return {
+    what: t(`statement.what.${d.action}`, { until: d.endsAt ? date(d.endsAt) : "" }),
+    facts: d.facts,
+    rule: d.rule ? t(`rules.${d.rule}`) : "",
+    automated: t(d.automatedDetection ? "statement.automatedYes" : "statement.automatedNo"),
+    date: date(d.createdAt),
+  };
+}
+
+async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brandDomain: string) => string) {
+  const s = await statementOf(env.DB, decisionId);
+  if (!s) return;
+  const origin = originOf(s.brandDomain);
+  const lng = (REPORT_LANGS.includes(s.language as Language) ? s.language : "en") as Language;
+  const t = await getFixedT(lng, "safety");
+  const mailer = mailerFor(env);
+  if (s.d.action !== "no_action") {
+    const l = statementLines(t, s, lng);
+    const link = `${origin}/statement/${encodeURIComponent(await statementToken(env.SESSION_SECRET, decisionId))}`;
+    const body = [l.what, `${t("statement.facts")}: ${l.facts}`, `${t("statement.rule")}: ${l.rule} (${origin}/pages/terms)`, l.automated, `${t("statement.date")}: ${l.date}`, t("statement.appeal")].join("\n\n");
+    const { text, html } = renderMail({ greeting: t("mail.greeting", { name: s.name }), body, action: t("statement.appealAction"), link, footer: [t("statement.footer", { brand: s.brandName })] });
+    await mailer.send({ brandId: s.brandId, to: s.email, subject: t("statement.mailSubject", { brand: s.brandName }), text, html, fromName: s.brandName });
+  }
+  // Each reporter hears the outcome, not the details.
+  const { notices, users } = schema;
+  const reporters = await getDb(env.DB)
+    .select({ email: sql<string>`coalesce(${users.email}, ${notices.reporterEmail})`, language: notices.language })
+    .from(notices).leftJoin(users, eq(users.id, notices.reporterId)).where(eq(notices.caseId, s.d.caseId));
+  for (const r of reporters) {
+    if (!r.email) continue;
+    const rt = await getFixedT((REPORT_LANGS.includes(r.language as Language) ? r.language : "en") as Language, "safety");
+    const vars = { brand: s.brandName, target: rt(`target.${s.targetType}`) };
+    const { text, html } = renderMail({
+      greeting: rt("mail.greetingVisitor"), body: rt(s.d.action === "no_action" ? "outcome.none" : "outcome.action", vars),
+      action: rt("mail.received.action"), link: `${origin}/pages/terms`, footer: [rt("mail.footer", vars)],
+    });
+    await mailer.send({ brandId: s.brandId, to: r.email, subject: rt("outcome.subject", vars), text, html, fromName: s.brandName });
+  }
+}
+const REPORT_LANGS: readonly Language[] = ["da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv"];
+
+/** The member's current suspension or ban (its decision), if any: the login shows it instead of logging in. */
+export async function activeSuspension(d1: D1Database, memberId: string, now = nowS()): Promise<string | null> {
+  const { decisions } = schema;
+  const [row] = await getDb(d1).select({ id: decisions.id }).from(decisions)
+    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} IN ('suspend', 'ban')`, sql`${decisions.endsAt} > ${now}`))
+    .orderBy(sql`${decisions.endsAt} DESC`).limit(1);
+  return row?.id ?? null;
+}
+
+/** After a suspension ran out: the member is shown again (called at their next login). */
+export async function liftEndedSuspension(d1: D1Database, memberId: string, now = nowS()) {
+  const { profiles, users } = schema;
+  await getDb(d1).update(profiles).set({ status: "active" })
+    .where(and(eq(profiles.userId, memberId), eq(profiles.status, "suspended"),
+      sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${memberId} AND ${users.suspendedUntil} <= ${now})`));
+}
+
+/** The member's decisions, newest first (their account's statements page). */
+export async function decisionsOf(d1: D1Database, memberId: string) {
+  const { decisions } = schema;
+  return getDb(d1).select({ id: decisions.id }).from(decisions)
+    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} != 'no_action'`)).orderBy(sql`${decisions.createdAt} DESC`).limit(50);
+}
