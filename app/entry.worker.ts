@@ -16,6 +16,8 @@ import { handleNotifyBatch, type NotifyEvent } from "./models/notify.server";
 import { firstTouchCookie } from "./models/tracking.server";
 import { recheck } from "./models/payments.server";
 import type { PaymentCheck } from "./models/payment-rules";
+import { isDeployed } from "./lib/env";
+import { refuseUnconfigured } from "./lib/config.server";
 
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
@@ -26,7 +28,10 @@ const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
-    const dev = env.ENVIRONMENT !== "production";
+    // Staging and production never serve with a missing, short or development secret (decision 170).
+    const refused = refuseUnconfigured(env);
+    if (refused) return refused;
+    const dev = !isDeployed(env);
     const nonce = newNonce();
     const url = new URL(request.url);
     if (url.pathname.startsWith("/ws/chat/")) return handleChatSocket(request, env);
@@ -51,6 +56,7 @@ const worker = {
     return response;
   },
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+    if (refuseUnconfigured(env)) return;
     ctx.waitUntil(runScheduled(controller, env));
   },
   /**
@@ -58,7 +64,10 @@ const worker = {
    * payments whose provider answer was lost; each retried on failure.
    */
   async queue(batch: MessageBatch<NotifyEvent | PaymentCheck>, env: Env, ctx: ExecutionContext) {
-    if (batch.queue !== "payment-checks") return handleNotifyBatch(batch as MessageBatch<NotifyEvent>, env);
+    // Kept for when the secrets are set: nothing is sent or settled with a broken configuration.
+    if (refuseUnconfigured(env)) return batch.retryAll({ delaySeconds: 300 });
+    // Queue names carry the environment (payment-checks-production…).
+    if (!batch.queue.startsWith("payment-checks")) return handleNotifyBatch(batch as MessageBatch<NotifyEvent>, env);
     for (const message of batch.messages as readonly Message<PaymentCheck>[]) {
       try {
         await recheck({ env, deliver: (r) => worker.fetch(r, env, ctx) }, message.body);

@@ -19,7 +19,7 @@ import { resolveLanguage } from "./lib/i18n.server";
 import { readCookie, resolveCountry } from "./lib/request.server";
 import { SITE_ENTRY_COOKIE } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
-import { isProduction } from "./lib/env";
+import { isDeployed } from "./lib/env";
 import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib/root-data";
 import { pageTitle } from "./lib/page-title";
 import { signupContext } from "./models/tracking.server";
@@ -46,7 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
     // One decision per request for every sign-up form and the header's button (SPEC section 6).
     signup: member ? null : signupContext(request, brand.signups),
-    dev: !isProduction(context.env),
+    dev: !isDeployed(context.env),
   };
 }
 

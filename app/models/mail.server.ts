@@ -4,7 +4,7 @@
  * reset and reactivation links can be read and clicked while developing and testing.
  */
 import type { TFunction } from "i18next";
-import { isProduction, type Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 
 export interface Mail {
   brandId: number | null;
@@ -23,7 +23,7 @@ export interface Mailer {
 
 /** The outbox exists only outside production: /dev/outbox answers 404 there. */
 export function outboxAvailable(env: Pick<Env, "ENVIRONMENT">): boolean {
-  return !isProduction(env);
+  return !isDeployed(env);
 }
 
 export function mailerFor(env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_FROM">): Mailer {

@@ -4,7 +4,7 @@
  * Production sends through Twilio's Programmable Messaging REST API (Messages resource, 2010-04-01),
  * over fetch, with the account SID, auth token and sender from secrets.
  */
-import { isProduction, type Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 
 export interface Sms {
   brandId: number | null;
@@ -27,7 +27,7 @@ export interface SmsSender {
 type SmsEnv = Pick<Env, "ENVIRONMENT" | "DB" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM">;
 
 export function smsOutboxAvailable(env: Pick<Env, "ENVIRONMENT">): boolean {
-  return !isProduction(env);
+  return !isDeployed(env);
 }
 
 export function smsSenderFor(env: SmsEnv, fetcher: typeof fetch = fetch): SmsSender {

@@ -14,6 +14,7 @@ const STATE = `.wrangler/bench-${PORT}`;
 
 function startServer() {
   rmSync(STATE, { recursive: true, force: true });
+  execSync("node scripts/dev-vars.mjs", { stdio: "ignore" });
   execSync(`npx wrangler d1 migrations apply DB --local --persist-to ${STATE}`, { stdio: "ignore" });
   execSync(`node --experimental-strip-types db/seed.ts`, { stdio: "ignore", env: { ...process.env, WRANGLER_PERSIST: `${STATE}/v3` } });
   const child = spawn("npx", ["wrangler", "dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE], {
