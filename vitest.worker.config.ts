@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -21,6 +22,24 @@ export const WORKER_DEPS = {
     },
   },
 };
+/**
+ * The images Worker (decision 171), built by `npm run build` into build/images, as the auxiliary
+ * Worker the IMAGES service binding reaches (its name per environment, as in wrangler.toml).
+ */
+export const imagesWorker = (name: string) => {
+  const dir = path.join(import.meta.dirname, "build/images");
+  const wasm = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".wasm")) : [];
+  return {
+    name,
+    compatibilityDate: "2025-10-01",
+    compatibilityFlags: ["nodejs_compat"],
+    modulesRoot: dir,
+    modules: [
+      { type: "ESModule" as const, path: path.join(dir, "index.js") },
+      ...wasm.map((f) => ({ type: "CompiledWasm" as const, path: path.join(dir, f) })),
+    ],
+  };
+};
 const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
 
 export default defineConfig({
@@ -28,7 +47,7 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       // The development secrets are not [vars] (decision 170): the tests bring their own.
-      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...TEST_SECRETS } },
+      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...TEST_SECRETS }, workers: [imagesWorker("dating-images")] },
     }),
   ],
   resolve: { alias: { "~": path.join(import.meta.dirname, "app") } },

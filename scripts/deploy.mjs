@@ -21,5 +21,7 @@ if (!checkBudget(env)) {
   process.exit(1);
 }
 run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--remote", "--env", env]);
+// The images Worker first: the page Worker's IMAGES binding must find it (decision 171).
+run("npx", ["wrangler", "deploy", "-c", "workers/images/wrangler.toml", "--env", env]);
 run("npx", ["wrangler", "deploy", "--env", env]);
 console.log(`deploy: ${env} is live. Check https://<a brand domain>/readyz`);

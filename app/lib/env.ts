@@ -2,10 +2,26 @@ import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
 import type { NotifyEvent } from "../models/notify-events";
 import type { PaymentCheck } from "../models/payment-rules";
 
+/** An upload re-encoded (EXIF and GPS dropped) by the images Worker. */
+export interface ImageVariants {
+  width: number;
+  height: number;
+  full: Uint8Array;
+  thumb: Uint8Array;
+  blur: Uint8Array;
+}
+
+/** The images Worker (workers/images, decision 171) over its service binding. */
+export interface ImagesService {
+  reencode(bytes: Uint8Array): Promise<ImageVariants>;
+}
+
 /** The Worker's bindings (wrangler.toml). */
 export interface Env {
   DB: D1Database;
   PHOTOS: R2Bucket;
+  /** Image re-encoding in its own Worker, so page requests never load photon (decision 171). */
+  IMAGES: ImagesService;
   /** One object per conversation (app/chat/room.ts). */
   CHAT_ROOM: DurableObjectNamespace<ChatRoomApi>;
   /** One notification channel per member (app/chat/hub.ts). */
