@@ -3,6 +3,7 @@
  * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of SPEC sections 4-8 about accounts
  * lives here; routes only parse input and call these functions.
  */
+import { countEvent } from "~/lib/metrics.server";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
@@ -28,7 +29,7 @@ export const ACTIVATION_MAILS_PER_DAY = 3;
 const DAY = 86_400;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB">;
+type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB" | "METRICS">;
 
 // ---------------------------------------------------------------------------------------------
 // Quotas and throttling
@@ -273,6 +274,7 @@ export async function signup(
     throw e;
   }
   await sendAccountMail(env, brand, { id, email, name: input.name.trim(), language: o.language }, "activate", token, o.origin);
+  countEvent(env, "signup", { brandId: brand.id });
   const message = input.signupMessage?.trim();
   const conversationId = message && input.signupProfileId ? await sendSignupMessage(env, brand, id, input.signupProfileId, message) : null;
   return { ok: true, userId: id, conversationId };
@@ -352,7 +354,9 @@ async function confirmAddress(env: AccountEnv, userId: string, tokenUse: D1Prepa
 export async function activate(env: AccountEnv, token: string): Promise<string | null> {
   const row = await peekToken(env.DB, token, "activate");
   if (!row) return null;
-  return (await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "activate"))) ? row.userId : null;
+  if (!(await confirmAddress(env, row.userId, await useTokenStatement(env.DB, token, "activate")))) return null;
+  countEvent(env, "activation");
+  return row.userId;
 }
 
 /** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */

@@ -95,3 +95,16 @@ describe("development tools do not exist in production", () => {
     expect(res.status).not.toBe(101);
   });
 });
+
+describe("eyes on production", () => {
+  it("/healthz is trivial and /readyz checks D1, R2 and the queue", async () => {
+    expect(await (await SELF.fetch("http://localhost/healthz")).text()).toBe("ok");
+    const ready = await SELF.fetch("http://localhost/readyz");
+    expect(await ready.text()).toBe("ready\n");
+    expect(ready.status).toBe(200);
+    const broken = { ...env, DB: { prepare: () => ({ first: () => Promise.reject(new Error("D1 down")) }) } } as unknown as Env;
+    const res = await call(broken, "/readyz");
+    expect(res.status).toBe(503);
+    expect(await res.text()).toBe("not ready: d1\n");
+  });
+});
