@@ -4,8 +4,8 @@ export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
   serverBuildPath: "build/index.js",
   serverConditions: ["workerd", "worker", "browser"],
-  // @cf-wasm/photon imports its .wasm: left to wrangler, which bundles WebAssembly modules.
-  serverDependenciesToBundle: [/^(?!@cf-wasm\/photon)/],
+  // Photon (image re-encoding) lives in the images Worker (workers/images, decision 171).
+  serverDependenciesToBundle: "all",
   serverMainFields: ["browser", "module", "main"],
   serverMinify: false,
   serverModuleFormat: "esm",

@@ -1,31 +1,61 @@
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 // Worker tests run inside workerd with the real D1, R2 and Durable Object bindings of wrangler.toml.
 // They exercise the built Worker (run `remix build` first; `npm run test:worker` does).
+// Production's refusals have their own project: vitest.production.config.ts.
+export const TEST_SECRETS = {
+  ENVIRONMENT: "test",
+  SESSION_SECRET: "dev-session-secret-not-for-production",
+  PASSWORD_PEPPER: "dev-pepper-not-for-production",
+  MAIL_WEBHOOK_SECRET: "dev-mail-webhook-secret-not-for-production",
+  ADMIN_TOKEN: "test-admin-token-0123456789abcdef0123456789",
+};
+/** CommonJS packages must be pre-bundled to load in workerd (shared with the production project). */
+export const WORKER_DEPS = {
+  optimizer: {
+    ssr: {
+      enabled: true,
+      include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "drizzle-orm", "remix-auth", "remix-auth-form"],
+    },
+  },
+};
+/**
+ * The images Worker (decision 171), built by `npm run build` into build/images, as the auxiliary
+ * Worker the IMAGES service binding reaches (its name per environment, as in wrangler.toml).
+ */
+export const imagesWorker = (name: string) => {
+  const dir = path.join(import.meta.dirname, "build/images");
+  const wasm = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".wasm")) : [];
+  return {
+    name,
+    compatibilityDate: "2025-10-01",
+    compatibilityFlags: ["nodejs_compat"],
+    modulesRoot: dir,
+    modules: [
+      { type: "ESModule" as const, path: path.join(dir, "index.js") },
+      ...wasm.map((f) => ({ type: "CompiledWasm" as const, path: path.join(dir, f) })),
+    ],
+  };
+};
 const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
 
 export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ENVIRONMENT: "test", ADMIN_TOKEN: "test-admin-token-0123456789abcdef0123456789" } },
+      // The development secrets are not [vars] (decision 170): the tests bring their own.
+      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...TEST_SECRETS }, workers: [imagesWorker("dating-images")] },
     }),
   ],
   resolve: { alias: { "~": path.join(import.meta.dirname, "app") } },
   test: {
     include: ["tests/worker/**/*.test.ts"],
+    exclude: ["tests/worker/production/**"],
     setupFiles: ["./tests/worker/setup.ts"],
     testTimeout: 20_000,
-    // CommonJS packages must be pre-bundled to load in workerd.
-    deps: {
-      optimizer: {
-        ssr: {
-          enabled: true,
-          include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "drizzle-orm", "remix-auth", "remix-auth-form"],
-        },
-      },
-    },
+    deps: WORKER_DEPS,
   },
 });

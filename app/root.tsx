@@ -20,7 +20,7 @@ import { readCookie } from "./lib/cookies.server";
 import { resolveCountry } from "./lib/request.server";
 import { SITE_ENTRY_COOKIE } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
-import { isProduction } from "./lib/env";
+import { isDeployed } from "./lib/env";
 import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib/root-data";
 import { pageTitle } from "./lib/page-title";
 import { signupContext } from "./models/tracking.server";
@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   if (isAdminPath(new URL(request.url).pathname)) {
     return {
       lang: "en", country: "", brand: publicBrand(brand), member: null, timeBonus: null, siteEntrySkipped: true, signup: null,
-      dev: !isProduction(context.env), admin: adminStyles,
+      dev: !isDeployed(context.env), admin: adminStyles,
     };
   }
   const [lang, member] = await Promise.all([
@@ -56,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
     // One decision per request for every sign-up form and the header's button (SPEC section 6).
     signup: member ? null : signupContext(request, brand.signups),
-    dev: !isProduction(context.env),
+    dev: !isDeployed(context.env),
   };
 }
 

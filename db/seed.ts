@@ -2,7 +2,7 @@
  * Seeds the local D1 (and R2) that `wrangler dev` uses, through wrangler's getPlatformProxy().
  * `--if-empty` (what `npm start` runs) skips only a database whose seed finished: the completion
  * mark is written last, a half-seeded database is seeded again from scratch, and a lost connection
- * to the local proxy is retried by starting over. Demo accounts are never seeded in production.
+ * to the local proxy is retried by starting over. Demo accounts are never seeded in staging or production.
  */
 import { drizzle } from "drizzle-orm/d1";
 import { getPlatformProxy } from "wrangler";
@@ -10,6 +10,7 @@ import * as schema from "./schema.ts";
 import { brands, companies, packagePrices, packages } from "./seed/brands.ts";
 import { INTERESTS } from "../app/lib/constants.ts";
 import { SEED_MARK, shouldSeed, withRetries } from "./seed/complete.ts";
+import { isDeployed } from "../app/lib/env.ts";
 
 const ifEmpty = process.argv.includes("--if-empty");
 type SeedEnv = { DB: D1Database; PHOTOS: R2Bucket; ENVIRONMENT: string; PASSWORD_PEPPER: string };
@@ -28,7 +29,8 @@ async function seedOnce(attempt: number): Promise<boolean> {
   const proxy = await openProxy();
   try {
     const { DB, PHOTOS } = proxy.env;
-    if (proxy.env.ENVIRONMENT === "production") throw new Error("Refusing to seed demo data in production");
+    // Demo members with known passwords must never reach a deployed database (staging or production).
+    if (isDeployed(proxy.env as { ENVIRONMENT: "production" })) throw new Error(`Refusing to seed demo data in ${proxy.env.ENVIRONMENT}`);
     const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first().catch(() => null);
     if (!shouldSeed({ ifEmpty, marked: mark !== null })) {
       console.log("Database already seeded; skipping (npm run db:seed to reseed).");

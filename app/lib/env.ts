@@ -2,10 +2,26 @@ import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
 import type { NotifyEvent } from "../models/notify-events";
 import type { PaymentCheck } from "../models/payment-rules";
 
+/** An upload re-encoded (EXIF and GPS dropped) by the images Worker. */
+export interface ImageVariants {
+  width: number;
+  height: number;
+  full: Uint8Array;
+  thumb: Uint8Array;
+  blur: Uint8Array;
+}
+
+/** The images Worker (workers/images, decision 171) over its service binding. */
+export interface ImagesService {
+  reencode(bytes: Uint8Array): Promise<ImageVariants>;
+}
+
 /** The Worker's bindings (wrangler.toml). */
 export interface Env {
   DB: D1Database;
   PHOTOS: R2Bucket;
+  /** Image re-encoding in its own Worker, so page requests never load photon (decision 171). */
+  IMAGES: ImagesService;
   /** One object per conversation (app/chat/room.ts). */
   CHAT_ROOM: DurableObjectNamespace<ChatRoomApi>;
   /** One notification channel per member (app/chat/hub.ts). */
@@ -15,7 +31,8 @@ export interface Env {
   ASSETS: Fetcher;
   RATE_LIMITER: RateLimit;
   MAIL?: SendEmail;
-  ENVIRONMENT: "development" | "test" | "production";
+  /** "staging" and "production" are deployed: real services, secrets checked, no development tools. */
+  ENVIRONMENT: "development" | "test" | "staging" | "production";
   SESSION_SECRET: string;
   PASSWORD_PEPPER: string;
   MAIL_FROM: string;
@@ -43,6 +60,23 @@ export interface Env {
    * characters). Development: .dev.vars (scripts/dev-vars.mjs writes a random one). Absent: refused.
    */
   ADMIN_TOKEN?: string;
+  /** "cloudflare" (default: the MAIL send_email binding) or "http" (MAIL_API_KEY; decision 172). */
+  MAIL_TRANSPORT?: "cloudflare" | "http";
+  /** Secret of the HTTP mail API when MAIL_TRANSPORT is "http". */
+  MAIL_API_KEY?: string;
+  /** "1" when a brand offers direct debit: the Twilio SMS secrets are then required (decision 101). */
+  DIRECT_DEBIT?: string;
+  /** Secret, optional: errors go to Sentry only when it is set (app/lib/sentry.server.ts). */
+  SENTRY_DSN?: string;
+  /** Business event counts (Workers Analytics Engine); optional, absent in tests. */
+  METRICS?: AnalyticsEngineDataset;
 }
 
-export const isProduction = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production";
+/**
+ * Staging or production: a deployed Worker. Secrets are enforced (app/lib/config.server.ts) and the
+ * development tools (sandbox payments, outboxes, /dev/*, X-Dev-Country, demo seed) do not exist.
+ */
+export const isDeployed = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production" || env.ENVIRONMENT === "staging";
+
+/** Production only: real money (a live_ Mollie key); staging uses Mollie's test mode. */
+export const isLive = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production";

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { readCookie } from "./cookies.server";
-import { isProduction } from "./env";
+import { isDeployed } from "./env";
 
 const COUNTRY = /^[A-Z]{2}$/;
 
@@ -9,7 +9,7 @@ const COUNTRY = /^[A-Z]{2}$/;
  * `dev_country` cookie overrides it, so every country rule can be tried locally.
  */
 export function resolveCountry(request: Request, context: AppLoadContext): string {
-  if (!isProduction(context.env)) {
+  if (!isDeployed(context.env)) {
     const header = request.headers.get("X-Dev-Country")?.toUpperCase();
     if (header && COUNTRY.test(header)) return header;
     const cookie = readCookie(request, "dev_country")?.toUpperCase();

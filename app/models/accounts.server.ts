@@ -3,6 +3,7 @@
  * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of SPEC sections 4-8 about accounts
  * lives here; routes only parse input and call these functions.
  */
+import { countEvent } from "~/lib/metrics.server";
 import { and, eq, getTableColumns, gt, inArray, isNotNull, isNull, like, ne, notInArray, or, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb, schema, toStatement, type Db } from "../../db/client";
@@ -29,7 +30,7 @@ export const ACTIVATION_MAILS_PER_DAY = 3;
 const DAY = 86_400;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB">;
+type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB" | "METRICS">;
 
 // ---------------------------------------------------------------------------------------------
 // Quotas and throttling
@@ -303,6 +304,7 @@ export async function signup(
     throw e;
   }
   await sendAccountMail(env, brand, { id, email, name: input.name.trim(), language: o.language }, "activate", token, o.origin);
+  countEvent(env, "signup", { brandId: brand.id });
   const message = input.signupMessage?.trim();
   const conversationId = message && input.signupProfileId ? await sendSignupMessage(env, brand, id, input.signupProfileId, message) : null;
   return { ok: true, userId: id, conversationId };
@@ -386,7 +388,9 @@ async function confirmAddress(env: AccountEnv, userId: string, token: string, ki
 export async function activate(env: AccountEnv, token: string): Promise<string | null> {
   const row = await peekToken(env.DB, token, "activate");
   if (!row) return null;
-  return (await confirmAddress(env, row.userId, token, "activate")) ? row.userId : null;
+  if (!(await confirmAddress(env, row.userId, token, "activate"))) return null;
+  countEvent(env, "activation");
+  return row.userId;
 }
 
 /** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
-import type { Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 import { INTERESTS, NICHES, TERMS_VERSION_DATE, type Niche } from "~/lib/constants";
 
 export type Brand = typeof schema.brands.$inferSelect;
@@ -21,7 +21,7 @@ let cache: { at: number; byHost: Map<string, BrandWithCompany>; fallback: BrandW
  * local server's scheme and port are kept so development mails can be clicked.
  */
 export function linkOrigin(brand: Pick<Brand, "domain">, env: Pick<Env, "ENVIRONMENT">, request: Request): string {
-  if (env.ENVIRONMENT === "production") return `https://${brand.domain}`;
+  if (isDeployed(env)) return `https://${brand.domain}`;
   const url = new URL(request.url);
   return `${url.protocol}//${brand.domain}${url.port ? `:${url.port}` : ""}`;
 }

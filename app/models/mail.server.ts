@@ -6,7 +6,7 @@
 import { desc } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { TFunction } from "i18next";
-import { isProduction, type Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 
 export interface Mail {
   brandId: number | null;
@@ -25,30 +25,69 @@ export interface Mailer {
 
 /** The outbox exists only outside production: /dev/outbox answers 404 there. */
 export function outboxAvailable(env: Pick<Env, "ENVIRONMENT">): boolean {
-  return !isProduction(env);
+  return !isDeployed(env);
 }
 
-export function mailerFor(env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_FROM">): Mailer {
+export function mailerFor(env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_FROM" | "MAIL_TRANSPORT" | "MAIL_API_KEY">, fetcher: typeof fetch = fetch): Mailer {
   if (!outboxAvailable(env)) {
-    return {
-      async send(mail) {
-        if (!env.MAIL) throw new Error("MAIL binding missing in production");
-        await env.MAIL.send({
-          from: { name: mail.fromName ?? "", email: env.MAIL_FROM },
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          headers: mail.headers,
-        });
-      },
-    };
+    if (env.MAIL_TRANSPORT === "http") {
+      if (!env.MAIL_API_KEY) throw new Error("MAIL_API_KEY missing (MAIL_TRANSPORT = http)");
+      return brevoMailer(env.MAIL_API_KEY, env.MAIL_FROM, fetcher);
+    }
+    return cloudflareMailer(env.MAIL, env.MAIL_FROM);
   }
   return {
     async send(mail) {
       await getDb(env.DB).insert(schema.mailOutbox).values({
         brandId: mail.brandId, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers ?? null,
       });
+    },
+  };
+}
+
+/**
+ * Cloudflare Email Service through the send_email binding: the structured send() with from (name and
+ * address of an onboarded domain), to, subject, html, text and headers. A rejection throws, so the
+ * notification queue retries it.
+ */
+export function cloudflareMailer(binding: SendEmail | undefined, from: string): Mailer {
+  return {
+    async send(mail) {
+      if (!binding) throw new Error("MAIL binding missing");
+      await binding.send({
+        from: { name: mail.fromName ?? "", email: from },
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: mail.headers,
+      });
+    },
+  };
+}
+
+/**
+ * Brevo's transactional API (decision 172): POST /v3/smtp/email with the api-key header; 201 with a
+ * messageId is sent. Any other answer throws with Brevo's code and message (never the key), so the
+ * queue retries; 400 errors would fail again and end in the queue's retry limit.
+ */
+export function brevoMailer(apiKey: string, from: string, fetcher: typeof fetch = fetch): Mailer {
+  return {
+    async send(mail) {
+      const res = await fetcher("https://api.brevo.com/v3/smtp/email", {
+        method: "POST",
+        headers: { "api-key": apiKey, "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({
+          sender: { name: mail.fromName ?? "", email: from },
+          to: [{ email: mail.to }],
+          subject: mail.subject,
+          htmlContent: mail.html,
+          textContent: mail.text,
+          ...(mail.headers ? { headers: mail.headers } : {}),
+        }),
+      });
+      const body = (await res.json().catch(() => ({}))) as { messageId?: string; code?: string; message?: string };
+      if (res.status !== 201 || !body.messageId) throw new Error(`Brevo refused the mail: ${res.status} ${body.code ?? ""} ${body.message ?? ""}`.trim());
     },
   };
 }

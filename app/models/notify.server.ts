@@ -15,7 +15,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { getDb, schema, type Db } from "../../db/client";
 import { NOTIFICATION_TYPES, type Language } from "~/lib/constants";
-import { isProduction, type Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { nowS } from "~/lib/dates";
 import { safeRedirect } from "~/lib/request.server";
@@ -236,7 +236,7 @@ async function newMembersNear(db: D1Database, f: Facts): Promise<string[]> {
 
 /** Every mailed link is built from the brand's configured domain (DESIGN section 5), never the request's Host. */
 export function siteOrigin(env: Pick<Env, "ENVIRONMENT">, domain: string): string {
-  return isProduction(env) ? `https://${domain}` : `http://${domain}:8787`;
+  return isDeployed(env) ? `https://${domain}` : `http://${domain}:8787`;
 }
 
 async function notificationMail(env: NotifyEnv, t: TFunction, type: NotificationType, path: string, f: Facts, c: Content) {

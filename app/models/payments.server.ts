@@ -5,6 +5,7 @@
  * one D1 batch with the credits, the ledger row and paid_user. The return page only reads.
  * Pure rules live in ./payment-rules.ts.
  */
+import { countEvent } from "~/lib/metrics.server";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
@@ -380,7 +381,11 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
       changed = r.meta.changes;
     }
     // 0 changes: another webhook moved it first; read again and see whether anything is left to do.
-    if (changed === 1) return { ...row, status: to };
+    if (changed === 1) {
+      // Counted once: only the webhook whose guarded update moved the row counts it.
+      if (to === "paid") countEvent(context.env, "payment", { brandId: row.brandId, cents: row.amountCents });
+      return { ...row, status: to };
+    }
   }
   return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
 }

@@ -9,6 +9,7 @@ import { randomId } from "../lib/password.ts";
 import { MAX_UPLOAD_BYTES } from "./profile-options.ts";
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client.ts";
+import type { ImagesService } from "../lib/env.ts";
 
 export type PhotoVariant = "full" | "thumb" | "blur";
 export const PHOTO_VARIANTS: readonly PhotoVariant[] = ["full", "thumb", "blur"];
@@ -26,8 +27,6 @@ export { MAX_UPLOAD_BYTES };
  * images are refused from their header, before decoding (a "pixel flood").
  */
 export const MAX_PIXELS = 16_000_000;
-const FULL_EDGE = 1600;
-const THUMB_EDGE = 400;
 
 export function photoLimit(paidUser: boolean) {
   return paidUser ? PREMIUM_PHOTOS : FREE_PHOTOS;
@@ -200,43 +199,6 @@ export function checkUpload(bytes: Uint8Array): { ok: true; type: ImageType; wid
   return { ok: true, type, ...dims };
 }
 
-/** Decodes and re-encodes (which drops EXIF and GPS) into the three variants. */
-async function reencode(bytes: Uint8Array) {
-  const photon = await import("@cf-wasm/photon");
-  const image = photon.PhotonImage.new_from_byteslice(bytes);
-  const toFree: { free(): void }[] = [image];
-  try {
-    const w = image.get_width();
-    const h = image.get_height();
-    const fit = (edge: number) => {
-      const s = Math.min(1, edge / Math.max(w, h));
-      return [Math.max(1, Math.round(w * s)), Math.max(1, Math.round(h * s))] as const;
-    };
-    const [fw, fh] = fit(FULL_EDGE);
-    const full = fw === w && fh === h ? image : photon.resize(image, fw, fh, photon.SamplingFilter.Lanczos3);
-    if (full !== image) toFree.push(full);
-    const [tw, th] = fit(THUMB_EDGE);
-    const thumb = photon.resize(image, tw, th, photon.SamplingFilter.Triangle);
-    toFree.push(thumb);
-    // Strong blur: throw the detail away (24 px across), scale back up, then soften the blocks.
-    const [sw, sh] = fit(24);
-    const tiny = photon.resize(image, sw, sh, photon.SamplingFilter.Triangle);
-    toFree.push(tiny);
-    const blur = photon.resize(tiny, tw, th, photon.SamplingFilter.Gaussian);
-    toFree.push(blur);
-    photon.gaussian_blur(blur, 6);
-    return {
-      width: fw,
-      height: fh,
-      full: full.get_bytes_jpeg(85),
-      thumb: thumb.get_bytes_jpeg(80),
-      blur: blur.get_bytes_jpeg(60),
-    };
-  } finally {
-    for (const x of toFree) x.free();
-  }
-}
-
 async function countPhotos(d1: D1Database, userId: string) {
   const [row] = await getDb(d1).select({ n: count() }).from(schema.photos).where(eq(schema.photos.userId, userId));
   return row?.n ?? 0;
@@ -247,7 +209,7 @@ async function countPhotos(d1: D1Database, userId: string) {
  * pass it; the first photo becomes the main image.
  */
 export async function uploadPhoto(
-  env: { DB: D1Database; PHOTOS: R2Bucket },
+  env: { DB: D1Database; PHOTOS: R2Bucket; IMAGES: ImagesService },
   member: { id: string; paidUser: boolean },
   bytes: Uint8Array,
 ): Promise<{ ok: true; id: string } | { ok: false; error: UploadError }> {
@@ -257,7 +219,8 @@ export async function uploadPhoto(
   if ((await countPhotos(env.DB, member.id)) >= limit) return { ok: false, error: "limit" };
   let variants;
   try {
-    variants = await reencode(bytes);
+    // Decoded and re-encoded (which drops EXIF and GPS) by the images Worker (decision 171).
+    variants = await env.IMAGES.reencode(bytes);
   } catch {
     return { ok: false, error: "not_image" };
   }

@@ -6,7 +6,7 @@
  */
 import { buildPushPayload } from "@block65/webcrypto-web-push";
 import { z } from "zod";
-import { isProduction, type Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 
 export type PushEnv = Pick<Env, "DB" | "ENVIRONMENT" | "VAPID_SUBJECT" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY">;
 export type VapidPair = { publicKey: string; privateKey: string };
@@ -24,7 +24,7 @@ export function vapidKeys(env: PushEnv): Promise<VapidPair> {
   if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
     return Promise.resolve({ publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY });
   }
-  if (isProduction(env)) return Promise.reject(new Error("VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY secrets missing"));
+  if (isDeployed(env)) return Promise.reject(new Error("VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY secrets missing"));
   cached ??= developmentKeys(env.DB).catch((e) => {
     cached = null;
     throw e;

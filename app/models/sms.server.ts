@@ -6,7 +6,7 @@
  */
 import { desc } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
-import { isProduction, type Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 
 export interface Sms {
   brandId: number | null;
@@ -29,7 +29,7 @@ export interface SmsSender {
 type SmsEnv = Pick<Env, "ENVIRONMENT" | "DB" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM">;
 
 export function smsOutboxAvailable(env: Pick<Env, "ENVIRONMENT">): boolean {
-  return !isProduction(env);
+  return !isDeployed(env);
 }
 
 export function smsSenderFor(env: SmsEnv, fetcher: typeof fetch = fetch): SmsSender {

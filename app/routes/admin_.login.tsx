@@ -4,7 +4,7 @@ import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react"
 import { readForm } from "~/lib/body.server";
 import { safeRedirect } from "~/lib/request.server";
 import { isAdminPath } from "~/lib/admin-path";
-import { isProduction } from "~/lib/env";
+import { isDeployed } from "~/lib/env";
 import { authenticate } from "~/models/auth.server";
 import { getOperator, startOperatorSession } from "~/models/admin/operators.server";
 
@@ -20,7 +20,7 @@ const target = (to: FormDataEntryValue | string | null) => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getOperator(request, context)) throw redirect(target(new URL(request.url).searchParams.get("redirectTo")));
-  return { codeRequired: isProduction(context.env), title: "Console login" };
+  return { codeRequired: isDeployed(context.env), title: "Console login" };
 
 }
 

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { isProduction } from "~/lib/env";
+import { isDeployed } from "~/lib/env";
 
 /** Development only: a route that fails, to see and test the 500 error page. */
 export function loader({ context }: LoaderFunctionArgs) {
-  if (isProduction(context.env)) throw new Response("Not found", { status: 404 });
+  if (isDeployed(context.env)) throw new Response("Not found", { status: 404 });
   throw new Error("Deliberate failure for testing the error page");
 }
 

@@ -1,13 +1,13 @@
 import { type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Icon } from "~/components/Icon";
-import { isProduction } from "~/lib/env";
+import { isDeployed } from "~/lib/env";
 
 /**
  * Development-only reference of the shared classes in app/styles/app.css, so every area builds with
  * the same parts. Not translated on purpose: it is never shown to members (404 in production).
  */
 export function loader({ context }: LoaderFunctionArgs) {
-  if (isProduction(context.env)) throw new Response("Not found", { status: 404 });
+  if (isDeployed(context.env)) throw new Response("Not found", { status: 404 });
   return { title: "Style guide" };
 }
 

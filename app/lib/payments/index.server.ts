@@ -4,20 +4,20 @@
  * production, so a misconfigured deploy cannot hand out credits for pretend payments.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { isProduction } from "~/lib/env";
+import { isDeployed, isLive } from "~/lib/env";
 import { MollieProvider } from "./mollie.server";
 import type { PaymentProvider } from "./provider";
 import { SandboxProvider } from "./sandbox.server";
 
 export function paymentProviderName(env: AppLoadContext["env"]): "sandbox" | "mollie" {
-  return isProduction(env) || env.PAYMENT_PROVIDER === "mollie" ? "mollie" : "sandbox";
+  return isDeployed(env) || env.PAYMENT_PROVIDER === "mollie" ? "mollie" : "sandbox";
 }
 
 export function paymentProvider(context: AppLoadContext): PaymentProvider {
   const { env } = context;
   if (paymentProviderName(env) === "mollie") {
     if (!env.MOLLIE_API_KEY) throw new Error("MOLLIE_API_KEY is not set (wrangler secret put MOLLIE_API_KEY)");
-    if (isProduction(env) && !env.MOLLIE_API_KEY.startsWith("live_")) throw new Error("Production needs a live_ Mollie API key");
+    if (isLive(env) && !env.MOLLIE_API_KEY.startsWith("live_")) throw new Error("Production needs a live_ Mollie API key");
     return new MollieProvider(env.MOLLIE_API_KEY);
   }
   return sandboxProvider(context);
@@ -25,6 +25,6 @@ export function paymentProvider(context: AppLoadContext): PaymentProvider {
 
 /** The sandbox itself (its checkout page needs more than the interface). Throws in production. */
 export function sandboxProvider(context: AppLoadContext): SandboxProvider {
-  if (isProduction(context.env)) throw new Response("Not found", { status: 404 });
+  if (isDeployed(context.env)) throw new Response("Not found", { status: 404 });
   return new SandboxProvider({ db: context.env.DB, deliver: context.deliver });
 }

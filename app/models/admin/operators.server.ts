@@ -9,7 +9,7 @@ import { generateHOTP } from "@oslojs/otp";
 import { getDb, schema } from "../../../db/client";
 import type { OperatorRole } from "../../../db/schema";
 import { nowS } from "~/lib/dates";
-import { isProduction, type Env } from "~/lib/env";
+import { isDeployed, type Env } from "~/lib/env";
 import { randomId, sha256, verifyPassword } from "~/lib/password";
 import {
   LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS, accountFailureStatement, clientFailureStatement, dummyHash,
@@ -119,7 +119,7 @@ export async function operatorLogin(
   const passwordOk = await verifyPassword(password, op.passwordHash, env.PASSWORD_PEPPER);
   const step = passwordOk && op.totpSecret ? totpStep(op.totpSecret, code.trim(), op.totpLastStep, now) : null;
   // Production: no operator without a second factor (operator:create always enrols one).
-  const factorOk = op.totpSecret ? step !== null : !isProduction(env);
+  const factorOk = op.totpSecret ? step !== null : !isDeployed(env);
   if (passwordOk && factorOk) {
     const actor = { id: op.id, role: op.role };
     await db.batch([

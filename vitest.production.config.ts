@@ -1,0 +1,39 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { imagesWorker, WORKER_DEPS } from "./vitest.worker.config";
+
+// The Worker as [env.production] of wrangler.toml configures it (ENVIRONMENT=production, its bindings
+// and vars), with well-formed secrets that are not development values: proves what production refuses
+// and what it never serves (decision 170). Part of `npm run test:worker`.
+const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+
+/** Shaped like real ones (lengths, prefixes); made up. */
+export const PRODUCTION_SECRETS = {
+  SESSION_SECRET: "prod-test-session-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c1e",
+  PASSWORD_PEPPER: "prod-test-pepper-2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a",
+  MAIL_WEBHOOK_SECRET: "prod-test-hook-9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b",
+  ADMIN_TOKEN: "prod-test-admin-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e",
+  VAPID_PUBLIC_KEY: "B" + "x".repeat(86),
+  VAPID_PRIVATE_KEY: "y".repeat(43),
+  MOLLIE_API_KEY: "live_" + "a".repeat(30),
+  TWILIO_ACCOUNT_SID: "AC" + "0123456789abcdef".repeat(2),
+  TWILIO_AUTH_TOKEN: "f".repeat(32),
+  SMS_FROM: "Amora",
+};
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml", environment: "production" },
+      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...PRODUCTION_SECRETS }, workers: [imagesWorker("dating-images-production")] },
+    }),
+  ],
+  resolve: { alias: { "~": path.join(import.meta.dirname, "app") } },
+  test: {
+    include: ["tests/worker/production/**/*.test.ts"],
+    setupFiles: ["./tests/worker/setup.ts"],
+    testTimeout: 20_000,
+    deps: WORKER_DEPS,
+  },
+});
