@@ -11,8 +11,8 @@ import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
 import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type SequenceType } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/request.server";
-import { getDb, schema } from "../../db/client";
-import { and, desc, eq, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
+import { getDb, schema, toStatement } from "../../db/client";
+import { and, desc, eq, getTableColumns, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
@@ -28,12 +28,11 @@ import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 export type PaymentRow = typeof schema.payments.$inferSelect;
 type Ctx = AppLoadContext;
 
-/** Raw columns of a payments row, mapped to the schema's field names. */
-const ROW_SQL = `SELECT id, user_id AS userId, brand_id AS brandId, package_id AS packageId, credits, amount_cents AS amountCents,
-  currency, method, transaction_fee_cents AS transactionFeeCents, provider, provider_ref AS providerRef, status,
-  discount_code_id AS discountCodeId, original_amount_cents AS originalAmountCents, sequence_type AS sequenceType,
-  customer_id AS customerId, mandate_id AS mandateId, payment_country AS paymentCountry, checkout_url AS checkoutUrl,
-  failure_reason AS failureReason, bank_reason AS bankReason, intent_key AS intentKey, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
+/**
+ * Every schema column of payments under its field name, for the raw batches this model still shares with
+ * statements of other models (toStatement): D1 answers raw rows keyed by the selected names.
+ */
+const ROW_COLUMNS = Object.fromEntries(Object.entries(getTableColumns(schema.payments)).map(([k, c]) => [k, sql`${c}`.as(k)]));
 
 /** One payments row with every schema column (the builder's select, so a new column is never missing), or null. */
 function paymentWhere(d1: D1Database, where: SQL | undefined): Promise<PaymentRow | null> {
@@ -543,7 +542,7 @@ export function paymentView(lng: Language, row: PaymentRow): PaymentView {
 /** One of the member's own payments and how many purchases were paid before it (first purchase: 0). */
 function ownPaymentStatements(db: D1Database, userId: string, id: string) {
   return [
-    db.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId),
+    toStatement(db, getDb(db).select(ROW_COLUMNS).from(P).where(and(eq(P.id, id), eq(P.userId, userId)))),
     db
       .prepare(
         `SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status IN ('paid', 'refunded') AND id <> ?2
