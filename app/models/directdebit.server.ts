@@ -28,6 +28,10 @@ import { claimGuardSql, codeForPrices, codeLookupStatement, evaluateCode, type A
 import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
+
+const R = schema.directdebitRequests;
 
 export const CODE_TTL_S = 10 * 60;
 export const MAX_ATTEMPTS = 5;
@@ -264,7 +268,7 @@ export async function startDirectDebit(
   ]);
   const sent = await (o.sender ?? smsSenderFor(env)).send({ brandId: o.brand.id, to: d.mobile, body: smsText(o.t, o.brand.name, code) });
   if (!sent.ok) {
-    await env.DB.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE id = ?1").bind(id).run();
+    await getDb(env.DB).update(R).set({ status: "canceled" }).where(eq(R.id, id));
     return { ok: false, reason: sent.error === "invalid_number" || sent.error === "unreachable" || sent.error === "rejected" ? "mobileUnreachable" : "smsFailed" };
   }
   return { ok: true, requestId: id };
@@ -288,9 +292,11 @@ export async function resendCode(
     .bind(o.requestId, o.userId, now, await codeHash(env.SESSION_SECRET, o.requestId, code), now + CODE_TTL_S, MAX_SENDS, RESEND_AFTER_S, REQUEST_TTL_S)
     .first<{ mobile: string }>();
   if (!row) {
-    const open = await env.DB.prepare("SELECT sends FROM directdebit_requests WHERE id = ?1 AND user_id = ?2 AND status = 'open'")
-      .bind(o.requestId, o.userId)
-      .first<{ sends: number }>();
+    const open = await getDb(env.DB)
+      .select({ sends: R.sends })
+      .from(R)
+      .where(and(eq(R.id, o.requestId), eq(R.userId, o.userId), eq(R.status, "open")))
+      .get();
     if (!open) return { ok: false, reason: "notFound" };
     return { ok: false, reason: open.sends >= MAX_SENDS ? "tooManySms" : "wait" };
   }
@@ -333,9 +339,10 @@ export function staleRequestsStatement(db: D1Database, now = nowS()) {
 }
 
 export async function cancelRequest(db: D1Database, userId: string, requestId: string) {
-  await db.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE id = ?1 AND user_id = ?2 AND status IN ('open', 'verified')")
-    .bind(requestId, userId)
-    .run();
+  await getDb(db)
+    .update(R)
+    .set({ status: "canceled" })
+    .where(and(eq(R.id, requestId), eq(R.userId, userId), inArray(R.status, ["open", "verified"])));
 }
 
 export type CompleteResult =
@@ -361,24 +368,24 @@ export async function payByMandate(
 ): Promise<CompleteResult> {
   const db = context.env.DB;
   const now = o.now ?? nowS();
-  const row = await db
-    .prepare("SELECT id, package_id, amount_cents, holder, iban, country, status, payment_id, created_at FROM directdebit_requests WHERE id = ?1 AND user_id = ?2")
-    .bind(o.requestId, o.member.id)
-    .first<{
-      id: string; package_id: string; amount_cents: number; holder: string; iban: string; country: string; status: string; payment_id: string | null; created_at: number;
-    }>();
-  const pkg = row ? await packageRow(context, row.package_id, DIRECT_DEBIT_CURRENCY) : null;
-  if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.payment_id))) return { ok: false, reason: "notFound" };
+  const { id, packageId, amountCents, holder, iban, country, status, paymentId, createdAt } = R;
+  const row = await getDb(db)
+    .select({ id, packageId, amountCents, holder, iban, country, status, paymentId, createdAt })
+    .from(R)
+    .where(and(eq(R.id, o.requestId), eq(R.userId, o.member.id)))
+    .get();
+  const pkg = row ? await packageRow(context, row.packageId, DIRECT_DEBIT_CURRENCY) : null;
+  if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.paymentId))) return { ok: false, reason: "notFound" };
   const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;
   // Already handed over (a second tab, a retried post): show the payment it became.
-  if (row.status === "done") return { ok: true, paymentId: row.payment_id!, redirectTo: pendingScreen(row.payment_id!) };
+  if (row.status === "done") return { ok: true, paymentId: row.paymentId!, redirectTo: pendingScreen(row.paymentId!) };
 
   // The amount was fixed when the form was sent: with the discount the member had then, if it is still theirs
   // to use (not redeemed, not held by another payment), else the request no longer holds and they start again.
   let discount: AppliedCode | null = null;
-  if (row.amount_cents !== pkg.price_cents) {
-    discount = await activeDiscountFor(db, { brand: o.brand, member: o.member, pkg, country: row.country, at: row.created_at });
-    if (discount?.finalCents !== row.amount_cents) {
+  if (row.amountCents !== pkg.price_cents) {
+    discount = await activeDiscountFor(db, { brand: o.brand, member: o.member, pkg, country: row.country, at: row.createdAt });
+    if (discount?.finalCents !== row.amountCents) {
       await cancelRequest(db, o.member.id, row.id);
       return { ok: false, reason: "discount" };
     }
@@ -411,10 +418,10 @@ export async function payByMandate(
           AND (SELECT directdebit_blocked FROM users WHERE id = ?1) = 0
           AND ${USED_SQL} + ?6 <= ?7 AND ${claimGuardSql("?8", "?1")}`,
     )
-    .bind(o.member.id, monthStart(now), DIRECT_DEBIT_METHOD, maskIban(row.iban), row.id, row.amount_cents, o.brand.directdebitMonthlyLimitCents, discount?.id ?? null)
+    .bind(o.member.id, monthStart(now), DIRECT_DEBIT_METHOD, maskIban(row.iban), row.id, row.amountCents, o.brand.directdebitMonthlyLimitCents, discount?.id ?? null)
     .run();
   if (claim.meta.changes !== 1) {
-    const check = await eligibility(db, o.brand, o.member.id, row.amount_cents, row.country, now);
+    const check = await eligibility(db, o.brand, o.member.id, row.amountCents, row.country, now);
     return { ok: false, reason: !check.ok && check.reason !== "country" ? check.reason : discount ? "discount" : "notFound" };
   }
 
@@ -426,10 +433,11 @@ export async function payByMandate(
   });
   if (!charged.ok && charged.error === "discount") {
     // Another checkout took the code between the claim and the payment: nothing was charged; the request goes back.
-    await db.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE id = ?1 AND status = 'done' AND payment_id IS NULL").bind(row.id).run();
+    // Guarded: only a request handed over without a payment goes back (status and payment_id as read before).
+    await getDb(db).update(R).set({ status: "canceled" }).where(and(eq(R.id, row.id), eq(R.status, "done"), isNull(R.paymentId)));
     return { ok: false, reason: "discount" };
   }
   if (!charged.ok) return { ok: false, reason: "provider" };
-  await db.prepare("UPDATE directdebit_requests SET payment_id = ?2 WHERE id = ?1").bind(row.id, charged.payment.id).run();
+  await getDb(db).update(R).set({ paymentId: charged.payment.id }).where(eq(R.id, row.id));
   return { ok: true, paymentId: charged.payment.id, redirectTo: pendingScreen(charged.payment.id) };
 }

@@ -13,7 +13,8 @@ import { TIME_BONUS_CODE } from "~/lib/constants";
 import { nowS } from "~/lib/dates";
 import { activeDiscount, discountedPrice, percentageBasisPoints, timeBonus, WELCOME_CODE, welcomeDiscount, type ActiveDiscount, type OfferMember } from "~/lib/offers";
 import type { Language } from "~/lib/constants";
-import type { schema } from "../../db/client";
+import { and, eq, notExists, sql } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { toPackage, type PackageRow } from "./shop.server";
 
 type CodeRow = typeof schema.discountCodes.$inferSelect;
@@ -212,14 +213,21 @@ export function redemptionStatement(d1: D1Database, paymentId: string, now = now
  * member had already used it or, for a built-in code, the other one), else null.
  */
 export async function refusedDiscountOf(d1: D1Database, paymentId: string): Promise<string | null> {
-  const row = await d1
-    .prepare(
-      `SELECT c.code FROM payments p JOIN discount_codes c ON c.id = p.discount_code_id
-       WHERE p.id = ?1 AND p.status = 'paid' AND c.once_per_user = 1
-         AND NOT EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.payment_id = p.id)`,
+  const { payments, discountCodes, discountRedemptions } = schema;
+  const db = getDb(d1);
+  const row = await db
+    .select({ code: discountCodes.code })
+    .from(payments)
+    .innerJoin(discountCodes, eq(discountCodes.id, payments.discountCodeId))
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.status, "paid"),
+        eq(discountCodes.oncePerUser, true),
+        notExists(db.select({ one: sql`1` }).from(discountRedemptions).where(eq(discountRedemptions.paymentId, payments.id))),
+      ),
     )
-    .bind(paymentId)
-    .first<{ code: string }>();
+    .get();
   return row?.code ?? null;
 }
 

@@ -2,7 +2,9 @@
  * Likes: none, sent, received, match (mutual). A like is one row (liker → liked); like_new marks a
  * received like the member has not looked at yet (the top bar's new-likes badge counts them).
  */
+import { and, eq, or } from "drizzle-orm";
 import type { Env } from "~/lib/env";
+import { getDb, schema } from "../../db/client";
 import { notifyMemberLater, type Later } from "./hub.server";
 import { enqueue } from "./notify-queue";
 import { CARD_COLUMNS, likeStateOf, mainImageOf, toCard, type CardRow, type LikeState, type ProfileCard } from "./profiles.server";
@@ -27,11 +29,12 @@ export function likeStatement(d1: D1Database, likerId: string, likedId: string, 
 }
 
 async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
-  const { results } = await d1
-    .prepare("SELECT liker_id FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)")
-    .bind(viewerId, targetId)
-    .all<{ liker_id: string }>();
-  return likeStateOf(viewerId, results.map((r) => r.liker_id));
+  const { likes } = schema;
+  const rows = await getDb(d1)
+    .select({ likerId: likes.likerId })
+    .from(likes)
+    .where(or(and(eq(likes.likerId, viewerId), eq(likes.likedId, targetId)), and(eq(likes.likerId, targetId), eq(likes.likedId, viewerId))));
+  return likeStateOf(viewerId, rows.map((r) => r.likerId));
 }
 
 /** What liking needs: the database, the liked member's hub, the notification queue, and (in a request) its waitUntil. */
@@ -56,7 +59,8 @@ export async function like(app: LikeApp, likerId: string, likedId: string, sourc
 
 /** Takes a like back. */
 export async function unlike(d1: D1Database, likerId: string, likedId: string) {
-  await d1.prepare("DELETE FROM likes WHERE liker_id = ?1 AND liked_id = ?2").bind(likerId, likedId).run();
+  const { likes } = schema;
+  await getDb(d1).delete(likes).where(and(eq(likes.likerId, likerId), eq(likes.likedId, likedId)));
 }
 
 const VISIBLE = `u.deleted_at IS NULL AND p.status = 'active'

@@ -3,6 +3,8 @@
  * and the try-out package (a one-time package). Prices come from pricesFor (credits.server.ts); every
  * charge goes through the ledger.
  */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { getDb, schema, toStatement } from "../../db/client";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { photoAccess, photoFacts } from "./photos.server";
 
@@ -23,7 +25,8 @@ export async function unlockPhoto(d1: D1Database, viewer: { id: string; paidUser
       sql: "NOT EXISTS (SELECT 1 FROM photo_unlocks WHERE user_id = ?1 AND photo_id = ?3) AND EXISTS (SELECT 1 FROM photos WHERE id = ?3 AND is_private = 1 AND user_id <> ?1)",
       params: [photoId],
     }),
-    d1.prepare("INSERT INTO photo_unlocks (user_id, photo_id) SELECT ?1, ?2 WHERE changes() = 1").bind(viewer.id, photoId),
+    // Guarded: the unlock row only if the debit above changed the balance (changes() = 1).
+    toStatement(d1, getDb(d1).insert(schema.photoUnlocks).select(sql`SELECT ${viewer.id}, ${photoId}, unixepoch() WHERE changes() = 1`)),
     ledgerStatement(d1, { userId: viewer.id, delta: -cost, reason: "photo", refId: photoId }),
   ]);
   if (debit!.meta.changes === 1) return "unlocked";
@@ -35,8 +38,9 @@ export async function unlockPhoto(d1: D1Database, viewer: { id: string; paidUser
 // The try-out package
 
 // A one-time package (the try-out) counts as bought while a payment for it is open, pending, paid or refunded.
+const ONE_TIME_TAKEN_STATUSES = ["open", "pending", "paid", "refunded"] as const;
 const ONE_TIME_TAKEN = (pkg: string, user: string) =>
-  `EXISTS (SELECT 1 FROM payments WHERE user_id = ${user} AND package_id = ${pkg} AND status IN ('open', 'pending', 'paid', 'refunded'))`;
+  `EXISTS (SELECT 1 FROM payments WHERE user_id = ${user} AND package_id = ${pkg} AND status IN (${ONE_TIME_TAKEN_STATUSES.map((s) => `'${s}'`).join(", ")}))`;
 
 /**
  * The condition a payment INSERT adds for the package: an ordinary package, or a one-time package
@@ -48,9 +52,16 @@ export function oneTimeGuardSql(packageParam: string, userParam: string): string
 
 /** Whether the member already has (or is paying for) a one-time package; false for an ordinary one. */
 export async function oneTimeUsed(d1: D1Database, userId: string, packageId: string): Promise<boolean> {
-  const row = await d1
-    .prepare(`SELECT one_time AND ${ONE_TIME_TAKEN("?2", "?1")} AS used FROM packages WHERE id = ?2`)
-    .bind(userId, packageId)
-    .first<{ used: number }>();
+  const { packages, payments } = schema;
+  const db = getDb(d1);
+  const taken = db
+    .select({ one: sql`1` })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.packageId, packageId), inArray(payments.status, [...ONE_TIME_TAKEN_STATUSES])));
+  const row = await db
+    .select({ used: sql<number>`${packages.oneTime} AND EXISTS ${taken}` })
+    .from(packages)
+    .where(eq(packages.id, packageId))
+    .get();
   return !!row?.used;
 }

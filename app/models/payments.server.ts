@@ -12,8 +12,8 @@ import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
 import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type SequenceType } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
-import { getDb, schema } from "../../db/client";
-import { and, eq, lt } from "drizzle-orm";
+import { getDb, schema, toStatement } from "../../db/client";
+import { and, desc, eq, getTableColumns, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
@@ -29,12 +29,22 @@ import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 export type PaymentRow = typeof schema.payments.$inferSelect;
 type Ctx = AppLoadContext;
 
-/** Raw columns of a payments row, mapped to the schema's field names. */
-const ROW_SQL = `SELECT id, user_id AS userId, brand_id AS brandId, package_id AS packageId, credits, amount_cents AS amountCents,
-  currency, method, transaction_fee_cents AS transactionFeeCents, provider, provider_ref AS providerRef, status,
-  discount_code_id AS discountCodeId, original_amount_cents AS originalAmountCents, sequence_type AS sequenceType,
-  customer_id AS customerId, mandate_id AS mandateId, payment_country AS paymentCountry, checkout_url AS checkoutUrl,
-  failure_reason AS failureReason, bank_reason AS bankReason, intent_key AS intentKey, charged_back_cents AS chargedBackCents, chargeback_unrecovered_credits AS chargebackUnrecoveredCredits, paid_at AS paidAt, created_at AS createdAt, updated_at AS updatedAt FROM payments`;
+/**
+ * Every schema column of payments under its field name, for the raw batches this model still shares with
+ * statements of other models (toStatement): D1 answers raw rows keyed by the selected names.
+ */
+const ROW_COLUMNS = Object.fromEntries(Object.entries(getTableColumns(schema.payments)).map(([k, c]) => [k, sql`${c}`.as(k)]));
+
+/** One payments row with every schema column (the builder's select, so a new column is never missing), or null. */
+function paymentWhere(d1: D1Database, where: SQL | undefined): Promise<PaymentRow | null> {
+  return getDb(d1)
+    .select()
+    .from(schema.payments)
+    .where(where)
+    .get()
+    .then((row) => row ?? null);
+}
+const P = schema.payments;
 
 // ─── Payment country and methods ───
 
@@ -168,26 +178,23 @@ export async function packageRow(context: Ctx, id: string, currency: string): Pr
 /** The provider customer of a member (made once, kept in payment_customers). */
 async function customerOf(context: Ctx, provider: PaymentProvider, member: { id: string; name: string; email: string }): Promise<string> {
   const db = context.env.DB;
-  const row = await db
-    .prepare("SELECT customer_id FROM payment_customers WHERE user_id = ?1 AND provider = ?2")
-    .bind(member.id, provider.name)
-    .first<{ customer_id: string }>();
-  if (row) return row.customer_id;
+  const { paymentCustomers: c } = schema;
+  const stored = () =>
+    getDb(db)
+      .select({ customerId: c.customerId })
+      .from(c)
+      .where(and(eq(c.userId, member.id), eq(c.provider, provider.name)))
+      .get();
+  const row = await stored();
+  if (row) return row.customerId;
   const customer = await provider.createCustomer({
     name: member.name,
     email: member.email,
     metadata: { userId: member.id },
     idempotencyKey: `customer-${member.id}`,
   });
-  await db
-    .prepare("INSERT INTO payment_customers (user_id, provider, customer_id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
-    .bind(member.id, provider.name, customer.id)
-    .run();
-  const kept = await db
-    .prepare("SELECT customer_id FROM payment_customers WHERE user_id = ?1 AND provider = ?2")
-    .bind(member.id, provider.name)
-    .first<{ customer_id: string }>();
-  return kept!.customer_id;
+  await getDb(db).insert(c).values({ userId: member.id, provider: provider.name, customerId: customer.id }).onConflictDoNothing();
+  return (await stored())!.customerId;
 }
 
 /** The customer id a member has at the current provider (made if needed): the direct debit mandate needs it. */
@@ -211,7 +218,7 @@ export function intentKeyOf(value: FormDataEntryValue | null): string | null {
 
 /** The member's payment started by this click, if any (another member's key is not theirs: null). */
 async function paymentOfIntent(db: D1Database, userId: string, intentKey: string): Promise<PaymentRow | null> {
-  return db.prepare(`${ROW_SQL} WHERE intent_key = ?1 AND user_id = ?2`).bind(intentKey, userId).first<PaymentRow>();
+  return paymentWhere(db, and(eq(P.intentKey, intentKey), eq(P.userId, userId)));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -226,7 +233,7 @@ async function checkoutOfIntent(db: D1Database, row: PaymentRow, waits = 20): Pr
   // Waits while the first request is still with the provider (open, no provider id yet).
   for (let i = 0; now && now.status === "open" && !now.providerRef && !now.failureReason && i < waits; i++) {
     await sleep(250);
-    now = await db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
+    now = await paymentWhere(db, eq(P.id, row.id));
   }
   return now?.status === "open" && now.checkoutUrl ? now.checkoutUrl : `/credits/${row.packageId}/${row.method}?payment=${row.id}`;
 }
@@ -352,7 +359,7 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
   const id = pp.metadata.paymentId;
   if (!id) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+    const row = await paymentWhere(db, eq(P.id, id));
     if (!row || row.provider !== paymentProvider(context).name) return null;
     if ((row.providerRef && row.providerRef !== pp.id) || pp.amount.cents !== row.amountCents || pp.amount.currency !== row.currency) {
       console.error("payments: provider payment does not match ours", pp.id, id);
@@ -387,7 +394,7 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
       return { ...row, status: to };
     }
   }
-  return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(id).first<PaymentRow>();
+  return paymentWhere(db, eq(P.id, id));
 }
 
 /**
@@ -476,7 +483,7 @@ async function applyReversal(context: Ctx, row: PaymentRow): Promise<PaymentRow 
       .bind(row.userId),
   ]);
   if (update!.meta.changes !== 1) return null;
-  return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
+  return paymentWhere(db, eq(P.id, row.id));
 }
 
 /** The credits of a purchase not refunded (payment ?6): what a chargeback takes back. */
@@ -503,7 +510,7 @@ async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): P
     ...clawbackStatements(db, row.userId, { sql: UNREFUNDED_CREDITS_SQL }, "chargeback", { refId: row.id, now, params: [row.id] }),
   ]);
   if (update!.meta.changes !== 1) return null;
-  return db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(row.id).first<PaymentRow>();
+  return paymentWhere(db, eq(P.id, row.id));
 }
 
 const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
@@ -540,7 +547,7 @@ export function paymentView(lng: Language, row: PaymentRow): PaymentView {
 /** One of the member's own payments and how many purchases were paid before it (first purchase: 0). */
 function ownPaymentStatements(db: D1Database, userId: string, id: string) {
   return [
-    db.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId),
+    toStatement(db, getDb(db).select(ROW_COLUMNS).from(P).where(and(eq(P.id, id), eq(P.userId, userId)))),
     db
       .prepare(
         `SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status IN ('paid', 'refunded') AND id <> ?2
@@ -567,17 +574,28 @@ export function countryOptions(lng: Language, codes: string[], current: string) 
 
 /** One of the member's own payments (another member's id is null → 404). */
 export async function ownPayment(context: Ctx, userId: string, id: string): Promise<PaymentRow | null> {
-  return context.env.DB.prepare(`${ROW_SQL} WHERE id = ?1 AND user_id = ?2`).bind(id, userId).first<PaymentRow>();
+  return paymentWhere(context.env.DB, and(eq(P.id, id), eq(P.userId, userId)));
 }
 
 /** The last paid payment that left a valid mandate: what a repeat order buys again (never a one-time package). */
 export async function lastMandateOrder(context: Ctx, userId: string): Promise<PaymentRow | null> {
-  return context.env.DB.prepare(
-    `${ROW_SQL} WHERE user_id = ?1 AND status = 'paid' AND mandate_id IS NOT NULL
-       AND package_id NOT IN (SELECT id FROM packages WHERE one_time = 1) ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-  )
-    .bind(userId)
-    .first<PaymentRow>();
+  const db = getDb(context.env.DB);
+  const { packages } = schema;
+  const row = await db
+    .select()
+    .from(P)
+    .where(
+      and(
+        eq(P.userId, userId),
+        eq(P.status, "paid"),
+        isNotNull(P.mandateId),
+        notInArray(P.packageId, db.select({ id: packages.id }).from(packages).where(eq(packages.oneTime, true))),
+      ),
+    )
+    .orderBy(desc(P.createdAt), sql`rowid DESC`)
+    .limit(1)
+    .get();
+  return row ?? null;
 }
 
 // ─── Repeat order (recurring payment on a mandate) ───
@@ -801,7 +819,7 @@ export async function recheck(context: Pick<Ctx, "env" | "deliver">, check: Paym
   const db = context.env.DB;
   const provider = paymentProvider(ctx);
   if (check.kind === "payment") {
-    const row = await db.prepare(`${ROW_SQL} WHERE id = ?1`).bind(check.paymentId).first<PaymentRow>();
+    const row = await paymentWhere(db, eq(P.id, check.paymentId));
     if (!row || row.status !== "checking" || row.provider !== provider.name || !row.customerId) return "settled";
     const theirs = (await provider.listCustomerPayments(row.customerId)).find((p) => p.metadata.paymentId === row.id);
     if (theirs) {

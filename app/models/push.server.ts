@@ -5,8 +5,13 @@
  * on first use and kept in the local D1 (app_keys), so it never lands in the repository.
  */
 import { buildPushPayload } from "@block65/webcrypto-web-push";
+import { and, eq, inArray, not, notInArray, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { getDb, schema, type Db } from "../../db/client";
 import { isDeployed, type Env } from "~/lib/env";
+
+const { appKeys, pushSubscriptions, users } = schema;
 
 export type PushEnv = Pick<Env, "DB" | "ENVIRONMENT" | "VAPID_SUBJECT" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY">;
 export type VapidPair = { publicKey: string; privateKey: string };
@@ -32,17 +37,18 @@ export function vapidKeys(env: PushEnv): Promise<VapidPair> {
   return cached;
 }
 
-async function developmentKeys(db: D1Database): Promise<VapidPair> {
-  const row = await db.prepare("SELECT value FROM app_keys WHERE name = 'vapid'").first<{ value: string }>();
+async function developmentKeys(d1: D1Database): Promise<VapidPair> {
+  const db = getDb(d1);
+  const stored = () => db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, "vapid")).get();
+  const row = await stored();
   if (row) return JSON.parse(row.value) as VapidPair;
   const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
   const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
   const raw = await crypto.subtle.exportKey("raw", pair.publicKey);
   const fresh: VapidPair = { publicKey: b64url(raw as ArrayBuffer), privateKey: jwk.d! };
   // Two isolates starting at once: the first insert wins and both use it.
-  await db.prepare("INSERT INTO app_keys (name, value) VALUES ('vapid', ?1) ON CONFLICT DO NOTHING").bind(JSON.stringify(fresh)).run();
-  const stored = await db.prepare("SELECT value FROM app_keys WHERE name = 'vapid'").first<{ value: string }>();
-  return JSON.parse(stored!.value) as VapidPair;
+  await db.insert(appKeys).values({ name: "vapid", value: JSON.stringify(fresh) }).onConflictDoNothing();
+  return JSON.parse((await stored())!.value) as VapidPair;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,54 +85,67 @@ export type StoredSubscription = { id: number; endpoint: string; p256dh: string;
  * changed hands), keeps at most MAX_PUSH_DEVICES, and marks the member as push-subscribed. The
  * member it moves away from keeps their flag only if another device is left (same batch).
  */
-export async function saveSubscription(db: D1Database, userId: string, s: SubscriptionInput) {
+export async function saveSubscription(d1: D1Database, userId: string, s: SubscriptionInput) {
+  const db = getDb(d1);
+  const kept = db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(sql`${pushSubscriptions.id} DESC`)
+    .limit(MAX_PUSH_DEVICES);
   await db.batch([
     // Before the move: the previous owner's flag as it will be without this endpoint.
-    ownersWithout(db, "endpoint = ?1 AND user_id <> ?2", [s.endpoint, userId]),
-    db.prepare(
-      `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth`,
-    ).bind(userId, s.endpoint, s.keys.p256dh, s.keys.auth),
-    db.prepare(
-      `DELETE FROM push_subscriptions WHERE user_id = ?1 AND id NOT IN
-         (SELECT id FROM push_subscriptions WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2)`,
-    ).bind(userId, MAX_PUSH_DEVICES),
+    ownersWithout(db, (t) => and(eq(t.endpoint, s.endpoint), sql`${t.userId} <> ${userId}`)!),
+    db
+      .insert(pushSubscriptions)
+      .values({ userId, endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth })
+      .onConflictDoUpdate({
+        target: pushSubscriptions.endpoint,
+        set: { userId: sql`excluded.user_id`, p256dh: sql`excluded.p256dh`, auth: sql`excluded.auth` },
+      }),
+    db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), notInArray(pushSubscriptions.id, kept))),
     syncFlag(db, userId),
   ]);
 }
 
 /** Push off: one device (its endpoint), or every device of the member. */
-export async function deleteSubscriptions(db: D1Database, userId: string, endpoint?: string) {
+export async function deleteSubscriptions(d1: D1Database, userId: string, endpoint?: string) {
+  const db = getDb(d1);
+  const mine = eq(pushSubscriptions.userId, userId);
   await db.batch([
-    endpoint
-      ? db.prepare("DELETE FROM push_subscriptions WHERE user_id = ?1 AND endpoint = ?2").bind(userId, endpoint)
-      : db.prepare("DELETE FROM push_subscriptions WHERE user_id = ?1").bind(userId),
+    db.delete(pushSubscriptions).where(endpoint ? and(mine, eq(pushSubscriptions.endpoint, endpoint)) : mine),
     syncFlag(db, userId),
   ]);
 }
 
 /** users.push_subscribed mirrors "has a device" (the 300 s re-fetch, SPEC section 9). */
-const syncFlag = (db: D1Database, userId: string) =>
-  db.prepare("UPDATE users SET push_subscribed = EXISTS (SELECT 1 FROM push_subscriptions WHERE user_id = ?1) WHERE id = ?1").bind(userId);
+const syncFlag = (db: Db, userId: string) =>
+  db
+    .update(users)
+    .set({ pushSubscribed: sql`EXISTS ${db.select({ one: sql`1` }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))}` })
+    .where(eq(users.id, userId));
+
+type PushTable = typeof pushSubscriptions;
+const others = alias(pushSubscriptions, "s");
 
 /**
- * Before the devices matching `where` (over ?1, ?2) leave their owners: each owner's flag as it will
- * be without them. Raw SQL: it must run in the batch before the move or delete it prepares for.
+ * Before the devices matching `where` leave their owners: each owner's flag as it will be without
+ * them. It must run in the batch before the move or delete it prepares for.
  */
-const ownersWithout = (db: D1Database, where: string, params: unknown[]) =>
+const ownersWithout = (db: Db, where: (t: PushTable) => SQL) =>
   db
-    .prepare(
-      `UPDATE users SET push_subscribed = EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.user_id = users.id AND NOT (${where}))
-       WHERE id IN (SELECT user_id FROM push_subscriptions WHERE ${where})`,
-    )
-    .bind(...params);
+    .update(users)
+    .set({
+      pushSubscribed: sql`EXISTS ${db
+        .select({ one: sql`1` })
+        .from(others)
+        .where(and(eq(others.userId, users.id), not(where(others as unknown as PushTable))))}`,
+    })
+    .where(inArray(users.id, db.select({ userId: pushSubscriptions.userId }).from(pushSubscriptions).where(where(pushSubscriptions))));
 
-export async function subscriptionsOf(db: D1Database, userId: string): Promise<StoredSubscription[]> {
-  const { results } = await db
-    .prepare("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ?1 ORDER BY id")
-    .bind(userId)
-    .all<StoredSubscription>();
-  return results;
+export async function subscriptionsOf(d1: D1Database, userId: string): Promise<StoredSubscription[]> {
+  const { id, endpoint, p256dh, auth } = pushSubscriptions;
+  return getDb(d1).select({ id, endpoint, p256dh, auth }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,7 +177,12 @@ export function webPushSender(env: PushEnv, fetcher: typeof fetch = fetch): Push
 }
 
 /** Forgets a subscription the push service no longer knows. */
-export async function dropSubscription(db: D1Database, sub: StoredSubscription, userId: string) {
+export async function dropSubscription(d1: D1Database, sub: StoredSubscription, userId: string) {
+  const db = getDb(d1);
   // The device may have moved to another member since it was read: whoever owns it now loses the flag if it was their last.
-  await db.batch([ownersWithout(db, "id = ?1", [sub.id]), db.prepare("DELETE FROM push_subscriptions WHERE id = ?1").bind(sub.id), syncFlag(db, userId)]);
+  await db.batch([
+    ownersWithout(db, (t) => eq(t.id, sub.id)),
+    db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, sub.id)),
+    syncFlag(db, userId),
+  ]);
 }

@@ -3,6 +3,8 @@
  * payments (transactions) and what costs credits. Checkout itself belongs to the payments work.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { PAYMENT_METHODS, PREMIUM_TIERS, type Language } from "~/lib/constants";
 import type { BrandWithCompany } from "./brand.server";
 import { pricesFor } from "./credits.server";
@@ -64,51 +66,49 @@ export function creditCosts(brand: BrandWithCompany, lng: Language) {
   return { ...pricesFor(brand, null), countries };
 }
 
-type PaymentRow = {
-  id: string; package_id: string; credits: number; amount_cents: number; currency: string; method: string;
-  transaction_fee_cents: number; status: string; created_at: number;
-};
+type PaymentRow = Pick<
+  typeof schema.payments.$inferSelect,
+  "id" | "packageId" | "credits" | "amountCents" | "currency" | "method" | "transactionFeeCents" | "status" | "createdAt"
+>;
 
 function toTransaction(lng: Language, r: PaymentRow) {
   return {
     id: r.id,
-    packageId: r.package_id,
+    packageId: r.packageId,
     credits: r.credits,
-    amount: formatMoney(lng, r.amount_cents, r.currency),
-    fee: formatMoney(lng, r.transaction_fee_cents, r.currency),
+    amount: formatMoney(lng, r.amountCents, r.currency),
+    fee: formatMoney(lng, r.transactionFeeCents, r.currency),
     method: r.method,
     status: r.status,
-    date: new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(r.created_at * 1000)),
+    date: new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(r.createdAt * 1000)),
   };
 }
 export type Transaction = ReturnType<typeof toTransaction>;
 
-const PAYMENT_COLUMNS = "id, package_id, credits, amount_cents, currency, method, transaction_fee_cents, status, created_at";
+/** The columns a transaction shows. */
+function paymentsOf(context: AppLoadContext) {
+  const { payments } = schema;
+  const { id, packageId, credits, amountCents, currency, method, transactionFeeCents, status, createdAt } = payments;
+  return getDb(context.env.DB).select({ id, packageId, credits, amountCents, currency, method, transactionFeeCents, status, createdAt }).from(payments);
+}
 
 /** A member's payments, newest first (uses the payments_user index). */
 export async function listTransactions(context: AppLoadContext, lng: Language, userId: string, limit = 50) {
-  const { results } = await context.env.DB.prepare(
-    `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2`,
-  )
-    .bind(userId, limit)
-    .all<PaymentRow>();
-  return results.map((r) => toTransaction(lng, r));
+  const { payments } = schema;
+  const rows = await paymentsOf(context).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(limit);
+  return rows.map((r) => toTransaction(lng, r));
 }
 
 /** One payment, only if it is the member's own (others' ids answer null → 404). */
 export async function getTransaction(context: AppLoadContext, lng: Language, userId: string, id: string) {
-  const row = await context.env.DB.prepare(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ?1 AND user_id = ?2`)
-    .bind(id, userId)
-    .first<PaymentRow>();
+  const { payments } = schema;
+  const row = await paymentsOf(context).where(and(eq(payments.id, id), eq(payments.userId, userId))).get();
   return row ? toTransaction(lng, row) : null;
 }
 
 /** The member's last paid order: what the repeat order would buy again. */
 export async function lastPaidOrder(context: AppLoadContext, lng: Language, userId: string) {
-  const row = await context.env.DB.prepare(
-    `SELECT ${PAYMENT_COLUMNS} FROM payments WHERE user_id = ?1 AND status = 'paid' ORDER BY created_at DESC LIMIT 1`,
-  )
-    .bind(userId)
-    .first<PaymentRow>();
+  const { payments } = schema;
+  const row = await paymentsOf(context).where(and(eq(payments.userId, userId), eq(payments.status, "paid"))).orderBy(desc(payments.createdAt)).limit(1).get();
   return row ? toTransaction(lng, row) : null;
 }

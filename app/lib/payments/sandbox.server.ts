@@ -11,6 +11,10 @@ import type {
   ProviderChargeback, ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund,
 } from "./provider";
 import { PaymentProviderError } from "./provider";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { getDb, schema } from "../../../db/client";
+
+const { sandboxObjects } = schema;
 
 /**
  * What the sandbox keeps besides the public payment: where to return and whom to call. Its refunds
@@ -86,27 +90,32 @@ export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;
   constructor(private readonly deps: SandboxDeps) {}
 
+  /** The stored objects' JSON, to be narrowed by a where. */
+  private objects() {
+    return getDb(this.deps.db).select({ data: sandboxObjects.data }).from(sandboxObjects);
+  }
+
   private async load<T>(kind: Kind, id: string): Promise<T | null> {
-    const row = await this.deps.db.prepare("SELECT data FROM sandbox_objects WHERE id = ?1 AND kind = ?2").bind(id, kind).first<{ data: string }>();
+    const row = await this.objects().where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, kind))).get();
     return row ? (JSON.parse(row.data) as T) : null;
   }
 
   /** Stores a new object unless one was already made with this idempotency key; returns the stored one. */
   private async insert<T extends { id: string }>(kind: Kind, obj: T, parentId: string | null, key: string | null): Promise<T> {
-    await this.deps.db
-      .prepare("INSERT INTO sandbox_objects (id, kind, parent_id, idempotency_key, data) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING")
-      .bind(obj.id, kind, parentId, key, JSON.stringify(obj))
-      .run();
+    await getDb(this.deps.db)
+      .insert(sandboxObjects)
+      .values({ id: obj.id, kind, parentId, idempotencyKey: key, data: JSON.stringify(obj) })
+      .onConflictDoNothing();
     if (!key) return obj;
-    const row = await this.deps.db
-      .prepare("SELECT data FROM sandbox_objects WHERE kind = ?1 AND idempotency_key = ?2")
-      .bind(kind, key)
-      .first<{ data: string }>();
+    const row = await this.objects().where(and(eq(sandboxObjects.kind, kind), eq(sandboxObjects.idempotencyKey, key))).get();
     return JSON.parse(row!.data) as T;
   }
 
   private async save(kind: Kind, obj: { id: string }) {
-    await this.deps.db.prepare("UPDATE sandbox_objects SET data = ?3 WHERE id = ?1 AND kind = ?2").bind(obj.id, kind, JSON.stringify(obj)).run();
+    await getDb(this.deps.db)
+      .update(sandboxObjects)
+      .set({ data: JSON.stringify(obj) })
+      .where(and(eq(sandboxObjects.id, obj.id), eq(sandboxObjects.kind, kind)));
   }
 
   async createPayment(input: CreatePaymentInput): Promise<ProviderPayment> {
@@ -168,10 +177,9 @@ export class SandboxProvider implements PaymentProvider {
 
   /** A payment's refunds, oldest first (a payment has a handful at most). */
   async refundsOf(paymentId: string): Promise<ProviderRefund[]> {
-    const { results } = await this.deps.db
-      .prepare("SELECT data FROM sandbox_objects WHERE kind = 'refund' AND parent_id = ?1 ORDER BY created_at, rowid")
-      .bind(paymentId)
-      .all<{ data: string }>();
+    const results = await this.objects()
+      .where(and(eq(sandboxObjects.kind, "refund"), eq(sandboxObjects.parentId, paymentId)))
+      .orderBy(sandboxObjects.createdAt, sql`rowid`);
     return results.map((r) => JSON.parse(r.data) as ProviderRefund);
   }
 
@@ -345,18 +353,19 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async listMandates(customerId: string): Promise<ProviderMandate[]> {
-    const { results } = await this.deps.db
-      .prepare("SELECT data FROM sandbox_objects WHERE kind = 'mandate' AND parent_id = ?1 ORDER BY created_at DESC, rowid DESC")
-      .bind(customerId)
-      .all<{ data: string }>();
+    const results = await this.objects()
+      .where(and(eq(sandboxObjects.kind, "mandate"), eq(sandboxObjects.parentId, customerId)))
+      .orderBy(desc(sandboxObjects.createdAt), sql`rowid DESC`);
     return results.map((r) => publicMandate(JSON.parse(r.data) as SandboxMandate));
   }
 
   async listCustomerPayments(customerId: string): Promise<ProviderPayment[]> {
-    const { results } = await this.deps.db
-      .prepare("SELECT id FROM sandbox_objects WHERE kind = 'payment' AND parent_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 50")
-      .bind(customerId)
-      .all<{ id: string }>();
+    const results = await getDb(this.deps.db)
+      .select({ id: sandboxObjects.id })
+      .from(sandboxObjects)
+      .where(and(eq(sandboxObjects.kind, "payment"), eq(sandboxObjects.parentId, customerId)))
+      .orderBy(desc(sandboxObjects.createdAt), sql`rowid DESC`)
+      .limit(50);
     return Promise.all(results.map(async (r) => (await this.getPayment(r.id))!));
   }
 }
