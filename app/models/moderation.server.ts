@@ -97,19 +97,17 @@ export async function fileNotice(
   const now = o.now ?? nowS();
   const key = targetKey(input.target);
   const severity = severityOf(input.category);
-  const { moderationCases: cases } = schema;
+  const { moderationCases: cases, notices } = schema;
   const openCase = and(eq(cases.targetType, input.target.type), eq(cases.targetId, key), eq(cases.status, "open"));
-  await d1.batch([
-    toD1(d1, db.insert(cases).values({ id: randomId(), brandId: brand.id, targetType: input.target.type, targetId: key, memberId: owner.memberId, severity, openedAt: now })
-      .onConflictDoNothing()),
-    toD1(d1, db.update(cases).set({ severity: sql`min(${cases.severity}, ${severity})` }).where(openCase)),
-    // Raw: INSERT … SELECT joins the open case the statements above made or found (drizzle's insert-select wants every column).
-    d1.prepare(
-      `INSERT INTO notices (case_id, reporter_id, reporter_email, category, explanation, good_faith, language, created_at)
-       SELECT id, ?3, ?4, ?5, ?6, ?7, ?8, ?9 FROM moderation_cases WHERE target_type = ?1 AND target_id = ?2 AND status = 'open'
-       ON CONFLICT DO NOTHING`,
-    ).bind(input.target.type, key, input.reporter.id, input.reporter.id ? null : input.reporter.email, input.category,
-      input.explanation.slice(0, EXPLANATION_MAX), input.goodFaith ? 1 : 0, input.language, now),
+  await db.batch([
+    db.insert(cases).values({ id: randomId(), brandId: brand.id, targetType: input.target.type, targetId: key, memberId: owner.memberId, severity, openedAt: now })
+      .onConflictDoNothing(),
+    db.update(cases).set({ severity: sql`min(${cases.severity}, ${severity})` }).where(openCase),
+    // INSERT … SELECT joins the open case the statements above made or found; every column of notices
+    // in table order (a null id takes the next rowid).
+    db.insert(notices).select(sql`SELECT NULL, ${cases.id}, ${input.reporter.id}, ${input.reporter.id ? null : input.reporter.email}, ${input.category},
+      ${input.explanation.slice(0, EXPLANATION_MAX)}, ${input.goodFaith ? 1 : 0}, ${input.language}, ${now} FROM ${cases} WHERE ${openCase}`)
+      .onConflictDoNothing(),
   ]);
   const t = await getFixedT(input.language, "safety");
   const vars = { brand: brand.name, name: input.reporter.name ?? "", target: t(`target.${input.target.type}`), category: t(`categories.${input.category}`) };
@@ -122,12 +120,6 @@ export async function fileNotice(
   });
   await mailerFor(env).send({ brandId: brand.id, to: input.reporter.email, subject: t("mail.received.subject", vars), text, html, fromName: brand.name });
   return true;
-}
-
-/** A drizzle query as a D1 statement, to sit in a raw batch chain beside raw statements. */
-function toD1(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
-  const { sql: text, params } = query.toSQL();
-  return d1.prepare(text).bind(...params);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,14 +174,13 @@ export async function decide(
 ): Promise<{ ok: true; decisionId: string } | { ok: false; error: "not_found" | "closed" | "action" }> {
   const now = o.now ?? nowS();
   const db = getDb(env.DB);
-  const { moderationCases: cases, users, profiles } = schema;
+  const { moderationCases: cases, users, profiles, photos, sessions, decisions, auditLog } = schema;
   const [c] = await db.select({ c: cases, aboutMe: profiles.aboutMe, profileStatus: profiles.status, suspendedUntil: users.suspendedUntil })
     .from(cases).innerJoin(users, eq(users.id, cases.memberId)).innerJoin(profiles, eq(profiles.userId, cases.memberId))
     .where(eq(cases.id, caseId));
   if (!c) return { ok: false, error: "not_found" };
   if (c.c.status !== "open") return { ok: false, error: "closed" };
   if (!actionFits(input.action, c.c.targetType)) return { ok: false, error: "action" };
-  const d1 = env.DB;
   const id = randomId();
   const memberId = c.c.memberId;
   const endsAt = input.action === "ban" ? BAN_UNTIL : input.action === "suspend" ? now + (input.days ?? 1) * DAY : null;
@@ -199,39 +190,35 @@ export async function decide(
     : input.action === "suspend" || input.action === "ban" ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
     : null;
   // Every effect below runs only if this batch's decision row exists, i.e. the case was still open.
-  const decided = `EXISTS (SELECT 1 FROM decisions WHERE id = '${id.replace(/'/g, "")}')`;
-  const effects: D1PreparedStatement[] = [];
-  if (input.action === "remove_photo") {
-    effects.push(
-      d1.prepare(`DELETE FROM photos WHERE id = ?1 AND user_id = ?2 AND ${decided}`).bind(c.c.targetId, memberId),
-      d1.prepare(
-        `UPDATE profiles SET main_photo_id = (SELECT id FROM photos WHERE user_id = ?2 AND is_private = 0 ORDER BY created_at, rowid LIMIT 1)
-         WHERE user_id = ?2 AND main_photo_id = ?1 AND ${decided}`,
-      ).bind(c.c.targetId, memberId),
-    );
-  } else if (input.action === "remove_profile_text") {
-    effects.push(d1.prepare(`UPDATE profiles SET about_me = '' WHERE user_id = ?1 AND ${decided}`).bind(memberId));
-  } else if (input.action === "suspend" || input.action === "ban") {
-    effects.push(
-      d1.prepare(`UPDATE users SET suspended_until = max(coalesce(suspended_until, 0), ?2) WHERE id = ?1 AND ${decided}`).bind(memberId, endsAt),
-      d1.prepare(`UPDATE profiles SET status = 'suspended' WHERE user_id = ?1 AND ${decided}`).bind(memberId),
-      d1.prepare(`DELETE FROM sessions WHERE user_id = ?1 AND ${decided}`).bind(memberId),
-    );
-  }
-  // Raw guarded chain: the case's status guard decides whether anything else happens.
-  const [closed] = await d1.batch([
-    d1.prepare("UPDATE moderation_cases SET status = 'closed', closed_at = ?2 WHERE id = ?1 AND status = 'open'").bind(caseId, now),
-    d1.prepare(
-      `INSERT INTO decisions (id, case_id, member_id, operator_id, action, rule, facts, days, ends_at, automated_detection, removed, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12 WHERE changes() = 1`,
-    ).bind(id, caseId, memberId, operator.id, input.action, input.rule, input.facts, input.action === "suspend" ? input.days : null, endsAt,
-      c.c.flaggedBy ? 1 : 0, removed ? JSON.stringify(removed) : null, now),
+  const decided = sql`EXISTS (SELECT 1 FROM ${decisions} WHERE ${decisions.id} = ${id})`;
+  const effects =
+    input.action === "remove_photo" ? [
+      db.delete(photos).where(and(eq(photos.id, c.c.targetId), eq(photos.userId, memberId), decided)),
+      db.update(profiles)
+        .set({
+          mainPhotoId: sql`(SELECT ${photos.id} FROM ${photos} WHERE ${photos.userId} = ${memberId} AND ${photos.isPrivate} = 0
+            ORDER BY ${photos.createdAt}, ${photos}.rowid LIMIT 1)`,
+        })
+        .where(and(eq(profiles.userId, memberId), eq(profiles.mainPhotoId, c.c.targetId), decided)),
+    ]
+    : input.action === "remove_profile_text" ? [db.update(profiles).set({ aboutMe: "" }).where(and(eq(profiles.userId, memberId), decided))]
+    : input.action === "suspend" || input.action === "ban" ? [
+      db.update(users).set({ suspendedUntil: sql`max(coalesce(${users.suspendedUntil}, 0), ${endsAt})` }).where(and(eq(users.id, memberId), decided)),
+      db.update(profiles).set({ status: "suspended" }).where(and(eq(profiles.userId, memberId), decided)),
+      db.delete(sessions).where(and(eq(sessions.userId, memberId), decided)),
+    ]
+    : [];
+  // Guarded chain: the case's status guard decides whether anything else happens. The INSERT … SELECTs
+  // list every column in table order (a null id takes the next rowid).
+  const [closed] = await db.batch([
+    db.update(cases).set({ status: "closed", closedAt: now }).where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
+    db.insert(decisions).select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
+      ${input.action === "suspend" ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}
+      WHERE changes() = 1`),
     ...effects,
-    d1.prepare(
-      `INSERT INTO audit_log (at, operator_id, role, action, target_type, target_id, reason, before, after)
-       SELECT ?1, ?2, ?3, ?4, 'member', ?5, ?6, ?7, ?8 WHERE ${decided}`,
-    ).bind(now, operator.id, operator.role, `decision.${input.action}`, memberId, `${input.rule}: ${input.facts}`.slice(0, 2000),
-      removed ? JSON.stringify(removed) : null, JSON.stringify({ case: caseId, decision: id, endsAt })),
+    db.insert(auditLog).select(sql`SELECT NULL, ${now}, ${operator.id}, ${operator.role}, ${`decision.${input.action}`}, 'member', ${memberId},
+      ${`${input.rule}: ${input.facts}`.slice(0, 2000)}, ${removed ? JSON.stringify(removed) : null},
+      ${JSON.stringify({ case: caseId, decision: id, endsAt })} WHERE ${decided}`),
   ]);
   if ((closed?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
   if (input.action === "remove_photo") await deleteObjects(env.PHOTOS, c.c.targetId);

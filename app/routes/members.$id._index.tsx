@@ -10,7 +10,6 @@ import { block, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
 import { readForm } from "~/lib/body.server";
-import { paragraph } from "~/lib/text";
 import { TimeBonus } from "~/components/offers/TimeBonus";
 import { pricesFor } from "~/models/credits.server";
 import { discountCodeFields } from "~/models/discounts.server";

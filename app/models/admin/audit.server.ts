@@ -28,19 +28,14 @@ export function auditStatement(db: Db, actor: Actor, e: AuditEntry, at = nowS())
 }
 
 /**
- * The audit row for a raw guarded chain: written only when the statement just before it in the
- * batch changed a row (`changes() > 0`), so a change refused by its guard leaves no row either.
- * Raw because drizzle cannot express INSERT … SELECT … WHERE changes().
+ * The audit row for a guarded chain: written only when the statement just before it in the batch
+ * changed a row (`changes() > 0`), so a change refused by its guard leaves no row either. An
+ * INSERT … SELECT of every audit_log column in table order (a null id takes the next rowid).
  */
-export function auditAfterChange(d1: D1Database, actor: Actor, e: AuditEntry, at = nowS()): D1PreparedStatement {
+export function auditAfterChange(db: Db, actor: Actor, e: AuditEntry, at = nowS()) {
   const r = row(actor, e, at);
-  return d1
-    .prepare(
-      `INSERT INTO audit_log (at, operator_id, role, action, target_type, target_id, reason, before, after)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() > 0`,
-    )
-    .bind(r.at, r.operatorId, r.role, r.action, r.targetType, r.targetId, r.reason,
-      r.before ? JSON.stringify(r.before) : null, r.after ? JSON.stringify(r.after) : null);
+  return db.insert(schema.auditLog).select(sql`SELECT NULL, ${r.at}, ${r.operatorId}, ${r.role}, ${r.action}, ${r.targetType}, ${r.targetId},
+    ${r.reason}, ${r.before ? JSON.stringify(r.before) : null}, ${r.after ? JSON.stringify(r.after) : null} WHERE changes() > 0`);
 }
 
 export type AuditFilter = { operatorEmail?: string; action?: string; targetType?: string; targetId?: string; from?: number; to?: number };

@@ -242,14 +242,16 @@ export async function listOperators(d1: D1Database) {
  */
 export async function setOperatorDisabled(d1: D1Database, actor: Operator, id: string, disabled: boolean, reason: string): Promise<boolean> {
   if (id === actor.id) return false;
-  const [changed] = await d1.batch([
-    // Raw guarded chain: the audit row and the session purge depend on this UPDATE's changes().
-    d1.prepare("UPDATE operators SET disabled = ?2 WHERE id = ?1 AND disabled = ?3").bind(id, disabled ? 1 : 0, disabled ? 0 : 1),
-    auditAfterChange(d1, actor, {
+  const db = getDb(d1);
+  const { operators, operatorSessions } = schema;
+  // Guarded chain: the audit row depends on this UPDATE's changes().
+  const [changed] = await db.batch([
+    db.update(operators).set({ disabled }).where(and(eq(operators.id, id), eq(operators.disabled, !disabled))),
+    auditAfterChange(db, actor, {
       action: disabled ? "operator.disable" : "operator.enable", targetType: "operator", targetId: id, reason,
       before: { disabled: !disabled }, after: { disabled },
     }),
-    d1.prepare("DELETE FROM operator_sessions WHERE operator_id = ?1 AND ?2 = 1").bind(id, disabled ? 1 : 0),
+    ...(disabled ? [db.delete(operatorSessions).where(eq(operatorSessions.operatorId, id))] : []),
   ]);
   return (changed?.meta.changes ?? 0) === 1;
 }
