@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
 import type { Env } from "./env";
 
 /**
@@ -8,7 +10,7 @@ import type { Env } from "./env";
 export async function readiness(env: Pick<Env, "DB" | "PHOTOS" | "NOTIFY_QUEUE">): Promise<{ d1: boolean; r2: boolean; queue: boolean }> {
   const ok = (p: Promise<unknown>) => p.then(() => true, () => false);
   const [d1, r2, queue] = await Promise.all([
-    ok(env.DB.prepare("SELECT 1").first()),
+    ok(getDb(env.DB).run(sql`SELECT 1`)),
     ok(env.PHOTOS.head("readyz")),
     Promise.resolve(typeof env.NOTIFY_QUEUE?.send === "function"),
   ]);
