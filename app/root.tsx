@@ -36,7 +36,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
   const brand = await getBrandByHost(context.env, request.headers.get("Host"));
-  // The console never reads a member session: it is no member page (decision 160).
+  // The console never reads a member session: it is no member page (decision 167).
   if (isAdminPath(new URL(request.url).pathname)) {
     return {
       lang: "en", country: "", brand: publicBrand(brand), member: null, timeBonus: null, siteEntrySkipped: true, signup: null,

@@ -160,7 +160,7 @@ export const users = sqliteTable(
     pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),
     /** Set by support after a reversed or fraudulent direct debit: the member may not pay by direct debit. */
     directdebitBlocked: integer("directdebit_blocked", { mode: "boolean" }).notNull().default(false),
-    /** A moderation suspension or ban (decision 160): no login until then (a ban: far in the future). */
+    /** A moderation suspension or ban (decision 167): no login until then (a ban: far in the future). */
     suspendedUntil: integer("suspended_until"),
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
@@ -178,7 +178,7 @@ export const profiles = sqliteTable(
   {
     userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    /** "suspended": a moderation decision (suspension or ban) hides the member everywhere (decision 160). */
+    /** "suspended": a moderation decision (suspension or ban) hides the member everywhere (decision 167). */
     status: text("status", { enum: ["active", "disabled", "suspended"] }).notNull().default("active"),
     gender: text("gender", { enum: ["male", "female"] }).notNull(),
     sexuality: text("sexuality", { enum: ["hetero", "gay", "lesbian", "bi"] }).notNull().default("hetero"),
@@ -676,7 +676,7 @@ export const photoUnlocks = sqliteTable(
 
 // ─── Trust and safety (issue 20): the operator console ───
 
-/** The console's roles (decision 160): what each may open is OPERATOR_AREAS in app/models/admin/operators.server.ts. */
+/** The console's roles (decision 167): what each may open is OPERATOR_AREAS in app/models/admin/operators.server.ts. */
 export const OPERATOR_ROLES = ["moderator", "support", "finance", "admin"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
@@ -792,7 +792,7 @@ export const notices = sqliteTable(
   (t) => [index("notices_case").on(t.caseId), uniqueIndex("notices_case_reporter").on(t.caseId, t.reporterId)],
 );
 
-/** The decisions an operator can take on a case (decision 160). */
+/** The decisions an operator can take on a case (decision 167). */
 export const DECISION_ACTIONS = ["no_action", "remove_photo", "remove_profile_text", "suspend", "ban"] as const;
 export type DecisionAction = (typeof DECISION_ACTIONS)[number];
 

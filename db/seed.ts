@@ -34,7 +34,7 @@ async function seedOnce(attempt: number): Promise<boolean> {
     const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first().catch(() => null);
     if (!shouldSeed({ ifEmpty, marked: mark !== null })) {
       console.log("Database already seeded; skipping (npm run db:seed to reseed).");
-      // A database seeded before migration 0015 gets the demo operators (decision 160).
+      // A database seeded before migration 0019 gets the demo operators (decision 167).
       const { seedOperators } = await import("./seed/operators.ts");
       const { DEMO_PASSWORD } = await import("./seed/demo.ts");
       const added = await seedOperators(DB, proxy.env.PASSWORD_PEPPER, DEMO_PASSWORD);

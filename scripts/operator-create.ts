@@ -1,5 +1,5 @@
 /**
- * Makes an operator account (decision 160), the only way one exists in production:
+ * Makes an operator account (decision 167), the only way one exists in production:
  *   npm run operator:create -- --email ops@example.com --role admin [--name "Ada Ops"] [--remote [--env production]]
  * Local (default): the local D1 that `wrangler dev` uses. --remote: the deployed D1 through
  * `wrangler d1 execute --remote`; then PASSWORD_PEPPER must be set in the environment to the

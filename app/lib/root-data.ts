@@ -19,7 +19,7 @@ export interface RootData {
   /** For visitors: whether and how they may sign up, and the partners' tracking (SPEC section 6). */
   signup: { state: SignupState; tracking: Tracking } | null;
   dev: boolean;
-  /** On the operator console (/admin): its stylesheet; the page then carries no member chrome and no scripts (decision 160). */
+  /** On the operator console (/admin): its stylesheet; the page then carries no member chrome and no scripts (decision 167). */
   admin?: string;
 }
 

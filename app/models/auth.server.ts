@@ -72,7 +72,7 @@ const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request 
   const brand = await getBrandByHost(env, request.headers.get("Host"));
   const result = await login(env, brand, email, password, await loginClient(request, strategyContext, brand));
   if (!result.ok) throw new LoginRefused(result);
-  // A suspended or banned member is not logged in: the route shows the statement of reasons instead (decision 160).
+  // A suspended or banned member is not logged in: the route shows the statement of reasons instead (decision 167).
   const decisionId = await activeSuspension(env.DB, result.userId);
   if (decisionId) throw new LoginRefused({ reason: "suspended", statement: await statementToken(env.SESSION_SECRET, decisionId) });
   await liftEndedSuspension(env.DB, result.userId);
@@ -80,7 +80,7 @@ const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request 
 });
 
 /**
- * Operators (the /admin console, decision 160): e-mail, password and TOTP code against the
+ * Operators (the /admin console, decision 167): e-mail, password and TOTP code against the
  * operators table; never a member. Same throttle, lockout rules and refusals as members'.
  */
 const operatorStrategy = new FormStrategy<OperatorAuth>(async ({ form, context, request }) => {

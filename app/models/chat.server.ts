@@ -106,7 +106,7 @@ type AccessRow = {
 function toAccess(r: AccessRow): ConversationAccess {
   return {
     id: r.id, otherId: r.other_id, otherName: r.other_name, otherPhotoId: r.other_photo, startedBy: r.started_by,
-    // A suspended or banned member (decision 160) is "no longer available" to the other side.
+    // A suspended or banned member (decision 167) is "no longer available" to the other side.
     blockedBy: r.other_unavailable ? "unavailable" : r.they_blocked ? "other" : r.i_blocked ? "me" : null, otherUnread: r.other_unread, myUnread: r.my_unread,
     hidden: r.my_hidden !== null,
   };

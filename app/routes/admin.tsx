@@ -1,4 +1,4 @@
-/** The operator console's frame (decision 160): every page below checks its own role in loader and action. */
+/** The operator console's frame (decision 167): every page below checks its own role in loader and action. */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminError, AdminShell } from "~/components/admin/AdminShell";

@@ -1,4 +1,4 @@
-/** The operators' login (decision 160): the "operator" remix-auth strategy, its own session cookie; never a member's. */
+/** The operators' login (decision 167): the "operator" remix-auth strategy, its own session cookie; never a member's. */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { readForm } from "~/lib/body.server";

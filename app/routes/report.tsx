@@ -1,5 +1,5 @@
 /**
- * Report a profile, a photo or a message (DSA Art. 16, decision 160): /report?member=…, ?photo=…,
+ * Report a profile, a photo or a message (DSA Art. 16, decision 167): /report?member=…, ?photo=…,
  * ?message=<conversation>:<seq>. Visitors may report a profile (from a landing page or lander
  * card) and give an e-mail address for the answer. Works without JavaScript.
  */

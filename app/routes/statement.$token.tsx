@@ -1,5 +1,5 @@
 /**
- * A statement of reasons (DSA Art. 17, decision 160), reachable without logging in through the
+ * A statement of reasons (DSA Art. 17, decision 167), reachable without logging in through the
  * signed link in the mail: a suspended or banned member who logs in lands here and sees nothing else.
  * Shown in the member's own language, whatever the browser's.
  */

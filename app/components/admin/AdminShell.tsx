@@ -1,4 +1,4 @@
-/** The console's frame: top bar with the parts the operator's role opens, and who is logged in. English only (decision 160). */
+/** The console's frame: top bar with the parts the operator's role opens, and who is logged in. English only (decision 167). */
 import { NavLink } from "@remix-run/react";
 
 export type ShellOperator = { name: string; email: string; role: string; areas: string[] };

@@ -1,4 +1,4 @@
-/** English labels of the console (staff tool, English only; decision 160). */
+/** English labels of the console (staff tool, English only; decision 167). */
 export const CATEGORY_LABELS: Record<string, string> = {
   minor: "Minor", ncii: "Non-consensual intimate imagery", illegal: "Illegal content", scam: "Scam or fraud",
   harassment: "Harassment", fake: "Fake profile", spam: "Spam", other: "Other",

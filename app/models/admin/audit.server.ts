@@ -1,5 +1,5 @@
 /**
- * The audit log (decision 160): one append-only row per operator action, written in the same D1
+ * The audit log (decision 167): one append-only row per operator action, written in the same D1
  * batch as the change it records (so there is never a change without its row, nor a row without
  * its change). The table refuses UPDATE and DELETE (migration 0016).
  */

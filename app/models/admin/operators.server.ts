@@ -1,5 +1,5 @@
 /**
- * Operator accounts (decision 160): staff are not members. Their own table, login (with the
+ * Operator accounts (decision 167): staff are not members. Their own table, login (with the
  * members' password hashing, lockout and throttles), RFC 6238 second factor, sessions (own cookie,
  * only sent to /admin, own table) and the one role check every /admin loader and action calls.
  */

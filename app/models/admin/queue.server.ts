@@ -1,5 +1,5 @@
 /**
- * The moderation queue (decision 160): open cases, most severe first (minor, non-consensual
+ * The moderation queue (decision 167): open cases, most severe first (minor, non-consensual
  * imagery), then oldest; one case with its notices, the member's earlier decisions and, for a
  * message, the ten messages before and after it (opened through an audited POST only).
  */
