@@ -12,7 +12,7 @@ const pending = new Map<string, Promise<void>>();
 const store: I18nStore = {
   lng,
   resources: {},
-  // Each namespace of the page's language is fetched once, on demand (SPEC section 7).
+  // Each namespace of the page's language is fetched once, on demand (docs/product.md §7).
   load(ns) {
     let p = pending.get(ns);
     if (!p) {

@@ -54,7 +54,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     member: member && publicMember(member),
     timeBonus: timeBonusAtLoad(member),
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
-    // One decision per request for every sign-up form and the header's button (SPEC section 6).
+    // One decision per request for every sign-up form and the header's button (docs/product.md §6).
     signup: member ? null : signupContext(request, brand.signups),
     dev: !isDeployed(context.env),
   };

@@ -24,7 +24,7 @@ export const companies = sqliteTable("companies", {
   added: text("added").notNull(),
 });
 
-/** A brand: one hostname with its own name, niche, language and rules (SPEC section 3 "Settings"). */
+/** A brand: one hostname with its own name, niche, language and rules (docs/product.md §3 "Settings"). */
 export const brands = sqliteTable("brands", {
   id: integer("id").primaryKey(),
   hostname: text("hostname").notNull().unique(),
@@ -72,7 +72,7 @@ export const brands = sqliteTable("brands", {
   directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
   /** ISO 4217 currency the brand sells in: its package prices (package_prices) and payments. */
   currency: text("currency").notNull().default("EUR"),
-  /** The cams promo block (SPEC section 2) in the members area; off by default (decision 160). */
+  /** The cams promo block (docs/product.md §2) in the members area; off by default (decision 160). */
   camsPromoEnabled: integer("cams_promo_enabled", { mode: "boolean" }).notNull().default(false),
   /**
    * Its settings, checked by app/models/cams-promo.server.ts (anything invalid counts as off): the
@@ -152,9 +152,9 @@ export const users = sqliteTable(
     sub1: text("sub1"),
     sub2: text("sub2"),
     sub3: text("sub3"),
-    /** The lb query parameter of the first tracked visit (SPEC section 3), kept with the tracking data. */
+    /** The lb query parameter of the first tracked visit (docs/product.md §3), kept with the tracking data. */
     lb: text("lb"),
-    /** The first message written on the sign-up form (SPEC "Signup form"), and the profile it was for. */
+    /** The first message written on the sign-up form (docs/product.md "Signup form"), and the profile it was for. */
     signupMessage: text("signup_message"),
     signupProfileId: text("signup_profile_id"),
     pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),

@@ -1,5 +1,5 @@
 /*
- * The service worker (SPEC section 7), served from the site root so it controls every page.
+ * The service worker (docs/product.md §7), served from the site root so it controls every page.
  * - push: shows the notification (title, body, the sender's thumbnail, the URL to open) and tells open
  *   pages a push arrived ({ type: "push", url }), so their counts refresh at once;
  * - notificationclick: focuses a tab already showing that URL ({ type: "checkUrl" }), else another tab of

@@ -11,7 +11,7 @@ const KEEPALIVE_MS = 30_000;
 /**
  * Keeps the member's counts (messages and likes badges, title prefix, app badge) fresh: at once when
  * their hub (/ws/member, app/chat/hub.ts) says a message or like arrived, and as a fallback by
- * re-fetching every 60 s, or 300 s with push, first after 5 s (SPEC section 9).
+ * re-fetching every 60 s, or 300 s with push, first after 5 s (docs/product.md §9).
  */
 export function LiveCounts({ member }: { member: Counts }) {
   const { revalidate } = useRevalidator();
@@ -71,7 +71,7 @@ export function LiveCounts({ member }: { member: Counts }) {
     };
   }, []);
   useEffect(() => {
-    // Failing to set the app badge is ignored silently (SPEC section 8).
+    // Failing to set the app badge is ignored silently (docs/product.md §8).
     const nav = navigator as Navigator & { setAppBadge?: (n: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
     (total > 0 ? nav.setAppBadge?.(total) : nav.clearAppBadge?.())?.catch(() => {});
   }, [total]);

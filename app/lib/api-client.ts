@@ -1,5 +1,5 @@
 /**
- * The browser's fetch helper for /api/*.php (SPEC section 7 and 8): retries up to RETRIES times with
+ * The browser's fetch helper for /api/*.php (docs/product.md §7 and §8): retries up to RETRIES times with
  * an exponential delay on network errors and 5xx answers, and an answer carrying
  * authentication_required (403, or this app's 401) logs the member out silently and goes home.
  */
@@ -35,7 +35,7 @@ async function isAuthenticationRequired(res: Response): Promise<boolean> {
 export async function apiFetch(input: string, init: RequestInit = {}, deps: Partial<ApiFetchDeps> = {}): Promise<Response> {
   const d = { ...defaults(), ...deps };
   const headers = new Headers(init.headers);
-  headers.set("X-Request-Type", "fetch"); // the client request-type header of SPEC section 7
+  headers.set("X-Request-Type", "fetch"); // the client request-type header of docs/product.md §7
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {

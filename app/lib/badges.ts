@@ -1,6 +1,6 @@
 import { CREDIT_BADGE_THRESHOLD, UNREAD_BADGE_CAP } from "./constants";
 
-/** A count as a badge shows it: nothing for 0, capped at "99+" (SPEC section 2). */
+/** A count as a badge shows it: nothing for 0, capped at "99+" (docs/product.md §2). */
 export function countBadge(n: number): string | null {
   if (n <= 0) return null;
   return n > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(n);

@@ -1,4 +1,4 @@
-/** Business constants of SPEC section 9, named as the spec names them. */
+/** Business constants of docs/product.md §9, named as the spec names them. */
 export const LANGUAGES = ["en", "nl", "de", "it", "fr", "es", "pl", "da", "fi", "nb", "sv"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "en";
@@ -43,7 +43,7 @@ export const TERMS_VERSION_DATE = "2023-12-01T12:00:00Z";
 
 export const PREMIUM_TIERS = ["p0", "p1", "p2", "p3"] as const;
 
-/** SPEC's 24 methods less Giropay and Sofort, which Mollie retired in 2024 (decision 090, issue 28). */
+/** docs/product.md's 24 methods less Giropay and Sofort, which Mollie retired in 2024 (decision 090, issue 28). */
 export const PAYMENT_METHODS = [
   "sepa_directdebit", "przelewy24", "blik", "wire_transfer", "mastercard", "visa", "creditcard",
   "dankort", "mobilepay", "swish", "twint", "satispay", "vipps", "carte_bancaire", "nexi", "ideal",

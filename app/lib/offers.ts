@@ -1,5 +1,5 @@
 /**
- * The pure rules of the offers (SPEC sections 3, 4 and 9), shared by the server (which decides) and
+ * The pure rules of the offers (docs/product.md §3, §4 and §9), shared by the server (which decides) and
  * the members-area client code (which only counts down). No I/O here: every function takes `now`.
  */
 import { TIME_BONUS_CODE, TIME_BONUS_PERCENTAGE, TIME_BONUS_TICK_MS, TIME_BONUS_VALID_S, WELCOME_DISCOUNT_PERCENTAGE } from "./constants";

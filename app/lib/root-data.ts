@@ -16,7 +16,7 @@ export interface RootData {
   /** The time bonus at this load (members only), see timeBonusAtLoad. */
   timeBonus: ReturnType<typeof timeBonusAtLoad>;
   siteEntrySkipped: boolean;
-  /** For visitors: whether and how they may sign up, and the partners' tracking (SPEC section 6). */
+  /** For visitors: whether and how they may sign up, and the partners' tracking (docs/product.md §6). */
   signup: { state: SignupState; tracking: Tracking } | null;
   dev: boolean;
   /** On the operator console (/admin): its stylesheet; the page then carries no member chrome and no scripts (decision 167). */
@@ -72,7 +72,7 @@ export function publicMember(m: Member) {
 }
 
 /**
- * The time bonus at this load (SPEC section 4): when it ends (server time) and the seconds left now;
+ * The time bonus at this load (docs/product.md §4): when it ends (server time) and the seconds left now;
  * null when none runs (visitors, paid users, a sign-up 4 hours old or more).
  */
 export function timeBonusAtLoad(m: Member | null) {

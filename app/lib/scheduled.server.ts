@@ -28,6 +28,6 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await getDb(env.DB).delete(schema.counters).where(lt(schema.counters.expiresAt, now));
   // Direct debit details that never became a mandate (the direct debit model decides which).
   await staleRequestsStatement(env.DB, now).run();
-  // Accounts deleted more than REACTIVATION_DAYS ago (SPEC section 4).
+  // Accounts deleted more than REACTIVATION_DAYS ago (docs/product.md §4).
   await purgeDeletedAccounts(env, now);
 }

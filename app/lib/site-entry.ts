@@ -2,7 +2,7 @@ import { SITE_ENTRY_RESTRICTED_COUNTRIES } from "./constants";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
-/** The layout the deepest route asks for in `handle.layout` (SPEC section 2); "default" otherwise. */
+/** The layout the deepest route asks for in `handle.layout` (docs/product.md §2); "default" otherwise. */
 export function layoutOf(matches: { handle?: unknown }[]): LayoutName {
   for (const m of [...matches].reverse()) {
     const layout = (m.handle as { layout?: LayoutName } | undefined)?.layout;
@@ -12,7 +12,7 @@ export function layoutOf(matches: { handle?: unknown }[]): LayoutName {
 }
 
 /**
- * SPEC section 2: the site-entry warning shows once; never to members, in the installed app, when the
+ * docs/product.md §2: the site-entry warning shows once; never to members, in the installed app, when the
  * brand disables it, or outside the brand's countries; the chat, lander and empty layouts only in NL and DE.
  * (The installed-app check happens in the browser, where display-mode is known.)
  */

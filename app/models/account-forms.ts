@@ -20,7 +20,7 @@ export function validAgeOn(dob: string, today: Date): number | null {
 }
 
 /**
- * SPEC section 5: the username may not equal the e-mail or start with @; the date of birth must
+ * docs/product.md §5: the username may not equal the e-mail or start with @; the date of birth must
  * be real and at least the brand's minimum age ('Enter your date of birth ({min_age}+)').
  */
 export function signupSchema(minAge: number, today = new Date()) {

@@ -1,6 +1,6 @@
 /**
  * Accounts: sign-up, activation, login with lockout, password reset, settings, deletion with
- * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of SPEC sections 4-8 about accounts
+ * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of docs/product.md §4-§8 about accounts
  * lives here; routes only parse input and call these functions.
  */
 import { countEvent } from "~/lib/metrics.server";
@@ -314,7 +314,7 @@ export async function signup(
 const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
 
 /**
- * The sign-up message (SPEC section 3) becomes the new member's first message to the member whose
+ * The sign-up message (docs/product.md §3) becomes the new member's first message to the member whose
  * landing they signed up on: free, and one of their free conversations. The sender is not confirmed
  * yet, so it is stored held and delivered by confirmAddress (releaseHeldMessages) once the address
  * is confirmed. Only to an existing member of the same brand. Returns the conversation, or null.

@@ -16,7 +16,7 @@ const CACHE_MS = 60_000;
 let cache: { at: number; byHost: Map<string, BrandWithCompany>; fallback: BrandWithCompany } | null = null;
 
 /**
- * The origin every mailed link starts with (DESIGN section 5, decision 085): the brand's configured
+ * The origin every mailed link starts with (docs/architecture.md §5, decision 085): the brand's configured
  * domain, never the request's Host. In production always https on the default port; elsewhere the
  * local server's scheme and port are kept so development mails can be clicked.
  */
@@ -56,14 +56,14 @@ export function nicheOf(brand: Pick<Brand, "niche">): Niche {
   return NICHES[brand.niche as keyof typeof NICHES] ?? "general";
 }
 
-/** SPEC section 9: the terms version is 2023-12-01T12:00:00Z, or the company's added date if later. */
+/** docs/product.md §9: the terms version is 2023-12-01T12:00:00Z, or the company's added date if later. */
 export function termsVersionDate(company: Pick<Company, "added">): string {
   const base = new Date(TERMS_VERSION_DATE);
   const added = new Date(company.added);
   return (Number.isNaN(added.getTime()) || added <= base ? base : added).toISOString();
 }
 
-/** SPEC section 9: the clean support phone number drops dashes and spaces. */
+/** docs/product.md §9: the clean support phone number drops dashes and spaces. */
 export function cleanPhone(phone: string): string {
   return phone.replace(/[\s-]/g, "");
 }

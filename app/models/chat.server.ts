@@ -163,7 +163,7 @@ export async function listConversations(db: D1Database, memberId: string): Promi
   return results.map(toSummary);
 }
 
-/** GET /api/chats.php entries (SPEC section 3 "Chat entry"). */
+/** GET /api/chats.php entries (docs/product.md §3 "Chat entry"). */
 export function chatEntries(list: ConversationSummary[]) {
   return list.map((c) => ({ conversation: { id: c.id }, profile: { id: c.otherId }, num_unread_messages: c.unread }));
 }
@@ -211,7 +211,7 @@ export async function messagesAfter(db: D1Database, conversationId: string, view
   return results.map(toWire);
 }
 
-/** Opening a chat sets its unread count to 0 (SPEC section 4). */
+/** Opening a chat sets its unread count to 0 (docs/product.md §4). */
 export async function markRead(db: D1Database, conversationId: string, memberId: string) {
   await db
     .prepare("UPDATE conversation_members SET unread = 0 WHERE conversation_id = ?1 AND user_id = ?2 AND unread != 0")

@@ -20,7 +20,7 @@ export type PriceSettings = Pick<Brand, "minimumMessageCosts" | "messageCredits"
 export interface Prices { message: number; gift: number; photo: number }
 
 /**
- * What a thing costs in credits on a brand for a member in `country` (SPEC sections 3 and 9): a
+ * What a thing costs in credits on a brand for a member in `country` (docs/product.md §3 and §9): a
  * message costs minimum_message_costs[country].costs when that is a whole number >= 0, else the
  * brand's message_credits; a gift gift_credits, a photo photo_credits. The one owner of prices:
  * the chat binds its result into the charge, the pages show it.

@@ -1,5 +1,5 @@
 /**
- * Discount codes (SPEC sections 3, 4, 5 and 9): the member's active discount (time bonus, else the
+ * Discount codes (docs/product.md §3, §4, §5 and §9): the member's active discount (time bonus, else the
  * welcome code), checking a code a member typed, and the statements that make a once-per-member code
  * usable once. The pure rules (who gets which bonus, the price arithmetic) live in app/lib/offers.ts.
  *
@@ -22,7 +22,7 @@ type CodeRow = typeof schema.discountCodes.$inferSelect;
 export type DiscountMember = OfferMember & { id: string };
 export type DiscountBrand = { welcomeDiscountS: number };
 
-/** The spec's discount code fields (SPEC section 3), as /api/discountcode.php answers them. */
+/** The spec's discount code fields (docs/product.md §3), as /api/discountcode.php answers them. */
 export function discountCodeFields(member: DiscountMember, brand: DiscountBrand, o: { welcome?: boolean; now?: number } = {}) {
   const now = o.now ?? nowS();
   const d: ActiveDiscount | null = o.welcome

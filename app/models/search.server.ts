@@ -136,7 +136,7 @@ export async function searcherOf(d1: D1Database, userId: string) {
   return me ?? null;
 }
 
-/** SPEC section 6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */
+/** docs/product.md §6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */
 export function visitorMaySearch(brand: { loggedOutSearch: string; loggedOutSearchTrafficsource: string }, params: URLSearchParams) {
   const fromTraffic = params.has("network") || params.has("ref");
   return (fromTraffic ? brand.loggedOutSearchTrafficsource : brand.loggedOutSearch) !== "none";

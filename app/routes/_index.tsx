@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   // Members have nothing to do on the visitors' landing page.
   if (member) throw redirect("/members");
-  // The same first-touch tracking and sign-up rule as every sign-up (SPEC sections 3 and 6).
+  // The same first-touch tracking and sign-up rule as every sign-up (docs/product.md §3 and §6).
   const form = signupForm(request, brand);
   return {
     niche,

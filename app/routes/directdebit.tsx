@@ -19,7 +19,7 @@ import ddStyles from "~/styles/directdebit.css";
 import { readForm } from "~/lib/body.server";
 
 /**
- * /directdebit?package={id}: SEPA direct debit of a package. The form (SPEC section 3), then the code
+ * /directdebit?package={id}: SEPA direct debit of a package. The form (docs/product.md §3), then the code
  * sent by SMS, then the provider's mandate and payment (pending until the bank collects it).
  * Which step shows follows from the member's unfinished request, so every step is a plain form post.
  */

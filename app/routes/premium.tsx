@@ -11,7 +11,7 @@ import { paymentsHandle } from "~/components/payments/Payments";
 import { TimeBonus } from "~/components/offers/TimeBonus";
 import paymentsStyles from "~/styles/payments.css";
 
-/** What premium gives (SPEC section 6); the first credit purchase makes a member premium. */
+/** What premium gives (docs/product.md §6); the first credit purchase makes a member premium. */
 export const handle = paymentsHandle;
 export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 

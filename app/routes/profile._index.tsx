@@ -1,4 +1,4 @@
-/** My profile: every field of SPEC section 3, the interests, and the location (typed, chosen or from the browser's position). */
+/** My profile: every field of docs/product.md §3, the interests, and the location (typed, chosen or from the browser's position). */
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";

@@ -71,7 +71,7 @@ describe("sign-up setting", () => {
   });
 });
 
-describe("activation reminder (SPEC section 4)", () => {
+describe("activation reminder (docs/product.md §4)", () => {
   const unconfirmed = { status: "not_confirmed", profileStatus: "disabled", notificationsDisabled: [] as string[] };
   it("shows for a not-confirmed member with a disabled profile and no disabled notifications", () => {
     expect(showActivationReminder(unconfirmed, "/members")).toBe(true);

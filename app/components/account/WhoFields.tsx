@@ -1,4 +1,4 @@
-/** "I am … looking for …": the two questions every sign-up form asks (SPEC section 3: gender, sexuality). */
+/** "I am … looking for …": the two questions every sign-up form asks (docs/product.md §3: gender, sexuality). */
 import type { Gender, Seeking } from "~/models/signup-rules";
 
 export interface WhoLabels { iAm: string; man: string; woman: string; lookingFor: string; men: string; women: string; both: string }

@@ -17,7 +17,7 @@ export const FOOTER_LINKS = [
 export function Footer({ root }: { root: RootData }) {
   const { t } = useTranslation();
   const year = new Date().getFullYear();
-  // SPEC section 2: the United States footer only for visitors from the US reading English.
+  // docs/product.md §2: the United States footer only for visitors from the US reading English.
   const showUsFooter = root.country === "US" && root.lang === "en";
   const { brand } = root;
   return (

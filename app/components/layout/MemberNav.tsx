@@ -1,6 +1,6 @@
 /**
- * The members' navigation (SPEC section 2). Its own module: the browser loads it only for members
- * (member-chrome.ts), so a visitor of the landing page never downloads it (DESIGN section 6).
+ * The members' navigation (docs/product.md §2). Its own module: the browser loads it only for members
+ * (member-chrome.ts), so a visitor of the landing page never downloads it (docs/architecture.md §6).
  */
 import { Form, Link, useLocation } from "@remix-run/react";
 import { navSection } from "~/lib/nav";
@@ -32,7 +32,7 @@ function NavItem({ to, icon, label, active, children }: { to: string; icon: Icon
   );
 }
 
-/** SPEC section 2: search, messages (99+ cap), likes, credits for paid users or Get Premium, account menu. */
+/** docs/product.md §2: search, messages (99+ cap), likes, credits for paid users or Get Premium, account menu. */
 export function MemberNav({ m }: { m: Member }) {
   const { t } = useTranslation();
   const credit = m.paidUser ? creditBadge(m.credits) : null;

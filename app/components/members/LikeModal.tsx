@@ -12,7 +12,7 @@ const card: React.CSSProperties = {
 type Liker = { id: string; profile: { name: string; main_image: { thumb_filename: string } | null } };
 
 /**
- * SPEC section 4: after the seconds in the query `t`, show the newest like, then drop `t` from the
+ * docs/product.md §4: after the seconds in the query `t`, show the newest like, then drop `t` from the
  * URL. Any click closes it; the image and the button open that member's profile.
  */
 export function LikeModal({ loggedIn }: { loggedIn: boolean }) {

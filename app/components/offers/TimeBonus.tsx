@@ -1,5 +1,5 @@
 /**
- * The time bonus in the members area (SPEC sections 4, 6 and 9): a banner with the countdown, and the
+ * The time bonus in the members area (docs/product.md §4, §6 and §9): a banner with the countdown, and the
  * popup after TIME_BONUS_POPUP_DELAY_S for a member with 0 credits who has not closed it before. The
  * server decides whether a bonus runs (root data `timeBonus`: its end and the seconds left at load; null
  * for visitors and paid users); without JavaScript the banner shows the time left as of the page load.

@@ -28,7 +28,7 @@ export function CountryPicker({ country, countries }: { country: string; countri
   );
 }
 
-/** While the pay form posts and the browser heads to the provider: the "loading" state of SPEC section 4. */
+/** While the pay form posts and the browser heads to the provider: the "loading" state of docs/product.md §4. */
 export function PayLoading({ method }: { method: string }) {
   const { t } = useTranslation(["payments", "shop"]);
   const navigation = useNavigation();
