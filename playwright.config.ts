@@ -7,8 +7,13 @@ const port = Number(process.env.E2E_PORT ?? 8788);
 const launchOptions = {
   executablePath: existsSync(debianChromium) ? debianChromium : undefined,
   args: [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
     // *.localhost brands resolve to this machine.
     "--host-resolver-rules=MAP *.localhost 127.0.0.1",
   ],
@@ -26,9 +31,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions,
   },
-  projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } },
-  ],
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } }],
   webServer: {
     // A separate local state so tests never touch the developer's demo database.
     command: `bash tests/e2e/server.sh ${port}`,

@@ -26,7 +26,10 @@ export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml", environment: "production" },
-      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...PRODUCTION_SECRETS }, workers: [imagesWorker("dating-images-production")] },
+      miniflare: {
+        bindings: { TEST_MIGRATIONS: migrations, ...PRODUCTION_SECRETS },
+        workers: [imagesWorker("dating-images-production")],
+      },
     }),
   ],
   resolve: { alias: { "~": path.join(import.meta.dirname, "app") } },

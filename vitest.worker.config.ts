@@ -18,7 +18,15 @@ export const WORKER_DEPS = {
   optimizer: {
     ssr: {
       enabled: true,
-      include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser", "drizzle-orm", "remix-auth", "remix-auth-form"],
+      include: [
+        "@remix-run/cloudflare",
+        "@remix-run/server-runtime",
+        "cookie",
+        "set-cookie-parser",
+        "drizzle-orm",
+        "remix-auth",
+        "remix-auth-form",
+      ],
     },
   },
 };
@@ -47,7 +55,10 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       // The development secrets are not [vars] (decision 170): the tests bring their own.
-      miniflare: { bindings: { TEST_MIGRATIONS: migrations, ...TEST_SECRETS }, workers: [imagesWorker("dating-images")] },
+      miniflare: {
+        bindings: { TEST_MIGRATIONS: migrations, ...TEST_SECRETS },
+        workers: [imagesWorker("dating-images")],
+      },
     }),
   ],
   resolve: { alias: { "~": path.join(import.meta.dirname, "app") } },

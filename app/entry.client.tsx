@@ -27,8 +27,9 @@ const store: I18nStore = {
 
 /** The namespaces the server rendered with: those named in the matched routes' handles. */
 function initialNamespaces(): string[] {
-  const modules = (window as unknown as { __remixRouteModules?: Record<string, { handle?: { i18n?: string | string[] } }> })
-    .__remixRouteModules ?? {};
+  const modules =
+    (window as unknown as { __remixRouteModules?: Record<string, { handle?: { i18n?: string | string[] } }> })
+      .__remixRouteModules ?? {};
   const out = new Set(["common"]);
   for (const m of Object.values(modules)) for (const ns of [m?.handle?.i18n ?? []].flat()) out.add(ns);
   return [...out];
@@ -37,15 +38,17 @@ function initialNamespaces(): string[] {
 /** A member's page: the server rendered the members' chrome (member-chrome.ts), whose chunk must be there to hydrate it. */
 const memberPage = () => document.querySelector(".member-nav, .layout-member") !== null;
 
-Promise.all([...initialNamespaces().map((ns) => store.load!(ns)), memberPage() ? preloadMemberChrome() : null]).then(() => {
-  startTransition(() => {
-    hydrateRoot(
-      document,
-      <I18nProvider value={store}>
-        <StrictMode>
-          <RemixBrowser />
-        </StrictMode>
-      </I18nProvider>,
-    );
-  });
-});
+Promise.all([...initialNamespaces().map((ns) => store.load!(ns)), memberPage() ? preloadMemberChrome() : null]).then(
+  () => {
+    startTransition(() => {
+      hydrateRoot(
+        document,
+        <I18nProvider value={store}>
+          <StrictMode>
+            <RemixBrowser />
+          </StrictMode>
+        </I18nProvider>,
+      );
+    });
+  },
+);

@@ -22,7 +22,10 @@ export default async function handleRequest(
   const root = remixContext.staticHandlerContext.loaderData.root as { lang?: Language } | undefined;
   const lng =
     root?.lang ??
-    (await resolveLanguage(request, (await getBrandByHost(loadContext.env, request.headers.get("Host")).catch(() => null))?.domainLanguage));
+    (await resolveLanguage(
+      request,
+      (await getBrandByHost(loadContext.env, request.headers.get("Host")).catch(() => null))?.domainLanguage,
+    ));
   const nonce = loadContext.nonce;
 
   const body = await renderToReadableStream(

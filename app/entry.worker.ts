@@ -26,7 +26,6 @@ export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
-
 const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
@@ -48,8 +47,16 @@ const worker = {
     }
     const cf = request.cf as { country?: string } | undefined;
     const response = withSecurityHeaders(
-      await handleRemix(request, { env, ctx, cf, nonce, requestId: requestIdOf(request), deliver: (r) => worker.fetch(r, env, ctx) }),
-      nonce, dev,
+      await handleRemix(request, {
+        env,
+        ctx,
+        cf,
+        nonce,
+        requestId: requestIdOf(request),
+        deliver: (r) => worker.fetch(r, env, ctx),
+      }),
+      nonce,
+      dev,
     );
     // Partners' tracking data from the first tracked visit, whatever page it landed on.
     const tracked = firstTouchCookie(request);

@@ -39,8 +39,15 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   // The console never reads a member session: it is no member page (decision 167).
   if (isAdminPath(new URL(request.url).pathname)) {
     return {
-      lang: "en", country: "", brand: publicBrand(brand), member: null, timeBonus: null, siteEntrySkipped: true, signup: null,
-      dev: !isDeployed(context.env), admin: adminStyles,
+      lang: "en",
+      country: "",
+      brand: publicBrand(brand),
+      member: null,
+      timeBonus: null,
+      siteEntrySkipped: true,
+      signup: null,
+      dev: !isDeployed(context.env),
+      admin: adminStyles,
     };
   }
   const [lang, member] = await Promise.all([
@@ -79,7 +86,9 @@ function useDocumentTitle(root: RootData | undefined) {
   const { t } = useTranslation();
   const leaf = [...matches].reverse().find((m) => (m.data as { title?: string } | undefined)?.title);
   const title = error
-    ? isRouteErrorResponse(error) && error.status === 404 ? t("error.notFound") : t("error.default")
+    ? isRouteErrorResponse(error) && error.status === 404
+      ? t("error.notFound")
+      : t("error.default")
     : (leaf?.data as { title?: string } | undefined)?.title;
   const unread = root?.member ? root.member.unreadMessages + root.member.newLikes : 0;
   return pageTitle({ title, brandName: root?.brand.name ?? "", indexTitle: root?.brand.indexTitle ?? "", unread });
@@ -129,7 +138,9 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message = isRouteErrorResponse(error)
-    ? typeof error.data === "string" && error.data ? error.data : error.statusText
+    ? typeof error.data === "string" && error.data
+      ? error.data
+      : error.statusText
     : "";
   const root = useRootData();
   const page = <ErrorPage status={status} message={message} />;

@@ -12,7 +12,10 @@ export type Db = ReturnType<typeof getDb>;
  * A builder statement as a D1 statement, for a batch that also holds raw statements of a model not yet
  * on the builder (credits.server.ts, rewritten by the chat-at-scale work); everywhere else use db.batch.
  */
-export function toStatement(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+export function toStatement(
+  d1: D1Database,
+  query: { toSQL(): { sql: string; params: unknown[] } },
+): D1PreparedStatement {
   const { sql, params } = query.toSQL();
   return d1.prepare(sql).bind(...params);
 }

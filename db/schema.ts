@@ -36,9 +36,15 @@ export const brands = sqliteTable("brands", {
   niche: integer("niche").notNull(),
   indexTitle: text("index_title").notNull(),
   description: text("description").notNull(),
-  signups: text("signups", { enum: ["all", "with_trafficsource", "other"] }).notNull().default("all"),
-  loggedOutSearch: text("logged_out_search", { enum: ["none", "other"] }).notNull().default("other"),
-  loggedOutSearchTrafficsource: text("logged_out_search_trafficsource", { enum: ["none", "other"] }).notNull().default("other"),
+  signups: text("signups", { enum: ["all", "with_trafficsource", "other"] })
+    .notNull()
+    .default("all"),
+  loggedOutSearch: text("logged_out_search", { enum: ["none", "other"] })
+    .notNull()
+    .default("other"),
+  loggedOutSearchTrafficsource: text("logged_out_search_trafficsource", { enum: ["none", "other"] })
+    .notNull()
+    .default("other"),
   supportPhone: text("support_phone").notNull(),
   supportEmail: text("support_email").notNull(),
   pushPublicKey: text("push_public_key").notNull().default(""),
@@ -61,7 +67,9 @@ export const brands = sqliteTable("brands", {
   searchFields: json<string[]>("search_fields").notNull(),
   refundDays: integer("refund_days").notNull(),
   memberResell: integer("member_resell", { mode: "boolean" }).notNull().default(false),
-  companyId: integer("company_id").notNull().references(() => companies.id),
+  companyId: integer("company_id")
+    .notNull()
+    .references(() => companies.id),
   mailName: text("mail_name").notNull(),
   minAge: integer("min_age").notNull().default(18),
   /** Days of chat history a member can still see; older messages are hidden for privacy. */
@@ -80,7 +88,11 @@ export const brands = sqliteTable("brands", {
    * and the niches and countries it is never shown to.
    */
   camsPromo: json<{
-    url: string; params: Record<string, string>; placements: string[]; excludedNiches: string[]; excludedCountries: string[];
+    url: string;
+    params: Record<string, string>;
+    placements: string[];
+    excludedNiches: string[];
+    excludedCountries: string[];
   }>("cams_promo"),
 });
 
@@ -88,7 +100,9 @@ export const brands = sqliteTable("brands", {
 export const camsPromoClicks = sqliteTable(
   "cams_promo_clicks",
   {
-    brandId: integer("brand_id").notNull().references(() => brands.id),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id),
     /** UTC day, YYYY-MM-DD. */
     day: text("day").notNull(),
     placement: text("placement").notNull(),
@@ -134,13 +148,17 @@ export const users = sqliteTable(
   "users",
   {
     id: text("id").primaryKey(),
-    brandId: integer("brand_id").notNull().references(() => brands.id),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     paidUser: integer("paid_user", { mode: "boolean" }).notNull().default(false),
     credits: integer("credits").notNull().default(0),
     language: text("language").notNull().default("en"),
-    status: text("status", { enum: ["not_confirmed", "confirmed"] }).notNull().default("not_confirmed"),
+    status: text("status", { enum: ["not_confirmed", "confirmed"] })
+      .notNull()
+      .default("not_confirmed"),
     invisible: integer("invisible", { mode: "boolean" }).notNull().default(false),
     failedLogins: integer("failed_logins").notNull().default(0),
     blockedUntil: integer("blocked_until"),
@@ -176,12 +194,18 @@ export const users = sqliteTable(
 export const profiles = sqliteTable(
   "profiles",
   {
-    userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** "suspended": a moderation decision (suspension or ban) hides the member everywhere (decision 167). */
-    status: text("status", { enum: ["active", "disabled", "suspended"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "disabled", "suspended"] })
+      .notNull()
+      .default("active"),
     gender: text("gender", { enum: ["male", "female"] }).notNull(),
-    sexuality: text("sexuality", { enum: ["hetero", "gay", "lesbian", "bi"] }).notNull().default("hetero"),
+    sexuality: text("sexuality", { enum: ["hetero", "gay", "lesbian", "bi"] })
+      .notNull()
+      .default("hetero"),
     dateOfBirth: text("date_of_birth").notNull(),
     country: text("country").notNull(),
     region: text("region").notNull().default(""),
@@ -209,8 +233,12 @@ export const profiles = sqliteTable(
 export const profileInterests = sqliteTable(
   "profile_interests",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    interestId: text("interest_id").notNull().references(() => interests.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    interestId: text("interest_id")
+      .notNull()
+      .references(() => interests.id),
   },
   (t) => [primaryKey({ columns: [t.userId, t.interestId] }), index("profile_interests_interest").on(t.interestId)],
 );
@@ -220,7 +248,9 @@ export const photos = sqliteTable(
   {
     /** Random, unguessable; R2 keys derive from it. */
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
     width: integer("width").notNull(),
     height: integer("height").notNull(),
@@ -234,7 +264,9 @@ export const sessions = sqliteTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
     userAgent: text("user_agent").notNull().default(""),
@@ -247,7 +279,9 @@ export const tokens = sqliteTable(
   "tokens",
   {
     idHash: text("id_hash").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["activate", "reset", "mail_change", "mail_undo", "reactivate"] }).notNull(),
     payload: text("payload"),
     expiresAt: integer("expires_at").notNull(),
@@ -267,10 +301,16 @@ export const counters = sqliteTable("counters", {
 export const likes = sqliteTable(
   "likes",
   {
-    likerId: text("liker_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    likedId: text("liked_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    likerId: text("liker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    likedId: text("liked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     likeNew: integer("like_new", { mode: "boolean" }).notNull().default(true),
-    source: text("source", { enum: ["profile", "swipe", "auto", "finder"] }).notNull().default("profile"),
+    source: text("source", { enum: ["profile", "swipe", "auto", "finder"] })
+      .notNull()
+      .default("profile"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.likerId, t.likedId] }), index("likes_liked").on(t.likedId, t.createdAt)],
@@ -279,8 +319,12 @@ export const likes = sqliteTable(
 export const swipePasses = sqliteTable(
   "swipe_passes",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    targetId: text("target_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    targetId: text("target_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.userId, t.targetId] })],
@@ -289,8 +333,12 @@ export const swipePasses = sqliteTable(
 export const blocks = sqliteTable(
   "blocks",
   {
-    blockerId: text("blocker_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    blockedId: text("blocked_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    blockerId: text("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId)],
@@ -298,8 +346,12 @@ export const blocks = sqliteTable(
 
 export const reports = sqliteTable("reports", {
   id: integer("id").primaryKey(),
-  reporterId: text("reporter_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  reportedId: text("reported_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  reporterId: text("reporter_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  reportedId: text("reported_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   reason: text("reason").notNull(),
   remarks: text("remarks").notNull().default(""),
   createdAt: integer("created_at").notNull().default(now),
@@ -310,38 +362,58 @@ export const conversations = sqliteTable(
   {
     id: text("id").primaryKey(),
     /** The two members, ordered (memberA < memberB) so a pair has one conversation. */
-    memberA: text("member_a").notNull().references(() => users.id, { onDelete: "cascade" }),
-    memberB: text("member_b").notNull().references(() => users.id, { onDelete: "cascade" }),
+    memberA: text("member_a")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    memberB: text("member_b")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     startedBy: text("started_by").notNull(),
     createdAt: integer("created_at").notNull().default(now),
     lastMessageAt: integer("last_message_at"),
     lastMessagePreview: text("last_message_preview"),
   },
-  (t) => [uniqueIndex("conversations_pair").on(t.memberA, t.memberB), index("conversations_started_by").on(t.startedBy)],
+  (t) => [
+    uniqueIndex("conversations_pair").on(t.memberA, t.memberB),
+    index("conversations_started_by").on(t.startedBy),
+  ],
 );
 
 /** A member's view of a conversation: unread count, hidden (deleted) state. */
 export const conversationMembers = sqliteTable(
   "conversation_members",
   {
-    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     unread: integer("unread").notNull().default(0),
     hiddenAt: integer("hidden_at"),
     lastActivityAt: integer("last_activity_at").notNull().default(now),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index("conversation_members_user").on(t.userId, t.lastActivityAt)],
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.userId] }),
+    index("conversation_members_user").on(t.userId, t.lastActivityAt),
+  ],
 );
 
 export const messages = sqliteTable(
   "messages",
   {
     id: integer("id").primaryKey(),
-    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
-    senderId: text("sender_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    senderId: text("sender_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** Client message id: a retried send is stored and charged once. */
     clientId: text("client_id").notNull(),
-    kind: text("kind", { enum: ["text", "gift"] }).notNull().default("text"),
+    kind: text("kind", { enum: ["text", "gift"] })
+      .notNull()
+      .default("text"),
     body: text("body").notNull(),
     giftId: text("gift_id"),
     creditsCharged: integer("credits_charged").notNull().default(0),
@@ -363,10 +435,24 @@ export const creditLedger = sqliteTable(
   "credit_ledger",
   {
     id: integer("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     delta: integer("delta").notNull(),
     /** chargeback_reversed: the bank reversed a chargeback, so what it took comes back. */
-    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "adjustment", "chargeback", "chargeback_reversed"] }).notNull(),
+    reason: text("reason", {
+      enum: [
+        "signup",
+        "purchase",
+        "message",
+        "gift",
+        "photo",
+        "refund",
+        "adjustment",
+        "chargeback",
+        "chargeback_reversed",
+      ],
+    }).notNull(),
     refId: text("ref_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
@@ -391,9 +477,15 @@ export const payments = sqliteTable(
   "payments",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    brandId: integer("brand_id").notNull().references(() => brands.id),
-    packageId: text("package_id").notNull().references(() => packages.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id),
+    packageId: text("package_id")
+      .notNull()
+      .references(() => packages.id),
     credits: integer("credits").notNull(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
@@ -406,12 +498,18 @@ export const payments = sqliteTable(
      * checking: the provider's answer to the create call was lost (timeout, 5xx): the webhook or a queued
      * re-check of the provider's own record decides; nothing is credited or charged again meanwhile.
      */
-    status: text("status", { enum: ["open", "checking", "pending", "paid", "failed", "canceled", "expired", "refunded", "charged_back"] }).notNull().default("open"),
+    status: text("status", {
+      enum: ["open", "checking", "pending", "paid", "failed", "canceled", "expired", "refunded", "charged_back"],
+    })
+      .notNull()
+      .default("open"),
     discountCodeId: integer("discount_code_id"),
     /** The package price before a discount; null when none applied (amountCents is what was charged). */
     originalAmountCents: integer("original_amount_cents"),
     /** oneoff, first (creates a mandate for repeat orders) or recurring (charged on mandateId). */
-    sequenceType: text("sequence_type", { enum: ["oneoff", "first", "recurring"] }).notNull().default("oneoff"),
+    sequenceType: text("sequence_type", { enum: ["oneoff", "first", "recurring"] })
+      .notNull()
+      .default("oneoff"),
     customerId: text("customer_id"),
     mandateId: text("mandate_id"),
     /** The country whose methods were offered (the member's payment country). */
@@ -452,7 +550,9 @@ export const discountCodes = sqliteTable("discount_codes", {
   userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
   expires: integer("expires"),
   currency: text("currency").notNull().default("EUR"),
-  status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
+  status: text("status", { enum: ["active", "disabled"] })
+    .notNull()
+    .default("active"),
   oncePerUser: integer("once_per_user", { mode: "boolean" }).notNull().default(true),
   paymentmethods: json<string[]>("paymentmethods"),
 });
@@ -460,8 +560,12 @@ export const discountCodes = sqliteTable("discount_codes", {
 export const discountRedemptions = sqliteTable(
   "discount_redemptions",
   {
-    codeId: integer("code_id").notNull().references(() => discountCodes.id),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    codeId: integer("code_id")
+      .notNull()
+      .references(() => discountCodes.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     paymentId: text("payment_id").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
@@ -472,9 +576,13 @@ export const discountRedemptions = sqliteTable(
 export const notificationsDisabled = sqliteTable(
   "notifications_disabled",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
-    reason: text("reason", { enum: ["user", "spam_complaint", "bounce", "list_unsubscribe"] }).notNull().default("user"),
+    reason: text("reason", { enum: ["user", "spam_complaint", "bounce", "list_unsubscribe"] })
+      .notNull()
+      .default("user"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.userId, t.type] })],
@@ -484,7 +592,9 @@ export const pushSubscriptions = sqliteTable(
   "push_subscriptions",
   {
     id: integer("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     endpoint: text("endpoint").notNull().unique(),
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
@@ -533,7 +643,9 @@ export const paymentMethods = sqliteTable(
 export const paymentCustomers = sqliteTable(
   "payment_customers",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
     customerId: text("customer_id").notNull(),
     createdAt: integer("created_at").notNull().default(now),
@@ -546,14 +658,20 @@ export const refunds = sqliteTable(
   "refunds",
   {
     id: text("id").primaryKey(),
-    paymentId: text("payment_id").notNull().references(() => payments.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     credits: integer("credits").notNull(),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
     providerRef: text("provider_ref"),
     /** checking: the provider's answer was lost (timeout, 5xx); the credits stay taken until its record says. */
-    status: text("status", { enum: ["checking", "queued", "pending", "processing", "refunded", "failed", "canceled"] }).notNull().default("queued"),
+    status: text("status", { enum: ["checking", "queued", "pending", "processing", "refunded", "failed", "canceled"] })
+      .notNull()
+      .default("queued"),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("refunds_payment").on(t.paymentId)],
@@ -575,7 +693,10 @@ export const sandboxObjects = sqliteTable(
     data: text("data").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("sandbox_objects_parent").on(t.kind, t.parentId), uniqueIndex("sandbox_objects_idempotency").on(t.kind, t.idempotencyKey)],
+  (t) => [
+    index("sandbox_objects_parent").on(t.kind, t.parentId),
+    uniqueIndex("sandbox_objects_idempotency").on(t.kind, t.idempotencyKey),
+  ],
 );
 
 // ─── Direct debit and SMS (issue 8, item 5) ───────────────────────────────────────────────────────
@@ -598,9 +719,15 @@ export const directdebitRequests = sqliteTable(
   "directdebit_requests",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    brandId: integer("brand_id").notNull().references(() => brands.id),
-    packageId: text("package_id").notNull().references(() => packages.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id),
+    packageId: text("package_id")
+      .notNull()
+      .references(() => packages.id),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
     holder: text("holder").notNull(),
@@ -616,7 +743,9 @@ export const directdebitRequests = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     sends: integer("sends").notNull().default(1),
     lastSentAt: integer("last_sent_at").notNull(),
-    status: text("status", { enum: ["open", "verified", "done", "canceled"] }).notNull().default("open"),
+    status: text("status", { enum: ["open", "verified", "done", "canceled"] })
+      .notNull()
+      .default("open"),
     paymentId: text("payment_id"),
     createdAt: integer("created_at").notNull().default(now),
   },
@@ -632,7 +761,9 @@ export const directdebitRequests = sqliteTable(
 export const packagePrices = sqliteTable(
   "package_prices",
   {
-    packageId: text("package_id").notNull().references(() => packages.id, { onDelete: "cascade" }),
+    packageId: text("package_id")
+      .notNull()
+      .references(() => packages.id, { onDelete: "cascade" }),
     currency: text("currency").notNull(),
     priceCents: integer("price_cents").notNull(),
   },
@@ -649,7 +780,9 @@ export const packagePrices = sqliteTable(
 export const notificationLog = sqliteTable(
   "notification_log",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     sentAt: integer("sent_at").notNull().default(now),
   },
@@ -667,8 +800,12 @@ export const appKeys = sqliteTable("app_keys", {
 export const photoUnlocks = sqliteTable(
   "photo_unlocks",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    photoId: text("photo_id").notNull().references(() => photos.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    photoId: text("photo_id")
+      .notNull()
+      .references(() => photos.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.userId, t.photoId] })],
@@ -707,7 +844,9 @@ export const operatorSessions = sqliteTable(
   "operator_sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    operatorId: text("operator_id").notNull().references(() => operators.id, { onDelete: "cascade" }),
+    operatorId: text("operator_id")
+      .notNull()
+      .references(() => operators.id, { onDelete: "cascade" }),
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
     userAgent: text("user_agent").notNull().default(""),
@@ -762,14 +901,18 @@ export const moderationCases = sqliteTable(
     memberId: text("member_id").notNull(),
     /** The most severe category among its notices (index into REPORT_CATEGORIES: lower is more severe). */
     severity: integer("severity").notNull(),
-    status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+    status: text("status", { enum: ["open", "closed"] })
+      .notNull()
+      .default("open"),
     /** The automated rule that opened or raised it, if any (scam and spam signals). */
     flaggedBy: text("flagged_by"),
     openedAt: integer("opened_at").notNull().default(now),
     closedAt: integer("closed_at"),
   },
   (t) => [
-    uniqueIndex("moderation_cases_open_target").on(t.targetType, t.targetId).where(sql`status = 'open'`),
+    uniqueIndex("moderation_cases_open_target")
+      .on(t.targetType, t.targetId)
+      .where(sql`status = 'open'`),
     index("moderation_cases_queue").on(t.status, t.severity, t.openedAt),
     index("moderation_cases_member").on(t.memberId, t.openedAt),
   ],
@@ -780,7 +923,9 @@ export const notices = sqliteTable(
   "notices",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    caseId: text("case_id").notNull().references(() => moderationCases.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => moderationCases.id),
     reporterId: text("reporter_id"),
     reporterEmail: text("reporter_email"),
     category: text("category", { enum: REPORT_CATEGORIES }).notNull(),
@@ -804,7 +949,9 @@ export const decisions = sqliteTable(
   "decisions",
   {
     id: text("id").primaryKey(),
-    caseId: text("case_id").notNull().references(() => moderationCases.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => moderationCases.id),
     memberId: text("member_id").notNull(),
     operatorId: text("operator_id").notNull(),
     action: text("action", { enum: DECISION_ACTIONS }).notNull(),

@@ -14,14 +14,46 @@ import { isDeployed } from "../app/lib/env.ts";
 
 const ifEmpty = process.argv.includes("--if-empty");
 type SeedEnv = { DB: D1Database; PHOTOS: R2Bucket; ENVIRONMENT: string; PASSWORD_PEPPER: string };
-const openProxy = () => getPlatformProxy<SeedEnv>({ persist: process.env.WRANGLER_PERSIST ? { path: process.env.WRANGLER_PERSIST } : true });
+const openProxy = () =>
+  getPlatformProxy<SeedEnv>({ persist: process.env.WRANGLER_PERSIST ? { path: process.env.WRANGLER_PERSIST } : true });
 
 // Tables from scratch, children first.
 const TABLES = [
-  "operator_sessions", "notification_log", "sms_outbox", "directdebit_requests", "photo_unlocks", "mail_outbox", "push_subscriptions", "notifications_disabled", "discount_redemptions", "payments",
-  "credit_ledger", "messages", "conversation_members", "conversations", "reports", "blocks", "swipe_passes", "likes",
-  "refunds", "payment_customers", "sandbox_objects", "counters", "tokens", "sessions", "photos", "profile_interests", "profiles", "users", "package_prices", "packages", "interests",
-  "cities", "regions", "brands", "companies",
+  "operator_sessions",
+  "notification_log",
+  "sms_outbox",
+  "directdebit_requests",
+  "photo_unlocks",
+  "mail_outbox",
+  "push_subscriptions",
+  "notifications_disabled",
+  "discount_redemptions",
+  "payments",
+  "credit_ledger",
+  "messages",
+  "conversation_members",
+  "conversations",
+  "reports",
+  "blocks",
+  "swipe_passes",
+  "likes",
+  "refunds",
+  "payment_customers",
+  "sandbox_objects",
+  "counters",
+  "tokens",
+  "sessions",
+  "photos",
+  "profile_interests",
+  "profiles",
+  "users",
+  "package_prices",
+  "packages",
+  "interests",
+  "cities",
+  "regions",
+  "brands",
+  "companies",
 ];
 
 /** One attempt: clean state, everything, and the completion mark last (db/seed/complete.ts). */
@@ -30,8 +62,12 @@ async function seedOnce(attempt: number): Promise<boolean> {
   try {
     const { DB, PHOTOS } = proxy.env;
     // Demo members with known passwords must never reach a deployed database (staging or production).
-    if (isDeployed(proxy.env as { ENVIRONMENT: "production" })) throw new Error(`Refusing to seed demo data in ${proxy.env.ENVIRONMENT}`);
-    const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first().catch(() => null);
+    if (isDeployed(proxy.env as { ENVIRONMENT: "production" }))
+      throw new Error(`Refusing to seed demo data in ${proxy.env.ENVIRONMENT}`);
+    const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1")
+      .bind(SEED_MARK.key)
+      .first()
+      .catch(() => null);
     if (!shouldSeed({ ifEmpty, marked: mark !== null })) {
       console.log("Database already seeded; skipping (npm run db:seed to reseed).");
       // A database seeded before migration 0019 gets the demo operators (decision 167).
@@ -47,7 +83,8 @@ async function seedOnce(attempt: number): Promise<boolean> {
       return false;
     }
     const brandsLeft = await DB.prepare("SELECT COUNT(*) AS n FROM brands").first<{ n: number }>();
-    if (attempt > 1 || (ifEmpty && brandsLeft && brandsLeft.n > 0)) console.log("An earlier seed did not finish: starting over.");
+    if (attempt > 1 || (ifEmpty && brandsLeft && brandsLeft.n > 0))
+      console.log("An earlier seed did not finish: starting over.");
     const db = drizzle(DB, { schema });
     const t0 = Date.now();
     // The built-in codes (TIMEBONUS25, WELCOME25) come from a migration and stay; personal codes go.
@@ -71,17 +108,37 @@ async function seedOnce(attempt: number): Promise<boolean> {
     await seedOperators(DB, proxy.env.PASSWORD_PEPPER, result.demoPassword);
 
     // Last: only a seed that got here counts as done.
-    await DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)").bind(SEED_MARK.key, SEED_MARK.expiresAt).run();
+    await DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2)")
+      .bind(SEED_MARK.key, SEED_MARK.expiresAt)
+      .run();
 
     const counts = await DB.batch(
-      ["regions", "cities", "users", "profiles", "profile_interests", "photos", "likes", "conversations", "messages"].map((table) =>
-        DB.prepare(`SELECT '${table}' AS name, COUNT(*) AS n FROM ${table}`),
-      ),
+      [
+        "regions",
+        "cities",
+        "users",
+        "profiles",
+        "profile_interests",
+        "photos",
+        "likes",
+        "conversations",
+        "messages",
+      ].map((table) => DB.prepare(`SELECT '${table}' AS name, COUNT(*) AS n FROM ${table}`)),
     );
-    console.log(counts.map((r) => `${(r.results[0] as { name: string }).name} ${(r.results[0] as { n: number }).n}`).join(", "));
-    console.log(Object.entries(result.timings).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", "));
-    console.log(`Demo accounts (password ${result.demoPassword}) on http://localhost:8787: ${result.demoEmails.join(", ")}`);
-    console.log("Demo operators (same password) on http://localhost:8787/admin: operator@ (admin), moderator@, support@, finance@example.com");
+    console.log(
+      counts.map((r) => `${(r.results[0] as { name: string }).name} ${(r.results[0] as { n: number }).n}`).join(", "),
+    );
+    console.log(
+      Object.entries(result.timings)
+        .map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`)
+        .join(", "),
+    );
+    console.log(
+      `Demo accounts (password ${result.demoPassword}) on http://localhost:8787: ${result.demoEmails.join(", ")}`,
+    );
+    console.log(
+      "Demo operators (same password) on http://localhost:8787/admin: operator@ (admin), moderator@, support@, finance@example.com",
+    );
     console.log(`Seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return true;
   } finally {
@@ -89,4 +146,6 @@ async function seedOnce(attempt: number): Promise<boolean> {
   }
 }
 
-await withRetries(3, seedOnce, (e, n) => console.warn(`Seeding attempt ${n} lost its connection (${(e as Error).message}); starting over.`));
+await withRetries(3, seedOnce, (e, n) =>
+  console.warn(`Seeding attempt ${n} lost its connection (${(e as Error).message}); starting over.`),
+);

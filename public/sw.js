@@ -11,13 +11,17 @@ const OFFLINE_URL = "/offline";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.add(new Request(OFFLINE_URL, { cache: "reload", credentials: "same-origin" }))).then(() => self.skipWaiting()),
+    caches
+      .open(CACHE)
+      .then((cache) => cache.add(new Request(OFFLINE_URL, { cache: "reload", credentials: "same-origin" })))
+      .then(() => self.skipWaiting()),
   );
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
-    caches.keys()
+    caches
+      .keys()
       .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );

@@ -23,7 +23,9 @@ export function measureBundle(env) {
 export function checkBudget(env) {
   const { rawKiB, gzipKiB } = measureBundle(env);
   const ok = gzipKiB <= BUDGET_KIB;
-  console.log(`Worker bundle${env ? ` (${env})` : ""}: ${rawKiB.toFixed(0)} KiB raw, ${gzipKiB.toFixed(0)} KiB gzip — budget ${BUDGET_KIB} KiB gzip: ${ok ? "OK" : "OVER BUDGET"}`);
+  console.log(
+    `Worker bundle${env ? ` (${env})` : ""}: ${rawKiB.toFixed(0)} KiB raw, ${gzipKiB.toFixed(0)} KiB gzip — budget ${BUDGET_KIB} KiB gzip: ${ok ? "OK" : "OVER BUDGET"}`,
+  );
   return ok;
 }
 

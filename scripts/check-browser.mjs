@@ -27,7 +27,10 @@ const playwrights = () => {
 if (works(DEBIAN) || works(playwrights())) process.exit(0);
 
 console.error("No Chromium found: installing Playwright's (npx playwright install chromium) …");
-const install = spawnSync("npx", ["playwright", "install", "chromium"], { stdio: ["ignore", "ignore", "ignore"], timeout: 600_000 });
+const install = spawnSync("npx", ["playwright", "install", "chromium"], {
+  stdio: ["ignore", "ignore", "ignore"],
+  timeout: 600_000,
+});
 if (install.status === 0 && works(playwrights())) process.exit(0);
 
 console.error(

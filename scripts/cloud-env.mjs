@@ -9,7 +9,9 @@ export function chosenEnv(argv = process.argv.slice(2)) {
   const i = argv.indexOf("--env");
   const name = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith("--env="))?.slice(6);
   if (name !== "staging" && name !== "production") {
-    console.error("Name the environment: --env staging or --env production (the top level of wrangler.toml is development only).");
+    console.error(
+      "Name the environment: --env staging or --env production (the top level of wrangler.toml is development only).",
+    );
     process.exit(2);
   }
   return name;
@@ -34,7 +36,10 @@ export function requiredSecrets(config) {
 /** Runs `npx wrangler …`; returns { status, out } (stdout+stderr) and echoes the command. */
 export function wrangler(args, { quiet = false } = {}) {
   if (!quiet) console.log(`$ wrangler ${args.join(" ")}`);
-  const r = spawnSync("npx", ["wrangler", ...args], { encoding: "utf8", stdio: quiet ? "pipe" : ["inherit", "pipe", "pipe"] });
+  const r = spawnSync("npx", ["wrangler", ...args], {
+    encoding: "utf8",
+    stdio: quiet ? "pipe" : ["inherit", "pipe", "pipe"],
+  });
   const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   if (!quiet) process.stdout.write(out);
   return { status: r.status ?? 1, out };

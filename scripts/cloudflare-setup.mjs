@@ -9,7 +9,10 @@ const already = (out) => /already exists|already own|already taken|code: 10073|c
 
 const db = config.d1_databases[0];
 const created = wrangler(["d1", "create", db.database_name]);
-let id = /database_id\s*=\s*"([0-9a-f-]{36})"|"database_id":\s*"([0-9a-f-]{36})"/.exec(created.out)?.slice(1).find(Boolean);
+let id = /database_id\s*=\s*"([0-9a-f-]{36})"|"database_id":\s*"([0-9a-f-]{36})"/
+  .exec(created.out)
+  ?.slice(1)
+  .find(Boolean);
 if (!id) {
   const list = wrangler(["d1", "list", "--json"], { quiet: true });
   try {
@@ -20,7 +23,10 @@ for (const bucket of config.r2_buckets) {
   const r = wrangler(["r2", "bucket", "create", bucket.bucket_name]);
   if (r.status !== 0 && !already(r.out)) process.exitCode = 1;
 }
-const queues = new Set([...(config.queues.producers ?? []).map((q) => q.queue), ...(config.queues.consumers ?? []).map((q) => q.queue)]);
+const queues = new Set([
+  ...(config.queues.producers ?? []).map((q) => q.queue),
+  ...(config.queues.consumers ?? []).map((q) => q.queue),
+]);
 for (const queue of queues) {
   const r = wrangler(["queues", "create", queue]);
   if (r.status !== 0 && !already(r.out)) process.exitCode = 1;
@@ -38,7 +44,7 @@ const missing = requiredSecrets(config).filter((name) => !set.has(name));
 console.log(`\n== Secrets of ${config.name} ==`);
 if (missing.length === 0) console.log("All required secrets are set.");
 else {
-  console.log("Still to set (each asks for the value; see README \"Going live\" for what goes in):");
+  console.log('Still to set (each asks for the value; see README "Going live" for what goes in):');
   for (const name of missing) console.log(`  npx wrangler secret put ${name} --env ${env}`);
 }
 console.log("\nOptional: npx wrangler secret put SENTRY_DSN --env " + env + " (errors to Sentry)");

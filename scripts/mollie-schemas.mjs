@@ -26,13 +26,24 @@ const RESPONSES = {
 /** Schemas read on their own: the embedded refunds and chargebacks of a payment, and errors. */
 const EXTRA = ["entity-refund-response", "entity-chargeback", "error-response"];
 
-const DROP = new Set(["description", "example", "examples", "readOnly", "writeOnly", "deprecated", "externalDocs", "format"]);
+const DROP = new Set([
+  "description",
+  "example",
+  "examples",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "externalDocs",
+  "format",
+]);
 /** The schema without documentation (smaller, same meaning). */
 function strip(node) {
   if (Array.isArray(node)) return node.map(strip);
   if (!node || typeof node !== "object") return node;
   const out = {};
-  for (const [k, v] of Object.entries(node)) if (!DROP.has(k) && !k.startsWith("x-")) out[k] = k === "properties" ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, strip(s)])) : strip(v);
+  for (const [k, v] of Object.entries(node))
+    if (!DROP.has(k) && !k.startsWith("x-"))
+      out[k] = k === "properties" ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, strip(s)])) : strip(v);
   return out;
 }
 

@@ -15,8 +15,12 @@ import { OPERATOR_ROLES } from "../db/schema.ts";
 
 const { values } = parseArgs({
   options: {
-    email: { type: "string" }, role: { type: "string" }, name: { type: "string" },
-    remote: { type: "boolean", default: false }, env: { type: "string" }, "no-totp": { type: "boolean", default: false },
+    email: { type: "string" },
+    role: { type: "string" },
+    name: { type: "string" },
+    remote: { type: "boolean", default: false },
+    env: { type: "string" },
+    "no-totp": { type: "boolean", default: false },
   },
 });
 const fail = (message: string): never => {
@@ -42,7 +46,16 @@ if (values.remote) {
   const hash = await hashPassword(password, pepper);
   const q = (v: string | null) => (v === null ? "NULL" : `'${v.replace(/'/g, "''")}'`);
   const sql = `INSERT INTO operators (id, email, name, role, password_hash, totp_secret) VALUES (${[row.id, email, name, role, hash, totpSecret].map(q).join(", ")});`;
-  const args = ["wrangler", "d1", "execute", "DB", "--remote", "--command", sql, ...(values.env ? ["--env", values.env] : [])];
+  const args = [
+    "wrangler",
+    "d1",
+    "execute",
+    "DB",
+    "--remote",
+    "--command",
+    sql,
+    ...(values.env ? ["--env", values.env] : []),
+  ];
   try {
     execFileSync("npx", args, { stdio: ["ignore", "ignore", "inherit"] });
   } catch {
@@ -55,16 +68,24 @@ if (values.remote) {
   const proxy = await getPlatformProxy<{ DB: D1Database; PASSWORD_PEPPER: string }>({ persist: true });
   try {
     const hash = await hashPassword(password, proxy.env.PASSWORD_PEPPER);
-    await drizzle(proxy.env.DB, { schema }).insert(schema.operators).values({ ...row, role: role as (typeof OPERATOR_ROLES)[number], passwordHash: hash });
+    await drizzle(proxy.env.DB, { schema })
+      .insert(schema.operators)
+      .values({ ...row, role: role as (typeof OPERATOR_ROLES)[number], passwordHash: hash });
   } catch (error) {
     // The driver's message repeats the bound values (the hash): say only what went wrong.
-    fail(/UNIQUE/.test(String((error as Error).cause ?? (error as Error).message)) ? `${email} already has an operator account` : "could not write to the local database");
+    fail(
+      /UNIQUE/.test(String((error as Error).cause ?? (error as Error).message))
+        ? `${email} already has an operator account`
+        : "could not write to the local database",
+    );
   } finally {
     await proxy.dispose();
   }
 }
 
-console.log(`Operator ${email} (${role}) created${values.remote ? " in the remote database" : " in the local database"}.`);
+console.log(
+  `Operator ${email} (${role}) created${values.remote ? " in the remote database" : " in the local database"}.`,
+);
 console.log(`One-time password (shown once): ${password}`);
 if (totpSecret) {
   console.log("Scan this TOTP enrolment URI into an authenticator app (or turn it into a QR code):");

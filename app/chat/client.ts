@@ -5,7 +5,13 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
-  PING, TYPING_REPEAT_MS, TYPING_TIMEOUT_MS, newClientId, type ClientFrame, type SendError, type ServerFrame,
+  PING,
+  TYPING_REPEAT_MS,
+  TYPING_TIMEOUT_MS,
+  newClientId,
+  type ClientFrame,
+  type SendError,
+  type ServerFrame,
   type WireMessage,
   REVOKED_CLOSE,
 } from "./protocol";
@@ -121,7 +127,9 @@ export function useChatRoom(o: {
     };
     const connect = () => {
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
-      const socket = new WebSocket(`${proto}//${location.host}/ws/chat/${encodeURIComponent(o.conversationId!)}?after=${lastId.current}`);
+      const socket = new WebSocket(
+        `${proto}//${location.host}/ws/chat/${encodeURIComponent(o.conversationId!)}?after=${lastId.current}`,
+      );
       ws.current = socket;
       socket.onopen = () => {
         attempt = 0;
@@ -129,9 +137,13 @@ export function useChatRoom(o: {
         setDropped(false);
         // What was sent but not acknowledged before a drop: the same client ids make this safe.
         for (const p of pendingRef.current) {
-          socket.send(JSON.stringify(p.kind === "gift"
-            ? { type: "gift", clientId: p.clientId, giftId: p.giftId }
-            : { type: "send", clientId: p.clientId, body: p.body }));
+          socket.send(
+            JSON.stringify(
+              p.kind === "gift"
+                ? { type: "gift", clientId: p.clientId, giftId: p.giftId }
+                : { type: "send", clientId: p.clientId, body: p.body },
+            ),
+          );
         }
       };
       socket.onmessage = (e) => {
@@ -151,7 +163,10 @@ export function useChatRoom(o: {
       };
     };
     connect();
-    const keepalive = setInterval(() => ws.current?.readyState === WebSocket.OPEN && ws.current.send(PING), KEEPALIVE_MS);
+    const keepalive = setInterval(
+      () => ws.current?.readyState === WebSocket.OPEN && ws.current.send(PING),
+      KEEPALIVE_MS,
+    );
     const onVisible = () => markSeen();
     document.addEventListener("visibilitychange", onVisible);
     // Back online: reconnect now instead of waiting for the back-off.
@@ -176,18 +191,20 @@ export function useChatRoom(o: {
   }, [o.conversationId, o.meId, markSeen]);
 
   /** Sends over the socket; false when it is not open (the caller lets the form post instead). */
-  const send = useCallback((p: Omit<Pending, "clientId">) => {
-    const clientId = newClientId();
-    const f: ClientFrame = p.kind === "gift"
-      ? { type: "gift", clientId, giftId: p.giftId! }
-      : { type: "send", clientId, body: p.body };
-    if (!frame(f)) return false;
-    setError(null);
-    setPending((list) => [...list, { ...p, clientId }]);
-    frame({ type: "typing", typing: false });
-    lastTypingSent.current = 0;
-    return true;
-  }, [frame]);
+  const send = useCallback(
+    (p: Omit<Pending, "clientId">) => {
+      const clientId = newClientId();
+      const f: ClientFrame =
+        p.kind === "gift" ? { type: "gift", clientId, giftId: p.giftId! } : { type: "send", clientId, body: p.body };
+      if (!frame(f)) return false;
+      setError(null);
+      setPending((list) => [...list, { ...p, clientId }]);
+      frame({ type: "typing", typing: false });
+      lastTypingSent.current = 0;
+      return true;
+    },
+    [frame],
+  );
 
   const typed = useCallback(() => {
     const now = Date.now();

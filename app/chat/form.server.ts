@@ -9,24 +9,32 @@ import { CLIENT_ID } from "./protocol";
 import type { SendInput } from "./protocol";
 import type { ChatError } from "~/components/chat/ChatView";
 
-
 const sendForm = z.object({
   clientId: z.string().regex(CLIENT_ID),
   body: z.string().max(20_000).optional().default(""),
   giftId: z.string().max(40).optional(),
-  icebreaker: z.string().regex(/^\d{1,2}$/).optional().or(z.literal("")),
+  icebreaker: z
+    .string()
+    .regex(/^\d{1,2}$/)
+    .optional()
+    .or(z.literal("")),
 });
 
 /**
  * Parses a posted send form. A gift button carries giftId; an empty textarea with an icebreaker
  * chosen in the select (the no-JavaScript modal) sends that line, translated by `icebreakerText`.
  */
-export function parseSendForm(form: FormData, icebreakerText: (n: string) => string): Omit<SendInput, "conversationId" | "senderId" | "prices"> | null {
+export function parseSendForm(
+  form: FormData,
+  icebreakerText: (n: string) => string,
+): Omit<SendInput, "conversationId" | "senderId" | "prices"> | null {
   const parsed = sendForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return null;
   const { clientId, body, giftId, icebreaker } = parsed.data;
   if (giftId) return { clientId, kind: "gift", giftId };
-  const text = normaliseText(body, { multiline: true }) || (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
+  const text =
+    normaliseText(body, { multiline: true }) ||
+    (icebreaker && Number(icebreaker) >= 1 && Number(icebreaker) <= ICEBREAKER_COUNT ? icebreakerText(icebreaker) : "");
   return { clientId, kind: "text", body: text };
 }
 

@@ -18,7 +18,8 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
 
   /** The WebSocket upgrade, forwarded by the Worker after it authenticated the member. */
   async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket")
+      return new Response("Expected a WebSocket", { status: 426 });
     const sessionHash = request.headers.get(SESSION_HEADER);
     if (!request.headers.get(MEMBER_HEADER) || !sessionHash) return new Response("Forbidden", { status: 403 });
     const { 0: client, 1: server } = new WebSocketPair();

@@ -22,7 +22,10 @@ export interface WireMessage {
 export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift" | "session";
 
 /** What the sender pays for a message and a gift (computed by pricesFor in app/models/credits.server.ts). */
-export interface ChatPrices { message: number; gift: number }
+export interface ChatPrices {
+  message: number;
+  gift: number;
+}
 
 /** One send, as the Worker or a form action hands it to the conversation's object. */
 export interface SendInput {
@@ -39,7 +42,10 @@ export interface SendInput {
 
 export type SendResult =
   | {
-      ok: true; message: WireMessage; duplicate: boolean; receiverId: string;
+      ok: true;
+      message: WireMessage;
+      duplicate: boolean;
+      receiverId: string;
       /** The receiver's unread count went from 0 to 1: worth an e-mail if they are offline. */
       firstUnread: boolean;
       cost: number;
@@ -122,7 +128,10 @@ export function parseClientFrame(raw: string | ArrayBuffer): ClientFrame | null 
 /** A fresh client message id (random, URL-safe). */
 export function newClientId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** One line of the chats overview (server model and list component alike). */

@@ -9,8 +9,18 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import type { ChatRoomApi } from "./rpc";
 import {
-  CONVERSATION_HEADER, MEMBER_HEADER, PING, PONG, PRICES_HEADER, SESSION_HEADER, parseClientFrame,
-  type ChatPrices, type SendInput, type SendResult, type ServerFrame, type WireMessage,
+  CONVERSATION_HEADER,
+  MEMBER_HEADER,
+  PING,
+  PONG,
+  PRICES_HEADER,
+  SESSION_HEADER,
+  parseClientFrame,
+  type ChatPrices,
+  type SendInput,
+  type SendResult,
+  type ServerFrame,
+  type WireMessage,
 } from "./protocol";
 import { closeRevoked, closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
 import { markRead, messagesAfter, sendMessage, conversationAccess } from "../models/chat.server";
@@ -45,7 +55,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
 
   /** The WebSocket upgrade, forwarded by the Worker after it authenticated the member. */
   async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket")
+      return new Response("Expected a WebSocket", { status: 426 });
     const memberId = request.headers.get(MEMBER_HEADER);
     const conversationId = request.headers.get(CONVERSATION_HEADER);
     const sessionHash = request.headers.get(SESSION_HEADER);
@@ -76,13 +87,25 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       case "send":
       case "gift": {
         // The send is guarded on the socket's session still being live (one batch, no extra round trip).
-        const base = { conversationId: who.conversationId, senderId: who.memberId, prices: who.prices, clientId: frame.clientId, sessionHash: who.sessionHash ?? "" };
-        const input: SendInput = frame.type === "send" ? { ...base, kind: "text", body: frame.body } : { ...base, kind: "gift", giftId: frame.giftId };
+        const base = {
+          conversationId: who.conversationId,
+          senderId: who.memberId,
+          prices: who.prices,
+          clientId: frame.clientId,
+          sessionHash: who.sessionHash ?? "",
+        };
+        const input: SendInput =
+          frame.type === "send"
+            ? { ...base, kind: "text", body: frame.body }
+            : { ...base, kind: "gift", giftId: frame.giftId };
         const result = await this.send(input);
         if (!result.ok && result.error === "session") return closeRevoked(ws);
-        safeSend(ws, result.ok
-          ? { type: "ack", clientId: frame.clientId, message: result.message }
-          : { type: "error", clientId: frame.clientId, error: result.error });
+        safeSend(
+          ws,
+          result.ok
+            ? { type: "ack", clientId: frame.clientId, message: result.message }
+            : { type: "error", clientId: frame.clientId, error: result.error },
+        );
         return;
       }
       case "typing":
@@ -124,10 +147,25 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       // A held message is only shown to its sender until their address is confirmed.
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
       // The receiver's badges on whatever page they are (after the answer: the sender does not wait).
-      if (!message.held) this.later(notifyMember(this.env, result.receiverId, { kind: "message", conversationId: input.conversationId, senderId: input.senderId }));
+      if (!message.held)
+        this.later(
+          notifyMember(this.env, result.receiverId, {
+            kind: "message",
+            conversationId: input.conversationId,
+            senderId: input.senderId,
+          }),
+        );
       // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
       if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
-        this.later(enqueue(this.env, { kind: "message", conversationId: input.conversationId, senderId: input.senderId, receiverId: result.receiverId, messageId: message.id }));
+        this.later(
+          enqueue(this.env, {
+            kind: "message",
+            conversationId: input.conversationId,
+            senderId: input.senderId,
+            receiverId: result.receiverId,
+            messageId: message.id,
+          }),
+        );
       }
       return result;
     });
@@ -181,7 +219,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
 function parsePrices(header: string | null): ChatPrices | null {
   try {
     const p = JSON.parse(header ?? "") as ChatPrices;
-    return [p.message, p.gift].every((n) => Number.isInteger(n) && n >= 0) ? { message: p.message, gift: p.gift } : null;
+    return [p.message, p.gift].every((n) => Number.isInteger(n) && n >= 0)
+      ? { message: p.message, gift: p.gift }
+      : null;
   } catch {
     return null;
   }

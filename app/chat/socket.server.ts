@@ -11,8 +11,12 @@ import { CONVERSATION_HEADER, MEMBER_HEADER, PRICES_HEADER, SESSION_HEADER, type
  * a WebSocket handshake, from this origin, by a member signed in with the session cookie.
  * Answers the member's id, or the refusal to send back.
  */
-async function authenticateUpgrade(request: Request, env: Env): Promise<{ memberId: string; country: string; sessionHash: string } | Response> {
-  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+async function authenticateUpgrade(
+  request: Request,
+  env: Env,
+): Promise<{ memberId: string; country: string; sessionHash: string } | Response> {
+  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket")
+    return new Response("Expected a WebSocket", { status: 426 });
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
   const origin = request.headers.get("Origin");
   if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
@@ -38,7 +42,10 @@ export async function handleChatSocket(request: Request, env: Env): Promise<Resp
   // What this member's messages cost, fixed for the connection (a reconnect picks up a change).
   const { message, gift } = pricesFor(await getBrandByHost(env, request.headers.get("Host")), auth.country);
   const headers = new Headers({
-    Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [CONVERSATION_HEADER]: conversationId, [SESSION_HEADER]: auth.sessionHash,
+    Upgrade: "websocket",
+    [MEMBER_HEADER]: auth.memberId,
+    [CONVERSATION_HEADER]: conversationId,
+    [SESSION_HEADER]: auth.sessionHash,
     [PRICES_HEADER]: JSON.stringify({ message, gift } satisfies ChatPrices),
   });
   const after = url.searchParams.get("after");
@@ -50,6 +57,10 @@ export async function handleChatSocket(request: Request, env: Env): Promise<Resp
 export async function handleMemberSocket(request: Request, env: Env): Promise<Response> {
   const auth = await authenticateUpgrade(request, env);
   if (auth instanceof Response) return auth;
-  const headers = new Headers({ Upgrade: "websocket", [MEMBER_HEADER]: auth.memberId, [SESSION_HEADER]: auth.sessionHash });
+  const headers = new Headers({
+    Upgrade: "websocket",
+    [MEMBER_HEADER]: auth.memberId,
+    [SESSION_HEADER]: auth.sessionHash,
+  });
   return hubStub(env, auth.memberId).fetch(new Request("https://member-hub/", { headers }));
 }

@@ -10,7 +10,9 @@ export function ErrorPage({ status = 500, message }: { status?: number; message?
       <p className="error-status">{status}</p>
       <h1>{notFound ? t("error.notFound") : message || t("error.default")}</h1>
       {notFound ? (
-        <a href="/" className="btn btn-primary">{t("error.backHome")}</a>
+        <a href="/" className="btn btn-primary">
+          {t("error.backHome")}
+        </a>
       ) : (
         <p className="text-muted">{t("error.generic")}</p>
       )}

@@ -36,7 +36,9 @@ export function LiveCounts({ member }: { member: Counts }) {
     let attempt = 0;
     let stopped = false;
     const connect = () => {
-      const socket = (ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${HUB_PATH}`));
+      const socket = (ws = new WebSocket(
+        `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${HUB_PATH}`,
+      ));
       socket.onopen = () => {
         // Marks the page as live (tests wait for it, as for the chat's data-connected).
         document.body.dataset.hub = "";
@@ -50,7 +52,11 @@ export function LiveCounts({ member }: { member: Counts }) {
           const event = JSON.parse(String(e.data)) as HubEvent;
           // The page showing that chat marks the message read and re-fetches the counts itself.
           const { pathname } = location;
-          if (event.kind === "message" && (pathname === `/chats/${event.conversationId}` || pathname === `/members/${event.senderId}/chat`)) return;
+          if (
+            event.kind === "message" &&
+            (pathname === `/chats/${event.conversationId}` || pathname === `/members/${event.senderId}/chat`)
+          )
+            return;
         } catch {
           // Not JSON: re-fetch anyway.
         }
@@ -72,7 +78,10 @@ export function LiveCounts({ member }: { member: Counts }) {
   }, []);
   useEffect(() => {
     // Failing to set the app badge is ignored silently (docs/product.md §8).
-    const nav = navigator as Navigator & { setAppBadge?: (n: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+    const nav = navigator as Navigator & {
+      setAppBadge?: (n: number) => Promise<void>;
+      clearAppBadge?: () => Promise<void>;
+    };
     (total > 0 ? nav.setAppBadge?.(total) : nav.clearAppBadge?.())?.catch(() => {});
   }, [total]);
   return null;

@@ -18,8 +18,16 @@ export function SiteEntryModal({ brandName, minAge }: { brandName: string; minAg
   if (hidden || fetcher.state !== "idle" || fetcher.data) return null;
   return (
     <div className="modal-backdrop site-entry" data-testid="site-entry">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="site-entry-title" aria-describedby="site-entry-body">
-        <div className="modal-icon" aria-hidden="true">{minAge}+</div>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="site-entry-title"
+        aria-describedby="site-entry-body"
+      >
+        <div className="modal-icon" aria-hidden="true">
+          {minAge}+
+        </div>
         <h2 id="site-entry-title">{t("siteEntry.title")}</h2>
         <p id="site-entry-body">{t("siteEntry.body", { brand: brandName, minAge })}</p>
         <fetcher.Form method="post" action="/api/site-entry" className="modal-actions">

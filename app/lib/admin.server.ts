@@ -16,7 +16,10 @@ export async function isAdmin(request: Request, env: Pick<Env, "ADMIN_TOKEN">): 
   const token = env.ADMIN_TOKEN ?? "";
   if (token.length < ADMIN_TOKEN_MIN_LENGTH) return false;
   const given = /^Bearer ([\x21-\x7e]{1,512})$/.exec(request.headers.get("Authorization") ?? "")?.[1] ?? "";
-  const [a, b] = (await Promise.all([sha256(given), sha256(token)])).map((d) => new Uint8Array(d)) as [Uint8Array, Uint8Array];
+  const [a, b] = (await Promise.all([sha256(given), sha256(token)])).map((d) => new Uint8Array(d)) as [
+    Uint8Array,
+    Uint8Array,
+  ];
   // Every byte of the two digests is compared, whatever differs first.
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;

@@ -28,11 +28,18 @@ const BASE_DELAY_MS = 250;
 
 async function isAuthenticationRequired(res: Response): Promise<boolean> {
   if (res.status !== 403 && res.status !== 401) return false;
-  const body = (await res.clone().json().catch(() => null)) as { error?: string } | null;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: string } | null;
   return body?.error === "authentication_required";
 }
 
-export async function apiFetch(input: string, init: RequestInit = {}, deps: Partial<ApiFetchDeps> = {}): Promise<Response> {
+export async function apiFetch(
+  input: string,
+  init: RequestInit = {},
+  deps: Partial<ApiFetchDeps> = {},
+): Promise<Response> {
   const d = { ...defaults(), ...deps };
   const headers = new Headers(init.headers);
   headers.set("X-Request-Type", "fetch"); // the client request-type header of docs/product.md §7
@@ -46,7 +53,13 @@ export async function apiFetch(input: string, init: RequestInit = {}, deps: Part
       continue;
     }
     if (await isAuthenticationRequired(res)) {
-      await d.fetch("/api/logout.php", { method: "POST", headers: { Accept: "application/json" }, credentials: "same-origin" }).catch(() => {});
+      await d
+        .fetch("/api/logout.php", {
+          method: "POST",
+          headers: { Accept: "application/json" },
+          credentials: "same-origin",
+        })
+        .catch(() => {});
       d.onLoggedOut();
       throw new AuthenticationRequired();
     }

@@ -13,7 +13,12 @@ const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
 const mediaType = (request: Request) => (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
 
-async function refusal(request: Request, context: AppLoadContext, status: 400 | 413, asJson: boolean): Promise<Response> {
+async function refusal(
+  request: Request,
+  context: AppLoadContext,
+  status: 400 | 413,
+  asJson: boolean,
+): Promise<Response> {
   const { t } = await pageContext(request, context, "input");
   const message = t(status === 413 ? "body.tooLarge" : "body.malformed");
   const headers = { "Cache-Control": "private, no-store" };
@@ -74,7 +79,11 @@ const formOf = (request: Request, bytes: Uint8Array<ArrayBuffer>) =>
  * The form fields of a form post (url-encoded or multipart). Throws a 400/413 Response for anything
  * else, so an action never sees a half-read body.
  */
-export async function readForm(request: Request, context: AppLoadContext, o: { maxBytes?: number } = {}): Promise<FormData> {
+export async function readForm(
+  request: Request,
+  context: AppLoadContext,
+  o: { maxBytes?: number } = {},
+): Promise<FormData> {
   const maxBytes = o.maxBytes ?? MAX_FORM_BYTES;
   if (tooLarge(request, maxBytes)) throw await refusal(request, context, 413, false);
   const type = mediaType(request);
@@ -96,7 +105,11 @@ export async function readForm(request: Request, context: AppLoadContext, o: { m
  * The fields of a call to a JSON endpoint (/api/*.php): a JSON object or a url-encoded/multipart form.
  * Broken JSON, a non-object or another type is a 400 JSON answer; an empty body is no fields.
  */
-export async function readFields(request: Request, context: AppLoadContext, o: { maxBytes?: number } = {}): Promise<Record<string, unknown>> {
+export async function readFields(
+  request: Request,
+  context: AppLoadContext,
+  o: { maxBytes?: number } = {},
+): Promise<Record<string, unknown>> {
   const maxBytes = o.maxBytes ?? MAX_FORM_BYTES;
   if (tooLarge(request, maxBytes)) throw await refusal(request, context, 413, true);
   const type = mediaType(request);

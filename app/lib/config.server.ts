@@ -46,14 +46,21 @@ export function configProblems(env: Env): ConfigProblem[] {
     if (rule.when && !rule.when(env)) continue;
     const value = env[rule.name];
     if (typeof value !== "string" || value.trim() === "") problems.push({ name: rule.name, problem: "missing" });
-    else if (DEV_SECRETS.has(value) || /not-for-production/i.test(value)) problems.push({ name: rule.name, problem: "development value" });
+    else if (DEV_SECRETS.has(value) || /not-for-production/i.test(value))
+      problems.push({ name: rule.name, problem: "development value" });
     else if (value.length < rule.min) problems.push({ name: rule.name, problem: "too short" });
-    else if (rule.prefix && !rule.prefix(env).some((p) => value.startsWith(p))) problems.push({ name: rule.name, problem: "wrong kind" });
+    else if (rule.prefix && !rule.prefix(env).some((p) => value.startsWith(p)))
+      problems.push({ name: rule.name, problem: "wrong kind" });
   }
   // Sessions and mail webhooks signed with one key: a copy-paste of one secret into another is refused too.
   const keys = [env.SESSION_SECRET, env.PASSWORD_PEPPER, env.MAIL_WEBHOOK_SECRET, env.ADMIN_TOKEN].filter(Boolean);
-  if (new Set(keys).size !== keys.length) problems.push({ name: "SESSION_SECRET/PASSWORD_PEPPER/MAIL_WEBHOOK_SECRET/ADMIN_TOKEN", problem: "development value" });
-  if ((env.MAIL_TRANSPORT ?? "cloudflare") === "cloudflare" && !env.MAIL) problems.push({ name: "MAIL (send_email binding)", problem: "missing" });
+  if (new Set(keys).size !== keys.length)
+    problems.push({
+      name: "SESSION_SECRET/PASSWORD_PEPPER/MAIL_WEBHOOK_SECRET/ADMIN_TOKEN",
+      problem: "development value",
+    });
+  if ((env.MAIL_TRANSPORT ?? "cloudflare") === "cloudflare" && !env.MAIL)
+    problems.push({ name: "MAIL (send_email binding)", problem: "missing" });
   return problems;
 }
 
@@ -80,7 +87,9 @@ export function refuseUnconfigured(env: Env): Response | null {
   const missing = describeProblems(problems);
   if (!logged.has(missing)) {
     logged.add(missing);
-    console.error(JSON.stringify({ level: "error", event: "config.not_configured", environment: env.ENVIRONMENT, missing }));
+    console.error(
+      JSON.stringify({ level: "error", event: "config.not_configured", environment: env.ENVIRONMENT, missing }),
+    );
   }
   return notConfiguredResponse();
 }
@@ -90,8 +99,11 @@ export function refuseUnconfigured(env: Env): Response | null {
  * (brand, language), and the page is for the operator, not for members.
  */
 export function notConfiguredResponse(): Response {
-  return new Response("<!doctype html><title>503 Not configured</title><h1>503 Not configured</h1><p>This site is not configured yet.</p>\n", {
-    status: 503,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "300" },
-  });
+  return new Response(
+    "<!doctype html><title>503 Not configured</title><h1>503 Not configured</h1><p>This site is not configured yet.</p>\n",
+    {
+      status: 503,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "300" },
+    },
+  );
 }

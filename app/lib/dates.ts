@@ -19,5 +19,7 @@ export const nowS = () => Math.floor(Date.now() / 1000);
 
 /** The latest date of birth that is `minAge` today (UTC), as YYYY-MM-DD: every sign-up form's date limit. */
 export function latestBirthDate(minAge: number, now = new Date()): string {
-  return new Date(Date.UTC(now.getUTCFullYear() - minAge, now.getUTCMonth(), now.getUTCDate())).toISOString().slice(0, 10);
+  return new Date(Date.UTC(now.getUTCFullYear() - minAge, now.getUTCMonth(), now.getUTCDate()))
+    .toISOString()
+    .slice(0, 10);
 }

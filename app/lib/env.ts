@@ -76,7 +76,8 @@ export interface Env {
  * Staging or production: a deployed Worker. Secrets are enforced (app/lib/config.server.ts) and the
  * development tools (sandbox payments, outboxes, /dev/*, X-Dev-Country, demo seed) do not exist.
  */
-export const isDeployed = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production" || env.ENVIRONMENT === "staging";
+export const isDeployed = (env: Pick<Env, "ENVIRONMENT">) =>
+  env.ENVIRONMENT === "production" || env.ENVIRONMENT === "staging";
 
 /** Production only: real money (a live_ Mollie key); staging uses Mollie's test mode. */
 export const isLive = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production";

@@ -14,7 +14,13 @@ export interface I18nStore {
   /** Client only: loads a namespace not yet present (the render suspends until it is there). */
   load?: (ns: string) => Promise<void>;
 }
-export type TOptions = { [key: string]: unknown; count?: number; returnObjects?: boolean; ns?: string; defaultValue?: string };
+export type TOptions = {
+  [key: string]: unknown;
+  count?: number;
+  returnObjects?: boolean;
+  ns?: string;
+  defaultValue?: string;
+};
 export type TFunction = (key: string, options?: TOptions) => string;
 
 const I18nContext = createContext<I18nStore>({ lng: "en", resources: {} });

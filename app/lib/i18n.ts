@@ -11,6 +11,15 @@ export const i18nConfig = {
 
 /** Language names in their own language, for the dropdown. */
 export const LANGUAGE_NAMES: Record<string, string> = {
-  da: "Dansk", de: "Deutsch", en: "English", es: "Español", fi: "Suomi", fr: "Français",
-  it: "Italiano", nb: "Norsk bokmål", nl: "Nederlands", pl: "Polski", sv: "Svenska",
+  da: "Dansk",
+  de: "Deutsch",
+  en: "English",
+  es: "Español",
+  fi: "Suomi",
+  fr: "Français",
+  it: "Italiano",
+  nb: "Norsk bokmål",
+  nl: "Nederlands",
+  pl: "Polski",
+  sv: "Svenska",
 };

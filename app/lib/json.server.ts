@@ -7,7 +7,8 @@ export function jsonResponse(data: unknown, init: { status?: number; maxAge?: nu
   const headers = new Headers(init.headers);
   if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json; charset=utf-8");
   // Brand-wide answers may be cached briefly; anything else is private.
-  if (!headers.has("Cache-Control")) headers.set("Cache-Control", init.maxAge ? `public, max-age=${init.maxAge}` : "private, no-store");
+  if (!headers.has("Cache-Control"))
+    headers.set("Cache-Control", init.maxAge ? `public, max-age=${init.maxAge}` : "private, no-store");
   return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
 }
 

@@ -11,7 +11,10 @@ export type LogFields = {
 };
 
 export function logError(event: string, error: unknown, fields: LogFields = {}): void {
-  const e = error instanceof Error ? { error: `${error.name}: ${error.message}`, stack: error.stack } : { error: describe(error) };
+  const e =
+    error instanceof Error
+      ? { error: `${error.name}: ${error.message}`, stack: error.stack }
+      : { error: describe(error) };
   console.error(JSON.stringify({ level: "error", event, ...fields, ...e }));
 }
 
@@ -43,9 +46,13 @@ export function refusalOf(error: unknown): { status: number; reason: string } | 
   const e = error as { status?: unknown; statusText?: unknown; data?: unknown; error?: unknown };
   if (typeof e.status !== "number") return null;
   const reason =
-    e.error instanceof Error ? e.error.message
-    : typeof e.data === "string" && e.data ? e.data
-    : typeof e.statusText === "string" ? e.statusText : "";
+    e.error instanceof Error
+      ? e.error.message
+      : typeof e.data === "string" && e.data
+        ? e.data
+        : typeof e.statusText === "string"
+          ? e.statusText
+          : "";
   return { status: e.status, reason: reason.slice(0, 300) };
 }
 

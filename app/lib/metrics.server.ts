@@ -8,7 +8,11 @@ export type BusinessEvent = "signup" | "activation" | "payment" | "refund" | "me
  * the event. Never throws and never waits: counting must not break or slow what it counts. No
  * binding (tests, a plain local run) counts nothing.
  */
-export function countEvent(env: Pick<Env, "METRICS">, event: BusinessEvent, o: { brandId?: number | null; cents?: number } = {}): void {
+export function countEvent(
+  env: Pick<Env, "METRICS">,
+  event: BusinessEvent,
+  o: { brandId?: number | null; cents?: number } = {},
+): void {
   try {
     env.METRICS?.writeDataPoint({ indexes: [event], blobs: [event, String(o.brandId ?? "")], doubles: [o.cents ?? 0] });
   } catch {

@@ -2,7 +2,13 @@
  * The pure rules of the offers (docs/product.md §3, §4 and §9), shared by the server (which decides) and
  * the members-area client code (which only counts down). No I/O here: every function takes `now`.
  */
-import { TIME_BONUS_CODE, TIME_BONUS_PERCENTAGE, TIME_BONUS_TICK_MS, TIME_BONUS_VALID_S, WELCOME_DISCOUNT_PERCENTAGE } from "./constants";
+import {
+  TIME_BONUS_CODE,
+  TIME_BONUS_PERCENTAGE,
+  TIME_BONUS_TICK_MS,
+  TIME_BONUS_VALID_S,
+  WELCOME_DISCOUNT_PERCENTAGE,
+} from "./constants";
 
 export const WELCOME_CODE = `WELCOME${WELCOME_DISCOUNT_PERCENTAGE}`;
 export const HIDE_TIME_BONUS_MODAL = "hide-time-bonus-modal";
@@ -32,16 +38,34 @@ export type ActiveDiscount = { code: string; percentage: number; expires: number
 
 export function timeBonus(member: OfferMember | null, nowS: number): ActiveDiscount | null {
   if (!member || timeBonusRemaining(member, nowS) === 0) return null;
-  return { code: TIME_BONUS_CODE, percentage: TIME_BONUS_PERCENTAGE, expires: member.createdAt + TIME_BONUS_VALID_S, kind: "time_bonus" };
+  return {
+    code: TIME_BONUS_CODE,
+    percentage: TIME_BONUS_PERCENTAGE,
+    expires: member.createdAt + TIME_BONUS_VALID_S,
+    kind: "time_bonus",
+  };
 }
 
-export function welcomeDiscount(member: OfferMember | null, welcomeDiscountS: number, nowS: number): ActiveDiscount | null {
+export function welcomeDiscount(
+  member: OfferMember | null,
+  welcomeDiscountS: number,
+  nowS: number,
+): ActiveDiscount | null {
   if (!member || welcomeRemaining(member, welcomeDiscountS, nowS) === 0) return null;
-  return { code: WELCOME_CODE, percentage: WELCOME_DISCOUNT_PERCENTAGE, expires: member.createdAt + welcomeDiscountS, kind: "welcome" };
+  return {
+    code: WELCOME_CODE,
+    percentage: WELCOME_DISCOUNT_PERCENTAGE,
+    expires: member.createdAt + welcomeDiscountS,
+    kind: "welcome",
+  };
 }
 
 /** The active discount: the time bonus if there is one, else the welcome code, else none. */
-export function activeDiscount(member: OfferMember | null, welcomeDiscountS: number, nowS: number): ActiveDiscount | null {
+export function activeDiscount(
+  member: OfferMember | null,
+  welcomeDiscountS: number,
+  nowS: number,
+): ActiveDiscount | null {
   return timeBonus(member, nowS) ?? welcomeDiscount(member, welcomeDiscountS, nowS);
 }
 
@@ -53,7 +77,13 @@ export function formatCountdown(seconds: number): string {
 }
 
 /** The popup: after the delay in the members area, for a member with 0 credits, bonus running, not dismissed. */
-export function showTimeBonusPopup(o: { remaining: number; credits: number; dismissed: boolean; secondsInMembersArea: number; delayS: number }) {
+export function showTimeBonusPopup(o: {
+  remaining: number;
+  credits: number;
+  dismissed: boolean;
+  secondsInMembersArea: number;
+  delayS: number;
+}) {
   return o.remaining > 0 && o.credits === 0 && !o.dismissed && o.secondsInMembersArea >= o.delayS;
 }
 

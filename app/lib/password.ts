@@ -37,7 +37,10 @@ export function iterationsOf(stored: string): number {
 
 /** A random URL-safe id (members, conversations, photos, sessions): never sequential. */
 export function randomId(bytes = 12): string {
-  return b64(crypto.getRandomValues(new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return b64(crypto.getRandomValues(new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 export async function sha256(text: string): Promise<string> {

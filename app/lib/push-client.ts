@@ -11,7 +11,9 @@ export type PushState = "unknown" | "subscribed" | "denied" | "unsupported";
 export const SW_URL = "/sw.js";
 
 function supported() {
-  return typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+  return (
+    typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window
+  );
 }
 
 async function registration() {
@@ -26,7 +28,9 @@ export async function pushState(): Promise<PushState> {
 }
 
 const keyBytes = (b64url: string) =>
-  Uint8Array.from(atob(b64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (b64url.length % 4)) % 4)), (c) => c.charCodeAt(0));
+  Uint8Array.from(atob(b64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (b64url.length % 4)) % 4)), (c) =>
+    c.charCodeAt(0),
+  );
 
 /** Asks for permission, subscribes this device and stores it; answers the new state (throws when saving failed). */
 export async function subscribePush(): Promise<PushState> {
@@ -37,8 +41,14 @@ export async function subscribePush(): Promise<PushState> {
   const { public_key } = (await (await apiFetch("/api/user.php?push=1")).json()) as { public_key: string };
   await registration();
   const reg = await navigator.serviceWorker.ready;
-  const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) }));
-  const res = await apiFetch("/api/user.php?push=1", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sub) });
+  const sub =
+    (await reg.pushManager.getSubscription()) ??
+    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) }));
+  const res = await apiFetch("/api/user.php?push=1", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(sub),
+  });
   if (!res.ok) throw new Error(`push subscription not saved (${res.status})`);
   return "subscribed";
 }
@@ -46,7 +56,11 @@ export async function subscribePush(): Promise<PushState> {
 /** Push off for this device: the browser forgets the subscription and so does the server. */
 export async function unsubscribePush(): Promise<PushState> {
   const sub = await (await navigator.serviceWorker.getRegistration())?.pushManager.getSubscription();
-  await apiFetch("/api/user.php?push=1", { method: "DELETE", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ endpoint: sub?.endpoint }) });
+  await apiFetch("/api/user.php?push=1", {
+    method: "DELETE",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ endpoint: sub?.endpoint }),
+  });
   await sub?.unsubscribe().catch(() => false);
   return "unknown";
 }

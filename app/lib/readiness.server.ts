@@ -7,8 +7,14 @@ import type { Env } from "./env";
  * and the notification queue's producer binding (a queue cannot be probed without enqueueing a message,
  * and an empty batch is refused, so its presence is what is checked).
  */
-export async function readiness(env: Pick<Env, "DB" | "PHOTOS" | "NOTIFY_QUEUE">): Promise<{ d1: boolean; r2: boolean; queue: boolean }> {
-  const ok = (p: Promise<unknown>) => p.then(() => true, () => false);
+export async function readiness(
+  env: Pick<Env, "DB" | "PHOTOS" | "NOTIFY_QUEUE">,
+): Promise<{ d1: boolean; r2: boolean; queue: boolean }> {
+  const ok = (p: Promise<unknown>) =>
+    p.then(
+      () => true,
+      () => false,
+    );
   const [d1, r2, queue] = await Promise.all([
     ok(getDb(env.DB).run(sql`SELECT 1`)),
     ok(env.PHOTOS.head("readyz")),

@@ -9,7 +9,8 @@ import { z } from "zod";
 // C0/C1 controls (line breaks are handled first), bidi embeddings/overrides/isolates and marks,
 // zero-width space, word joiner and invisible operators, BOM, Mongolian vowel separator, the
 // soft hyphen and interlinear annotation marks.
-const STRIP = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const STRIP =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 // Characters that draw nothing but are not white space: joiners and variation selectors (kept
 // inside emoji), Hangul fillers and the blank braille pattern (used for "invisible" names).
 // oxlint-disable-next-line no-misleading-character-class -- each joiner and selector is listed on its own on purpose

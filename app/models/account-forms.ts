@@ -11,8 +11,12 @@ import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SEEKING, SIGNUP_MESSAGE_MAX } from ".
 
 export const OLDEST_AGE = 120;
 
-const email = (message: string) => z.string({ required_error: message }).trim().toLowerCase().max(254, message).email(message);
-const password = z.string({ required_error: "errors.passwordShort" }).min(PASSWORD_MIN, "errors.passwordShort").max(200, "errors.passwordShort");
+const email = (message: string) =>
+  z.string({ required_error: message }).trim().toLowerCase().max(254, message).email(message);
+const password = z
+  .string({ required_error: "errors.passwordShort" })
+  .min(PASSWORD_MIN, "errors.passwordShort")
+  .max(200, "errors.passwordShort");
 
 /** Whole years between an ISO date of birth and today; null when the date is not a real date. */
 export function validAgeOn(dob: string, today: Date): number | null {
@@ -27,7 +31,12 @@ export function signupSchema(minAge: number, today = new Date()) {
   return z
     .object({
       email: email("errors.emailInvalid"),
-      name: line(z.string({ required_error: "errors.nameLength" }).min(NAME_MIN, "errors.nameLength").max(NAME_MAX, "errors.nameLength")),
+      name: line(
+        z
+          .string({ required_error: "errors.nameLength" })
+          .min(NAME_MIN, "errors.nameLength")
+          .max(NAME_MAX, "errors.nameLength"),
+      ),
       date_of_birth: z.string({ required_error: "errors.dobRequired" }),
       signup_message: paragraph(z.string().max(SIGNUP_MESSAGE_MAX, "errors.messageTooLong").optional()),
       password,
@@ -40,10 +49,15 @@ export function signupSchema(minAge: number, today = new Date()) {
     })
     .superRefine((v, ctx) => {
       if (v.name.startsWith("@")) ctx.addIssue({ code: "custom", path: ["name"], message: "errors.nameAt" });
-      else if (v.name.trim().toLowerCase() === v.email) ctx.addIssue({ code: "custom", path: ["name"], message: "errors.nameIsEmail" });
+      else if (v.name.trim().toLowerCase() === v.email)
+        ctx.addIssue({ code: "custom", path: ["name"], message: "errors.nameIsEmail" });
       const age = validAgeOn(v.date_of_birth, today);
       if (age === null || age > OLDEST_AGE || age < 0) {
-        ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: v.date_of_birth ? "errors.dobInvalid" : "errors.dobRequired" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["date_of_birth"],
+          message: v.date_of_birth ? "errors.dobInvalid" : "errors.dobRequired",
+        });
       } else if (age < minAge) {
         ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: "errors.dobRequired" });
       }
@@ -59,10 +73,12 @@ export const loginSchema = z.object({
 export const resetRequestSchema = z.object({ email: email("errors.emailInvalid") });
 
 const withConfirmation = <T extends z.ZodRawShape>(shape: T) =>
-  z.object({ ...shape, password, password_confirm: z.string({ required_error: "errors.passwordMismatch" }) }).refine(
-    (v) => v.password === v.password_confirm,
-    { path: ["password_confirm"], message: "errors.passwordMismatch" },
-  );
+  z
+    .object({ ...shape, password, password_confirm: z.string({ required_error: "errors.passwordMismatch" }) })
+    .refine((v) => v.password === v.password_confirm, {
+      path: ["password_confirm"],
+      message: "errors.passwordMismatch",
+    });
 
 export const resetSchema = withConfirmation({ token: z.string().min(1) });
 
@@ -75,10 +91,21 @@ export const changePasswordSchema = withConfirmation({
 export const changeEmailSchema = z.object({
   intent: z.literal("email"),
   new_email: email("errors.newEmailInvalid"),
-  password: z.string({ required_error: "errors.oldPassword" }).min(1, "errors.oldPassword").max(200, "errors.oldPassword"),
+  password: z
+    .string({ required_error: "errors.oldPassword" })
+    .min(1, "errors.oldPassword")
+    .max(200, "errors.oldPassword"),
 });
 
-export const DELETE_REASONS = ["price", "found_someone", "not_looking", "site_problems", "not_enough_members", "time", "other"] as const;
+export const DELETE_REASONS = [
+  "price",
+  "found_someone",
+  "not_looking",
+  "site_problems",
+  "not_enough_members",
+  "time",
+  "other",
+] as const;
 
 export const deleteSchema = z.object({
   reason: z.enum(DELETE_REASONS, { errorMap: () => ({ message: "errors.reasonRequired" }) }),

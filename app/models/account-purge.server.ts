@@ -14,14 +14,20 @@ const DAY = 86_400;
  * The purge (daily Cron Trigger): accounts deleted more than REACTIVATION_DAYS ago are removed with
  * everything that references them (ON DELETE CASCADE) and their photo files. Returns how many.
  */
-export async function purgeDeletedAccounts(env: Pick<Env, "DB" | "PHOTOS">, now = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function purgeDeletedAccounts(
+  env: Pick<Env, "DB" | "PHOTOS">,
+  now = Math.floor(Date.now() / 1000),
+): Promise<number> {
   const cutoff = now - REACTIVATION_DAYS * DAY;
   const db = getDb(env.DB);
   const { users, photos } = schema;
   let purged = 0;
   for (;;) {
-    const rows = await db.select({ id: users.id }).from(users)
-      .where(and(isNotNull(users.deletedAt), lte(users.deletedAt, cutoff))).limit(50);
+    const rows = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(isNotNull(users.deletedAt), lte(users.deletedAt, cutoff)))
+      .limit(50);
     if (rows.length === 0) return purged;
     const ids = rows.map((r) => r.id);
     const files = await db.select({ id: photos.id }).from(photos).where(inArray(photos.userId, ids));
@@ -32,4 +38,3 @@ export async function purgeDeletedAccounts(env: Pick<Env, "DB" | "PHOTOS">, now 
     purged += ids.length;
   }
 }
-

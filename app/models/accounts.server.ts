@@ -30,7 +30,10 @@ export const ACTIVATION_MAILS_PER_DAY = 3;
 const DAY = 86_400;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-type AccountEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB" | "METRICS">;
+type AccountEnv = Pick<
+  Env,
+  "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB" | "METRICS"
+>;
 
 // ---------------------------------------------------------------------------------------------
 // Quotas and throttling
@@ -55,11 +58,18 @@ export async function takeDailyQuota(d1: D1Database, key: string, max: number, n
  * Login and reset also key on the e-mail address, so many members behind one address (an office,
  * a test run) do not throttle each other; guessing one account's password is the lockout's job.
  */
-export async function withinRateLimit(env: Pick<Env, "RATE_LIMITER" | "DB">, request: Request, action: string, email?: string): Promise<boolean> {
+export async function withinRateLimit(
+  env: Pick<Env, "RATE_LIMITER" | "DB">,
+  request: Request,
+  action: string,
+  email?: string,
+): Promise<boolean> {
   const ip = clientIp(request);
   if (action === "login" && !(await withinAddressesPerClient(env.DB, ip))) return false;
   if (!env.RATE_LIMITER) return true;
-  const { success } = await env.RATE_LIMITER.limit({ key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}` });
+  const { success } = await env.RATE_LIMITER.limit({
+    key: `${action}:${ip}${email ? `:${normalizeEmail(email)}` : ""}`,
+  });
   return success;
 }
 
@@ -78,7 +88,10 @@ const sprayKey = (ip: string, hour: number) => `login-addresses:${ip}:${hour}`;
 /** Whether this client is still under LOGIN_ADDRESSES_PER_CLIENT failed addresses this hour. */
 async function withinAddressesPerClient(d1: D1Database, ip: string, now = nowS()): Promise<boolean> {
   const { counters } = schema;
-  const [row] = await getDb(d1).select({ count: counters.count }).from(counters).where(eq(counters.key, sprayKey(ip, Math.floor(now / HOUR))));
+  const [row] = await getDb(d1)
+    .select({ count: counters.count })
+    .from(counters)
+    .where(eq(counters.key, sprayKey(ip, Math.floor(now / HOUR))));
   return (row?.count ?? 0) < LOGIN_ADDRESSES_PER_CLIENT;
 }
 
@@ -91,7 +104,10 @@ export function failedAddressStatements(db: Db, ip: string, email: string, now: 
   const expires = (hour + 1) * HOUR;
   const { counters } = schema;
   return [
-    db.insert(counters).values({ key: `login-address:${ip}:${hour}:${email}`, count: 1, expiresAt: expires }).onConflictDoNothing(),
+    db
+      .insert(counters)
+      .values({ key: `login-address:${ip}:${hour}:${email}`, count: 1, expiresAt: expires })
+      .onConflictDoNothing(),
     // Guarded: counts only when the insert above added the address (changes() = 1).
     db
       .insert(counters)
@@ -128,15 +144,24 @@ export interface LoginClient {
  * member is mailed (once a day). A success resets the counts.
  */
 export async function login(
-  env: AccountEnv, brand: BrandWithCompany, email: string, password: string, client: LoginClient, now = nowS(),
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  email: string,
+  password: string,
+  client: LoginClient,
+  now = nowS(),
 ): Promise<LoginResult> {
   const d1 = env.DB;
   const db = getDb(d1);
   const { users, profiles, counters } = schema;
   const [user] = await db
     .select({
-      id: users.id, email: users.email, passwordHash: users.passwordHash, language: users.language,
-      blockedUntil: users.blockedUntil, name: profiles.name,
+      id: users.id,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      language: users.language,
+      blockedUntil: users.blockedUntil,
+      name: profiles.name,
       // This client's running lock: the device's key for the member's own device, else the address's.
       clientBlockedUntil: sql<number | null>`(SELECT ${counters.expiresAt} FROM ${counters}
         WHERE ${counters.key} = (CASE WHEN ${users.id} = ${client.device?.userId ?? ""} THEN ${failKeyPrefix(client, true)} ELSE ${failKeyPrefix(client, false)} END) || ${users.id}
@@ -153,13 +178,20 @@ export async function login(
   }
   const known = client.device?.userId === user.id;
   const failKey = failKeyPrefix(client, known) + user.id;
-  if (user.clientBlockedUntil) return { ok: false, reason: "blocked", minutes: minutesLeft(user.clientBlockedUntil, now) };
-  if (!known && user.blockedUntil && user.blockedUntil > now) return { ok: false, reason: "blocked", minutes: minutesLeft(user.blockedUntil, now) };
+  if (user.clientBlockedUntil)
+    return { ok: false, reason: "blocked", minutes: minutesLeft(user.clientBlockedUntil, now) };
+  if (!known && user.blockedUntil && user.blockedUntil > now)
+    return { ok: false, reason: "blocked", minutes: minutesLeft(user.blockedUntil, now) };
   if (await verifyPassword(password, user.passwordHash, env.PASSWORD_PEPPER)) {
     // A running lock for unknown devices stays: the member's success does not give the attacker new tries.
     await db.batch([
-      db.update(users)
-        .set({ failedLogins: 0, blockedUntil: sql`CASE WHEN ${users.blockedUntil} > ${now} THEN ${users.blockedUntil} END`, lastSeenAt: now })
+      db
+        .update(users)
+        .set({
+          failedLogins: 0,
+          blockedUntil: sql`CASE WHEN ${users.blockedUntil} > ${now} THEN ${users.blockedUntil} END`,
+          lastSeenAt: now,
+        })
         .where(eq(users.id, user.id)),
       db.delete(counters).where(eq(counters.key, failKey)),
     ]);
@@ -175,7 +207,9 @@ export async function login(
   const accountLocked = accountRow[0]?.blockedUntil === until;
   if (clientLocked || accountLocked) {
     if (await takeDailyQuota(d1, `lockout-mail:${user.id}`, 1, now)) {
-      await sendAccountMail(env, brand, user, "lockout", null, client.origin, user.email, { minutes: LOGIN_BLOCK_MINUTES });
+      await sendAccountMail(env, brand, user, "lockout", null, client.origin, user.email, {
+        minutes: LOGIN_BLOCK_MINUTES,
+      });
     }
   }
   if (clientLocked || (accountLocked && !known)) return { ok: false, reason: "blocked", minutes: LOGIN_BLOCK_MINUTES };
@@ -189,7 +223,8 @@ export async function login(
 export function clientFailureStatement(db: Db, key: string, now: number) {
   const { counters } = schema;
   const until = now + LOGIN_BLOCK_MINUTES * 60;
-  return db.insert(counters)
+  return db
+    .insert(counters)
     .values({ key, count: 1, expiresAt: until })
     .onConflictDoUpdate({
       target: counters.key,
@@ -206,9 +241,15 @@ export function clientFailureStatement(db: Db, key: string, now: number) {
  * locks it until `until` and starts the count afresh. Returns blockedUntil. The CASE reads the row's
  * own count in the same statement.
  */
-export function accountFailureStatement(db: Db, table: typeof schema.users | typeof schema.operators, id: string, until: number) {
+export function accountFailureStatement(
+  db: Db,
+  table: typeof schema.users | typeof schema.operators,
+  id: string,
+  until: number,
+) {
   const limitReached = sql`${table.failedLogins} + 1 >= ${LOGIN_ACCOUNT_MAX_ATTEMPTS}`;
-  return db.update(table as typeof schema.users)
+  return db
+    .update(table as typeof schema.users)
     .set({
       blockedUntil: sql`CASE WHEN ${limitReached} THEN ${until} ELSE ${table.blockedUntil} END`,
       failedLogins: sql`CASE WHEN ${limitReached} THEN 0 ELSE ${table.failedLogins} + 1 END`,
@@ -240,7 +281,9 @@ export type EmailState = "free" | "taken" | "pending_deletion";
 
 export async function emailState(d1: D1Database, brandId: number, email: string): Promise<EmailState> {
   const { users } = schema;
-  const [row] = await getDb(d1).select({ deletedAt: users.deletedAt }).from(users)
+  const [row] = await getDb(d1)
+    .select({ deletedAt: users.deletedAt })
+    .from(users)
     .where(and(eq(users.brandId, brandId), eq(users.email, normalizeEmail(email))));
   if (!row) return "free";
   return row.deletedAt ? "pending_deletion" : "taken";
@@ -277,8 +320,8 @@ export async function signup(
   const id = randomId();
   const credits = Math.max(0, brand.signupCredits);
   const who = NICHE_WHO[nicheOf(brand)];
-  const gender = who.fixed ? who.gender : input.gender ?? who.gender;
-  const sexuality = sexualityOf(gender, who.fixed ? who.seeking : input.seeking ?? who.seeking);
+  const gender = who.fixed ? who.gender : (input.gender ?? who.gender);
+  const sexuality = sexualityOf(gender, who.fixed ? who.seeking : (input.seeking ?? who.seeking));
   const country = brand.countries.includes(o.country) ? o.country : (brand.countries[0] ?? o.country);
   const db = getDb(d1);
   const { token, statement } = await newToken(db, id, "activate");
@@ -286,12 +329,29 @@ export async function signup(
   // One D1 batch with the ledger's statements of credits.server.ts (raw until that model moves).
   const statements = [
     db.insert(schema.users).values({
-      id, brandId: brand.id, email, passwordHash: await hashPassword(input.password, env.PASSWORD_PEPPER), language: o.language,
-      status: "not_confirmed", network: t.network, ref: t.ref, sub1: t.sub1, sub2: t.sub2, sub3: t.sub3, lb: t.lb,
-      signupMessage: input.signupMessage?.trim() || null, signupProfileId: input.signupProfileId || null,
+      id,
+      brandId: brand.id,
+      email,
+      passwordHash: await hashPassword(input.password, env.PASSWORD_PEPPER),
+      language: o.language,
+      status: "not_confirmed",
+      network: t.network,
+      ref: t.ref,
+      sub1: t.sub1,
+      sub2: t.sub2,
+      sub3: t.sub3,
+      lb: t.lb,
+      signupMessage: input.signupMessage?.trim() || null,
+      signupProfileId: input.signupProfileId || null,
     }),
     db.insert(schema.profiles).values({
-      userId: id, name: input.name.trim(), status: "disabled", gender, sexuality, dateOfBirth: input.dateOfBirth, country,
+      userId: id,
+      name: input.name.trim(),
+      status: "disabled",
+      gender,
+      sexuality,
+      dateOfBirth: input.dateOfBirth,
+      country,
     }),
     statement,
   ].map((q) => toStatement(d1, q));
@@ -303,10 +363,18 @@ export async function signup(
     if (String(e).includes("UNIQUE")) return { ok: false, error: "taken" };
     throw e;
   }
-  await sendAccountMail(env, brand, { id, email, name: input.name.trim(), language: o.language }, "activate", token, o.origin);
+  await sendAccountMail(
+    env,
+    brand,
+    { id, email, name: input.name.trim(), language: o.language },
+    "activate",
+    token,
+    o.origin,
+  );
   countEvent(env, "signup", { brandId: brand.id });
   const message = input.signupMessage?.trim();
-  const conversationId = message && input.signupProfileId ? await sendSignupMessage(env, brand, id, input.signupProfileId, message) : null;
+  const conversationId =
+    message && input.signupProfileId ? await sendSignupMessage(env, brand, id, input.signupProfileId, message) : null;
   return { ok: true, userId: id, conversationId };
 }
 
@@ -319,13 +387,24 @@ const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
  * yet, so it is stored held and delivered by confirmAddress (releaseHeldMessages) once the address
  * is confirmed. Only to an existing member of the same brand. Returns the conversation, or null.
  */
-async function sendSignupMessage(env: AccountEnv, brand: BrandWithCompany, userId: string, profileId: string, body: string) {
+async function sendSignupMessage(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  userId: string,
+  profileId: string,
+  body: string,
+) {
   const { users } = schema;
-  const [target] = await getDb(env.DB).select({ id: users.id }).from(users)
+  const [target] = await getDb(env.DB)
+    .select({ id: users.id })
+    .from(users)
     .where(and(eq(users.id, profileId), eq(users.brandId, brand.id), isNull(users.deletedAt)));
   if (!target) return null;
   const sent = await startAndSend(env, { id: userId, credits: 0 }, profileId, {
-    clientId: SIGNUP_MESSAGE_CLIENT_ID, kind: "text", body: body.slice(0, brand.messageLength), prices: { message: 0, gift: 0 },
+    clientId: SIGNUP_MESSAGE_CLIENT_ID,
+    kind: "text",
+    body: body.slice(0, brand.messageLength),
+    prices: { message: 0, gift: 0 },
   });
   return sent.ok ? sent.id : null;
 }
@@ -353,7 +432,11 @@ async function sendAccountMail(
   const link = `${origin}${LINK_PATH[kind]}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
   await mailerFor(env).send(
     accountMail(t, kind, {
-      brandId: brand.id, brandName: brand.mailName || brand.name, to, name: user.name, link,
+      brandId: brand.id,
+      brandName: brand.mailName || brand.name,
+      to,
+      name: user.name,
+      link,
       vars: { days: REACTIVATION_DAYS, ...vars },
     }),
   );
@@ -368,16 +451,26 @@ async function sendAccountMail(
  * address set, the status confirmed and the profile active; then the messages held until now are
  * delivered. False when the token was not usable or the account is deleted.
  */
-async function confirmAddress(env: AccountEnv, userId: string, token: string, kind: TokenKind, email?: string): Promise<boolean> {
+async function confirmAddress(
+  env: AccountEnv,
+  userId: string,
+  token: string,
+  kind: TokenKind,
+  email?: string,
+): Promise<boolean> {
   const db = getDb(env.DB);
   const { users, profiles } = schema;
   // Guarded: each statement changes a row only if the one before did (changes() = 1).
   const [, confirmed] = await db.batch([
     tokenUseStatement(db, await tokenHash(token), kind),
-    db.update(users)
+    db
+      .update(users)
       .set({ status: "confirmed", email: sql`COALESCE(${email ?? null}, ${users.email})` })
       .where(and(eq(users.id, userId), isNull(users.deletedAt), sql`changes() = 1`)),
-    db.update(profiles).set({ status: "active" }).where(and(eq(profiles.userId, userId), sql`changes() = 1`)),
+    db
+      .update(profiles)
+      .set({ status: "active" })
+      .where(and(eq(profiles.userId, userId), sql`changes() = 1`)),
   ]);
   if (confirmed?.meta.changes !== 1) return false;
   await releaseHeldMessages(env, userId);
@@ -433,10 +526,13 @@ export async function resetPassword(env: AccountEnv, token: string, password: st
   const hash = await tokenHash(token);
   const now = nowS();
   // The link's member while the link is usable; the token is used last, in the same batch.
-  const mine = db.select({ userId: tokens.userId }).from(tokens)
+  const mine = db
+    .select({ userId: tokens.userId })
+    .from(tokens)
     .where(and(eq(tokens.idHash, hash), eq(tokens.kind, "reset"), isNull(tokens.usedAt), gt(tokens.expiresAt, now)));
   const results = await db.batch([
-    db.update(users)
+    db
+      .update(users)
       .set({ passwordHash: await hashPassword(password, env.PASSWORD_PEPPER), failedLogins: 0, blockedUntil: null })
       .where(inArray(users.id, mine)),
     db.delete(sessions).where(inArray(sessions.userId, mine)),
@@ -449,17 +545,29 @@ export async function resetPassword(env: AccountEnv, token: string, password: st
 }
 
 async function passwordHashOf(db: Db, userId: string) {
-  const [row] = await db.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, userId));
+  const [row] = await db
+    .select({ passwordHash: schema.users.passwordHash })
+    .from(schema.users)
+    .where(eq(schema.users.id, userId));
   return row;
 }
 
 /** Settings: the old password must be right; the member's other sessions end. */
-export async function changePassword(env: AccountEnv, userId: string, oldPassword: string, password: string, keepSessionHash: string | null) {
+export async function changePassword(
+  env: AccountEnv,
+  userId: string,
+  oldPassword: string,
+  password: string,
+  keepSessionHash: string | null,
+) {
   const db = getDb(env.DB);
   const row = await passwordHashOf(db, userId);
   if (!row || !(await verifyPassword(oldPassword, row.passwordHash, env.PASSWORD_PEPPER))) return false;
   await db.batch([
-    db.update(schema.users).set({ passwordHash: await hashPassword(password, env.PASSWORD_PEPPER) }).where(eq(schema.users.id, userId)),
+    db
+      .update(schema.users)
+      .set({ passwordHash: await hashPassword(password, env.PASSWORD_PEPPER) })
+      .where(eq(schema.users.id, userId)),
     revokeSessionsStatement(db, userId, keepSessionHash ?? undefined),
   ]);
   await closeRevokedSockets(env, userId);
@@ -475,18 +583,27 @@ export async function changePassword(env: AccountEnv, userId: string, oldPasswor
  * at once with a link that undoes the change for MAIL_UNDO_DAYS days (issue 12, decision 087).
  */
 export async function requestMailChange(
-  env: AccountEnv, brand: BrandWithCompany, member: Member, newEmail: string, password: string, origin: string,
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  member: Member,
+  newEmail: string,
+  password: string,
+  origin: string,
 ) {
   const db = getDb(env.DB);
   const row = await passwordHashOf(db, member.id);
-  if (!row || !(await verifyPassword(password, row.passwordHash, env.PASSWORD_PEPPER))) return "wrong_password" as const;
+  if (!row || !(await verifyPassword(password, row.passwordHash, env.PASSWORD_PEPPER)))
+    return "wrong_password" as const;
   const email = normalizeEmail(newEmail);
   if ((await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
   const change = await newToken(db, member.id, "mail_change", email);
   const undo = await newToken(db, member.id, "mail_undo", member.email);
   await db.batch([change.statement, undo.statement]);
   await sendAccountMail(env, brand, member, "mailChange", change.token, origin, email);
-  await sendAccountMail(env, brand, member, "mailUndo", undo.token, origin, member.email, { email, days: MAIL_UNDO_DAYS });
+  await sendAccountMail(env, brand, member, "mailUndo", undo.token, origin, member.email, {
+    email,
+    days: MAIL_UNDO_DAYS,
+  });
   return "sent" as const;
 }
 
@@ -497,10 +614,15 @@ export async function confirmMailChange(env: AccountEnv, token: string): Promise
     .select({ userId: tokens.userId, newEmail: tokens.payload, brandId: users.brandId })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
-    .where(and(
-      eq(tokens.idHash, await tokenHash(token)), eq(tokens.kind, "mail_change"), isNull(tokens.usedAt),
-      gt(tokens.expiresAt, nowS()), isNull(users.deletedAt),
-    ));
+    .where(
+      and(
+        eq(tokens.idHash, await tokenHash(token)),
+        eq(tokens.kind, "mail_change"),
+        isNull(tokens.usedAt),
+        gt(tokens.expiresAt, nowS()),
+        isNull(users.deletedAt),
+      ),
+    );
   if (!row?.newEmail) return "invalid";
   if ((await emailState(env.DB, row.brandId, row.newEmail)) !== "free") return "taken";
   try {
@@ -525,9 +647,15 @@ export async function undoMailChange(env: AccountEnv, token: string): Promise<"o
     .select({ userId: tokens.userId, payload: tokens.payload, email: users.email, brandId: users.brandId })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
-    .where(and(
-      eq(tokens.idHash, hash), eq(tokens.kind, "mail_undo"), isNull(tokens.usedAt), gt(tokens.expiresAt, nowS()), isNull(users.deletedAt),
-    ));
+    .where(
+      and(
+        eq(tokens.idHash, hash),
+        eq(tokens.kind, "mail_undo"),
+        isNull(tokens.usedAt),
+        gt(tokens.expiresAt, nowS()),
+        isNull(users.deletedAt),
+      ),
+    );
   if (!row?.payload) return "invalid";
   const previous = row.payload;
   // Someone may have signed up with the old address after it was released.
@@ -535,7 +663,15 @@ export async function undoMailChange(env: AccountEnv, token: string): Promise<"o
   try {
     const [, , , used] = await db.batch([
       db.update(users).set({ email: previous, status: "confirmed" }).where(eq(users.id, row.userId)),
-      db.delete(tokens).where(and(eq(tokens.userId, row.userId), inArray(tokens.kind, ["mail_change", "mail_undo"]), ne(tokens.idHash, hash))),
+      db
+        .delete(tokens)
+        .where(
+          and(
+            eq(tokens.userId, row.userId),
+            inArray(tokens.kind, ["mail_change", "mail_undo"]),
+            ne(tokens.idHash, hash),
+          ),
+        ),
       revokeSessionsStatement(db, row.userId),
       tokenUseStatement(db, hash, "mail_undo"),
     ]);
@@ -603,7 +739,10 @@ export async function deleteAccount(
   const { users, tokens } = schema;
   const { token, statement } = await newToken(db, member.id, "reactivate");
   await db.batch([
-    db.update(users).set({ deletedAt: nowS(), deleteReason: reason, deleteRemarks: remarks.slice(0, 2000) }).where(eq(users.id, member.id)),
+    db
+      .update(users)
+      .set({ deletedAt: nowS(), deleteReason: reason, deleteRemarks: remarks.slice(0, 2000) })
+      .where(eq(users.id, member.id)),
     revokeSessionsStatement(db, member.id),
     db.delete(tokens).where(and(eq(tokens.userId, member.id), eq(tokens.kind, "reactivate"))),
     statement,
@@ -617,7 +756,13 @@ export async function requestReactivation(env: AccountEnv, brand: BrandWithCompa
   const { users, profiles } = schema;
   const db = getDb(env.DB);
   const [user] = await db
-    .select({ id: users.id, email: users.email, language: users.language, deletedAt: users.deletedAt, name: profiles.name })
+    .select({
+      id: users.id,
+      email: users.email,
+      language: users.language,
+      deletedAt: users.deletedAt,
+      name: profiles.name,
+    })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(and(eq(users.brandId, brand.id), eq(users.email, normalizeEmail(email)), isNotNull(users.deletedAt)));
@@ -634,11 +779,22 @@ export async function reactivate(d1: D1Database, token: string, now = nowS()): P
   const db = getDb(d1);
   const { users, tokens } = schema;
   const hash = await tokenHash(token);
-  const usable = and(eq(tokens.idHash, hash), eq(tokens.kind, "reactivate"), isNull(tokens.usedAt), gt(tokens.expiresAt, now));
+  const usable = and(
+    eq(tokens.idHash, hash),
+    eq(tokens.kind, "reactivate"),
+    isNull(tokens.usedAt),
+    gt(tokens.expiresAt, now),
+  );
   const [restored] = await db.batch([
-    db.update(users)
+    db
+      .update(users)
       .set({ deletedAt: null, deleteReason: null, deleteRemarks: null })
-      .where(and(inArray(users.id, db.select({ userId: tokens.userId }).from(tokens).where(usable)), gt(users.deletedAt, now - REACTIVATION_DAYS * DAY)))
+      .where(
+        and(
+          inArray(users.id, db.select({ userId: tokens.userId }).from(tokens).where(usable)),
+          gt(users.deletedAt, now - REACTIVATION_DAYS * DAY),
+        ),
+      )
       .returning({ id: users.id }),
     db.update(tokens).set({ usedAt: now }).where(usable),
   ]);
@@ -658,9 +814,14 @@ export async function retentionDiscountCode(d1: D1Database, brand: BrandWithComp
     .from(dc)
     .where(and(eq(dc.userId, userId), like(dc.code, "STAY-%"), eq(dc.status, "active")))
     .limit(1);
-  if (existing?.expires && existing.expires > nowS()) return { code: existing.code, percentage: Number(existing.valuePercentage) };
-  const code = `STAY-${randomId(6).toUpperCase().replace(/[^A-Z0-9]/g, "X")}`;
-  await db.insert(dc).values({ code, valuePercentage: String(percentage), userId, expires: nowS() + 30 * DAY, oncePerUser: true });
+  if (existing?.expires && existing.expires > nowS())
+    return { code: existing.code, percentage: Number(existing.valuePercentage) };
+  const code = `STAY-${randomId(6)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "X")}`;
+  await db
+    .insert(dc)
+    .values({ code, valuePercentage: String(percentage), userId, expires: nowS() + 30 * DAY, oncePerUser: true });
   return { code, percentage };
 }
 
@@ -678,7 +839,12 @@ export function userJson(m: Member) {
     invisible: m.invisible,
     notifications_disabled: m.notificationsDisabled,
     created_at: m.createdAt,
-    profile: { id: m.id, name: m.name, status: m.profileStatus, main_image: m.mainPhotoId ? { id: m.mainPhotoId } : null },
+    profile: {
+      id: m.id,
+      name: m.name,
+      status: m.profileStatus,
+      main_image: m.mainPhotoId ? { id: m.mainPhotoId } : null,
+    },
   };
 }
 
@@ -692,33 +858,115 @@ export async function exportMemberData(d1: D1Database, userId: string) {
   const db = getDb(d1);
   const s = schema;
   const { passwordHash: _secret, ...userColumns } = getTableColumns(s.users);
-  const [user, profile, interests, photos, likesGiven, likesReceived, blocks, conversations, messages, ledger, payments, notifications, discounts] =
-    await db.batch([
-      db.select(stored(userColumns)).from(s.users).where(eq(s.users.id, userId)),
-      db.select(stored(getTableColumns(s.profiles))).from(s.profiles).where(eq(s.profiles.userId, userId)),
-      db.select({ interestId: s.profileInterests.interestId }).from(s.profileInterests).where(eq(s.profileInterests.userId, userId)),
-      db.select(stored({ a: s.photos.id, b: s.photos.isPrivate, c: s.photos.width, d: s.photos.height, e: s.photos.createdAt }))
-        .from(s.photos).where(eq(s.photos.userId, userId)),
-      db.select(stored({ a: s.likes.likedId, b: s.likes.source, c: s.likes.createdAt })).from(s.likes).where(eq(s.likes.likerId, userId)),
-      db.select(stored({ a: s.likes.likerId, b: s.likes.createdAt })).from(s.likes).where(eq(s.likes.likedId, userId)),
-      db.select(stored({ a: s.blocks.blockedId, b: s.blocks.createdAt })).from(s.blocks).where(eq(s.blocks.blockerId, userId)),
-      db.select(stored({ a: s.conversations.id, b: s.conversations.memberA, c: s.conversations.memberB, d: s.conversations.createdAt }))
-        .from(s.conversations).where(or(eq(s.conversations.memberA, userId), eq(s.conversations.memberB, userId))),
-      db.select(stored({
-        a: s.messages.conversationId, b: s.messages.kind, c: s.messages.body, d: s.messages.giftId, e: s.messages.creditsCharged,
-        f: s.messages.createdAt,
-      })).from(s.messages).where(eq(s.messages.senderId, userId)).orderBy(s.messages.id),
-      db.select(stored({ a: s.creditLedger.delta, b: s.creditLedger.reason, c: s.creditLedger.refId, d: s.creditLedger.createdAt }))
-        .from(s.creditLedger).where(eq(s.creditLedger.userId, userId)).orderBy(s.creditLedger.id),
-      db.select(stored({
-        a: s.payments.id, b: s.payments.packageId, c: s.payments.credits, d: s.payments.amountCents, e: s.payments.currency,
-        f: s.payments.method, g: s.payments.status, h: s.payments.createdAt,
-      })).from(s.payments).where(eq(s.payments.userId, userId)),
-      db.select(stored({ a: s.notificationsDisabled.type, b: s.notificationsDisabled.reason, c: s.notificationsDisabled.createdAt }))
-        .from(s.notificationsDisabled).where(eq(s.notificationsDisabled.userId, userId)),
-      db.select(stored({ a: s.discountCodes.code, b: s.discountCodes.valuePercentage, c: s.discountCodes.expires }))
-        .from(s.discountCodes).where(eq(s.discountCodes.userId, userId)),
-    ]);
+  const [
+    user,
+    profile,
+    interests,
+    photos,
+    likesGiven,
+    likesReceived,
+    blocks,
+    conversations,
+    messages,
+    ledger,
+    payments,
+    notifications,
+    discounts,
+  ] = await db.batch([
+    db.select(stored(userColumns)).from(s.users).where(eq(s.users.id, userId)),
+    db
+      .select(stored(getTableColumns(s.profiles)))
+      .from(s.profiles)
+      .where(eq(s.profiles.userId, userId)),
+    db
+      .select({ interestId: s.profileInterests.interestId })
+      .from(s.profileInterests)
+      .where(eq(s.profileInterests.userId, userId)),
+    db
+      .select(
+        stored({ a: s.photos.id, b: s.photos.isPrivate, c: s.photos.width, d: s.photos.height, e: s.photos.createdAt }),
+      )
+      .from(s.photos)
+      .where(eq(s.photos.userId, userId)),
+    db
+      .select(stored({ a: s.likes.likedId, b: s.likes.source, c: s.likes.createdAt }))
+      .from(s.likes)
+      .where(eq(s.likes.likerId, userId)),
+    db
+      .select(stored({ a: s.likes.likerId, b: s.likes.createdAt }))
+      .from(s.likes)
+      .where(eq(s.likes.likedId, userId)),
+    db
+      .select(stored({ a: s.blocks.blockedId, b: s.blocks.createdAt }))
+      .from(s.blocks)
+      .where(eq(s.blocks.blockerId, userId)),
+    db
+      .select(
+        stored({
+          a: s.conversations.id,
+          b: s.conversations.memberA,
+          c: s.conversations.memberB,
+          d: s.conversations.createdAt,
+        }),
+      )
+      .from(s.conversations)
+      .where(or(eq(s.conversations.memberA, userId), eq(s.conversations.memberB, userId))),
+    db
+      .select(
+        stored({
+          a: s.messages.conversationId,
+          b: s.messages.kind,
+          c: s.messages.body,
+          d: s.messages.giftId,
+          e: s.messages.creditsCharged,
+          f: s.messages.createdAt,
+        }),
+      )
+      .from(s.messages)
+      .where(eq(s.messages.senderId, userId))
+      .orderBy(s.messages.id),
+    db
+      .select(
+        stored({
+          a: s.creditLedger.delta,
+          b: s.creditLedger.reason,
+          c: s.creditLedger.refId,
+          d: s.creditLedger.createdAt,
+        }),
+      )
+      .from(s.creditLedger)
+      .where(eq(s.creditLedger.userId, userId))
+      .orderBy(s.creditLedger.id),
+    db
+      .select(
+        stored({
+          a: s.payments.id,
+          b: s.payments.packageId,
+          c: s.payments.credits,
+          d: s.payments.amountCents,
+          e: s.payments.currency,
+          f: s.payments.method,
+          g: s.payments.status,
+          h: s.payments.createdAt,
+        }),
+      )
+      .from(s.payments)
+      .where(eq(s.payments.userId, userId)),
+    db
+      .select(
+        stored({
+          a: s.notificationsDisabled.type,
+          b: s.notificationsDisabled.reason,
+          c: s.notificationsDisabled.createdAt,
+        }),
+      )
+      .from(s.notificationsDisabled)
+      .where(eq(s.notificationsDisabled.userId, userId)),
+    db
+      .select(stored({ a: s.discountCodes.code, b: s.discountCodes.valuePercentage, c: s.discountCodes.expires }))
+      .from(s.discountCodes)
+      .where(eq(s.discountCodes.userId, userId)),
+  ]);
   return {
     exported_at: new Date().toISOString(),
     user: user[0] ?? {},

@@ -41,15 +41,27 @@ async function readDevice(request: Request, context: AppLoadContext): Promise<Lo
 }
 
 /** Who is logging in, for the lockout: client address, known device, and the origin of mailed links. */
-export async function loginClient(request: Request, context: AppLoadContext, brand: Pick<Brand, "domain">): Promise<LoginClient> {
-  return { ip: clientIp(request), device: await readDevice(request, context), origin: linkOrigin(brand, context.env, request) };
+export async function loginClient(
+  request: Request,
+  context: AppLoadContext,
+  brand: Pick<Brand, "domain">,
+): Promise<LoginClient> {
+  return {
+    ip: clientIp(request),
+    device: await readDevice(request, context),
+    origin: linkOrigin(brand, context.env, request),
+  };
 }
 
 /** The member a strategy vouches for. */
 export type AuthUser = { userId: string; language: string };
 
 /** Why a login was refused: the route shows the spec's text for each. */
-export type AuthRefusal = { reason: "failed" } | { reason: "blocked"; minutes: number } | { reason: "rate_limited" } | { reason: "code" }
+export type AuthRefusal =
+  | { reason: "failed" }
+  | { reason: "blocked"; minutes: number }
+  | { reason: "rate_limited" }
+  | { reason: "code" }
   | { reason: "suspended"; statement: string };
 
 /** Thrown by a strategy's verify; remix-auth hands it back as the AuthorizationError's cause. */
@@ -74,7 +86,8 @@ const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request 
   if (!result.ok) throw new LoginRefused(result);
   // A suspended or banned member is not logged in: the route shows the statement of reasons instead (decision 167).
   const decisionId = await activeSuspension(env.DB, result.userId);
-  if (decisionId) throw new LoginRefused({ reason: "suspended", statement: await statementToken(env.SESSION_SECRET, decisionId) });
+  if (decisionId)
+    throw new LoginRefused({ reason: "suspended", statement: await statementToken(env.SESSION_SECRET, decisionId) });
   await liftEndedSuspension(env.DB, result.userId);
   return { userId: result.userId, language: result.language };
 });
@@ -87,7 +100,13 @@ const operatorStrategy = new FormStrategy<OperatorAuth>(async ({ form, context, 
   const { env } = context as StrategyContext;
   const email = String(form.get("email") ?? "");
   if (!(await withinRateLimit(env, request, "admin-login", email))) throw new LoginRefused({ reason: "rate_limited" });
-  const result = await operatorLogin(env, email, String(form.get("password") ?? ""), String(form.get("code") ?? ""), clientIp(request));
+  const result = await operatorLogin(
+    env,
+    email,
+    String(form.get("password") ?? ""),
+    String(form.get("code") ?? ""),
+    clientIp(request),
+  );
   if (!result.ok) throw new LoginRefused(result.reason === "code" ? { reason: "code" } : result);
   return { operator: result.operator };
 });
@@ -105,9 +124,19 @@ const authenticators = new WeakMap<Env, Authenticator<AuthUser | OperatorAuth>>(
 function authenticatorFor(env: Env): Authenticator<AuthUser | OperatorAuth> {
   let authenticator = authenticators.get(env);
   if (!authenticator) {
-    const flowStorage = guardedSessionStorage(createCookieSessionStorage({
-      cookie: { name: "auth_flow", httpOnly: true, secure: true, sameSite: "lax", path: "/", maxAge: 600, secrets: [env.SESSION_SECRET] },
-    }));
+    const flowStorage = guardedSessionStorage(
+      createCookieSessionStorage({
+        cookie: {
+          name: "auth_flow",
+          httpOnly: true,
+          secure: true,
+          sameSite: "lax",
+          path: "/",
+          maxAge: 600,
+          secrets: [env.SESSION_SECRET],
+        },
+      }),
+    );
     authenticator = new Authenticator<AuthUser | OperatorAuth>(flowStorage, { throwOnError: true })
       .use(formStrategy, "form")
       .use(operatorStrategy, "operator");
@@ -133,13 +162,19 @@ export async function authenticate<S extends StrategyName>(
     });
     return { ok: true, ...(user as StrategyUsers[S]) };
   } catch (error) {
-    if (error instanceof AuthorizationError && error.cause instanceof LoginRefused) return { ok: false, ...error.cause.refusal };
+    if (error instanceof AuthorizationError && error.cause instanceof LoginRefused)
+      return { ok: false, ...error.cause.refusal };
     throw error;
   }
 }
 
 /** Headers that log the browser in (and show the site in the member's saved language). */
-export async function startSession(request: Request, context: AppLoadContext, userId: string, language?: string): Promise<Headers> {
+export async function startSession(
+  request: Request,
+  context: AppLoadContext,
+  userId: string,
+  language?: string,
+): Promise<Headers> {
   const headers = new Headers();
   headers.append("Set-Cookie", await createSession(context, userId, request.headers.get("User-Agent") ?? ""));
   if (isLanguage(language)) headers.append("Set-Cookie", await localeCookie.serialize(language));

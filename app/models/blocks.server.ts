@@ -8,11 +8,15 @@ export async function block(d1: D1Database, blockerId: string, blockedId: string
   // Only a member who exists can be blocked (the id comes from the request).
   await getDb(d1)
     .insert(blocks)
-    .select(sql`SELECT ${blockerId}, ${blockedId}, unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${blockedId})`)
+    .select(
+      sql`SELECT ${blockerId}, ${blockedId}, unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${blockedId})`,
+    )
     .onConflictDoNothing();
 }
 
 export async function unblock(d1: D1Database, blockerId: string, blockedId: string) {
   const { blocks } = schema;
-  await getDb(d1).delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+  await getDb(d1)
+    .delete(blocks)
+    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
 }

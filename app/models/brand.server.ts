@@ -36,7 +36,7 @@ async function loadAll(d1: D1Database) {
   for (const { brands, companies } of rows) {
     const brand = { ...brands, company: companies };
     byHost.set(brand.hostname, brand);
-    if (brand.isDefault || !fallback) fallback = brand.isDefault ? brand : fallback ?? brand;
+    if (brand.isDefault || !fallback) fallback = brand.isDefault ? brand : (fallback ?? brand);
   }
   if (!fallback) throw new Error("No brand configured: run `npm run db:seed`");
   return { at: Date.now(), byHost, fallback };
@@ -46,7 +46,10 @@ async function loadAll(d1: D1Database) {
  * The brand for a hostname (port ignored, case-insensitive); unknown hosts get the default brand.
  * Tests (ENVIRONMENT=test) skip the cache so they can change brand settings between requests.
  */
-export async function getBrandByHost(env: Pick<Env, "DB" | "ENVIRONMENT">, host: string | null): Promise<BrandWithCompany> {
+export async function getBrandByHost(
+  env: Pick<Env, "DB" | "ENVIRONMENT">,
+  host: string | null,
+): Promise<BrandWithCompany> {
   if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
   const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
   return cache.byHost.get(hostname) ?? cache.byHost.get(hostname.replace(/^www\./, "")) ?? cache.fallback;

@@ -18,7 +18,11 @@ const NICHE_NAMES = Object.values(NICHES) as [string, ...string[]];
 /** A brand's settings as stored (brands.cams_promo); anything that does not parse counts as off. */
 export const camsPromoSettings = z.object({
   // Only an https URL on the partner's host; the member's browser is sent nowhere else.
-  url: z.string().url().max(500).refine((u) => new URL(u).protocol === "https:", "https only"),
+  url: z
+    .string()
+    .url()
+    .max(500)
+    .refine((u) => new URL(u).protocol === "https:", "https only"),
   params: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/), z.string().max(200)).default({}),
   placements: z.array(z.enum(CAMS_PLACEMENTS)).default([...CAMS_PLACEMENTS]),
   excludedNiches: z.array(z.enum(NICHE_NAMES)).default([]),

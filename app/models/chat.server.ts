@@ -5,7 +5,15 @@
  */
 import { nowS } from "~/lib/dates";
 import { normaliseText } from "~/lib/text";
-import type { ChatPrices, ConversationSummary, MessageKind, SendError, SendInput, SendResult, WireMessage } from "~/chat/protocol";
+import type {
+  ChatPrices,
+  ConversationSummary,
+  MessageKind,
+  SendError,
+  SendInput,
+  SendResult,
+  WireMessage,
+} from "~/chat/protocol";
 import { giftById } from "~/chat/gifts";
 import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
@@ -49,8 +57,15 @@ export function previewOf(kind: MessageKind, body: string, giftId: string | null
 // Rows
 
 type MessageRow = {
-  id: number; seq: number; sender_id: string; client_id: string; kind: MessageKind; body: string; gift_id: string | null;
-  created_at: number; held: number;
+  id: number;
+  seq: number;
+  sender_id: string;
+  client_id: string;
+  kind: MessageKind;
+  body: string;
+  gift_id: string | null;
+  created_at: number;
+  held: number;
 };
 const MESSAGE_COLUMNS = "id, seq, sender_id, client_id, kind, body, gift_id, created_at, held";
 
@@ -60,8 +75,14 @@ const MESSAGE_COLUMNS = "id, seq, sender_id, client_id, kind, body, gift_id, cre
  */
 export function toWire(r: MessageRow): WireMessage {
   return {
-    id: r.seq, senderId: r.sender_id, clientId: r.client_id, kind: r.kind, body: r.body, giftId: r.gift_id,
-    createdAt: r.created_at, held: !!r.held,
+    id: r.seq,
+    senderId: r.sender_id,
+    clientId: r.client_id,
+    kind: r.kind,
+    body: r.body,
+    giftId: r.gift_id,
+    createdAt: r.created_at,
+    held: !!r.held,
   };
 }
 
@@ -99,15 +120,30 @@ JOIN conversation_members oth ON oth.conversation_id = c.id AND oth.user_id = o.
 WHERE c.id = ?1 AND o.deleted_at IS NULL`;
 
 type AccessRow = {
-  id: string; started_by: string; other_id: string; other_name: string; other_photo: string | null; my_unread: number;
-  my_hidden: number | null; other_unread: number; i_blocked: number; they_blocked: number; other_unavailable: number;
+  id: string;
+  started_by: string;
+  other_id: string;
+  other_name: string;
+  other_photo: string | null;
+  my_unread: number;
+  my_hidden: number | null;
+  other_unread: number;
+  i_blocked: number;
+  they_blocked: number;
+  other_unavailable: number;
 };
 
 function toAccess(r: AccessRow): ConversationAccess {
   return {
-    id: r.id, otherId: r.other_id, otherName: r.other_name, otherPhotoId: r.other_photo, startedBy: r.started_by,
+    id: r.id,
+    otherId: r.other_id,
+    otherName: r.other_name,
+    otherPhotoId: r.other_photo,
+    startedBy: r.started_by,
     // A suspended or banned member (decision 167) is "no longer available" to the other side.
-    blockedBy: r.other_unavailable ? "unavailable" : r.they_blocked ? "other" : r.i_blocked ? "me" : null, otherUnread: r.other_unread, myUnread: r.my_unread,
+    blockedBy: r.other_unavailable ? "unavailable" : r.they_blocked ? "other" : r.i_blocked ? "me" : null,
+    otherUnread: r.other_unread,
+    myUnread: r.my_unread,
     hidden: r.my_hidden !== null,
   };
 }
@@ -120,7 +156,11 @@ function accessStatement(db: D1Database, conversationId: string, memberId: strin
  * Who may read a conversation and connect to it: only its two members, and not once the other
  * member's account is deleted. Null means "not found" for everyone else (no enumeration).
  */
-export async function conversationAccess(db: D1Database, conversationId: string, memberId: string): Promise<ConversationAccess | null> {
+export async function conversationAccess(
+  db: D1Database,
+  conversationId: string,
+  memberId: string,
+): Promise<ConversationAccess | null> {
   if (!conversationId || conversationId.length > 64) return null;
   const row = await accessStatement(db, conversationId, memberId).first<AccessRow>();
   return row ? toAccess(row) : null;
@@ -144,13 +184,23 @@ ORDER BY cm.last_activity_at DESC
 LIMIT 200`;
 
 type ListRow = {
-  id: string; last_message_at: number | null; last_message_preview: string | null; unread: number; other_id: string;
-  other_name: string; other_photo: string | null;
+  id: string;
+  last_message_at: number | null;
+  last_message_preview: string | null;
+  unread: number;
+  other_id: string;
+  other_name: string;
+  other_photo: string | null;
 };
 
 const toSummary = (r: ListRow): ConversationSummary => ({
-  id: r.id, otherId: r.other_id, otherName: r.other_name, otherPhotoId: r.other_photo, unread: r.unread,
-  lastMessageAt: r.last_message_at, lastMessagePreview: r.last_message_preview,
+  id: r.id,
+  otherId: r.other_id,
+  otherName: r.other_name,
+  otherPhotoId: r.other_photo,
+  unread: r.unread,
+  lastMessageAt: r.last_message_at,
+  lastMessagePreview: r.last_message_preview,
 });
 
 function listStatement(db: D1Database, memberId: string) {
@@ -181,15 +231,22 @@ export interface ConversationView {
 
 /** Everything the conversation page needs, in one D1 round trip. Null: not a member (404). */
 export async function conversationView(
-  db: D1Database, conversationId: string, memberId: string, chatHistoryDays: number,
+  db: D1Database,
+  conversationId: string,
+  memberId: string,
+  chatHistoryDays: number,
 ): Promise<ConversationView | null> {
   const cutoff = historyCutoff(chatHistoryDays);
   const [access, messages, older, list] = await db.batch([
     accessStatement(db, conversationId, memberId),
     db
-      .prepare(`SELECT * FROM (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} ORDER BY id DESC LIMIT ${PAGE_MESSAGES}) ORDER BY id`)
+      .prepare(
+        `SELECT * FROM (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} ORDER BY id DESC LIMIT ${PAGE_MESSAGES}) ORDER BY id`,
+      )
       .bind(conversationId, cutoff, memberId),
-    db.prepare("SELECT EXISTS(SELECT 1 FROM messages WHERE conversation_id = ?1 AND created_at < ?2) AS older").bind(conversationId, cutoff),
+    db
+      .prepare("SELECT EXISTS(SELECT 1 FROM messages WHERE conversation_id = ?1 AND created_at < ?2) AS older")
+      .bind(conversationId, cutoff),
     listStatement(db, memberId),
   ]);
   const accessRow = (access!.results as AccessRow[])[0];
@@ -203,9 +260,17 @@ export async function conversationView(
 }
 
 /** Messages after number `afterId` that `viewerId` may see (a reconnecting client resumes from its last id). */
-export async function messagesAfter(db: D1Database, conversationId: string, viewerId: string, afterId: number, chatHistoryDays = 3650) {
+export async function messagesAfter(
+  db: D1Database,
+  conversationId: string,
+  viewerId: string,
+  afterId: number,
+  chatHistoryDays = 3650,
+) {
   const { results } = await db
-    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND seq > ?4 ORDER BY seq LIMIT ${PAGE_MESSAGES}`)
+    .prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND seq > ?4 ORDER BY seq LIMIT ${PAGE_MESSAGES}`,
+    )
     .bind(conversationId, historyCutoff(chatHistoryDays), viewerId, afterId)
     .all<MessageRow>();
   return results.map(toWire);
@@ -238,7 +303,9 @@ export type StartResult =
 /** The name and photo shown in the header of a chat with `otherId` (null: no such member). */
 export async function otherMemberCard(db: D1Database, otherId: string) {
   const row = await db
-    .prepare("SELECT u.id, p.name, p.main_photo_id FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL")
+    .prepare(
+      "SELECT u.id, p.name, p.main_photo_id FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL",
+    )
     .bind(otherId)
     .first<{ id: string; name: string; main_photo_id: string | null }>();
   return row ? { id: row.id, name: row.name, photoId: row.main_photo_id } : null;
@@ -317,7 +384,9 @@ export async function startConversation(db: D1Database, memberId: string, otherI
   return { ok: false, error: "premium" };
 }
 
-export type FirstSendResult = { ok: true; id: string } | { ok: false; error: "not_found" | "self" | "blocked" | "premium" | SendError };
+export type FirstSendResult =
+  | { ok: true; id: string }
+  | { ok: false; error: "not_found" | "self" | "blocked" | "premium" | SendError };
 
 /**
  * The first message to `otherId`: the start rules, then a member with too few credits for it is
@@ -325,7 +394,9 @@ export type FirstSendResult = { ok: true; id: string } | { ok: false; error: "no
  * is started and the message sent through its object.
  */
 export async function startAndSend(
-  env: Pick<Env, "DB" | "CHAT_ROOM">, member: { id: string; credits: number }, otherId: string,
+  env: Pick<Env, "DB" | "CHAT_ROOM">,
+  member: { id: string; credits: number },
+  otherId: string,
   input: Omit<SendInput, "conversationId" | "senderId">,
 ): Promise<FirstSendResult> {
   const check = await canStart(env.DB, member.id, otherId);
@@ -392,7 +463,10 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
       .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, now, cost),
     // 3. The ledger row, pointing at the message, for what it was charged.
     ledgerStatement(db, {
-      userId: i.senderId, reason: i.kind === "gift" ? "gift" : "message", now, delta: -cost,
+      userId: i.senderId,
+      reason: i.kind === "gift" ? "gift" : "message",
+      now,
+      delta: -cost,
       // The message's number within its conversation, never the site-wide row id (decision 089).
       refIdSql: `SELECT 'message:' || conversation_id || ':' || seq FROM messages WHERE conversation_id = ?6 AND sender_id = ?1 AND client_id = ?7`,
       params: [i.conversationId, i.clientId],
@@ -417,15 +491,21 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
       .bind(i.conversationId, i.senderId, i.clientId, now),
     // 6. The sender's own row: the chat shows again at the top of their list.
     db
-      .prepare("UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1")
+      .prepare(
+        "UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1",
+      )
       .bind(i.conversationId, i.senderId, now),
   ]);
   const row = (results[1]!.results as MessageRow[])[0];
   if (row) {
     const receiver = (results[4]!.results as { user_id: string; unread: number }[])[0];
     return {
-      ok: true, message: toWire(row), duplicate: false, receiverId: receiver?.user_id ?? "",
-      firstUnread: !row.held && receiver?.unread === 1, cost,
+      ok: true,
+      message: toWire(row),
+      duplicate: false,
+      receiverId: receiver?.user_id ?? "",
+      firstUnread: !row.held && receiver?.unread === 1,
+      cost,
     };
   }
   return whyNotSent(db, i, body, cost);
@@ -445,7 +525,12 @@ JOIN brands b ON b.id = u.brand_id
 WHERE c.id = ?1 AND (c.member_a = ?2 OR c.member_b = ?2)`;
 
 type SenderRow = {
-  credits: number; country: string; other_id: string; other_deleted: number | null; blocked: number; session_live: number;
+  credits: number;
+  country: string;
+  other_id: string;
+  other_deleted: number | null;
+  blocked: number;
+  session_live: number;
   message_length: number;
 };
 
@@ -453,7 +538,9 @@ type SenderRow = {
 async function whyNotSent(db: D1Database, i: SendInput, body: string, cost: number): Promise<SendResult> {
   const [dup, sender] = await db.batch([
     db
-      .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`)
+      .prepare(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`,
+      )
       .bind(i.conversationId, i.senderId, i.clientId),
     db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId, i.sessionHash ?? null, nowS()),
   ]);
@@ -461,7 +548,8 @@ async function whyNotSent(db: D1Database, i: SendInput, body: string, cost: numb
   if (!s) return { ok: false, error: "not_found" };
   if (!s.session_live) return { ok: false, error: "session" };
   const earlier = (dup!.results as MessageRow[])[0];
-  if (earlier) return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
+  if (earlier)
+    return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
   if (s.other_deleted) return { ok: false, error: "deleted" };
   if (s.blocked) return { ok: false, error: "blocked" };
   if (i.kind === "text") {
@@ -479,7 +567,10 @@ async function whyNotSent(db: D1Database, i: SendInput, body: string, cost: numb
  * visible, count as unread and update the overview; open conversations receive them live.
  * Called by the accounts area's activation.
  */
-export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">, userId: string): Promise<number> {
+export async function releaseHeldMessages(
+  env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">,
+  userId: string,
+): Promise<number> {
   const db = env.DB;
   const { results: held } = await db
     .prepare(`SELECT conversation_id, ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ?1 AND held = 1 ORDER BY id`)
@@ -509,7 +600,9 @@ export async function releaseHeldMessages(env: Pick<Env, "DB" | "CHAT_ROOM" | "M
         .bind(conversationId, last.created_at, previewOf(last.kind, last.body, last.gift_id)),
     );
   }
-  statements.push(db.prepare("UPDATE messages SET held = 0 WHERE sender_id = ?1 AND held = 1 AND id <= ?2").bind(userId, maxId));
+  statements.push(
+    db.prepare("UPDATE messages SET held = 0 WHERE sender_id = ?1 AND held = 1 AND id <= ?2").bind(userId, maxId),
+  );
   const results = await db.batch<{ user_id: string }>(statements);
   await Promise.all(
     [...byConversation].map(async ([conversationId, list], i) => {

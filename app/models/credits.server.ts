@@ -17,7 +17,11 @@ export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
 // Prices
 
 export type PriceSettings = Pick<Brand, "minimumMessageCosts" | "messageCredits" | "giftCredits" | "photoCredits">;
-export interface Prices { message: number; gift: number; photo: number }
+export interface Prices {
+  message: number;
+  gift: number;
+  photo: number;
+}
 
 /**
  * What a thing costs in credits on a brand for a member in `country` (docs/product.md §3 and §9): a
@@ -37,7 +41,6 @@ export function pricesFor(brand: PriceSettings, country: string | null | undefin
 // ---------------------------------------------------------------------------------------------
 // Statements
 
-
 /** An amount computed inside the statement (e.g. a price read from the brand), evaluated in the same transaction. */
 export type SqlAmount = { sql: string };
 
@@ -55,7 +58,12 @@ const amount = (v: number | SqlAmount, param: string) => {
  * condition such as "not sent already") holds. Changes 1 row if charged, 0 otherwise.
  * `guard` may use parameters from ?3 on; pass their values in `guard.params`.
  */
-export function debitStatement(db: D1Database, userId: string, cost: number | SqlAmount, guard?: { sql: string; params: unknown[] }) {
+export function debitStatement(
+  db: D1Database,
+  userId: string,
+  cost: number | SqlAmount,
+  guard?: { sql: string; params: unknown[] },
+) {
   if (typeof cost === "number" && cost < 0) throw new Error(`bad cost ${cost}`);
   const c = amount(cost, "?2");
   const sql = `UPDATE users SET credits = credits - ${c.expr} WHERE id = ?1 AND deleted_at IS NULL AND credits >= ${c.expr}${guard ? ` AND (${guard.sql})` : ""}`;
@@ -69,12 +77,22 @@ export function debitStatement(db: D1Database, userId: string, cost: number | Sq
  */
 export function ledgerStatement(
   db: D1Database,
-  o: { userId: string; delta: number | SqlAmount; reason: CreditReason; refId?: string | null; refIdSql?: string; now?: number; params?: unknown[] },
+  o: {
+    userId: string;
+    delta: number | SqlAmount;
+    reason: CreditReason;
+    refId?: string | null;
+    refIdSql?: string;
+    now?: number;
+    params?: unknown[];
+  },
 ) {
   const ref = o.refIdSql ? `COALESCE(?4, (${o.refIdSql}))` : "?4";
   const d = amount(o.delta, "?2");
   return db
-    .prepare(`INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ${d.expr}, ?3, ${ref}, ?5 WHERE changes() = 1`)
+    .prepare(
+      `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ${d.expr}, ?3, ${ref}, ?5 WHERE changes() = 1`,
+    )
     .bind(o.userId, d.value, o.reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? []));
 }
 
@@ -100,7 +118,9 @@ export function clawbackStatements(
       )
       .bind(userId, c.value, reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? [])),
     db
-      .prepare("UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1")
+      .prepare(
+        "UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1",
+      )
       .bind(userId),
   ];
 }
@@ -121,7 +141,9 @@ export function grantStatements(
   if (!Number.isInteger(credits) || credits <= 0) throw new Error(`bad credits ${credits}`);
   return [
     db
-      .prepare(`UPDATE users SET credits = credits + ?2${o.premium ? ", paid_user = 1" : ""} WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`)
+      .prepare(
+        `UPDATE users SET credits = credits + ?2${o.premium ? ", paid_user = 1" : ""} WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`,
+      )
       .bind(userId, credits),
     ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId, now: o.now }),
   ];

@@ -37,9 +37,20 @@ export function directDebitCountry(country: string): boolean {
 /** Postal code shapes of the payment countries people use most; other SEPA countries get a loose check. */
 const POSTAL_CODES: Record<string, RegExp> = {
   NL: /^[1-9]\d{3} ?[A-Z]{2}$/,
-  BE: /^\d{4}$/, AT: /^\d{4}$/, CH: /^\d{4}$/, DK: /^\d{4}$/, NO: /^\d{4}$/, LU: /^\d{4}$/,
-  DE: /^\d{5}$/, FR: /^\d{5}$/, IT: /^\d{5}$/, ES: /^\d{5}$/, FI: /^\d{5}$/,
-  SE: /^\d{3} ?\d{2}$/, PL: /^\d{2}-\d{3}$/, IE: /^[A-Z0-9]{3} ?[A-Z0-9]{4}$/,
+  BE: /^\d{4}$/,
+  AT: /^\d{4}$/,
+  CH: /^\d{4}$/,
+  DK: /^\d{4}$/,
+  NO: /^\d{4}$/,
+  LU: /^\d{4}$/,
+  DE: /^\d{5}$/,
+  FR: /^\d{5}$/,
+  IT: /^\d{5}$/,
+  ES: /^\d{5}$/,
+  FI: /^\d{5}$/,
+  SE: /^\d{3} ?\d{2}$/,
+  PL: /^\d{2}-\d{3}$/,
+  IE: /^[A-Z0-9]{3} ?[A-Z0-9]{4}$/,
 };
 const POSTAL_CODE_ANY = /^[A-Z0-9][A-Z0-9 -]{1,9}$/;
 
@@ -82,7 +93,9 @@ export function checkMobile(value: string, paymentCountry: string): string | nul
  */
 export function directDebitSchema(paymentCountry: string) {
   return z.object({
-    holder: text(HOLDER_MAX, "errors.holder").pipe(z.string({ required_error: "errors.holder" }).min(2, "errors.holder")),
+    holder: text(HOLDER_MAX, "errors.holder").pipe(
+      z.string({ required_error: "errors.holder" }).min(2, "errors.holder"),
+    ),
     iban: text(IBAN_MAX, "errors.ibanInvalid").transform((v, ctx) => {
       const r = checkIban(v, paymentCountry);
       if ("error" in r) ctx.addIssue({ code: "custom", message: r.error });
@@ -110,7 +123,11 @@ export const codeSchema = z.object({
     .string({ required_error: "errors.codeInvalid" })
     .max(64, "errors.codeInvalid")
     .transform((v) => cleanText(v).replace(/[\s-]/g, ""))
-    .pipe(z.string({ required_error: "errors.codeInvalid" }).regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), "errors.codeInvalid")),
+    .pipe(
+      z
+        .string({ required_error: "errors.codeInvalid" })
+        .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), "errors.codeInvalid"),
+    ),
 });
 
 /** The IBAN as shown back to the member once stored: country, check digits and the last four. */
@@ -125,9 +142,19 @@ export function maskMobile(e164: string): string {
 
 /** The documented example IBANs of the common payment countries (shown as a hint, never prefilled). */
 export const IBAN_EXAMPLES: Record<string, string> = {
-  NL: "NL91 ABNA 0417 1643 00", DE: "DE89 3704 0044 0532 0130 00", BE: "BE68 5390 0754 7034", AT: "AT61 1904 3002 3457 3201",
-  FR: "FR14 2004 1010 0505 0001 3M02 606", IT: "IT60 X054 2811 1010 0000 0123 456", ES: "ES91 2100 0418 4502 0005 1332",
-  PL: "PL61 1090 1014 0000 0712 1981 2874", DK: "DK50 0040 0440 1162 43", FI: "FI21 1234 5600 0007 85",
-  SE: "SE45 5000 0000 0583 9825 7466", NO: "NO93 8601 1117 947", CH: "CH93 0076 2011 6238 5295 7", LU: "LU28 0019 4006 4475 0000",
+  NL: "NL91 ABNA 0417 1643 00",
+  DE: "DE89 3704 0044 0532 0130 00",
+  BE: "BE68 5390 0754 7034",
+  AT: "AT61 1904 3002 3457 3201",
+  FR: "FR14 2004 1010 0505 0001 3M02 606",
+  IT: "IT60 X054 2811 1010 0000 0123 456",
+  ES: "ES91 2100 0418 4502 0005 1332",
+  PL: "PL61 1090 1014 0000 0712 1981 2874",
+  DK: "DK50 0040 0440 1162 43",
+  FI: "FI21 1234 5600 0007 85",
+  SE: "SE45 5000 0000 0583 9825 7466",
+  NO: "NO93 8601 1117 947",
+  CH: "CH93 0076 2011 6238 5295 7",
+  LU: "LU28 0019 4006 4475 0000",
   IE: "IE29 AIBK 9311 5212 3456 78",
 };

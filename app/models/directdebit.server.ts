@@ -24,7 +24,15 @@ import { PaymentProviderError } from "~/lib/payments/provider";
 import { takeDailyQuota } from "./accounts.server";
 import type { BrandWithCompany } from "./brand.server";
 import { CODE_LENGTH, directDebitCountry, maskIban, maskMobile, type DirectDebitDetails } from "./directdebit-rules";
-import { claimGuardSql, codeForPrices, codeLookupStatement, evaluateCode, type AppliedCode, type CodeLookup, type DiscountMember } from "./discounts.server";
+import {
+  claimGuardSql,
+  codeForPrices,
+  codeLookupStatement,
+  evaluateCode,
+  type AppliedCode,
+  type CodeLookup,
+  type DiscountMember,
+} from "./discounts.server";
 import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
@@ -46,7 +54,10 @@ export const DIRECT_DEBIT_METHOD = "sepa_directdebit";
 export const DIRECT_DEBIT_CURRENCY = "EUR";
 type DirectDebitBrand = Pick<BrandWithCompany, "directdebitMonthlyLimitCents" | "currency" | "welcomeDiscountS">;
 
-type DirectDebitEnv = Pick<Env, "DB" | "ENVIRONMENT" | "SESSION_SECRET" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM">;
+type DirectDebitEnv = Pick<
+  Env,
+  "DB" | "ENVIRONMENT" | "SESSION_SECRET" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "SMS_FROM"
+>;
 
 export interface PackageRow {
   id: string;
@@ -93,18 +104,29 @@ function eligibilityStatement(db: D1Database, userId: string, paymentCountry: st
     .bind(userId, monthStart(now), DIRECT_DEBIT_METHOD, paymentCountry);
 }
 
-function judge(row: EligibilityRow | undefined | null, brand: DirectDebitBrand, amountCents: number, paymentCountry: string): Eligibility {
+function judge(
+  row: EligibilityRow | undefined | null,
+  brand: DirectDebitBrand,
+  amountCents: number,
+  paymentCountry: string,
+): Eligibility {
   const limitCents = brand.directdebitMonthlyLimitCents;
   const usedCents = row?.used ?? 0;
   if (!row || row.blocked) return { ok: false, reason: "blocked", usedCents, limitCents };
   if (usedCents + amountCents > limitCents) return { ok: false, reason: "limit", usedCents, limitCents };
-  if (!row.offered || !directDebitCountry(paymentCountry) || brand.currency !== DIRECT_DEBIT_CURRENCY) return { ok: false, reason: "country", usedCents, limitCents };
+  if (!row.offered || !directDebitCountry(paymentCountry) || brand.currency !== DIRECT_DEBIT_CURRENCY)
+    return { ok: false, reason: "country", usedCents, limitCents };
   return { ok: true, usedCents, limitCents };
 }
 
 /** May this member pay `amountCents` by direct debit now? */
 export async function eligibility(
-  db: D1Database, brand: DirectDebitBrand, userId: string, amountCents: number, paymentCountry: string, now = nowS(),
+  db: D1Database,
+  brand: DirectDebitBrand,
+  userId: string,
+  amountCents: number,
+  paymentCountry: string,
+  now = nowS(),
 ): Promise<Eligibility> {
   const row = await eligibilityStatement(db, userId, paymentCountry, now).first<EligibilityRow>();
   return judge(row, brand, amountCents, paymentCountry);
@@ -131,22 +153,44 @@ function activeCodeStatement(db: D1Database, brand: DirectDebitBrand, member: Di
 /** The discount a package gets by direct debit from a looked-up code, or null (none, used, held by another payment…). */
 type PricedPackage = { id: string; price_cents: number; currency: string };
 
-function discountFor(lookup: CodeLookup | null, o: { brand: DirectDebitBrand; member: DiscountMember; pkg: PricedPackage; country: string; at: number }): AppliedCode | null {
+function discountFor(
+  lookup: CodeLookup | null,
+  o: { brand: DirectDebitBrand; member: DiscountMember; pkg: PricedPackage; country: string; at: number },
+): AppliedCode | null {
   if (!lookup) return null;
   const check = evaluateCode(lookup, {
-    member: o.member, brand: o.brand, packageId: o.pkg.id, priceCents: o.pkg.price_cents, currency: o.pkg.currency, country: o.country, method: DIRECT_DEBIT_METHOD, now: o.at,
+    member: o.member,
+    brand: o.brand,
+    packageId: o.pkg.id,
+    priceCents: o.pkg.price_cents,
+    currency: o.pkg.currency,
+    country: o.country,
+    method: DIRECT_DEBIT_METHOD,
+    now: o.at,
   });
   return check.ok ? check.code : null;
 }
 
-async function activeDiscountFor(db: D1Database, o: { brand: DirectDebitBrand; member: DiscountMember; pkg: PricedPackage; country: string; at: number }) {
+async function activeDiscountFor(
+  db: D1Database,
+  o: { brand: DirectDebitBrand; member: DiscountMember; pkg: PricedPackage; country: string; at: number },
+) {
   const lookup = activeCodeStatement(db, o.brand, o.member, o.at);
   return discountFor(lookup ? await lookup.first<CodeLookup>() : null, o);
 }
 
 type RequestRow = {
-  id: string; package_id: string; amount_cents: number; currency: string; iban: string; mobile: string; status: "open" | "verified";
-  attempts: number; sends: number; last_sent_at: number; code_expires_at: number;
+  id: string;
+  package_id: string;
+  amount_cents: number;
+  currency: string;
+  iban: string;
+  mobile: string;
+  status: "open" | "verified";
+  attempts: number;
+  sends: number;
+  last_sent_at: number;
+  code_expires_at: number;
 };
 
 function currentRequestStatement(db: D1Database, userId: string, now: number) {
@@ -180,21 +224,32 @@ export type CurrentRequest = ReturnType<typeof toCurrent>;
  * package), else the chosen package; the packages to choose from; whether the member may pay.
  */
 export async function directDebitPage(
-  db: D1Database, brand: DirectDebitBrand, member: DiscountMember, packageId: string | null, paymentCountry: string, now = nowS(),
+  db: D1Database,
+  brand: DirectDebitBrand,
+  member: DiscountMember,
+  packageId: string | null,
+  paymentCountry: string,
+  now = nowS(),
 ) {
   const [current, packages, elig, code] = await db.batch([
-    currentRequestStatement(db, member.id, now), packagesStatement(db, DIRECT_DEBIT_CURRENCY), eligibilityStatement(db, member.id, paymentCountry, now),
+    currentRequestStatement(db, member.id, now),
+    packagesStatement(db, DIRECT_DEBIT_CURRENCY),
+    eligibilityStatement(db, member.id, paymentCountry, now),
     activeCodeStatement(db, brand, member, now) ?? db.prepare("SELECT NULL AS none WHERE 0"),
   ]);
   const request = (current!.results as RequestRow[])[0];
   const lookup = (code!.results[0] as CodeLookup | undefined) ?? null;
   // Each package at what it costs this member by direct debit: the price, or less with their active discount.
   const all = (packages!.results as PackageRow[]).map((p) => ({
-    ...p, discount: discountFor(lookup, { brand, member, pkg: p, country: paymentCountry, at: now }),
+    ...p,
+    discount: discountFor(lookup, { brand, member, pkg: p, country: paymentCountry, at: now }),
   }));
   const chosen = all.find((p) => p.id === (request?.package_id ?? packageId)) ?? null;
   // A started request keeps the amount it was sent with (the one its SMS and mandate text name).
-  const pkg = chosen && request ? { ...chosen, discount: request.amount_cents < chosen.price_cents ? chosen.discount : null } : chosen;
+  const pkg =
+    chosen && request
+      ? { ...chosen, discount: request.amount_cents < chosen.price_cents ? chosen.discount : null }
+      : chosen;
   const amountCents = request?.amount_cents ?? pkg?.discount?.finalCents ?? pkg?.price_cents ?? 0;
   return {
     request: request ? toCurrent(request, now) : null,
@@ -219,7 +274,9 @@ export function newCode(): string {
 /** HMAC-SHA256 of the code bound to its request, keyed with the session secret: a stolen table reveals no code. */
 export async function codeHash(secret: string, requestId: string, code: string): Promise<string> {
   const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const mac = await crypto.subtle.sign("HMAC", key, enc.encode(`${requestId}:${code}`));
   return btoa(String.fromCharCode(...new Uint8Array(mac)));
 }
@@ -241,12 +298,27 @@ export type StartResult =
  */
 export async function startDirectDebit(
   env: DirectDebitEnv,
-  o: { brand: BrandWithCompany; member: DiscountMember; pkg: PackageRow; details: DirectDebitDetails; paymentCountry: string; t: TFunction; sender?: SmsSender; now?: number },
+  o: {
+    brand: BrandWithCompany;
+    member: DiscountMember;
+    pkg: PackageRow;
+    details: DirectDebitDetails;
+    paymentCountry: string;
+    t: TFunction;
+    sender?: SmsSender;
+    now?: number;
+  },
 ): Promise<StartResult> {
   const now = o.now ?? nowS();
   const userId = o.member.id;
   // The price is fixed here, with the member's active discount: the SMS step and the mandate name this amount.
-  const discount = await activeDiscountFor(env.DB, { brand: o.brand, member: o.member, pkg: o.pkg, country: o.paymentCountry, at: now });
+  const discount = await activeDiscountFor(env.DB, {
+    brand: o.brand,
+    member: o.member,
+    pkg: o.pkg,
+    country: o.paymentCountry,
+    at: now,
+  });
   const amountCents = discount ? discount.finalCents : o.pkg.price_cents;
   const check = await eligibility(env.DB, o.brand, userId, amountCents, o.paymentCountry, now);
   if (!check.ok) return { ok: false, reason: check.reason };
@@ -256,20 +328,47 @@ export async function startDirectDebit(
   const code = newCode();
   const d = o.details;
   await env.DB.batch([
-    env.DB.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE user_id = ?1 AND status = 'open'").bind(userId),
+    env.DB.prepare("UPDATE directdebit_requests SET status = 'canceled' WHERE user_id = ?1 AND status = 'open'").bind(
+      userId,
+    ),
     env.DB.prepare(
       `INSERT INTO directdebit_requests (id, user_id, brand_id, package_id, amount_cents, currency, holder, iban, country, street,
          house_number, postal_code, city, mobile, code_hash, code_expires_at, last_sent_at, created_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)`,
     ).bind(
-      id, userId, o.brand.id, o.pkg.id, amountCents, o.pkg.currency, d.holder, d.iban, o.paymentCountry, d.street,
-      d.houseNumber, d.postalCode, d.city, d.mobile, await codeHash(env.SESSION_SECRET, id, code), now + CODE_TTL_S, now,
+      id,
+      userId,
+      o.brand.id,
+      o.pkg.id,
+      amountCents,
+      o.pkg.currency,
+      d.holder,
+      d.iban,
+      o.paymentCountry,
+      d.street,
+      d.houseNumber,
+      d.postalCode,
+      d.city,
+      d.mobile,
+      await codeHash(env.SESSION_SECRET, id, code),
+      now + CODE_TTL_S,
+      now,
     ),
   ]);
-  const sent = await (o.sender ?? smsSenderFor(env)).send({ brandId: o.brand.id, to: d.mobile, body: smsText(o.t, o.brand.name, code) });
+  const sent = await (o.sender ?? smsSenderFor(env)).send({
+    brandId: o.brand.id,
+    to: d.mobile,
+    body: smsText(o.t, o.brand.name, code),
+  });
   if (!sent.ok) {
     await getDb(env.DB).update(R).set({ status: "canceled" }).where(eq(R.id, id));
-    return { ok: false, reason: sent.error === "invalid_number" || sent.error === "unreachable" || sent.error === "rejected" ? "mobileUnreachable" : "smsFailed" };
+    return {
+      ok: false,
+      reason:
+        sent.error === "invalid_number" || sent.error === "unreachable" || sent.error === "rejected"
+          ? "mobileUnreachable"
+          : "smsFailed",
+    };
   }
   return { ok: true, requestId: id };
 }
@@ -289,7 +388,16 @@ export async function resendCode(
       WHERE id = ?1 AND user_id = ?2 AND status = 'open' AND sends < ?6 AND last_sent_at <= ?3 - ?7 AND created_at > ?3 - ?8
       RETURNING mobile`,
   )
-    .bind(o.requestId, o.userId, now, await codeHash(env.SESSION_SECRET, o.requestId, code), now + CODE_TTL_S, MAX_SENDS, RESEND_AFTER_S, REQUEST_TTL_S)
+    .bind(
+      o.requestId,
+      o.userId,
+      now,
+      await codeHash(env.SESSION_SECRET, o.requestId, code),
+      now + CODE_TTL_S,
+      MAX_SENDS,
+      RESEND_AFTER_S,
+      REQUEST_TTL_S,
+    )
     .first<{ mobile: string }>();
   if (!row) {
     const open = await getDb(env.DB)
@@ -300,8 +408,13 @@ export async function resendCode(
     if (!open) return { ok: false, reason: "notFound" };
     return { ok: false, reason: open.sends >= MAX_SENDS ? "tooManySms" : "wait" };
   }
-  if (!(await takeDailyQuota(env.DB, `dd_sms:${o.userId}`, SMS_PER_DAY, now))) return { ok: false, reason: "tooManySms" };
-  const sent = await (o.sender ?? smsSenderFor(env)).send({ brandId: o.brand.id, to: row.mobile, body: smsText(o.t, o.brand.name, code) });
+  if (!(await takeDailyQuota(env.DB, `dd_sms:${o.userId}`, SMS_PER_DAY, now)))
+    return { ok: false, reason: "tooManySms" };
+  const sent = await (o.sender ?? smsSenderFor(env)).send({
+    brandId: o.brand.id,
+    to: row.mobile,
+    body: smsText(o.t, o.brand.name, code),
+  });
   return sent.ok ? { ok: true } : { ok: false, reason: "smsFailed" };
 }
 
@@ -311,16 +424,25 @@ export type VerifyResult = "ok" | "invalid" | "expired" | "tooMany" | "used" | "
  * Checks a code. One batch: the right code, in time, within the attempts, flips the open request to
  * verified (once); otherwise the attempt is counted. Then the request's state says why it failed.
  */
-export async function verifyCode(env: DirectDebitEnv, userId: string, requestId: string, code: string, now = nowS()): Promise<VerifyResult> {
+export async function verifyCode(
+  env: DirectDebitEnv,
+  userId: string,
+  requestId: string,
+  code: string,
+  now = nowS(),
+): Promise<VerifyResult> {
   const hash = await codeHash(env.SESSION_SECRET, requestId, code);
   const [flip, , state] = await env.DB.batch([
     env.DB.prepare(
       `UPDATE directdebit_requests SET status = 'verified'
         WHERE id = ?1 AND user_id = ?2 AND status = 'open' AND code_hash = ?3 AND code_expires_at > ?4 AND attempts < ?5`,
     ).bind(requestId, userId, hash, now, MAX_ATTEMPTS),
-    env.DB.prepare("UPDATE directdebit_requests SET attempts = attempts + 1 WHERE id = ?1 AND user_id = ?2 AND status = 'open' AND changes() = 0")
-      .bind(requestId, userId),
-    env.DB.prepare("SELECT status, attempts, code_expires_at FROM directdebit_requests WHERE id = ?1 AND user_id = ?2").bind(requestId, userId),
+    env.DB.prepare(
+      "UPDATE directdebit_requests SET attempts = attempts + 1 WHERE id = ?1 AND user_id = ?2 AND status = 'open' AND changes() = 0",
+    ).bind(requestId, userId),
+    env.DB.prepare(
+      "SELECT status, attempts, code_expires_at FROM directdebit_requests WHERE id = ?1 AND user_id = ?2",
+    ).bind(requestId, userId),
   ]);
   if (flip!.meta.changes === 1) return "ok";
   const row = (state!.results as { status: string; attempts: number; code_expires_at: number }[])[0];
@@ -350,7 +472,8 @@ export type CompleteResult =
   | { ok: false; reason: "notFound" | "blocked" | "limit" | "provider" | "discount" };
 
 /** A SEPA mandate reference: at most 35 characters of the SEPA set; ours is unique per request. */
-const mandateReference = (requestId: string) => `DD${requestId.replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`.slice(0, 35);
+const mandateReference = (requestId: string) =>
+  `DD${requestId.replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`.slice(0, 35);
 
 /**
  * After the right code: the provider makes a customer (once per member) and a directdebit mandate
@@ -364,7 +487,13 @@ const mandateReference = (requestId: string) => `DD${requestId.replace(/[^A-Za-z
  */
 export async function payByMandate(
   context: AppLoadContext,
-  o: { brand: BrandWithCompany; member: DiscountMember & { name: string; email: string }; requestId: string; origin: string; now?: number },
+  o: {
+    brand: BrandWithCompany;
+    member: DiscountMember & { name: string; email: string };
+    requestId: string;
+    origin: string;
+    now?: number;
+  },
 ): Promise<CompleteResult> {
   const db = context.env.DB;
   const now = o.now ?? nowS();
@@ -375,7 +504,8 @@ export async function payByMandate(
     .where(and(eq(R.id, o.requestId), eq(R.userId, o.member.id)))
     .get();
   const pkg = row ? await packageRow(context, row.packageId, DIRECT_DEBIT_CURRENCY) : null;
-  if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.paymentId))) return { ok: false, reason: "notFound" };
+  if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.paymentId)))
+    return { ok: false, reason: "notFound" };
   const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;
   // Already handed over (a second tab, a retried post): show the payment it became.
   if (row.status === "done") return { ok: true, paymentId: row.paymentId!, redirectTo: pendingScreen(row.paymentId!) };
@@ -384,7 +514,13 @@ export async function payByMandate(
   // to use (not redeemed, not held by another payment), else the request no longer holds and they start again.
   let discount: AppliedCode | null = null;
   if (row.amountCents !== pkg.price_cents) {
-    discount = await activeDiscountFor(db, { brand: o.brand, member: o.member, pkg, country: row.country, at: row.createdAt });
+    discount = await activeDiscountFor(db, {
+      brand: o.brand,
+      member: o.member,
+      pkg,
+      country: row.country,
+      at: row.createdAt,
+    });
     if (discount?.finalCents !== row.amountCents) {
       await cancelRequest(db, o.member.id, row.id);
       return { ok: false, reason: "discount" };
@@ -418,23 +554,46 @@ export async function payByMandate(
           AND (SELECT directdebit_blocked FROM users WHERE id = ?1) = 0
           AND ${USED_SQL} + ?6 <= ?7 AND ${claimGuardSql("?8", "?1")}`,
     )
-    .bind(o.member.id, monthStart(now), DIRECT_DEBIT_METHOD, maskIban(row.iban), row.id, row.amountCents, o.brand.directdebitMonthlyLimitCents, discount?.id ?? null)
+    .bind(
+      o.member.id,
+      monthStart(now),
+      DIRECT_DEBIT_METHOD,
+      maskIban(row.iban),
+      row.id,
+      row.amountCents,
+      o.brand.directdebitMonthlyLimitCents,
+      discount?.id ?? null,
+    )
     .run();
   if (claim.meta.changes !== 1) {
     const check = await eligibility(db, o.brand, o.member.id, row.amountCents, row.country, now);
-    return { ok: false, reason: !check.ok && check.reason !== "country" ? check.reason : discount ? "discount" : "notFound" };
+    return {
+      ok: false,
+      reason: !check.ok && check.reason !== "country" ? check.reason : discount ? "discount" : "notFound",
+    };
   }
 
   const charged = await chargeMandate(context, {
-    brand: o.brand, userId: o.member.id, pkg, method: DIRECT_DEBIT_METHOD, customerId, mandateId, origin: o.origin, country: row.country,
-    returnPath: pendingScreen, discount: discount ? { codeId: discount.id, amountCents: discount.finalCents } : undefined,
+    brand: o.brand,
+    userId: o.member.id,
+    pkg,
+    method: DIRECT_DEBIT_METHOD,
+    customerId,
+    mandateId,
+    origin: o.origin,
+    country: row.country,
+    returnPath: pendingScreen,
+    discount: discount ? { codeId: discount.id, amountCents: discount.finalCents } : undefined,
     // The request is the click: one payment per request, whatever else the claim above lets through.
     intentKey: `dd-${row.id}`,
   });
   if (!charged.ok && charged.error === "discount") {
     // Another checkout took the code between the claim and the payment: nothing was charged; the request goes back.
     // Guarded: only a request handed over without a payment goes back (status and payment_id as read before).
-    await getDb(db).update(R).set({ status: "canceled" }).where(and(eq(R.id, row.id), eq(R.status, "done"), isNull(R.paymentId)));
+    await getDb(db)
+      .update(R)
+      .set({ status: "canceled" })
+      .where(and(eq(R.id, row.id), eq(R.status, "done"), isNull(R.paymentId)));
     return { ok: false, reason: "discount" };
   }
   if (!charged.ok) return { ok: false, reason: "provider" };

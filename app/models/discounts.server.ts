@@ -11,7 +11,16 @@
  */
 import { TIME_BONUS_CODE } from "~/lib/constants";
 import { nowS } from "~/lib/dates";
-import { activeDiscount, discountedPrice, percentageBasisPoints, timeBonus, WELCOME_CODE, welcomeDiscount, type ActiveDiscount, type OfferMember } from "~/lib/offers";
+import {
+  activeDiscount,
+  discountedPrice,
+  percentageBasisPoints,
+  timeBonus,
+  WELCOME_CODE,
+  welcomeDiscount,
+  type ActiveDiscount,
+  type OfferMember,
+} from "~/lib/offers";
 import type { Language } from "~/lib/constants";
 import { and, eq, notExists, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
@@ -23,7 +32,11 @@ export type DiscountMember = OfferMember & { id: string };
 export type DiscountBrand = { welcomeDiscountS: number };
 
 /** The spec's discount code fields (docs/product.md §3), as /api/discountcode.php answers them. */
-export function discountCodeFields(member: DiscountMember, brand: DiscountBrand, o: { welcome?: boolean; now?: number } = {}) {
+export function discountCodeFields(
+  member: DiscountMember,
+  brand: DiscountBrand,
+  o: { welcome?: boolean; now?: number } = {},
+) {
   const now = o.now ?? nowS();
   const d: ActiveDiscount | null = o.welcome
     ? welcomeDiscount(member, brand.welcomeDiscountS, now)
@@ -66,7 +79,20 @@ export function normalizeCode(input: string): string | null {
   return /^[A-Z0-9][A-Z0-9-]{1,39}$/.test(code) ? code : null;
 }
 
-type CodeLookup = Pick<CodeRow, "id" | "code" | "valuePercentage" | "minimumOrderValue" | "currency" | "country" | "userId" | "expires" | "status" | "oncePerUser" | "paymentmethods"> & {
+type CodeLookup = Pick<
+  CodeRow,
+  | "id"
+  | "code"
+  | "valuePercentage"
+  | "minimumOrderValue"
+  | "currency"
+  | "country"
+  | "userId"
+  | "expires"
+  | "status"
+  | "oncePerUser"
+  | "paymentmethods"
+> & {
   redeemed: number;
   claimed: number;
   /** JSON { package id: price } of the packages in the code's currency (package_prices): a minimum is judged in that currency. */
@@ -102,7 +128,14 @@ export function codeLookupStatement(d1: D1Database, input: string, userId: strin
 
 /** One order: the package (its id, its price in `currency`, the brand's), the payment country and method. */
 export type CodeOrder = {
-  member: DiscountMember; brand: DiscountBrand; packageId: string; priceCents: number; currency: string; country: string; method?: string | null; now?: number;
+  member: DiscountMember;
+  brand: DiscountBrand;
+  packageId: string;
+  priceCents: number;
+  currency: string;
+  country: string;
+  method?: string | null;
+  now?: number;
 };
 
 /**
@@ -128,7 +161,8 @@ function priceInCodeCurrency(row: CodeLookup, o: CodeOrder): number | null {
  */
 export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
   const now = o.now ?? nowS();
-  if (!row || row.status !== "active" || (row.userId !== null && row.userId !== o.member.id)) return { ok: false, error: "not_found" };
+  if (!row || row.status !== "active" || (row.userId !== null && row.userId !== o.member.id))
+    return { ok: false, error: "not_found" };
   if (percentageBasisPoints(row.valuePercentage) === null) return { ok: false, error: "not_found" };
   if (row.oncePerUser && (row.redeemed || row.claimed)) return { ok: false, error: "used" };
   const builtInOver =
@@ -139,11 +173,20 @@ export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
   if (row.minimumOrderValue !== null) {
     // A minimum applies in the code's currency; a package with no price there cannot be shown to reach it.
     const price = priceInCodeCurrency(row, o);
-    if (price === null || price < row.minimumOrderValue) return { ok: false, error: "minimum", minimum: { cents: row.minimumOrderValue, currency: row.currency } };
+    if (price === null || price < row.minimumOrderValue)
+      return { ok: false, error: "minimum", minimum: { cents: row.minimumOrderValue, currency: row.currency } };
   }
   const methods = parseMethods(row.paymentmethods);
   if (o.method && methods && !methods.includes(o.method)) return { ok: false, error: "method" };
-  return { ok: true, code: { id: row.id, code: row.code, percentage: row.valuePercentage, ...discountedPrice(o.priceCents, row.valuePercentage) } };
+  return {
+    ok: true,
+    code: {
+      id: row.id,
+      code: row.code,
+      percentage: row.valuePercentage,
+      ...discountedPrice(o.priceCents, row.valuePercentage),
+    },
+  };
 }
 
 /** Checks a typed code for one order (one round trip); see evaluateCode. */
@@ -154,7 +197,12 @@ export async function checkCode(d1: D1Database, o: CodeOrder & { code: string })
 }
 
 /** The code the member's prices use: the one they typed, else their active discount (time bonus or welcome). */
-export function codeForPrices(member: DiscountMember, brand: DiscountBrand, typed?: string | null, now = nowS()): { code: string; typed: boolean } | null {
+export function codeForPrices(
+  member: DiscountMember,
+  brand: DiscountBrand,
+  typed?: string | null,
+  now = nowS(),
+): { code: string; typed: boolean } | null {
   if (typed && typed.trim()) return { code: typed, typed: true };
   const active = activeDiscount(member, brand.welcomeDiscountS, now);
   return active ? { code: active.code, typed: false } : null;
@@ -224,7 +272,12 @@ export async function refusedDiscountOf(d1: D1Database, paymentId: string): Prom
         eq(payments.id, paymentId),
         eq(payments.status, "paid"),
         eq(discountCodes.oncePerUser, true),
-        notExists(db.select({ one: sql`1` }).from(discountRedemptions).where(eq(discountRedemptions.paymentId, payments.id))),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(discountRedemptions)
+            .where(eq(discountRedemptions.paymentId, payments.id)),
+        ),
       ),
     )
     .get();
@@ -235,9 +288,16 @@ export async function refusedDiscountOf(d1: D1Database, paymentId: string): Prom
  * A package as the shop shows it with a code applied: `price` the discounted price, `was` the original
  * (struck through on the page); without a code that applies, the package as it is.
  */
-export function discountedPackage(lng: Language, row: PackageRow, lookup: CodeLookup | null, order: Omit<CodeOrder, "packageId" | "priceCents" | "currency">) {
+export function discountedPackage(
+  lng: Language,
+  row: PackageRow,
+  lookup: CodeLookup | null,
+  order: Omit<CodeOrder, "packageId" | "priceCents" | "currency">,
+) {
   const plain = toPackage(lng, row);
-  const check = lookup ? evaluateCode(lookup, { ...order, packageId: row.id, priceCents: row.price_cents, currency: row.currency }) : null;
+  const check = lookup
+    ? evaluateCode(lookup, { ...order, packageId: row.id, priceCents: row.price_cents, currency: row.currency })
+    : null;
   if (!check?.ok) return { ...plain, was: null as string | null };
   const c = check.code;
   return {

@@ -28,14 +28,21 @@ export function regionName(names: string | null | undefined, name: string, lng: 
 /** A country's regions for a picker: named in the page's language, in that language's order. */
 export function regionsIn(rows: readonly RegionRow[], lng: string): Region[] {
   const order = new Intl.Collator(lng);
-  return rows.map((r) => ({ code: r.code, name: regionName(r.names, r.name, lng) })).sort((a, b) => order.compare(a.name, b.name));
+  return rows
+    .map((r) => ({ code: r.code, name: regionName(r.names, r.name, lng) }))
+    .sort((a, b) => order.compare(a.name, b.name));
 }
 
 export async function regionsOf(d1: D1Database, country: string, lng = "en"): Promise<Region[]> {
   return regionsIn((await regionsStatement(d1, country).all<RegionRow>()).results, lng);
 }
 
-export interface Place { country: string; region: string; region_name: string; city: string }
+export interface Place {
+  country: string;
+  region: string;
+  region_name: string;
+  city: string;
+}
 
 /** Boxes tried in turn (degrees of latitude): a city is usually within the first. */
 const BOXES = [0.25, 1, 3];
@@ -46,7 +53,14 @@ const BOXES = [0.25, 1, 3];
  */
 export async function nearestCity(d1: D1Database, lat: number, lon: number, lng = "en"): Promise<Place | null> {
   const row = await nearestCityRow(d1, lat, lon);
-  return row && { country: row.country, region: row.region_code, region_name: regionName(row.region_names, row.region_name, lng), city: row.name };
+  return (
+    row && {
+      country: row.country,
+      region: row.region_code,
+      region_name: regionName(row.region_names, row.region_name, lng),
+      city: row.name,
+    }
+  );
 }
 
 async function nearestCityRow(d1: D1Database, lat: number, lon: number) {
@@ -57,7 +71,11 @@ async function nearestCityRow(d1: D1Database, lat: number, lon: number) {
     const lonBox = box / Math.max(0.1, Math.sqrt(k));
     const [row] = await getDb(d1)
       .select({
-        name: c.name, country: c.country, region_code: c.regionCode, lat: c.lat, lon: c.lon,
+        name: c.name,
+        country: c.country,
+        region_code: c.regionCode,
+        lat: c.lat,
+        lon: c.lon,
         region_name: sql<string>`COALESCE((SELECT ${r.name} FROM ${r} WHERE ${ofCity}), ${c.regionCode})`,
         region_names: sql<string | null>`(SELECT ${r.names} FROM ${r} WHERE ${ofCity})`,
       })

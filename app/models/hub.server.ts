@@ -18,12 +18,21 @@ export async function notifyMember(env: HubEnv, userId: string, event: HubEvent)
     await hubStub(env, userId).notify(event);
   } catch (e) {
     // Best effort (see above), but never silent.
-    logError("hub.notify_failed", e, { memberId: userId, kind: event.kind, conversationId: "conversationId" in event ? event.conversationId : undefined });
+    logError("hub.notify_failed", e, {
+      memberId: userId,
+      kind: event.kind,
+      conversationId: "conversationId" in event ? event.conversationId : undefined,
+    });
   }
 }
 
 /** Notifies after the response when `later` is given (waitUntil), else now; never rejects. */
-export function notifyMemberLater(env: HubEnv, later: Later | undefined, userId: string, event: HubEvent): Promise<void> {
+export function notifyMemberLater(
+  env: HubEnv,
+  later: Later | undefined,
+  userId: string,
+  event: HubEvent,
+): Promise<void> {
   const done = notifyMember(env, userId, event);
   if (!later) return done;
   later.waitUntil(done);

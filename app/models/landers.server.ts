@@ -16,8 +16,15 @@ import { NICHE_WHO } from "./signup-rules";
 import { signupForm } from "./tracking.server";
 
 export const LANDER_KINDS = [
-  "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork",
-  "transitionsvideolanding", "video", "tinderswipe",
+  "alonetonight",
+  "collagelanding",
+  "gallery",
+  "iconslanding",
+  "maplanding",
+  "socialnetwork",
+  "transitionsvideolanding",
+  "video",
+  "tinderswipe",
 ] as const;
 export type LanderKind = (typeof LANDER_KINDS)[number];
 
@@ -47,8 +54,15 @@ export function mapPosition(lat: number | null, lon: number | null): { x: number
 
 /** What a lander shows of a member: name, age, city, photo, how recently active, and the map cell. */
 export interface LanderMember {
-  id: string; name: string; age: number; city: string; photoId: string;
-  ago: string; near: boolean; x: number | null; y: number | null;
+  id: string;
+  name: string;
+  age: number;
+  city: string;
+  photoId: string;
+  ago: string;
+  near: boolean;
+  x: number | null;
+  y: number | null;
 }
 
 /** "5 minutes ago" in the page's language, from seconds. */
@@ -63,13 +77,25 @@ export function agoText(seconds: number, lng: string): string {
 function toLanderMember(m: LandingMember, country: string, lng: string): LanderMember {
   const pos = mapPosition(m.lat, m.lon);
   return {
-    id: m.id, name: m.name, age: m.age, city: m.city, photoId: m.photoId,
-    ago: agoText(m.seenAgo, lng), near: m.country === country, x: pos?.x ?? null, y: pos?.y ?? null,
+    id: m.id,
+    name: m.name,
+    age: m.age,
+    city: m.city,
+    photoId: m.photoId,
+    ago: agoText(m.seenAgo, lng),
+    near: m.country === country,
+    x: pos?.x ?? null,
+    y: pos?.y ?? null,
   };
 }
 
 /** A lander's page data. Unknown kinds are a 404. */
-export async function loadLander(request: Request, context: AppLoadContext, kind: string | undefined, slug: string | undefined) {
+export async function loadLander(
+  request: Request,
+  context: AppLoadContext,
+  kind: string | undefined,
+  slug: string | undefined,
+) {
   if (!isLanderKind(kind)) throw new Response("Not found", { status: 404 });
   const { brand, lng, t, country } = await pageContext(request, context, "landers");
   const niche = nicheOfSlug(slug, brand);
@@ -77,7 +103,7 @@ export async function loadLander(request: Request, context: AppLoadContext, kind
   // The slug's niche also preselects (or decides) who the visitor is and looks for.
   const form = { ...signupForm(request, brand), who: NICHE_WHO[niche] };
   const vars = { brand: brand.name, minAge: brand.minAge };
-  const place = country === "XX" ? "" : new Intl.DisplayNames([lng], { type: "region" }).of(country) ?? "";
+  const place = country === "XX" ? "" : (new Intl.DisplayNames([lng], { type: "region" }).of(country) ?? "");
   return {
     kind,
     niche,

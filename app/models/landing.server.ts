@@ -36,7 +36,8 @@ export const LANDING_MEMBERS_LIMIT = 12;
 
 // CROSS JOIN keeps users as the outer loop, so SQLite walks users_recent newest first and stops after
 // 12 matches instead of sorting every matching profile (the planner has no statistics on D1).
-const MEMBER_COLUMNS = "p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id, p.lat, p.lon, u.last_seen_at";
+const MEMBER_COLUMNS =
+  "p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id, p.lat, p.lon, u.last_seen_at";
 const AUDIENCE = `p.status = 'active' AND p.main_photo_id IS NOT NULL
   AND p.gender IN (?1, ?2) AND p.date_of_birth <= ?3 AND p.date_of_birth > ?4`;
 export const RECENT_MEMBERS_SQL = `
@@ -58,8 +59,15 @@ WHERE p.country = ?5 AND ${AUDIENCE}
 LIMIT ${LANDING_MEMBERS_LIMIT}`;
 
 type MemberRow = {
-  id: string; name: string; date_of_birth: string; city: string; country: string; main_photo_id: string;
-  lat: number | null; lon: number | null; last_seen_at: number;
+  id: string;
+  name: string;
+  date_of_birth: string;
+  city: string;
+  country: string;
+  main_photo_id: string;
+  lat: number | null;
+  lon: number | null;
+  last_seen_at: number;
 };
 
 /** The date `years` before `today` as YYYY-MM-DD (the same form as profiles.date_of_birth). */
@@ -68,13 +76,16 @@ function yearsBefore(today: Date, years: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-
 /**
  * Up to 12 recently active members the brand's visitors want to meet, those in the visitor's country
  * first ("near you"), then the most recent of everywhere; two indexed queries in one D1 batch.
  */
 export async function recentLandingMembers(
-  db: D1Database, niche: Niche, minAge: number, country: string, today = new Date(),
+  db: D1Database,
+  niche: Niche,
+  minAge: number,
+  country: string,
+  today = new Date(),
 ): Promise<LandingMember[]> {
   const audience = NICHE_AUDIENCE[niche];
   const [g1, g2 = g1] = audience.genders;
@@ -109,7 +120,12 @@ const stripCache = new Map<string, { at: number; members: Promise<LandingMember[
  * The strip is the same for every visitor of a niche and country: each isolate reuses it for a minute,
  * so a landing render usually costs no D1 round trip. Tests (ENVIRONMENT=test) always read fresh rows.
  */
-export function landingMembers(env: Pick<Env, "DB" | "ENVIRONMENT">, niche: Niche, minAge: number, country: string): Promise<LandingMember[]> {
+export function landingMembers(
+  env: Pick<Env, "DB" | "ENVIRONMENT">,
+  niche: Niche,
+  minAge: number,
+  country: string,
+): Promise<LandingMember[]> {
   if (env.ENVIRONMENT === "test") return recentLandingMembers(env.DB, niche, minAge, country);
   const key = `${niche}:${minAge}:${country}`;
   const hit = stripCache.get(key);
@@ -132,4 +148,10 @@ export function landingStrip(members: LandingMember[], country: string): { near:
   return { near, members: list.map(toStrip) };
 }
 
-export const toStrip = ({ id, name, age, city, photoId }: LandingMember): StripMember => ({ id, name, age, city, photoId });
+export const toStrip = ({ id, name, age, city, photoId }: LandingMember): StripMember => ({
+  id,
+  name,
+  age,
+  city,
+  photoId,
+});

@@ -7,7 +7,15 @@ import type { Env } from "~/lib/env";
 import { getDb, schema } from "../../db/client";
 import { notifyMemberLater, type Later } from "./hub.server";
 import { enqueue } from "./notify-queue";
-import { CARD_COLUMNS, likeStateOf, mainImageOf, toCard, type CardRow, type LikeState, type ProfileCard } from "./profiles.server";
+import {
+  CARD_COLUMNS,
+  likeStateOf,
+  mainImageOf,
+  toCard,
+  type CardRow,
+  type LikeState,
+  type ProfileCard,
+} from "./profiles.server";
 
 export { likeStateOf, type LikeState };
 
@@ -22,9 +30,17 @@ export const LIKEABLE = `
   AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ?1 AND b.blocked_id = ?2) OR (b.blocker_id = ?2 AND b.blocked_id = ?1))`;
 
 /** The guarded like insert; `extra` adds a condition (with its own arguments from ?4 on). */
-export function likeStatement(d1: D1Database, likerId: string, likedId: string, source: LikeSource, extra?: { sql: string; args: unknown[] }) {
+export function likeStatement(
+  d1: D1Database,
+  likerId: string,
+  likedId: string,
+  source: LikeSource,
+  extra?: { sql: string; args: unknown[] },
+) {
   return d1
-    .prepare(`INSERT INTO likes (liker_id, liked_id, source) SELECT ?1, ?2, ?3 WHERE ${LIKEABLE} ${extra?.sql ?? ""} ON CONFLICT DO NOTHING`)
+    .prepare(
+      `INSERT INTO likes (liker_id, liked_id, source) SELECT ?1, ?2, ?3 WHERE ${LIKEABLE} ${extra?.sql ?? ""} ON CONFLICT DO NOTHING`,
+    )
     .bind(likerId, likedId, source, ...(extra?.args ?? []));
 }
 
@@ -33,8 +49,16 @@ async function stateBetween(d1: D1Database, viewerId: string, targetId: string):
   const rows = await getDb(d1)
     .select({ likerId: likes.likerId })
     .from(likes)
-    .where(or(and(eq(likes.likerId, viewerId), eq(likes.likedId, targetId)), and(eq(likes.likerId, targetId), eq(likes.likedId, viewerId))));
-  return likeStateOf(viewerId, rows.map((r) => r.likerId));
+    .where(
+      or(
+        and(eq(likes.likerId, viewerId), eq(likes.likedId, targetId)),
+        and(eq(likes.likerId, targetId), eq(likes.likedId, viewerId)),
+      ),
+    );
+  return likeStateOf(
+    viewerId,
+    rows.map((r) => r.likerId),
+  );
 }
 
 /** What liking needs: the database, the liked member's hub, the notification queue, and (in a request) its waitUntil. */
@@ -50,7 +74,12 @@ export const likeNotice = async (app: LikeApp, likerId: string, likedId: string)
 };
 
 /** Likes a member (idempotent); answers the new state. */
-export async function like(app: LikeApp, likerId: string, likedId: string, source: LikeSource = "profile"): Promise<LikeState> {
+export async function like(
+  app: LikeApp,
+  likerId: string,
+  likedId: string,
+  source: LikeSource = "profile",
+): Promise<LikeState> {
   const d1 = app.env.DB;
   const res = await likeStatement(d1, likerId, likedId, source).run();
   if (res.meta.changes) await likeNotice(app, likerId, likedId);
@@ -60,7 +89,9 @@ export async function like(app: LikeApp, likerId: string, likedId: string, sourc
 /** Takes a like back. */
 export async function unlike(d1: D1Database, likerId: string, likedId: string) {
   const { likes } = schema;
-  await getDb(d1).delete(likes).where(and(eq(likes.likerId, likerId), eq(likes.likedId, likedId)));
+  await getDb(d1)
+    .delete(likes)
+    .where(and(eq(likes.likerId, likerId), eq(likes.likedId, likedId)));
 }
 
 const VISIBLE = `u.deleted_at IS NULL AND p.status = 'active'
@@ -82,7 +113,13 @@ const LIST_SQL: Record<LikeListType, string> = {
 
 export type LikeCard = ProfileCard & { likeNew: boolean };
 
-export async function listLikes(d1: D1Database, userId: string, type: LikeListType, lng = "en", limit = 100): Promise<LikeCard[]> {
+export async function listLikes(
+  d1: D1Database,
+  userId: string,
+  type: LikeListType,
+  lng = "en",
+  limit = 100,
+): Promise<LikeCard[]> {
   const { results } = await d1.prepare(LIST_SQL[type]).bind(userId, limit).all<CardRow & { like_new: number }>();
   const today = new Date();
   return results.map((r) => ({ ...toCard(r, today, lng), likeNew: !!r.like_new }));
@@ -97,7 +134,14 @@ export async function likesApi(d1: D1Database, userId: string) {
   const today = new Date();
   const apiProfile = (r: CardRow) => {
     const c = toCard(r, today);
-    return { id: c.id, name: c.name, age: c.age, city: c.city, online: c.online, main_image: mainImageOf(c.mainPhotoId) };
+    return {
+      id: c.id,
+      name: c.name,
+      age: c.age,
+      city: c.city,
+      online: c.online,
+      main_image: mainImageOf(c.mainPhotoId),
+    };
   };
   return {
     profiles: sent!.results.map(apiProfile),
@@ -122,15 +166,21 @@ export async function autoLike(d1: D1Database, userId: string, today = new Date(
     ORDER BY p.fictional DESC, u.last_seen_at DESC LIMIT 1`;
   // The counter row claims today's auto-like; the insert only happens for the request that claimed it.
   const [, , chosen] = await d1.batch<unknown>([
-    d1.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2) ON CONFLICT DO NOTHING").bind(key, expires),
-    d1.prepare(
-      `INSERT INTO likes (liker_id, liked_id, source) SELECT (${pick}), ?1, 'auto'
+    d1
+      .prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2) ON CONFLICT DO NOTHING")
+      .bind(key, expires),
+    d1
+      .prepare(
+        `INSERT INTO likes (liker_id, liked_id, source) SELECT (${pick}), ?1, 'auto'
        WHERE changes() = 1 AND (${pick}) IS NOT NULL`,
-    ).bind(userId),
-    d1.prepare(
-      `SELECT ${CARD_COLUMNS} FROM likes l JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
+      )
+      .bind(userId),
+    d1
+      .prepare(
+        `SELECT ${CARD_COLUMNS} FROM likes l JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
        WHERE l.liked_id = ?1 AND l.source = 'auto' ORDER BY l.created_at DESC, l.rowid DESC LIMIT 1`,
-    ).bind(userId),
+      )
+      .bind(userId),
   ]);
   const row = (chosen!.results as CardRow[])[0];
   if (!row) return null;

@@ -28,7 +28,10 @@ export function outboxAvailable(env: Pick<Env, "ENVIRONMENT">): boolean {
   return !isDeployed(env);
 }
 
-export function mailerFor(env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_FROM" | "MAIL_TRANSPORT" | "MAIL_API_KEY">, fetcher: typeof fetch = fetch): Mailer {
+export function mailerFor(
+  env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_FROM" | "MAIL_TRANSPORT" | "MAIL_API_KEY">,
+  fetcher: typeof fetch = fetch,
+): Mailer {
   if (!outboxAvailable(env)) {
     if (env.MAIL_TRANSPORT === "http") {
       if (!env.MAIL_API_KEY) throw new Error("MAIL_API_KEY missing (MAIL_TRANSPORT = http)");
@@ -38,9 +41,16 @@ export function mailerFor(env: Pick<Env, "ENVIRONMENT" | "DB" | "MAIL" | "MAIL_F
   }
   return {
     async send(mail) {
-      await getDb(env.DB).insert(schema.mailOutbox).values({
-        brandId: mail.brandId, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers ?? null,
-      });
+      await getDb(env.DB)
+        .insert(schema.mailOutbox)
+        .values({
+          brandId: mail.brandId,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          headers: mail.headers ?? null,
+        });
     },
   };
 }
@@ -87,7 +97,8 @@ export function brevoMailer(apiKey: string, from: string, fetcher: typeof fetch 
         }),
       });
       const body = (await res.json().catch(() => ({}))) as { messageId?: string; code?: string; message?: string };
-      if (res.status !== 201 || !body.messageId) throw new Error(`Brevo refused the mail: ${res.status} ${body.code ?? ""} ${body.message ?? ""}`.trim());
+      if (res.status !== 201 || !body.messageId)
+        throw new Error(`Brevo refused the mail: ${res.status} ${body.code ?? ""} ${body.message ?? ""}`.trim());
     },
   };
 }
@@ -132,7 +143,10 @@ const LINK = /(https?:\/\/[^\s<>"]+)/g;
 export function renderMail(m: { greeting: string; body: string; action: string; link: string; footer: string[] }) {
   const text = `${m.greeting}\n\n${m.body}\n\n${m.action}: ${m.link}\n\n${m.footer.join("\n")}\n`;
   const footer = m.footer
-    .map((line) => `<p style="font-size:13px;color:#555">${escapeHtml(line).replace(LINK, (u) => `<a href="${u}">${u}</a>`)}</p>`)
+    .map(
+      (line) =>
+        `<p style="font-size:13px;color:#555">${escapeHtml(line).replace(LINK, (u) => `<a href="${u}">${u}</a>`)}</p>`,
+    )
     .join("");
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
 <p>${escapeHtml(m.greeting)}</p><p>${escapeHtml(m.body)}</p>

@@ -46,25 +46,40 @@ export function parseTarget(params: URLSearchParams): ReportTarget | null {
  * member's profile; a message only the other participant of its conversation, and only a message
  * the other one wrote. Null for anything else (not found, own content, deleted).
  */
-export async function targetOwner(d1: D1Database, target: ReportTarget, reporterId: string | null): Promise<{ memberId: string; brandId: number } | null> {
+export async function targetOwner(
+  d1: D1Database,
+  target: ReportTarget,
+  reporterId: string | null,
+): Promise<{ memberId: string; brandId: number } | null> {
   const db = getDb(d1);
   const { users, photos, messages, conversations } = schema;
   let owner: { memberId: string; brandId: number } | undefined;
   if (target.type === "member") {
-    [owner] = await db.select({ memberId: users.id, brandId: users.brandId }).from(users).where(and(eq(users.id, target.id), isNull(users.deletedAt)));
+    [owner] = await db
+      .select({ memberId: users.id, brandId: users.brandId })
+      .from(users)
+      .where(and(eq(users.id, target.id), isNull(users.deletedAt)));
   } else if (!reporterId) {
     return null;
   } else if (target.type === "photo") {
-    [owner] = await db.select({ memberId: users.id, brandId: users.brandId }).from(photos).innerJoin(users, eq(users.id, photos.userId))
+    [owner] = await db
+      .select({ memberId: users.id, brandId: users.brandId })
+      .from(photos)
+      .innerJoin(users, eq(users.id, photos.userId))
       .where(and(eq(photos.id, target.id), isNull(users.deletedAt)));
   } else {
-    [owner] = await db.select({ memberId: messages.senderId, brandId: users.brandId }).from(messages)
+    [owner] = await db
+      .select({ memberId: messages.senderId, brandId: users.brandId })
+      .from(messages)
       .innerJoin(conversations, eq(conversations.id, messages.conversationId))
       .innerJoin(users, eq(users.id, messages.senderId))
-      .where(and(
-        eq(messages.conversationId, target.conversationId), eq(messages.seq, target.seq),
-        sql`${reporterId} IN (${conversations.memberA}, ${conversations.memberB})`,
-      ));
+      .where(
+        and(
+          eq(messages.conversationId, target.conversationId),
+          eq(messages.seq, target.seq),
+          sql`${reporterId} IN (${conversations.memberA}, ${conversations.memberB})`,
+        ),
+      );
   }
   if (!owner || owner.memberId === reporterId) return null;
   return owner;
@@ -100,17 +115,37 @@ export async function fileNotice(
   const { moderationCases: cases, notices } = schema;
   const openCase = and(eq(cases.targetType, input.target.type), eq(cases.targetId, key), eq(cases.status, "open"));
   await db.batch([
-    db.insert(cases).values({ id: randomId(), brandId: brand.id, targetType: input.target.type, targetId: key, memberId: owner.memberId, severity, openedAt: now })
+    db
+      .insert(cases)
+      .values({
+        id: randomId(),
+        brandId: brand.id,
+        targetType: input.target.type,
+        targetId: key,
+        memberId: owner.memberId,
+        severity,
+        openedAt: now,
+      })
       .onConflictDoNothing(),
-    db.update(cases).set({ severity: sql`min(${cases.severity}, ${severity})` }).where(openCase),
+    db
+      .update(cases)
+      .set({ severity: sql`min(${cases.severity}, ${severity})` })
+      .where(openCase),
     // INSERT … SELECT joins the open case the statements above made or found; every column of notices
     // in table order (a null id takes the next rowid).
-    db.insert(notices).select(sql`SELECT NULL, ${cases.id}, ${input.reporter.id}, ${input.reporter.id ? null : input.reporter.email}, ${input.category},
+    db
+      .insert(notices)
+      .select(sql`SELECT NULL, ${cases.id}, ${input.reporter.id}, ${input.reporter.id ? null : input.reporter.email}, ${input.category},
       ${input.explanation.slice(0, EXPLANATION_MAX)}, ${input.goodFaith ? 1 : 0}, ${input.language}, ${now} FROM ${cases} WHERE ${openCase}`)
       .onConflictDoNothing(),
   ]);
   const t = await getFixedT(input.language, "safety");
-  const vars = { brand: brand.name, name: input.reporter.name ?? "", target: t(`target.${input.target.type}`), category: t(`categories.${input.category}`) };
+  const vars = {
+    brand: brand.name,
+    name: input.reporter.name ?? "",
+    target: t(`target.${input.target.type}`),
+    category: t(`categories.${input.category}`),
+  };
   const { text, html } = renderMail({
     greeting: input.reporter.name ? t("mail.greeting", vars) : t("mail.greetingVisitor", vars),
     body: t("mail.received.body", vars),
@@ -118,7 +153,14 @@ export async function fileNotice(
     link: `${o.origin}/pages/terms`,
     footer: [t("mail.footer", vars)],
   });
-  await mailerFor(env).send({ brandId: brand.id, to: input.reporter.email, subject: t("mail.received.subject", vars), text, html, fromName: brand.name });
+  await mailerFor(env).send({
+    brandId: brand.id,
+    to: input.reporter.email,
+    subject: t("mail.received.subject", vars),
+    text,
+    html,
+    fromName: brand.name,
+  });
   return true;
 }
 
@@ -154,12 +196,24 @@ export async function decisionOfToken(secret: string, token: string): Promise<st
   return expected.length === sig.length && expected === sig ? id : null;
 }
 async function hmac(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text)));
-  return btoa(String.fromCharCode(...mac)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...mac))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
-type DecideEnv = Pick<Env, "DB" | "PHOTOS" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB">;
+type DecideEnv = Pick<
+  Env,
+  "DB" | "PHOTOS" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB"
+>;
 
 /**
  * Decides an open case, in one D1 batch guarded on the case still being open (two operators
@@ -170,13 +224,25 @@ type DecideEnv = Pick<Env, "DB" | "PHOTOS" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM
  * each in their language. Never automated: only an operator calls this.
  */
 export async function decide(
-  env: DecideEnv, operator: { id: string; role: string }, caseId: string, input: DecisionInput, o: { origin: (brandDomain: string) => string; now?: number },
+  env: DecideEnv,
+  operator: { id: string; role: string },
+  caseId: string,
+  input: DecisionInput,
+  o: { origin: (brandDomain: string) => string; now?: number },
 ): Promise<{ ok: true; decisionId: string } | { ok: false; error: "not_found" | "closed" | "action" }> {
   const now = o.now ?? nowS();
   const db = getDb(env.DB);
   const { moderationCases: cases, users, profiles, photos, sessions, decisions, auditLog } = schema;
-  const [c] = await db.select({ c: cases, aboutMe: profiles.aboutMe, profileStatus: profiles.status, suspendedUntil: users.suspendedUntil })
-    .from(cases).innerJoin(users, eq(users.id, cases.memberId)).innerJoin(profiles, eq(profiles.userId, cases.memberId))
+  const [c] = await db
+    .select({
+      c: cases,
+      aboutMe: profiles.aboutMe,
+      profileStatus: profiles.status,
+      suspendedUntil: users.suspendedUntil,
+    })
+    .from(cases)
+    .innerJoin(users, eq(users.id, cases.memberId))
+    .innerJoin(profiles, eq(profiles.userId, cases.memberId))
     .where(eq(cases.id, caseId));
   if (!c) return { ok: false, error: "not_found" };
   if (c.c.status !== "open") return { ok: false, error: "closed" };
@@ -185,38 +251,61 @@ export async function decide(
   const memberId = c.c.memberId;
   const endsAt = input.action === "ban" ? BAN_UNTIL : input.action === "suspend" ? now + (input.days ?? 1) * DAY : null;
   const removed =
-    input.action === "remove_profile_text" ? { aboutMe: c.aboutMe }
-    : input.action === "remove_photo" ? { photoId: c.c.targetId }
-    : input.action === "suspend" || input.action === "ban" ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
-    : null;
+    input.action === "remove_profile_text"
+      ? { aboutMe: c.aboutMe }
+      : input.action === "remove_photo"
+        ? { photoId: c.c.targetId }
+        : input.action === "suspend" || input.action === "ban"
+          ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
+          : null;
   // Every effect below runs only if this batch's decision row exists, i.e. the case was still open.
   const decided = sql`EXISTS (SELECT 1 FROM ${decisions} WHERE ${decisions.id} = ${id})`;
   const effects =
-    input.action === "remove_photo" ? [
-      db.delete(photos).where(and(eq(photos.id, c.c.targetId), eq(photos.userId, memberId), decided)),
-      db.update(profiles)
-        .set({
-          mainPhotoId: sql`(SELECT ${photos.id} FROM ${photos} WHERE ${photos.userId} = ${memberId} AND ${photos.isPrivate} = 0
+    input.action === "remove_photo"
+      ? [
+          db.delete(photos).where(and(eq(photos.id, c.c.targetId), eq(photos.userId, memberId), decided)),
+          db
+            .update(profiles)
+            .set({
+              mainPhotoId: sql`(SELECT ${photos.id} FROM ${photos} WHERE ${photos.userId} = ${memberId} AND ${photos.isPrivate} = 0
             ORDER BY ${photos.createdAt}, ${photos}.rowid LIMIT 1)`,
-        })
-        .where(and(eq(profiles.userId, memberId), eq(profiles.mainPhotoId, c.c.targetId), decided)),
-    ]
-    : input.action === "remove_profile_text" ? [db.update(profiles).set({ aboutMe: "" }).where(and(eq(profiles.userId, memberId), decided))]
-    : input.action === "suspend" || input.action === "ban" ? [
-      db.update(users).set({ suspendedUntil: sql`max(coalesce(${users.suspendedUntil}, 0), ${endsAt})` }).where(and(eq(users.id, memberId), decided)),
-      db.update(profiles).set({ status: "suspended" }).where(and(eq(profiles.userId, memberId), decided)),
-      db.delete(sessions).where(and(eq(sessions.userId, memberId), decided)),
-    ]
-    : [];
+            })
+            .where(and(eq(profiles.userId, memberId), eq(profiles.mainPhotoId, c.c.targetId), decided)),
+        ]
+      : input.action === "remove_profile_text"
+        ? [
+            db
+              .update(profiles)
+              .set({ aboutMe: "" })
+              .where(and(eq(profiles.userId, memberId), decided)),
+          ]
+        : input.action === "suspend" || input.action === "ban"
+          ? [
+              db
+                .update(users)
+                .set({ suspendedUntil: sql`max(coalesce(${users.suspendedUntil}, 0), ${endsAt})` })
+                .where(and(eq(users.id, memberId), decided)),
+              db
+                .update(profiles)
+                .set({ status: "suspended" })
+                .where(and(eq(profiles.userId, memberId), decided)),
+              db.delete(sessions).where(and(eq(sessions.userId, memberId), decided)),
+            ]
+          : [];
   // Guarded chain: the case's status guard decides whether anything else happens. The INSERT … SELECTs
   // list every column in table order (a null id takes the next rowid).
   const [closed] = await db.batch([
-    db.update(cases).set({ status: "closed", closedAt: now }).where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
-    db.insert(decisions).select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
+    db
+      .update(cases)
+      .set({ status: "closed", closedAt: now })
+      .where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
+    db.insert(decisions)
+      .select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
       ${input.action === "suspend" ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}
       WHERE changes() = 1`),
     ...effects,
-    db.insert(auditLog).select(sql`SELECT NULL, ${now}, ${operator.id}, ${operator.role}, ${`decision.${input.action}`}, 'member', ${memberId},
+    db.insert(auditLog)
+      .select(sql`SELECT NULL, ${now}, ${operator.id}, ${operator.role}, ${`decision.${input.action}`}, 'member', ${memberId},
       ${`${input.rule}: ${input.facts}`.slice(0, 2000)}, ${removed ? JSON.stringify(removed) : null},
       ${JSON.stringify({ case: caseId, decision: id, endsAt })} WHERE ${decided}`),
   ]);
@@ -231,9 +320,21 @@ export async function decide(
 export async function statementOf(d1: D1Database, decisionId: string) {
   const { decisions, users, profiles, brands, moderationCases: cases } = schema;
   const [row] = await getDb(d1)
-    .select({ d: decisions, email: users.email, language: users.language, name: profiles.name, brandId: users.brandId, brandName: brands.name, brandDomain: brands.domain, targetType: cases.targetType })
-    .from(decisions).innerJoin(users, eq(users.id, decisions.memberId)).innerJoin(profiles, eq(profiles.userId, decisions.memberId))
-    .innerJoin(brands, eq(brands.id, users.brandId)).innerJoin(cases, eq(cases.id, decisions.caseId))
+    .select({
+      d: decisions,
+      email: users.email,
+      language: users.language,
+      name: profiles.name,
+      brandId: users.brandId,
+      brandName: brands.name,
+      brandDomain: brands.domain,
+      targetType: cases.targetType,
+    })
+    .from(decisions)
+    .innerJoin(users, eq(users.id, decisions.memberId))
+    .innerJoin(profiles, eq(profiles.userId, decisions.memberId))
+    .innerJoin(brands, eq(brands.id, users.brandId))
+    .innerJoin(cases, eq(cases.id, decisions.caseId))
     .where(eq(decisions.id, decisionId));
   return row ?? null;
 }
@@ -241,7 +342,8 @@ export type Statement = NonNullable<Awaited<ReturnType<typeof statementOf>>>;
 
 /** The statement's lines in the member's language (the mail and the pages show the same). */
 export function statementLines(t: (key: string, vars?: Record<string, unknown>) => string, s: Statement, lng: string) {
-  const date = (at: number) => new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
+  const date = (at: number) =>
+    new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
   const d = s.d;
   return {
     what: t(`statement.what.${d.action}`, { until: d.endsAt ? date(d.endsAt) : "" }),
@@ -262,24 +364,59 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
   if (s.d.action !== "no_action") {
     const l = statementLines(t, s, lng);
     const link = `${origin}/statement/${encodeURIComponent(await statementToken(env.SESSION_SECRET, decisionId))}`;
-    const body = [l.what, `${t("statement.facts")}: ${l.facts}`, `${t("statement.rule")}: ${l.rule} (${origin}/pages/terms)`, l.automated, `${t("statement.date")}: ${l.date}`, t("statement.appeal")].join("\n\n");
-    const { text, html } = renderMail({ greeting: t("mail.greeting", { name: s.name }), body, action: t("statement.appealAction"), link, footer: [t("statement.footer", { brand: s.brandName })] });
-    await mailer.send({ brandId: s.brandId, to: s.email, subject: t("statement.mailSubject", { brand: s.brandName }), text, html, fromName: s.brandName });
+    const body = [
+      l.what,
+      `${t("statement.facts")}: ${l.facts}`,
+      `${t("statement.rule")}: ${l.rule} (${origin}/pages/terms)`,
+      l.automated,
+      `${t("statement.date")}: ${l.date}`,
+      t("statement.appeal"),
+    ].join("\n\n");
+    const { text, html } = renderMail({
+      greeting: t("mail.greeting", { name: s.name }),
+      body,
+      action: t("statement.appealAction"),
+      link,
+      footer: [t("statement.footer", { brand: s.brandName })],
+    });
+    await mailer.send({
+      brandId: s.brandId,
+      to: s.email,
+      subject: t("statement.mailSubject", { brand: s.brandName }),
+      text,
+      html,
+      fromName: s.brandName,
+    });
   }
   // Each reporter hears the outcome, not the details.
   const { notices, users } = schema;
   const reporters = await getDb(env.DB)
     .select({ email: sql<string>`coalesce(${users.email}, ${notices.reporterEmail})`, language: notices.language })
-    .from(notices).leftJoin(users, eq(users.id, notices.reporterId)).where(eq(notices.caseId, s.d.caseId));
+    .from(notices)
+    .leftJoin(users, eq(users.id, notices.reporterId))
+    .where(eq(notices.caseId, s.d.caseId));
   for (const r of reporters) {
     if (!r.email) continue;
-    const rt = await getFixedT((REPORT_LANGS.includes(r.language as Language) ? r.language : "en") as Language, "safety");
+    const rt = await getFixedT(
+      (REPORT_LANGS.includes(r.language as Language) ? r.language : "en") as Language,
+      "safety",
+    );
     const vars = { brand: s.brandName, target: rt(`target.${s.targetType}`) };
     const { text, html } = renderMail({
-      greeting: rt("mail.greetingVisitor"), body: rt(s.d.action === "no_action" ? "outcome.none" : "outcome.action", vars),
-      action: rt("mail.received.action"), link: `${origin}/pages/terms`, footer: [rt("mail.footer", vars)],
+      greeting: rt("mail.greetingVisitor"),
+      body: rt(s.d.action === "no_action" ? "outcome.none" : "outcome.action", vars),
+      action: rt("mail.received.action"),
+      link: `${origin}/pages/terms`,
+      footer: [rt("mail.footer", vars)],
     });
-    await mailer.send({ brandId: s.brandId, to: r.email, subject: rt("outcome.subject", vars), text, html, fromName: s.brandName });
+    await mailer.send({
+      brandId: s.brandId,
+      to: r.email,
+      subject: rt("outcome.subject", vars),
+      text,
+      html,
+      fromName: s.brandName,
+    });
   }
 }
 const REPORT_LANGS: readonly Language[] = ["da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv"];
@@ -287,23 +424,43 @@ const REPORT_LANGS: readonly Language[] = ["da", "de", "en", "es", "fi", "fr", "
 /** The member's current suspension or ban (its decision), if any: the login shows it instead of logging in. */
 export async function activeSuspension(d1: D1Database, memberId: string, now = nowS()): Promise<string | null> {
   const { decisions } = schema;
-  const [row] = await getDb(d1).select({ id: decisions.id }).from(decisions)
-    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} IN ('suspend', 'ban')`, sql`${decisions.endsAt} > ${now}`))
-    .orderBy(sql`${decisions.endsAt} DESC`).limit(1);
+  const [row] = await getDb(d1)
+    .select({ id: decisions.id })
+    .from(decisions)
+    .where(
+      and(
+        eq(decisions.memberId, memberId),
+        sql`${decisions.action} IN ('suspend', 'ban')`,
+        sql`${decisions.endsAt} > ${now}`,
+      ),
+    )
+    .orderBy(sql`${decisions.endsAt} DESC`)
+    .limit(1);
   return row?.id ?? null;
 }
 
 /** After a suspension ran out: the member is shown again (called at their next login). */
 export async function liftEndedSuspension(d1: D1Database, memberId: string, now = nowS()) {
   const { profiles, users } = schema;
-  await getDb(d1).update(profiles).set({ status: "active" })
-    .where(and(eq(profiles.userId, memberId), eq(profiles.status, "suspended"),
-      sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${memberId} AND ${users.suspendedUntil} <= ${now})`));
+  await getDb(d1)
+    .update(profiles)
+    .set({ status: "active" })
+    .where(
+      and(
+        eq(profiles.userId, memberId),
+        eq(profiles.status, "suspended"),
+        sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${memberId} AND ${users.suspendedUntil} <= ${now})`,
+      ),
+    );
 }
 
 /** The member's decisions, newest first (their account's statements page). */
 export async function decisionsOf(d1: D1Database, memberId: string) {
   const { decisions } = schema;
-  return getDb(d1).select({ id: decisions.id }).from(decisions)
-    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} != 'no_action'`)).orderBy(sql`${decisions.createdAt} DESC`).limit(50);
+  return getDb(d1)
+    .select({ id: decisions.id })
+    .from(decisions)
+    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} != 'no_action'`))
+    .orderBy(sql`${decisions.createdAt} DESC`)
+    .limit(50);
 }

@@ -11,9 +11,12 @@ export type QueueEnv = Pick<Env, "NOTIFY_QUEUE">;
 /** The ids an operator searches the log by. */
 export function eventFields(event: NotifyEvent) {
   switch (event.kind) {
-    case "message": return { kind: event.kind, conversationId: event.conversationId, memberId: event.receiverId };
-    case "like": return { kind: event.kind, memberId: event.likedId };
-    default: return { kind: event.kind, memberId: event.userId };
+    case "message":
+      return { kind: event.kind, conversationId: event.conversationId, memberId: event.receiverId };
+    case "like":
+      return { kind: event.kind, memberId: event.likedId };
+    default:
+      return { kind: event.kind, memberId: event.userId };
   }
 }
 

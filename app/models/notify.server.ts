@@ -29,7 +29,15 @@ export type { NotifyEvent };
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotifyEnv = Pick<
   Env,
-  "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "NOTIFY_QUEUE" | "SESSION_SECRET" | "VAPID_SUBJECT" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY"
+  | "DB"
+  | "ENVIRONMENT"
+  | "MAIL"
+  | "MAIL_FROM"
+  | "NOTIFY_QUEUE"
+  | "SESSION_SECRET"
+  | "VAPID_SUBJECT"
+  | "VAPID_PUBLIC_KEY"
+  | "VAPID_PRIVATE_KEY"
 >;
 
 /** The senders; tests hand in a push service of their own. */
@@ -61,20 +69,44 @@ export async function handleNotifyBatch(batch: MessageBatch<NotifyEvent>, env: N
  * In db.batch D1 answers rows keyed by column name, so the three `name` columns carry their own.
  */
 function factsQuery(db: Db, userId: string, senderId: string | null, conversationId: string | null, seq: number) {
-  const { users: u, brands: b, profiles: p, notificationsDisabled: nd, blocks, conversationMembers: cm, messages, likes } = schema;
+  const {
+    users: u,
+    brands: b,
+    profiles: p,
+    notificationsDisabled: nd,
+    blocks,
+    conversationMembers: cm,
+    messages,
+    likes,
+  } = schema;
   const s = alias(p, "s");
   return db
     .select({
-      id: u.id, email: u.email, language: u.language, invisible: u.invisible, deleted_at: u.deletedAt, brand_id: u.brandId,
-      domain: b.domain, mail_name: b.mailName, brand_name: sql<string>`${b.name}`.as("brand_name"),
-      disabled: sql<string | null>`(SELECT group_concat(${nd.type} || ':' || ${nd.reason}) FROM ${nd} WHERE ${nd.userId} = ${u.id})`,
-      member_name: p.name, country: p.country, region: p.region, gender: p.gender,
-      sender_name: sql<string | null>`${s.name}`.as("sender_name"), sender_photo: sql<string | null>`${s.mainPhotoId}`.as("sender_photo"),
+      id: u.id,
+      email: u.email,
+      language: u.language,
+      invisible: u.invisible,
+      deleted_at: u.deletedAt,
+      brand_id: u.brandId,
+      domain: b.domain,
+      mail_name: b.mailName,
+      brand_name: sql<string>`${b.name}`.as("brand_name"),
+      disabled: sql<
+        string | null
+      >`(SELECT group_concat(${nd.type} || ':' || ${nd.reason}) FROM ${nd} WHERE ${nd.userId} = ${u.id})`,
+      member_name: p.name,
+      country: p.country,
+      region: p.region,
+      gender: p.gender,
+      sender_name: sql<string | null>`${s.name}`.as("sender_name"),
+      sender_photo: sql<string | null>`${s.mainPhotoId}`.as("sender_photo"),
       // The inner users shadows the outer one: this asks about the sender.
       sender_gone: sql<number>`(${senderId} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${u} WHERE ${u.id} = ${senderId} AND ${u.deletedAt} IS NULL))`,
       blocked: sql<number>`EXISTS (SELECT 1 FROM ${blocks} WHERE (${blocks.blockerId} = ${u.id} AND ${blocks.blockedId} = ${senderId})
         OR (${blocks.blockerId} = ${senderId} AND ${blocks.blockedId} = ${u.id}))`,
-      unread: sql<number | null>`(SELECT ${cm.unread} FROM ${cm} WHERE ${cm.conversationId} = ${conversationId} AND ${cm.userId} = ${u.id})`,
+      unread: sql<
+        number | null
+      >`(SELECT ${cm.unread} FROM ${cm} WHERE ${cm.conversationId} = ${conversationId} AND ${cm.userId} = ${u.id})`,
       first_message: sql<number>`NOT EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.seq} < ${seq})`,
       liked: sql<number>`EXISTS (SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${senderId} AND ${likes.likedId} = ${u.id})`,
       likes_back: sql<number>`EXISTS (SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${u.id} AND ${likes.likedId} = ${senderId})`,
@@ -89,9 +121,15 @@ type Facts = Awaited<ReturnType<typeof factsQuery>>[number];
 
 /** What one event means for one member: the type, a once-only key, where it leads, and the words. */
 type Plan = {
-  type: NotificationType; userId: string; senderId: string | null; conversationId: string | null; key: string;
-  path: string; text: "new_conversation" | "new_message" | "like" | "match" | DigestType | CampaignType;
-  push: boolean; tag?: string;
+  type: NotificationType;
+  userId: string;
+  senderId: string | null;
+  conversationId: string | null;
+  key: string;
+  path: string;
+  text: "new_conversation" | "new_message" | "like" | "match" | DigestType | CampaignType;
+  push: boolean;
+  tag?: string;
 };
 
 function planOf(e: NotifyEvent): Plan {
@@ -99,24 +137,50 @@ function planOf(e: NotifyEvent): Plan {
     case "message": {
       const type = "new_message";
       return {
-        type, text: type, userId: e.receiverId, senderId: e.senderId, conversationId: e.conversationId,
-        key: `${type}:${e.conversationId}:${e.messageId}`, path: `/chats/${e.conversationId}`, push: true, tag: `chat-${e.conversationId}`,
+        type,
+        text: type,
+        userId: e.receiverId,
+        senderId: e.senderId,
+        conversationId: e.conversationId,
+        key: `${type}:${e.conversationId}:${e.messageId}`,
+        path: `/chats/${e.conversationId}`,
+        push: true,
+        tag: `chat-${e.conversationId}`,
       };
     }
     case "like":
       return {
-        type: "like", text: "like", userId: e.likedId, senderId: e.likerId, conversationId: null,
-        key: `like:${e.likerId}`, path: `/likes/m/${e.likerId}`, push: true, tag: `like-${e.likerId}`,
+        type: "like",
+        text: "like",
+        userId: e.likedId,
+        senderId: e.likerId,
+        conversationId: null,
+        key: `like:${e.likerId}`,
+        path: `/likes/m/${e.likerId}`,
+        push: true,
+        tag: `like-${e.likerId}`,
       };
     case "digest":
       return {
-        type: e.type, text: e.type, userId: e.userId, senderId: null, conversationId: null, key: `${e.type}:${e.ref}`,
-        path: e.type === "unread_reminder" ? "/chats" : "/members", push: e.type === "unread_reminder",
+        type: e.type,
+        text: e.type,
+        userId: e.userId,
+        senderId: null,
+        conversationId: null,
+        key: `${e.type}:${e.ref}`,
+        path: e.type === "unread_reminder" ? "/chats" : "/members",
+        push: e.type === "unread_reminder",
       };
     case "campaign":
       return {
-        type: e.type, text: e.type, userId: e.userId, senderId: null, conversationId: null, key: `${e.type}:${e.ref}`,
-        path: e.path, push: false,
+        type: e.type,
+        text: e.type,
+        userId: e.userId,
+        senderId: null,
+        conversationId: null,
+        key: `${e.type}:${e.ref}`,
+        path: e.path,
+        push: false,
       };
   }
 }
@@ -133,25 +197,41 @@ export function refusal(f: Facts | null, plan: Pick<Plan, "senderId" | "conversa
 
 /** The reasons a type is off for this member: push stops only when the member chose so. */
 export function channelsOf(disabled: string | null, type: NotificationType) {
-  const reasons = (disabled ?? "").split(",").filter((r) => r.startsWith(`${type}:`)).map((r) => r.slice(type.length + 1));
+  const reasons = (disabled ?? "")
+    .split(",")
+    .filter((r) => r.startsWith(`${type}:`))
+    .map((r) => r.slice(type.length + 1));
   return { mail: reasons.length === 0, push: !reasons.some((r) => r === "user" || r === "list_unsubscribe") };
 }
 
 /** Sends what one event means; throws when a channel failed (the queue retries; sent channels stay sent). */
-export async function deliver(env: NotifyEnv, event: NotifyEvent, senders: Senders): Promise<{ mail: boolean; push: number }> {
+export async function deliver(
+  env: NotifyEnv,
+  event: NotifyEvent,
+  senders: Senders,
+): Promise<{ mail: boolean; push: number }> {
   let plan = planOf(event);
   const db = env.DB;
   const orm = getDb(db);
   const ps = schema.pushSubscriptions;
   const [factsRows, subs] = await orm.batch([
     factsQuery(orm, plan.userId, plan.senderId, plan.conversationId, event.kind === "message" ? event.messageId : 0),
-    orm.select({ id: ps.id, endpoint: ps.endpoint, p256dh: ps.p256dh, auth: ps.auth }).from(ps).where(eq(ps.userId, plan.userId)).orderBy(ps.id),
+    orm
+      .select({ id: ps.id, endpoint: ps.endpoint, p256dh: ps.p256dh, auth: ps.auth })
+      .from(ps)
+      .where(eq(ps.userId, plan.userId))
+      .orderBy(ps.id),
   ]);
   const f = factsRows[0] ?? null;
   const sent = { mail: false, push: 0 };
   if (refusal(f, plan) || !f) return sent;
   if (event.kind === "message" && f.first_message) {
-    plan = { ...plan, type: "new_conversation", text: "new_conversation", key: plan.key.replace("new_message", "new_conversation") };
+    plan = {
+      ...plan,
+      type: "new_conversation",
+      text: "new_conversation",
+      key: plan.key.replace("new_message", "new_conversation"),
+    };
   }
   if (event.kind === "like") {
     if (!f.liked) return sent; // Taken back meanwhile.
@@ -175,7 +255,10 @@ export async function deliver(env: NotifyEnv, event: NotifyEvent, senders: Sende
   }
   if (plan.push && channels.push && subs.length) {
     const payload: PushPayload = {
-      title: content.subject, body: content.body, url: plan.path, tag: plan.tag,
+      title: content.subject,
+      body: content.body,
+      url: plan.path,
+      tag: plan.tag,
       icon: f.sender_photo ? `/photos/${f.sender_photo}/thumb` : "/icons/icon-192.png",
     };
     for (const sub of subs) {
@@ -198,14 +281,20 @@ const claim = async (db: D1Database, userId: string, key: string) =>
   (await getDb(db).insert(schema.notificationLog).values({ userId, key }).onConflictDoNothing()).meta.changes === 1;
 const release = (db: D1Database, userId: string, key: string) => {
   const log = schema.notificationLog;
-  return getDb(db).delete(log).where(and(eq(log.userId, userId), eq(log.key, key)));
+  return getDb(db)
+    .delete(log)
+    .where(and(eq(log.userId, userId), eq(log.key, key)));
 };
 
 type Content = { subject: string; body: string; action: string };
 
 /** The words of a notification in the member's language; null when a digest has nothing to say. */
 async function contentOf(env: NotifyEnv, plan: Plan, f: Facts, t: TFunction): Promise<Content | null> {
-  const vars: Record<string, string> = { brand: f.mail_name || f.brand_name, name: f.sender_name ?? "", member: f.member_name ?? "" };
+  const vars: Record<string, string> = {
+    brand: f.mail_name || f.brand_name,
+    name: f.sender_name ?? "",
+    member: f.member_name ?? "",
+  };
   if (plan.text === "new_members") {
     const names = await newMembersNear(env.DB, f);
     if (names.length === 0) return null;
@@ -222,10 +311,18 @@ async function newMembersNear(db: D1Database, f: Facts): Promise<string[]> {
     .select({ name: p.name })
     .from(u)
     .innerJoin(p, eq(p.userId, u.id))
-    .where(and(
-      eq(u.brandId, f.brand_id), gt(u.createdAt, nowS() - 7 * 86_400), isNull(u.deletedAt), ne(u.id, f.id), eq(p.status, "active"),
-      sql`${p.country} = ${f.country}`, sql`(${f.region} IS NULL OR ${p.region} = ${f.region})`, sql`${p.gender} != ${f.gender}`,
-    ))
+    .where(
+      and(
+        eq(u.brandId, f.brand_id),
+        gt(u.createdAt, nowS() - 7 * 86_400),
+        isNull(u.deletedAt),
+        ne(u.id, f.id),
+        eq(p.status, "active"),
+        sql`${p.country} = ${f.country}`,
+        sql`(${f.region} IS NULL OR ${p.region} = ${f.region})`,
+        sql`${p.gender} != ${f.gender}`,
+      ),
+    )
     .orderBy(desc(u.createdAt))
     .limit(5);
   return results.map((r) => r.name);
@@ -239,7 +336,14 @@ export function siteOrigin(env: Pick<Env, "ENVIRONMENT">, domain: string): strin
   return isDeployed(env) ? `https://${domain}` : `http://${domain}:8787`;
 }
 
-async function notificationMail(env: NotifyEnv, t: TFunction, type: NotificationType, path: string, f: Facts, c: Content) {
+async function notificationMail(
+  env: NotifyEnv,
+  t: TFunction,
+  type: NotificationType,
+  path: string,
+  f: Facts,
+  c: Content,
+) {
   const origin = siteOrigin(env, f.domain);
   const unsubscribe = `${origin}/unsubscribe?${new URLSearchParams({ u: f.id, t: type, s: await unsubscribeSignature(env, f.id, type) })}`;
   const brand = f.mail_name || f.brand_name;
@@ -255,7 +359,12 @@ async function notificationMail(env: NotifyEnv, t: TFunction, type: Notification
     ],
   });
   return {
-    brandId: f.brand_id, to: f.email, subject: c.subject, text: mail.text, html: mail.html, fromName: brand,
+    brandId: f.brand_id,
+    to: f.email,
+    subject: c.subject,
+    text: mail.text,
+    html: mail.html,
+    fromName: brand,
     // RFC 2369 and RFC 8058: the mail client's unsubscribe button posts "List-Unsubscribe=One-Click" to this URL.
     headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };
@@ -304,7 +413,9 @@ export async function unsubscribe(db: D1Database, userId: string, type: Notifica
   // Only for a member who still exists (a link may outlive its account).
   await getDb(db)
     .insert(nd)
-    .select(sql`SELECT ${userId}, ${type}, 'list_unsubscribe', unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId})`)
+    .select(
+      sql`SELECT ${userId}, ${type}, 'list_unsubscribe', unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId})`,
+    )
     .onConflictDoNothing();
 }
 
@@ -324,15 +435,27 @@ export async function verifyWebhook(env: Pick<Env, "MAIL_WEBHOOK_SECRET">, body:
  * switched off, with the reason (docs/product.md §4); the member sees the disabled-notifications alert.
  * Answers how many accounts it touched.
  */
-export async function recordMailEvent(db: D1Database, email: string, reason: "bounce" | "spam_complaint"): Promise<number> {
+export async function recordMailEvent(
+  db: D1Database,
+  email: string,
+  reason: "bounce" | "spam_complaint",
+): Promise<number> {
   const orm = getDb(db);
   const { users, notificationsDisabled: nd } = schema;
-  const results = await orm.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`);
+  const results = await orm
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`);
   const [first, ...rest] = results.flatMap((u) =>
     NOTIFICATION_TYPES.map((type) =>
-      orm.insert(nd).values({ userId: u.id, type, reason }).onConflictDoUpdate({
-        target: [nd.userId, nd.type], set: { reason: sql`excluded.reason` }, setWhere: eq(nd.reason, "user"),
-      }),
+      orm
+        .insert(nd)
+        .values({ userId: u.id, type, reason })
+        .onConflictDoUpdate({
+          target: [nd.userId, nd.type],
+          set: { reason: sql`excluded.reason` },
+          setWhere: eq(nd.reason, "user"),
+        }),
     ),
   );
   if (!first) return 0;
@@ -361,7 +484,12 @@ export function isoWeek(d: Date): string {
 /** The member (users in the outer query) has not switched this type off, for any reason. */
 const typeOff = (d1: D1Database, type: string) => {
   const nd = schema.notificationsDisabled;
-  return notExists(getDb(d1).select({ one: sql`1` }).from(nd).where(and(eq(nd.userId, schema.users.id), eq(nd.type, type))));
+  return notExists(
+    getDb(d1)
+      .select({ one: sql`1` })
+      .from(nd)
+      .where(and(eq(nd.userId, schema.users.id), eq(nd.type, type))),
+  );
 };
 
 /** Members with messages unread for a day (one reminder per new unread state). */
@@ -371,12 +499,24 @@ export async function scheduleUnreadReminders(env: NotifyEnv, now = nowS()) {
     .select({ userId: cm.userId, at: max(cm.lastActivityAt) })
     .from(cm)
     .innerJoin(u, eq(u.id, cm.userId))
-    .where(and(
-      gt(cm.unread, 0), between(cm.lastActivityAt, now - 2 * DAY, now - DAY), isNull(u.deletedAt),
-      notExists(getDb(env.DB).select({ one: sql`1` }).from(nd).where(and(eq(nd.userId, u.id), eq(nd.type, "unread_reminder"), eq(nd.reason, "user")))),
-    ))
+    .where(
+      and(
+        gt(cm.unread, 0),
+        between(cm.lastActivityAt, now - 2 * DAY, now - DAY),
+        isNull(u.deletedAt),
+        notExists(
+          getDb(env.DB)
+            .select({ one: sql`1` })
+            .from(nd)
+            .where(and(eq(nd.userId, u.id), eq(nd.type, "unread_reminder"), eq(nd.reason, "user"))),
+        ),
+      ),
+    )
     .groupBy(cm.userId);
-  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "unread_reminder", userId: r.userId, ref: `u${r.at}` })));
+  await enqueueAll(
+    env,
+    results.map((r) => ({ kind: "digest", type: "unread_reminder", userId: r.userId, ref: `u${r.at}` })),
+  );
   return results.length;
 }
 
@@ -388,7 +528,10 @@ export async function scheduleNewMembersDigest(env: NotifyEnv, now = new Date())
     .select({ id: u.id })
     .from(u)
     .where(and(isNull(u.deletedAt), eq(u.status, "confirmed"), eq(u.invisible, false), typeOff(env.DB, "new_members")));
-  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "new_members", userId: r.id, ref })));
+  await enqueueAll(
+    env,
+    results.map((r) => ({ kind: "digest", type: "new_members", userId: r.id, ref })),
+  );
   return results.length;
 }
 
@@ -400,8 +543,17 @@ export async function scheduleInactiveReminders(env: NotifyEnv, now = new Date()
   const results = await getDb(env.DB)
     .select({ id: u.id })
     .from(u)
-    .where(and(isNull(u.deletedAt), between(u.lastSeenAt, s - REMINDERS_UNTIL_S, s - INACTIVE_AFTER_S), typeOff(env.DB, "reminders")));
-  await enqueueAll(env, results.map((r) => ({ kind: "digest", type: "reminders", userId: r.id, ref })));
+    .where(
+      and(
+        isNull(u.deletedAt),
+        between(u.lastSeenAt, s - REMINDERS_UNTIL_S, s - INACTIVE_AFTER_S),
+        typeOff(env.DB, "reminders"),
+      ),
+    );
+  await enqueueAll(
+    env,
+    results.map((r) => ({ kind: "digest", type: "reminders", userId: r.id, ref })),
+  );
   return results.length;
 }
 
@@ -411,11 +563,21 @@ export async function runNotificationSchedules(env: NotifyEnv, cron: string | nu
   if (cron === "5 * * * *") return; // The hourly cron (HOURLY_CRON in app/lib/scheduled.server.ts).
   await scheduleInactiveReminders(env, when);
   if (when.getUTCDay() === 1) await scheduleNewMembersDigest(env, when);
-  await getDb(env.DB).delete(schema.notificationLog).where(lt(schema.notificationLog.sentAt, Math.floor(when.getTime() / 1000) - 200 * DAY));
+  await getDb(env.DB)
+    .delete(schema.notificationLog)
+    .where(lt(schema.notificationLog.sentAt, Math.floor(when.getTime() / 1000) - 200 * DAY));
 }
 
 /** A campaign's brand id: a JSON number or a form's digits (never true, "1e3" or " 3"). */
-const brandIdSchema = z.union([z.number(), z.string().regex(/^[1-9][0-9]{0,8}$/).transform(Number)]).pipe(z.number().int().positive().max(999_999_999));
+const brandIdSchema = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,8}$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().int().positive().max(999_999_999));
 
 export const campaignSchema = z.object({
   type: z.enum(["promotions", "news"]),
@@ -446,13 +608,25 @@ export async function sendCampaign(env: NotifyEnv, c: Campaign): Promise<number 
   const { brands, users: u } = schema;
   const [brand, members] = await db.batch([
     db.select({ id: brands.id }).from(brands).where(eq(brands.id, c.brandId)),
-    db.select({ id: u.id })
+    db
+      .select({ id: u.id })
       .from(u)
-      .where(and(eq(u.brandId, c.brandId), isNull(u.deletedAt), eq(u.status, "confirmed"), eq(u.invisible, false), typeOff(env.DB, c.type)))
+      .where(
+        and(
+          eq(u.brandId, c.brandId),
+          isNull(u.deletedAt),
+          eq(u.status, "confirmed"),
+          eq(u.invisible, false),
+          typeOff(env.DB, c.type),
+        ),
+      )
       .orderBy(sql`${u}.rowid`),
   ]);
   if (brand.length === 0) return null;
   const ids = members.map((r) => r.id);
-  await enqueueAll(env, ids.map((userId) => ({ kind: "campaign", type: c.type, userId, ref: c.ref, path: c.path })));
+  await enqueueAll(
+    env,
+    ids.map((userId) => ({ kind: "campaign", type: c.type, userId, ref: c.ref, path: c.path })),
+  );
   return ids.length;
 }

@@ -16,7 +16,12 @@ export type UnlockResult = "unlocked" | "already" | "credits" | "not_found";
  * private photo the viewer would otherwise get blurred; the unlock row and the ledger row follow it
  * in the same batch (each only if the statement before changed a row). Premium members see it anyway.
  */
-export async function unlockPhoto(d1: D1Database, viewer: { id: string; paidUser: boolean }, photoId: string, cost: number): Promise<UnlockResult> {
+export async function unlockPhoto(
+  d1: D1Database,
+  viewer: { id: string; paidUser: boolean },
+  photoId: string,
+  cost: number,
+): Promise<UnlockResult> {
   const facts = await photoFacts(d1, photoId, viewer);
   if (!facts || !facts.isPrivate || photoAccess(facts, viewer) === "none") return "not_found";
   if (photoAccess(facts, viewer) === "full") return "already";
@@ -26,7 +31,12 @@ export async function unlockPhoto(d1: D1Database, viewer: { id: string; paidUser
       params: [photoId],
     }),
     // Guarded: the unlock row only if the debit above changed the balance (changes() = 1).
-    toStatement(d1, getDb(d1).insert(schema.photoUnlocks).select(sql`SELECT ${viewer.id}, ${photoId}, unixepoch() WHERE changes() = 1`)),
+    toStatement(
+      d1,
+      getDb(d1)
+        .insert(schema.photoUnlocks)
+        .select(sql`SELECT ${viewer.id}, ${photoId}, unixepoch() WHERE changes() = 1`),
+    ),
     ledgerStatement(d1, { userId: viewer.id, delta: -cost, reason: "photo", refId: photoId }),
   ]);
   if (debit!.meta.changes === 1) return "unlocked";
@@ -57,7 +67,13 @@ export async function oneTimeUsed(d1: D1Database, userId: string, packageId: str
   const taken = db
     .select({ one: sql`1` })
     .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.packageId, packageId), inArray(payments.status, [...ONE_TIME_TAKEN_STATUSES])));
+    .where(
+      and(
+        eq(payments.userId, userId),
+        eq(payments.packageId, packageId),
+        inArray(payments.status, [...ONE_TIME_TAKEN_STATUSES]),
+      ),
+    );
   const row = await db
     .select({ used: sql<number>`${packages.oneTime} AND EXISTS ${taken}` })
     .from(packages)

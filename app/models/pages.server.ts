@@ -20,7 +20,16 @@ import { signupForm } from "./tracking.server";
 import { pricesFor } from "./credits.server";
 
 /** The static pages under /pages/{slug}; "compliance" is also served at /2257. */
-export const STATIC_PAGES = ["cookies", "privacy", "terms", "faq", "return-policy", "service", "ban", "compliance"] as const;
+export const STATIC_PAGES = [
+  "cookies",
+  "privacy",
+  "terms",
+  "faq",
+  "return-policy",
+  "service",
+  "ban",
+  "compliance",
+] as const;
 export type StaticSlug = (typeof STATIC_PAGES)[number] | "complaints";
 
 /** Top-level tokens of the spec's `{token}` static page. */
@@ -35,7 +44,10 @@ export function slugOfToken(token: string | undefined): StaticSlug | null {
 }
 
 /** Which blocks a page shows besides its sections. */
-const PAGE_BLOCKS: Record<StaticSlug, { company?: boolean; contact?: boolean; version?: boolean; accordion?: boolean }> = {
+const PAGE_BLOCKS: Record<
+  StaticSlug,
+  { company?: boolean; contact?: boolean; version?: boolean; accordion?: boolean }
+> = {
   cookies: { company: true },
   privacy: { company: true, contact: true },
   terms: { company: true, version: true },
@@ -156,12 +168,14 @@ export function signupCopy(brand: BrandWithCompany, t: TFunction, state: SignupS
   };
 }
 
-
 export const MEMBER_LANDINGS = ["landing", "landing2", "landing3", "signup"] as const;
 
 /** A member landing (/members/{id}/landing, landing2, landing3, signup): 404 unless the member is public. */
 export async function loadMemberLanding(
-  request: Request, context: AppLoadContext, id: string | undefined, variant: (typeof MEMBER_LANDINGS)[number],
+  request: Request,
+  context: AppLoadContext,
+  id: string | undefined,
+  variant: (typeof MEMBER_LANDINGS)[number],
 ) {
   const viewer = await getMember(request, context);
   const [{ brand, t }, card] = await Promise.all([
@@ -190,7 +204,6 @@ export async function loadMemberLanding(
   };
 }
 
-
 /**
  * The public card of a member landing: name, age, city and main photo, behind the same access check
  * as the profile page (profileAccess): deleted accounts and disabled profiles are not advertised, and
@@ -200,18 +213,34 @@ export async function publicMemberCard(context: AppLoadContext, id: string, view
   const { users: u, profiles: p, blocks: b } = schema;
   const [row] = await getDb(context.env.DB)
     .select({
-      id: u.id, deletedAt: u.deletedAt, status: p.status, name: p.name, dateOfBirth: p.dateOfBirth, city: p.city, mainPhotoId: p.mainPhotoId,
+      id: u.id,
+      deletedAt: u.deletedAt,
+      status: p.status,
+      name: p.name,
+      dateOfBirth: p.dateOfBirth,
+      city: p.city,
+      mainPhotoId: p.mainPhotoId,
       blockedViewer: sql<number>`EXISTS (SELECT 1 FROM ${b} WHERE ${b.blockerId} = ${u.id} AND ${b.blockedId} = ${viewer?.id ?? ""})`,
     })
     .from(u)
     .innerJoin(p, eq(p.userId, u.id))
     .where(eq(u.id, id));
   const access = profileAccess(
-    row ? { id: row.id, deleted: row.deletedAt !== null, disabled: row.status !== "active", blockedViewer: !!row.blockedViewer } : null,
+    row
+      ? {
+          id: row.id,
+          deleted: row.deletedAt !== null,
+          disabled: row.status !== "active",
+          blockedViewer: !!row.blockedViewer,
+        }
+      : null,
     viewer,
   );
   if (access === "blocked") return { access } as const;
   if (access !== "ok" || !row) return { access: "not_found" } as const;
-  return { access, member: { id: row.id, name: row.name, age: ageOn(row.dateOfBirth), city: row.city, mainPhotoId: row.mainPhotoId } };
+  return {
+    access,
+    member: { id: row.id, name: row.name, age: ageOn(row.dateOfBirth), city: row.city, mainPhotoId: row.mainPhotoId },
+  };
 }
 export type PublicMemberCard = { id: string; name: string; age: number; city: string; mainPhotoId: string | null };

@@ -9,7 +9,16 @@ import type { ProviderPaymentStatus, ProviderRefundStatus, SequenceType } from "
  * charged_back is set only by a chargeback (from paid), never by the provider's payment status.
  * checking: the create call's outcome is unknown (timeout, 5xx); the provider's record decides.
  */
-export type PaymentStatus = "open" | "checking" | "pending" | "paid" | "failed" | "canceled" | "expired" | "refunded" | "charged_back";
+export type PaymentStatus =
+  | "open"
+  | "checking"
+  | "pending"
+  | "paid"
+  | "failed"
+  | "canceled"
+  | "expired"
+  | "refunded"
+  | "charged_back";
 
 /** Our status for the provider's ("authorized" only occurs for pay-later methods: still waiting). */
 export function statusFromProvider(s: ProviderPaymentStatus): PaymentStatus {
@@ -48,7 +57,15 @@ export function paymentState(status: PaymentStatus): "pending" | "completed" | "
 export type RefundStatus = ProviderRefundStatus | "checking";
 
 /** How far along a refund is: (checking) → queued → pending → processing → refunded, failed or canceled (final). */
-const REFUND_STEP: Record<RefundStatus, number> = { checking: -1, queued: 0, pending: 1, processing: 2, refunded: 3, failed: 3, canceled: 3 };
+const REFUND_STEP: Record<RefundStatus, number> = {
+  checking: -1,
+  queued: 0,
+  pending: 1,
+  processing: 2,
+  refunded: 3,
+  failed: 3,
+  canceled: 3,
+};
 
 /** A refund only moves forward, and a final status never changes (a late or replayed webhook changes nothing). */
 export function refundCanMove(from: RefundStatus, to: RefundStatus): boolean {
@@ -124,8 +141,22 @@ export function isBankReasonCode(reason: string | null): reason is string {
  * A country not listed uses the seller's own rate.
  */
 export const VAT_RATES_BP: Record<string, number> = {
-  AT: 2000, BE: 2100, CH: 810, DE: 1900, DK: 2500, ES: 2100, FI: 2550, FR: 2000, IE: 2300, IT: 2200, LU: 1700, NL: 2100,
-  NO: 2500, PL: 2300, PT: 2300, SE: 2500,
+  AT: 2000,
+  BE: 2100,
+  CH: 810,
+  DE: 1900,
+  DK: 2500,
+  ES: 2100,
+  FI: 2550,
+  FR: 2000,
+  IE: 2300,
+  IT: 2200,
+  LU: 1700,
+  NL: 2100,
+  NO: 2500,
+  PL: 2300,
+  PT: 2300,
+  SE: 2500,
 };
 
 /** The VAT inside a gross amount (prices include VAT): rounded to the cent, the rest is the net. */
@@ -136,16 +167,49 @@ export function vatOf(grossCents: number, rateBp: number): { vatCents: number; n
 
 /** The seller's VAT number for a buyer country: the one registered there, else the home one (OSS). */
 export function vatNumberFor(vatNumbers: string[], country: string, homeCountry: string): string | null {
-  return vatNumbers.find((n) => n.toUpperCase().startsWith(country)) ?? vatNumbers.find((n) => n.toUpperCase().startsWith(homeCountry)) ?? vatNumbers[0] ?? null;
+  return (
+    vatNumbers.find((n) => n.toUpperCase().startsWith(country)) ??
+    vatNumbers.find((n) => n.toUpperCase().startsWith(homeCountry)) ??
+    vatNumbers[0] ??
+    null
+  );
 }
 
 /** Mollie's checkout locales (its published `locale` enum) for our languages. */
 const PROVIDER_LOCALES = new Set([
-  "da_DK", "de_AT", "de_CH", "de_DE", "de_LU", "en_BE", "en_GB", "en_NL", "en_US", "es_ES", "fi_FI", "fr_BE", "fr_FR", "fr_LU",
-  "it_IT", "nb_NO", "nl_BE", "nl_NL", "pl_PL", "sv_SE",
+  "da_DK",
+  "de_AT",
+  "de_CH",
+  "de_DE",
+  "de_LU",
+  "en_BE",
+  "en_GB",
+  "en_NL",
+  "en_US",
+  "es_ES",
+  "fi_FI",
+  "fr_BE",
+  "fr_FR",
+  "fr_LU",
+  "it_IT",
+  "nb_NO",
+  "nl_BE",
+  "nl_NL",
+  "pl_PL",
+  "sv_SE",
 ]);
 const DEFAULT_LOCALE: Record<string, string> = {
-  da: "da_DK", de: "de_DE", en: "en_GB", es: "es_ES", fi: "fi_FI", fr: "fr_FR", it: "it_IT", nb: "nb_NO", nl: "nl_NL", pl: "pl_PL", sv: "sv_SE",
+  da: "da_DK",
+  de: "de_DE",
+  en: "en_GB",
+  es: "es_ES",
+  fi: "fi_FI",
+  fr: "fr_FR",
+  it: "it_IT",
+  nb: "nb_NO",
+  nl: "nl_NL",
+  pl: "pl_PL",
+  sv: "sv_SE",
 };
 
 /**
@@ -162,7 +226,10 @@ export function localeFor(language: string, country: string | null): string | un
  * What the bank holds back now: the chargebacks not reversed. Without the chargebacks themselves
  * (a provider that does not send them), its amountChargedBack.
  */
-export function chargedBackCents(p: { amountChargedBack: { cents: number } | null; chargebacks: { amount: { cents: number }; reversedAt: string | null }[] }): number {
+export function chargedBackCents(p: {
+  amountChargedBack: { cents: number } | null;
+  chargebacks: { amount: { cents: number }; reversedAt: string | null }[];
+}): number {
   if (p.chargebacks.length === 0) return p.amountChargedBack?.cents ?? 0;
   return p.chargebacks.filter((c) => !c.reversedAt).reduce((sum, c) => sum + c.amount.cents, 0);
 }

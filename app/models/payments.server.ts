@@ -10,7 +10,13 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
-import { PaymentProviderError, type Money, type PaymentProvider, type ProviderPayment, type SequenceType } from "~/lib/payments/provider";
+import {
+  PaymentProviderError,
+  type Money,
+  type PaymentProvider,
+  type ProviderPayment,
+  type SequenceType,
+} from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
 import { and, desc, eq, getTableColumns, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
@@ -20,8 +26,26 @@ import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup 
 import { logWarning } from "~/lib/log.server";
 import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
-  acceptsCurrency, canMove, refundCanMove, refundReturnsCredits, paymentState, VAT_RATES_BP, vatNumberFor, vatOf, refundCents, sequenceTypeFor, statusFromProvider, unusedCredits, withinRefundDays,
-  chargedBackCents, isBankReasonCode, localeFor, type PaymentCheck, type PaymentStatus, type PaymentView, type RefundStatus,
+  acceptsCurrency,
+  canMove,
+  refundCanMove,
+  refundReturnsCredits,
+  paymentState,
+  VAT_RATES_BP,
+  vatNumberFor,
+  vatOf,
+  refundCents,
+  sequenceTypeFor,
+  statusFromProvider,
+  unusedCredits,
+  withinRefundDays,
+  chargedBackCents,
+  isBankReasonCode,
+  localeFor,
+  type PaymentCheck,
+  type PaymentStatus,
+  type PaymentView,
+  type RefundStatus,
 } from "./payment-rules";
 import { formatMoney, packagesStatement } from "./shop.server";
 import type { Language, PREMIUM_TIERS } from "~/lib/constants";
@@ -33,7 +57,9 @@ type Ctx = AppLoadContext;
  * Every schema column of payments under its field name, for the raw batches this model still shares with
  * statements of other models (toStatement): D1 answers raw rows keyed by the selected names.
  */
-const ROW_COLUMNS = Object.fromEntries(Object.entries(getTableColumns(schema.payments)).map(([k, c]) => [k, sql`${c}`.as(k)]));
+const ROW_COLUMNS = Object.fromEntries(
+  Object.entries(getTableColumns(schema.payments)).map(([k, c]) => [k, sql`${c}`.as(k)]),
+);
 
 /** One payments row with every schema column (the builder's select, so a new column is never missing), or null. */
 function paymentWhere(d1: D1Database, where: SQL | undefined): Promise<PaymentRow | null> {
@@ -90,7 +116,12 @@ const methodRowsStatement = (db: D1Database, country: string) =>
  * PayPal depends on the merchant's PayPal account), so a method that cannot is sold as one-off and
  * never promised for repeat orders. If the provider cannot be asked, the table alone decides.
  */
-async function offeredMethods(context: Ctx, rows: MethodRow[], country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
+async function offeredMethods(
+  context: Ctx,
+  rows: MethodRow[],
+  country: string,
+  amount: { cents: number; currency: string },
+): Promise<MethodOption[]> {
   const accepted = rows.filter((r) => acceptsCurrency(r.currencies, amount.currency));
   const wantsMandate = accepted.some((r) => sequenceTypeFor(r.provider_method) === "first");
   let oneoff: Set<string> | null = null;
@@ -106,16 +137,32 @@ async function offeredMethods(context: Ctx, rows: MethodRow[], country: string, 
   } catch (e) {
     console.error("payments: listing the provider's methods failed", e);
   }
-  return accepted
-    // SEPA direct debit is not a checkout method: it starts with the /directdebit form and its mandate.
-    .filter((r) => r.provider_method === "directdebit" || !oneoff || oneoff.has(r.provider_method) || first!.has(r.provider_method))
-    .map((r) => {
-      const mandate = sequenceTypeFor(r.provider_method) === "first" && (!first || first.has(r.provider_method));
-      return { method: r.method, providerMethod: r.provider_method, sequenceType: mandate ? "first" : "oneoff" } as MethodOption;
-    });
+  return (
+    accepted
+      // SEPA direct debit is not a checkout method: it starts with the /directdebit form and its mandate.
+      .filter(
+        (r) =>
+          r.provider_method === "directdebit" ||
+          !oneoff ||
+          oneoff.has(r.provider_method) ||
+          first!.has(r.provider_method),
+      )
+      .map((r) => {
+        const mandate = sequenceTypeFor(r.provider_method) === "first" && (!first || first.has(r.provider_method));
+        return {
+          method: r.method,
+          providerMethod: r.provider_method,
+          sequenceType: mandate ? "first" : "oneoff",
+        } as MethodOption;
+      })
+  );
 }
 
-export async function methodsFor(context: Ctx, country: string, amount: { cents: number; currency: string }): Promise<MethodOption[]> {
+export async function methodsFor(
+  context: Ctx,
+  country: string,
+  amount: { cents: number; currency: string },
+): Promise<MethodOption[]> {
   const { results } = await methodRowsStatement(context.env.DB, country).all<MethodRow>();
   return offeredMethods(context, results, country, amount);
 }
@@ -140,7 +187,14 @@ export async function mandateMethodsFor(context: Ctx, country: string, currency:
  */
 export async function shopData(
   context: Ctx,
-  o: { country: string; currency: string; packageId?: string; userId: string; paymentId?: string | null; discount?: D1PreparedStatement | null },
+  o: {
+    country: string;
+    currency: string;
+    packageId?: string;
+    userId: string;
+    paymentId?: string | null;
+    discount?: D1PreparedStatement | null;
+  },
 ) {
   const db = context.env.DB;
   const stmts = [
@@ -154,7 +208,12 @@ export async function shopData(
   const [pkgs, methodRows, countryRows, discountRows, one, earlier] = await db.batch(stmts);
   const packages = pkgs!.results as (PackageRow & { tier: Tier; one_time?: number })[];
   const priced = packages[0];
-  const methods = priced ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, { cents: priced.price_cents, currency: priced.currency }) : [];
+  const methods = priced
+    ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, {
+        cents: priced.price_cents,
+        currency: priced.currency,
+      })
+    : [];
   const row = (one?.results[0] as PaymentRow | undefined) ?? null;
   return {
     packages,
@@ -176,7 +235,11 @@ export async function packageRow(context: Ctx, id: string, currency: string): Pr
 }
 
 /** The provider customer of a member (made once, kept in payment_customers). */
-async function customerOf(context: Ctx, provider: PaymentProvider, member: { id: string; name: string; email: string }): Promise<string> {
+async function customerOf(
+  context: Ctx,
+  provider: PaymentProvider,
+  member: { id: string; name: string; email: string },
+): Promise<string> {
   const db = context.env.DB;
   const { paymentCustomers: c } = schema;
   const stored = () =>
@@ -193,12 +256,18 @@ async function customerOf(context: Ctx, provider: PaymentProvider, member: { id:
     metadata: { userId: member.id },
     idempotencyKey: `customer-${member.id}`,
   });
-  await getDb(db).insert(c).values({ userId: member.id, provider: provider.name, customerId: customer.id }).onConflictDoNothing();
+  await getDb(db)
+    .insert(c)
+    .values({ userId: member.id, provider: provider.name, customerId: customer.id })
+    .onConflictDoNothing();
   return (await stored())!.customerId;
 }
 
 /** The customer id a member has at the current provider (made if needed): the direct debit mandate needs it. */
-export async function ensureCustomer(context: Ctx, member: { id: string; name: string; email: string }): Promise<string> {
+export async function ensureCustomer(
+  context: Ctx,
+  member: { id: string; name: string; email: string },
+): Promise<string> {
   return customerOf(context, paymentProvider(context), member);
 }
 
@@ -235,11 +304,15 @@ async function checkoutOfIntent(db: D1Database, row: PaymentRow, waits = 20): Pr
     await sleep(250);
     now = await paymentWhere(db, eq(P.id, row.id));
   }
-  return now?.status === "open" && now.checkoutUrl ? now.checkoutUrl : `/credits/${row.packageId}/${row.method}?payment=${row.id}`;
+  return now?.status === "open" && now.checkoutUrl
+    ? now.checkoutUrl
+    : `/credits/${row.packageId}/${row.method}?payment=${row.id}`;
 }
 
 export type CheckoutMember = { id: string; name: string; email: string; language: string };
-export type CheckoutResult = { ok: true; paymentId: string; redirectTo: string } | { ok: false; error: "method" | "provider" | "discount" | "once" };
+export type CheckoutResult =
+  | { ok: true; paymentId: string; redirectTo: string }
+  | { ok: false; error: "method" | "provider" | "discount" | "once" };
 
 /** A discount the Offers work applies: what is charged instead of the package price, and the code used. */
 export type CheckoutDiscount = { codeId: number; amountCents: number };
@@ -253,16 +326,25 @@ export type CheckoutDiscount = { codeId: number; amountCents: number };
 export async function startCheckout(
   context: Ctx,
   o: {
-    brand: BrandWithCompany; member: CheckoutMember; pkg: PackageRow; method: string; country: string; origin: string; discount?: CheckoutDiscount;
+    brand: BrandWithCompany;
+    member: CheckoutMember;
+    pkg: PackageRow;
+    method: string;
+    country: string;
+    origin: string;
+    discount?: CheckoutDiscount;
     /** The click's one-time token (intentKeyOf): the same click twice is one payment and one provider call. */
     intentKey: string;
   },
 ): Promise<CheckoutResult> {
   const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
   if (!Number.isInteger(amountCents) || amountCents < 1) return { ok: false, error: "provider" };
-  const option = (await methodsFor(context, o.country, { cents: amountCents, currency: o.pkg.currency })).find((m) => m.method === o.method);
+  const option = (await methodsFor(context, o.country, { cents: amountCents, currency: o.pkg.currency })).find(
+    (m) => m.method === o.method,
+  );
   if (!option) return { ok: false, error: "method" };
-  if (option.providerMethod === "directdebit") return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
+  if (option.providerMethod === "directdebit")
+    return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
 
   const provider = paymentProvider(context);
   const sequenceType = option.sequenceType;
@@ -276,8 +358,20 @@ export async function startCheckout(
      ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
-      id, o.member.id, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, sequenceType,
-      o.country, o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null, o.intentKey,
+      id,
+      o.member.id,
+      o.brand.id,
+      o.pkg.id,
+      o.pkg.credits,
+      amountCents,
+      o.pkg.currency,
+      o.method,
+      provider.name,
+      sequenceType,
+      o.country,
+      o.discount?.codeId ?? null,
+      o.discount ? o.pkg.price_cents : null,
+      o.intentKey,
     )
     .run();
   if (inserted.meta.changes !== 1) {
@@ -301,7 +395,9 @@ export async function startCheckout(
       // Language and payment country: Mollie picks the bank transfer's target account by it (nl_BE, de_AT, …).
       locale: localeFor(o.member.language, o.country),
     });
-    await context.env.DB.prepare("UPDATE payments SET provider_ref = ?2, checkout_url = ?3, customer_id = ?5, updated_at = ?4 WHERE id = ?1")
+    await context.env.DB.prepare(
+      "UPDATE payments SET provider_ref = ?2, checkout_url = ?3, customer_id = ?5, updated_at = ?4 WHERE id = ?1",
+    )
       .bind(id, created.id, created.checkoutUrl, nowS(), customerId)
       .run();
     if (!created.checkoutUrl) return { ok: false, error: "provider" };
@@ -309,7 +405,9 @@ export async function startCheckout(
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
     console.error("payments: creating the payment failed", e.status, e.title, e.message, e.field);
-    await context.env.DB.prepare("UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'")
+    await context.env.DB.prepare(
+      "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
+    )
       .bind(id, `provider: ${e.title}`, nowS())
       .run();
     return { ok: false, error: "provider" };
@@ -340,7 +438,12 @@ export function completionStatements(
            mandate_id = COALESCE(?5, mandate_id), checkout_url = NULL WHERE id = ?1 AND status = ?2`,
       )
       .bind(row.id, row.status, now, paid.providerRef, paid.mandateId),
-    ...grantStatements(db, row.userId, row.credits, "purchase", { refId: row.id, afterChange: true, premium: true, now }),
+    ...grantStatements(db, row.userId, row.credits, "purchase", {
+      refId: row.id,
+      afterChange: true,
+      premium: true,
+      now,
+    }),
     // The payment's once-per-member code is used up in the same transaction (a no-op without a code).
     redemptionStatement(db, row.id, now),
     ...extra,
@@ -354,14 +457,22 @@ export type CompletionExtras = (db: D1Database, row: PaymentRow) => D1PreparedSt
  * Applies what the provider says about a payment to our row, once. Returns the row as it is now, or
  * null when the payment is not ours (unknown id, other provider, or an amount that does not match).
  */
-export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, extras?: CompletionExtras): Promise<PaymentRow | null> {
+export async function applyProviderPayment(
+  context: Ctx,
+  pp: ProviderPayment,
+  extras?: CompletionExtras,
+): Promise<PaymentRow | null> {
   const db = context.env.DB;
   const id = pp.metadata.paymentId;
   if (!id) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await paymentWhere(db, eq(P.id, id));
     if (!row || row.provider !== paymentProvider(context).name) return null;
-    if ((row.providerRef && row.providerRef !== pp.id) || pp.amount.cents !== row.amountCents || pp.amount.currency !== row.currency) {
+    if (
+      (row.providerRef && row.providerRef !== pp.id) ||
+      pp.amount.cents !== row.amountCents ||
+      pp.amount.currency !== row.currency
+    ) {
       console.error("payments: provider payment does not match ours", pp.id, id);
       return null;
     }
@@ -373,7 +484,12 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
     const now = nowS();
     let changed: number;
     if (to === "paid") {
-      const stmts = completionStatements(db, row, { providerRef: pp.id, method: pp.method, mandateId: pp.mandateId, now }, extras?.(db, row));
+      const stmts = completionStatements(
+        db,
+        row,
+        { providerRef: pp.id, method: pp.method, mandateId: pp.mandateId, now },
+        extras?.(db, row),
+      );
       changed = (await db.batch(stmts))[0]!.meta.changes;
       if (changed === 1 && row.discountCodeId !== null) await logRefusedDiscount(db, row);
     } else {
@@ -404,7 +520,14 @@ export async function applyProviderPayment(context: Ctx, pp: ProviderPayment, ex
  */
 async function logRefusedDiscount(db: D1Database, row: PaymentRow) {
   const code = await refusedDiscountOf(db, row.id);
-  if (code) logWarning("payments.discount_not_allowed", { memberId: row.userId, paymentId: row.id, code, amountCents: row.amountCents, originalCents: row.originalAmountCents });
+  if (code)
+    logWarning("payments.discount_not_allowed", {
+      memberId: row.userId,
+      paymentId: row.id,
+      code,
+      amountCents: row.amountCents,
+      originalCents: row.originalAmountCents,
+    });
 }
 
 // ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───
@@ -427,7 +550,9 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
       .all<OurRefund>();
     for (const theirs of pp.refunds) {
       // Ours by the provider's id, or (created but its id not yet stored) by the id in its metadata.
-      const mine = ours.find((r) => r.provider_ref === theirs.id) ?? ours.find((r) => !r.provider_ref && r.id === theirs.metadata.refundId);
+      const mine =
+        ours.find((r) => r.provider_ref === theirs.id) ??
+        ours.find((r) => !r.provider_ref && r.id === theirs.metadata.refundId);
       if (!mine || !refundCanMove(mine.status, theirs.status)) continue;
       const givesBack = refundReturnsCredits(theirs.status);
       const move = (paymentStatus: "paid" | "charged_back" | null) =>
@@ -442,12 +567,16 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
         continue;
       }
       // A failed refund gives the credits back, unless the payment was charged back (the bank returned the money).
-      const [moved] = await db.batch([move("paid"), ...grantStatements(db, row.userId, mine.credits, "refund", { refId: row.id, afterChange: true })]);
+      const [moved] = await db.batch([
+        move("paid"),
+        ...grantStatements(db, row.userId, mine.credits, "refund", { refId: row.id, afterChange: true }),
+      ]);
       if (moved!.meta.changes === 0) await move("charged_back").run();
     }
   }
   const held = chargedBackCents(pp);
-  if (row.status === "paid" && held > 0) return applyChargeback(context, row, { cents: held, currency: pp.amount.currency });
+  if (row.status === "paid" && held > 0)
+    return applyChargeback(context, row, { cents: held, currency: pp.amount.currency });
   // Every chargeback reversed (Mollie: reversedAt): the bank gave the money back, so the credits come back.
   if (row.status === "charged_back" && pp.chargebacks.length > 0 && held === 0) return applyReversal(context, row);
   return null;
@@ -479,7 +608,9 @@ async function applyReversal(context: Ctx, row: PaymentRow): Promise<PaymentRow 
       )
       .bind(row.userId, row.id, now),
     db
-      .prepare("UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1")
+      .prepare(
+        "UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1",
+      )
       .bind(row.userId),
   ]);
   if (update!.meta.changes !== 1) return null;
@@ -507,7 +638,11 @@ async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): P
          WHERE id = ?1 AND status = ?2`,
       )
       .bind(row.id, "paid", charged.cents, now),
-    ...clawbackStatements(db, row.userId, { sql: UNREFUNDED_CREDITS_SQL }, "chargeback", { refId: row.id, now, params: [row.id] }),
+    ...clawbackStatements(db, row.userId, { sql: UNREFUNDED_CREDITS_SQL }, "chargeback", {
+      refId: row.id,
+      now,
+      params: [row.id],
+    }),
   ]);
   if (update!.meta.changes !== 1) return null;
   return paymentWhere(db, eq(P.id, row.id));
@@ -547,7 +682,13 @@ export function paymentView(lng: Language, row: PaymentRow): PaymentView {
 /** One of the member's own payments and how many purchases were paid before it (first purchase: 0). */
 function ownPaymentStatements(db: D1Database, userId: string, id: string) {
   return [
-    toStatement(db, getDb(db).select(ROW_COLUMNS).from(P).where(and(eq(P.id, id), eq(P.userId, userId)))),
+    toStatement(
+      db,
+      getDb(db)
+        .select(ROW_COLUMNS)
+        .from(P)
+        .where(and(eq(P.id, id), eq(P.userId, userId))),
+    ),
     db
       .prepare(
         `SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status IN ('paid', 'refunded') AND id <> ?2
@@ -600,7 +741,9 @@ export async function lastMandateOrder(context: Ctx, userId: string): Promise<Pa
 
 // ─── Repeat order (recurring payment on a mandate) ───
 
-export type RecurringResult = { ok: true; payment: PaymentRow } | { ok: false; error: "none" | "provider" | "discount" };
+export type RecurringResult =
+  | { ok: true; payment: PaymentRow }
+  | { ok: false; error: "none" | "provider" | "discount" };
 
 /**
  * Charges a package on a mandate without a redirect (repeat order; the direct debit form's first
@@ -610,7 +753,14 @@ export type RecurringResult = { ok: true; payment: PaymentRow } | { ok: false; e
 export async function chargeMandate(
   context: Ctx,
   o: {
-    brand: BrandWithCompany; userId: string; pkg: PackageRow; method: string; customerId: string; mandateId: string; origin: string; country: string | null;
+    brand: BrandWithCompany;
+    userId: string;
+    pkg: PackageRow;
+    method: string;
+    customerId: string;
+    mandateId: string;
+    origin: string;
+    country: string | null;
     /** Where the sandbox's page sends the browser back to (the direct debit form's pending screen); default the repeat order. */
     returnPath?: (paymentId: string) => string;
     /** The direct debit form's first order with the member's active discount (recorded and redeemed as at the card checkout). */
@@ -631,8 +781,21 @@ export async function chargeMandate(
      ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
-      id, o.userId, o.brand.id, o.pkg.id, o.pkg.credits, amountCents, o.pkg.currency, o.method, provider.name, o.customerId, o.mandateId, o.country,
-      o.discount?.codeId ?? null, o.discount ? o.pkg.price_cents : null, o.intentKey,
+      id,
+      o.userId,
+      o.brand.id,
+      o.pkg.id,
+      o.pkg.credits,
+      amountCents,
+      o.pkg.currency,
+      o.method,
+      provider.name,
+      o.customerId,
+      o.mandateId,
+      o.country,
+      o.discount?.codeId ?? null,
+      o.discount ? o.pkg.price_cents : null,
+      o.intentKey,
     )
     .run();
   if (inserted.meta.changes !== 1) {
@@ -651,7 +814,11 @@ export async function chargeMandate(
       customerId: o.customerId,
       mandateId: o.mandateId,
     });
-    await context.env.DB.prepare("UPDATE payments SET provider_ref = COALESCE(provider_ref, ?2), updated_at = ?3 WHERE id = ?1").bind(id, created.id, nowS()).run();
+    await context.env.DB.prepare(
+      "UPDATE payments SET provider_ref = COALESCE(provider_ref, ?2), updated_at = ?3 WHERE id = ?1",
+    )
+      .bind(id, created.id, nowS())
+      .run();
     const payment = (await applyProviderPayment(context, created)) ?? (await ownPayment(context, o.userId, id))!;
     return { ok: true, payment };
   } catch (e) {
@@ -660,11 +827,17 @@ export async function chargeMandate(
       // The provider may have charged the mandate (Mollie: a timed-out request may still be executed):
       // not failed, not charged again; its webhook or a queued look at the customer's payments decides.
       console.error("payments: recurring payment outcome unknown", e.status, e.title, e.message);
-      await context.env.DB.prepare("UPDATE payments SET status = 'checking', updated_at = ?2 WHERE id = ?1 AND status = 'open'").bind(id, nowS()).run();
+      await context.env.DB.prepare(
+        "UPDATE payments SET status = 'checking', updated_at = ?2 WHERE id = ?1 AND status = 'open'",
+      )
+        .bind(id, nowS())
+        .run();
       await enqueueCheck(context, { kind: "payment", paymentId: id });
     } else {
       console.error("payments: recurring payment refused", e.status, e.title, e.message);
-      await context.env.DB.prepare("UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'")
+      await context.env.DB.prepare(
+        "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
+      )
         .bind(id, `provider: ${e.title}`, nowS())
         .run();
     }
@@ -673,15 +846,25 @@ export async function chargeMandate(
 }
 
 /** Repeat order: the last package bought with a mandate, again, on that mandate. */
-export async function repeatOrder(context: Ctx, o: { brand: BrandWithCompany; userId: string; origin: string; intentKey: string }): Promise<RecurringResult> {
+export async function repeatOrder(
+  context: Ctx,
+  o: { brand: BrandWithCompany; userId: string; origin: string; intentKey: string },
+): Promise<RecurringResult> {
   const last = await lastMandateOrder(context, o.userId);
   if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
   // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
   const pkg = await packageRow(context, last.packageId, last.currency);
   if (!pkg) return { ok: false, error: "none" };
   return chargeMandate(context, {
-    brand: o.brand, userId: o.userId, pkg, method: last.method, customerId: last.customerId, mandateId: last.mandateId, origin: o.origin,
-    country: last.paymentCountry, intentKey: o.intentKey,
+    brand: o.brand,
+    userId: o.userId,
+    pkg,
+    method: last.method,
+    customerId: last.customerId,
+    mandateId: last.mandateId,
+    origin: o.origin,
+    country: last.paymentCountry,
+    intentKey: o.intentKey,
   });
 }
 
@@ -697,12 +880,18 @@ type LedgerGrant = { id: number; ref_id: string | null; delta: number };
  * What a refund of this payment would give back now: the credits of the purchase not yet spent
  * (spent oldest purchase first) pro rata of the amount, within the brand's refund_days, once.
  */
-export async function refundQuote(context: Ctx, brand: Pick<BrandWithCompany, "refundDays">, row: PaymentRow): Promise<RefundQuote> {
+export async function refundQuote(
+  context: Ctx,
+  brand: Pick<BrandWithCompany, "refundDays">,
+  row: PaymentRow,
+): Promise<RefundQuote> {
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!withinRefundDays(row.paidAt, brand.refundDays, nowS())) return { ok: false, reason: "days" };
   const db = context.env.DB;
   const [existing, grants, balance] = await db.batch([
-    db.prepare("SELECT COUNT(*) AS n FROM refunds WHERE payment_id = ?1 AND status NOT IN ('failed', 'canceled')").bind(row.id),
+    db
+      .prepare("SELECT COUNT(*) AS n FROM refunds WHERE payment_id = ?1 AND status NOT IN ('failed', 'canceled')")
+      .bind(row.id),
     // Every grant from this purchase on, and every refund (negative, ref_id = the payment refunded).
     db
       .prepare(
@@ -728,14 +917,20 @@ export async function refundQuote(context: Ctx, brand: Pick<BrandWithCompany, "r
   return { ok: true, credits, amountCents, currency: row.currency };
 }
 
-export type RefundResult = { ok: true; refundId: string } | { ok: false; reason: "status" | "days" | "used" | "exists" | "provider" };
+export type RefundResult =
+  | { ok: true; refundId: string }
+  | { ok: false; reason: "status" | "days" | "used" | "exists" | "provider" };
 
 /**
  * Refunds the unused credits of a payment: takes the credits back (guarded: the balance still covers
  * them and no other refund of this payment exists) with their ledger row and the refund row in one
  * batch, then asks the provider to pay the money back. If the provider refuses, the credits return.
  */
-export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, "refundDays">, row: PaymentRow): Promise<RefundResult> {
+export async function requestRefund(
+  context: Ctx,
+  brand: Pick<BrandWithCompany, "refundDays">,
+  row: PaymentRow,
+): Promise<RefundResult> {
   const quote = await refundQuote(context, brand, row);
   if (!quote.ok) return quote;
   const db = context.env.DB;
@@ -765,7 +960,9 @@ export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, 
     });
     // Guarded: a webhook may already have moved the refund on (processing, refunded) before this answer is stored.
     await db
-      .prepare("UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END WHERE id = ?1")
+      .prepare(
+        "UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END WHERE id = ?1",
+      )
       .bind(id, refund.id, refund.status)
       .run();
     return { ok: true, refundId: id };
@@ -785,7 +982,11 @@ export async function requestRefund(context: Ctx, brand: Pick<BrandWithCompany, 
 }
 
 /** The money did not go back, so the credits do: the refund row fails (guarded), the ledger records the return. */
-async function failRefund(db: D1Database, r: { id: string; userId: string; paymentId: string; credits: number }, from: RefundStatus) {
+async function failRefund(
+  db: D1Database,
+  r: { id: string; userId: string; paymentId: string; credits: number },
+  from: RefundStatus,
+) {
   await db.batch([
     db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = ?2").bind(r.id, from),
     ...grantStatements(db, r.userId, r.credits, "refund", { refId: r.paymentId, afterChange: true }),
@@ -814,7 +1015,10 @@ async function enqueueCheck(context: Ctx, check: PaymentCheck) {
  * credits come back (once, guarded on `checking`). Throws when the provider cannot be reached, so
  * the queue tries again later. Returns what it decided.
  */
-export async function recheck(context: Pick<Ctx, "env" | "deliver">, check: PaymentCheck): Promise<"found" | "missing" | "settled"> {
+export async function recheck(
+  context: Pick<Ctx, "env" | "deliver">,
+  check: PaymentCheck,
+): Promise<"found" | "missing" | "settled"> {
   const ctx = context as Ctx;
   const db = context.env.DB;
   const provider = paymentProvider(ctx);
@@ -826,7 +1030,10 @@ export async function recheck(context: Pick<Ctx, "env" | "deliver">, check: Paym
       await applyProviderPayment(ctx, theirs);
       return "found";
     }
-    await db.prepare("UPDATE payments SET status = 'failed', failure_reason = 'provider: not made', updated_at = ?2 WHERE id = ?1 AND status = 'checking'")
+    await db
+      .prepare(
+        "UPDATE payments SET status = 'failed', failure_reason = 'provider: not made', updated_at = ?2 WHERE id = ?1 AND status = 'checking'",
+      )
       .bind(row.id, nowS())
       .run();
     return "missing";
@@ -837,7 +1044,15 @@ export async function recheck(context: Pick<Ctx, "env" | "deliver">, check: Paym
        FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.id = ?1`,
     )
     .bind(check.refundId)
-    .first<{ id: string; paymentId: string; userId: string; credits: number; status: RefundStatus; providerRef: string | null; provider: string }>();
+    .first<{
+      id: string;
+      paymentId: string;
+      userId: string;
+      credits: number;
+      status: RefundStatus;
+      providerRef: string | null;
+      provider: string;
+    }>();
   if (!refund || refund.status !== "checking" || refund.provider !== provider.name) return "settled";
   const pp = refund.providerRef ? await provider.getPayment(refund.providerRef) : null;
   if (pp && pp.refunds.some((r) => r.metadata.refundId === refund.id)) {
@@ -857,10 +1072,16 @@ export async function requeueStaleChecks(env: Pick<Ctx["env"], "DB" | "PAYMENT_C
   const db = getDb(env.DB);
   const due = now - 2 * CHECK_DELAY_S;
   const [payments, refunds] = await db.batch([
-    db.select({ id: schema.payments.id }).from(schema.payments)
-      .where(and(eq(schema.payments.status, "checking"), lt(schema.payments.updatedAt, due))).limit(100),
-    db.select({ id: schema.refunds.id }).from(schema.refunds)
-      .where(and(eq(schema.refunds.status, "checking"), lt(schema.refunds.createdAt, due))).limit(100),
+    db
+      .select({ id: schema.payments.id })
+      .from(schema.payments)
+      .where(and(eq(schema.payments.status, "checking"), lt(schema.payments.updatedAt, due)))
+      .limit(100),
+    db
+      .select({ id: schema.refunds.id })
+      .from(schema.refunds)
+      .where(and(eq(schema.refunds.status, "checking"), lt(schema.refunds.createdAt, due)))
+      .limit(100),
   ]);
   const checks: PaymentCheck[] = [
     ...payments.map((p) => ({ kind: "payment" as const, paymentId: p.id })),
@@ -870,7 +1091,14 @@ export async function requeueStaleChecks(env: Pick<Ctx["env"], "DB" | "PAYMENT_C
   return checks.length;
 }
 
-export type RefundRow = { id: string; credits: number; amount_cents: number; currency: string; status: string; created_at: number };
+export type RefundRow = {
+  id: string;
+  credits: number;
+  amount_cents: number;
+  currency: string;
+  status: string;
+  created_at: number;
+};
 
 export async function refundsOf(context: Ctx, paymentId: string): Promise<RefundRow[]> {
   const { results } = await context.env.DB.prepare(
@@ -891,10 +1119,19 @@ export function receiptOf(lng: Language, brand: BrandWithCompany, row: PaymentRo
   const { vatCents, netCents } = vatOf(row.amountCents, rateBp);
   const money = (cents: number) => formatMoney(lng, cents, row.currency);
   return {
-    seller: { name: c.name, address: c.address, city: c.city, country: c.country, kvk: c.kvk, vatNumber: vatNumberFor(c.vatNumbers, country, c.country) },
+    seller: {
+      name: c.name,
+      address: c.address,
+      city: c.city,
+      country: c.country,
+      kvk: c.kvk,
+      vatNumber: vatNumberFor(c.vatNumbers, country, c.country),
+    },
     brandName: brand.name,
     paidAt: row.paidAt
-      ? new Intl.DateTimeFormat(lng, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(row.paidAt * 1000))
+      ? new Intl.DateTimeFormat(lng, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(
+          new Date(row.paidAt * 1000),
+        )
       : null,
     net: money(netCents),
     vat: money(vatCents),

@@ -70,7 +70,12 @@ export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer
   const viewerId = viewer?.id ?? "";
   const [r] = await getDb(d1)
     .select({
-      id: ph.id, userId: ph.userId, isPrivate: ph.isPrivate, mainPhotoId: p.mainPhotoId, status: p.status, deletedAt: u.deletedAt,
+      id: ph.id,
+      userId: ph.userId,
+      isPrivate: ph.isPrivate,
+      mainPhotoId: p.mainPhotoId,
+      status: p.status,
+      deletedAt: u.deletedAt,
       blocked: sql<number>`EXISTS (SELECT 1 FROM ${b} WHERE ${b.blockerId} = ${ph.userId} AND ${b.blockedId} = ${viewerId})`,
       unlocked: sql<number>`EXISTS (SELECT 1 FROM ${pu} WHERE ${pu.userId} = ${viewerId} AND ${pu.photoId} = ${ph.id})`,
     })
@@ -90,7 +95,12 @@ export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer
 }
 
 /** The bytes a viewer may receive for /photos/{id}/{variant}, or null (404). */
-export async function photoFor(env: { DB: D1Database; PHOTOS: R2Bucket }, photoId: string, asked: PhotoVariant, viewer: Viewer) {
+export async function photoFor(
+  env: { DB: D1Database; PHOTOS: R2Bucket },
+  photoId: string,
+  asked: PhotoVariant,
+  viewer: Viewer,
+) {
   const facts = await photoFacts(env.DB, photoId, viewer);
   const variant = facts && variantToServe(photoAccess(facts, viewer), asked);
   if (!variant) return null;
@@ -100,12 +110,22 @@ export async function photoFor(env: { DB: D1Database; PHOTOS: R2Bucket }, photoI
 
 /* ---------- a member's own photos ---------- */
 
-export interface OwnPhoto { id: string; isPrivate: boolean; isMain: boolean; createdAt: number }
+export interface OwnPhoto {
+  id: string;
+  isPrivate: boolean;
+  isMain: boolean;
+  createdAt: number;
+}
 
 export async function listOwnPhotos(d1: D1Database, userId: string): Promise<OwnPhoto[]> {
   const { photos: ph, profiles: p } = schema;
   const results = await getDb(d1)
-    .select({ id: ph.id, isPrivate: ph.isPrivate, createdAt: ph.createdAt, isMain: sql<number | null>`(${p.mainPhotoId} = ${ph.id})` })
+    .select({
+      id: ph.id,
+      isPrivate: ph.isPrivate,
+      createdAt: ph.createdAt,
+      isMain: sql<number | null>`(${p.mainPhotoId} = ${ph.id})`,
+    })
     .from(ph)
     .innerJoin(p, eq(p.userId, ph.userId))
     .where(eq(ph.userId, userId))
@@ -129,8 +149,20 @@ export type PhotoRow = { id: string; is_private: number; is_main: number | null;
 
 export function photosAsSeen(ownerId: string, rows: PhotoRow[], viewer: Viewer) {
   return rows.map((r) => {
-    const facts = { ownerId, ownerGone: false, blockedByOwner: false, isMain: !!r.is_main, isPrivate: !!r.is_private, unlocked: !!r.unlocked };
-    return { id: r.id, isPrivate: !!r.is_private, isMain: !!r.is_main, access: photoAccess(facts, viewer) as "blur" | "full" };
+    const facts = {
+      ownerId,
+      ownerGone: false,
+      blockedByOwner: false,
+      isMain: !!r.is_main,
+      isPrivate: !!r.is_private,
+      unlocked: !!r.unlocked,
+    };
+    return {
+      id: r.id,
+      isPrivate: !!r.is_private,
+      isMain: !!r.is_main,
+      access: photoAccess(facts, viewer) as "blur" | "full",
+    };
   });
 }
 
@@ -174,8 +206,14 @@ export function imageDimensions(b: Uint8Array, type: ImageType): { width: number
     while (i + 9 < b.length) {
       if (b[i] !== 0xff) return null;
       const marker = b[i + 1]!;
-      if (marker === 0xff) { i += 1; continue; }
-      if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { i += 2; continue; }
+      if (marker === 0xff) {
+        i += 1;
+        continue;
+      }
+      if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+        i += 2;
+        continue;
+      }
       const len = dv.getUint16(i + 2);
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
         return { width: dv.getUint16(i + 7), height: dv.getUint16(i + 5) };
@@ -189,7 +227,9 @@ export function imageDimensions(b: Uint8Array, type: ImageType): { width: number
 }
 
 /** Checks an upload's bytes, size and dimensions; decodes nothing. */
-export function checkUpload(bytes: Uint8Array): { ok: true; type: ImageType; width: number; height: number } | { ok: false; error: UploadError } {
+export function checkUpload(
+  bytes: Uint8Array,
+): { ok: true; type: ImageType; width: number; height: number } | { ok: false; error: UploadError } {
   if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ok: false, error: "too_large" };
   const type = sniffImageType(bytes);
   if (!type) return { ok: false, error: "not_image" };
@@ -237,9 +277,16 @@ export async function uploadPhoto(
     // Guarded: the count is checked in the insert itself (id, user_id, is_private, width, height, created_at).
     db.insert(photos).select(sql`SELECT ${id}, ${member.id}, 0, ${variants.width}, ${variants.height}, unixepoch()
       WHERE (SELECT COUNT(*) FROM ${photos} WHERE ${photos.userId} = ${member.id}) < ${limit}`),
-    db.update(profiles)
+    db
+      .update(profiles)
       .set({ mainPhotoId: id })
-      .where(and(eq(profiles.userId, member.id), isNull(profiles.mainPhotoId), sql`EXISTS (SELECT 1 FROM ${photos} WHERE ${photos.id} = ${id})`)),
+      .where(
+        and(
+          eq(profiles.userId, member.id),
+          isNull(profiles.mainPhotoId),
+          sql`EXISTS (SELECT 1 FROM ${photos} WHERE ${photos.id} = ${id})`,
+        ),
+      ),
   ]);
   if (!insert!.meta.changes) {
     await deleteObjects(env.PHOTOS, id);
@@ -259,7 +306,10 @@ export async function setMainPhoto(d1: D1Database, userId: string, photoId: stri
   const mine = and(eq(photos.id, photoId), eq(photos.userId, userId));
   await db.batch([
     db.update(photos).set({ isPrivate: false }).where(mine),
-    db.update(profiles).set({ mainPhotoId: photoId }).where(and(eq(profiles.userId, userId), sql`EXISTS (SELECT 1 FROM ${photos} WHERE ${mine})`)),
+    db
+      .update(profiles)
+      .set({ mainPhotoId: photoId })
+      .where(and(eq(profiles.userId, userId), sql`EXISTS (SELECT 1 FROM ${photos} WHERE ${mine})`)),
   ]);
 }
 
@@ -267,7 +317,10 @@ export async function setMainPhoto(d1: D1Database, userId: string, photoId: stri
 export async function setPhotoPrivate(d1: D1Database, userId: string, photoId: string, isPrivate: boolean) {
   const db = getDb(d1);
   const { photos, profiles } = schema;
-  const photo = db.update(photos).set({ isPrivate }).where(and(eq(photos.id, photoId), eq(photos.userId, userId)));
+  const photo = db
+    .update(photos)
+    .set({ isPrivate })
+    .where(and(eq(photos.id, photoId), eq(photos.userId, userId)));
   if (!isPrivate) {
     await photo;
     return;
@@ -275,7 +328,10 @@ export async function setPhotoPrivate(d1: D1Database, userId: string, photoId: s
   // A private photo cannot stay the main image.
   await db.batch([
     photo,
-    db.update(profiles).set({ mainPhotoId: null }).where(and(eq(profiles.userId, userId), eq(profiles.mainPhotoId, photoId))),
+    db
+      .update(profiles)
+      .set({ mainPhotoId: null })
+      .where(and(eq(profiles.userId, userId), eq(profiles.mainPhotoId, photoId))),
   ]);
 }
 
@@ -285,7 +341,8 @@ export async function deletePhoto(env: { DB: D1Database; PHOTOS: R2Bucket }, use
   const { photos, profiles } = schema;
   const [del] = await db.batch([
     db.delete(photos).where(and(eq(photos.id, photoId), eq(photos.userId, userId))),
-    db.update(profiles)
+    db
+      .update(profiles)
       .set({
         mainPhotoId: sql`(SELECT ${photos.id} FROM ${photos} WHERE ${photos.userId} = ${userId} AND ${photos.isPrivate} = 0
           ORDER BY ${photos.createdAt}, ${photos}.rowid LIMIT 1)`,
@@ -295,4 +352,3 @@ export async function deletePhoto(env: { DB: D1Database; PHOTOS: R2Bucket }, use
   if (del!.meta.changes) await deleteObjects(env.PHOTOS, photoId);
   return del!.meta.changes > 0;
 }
-

@@ -9,7 +9,14 @@ export const SEXUALITIES = ["hetero", "gay", "lesbian", "bi"] as const;
 export const HAIR_COLOURS = ["blond", "brown", "black", "red", "grey", "bald"] as const;
 export const EYE_COLOURS = ["blue", "green", "brown", "grey", "hazel"] as const;
 export const BODY_TYPES = ["slim", "athletic", "average", "curvy", "plus_size", "muscular"] as const;
-export const RELATIONSHIP_STATUSES = ["single", "divorced", "widowed", "separated", "open_relationship", "married"] as const;
+export const RELATIONSHIP_STATUSES = [
+  "single",
+  "divorced",
+  "widowed",
+  "separated",
+  "open_relationship",
+  "married",
+] as const;
 export const TATTOOS = ["none", "one", "few", "many"] as const;
 export const SIGNUP_REASONS = ["fun", "flirt", "chat", "friendship", "relationship", "adventure"] as const;
 

@@ -7,13 +7,32 @@ import { line, paragraph } from "~/lib/text";
 import { z } from "zod";
 import { INTERESTS } from "~/lib/constants";
 import {
-  BODY_TYPES, CHOICE_FIELDS, EYE_COLOURS, GENDERS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SEXUALITIES, SIGNUP_REASONS, TATTOOS,
+  BODY_TYPES,
+  CHOICE_FIELDS,
+  EYE_COLOURS,
+  GENDERS,
+  HAIR_COLOURS,
+  RELATIONSHIP_STATUSES,
+  SEXUALITIES,
+  SIGNUP_REASONS,
+  TATTOOS,
   type ChoiceField,
 } from "./profile-options";
 import { photosAsSeen, photosOfStatement, type PhotoRow, type Viewer } from "./photos.server";
 import { regionName } from "./geo.server";
 
-export { GENDERS, SEXUALITIES, HAIR_COLOURS, EYE_COLOURS, BODY_TYPES, RELATIONSHIP_STATUSES, TATTOOS, SIGNUP_REASONS, CHOICE_FIELDS, type ChoiceField };
+export {
+  GENDERS,
+  SEXUALITIES,
+  HAIR_COLOURS,
+  EYE_COLOURS,
+  BODY_TYPES,
+  RELATIONSHIP_STATUSES,
+  TATTOOS,
+  SIGNUP_REASONS,
+  CHOICE_FIELDS,
+  type ChoiceField,
+};
 
 export type LikeState = "none" | "sent" | "received" | "match";
 
@@ -26,7 +45,6 @@ export function likeStateOf(viewerId: string, likers: string[]): LikeState {
 
 /** A member counts as online this long after their last request. */
 export const ONLINE_WINDOW_S = 5 * 60;
-
 
 export function isOnline(lastSeenAt: number, invisible: boolean, now = Date.now() / 1000): boolean {
   return !invisible && now - lastSeenAt <= ONLINE_WINDOW_S;
@@ -45,17 +63,35 @@ export function profileAccess(
   return target.blockedViewer ? "blocked" : "ok";
 }
 
-export interface MainImage { filename: string; thumb_filename: string; match: string }
+export interface MainImage {
+  filename: string;
+  thumb_filename: string;
+  match: string;
+}
 
 /** The spec's main_image shape (filename, thumb_filename, match) for a photo id. */
 export function mainImageOf(photoId: string | null): MainImage | null {
-  return photoId ? { filename: `/photos/${photoId}/full`, thumb_filename: `/photos/${photoId}/thumb`, match: `/photos/${photoId}/thumb` } : null;
+  return photoId
+    ? {
+        filename: `/photos/${photoId}/full`,
+        thumb_filename: `/photos/${photoId}/thumb`,
+        match: `/photos/${photoId}/thumb`,
+      }
+    : null;
 }
 
 /** What a card in a list (search, likes, finder) shows. */
 export interface ProfileCard {
-  id: string; name: string; age: number; city: string; region: string; country: string;
-  mainPhotoId: string | null; online: boolean; premium: boolean; fictional: boolean;
+  id: string;
+  name: string;
+  age: number;
+  city: string;
+  region: string;
+  country: string;
+  mainPhotoId: string | null;
+  online: boolean;
+  premium: boolean;
+  fictional: boolean;
 }
 
 /** Columns a card query selects (profiles p JOIN users u). */
@@ -65,15 +101,33 @@ export const CARD_COLUMNS = `p.user_id AS id, p.name, p.date_of_birth, p.city, p
   (SELECT rg.names FROM regions rg WHERE rg.country = p.country AND rg.code = p.region) AS region_names`;
 
 export type CardRow = {
-  id: string; name: string; date_of_birth: string; city: string; region: string; region_names: string | null; country: string;
-  main_photo_id: string | null; fictional: number; paid_user: number; last_seen_at: number; invisible: number;
+  id: string;
+  name: string;
+  date_of_birth: string;
+  city: string;
+  region: string;
+  region_names: string | null;
+  country: string;
+  main_photo_id: string | null;
+  fictional: number;
+  paid_user: number;
+  last_seen_at: number;
+  invisible: number;
 };
 
 /** A card as shown in the page's language `lng` (the region's name; decision 133). */
 export function toCard(r: CardRow, today = new Date(), lng = "en"): ProfileCard {
   return {
-    id: r.id, name: r.name, age: ageOn(r.date_of_birth, today), city: r.city, region: regionName(r.region_names, r.region, lng), country: r.country,
-    mainPhotoId: r.main_photo_id, online: isOnline(r.last_seen_at, !!r.invisible), premium: !!r.paid_user, fictional: !!r.fictional,
+    id: r.id,
+    name: r.name,
+    age: ageOn(r.date_of_birth, today),
+    city: r.city,
+    region: regionName(r.region_names, r.region, lng),
+    country: r.country,
+    mainPhotoId: r.main_photo_id,
+    online: isOnline(r.last_seen_at, !!r.invisible),
+    premium: !!r.paid_user,
+    fictional: !!r.fictional,
   };
 }
 
@@ -92,17 +146,31 @@ SELECT ${CARD_COLUMNS}, p.status, p.gender, p.sexuality, p.about_me, p.hair_colo
 FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = ?1`;
 
 type DetailRow = CardRow & {
-  status: string; gender: string; sexuality: string; about_me: string; hair_colour: string | null; eye_colour: string | null;
-  body_type: string | null; relationship_status: string | null; tattoos: string | null; signup_reason: string | null;
-  deleted_at: number | null; blocked_viewer: number; viewer_blocked: number;
+  status: string;
+  gender: string;
+  sexuality: string;
+  about_me: string;
+  hair_colour: string | null;
+  eye_colour: string | null;
+  body_type: string | null;
+  relationship_status: string | null;
+  tattoos: string | null;
+  signup_reason: string | null;
+  deleted_at: number | null;
+  blocked_viewer: number;
+  viewer_blocked: number;
 };
 
 export type ProfilePage =
   | { access: "not_found" }
   | { access: "blocked"; name: string }
   | {
-      access: "ok"; profile: ProfileDetails; photos: ReturnType<typeof photosAsSeen>;
-      likeState: LikeState; viewerBlocked: boolean; own: boolean;
+      access: "ok";
+      profile: ProfileDetails;
+      photos: ReturnType<typeof photosAsSeen>;
+      likeState: LikeState;
+      viewerBlocked: boolean;
+      own: boolean;
     };
 
 /**
@@ -110,18 +178,36 @@ export type ProfilePage =
  * the two members, and (a read receipt, like opening a chat) clearing the like_new of a like the
  * viewer received from this member.
  */
-export async function loadProfilePage(d1: D1Database, targetId: string, viewer: Viewer, visibleFields: string[], lng = "en"): Promise<ProfilePage> {
+export async function loadProfilePage(
+  d1: D1Database,
+  targetId: string,
+  viewer: Viewer,
+  visibleFields: string[],
+  lng = "en",
+): Promise<ProfilePage> {
   const viewerId = viewer?.id ?? "";
   const [main, interests, likeRows, , photos] = await d1.batch<unknown>([
     d1.prepare(DETAIL_SQL).bind(targetId, viewerId),
-    d1.prepare("SELECT pi.interest_id AS id FROM profile_interests pi JOIN interests i ON i.id = pi.interest_id WHERE pi.user_id = ?1 ORDER BY i.sort").bind(targetId),
-    d1.prepare("SELECT liker_id FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)").bind(viewerId, targetId),
-    d1.prepare("UPDATE likes SET like_new = 0 WHERE liker_id = ?1 AND liked_id = ?2 AND like_new = 1").bind(targetId, viewerId),
+    d1
+      .prepare(
+        "SELECT pi.interest_id AS id FROM profile_interests pi JOIN interests i ON i.id = pi.interest_id WHERE pi.user_id = ?1 ORDER BY i.sort",
+      )
+      .bind(targetId),
+    d1
+      .prepare(
+        "SELECT liker_id FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)",
+      )
+      .bind(viewerId, targetId),
+    d1
+      .prepare("UPDATE likes SET like_new = 0 WHERE liker_id = ?1 AND liked_id = ?2 AND like_new = 1")
+      .bind(targetId, viewerId),
     photosOfStatement(d1, targetId, viewerId),
   ]);
   const r = (main!.results as DetailRow[])[0];
   const access = profileAccess(
-    r ? { id: r.id, deleted: r.deleted_at !== null, disabled: r.status !== "active", blockedViewer: !!r.blocked_viewer } : null,
+    r
+      ? { id: r.id, deleted: r.deleted_at !== null, disabled: r.status !== "active", blockedViewer: !!r.blocked_viewer }
+      : null,
     viewer,
   );
   if (access === "not_found" || !r) return { access: "not_found" };
@@ -156,27 +242,50 @@ export async function loadProfilePage(d1: D1Database, targetId: string, viewer: 
 /* ---------- my profile ---------- */
 
 export interface OwnProfile {
-  name: string; gender: string; sexuality: string; dateOfBirth: string; country: string; region: string; city: string;
-  aboutMe: string; hairColour: string | null; eyeColour: string | null; bodyType: string | null;
-  relationshipStatus: string | null; tattoos: string | null; signupReason: string | null; interests: string[];
+  name: string;
+  gender: string;
+  sexuality: string;
+  dateOfBirth: string;
+  country: string;
+  region: string;
+  city: string;
+  aboutMe: string;
+  hairColour: string | null;
+  eyeColour: string | null;
+  bodyType: string | null;
+  relationshipStatus: string | null;
+  tattoos: string | null;
+  signupReason: string | null;
+  interests: string[];
   hasPosition: boolean;
 }
 
 export async function loadOwnProfile(d1: D1Database, userId: string): Promise<OwnProfile | null> {
   const [p, i] = await d1.batch<unknown>([
-    d1.prepare(
-      `SELECT name, gender, sexuality, date_of_birth, country, region, city, about_me, hair_colour, eye_colour, body_type,
+    d1
+      .prepare(
+        `SELECT name, gender, sexuality, date_of_birth, country, region, city, about_me, hair_colour, eye_colour, body_type,
               relationship_status, tattoos, signup_reason, lat IS NOT NULL AS has_position FROM profiles WHERE user_id = ?1`,
-    ).bind(userId),
+      )
+      .bind(userId),
     d1.prepare("SELECT interest_id FROM profile_interests WHERE user_id = ?1").bind(userId),
   ]);
   const r = (p!.results as Record<string, string | number | null>[])[0];
   if (!r) return null;
   return {
-    name: String(r.name), gender: String(r.gender), sexuality: String(r.sexuality), dateOfBirth: String(r.date_of_birth),
-    country: String(r.country), region: String(r.region), city: String(r.city), aboutMe: String(r.about_me),
-    hairColour: r.hair_colour as string | null, eyeColour: r.eye_colour as string | null, bodyType: r.body_type as string | null,
-    relationshipStatus: r.relationship_status as string | null, tattoos: r.tattoos as string | null,
+    name: String(r.name),
+    gender: String(r.gender),
+    sexuality: String(r.sexuality),
+    dateOfBirth: String(r.date_of_birth),
+    country: String(r.country),
+    region: String(r.region),
+    city: String(r.city),
+    aboutMe: String(r.about_me),
+    hairColour: r.hair_colour as string | null,
+    eyeColour: r.eye_colour as string | null,
+    bodyType: r.body_type as string | null,
+    relationshipStatus: r.relationship_status as string | null,
+    tattoos: r.tattoos as string | null,
     signupReason: r.signup_reason as string | null,
     interests: (i!.results as { interest_id: string }[]).map((x) => x.interest_id),
     hasPosition: !!r.has_position,
@@ -184,16 +293,41 @@ export async function loadOwnProfile(d1: D1Database, userId: string): Promise<Ow
 }
 
 export type ProfileUpdate = Partial<{
-  name: string; gender: (typeof GENDERS)[number]; sexuality: (typeof SEXUALITIES)[number]; dateOfBirth: string;
-  aboutMe: string; hairColour: string | null; eyeColour: string | null; bodyType: string | null;
-  relationshipStatus: string | null; tattoos: string | null; signupReason: string | null;
-  country: string; region: string; city: string; lat: number | null; lon: number | null;
+  name: string;
+  gender: (typeof GENDERS)[number];
+  sexuality: (typeof SEXUALITIES)[number];
+  dateOfBirth: string;
+  aboutMe: string;
+  hairColour: string | null;
+  eyeColour: string | null;
+  bodyType: string | null;
+  relationshipStatus: string | null;
+  tattoos: string | null;
+  signupReason: string | null;
+  country: string;
+  region: string;
+  city: string;
+  lat: number | null;
+  lon: number | null;
 }>;
 
 const COLUMN: Record<keyof ProfileUpdate, string> = {
-  name: "name", gender: "gender", sexuality: "sexuality", dateOfBirth: "date_of_birth", aboutMe: "about_me",
-  hairColour: "hair_colour", eyeColour: "eye_colour", bodyType: "body_type", relationshipStatus: "relationship_status",
-  tattoos: "tattoos", signupReason: "signup_reason", country: "country", region: "region", city: "city", lat: "lat", lon: "lon",
+  name: "name",
+  gender: "gender",
+  sexuality: "sexuality",
+  dateOfBirth: "date_of_birth",
+  aboutMe: "about_me",
+  hairColour: "hair_colour",
+  eyeColour: "eye_colour",
+  bodyType: "body_type",
+  relationshipStatus: "relationship_status",
+  tattoos: "tattoos",
+  signupReason: "signup_reason",
+  country: "country",
+  region: "region",
+  city: "city",
+  lat: "lat",
+  lon: "lon",
 };
 
 /** Saves the given fields (already validated) and, when given, replaces the interests; one batch. */
@@ -202,14 +336,22 @@ export async function updateProfile(d1: D1Database, userId: string, update: Prof
   const statements: D1PreparedStatement[] = [];
   if (keys.length) {
     const sets = keys.map((k, i) => `${COLUMN[k]} = ?${i + 2}`).join(", ");
-    statements.push(d1.prepare(`UPDATE profiles SET ${sets}, updated_at = unixepoch() WHERE user_id = ?1`).bind(userId, ...keys.map((k) => update[k] ?? null)));
+    statements.push(
+      d1
+        .prepare(`UPDATE profiles SET ${sets}, updated_at = unixepoch() WHERE user_id = ?1`)
+        .bind(userId, ...keys.map((k) => update[k] ?? null)),
+    );
   }
   if (interests) {
     const valid = interests.filter((i) => (INTERESTS as readonly string[]).includes(i));
     statements.push(d1.prepare("DELETE FROM profile_interests WHERE user_id = ?1").bind(userId));
     if (valid.length) {
       statements.push(
-        d1.prepare(`INSERT INTO profile_interests (user_id, interest_id) VALUES ${valid.map((_, i) => `(?1, ?${i + 2})`).join(", ")}`).bind(userId, ...valid),
+        d1
+          .prepare(
+            `INSERT INTO profile_interests (user_id, interest_id) VALUES ${valid.map((_, i) => `(?1, ?${i + 2})`).join(", ")}`,
+          )
+          .bind(userId, ...valid),
       );
     }
   }
@@ -228,12 +370,19 @@ const choice = <T extends readonly [string, ...string[]]>(values: T) =>
 export function profileFormSchema(o: { minAge: number; email: string; countries: string[]; today?: Date }) {
   const today = o.today ?? new Date();
   return z.object({
-    name: line(z.string().min(2, "form.nameLength").max(40, "form.nameLength")
-      .refine((n) => !n.startsWith("@"), "form.nameAt")
-      .refine((n) => n.toLowerCase() !== o.email.toLowerCase(), "form.nameEmail")),
+    name: line(
+      z
+        .string()
+        .min(2, "form.nameLength")
+        .max(40, "form.nameLength")
+        .refine((n) => !n.startsWith("@"), "form.nameAt")
+        .refine((n) => n.toLowerCase() !== o.email.toLowerCase(), "form.nameEmail"),
+    ),
     gender: z.enum(GENDERS),
     sexuality: z.enum(SEXUALITIES),
-    date_of_birth: z.string().refine((d) => isRealDate(d) && ageOn(d, today) <= 120, "form.dobInvalid")
+    date_of_birth: z
+      .string()
+      .refine((d) => isRealDate(d) && ageOn(d, today) <= 120, "form.dobInvalid")
       .refine((d) => ageOn(d, today) >= o.minAge, "form.dobMin"),
     country: z.string().refine((c) => o.countries.includes(c), "form.country"),
     region: line(z.string().max(20).default("")),

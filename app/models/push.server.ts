@@ -20,7 +20,10 @@ export type VapidPair = { publicKey: string; privateKey: string };
 export const MAX_PUSH_DEVICES = 10;
 
 const b64url = (bytes: ArrayBuffer | Uint8Array) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 let cached: Promise<VapidPair> | null = null;
 
@@ -42,25 +45,40 @@ async function developmentKeys(d1: D1Database): Promise<VapidPair> {
   const stored = () => db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, "vapid")).get();
   const row = await stored();
   if (row) return JSON.parse(row.value) as VapidPair;
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+    "sign",
+    "verify",
+  ])) as CryptoKeyPair;
   const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
   const raw = await crypto.subtle.exportKey("raw", pair.publicKey);
   const fresh: VapidPair = { publicKey: b64url(raw as ArrayBuffer), privateKey: jwk.d! };
   // Two isolates starting at once: the first insert wins and both use it.
-  await db.insert(appKeys).values({ name: "vapid", value: JSON.stringify(fresh) }).onConflictDoNothing();
+  await db
+    .insert(appKeys)
+    .values({ name: "vapid", value: JSON.stringify(fresh) })
+    .onConflictDoNothing();
   return JSON.parse((await stored())!.value) as VapidPair;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
 
-const base64url = (bytes: number) => z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/).refine((s) => Math.floor((s.replace(/=+$/, "").length * 3) / 4) === bytes);
+const base64url = (bytes: number) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/)
+    .refine((s) => Math.floor((s.replace(/=+$/, "").length * 3) / 4) === bytes);
 
 /**
  * The browsers' push services (Chrome/Edge/Opera: FCM; Firefox: autopush; Safari: Apple; legacy Edge: WNS).
  * Only these are posted to: a forged endpoint cannot make the Worker send requests anywhere else.
  */
-const PUSH_HOSTS = [/^fcm\.googleapis\.com$/, /^updates\.push\.services\.mozilla\.com$/, /^web\.push\.apple\.com$/, /\.notify\.windows\.com$/];
+const PUSH_HOSTS = [
+  /^fcm\.googleapis\.com$/,
+  /^updates\.push\.services\.mozilla\.com$/,
+  /^web\.push\.apple\.com$/,
+  /\.notify\.windows\.com$/,
+];
 
 export const isPushServiceUrl = (u: string) => {
   try {
@@ -103,7 +121,9 @@ export async function saveSubscription(d1: D1Database, userId: string, s: Subscr
         target: pushSubscriptions.endpoint,
         set: { userId: sql`excluded.user_id`, p256dh: sql`excluded.p256dh`, auth: sql`excluded.auth` },
       }),
-    db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), notInArray(pushSubscriptions.id, kept))),
+    db
+      .delete(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.userId, userId), notInArray(pushSubscriptions.id, kept))),
     syncFlag(db, userId),
   ]);
 }
@@ -122,7 +142,12 @@ export async function deleteSubscriptions(d1: D1Database, userId: string, endpoi
 const syncFlag = (db: Db, userId: string) =>
   db
     .update(users)
-    .set({ pushSubscribed: sql`EXISTS ${db.select({ one: sql`1` }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId))}` })
+    .set({
+      pushSubscribed: sql`EXISTS ${db
+        .select({ one: sql`1` })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, userId))}`,
+    })
     .where(eq(users.id, userId));
 
 type PushTable = typeof pushSubscriptions;
@@ -141,11 +166,20 @@ const ownersWithout = (db: Db, where: (t: PushTable) => SQL) =>
         .from(others)
         .where(and(eq(others.userId, users.id), not(where(others as unknown as PushTable))))}`,
     })
-    .where(inArray(users.id, db.select({ userId: pushSubscriptions.userId }).from(pushSubscriptions).where(where(pushSubscriptions))));
+    .where(
+      inArray(
+        users.id,
+        db.select({ userId: pushSubscriptions.userId }).from(pushSubscriptions).where(where(pushSubscriptions)),
+      ),
+    );
 
 export async function subscriptionsOf(d1: D1Database, userId: string): Promise<StoredSubscription[]> {
   const { id, endpoint, p256dh, auth } = pushSubscriptions;
-  return getDb(d1).select({ id, endpoint, p256dh, auth }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(id);
+  return getDb(d1)
+    .select({ id, endpoint, p256dh, auth })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +199,10 @@ export function webPushSender(env: PushEnv, fetcher: typeof fetch = fetch): Push
     async send(sub, payload) {
       const vapid = await vapidKeys(env);
       const request = await buildPushPayload(
-        { data: payload, options: { ttl: 24 * 3600, urgency: "high", ...(payload.tag ? { topic: payload.tag.slice(0, 32) } : {}) } },
+        {
+          data: payload,
+          options: { ttl: 24 * 3600, urgency: "high", ...(payload.tag ? { topic: payload.tag.slice(0, 32) } : {}) },
+        },
         { endpoint: sub.endpoint, expirationTime: null, keys: { p256dh: sub.p256dh, auth: sub.auth } },
         { subject: env.VAPID_SUBJECT, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
       );

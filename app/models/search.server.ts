@@ -20,14 +20,25 @@ export const SIMILAR_BELOW = 6;
 
 export const SearchQuery = z.object({
   gender: z.enum(["male", "female"]).optional().catch(undefined),
-  country: z.string().regex(/^[A-Z]{2}$/).optional().catch(undefined),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional()
+    .catch(undefined),
   countryregion: z.string().max(20).optional().catch(undefined),
   min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
   max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
 });
 
-export interface SearchFilters { gender: "male" | "female"; country: string; countryregion: string; min_age: number; max_age: number; page: number }
+export interface SearchFilters {
+  gender: "male" | "female";
+  country: string;
+  countryregion: string;
+  min_age: number;
+  max_age: number;
+  page: number;
+}
 
 /**
  * The filters of a request, with defaults that keep the query on the index: the gender a member
@@ -46,7 +57,7 @@ export function resolveFilters(
   return {
     gender: q.gender ?? defaults.gender ?? "female",
     country,
-    countryregion: q.country === country ? q.countryregion ?? "" : "",
+    countryregion: q.country === country ? (q.countryregion ?? "") : "",
     min_age: min,
     max_age: max,
     page: q.page ?? 1,
@@ -115,15 +126,26 @@ export interface SearchResult {
  * One D1 round trip for the page, the count and the country's regions; a second only when few match, for similar results
  * (that query would walk a whole gender-and-country range when the filters match nearly everyone).
  */
-export async function searchMembers(d1: D1Database, f: SearchFilters, viewerId: string | null, lng = "en"): Promise<SearchResult> {
+export async function searchMembers(
+  d1: D1Database,
+  f: SearchFilters,
+  viewerId: string | null,
+  lng = "en",
+): Promise<SearchResult> {
   const today = new Date();
   const s = searchStatements(d1, f, viewerId ?? "", today);
   const [page, count, regions] = await d1.batch<unknown>([s.page, s.count, regionsStatement(d1, f.country)]);
   const n = (count!.results as { n: number }[])[0]!.n;
   const results = (page!.results as CardRow[]).map((r) => toCard(r, today, lng));
   const similar = n < SIMILAR_BELOW ? (await s.similar.all<CardRow>()).results.map((r) => toCard(r, today, lng)) : [];
-  return { results, numResults: n, capped: n >= COUNT_CAP, similar_results: similar,
-    pages: Math.max(1, Math.ceil(n / PAGE_SIZE)), regions: regionsIn(regions!.results as RegionRow[], lng) };
+  return {
+    results,
+    numResults: n,
+    capped: n >= COUNT_CAP,
+    similar_results: similar,
+    pages: Math.max(1, Math.ceil(n / PAGE_SIZE)),
+    regions: regionsIn(regions!.results as RegionRow[], lng),
+  };
 }
 
 /** What the search defaults need to know about the member searching. */
@@ -137,7 +159,10 @@ export async function searcherOf(d1: D1Database, userId: string) {
 }
 
 /** docs/product.md §6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */
-export function visitorMaySearch(brand: { loggedOutSearch: string; loggedOutSearchTrafficsource: string }, params: URLSearchParams) {
+export function visitorMaySearch(
+  brand: { loggedOutSearch: string; loggedOutSearchTrafficsource: string },
+  params: URLSearchParams,
+) {
   const fromTraffic = params.has("network") || params.has("ref");
   return (fromTraffic ? brand.loggedOutSearchTrafficsource : brand.loggedOutSearch) !== "none";
 }

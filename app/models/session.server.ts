@@ -18,7 +18,10 @@ const DAY = 86_400;
  * What the session functions read: the bindings, and the execution context when there is one. A
  * route's load context is one; the socket upgrade passes `{ env }` (no cast needed).
  */
-export type SessionContext = { env: Pick<Env, "DB" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB">; ctx?: Pick<ExecutionContext, "waitUntil"> };
+export type SessionContext = {
+  env: Pick<Env, "DB" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB">;
+  ctx?: Pick<ExecutionContext, "waitUntil">;
+};
 
 function authCookie(context: SessionContext) {
   return createCookie("sid", {
@@ -62,16 +65,42 @@ FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = 
 WHERE s.id_hash = ?1 AND s.expires_at > ?2 AND u.deleted_at IS NULL`;
 
 type MemberRow = {
-  id: string; email: string; paid_user: number; credits: number; language: string; status: Member["status"];
-  invisible: number; created_at: number; push_subscribed: number; last_seen_at: number; name: string; profile_status: Member["profileStatus"];
-  main_photo_id: string | null; country: string; unread: number; new_likes: number; disabled: string | null;
+  id: string;
+  email: string;
+  paid_user: number;
+  credits: number;
+  language: string;
+  status: Member["status"];
+  invisible: number;
+  created_at: number;
+  push_subscribed: number;
+  last_seen_at: number;
+  name: string;
+  profile_status: Member["profileStatus"];
+  main_photo_id: string | null;
+  country: string;
+  unread: number;
+  new_likes: number;
+  disabled: string | null;
 };
 
 function toMember(r: MemberRow): Member {
   return {
-    id: r.id, email: r.email, name: r.name, paidUser: !!r.paid_user, credits: r.credits, language: r.language,
-    status: r.status, profileStatus: r.profile_status, country: r.country, invisible: !!r.invisible, mainPhotoId: r.main_photo_id,
-    createdAt: r.created_at, pushSubscribed: !!r.push_subscribed, unreadMessages: r.unread, newLikes: r.new_likes,
+    id: r.id,
+    email: r.email,
+    name: r.name,
+    paidUser: !!r.paid_user,
+    credits: r.credits,
+    language: r.language,
+    status: r.status,
+    profileStatus: r.profile_status,
+    country: r.country,
+    invisible: !!r.invisible,
+    mainPhotoId: r.main_photo_id,
+    createdAt: r.created_at,
+    pushSubscribed: !!r.push_subscribed,
+    unreadMessages: r.unread,
+    newLikes: r.new_likes,
     notificationsDisabled: r.disabled ? r.disabled.split(",") : [],
   };
 }
@@ -116,11 +145,17 @@ async function lookupMember(request: Request, context: SessionContext): Promise<
   const sid = await sessionIdOf(request, context);
   if (!sid) return null;
   const now = Math.floor(Date.now() / 1000);
-  const row = await context.env.DB.prepare(MEMBER_SQL).bind(await sha256(sid), now, conversationOnScreen(request)).first<MemberRow>();
+  const row = await context.env.DB.prepare(MEMBER_SQL)
+    .bind(await sha256(sid), now, conversationOnScreen(request))
+    .first<MemberRow>();
   if (!row) return null;
   if (row.last_seen_at < now - ONLINE_REFRESH_S) {
     context.ctx?.waitUntil(
-      getDb(context.env.DB).update(schema.users).set({ lastSeenAt: now }).where(eq(schema.users.id, row.id)).then(() => undefined),
+      getDb(context.env.DB)
+        .update(schema.users)
+        .set({ lastSeenAt: now })
+        .where(eq(schema.users.id, row.id))
+        .then(() => undefined),
     );
   }
   return toMember(row);
@@ -130,7 +165,10 @@ async function lookupMember(request: Request, context: SessionContext): Promise<
 export async function markOffline(context: SessionContext, memberId: string) {
   const offline = Math.floor(Date.now() / 1000) - 10 * 60;
   const { users } = schema;
-  await getDb(context.env.DB).update(users).set({ lastSeenAt: offline }).where(and(eq(users.id, memberId), gt(users.lastSeenAt, offline)));
+  await getDb(context.env.DB)
+    .update(users)
+    .set({ lastSeenAt: offline })
+    .where(and(eq(users.id, memberId), gt(users.lastSeenAt, offline)));
 }
 
 /** For pages behind login: visitors go to /login and come back afterwards. */
@@ -147,9 +185,15 @@ export async function requireMember(request: Request, context: SessionContext): 
 export async function createSession(context: SessionContext, userId: string, userAgent = ""): Promise<string> {
   const sid = randomId(32);
   const now = Math.floor(Date.now() / 1000);
-  await getDb(context.env.DB).insert(schema.sessions).values({
-    idHash: await sha256(sid), userId, createdAt: now, expiresAt: now + AUTH_COOKIE_DAYS * DAY, userAgent: userAgent.slice(0, 200),
-  });
+  await getDb(context.env.DB)
+    .insert(schema.sessions)
+    .values({
+      idHash: await sha256(sid),
+      userId,
+      createdAt: now,
+      expiresAt: now + AUTH_COOKIE_DAYS * DAY,
+      userAgent: userAgent.slice(0, 200),
+    });
   return authCookie(context).serialize(sid);
 }
 
@@ -159,7 +203,10 @@ export async function destroySession(request: Request, context: SessionContext):
   if (sid) {
     const hash = await sha256(sid);
     const { sessions } = schema;
-    const [gone] = await getDb(context.env.DB).delete(sessions).where(eq(sessions.idHash, hash)).returning({ userId: sessions.userId });
+    const [gone] = await getDb(context.env.DB)
+      .delete(sessions)
+      .where(eq(sessions.idHash, hash))
+      .returning({ userId: sessions.userId });
     if (gone) await closeRevokedSockets(context.env, gone.userId);
   }
   return authCookie(context).serialize("", { maxAge: 0 });
@@ -173,7 +220,12 @@ export async function liveSessionHashes(db: D1Database, hashes: string[]): Promi
   const results = await getDb(db)
     .select({ idHash: sessions.idHash })
     .from(sessions)
-    .where(and(sql`${sessions.idHash} IN (SELECT value FROM json_each(${JSON.stringify(hashes)}))`, gt(sessions.expiresAt, Math.floor(Date.now() / 1000))));
+    .where(
+      and(
+        sql`${sessions.idHash} IN (SELECT value FROM json_each(${JSON.stringify(hashes)}))`,
+        gt(sessions.expiresAt, Math.floor(Date.now() / 1000)),
+      ),
+    );
   return new Set(results.map((r) => r.idHash));
 }
 
@@ -181,9 +233,15 @@ export async function liveSessionHashes(db: D1Database, hashes: string[]): Promi
  * After sessions of a member were revoked: every object holding a socket of theirs (their hub and
  * each of their conversations) closes the sockets whose session is gone, at once (decision 083).
  */
-export async function closeRevokedSockets(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">, memberId: string): Promise<void> {
+export async function closeRevokedSockets(
+  env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">,
+  memberId: string,
+): Promise<void> {
   const cm = schema.conversationMembers;
-  const results = await getDb(env.DB).select({ conversationId: cm.conversationId }).from(cm).where(eq(cm.userId, memberId));
+  const results = await getDb(env.DB)
+    .select({ conversationId: cm.conversationId })
+    .from(cm)
+    .where(eq(cm.userId, memberId));
   await Promise.allSettled([
     hubStub(env, memberId).closeRevoked(),
     ...results.map((r) => roomStub(env, r.conversationId).closeRevoked(memberId)),

@@ -16,12 +16,21 @@ export function isPaymentMethod(value: string | undefined): value is PaymentMeth
 }
 
 export function formatMoney(lng: Language, cents: number, currency: string, digits = 2): string {
-  return new Intl.NumberFormat(lng, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    cents / 100,
-  );
+  return new Intl.NumberFormat(lng, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(cents / 100);
 }
 
-export type PackageRow = { id: string; tier: (typeof PREMIUM_TIERS)[number]; credits: number; price_cents: number; currency: string };
+export type PackageRow = {
+  id: string;
+  tier: (typeof PREMIUM_TIERS)[number];
+  credits: number;
+  price_cents: number;
+  currency: string;
+};
 
 export function toPackage(lng: Language, r: PackageRow) {
   return {
@@ -68,7 +77,15 @@ export function creditCosts(brand: BrandWithCompany, lng: Language) {
 
 type PaymentRow = Pick<
   typeof schema.payments.$inferSelect,
-  "id" | "packageId" | "credits" | "amountCents" | "currency" | "method" | "transactionFeeCents" | "status" | "createdAt"
+  | "id"
+  | "packageId"
+  | "credits"
+  | "amountCents"
+  | "currency"
+  | "method"
+  | "transactionFeeCents"
+  | "status"
+  | "createdAt"
 >;
 
 function toTransaction(lng: Language, r: PaymentRow) {
@@ -80,7 +97,9 @@ function toTransaction(lng: Language, r: PaymentRow) {
     fee: formatMoney(lng, r.transactionFeeCents, r.currency),
     method: r.method,
     status: r.status,
-    date: new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(r.createdAt * 1000)),
+    date: new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(
+      new Date(r.createdAt * 1000),
+    ),
   };
 }
 export type Transaction = ReturnType<typeof toTransaction>;
@@ -89,26 +108,37 @@ export type Transaction = ReturnType<typeof toTransaction>;
 function paymentsOf(context: AppLoadContext) {
   const { payments } = schema;
   const { id, packageId, credits, amountCents, currency, method, transactionFeeCents, status, createdAt } = payments;
-  return getDb(context.env.DB).select({ id, packageId, credits, amountCents, currency, method, transactionFeeCents, status, createdAt }).from(payments);
+  return getDb(context.env.DB)
+    .select({ id, packageId, credits, amountCents, currency, method, transactionFeeCents, status, createdAt })
+    .from(payments);
 }
 
 /** A member's payments, newest first (uses the payments_user index). */
 export async function listTransactions(context: AppLoadContext, lng: Language, userId: string, limit = 50) {
   const { payments } = schema;
-  const rows = await paymentsOf(context).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(limit);
+  const rows = await paymentsOf(context)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt))
+    .limit(limit);
   return rows.map((r) => toTransaction(lng, r));
 }
 
 /** One payment, only if it is the member's own (others' ids answer null → 404). */
 export async function getTransaction(context: AppLoadContext, lng: Language, userId: string, id: string) {
   const { payments } = schema;
-  const row = await paymentsOf(context).where(and(eq(payments.id, id), eq(payments.userId, userId))).get();
+  const row = await paymentsOf(context)
+    .where(and(eq(payments.id, id), eq(payments.userId, userId)))
+    .get();
   return row ? toTransaction(lng, row) : null;
 }
 
 /** The member's last paid order: what the repeat order would buy again. */
 export async function lastPaidOrder(context: AppLoadContext, lng: Language, userId: string) {
   const { payments } = schema;
-  const row = await paymentsOf(context).where(and(eq(payments.userId, userId), eq(payments.status, "paid"))).orderBy(desc(payments.createdAt)).limit(1).get();
+  const row = await paymentsOf(context)
+    .where(and(eq(payments.userId, userId), eq(payments.status, "paid")))
+    .orderBy(desc(payments.createdAt))
+    .limit(1)
+    .get();
   return row ? toTransaction(lng, row) : null;
 }

@@ -20,7 +20,13 @@ export function trackingFrom(params: URLSearchParams | FormData): Tracking {
   const pick = (k: string) => {
     const v = params.get(k);
     // Printable text only, at most 100 characters: partners' ids, never markup or control characters.
-    const clean = typeof v === "string" ? v.replace(/[\u0000-\u001f\u007f<>"'`]/g, "").trim().slice(0, 100) : "";
+    const clean =
+      typeof v === "string"
+        ? v
+            .replace(/[\u0000-\u001f\u007f<>"'`]/g, "")
+            .trim()
+            .slice(0, 100)
+        : "";
     return clean || null;
   };
   return Object.fromEntries(TRACKING_KEYS.map((k) => [k, pick(k)])) as Tracking;
@@ -29,7 +35,8 @@ export function trackingFrom(params: URLSearchParams | FormData): Tracking {
 export const hasTracking = (t: Tracking) => TRACKING_KEYS.some((k) => t[k]);
 
 /** The hidden fields or query string that carry tracking data to /signup. */
-export const trackingEntries = (t: Tracking) => TRACKING_KEYS.flatMap((k) => (t[k] ? [[k, t[k]!] as [string, string]] : []));
+export const trackingEntries = (t: Tracking) =>
+  TRACKING_KEYS.flatMap((k) => (t[k] ? [[k, t[k]!] as [string, string]] : []));
 
 export type SignupState = "open" | "needs_source" | "invite_only";
 
@@ -43,7 +50,6 @@ export function signupAllowed(setting: SignupSetting, tracking: Pick<Tracking, "
   if (setting === "with_trafficsource") return tracking.network || tracking.ref ? "open" : "needs_source";
   return "invite_only";
 }
-
 
 /** Whom a new member looks for; with their gender it gives the profile's sexuality. */
 export const SEEKING = ["female", "male", "both"] as const;
@@ -60,7 +66,10 @@ export function sexualityOf(gender: Gender, seeking: Seeking): "hetero" | "gay" 
  * What the sign-up form preselects per niche (1–7 as its slug). The gay niche decides both answers,
  * so its form asks neither; every other niche asks, with its audience's usual answer preselected.
  */
-export const NICHE_WHO: Record<"general" | "she" | "bdsm" | "bbw" | "gilf" | "milf" | "gay", { gender: Gender; seeking: Seeking; fixed: boolean }> = {
+export const NICHE_WHO: Record<
+  "general" | "she" | "bdsm" | "bbw" | "gilf" | "milf" | "gay",
+  { gender: Gender; seeking: Seeking; fixed: boolean }
+> = {
   general: { gender: "male", seeking: "female", fixed: false },
   she: { gender: "male", seeking: "female", fixed: false },
   bdsm: { gender: "male", seeking: "female", fixed: false },

@@ -20,7 +20,12 @@ export interface Sms {
 /** What a send returns: the provider's message id, or why it failed (never throws for an API answer). */
 export type SmsResult =
   | { ok: true; id: string }
-  | { ok: false; error: "invalid_number" | "unreachable" | "rejected" | "auth" | "rate_limited" | "provider"; code?: number; message?: string };
+  | {
+      ok: false;
+      error: "invalid_number" | "unreachable" | "rejected" | "auth" | "rate_limited" | "provider";
+      code?: number;
+      message?: string;
+    };
 
 export interface SmsSender {
   send(sms: Sms): Promise<SmsResult>;
@@ -34,8 +39,12 @@ export function smsOutboxAvailable(env: Pick<Env, "ENVIRONMENT">): boolean {
 
 export function smsSenderFor(env: SmsEnv, fetcher: typeof fetch = fetch): SmsSender {
   if (!smsOutboxAvailable(env)) {
-    if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN || !env.SMS_FROM) throw new Error("Twilio secrets missing in production");
-    return twilioSender({ accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.SMS_FROM }, fetcher);
+    if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN || !env.SMS_FROM)
+      throw new Error("Twilio secrets missing in production");
+    return twilioSender(
+      { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.SMS_FROM },
+      fetcher,
+    );
   }
   return outboxSender(env.DB);
 }
@@ -88,20 +97,32 @@ export function twilioSender(config: TwilioConfig, fetcher: typeof fetch = fetch
       try {
         res = await fetcher(url, {
           method: "POST",
-          headers: { Authorization: auth, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+          headers: {
+            Authorization: auth,
+            "Content-Type": "application/x-www-form-urlencoded",
+            Accept: "application/json",
+          },
           body: new URLSearchParams({ To: sms.to, From: sms.from ?? config.from, Body: sms.body }),
         });
       } catch {
         return { ok: false, error: "provider" };
       }
-      const body = (await res.json().catch(() => null)) as { sid?: unknown; status?: unknown; code?: unknown; message?: unknown } | null;
+      const body = (await res.json().catch(() => null)) as {
+        sid?: unknown;
+        status?: unknown;
+        code?: unknown;
+        message?: unknown;
+      } | null;
       if (res.status === 201 || res.status === 200) {
-        if (body && typeof body.sid === "string" && body.status !== "failed" && body.status !== "undelivered") return { ok: true, id: body.sid };
+        if (body && typeof body.sid === "string" && body.status !== "failed" && body.status !== "undelivered")
+          return { ok: true, id: body.sid };
         return { ok: false, error: "provider" };
       }
       const code = typeof body?.code === "number" ? body.code : undefined;
       const message = typeof body?.message === "string" ? body.message : undefined;
-      const error = (code && TWILIO_ERRORS[code]) || (res.status === 401 ? "auth" : res.status === 429 ? "rate_limited" : "provider");
+      const error =
+        (code && TWILIO_ERRORS[code]) ||
+        (res.status === 401 ? "auth" : res.status === 429 ? "rate_limited" : "provider");
       return { ok: false, error, code, message };
     },
   };

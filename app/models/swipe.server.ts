@@ -11,7 +11,8 @@ import { likeNotice, likeStatement, type LikeApp } from "./likes.server";
 import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { searcherOf, wantedGender } from "./search.server";
 
-export const dayStart = (now = new Date()) => Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 1000);
+export const dayStart = (now = new Date()) =>
+  Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 1000);
 
 const counterKey = (userId: string, now: Date) => `swipe:${userId}:${dayStart(now)}`;
 const COUNT_TODAY = "SELECT COALESCE((SELECT count FROM counters WHERE key = ?4), 0)";
@@ -20,15 +21,25 @@ const countToday = (d1: D1Database, userId: string, now: Date) =>
 
 export type SwipeResult = "liked" | "limit" | "invalid";
 
-export async function swipeLike(app: LikeApp, userId: string, targetId: string, now = new Date()): Promise<SwipeResult> {
+export async function swipeLike(
+  app: LikeApp,
+  userId: string,
+  targetId: string,
+  now = new Date(),
+): Promise<SwipeResult> {
   const d1 = app.env.DB;
   const key = counterKey(userId, now);
   const [res] = await d1.batch([
-    likeStatement(d1, userId, targetId, "swipe", { sql: `AND (${COUNT_TODAY}) < ?5`, args: [key, SWIPE_LIKES_PER_DAY] }),
-    d1.prepare(
-      `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
+    likeStatement(d1, userId, targetId, "swipe", {
+      sql: `AND (${COUNT_TODAY}) < ?5`,
+      args: [key, SWIPE_LIKES_PER_DAY],
+    }),
+    d1
+      .prepare(
+        `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
        ON CONFLICT(key) DO UPDATE SET count = count + 1`,
-    ).bind(key, dayStart(now) + 2 * 86_400),
+      )
+      .bind(key, dayStart(now) + 2 * 86_400),
   ]);
   if (res!.meta.changes) {
     await likeNotice(app, userId, targetId);
@@ -48,27 +59,39 @@ export async function swipePass(d1: D1Database, userId: string, targetId: string
   // Only a member who exists can be passed (the id comes from the request).
   await getDb(d1)
     .insert(swipePasses)
-    .select(sql`SELECT ${userId}, ${targetId}, unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${targetId})`)
+    .select(
+      sql`SELECT ${userId}, ${targetId}, unixepoch() WHERE EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${targetId})`,
+    )
     .onConflictDoNothing();
 }
 
 /** The next cards: members of the wanted gender in the player's country not yet liked or passed. */
-export async function nextCards(d1: D1Database, userId: string, limit = 5, lng = "en"): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
+export async function nextCards(
+  d1: D1Database,
+  userId: string,
+  limit = 5,
+  lng = "en",
+): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
   const me = await searcherOf(d1, userId);
   if (!me) return { cards: [], likesLeft: 0 };
   const [cards, used] = await d1.batch<unknown>([
     // oxlint-disable-next-line no-restricted-properties -- INDEXED BY profiles_search: the builder cannot say it, and without it D1's planner (no statistics) walks the wrong index
-    d1.prepare(
-      `SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
+    d1
+      .prepare(
+        `SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
        WHERE p.status = 'active' AND p.gender = ?2 AND p.country = ?3 AND p.user_id != ?1
          AND u.deleted_at IS NULL AND u.invisible = 0
          AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = ?1 AND l.liked_id = p.user_id)
          AND NOT EXISTS (SELECT 1 FROM swipe_passes s WHERE s.user_id = ?1 AND s.target_id = p.user_id)
          AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = p.user_id AND b.blocked_id = ?1) OR (b.blocker_id = ?1 AND b.blocked_id = p.user_id))
        ORDER BY p.date_of_birth DESC LIMIT ?4`,
-    ).bind(userId, wantedGender(me.gender, me.sexuality), me.country, limit),
+      )
+      .bind(userId, wantedGender(me.gender, me.sexuality), me.country, limit),
     countToday(d1, userId, new Date()),
   ]);
   const n = (used!.results as { n: number }[])[0]?.n ?? 0;
-  return { cards: (cards!.results as CardRow[]).map((r) => toCard(r, new Date(), lng)), likesLeft: Math.max(0, SWIPE_LIKES_PER_DAY - n) };
+  return {
+    cards: (cards!.results as CardRow[]).map((r) => toCard(r, new Date(), lng)),
+    likesLeft: Math.max(0, SWIPE_LIKES_PER_DAY - n),
+  };
 }

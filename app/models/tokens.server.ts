@@ -34,13 +34,24 @@ export async function newToken(db: Db, userId: string, kind: TokenKind, payload:
 }
 
 /** Whether a link is still usable (to show its form), without using it: its member and payload, or null. */
-export async function peekToken(d1: D1Database, token: string, kind: TokenKind): Promise<Pick<Token, "userId" | "payload"> | null> {
+export async function peekToken(
+  d1: D1Database,
+  token: string,
+  kind: TokenKind,
+): Promise<Pick<Token, "userId" | "payload"> | null> {
   if (!token) return null;
   const { tokens } = schema;
   const [row] = await getDb(d1)
     .select({ userId: tokens.userId, payload: tokens.payload })
     .from(tokens)
-    .where(and(eq(tokens.idHash, await sha256(token)), eq(tokens.kind, kind), isNull(tokens.usedAt), gt(tokens.expiresAt, nowS())));
+    .where(
+      and(
+        eq(tokens.idHash, await sha256(token)),
+        eq(tokens.kind, kind),
+        isNull(tokens.usedAt),
+        gt(tokens.expiresAt, nowS()),
+      ),
+    );
   return row ?? null;
 }
 
@@ -60,7 +71,9 @@ export function tokenUseStatement(db: Db, hash: string, kind: TokenKind) {
 
 /** The daily purge: links expired more than a day ago (a late click still finds "expired", not "unknown"). */
 export async function purgeExpiredTokens(d1: D1Database, now: number) {
-  await getDb(d1).delete(schema.tokens).where(lt(schema.tokens.expiresAt, now - 86_400));
+  await getDb(d1)
+    .delete(schema.tokens)
+    .where(lt(schema.tokens.expiresAt, now - 86_400));
 }
 
 /** A subquery-friendly hash for statements that must act on a token's member in the same batch. */

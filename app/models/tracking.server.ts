@@ -6,7 +6,15 @@
 import { readCookie } from "~/lib/cookies.server";
 import { nicheOf, type BrandWithCompany } from "./brand.server";
 import {
-  hasTracking, NICHE_WHO, NO_TRACKING, signupAllowed, trackingEntries, trackingFrom, type SignupSetting, type SignupState, type Tracking,
+  hasTracking,
+  NICHE_WHO,
+  NO_TRACKING,
+  signupAllowed,
+  trackingEntries,
+  trackingFrom,
+  type SignupSetting,
+  type SignupState,
+  type Tracking,
 } from "./signup-rules";
 
 export const TRACKING_COOKIE = "trk";

@@ -41,7 +41,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ name: "description", content: data.description }, { property: "og:title", content: data.title }] : [];
+  data
+    ? [
+        { name: "description", content: data.description },
+        { property: "og:title", content: data.title },
+      ]
+    : [];
 
 const BENEFIT_ICONS: Record<Niche, [IconName, IconName, IconName]> = {
   general: ["pin", "chat", "shield"],
@@ -60,7 +65,9 @@ function SignupCard({ data }: { data: ReturnType<typeof useLoaderData<typeof loa
       <div className="signup-card" id="signup">
         <h2>{t("signup.closedTitle")}</h2>
         <p className="text-muted">{t("signup.closedText")}</p>
-        <Link to="/login" className="btn btn-primary btn-block btn-lg">{t("signup.login")}</Link>
+        <Link to="/login" className="btn btn-primary btn-block btn-lg">
+          {t("signup.login")}
+        </Link>
       </div>
     );
   }
@@ -68,7 +75,13 @@ function SignupCard({ data }: { data: ReturnType<typeof useLoaderData<typeof loa
     <div className="signup-card" id="signup">
       <h2>{t("signup.title")}</h2>
       <p className="text-muted text-small">{t("signup.subtitle")}</p>
-      <SignupForm minAge={data.minAge} tracking={data.tracking} who={data.who} idPrefix="landing-signup" className="signup-form" />
+      <SignupForm
+        minAge={data.minAge}
+        tracking={data.tracking}
+        who={data.who}
+        idPrefix="landing-signup"
+        className="signup-form"
+      />
     </div>
   );
 }
@@ -84,12 +97,18 @@ export default function Landing() {
         <HeroArt niche={niche} />
         <div className="container hero-inner">
           <div>
-            <p className="hero-kicker"><span className="dot" aria-hidden="true" />{t(`${niche}.kicker`)}</p>
+            <p className="hero-kicker">
+              <span className="dot" aria-hidden="true" />
+              {t(`${niche}.kicker`)}
+            </p>
             <h1>{t(`${niche}.headline`)}</h1>
             <p className="lead">{t(`${niche}.lead`)}</p>
             <ul className="hero-points">
               {(["free", "discreet", "adults"] as const).map((k) => (
-                <li key={k}><Icon name="check" size={18} />{t(`points.${k}`)}</li>
+                <li key={k}>
+                  <Icon name="check" size={18} />
+                  {t(`points.${k}`)}
+                </li>
               ))}
             </ul>
           </div>
@@ -112,7 +131,12 @@ export default function Landing() {
                   </div>
                   <div className="member-card-body">
                     <p className="member-card-name">{`${m.name}, ${m.age}`}</p>
-                    {m.city ? <p className="member-card-meta"><span className="online-dot" aria-hidden="true" />{m.city}</p> : null}
+                    {m.city ? (
+                      <p className="member-card-meta">
+                        <span className="online-dot" aria-hidden="true" />
+                        {m.city}
+                      </p>
+                    ) : null}
                   </div>
                 </li>
               ))}
@@ -129,7 +153,9 @@ export default function Landing() {
           <ul className="benefits">
             {([1, 2, 3] as const).map((n, i) => (
               <li key={n} className="card benefit">
-                <span className="benefit-icon" aria-hidden="true"><Icon name={icons[i]!} size={26} /></span>
+                <span className="benefit-icon" aria-hidden="true">
+                  <Icon name={icons[i]!} size={26} />
+                </span>
                 <h3>{t(`${niche}.b${n}Title`)}</h3>
                 <p>{t(`${niche}.b${n}Text`)}</p>
               </li>
@@ -156,9 +182,17 @@ export default function Landing() {
 
       <section className="section" aria-labelledby="trust-title">
         <div className="container">
-          <h2 id="trust-title" className="visually-hidden">{t("trust.title")}</h2>
+          <h2 id="trust-title" className="visually-hidden">
+            {t("trust.title")}
+          </h2>
           <div className="trust">
-            {([["shield", 1], ["lock", 2], ["eye", 3]] as const).map(([icon, n]) => (
+            {(
+              [
+                ["shield", 1],
+                ["lock", 2],
+                ["eye", 3],
+              ] as const
+            ).map(([icon, n]) => (
               <div key={n} className="trust-item">
                 <Icon name={icon} size={26} />
                 <div>
@@ -184,7 +218,11 @@ export default function Landing() {
               </details>
             ))}
           </div>
-          <p className="faq-more"><Link to="/pages/faq" className="btn btn-outline">{t("faq.more")}</Link></p>
+          <p className="faq-more">
+            <Link to="/pages/faq" className="btn btn-outline">
+              {t("faq.more")}
+            </Link>
+          </p>
         </div>
       </section>
 
@@ -193,9 +231,13 @@ export default function Landing() {
           <h2>{t(`${niche}.ctaTitle`)}</h2>
           <p>{t("ctaText")}</p>
           {data.signupOpen ? (
-            <a href="#signup" className="btn btn-light btn-lg">{t("cta")}</a>
+            <a href="#signup" className="btn btn-light btn-lg">
+              {t("cta")}
+            </a>
           ) : (
-            <Link to="/login" className="btn btn-light btn-lg">{t("signup.login")}</Link>
+            <Link to="/login" className="btn btn-light btn-lg">
+              {t("signup.login")}
+            </Link>
           )}
         </div>
       </section>

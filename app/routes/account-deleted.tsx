@@ -20,7 +20,9 @@ export default function AccountDeleted() {
       <h1>{t("deleted.title")}</h1>
       <div className="card">
         <p>{t("deleted.text", { days: REACTIVATION_DAYS })}</p>
-        <Link to="/" className="btn btn-primary">{t("deleted.home")}</Link>
+        <Link to="/" className="btn btn-primary">
+          {t("deleted.home")}
+        </Link>
       </div>
     </div>
   );

@@ -27,5 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Activate() {
   const { token } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
-  return <TokenConfirm token={token} title={t("activate.title")} text={t("activate.text")} button={t("activate.submit")} />;
+  return (
+    <TokenConfirm token={token} title={t("activate.title")} text={t("activate.text")} button={t("activate.submit")} />
+  );
 }

@@ -33,22 +33,32 @@ export default function ActivateDone() {
       <div className="account-cards">
         <section className="card" aria-labelledby="card-profile">
           <h2 id="card-profile">{t("activate.profileCard")}</h2>
-          <p className="welcome-avatar" aria-hidden="true">{name.slice(0, 1).toUpperCase()}</p>
-          <p><strong>{name}</strong></p>
+          <p className="welcome-avatar" aria-hidden="true">
+            {name.slice(0, 1).toUpperCase()}
+          </p>
+          <p>
+            <strong>{name}</strong>
+          </p>
           <p>{t(hasPhoto ? "activate.profileCardText" : "activate.profileCardNoPhoto")}</p>
-          <Link to="/profile" className="btn btn-outline">{t("activate.profileCardAction")}</Link>
+          <Link to="/profile" className="btn btn-outline">
+            {t("activate.profileCardAction")}
+          </Link>
         </section>
         {paidUser ? null : (
           <section className="card card-premium" aria-labelledby="card-premium">
             <h2 id="card-premium">{t("activate.premiumCard")}</h2>
             <p>{t("activate.premiumCardText")}</p>
-            <Link to="/premium" className="btn btn-premium">{t("activate.premiumCardAction")}</Link>
+            <Link to="/premium" className="btn btn-premium">
+              {t("activate.premiumCardAction")}
+            </Link>
           </section>
         )}
         <section className="card" aria-labelledby="card-members">
           <h2 id="card-members">{t("activate.membersCard")}</h2>
           <p>{t("activate.membersCardText")}</p>
-          <Link to="/members" className="btn btn-primary">{t("activate.toMembers")}</Link>
+          <Link to="/members" className="btn btn-primary">
+            {t("activate.toMembers")}
+          </Link>
         </section>
       </div>
     </div>

@@ -22,11 +22,17 @@ export default function ActivateError() {
       <div className="card card-body">
         <p>{t(confirmed ? "activate.alreadyConfirmed" : "activate.failedText")}</p>
         {confirmed ? (
-          <Link to="/members" className="btn btn-primary">{t("activate.toMembers")}</Link>
+          <Link to="/members" className="btn btn-primary">
+            {t("activate.toMembers")}
+          </Link>
         ) : loggedIn ? (
-          <Link to="/activate/resend" className="btn btn-primary">{t("activate.requestNew")}</Link>
+          <Link to="/activate/resend" className="btn btn-primary">
+            {t("activate.requestNew")}
+          </Link>
         ) : (
-          <Link to="/login?redirectTo=%2Factivate%2Fresend" className="btn btn-primary">{t("activate.loginToRequest")}</Link>
+          <Link to="/login?redirectTo=%2Factivate%2Fresend" className="btn btn-primary">
+            {t("activate.loginToRequest")}
+          </Link>
         )}
       </div>
     </div>

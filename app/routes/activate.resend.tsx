@@ -25,7 +25,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return { result };
 }
 
-const MESSAGES = { sent: "activate.sent", too_many: "errors.tooManyActivations", confirmed: "activate.alreadyConfirmed" } as const;
+const MESSAGES = {
+  sent: "activate.sent",
+  too_many: "errors.tooManyActivations",
+  confirmed: "activate.alreadyConfirmed",
+} as const;
 
 export default function ActivateResend() {
   const { email, confirmed } = useLoaderData<typeof loader>();
@@ -36,12 +40,18 @@ export default function ActivateResend() {
       <h1>{t("activate.requestNew")}</h1>
       <Form method="post" className="card form-card">
         {data?.result === "too_many" ? (
-          <p className="alert alert-danger" role="alert">{t(MESSAGES.too_many)}</p>
+          <p className="alert alert-danger" role="alert">
+            {t(MESSAGES.too_many)}
+          </p>
         ) : (
           <Notice text={data ? t(MESSAGES[data.result], { email }) : null} />
         )}
         <p>{t(confirmed ? "activate.alreadyConfirmed" : "activate.resendText", { email })}</p>
-        {confirmed ? null : <button type="submit" className="btn btn-primary btn-block">{t("activate.resendSubmit")}</button>}
+        {confirmed ? null : (
+          <button type="submit" className="btn btn-primary btn-block">
+            {t("activate.resendSubmit")}
+          </button>
+        )}
       </Form>
     </div>
   );

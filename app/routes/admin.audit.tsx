@@ -8,7 +8,10 @@ import { AUDIT_PAGE, listAudit } from "~/models/admin/audit.server";
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "audit";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).transform((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .transform((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
 const filterSchema = z.object({
   operator: z.string().max(200).optional().catch(undefined),
   action: z.string().max(100).optional().catch(undefined),
@@ -25,10 +28,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const f = filterSchema.parse(Object.fromEntries([...params].filter(([, v]) => v !== "")));
   const rows = await listAudit(
     context.env.DB,
-    { operatorEmail: f.operator, action: f.action, targetType: f.targetType, targetId: f.targetId, from: f.from, to: f.to !== undefined ? f.to + 86_400 : undefined },
+    {
+      operatorEmail: f.operator,
+      action: f.action,
+      targetType: f.targetType,
+      targetId: f.targetId,
+      from: f.from,
+      to: f.to !== undefined ? f.to + 86_400 : undefined,
+    },
     f.before,
   );
-  const next = rows.length === AUDIT_PAGE ? new URLSearchParams([...params].filter(([k]) => k !== "before").concat([["before", String(rows.at(-1)!.entry.id)]])).toString() : null;
+  const next =
+    rows.length === AUDIT_PAGE
+      ? new URLSearchParams(
+          [...params].filter(([k]) => k !== "before").concat([["before", String(rows.at(-1)!.entry.id)]]),
+        ).toString()
+      : null;
   return { rows, next, query: Object.fromEntries(params) };
 }
 
@@ -40,38 +55,95 @@ export default function AdminAudit() {
     <>
       <h1>Audit log</h1>
       <form method="get" className="a-filters">
-        <label className="a-field"><span>Operator e-mail</span><input name="operator" defaultValue={query.operator ?? ""} /></label>
-        <label className="a-field"><span>Action starts with</span><input name="action" defaultValue={query.action ?? ""} placeholder="decision." /></label>
-        <label className="a-field"><span>Target type</span><input name="targetType" defaultValue={query.targetType ?? ""} placeholder="member" /></label>
-        <label className="a-field"><span>Target id</span><input name="targetId" defaultValue={query.targetId ?? ""} /></label>
-        <label className="a-field"><span>From (UTC day)</span><input name="from" type="date" defaultValue={query.from ?? ""} /></label>
-        <label className="a-field"><span>To (UTC day)</span><input name="to" type="date" defaultValue={query.to ?? ""} /></label>
-        <button type="submit" className="a-btn">Filter</button>
+        <label className="a-field">
+          <span>Operator e-mail</span>
+          <input name="operator" defaultValue={query.operator ?? ""} />
+        </label>
+        <label className="a-field">
+          <span>Action starts with</span>
+          <input name="action" defaultValue={query.action ?? ""} placeholder="decision." />
+        </label>
+        <label className="a-field">
+          <span>Target type</span>
+          <input name="targetType" defaultValue={query.targetType ?? ""} placeholder="member" />
+        </label>
+        <label className="a-field">
+          <span>Target id</span>
+          <input name="targetId" defaultValue={query.targetId ?? ""} />
+        </label>
+        <label className="a-field">
+          <span>From (UTC day)</span>
+          <input name="from" type="date" defaultValue={query.from ?? ""} />
+        </label>
+        <label className="a-field">
+          <span>To (UTC day)</span>
+          <input name="to" type="date" defaultValue={query.to ?? ""} />
+        </label>
+        <button type="submit" className="a-btn">
+          Filter
+        </button>
       </form>
       <div className="a-table-wrap">
         <table className="a-table">
           <thead>
-            <tr><th>Time (UTC)</th><th>Operator</th><th>Action</th><th>Target</th><th>Reason</th><th>Change</th></tr>
+            <tr>
+              <th>Time (UTC)</th>
+              <th>Operator</th>
+              <th>Action</th>
+              <th>Target</th>
+              <th>Reason</th>
+              <th>Change</th>
+            </tr>
           </thead>
           <tbody>
-            {rows.length === 0 ? <tr><td colSpan={6} className="a-muted">No entries.</td></tr> : null}
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="a-muted">
+                  No entries.
+                </td>
+              </tr>
+            ) : null}
             {rows.map(({ entry, operatorEmail }) => (
               <tr key={entry.id}>
                 <td>{when(entry.at)}</td>
-                <td>{operatorEmail ?? entry.operatorId}<br /><span className="a-badge">{entry.role}</span></td>
-                <td><code>{entry.action}</code></td>
-                <td>{entry.targetType ? <><span className="a-muted">{entry.targetType}</span> <code>{entry.targetId}</code></> : null}</td>
+                <td>
+                  {operatorEmail ?? entry.operatorId}
+                  <br />
+                  <span className="a-badge">{entry.role}</span>
+                </td>
+                <td>
+                  <code>{entry.action}</code>
+                </td>
+                <td>
+                  {entry.targetType ? (
+                    <>
+                      <span className="a-muted">{entry.targetType}</span> <code>{entry.targetId}</code>
+                    </>
+                  ) : null}
+                </td>
                 <td>{entry.reason}</td>
                 <td>
-                  {entry.before ? <div><span className="a-muted">before</span> <code>{JSON.stringify(entry.before)}</code></div> : null}
-                  {entry.after ? <div><span className="a-muted">after</span> <code>{JSON.stringify(entry.after)}</code></div> : null}
+                  {entry.before ? (
+                    <div>
+                      <span className="a-muted">before</span> <code>{JSON.stringify(entry.before)}</code>
+                    </div>
+                  ) : null}
+                  {entry.after ? (
+                    <div>
+                      <span className="a-muted">after</span> <code>{JSON.stringify(entry.after)}</code>
+                    </div>
+                  ) : null}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      {next ? <p><a href={`/admin/audit?${next}`}>Older entries</a></p> : null}
+      {next ? (
+        <p>
+          <a href={`/admin/audit?${next}`}>Older entries</a>
+        </p>
+      ) : null}
     </>
   );
 }

@@ -3,7 +3,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { readForm } from "~/lib/body.server";
-import { listOperators, requireOperator, setOperatorDisabled, type OperatorArea } from "~/models/admin/operators.server";
+import {
+  listOperators,
+  requireOperator,
+  setOperatorDisabled,
+  type OperatorArea,
+} from "~/models/admin/operators.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "operators";
@@ -23,7 +28,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const parsed = changeSchema.safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) return { error: "Give a reason (at least 3 characters)." };
-  const ok = await setOperatorDisabled(context.env.DB, operator, parsed.data.id, parsed.data.disabled === "1", parsed.data.reason);
+  const ok = await setOperatorDisabled(
+    context.env.DB,
+    operator,
+    parsed.data.id,
+    parsed.data.disabled === "1",
+    parsed.data.reason,
+  );
   return ok ? { done: "Saved." } : { error: "Nothing changed (already so, unknown, or your own account)." };
 }
 
@@ -33,27 +44,61 @@ export default function AdminOperators() {
   return (
     <>
       <h1>Operators</h1>
-      {result && "error" in result ? <p className="a-error" role="alert">{result.error}</p> : null}
-      {result && "done" in result ? <p className="a-ok" role="status">{result.done}</p> : null}
-      <p className="a-muted">New operators are made with <code>npm run operator:create</code> (see the README).</p>
+      {result && "error" in result ? (
+        <p className="a-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {result && "done" in result ? (
+        <p className="a-ok" role="status">
+          {result.done}
+        </p>
+      ) : null}
+      <p className="a-muted">
+        New operators are made with <code>npm run operator:create</code> (see the README).
+      </p>
       <div className="a-table-wrap">
         <table className="a-table">
-          <thead><tr><th>E-mail</th><th>Name</th><th>Role</th><th>2FA</th><th>Status</th><th></th></tr></thead>
+          <thead>
+            <tr>
+              <th>E-mail</th>
+              <th>Name</th>
+              <th>Role</th>
+              <th>2FA</th>
+              <th>Status</th>
+              <th></th>
+            </tr>
+          </thead>
           <tbody>
             {operators.map((o) => (
               <tr key={o.id}>
                 <td>{o.email}</td>
                 <td>{o.name}</td>
-                <td><span className="a-badge">{o.role}</span></td>
-                <td>{o.hasTotp ? "TOTP" : <span className="a-badge a-badge-red">none</span>}</td>
-                <td>{o.disabled ? <span className="a-badge a-badge-red">disabled</span> : <span className="a-badge a-badge-ok">active</span>}</td>
                 <td>
-                  {o.id === me ? <span className="a-muted">you</span> : (
+                  <span className="a-badge">{o.role}</span>
+                </td>
+                <td>{o.hasTotp ? "TOTP" : <span className="a-badge a-badge-red">none</span>}</td>
+                <td>
+                  {o.disabled ? (
+                    <span className="a-badge a-badge-red">disabled</span>
+                  ) : (
+                    <span className="a-badge a-badge-ok">active</span>
+                  )}
+                </td>
+                <td>
+                  {o.id === me ? (
+                    <span className="a-muted">you</span>
+                  ) : (
                     <form method="post" className="a-filters">
                       <input type="hidden" name="id" value={o.id} />
                       <input type="hidden" name="disabled" value={o.disabled ? "0" : "1"} />
-                      <label className="a-field"><span>Reason</span><input name="reason" required minLength={3} maxLength={500} /></label>
-                      <button type="submit" className="a-btn a-btn-quiet">{o.disabled ? "Enable" : "Disable"}</button>
+                      <label className="a-field">
+                        <span>Reason</span>
+                        <input name="reason" required minLength={3} maxLength={500} />
+                      </label>
+                      <button type="submit" className="a-btn a-btn-quiet">
+                        {o.disabled ? "Enable" : "Disable"}
+                      </button>
                     </form>
                   )}
                 </td>

@@ -39,18 +39,34 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const c = await caseDetail(context.env.DB, caseId);
     const m = c && c.c.targetType === "message" ? /^(.+):(\d+)$/.exec(c.c.targetId) : null;
     if (!c || !m) throw new Response("No message in this case.", { status: 404 });
-    return { excerpt: await messageExcerpt(context.env.DB, operator, caseId, { conversationId: m[1]!, seq: Number(m[2]) }), seq: Number(m[2]) };
+    return {
+      excerpt: await messageExcerpt(context.env.DB, operator, caseId, { conversationId: m[1]!, seq: Number(m[2]) }),
+      seq: Number(m[2]),
+    };
   }
   const parsed = DecisionForm.safeParse(form);
   if (!parsed.success) return { error: "Choose a decision and write the facts (at least 10 characters)." };
   const input = parsed.data;
   if (input.action !== "no_action" && !input.rule) return { error: "A restriction needs the rule that was broken." };
   if (input.action === "suspend" && !input.days) return { error: "A suspension needs its length in days (1 to 365)." };
-  const result = await decide(context.env, operator, caseId, { action: input.action, rule: input.rule, facts: input.facts, days: input.days ?? null }, {
-    origin: (domain) => linkOrigin({ domain }, context.env, request),
-  });
+  const result = await decide(
+    context.env,
+    operator,
+    caseId,
+    { action: input.action, rule: input.rule, facts: input.facts, days: input.days ?? null },
+    {
+      origin: (domain) => linkOrigin({ domain }, context.env, request),
+    },
+  );
   if (!result.ok) {
-    return { error: result.error === "closed" ? "This case was already decided." : result.error === "action" ? "That decision does not fit this target." : "No such case." };
+    return {
+      error:
+        result.error === "closed"
+          ? "This case was already decided."
+          : result.error === "action"
+            ? "That decision does not fit this target."
+            : "No such case.",
+    };
   }
   return redirect("/admin/reports");
 }
@@ -61,28 +77,56 @@ export default function AdminCase() {
   const open = c.c.status === "open";
   return (
     <>
-      <p><a href="/admin/reports">← Reports</a></p>
-      <h1>{CATEGORY_LABELS[["minor", "ncii", "illegal", "scam", "harassment", "fake", "spam", "other"][c.c.severity] ?? "other"]}: {c.c.targetType} of {c.name}</h1>
-      {result && "error" in result ? <p className="a-error" role="alert">{result.error}</p> : null}
+      <p>
+        <a href="/admin/reports">← Reports</a>
+      </p>
+      <h1>
+        {
+          CATEGORY_LABELS[
+            ["minor", "ncii", "illegal", "scam", "harassment", "fake", "spam", "other"][c.c.severity] ?? "other"
+          ]
+        }
+        : {c.c.targetType} of {c.name}
+      </h1>
+      {result && "error" in result ? (
+        <p className="a-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
       <div className="a-card">
         <h2>Target</h2>
-        <p>Member <strong>{c.name}</strong> ({c.email}) · profile {c.profileStatus}{c.suspendedUntil ? ` · suspended until ${when(c.suspendedUntil)}` : ""}</p>
+        <p>
+          Member <strong>{c.name}</strong> ({c.email}) · profile {c.profileStatus}
+          {c.suspendedUntil ? ` · suspended until ${when(c.suspendedUntil)}` : ""}
+        </p>
         {c.c.targetType === "member" ? <p className="a-muted">About me: {c.aboutMe || "(empty)"}</p> : null}
-        {c.c.targetType === "photo" ? <p>Photo <code>{c.c.targetId}</code>{c.photo ? null : " (already gone)"}</p> : null}
-        {c.c.flaggedBy ? <p><span className="a-badge">Automated flag: {c.c.flaggedBy}</span></p> : null}
+        {c.c.targetType === "photo" ? (
+          <p>
+            Photo <code>{c.c.targetId}</code>
+            {c.photo ? null : " (already gone)"}
+          </p>
+        ) : null}
+        {c.c.flaggedBy ? (
+          <p>
+            <span className="a-badge">Automated flag: {c.c.flaggedBy}</span>
+          </p>
+        ) : null}
         {c.c.targetType === "message" ? (
           result && "excerpt" in result && result.excerpt ? (
             <ol className="a-excerpt">
               {result.excerpt.map((m) => (
                 <li key={m.seq} className={m.seq === result.seq ? "a-reported" : undefined}>
-                  <strong>{m.name}</strong> <span className="a-muted">{when(m.createdAt)}</span>: {m.kind === "gift" ? "(gift)" : m.body}
+                  <strong>{m.name}</strong> <span className="a-muted">{when(m.createdAt)}</span>:{" "}
+                  {m.kind === "gift" ? "(gift)" : m.body}
                 </li>
               ))}
             </ol>
           ) : (
             <form method="post">
               <input type="hidden" name="intent" value="excerpt" />
-              <button type="submit" className="a-btn a-btn-quiet">Show the reported message with ten before and after (logged)</button>
+              <button type="submit" className="a-btn a-btn-quiet">
+                Show the reported message with ten before and after (logged)
+              </button>
             </form>
           )
         ) : null}
@@ -92,39 +136,75 @@ export default function AdminCase() {
         <ul>
           {c.notices.map((n) => (
             <li key={n.id}>
-              {when(n.createdAt)} · {CATEGORY_LABELS[n.category]} · {n.reporterId ? "member" : `visitor ${n.reporterEmail}`}
-              {n.goodFaith ? " · good faith confirmed" : ""}{n.explanation ? <>: <q>{n.explanation}</q></> : null}
+              {when(n.createdAt)} · {CATEGORY_LABELS[n.category]} ·{" "}
+              {n.reporterId ? "member" : `visitor ${n.reporterEmail}`}
+              {n.goodFaith ? " · good faith confirmed" : ""}
+              {n.explanation ? (
+                <>
+                  : <q>{n.explanation}</q>
+                </>
+              ) : null}
             </li>
           ))}
         </ul>
       </div>
       <div className="a-card">
         <h2>Earlier decisions about this member</h2>
-        {c.earlier.length === 0 ? <p className="a-muted">None.</p> : (
-          <ul>{c.earlier.map((d) => <li key={d.id}>{when(d.createdAt)} · {ACTION_LABELS[d.action]} · {d.rule ? RULE_LABELS[d.rule] : ""} · {d.facts}</li>)}</ul>
+        {c.earlier.length === 0 ? (
+          <p className="a-muted">None.</p>
+        ) : (
+          <ul>
+            {c.earlier.map((d) => (
+              <li key={d.id}>
+                {when(d.createdAt)} · {ACTION_LABELS[d.action]} · {d.rule ? RULE_LABELS[d.rule] : ""} · {d.facts}
+              </li>
+            ))}
+          </ul>
         )}
       </div>
       {open ? (
         <form method="post" className="a-card">
           <h2>Decision</h2>
           <input type="hidden" name="intent" value="decide" />
-          <label className="a-field"><span>Decision</span>
+          <label className="a-field">
+            <span>Decision</span>
             <select name="action" required defaultValue="">
-              <option value="" disabled>Choose</option>
-              {actions.map((a) => <option key={a} value={a}>{ACTION_LABELS[a]}</option>)}
+              <option value="" disabled>
+                Choose
+              </option>
+              {actions.map((a) => (
+                <option key={a} value={a}>
+                  {ACTION_LABELS[a]}
+                </option>
+              ))}
             </select>
           </label>
-          <label className="a-field"><span>Days (suspension only)</span><input name="days" type="number" min={1} max={365} /></label>
-          <label className="a-field"><span>Rule broken (section of the terms)</span>
+          <label className="a-field">
+            <span>Days (suspension only)</span>
+            <input name="days" type="number" min={1} max={365} />
+          </label>
+          <label className="a-field">
+            <span>Rule broken (section of the terms)</span>
             <select name="rule" defaultValue="">
               <option value="">None (no action)</option>
-              {rules.map((r) => <option key={r} value={r}>{RULE_LABELS[r]}</option>)}
+              {rules.map((r) => (
+                <option key={r} value={r}>
+                  {RULE_LABELS[r]}
+                </option>
+              ))}
             </select>
           </label>
-          <label className="a-field"><span>Facts (shown to the member in the statement of reasons)</span><textarea name="facts" rows={4} required minLength={10} maxLength={2000} /></label>
-          <button type="submit" className="a-btn">Decide</button>
+          <label className="a-field">
+            <span>Facts (shown to the member in the statement of reasons)</span>
+            <textarea name="facts" rows={4} required minLength={10} maxLength={2000} />
+          </label>
+          <button type="submit" className="a-btn">
+            Decide
+          </button>
         </form>
-      ) : <p className="a-ok">This case is closed.</p>}
+      ) : (
+        <p className="a-ok">This case is closed.</p>
+      )}
     </>
   );
 }

@@ -18,20 +18,55 @@ export default function AdminReports() {
   return (
     <>
       <h1>Reports</h1>
-      <p className="a-muted">{open} open {open === 1 ? "case" : "cases"}{oldestAt ? <> · oldest open for <strong>{ageOf(now - oldestAt)}</strong></> : null}</p>
+      <p className="a-muted">
+        {open} open {open === 1 ? "case" : "cases"}
+        {oldestAt ? (
+          <>
+            {" "}
+            · oldest open for <strong>{ageOf(now - oldestAt)}</strong>
+          </>
+        ) : null}
+      </p>
       <div className="a-table-wrap">
         <table className="a-table">
-          <thead><tr><th>Category</th><th>Target</th><th>Member</th><th>Notices</th><th>Open for</th><th></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Category</th>
+              <th>Target</th>
+              <th>Member</th>
+              <th>Notices</th>
+              <th>Open for</th>
+              <th></th>
+            </tr>
+          </thead>
           <tbody>
-            {cases.length === 0 ? <tr><td colSpan={6} className="a-muted">No open cases.</td></tr> : null}
+            {cases.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="a-muted">
+                  No open cases.
+                </td>
+              </tr>
+            ) : null}
             {cases.map((c) => (
               <tr key={c.id}>
-                <td><span className={`a-badge${c.severity <= 1 ? " a-badge-red" : ""}`}>{CATEGORY_LABELS[c.category]}</span>{c.flaggedBy ? <> <span className="a-badge">flag: {c.flaggedBy}</span></> : null}</td>
+                <td>
+                  <span className={`a-badge${c.severity <= 1 ? " a-badge-red" : ""}`}>
+                    {CATEGORY_LABELS[c.category]}
+                  </span>
+                  {c.flaggedBy ? (
+                    <>
+                      {" "}
+                      <span className="a-badge">flag: {c.flaggedBy}</span>
+                    </>
+                  ) : null}
+                </td>
                 <td>{c.targetType}</td>
                 <td>{c.name ?? c.memberId}</td>
                 <td>{c.notices}</td>
                 <td>{ageOf(now - c.openedAt)}</td>
-                <td><a href={`/admin/reports/${c.id}`}>Open</a></td>
+                <td>
+                  <a href={`/admin/reports/${c.id}`}>Open</a>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -21,7 +21,6 @@ const target = (to: FormDataEntryValue | string | null) => {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getOperator(request, context)) throw redirect(target(new URL(request.url).searchParams.get("redirectTo")));
   return { codeRequired: isDeployed(context.env), title: "Console login" };
-
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -31,10 +30,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await authenticate("operator", request, context, formData);
   if (!result.ok) {
     const error =
-      result.reason === "blocked" ? `Too many incorrect attempts, account blocked for ${result.minutes} min.`
-      : result.reason === "rate_limited" ? "Too many attempts. Please wait a minute and try again."
-      : result.reason === "code" ? "The authentication code is wrong or was already used."
-      : "E-mail address or password is incorrect.";
+      result.reason === "blocked"
+        ? `Too many incorrect attempts, account blocked for ${result.minutes} min.`
+        : result.reason === "rate_limited"
+          ? "Too many attempts. Please wait a minute and try again."
+          : result.reason === "code"
+            ? "The authentication code is wrong or was already used."
+            : "E-mail address or password is incorrect.";
     return { error };
   }
   const cookie = await startOperatorSession(request, context, result.operator.id);
@@ -49,16 +51,37 @@ export default function AdminLogin() {
     <div className="a-main">
       <form method="post" className="a-card a-narrow">
         <h1>Console login</h1>
-        {data?.error ? <p className="a-error" role="alert">{data.error}</p> : null}
+        {data?.error ? (
+          <p className="a-error" role="alert">
+            {data.error}
+          </p>
+        ) : null}
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/admin"} />
-        <label className="a-field"><span>E-mail</span><input name="email" type="email" autoComplete="username" required /></label>
-        <label className="a-field"><span>Password</span><input name="password" type="password" autoComplete="current-password" required /></label>
+        <label className="a-field">
+          <span>E-mail</span>
+          <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label className="a-field">
+          <span>Password</span>
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
         <label className="a-field">
           <span>Authentication code</span>
-          <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required={codeRequired} />
+          <input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required={codeRequired}
+          />
         </label>
-        <p className="a-muted">The six digits from your authenticator app{codeRequired ? "" : " (only if you enrolled one)"}.</p>
-        <button type="submit" className="a-btn">Log in</button>
+        <p className="a-muted">
+          The six digits from your authenticator app{codeRequired ? "" : " (only if you enrolled one)"}.
+        </p>
+        <button type="submit" className="a-btn">
+          Log in
+        </button>
       </form>
     </div>
   );

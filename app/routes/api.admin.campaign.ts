@@ -11,11 +11,15 @@ import { jsonResponse } from "~/lib/json.server";
 import { campaignSchema, sendCampaign } from "~/models/notify.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonResponse({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return jsonResponse({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "POST" } });
   if (!(await isAdmin(request, context.env))) return adminRequired();
   const parsed = campaignSchema.safeParse(await readFields(request, context));
   if (!parsed.success) {
-    return jsonResponse({ error: "invalid", fields: [...new Set(parsed.error.issues.map((i) => i.path.join(".")))] }, { status: 400 });
+    return jsonResponse(
+      { error: "invalid", fields: [...new Set(parsed.error.issues.map((i) => i.path.join(".")))] },
+      { status: 400 },
+    );
   }
   const queued = await sendCampaign(context.env, parsed.data);
   if (queued === null) return jsonResponse({ error: "unknown_brand" }, { status: 404 });

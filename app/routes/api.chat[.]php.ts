@@ -6,11 +6,13 @@ import { getMember } from "~/models/session.server";
 
 /** DELETE /api/chat.php with `conversation` in the body (form-encoded or JSON): removes the chat for this member. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "DELETE") return jsonResponse({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "DELETE" } });
+  if (request.method !== "DELETE")
+    return jsonResponse({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "DELETE" } });
   const member = await getMember(request, context);
   if (!member) return authenticationRequired();
   const { conversation } = await readFields(request, context);
   const id = typeof conversation === "string" ? conversation : "";
-  if (!id || !(await hideConversation(context.env.DB, id, member.id))) return jsonResponse({ error: "not_found" }, { status: 404 });
+  if (!id || !(await hideConversation(context.env.DB, id, member.id)))
+    return jsonResponse({ error: "not_found" }, { status: 404 });
   return jsonResponse({ ok: true });
 }

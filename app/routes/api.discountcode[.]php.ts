@@ -10,7 +10,10 @@ import { discountCodeFields } from "~/models/discounts.server";
 import { getMember } from "~/models/session.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [brand, member] = await Promise.all([getBrandByHost(context.env, request.headers.get("Host")), getMember(request, context)]);
+  const [brand, member] = await Promise.all([
+    getBrandByHost(context.env, request.headers.get("Host")),
+    getMember(request, context),
+  ]);
   if (!member) return authenticationRequired();
   const welcome = new URL(request.url).searchParams.get("welcome") === "true";
   const fields = discountCodeFields(member, brand, { welcome });

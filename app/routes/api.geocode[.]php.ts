@@ -10,11 +10,19 @@ import { resolveLanguage } from "~/lib/i18n.server";
 const Query = z.object({ lat: z.coerce.number().min(-90).max(90), lon: z.coerce.number().min(-180).max(180) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, brand] = await Promise.all([getMember(request, context), getBrandByHost(context.env, request.headers.get("Host"))]);
+  const [member, brand] = await Promise.all([
+    getMember(request, context),
+    getBrandByHost(context.env, request.headers.get("Host")),
+  ]);
   if (!member) return authenticationRequired();
   const parsed = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return jsonResponse({ error: "invalid_position" }, { status: 400 });
-  const place = await nearestCity(context.env.DB, parsed.data.lat, parsed.data.lon, await resolveLanguage(request, brand.domainLanguage));
+  const place = await nearestCity(
+    context.env.DB,
+    parsed.data.lat,
+    parsed.data.lon,
+    await resolveLanguage(request, brand.domainLanguage),
+  );
   if (!place) return jsonResponse({ error: "not_found" }, { status: 404 });
   return jsonResponse(place, { headers: { "Cache-Control": "private, max-age=3600" } });
 }

@@ -15,7 +15,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
 }
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const escape = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /**
  * GET /api/logout.php (docs/product.md §7) must not change state (docs/architecture.md §5; link prefetchers
@@ -26,9 +27,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The site's own client (docs/product.md §7) logs out with a GET: a script asking for JSON or sending
   // the request-type header, from this site. Prefetchers and link scanners ask for neither.
   const site = request.headers.get("Sec-Fetch-Site");
-  const fromClient = (request.headers.get("Accept") ?? "").includes("application/json") || request.headers.has("X-Request-Type");
+  const fromClient =
+    (request.headers.get("Accept") ?? "").includes("application/json") || request.headers.has("X-Request-Type");
   if (fromClient && (!site || site === "same-origin")) {
-    const headers = { "Set-Cookie": await destroySession(request, context), "Content-Type": "application/json", "Cache-Control": "no-store" };
+    const headers = {
+      "Set-Cookie": await destroySession(request, context),
+      "Content-Type": "application/json",
+      "Cache-Control": "no-store",
+    };
     return new Response(JSON.stringify({ ok: true }), { headers });
   }
   const { t, lng } = await pageContext(request, context, "account");

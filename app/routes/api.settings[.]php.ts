@@ -10,5 +10,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const brand = await getBrandByHost(context.env, host);
   const country = resolveCountry(request, context);
   const selected = url.searchParams.get("country")?.toUpperCase();
-  return jsonResponse(settingsOf(brand, { country, selectedCountry: selected && brand.countries.includes(selected) ? selected : null }));
+  return jsonResponse(
+    settingsOf(brand, { country, selectedCountry: selected && brand.countries.includes(selected) ? selected : null }),
+  );
 }

@@ -36,7 +36,9 @@ async function pushAction(request: Request, context: ActionFunctionArgs["context
     await deleteSubscriptions(db, member.id, endpoint);
     return answer({ subscribed: false });
   }
-  const parsed = subscriptionSchema.safeParse(data && typeof data === "object" && "subscription" in data ? data.subscription : data);
+  const parsed = subscriptionSchema.safeParse(
+    data && typeof data === "object" && "subscription" in data ? data.subscription : data,
+  );
   if (!parsed.success) return answer({ error: "invalid_subscription" }, 400);
   await saveSubscription(db, member.id, parsed.data);
   return answer({ subscribed: true });
@@ -53,7 +55,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!isLanguage(language)) return answer({ error: "invalid_language" }, 400);
     await setLanguage(context.env.DB, member.id, language);
     const updated: Member = { ...member, language };
-    return answer({ user: userJson(updated) }, 200, new Headers({ "Set-Cookie": await localeCookie.serialize(language) }));
+    return answer(
+      { user: userJson(updated) },
+      200,
+      new Headers({ "Set-Cookie": await localeCookie.serialize(language) }),
+    );
   }
   if (new URL(request.url).searchParams.has("push") && (request.method === "POST" || request.method === "DELETE")) {
     const member = await getMember(request, context);
@@ -68,10 +74,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   formData.set("password", parsed.data.password);
   const result = await authenticate("form", request, context, formData);
   if (!result.ok) {
-    if (result.reason === "rate_limited") return answer({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
-    if (result.reason === "suspended") return answer({ error: "account_suspended", statement: `/statement/${encodeURIComponent(result.statement)}` }, 403);
+    if (result.reason === "rate_limited")
+      return answer({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
+    if (result.reason === "suspended")
+      return answer(
+        { error: "account_suspended", statement: `/statement/${encodeURIComponent(result.statement)}` },
+        403,
+      );
     return result.reason === "blocked"
-      ? answer({ error: "account_blocked", minutes: result.minutes, message: t("errors.blocked", { minutes: result.minutes }) }, 403)
+      ? answer(
+          {
+            error: "account_blocked",
+            minutes: result.minutes,
+            message: t("errors.blocked", { minutes: result.minutes }),
+          },
+          403,
+        )
       : answer({ error: "login_failed", message: t("errors.loginFailed") }, 401);
   }
   const headers = await startSession(request, context, result.userId, result.language);
@@ -81,5 +99,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 /** The cookies just set, as a Cookie header (to read the new session back). */
 function cookiePairs(headers: Headers): string {
-  return headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }

@@ -1,5 +1,9 @@
 import {
-  data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, redirect,
+  data,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  redirect,
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
@@ -36,7 +40,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     olderHidden: view.olderHidden,
     otherRead: a.otherUnread === 0,
     list: view.list.map((c) => (c.id === a.id ? { ...c, unread: 0 } : c)),
-    blocked: a.blockedBy === "unavailable" ? ("unavailable" as const) : a.blockedBy === "other" ? ("blockedBy" as const) : a.blockedBy === "me" ? ("blockedMe" as const) : null,
+    blocked:
+      a.blockedBy === "unavailable"
+        ? ("unavailable" as const)
+        : a.blockedBy === "other"
+          ? ("blockedBy" as const)
+          : a.blockedBy === "me"
+            ? ("blockedMe" as const)
+            : null,
     clientId: newClientId(),
     cost: prices.message,
     giftCredits: prices.gift,
@@ -56,17 +67,29 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (pick) return data({ confirmGift: pick });
   const input = parseSendForm(form, (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
-  const result = await roomStub(context.env, conversationId).send({ ...input, conversationId, senderId: member.id, prices: pricesFor(brand, member.country) });
+  const result = await roomStub(context.env, conversationId).send({
+    ...input,
+    conversationId,
+    senderId: member.id,
+    prices: pricesFor(brand, member.country),
+  });
   if (!result.ok) {
     if (result.error === "not_found") throw new Response(t("errors.not_found"), { status: 404 });
-    return data({ error: refusedSend(input, { code: result.error, max: brand.messageLength, gift: input.kind === "gift" }) }, { status: result.error === "credits" ? 402 : 400 });
+    return data(
+      { error: refusedSend(input, { code: result.error, max: brand.messageLength, gift: input.kind === "gift" }) },
+      { status: result.error === "credits" ? 402 : 400 },
+    );
   }
   return redirect(`/chats/${conversationId}`);
 }
 
 /** The socket keeps the conversation live: a background revalidation (badges) must not reload it. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) =>
-  formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false;
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}) => (formMethod || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false);
 
 export default function ChatRoute() {
   const d = useLoaderData<typeof loader>();

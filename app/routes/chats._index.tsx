@@ -13,13 +13,24 @@ import { camsPromoShown } from "~/models/cams-promo.server";
 import promoStyles from "~/styles/promo.css";
 
 export const handle = { i18n: ["common", "chat", "offers"] };
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }, { rel: "stylesheet", href: promoStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: chatStyles },
+  { rel: "stylesheet", href: promoStyles },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const [{ t, lng, brand, country }, list] = await Promise.all([pageContext(request, context, "chat"), listConversations(context.env.DB, member.id)]);
+  const [{ t, lng, brand, country }, list] = await Promise.all([
+    pageContext(request, context, "chat"),
+    listConversations(context.env.DB, member.id),
+  ]);
   // The overview is the chats page with no conversation open: the one chats placement of the promo.
-  return { title: t("overview.title"), lng, list, camsPromo: camsPromoShown(brand, { member, country, placement: "chats" }) };
+  return {
+    title: t("overview.title"),
+    lng,
+    list,
+    camsPromo: camsPromoShown(brand, { member, country, placement: "chats" }),
+  };
 }
 
 /** Deleting a chat without JavaScript (with it, DELETE /api/chat.php). */

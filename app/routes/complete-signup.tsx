@@ -2,7 +2,13 @@
  * After sign-up: message, photo, location, personal info, about me, push notifications, confirm
  * e-mail. One step per page (?step=), each one skippable with a plain link; no JavaScript needed.
  */
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { INTERESTS } from "~/lib/constants";
@@ -24,14 +30,17 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export const STEPS = ["message", "photo", "location", "personal", "about", "push", "confirm"] as const;
 type Step = (typeof STEPS)[number];
-const stepOf = (s: string | null): Step => (STEPS as readonly string[]).includes(s ?? "") ? (s as Step) : "message";
+const stepOf = (s: string | null): Step => ((STEPS as readonly string[]).includes(s ?? "") ? (s as Step) : "message");
 const nextOf = (s: Step) => {
   const i = STEPS.indexOf(s);
   return i + 1 < STEPS.length ? `/complete-signup?step=${STEPS[i + 1]}` : "/members";
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, { t, brand, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const [member, { t, brand, lng }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "members"),
+  ]);
   const step = stepOf(new URL(request.url).searchParams.get("step"));
   const d1 = context.env.DB;
   const profile = await loadOwnProfile(d1, member.id);
@@ -42,13 +51,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   const countries = brand.countries.map((code) => ({ code, name: countryName(code, lng) }));
   return {
-    title: t("steps.title"), step, next: nextOf(step), index: STEPS.indexOf(step), profile, regions, suggestions, countries,
-    confirmed: member.status === "confirmed", hasPhoto: member.mainPhotoId !== null,
+    title: t("steps.title"),
+    step,
+    next: nextOf(step),
+    index: STEPS.indexOf(step),
+    profile,
+    regions,
+    suggestions,
+    countries,
+    confirmed: member.status === "confirmed",
+    hasPhoto: member.mainPhotoId !== null,
   };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const [member, { t, brand }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const [member, { t, brand }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "members"),
+  ]);
   const step = stepOf(new URL(request.url).searchParams.get("step"));
   const form = await readForm(request, context);
   const values = Object.fromEntries([...form.keys()].map((k) => [k, String(form.get(k))]));
@@ -59,14 +79,33 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const region = r.success ? await regionForCountry(d1, r.data.country, r.data.region) : null;
     if (!r.success || region === null) return data({ error: t("errors.invalid") }, { status: 400 });
     const pos = await cityLevelPosition(d1, r.data);
-    await updateProfile(d1, member.id, { country: r.data.country, region, city: r.data.city, lat: pos?.lat ?? null, lon: pos?.lon ?? null });
+    await updateProfile(d1, member.id, {
+      country: r.data.country,
+      region,
+      city: r.data.city,
+      lat: pos?.lat ?? null,
+      lon: pos?.lon ?? null,
+    });
   } else if (step === "personal") {
-    const r = schema.pick({ hair_colour: true, eye_colour: true, body_type: true, relationship_status: true, tattoos: true, signup_reason: true }).safeParse(values);
+    const r = schema
+      .pick({
+        hair_colour: true,
+        eye_colour: true,
+        body_type: true,
+        relationship_status: true,
+        tattoos: true,
+        signup_reason: true,
+      })
+      .safeParse(values);
     if (!r.success) return data({ error: t("errors.invalid") }, { status: 400 });
     const d = r.data;
     await updateProfile(d1, member.id, {
-      hairColour: d.hair_colour, eyeColour: d.eye_colour, bodyType: d.body_type, relationshipStatus: d.relationship_status,
-      tattoos: d.tattoos, signupReason: d.signup_reason,
+      hairColour: d.hair_colour,
+      eyeColour: d.eye_colour,
+      bodyType: d.body_type,
+      relationshipStatus: d.relationship_status,
+      tattoos: d.tattoos,
+      signupReason: d.signup_reason,
     });
   } else if (step === "about") {
     const r = schema.pick({ about_me: true }).safeParse(values);
@@ -81,22 +120,43 @@ export default function CompleteSignup() {
   const data = useActionData<typeof action>();
   const { t } = useTranslation("members");
   const p = d.profile;
-  const skip = <Link to={d.next} className="btn btn-link">{t("steps.skip")}</Link>;
-  const save = <button type="submit" className="btn btn-primary">{t("steps.saveNext")}</button>;
+  const skip = (
+    <Link to={d.next} className="btn btn-link">
+      {t("steps.skip")}
+    </Link>
+  );
+  const save = (
+    <button type="submit" className="btn btn-primary">
+      {t("steps.saveNext")}
+    </button>
+  );
   const current: Record<string, string | null> = {
-    hair_colour: p.hairColour, eye_colour: p.eyeColour, body_type: p.bodyType,
-    relationship_status: p.relationshipStatus, tattoos: p.tattoos, signup_reason: p.signupReason,
+    hair_colour: p.hairColour,
+    eye_colour: p.eyeColour,
+    body_type: p.bodyType,
+    relationship_status: p.relationshipStatus,
+    tattoos: p.tattoos,
+    signup_reason: p.signupReason,
   };
   return (
     <div className="container container-narrow members-page complete-signup">
       <p className="steps-progress">{t("steps.progress", { step: d.index + 1, total: STEPS.length })}</p>
       <h1>{t(`steps.${d.step}.title`)}</h1>
       <p>{t(`steps.${d.step}.text`)}</p>
-      {data?.error ? <p className="alert alert-danger" role="alert">{data.error}</p> : null}
+      {data?.error ? (
+        <p className="alert alert-danger" role="alert">
+          {data.error}
+        </p>
+      ) : null}
       {d.step === "message" ? (
         <>
           <MemberGrid members={d.suggestions} />
-          <p className="step-actions"><Link to={d.next} className="btn btn-primary">{t("steps.next")}</Link>{skip}</p>
+          <p className="step-actions">
+            <Link to={d.next} className="btn btn-primary">
+              {t("steps.next")}
+            </Link>
+            {skip}
+          </p>
         </>
       ) : d.step === "photo" ? (
         <Form method="post" action="/profile/photos" encType="multipart/form-data" className="card">
@@ -107,12 +167,22 @@ export default function CompleteSignup() {
             <span>{t("photos.choose")}</span>
             <input type="file" name="photo" accept="image/jpeg,image/png,image/webp" required />
           </label>
-          <p className="step-actions">{save}{skip}</p>
+          <p className="step-actions">
+            {save}
+            {skip}
+          </p>
         </Form>
       ) : d.step === "location" ? (
         <Form method="post" className="card">
-          <LocationPicker countries={d.countries} regions={d.regions} value={{ country: p.country, region: p.region, city: p.city }} />
-          <p className="step-actions">{save}{skip}</p>
+          <LocationPicker
+            countries={d.countries}
+            regions={d.regions}
+            value={{ country: p.country, region: p.region, city: p.city }}
+          />
+          <p className="step-actions">
+            {save}
+            {skip}
+          </p>
         </Form>
       ) : d.step === "personal" ? (
         <Form method="post" className="card">
@@ -121,11 +191,18 @@ export default function CompleteSignup() {
               <span>{t(`fields.${key}`)}</span>
               <select name={key} defaultValue={current[key] ?? ""}>
                 <option value="">{t("form.noChoice")}</option>
-                {options.map((o) => <option key={o} value={o}>{t(`values.${key}.${o}`)}</option>)}
+                {options.map((o) => (
+                  <option key={o} value={o}>
+                    {t(`values.${key}.${o}`)}
+                  </option>
+                ))}
               </select>
             </label>
           ))}
-          <p className="step-actions">{save}{skip}</p>
+          <p className="step-actions">
+            {save}
+            {skip}
+          </p>
         </Form>
       ) : d.step === "about" ? (
         <Form method="post" className="card">
@@ -138,26 +215,42 @@ export default function CompleteSignup() {
             <div className="chips">
               {INTERESTS.map((i) => (
                 <label key={i} className="chip chip-check">
-                  <input type="checkbox" name="interests" value={i} defaultChecked={p.interests.includes(i)} /> {t(`interests.${i}`)}
+                  <input type="checkbox" name="interests" value={i} defaultChecked={p.interests.includes(i)} />{" "}
+                  {t(`interests.${i}`)}
                 </label>
               ))}
             </div>
           </fieldset>
-          <p className="step-actions">{save}{skip}</p>
+          <p className="step-actions">
+            {save}
+            {skip}
+          </p>
         </Form>
       ) : d.step === "push" ? (
         <div className="card">
           {/* With JavaScript: subscribe this device right here; without it, the settings page. */}
           <PushSetup />
           <p className="step-actions">
-            <Link to="/notifications" className="btn btn-outline">{t("steps.push.action")}</Link>
-            <Link to={d.next} className="btn btn-link">{t("steps.skip")}</Link>
+            <Link to="/notifications" className="btn btn-outline">
+              {t("steps.push.action")}
+            </Link>
+            <Link to={d.next} className="btn btn-link">
+              {t("steps.skip")}
+            </Link>
           </p>
         </div>
       ) : (
         <>
-          {d.confirmed ? <p className="alert alert-success">{t("steps.confirm.done")}</p> : <p className="alert alert-info">{t("steps.confirm.pending")}</p>}
-          <p className="step-actions"><Link to="/members" className="btn btn-primary">{t("steps.finish")}</Link></p>
+          {d.confirmed ? (
+            <p className="alert alert-success">{t("steps.confirm.done")}</p>
+          ) : (
+            <p className="alert alert-info">{t("steps.confirm.pending")}</p>
+          )}
+          <p className="step-actions">
+            <Link to="/members" className="btn btn-primary">
+              {t("steps.finish")}
+            </Link>
+          </p>
         </>
       )}
     </div>

@@ -4,13 +4,36 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { formatMoney, isPaymentMethod } from "~/models/shop.server";
-import { checkCode, codeForPrices, codeLookupStatement, discountedPackage, evaluateCode } from "~/models/discounts.server";
 import {
-  countryOptions, intentKeyOf, isCountryCode, newIntentKey, packageRow, paymentCountryCookie, paymentCountryOf, paymentView, shopData, startCheckout,
+  checkCode,
+  codeForPrices,
+  codeLookupStatement,
+  discountedPackage,
+  evaluateCode,
+} from "~/models/discounts.server";
+import {
+  countryOptions,
+  intentKeyOf,
+  isCountryCode,
+  newIntentKey,
+  packageRow,
+  paymentCountryCookie,
+  paymentCountryOf,
+  paymentView,
+  shopData,
+  startCheckout,
 } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
 import { oneTimeUsed } from "~/models/offers.server";
-import { CompletedState, CountryPicker, FailedState, PayButton, PayLoading, PendingState, paymentsHandle } from "~/components/payments/Payments";
+import {
+  CompletedState,
+  CountryPicker,
+  FailedState,
+  PayButton,
+  PayLoading,
+  PendingState,
+  paymentsHandle,
+} from "~/components/payments/Payments";
 import { DiscountCodeForm, type CodeState } from "~/components/offers/DiscountCode";
 import paymentsStyles from "~/styles/payments.css";
 import { useWalletMethods } from "~/components/payments/wallets";
@@ -36,7 +59,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const typed = (query.get("code") ?? "").slice(0, 100);
   const chosen = codeForPrices(member, brand, typed);
   const discount = chosen && codeLookupStatement(context.env.DB, chosen.code, member.id);
-  const data = await shopData(context, { country, currency: brand.currency, packageId: params.id ?? "", userId: member.id, paymentId, discount });
+  const data = await shopData(context, {
+    country,
+    currency: brand.currency,
+    packageId: params.id ?? "",
+    userId: member.id,
+    paymentId,
+    discount,
+  });
   const raw = data.packages[0];
   if (!raw) throw new Response("Not found", { status: 404 });
   if (paymentId && !data.payment) throw new Response("Not found", { status: 404 });
@@ -47,10 +77,18 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const usedUp = pkg.oneTime && !paymentId && (await oneTimeUsed(context.env.DB, member.id, raw.id));
   let codeState: CodeState | null = null;
   if (chosen?.typed) {
-    const check = evaluateCode(discount ? data.discount : null, { ...order, packageId: raw.id, priceCents: raw.price_cents, currency: raw.currency });
+    const check = evaluateCode(discount ? data.discount : null, {
+      ...order,
+      packageId: raw.id,
+      priceCents: raw.price_cents,
+      currency: raw.currency,
+    });
     codeState = check.ok
       ? { applied: { code: check.code.code, percentage: check.code.percentage } }
-      : { error: check.error, minimum: check.minimum ? formatMoney(lng, check.minimum.cents, check.minimum.currency) : null };
+      : {
+          error: check.error,
+          minimum: check.minimum ? formatMoney(lng, check.minimum.cents, check.minimum.currency) : null,
+        };
   }
   return {
     title: t("method.title"),
@@ -95,7 +133,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const country = paymentCountryOf(request, visitorCountry);
   // The code is checked again with the method chosen: the amount charged is decided here, never by the form.
   const chosen = codeForPrices(member, brand, String(form.get("code") ?? "").slice(0, 100));
-  const check = chosen ? await checkCode(context.env.DB, { member, brand, code: chosen.code, packageId: pkg.id, priceCents: pkg.price_cents, currency: pkg.currency, country, method }) : null;
+  const check = chosen
+    ? await checkCode(context.env.DB, {
+        member,
+        brand,
+        code: chosen.code,
+        packageId: pkg.id,
+        priceCents: pkg.price_cents,
+        currency: pkg.currency,
+        country,
+        method,
+      })
+    : null;
   if (chosen?.typed && check && !check.ok) return { error: "code" as const, codeError: check.error };
   const result = await startCheckout(context, {
     brand,
@@ -143,27 +192,42 @@ export default function PaymentMethod() {
       {p ? <FailedState payment={p} methods={d.methods} intentKey={d.intentKey} /> : null}
       {d.usedUp || failure?.error === "once" ? (
         <p className="alert alert-warning" role="alert" data-testid="tryout-used">
-          {t("offers:tryout.used")} <Link to="/credits" className="alert-link">{t("offers:buy.credits")}</Link>
+          {t("offers:tryout.used")}{" "}
+          <Link to="/credits" className="alert-link">
+            {t("offers:buy.credits")}
+          </Link>
         </p>
       ) : null}
       {failure?.error === "code" ? (
-        <p className="alert alert-danger" role="alert">{t(`offers:codeErrors.${failure.codeError}`)}</p>
+        <p className="alert alert-danger" role="alert">
+          {t(`offers:codeErrors.${failure.codeError}`)}
+        </p>
       ) : failure?.error && failure.error !== "once" ? (
-        <p className="alert alert-danger" role="alert">{t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}</p>
+        <p className="alert alert-danger" role="alert">
+          {t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}
+        </p>
       ) : null}
       <div className="shop-columns">
         <PackageGrid packages={[d.pkg]} level={2} />
         <section className="pay-panel">
           {d.methods.length === 0 ? (
-            <p className="alert alert-warning" role="alert">{t("payments:pay.none", { country: d.countryName })}</p>
+            <p className="alert alert-warning" role="alert">
+              {t("payments:pay.none", { country: d.countryName })}
+            </p>
           ) : (
             <>
               <h2>{t("payments:pay.choose")}</h2>
-              <PaymentMethods methods={d.methods} selected={d.method ?? undefined} linkTo={(m) => `/credits/${d.pkg.id}/${m}${d.typed ? `?code=${encodeURIComponent(d.typed)}` : ""}`} />
+              <PaymentMethods
+                methods={d.methods}
+                selected={d.method ?? undefined}
+                linkTo={(m) => `/credits/${d.pkg.id}/${m}${d.typed ? `?code=${encodeURIComponent(d.typed)}` : ""}`}
+              />
             </>
           )}
           {d.method !== null && !offered && d.method !== "applepay" ? (
-            <p className="alert alert-warning" role="alert" data-testid="method-not-here">{t("payments:pay.notHere", { country: d.countryName })}</p>
+            <p className="alert alert-warning" role="alert" data-testid="method-not-here">
+              {t("payments:pay.notHere", { country: d.countryName })}
+            </p>
           ) : null}
           {offered && !d.usedUp ? (
             <div className="pay-now">
@@ -185,7 +249,9 @@ export default function PaymentMethod() {
           <DiscountCodeForm value={d.typed} state={d.codeState} />
         </section>
       </div>
-      <p><Link to="/credits">{t("method.otherPackage")}</Link></p>
+      <p>
+        <Link to="/credits">{t("method.otherPackage")}</Link>
+      </p>
     </ShopPage>
   );
 }

@@ -4,7 +4,13 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { codeForPrices, codeLookupStatement, discountedPackage } from "~/models/discounts.server";
-import { countryOptions, isCountryCode, paymentCountryCookie, paymentCountryOf, shopData } from "~/models/payments.server";
+import {
+  countryOptions,
+  isCountryCode,
+  paymentCountryCookie,
+  paymentCountryOf,
+  shopData,
+} from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CountryPicker, paymentsHandle } from "~/components/payments/Payments";
 import { ActiveDiscountNote } from "~/components/offers/DiscountCode";
@@ -20,10 +26,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { brand, lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
   const country = paymentCountryOf(request, visitorCountry);
   const active = codeForPrices(member, brand);
-  const data = await shopData(context, { country, currency: brand.currency, userId: member.id, discount: active && codeLookupStatement(context.env.DB, active.code, member.id) });
+  const data = await shopData(context, {
+    country,
+    currency: brand.currency,
+    userId: member.id,
+    discount: active && codeLookupStatement(context.env.DB, active.code, member.id),
+  });
   const packages = data.packages.map((p) => discountedPackage(lng, p, data.discount, { member, brand, country }));
   return {
-    discount: packages.some((p) => p.was) && data.discount ? { code: data.discount.code, percentage: data.discount.valuePercentage } : null,
+    discount:
+      packages.some((p) => p.was) && data.discount
+        ? { code: data.discount.code, percentage: data.discount.valuePercentage }
+        : null,
     title: t("credits.title"),
     credits: member.credits,
     paidUser: member.paidUser,
@@ -59,8 +73,14 @@ export default function Credits() {
         </div>
       </section>
       <p className="payment-actions">
-        {d.paidUser ? <Link to="/credits/repeat-order" className="btn btn-outline btn-sm">{t("payments:transactions.repeat")}</Link> : null}
-        <Link to="/transactions" className="btn btn-outline btn-sm">{t("transactions.title")}</Link>
+        {d.paidUser ? (
+          <Link to="/credits/repeat-order" className="btn btn-outline btn-sm">
+            {t("payments:transactions.repeat")}
+          </Link>
+        ) : null}
+        <Link to="/transactions" className="btn btn-outline btn-sm">
+          {t("transactions.title")}
+        </Link>
       </p>
     </ShopPage>
   );

@@ -4,7 +4,16 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { lastPaidOrder } from "~/models/shop.server";
-import { intentKeyOf, lastMandateOrder, mandateMethodsFor, newIntentKey, ownPaymentWithHistory, paymentCountryOf, paymentView, repeatOrder } from "~/models/payments.server";
+import {
+  intentKeyOf,
+  lastMandateOrder,
+  mandateMethodsFor,
+  newIntentKey,
+  ownPaymentWithHistory,
+  paymentCountryOf,
+  paymentView,
+  repeatOrder,
+} from "~/models/payments.server";
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
 import { BankReason, CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
@@ -23,7 +32,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { lng, t, brand, country } = await pageContext(request, context, "shop");
   // The repeat button's one-time token: this render's click charges once, however often it arrives (decision 115).
   const base = { title: t("repeat.title"), balance: member.credits, intentKey: newIntentKey() };
-  if (!member.paidUser) return { ...base, premium: false as const, last: null, repeatable: null, payment: null, mandateMethods: "" };
+  if (!member.paidUser)
+    return { ...base, premium: false as const, last: null, repeatable: null, payment: null, mandateMethods: "" };
   const paymentId = new URL(request.url).searchParams.get("payment");
   const [last, mandate, found, mandateMethods] = await Promise.all([
     lastPaidOrder(context, lng, member.id),
@@ -39,7 +49,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     last,
     repeatable: mandate ? paymentView(lng, mandate) : null,
     payment: found ? paymentView(lng, found.row) : null,
-    mandateMethods: new Intl.ListFormat(lng, { type: "disjunction" }).format(mandateMethods.map((m) => t(`methods.${m}`))),
+    mandateMethods: new Intl.ListFormat(lng, { type: "disjunction" }).format(
+      mandateMethods.map((m) => t(`methods.${m}`)),
+    ),
   };
 }
 
@@ -51,7 +63,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form?.get("intent") !== "repeat") throw new Response("Bad request", { status: 400 });
   const intentKey = intentKeyOf(form.get("intent_key"));
   if (!intentKey) return data({ error: "stale" as const }, { status: 400 });
-  const result = await repeatOrder(context, { brand, userId: member.id, origin: new URL(request.url).origin, intentKey });
+  const result = await repeatOrder(context, {
+    brand,
+    userId: member.id,
+    origin: new URL(request.url).origin,
+    intentKey,
+  });
   if (!result.ok) return { error: result.error };
   return redirect(`/credits/repeat-order?payment=${result.payment.id}`);
 }
@@ -63,8 +80,12 @@ export default function RepeatOrder() {
   if (!d.premium) {
     return (
       <ShopPage title={t("repeat.title")}>
-        <p className="alert alert-warning" data-testid="premium-only">{t("repeat.premiumOnly")}</p>
-        <Link to="/premium" className="btn btn-primary">{t("repeat.getPremium")}</Link>
+        <p className="alert alert-warning" data-testid="premium-only">
+          {t("repeat.premiumOnly")}
+        </p>
+        <Link to="/premium" className="btn btn-primary">
+          {t("repeat.getPremium")}
+        </Link>
       </ShopPage>
     );
   }
@@ -84,26 +105,44 @@ export default function RepeatOrder() {
     );
   }
   const r = d.repeatable;
-  const noMandate = d.mandateMethods ? t("payments:repeat.noMandate", { methods: d.mandateMethods }) : t("payments:repeat.noMandateHere");
+  const noMandate = d.mandateMethods
+    ? t("payments:repeat.noMandate", { methods: d.mandateMethods })
+    : t("payments:repeat.noMandateHere");
   return (
     <ShopPage title={t("repeat.title")} lead={t("repeat.lead")}>
       {p?.state === "failed" ? (
         <section className="card payment-state payment-failed" data-testid="repeat-failed">
-          <span className="payment-state-icon" aria-hidden="true">!</span>
+          <span className="payment-state-icon" aria-hidden="true">
+            !
+          </span>
           <h2>{t("payments:state.failedTitle")}</h2>
-          <p className="alert alert-warning" role="alert">{t("payments:repeat.failedCard")}</p>
+          <p className="alert alert-warning" role="alert">
+            {t("payments:repeat.failedCard")}
+          </p>
           <BankReason payment={p} />
           <div className="payment-actions">
             <Form method="post">
               <input type="hidden" name="intent_key" value={d.intentKey} />
-              <button type="submit" name="intent" value="repeat" className="btn btn-primary">{t("payments:repeat.retry")}</button>
+              <button type="submit" name="intent" value="repeat" className="btn btn-primary">
+                {t("payments:repeat.retry")}
+              </button>
             </Form>
-            <PayButton method="paypal" primary={false} label={t("payments:repeat.paypal")} action={`/credits/${p.packageId}/paypal`} intentKey={d.intentKey} />
+            <PayButton
+              method="paypal"
+              primary={false}
+              label={t("payments:repeat.paypal")}
+              action={`/credits/${p.packageId}/paypal`}
+              intentKey={d.intentKey}
+            />
           </div>
           <Link to={`/credits/${p.packageId}`}>{t("payments:repeat.otherMethod")}</Link>
         </section>
       ) : null}
-      {failure?.error ? <p className="alert alert-warning" role="alert">{failure.error === "stale" ? t("payments:pay.error") : noMandate}</p> : null}
+      {failure?.error ? (
+        <p className="alert alert-warning" role="alert">
+          {failure.error === "stale" ? t("payments:pay.error") : noMandate}
+        </p>
+      ) : null}
       {r && p?.state !== "failed" ? (
         <section className="card repeat-card" data-testid="last-order">
           <h2>{t("repeat.last")}</h2>
@@ -121,11 +160,15 @@ export default function RepeatOrder() {
           <h2>{t("repeat.last")}</h2>
           <p>{t("repeat.lastOrder", { count: d.last.credits, amount: d.last.amount, date: d.last.date })}</p>
           <p>{noMandate}</p>
-          <Link to={`/credits/${d.last.packageId}`} className="btn btn-primary">{t("repeat.toCredits")}</Link>
+          <Link to={`/credits/${d.last.packageId}`} className="btn btn-primary">
+            {t("repeat.toCredits")}
+          </Link>
         </section>
       ) : null}
       {!r && !d.last ? <p data-testid="no-order">{t("repeat.none")}</p> : null}
-      <Link to="/credits" className="btn btn-outline">{t("repeat.toCredits")}</Link>
+      <Link to="/credits" className="btn btn-outline">
+        {t("repeat.toCredits")}
+      </Link>
     </ShopPage>
   );
 }

@@ -18,7 +18,15 @@ const LINK = /(https?:\/\/[^\s]+)/g;
 function Linked({ text }: { text: string }) {
   return (
     <>
-      {text.split(LINK).map((part, i) => (i % 2 ? <a key={i} href={part}>{part}</a> : part))}
+      {text.split(LINK).map((part, i) =>
+        i % 2 ? (
+          <a key={i} href={part}>
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
     </>
   );
 }
@@ -35,7 +43,9 @@ function OneClick({ headers }: { headers: Record<string, string> | null }) {
     <form method="post" action={pathname + search} className="outbox-unsubscribe">
       <input type="hidden" name="List-Unsubscribe" value="One-Click" />
       <span className="outbox-meta">List-Unsubscribe: {url}</span>{" "}
-      <button type="submit" className="btn btn-outline btn-sm">One-click unsubscribe</button>
+      <button type="submit" className="btn btn-outline btn-sm">
+        One-click unsubscribe
+      </button>
     </form>
   );
 }
@@ -45,15 +55,21 @@ export default function Outbox() {
   return (
     <div className="container account-page outbox">
       <h1>Outbox (development)</h1>
-      <p><Link to="/dev/sms">SMS outbox</Link></p>
+      <p>
+        <Link to="/dev/sms">SMS outbox</Link>
+      </p>
       {mails.length === 0 ? <p>No mails yet.</p> : null}
       {mails.map((m) => (
         <article key={m.id} className="card outbox-mail" data-to={m.to}>
           <header>
             <strong className="outbox-subject">{m.subject}</strong>
-            <div className="outbox-meta">to <span className="outbox-to">{m.to}</span> · {new Date(m.createdAt * 1000).toISOString()}</div>
+            <div className="outbox-meta">
+              to <span className="outbox-to">{m.to}</span> · {new Date(m.createdAt * 1000).toISOString()}
+            </div>
           </header>
-          <pre className="outbox-text"><Linked text={m.text} /></pre>
+          <pre className="outbox-text">
+            <Linked text={m.text} />
+          </pre>
           <OneClick headers={m.headers} />
         </article>
       ))}

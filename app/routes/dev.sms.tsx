@@ -17,12 +17,16 @@ export default function SmsOutbox() {
   return (
     <div className="container account-page outbox">
       <h1>SMS outbox (development)</h1>
-      <p><Link to="/dev/outbox">Mail outbox</Link></p>
+      <p>
+        <Link to="/dev/outbox">Mail outbox</Link>
+      </p>
       {messages.length === 0 ? <p>No SMS yet.</p> : null}
       {messages.map((m) => (
         <article key={m.id} className="card outbox-sms" data-to={m.to}>
           <header>
-            <div className="outbox-meta">to <span className="outbox-to">{m.to}</span> · {new Date(m.createdAt * 1000).toISOString()}</div>
+            <div className="outbox-meta">
+              to <span className="outbox-to">{m.to}</span> · {new Date(m.createdAt * 1000).toISOString()}
+            </div>
           </header>
           <pre className="outbox-text">{m.body}</pre>
         </article>

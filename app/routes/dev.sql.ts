@@ -19,10 +19,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // oxlint-disable-next-line no-restricted-properties -- the development SQL page runs the SQL it is given, by design
   const statements = body.statements.map((s) => db.prepare(s.sql).bind(...(s.params ?? [])));
   const result =
-    body.mode === "batch" ? await db.batch(statements)
-    : body.mode === "first" ? await (body.column ? statements[0]!.first(body.column) : statements[0]!.first())
-    : body.mode === "all" ? await statements[0]!.all()
-    : await statements[0]!.run();
+    body.mode === "batch"
+      ? await db.batch(statements)
+      : body.mode === "first"
+        ? await (body.column ? statements[0]!.first(body.column) : statements[0]!.first())
+        : body.mode === "all"
+          ? await statements[0]!.all()
+          : await statements[0]!.run();
   return jsonResponse({ result });
 }
 

@@ -1,15 +1,36 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type AppLoadContext,
+  type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { Errors, Field } from "~/components/account/Field";
 import type { Language } from "~/lib/constants";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { CODE_LENGTH, IBAN_EXAMPLES, codeSchema, directDebitSchema } from "~/models/directdebit-rules";
 import {
-  cancelRequest, directDebitPage, getPackageRow, payByMandate, resendCode, startDirectDebit, verifyCode,
-  type PackageRow, type StartResult, type VerifyResult,
+  cancelRequest,
+  directDebitPage,
+  getPackageRow,
+  payByMandate,
+  resendCode,
+  startDirectDebit,
+  verifyCode,
+  type PackageRow,
+  type StartResult,
+  type VerifyResult,
 } from "~/models/directdebit.server";
 import type { AppliedCode } from "~/models/discounts.server";
 import { paymentCountryOf } from "~/models/payments.server";
@@ -67,7 +88,12 @@ type ActionResult = { intent: string; reply?: SubmissionResult<string[]>; error?
 const answer = (result: ActionResult, status = 200) => data(result, { status });
 
 const START_STATUS: Record<Exclude<StartResult, { ok: true }>["reason"], number> = {
-  blocked: 403, limit: 403, country: 403, tooManySms: 429, mobileUnreachable: 422, smsFailed: 503,
+  blocked: 403,
+  limit: 403,
+  country: 403,
+  tooManySms: 429,
+  mobileUnreachable: 422,
+  smsFailed: 503,
 };
 const CODE_ERRORS: Record<Exclude<VerifyResult, "ok">, { key: string; status: number }> = {
   invalid: { key: "errors.codeInvalid", status: 400 },
@@ -92,9 +118,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
     const started = await startDirectDebit(env, { brand, member, pkg, details: submission.value, paymentCountry, t });
     if (started.ok) throw redirect("/directdebit");
-    const reply = started.reason === "mobileUnreachable"
-      ? submission.reply({ fieldErrors: { mobile: ["errors.mobileUnreachable"] } })
-      : submission.reply({ formErrors: [`errors.${started.reason}`] });
+    const reply =
+      started.reason === "mobileUnreachable"
+        ? submission.reply({ fieldErrors: { mobile: ["errors.mobileUnreachable"] } })
+        : submission.reply({ formErrors: [`errors.${started.reason}`] });
     return answer({ intent, reply }, START_STATUS[started.reason]);
   }
 
@@ -103,7 +130,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (done.ok) throw redirect(done.redirectTo);
     const status = { notFound: 404, blocked: 403, limit: 403, provider: 503, discount: 409 }[done.reason];
     // The discount the request was priced with is gone (used by another payment): the member starts again at today's price.
-    const error = { provider: "errors.generic", discount: "offers:codeErrors.used" }[done.reason as string] ?? `errors.${done.reason}`;
+    const error =
+      { provider: "errors.generic", discount: "offers:codeErrors.used" }[done.reason as string] ??
+      `errors.${done.reason}`;
     return answer({ intent: "complete", error }, status);
   };
 
@@ -120,7 +149,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "resend") {
     const sent = await resendCode(env, { brand, userId: member.id, requestId, t });
     if (sent.ok) return answer({ intent, notice: "code.resent" });
-    const key = { notFound: "errors.notFound", wait: "code.wait", tooManySms: "errors.tooManySms", smsFailed: "errors.smsFailed" }[sent.reason];
+    const key = {
+      notFound: "errors.notFound",
+      wait: "code.wait",
+      tooManySms: "errors.tooManySms",
+      smsFailed: "errors.smsFailed",
+    }[sent.reason];
     return answer({ intent, error: key }, sent.reason === "notFound" ? 404 : sent.reason === "smsFailed" ? 503 : 429);
   }
 
@@ -155,7 +189,12 @@ export default function DirectDebit() {
           <p>{t("summary", { price: d.pkg.price, credits: d.pkg.credits, name: ts(`tiers.${d.pkg.tier}`) })}</p>
           {d.pkg.was && d.pkg.offer ? (
             <p className="dd-offer" data-testid="dd-offer">
-              <s className="price-was" data-testid="price-was">{d.pkg.was}</s> <strong className="price-now" data-testid="price-now">{d.pkg.price}</strong>{" "}
+              <s className="price-was" data-testid="price-was">
+                {d.pkg.was}
+              </s>{" "}
+              <strong className="price-now" data-testid="price-now">
+                {d.pkg.price}
+              </strong>{" "}
               <span>{t("offers:code.active", d.pkg.offer)}</span>
             </p>
           ) : null}
@@ -163,7 +202,9 @@ export default function DirectDebit() {
         </div>
       ) : null}
       {/* A code step's answer after its request has gone (replayed, cancelled elsewhere) still says why. */}
-      {d.step === "choose" || d.step === "form" ? <Message result={result} intent={["code", "resend", "complete"]} /> : null}
+      {d.step === "choose" || d.step === "form" ? (
+        <Message result={result} intent={["code", "resend", "complete"]} />
+      ) : null}
       {d.step === "choose" ? <ChoosePackage packages={d.packages} /> : null}
       {d.step === "form" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
       {d.step === "form" && !d.refusal ? <DetailsForm d={d} /> : null}
@@ -189,7 +230,18 @@ function ChoosePackage({ packages }: { packages: LoaderData["packages"] }) {
               <strong>{ts(`tiers.${p.tier}`)}</strong>
               <span>{ts("package.credits", { count: p.credits })}</span>
               <span className="dd-price">
-                {p.was ? <><s className="price-was" data-testid="price-was">{p.was}</s> <span className="price-now" data-testid="price-now">{p.price}</span></> : p.price}
+                {p.was ? (
+                  <>
+                    <s className="price-was" data-testid="price-was">
+                      {p.was}
+                    </s>{" "}
+                    <span className="price-now" data-testid="price-now">
+                      {p.price}
+                    </span>
+                  </>
+                ) : (
+                  p.price
+                )}
               </span>
             </Link>
           </li>
@@ -201,24 +253,38 @@ function ChoosePackage({ packages }: { packages: LoaderData["packages"] }) {
 
 function Refusal({ reason, vars }: { reason: string; vars: LoaderData["vars"] }) {
   const { t } = useTranslation("directdebit");
-  return <p className="alert alert-danger" role="alert" data-testid="dd-refusal">{t(`errors.${reason}`, vars)}</p>;
+  return (
+    <p className="alert alert-danger" role="alert" data-testid="dd-refusal">
+      {t(`errors.${reason}`, vars)}
+    </p>
+  );
 }
 
 function DetailsForm({ d }: { d: LoaderData }) {
   const { t } = useTranslation("directdebit");
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm<Record<"holder" | "iban" | "street" | "houseNumber" | "postalCode" | "city" | "mobile", string>>({ lastResult: result?.intent === "details" ? result.reply : undefined, shouldValidate: "onSubmit" });
+  const [form, fields] = useForm<
+    Record<"holder" | "iban" | "street" | "houseNumber" | "postalCode" | "city" | "mobile", string>
+  >({ lastResult: result?.intent === "details" ? result.reply : undefined, shouldValidate: "onSubmit" });
   const field = { ns: "directdebit", vars: d.vars };
   return (
     <Form method="post" className="card form-card" {...getFormProps(form)} data-testid="dd-form">
       <h2>{t("details")}</h2>
       <input type="hidden" name="intent" value="details" />
       <input type="hidden" name="package" value={d.pkg!.id} />
-      <Errors form id={form.errorId} errors={form.errors ?? (result?.intent === "details" && result.error ? [result.error] : undefined)} {...field} />
+      <Errors
+        form
+        id={form.errorId}
+        errors={form.errors ?? (result?.intent === "details" && result.error ? [result.error] : undefined)}
+        {...field}
+      />
       <Field field={fields.holder} label={t("fields.holder")} autoComplete="name" {...field} />
       <Field
-        field={fields.iban} label={t("fields.iban")} autoComplete="off" {...field}
+        field={fields.iban}
+        label={t("fields.iban")}
+        autoComplete="off"
+        {...field}
         hint={d.ibanExample ? t("hints.iban", { country: d.vars.country, example: d.ibanExample }) : undefined}
       />
       <div className="dd-row dd-row-street">
@@ -229,9 +295,18 @@ function DetailsForm({ d }: { d: LoaderData }) {
         <Field field={fields.postalCode} label={t("fields.postalCode")} autoComplete="postal-code" {...field} />
         <Field field={fields.city} label={t("fields.city")} autoComplete="address-level2" {...field} />
       </div>
-      <Field field={fields.mobile} label={t("fields.mobile")} type="tel" autoComplete="tel" hint={t("hints.mobile")} {...field} />
+      <Field
+        field={fields.mobile}
+        label={t("fields.mobile")}
+        type="tel"
+        autoComplete="tel"
+        hint={t("hints.mobile")}
+        {...field}
+      />
       <p className="dd-mandate">{t("mandate", { company: d.company, amount: d.pkg!.price })}</p>
-      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={busy}>{t("send")}</button>
+      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={busy}>
+        {t("send")}
+      </button>
     </Form>
   );
 }
@@ -239,8 +314,18 @@ function DetailsForm({ d }: { d: LoaderData }) {
 function Message({ result, intent }: { result?: ActionResult; intent: string[] }) {
   const { t } = useTranslation("directdebit");
   if (!result || !intent.includes(result.intent)) return null;
-  if (result.notice) return <p className="alert alert-success" role="status">{t(result.notice)}</p>;
-  if (result.error) return <p className="alert alert-danger" role="alert" data-testid="dd-error">{t(result.error)}</p>;
+  if (result.notice)
+    return (
+      <p className="alert alert-success" role="status">
+        {t(result.notice)}
+      </p>
+    );
+  if (result.error)
+    return (
+      <p className="alert alert-danger" role="alert" data-testid="dd-error">
+        {t(result.error)}
+      </p>
+    );
   return null;
 }
 
@@ -254,34 +339,54 @@ function CodeStep({ d }: { d: LoaderData }) {
       <Form method="post" className="card form-card dd-code" data-testid="dd-code-form">
         <h2>{t("code.title")}</h2>
         <p>
-          {t("code.sent", { length: CODE_LENGTH, mobile: r.mobile })} {t("code.confirm", { amount: d.pkg?.price, iban: r.iban })}
+          {t("code.sent", { length: CODE_LENGTH, mobile: r.mobile })}{" "}
+          {t("code.confirm", { amount: d.pkg?.price, iban: r.iban })}
         </p>
         <Message result={result} intent={["code", "resend", "complete"]} />
-        {r.spent && !result ? <p className="alert alert-danger" role="alert">{t("errors.tooManyAttempts")}</p> : null}
+        {r.spent && !result ? (
+          <p className="alert alert-danger" role="alert">
+            {t("errors.tooManyAttempts")}
+          </p>
+        ) : null}
         <input type="hidden" name="intent" value="code" />
         <input type="hidden" name="request" value={r.id} />
         <div className="field">
           <label htmlFor="dd-code">{t("fields.code")}</label>
           <input
-            id="dd-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required
-            maxLength={CODE_LENGTH + 2} pattern="[0-9 ]*" aria-invalid={result?.intent === "code" && result.error ? true : undefined}
+            id="dd-code"
+            name="code"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            maxLength={CODE_LENGTH + 2}
+            pattern="[0-9 ]*"
+            aria-invalid={result?.intent === "code" && result.error ? true : undefined}
           />
         </div>
-        <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={busy}>{t("code.submit")}</button>
+        <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={busy}>
+          {t("code.submit")}
+        </button>
       </Form>
       <div className="dd-secondary">
         {r.canResend ? (
           <Form method="post">
             <input type="hidden" name="intent" value="resend" />
             <input type="hidden" name="request" value={r.id} />
-            <button type="submit" className="btn btn-link">{t("code.resend")}</button>
+            <button type="submit" className="btn btn-link">
+              {t("code.resend")}
+            </button>
           </Form>
-        ) : <span />}
+        ) : (
+          <span />
+        )}
         <Form method="post">
           <input type="hidden" name="intent" value="cancel" />
           <input type="hidden" name="request" value={r.id} />
           <input type="hidden" name="package" value={r.packageId} />
-          <button type="submit" className="btn btn-link">{t("code.change")}</button>
+          <button type="submit" className="btn btn-link">
+            {t("code.change")}
+          </button>
         </Form>
       </div>
     </>
@@ -294,11 +399,15 @@ function VerifiedStep({ d }: { d: LoaderData }) {
   const r = d.request!;
   return (
     <Form method="post" className="card form-card" data-testid="dd-verified">
-      <p className="alert alert-success" role="status">{t("code.verified")}</p>
+      <p className="alert alert-success" role="status">
+        {t("code.verified")}
+      </p>
       <Message result={result} intent={["code", "complete"]} />
       <input type="hidden" name="intent" value="complete" />
       <input type="hidden" name="request" value={r.id} />
-      <button type="submit" className="btn btn-primary btn-block">{t("code.retry")}</button>
+      <button type="submit" className="btn btn-primary btn-block">
+        {t("code.retry")}
+      </button>
     </Form>
   );
 }

@@ -14,7 +14,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const type = (params.type ?? "received") as LikeListType;
   if (!LIKE_LIST_TYPES.includes(type)) throw new Response("Not found", { status: 404 });
-  const [member, { t, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const [member, { t, lng }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "members"),
+  ]);
   return { title: t("likes.title"), type, members: await listLikes(context.env.DB, member.id, type, lng) };
 }
 

@@ -26,11 +26,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
   const result = await authenticate("form", request, context, formData);
-  if (!result.ok && result.reason === "suspended") return redirect(`/statement/${encodeURIComponent(result.statement)}`);
+  if (!result.ok && result.reason === "suspended")
+    return redirect(`/statement/${encodeURIComponent(result.statement)}`);
   if (!result.ok) {
     // "errors.blocked|15": conform errors are strings, so the minutes travel after a bar.
     const error =
-      result.reason === "blocked" ? `errors.blocked|${result.minutes}` : result.reason === "rate_limited" ? "errors.rateLimited" : "errors.loginFailed";
+      result.reason === "blocked"
+        ? `errors.blocked|${result.minutes}`
+        : result.reason === "rate_limited"
+          ? "errors.rateLimited"
+          : "errors.loginFailed";
     return submission.reply({ formErrors: [error], hideFields: ["password"] });
   }
   const headers = await startSession(request, context, result.userId, result.language);
@@ -55,7 +60,9 @@ export default function Login() {
         <Errors form id={form.errorId} errors={form.errors} />
         <Field field={fields.email} label={t("login.email")} type="email" autoComplete="email" />
         <Field field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{t("login.submit")}</button>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {t("login.submit")}
+        </button>
         <p className="form-links">
           <Link to="/reset-password">{t("login.forgot")}</Link>
           <Link to="/signup">{t("login.noAccount")}</Link>

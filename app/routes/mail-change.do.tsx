@@ -38,10 +38,19 @@ export default function MailChangeDo() {
           <p className={`alert ${ok ? "alert-success" : "alert-danger"}`} role={ok ? "status" : "alert"}>
             {ok ? t("mailChange.done") : t(MESSAGES[(data?.result as keyof typeof MESSAGES) ?? "invalid"])}
           </p>
-          <Link to="/settings" className="btn btn-primary">{t("settings.title")}</Link>
+          <Link to="/settings" className="btn btn-primary">
+            {t("settings.title")}
+          </Link>
         </div>
       </div>
     );
   }
-  return <TokenConfirm token={token} title={t("mailChange.title")} text={t("mailChange.text", { email: newEmail })} button={t("mailChange.submit")} />;
+  return (
+    <TokenConfirm
+      token={token}
+      title={t("mailChange.title")}
+      text={t("mailChange.text", { email: newEmail })}
+      button={t("mailChange.submit")}
+    />
+  );
 }

@@ -39,10 +39,21 @@ export default function MailChangeUndo() {
           <p className={`alert ${ok ? "alert-success" : "alert-danger"}`} role={ok ? "status" : "alert"}>
             {ok ? t("mailUndo.done") : t(MESSAGES[(data?.result as keyof typeof MESSAGES) ?? "invalid"])}
           </p>
-          {ok ? <Link to="/reset-password" className="btn btn-primary">{t("mailUndo.newPassword")}</Link> : null}
+          {ok ? (
+            <Link to="/reset-password" className="btn btn-primary">
+              {t("mailUndo.newPassword")}
+            </Link>
+          ) : null}
         </div>
       </div>
     );
   }
-  return <TokenConfirm token={token} title={t("mailUndo.title")} text={t("mailUndo.text", { email: oldEmail })} button={t("mailUndo.submit")} />;
+  return (
+    <TokenConfirm
+      token={token}
+      title={t("mailUndo.title")}
+      text={t("mailUndo.text", { email: oldEmail })}
+      button={t("mailUndo.submit")}
+    />
+  );
 }

@@ -23,6 +23,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ],
   };
   return new Response(JSON.stringify(manifest), {
-    headers: { "Content-Type": "application/manifest+json; charset=utf-8", "Cache-Control": "public, max-age=3600", Vary: "Cookie" },
+    headers: {
+      "Content-Type": "application/manifest+json; charset=utf-8",
+      "Cache-Control": "public, max-age=3600",
+      Vary: "Cookie",
+    },
   });
 }

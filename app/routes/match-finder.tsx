@@ -17,7 +17,10 @@ export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, { t, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const [member, { t, lng }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "members"),
+  ]);
   const found = await findMatches(context.env.DB, member.id, new URL(request.url).searchParams, lng);
   if (!found) throw new Response("Not found", { status: 404 });
   return { title: t("finder.title"), ...found };
@@ -40,22 +43,40 @@ export default function MatchFinder() {
       <Form method="get" className="card search-form">
         <label className="field field-age">
           <span>{t("search.minAge")}</span>
-          <select name="min_age" defaultValue={filters.min_age}>{AGES.map((a) => <option key={a}>{a}</option>)}</select>
+          <select name="min_age" defaultValue={filters.min_age}>
+            {AGES.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
         </label>
         <label className="field field-age">
           <span>{t("search.maxAge")}</span>
-          <select name="max_age" defaultValue={filters.max_age}>{AGES.map((a) => <option key={a}>{a}</option>)}</select>
+          <select name="max_age" defaultValue={filters.max_age}>
+            {AGES.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
         </label>
         <label className="field">
           <span>{t("finder.distance")}</span>
           <select name="distance" defaultValue={filters.distance ?? ""} disabled={!hasPosition}>
             <option value="">{t("finder.anyDistance")}</option>
-            {DISTANCES_KM.map((d) => <option key={d} value={d}>{t("finder.km", { km: d })}</option>)}
+            {DISTANCES_KM.map((d) => (
+              <option key={d} value={d}>
+                {t("finder.km", { km: d })}
+              </option>
+            ))}
           </select>
         </label>
-        <button type="submit" className="btn btn-primary">{t("search.submit")}</button>
+        <button type="submit" className="btn btn-primary">
+          {t("search.submit")}
+        </button>
       </Form>
-      {!hasPosition ? <p className="hint"><Link to="/profile#location">{t("finder.setLocation")}</Link></p> : null}
+      {!hasPosition ? (
+        <p className="hint">
+          <Link to="/profile#location">{t("finder.setLocation")}</Link>
+        </p>
+      ) : null}
       {matches.length ? (
         <ul className="member-grid">
           {matches.map((m) => (
@@ -65,7 +86,9 @@ export default function MatchFinder() {
             </MemberCard>
           ))}
         </ul>
-      ) : <p className="empty">{t("finder.empty")}</p>}
+      ) : (
+        <p className="empty">{t("finder.empty")}</p>
+      )}
     </div>
   );
 }

@@ -1,5 +1,11 @@
 /** The profile view, /members/{id} (also served at /likes/m/{id}). */
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { pageContext } from "~/lib/page.server";
@@ -19,11 +25,15 @@ export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const [{ brand, t, lng }, member] = await Promise.all([pageContext(request, context, "members"), getMember(request, context)]);
+  const [{ brand, t, lng }, member] = await Promise.all([
+    pageContext(request, context, "members"),
+    getMember(request, context),
+  ]);
   const viewer = member && { id: member.id, paidUser: member.paidUser };
   const page = await loadProfilePage(context.env.DB, params.id ?? "", viewer, brand.visibleProfileFields, lng);
   if (page.access === "not_found") throw new Response(t("profile.notFound"), { status: 404 });
-  if (page.access === "blocked") return data({ blocked: true as const, name: page.name, title: t("block.noAccess") }, { status: 403 });
+  if (page.access === "blocked")
+    return data({ blocked: true as const, name: page.name, title: t("block.noAccess") }, { status: 403 });
   return {
     blocked: false as const,
     title: page.profile.name,
@@ -60,7 +70,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const result = await unlockPhoto(d1, member, input.photoId, pricesFor(brand, null).photo);
     if (result === "not_found") throw new Response("Not found", { status: 404 });
     // Too few credits: offer the checkout, with the active discount when there is one.
-    if (result === "credits") return data({ unlock: "credits" as const, discount: discountCodeFields(member, brand)?.value_percentage ?? null }, { status: 402 });
+    if (result === "credits")
+      return data(
+        { unlock: "credits" as const, discount: discountCodeFields(member, brand)?.value_percentage ?? null },
+        { status: 402 },
+      );
   }
   return redirect(new URL(request.url).pathname);
 }

@@ -6,7 +6,14 @@ import { useTranslation } from "~/lib/i18n-react";
 import { useRegions, type RegionOption } from "~/components/members/useRegions";
 import { pageContext } from "~/lib/page.server";
 import { getMember } from "~/models/session.server";
-import { resolveFilters, searchMembers, searcherOf, visitorMaySearch, wantedGender, type SearchFilters } from "~/models/search.server";
+import {
+  resolveFilters,
+  searchMembers,
+  searcherOf,
+  visitorMaySearch,
+  wantedGender,
+  type SearchFilters,
+} from "~/models/search.server";
 import { AGES } from "~/models/profile-options";
 import { MemberGrid } from "~/components/members/MemberCard";
 import { countryName } from "~/components/members/labels";
@@ -17,7 +24,10 @@ import { camsPromoShown } from "~/models/cams-promo.server";
 import promoStyles from "~/styles/promo.css";
 
 export const handle = { i18n: ["common", "members", "offers"] };
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }, { rel: "stylesheet", href: promoStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "stylesheet", href: promoStyles },
+];
 
 /** The cams promo block goes after this many results (two rows on a phone, one on a wide screen). */
 const PROMO_AFTER = 4;
@@ -26,19 +36,24 @@ const FIRST_SCREEN_FACES = 4;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const [{ brand, t, lng, country }, member] = await Promise.all([pageContext(request, context, "members"), getMember(request, context)]);
+  const [{ brand, t, lng, country }, member] = await Promise.all([
+    pageContext(request, context, "members"),
+    getMember(request, context),
+  ]);
   if (!member && !visitorMaySearch(brand, url.searchParams)) {
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
   const me = member ? await searcherOf(context.env.DB, member.id) : null;
-  const fallbackCountry = brand.countries.includes(country) ? country : brand.countries[0] ?? "NL";
+  const fallbackCountry = brand.countries.includes(country) ? country : (brand.countries[0] ?? "NL");
   const filters = resolveFilters(url.searchParams, {
     gender: me ? wantedGender(me.gender, me.sexuality) : undefined,
     country: me && brand.countries.includes(me.country) ? me.country : fallbackCountry,
     countries: brand.countries,
   });
   const result = await searchMembers(context.env.DB, filters, member?.id ?? null, lng);
-  const countries = brand.countries.map((code) => ({ code, name: countryName(code, lng) })).sort((a, b) => a.name.localeCompare(b.name, lng));
+  const countries = brand.countries
+    .map((code) => ({ code, name: countryName(code, lng) }))
+    .sort((a, b) => a.name.localeCompare(b.name, lng));
   const camsPromo = camsPromoShown(brand, { member, country, placement: "search" });
   return { title: t("search.title"), filters, ...result, countries, camsPromo };
 }
@@ -55,39 +70,53 @@ export default function Search() {
   };
   return (
     <>
-    <TimeBonus />
-    <div className="container members-page">
-      <h1>{t("search.title")}</h1>
-      <FilterForm key={JSON.stringify(f)} filters={f} countries={data.countries} regions={data.regions} />
+      <TimeBonus />
+      <div className="container members-page">
+        <h1>{t("search.title")}</h1>
+        <FilterForm key={JSON.stringify(f)} filters={f} countries={data.countries} regions={data.regions} />
 
-      <p className="search-count" role="status">
-        {data.capped ? t("search.countCapped", { count: data.numResults }) : t("search.count", { count: data.numResults })}
-      </p>
-      {data.camsPromo ? (
-        <>
-          <MemberGrid members={data.results.slice(0, PROMO_AFTER)} eager={FIRST_SCREEN_FACES} />
-          <CamsPromo placement="search" />
-          {data.results.length > PROMO_AFTER ? <MemberGrid members={data.results.slice(PROMO_AFTER)} /> : null}
-        </>
-      ) : (
-        <MemberGrid members={data.results} eager={FIRST_SCREEN_FACES} />
-      )}
+        <p className="search-count" role="status">
+          {data.capped
+            ? t("search.countCapped", { count: data.numResults })
+            : t("search.count", { count: data.numResults })}
+        </p>
+        {data.camsPromo ? (
+          <>
+            <MemberGrid members={data.results.slice(0, PROMO_AFTER)} eager={FIRST_SCREEN_FACES} />
+            <CamsPromo placement="search" />
+            {data.results.length > PROMO_AFTER ? <MemberGrid members={data.results.slice(PROMO_AFTER)} /> : null}
+          </>
+        ) : (
+          <MemberGrid members={data.results} eager={FIRST_SCREEN_FACES} />
+        )}
 
-      {data.pages > 1 ? (
-        <nav className="pager" aria-label={t("search.pages")}>
-          {f.page > 1 ? <Link to={pageLink(f.page - 1)} rel="prev">{t("search.previous")}</Link> : <span />}
-          <span>{t("search.pageOf", { page: f.page, pages: data.pages })}</span>
-          {f.page < data.pages ? <Link to={pageLink(f.page + 1)} rel="next">{t("search.next")}</Link> : <span />}
-        </nav>
-      ) : null}
+        {data.pages > 1 ? (
+          <nav className="pager" aria-label={t("search.pages")}>
+            {f.page > 1 ? (
+              <Link to={pageLink(f.page - 1)} rel="prev">
+                {t("search.previous")}
+              </Link>
+            ) : (
+              <span />
+            )}
+            <span>{t("search.pageOf", { page: f.page, pages: data.pages })}</span>
+            {f.page < data.pages ? (
+              <Link to={pageLink(f.page + 1)} rel="next">
+                {t("search.next")}
+              </Link>
+            ) : (
+              <span />
+            )}
+          </nav>
+        ) : null}
 
-      {data.similar_results.length ? (
-        <section>
-          <h2>{t("search.similar")}</h2>
-          <MemberGrid members={data.similar_results} />
-        </section>
-      ) : null}
-    </div>
+        {data.similar_results.length ? (
+          <section>
+            <h2>{t("search.similar")}</h2>
+            <MemberGrid members={data.similar_results} />
+          </section>
+        ) : null}
+      </div>
     </>
   );
 }
@@ -96,8 +125,14 @@ export default function Search() {
  * The filter form, folded behind its summary (the current filters) so a phone shows profiles on its
  * first screen; open on wide screens (members.css). The region list follows the chosen country.
  */
-function FilterForm({ filters: f, countries, regions }: {
-  filters: SearchFilters; countries: { code: string; name: string }[]; regions: RegionOption[];
+function FilterForm({
+  filters: f,
+  countries,
+  regions,
+}: {
+  filters: SearchFilters;
+  countries: { code: string; name: string }[];
+  regions: RegionOption[];
 }) {
   const { t } = useTranslation("members");
   const [country, setCountry] = useState(f.country);
@@ -107,7 +142,9 @@ function FilterForm({ filters: f, countries, regions }: {
     countries.find((c) => c.code === f.country)?.name,
     regions.find((r) => r.code === f.countryregion)?.name,
     `${f.min_age}–${f.max_age}`,
-  ].filter(Boolean).join(" · ");
+  ]
+    .filter(Boolean)
+    .join(" · ");
   return (
     <details className="search-filters">
       <summary className="btn btn-outline search-filters-toggle">
@@ -125,25 +162,47 @@ function FilterForm({ filters: f, countries, regions }: {
         <label className="field">
           <span>{t("search.country")}</span>
           <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
-            {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+            {countries.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field">
           <span>{t("search.region")}</span>
           <select name="countryregion" key={country} defaultValue={country === f.country ? f.countryregion : ""}>
             <option value="">{t("search.anyRegion")}</option>
-            {countryRegions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+            {countryRegions.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.name}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field field-age">
           <span>{t("search.minAge")}</span>
-          <select name="min_age" defaultValue={f.min_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+          <select name="min_age" defaultValue={f.min_age}>
+            {AGES.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
         </label>
         <label className="field field-age">
           <span>{t("search.maxAge")}</span>
-          <select name="max_age" defaultValue={f.max_age}>{AGES.map((a) => <option key={a} value={a}>{a}</option>)}</select>
+          <select name="max_age" defaultValue={f.max_age}>
+            {AGES.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
         </label>
-        <button type="submit" className="btn btn-primary">{t("search.submit")}</button>
+        <button type="submit" className="btn btn-primary">
+          {t("search.submit")}
+        </button>
       </Form>
     </details>
   );

@@ -1,5 +1,9 @@
 import {
-  data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs,
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
@@ -61,12 +65,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (pick) return data({ confirmGift: pick });
   const input = parseSendForm(form, (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
-  const sent = await startAndSend(context.env, member, params.id ?? "", { ...input, prices: pricesFor(brand, member.country) });
+  const sent = await startAndSend(context.env, member, params.id ?? "", {
+    ...input,
+    prices: pricesFor(brand, member.country),
+  });
   if (sent.ok) return redirect(`/chats/${sent.id}`);
   const code = sent.error;
   if (code === "not_found" || code === "self") throw new Response(t("errors.not_found"), { status: 404 });
   if (code === "premium" || code === "blocked") return data({ error: refusedSend(input, { code }) }, { status: 403 });
-  return data({ error: refusedSend(input, { code, max: brand.messageLength, gift: input.kind === "gift" }) }, { status: code === "credits" ? 402 : 400 });
+  return data(
+    { error: refusedSend(input, { code, max: brand.messageLength, gift: input.kind === "gift" }) },
+    { status: code === "credits" ? 402 : 400 },
+  );
 }
 
 export default function MemberChatRoute() {

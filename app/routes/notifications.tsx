@@ -16,7 +16,11 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
   const { t } = await pageContext(request, context, "account");
-  return { title: t("notifications.title"), settings: await notificationSettings(context.env.DB, member.id), pushSubscribed: member.pushSubscribed };
+  return {
+    title: t("notifications.title"),
+    settings: await notificationSettings(context.env.DB, member.id),
+    pushSubscribed: member.pushSubscribed,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -64,8 +68,12 @@ export default function Notifications() {
             </label>
           ))}
         </fieldset>
-        <button type="submit" className="btn btn-primary">{t("settings.save")}</button>
-        <p className="form-links"><Link to="/settings">{t("settings.title")}</Link></p>
+        <button type="submit" className="btn btn-primary">
+          {t("settings.save")}
+        </button>
+        <p className="form-links">
+          <Link to="/settings">{t("settings.title")}</Link>
+        </p>
       </Form>
       <section className="card form-card push-card" aria-labelledby="push-title">
         <h2 id="push-title">{tn("push.title")}</h2>
@@ -74,7 +82,9 @@ export default function Notifications() {
         {pushOn ? (
           <Form method="post">
             <input type="hidden" name="intent" value="push-off" />
-            <button type="submit" className="btn btn-link">{tn("push.turnOffAll")}</button>
+            <button type="submit" className="btn btn-link">
+              {tn("push.turnOffAll")}
+            </button>
           </Form>
         ) : null}
       </section>

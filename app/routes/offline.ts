@@ -17,5 +17,7 @@ main{max-width:26rem;margin:1rem;padding:2rem;background:#fff;border-radius:16px
 a{display:inline-block;margin-top:1rem;padding:.7rem 1.4rem;background:#c8102e;color:#fff;border-radius:999px;text-decoration:none;font-weight:600}</style></head>
 <body><main data-testid="offline-page"><div class="brand">${esc(brand.name)}</div><h1>${esc(t("offline.title"))}</h1><p>${esc(t("offline.text"))}</p>
 <a href="">${esc(t("offline.retry"))}</a></main></body></html>`;
-  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-cache" } });
+  return new Response(html, {
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-cache" },
+  });
 }

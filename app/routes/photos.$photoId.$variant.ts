@@ -7,7 +7,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const variant = params.variant as PhotoVariant;
   if (!PHOTO_VARIANTS.includes(variant) || !params.photoId) throw new Response("Not found", { status: 404 });
   const member = await getMember(request, context);
-  const found = await photoFor(context.env, params.photoId, variant, member && { id: member.id, paidUser: member.paidUser });
+  const found = await photoFor(
+    context.env,
+    params.photoId,
+    variant,
+    member && { id: member.id, paidUser: member.paidUser },
+  );
   if (!found) throw new Response("Not found", { status: 404, headers: { "Cache-Control": "private, no-store" } });
   return new Response(found.object.body, {
     headers: {

@@ -22,7 +22,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { brand, t, lng, country: visitorCountry } = await pageContext(request, context, "shop");
   const country = paymentCountryOf(request, visitorCountry);
   const active = codeForPrices(member, brand);
-  const data = await shopData(context, { country, currency: brand.currency, userId: member.id, discount: active && codeLookupStatement(context.env.DB, active.code, member.id) });
+  const data = await shopData(context, {
+    country,
+    currency: brand.currency,
+    userId: member.id,
+    discount: active && codeLookupStatement(context.env.DB, active.code, member.id),
+  });
   const packages = data.packages.map((p) => discountedPackage(lng, p, data.discount, { member, brand, country }));
   return { title: t("premium.title"), paidUser: member.paidUser, packages };
 }
@@ -32,24 +37,30 @@ export default function Premium() {
   const { t } = useTranslation(["shop", "payments"]);
   return (
     <>
-    <TimeBonus />
-    <ShopPage title={t("premium.title")} lead={t("premium.lead")}>
-      {paidUser ? <p className="alert alert-success" data-testid="is-premium">{t("premium.already")}</p> : null}
-      <ul className="premium-benefits" data-testid="benefits">
-        {BENEFITS.map((b) => (
-          <li key={b} className="card premium-benefit">
-            <h2>{t(`premium.benefits.${b}.title`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</h2>
-            <p>{t(`premium.benefits.${b}.text`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</p>
-          </li>
-        ))}
-      </ul>
-      <section className="page-section" data-testid="premium-tiers">
-        <h2>{t("payments:premium.tiers")}</h2>
-        <p>{t("payments:premium.tiersLead")}</p>
-        <PackageGrid packages={packages} linkTo={(id) => `/credits/${id}`} popular={t("payments:mostPopular")} />
-      </section>
-      <Link to="/credits" className="btn btn-primary btn-lg">{t(paidUser ? "premium.more" : "premium.cta")}</Link>
-    </ShopPage>
+      <TimeBonus />
+      <ShopPage title={t("premium.title")} lead={t("premium.lead")}>
+        {paidUser ? (
+          <p className="alert alert-success" data-testid="is-premium">
+            {t("premium.already")}
+          </p>
+        ) : null}
+        <ul className="premium-benefits" data-testid="benefits">
+          {BENEFITS.map((b) => (
+            <li key={b} className="card premium-benefit">
+              <h2>{t(`premium.benefits.${b}.title`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</h2>
+              <p>{t(`premium.benefits.${b}.text`, { count: PREMIUM_PHOTOS, free: FREE_PHOTOS })}</p>
+            </li>
+          ))}
+        </ul>
+        <section className="page-section" data-testid="premium-tiers">
+          <h2>{t("payments:premium.tiers")}</h2>
+          <p>{t("payments:premium.tiersLead")}</p>
+          <PackageGrid packages={packages} linkTo={(id) => `/credits/${id}`} popular={t("payments:mostPopular")} />
+        </section>
+        <Link to="/credits" className="btn btn-primary btn-lg">
+          {t(paidUser ? "premium.more" : "premium.cta")}
+        </Link>
+      </ShopPage>
     </>
   );
 }

@@ -39,11 +39,17 @@ export default function Pricing() {
         <div className="table-wrap">
           <table className="table" data-testid="message-costs">
             <thead>
-              <tr><th scope="col">{t("pricing.country")}</th><th scope="col">{t("pricing.minimumCost")}</th></tr>
+              <tr>
+                <th scope="col">{t("pricing.country")}</th>
+                <th scope="col">{t("pricing.minimumCost")}</th>
+              </tr>
             </thead>
             <tbody>
               {costs.countries.map((c) => (
-                <tr key={c.code}><td>{c.name}</td><td>{t("package.credits", { count: c.credits })}</td></tr>
+                <tr key={c.code}>
+                  <td>{c.name}</td>
+                  <td>{t("package.credits", { count: c.credits })}</td>
+                </tr>
               ))}
             </tbody>
           </table>

@@ -1,5 +1,11 @@
 /** My photos: upload (a plain file form), set main, mark private or public, delete. */
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
@@ -7,7 +13,12 @@ import { safeRedirect } from "~/lib/request.server";
 import { requireMember } from "~/models/session.server";
 import { MAX_UPLOAD_BYTES } from "~/models/profile-options";
 import {
-  deletePhoto, listOwnPhotos, photoLimit, setMainPhoto, setPhotoPrivate, uploadPhoto,
+  deletePhoto,
+  listOwnPhotos,
+  photoLimit,
+  setMainPhoto,
+  setPhotoPrivate,
+  uploadPhoto,
 } from "~/models/photos.server";
 import styles from "~/styles/members.css";
 import { readForm } from "~/lib/body.server";
@@ -26,7 +37,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const { t } = await pageContext(request, context, "members");
   const fail = (error: string, status = 400) =>
-    data({ error: t(`photos.errors.${error}`, { limit: photoLimit(member.paidUser), mb: MAX_UPLOAD_BYTES >> 20 }) }, { status });
+    data(
+      { error: t(`photos.errors.${error}`, { limit: photoLimit(member.paidUser), mb: MAX_UPLOAD_BYTES >> 20 }) },
+      { status },
+    );
   // Refuse an oversize body from its length, before reading it.
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_UPLOAD_BYTES + 64 * 1024) return fail("too_large", 413);
   const form = await readForm(request, context, { maxBytes: MAX_UPLOAD_BYTES + 64 * 1024 });
@@ -39,7 +53,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result = await uploadPhoto(env, member, new Uint8Array(await file.arrayBuffer()));
     if (!result.ok) return fail(result.error, result.error === "too_large" ? 413 : 400);
   } else if (intent === "main") await setMainPhoto(env.DB, member.id, photoId);
-  else if (intent === "private" || intent === "public") await setPhotoPrivate(env.DB, member.id, photoId, intent === "private");
+  else if (intent === "private" || intent === "public")
+    await setPhotoPrivate(env.DB, member.id, photoId, intent === "private");
   else if (intent === "delete") await deletePhoto(env, member.id, photoId);
   else return fail("no_file");
   // The after-sign-up photo step posts here too and goes on to its next step.
@@ -53,10 +68,16 @@ export default function MyPhotos() {
   const full = photos.length >= limit;
   return (
     <div className="container members-page">
-      <p><Link to="/profile">{t("profile.back")}</Link></p>
+      <p>
+        <Link to="/profile">{t("profile.back")}</Link>
+      </p>
       <h1>{t("photos.title")}</h1>
       <p>{t("photos.count", { count: photos.length, limit })}</p>
-      {data?.error ? <p className="alert alert-danger" role="alert">{data.error}</p> : null}
+      {data?.error ? (
+        <p className="alert alert-danger" role="alert">
+          {data.error}
+        </p>
+      ) : null}
       {full ? (
         <p className="alert alert-info">
           {t("photos.errors.limit", { limit })} {paidUser ? null : <Link to="/premium">{t("photos.getPremium")}</Link>}
@@ -69,7 +90,9 @@ export default function MyPhotos() {
             <input type="file" name="photo" accept="image/jpeg,image/png,image/webp" required />
           </label>
           <p className="hint">{t("photos.hint", { mb: MAX_UPLOAD_BYTES >> 20 })}</p>
-          <button type="submit" className="btn btn-primary">{t("photos.upload")}</button>
+          <button type="submit" className="btn btn-primary">
+            {t("photos.upload")}
+          </button>
         </Form>
       )}
       <ul className="photo-grid own-photos">
@@ -84,11 +107,17 @@ export default function MyPhotos() {
             </p>
             <Form method="post" className="photo-actions">
               <input type="hidden" name="photoId" value={p.id} />
-              {!p.isMain ? <button className="btn btn-sm" name="intent" value="main">{t("photos.setMain")}</button> : null}
+              {!p.isMain ? (
+                <button className="btn btn-sm" name="intent" value="main">
+                  {t("photos.setMain")}
+                </button>
+              ) : null}
               <button className="btn btn-sm" name="intent" value={p.isPrivate ? "public" : "private"}>
                 {p.isPrivate ? t("photos.makePublic") : t("photos.makePrivate")}
               </button>
-              <button className="btn btn-sm btn-danger" name="intent" value="delete">{t("photos.delete")}</button>
+              <button className="btn btn-sm btn-danger" name="intent" value="delete">
+                {t("photos.delete")}
+              </button>
             </Form>
           </li>
         ))}

@@ -25,19 +25,30 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request, context);
   const placement = z.enum(CAMS_PLACEMENTS).safeParse(form.get("placement"));
   if (!placement.success) {
-    return new Response(t("input:body.malformed"), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response(t("input:body.malformed"), {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   const target = await camsPromoClick(context.env.DB, brand, {
-    member, country, placement: placement.data, userAgent: request.headers.get("User-Agent") ?? "",
+    member,
+    country,
+    placement: placement.data,
+    userAgent: request.headers.get("User-Agent") ?? "",
   });
   if (!target) throw new Response("Not found", { status: 404 });
   const url = escapeHtml(target);
-  const html = `<!doctype html><html lang="${escapeHtml(lng)}"><head><meta charset="utf-8"><meta name="robots" content="noindex">`
-    + `<meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="0;url=${url}">`
-    + `<title>${escapeHtml(t("cams.leaving"))}</title></head><body style="font-family:system-ui,sans-serif;padding:2rem;text-align:center">`
-    + `<p>${escapeHtml(t("cams.leaving"))}</p><p><a href="${url}" rel="noopener noreferrer">${escapeHtml(t("cams.continue"))}</a></p></body></html>`;
+  const html =
+    `<!doctype html><html lang="${escapeHtml(lng)}"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="0;url=${url}">` +
+    `<title>${escapeHtml(t("cams.leaving"))}</title></head><body style="font-family:system-ui,sans-serif;padding:2rem;text-align:center">` +
+    `<p>${escapeHtml(t("cams.leaving"))}</p><p><a href="${url}" rel="noopener noreferrer">${escapeHtml(t("cams.continue"))}</a></p></body></html>`;
   return new Response(html, {
     status: 200,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "private, no-store",
+      "X-Robots-Tag": "noindex",
+    },
   });
 }

@@ -36,11 +36,22 @@ export default function Reactivate() {
       <div className="container container-narrow account-page">
         <h1>{t("reactivate.title")}</h1>
         <div className="card">
-          <p className="alert alert-danger" role="alert">{t("reactivate.failed", { days: REACTIVATION_DAYS })}</p>
-          <Link to="/signup" className="btn btn-primary">{t("reactivate.signup")}</Link>
+          <p className="alert alert-danger" role="alert">
+            {t("reactivate.failed", { days: REACTIVATION_DAYS })}
+          </p>
+          <Link to="/signup" className="btn btn-primary">
+            {t("reactivate.signup")}
+          </Link>
         </div>
       </div>
     );
   }
-  return <TokenConfirm token={token} title={t("reactivate.title")} text={t("reactivate.text")} button={t("reactivate.submit")} />;
+  return (
+    <TokenConfirm
+      token={token}
+      title={t("reactivate.title")}
+      text={t("reactivate.text")}
+      button={t("reactivate.submit")}
+    />
+  );
 }

@@ -13,7 +13,14 @@ import { pageContext } from "~/lib/page.server";
 import { line, paragraph } from "~/lib/text";
 import { linkOrigin } from "~/models/brand.server";
 import { withinRateLimit } from "~/models/accounts.server";
-import { EXPLANATION_MAX, REPORT_CATEGORIES, fileNotice, needsGoodFaith, parseTarget, targetOwner } from "~/models/moderation.server";
+import {
+  EXPLANATION_MAX,
+  REPORT_CATEGORIES,
+  fileNotice,
+  needsGoodFaith,
+  parseTarget,
+  targetOwner,
+} from "~/models/moderation.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 
@@ -26,8 +33,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (url.searchParams.get("sent") === "1") return { sent: true as const, title: t("done.title") };
   const target = parseTarget(url.searchParams);
   const member = await getMember(request, context);
-  if (!target || !(await targetOwner(context.env.DB, target, member?.id ?? null))) throw new Response(t("errors.target"), { status: 404 });
-  return { sent: false as const, type: target.type, visitor: !member, categories: REPORT_CATEGORIES, title: t(`report.titles.${target.type}`) };
+  if (!target || !(await targetOwner(context.env.DB, target, member?.id ?? null)))
+    throw new Response(t("errors.target"), { status: 404 });
+  return {
+    sent: false as const,
+    type: target.type,
+    visitor: !member,
+    categories: REPORT_CATEGORIES,
+    title: t(`report.titles.${target.type}`),
+  };
 }
 
 const NoticeForm = z.object({
@@ -58,7 +72,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     {
       target,
       reporter: member ? { id: member.id, email: member.email, name: member.name } : { id: null, email, name: null },
-      category: input.category, explanation: input.explanation, goodFaith: !!input.goodFaith,
+      category: input.category,
+      explanation: input.explanation,
+      goodFaith: !!input.goodFaith,
       language: member && isLanguage(member.language) ? member.language : lng,
     },
     { origin: linkOrigin(brand, context.env, request) },
@@ -77,7 +93,9 @@ export default function Report() {
         <h1>{t("done.title")}</h1>
         <div className="card form-card">
           <p role="status">{t("done.body")}</p>
-          <Link to="/" className="btn btn-primary">{t("done.back")}</Link>
+          <Link to="/" className="btn btn-primary">
+            {t("done.back")}
+          </Link>
         </div>
       </div>
     );
@@ -87,18 +105,30 @@ export default function Report() {
       <h1>{t(`report.titles.${data.type}`)}</h1>
       <Form method="post" className="card form-card">
         <p>{t("report.intro")}</p>
-        {result?.error ? <p className="alert alert-danger" role="alert">{result.error}</p> : null}
+        {result?.error ? (
+          <p className="alert alert-danger" role="alert">
+            {result.error}
+          </p>
+        ) : null}
         <label className="field">
           <span>{t("report.category")}</span>
           <select name="category" required defaultValue="">
-            <option value="" disabled>{t("report.choose")}</option>
-            {data.categories.map((c) => <option key={c} value={c}>{t(`categories.${c}`)}</option>)}
+            <option value="" disabled>
+              {t("report.choose")}
+            </option>
+            {data.categories.map((c) => (
+              <option key={c} value={c}>
+                {t(`categories.${c}`)}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field">
           <span>{t("report.explanation")}</span>
           <textarea name="explanation" rows={4} maxLength={2000} aria-describedby="explanation-hint" />
-          <span className="field-hint" id="explanation-hint">{t("report.explanationHint")}</span>
+          <span className="field-hint" id="explanation-hint">
+            {t("report.explanationHint")}
+          </span>
         </label>
         <label className="field-check">
           <input type="checkbox" name="goodFaith" />
@@ -108,10 +138,14 @@ export default function Report() {
           <label className="field">
             <span>{t("report.email")}</span>
             <input type="email" name="email" required autoComplete="email" aria-describedby="email-hint" />
-            <span className="field-hint" id="email-hint">{t("report.emailHint")}</span>
+            <span className="field-hint" id="email-hint">
+              {t("report.emailHint")}
+            </span>
           </label>
         ) : null}
-        <button type="submit" className="btn btn-primary btn-block">{t("report.submit")}</button>
+        <button type="submit" className="btn btn-primary btn-block">
+          {t("report.submit")}
+        </button>
       </Form>
     </div>
   );

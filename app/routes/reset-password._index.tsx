@@ -23,9 +23,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { brand } = await pageContext(request, context, "account");
   const submission = parseWithZod(await readForm(request, context), { schema: resetRequestSchema });
   if (submission.status !== "success") return { ...submission.reply(), sent: false };
-  if (!(await withinRateLimit(context.env, request, "reset", submission.value.email))) return { ...submission.reply({ formErrors: ["errors.rateLimited"] }), sent: false };
-  const result = await requestPasswordReset(context.env, brand, submission.value.email, linkOrigin(brand, context.env, request));
-  if (result === "not_found") return { ...submission.reply({ fieldErrors: { email: ["errors.emailNotFound"] } }), sent: false };
+  if (!(await withinRateLimit(context.env, request, "reset", submission.value.email)))
+    return { ...submission.reply({ formErrors: ["errors.rateLimited"] }), sent: false };
+  const result = await requestPasswordReset(
+    context.env,
+    brand,
+    submission.value.email,
+    linkOrigin(brand, context.env, request),
+  );
+  if (result === "not_found")
+    return { ...submission.reply({ fieldErrors: { email: ["errors.emailNotFound"] } }), sent: false };
   if (result === "too_many") return { ...submission.reply({ formErrors: ["errors.tooManyResets"] }), sent: false };
   return { ...submission.reply({ resetForm: true }), sent: true };
 }
@@ -42,12 +49,20 @@ export default function ResetPassword() {
     <div className="container container-narrow account-page">
       <h1>{t("reset.title")}</h1>
       <Form method="post" className="card form-card" {...getFormProps(form)}>
-        {lastResult?.sent ? <p className="alert alert-success" role="status">{t("reset.sent")}</p> : null}
+        {lastResult?.sent ? (
+          <p className="alert alert-success" role="status">
+            {t("reset.sent")}
+          </p>
+        ) : null}
         <Errors form id={form.errorId} errors={form.errors} />
         <p>{t("reset.text")}</p>
         <Field field={fields.email} label={t("login.email")} type="email" autoComplete="email" />
-        <button type="submit" className="btn btn-primary btn-block">{t("reset.submit")}</button>
-        <p className="form-links"><Link to="/login">{t("reset.backToLogin")}</Link></p>
+        <button type="submit" className="btn btn-primary btn-block">
+          {t("reset.submit")}
+        </button>
+        <p className="form-links">
+          <Link to="/login">{t("reset.backToLogin")}</Link>
+        </p>
       </Form>
     </div>
   );

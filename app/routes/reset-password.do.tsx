@@ -27,7 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request, context), { schema: resetSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password", "password_confirm"] });
   const userId = await resetPassword(context.env, submission.value.token, submission.value.password);
-  if (!userId) return submission.reply({ formErrors: ["errors.linkInvalid"], hideFields: ["password", "password_confirm"] });
+  if (!userId)
+    return submission.reply({ formErrors: ["errors.linkInvalid"], hideFields: ["password", "password_confirm"] });
   const headers = await startSession(request, context, userId);
   return redirect("/members", { headers });
 }
@@ -50,14 +51,31 @@ export default function ResetPasswordDo() {
         <Form method="post" className="card form-card" {...getFormProps(form)}>
           <input type="hidden" name="token" value={token} />
           <Errors form id={form.errorId} errors={form.errors} />
-          <Field field={fields.password} label={t("reset.newPassword")} type="password" autoComplete="new-password" hint={t("signup.passwordHint")} />
-          <Field field={fields.password_confirm} label={t("reset.confirmPassword")} type="password" autoComplete="new-password" />
-          <button type="submit" className="btn btn-primary btn-block">{t("reset.doSubmit")}</button>
+          <Field
+            field={fields.password}
+            label={t("reset.newPassword")}
+            type="password"
+            autoComplete="new-password"
+            hint={t("signup.passwordHint")}
+          />
+          <Field
+            field={fields.password_confirm}
+            label={t("reset.confirmPassword")}
+            type="password"
+            autoComplete="new-password"
+          />
+          <button type="submit" className="btn btn-primary btn-block">
+            {t("reset.doSubmit")}
+          </button>
         </Form>
       ) : (
         <div className="card">
-          <p className="alert alert-danger" role="alert">{t("errors.linkInvalid")}</p>
-          <Link to="/reset-password" className="btn btn-primary">{t("reset.requestNew")}</Link>
+          <p className="alert alert-danger" role="alert">
+            {t("errors.linkInvalid")}
+          </p>
+          <Link to="/reset-password" className="btn btn-primary">
+            {t("reset.requestNew")}
+          </Link>
         </div>
       )}
     </div>

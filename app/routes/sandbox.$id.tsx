@@ -3,7 +3,13 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { sandboxProvider } from "~/lib/payments/index.server";
-import { SANDBOX_BANK_REASONS, SANDBOX_OUTCOMES, SANDBOX_REFUND_OUTCOMES, type SandboxOutcome, type SandboxRefundOutcome } from "~/lib/payments/sandbox.server";
+import {
+  SANDBOX_BANK_REASONS,
+  SANDBOX_OUTCOMES,
+  SANDBOX_REFUND_OUTCOMES,
+  type SandboxOutcome,
+  type SandboxRefundOutcome,
+} from "~/lib/payments/sandbox.server";
 import { formatMoney } from "~/models/shop.server";
 import paymentsStyles from "~/styles/payments.css";
 import { readForm } from "~/lib/body.server";
@@ -26,8 +32,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!p) throw new Response("Not found", { status: 404 });
   const refunds = p.status === "paid" ? await sandbox.refundsOf(p.id) : [];
   return {
-    refunds: refunds.map((r) => ({ id: r.id, status: r.status, amount: formatMoney(lng, r.amount.cents, r.amount.currency) })),
-    chargedBack: (p.chargebacks ?? []).some((c) => !c.reversedAt) || ((p.amountChargedBack?.cents ?? 0) > 0 && !p.chargebacks?.length),
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      status: r.status,
+      amount: formatMoney(lng, r.amount.cents, r.amount.currency),
+    })),
+    chargedBack:
+      (p.chargebacks ?? []).some((c) => !c.reversedAt) ||
+      ((p.amountChargedBack?.cents ?? 0) > 0 && !p.chargebacks?.length),
     reversed: (p.chargebacks ?? []).some((c) => c.reversedAt),
     timeoutNextRefund: !!p.timeoutNextRefund,
     bankReasons: p.method === "directdebit" ? Object.keys(SANDBOX_BANK_REASONS) : [],
@@ -56,7 +68,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const bankCode = form?.get("bankReason");
   if (outcome === "bank_refusal") {
-    if (typeof bankCode !== "string" || !(bankCode in SANDBOX_BANK_REASONS)) throw new Response("Bad request", { status: 400 });
+    if (typeof bankCode !== "string" || !(bankCode in SANDBOX_BANK_REASONS))
+      throw new Response("Bad request", { status: 400 });
     const back = await sandbox.settle(id, { bankReasonCode: bankCode });
     if (!back) throw new Response("Not found", { status: 404 });
     return redirect(back);
@@ -69,7 +82,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const refundOutcome = form?.get("refund");
   if (typeof refundOutcome === "string") {
     const refund = (await sandbox.refundsOf(id)).find((r) => r.id === form?.get("refundId"));
-    if (!refund || !(SANDBOX_REFUND_OUTCOMES as readonly string[]).includes(refundOutcome)) throw new Response("Bad request", { status: 400 });
+    if (!refund || !(SANDBOX_REFUND_OUTCOMES as readonly string[]).includes(refundOutcome))
+      throw new Response("Bad request", { status: 400 });
     await sandbox.settleRefund(refund.id, refundOutcome as SandboxRefundOutcome);
     return redirect(`/sandbox/${id}`);
   }
@@ -84,7 +98,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const back = await sandbox.settle(id, outcome as SandboxOutcome);
   if (!back) throw new Response("Not found", { status: 404 });
   if (outcome === "pending") {
-    context.ctx.waitUntil(new Promise((r) => setTimeout(r, SETTLE_LATER_MS)).then(() => sandbox.settle(id, "paid_later")));
+    context.ctx.waitUntil(
+      new Promise((r) => setTimeout(r, SETTLE_LATER_MS)).then(() => sandbox.settle(id, "paid_later")),
+    );
   }
   return redirect(back);
 }
@@ -100,12 +116,30 @@ export default function SandboxCheckout() {
         <h1>{t("sandbox.title")}</h1>
         <p className="sandbox-amount">{p.amount}</p>
         <p className="sandbox-description">{p.description}</p>
-        {p.method ? <p>{t("sandbox.method", { method: t(`providerMethods.${p.method}`, { defaultValue: p.method }) })}</p> : null}
+        {p.method ? (
+          <p>{t("sandbox.method", { method: t(`providerMethods.${p.method}`, { defaultValue: p.method }) })}</p>
+        ) : null}
         {open ? (
           <Form method="post" className="sandbox-outcomes">
             <p>{t("sandbox.choose")}</p>
-            {(["paid", "paid_fail_recurring", "paid_timeout_recurring", "pending", "failed", "canceled", "expired"] as const).map((o) => (
-              <button key={o} type="submit" name="outcome" value={o} className={o === "paid" ? "btn btn-primary btn-block" : "btn btn-outline btn-block"}>
+            {(
+              [
+                "paid",
+                "paid_fail_recurring",
+                "paid_timeout_recurring",
+                "pending",
+                "failed",
+                "canceled",
+                "expired",
+              ] as const
+            ).map((o) => (
+              <button
+                key={o}
+                type="submit"
+                name="outcome"
+                value={o}
+                className={o === "paid" ? "btn btn-primary btn-block" : "btn btn-outline btn-block"}
+              >
                 {t(`sandbox.outcomes.${o}`)}
               </button>
             ))}
@@ -113,10 +147,14 @@ export default function SandboxCheckout() {
         ) : p.status === "pending" ? (
           <Form method="post" className="sandbox-outcomes">
             <p>{t("sandbox.pending")}</p>
-            <button type="submit" name="outcome" value="settle" className="btn btn-primary btn-block">{t("sandbox.settle")}</button>
+            <button type="submit" name="outcome" value="settle" className="btn btn-primary btn-block">
+              {t("sandbox.settle")}
+            </button>
           </Form>
         ) : (
-          <p className="alert alert-info" role="status">{t("sandbox.done", { status: p.status })}</p>
+          <p className="alert alert-info" role="status">
+            {t("sandbox.done", { status: p.status })}
+          </p>
         )}
         {p.status === "pending" && p.bankReasons.length > 0 ? (
           <Form method="post" className="sandbox-outcomes" data-testid="sandbox-bank-refusal">
@@ -129,7 +167,9 @@ export default function SandboxCheckout() {
           </Form>
         ) : null}
         {p.status === "paid" ? <AfterPayment /> : null}
-        <p><a href={p.returnUrl}>{t("sandbox.back")}</a></p>
+        <p>
+          <a href={p.returnUrl}>{t("sandbox.back")}</a>
+        </p>
       </div>
     </div>
   );
@@ -148,28 +188,46 @@ function AfterPayment() {
           {["queued", "pending", "processing"].includes(r.status) ? (
             <>
               <input type="hidden" name="refundId" value={r.id} />
-              <button type="submit" name="refund" value="refunded" className="btn btn-outline btn-block">{t("sandbox.refundSettle")}</button>
-              <button type="submit" name="refund" value="failed" className="btn btn-outline btn-block">{t("sandbox.refundFail")}</button>
+              <button type="submit" name="refund" value="refunded" className="btn btn-outline btn-block">
+                {t("sandbox.refundSettle")}
+              </button>
+              <button type="submit" name="refund" value="failed" className="btn btn-outline btn-block">
+                {t("sandbox.refundFail")}
+              </button>
             </>
           ) : null}
         </Form>
       ))}
       {p.chargedBack ? (
         <Form method="post" className="sandbox-outcomes">
-          <p className="alert alert-warning" role="status">{t("sandbox.chargedBack")}</p>
-          <button type="submit" name="outcome" value="reverse" className="btn btn-outline btn-block">{t("sandbox.reverse")}</button>
+          <p className="alert alert-warning" role="status">
+            {t("sandbox.chargedBack")}
+          </p>
+          <button type="submit" name="outcome" value="reverse" className="btn btn-outline btn-block">
+            {t("sandbox.reverse")}
+          </button>
         </Form>
       ) : (
         <Form method="post" className="sandbox-outcomes">
-          {p.reversed ? <p className="alert alert-info" role="status">{t("sandbox.reversed")}</p> : null}
-          <button type="submit" name="outcome" value="chargeback" className="btn btn-outline btn-block">{t("sandbox.chargeback")}</button>
+          {p.reversed ? (
+            <p className="alert alert-info" role="status">
+              {t("sandbox.reversed")}
+            </p>
+          ) : null}
+          <button type="submit" name="outcome" value="chargeback" className="btn btn-outline btn-block">
+            {t("sandbox.chargeback")}
+          </button>
         </Form>
       )}
       <Form method="post" className="sandbox-outcomes">
         {p.timeoutNextRefund ? (
-          <p className="alert alert-info" role="status">{t("sandbox.refundTimeoutOn")}</p>
+          <p className="alert alert-info" role="status">
+            {t("sandbox.refundTimeoutOn")}
+          </p>
         ) : (
-          <button type="submit" name="outcome" value="refund_timeout" className="btn btn-outline btn-block">{t("sandbox.refundTimeout")}</button>
+          <button type="submit" name="outcome" value="refund_timeout" className="btn btn-outline btn-block">
+            {t("sandbox.refundTimeout")}
+          </button>
         )}
       </Form>
     </section>

@@ -35,10 +35,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: changeEmailSchema });
     if (submission.status !== "success") return { intent, result: submission.reply() } satisfies Reply;
     const v = submission.value;
-    const r = await requestMailChange(context.env, brand, member, v.new_email, v.password, linkOrigin(brand, context.env, request));
+    const r = await requestMailChange(
+      context.env,
+      brand,
+      member,
+      v.new_email,
+      v.password,
+      linkOrigin(brand, context.env, request),
+    );
     const hide = { hideFields: ["password"] };
-    if (r === "wrong_password") return { intent, result: submission.reply({ fieldErrors: { password: ["errors.oldPassword"] }, ...hide }) };
-    if (r === "taken") return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] }, ...hide }) };
+    if (r === "wrong_password")
+      return { intent, result: submission.reply({ fieldErrors: { password: ["errors.oldPassword"] }, ...hide }) };
+    if (r === "taken")
+      return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] }, ...hide }) };
     return { intent, notice: "settings.emailSent", result: submission.reply({ resetForm: true }) };
   }
   if (intent === "password") {
@@ -46,8 +55,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const hide = { hideFields: ["old_password", "password", "password_confirm"] };
     if (submission.status !== "success") return { intent, result: submission.reply(hide) };
     const v = submission.value;
-    const ok = await changePassword(context.env, member.id, v.old_password, v.password, await currentSessionHash(request, context));
-    if (!ok) return { intent, result: submission.reply({ fieldErrors: { old_password: ["errors.oldPassword"] }, ...hide }) };
+    const ok = await changePassword(
+      context.env,
+      member.id,
+      v.old_password,
+      v.password,
+      await currentSessionHash(request, context),
+    );
+    if (!ok)
+      return { intent, result: submission.reply({ fieldErrors: { old_password: ["errors.oldPassword"] }, ...hide }) };
     return { intent, notice: "settings.passwordChanged", result: submission.reply({ resetForm: true }) };
   }
   if (intent === "invisible") {
@@ -85,8 +101,15 @@ function EmailForm({ email }: { email: string }) {
       <p>{t("settings.currentEmail", { email })}</p>
       <input type="hidden" name="intent" value="email" />
       <Field field={fields.new_email} label={t("settings.newEmail")} type="email" autoComplete="email" />
-      <Field field={fields.password} label={t("settings.oldPassword")} type="password" autoComplete="current-password" />
-      <button type="submit" className="btn btn-primary">{t("settings.emailSubmit")}</button>
+      <Field
+        field={fields.password}
+        label={t("settings.oldPassword")}
+        type="password"
+        autoComplete="current-password"
+      />
+      <button type="submit" className="btn btn-primary">
+        {t("settings.emailSubmit")}
+      </button>
     </Form>
   );
 }
@@ -106,10 +129,28 @@ function PasswordForm() {
       <Notice text={data?.notice ? t(data.notice) : null} />
       <Errors form id={form.errorId} errors={form.errors} />
       <input type="hidden" name="intent" value="password" />
-      <Field field={fields.old_password} label={t("settings.oldPassword")} type="password" autoComplete="current-password" />
-      <Field field={fields.password} label={t("reset.newPassword")} type="password" autoComplete="new-password" hint={t("signup.passwordHint")} />
-      <Field field={fields.password_confirm} label={t("reset.confirmPassword")} type="password" autoComplete="new-password" />
-      <button type="submit" className="btn btn-primary">{t("settings.passwordSubmit")}</button>
+      <Field
+        field={fields.old_password}
+        label={t("settings.oldPassword")}
+        type="password"
+        autoComplete="current-password"
+      />
+      <Field
+        field={fields.password}
+        label={t("reset.newPassword")}
+        type="password"
+        autoComplete="new-password"
+        hint={t("signup.passwordHint")}
+      />
+      <Field
+        field={fields.password_confirm}
+        label={t("reset.confirmPassword")}
+        type="password"
+        autoComplete="new-password"
+      />
+      <button type="submit" className="btn btn-primary">
+        {t("settings.passwordSubmit")}
+      </button>
     </Form>
   );
 }
@@ -138,7 +179,9 @@ export default function Settings() {
           <span>{t("settings.invisible")}</span>
         </label>
         <p className="field-hint">{t("settings.invisibleHint")}</p>
-        <button type="submit" className="btn btn-primary">{t("settings.save")}</button>
+        <button type="submit" className="btn btn-primary">
+          {t("settings.save")}
+        </button>
       </Form>
       <Form method="post" className="card form-card" id="language" reloadDocument>
         <h2>{t("settings.languageTitle")}</h2>
@@ -148,18 +191,30 @@ export default function Settings() {
           <label htmlFor="settings-language">{t("settings.language")}</label>
           <select id="settings-language" name="language" defaultValue={lng}>
             {[...LANGUAGES].sort().map((l) => (
-              <option key={l} value={l} lang={l}>{LANGUAGE_NAMES[l]}</option>
+              <option key={l} value={l} lang={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
             ))}
           </select>
         </div>
-        <button type="submit" className="btn btn-primary">{t("settings.save")}</button>
+        <button type="submit" className="btn btn-primary">
+          {t("settings.save")}
+        </button>
       </Form>
       <section className="card card-body" id="more">
         <h2>{t("settings.moreTitle")}</h2>
         <ul className="link-list">
-          <li><Link to="/notifications">{t("notifications.title")}</Link></li>
-          <li><a href="/settings/data" download>{t("settings.download")}</a></li>
-          <li><Link to="/settings/delete">{t("settings.delete")}</Link></li>
+          <li>
+            <Link to="/notifications">{t("notifications.title")}</Link>
+          </li>
+          <li>
+            <a href="/settings/data" download>
+              {t("settings.download")}
+            </a>
+          </li>
+          <li>
+            <Link to="/settings/delete">{t("settings.delete")}</Link>
+          </li>
         </ul>
       </section>
     </div>

@@ -37,7 +37,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: deleteSchema });
   if (submission.status !== "success") return { intent: "delete", result: submission.reply() } as const;
-  await deleteAccount(context.env, brand, member, submission.value.reason, submission.value.remarks ?? "", linkOrigin(brand, context.env, request));
+  await deleteAccount(
+    context.env,
+    brand,
+    member,
+    submission.value.reason,
+    submission.value.remarks ?? "",
+    linkOrigin(brand, context.env, request),
+  );
   return redirect("/account-deleted", { headers: { "Set-Cookie": await destroySession(request, context) } });
 }
 
@@ -52,20 +59,26 @@ function Offers({ invisible, discount }: { invisible: boolean; discount: number 
         <section className="card">
           <h2>{t("delete.offerEmail")}</h2>
           <p>{t("delete.offerEmailText")}</p>
-          <Link to="/settings#email" className="btn btn-outline">{t("delete.offerEmailAction")}</Link>
+          <Link to="/settings#email" className="btn btn-outline">
+            {t("delete.offerEmailAction")}
+          </Link>
         </section>
         <Form method="post" className="card">
           <h2>{t("delete.offerPrivacy")}</h2>
           <p>{t("delete.offerPrivacyText")}</p>
           <Notice text={data?.intent === "invisible" ? t(data.notice!) : null} />
           {invisible || data?.intent === "invisible" ? null : (
-            <button type="submit" name="intent" value="invisible" className="btn btn-outline">{t("delete.offerPrivacyAction")}</button>
+            <button type="submit" name="intent" value="invisible" className="btn btn-outline">
+              {t("delete.offerPrivacyAction")}
+            </button>
           )}
         </Form>
         <section className="card">
           <h2>{t("delete.offerTryout")}</h2>
           <p>{t("delete.offerTryoutText")}</p>
-          <Link to="/credits/tryout" className="btn btn-outline">{t("delete.offerTryoutAction")}</Link>
+          <Link to="/credits/tryout" className="btn btn-outline">
+            {t("delete.offerTryoutAction")}
+          </Link>
         </section>
         {discount > 0 ? (
           <Form method="post" className="card">
@@ -73,16 +86,21 @@ function Offers({ invisible, discount }: { invisible: boolean; discount: number 
             <p>{t("delete.offerDiscountText", { percentage: discount })}</p>
             {data?.intent === "discount" && data.code ? (
               <p className="alert alert-success" role="status">
-                {t("delete.discountCode", { percentage: data.code.percentage })} <strong className="code">{data.code.code}</strong>
+                {t("delete.discountCode", { percentage: data.code.percentage })}{" "}
+                <strong className="code">{data.code.code}</strong>
               </p>
             ) : (
-              <button type="submit" name="intent" value="discount" className="btn btn-outline">{t("delete.offerDiscountAction")}</button>
+              <button type="submit" name="intent" value="discount" className="btn btn-outline">
+                {t("delete.offerDiscountAction")}
+              </button>
             )}
           </Form>
         ) : null}
       </div>
       <p className="delete-continue">
-        <Link to="?step=reasons" className="btn btn-link">{t("delete.continue")}</Link>
+        <Link to="?step=reasons" className="btn btn-link">
+          {t("delete.continue")}
+        </Link>
       </p>
     </>
   );
@@ -112,11 +130,21 @@ function Reasons() {
       <Errors id={fields.reason.errorId} errors={fields.reason.errors} />
       <div className="field">
         <label htmlFor={fields.remarks.id}>{t("delete.remarks")}</label>
-        <textarea id={fields.remarks.id} name={fields.remarks.name} rows={4} maxLength={2000} defaultValue={fields.remarks.initialValue} />
+        <textarea
+          id={fields.remarks.id}
+          name={fields.remarks.name}
+          rows={4}
+          maxLength={2000}
+          defaultValue={fields.remarks.initialValue}
+        />
       </div>
       <p>{t("delete.warning", { days: 14 })}</p>
-      <button type="submit" className="btn btn-primary btn-block">{t("delete.submit")}</button>
-      <p className="form-links"><Link to="/settings">{t("delete.cancel")}</Link></p>
+      <button type="submit" className="btn btn-primary btn-block">
+        {t("delete.submit")}
+      </button>
+      <p className="form-links">
+        <Link to="/settings">{t("delete.cancel")}</Link>
+      </p>
     </Form>
   );
 }

@@ -15,7 +15,10 @@ export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, { t, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const [member, { t, lng }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "members"),
+  ]);
   const found = await findMatches(context.env.DB, member.id, new URLSearchParams(), lng);
   return { title: t("signupMatches.title"), matches: found?.matches.slice(0, 12) ?? [] };
 }
@@ -41,7 +44,11 @@ export default function SignupMatches() {
           </MemberCard>
         ))}
       </ul>
-      <p className="step-actions"><Link to="/complete-signup" className="btn btn-primary">{t("steps.next")}</Link></p>
+      <p className="step-actions">
+        <Link to="/complete-signup" className="btn btn-primary">
+          {t("steps.next")}
+        </Link>
+      </p>
     </div>
   );
 }

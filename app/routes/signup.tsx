@@ -43,11 +43,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ...extra,
   });
   if (formData.get("intent") === "reactivate") {
-    const result = await requestReactivation(context.env, brand, String(formData.get("reactivate_email") ?? ""), origin);
-    return result === "sent" ? reply({}, { notice: "signup.reactivationSent" }) : reply({ formErrors: [result === "too_many" ? "errors.tooManyResets" : "errors.generic"] });
+    const result = await requestReactivation(
+      context.env,
+      brand,
+      String(formData.get("reactivate_email") ?? ""),
+      origin,
+    );
+    return result === "sent"
+      ? reply({}, { notice: "signup.reactivationSent" })
+      : reply({ formErrors: [result === "too_many" ? "errors.tooManyResets" : "errors.generic"] });
   }
   const allowed = signupAllowed(brand.signups, tracking);
-  if (allowed !== "open") return reply({ formErrors: [allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource"] });
+  if (allowed !== "open")
+    return reply({ formErrors: [allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource"] });
   if (submission.status !== "success") return reply();
   if (!(await withinRateLimit(context.env, request, "signup"))) return reply({ formErrors: ["errors.rateLimited"] });
   const v = submission.value;
@@ -56,13 +64,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context.env,
     brand,
     {
-      email: v.email, name: v.name, dateOfBirth: v.date_of_birth, password: v.password, signupMessage: v.signup_message,
-      signupProfileId: v.profile, gender: v.gender, seeking: v.seeking,
+      email: v.email,
+      name: v.name,
+      dateOfBirth: v.date_of_birth,
+      password: v.password,
+      signupMessage: v.signup_message,
+      signupProfileId: v.profile,
+      gender: v.gender,
+      seeking: v.seeking,
     },
     { tracking, language: lng, country, origin },
   );
   if (!result.ok) {
-    return reply({ fieldErrors: { email: ["errors.emailExists"] } }, result.error === "pending_deletion" ? { pendingDeletion: v.email } : {});
+    return reply(
+      { fieldErrors: { email: ["errors.emailExists"] } },
+      result.error === "pending_deletion" ? { pendingDeletion: v.email } : {},
+    );
   }
   const headers = await startSession(request, context, result.userId);
   // Signed up to write to a member: straight into that conversation (the message waits for confirmation).
@@ -83,7 +100,9 @@ export default function Signup() {
         </div>
       ) : (
         <div className="card card-body" role="status">
-          <p className="alert alert-info">{t(allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource")}</p>
+          <p className="alert alert-info">
+            {t(allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource")}
+          </p>
           <p className="form-links">
             <Link to="/login">{t("signup.haveAccount")}</Link>
           </p>

@@ -22,7 +22,12 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   return {
     lang: lng,
     title: t("statement.title"),
-    labels: { facts: t("statement.facts"), rule: t("statement.rule"), date: t("statement.date"), appeal: t("statement.appeal") },
+    labels: {
+      facts: t("statement.facts"),
+      rule: t("statement.rule"),
+      date: t("statement.date"),
+      appeal: t("statement.appeal"),
+    },
     lines,
   };
 }
@@ -33,11 +38,22 @@ export default function StatementPage() {
     <div className="container container-narrow account-page" lang={s.lang}>
       <h1>{s.title}</h1>
       <div className="card form-card">
-        <p><strong>{s.lines.what}</strong></p>
+        <p>
+          <strong>{s.lines.what}</strong>
+        </p>
         <dl className="statement">
-          <dt>{s.labels.facts}</dt><dd>{s.lines.facts}</dd>
-          {s.lines.rule ? <><dt>{s.labels.rule}</dt><dd><Link to="/pages/terms">{s.lines.rule}</Link></dd></> : null}
-          <dt>{s.labels.date}</dt><dd>{s.lines.date}</dd>
+          <dt>{s.labels.facts}</dt>
+          <dd>{s.lines.facts}</dd>
+          {s.lines.rule ? (
+            <>
+              <dt>{s.labels.rule}</dt>
+              <dd>
+                <Link to="/pages/terms">{s.lines.rule}</Link>
+              </dd>
+            </>
+          ) : null}
+          <dt>{s.labels.date}</dt>
+          <dd>{s.lines.date}</dd>
         </dl>
         <p>{s.lines.automated}</p>
         <p>{s.labels.appeal}</p>

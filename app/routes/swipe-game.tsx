@@ -1,5 +1,11 @@
 /** The swipe game: like or pass on one card at a time; at most 4 likes a day. */
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { z } from "zod";
@@ -15,14 +21,20 @@ export const handle = { i18n: ["common", "members"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [member, { t, lng }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const [member, { t, lng }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "members"),
+  ]);
   return { title: t("swipe.title"), premium: member.paidUser, ...(await nextCards(context.env.DB, member.id, 1, lng)) };
 }
 
 const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().min(1).max(64) });
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const [member, { t }] = await Promise.all([requireMember(request, context), pageContext(request, context, "members")]);
+  const [member, { t }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "members"),
+  ]);
   const parsed = Input.safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) return data({ error: t("errors.invalid") }, { status: 400 });
   const { intent, targetId } = parsed.data;
@@ -44,9 +56,16 @@ export default function SwipeGame() {
       <p className="hint">{t("swipe.left", { count: likesLeft })}</p>
       {data?.error || likesLeft === 0 ? (
         // At the daily limit the heart still answers: it says why, with the premium offer.
-        <div className={`alert ${data?.error ? "alert-danger" : "alert-info"} swipe-limit`} role={data?.error ? "alert" : "status"}>
+        <div
+          className={`alert ${data?.error ? "alert-danger" : "alert-info"} swipe-limit`}
+          role={data?.error ? "alert" : "status"}
+        >
           <p>{data?.error ?? t("swipe.limit", { max: SWIPE_LIKES_PER_DAY })}</p>
-          {premium ? null : <Link to="/premium" className="btn btn-primary btn-sm">{t("photos.getPremium")}</Link>}
+          {premium ? null : (
+            <Link to="/premium" className="btn btn-primary btn-sm">
+              {t("photos.getPremium")}
+            </Link>
+          )}
         </div>
       ) : null}
       {card ? <SwipeCard key={card.id} m={card} disabled={false} /> : <p className="empty">{t("swipe.empty")}</p>}

@@ -20,22 +20,36 @@ export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsS
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
   const { lng, t, brand } = await pageContext(request, context, "shop");
-  if (!params.id) return { title: t("transactions.title"), list: await listTransactions(context, lng, member.id), one: null };
-  const [one, row] = await Promise.all([getTransaction(context, lng, member.id, params.id), ownPayment(context, member.id, params.id)]);
+  if (!params.id)
+    return { title: t("transactions.title"), list: await listTransactions(context, lng, member.id), one: null };
+  const [one, row] = await Promise.all([
+    getTransaction(context, lng, member.id, params.id),
+    ownPayment(context, member.id, params.id),
+  ]);
   if (!one || !row) throw new Response("Not found", { status: 404 });
   const paid = row.status === "paid";
   const chargedBack = row.status === "charged_back";
-  const [quote, refunds] = await Promise.all([paid ? refundQuote(context, brand, row) : null, refundsOf(context, row.id)]);
+  const [quote, refunds] = await Promise.all([
+    paid ? refundQuote(context, brand, row) : null,
+    refundsOf(context, row.id),
+  ]);
   return {
     title: t("transactions.one", { id: one.id }),
     list: null,
     one,
     receipt: paid || chargedBack ? receiptOf(lng, brand, row) : null,
-    chargeback: chargedBack ? { amount: formatMoney(lng, row.chargedBackCents ?? row.amountCents, row.currency) } : null,
+    chargeback: chargedBack
+      ? { amount: formatMoney(lng, row.chargedBackCents ?? row.amountCents, row.currency) }
+      : null,
     refundDays: brand.refundDays,
     quote: quote?.ok ? { credits: quote.credits, amount: formatMoney(lng, quote.amountCents, quote.currency) } : null,
     quoteReason: quote && !quote.ok ? quote.reason : null,
-    refunds: refunds.map((r) => ({ id: r.id, credits: r.credits, amount: formatMoney(lng, r.amount_cents, r.currency), status: r.status })),
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      credits: r.credits,
+      amount: formatMoney(lng, r.amount_cents, r.currency),
+      status: r.status,
+    })),
   };
 }
 
@@ -53,7 +67,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 /** A payment status in the page language (a chargeback's label lives in the payments namespace). */
 function useStatusText() {
   const { t } = useTranslation(["shop", "payments"]);
-  return (status: string) => (status === "charged_back" ? t("payments:chargeback.status") : t(`status.${status}`, { defaultValue: status }));
+  return (status: string) =>
+    status === "charged_back" ? t("payments:chargeback.status") : t(`status.${status}`, { defaultValue: status });
 }
 
 function Detail({ tx }: { tx: Transaction }) {
@@ -72,7 +87,10 @@ function Detail({ tx }: { tx: Transaction }) {
   return (
     <dl className="card page-dl" data-testid="transaction">
       {rows.map(([label, value]) => (
-        <div key={label} className="page-dl-row"><dt>{label}</dt><dd>{value}</dd></div>
+        <div key={label} className="page-dl-row">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
       ))}
     </dl>
   );
@@ -88,28 +106,56 @@ function ReceiptCard({ tx, receipt }: { tx: Transaction; receipt: Receipt }) {
         <strong>{s.name}</strong>
         <span>{receipt.brandName}</span>
         <span>{s.address}</span>
-        <span>{s.city}, {s.country}</span>
-        <span>{t("receipt.kvk")}: {s.kvk}</span>
-        {s.vatNumber ? <span>{t("receipt.vatNumber")}: {s.vatNumber}</span> : null}
+        <span>
+          {s.city}, {s.country}
+        </span>
+        <span>
+          {t("receipt.kvk")}: {s.kvk}
+        </span>
+        {s.vatNumber ? (
+          <span>
+            {t("receipt.vatNumber")}: {s.vatNumber}
+          </span>
+        ) : null}
       </address>
-      <p>{t("receipt.paymentId")}: <strong>{tx.id}</strong>{receipt.paidAt ? ` · ${receipt.paidAt}` : ""}</p>
+      <p>
+        {t("receipt.paymentId")}: <strong>{tx.id}</strong>
+        {receipt.paidAt ? ` · ${receipt.paidAt}` : ""}
+      </p>
       <table className="receipt-lines">
         <tbody>
           <tr>
-            <th scope="row">{t("shop:package.credits", { count: tx.credits })} ({t(`shop:tiers.${tx.packageId}`, { defaultValue: tx.packageId })})</th>
+            <th scope="row">
+              {t("shop:package.credits", { count: tx.credits })} (
+              {t(`shop:tiers.${tx.packageId}`, { defaultValue: tx.packageId })})
+            </th>
             <td>{receipt.total}</td>
           </tr>
           {receipt.original ? (
-            <tr><th scope="row">{t("receipt.discount", { amount: receipt.original })}</th><td /></tr>
+            <tr>
+              <th scope="row">{t("receipt.discount", { amount: receipt.original })}</th>
+              <td />
+            </tr>
           ) : null}
-          <tr><th scope="row">{t("receipt.net")}</th><td>{receipt.net}</td></tr>
-          <tr><th scope="row">{t("receipt.vat", { rate: receipt.vatRate })}</th><td>{receipt.vat}</td></tr>
-          <tr className="receipt-total"><th scope="row">{t("receipt.total")}</th><td>{receipt.total}</td></tr>
+          <tr>
+            <th scope="row">{t("receipt.net")}</th>
+            <td>{receipt.net}</td>
+          </tr>
+          <tr>
+            <th scope="row">{t("receipt.vat", { rate: receipt.vatRate })}</th>
+            <td>{receipt.vat}</td>
+          </tr>
+          <tr className="receipt-total">
+            <th scope="row">{t("receipt.total")}</th>
+            <td>{receipt.total}</td>
+          </tr>
         </tbody>
       </table>
       <p className="no-print">
         {/* The browser's own print also works without JavaScript; this button only saves a step. */}
-        <button type="button" className="btn btn-outline btn-sm" onClick={() => window.print()}>{t("receipt.print")}</button>
+        <button type="button" className="btn btn-outline btn-sm" onClick={() => window.print()}>
+          {t("receipt.print")}
+        </button>
       </p>
     </section>
   );
@@ -132,7 +178,9 @@ function Refund() {
       {d.quote ? (
         <Form method="post">
           <p>{t("refund.offer", { count: d.quote.credits, amount: d.quote.amount })}</p>
-          <button type="submit" name="intent" value="refund" className="btn btn-outline">{t("refund.button")}</button>
+          <button type="submit" name="intent" value="refund" className="btn btn-outline">
+            {t("refund.button")}
+          </button>
         </Form>
       ) : d.quoteReason && d.quoteReason !== "status" && !done?.refund ? (
         <p data-testid="refund-unavailable">{t(`refund.${d.quoteReason}`, { count: d.refundDays })}</p>
@@ -140,7 +188,9 @@ function Refund() {
       {d.refunds.length > 0 ? (
         <ul className="refund-list" data-testid="refunds">
           {d.refunds.map((r) => (
-            <li key={r.id}>{t("refund.row", { count: r.credits, amount: r.amount, status: t(`refund.status.${r.status}`) })}</li>
+            <li key={r.id}>
+              {t("refund.row", { count: r.credits, amount: r.amount, status: t(`refund.status.${r.status}`) })}
+            </li>
           ))}
         </ul>
       ) : null}
@@ -157,11 +207,19 @@ export default function Transactions() {
       <ShopPage title={t("transactions.one", { id: d.one.id })}>
         <Detail tx={d.one} />
         {d.chargeback ? (
-          <p className="alert alert-warning" role="status" data-testid="chargeback">{t("payments:chargeback.notice", { amount: d.chargeback.amount })}</p>
+          <p className="alert alert-warning" role="status" data-testid="chargeback">
+            {t("payments:chargeback.notice", { amount: d.chargeback.amount })}
+          </p>
         ) : null}
-        {d.receipt ? <ReceiptCard tx={d.one} receipt={d.receipt} /> : <p className="no-print">{t("payments:receipt.notPaid")}</p>}
+        {d.receipt ? (
+          <ReceiptCard tx={d.one} receipt={d.receipt} />
+        ) : (
+          <p className="no-print">{t("payments:receipt.notPaid")}</p>
+        )}
         <Refund />
-        <p className="no-print"><Link to="/transactions">{t("transactions.all")}</Link></p>
+        <p className="no-print">
+          <Link to="/transactions">{t("transactions.all")}</Link>
+        </p>
       </ShopPage>
     );
   }
@@ -184,7 +242,9 @@ export default function Transactions() {
             <tbody>
               {list.map((tx) => (
                 <tr key={tx.id}>
-                  <td><Link to={`/transactions/${tx.id}`}>{tx.date}</Link></td>
+                  <td>
+                    <Link to={`/transactions/${tx.id}`}>{tx.date}</Link>
+                  </td>
                   <td>{t(`tiers.${tx.packageId}`, { defaultValue: tx.packageId })}</td>
                   <td>{tx.credits}</td>
                   <td>{tx.amount}</td>
@@ -198,7 +258,9 @@ export default function Transactions() {
       ) : (
         <p data-testid="no-transactions">{t("transactions.none")}</p>
       )}
-      <Link to="/credits" className="btn btn-primary">{t("transactions.toCredits")}</Link>
+      <Link to="/credits" className="btn btn-primary">
+        {t("transactions.toCredits")}
+      </Link>
     </ShopPage>
   );
 }

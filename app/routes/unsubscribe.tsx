@@ -47,19 +47,27 @@ export default function Unsubscribe() {
       <h1>{t("unsubscribe.title")}</h1>
       <div className="card form-card">
         {!type || (result && !result.done) ? (
-          <p className="alert alert-danger" role="alert">{t("unsubscribe.invalid")}</p>
+          <p className="alert alert-danger" role="alert">
+            {t("unsubscribe.invalid")}
+          </p>
         ) : result?.done ? (
-          <p className="alert alert-success" role="status">{t("unsubscribe.done", { type: typeName })}</p>
+          <p className="alert alert-success" role="status">
+            {t("unsubscribe.done", { type: typeName })}
+          </p>
         ) : (
           <Form method="post">
             <input type="hidden" name="u" value={params.u} />
             <input type="hidden" name="t" value={params.t} />
             <input type="hidden" name="s" value={params.s} />
             <p>{t("unsubscribe.confirm", { type: typeName })}</p>
-            <button type="submit" className="btn btn-primary">{t("unsubscribe.button")}</button>
+            <button type="submit" className="btn btn-primary">
+              {t("unsubscribe.button")}
+            </button>
           </Form>
         )}
-        <p className="form-links"><Link to="/notifications">{t("unsubscribe.settings")}</Link></p>
+        <p className="form-links">
+          <Link to="/notifications">{t("unsubscribe.settings")}</Link>
+        </p>
       </div>
     </div>
   );

@@ -17,9 +17,55 @@ export const THUMB_SIZE = 200;
 export type Avatar = { gender: Gender; hair: HairColour; full: Uint8Array; thumb: Uint8Array; blur: Uint8Array };
 
 // Lorelei hair variants that read as short (men) or longer (women); picked by eye from the style sheet.
-const MALE_HAIR = ["variant01", "variant02", "variant03", "variant04", "variant05", "variant06", "variant07", "variant08", "variant09", "variant12", "variant22", "variant36", "variant39", "variant44", "variant47"] as const;
+const MALE_HAIR = [
+  "variant01",
+  "variant02",
+  "variant03",
+  "variant04",
+  "variant05",
+  "variant06",
+  "variant07",
+  "variant08",
+  "variant09",
+  "variant12",
+  "variant22",
+  "variant36",
+  "variant39",
+  "variant44",
+  "variant47",
+] as const;
 const BALD_HAIR = ["variant25", "variant28", "variant34"] as const;
-const FEMALE_HAIR = ["variant10", "variant11", "variant13", "variant14", "variant15", "variant16", "variant17", "variant18", "variant19", "variant20", "variant21", "variant23", "variant24", "variant26", "variant29", "variant30", "variant31", "variant32", "variant33", "variant35", "variant37", "variant38", "variant40", "variant41", "variant42", "variant43", "variant45", "variant46", "variant48"] as const;
+const FEMALE_HAIR = [
+  "variant10",
+  "variant11",
+  "variant13",
+  "variant14",
+  "variant15",
+  "variant16",
+  "variant17",
+  "variant18",
+  "variant19",
+  "variant20",
+  "variant21",
+  "variant23",
+  "variant24",
+  "variant26",
+  "variant29",
+  "variant30",
+  "variant31",
+  "variant32",
+  "variant33",
+  "variant35",
+  "variant37",
+  "variant38",
+  "variant40",
+  "variant41",
+  "variant42",
+  "variant43",
+  "variant45",
+  "variant46",
+  "variant48",
+] as const;
 const HAIR_RGB: Record<HairColour, string[]> = {
   blond: ["e8c46f", "d9b15a", "f0d58c"],
   brown: ["6b4226", "7d5233", "4e3020"],
@@ -83,25 +129,36 @@ function blurred(svg: string): Uint8Array {
 
 export function renderAvatar(gender: Gender, hair: HairColour, seed: string): Avatar {
   const svg = svgFor(gender, hair, seed);
-  return { gender, hair, full: encode(render(svg, FULL_SIZE)), thumb: encode(render(svg, THUMB_SIZE)), blur: blurred(svg) };
+  return {
+    gender,
+    hair,
+    full: encode(render(svg, FULL_SIZE)),
+    thumb: encode(render(svg, THUMB_SIZE)),
+    blur: blurred(svg),
+  };
 }
 
 /** The whole pool (~4 s of CPU, so cached on disk between runs). */
 export async function renderPool(): Promise<Avatar[]> {
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
   const unb64 = (text: string) => new Uint8Array(Buffer.from(text, "base64"));
-  const stored = await cachedJson("avatars", import.meta.url, ["@dicebear/core", "@dicebear/collection", "@resvg/resvg-js", "@cf-wasm/photon"], () => {
-    const pool = [];
-    for (const gender of ["female", "male"] as const) {
-      for (const [hair, count] of Object.entries(POOL[gender]) as [HairColour, number][]) {
-        for (let i = 0; i < count; i++) {
-          const a = renderAvatar(gender, hair, `${gender}-${hair}-${i}`);
-          pool.push({ gender, hair, full: b64(a.full), thumb: b64(a.thumb), blur: b64(a.blur) });
+  const stored = await cachedJson(
+    "avatars",
+    import.meta.url,
+    ["@dicebear/core", "@dicebear/collection", "@resvg/resvg-js", "@cf-wasm/photon"],
+    () => {
+      const pool = [];
+      for (const gender of ["female", "male"] as const) {
+        for (const [hair, count] of Object.entries(POOL[gender]) as [HairColour, number][]) {
+          for (let i = 0; i < count; i++) {
+            const a = renderAvatar(gender, hair, `${gender}-${hair}-${i}`);
+            pool.push({ gender, hair, full: b64(a.full), thumb: b64(a.thumb), blur: b64(a.blur) });
+          }
         }
       }
-    }
-    return pool;
-  });
+      return pool;
+    },
+  );
   return stored.map((a) => ({ ...a, full: unb64(a.full), thumb: unb64(a.thumb), blur: unb64(a.blur) }));
 }
 

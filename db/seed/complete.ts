@@ -12,7 +12,8 @@ export function shouldSeed(o: { ifEmpty: boolean; marked: boolean }): boolean {
   return !o.ifEmpty || !o.marked;
 }
 
-const TRANSIENT = /UND_ERR_SOCKET|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket hang up|fetch failed|other side closed|Network connection lost/i;
+const TRANSIENT =
+  /UND_ERR_SOCKET|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket hang up|fetch failed|other side closed|Network connection lost/i;
 
 /** An error worth a fresh attempt (the local D1/R2 proxy lost its connection), not a bug in the seed. */
 export function isTransient(error: unknown): boolean {
@@ -26,7 +27,11 @@ export function isTransient(error: unknown): boolean {
 }
 
 /** Runs `attempt` until it succeeds, retrying transient errors up to `tries` times in all. */
-export async function withRetries<T>(tries: number, attempt: (n: number) => Promise<T>, onRetry?: (e: unknown, n: number) => void): Promise<T> {
+export async function withRetries<T>(
+  tries: number,
+  attempt: (n: number) => Promise<T>,
+  onRetry?: (e: unknown, n: number) => void,
+): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt(n);

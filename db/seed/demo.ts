@@ -19,11 +19,22 @@ export function demoMembers(citiesByCountry: Map<string, City[]>, now: Date): Me
     return cities.find((c) => c.name === name) ?? cities[0]!;
   };
   const base = (city: City, age: number) => ({
-    brandId: 1, language: "en" as const, interests: ["cooking", "travelling", "wine", "music"],
+    brandId: 1,
+    language: "en" as const,
+    interests: ["cooking", "travelling", "wine", "music"],
     profile: {
-      status: "active" as const, sexuality: "hetero" as const, dateOfBirth: dateOfBirthForAge(() => 0.5, age, now),
-      country: city.country, region: city.regionCode, city: city.name, lat: city.lat, lon: city.lon,
-      eyeColour: "blue" as const, relationshipStatus: "single" as const, tattoos: "none" as const, fictional: false,
+      status: "active" as const,
+      sexuality: "hetero" as const,
+      dateOfBirth: dateOfBirthForAge(() => 0.5, age, now),
+      country: city.country,
+      region: city.regionCode,
+      city: city.name,
+      lat: city.lat,
+      lon: city.lon,
+      eyeColour: "blue" as const,
+      relationshipStatus: "single" as const,
+      tattoos: "none" as const,
+      fictional: false,
     },
   });
   const free = base(cityIn("NL", "Utrecht"), 34);
@@ -31,23 +42,65 @@ export function demoMembers(citiesByCountry: Map<string, City[]>, now: Date): Me
   const fresh = base(cityIn("GB", "Manchester"), 27);
   return [
     {
-      ...free, index: 0, email: "free@example.com", paidUser: false, status: "confirmed", photoCount: 2,
-      createdAt: nowS - 40 * DAY, lastSeenAt: nowS - 2 * MINUTE,
-      profile: { ...free.profile, name: "Mark", gender: "male", hairColour: "brown", bodyType: "athletic", signupReason: "flirt",
-        aboutMe: "Just moved to Utrecht for work. I like cycling along the canals, good coffee and people who can laugh at themselves." },
+      ...free,
+      index: 0,
+      email: "free@example.com",
+      paidUser: false,
+      status: "confirmed",
+      photoCount: 2,
+      createdAt: nowS - 40 * DAY,
+      lastSeenAt: nowS - 2 * MINUTE,
+      profile: {
+        ...free.profile,
+        name: "Mark",
+        gender: "male",
+        hairColour: "brown",
+        bodyType: "athletic",
+        signupReason: "flirt",
+        aboutMe:
+          "Just moved to Utrecht for work. I like cycling along the canals, good coffee and people who can laugh at themselves.",
+      },
     },
     {
-      ...premium, index: 0, email: "premium@example.com", paidUser: true, status: "confirmed", photoCount: 3,
-      createdAt: nowS - 120 * DAY, lastSeenAt: nowS - MINUTE,
-      profile: { ...premium.profile, name: "Daniel", gender: "male", hairColour: "black", bodyType: "average", signupReason: "relationship",
+      ...premium,
+      index: 0,
+      email: "premium@example.com",
+      paidUser: true,
+      status: "confirmed",
+      photoCount: 3,
+      createdAt: nowS - 120 * DAY,
+      lastSeenAt: nowS - MINUTE,
+      profile: {
+        ...premium.profile,
+        name: "Daniel",
+        gender: "male",
+        hairColour: "black",
+        bodyType: "average",
+        signupReason: "relationship",
         relationshipStatus: "divorced",
-        aboutMe: "Architect by day, amateur chef by night. Looking for someone to share a bottle of wine and a long conversation with." },
+        aboutMe:
+          "Architect by day, amateur chef by night. Looking for someone to share a bottle of wine and a long conversation with.",
+      },
     },
     {
-      ...fresh, index: 0, email: "new@example.com", paidUser: false, status: "not_confirmed", photoCount: 0,
-      createdAt: nowS, lastSeenAt: nowS,
-      profile: { ...fresh.profile, name: "Emma", gender: "female", status: "disabled", hairColour: "red", bodyType: "slim",
-        signupReason: "fun", aboutMe: "" },
+      ...fresh,
+      index: 0,
+      email: "new@example.com",
+      paidUser: false,
+      status: "not_confirmed",
+      photoCount: 0,
+      createdAt: nowS,
+      lastSeenAt: nowS,
+      profile: {
+        ...fresh.profile,
+        name: "Emma",
+        gender: "female",
+        status: "disabled",
+        hairColour: "red",
+        bodyType: "slim",
+        signupReason: "fun",
+        aboutMe: "",
+      },
     },
   ];
 }
@@ -72,14 +125,22 @@ export async function seedDemoActivity(DB: D1Database, idOf: Map<string, string>
        AND p.gender = 'female' AND p.sexuality IN ('hetero', 'bi') AND p.main_photo_id IS NOT NULL AND p.fictional = 0
        AND u.id NOT IN (?1, ?2)
      ORDER BY p.country IN ('GB', 'IE') DESC, u.last_seen_at DESC LIMIT 14`,
-  ).bind(free, premium).all<{ id: string }>();
+  )
+    .bind(free, premium)
+    .all<{ id: string }>();
   const likersOfFree = women.slice(8, 14).map((w) => w.id);
   const likersOfPremium = women.slice(0, 8).map((w) => w.id);
   const match = likersOfPremium[0]!;
 
   const likes = [
     ...likersOfFree.map((liker, i) => [liker, free, i < 4, i % 3 ? "profile" : "swipe", nowS - (i + 1) * 47 * MINUTE]),
-    ...likersOfPremium.map((liker, i) => [liker, premium, i < 5, i % 3 ? "profile" : "swipe", nowS - (i + 1) * 3 * 3600]),
+    ...likersOfPremium.map((liker, i) => [
+      liker,
+      premium,
+      i < 5,
+      i % 3 ? "profile" : "swipe",
+      nowS - (i + 1) * 3 * 3600,
+    ]),
     [premium, match, true, "profile", nowS - 3 * 3600 + 600], // premium@ liked her back: a match
   ] as const;
 
@@ -94,20 +155,35 @@ export async function seedDemoActivity(DB: D1Database, idOf: Map<string, string>
       `INSERT INTO conversations (id, member_a, member_b, started_by, created_at, last_message_at, last_message_preview)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
     ).bind(conversation, memberA, memberB, match, times[0], lastAt, PREMIUM_CHAT[PREMIUM_CHAT.length - 1]),
-    ...insertStatements(DB, "conversation_members", ["conversation_id", "user_id", "unread", "last_activity_at"], [
-      [conversation, premium, PREMIUM_CHAT.length, lastAt],
-      [conversation, match, 0, lastAt],
-    ]),
-    ...insertStatements(DB, "messages", ["conversation_id", "sender_id", "client_id", "kind", "body", "created_at", "seq"],
-      PREMIUM_CHAT.map((body, i) => [conversation, match, randomId(), "text", body, times[i], i + 1])),
+    ...insertStatements(
+      DB,
+      "conversation_members",
+      ["conversation_id", "user_id", "unread", "last_activity_at"],
+      [
+        [conversation, premium, PREMIUM_CHAT.length, lastAt],
+        [conversation, match, 0, lastAt],
+      ],
+    ),
+    ...insertStatements(
+      DB,
+      "messages",
+      ["conversation_id", "sender_id", "client_id", "kind", "body", "created_at", "seq"],
+      PREMIUM_CHAT.map((body, i) => [conversation, match, randomId(), "text", body, times[i], i + 1]),
+    ),
     // Credits change only through the ledger, in the same batch as the cached balance.
-    DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason, created_at) VALUES (?1, ?2, 'purchase', ?3)")
-      .bind(premium, PREMIUM_CREDITS, nowS - 30 * DAY),
+    DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason, created_at) VALUES (?1, ?2, 'purchase', ?3)").bind(
+      premium,
+      PREMIUM_CREDITS,
+      nowS - 30 * DAY,
+    ),
     DB.prepare("UPDATE users SET credits = credits + ?2 WHERE id = ?1").bind(premium, PREMIUM_CREDITS),
   ]);
   return {
     likes: likes.length,
-    newLikes: { free: likes.filter((l) => l[1] === free && l[2]).length, premium: likes.filter((l) => l[1] === premium && l[2]).length },
+    newLikes: {
+      free: likes.filter((l) => l[1] === free && l[2]).length,
+      premium: likes.filter((l) => l[1] === premium && l[2]).length,
+    },
     unreadForPremium: PREMIUM_CHAT.length,
   };
 }

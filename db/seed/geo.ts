@@ -8,9 +8,49 @@ import { cachedJson } from "./cache.ts";
 import type { Rng } from "./random.ts";
 
 export const EUROPE = [
-  "AD", "AL", "AT", "BA", "BE", "BG", "CH", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GB", "GR", "HR", "HU",
-  "IE", "IS", "IT", "LI", "LT", "LU", "LV", "MC", "MD", "ME", "MK", "MT", "NL", "NO", "PL", "PT", "RO", "RS", "SE",
-  "SI", "SK", "SM", "UA", "XK",
+  "AD",
+  "AL",
+  "AT",
+  "BA",
+  "BE",
+  "BG",
+  "CH",
+  "CY",
+  "CZ",
+  "DE",
+  "DK",
+  "EE",
+  "ES",
+  "FI",
+  "FR",
+  "GB",
+  "GR",
+  "HR",
+  "HU",
+  "IE",
+  "IS",
+  "IT",
+  "LI",
+  "LT",
+  "LU",
+  "LV",
+  "MC",
+  "MD",
+  "ME",
+  "MK",
+  "MT",
+  "NL",
+  "NO",
+  "PL",
+  "PT",
+  "RO",
+  "RS",
+  "SE",
+  "SI",
+  "SK",
+  "SM",
+  "UA",
+  "XK",
 ];
 /** Keeps the table to a few thousand rows: towns in Europe, only larger cities in the US. */
 export const MIN_POPULATION: Record<string, number> = { US: 50_000 };
@@ -23,7 +63,11 @@ export type City = { name: string; country: string; regionCode: string; lat: num
 
 /** Shapes of the two packages' records, as far as we use them. */
 export type SourceCity = {
-  name: string; country: string; featureCode: string; adminCode: string; population: number;
+  name: string;
+  country: string;
+  featureCode: string;
+  adminCode: string;
+  population: number;
   loc: { coordinates: [number, number] };
 };
 export type SourceAdminCity = { name: string; country: string; lat: string; lng: string; admin1: string };
@@ -55,9 +99,9 @@ export function buildGeo(
     if (!wanted.has(c.country) || SKIPPED_FEATURES.has(c.featureCode)) continue;
     if (c.population < (MIN_POPULATION[c.country] ?? DEFAULT_MIN_POPULATION)) continue;
     const [lon, lat] = c.loc.coordinates;
-    const match = newer.get(`${c.country}|${c.name}`)?.find(
-      (n) => Math.abs(Number(n.lat) - lat) < 0.25 && Math.abs(Number(n.lng) - lon) < 0.25,
-    );
+    const match = newer
+      .get(`${c.country}|${c.name}`)
+      ?.find((n) => Math.abs(Number(n.lat) - lat) < 0.25 && Math.abs(Number(n.lng) - lon) < 0.25);
     const regionCode = match?.admin1 || c.adminCode;
     if (!known.has(`${c.country}.${regionCode}`)) continue;
     cities.push({ name: c.name, country: c.country, regionCode, lat, lon, population: c.population });
@@ -75,7 +119,9 @@ export function loadRegionNames(): RegionNameTable {
 
 /** regions.names: the region's names in other languages, without those equal to its own name. */
 export function namesOf(table: RegionNameTable, r: Region): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(table[r.country]?.[r.code] ?? {}).filter(([, name]) => name !== r.name)));
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(table[r.country]?.[r.code] ?? {}).filter(([, name]) => name !== r.name)),
+  );
 }
 
 /** Sets regions.names on a database seeded without them; returns how many regions got names. */
@@ -86,7 +132,9 @@ export async function fillRegionNames(DB: D1Database): Promise<number> {
   for (let i = 0; i < rows.length; i += 500) {
     await DB.prepare(
       `UPDATE regions SET names = j.value->>2 FROM json_each(?1) AS j WHERE regions.country = j.value->>0 AND regions.code = j.value->>1`,
-    ).bind(JSON.stringify(rows.slice(i, i + 500))).run();
+    )
+      .bind(JSON.stringify(rows.slice(i, i + 500)))
+      .run();
   }
   return rows.length;
 }

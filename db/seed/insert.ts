@@ -4,7 +4,7 @@
  */
 type Value = string | number | boolean | null | undefined;
 
-const sqlValue = (v: Value) => (typeof v === "boolean" ? (v ? 1 : 0) : v ?? null);
+const sqlValue = (v: Value) => (typeof v === "boolean" ? (v ? 1 : 0) : (v ?? null));
 
 export function insertStatements(
   DB: D1Database,

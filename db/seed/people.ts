@@ -9,7 +9,27 @@ import type { BodyType, EyeColour, HairColour, RelationshipStatus, SignupReason,
 import { chance, int, sample, weighted, type Rng } from "./random.ts";
 
 /** German-speaking Swiss cantons; the French-speaking ones get French names and texts. */
-const CH_DE = ["AG", "AI", "AR", "BE", "BL", "BS", "GL", "GR", "LU", "NW", "OW", "SG", "SH", "SO", "SZ", "TG", "UR", "ZG", "ZH"];
+const CH_DE = [
+  "AG",
+  "AI",
+  "AR",
+  "BE",
+  "BL",
+  "BS",
+  "GL",
+  "GR",
+  "LU",
+  "NW",
+  "OW",
+  "SG",
+  "SH",
+  "SO",
+  "SZ",
+  "TG",
+  "UR",
+  "ZG",
+  "ZH",
+];
 const CH_FR = ["GE", "VD", "NE", "JU"];
 
 /**
@@ -17,7 +37,11 @@ const CH_FR = ["GE", "VD", "NE", "JU"];
  * bilingual countries) the regions where that language is spoken.
  */
 export const COUNTRY_PLAN: readonly {
-  country: string; weight: number; locale: string; language: Language; regions?: readonly string[];
+  country: string;
+  weight: number;
+  locale: string;
+  language: Language;
+  regions?: readonly string[];
 }[] = [
   { country: "NL", weight: 16, locale: "nl", language: "nl" },
   { country: "BE", weight: 5, locale: "nl_BE", language: "nl", regions: ["VLG", "BRU"] },
@@ -59,8 +83,22 @@ const DAY = 86_400;
  * to fifties; everyone 18 to 75.
  */
 const AGE_BRACKETS: Record<Gender, readonly (readonly [[number, number], number])[]> = {
-  female: [[[18, 24], 14], [[25, 34], 22], [[35, 44], 20], [[45, 54], 19], [[55, 64], 15], [[65, 75], 10]],
-  male: [[[18, 24], 12], [[25, 34], 24], [[35, 44], 24], [[45, 54], 20], [[55, 64], 13], [[65, 75], 7]],
+  female: [
+    [[18, 24], 14],
+    [[25, 34], 22],
+    [[35, 44], 20],
+    [[45, 54], 19],
+    [[55, 64], 15],
+    [[65, 75], 10],
+  ],
+  male: [
+    [[18, 24], 12],
+    [[25, 34], 24],
+    [[35, 44], 24],
+    [[45, 54], 20],
+    [[55, 64], 13],
+    [[65, 75], 7],
+  ],
 };
 
 export function randomAge(rng: Rng, gender: Gender): number {
@@ -81,8 +119,23 @@ export function dateOfBirthForAge(rng: Rng, age: number, now: Date): string {
 }
 
 export function randomGenderAndSexuality(rng: Rng): { gender: Gender; sexuality: Sexuality } {
-  if (chance(rng, 0.58)) return { gender: "female", sexuality: weighted(rng, [["hetero", 78], ["bi", 14], ["lesbian", 8]] as const) };
-  return { gender: "male", sexuality: weighted(rng, [["hetero", 62], ["gay", 28], ["bi", 10]] as const) };
+  if (chance(rng, 0.58))
+    return {
+      gender: "female",
+      sexuality: weighted(rng, [
+        ["hetero", 78],
+        ["bi", 14],
+        ["lesbian", 8],
+      ] as const),
+    };
+  return {
+    gender: "male",
+    sexuality: weighted(rng, [
+      ["hetero", 62],
+      ["gay", 28],
+      ["bi", 10],
+    ] as const),
+  };
 }
 
 const NORDIC = new Set(["DK", "FI", "NO", "SE", "NL"]);
@@ -94,13 +147,30 @@ export function randomHair(rng: Rng, gender: Gender, age: number, country: strin
   if (chance(rng, grey)) return "grey";
   const blond = NORDIC.has(country) ? 40 : SOUTH.has(country) ? 12 : 25;
   const black = SOUTH.has(country) ? 35 : 18;
-  return weighted(rng, [["blond", blond], ["brown", 40], ["black", black], ["red", 7]] as const);
+  return weighted(rng, [
+    ["blond", blond],
+    ["brown", 40],
+    ["black", black],
+    ["red", 7],
+  ] as const);
 }
 
 export function randomBodyType(rng: Rng, gender: Gender): BodyType {
   return gender === "female"
-    ? weighted(rng, [["slim", 20], ["athletic", 12], ["average", 25], ["curvy", 25], ["plus_size", 18]] as const)
-    : weighted(rng, [["slim", 15], ["athletic", 25], ["average", 35], ["muscular", 12], ["plus_size", 13]] as const);
+    ? weighted(rng, [
+        ["slim", 20],
+        ["athletic", 12],
+        ["average", 25],
+        ["curvy", 25],
+        ["plus_size", 18],
+      ] as const)
+    : weighted(rng, [
+        ["slim", 15],
+        ["athletic", 25],
+        ["average", 35],
+        ["muscular", 12],
+        ["plus_size", 13],
+      ] as const);
 }
 
 /** Interests: a few everyday ones, and for about one in eight members the kinkier side (bdsm niche). */
@@ -146,17 +216,35 @@ export type Member = {
   createdAt: number;
   lastSeenAt: number;
   profile: {
-    name: string; status: "active" | "disabled"; gender: Gender; sexuality: Sexuality; dateOfBirth: string;
-    country: string; region: string; city: string; lat: number; lon: number; aboutMe: string;
-    hairColour: HairColour; eyeColour: EyeColour; bodyType: BodyType; relationshipStatus: RelationshipStatus;
-    tattoos: Tattoos; signupReason: SignupReason; fictional: boolean;
+    name: string;
+    status: "active" | "disabled";
+    gender: Gender;
+    sexuality: Sexuality;
+    dateOfBirth: string;
+    country: string;
+    region: string;
+    city: string;
+    lat: number;
+    lon: number;
+    aboutMe: string;
+    hairColour: HairColour;
+    eyeColour: EyeColour;
+    bodyType: BodyType;
+    relationshipStatus: RelationshipStatus;
+    tattoos: Tattoos;
+    signupReason: SignupReason;
+    fictional: boolean;
   };
   interests: string[];
   /** Number of photos (0 to 6); the first is the main photo, later ones may be private. */
   photoCount: number;
 };
 
-const ascii = (s: string) => s.normalize("NFKD").replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+const ascii = (s: string) =>
+  s
+    .normalize("NFKD")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .toLowerCase();
 
 export function generateMember(
   rng: Rng,
@@ -173,10 +261,19 @@ export function generateMember(
   const city = pickCity(rng, citiesFor(plan, citiesOfCountry));
   const { createdAt, lastSeenAt } = randomTimes(rng, Math.floor(now.getTime() / 1000));
   const relationship = weighted(rng, [
-    ["single", 55], ["divorced", age >= 30 ? 20 : 2], ["widowed", age >= 50 ? 10 : 0], ["separated", 7],
-    ["open_relationship", 6], ["married", 4],
+    ["single", 55],
+    ["divorced", age >= 30 ? 20 : 2],
+    ["widowed", age >= 50 ? 10 : 0],
+    ["separated", 7],
+    ["open_relationship", 6],
+    ["married", 4],
   ] as const);
-  const tattoos = weighted(rng, [["none", age >= 50 ? 75 : 50], ["one", 20], ["few", 18], ["many", age < 40 ? 12 : 4]] as const);
+  const tattoos = weighted(rng, [
+    ["none", age >= 50 ? 75 : 50],
+    ["one", 20],
+    ["few", 18],
+    ["many", age < 40 ? 12 : 4],
+  ] as const);
   return {
     index,
     brandId: brandFor(rng, plan.country, gender, sexuality, age),
@@ -198,15 +295,36 @@ export function generateMember(
       ...jitter(rng, city),
       aboutMe: composeAboutMe(rng, plan.language, { gender, name: first, city: city.name, age }),
       hairColour: randomHair(rng, gender, age, plan.country),
-      eyeColour: weighted(rng, [["blue", 30], ["brown", 35], ["green", 12], ["grey", 8], ["hazel", 15]] as const),
+      eyeColour: weighted(rng, [
+        ["blue", 30],
+        ["brown", 35],
+        ["green", 12],
+        ["grey", 8],
+        ["hazel", 15],
+      ] as const),
       bodyType: randomBodyType(rng, gender),
       relationshipStatus: relationship,
       tattoos,
-      signupReason: weighted(rng, [["fun", 25], ["flirt", 22], ["chat", 15], ["friendship", 10], ["relationship", 18], ["adventure", 10]] as const),
+      signupReason: weighted(rng, [
+        ["fun", 25],
+        ["flirt", 22],
+        ["chat", 15],
+        ["friendship", 10],
+        ["relationship", 18],
+        ["adventure", 10],
+      ] as const),
       fictional: gender === "female" && chance(rng, 0.05),
     },
     interests: randomInterests(rng),
     // Every photo is three R2 objects, the bulk of the seed's time: most members have one, many 2-6.
-    photoCount: weighted(rng, [[0, 10], [1, 58], [2, 12], [3, 8], [4, 6], [5, 4], [6, 2]] as const),
+    photoCount: weighted(rng, [
+      [0, 10],
+      [1, 58],
+      [2, 12],
+      [3, 8],
+      [4, 6],
+      [5, 4],
+      [6, 2],
+    ] as const),
   };
 }

@@ -3,9 +3,21 @@
  * so demo data always has labels in the locale files.
  */
 export {
-  BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS,
+  BODY_TYPES,
+  EYE_COLOURS,
+  HAIR_COLOURS,
+  RELATIONSHIP_STATUSES,
+  SIGNUP_REASONS,
+  TATTOOS,
 } from "../../app/models/profile-options.ts";
-import type { BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS } from "../../app/models/profile-options.ts";
+import type {
+  BODY_TYPES,
+  EYE_COLOURS,
+  HAIR_COLOURS,
+  RELATIONSHIP_STATUSES,
+  SIGNUP_REASONS,
+  TATTOOS,
+} from "../../app/models/profile-options.ts";
 
 export type HairColour = (typeof HAIR_COLOURS)[number];
 export type EyeColour = (typeof EYE_COLOURS)[number];

@@ -31,7 +31,8 @@ function open(base: string, path: string, cookie: string): Promise<Conn> {
   });
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** `send(i)` sends message i from A; `isDelivery(text)` says B received one. */
 async function run(label: string, to: Conn, send: (i: number) => void, isDelivery: (text: string) => boolean) {
@@ -52,7 +53,12 @@ async function run(label: string, to: Conn, send: (i: number) => void, isDeliver
   for (let i = 0; i < BURST; i++) send(WARMUP + SAMPLES + i);
   await all;
   const seconds = (performance.now() - t0) / 1000;
-  const row = { label, p50_ms: +pct(latencies, 50).toFixed(2), p99_ms: +pct(latencies, 99).toFixed(2), msgs_per_s: Math.round(BURST / seconds) };
+  const row = {
+    label,
+    p50_ms: +pct(latencies, 50).toFixed(2),
+    p99_ms: +pct(latencies, 99).toFixed(2),
+    msgs_per_s: Math.round(BURST / seconds),
+  };
   return row;
 }
 
@@ -65,9 +71,12 @@ export async function chatBench(base: string, persist: string) {
     const id = `bench-${randomId(6)}`;
     const email = `${id}@bench.example`.toLowerCase();
     await DB.batch([
-      DB.prepare("INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status) VALUES (?1, (SELECT id FROM brands WHERE is_default = 1), ?2, ?3, 1, 100000000, 'confirmed')")
-        .bind(id, email, await hashPassword(PASSWORD, PEPPER, 1000)),
-      DB.prepare("INSERT INTO profiles (user_id, name, gender, date_of_birth, country) VALUES (?1, ?2, 'female', '1990-01-01', 'NL')").bind(id, name),
+      DB.prepare(
+        "INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status) VALUES (?1, (SELECT id FROM brands WHERE is_default = 1), ?2, ?3, 1, 100000000, 'confirmed')",
+      ).bind(id, email, await hashPassword(PASSWORD, PEPPER, 1000)),
+      DB.prepare(
+        "INSERT INTO profiles (user_id, name, gender, date_of_birth, country) VALUES (?1, ?2, 'female', '1990-01-01', 'NL')",
+      ).bind(id, name),
     ]);
     const res = await fetch(`${base}/login`, {
       method: "POST",
@@ -85,8 +94,16 @@ export async function chatBench(base: string, persist: string) {
   const conversationId = randomId(12);
   const [ma, mb] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
   await DB.batch([
-    DB.prepare("INSERT INTO conversations (id, member_a, member_b, started_by) VALUES (?1, ?2, ?3, ?2)").bind(conversationId, ma, mb),
-    DB.prepare("INSERT INTO conversation_members (conversation_id, user_id) VALUES (?1, ?2), (?1, ?3)").bind(conversationId, ma, mb),
+    DB.prepare("INSERT INTO conversations (id, member_a, member_b, started_by) VALUES (?1, ?2, ?3, ?2)").bind(
+      conversationId,
+      ma,
+      mb,
+    ),
+    DB.prepare("INSERT INTO conversation_members (conversation_id, user_id) VALUES (?1, ?2), (?1, ?3)").bind(
+      conversationId,
+      ma,
+      mb,
+    ),
   ]);
   await proxy.dispose();
 
@@ -95,13 +112,19 @@ export async function chatBench(base: string, persist: string) {
   const chat = await run(
     "ChatRoom (auth'd socket, D1 charge+store, broadcast)",
     chatB,
-    (i) => chatA.ws.send(JSON.stringify({ type: "send", clientId: `bench-${conversationId}-${i}`, body: `message ${i}` })),
+    (i) =>
+      chatA.ws.send(JSON.stringify({ type: "send", clientId: `bench-${conversationId}-${i}`, body: `message ${i}` })),
     (text) => text.startsWith('{"type":"message"'),
   );
   const room = `/ws/echo/${randomId(8)}`;
   const echoA = await open(base, room, a.cookie);
   const echoB = await open(base, room, b.cookie);
-  const echo = await run("EchoRoom (bare relay, no D1)", echoB, (i) => echoA.ws.send(`echo ${i}`), () => true);
+  const echo = await run(
+    "EchoRoom (bare relay, no D1)",
+    echoB,
+    (i) => echoA.ws.send(`echo ${i}`),
+    () => true,
+  );
   for (const c of [chatA, chatB, echoA, echoB]) c.ws.close(1000);
   return [chat, echo];
 }
@@ -109,6 +132,8 @@ export async function chatBench(base: string, persist: string) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const base = process.argv[2] ?? "http://127.0.0.1:8787";
   const rows = await chatBench(base, process.argv[3] ?? ".wrangler/state/v3");
-  console.log(`chat benchmark against ${base}: ${SAMPLES} sequential messages (after ${WARMUP} warm-up), then a burst of ${BURST}`);
+  console.log(
+    `chat benchmark against ${base}: ${SAMPLES} sequential messages (after ${WARMUP} warm-up), then a burst of ${BURST}`,
+  );
   console.table(rows);
 }

@@ -4,7 +4,11 @@
  * settling a payment as paid (which includes the webhook that applies it: status, credits, ledger,
  * paid_user in one batch), next to the trivial route.
  */
-type TimeRoute = (path: string, n?: number, init?: RequestInit) => Promise<{ mean: number; p95: number; wallP50: number; wallP95: number }>;
+type TimeRoute = (
+  path: string,
+  n?: number,
+  init?: RequestInit,
+) => Promise<{ mean: number; p95: number; wallP50: number; wallP95: number }>;
 
 export async function paymentsBench(base: string, timeRoute: TimeRoute) {
   const res = await fetch(`${base}/login`, {
@@ -22,7 +26,11 @@ export async function paymentsBench(base: string, timeRoute: TimeRoute) {
       method: "POST",
       redirect: "manual",
       headers: { Cookie: cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "pay", method: "ideal", intent_key: crypto.randomUUID().replaceAll("-", "") }),
+      body: new URLSearchParams({
+        intent: "pay",
+        method: "ideal",
+        intent_key: crypto.randomUUID().replaceAll("-", ""),
+      }),
     });
     const id = /\/sandbox\/(tr_\w+)/.exec(r.headers.get("location") ?? "")?.[1];
     if (!id) throw new Error(`checkout failed (${r.status})`);
@@ -53,6 +61,9 @@ export async function paymentsBench(base: string, timeRoute: TimeRoute) {
     server.push(Number(/dur=([\d.]+)/.exec(r.headers.get("Server-Timing") ?? "")?.[1] ?? NaN));
   }
   const sorted = [...server].sort((a, b) => a - b);
-  const checkout = { mean: server.reduce((a, b) => a + b, 0) / server.length, p95: sorted[Math.floor(sorted.length * 0.95)]! };
+  const checkout = {
+    mean: server.reduce((a, b) => a + b, 0) / server.length,
+    p95: sorted[Math.floor(sorted.length * 0.95)]!,
+  };
   return { methodPage, webhook, settle: checkout };
 }

@@ -15,11 +15,31 @@ function startServer() {
   rmSync(STATE, { recursive: true, force: true });
   execSync("node scripts/dev-vars.mjs", { stdio: "ignore" });
   execSync(`npx wrangler d1 migrations apply DB --local --persist-to ${STATE}`, { stdio: "ignore" });
-  execSync(`node --experimental-strip-types db/seed.ts`, { stdio: "ignore", env: { ...process.env, WRANGLER_PERSIST: `${STATE}/v3` } });
-  const child = spawn("npx", ["wrangler", "dev", "-c", "wrangler.toml", "-c", "workers/images/wrangler.toml", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE], {
+  execSync(`node --experimental-strip-types db/seed.ts`, {
     stdio: "ignore",
-    detached: true,
+    env: { ...process.env, WRANGLER_PERSIST: `${STATE}/v3` },
   });
+  const child = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "-c",
+      "wrangler.toml",
+      "-c",
+      "workers/images/wrangler.toml",
+      "--port",
+      String(PORT),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      STATE,
+    ],
+    {
+      stdio: "ignore",
+      detached: true,
+    },
+  );
   return child;
 }
 
@@ -54,13 +74,14 @@ export async function timeRoute(path: string, n = 200, init?: RequestInit) {
 async function landingJsGzip() {
   const html = await (await fetch(`${BASE}/`, { headers: { Cookie: "entry_ok=1" } })).text();
   const srcs = new Set<string>();
-  for (const m of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"/g)) srcs.add(m[1]!);
+  for (const m of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+)"/g))
+    srcs.add(m[1]!);
   for (const m of html.matchAll(/import\(?\s*"(\/build\/[^"]+\.js)"/g)) srcs.add(m[1]!);
   let total = 0;
-  for (const src of srcs) total += gzipSync(Buffer.from(await (await fetch(BASE + src)).arrayBuffer()), { level: 9 }).length;
+  for (const src of srcs)
+    total += gzipSync(Buffer.from(await (await fetch(BASE + src)).arrayBuffer()), { level: 9 }).length;
   return { files: srcs.size, bytes: total };
 }
-
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
@@ -71,7 +92,9 @@ try {
   const trivial = await timeRoute("/healthz");
   const landing = await timeRoute("/", 200, { headers: { Cookie: "entry_ok=1" } });
   const staticPage = await timeRoute("/pages/terms", 200, { headers: { Cookie: "entry_ok=1" } });
-  console.log("\n== Warm workerd: time inside the Worker (Server-Timing mean, p95) and the loopback round trip (p50, p95) ==");
+  console.log(
+    "\n== Warm workerd: time inside the Worker (Server-Timing mean, p95) and the loopback round trip (p50, p95) ==",
+  );
   const line = (name: string, r: Awaited<ReturnType<typeof timeRoute>>) =>
     console.log(
       `${name.padEnd(26)} worker mean ${ms(r.mean)} p95 ${ms(r.p95)} | round trip p50 ${ms(r.wallP50)} p95 ${ms(r.wallP95)}` +
@@ -84,13 +107,19 @@ try {
   const pay = await paymentsBench(BASE, timeRoute);
   line("method page /credits/p1/ideal", pay.methodPage);
   line("webhook, replayed (no-op)", pay.webhook);
-  console.log(`${"sandbox pays + webhook".padEnd(26)} worker mean ${ms(pay.settle.mean)} p95 ${ms(pay.settle.p95)} (50 payments, each applied once)`);
+  console.log(
+    `${"sandbox pays + webhook".padEnd(26)} worker mean ${ms(pay.settle.mean)} p95 ${ms(pay.settle.p95)} (50 payments, each applied once)`,
+  );
   const js = await landingJsGzip();
-  console.log(`\n== Client JavaScript for a first-time visitor of / ==\n${js.files} files, ${kb(js.bytes)} gzip (budget 100 KB)`);
+  console.log(
+    `\n== Client JavaScript for a first-time visitor of / ==\n${js.files} files, ${kb(js.bytes)} gzip (budget 100 KB)`,
+  );
   // The same figure CI checks (scripts/bundle-budget.mjs, decision 171).
   const { measureBundle, BUDGET_KIB } = await import("../../scripts/bundle-budget.mjs");
   const bundle = measureBundle("production");
-  console.log(`\n== Worker bundle (production, as wrangler reports it) ==\n${bundle.rawKiB} KiB raw, ${bundle.gzipKiB} KiB gzip (budget ${BUDGET_KIB} KiB)`);
+  console.log(
+    `\n== Worker bundle (production, as wrangler reports it) ==\n${bundle.rawKiB} KiB raw, ${bundle.gzipKiB} KiB gzip (budget ${BUDGET_KIB} KiB)`,
+  );
   const { chatBench } = await import("./chat.ts");
   console.log("\n== Chat: two WebSocket clients through one conversation's object, next to a bare echo object ==");
   console.table(await chatBench(BASE, `${STATE}/v3`));

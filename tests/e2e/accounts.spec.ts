@@ -6,7 +6,8 @@ import { expect, test, type Page } from "@playwright/test";
  */
 const PASSWORD = "Demo-pass-2026";
 let n = 0;
-const uniqueEmail = (tag: string, js: boolean) => `e2e-${tag}-${js ? "js" : "nojs"}-${Date.now().toString(36)}-${++n}@example.com`;
+const uniqueEmail = (tag: string, js: boolean) =>
+  `e2e-${tag}-${js ? "js" : "nojs"}-${Date.now().toString(36)}-${++n}@example.com`;
 
 /** The adult-content entry warning is not what these tests are about. */
 async function skipSiteEntry(page: Page, baseURL: string | undefined) {

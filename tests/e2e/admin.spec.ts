@@ -17,7 +17,10 @@ async function logIn(page: Page, email: string) {
 
 async function shot(page: Page, name: string) {
   if (!process.env.SHOTS) return;
-  for (const [w, h] of [[390, 844], [1280, 800]] as const) {
+  for (const [w, h] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: `${process.env.SHOTS}/${name}-${w}.png`, fullPage: true });
   }

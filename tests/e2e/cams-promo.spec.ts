@@ -27,15 +27,24 @@ async function asMemberOf(page: Page, origin: string, brandId: number, country: 
 }
 
 const searchClicks = async () =>
-  Number(await db.DB.prepare("SELECT COALESCE(SUM(clicks), 0) AS n FROM cams_promo_clicks WHERE brand_id = 2 AND placement = 'search'").first("n"));
+  Number(
+    await db.DB.prepare(
+      "SELECT COALESCE(SUM(clicks), 0) AS n FROM cams_promo_clicks WHERE brand_id = 2 AND placement = 'search'",
+    ).first("n"),
+  );
 
 for (const js of [true, false]) {
   test.describe(`the cams promo with JavaScript ${js ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled: js });
 
-    test("shows where the brand switches it on, and its click is counted and sent to the partner", async ({ page, context }) => {
+    test("shows where the brand switches it on, and its click is counted and sent to the partner", async ({
+      page,
+      context,
+    }) => {
       // No internet here: the partner's page is answered in the browser.
-      await context.route("https://cams.example.com/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Partner</h1>" }));
+      await context.route("https://cams.example.com/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Partner</h1>" }),
+      );
       await asMemberOf(page, HERZKLANG, 2, "DE");
       await page.goto(`${HERZKLANG}/chats`);
       await expect(page.getByTestId("cams-promo")).toBeVisible();
@@ -49,11 +58,18 @@ for (const js of [true, false]) {
       await expect(page.locator(".member-grid").nth(1)).toBeVisible();
 
       const before = await searchClicks();
-      const [partner] = await Promise.all([context.waitForEvent("page"), block.getByRole("button", { name: "Watch live cams" }).click()]);
+      const [partner] = await Promise.all([
+        context.waitForEvent("page"),
+        block.getByRole("button", { name: "Watch live cams" }).click(),
+      ]);
       await partner.waitForURL(/^https:\/\/cams\.example\.com\//);
       const to = new URL(partner.url());
       expect(to.pathname).toBe("/live");
-      expect(Object.fromEntries(to.searchParams)).toEqual({ aff: "herzklang", campaign: "members", utm_source: "herzklang" });
+      expect(Object.fromEntries(to.searchParams)).toEqual({
+        aff: "herzklang",
+        campaign: "members",
+        utm_source: "herzklang",
+      });
       await expect(partner.getByRole("heading", { name: "Partner" })).toBeVisible();
       expect(await searchClicks()).toBe(before + 1);
     });

@@ -75,7 +75,9 @@ test.describe("without JavaScript", () => {
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`out of credits shows the spec's text and a way to buy credits, keeping the text (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser }) => {
+  test(`out of credits shows the spec's text and a way to buy credits, keeping the text (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+    browser,
+  }) => {
     const poor = await createChatMember({ name: "Poor Sender", credits: 1 });
     const other = await createChatMember({ name: "Rich Receiver" });
     const p = await memberPage(browser, poor.email, javaScriptEnabled);
@@ -94,7 +96,9 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test("on a phone the chat has no serious axe violations, names its icon buttons, and the nav highlights Messages (issue 12)", async ({ browser }) => {
+test("on a phone the chat has no serious axe violations, names its icon buttons, and the nav highlights Messages (issue 12)", async ({
+  browser,
+}) => {
   const { default: AxeBuilder } = await import("@axe-core/playwright");
   const alice = await createChatMember({ name: "Alice Phone" });
   const bob = await createChatMember({ name: "Bob Phone" });

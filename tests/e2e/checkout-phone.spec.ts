@@ -17,7 +17,15 @@ test.beforeAll(async () => {
 
 /** Just signed up: address not confirmed (profile disabled), no photo, no notifications set up. */
 async function asBrandNewMember(page: Page, baseURL: string | undefined) {
-  const m = await db.createMember({ password: PASSWORD, name: "Newbie", gender: "male", country: "NL", city: "Utrecht", status: "not_confirmed", profileStatus: "disabled" });
+  const m = await db.createMember({
+    password: PASSWORD,
+    name: "Newbie",
+    gender: "male",
+    country: "NL",
+    city: "Utrecht",
+    status: "not_confirmed",
+    profileStatus: "disabled",
+  });
   await page.context().addCookies([
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
@@ -40,7 +48,10 @@ for (const js of [true, false]) {
   test.describe(`checkout on a phone with JavaScript ${js ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled: js });
 
-    test("a brand-new member sees the package, the methods and the pay button first, no member alerts", async ({ page, baseURL }) => {
+    test("a brand-new member sees the package, the methods and the pay button first, no member alerts", async ({
+      page,
+      baseURL,
+    }) => {
       await asBrandNewMember(page, baseURL);
       // Elsewhere the alerts are there (the address reminder is server-rendered, the others come with JavaScript).
       await page.goto("/members");

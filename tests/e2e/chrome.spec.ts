@@ -51,12 +51,20 @@ test("no site-entry warning for a country outside the list", async ({ page, cont
 });
 
 for (const host of ["localhost", "de.localhost"]) {
-  test(`the visitor top bar fits a phone on ${host}: brand, language, Login and Sign up on one row`, async ({ page, context }) => {
+  test(`the visitor top bar fits a phone on ${host}: brand, language, Login and Sign up on one row`, async ({
+    page,
+    context,
+  }) => {
     await context.addCookies([{ name: "dev_country", value: "US", domain: host, path: "/" }]);
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(`http://${host}:${process.env.E2E_PORT ?? 8788}/`);
     const barBox = (await page.locator(".topbar-inner").boundingBox())!;
-    for (const locator of [page.locator(".topbar .brand"), page.locator(".topbar .language-menu"), page.getByTestId("login-button"), page.locator(".topbar .signup-button")]) {
+    for (const locator of [
+      page.locator(".topbar .brand"),
+      page.locator(".topbar .language-menu"),
+      page.getByTestId("login-button"),
+      page.locator(".topbar .signup-button"),
+    ]) {
       const box = (await locator.boundingBox())!;
       expect(box.y).toBeGreaterThanOrEqual(barBox.y);
       expect(box.y + box.height).toBeLessThanOrEqual(barBox.y + barBox.height);

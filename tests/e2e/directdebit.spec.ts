@@ -14,7 +14,8 @@ const PASSWORD = "Dd-e2e-pass-2026";
 async function member(page: Page, baseURL: string | undefined, o: { newMember?: boolean } = {}) {
   const db = await openE2eDb();
   const m = await db.createMember({ password: PASSWORD, name: "Debit", country: "NL", city: "Utrecht" });
-  if (!o.newMember) await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
+  if (!o.newMember)
+    await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   await page.context().addCookies([
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
@@ -31,7 +32,10 @@ const e164 = (national: string) => `+31${national.slice(1)}`;
 async function smsCode(page: Page, mobile: string) {
   const outbox = await page.context().newPage();
   await outbox.goto("/dev/sms");
-  const text = await outbox.locator(`article[data-to="${e164(mobile)}"] .outbox-text`).first().textContent();
+  const text = await outbox
+    .locator(`article[data-to="${e164(mobile)}"] .outbox-text`)
+    .first()
+    .textContent();
   await outbox.close();
   return /\b(\d{6})\b/.exec(text ?? "")![1]!;
 }
@@ -51,7 +55,10 @@ for (const js of [true, false]) {
     test.use({ javaScriptEnabled: js });
     test.describe.configure({ timeout: 60_000 });
 
-    test("choose a package → a foreign IBAN is refused → code by SMS → 'Code invalid' → right code → pending → paid", async ({ page, baseURL }) => {
+    test("choose a package → a foreign IBAN is refused → code by SMS → 'Code invalid' → right code → pending → paid", async ({
+      page,
+      baseURL,
+    }) => {
       await member(page, baseURL);
       await page.goto("/directdebit");
       await page.getByRole("link", { name: /Popular/ }).click();
@@ -106,7 +113,9 @@ async function expectPendingThenPaid(page: Page, js: boolean) {
   await expect(page.getByTestId("payment-pending")).toBeVisible();
   const paymentId = new URL(page.url()).searchParams.get("payment")!;
   const db = await openE2eDb();
-  const row = (await db.DB.prepare("SELECT provider_ref FROM payments WHERE id = ?1").bind(paymentId).first()) as { provider_ref: string };
+  const row = (await db.DB.prepare("SELECT provider_ref FROM payments WHERE id = ?1").bind(paymentId).first()) as {
+    provider_ref: string;
+  };
   const bank = await page.context().newPage();
   await bank.goto(`/sandbox/${row.provider_ref}`);
   await bank.getByRole("button", { name: "Confirm the payment now" }).click();
@@ -120,7 +129,10 @@ async function expectPendingThenPaid(page: Page, js: boolean) {
 
 test.describe("a member minutes old (time bonus), without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
-  test("sees the package 25% off with the original struck through, and confirms the discounted amount", async ({ page, baseURL }) => {
+  test("sees the package 25% off with the original struck through, and confirms the discounted amount", async ({
+    page,
+    baseURL,
+  }) => {
     await member(page, baseURL, { newMember: true });
     await page.goto("/directdebit");
     await expect(page.getByRole("link", { name: /Popular/ }).getByTestId("price-was")).toHaveText("€19.95");
@@ -135,13 +147,22 @@ test.describe("a member minutes old (time bonus), without JavaScript", () => {
   });
 });
 
-test("the form with its errors and the code step have no serious accessibility violations", async ({ page, baseURL }) => {
+test("the form with its errors and the code step have no serious accessibility violations", async ({
+  page,
+  baseURL,
+}) => {
   // A new member: the form shows the discounted price too.
   await member(page, baseURL, { newMember: true });
   const serious = async () =>
     (await new AxeBuilder({ page }).analyze()).violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+      .map(
+        (v) =>
+          `${v.id} (${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(", ")})`,
+      );
   await page.goto("/directdebit?package=p1");
   await page.waitForFunction(() => "__remixRouter" in window);
   await page.getByRole("button", { name: "Send me the code" }).click();

@@ -11,7 +11,12 @@ import { E2E_PORT, openE2eDb } from "./support/db";
 
 test.describe.configure({ timeout: 300_000 });
 
-const BRANDS = { localhost: "Amora", "de.localhost": "Herzklang", "nl.localhost": "Flirtlokaal", "se.localhost": "Hjärtslag" };
+const BRANDS = {
+  localhost: "Amora",
+  "de.localhost": "Herzklang",
+  "nl.localhost": "Flirtlokaal",
+  "se.localhost": "Hjärtslag",
+};
 const PASSWORD = "Demo-pass-2026";
 
 // The recommended rules, without those about style rather than validity: how void elements close and
@@ -20,9 +25,17 @@ const PASSWORD = "Demo-pass-2026";
 const validator = new HtmlValidate({
   extends: ["html-validate:recommended"],
   rules: {
-    "void-style": "off", "attr-case": "off", "attribute-boolean-style": "off", "attribute-empty-style": "off",
-    "no-redundant-for": "off", "no-inline-style": "off", "no-implicit-input-type": "off", "no-implicit-button-type": "off",
-    "valid-id": "off", "tel-non-breaking": "off", "long-title": "off",
+    "void-style": "off",
+    "attr-case": "off",
+    "attribute-boolean-style": "off",
+    "attribute-empty-style": "off",
+    "no-redundant-for": "off",
+    "no-inline-style": "off",
+    "no-implicit-input-type": "off",
+    "no-implicit-button-type": "off",
+    "valid-id": "off",
+    "tel-non-breaking": "off",
+    "long-title": "off",
     // Valid HTML: checkboxes of one question share their name; lists may carry a name.
     "form-dup-name": ["error", { shared: ["radio", "checkbox", "button", "reset", "submit"] }],
     "aria-label-misuse": ["error", { allowAnyNamable: true }],
@@ -30,23 +43,39 @@ const validator = new HtmlValidate({
 });
 
 /** Pages that are no HTML documents, change state, or only exist outside production. */
-const SKIP = /^\/(api|dev|photos|locales|sandbox|lang-config|unsubscribe|mail-change|reset-password\/do|activate\/?$|offline|healthz|settings\/data|manifest)|\.(php|webmanifest|json|js|css|png|svg|ico|webp|jpg|txt|xml)$/;
+const SKIP =
+  /^\/(api|dev|photos|locales|sandbox|lang-config|unsubscribe|mail-change|reset-password\/do|activate\/?$|offline|healthz|settings\/data|manifest)|\.(php|webmanifest|json|js|css|png|svg|ico|webp|jpg|txt|xml)$/;
 
 /** The route a path belongs to: ids (anything with a digit or long) become ":id". */
 const patternOf = (path: string) =>
-  path.split("/").map((s) => (/\d/.test(s) || s.length >= 16 ? ":id" : s)).join("/");
+  path
+    .split("/")
+    .map((s) => (/\d/.test(s) || s.length >= 16 ? ":id" : s))
+    .join("/");
 
 type Client = { host: string; cookie: string };
 
 /** A request to the e2e server for a brand's host (fetch drops a Host header; node:http keeps it). */
-function request(host: string, path: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+function request(
+  host: string,
+  path: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
   return new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port: E2E_PORT, path, method: o.method ?? "GET", headers: { Host: `${host}:${E2E_PORT}`, ...o.headers } },
+      {
+        host: "127.0.0.1",
+        port: E2E_PORT,
+        path,
+        method: o.method ?? "GET",
+        headers: { Host: `${host}:${E2E_PORT}`, ...o.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
       },
     );
     req.on("error", reject);
@@ -106,10 +135,45 @@ async function crawl(client: Client, starts: string[], limit = 160): Promise<{ p
   return { pages, errors };
 }
 
-const VISITOR_STARTS = ["/", "/login", "/signup", "/pricing", "/complaints", "/reset-password", "/activate/error", "/account-deleted",
-  ...["alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video", "tinderswipe"].map((k) => `/landers/${k}`)];
-const MEMBER_STARTS = ["/members", "/chats", "/likes", "/match-finder", "/swipe-game", "/profile", "/profile/photos", "/settings",
-  "/settings/delete", "/notifications", "/credits", "/credits/repeat-order", "/transactions", "/directdebit", "/premium", "/pricing"];
+const VISITOR_STARTS = [
+  "/",
+  "/login",
+  "/signup",
+  "/pricing",
+  "/complaints",
+  "/reset-password",
+  "/activate/error",
+  "/account-deleted",
+  ...[
+    "alonetonight",
+    "collagelanding",
+    "gallery",
+    "iconslanding",
+    "maplanding",
+    "socialnetwork",
+    "transitionsvideolanding",
+    "video",
+    "tinderswipe",
+  ].map((k) => `/landers/${k}`),
+];
+const MEMBER_STARTS = [
+  "/members",
+  "/chats",
+  "/likes",
+  "/match-finder",
+  "/swipe-game",
+  "/profile",
+  "/profile/photos",
+  "/settings",
+  "/settings/delete",
+  "/notifications",
+  "/credits",
+  "/credits/repeat-order",
+  "/transactions",
+  "/directdebit",
+  "/premium",
+  "/pricing",
+];
 
 for (const [host, brand] of Object.entries(BRANDS)) {
   test(`every visitor page of ${host} is valid HTML`, async () => {
@@ -132,11 +196,21 @@ for (const email of ["free@example.com", "premium@example.com"]) {
 }
 
 // The other brands (their own currency, niche and language): a free and a premium member of each.
-for (const [brandId, host] of [[2, "de.localhost"], [3, "nl.localhost"], [4, "se.localhost"]] as const) {
+for (const [brandId, host] of [
+  [2, "de.localhost"],
+  [3, "nl.localhost"],
+  [4, "se.localhost"],
+] as const) {
   test(`every member page of ${host} is valid HTML, free and premium`, async () => {
     const db = await openE2eDb();
     for (const paidUser of [false, true]) {
-      const m = await db.createMember({ brandId, paidUser, credits: paidUser ? 250 : 0, gender: "male", country: "DE" });
+      const m = await db.createMember({
+        brandId,
+        paidUser,
+        credits: paidUser ? 250 : 0,
+        gender: "male",
+        country: "DE",
+      });
       const cookie = await loginAs(host, m.email, m.password);
       const { pages, errors } = await crawl({ host, cookie }, MEMBER_STARTS, 60);
       console.log(`${host}, ${paidUser ? "premium" : "free"} member: ${pages} pages validated`);

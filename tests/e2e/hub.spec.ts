@@ -6,7 +6,9 @@ test.afterAll(disposeChatDb);
 // Two browser contexts and two logins: more than the default 30 s on a loaded machine.
 test.describe.configure({ timeout: 90_000 });
 
-test("a message in a conversation the member does not have open updates the badge and the title at once", async ({ browser }) => {
+test("a message in a conversation the member does not have open updates the badge and the title at once", async ({
+  browser,
+}) => {
   const alice = await createChatMember({ name: "Alice Hub" });
   const bob = await createChatMember({ name: "Bob Hub" });
   const bobContext = await browser.newContext();

@@ -5,8 +5,20 @@ import { openE2eDb } from "./support/db";
 const port = Number(process.env.E2E_PORT ?? 8788);
 const BRANDS = [
   { host: "localhost", lang: "en", name: "Amora", headline: "Meet singles near you", cta: "Sign up free" },
-  { host: "de.localhost", lang: "de", name: "Herzklang", headline: "Selbstbewusste Frauen, keine Spielchen", cta: "Kostenlos registrieren" },
-  { host: "nl.localhost", lang: "nl", name: "Flirtlokaal", headline: "Vrouwen die weten wat ze willen", cta: "Inloggen" },
+  {
+    host: "de.localhost",
+    lang: "de",
+    name: "Herzklang",
+    headline: "Selbstbewusste Frauen, keine Spielchen",
+    cta: "Kostenlos registrieren",
+  },
+  {
+    host: "nl.localhost",
+    lang: "nl",
+    name: "Flirtlokaal",
+    headline: "Vrouwen die weten wat ze willen",
+    cta: "Inloggen",
+  },
 ] as const;
 
 /** Visitors from a country outside the site-entry list, so the page itself is under test. */
@@ -22,7 +34,12 @@ for (const brand of BRANDS) {
       await expect(page.locator("html")).toHaveAttribute("lang", brand.lang);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(brand.headline);
       await expect(page.getByRole("link", { name: brand.name }).first()).toBeVisible();
-      await expect(page.locator(".hero").getByRole("link", { name: brand.cta }).or(page.getByRole("button", { name: brand.cta }))).toBeVisible();
+      await expect(
+        page
+          .locator(".hero")
+          .getByRole("link", { name: brand.cta })
+          .or(page.getByRole("button", { name: brand.cta })),
+      ).toBeVisible();
       await expect(page.getByTestId("disclaimer")).toContainText(brand.name);
     });
 
@@ -52,7 +69,8 @@ test.describe("without JavaScript", () => {
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Meet singles near you");
     const form = page.locator('form[action="/signup"]');
-    for (const name of ["email", "name", "date_of_birth", "password"]) await expect(form.locator(`[name="${name}"]`)).toBeVisible();
+    for (const name of ["email", "name", "date_of_birth", "password"])
+      await expect(form.locator(`[name="${name}"]`)).toBeVisible();
     await expect(page.getByRole("link", { name: "Log in" }).first()).toBeVisible();
     // FAQ answers open natively (details/summary).
     await page.getByText("Is signing up free?").click();
@@ -73,10 +91,19 @@ for (const js of [true, false]) {
   test.describe(`the map lander's heading with JavaScript ${js ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled: js });
 
-    test("a US visitor is not told the Europeans listed are near them; a Dutch visitor is", async ({ page, context }) => {
+    test("a US visitor is not told the Europeans listed are near them; a Dutch visitor is", async ({
+      page,
+      context,
+    }) => {
       const db = await openE2eDb(port);
       // A recently active US member with a photo: she is among the lander's members, never on its map.
-      const us = await db.createMember({ name: "Jenny", gender: "female", country: "US", city: "Austin", dateOfBirth: "1990-03-01" });
+      const us = await db.createMember({
+        name: "Jenny",
+        gender: "female",
+        country: "US",
+        city: "Austin",
+        dateOfBirth: "1990-03-01",
+      });
       await db.DB.batch([
         db.DB.prepare(
           "UPDATE profiles SET main_photo_id = (SELECT main_photo_id FROM profiles WHERE main_photo_id IS NOT NULL LIMIT 1), lat = 30.267, lon = -97.743 WHERE user_id = ?1",

@@ -7,8 +7,19 @@ import { login } from "./support/login";
 // for a new member (activation, photo and push alerts all due) and a premium member (none due).
 const MAX_CLS = 0.05;
 const PAGES = [
-  "/members", "/members/{other}", "/likes", "/chats", "/members/{other}/chat", "/credits", "/credits/p1/ideal",
-  "/premium", "/settings", "/notifications", "/swipe-game", "/match-finder", "/profile",
+  "/members",
+  "/members/{other}",
+  "/likes",
+  "/chats",
+  "/members/{other}/chat",
+  "/credits",
+  "/credits/p1/ideal",
+  "/premium",
+  "/settings",
+  "/notifications",
+  "/swipe-game",
+  "/match-finder",
+  "/profile",
 ];
 
 /** The layout shifts the page has had (buffered: from its start), once it is idle. */
@@ -36,13 +47,17 @@ for (const kind of ["new", "premium"] as const) {
     await context.addCookies([{ name: "entry_ok", value: "1", domain: "localhost", path: "/" }]);
     const db = await openE2eDb();
     const other = await db.createMember({ name: "Shift Partner" });
-    const me = kind === "new"
-      ? await db.createMember({ gender: "male", status: "not_confirmed", profileStatus: "disabled" })
-      : await db.createMember({ gender: "male", paidUser: true, credits: 250 });
+    const me =
+      kind === "new"
+        ? await db.createMember({ gender: "male", status: "not_confirmed", profileStatus: "disabled" })
+        : await db.createMember({ gender: "male", paidUser: true, credits: 250 });
     if (kind === "premium") {
       // A main photo, and the push alert already answered on this device: no alert is due.
       await db.DB.batch([
-        db.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 600, 600)").bind(`${me.id}-photo`, me.id),
+        db.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 600, 600)").bind(
+          `${me.id}-photo`,
+          me.id,
+        ),
         db.DB.prepare("UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2").bind(`${me.id}-photo`, me.id),
       ]);
       await context.addInitScript(() => localStorage.setItem("hide-push-notification-alert", "1"));

@@ -5,7 +5,18 @@ import { login } from "./support/login";
 
 // The screens members spend their time on, checked like the landing and static pages: no serious or
 // critical accessibility violations.
-const SCREENS = ["/members", "/members/{other}", "/likes", "/chats", "/members/{other}/chat", "/profile", "/settings", "/swipe-game", "/match-finder", "/credits"];
+const SCREENS = [
+  "/members",
+  "/members/{other}",
+  "/likes",
+  "/chats",
+  "/members/{other}/chat",
+  "/profile",
+  "/settings",
+  "/swipe-game",
+  "/match-finder",
+  "/credits",
+];
 
 for (const screen of SCREENS) {
   test(`${screen} has no serious accessibility violations`, async ({ page, context }) => {
@@ -19,7 +30,13 @@ for (const screen of SCREENS) {
     const { violations } = await new AxeBuilder({ page }).analyze();
     const serious = violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+      .map(
+        (v) =>
+          `${v.id} (${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(", ")})`,
+      );
     expect(serious).toEqual([]);
   });
 }

@@ -60,7 +60,10 @@ for (const js of [true, false]) {
       const owner = await db.createMember({ name: `Poppy ${tag()}`, country: "CH" });
       const page = await pageAs(browser, js, owner);
       await page.goto("/profile/photos");
-      for (const [name, b64, mimeType] of [["me.jpg", EXIF_JPEG, "image/jpeg"], ["beach.png", SMALL_PNG, "image/png"]] as const) {
+      for (const [name, b64, mimeType] of [
+        ["me.jpg", EXIF_JPEG, "image/jpeg"],
+        ["beach.png", SMALL_PNG, "image/png"],
+      ] as const) {
         await page.locator('input[type="file"]').setInputFiles({ name, mimeType, buffer: Buffer.from(bytesOf(b64)) });
         await page.getByRole("button", { name: "Upload photo" }).click();
         await expect(page).toHaveURL(/\/profile\/photos$/);
@@ -71,7 +74,9 @@ for (const js of [true, false]) {
 
       const photos = await db.DB.prepare(
         "SELECT ph.id, (p.main_photo_id = ph.id) AS is_main FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1",
-      ).bind(owner.id).all<{ id: string; is_main: number }>();
+      )
+        .bind(owner.id)
+        .all<{ id: string; is_main: number }>();
       const other = photos.results.find((p) => !p.is_main)!.id;
 
       const free = await pageAs(browser, js, await db.createMember({ gender: "male" }));
@@ -101,8 +106,20 @@ test("members pages hydrate without errors", async ({ browser }) => {
   const page = await pageAs(browser, true, await db.createMember({ gender: "male", country: "CH" }));
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
-  for (const path of ["/members", `/members/${other.id}`, `/likes/m/${other.id}`, "/likes", "/likes/sent", "/profile", "/profile/photos", "/swipe-game",
-    "/match-finder", "/signup-matches", "/complete-signup?step=location", "/complete-signup?step=about"]) {
+  for (const path of [
+    "/members",
+    `/members/${other.id}`,
+    `/likes/m/${other.id}`,
+    "/likes",
+    "/likes/sent",
+    "/profile",
+    "/profile/photos",
+    "/swipe-game",
+    "/match-finder",
+    "/signup-matches",
+    "/complete-signup?step=location",
+    "/complete-signup?step=about",
+  ]) {
     await page.goto(path);
     await page.waitForLoadState("networkidle");
   }
@@ -127,7 +144,9 @@ test("the like modal appears after t seconds, drops t from the URL and closes on
 });
 
 for (const js of [true, false]) {
-  test(`swipe game: ${js ? "drag a card to the right" : "press like"} to like (JavaScript ${js ? "on" : "off"})`, async ({ browser }) => {
+  test(`swipe game: ${js ? "drag a card to the right" : "press like"} to like (JavaScript ${js ? "on" : "off"})`, async ({
+    browser,
+  }) => {
     const country = js ? "LU" : "PT"; // a country no seeded member lives in, so the cards are known
     const me = await db.createMember({ gender: "male", country });
     const first = await db.createMember({ name: `Swipe ${tag()}`, country, dateOfBirth: dob19() });
@@ -147,7 +166,9 @@ for (const js of [true, false]) {
       await page.getByRole("button", { name: "Like" }).click();
     }
     await expect(page.getByText("3 likes left today")).toBeVisible();
-    const stored = await db.DB.prepare("SELECT source FROM likes WHERE liker_id = ?1 AND liked_id = ?2").bind(me.id, first.id).first("source");
+    const stored = await db.DB.prepare("SELECT source FROM likes WHERE liker_id = ?1 AND liked_id = ?2")
+      .bind(me.id, first.id)
+      .first("source");
     expect(stored).toBe("swipe");
     await page.context().close();
   });

@@ -18,14 +18,19 @@ async function memberPage(browser: Browser, email: string) {
 
 async function shot(page: Page, name: string) {
   if (!process.env.SHOTS) return;
-  for (const [w, h] of [[390, 844], [1280, 800]] as const) {
+  for (const [w, h] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: `${process.env.SHOTS}/${name}-${w}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test("a member reports a message, a moderator bans the sender, the sender is thrown out and sees the statement", async ({ browser }) => {
+test("a member reports a message, a moderator bans the sender, the sender is thrown out and sees the statement", async ({
+  browser,
+}) => {
   const senderName = `Sam Scammer ${Date.now().toString(36)}`;
   const sender = await createChatMember({ name: senderName });
   const reporter = await createChatMember({ name: "Rita Reporter" });
@@ -56,7 +61,10 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   await m.getByRole("button", { name: "Log in" }).click();
   await m.goto("/admin/reports");
   await shot(m, "admin-reports");
-  await m.getByRole("row", { name: new RegExp(senderName) }).getByRole("link", { name: "Open" }).click();
+  await m
+    .getByRole("row", { name: new RegExp(senderName) })
+    .getByRole("link", { name: "Open" })
+    .click();
   await m.getByRole("button", { name: /Show the reported message/ }).click();
   await expect(m.locator(".a-reported")).toContainText("gift cards");
   await m.locator('select[name="action"]').selectOption("ban");

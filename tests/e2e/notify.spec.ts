@@ -6,12 +6,18 @@ import { stopClock } from "./support/clock";
 test.afterAll(disposeChatDb);
 test.describe.configure({ timeout: 60_000 });
 
-const controlled = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 20_000 });
+const controlled = (page: Page) =>
+  page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 20_000 });
 
-test("the service worker registers from the root and controls the page; offline navigations show the offline page", async ({ page, context }) => {
+test("the service worker registers from the root and controls the page; offline navigations show the offline page", async ({
+  page,
+  context,
+}) => {
   await page.goto("/");
   await controlled(page);
-  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope)).toBe(new URL("/", page.url()).href);
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope)).toBe(
+    new URL("/", page.url()).href,
+  );
   await context.setOffline(true);
   await page.goto("/pages/faq").catch(() => {});
   await expect(page.getByTestId("offline-page")).toBeVisible();
@@ -39,10 +45,14 @@ test("the push alert appears for a member, offers push, and stays dismissed", as
   await expect(alert).toHaveCount(0);
 });
 
-test("the disabled-notifications alert shows after a bounce, leads to /notifications, and stays dismissed", async ({ page }) => {
+test("the disabled-notifications alert shows after a bounce, leads to /notifications, and stays dismissed", async ({
+  page,
+}) => {
   const m = await createChatMember({ name: "Bo Bounce" });
   const db = await openE2eDb();
-  await db.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, 'new_message', 'bounce')").bind(m.id).run();
+  await db.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, 'new_message', 'bounce')")
+    .bind(m.id)
+    .run();
   await login(page, m.email);
   await page.goto("/members");
   const alert = page.getByTestId("disabled-notifications-alert");
@@ -58,7 +68,9 @@ test("the disabled-notifications alert shows after a bounce, leads to /notificat
   await expect(alert).toHaveCount(0);
 });
 
-test("installed mode (display-mode: standalone) shows the back button on profile, likes and credits, not elsewhere", async ({ page }) => {
+test("installed mode (display-mode: standalone) shows the back button on profile, likes and credits, not elsewhere", async ({
+  page,
+}) => {
   // Chromium's media emulation (CDP Emulation.setEmulatedMedia) ignores display-mode, and Playwright
   // cannot install the app: the page's matchMedia answers as an installed app's would.
   await page.addInitScript(() => {
@@ -83,7 +95,10 @@ test("installed mode (display-mode: standalone) shows the back button on profile
   await expect(page).toHaveURL(/\/members$/);
 });
 
-test("a message to a member who is away reaches them by mail through the queue; its one-click unsubscribe switches that type off", async ({ browser, page }) => {
+test("a message to a member who is away reaches them by mail through the queue; its one-click unsubscribe switches that type off", async ({
+  browser,
+  page,
+}) => {
   const alice = await createChatMember({ name: "Alma Away" });
   const bob = await createChatMember({ name: "Bert Away" });
   const a = await browser.newContext({ javaScriptEnabled: false });
@@ -106,8 +121,12 @@ test("a message to a member who is away reaches them by mail through the queue; 
   await mail.getByRole("button", { name: "One-click unsubscribe" }).click();
   await expect(page.getByRole("status")).toContainText("You will no longer receive e-mails");
   const db = await openE2eDb();
-  expect(await db.DB.prepare("SELECT type || ':' || reason AS r FROM notifications_disabled WHERE user_id = ?1").bind(bob.id).all().then((r) => r.results.map((x) => x.r)))
-    .toEqual(["new_conversation:list_unsubscribe"]);
+  expect(
+    await db.DB.prepare("SELECT type || ':' || reason AS r FROM notifications_disabled WHERE user_id = ?1")
+      .bind(bob.id)
+      .all()
+      .then((r) => r.results.map((x) => x.r)),
+  ).toEqual(["new_conversation:list_unsubscribe"]);
   // Bob sees why in /notifications and can switch it on again.
   await login(page, bob.email);
   await page.goto("/notifications");
@@ -116,10 +135,17 @@ test("a message to a member who is away reaches them by mail through the queue; 
   await page.getByRole("checkbox", { name: "New conversation" }).check();
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.locator(".alert-warning")).toHaveCount(0);
-  expect(await db.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1").bind(bob.id).first<number>("n")).toBe(0);
+  expect(
+    await db.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1")
+      .bind(bob.id)
+      .first<number>("n"),
+  ).toBe(0);
 });
 
-test("push states: a denied permission or a browser without push hides the push alert; /notifications says why", async ({ browser, baseURL }) => {
+test("push states: a denied permission or a browser without push hides the push alert; /notifications says why", async ({
+  browser,
+  baseURL,
+}) => {
   const m = await createChatMember({ name: "Dina Denied" });
   const denied = await browser.newContext();
   const page = await denied.newPage();
@@ -127,7 +153,10 @@ test("push states: a denied permission or a browser without push hides the push 
   const cdp = await denied.newCDPSession(page);
   const { targetInfo } = await cdp.send("Target.getTargetInfo");
   await cdp.send("Browser.setPermission", {
-    permission: { name: "notifications" }, setting: "denied", origin: new URL(baseURL!).origin, browserContextId: targetInfo.browserContextId,
+    permission: { name: "notifications" },
+    setting: "denied",
+    origin: new URL(baseURL!).origin,
+    browserContextId: targetInfo.browserContextId,
   });
   await login(page, m.email);
   await page.goto("/members");
@@ -151,7 +180,9 @@ test("push states: a denied permission or a browser without push hides the push 
   await old.close();
 });
 
-test("the app badge shows unread messages plus new likes; counts are re-fetched every 60 s, every 300 s with push", async ({ page }) => {
+test("the app badge shows unread messages plus new likes; counts are re-fetched every 60 s, every 300 s with push", async ({
+  page,
+}) => {
   const m = await createChatMember({ name: "Bea Badge" });
   const fan = await createChatMember({ name: "Finn Fan" });
   const db = await openE2eDb();
@@ -160,8 +191,12 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
   const [a, b] = [m.id, fan.id].sort();
   const conversation = `badge-${m.id}`;
   await db.DB.batch([
-    db.DB.prepare("INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at) VALUES (?1, ?2, ?3, ?4, unixepoch())").bind(conversation, a, b, fan.id),
-    db.DB.prepare("INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 2), (?1, ?3, 0)").bind(conversation, m.id, fan.id),
+    db.DB.prepare(
+      "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at) VALUES (?1, ?2, ?3, ?4, unixepoch())",
+    ).bind(conversation, a, b, fan.id),
+    db.DB.prepare(
+      "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 2), (?1, ?3, 0)",
+    ).bind(conversation, m.id, fan.id),
   ]);
   await page.addInitScript(() => {
     const w = window as unknown as { badges: number[] };
@@ -174,7 +209,10 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
   await page.clock.install();
   // Re-fetches: the loaders' data requests (single fetch: GET /members.data).
   const refetches: string[] = [];
-  page.on("request", (r) => r.method() === "GET" && new URL(r.url()).pathname.endsWith(".data") && refetches.push(r.url()));
+  page.on(
+    "request",
+    (r) => r.method() === "GET" && new URL(r.url()).pathname.endsWith(".data") && refetches.push(r.url()),
+  );
   /** Loads /members and, once it is live, stops the page's clock (within the 5 s before the first re-fetch). */
   const open = async () => {
     await page.clock.resume();
@@ -193,7 +231,9 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
   await expect.poll(() => refetches.length).toBe(2);
 
   // With push: one every 300 s.
-  await db.DB.prepare("INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (?1, ?2, 'k', 'a')").bind(m.id, `https://push.example.net/${m.id}`).run();
+  await db.DB.prepare("INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (?1, ?2, 'k', 'a')")
+    .bind(m.id, `https://push.example.net/${m.id}`)
+    .run();
   await db.DB.prepare("UPDATE users SET push_subscribed = 1 WHERE id = ?1").bind(m.id).run();
   await open();
   await page.clock.runFor(5_000);
@@ -204,15 +244,20 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
   await expect.poll(() => refetches.length).toBe(2);
 });
 
-test("presence: a hidden page sends the page-hidden beacon and the member shows offline; after sign-up the auto-like runs and likes are re-fetched", async ({ page }) => {
+test("presence: a hidden page sends the page-hidden beacon and the member shows offline; after sign-up the auto-like runs and likes are re-fetched", async ({
+  page,
+}) => {
   const m = await createChatMember({ name: "Hanna Hidden" });
   const db = await openE2eDb();
   await login(page, m.email);
   await page.goto("/members");
   await expect(page.locator("body[data-hub]")).toBeAttached();
-  const lastSeen = () => db.DB.prepare("SELECT unixepoch() - last_seen_at AS n FROM users WHERE id = ?1").bind(m.id).first<number>("n");
+  const lastSeen = () =>
+    db.DB.prepare("SELECT unixepoch() - last_seen_at AS n FROM users WHERE id = ?1").bind(m.id).first<number>("n");
   expect(await lastSeen()).toBeLessThan(60);
-  const beacon = page.waitForResponse((r) => r.url().endsWith("/api/page-hidden.php") && r.request().method() === "POST");
+  const beacon = page.waitForResponse(
+    (r) => r.url().endsWith("/api/page-hidden.php") && r.request().method() === "POST",
+  );
   await page.evaluate(() => {
     Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
     document.dispatchEvent(new Event("visibilitychange"));
@@ -231,17 +276,24 @@ test("presence: a hidden page sends the page-hidden beacon and the member shows 
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
-  test("push can be turned off on every device from /notifications; unsubscribe pages work with a plain form", async ({ page }) => {
+  test("push can be turned off on every device from /notifications; unsubscribe pages work with a plain form", async ({
+    page,
+  }) => {
     const m = await createChatMember({ name: "Nora NoJS" });
     const db = await openE2eDb();
     await db.DB.prepare("INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (?1, ?2, 'k', 'a')")
-      .bind(m.id, `https://push.example.net/${m.id}`).run();
+      .bind(m.id, `https://push.example.net/${m.id}`)
+      .run();
     await db.DB.prepare("UPDATE users SET push_subscribed = 1 WHERE id = ?1").bind(m.id).run();
     await login(page, m.email);
     await page.goto("/notifications");
     await page.getByRole("button", { name: "Turn off on all devices" }).click();
     await expect(page.getByRole("button", { name: "Turn off on all devices" })).toHaveCount(0);
-    expect(await db.DB.prepare("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?1").bind(m.id).first<number>("n")).toBe(0);
+    expect(
+      await db.DB.prepare("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?1")
+        .bind(m.id)
+        .first<number>("n"),
+    ).toBe(0);
     await page.goto("/unsubscribe?u=nobody&t=news&s=00000000000000000000000000000000");
     await expect(page.getByText("This unsubscribe link is not valid.")).toBeVisible();
   });

@@ -8,12 +8,19 @@ import { E2E_PORT, openE2eDb } from "./support/db";
 import { login } from "./support/login";
 import { stopClock } from "./support/clock";
 
-const toSeconds = (hms: string) => hms.split(":").map(Number).reduce((a, n) => a * 60 + n, 0);
+const toSeconds = (hms: string) =>
+  hms
+    .split(":")
+    .map(Number)
+    .reduce((a, n) => a * 60 + n, 0);
 
 async function newMember(o: { credits?: number; paidUser?: boolean; hoursAgo?: number } = {}) {
   const db = await openE2eDb();
   const m = await db.createMember({ credits: o.credits ?? 0, paidUser: o.paidUser });
-  if (o.hoursAgo) await db.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, Math.round(o.hoursAgo * 3600)).run();
+  if (o.hoursAgo)
+    await db.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1")
+      .bind(m.id, Math.round(o.hoursAgo * 3600))
+      .run();
   return m;
 }
 
@@ -40,7 +47,9 @@ async function countdown(page: Page) {
 test.describe.configure({ timeout: 60_000 });
 
 test.describe("time bonus with JavaScript", () => {
-  test("a member minutes old sees the countdown tick every second, in hh:mm:ss, linking to /credits", async ({ page }) => {
+  test("a member minutes old sees the countdown tick every second, in hh:mm:ss, linking to /credits", async ({
+    page,
+  }) => {
     await page.clock.install();
     const m = await newMember();
     await login(page, m.email, m.password);
@@ -92,7 +101,10 @@ test.describe("time bonus with JavaScript", () => {
     await expect(page.getByTestId("time-bonus-modal")).toHaveCount(0);
   });
 
-  for (const [who, o] of [["a paid user", { paidUser: true }], ["a sign-up over 4 hours old", { hoursAgo: 4.01 }]] as const) {
+  for (const [who, o] of [
+    ["a paid user", { paidUser: true }],
+    ["a sign-up over 4 hours old", { hoursAgo: 4.01 }],
+  ] as const) {
     test(`no bonus for ${who}`, async ({ page }) => {
       const m = await newMember(o);
       await login(page, m.email, m.password);
@@ -136,7 +148,9 @@ test.describe("time bonus without JavaScript", () => {
 
 test.describe("discount code at checkout without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
-  test("a wrong code shows its message; the welcome code strikes the price through and pays the discounted amount", async ({ page }) => {
+  test("a wrong code shows its message; the welcome code strikes the price through and pays the discounted amount", async ({
+    page,
+  }) => {
     const m = await newMember({ hoursAgo: 5 }); // past the time bonus, within the welcome window
     await login(page, m.email, m.password);
     // The payment country (iDEAL is offered in NL), set after login: logged out, NL shows the site-entry warning.
@@ -162,13 +176,18 @@ test.describe("discount code at checkout without JavaScript", () => {
 async function asNewPayer(page: Page, o: { credits?: number } = {}) {
   const m = await newMember(o);
   const url = `http://localhost:${E2E_PORT}`;
-  await page.context().addCookies([{ name: "entry_ok", value: "1", url }, { name: "dev_country", value: "NL", url }]);
+  await page.context().addCookies([
+    { name: "entry_ok", value: "1", url },
+    { name: "dev_country", value: "NL", url },
+  ]);
   await login(page, m.email, m.password);
   return m;
 }
 
 test.describe("buying with the time bonus, JavaScript on", () => {
-  test("the prices show 25% off struck through; the sandbox charges the discounted amount; then the code is used up", async ({ page }) => {
+  test("the prices show 25% off struck through; the sandbox charges the discounted amount; then the code is used up", async ({
+    page,
+  }) => {
     await asNewPayer(page);
     await page.goto("/credits");
     await expect(page.getByTestId("active-discount")).toHaveText("25% discount with code TIMEBONUS25");
@@ -189,10 +208,14 @@ test.describe("buying with the time bonus, JavaScript on", () => {
     await page.goto("/credits/p1/ideal?code=TIMEBONUS25");
     await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
     await expect(page.locator(".price-was")).toHaveCount(0);
-    await expect(page.getByTestId("discount-form").getByRole("alert")).toHaveText(/Code already used|This code has expired\./);
+    await expect(page.getByTestId("discount-form").getByRole("alert")).toHaveText(
+      /Code already used|This code has expired\./,
+    );
   });
 
-  test("a typed code that does not exist says so, and the price stays discounted by the time bonus", async ({ page }) => {
+  test("a typed code that does not exist says so, and the price stays discounted by the time bonus", async ({
+    page,
+  }) => {
     await asNewPayer(page);
     await page.goto("/credits/p0/ideal");
     await page.waitForFunction(() => "__remixRouter" in window);
@@ -208,11 +231,15 @@ for (const js of [true, false]) {
   test.describe(`paid features, JavaScript ${js ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled: js });
 
-    test("a free member unlocks a private photo for 5 credits after confirming; it is then shown sharp", async ({ page }) => {
+    test("a free member unlocks a private photo for 5 credits after confirming; it is then shown sharp", async ({
+      page,
+    }) => {
       const db = await openE2eDb();
       const owner = await db.createMember({ name: "Privata" });
       const photoId = `e2e-private-${Date.now().toString(36)}${js ? "j" : "n"}`;
-      await db.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, 1, 10, 10)").bind(photoId, owner.id).run();
+      await db.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, 1, 10, 10)")
+        .bind(photoId, owner.id)
+        .run();
       const me = await asNewPayer(page, { credits: 7 });
       await page.goto(`/members/${owner.id}`);
       const tile = page.locator(".photo-locked").filter({ has: page.locator(`img[src="/photos/${photoId}/blur"]`) });

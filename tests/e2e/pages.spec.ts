@@ -4,7 +4,15 @@ import { openE2eDb } from "./support/db";
 
 /** Every lander (LANDER_KINDS in app/models/landers.server.ts). */
 const LANDERS = [
-  "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video", "tinderswipe",
+  "alonetonight",
+  "collagelanding",
+  "gallery",
+  "iconslanding",
+  "maplanding",
+  "socialnetwork",
+  "transitionsvideolanding",
+  "video",
+  "tinderswipe",
 ].map((kind) => `/landers/${kind}`);
 
 /** Every supporting page, with a word of its English title. */
@@ -29,7 +37,9 @@ for (const javaScriptEnabled of [true, false]) {
     for (const [path, title] of STATIC_PAGES) {
       test(`${path} renders`, async ({ page }) => {
         const errors: string[] = [];
-        page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+        page.on("console", (m) => {
+          if (m.type() === "error") errors.push(m.text());
+        });
         page.on("pageerror", (e) => errors.push(e.message));
         const res = await page.goto(path);
         expect(res?.status()).toBe(200);
@@ -112,7 +122,12 @@ test.describe("accessibility", () => {
       await page.goto(path);
       // Checked on the settled page: entrance animations (finite ones) have run to their end.
       await page.evaluate(() =>
-        Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)),
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+            .map((a) => a.finished),
+        ),
       );
       const { violations } = await new AxeBuilder({ page }).analyze();
       const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");

@@ -20,7 +20,15 @@ test.afterAll(async () => {
 });
 
 async function swedishMember(page: Page) {
-  const m = await db.createMember({ password: PASSWORD, name: "Sven", gender: "male", country: "SE", city: "Stockholm", brandId: 4, language: "sv" });
+  const m = await db.createMember({
+    password: PASSWORD,
+    name: "Sven",
+    gender: "male",
+    country: "SE",
+    city: "Stockholm",
+    brandId: 4,
+    language: "sv",
+  });
   // Signed up 8 days ago: past the time bonus and the welcome discount, so prices are the packages' own.
   await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   await page.context().addCookies([
@@ -30,7 +38,10 @@ async function swedishMember(page: Page) {
   await page.goto(`${SE}/login`);
   await page.locator('input[name="email"]').fill(m.email);
   await page.locator('input[name="password"]').fill(PASSWORD);
-  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/login")), page.locator('form:has(input[name="password"]) button[type="submit"]').click()]);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith("/login")),
+    page.locator('form:has(input[name="password"]) button[type="submit"]').click(),
+  ]);
   return m;
 }
 
@@ -70,17 +81,30 @@ for (const js of [true, false]) {
       await page.goto(`${SE}/transactions`);
       await expect(page.getByTestId("transactions")).toContainText("Återkrävd");
       await page.goto(`${SE}/transactions/${paymentId}`);
-      await expect(page.getByTestId("chargeback")).toContainText(/Din bank har återkrävt den här betalningen \(219,00\s*kr\)/);
+      await expect(page.getByTestId("chargeback")).toContainText(
+        /Din bank har återkrävt den här betalningen \(219,00\s*kr\)/,
+      );
     });
 
-    test("an EUR code with a €50 minimum is refused for 109 kr and applies to 899 kr (issue 19, item 3)", async ({ page }, info) => {
+    test("an EUR code with a €50 minimum is refused for 109 kr and applies to 899 kr (issue 19, item 3)", async ({
+      page,
+    }, info) => {
       await swedishMember(page);
       const code = `MIN50${js ? "ON" : "OFF"}${Date.now().toString(36).toUpperCase()}`;
-      await db.DB.prepare("INSERT INTO discount_codes (code, value_percentage, minimum_order_value, currency) VALUES (?1, '20', 5000, 'EUR')").bind(code).run();
-      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      await db.DB.prepare(
+        "INSERT INTO discount_codes (code, value_percentage, minimum_order_value, currency) VALUES (?1, '20', 5000, 'EUR')",
+      )
+        .bind(code)
+        .run();
+      for (const viewport of [
+        { width: 390, height: 844 },
+        { width: 1280, height: 800 },
+      ]) {
         await page.setViewportSize(viewport);
         await page.goto(`${SE}/credits/p0/creditcard?code=${code}`);
-        await expect(page.getByRole("alert").filter({ hasText: "Den här koden gäller för beställningar från" })).toContainText(/50,00\s*€/);
+        await expect(
+          page.getByRole("alert").filter({ hasText: "Den här koden gäller för beställningar från" }),
+        ).toContainText(/50,00\s*€/);
         await expect(page.locator(".price-was")).toHaveCount(0);
         await page.screenshot({ path: info.outputPath(`sek-minimum-${viewport.width}.png`), fullPage: false });
       }

@@ -19,7 +19,14 @@ test.afterAll(async () => {
 });
 
 async function asNewMember(page: Page, baseURL: string | undefined, o: { paidUser?: boolean } = {}) {
-  const m = await db.createMember({ password: PASSWORD, name: "Payer", gender: "male", country: "NL", city: "Utrecht", paidUser: o.paidUser });
+  const m = await db.createMember({
+    password: PASSWORD,
+    name: "Payer",
+    gender: "male",
+    country: "NL",
+    city: "Utrecht",
+    paidUser: o.paidUser,
+  });
   // Signed up 8 days ago: past the time bonus and the welcome discount, so prices are the packages' own (offers.spec buys with them).
   await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   await page.context().addCookies([
@@ -43,7 +50,10 @@ for (const js of [true, false]) {
   test.describe(`payments with JavaScript ${js ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled: js });
 
-    test("a free member buys p1 with iDEAL: credits, premium badge and unblurred photos at once", async ({ page, baseURL }) => {
+    test("a free member buys p1 with iDEAL: credits, premium badge and unblurred photos at once", async ({
+      page,
+      baseURL,
+    }) => {
       const me = await asNewMember(page, baseURL);
       const owner = (await db.DB.prepare(
         "SELECT p.user_id AS id FROM photos p JOIN profiles pr ON pr.user_id = p.user_id WHERE p.is_private = 0 AND pr.status = 'active' LIMIT 1",

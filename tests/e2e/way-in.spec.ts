@@ -8,7 +8,17 @@ import { expect, test, type Page } from "@playwright/test";
 test.describe.configure({ timeout: 180_000 });
 
 const port = Number(process.env.E2E_PORT ?? 8788);
-const KINDS = ["alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video", "tinderswipe"];
+const KINDS = [
+  "alonetonight",
+  "collagelanding",
+  "gallery",
+  "iconslanding",
+  "maplanding",
+  "socialnetwork",
+  "transitionsvideolanding",
+  "video",
+  "tinderswipe",
+];
 const BRANDS = ["localhost", "de.localhost", "nl.localhost"];
 const tag = () => Math.random().toString(36).slice(2, 8);
 const PASSWORD = "Demo-pass-2026";
@@ -44,7 +54,9 @@ for (const js of [true, false]) {
       });
     });
 
-    test("Flirtlokaal without a traffic source shows no form and says why; the header has no sign-up button", async ({ page }) => {
+    test("Flirtlokaal without a traffic source shows no form and says why; the header has no sign-up button", async ({
+      page,
+    }) => {
       await page.goto(`http://nl.localhost:${port}/landers/gallery?sub1=campaign-only`);
       await expect(page.getByTestId("signup-closed")).toBeVisible();
       await expect(page.locator('form[action^="/signup"]')).toHaveCount(0);
@@ -73,7 +85,9 @@ for (const js of [true, false]) {
       }
     });
 
-    test("a new member's /members on a phone shows a profile on the first screen; filters open on demand", async ({ page }) => {
+    test("a new member's /members on a phone shows a profile on the first screen; filters open on demand", async ({
+      page,
+    }) => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto("/signup");
       const form = page.locator('main form[action^="/signup"]').first();

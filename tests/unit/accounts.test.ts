@@ -29,7 +29,13 @@ describe("validAgeOn (the sign-up's date check; ageOn itself is tested in dates.
 describe("sign-up schema", () => {
   const today = new Date(Date.UTC(2026, 5, 15));
   const parse = (o: Record<string, string>) =>
-    signupSchema(18, today).safeParse({ email: "a@example.com", name: "Anna", date_of_birth: "1990-01-01", password: "Demo-pass-2026", ...o });
+    signupSchema(18, today).safeParse({
+      email: "a@example.com",
+      name: "Anna",
+      date_of_birth: "1990-01-01",
+      password: "Demo-pass-2026",
+      ...o,
+    });
   const messages = (o: Record<string, string>) => {
     const r = parse(o);
     return r.success ? [] : r.error.issues.map((i) => i.message);
@@ -57,7 +63,9 @@ describe("sign-up setting", () => {
     expect(signupAllowed("other", { network: "n", ref: "r" })).toBe("invite_only");
     expect(signupAllowed("other", none)).toBe("invite_only");
     // sub1-sub3 and lb describe a campaign, not a source.
-    expect(signupAllowed("with_trafficsource", trackingFrom(new URLSearchParams("sub1=a&sub2=b&sub3=c&lb=d")))).toBe("needs_source");
+    expect(signupAllowed("with_trafficsource", trackingFrom(new URLSearchParams("sub1=a&sub2=b&sub3=c&lb=d")))).toBe(
+      "needs_source",
+    );
   });
   it("gives the sexuality from the gender and whom they look for", () => {
     expect(sexualityOf("female", "male")).toBe("hetero");
@@ -67,7 +75,14 @@ describe("sign-up setting", () => {
     expect(sexualityOf("female", "both")).toBe("bi");
   });
   it("reads the tracking data from the query", () => {
-    expect(trackingFrom(new URLSearchParams("network=a&ref=b&sub1=c&sub3=%20"))).toEqual({ network: "a", ref: "b", sub1: "c", sub2: null, sub3: null, lb: null });
+    expect(trackingFrom(new URLSearchParams("network=a&ref=b&sub1=c&sub3=%20"))).toEqual({
+      network: "a",
+      ref: "b",
+      sub1: "c",
+      sub2: null,
+      sub3: null,
+      lb: null,
+    });
   });
 });
 
@@ -77,7 +92,8 @@ describe("activation reminder (docs/product.md §4)", () => {
     expect(showActivationReminder(unconfirmed, "/members")).toBe(true);
   });
   it("hides on signup, settings and notifications, for visitors, confirmed members and disabled notifications", () => {
-    for (const path of ["/signup", "/settings", "/settings/delete", "/notifications"]) expect(showActivationReminder(unconfirmed, path)).toBe(false);
+    for (const path of ["/signup", "/settings", "/settings/delete", "/notifications"])
+      expect(showActivationReminder(unconfirmed, path)).toBe(false);
     expect(showActivationReminder(null, "/members")).toBe(false);
     // The sign-up step asking for the confirmation does not get the alert on top; the other steps do.
     expect(showActivationReminder(unconfirmed, "/complete-signup", "?step=confirm")).toBe(false);

@@ -31,14 +31,25 @@ describe("the secrets check (decision 170)", () => {
     expect(problems({ SESSION_SECRET: "   " })).toBe("SESSION_SECRET (missing)");
     expect(problems({ PASSWORD_PEPPER: "p".repeat(31) })).toBe("PASSWORD_PEPPER (too short)");
     for (const dev of DEV_SECRETS) expect(problems({ ADMIN_TOKEN: dev })).toContain("ADMIN_TOKEN (development value)");
-    expect(problems({ VAPID_PUBLIC_KEY: undefined, VAPID_PRIVATE_KEY: undefined })).toBe("VAPID_PUBLIC_KEY (missing), VAPID_PRIVATE_KEY (missing)");
+    expect(problems({ VAPID_PUBLIC_KEY: undefined, VAPID_PRIVATE_KEY: undefined })).toBe(
+      "VAPID_PUBLIC_KEY (missing), VAPID_PRIVATE_KEY (missing)",
+    );
   });
   it("refuses one value used for two secrets", () => {
     expect(problems({ PASSWORD_PEPPER: "s".repeat(40) })).toContain("development value");
   });
   it("requires the SMS keys only where direct debit is on, and the mail API key only for the HTTP adapter", () => {
-    expect(problems({ DIRECT_DEBIT: "1" })).toBe("TWILIO_ACCOUNT_SID (missing), TWILIO_AUTH_TOKEN (missing), SMS_FROM (missing)");
-    expect(problems({ DIRECT_DEBIT: "1", TWILIO_ACCOUNT_SID: "XX" + "0".repeat(32), TWILIO_AUTH_TOKEN: "t".repeat(32), SMS_FROM: "Amora" })).toBe("TWILIO_ACCOUNT_SID (wrong kind)");
+    expect(problems({ DIRECT_DEBIT: "1" })).toBe(
+      "TWILIO_ACCOUNT_SID (missing), TWILIO_AUTH_TOKEN (missing), SMS_FROM (missing)",
+    );
+    expect(
+      problems({
+        DIRECT_DEBIT: "1",
+        TWILIO_ACCOUNT_SID: "XX" + "0".repeat(32),
+        TWILIO_AUTH_TOKEN: "t".repeat(32),
+        SMS_FROM: "Amora",
+      }),
+    ).toBe("TWILIO_ACCOUNT_SID (wrong kind)");
     expect(problems({ MAIL_TRANSPORT: "http" })).toBe("MAIL_API_KEY (missing)");
     expect(problems({ MAIL: undefined })).toBe("MAIL (send_email binding) (missing)");
     expect(problems({ MAIL: undefined, MAIL_TRANSPORT: "http", MAIL_API_KEY: "k".repeat(30) })).toBe("");

@@ -2,8 +2,14 @@ import { describe, expect, it } from "vitest";
 import { pricesFor } from "~/models/credits.server";
 
 const brand = {
-  minimumMessageCosts: { CH: { costs: 2, currency: "CHF" }, AT: { costs: 0, currency: "EUR" }, BE: { costs: 1.5, currency: "EUR" } },
-  messageCredits: 3, giftCredits: 10, photoCredits: 5,
+  minimumMessageCosts: {
+    CH: { costs: 2, currency: "CHF" },
+    AT: { costs: 0, currency: "EUR" },
+    BE: { costs: 1.5, currency: "EUR" },
+  },
+  messageCredits: 3,
+  giftCredits: 10,
+  photoCredits: 5,
 };
 
 describe("pricesFor (the one owner of what a thing costs)", () => {

@@ -1,6 +1,14 @@
 /** The direct debit form's pure rules: cleaning, IBAN, mobile number, postal code, masks. */
 import { describe, expect, it } from "vitest";
-import { checkIban, checkMobile, cleanText, directDebitCountry, maskIban, maskMobile, validPostalCode } from "../../app/models/directdebit-rules";
+import {
+  checkIban,
+  checkMobile,
+  cleanText,
+  directDebitCountry,
+  maskIban,
+  maskMobile,
+  validPostalCode,
+} from "../../app/models/directdebit-rules";
 
 describe("direct debit rules", () => {
   it("cleanText removes control, zero-width and bidi characters and collapses spaces", () => {

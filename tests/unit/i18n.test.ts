@@ -5,7 +5,9 @@ import { translate } from "../../app/lib/i18n-react";
 import { LANGUAGES } from "../../app/lib/constants";
 
 type Tree = { [k: string]: unknown };
-const namespaces = readdirSync("locales/en").filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5));
+const namespaces = readdirSync("locales/en")
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => f.slice(0, -5));
 const load = (lng: string, ns: string): Tree =>
   existsSync(`locales/${lng}/${ns}.json`) ? JSON.parse(readFileSync(`locales/${lng}/${ns}.json`, "utf8")) : {};
 
@@ -37,9 +39,10 @@ describe("locale files", () => {
         const other = leaves(load(lng, ns));
         const long = [...en].filter(([, v]) => v.length > 24);
         const copied = long.filter(([k, v]) => other.get(k) === v).map(([k]) => k);
-        expect(copied.length, `copied from English in ${lng}/${ns}: ${copied.slice(0, 5).join(", ")}`).toBeLessThanOrEqual(
-          Math.floor(long.length * 0.1),
-        );
+        expect(
+          copied.length,
+          `copied from English in ${lng}/${ns}: ${copied.slice(0, 5).join(", ")}`,
+        ).toBeLessThanOrEqual(Math.floor(long.length * 0.1));
       });
     }
   }
@@ -67,7 +70,13 @@ describe("the React translation reader", () => {
     });
   }
   it("interpolates, pluralises and reads other namespaces", () => {
-    const store = { lng: "en", resources: { common: { a: { b: "Hi {{name}}" }, n_one: "{{count}} like", n_other: "{{count}} likes" }, x: { y: "Y" } } };
+    const store = {
+      lng: "en",
+      resources: {
+        common: { a: { b: "Hi {{name}}" }, n_one: "{{count}} like", n_other: "{{count}} likes" },
+        x: { y: "Y" },
+      },
+    };
     expect(translate(store, ["common"], "a.b", { name: "Eva" })).toBe("Hi Eva");
     expect(translate(store, ["common"], "n", { count: 1 })).toBe("1 like");
     expect(translate(store, ["common"], "n", { count: 3 })).toBe("3 likes");

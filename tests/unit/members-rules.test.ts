@@ -8,10 +8,22 @@ const photoAlertHiddenOn = (pathname: string, search = "") => !memberAlertShown(
 
 describe("profile-photo alert screens (docs/product.md §4)", () => {
   it("is hidden on profile, signup, activate-done, premium, notifications, directdebit and settings", () => {
-    for (const p of ["/profile", "/profile/photos", "/signup", "/signup-matches", "/activate/done", "/premium", "/notifications", "/directdebit", "/settings", "/members/abc/signup"]) {
+    for (const p of [
+      "/profile",
+      "/profile/photos",
+      "/signup",
+      "/signup-matches",
+      "/activate/done",
+      "/premium",
+      "/notifications",
+      "/directdebit",
+      "/settings",
+      "/members/abc/signup",
+    ]) {
       expect(photoAlertHiddenOn(p), p).toBe(true);
     }
-    for (const p of ["/members", "/members/abc", "/likes", "/chats", "/swipe-game", "/profiles"]) expect(photoAlertHiddenOn(p), p).toBe(false);
+    for (const p of ["/members", "/members/abc", "/likes", "/chats", "/swipe-game", "/profiles"])
+      expect(photoAlertHiddenOn(p), p).toBe(false);
     // The sign-up step asking for a photo does not get the photo alert on top; the other steps do.
     expect(photoAlertHiddenOn("/complete-signup", "?step=photo")).toBe(true);
     expect(photoAlertHiddenOn("/complete-signup", "?step=location")).toBe(false);
@@ -23,13 +35,21 @@ describe("member alerts on the payment pages (issue 19)", () => {
   const alerts: MemberAlert[] = ["activation", "push", "disabledNotifications", "photo"];
   it("shows none of the chrome's alerts where a member pays: what they buy and the pay button come first", () => {
     const paying = [
-      "/credits", "/credits/p1", "/credits/p1/ideal", "/credits/repeat-order", "/premium", "/directdebit",
-      "/transactions", "/transactions/abc",
+      "/credits",
+      "/credits/p1",
+      "/credits/p1/ideal",
+      "/credits/repeat-order",
+      "/premium",
+      "/directdebit",
+      "/transactions",
+      "/transactions/abc",
     ];
     for (const a of alerts) for (const p of paying) expect(memberAlertShown(a, p), `${a} on ${p}`).toBe(false);
   });
   it("still shows them on the members' other pages", () => {
-    for (const a of alerts) for (const p of ["/members", "/chats", "/likes", "/creditsx"]) expect(memberAlertShown(a, p), `${a} on ${p}`).toBe(true);
+    for (const a of alerts)
+      for (const p of ["/members", "/chats", "/likes", "/creditsx"])
+        expect(memberAlertShown(a, p), `${a} on ${p}`).toBe(true);
   });
 });
 
@@ -37,7 +57,8 @@ describe("photo access", () => {
   const facts = { ownerId: "o", ownerGone: false, blockedByOwner: false, isMain: false, isPrivate: false };
   it("never hands the full file to visitors or free members", () => {
     for (const viewer of [null, { id: "f", paidUser: false }]) {
-      for (const asked of ["full", "thumb", "blur"] as const) expect(variantToServe(photoAccess(facts, viewer), asked)).toBe("blur");
+      for (const asked of ["full", "thumb", "blur"] as const)
+        expect(variantToServe(photoAccess(facts, viewer), asked)).toBe("blur");
     }
   });
   it("lets the owner see everything, even when gone", () => {
@@ -68,8 +89,14 @@ describe("search filters", () => {
   });
   it("defaults to the wanted gender and a served country, swaps reversed ages, ignores bad input", () => {
     const d = { gender: wantedGender("male", "hetero"), country: "NL", countries: ["NL", "DE"] };
-    expect(resolveFilters(new URLSearchParams("min_age=50&max_age=30&country=XX&gender=robot"), d))
-      .toEqual({ gender: "female", country: "NL", countryregion: "", min_age: 30, max_age: 50, page: 1 });
+    expect(resolveFilters(new URLSearchParams("min_age=50&max_age=30&country=XX&gender=robot"), d)).toEqual({
+      gender: "female",
+      country: "NL",
+      countryregion: "",
+      min_age: 30,
+      max_age: 50,
+      page: 1,
+    });
     expect(wantedGender("male", "gay")).toBe("male");
     expect(wantedGender("female", "lesbian")).toBe("female");
   });

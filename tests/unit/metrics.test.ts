@@ -9,6 +9,17 @@ describe("business event counts (Workers Analytics Engine)", () => {
   });
   it("counts nothing without the binding and never throws", () => {
     expect(() => countEvent({}, "signup")).not.toThrow();
-    expect(() => countEvent({ METRICS: { writeDataPoint: () => { throw new Error("down"); } } as never }, "signup")).not.toThrow();
+    expect(() =>
+      countEvent(
+        {
+          METRICS: {
+            writeDataPoint: () => {
+              throw new Error("down");
+            },
+          } as never,
+        },
+        "signup",
+      ),
+    ).not.toThrow();
   });
 });

@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
-  channelsOf, checkUnsubscribe, isoWeek, mailEventSchema, refusal, retryDelay, unsubscribeSignature, verifyWebhook,
+  channelsOf,
+  checkUnsubscribe,
+  isoWeek,
+  mailEventSchema,
+  refusal,
+  retryDelay,
+  unsubscribeSignature,
+  verifyWebhook,
 } from "~/models/notify.server";
 
 type Facts = NonNullable<Parameters<typeof refusal>[0]>;
-const facts = (o: Partial<Facts> = {}) => ({ deleted_at: null, invisible: false, blocked: 0, sender_gone: 0, unread: 1, ...o }) as Facts;
+const facts = (o: Partial<Facts> = {}) =>
+  ({ deleted_at: null, invisible: false, blocked: 0, sender_gone: 0, unread: 1, ...o }) as Facts;
 const chat = { senderId: "s", conversationId: "c" };
 
 describe("who gets nothing", () => {
@@ -62,13 +70,22 @@ describe("signed links and webhooks", () => {
 
   it("the mail webhook needs the HMAC of the exact body", async () => {
     const body = JSON.stringify({ type: "bounce", email: "a@example.com" });
-    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(env.MAIL_WEBHOOK_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(env.MAIL_WEBHOOK_SECRET),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
     const mac = Buffer.from(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body))).toString("hex");
     expect(await verifyWebhook(env, body, `sha256=${mac}`)).toBe(true);
     expect(await verifyWebhook(env, `${body} `, `sha256=${mac}`)).toBe(false);
     expect(await verifyWebhook(env, body, mac)).toBe(false);
     expect(await verifyWebhook(env, body, null)).toBe(false);
-    expect(mailEventSchema.safeParse({ type: "bounce", email: " A@Example.com " }).data).toEqual({ type: "bounce", email: "a@example.com" });
+    expect(mailEventSchema.safeParse({ type: "bounce", email: " A@Example.com " }).data).toEqual({
+      type: "bounce",
+      email: "a@example.com",
+    });
     expect(mailEventSchema.safeParse({ type: "delivered", email: "a@example.com" }).success).toBe(false);
   });
 });
@@ -77,12 +94,21 @@ describe("push endpoints", () => {
   it("only the browsers' push services are accepted (the Worker posts to them)", async () => {
     const { isPushServiceUrl } = await import("~/models/push.server");
     for (const ok of [
-      "https://fcm.googleapis.com/fcm/send/abc:def", "https://updates.push.services.mozilla.com/wpush/v2/gAAA",
-      "https://web.push.apple.com/QGx", "https://wns2-par02p.notify.windows.com/w/?token=x",
-    ]) expect(isPushServiceUrl(ok)).toBe(true);
+      "https://fcm.googleapis.com/fcm/send/abc:def",
+      "https://updates.push.services.mozilla.com/wpush/v2/gAAA",
+      "https://web.push.apple.com/QGx",
+      "https://wns2-par02p.notify.windows.com/w/?token=x",
+    ])
+      expect(isPushServiceUrl(ok)).toBe(true);
     for (const bad of [
-      "http://fcm.googleapis.com/fcm/send/x", "https://fcm.googleapis.com.evil.example/x", "https://evil.example/fcm.googleapis.com",
-      "https://fcm.googleapis.com:444/x", "https://127.0.0.1/x", "notaurl", "https://notify.windows.com.evil.example/",
-    ]) expect(isPushServiceUrl(bad)).toBe(false);
+      "http://fcm.googleapis.com/fcm/send/x",
+      "https://fcm.googleapis.com.evil.example/x",
+      "https://evil.example/fcm.googleapis.com",
+      "https://fcm.googleapis.com:444/x",
+      "https://127.0.0.1/x",
+      "notaurl",
+      "https://notify.windows.com.evil.example/",
+    ])
+      expect(isPushServiceUrl(bad)).toBe(false);
   });
 });

@@ -1,8 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TIME_BONUS_POPUP_DELAY_S } from "../../app/lib/constants";
 import {
-  activeDiscount, discountedPrice, formatCountdown, percentageBasisPoints, showTimeBonusPopup, startCountdown,
-  timeBonusRemaining, WELCOME_CODE,
+  activeDiscount,
+  discountedPrice,
+  formatCountdown,
+  percentageBasisPoints,
+  showTimeBonusPopup,
+  startCountdown,
+  timeBonusRemaining,
+  WELCOME_CODE,
 } from "../../app/lib/offers";
 
 const SIGNUP = 1_800_000_000;
@@ -25,8 +31,18 @@ describe("time bonus rules", () => {
     expect(timeBonusRemaining({ ...free, createdAt: SIGNUP + 999 }, SIGNUP)).toBe(14_400);
   });
   it("the active discount is the time bonus, else the welcome code, else none", () => {
-    expect(activeDiscount(free, WEEK, SIGNUP + 10)).toMatchObject({ code: "TIMEBONUS25", percentage: 25, kind: "time_bonus", expires: SIGNUP + 14_400 });
-    expect(activeDiscount(free, WEEK, SIGNUP + 14_400)).toMatchObject({ code: WELCOME_CODE, percentage: 25, kind: "welcome", expires: SIGNUP + WEEK });
+    expect(activeDiscount(free, WEEK, SIGNUP + 10)).toMatchObject({
+      code: "TIMEBONUS25",
+      percentage: 25,
+      kind: "time_bonus",
+      expires: SIGNUP + 14_400,
+    });
+    expect(activeDiscount(free, WEEK, SIGNUP + 14_400)).toMatchObject({
+      code: WELCOME_CODE,
+      percentage: 25,
+      kind: "welcome",
+      expires: SIGNUP + WEEK,
+    });
     expect(activeDiscount(free, WEEK, SIGNUP + WEEK)).toBeNull();
     expect(activeDiscount({ ...free, paidUser: true }, WEEK, SIGNUP + 10)).toBeNull();
     expect(activeDiscount(null, WEEK, SIGNUP)).toBeNull();
@@ -39,7 +55,13 @@ describe("time bonus rules", () => {
     expect(formatCountdown(-5)).toBe("00:00:00");
   });
   it("shows the popup only after the delay, with 0 credits, while running and not dismissed", () => {
-    const base = { remaining: 100, credits: 0, dismissed: false, secondsInMembersArea: TIME_BONUS_POPUP_DELAY_S, delayS: TIME_BONUS_POPUP_DELAY_S };
+    const base = {
+      remaining: 100,
+      credits: 0,
+      dismissed: false,
+      secondsInMembersArea: TIME_BONUS_POPUP_DELAY_S,
+      delayS: TIME_BONUS_POPUP_DELAY_S,
+    };
     expect(showTimeBonusPopup(base)).toBe(true);
     expect(showTimeBonusPopup({ ...base, secondsInMembersArea: 39 })).toBe(false);
     expect(showTimeBonusPopup({ ...base, credits: 1 })).toBe(false);
@@ -81,7 +103,8 @@ describe("prices in integer cents", () => {
     expect(percentageBasisPoints("12.5")).toBe(1_250);
     expect(percentageBasisPoints(" 7.25 ")).toBe(725);
     expect(percentageBasisPoints(50)).toBe(5_000);
-    for (const bad of ["0", "100", "150", "-5", "abc", "", "1e2", "12.345", "25%"]) expect(percentageBasisPoints(bad)).toBeNull();
+    for (const bad of ["0", "100", "150", "-5", "abc", "", "1e2", "12.345", "25%"])
+      expect(percentageBasisPoints(bad)).toBeNull();
   });
   it("takes the percentage off, rounding the discount half up to a whole cent", () => {
     expect(discountedPrice(995, "25")).toEqual({ originalCents: 995, discountCents: 249, finalCents: 746 }); // 248.75

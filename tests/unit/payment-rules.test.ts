@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
 import {
-  acceptsCurrency, canMove, chargedBackCents, isBankReasonCode, localeFor, paymentState, refundCanMove, refundCents, refundReturnsCredits, sequenceTypeFor, statusFromProvider, unusedCredits, vatNumberFor, vatOf,
-  withinRefundDays, type PaymentStatus,
+  acceptsCurrency,
+  canMove,
+  chargedBackCents,
+  isBankReasonCode,
+  localeFor,
+  paymentState,
+  refundCanMove,
+  refundCents,
+  refundReturnsCredits,
+  sequenceTypeFor,
+  statusFromProvider,
+  unusedCredits,
+  vatNumberFor,
+  vatOf,
+  withinRefundDays,
+  type PaymentStatus,
 } from "../../app/models/payment-rules";
 import { fromMollieAmount, toMollieAmount } from "../../app/lib/payments/mollie.server";
 
@@ -13,7 +27,8 @@ describe("payment status transitions", () => {
     expect(canMove("pending", "paid")).toBe(true);
     expect(canMove("pending", "expired")).toBe(true);
     expect(canMove("pending", "open")).toBe(false);
-    for (const from of ["paid", "failed", "canceled", "expired", "refunded"] as const) for (const to of all) expect(canMove(from, to)).toBe(false);
+    for (const from of ["paid", "failed", "canceled", "expired", "refunded"] as const)
+      for (const to of all) expect(canMove(from, to)).toBe(false);
     for (const s of all) expect(canMove(s, s)).toBe(false);
   });
   it("maps Mollie's authorized to pending and each status to a screen state", () => {
@@ -105,7 +120,11 @@ describe("refund statuses after the fact", () => {
     expect(refundCanMove("failed", "refunded")).toBe(false);
   });
   it("only a refund that ended without paying gives the credits back", () => {
-    expect(["queued", "pending", "processing", "refunded", "failed", "canceled"].filter((s) => refundReturnsCredits(s as "failed"))).toEqual(["failed", "canceled"]);
+    expect(
+      ["queued", "pending", "processing", "refunded", "failed", "canceled"].filter((s) =>
+        refundReturnsCredits(s as "failed"),
+      ),
+    ).toEqual(["failed", "canceled"]);
   });
 });
 
@@ -122,8 +141,15 @@ describe("issue 28 rules", () => {
   it("what the bank holds is the chargebacks not reversed; amountChargedBack only without them", () => {
     const cb = (cents: number, reversedAt: string | null) => ({ amount: { cents }, reversedAt });
     expect(chargedBackCents({ amountChargedBack: { cents: 995 }, chargebacks: [] })).toBe(995);
-    expect(chargedBackCents({ amountChargedBack: { cents: 995 }, chargebacks: [cb(995, "2026-11-25T10:00:00+00:00")] })).toBe(0);
-    expect(chargedBackCents({ amountChargedBack: { cents: 1990 }, chargebacks: [cb(995, "2026-11-25T10:00:00+00:00"), cb(995, null)] })).toBe(995);
+    expect(
+      chargedBackCents({ amountChargedBack: { cents: 995 }, chargebacks: [cb(995, "2026-11-25T10:00:00+00:00")] }),
+    ).toBe(0);
+    expect(
+      chargedBackCents({
+        amountChargedBack: { cents: 1990 },
+        chargebacks: [cb(995, "2026-11-25T10:00:00+00:00"), cb(995, null)],
+      }),
+    ).toBe(995);
   });
 
   it("an unknown create outcome is checked, then moves to whatever the provider's record says", () => {

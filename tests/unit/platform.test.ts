@@ -46,7 +46,15 @@ describe("redirect targets", () => {
     expect(safeRedirect("https://evil.example")).toBe("/");
     expect(safeRedirect(null, "/login")).toBe("/login");
     // Issue 12: what browsers strip or rewrite before following a Location.
-    for (const evil of ["/\t/evil.test", "/\r/evil.test", "/\n/evil.test", "/\\evil.test", "/.//evil.test", "/..//evil.test", "javascript:alert(1)"]) {
+    for (const evil of [
+      "/\t/evil.test",
+      "/\r/evil.test",
+      "/\n/evil.test",
+      "/\\evil.test",
+      "/.//evil.test",
+      "/..//evil.test",
+      "javascript:alert(1)",
+    ]) {
       expect(safeRedirect(evil)).toBe("/");
     }
     expect(safeRedirect("/%2F/evil.test")).toBe("/%2F/evil.test");
@@ -67,7 +75,9 @@ describe("password hashing", () => {
 
 describe("content security policy", () => {
   it("lets a pay form without JavaScript follow its redirect to Mollie's hosted checkout, and no other site", () => {
-    const formAction = contentSecurityPolicy("n", false).split("; ").find((d) => d.startsWith("form-action"));
+    const formAction = contentSecurityPolicy("n", false)
+      .split("; ")
+      .find((d) => d.startsWith("form-action"));
     expect(formAction).toBe("form-action 'self' https://www.mollie.com");
   });
 });

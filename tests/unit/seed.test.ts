@@ -6,21 +6,39 @@ import { buildGeo, loadRegionNames, namesOf, pickCity, type City, type SourceCit
 import { regionName, regionsIn } from "../../app/models/geo.server";
 import { insertStatements } from "../../db/seed/insert";
 import {
-  COUNTRY_PLAN, brandFor, dateOfBirthForAge, generateMember, randomAge, type NameSource,
+  COUNTRY_PLAN,
+  brandFor,
+  dateOfBirthForAge,
+  generateMember,
+  randomAge,
+  type NameSource,
 } from "../../db/seed/people";
 import {
-  BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS,
+  BODY_TYPES,
+  EYE_COLOURS,
+  HAIR_COLOURS,
+  RELATIONSHIP_STATUSES,
+  SIGNUP_REASONS,
+  TATTOOS,
 } from "../../db/seed/profile-options";
 import { createRng } from "../../db/seed/random";
 
-const city = (name: string, country: string, regionCode: string, population: number): City =>
-  ({ name, country, regionCode, lat: 50, lon: 5, population });
+const city = (name: string, country: string, regionCode: string, population: number): City => ({
+  name,
+  country,
+  regionCode,
+  lat: 50,
+  lon: 5,
+  population,
+});
 
 describe("seed: ages", () => {
   it("gives a date of birth of exactly the requested age, also around leap days and new year", () => {
     // The youngest (random 0) and the oldest (random just below 1) possible birthday, and random ones.
     for (const rng of [() => 0, () => 0.999999, createRng(1)]) {
-      for (const now of ["2026-11-21", "2028-02-29", "2027-01-01", "2026-12-31"].map((d) => new Date(`${d}T12:00:00Z`))) {
+      for (const now of ["2026-11-21", "2028-02-29", "2027-01-01", "2026-12-31"].map(
+        (d) => new Date(`${d}T12:00:00Z`),
+      )) {
         for (let age = 18; age <= 75; age++) expect(ageOn(dateOfBirthForAge(rng, age, now), now)).toBe(age);
       }
     }
@@ -64,9 +82,18 @@ describe("seed: about-me texts", () => {
 });
 
 describe("seed: regions and cities", () => {
-  const source = (name: string, country: string, adminCode: string, population: number, featureCode = "PPL"): SourceCity =>
-    ({ name, country, adminCode, population, featureCode, loc: { coordinates: [10, 60] } });
-  const admin1 = [{ code: "NO.12", name: "Oslo" }, { code: "NO.46", name: "Vestland" }, { code: "NL.07", name: "North Holland" }];
+  const source = (
+    name: string,
+    country: string,
+    adminCode: string,
+    population: number,
+    featureCode = "PPL",
+  ): SourceCity => ({ name, country, adminCode, population, featureCode, loc: { coordinates: [10, 60] } });
+  const admin1 = [
+    { code: "NO.12", name: "Oslo" },
+    { code: "NO.46", name: "Vestland" },
+    { code: "NL.07", name: "North Holland" },
+  ];
 
   it("keeps towns of at least 15,000, skips districts, and takes renumbered regions from the newer data", () => {
     const { regions, cities } = buildGeo(
@@ -83,7 +110,10 @@ describe("seed: regions and cities", () => {
       ["NO", "NL"],
     );
     expect(regions).toContainEqual({ country: "NL", code: "07", name: "North Holland" });
-    expect(cities.map((c) => [c.name, c.regionCode])).toEqual([["Oslo", "12"], ["Bergen", "46"]]);
+    expect(cities.map((c) => [c.name, c.regionCode])).toEqual([
+      ["Oslo", "12"],
+      ["Bergen", "46"],
+    ]);
   });
 
   it("places more members in big cities, but only in the given cities", () => {
@@ -135,7 +165,9 @@ describe("seed: brands", () => {
     expect(brandsOf("DE", "female", 50)).toEqual(new Set([1, 2]));
     expect(brandsOf("NL", "female", 30)).toEqual(new Set([1, 3]));
     expect(brandsOf("FR", "female", 50)).toEqual(new Set([1]));
-    expect(new Set(Array.from({ length: 200 }, () => brandFor(rng, "NL", "female", "lesbian", 30)))).toEqual(new Set([1]));
+    expect(new Set(Array.from({ length: 200 }, () => brandFor(rng, "NL", "female", "lesbian", 30)))).toEqual(
+      new Set([1]),
+    );
   });
 });
 
@@ -146,8 +178,13 @@ describe("seed: bulk insert", () => {
     const rows = Array.from({ length: 5 }, (_, i) => [`id${i}`, i % 2 === 0, null]);
     insertStatements(DB as unknown as D1Database, "photos", ["id", "is_private", "note"], rows, 2);
     expect(sent).toHaveLength(3);
-    expect(sent[0]!.sql).toBe("INSERT INTO photos (id, is_private, note) SELECT value->>0, value->>1, value->>2 FROM json_each(?1)");
-    expect(JSON.parse(sent[0]!.params[0] as string)).toEqual([["id0", 1, null], ["id1", 0, null]]);
+    expect(sent[0]!.sql).toBe(
+      "INSERT INTO photos (id, is_private, note) SELECT value->>0, value->>1, value->>2 FROM json_each(?1)",
+    );
+    expect(JSON.parse(sent[0]!.params[0] as string)).toEqual([
+      ["id0", 1, null],
+      ["id1", 0, null],
+    ]);
   });
 });
 
@@ -161,14 +198,21 @@ describe("seed: all or nothing (issue 12, item 13)", () => {
   });
 
   it("retries transient socket errors (also as a cause), not bugs", async () => {
-    const socket = Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) });
+    const socket = Object.assign(new TypeError("fetch failed"), {
+      cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+    });
     expect(isTransient(socket)).toBe(true);
     expect(isTransient(new Error("UNIQUE constraint failed: users.email"))).toBe(false);
     let calls = 0;
     await expect(withRetries(3, async () => (++calls < 3 ? Promise.reject(socket) : "done"))).resolves.toBe("done");
     expect(calls).toBe(3);
     calls = 0;
-    await expect(withRetries(3, async () => { calls++; throw new Error("bug"); })).rejects.toThrow("bug");
+    await expect(
+      withRetries(3, async () => {
+        calls++;
+        throw new Error("bug");
+      }),
+    ).rejects.toThrow("bug");
     expect(calls).toBe(1);
   });
 });
@@ -184,7 +228,9 @@ describe("region names in the site's languages (issue 11, decision 133)", () => 
   });
   it("stores only the names that differ from the region's own", () => {
     const table = { DE: { "10": { de: "Schleswig-Holstein", fr: "Schleswig-Holstein-Land" } } };
-    expect(JSON.parse(namesOf(table, { country: "DE", code: "10", name: "Schleswig-Holstein" }))).toEqual({ fr: "Schleswig-Holstein-Land" });
+    expect(JSON.parse(namesOf(table, { country: "DE", code: "10", name: "Schleswig-Holstein" }))).toEqual({
+      fr: "Schleswig-Holstein-Land",
+    });
     expect(namesOf(table, { country: "XX", code: "1", name: "Nowhere" })).toBe("{}");
   });
   it("picks the page's language, else the region's own name, also for a broken value", () => {
@@ -192,7 +238,14 @@ describe("region names in the site's languages (issue 11, decision 133)", () => 
     expect(regionName('{"de":"Bayern"}', "Bavaria", "sv")).toBe("Bavaria");
     expect(regionName(null, "Bavaria", "de")).toBe("Bavaria");
     expect(regionName("{not json", "Bavaria", "de")).toBe("Bavaria");
-    expect(regionsIn([{ code: "2", name: "Bavaria", names: '{"de":"Bayern"}' }, { code: "1", name: "Berlin", names: "{}" }], "de").map((r) => r.name))
-      .toEqual(["Bayern", "Berlin"]);
+    expect(
+      regionsIn(
+        [
+          { code: "2", name: "Bavaria", names: '{"de":"Bayern"}' },
+          { code: "1", name: "Berlin", names: "{}" },
+        ],
+        "de",
+      ).map((r) => r.name),
+    ).toEqual(["Bayern", "Berlin"]);
   });
 });

@@ -20,7 +20,9 @@ describe("normaliseText (issue 12, item 10)", () => {
     }
   });
   it("keeps emoji sequences with their joiners and ordinary scripts", () => {
-    expect(normaliseText("hi \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u2764\ufe0f")).toBe("hi \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u2764\ufe0f");
+    expect(normaliseText("hi \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u2764\ufe0f")).toBe(
+      "hi \u{1f468}\u200d\u{1f469}\u200d\u{1f467} \u2764\ufe0f",
+    );
     expect(normaliseText("Łódź Ærø Søren مرحبا")).toBe("Łódź Ærø Søren مرحبا");
   });
 });
@@ -28,7 +30,16 @@ describe("normaliseText (issue 12, item 10)", () => {
 describe("isRealDate: one date rule", () => {
   it("accepts real calendar dates only", () => {
     expect(isRealDate("2000-02-29")).toBe(true);
-    for (const d of ["2000-02-31", "1999-02-29", "1990-04-31", "1990-00-10", "1990-13-01", "+01990-01-01", "1990-1-1", ""]) {
+    for (const d of [
+      "2000-02-31",
+      "1999-02-29",
+      "1990-04-31",
+      "1990-00-10",
+      "1990-13-01",
+      "+01990-01-01",
+      "1990-1-1",
+      "",
+    ]) {
       expect(isRealDate(d), d).toBe(false);
     }
   });

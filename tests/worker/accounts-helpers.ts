@@ -31,7 +31,11 @@ const rand = () => Math.floor(Math.random() * 250) + 1;
 
 /** "name=value" pairs of every Set-Cookie of a response, as a Cookie header. */
 export function cookiesOf(res: Response): string {
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).filter((c) => !c.endsWith("=")).join("; ");
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
 }
 
 export async function lastMailTo(to: string) {
@@ -58,10 +62,20 @@ export const uniqueEmail = (tag = "acc") => `${tag}-${Date.now().toString(36)}-$
 
 /** The fields of a valid sign-up. */
 export function signupForm(o: Record<string, string> = {}) {
-  return { email: uniqueEmail("signup"), name: `Sunny${++n}`, date_of_birth: "1990-04-02", password: PASSWORD, signup_message: "Hi!", ...o };
+  return {
+    email: uniqueEmail("signup"),
+    name: `Sunny${++n}`,
+    date_of_birth: "1990-04-02",
+    password: PASSWORD,
+    signup_message: "Hi!",
+    ...o,
+  };
 }
 
 /** HTML as the browser shows it (React escapes apostrophes). */
 export async function pageText(res: Response) {
-  return (await res.text()).replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return (await res.text())
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 }

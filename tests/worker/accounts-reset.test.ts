@@ -9,23 +9,32 @@ const NEW = "Another-pass-77";
 
 describe("password reset", () => {
   it("says 'E-mail address not found' for an unknown address", async () => {
-    expect(await pageText(await send("/reset-password", { email: "ghost@example.com" }))).toContain("E-mail address not found");
+    expect(await pageText(await send("/reset-password", { email: "ghost@example.com" }))).toContain(
+      "E-mail address not found",
+    );
   });
 
-  it(`mails at most ${RESET_MAILS_PER_DAY} links a day`, clockStopped(async () => {
-    const m = await memberWithPassword();
-    for (let i = 0; i < RESET_MAILS_PER_DAY; i++) {
-      expect(await pageText(await send("/reset-password", { email: m.email }))).toContain("We have sent you an e-mail");
-    }
-    expect(await pageText(await send("/reset-password", { email: m.email }))).toContain(
-      "Too many password reset emails sent, please try again tomorrow.",
-    );
-  }));
+  it(
+    `mails at most ${RESET_MAILS_PER_DAY} links a day`,
+    clockStopped(async () => {
+      const m = await memberWithPassword();
+      for (let i = 0; i < RESET_MAILS_PER_DAY; i++) {
+        expect(await pageText(await send("/reset-password", { email: m.email }))).toContain(
+          "We have sent you an e-mail",
+        );
+      }
+      expect(await pageText(await send("/reset-password", { email: m.email }))).toContain(
+        "Too many password reset emails sent, please try again tomorrow.",
+      );
+    }),
+  );
 
   it("sets a new password once per link, ends every other session and lifts a lockout", async () => {
     const m = await memberWithPassword();
     const other = await sessionCookie(m.id);
-    await env.DB.prepare("UPDATE users SET failed_logins = 3, blocked_until = unixepoch() + 600 WHERE id = ?1").bind(m.id).run();
+    await env.DB.prepare("UPDATE users SET failed_logins = 3, blocked_until = unixepoch() + 600 WHERE id = ?1")
+      .bind(m.id)
+      .run();
     await send("/reset-password", { email: m.email });
     const token = await mailedToken(m.email, "/reset-password/do");
     expect(await pageText(await get(`/reset-password/do?token=${token}`))).toContain('name="password_confirm"');
@@ -37,16 +46,24 @@ describe("password reset", () => {
     expect(await pageText(await send("/login", { email: m.email, password: PASSWORD }))).toContain("Login failed");
 
     // Single use.
-    const again = await send(`/reset-password/do?token=${token}`, { token, password: "Third-pass-99", password_confirm: "Third-pass-99" });
+    const again = await send(`/reset-password/do?token=${token}`, {
+      token,
+      password: "Third-pass-99",
+      password_confirm: "Third-pass-99",
+    });
     expect(await pageText(again)).toContain("Link expired or invalid, request a new email");
-    expect(await pageText(await get(`/reset-password/do?token=${token}`))).toContain("Link expired or invalid, request a new email");
+    expect(await pageText(await get(`/reset-password/do?token=${token}`))).toContain(
+      "Link expired or invalid, request a new email",
+    );
   });
 
   it("refuses an expired link", async () => {
     const m = await memberWithPassword();
     await send("/reset-password", { email: m.email });
     const token = await mailedToken(m.email, "/reset-password/do");
-    await env.DB.prepare("UPDATE tokens SET expires_at = unixepoch() - 1 WHERE user_id = ?1 AND kind = 'reset'").bind(m.id).run();
+    await env.DB.prepare("UPDATE tokens SET expires_at = unixepoch() - 1 WHERE user_id = ?1 AND kind = 'reset'")
+      .bind(m.id)
+      .run();
     const res = await send(`/reset-password/do?token=${token}`, { token, password: NEW, password_confirm: NEW });
     expect(await pageText(res)).toContain("Link expired or invalid, request a new email");
     expect(await pageText(await send("/login", { email: m.email, password: PASSWORD }))).not.toContain("Login failed");
@@ -56,13 +73,23 @@ describe("password reset", () => {
     const m = await memberWithPassword();
     await send("/reset-password", { email: m.email });
     const token = await mailedToken(m.email, "/reset-password/do");
-    const res = await send(`/reset-password/do?token=${token}`, { token, password: NEW, password_confirm: "Different-1" });
+    const res = await send(`/reset-password/do?token=${token}`, {
+      token,
+      password: NEW,
+      password_confirm: "Different-1",
+    });
     expect(await pageText(res)).toContain("The entered passwords are not the same.");
-    expect((await send(`/reset-password/do?token=${token}`, { token, password: NEW, password_confirm: NEW })).status).toBe(302);
+    expect(
+      (await send(`/reset-password/do?token=${token}`, { token, password: NEW, password_confirm: NEW })).status,
+    ).toBe(302);
   });
 
   it("refuses a made-up token", async () => {
-    const res = await send("/reset-password/do?token=made-up", { token: "made-up", password: NEW, password_confirm: NEW });
+    const res = await send("/reset-password/do?token=made-up", {
+      token: "made-up",
+      password: NEW,
+      password_confirm: NEW,
+    });
     expect(await pageText(res)).toContain("Link expired or invalid, request a new email");
   });
 });

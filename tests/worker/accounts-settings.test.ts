@@ -19,11 +19,23 @@ describe("settings", () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
     const other = await sessionCookie(m.id);
-    const wrong = await send("/settings", { intent: "password", old_password: "not-it-at-all", password: "Brand-new-1", password_confirm: "Brand-new-1" }, { cookie });
+    const wrong = await send(
+      "/settings",
+      { intent: "password", old_password: "not-it-at-all", password: "Brand-new-1", password_confirm: "Brand-new-1" },
+      { cookie },
+    );
     expect(await pageText(wrong)).toContain("Please check your old password.");
-    const mismatch = await send("/settings", { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-2" }, { cookie });
+    const mismatch = await send(
+      "/settings",
+      { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-2" },
+      { cookie },
+    );
     expect(await pageText(mismatch)).toContain("The entered passwords are not the same.");
-    const ok = await send("/settings", { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-1" }, { cookie });
+    const ok = await send(
+      "/settings",
+      { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-1" },
+      { cookie },
+    );
     expect(await pageText(ok)).toContain("Your password has been changed.");
     expect((await get("/api/user.php", { cookie })).status).toBe(200);
     expect((await get("/api/user.php", { cookie: other })).status).toBe(401);
@@ -34,18 +46,29 @@ describe("settings", () => {
     const m = await memberWithPassword({ status: "not_confirmed" });
     const taken = await createMember();
     const cookie = await sessionCookie(m.id);
-    expect(await pageText(await send("/settings", { intent: "email", new_email: "no-at-sign", password: PASSWORD }, { cookie }))).toContain("New email adress is invalid.");
-    expect(await pageText(await send("/settings", { intent: "email", new_email: taken.email, password: PASSWORD }, { cookie }))).toContain(
-      "This email address already owns an account on this website.",
-    );
+    expect(
+      await pageText(
+        await send("/settings", { intent: "email", new_email: "no-at-sign", password: PASSWORD }, { cookie }),
+      ),
+    ).toContain("New email adress is invalid.");
+    expect(
+      await pageText(
+        await send("/settings", { intent: "email", new_email: taken.email, password: PASSWORD }, { cookie }),
+      ),
+    ).toContain("This email address already owns an account on this website.");
     const fresh = `moved-${Date.now()}@example.com`;
-    expect(await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie }))).toContain("We have sent a confirmation link");
+    expect(
+      await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie })),
+    ).toContain("We have sent a confirmation link");
     const token = await mailedToken(fresh, "/mail-change/do");
     // Not changed until the link is used (and the GET alone changes nothing).
     expect(await pageText(await get(`/mail-change/do?token=${token}`))).toContain(fresh);
     expect((await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first())!.email).toBe(m.email);
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Your e-mail address has been changed.");
-    expect(await env.DB.prepare("SELECT email, status FROM users WHERE id = ?1").bind(m.id).first()).toEqual({ email: fresh, status: "confirmed" });
+    expect(await env.DB.prepare("SELECT email, status FROM users WHERE id = ?1").bind(m.id).first()).toEqual({
+      email: fresh,
+      status: "confirmed",
+    });
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Link expired or invalid");
   });
 
@@ -59,10 +82,14 @@ describe("settings", () => {
       expect(await pageText(await send("/settings", form, { cookie }))).toContain("Please check your old password.");
     }
     // Nothing changed: no mail to either address, no pending change.
-    const mails = await env.DB.prepare('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" IN (?1, ?2)').bind(fresh, m.email).first("n");
+    const mails = await env.DB.prepare('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" IN (?1, ?2)')
+      .bind(fresh, m.email)
+      .first("n");
     expect(mails).toBe(0);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM tokens WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
-    expect(await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie }))).toContain("We have sent a confirmation link");
+    expect(
+      await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie })),
+    ).toContain("We have sent a confirmation link");
   });
 
   it("tells the old address, whose link undoes the change and signs every device out (issue 12, item 4)", async () => {
@@ -76,12 +103,16 @@ describe("settings", () => {
     expect(mail?.text).toContain(fresh);
     const undo = await mailedToken(m.email, "/mail-change/undo");
     // The thief confirms the new address: the account now answers to it.
-    expect(await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") }))).toContain("Your e-mail address has been changed.");
+    expect(
+      await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") })),
+    ).toContain("Your e-mail address has been changed.");
     expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(fresh);
     // The link alone changes nothing (mail scanners prefetch links).
     expect(await pageText(await get(`/mail-change/undo?token=${undo}`))).toContain(m.email);
     expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(fresh);
-    expect(await pageText(await send("/mail-change/undo", { token: undo }))).toContain("Your previous e-mail address is back");
+    expect(await pageText(await send("/mail-change/undo", { token: undo }))).toContain(
+      "Your previous e-mail address is back",
+    );
     expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(m.email);
     // Every session ends, the one that made the change included.
     expect((await get("/api/user.php", { cookie })).status).toBe(401);
@@ -94,24 +125,47 @@ describe("settings", () => {
   it("undoes a change not yet confirmed: the pending link dies (issue 12, item 4)", async () => {
     const m = await memberWithPassword();
     const fresh = `pending-${Date.now()}@example.com`;
-    await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie: await sessionCookie(m.id) });
+    await send(
+      "/settings",
+      { intent: "email", new_email: fresh, password: PASSWORD },
+      { cookie: await sessionCookie(m.id) },
+    );
     await send("/mail-change/undo", { token: await mailedToken(m.email, "/mail-change/undo") });
-    expect(await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") }))).toContain("Link expired or invalid");
+    expect(
+      await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") })),
+    ).toContain("Link expired or invalid");
     expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(m.email);
   });
 
   it("confirming a changed address before activation activates the profile and delivers the held messages", async () => {
-    const { alice, bob, conversationId } = await pair({ status: "not_confirmed", profileStatus: "disabled", passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER) });
-    expect(await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "waiting for you" }))
-      .toMatchObject({ ok: true, message: { held: true } });
+    const { alice, bob, conversationId } = await pair({
+      status: "not_confirmed",
+      profileStatus: "disabled",
+      passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER),
+    });
+    expect(
+      await roomStub(env, conversationId).send({
+        conversationId,
+        senderId: alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body: "waiting for you",
+      }),
+    ).toMatchObject({ ok: true, message: { held: true } });
     expect((await conversationView(env.DB, conversationId, bob.id, 90))!.messages).toHaveLength(0);
     const cookie = await sessionCookie(alice.id);
     const fresh = `moved-held-${Date.now()}@example.com`;
     await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
     const token = await mailedToken(fresh, "/mail-change/do");
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Your e-mail address has been changed.");
-    expect(await env.DB.prepare("SELECT u.email, u.status, p.status AS profile FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1").bind(alice.id).first())
-      .toEqual({ email: fresh, status: "confirmed", profile: "active" });
+    expect(
+      await env.DB.prepare(
+        "SELECT u.email, u.status, p.status AS profile FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1",
+      )
+        .bind(alice.id)
+        .first(),
+    ).toEqual({ email: fresh, status: "confirmed", profile: "active" });
     const bobView = await conversationView(env.DB, conversationId, bob.id, 90);
     expect(bobView!.messages.map((m) => m.body)).toEqual(["waiting for you"]);
     expect(bobView!.access.myUnread).toBe(1);
@@ -124,7 +178,9 @@ describe("settings", () => {
     await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
     const token = await mailedToken(fresh, "/mail-change/do");
     await createMember({ email: fresh });
-    expect(await pageText(await send("/mail-change/do", { token }))).toContain("This email address already owns an account on this website.");
+    expect(await pageText(await send("/mail-change/do", { token }))).toContain(
+      "This email address already owns an account on this website.",
+    );
   });
 
   it("switches invisible mode on and off", async () => {
@@ -142,7 +198,10 @@ describe("settings", () => {
     const res = await send("/settings", { intent: "language", language: "de" }, { cookie });
     expect(res.status).toBe(302);
     expect((await env.DB.prepare("SELECT language FROM users WHERE id = ?1").bind(m.id).first())!.language).toBe("de");
-    const lng = res.headers.getSetCookie().find((c) => c.startsWith("lng="))!.split(";")[0];
+    const lng = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("lng="))!
+      .split(";")[0];
     expect(await pageText(await get("/settings", { cookie: `${cookie}; ${lng}` }))).toContain("Einstellungen");
   });
 
@@ -153,8 +212,21 @@ describe("settings", () => {
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="my-data-/);
     const data = (await res.json()) as Record<string, unknown>;
     expect(JSON.stringify(data)).not.toContain("password_hash");
-    expect(data).toMatchObject({ user: { id: m.id, email: m.email }, profile: { name: "Datawise" }, credit_ledger: [{ delta: 7 }] });
-    for (const key of ["photos", "likes_given", "blocks", "conversations", "messages_sent", "payments", "notifications_disabled"]) expect(data).toHaveProperty(key);
+    expect(data).toMatchObject({
+      user: { id: m.id, email: m.email },
+      profile: { name: "Datawise" },
+      credit_ledger: [{ delta: 7 }],
+    });
+    for (const key of [
+      "photos",
+      "likes_given",
+      "blocks",
+      "conversations",
+      "messages_sent",
+      "payments",
+      "notifications_disabled",
+    ])
+      expect(data).toHaveProperty(key);
     expect((await get("/settings/data")).status).toBe(302);
   });
 });
@@ -163,18 +235,31 @@ describe("notification settings", () => {
   it("stores the switched-off types and shows why a type was switched off", async () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
-    await env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, 'promotions', 'spam_complaint')").bind(m.id).run();
+    await env.DB.prepare(
+      "INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, 'promotions', 'spam_complaint')",
+    )
+      .bind(m.id)
+      .run();
     const page = await pageText(await get("/notifications", { cookie }));
     expect(page).toContain("was switched off because one of our e-mails was marked as spam");
     const keep = NOTIFICATION_TYPES.filter((t) => t !== "news" && t !== "promotions");
     const body = new URLSearchParams(keep.map((t) => ["enabled", t]));
     const res = await fetchForm("/notifications", body, cookie);
     expect(res.status).toBe(200);
-    const rows = await env.DB.prepare("SELECT type, reason FROM notifications_disabled WHERE user_id = ?1 ORDER BY type").bind(m.id).all();
-    expect(rows.results).toEqual([{ type: "news", reason: "user" }, { type: "promotions", reason: "spam_complaint" }]);
+    const rows = await env.DB.prepare(
+      "SELECT type, reason FROM notifications_disabled WHERE user_id = ?1 ORDER BY type",
+    )
+      .bind(m.id)
+      .all();
+    expect(rows.results).toEqual([
+      { type: "news", reason: "user" },
+      { type: "promotions", reason: "spam_complaint" },
+    ]);
     // Re-enabling lifts the complaint block.
     await fetchForm("/notifications", new URLSearchParams(NOTIFICATION_TYPES.map((t) => ["enabled", t])), cookie);
-    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1").bind(m.id).first<{ n: number }>();
+    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1")
+      .bind(m.id)
+      .first<{ n: number }>();
     expect(none!.n).toBe(0);
   });
 });
@@ -183,7 +268,12 @@ async function fetchForm(path: string, body: URLSearchParams, cookie: string) {
   const { SELF } = await import("cloudflare:test");
   return SELF.fetch(`http://localhost${path}`, {
     method: "POST",
-    headers: { Host: "localhost", Origin: "http://localhost", Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    headers: {
+      Host: "localhost",
+      Origin: "http://localhost",
+      Cookie: cookie,
+      "Content-Type": "application/x-www-form-urlencoded",
+    },
     body,
     redirect: "manual",
   });

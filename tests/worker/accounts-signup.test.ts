@@ -4,7 +4,8 @@ import { get } from "./fixtures";
 import { cookiesOf, lastMailTo, mailedToken, pageText, send, signupForm, uniqueEmail } from "./accounts-helpers";
 import { clockStopped } from "./clock";
 
-const setSignups = (host: string, value: string) => env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
+const setSignups = (host: string, value: string) =>
+  env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
 
 describe("sign-up", () => {
   afterEach(async () => {
@@ -18,12 +19,25 @@ describe("sign-up", () => {
     expect(res.headers.get("Location")).toBe("/signup-matches");
     const user = await env.DB.prepare(
       "SELECT u.*, p.status AS profile_status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1",
-    ).bind(form.email).first<Record<string, unknown>>();
+    )
+      .bind(form.email)
+      .first<Record<string, unknown>>();
     expect(user).toMatchObject({
-      status: "not_confirmed", profile_status: "disabled", credits: 5, language: "de", network: "adnet", ref: "r1",
-      sub1: "a", sub2: "b", sub3: "c", signup_message: "Hi!", name: form.name,
+      status: "not_confirmed",
+      profile_status: "disabled",
+      credits: 5,
+      language: "de",
+      network: "adnet",
+      ref: "r1",
+      sub1: "a",
+      sub2: "b",
+      sub3: "c",
+      signup_message: "Hi!",
+      name: form.name,
     });
-    const ledger = await env.DB.prepare("SELECT delta, reason FROM credit_ledger WHERE user_id = ?1").bind(user!.id).all();
+    const ledger = await env.DB.prepare("SELECT delta, reason FROM credit_ledger WHERE user_id = ?1")
+      .bind(user!.id)
+      .all();
     expect(ledger.results).toEqual([{ delta: 5, reason: "signup" }]);
     expect(String(user!.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/);
     const me = await get("/api/user.php", { host: "de.localhost", cookie: cookiesOf(res) });
@@ -34,15 +48,22 @@ describe("sign-up", () => {
   });
 
   it("stores no ledger row when the brand gives no sign-up credits", async () => {
-    const setCredits = (n: number) => env.DB.prepare("UPDATE brands SET signup_credits = ?1 WHERE hostname = 'localhost'").bind(n).run();
-    const before = await env.DB.prepare("SELECT signup_credits FROM brands WHERE hostname = 'localhost'").first<number>("signup_credits");
+    const setCredits = (n: number) =>
+      env.DB.prepare("UPDATE brands SET signup_credits = ?1 WHERE hostname = 'localhost'").bind(n).run();
+    const before = await env.DB.prepare("SELECT signup_credits FROM brands WHERE hostname = 'localhost'").first<number>(
+      "signup_credits",
+    );
     await setCredits(0);
     try {
       const form = signupForm();
       expect((await send("/signup", form)).status).toBe(302);
-      const row = await env.DB.prepare("SELECT id, credits FROM users WHERE email = ?1").bind(form.email).first<{ id: string; credits: number }>();
+      const row = await env.DB.prepare("SELECT id, credits FROM users WHERE email = ?1")
+        .bind(form.email)
+        .first<{ id: string; credits: number }>();
       expect(row!.credits).toBe(0);
-      const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1").bind(row!.id).first<{ n: number }>();
+      const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1")
+        .bind(row!.id)
+        .first<{ n: number }>();
       expect(ledger!.n).toBe(0);
     } finally {
       await setCredits(before ?? 0);
@@ -50,10 +71,18 @@ describe("sign-up", () => {
   });
 
   const cases: [string, Record<string, string>, string][] = [
-    ["username equal to the e-mail", { email: "same@example.com", name: "same@example.com" }, "Username may not be the same as your e-mail address"],
+    [
+      "username equal to the e-mail",
+      { email: "same@example.com", name: "same@example.com" },
+      "Username may not be the same as your e-mail address",
+    ],
     ["username starting with @", { name: "@sunny" }, "Username may not start with @"],
     ["missing date of birth", { date_of_birth: "" }, "Enter your date of birth (18+)"],
-    ["under the brand's minimum age", { date_of_birth: `${new Date().getUTCFullYear() - 17}-01-01` }, "Enter your date of birth (18+)"],
+    [
+      "under the brand's minimum age",
+      { date_of_birth: `${new Date().getUTCFullYear() - 17}-01-01` },
+      "Enter your date of birth (18+)",
+    ],
     ["impossible date of birth", { date_of_birth: "1990-02-31" }, "Invalid date of birth."],
     ["invalid e-mail", { email: "not-an-address" }, "Invalid email"],
   ];
@@ -63,7 +92,9 @@ describe("sign-up", () => {
       const res = await send("/signup", form);
       expect(res.status).toBe(200);
       expect(await pageText(res)).toContain(message);
-      const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(form.email).first<{ n: number }>();
+      const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1")
+        .bind(form.email)
+        .first<{ n: number }>();
       expect(n!.n).toBe(0);
     });
   }
@@ -100,7 +131,9 @@ describe("sign-up", () => {
   it("ignores a filled-in honeypot", async () => {
     const form = signupForm({ website: "http://spam.example" });
     await send("/signup", form);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(form.email).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1")
+      .bind(form.email)
+      .first<{ n: number }>();
     expect(n!.n).toBe(0);
   });
 
@@ -110,7 +143,9 @@ describe("sign-up", () => {
     const form = signupForm({ network: "x" });
     const res = await send("/signup?network=x", form);
     expect(await pageText(res)).toContain("Sign-up is by invitation only");
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(form.email).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1")
+      .bind(form.email)
+      .first<{ n: number }>();
     expect(n!.n).toBe(0);
   });
 
@@ -143,12 +178,17 @@ describe("activation", () => {
     const token = await mailedToken(form.email, "/activate");
     // The link only shows a button: GET changes nothing.
     expect(await pageText(await get(`/activate?token=${token}`))).toContain("Confirm my e-mail address");
-    expect((await env.DB.prepare("SELECT status FROM users WHERE email = ?1").bind(form.email).first())!.status).toBe("not_confirmed");
+    expect((await env.DB.prepare("SELECT status FROM users WHERE email = ?1").bind(form.email).first())!.status).toBe(
+      "not_confirmed",
+    );
 
     const ok = await send("/activate", { token });
     expect(ok.headers.get("Location")).toBe("/activate/done");
-    const row = await env.DB.prepare("SELECT u.status, p.status AS ps FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1")
-      .bind(form.email).first();
+    const row = await env.DB.prepare(
+      "SELECT u.status, p.status AS ps FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1",
+    )
+      .bind(form.email)
+      .first();
     expect(row).toEqual({ status: "confirmed", ps: "active" });
     const done = await pageText(await get("/activate/done", { cookie }));
     expect(done).toContain("Your account is active");
@@ -159,12 +199,20 @@ describe("activation", () => {
     expect(await pageText(await get("/activate/error"))).toContain("Activation failed");
   });
 
-  it("sends a new link on request, at most a few a day", clockStopped(async () => {
-    const form = signupForm();
-    const cookie = cookiesOf(await send("/signup", form));
-    for (let i = 0; i < 3; i++) expect(await pageText(await send("/activate/resend", {}, { cookie }))).toContain("A new activation link has been sent");
-    expect(await pageText(await send("/activate/resend", {}, { cookie }))).toContain("Too many activation emails sent");
-  }));
+  it(
+    "sends a new link on request, at most a few a day",
+    clockStopped(async () => {
+      const form = signupForm();
+      const cookie = cookiesOf(await send("/signup", form));
+      for (let i = 0; i < 3; i++)
+        expect(await pageText(await send("/activate/resend", {}, { cookie }))).toContain(
+          "A new activation link has been sent",
+        );
+      expect(await pageText(await send("/activate/resend", {}, { cookie }))).toContain(
+        "Too many activation emails sent",
+      );
+    }),
+  );
 
   it("shows the activation reminder to a not-confirmed member, but not on settings", async () => {
     const form = signupForm();

@@ -7,7 +7,13 @@ import { describe, expect, it } from "vitest";
 import * as build from "../../build/index.js";
 import { LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
 import {
-  OPERATOR_AREAS, newTotpKey, operatorLogin, totpCode, totpStep, setOperatorDisabled, type OperatorArea,
+  OPERATOR_AREAS,
+  newTotpKey,
+  operatorLogin,
+  totpCode,
+  totpStep,
+  setOperatorDisabled,
+  type OperatorArea,
 } from "../../app/models/admin/operators.server";
 import { OPERATOR_ROLES } from "../../db/schema";
 import { createMember, get, post, sessionCookie } from "./fixtures";
@@ -18,7 +24,12 @@ async function postFrom(ip: string, form: Record<string, string>) {
   const { SELF } = await import("cloudflare:test");
   return SELF.fetch("http://localhost/admin/login", {
     method: "POST",
-    headers: { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": ip },
+    headers: {
+      Host: "localhost",
+      Origin: "http://localhost",
+      "Content-Type": "application/x-www-form-urlencoded",
+      "CF-Connecting-IP": ip,
+    },
     body: new URLSearchParams(form),
     redirect: "manual",
   });
@@ -27,7 +38,12 @@ async function postFrom(ip: string, form: Record<string, string>) {
 describe("operator login", () => {
   it("logs an operator in with its own cookie, only sent to /admin, and audits it", async () => {
     const op = await createOperator("moderator");
-    const res = await postFrom("10.1.0.1", { email: op.email, password: OPERATOR_PASSWORD, code: "", redirectTo: "/admin/audit" });
+    const res = await postFrom("10.1.0.1", {
+      email: op.email,
+      password: OPERATOR_PASSWORD,
+      code: "",
+      redirectTo: "/admin/audit",
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/admin/audit");
     const cookie = res.headers.get("Set-Cookie") ?? "";
@@ -61,7 +77,8 @@ describe("operator login", () => {
 
   it("locks one client out after LOGIN_MAX_ATTEMPTS wrong passwords, not another", async () => {
     const op = await createOperator("admin");
-    for (let i = 0; i < LOGIN_MAX_ATTEMPTS - 1; i++) await postFrom("10.1.0.4", { email: op.email, password: "nope-nope" });
+    for (let i = 0; i < LOGIN_MAX_ATTEMPTS - 1; i++)
+      await postFrom("10.1.0.4", { email: op.email, password: "nope-nope" });
     const last = await postFrom("10.1.0.4", { email: op.email, password: "nope-nope" });
     expect(await last.text()).toContain("Too many incorrect attempts, account blocked for 15 min.");
     // Even the right password from the locked client waits.
@@ -78,7 +95,11 @@ describe("operator login", () => {
     const without = await postFrom("10.1.0.6", { email: op.email, password: OPERATOR_PASSWORD, code: "" });
     expect(await without.text()).toContain("The authentication code is wrong or was already used.");
     const code = totpCode(key);
-    const wrong = await postFrom("10.1.0.6", { email: op.email, password: OPERATOR_PASSWORD, code: code === "000000" ? "111111" : "000000" });
+    const wrong = await postFrom("10.1.0.6", {
+      email: op.email,
+      password: OPERATOR_PASSWORD,
+      code: code === "000000" ? "111111" : "000000",
+    });
     expect(wrong.status).toBe(200);
     const ok = await postFrom("10.1.0.6", { email: op.email, password: OPERATOR_PASSWORD, code });
     expect(ok.status).toBe(302);
@@ -89,7 +110,10 @@ describe("operator login", () => {
   it("in production refuses an operator without a second factor", async () => {
     const op = await createOperator("admin");
     const production = { ...env, ENVIRONMENT: "production" as const };
-    expect(await operatorLogin(production, op.email, OPERATOR_PASSWORD, "", "10.1.0.7")).toEqual({ ok: false, reason: "code" });
+    expect(await operatorLogin(production, op.email, OPERATOR_PASSWORD, "", "10.1.0.7")).toEqual({
+      ok: false,
+      reason: "code",
+    });
     expect((await operatorLogin(env, op.email, OPERATOR_PASSWORD, "", "10.1.0.8")).ok).toBe(true);
   });
 
@@ -137,8 +161,12 @@ describe("operator and member sessions stay apart", () => {
 /** Every /admin route of the build, with the console part it declares (`export const area`). */
 type BuiltRoute = { id: string; path?: string; index?: boolean; parentId?: string; module: Record<string, unknown> };
 const routes = build.routes as unknown as Record<string, BuiltRoute>;
-const adminRoutes = Object.values(routes as Record<string, { id: string; path?: string; index?: boolean; parentId?: string; module: Record<string, unknown> }>)
-  .filter((r) => r.id.startsWith("routes/admin") && r.id !== "routes/admin_.login");
+const adminRoutes = Object.values(
+  routes as Record<
+    string,
+    { id: string; path?: string; index?: boolean; parentId?: string; module: Record<string, unknown> }
+  >,
+).filter((r) => r.id.startsWith("routes/admin") && r.id !== "routes/admin_.login");
 
 function urlOf(route: (typeof adminRoutes)[number]): string {
   const parts: string[] = [];
@@ -178,12 +206,17 @@ describe("every /admin route checks the role in its loader and its action", () =
       for (const role of wrongRoles) {
         const cookie = await operatorCookie((await createOperator(role)).id);
         if (route.module.loader) expect((await get(url, { cookie })).status, `${url} GET as ${role}`).toBe(403);
-        if (route.module.action) expect((await post(url, { id: "x", disabled: "1", reason: "test" }, { cookie })).status, `${url} POST as ${role}`).toBe(403);
+        if (route.module.action)
+          expect(
+            (await post(url, { id: "x", disabled: "1", reason: "test" }, { cookie })).status,
+            `${url} POST as ${role}`,
+          ).toBe(403);
       }
       for (const role of OPERATOR_AREAS[area]) {
         const cookie = await operatorCookie((await createOperator(role)).id);
         // Admitted: the page, a redirect within the console, or "no such case" for a made-up id.
-        if (route.module.loader) expect([200, 302, 404], `${url} GET as ${role}`).toContain((await get(url, { cookie })).status);
+        if (route.module.loader)
+          expect([200, 302, 404], `${url} GET as ${role}`).toContain((await get(url, { cookie })).status);
       }
     });
   }
@@ -195,14 +228,28 @@ describe("audit log", () => {
     const target = await createOperator("moderator");
     const targetCookie = await operatorCookie(target.id);
     expect((await get("/admin", { cookie: targetCookie })).status).toBe(200);
-    const res = await post("/admin/operators", { id: target.id, disabled: "1", reason: "left the team" }, { cookie: await operatorCookie(admin.id) });
+    const res = await post(
+      "/admin/operators",
+      { id: target.id, disabled: "1", reason: "left the team" },
+      { cookie: await operatorCookie(admin.id) },
+    );
     expect(await res.text()).toContain("Saved.");
     expect((await get("/admin", { cookie: targetCookie })).status).toBe(302);
-    const again = await post("/admin/operators", { id: target.id, disabled: "1", reason: "left the team" }, { cookie: await operatorCookie(admin.id) });
+    const again = await post(
+      "/admin/operators",
+      { id: target.id, disabled: "1", reason: "left the team" },
+      { cookie: await operatorCookie(admin.id) },
+    );
     expect(await again.text()).toContain("Nothing changed");
     const rows = (await auditRows(target.id)).filter((r) => r.action === "operator.disable");
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ operatorId: admin.id, role: "admin", reason: "left the team", before: { disabled: false }, after: { disabled: true } });
+    expect(rows[0]).toMatchObject({
+      operatorId: admin.id,
+      role: "admin",
+      reason: "left the team",
+      before: { disabled: false },
+      after: { disabled: true },
+    });
   });
 
   it("an admin cannot disable themselves; an unknown id leaves no audit row", async () => {
@@ -215,8 +262,12 @@ describe("audit log", () => {
   it("is append-only: the database refuses to change or delete a row", async () => {
     const op = await createOperator("admin");
     await postFrom("10.1.0.9", { email: op.email, password: OPERATOR_PASSWORD });
-    await expect(env.DB.prepare("UPDATE audit_log SET reason = 'x' WHERE target_id = ?1").bind(op.id).run()).rejects.toThrow(/append-only/);
-    await expect(env.DB.prepare("DELETE FROM audit_log WHERE target_id = ?1").bind(op.id).run()).rejects.toThrow(/append-only/);
+    await expect(
+      env.DB.prepare("UPDATE audit_log SET reason = 'x' WHERE target_id = ?1").bind(op.id).run(),
+    ).rejects.toThrow(/append-only/);
+    await expect(env.DB.prepare("DELETE FROM audit_log WHERE target_id = ?1").bind(op.id).run()).rejects.toThrow(
+      /append-only/,
+    );
   });
 
   it("/admin/audit lists and filters the entries", async () => {

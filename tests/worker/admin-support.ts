@@ -12,9 +12,17 @@ export async function createOperator(role: OperatorRole, o: { totpSecret?: strin
   const id = `op-${randomId(6)}`;
   const email = `${id.toLowerCase()}@ops.example.com`;
   hash ??= hashPassword(OPERATOR_PASSWORD, env.PASSWORD_PEPPER);
-  await db().insert(schema.operators).values({
-    id, email, name: `Test ${role}`, role, passwordHash: await hash, totpSecret: o.totpSecret ?? null, disabled: o.disabled ?? false,
-  });
+  await db()
+    .insert(schema.operators)
+    .values({
+      id,
+      email,
+      name: `Test ${role}`,
+      role,
+      passwordHash: await hash,
+      totpSecret: o.totpSecret ?? null,
+      disabled: o.disabled ?? false,
+    });
   return { id, email, role };
 }
 
@@ -22,7 +30,9 @@ export async function createOperator(role: OperatorRole, o: { totpSecret?: strin
 export async function operatorCookie(operatorId: string): Promise<string> {
   const { createCookie } = await import("@remix-run/cloudflare");
   const sid = `ops-${crypto.randomUUID()}`;
-  await db().insert(schema.operatorSessions).values({ idHash: await sha256(sid), operatorId, expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  await db()
+    .insert(schema.operatorSessions)
+    .values({ idHash: await sha256(sid), operatorId, expiresAt: Math.floor(Date.now() / 1000) + 3600 });
   return (await createCookie("op_sid", { secrets: [env.SESSION_SECRET] }).serialize(sid)).split(";")[0]!;
 }
 

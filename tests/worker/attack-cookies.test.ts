@@ -14,13 +14,28 @@ const COOKIES = ["sid", "dev", "auth_flow", "lng", "entry_ok", "paymentCountry",
 async function wronglySigned(name: string): Promise<string> {
   const { createCookie } = await import("@remix-run/cloudflare");
   const value = name === "dev" ? { id: "device-1", userId: "someone" } : "a-session-id";
-  return (await createCookie(name, { secrets: ["not-the-site-secret"] }).serialize(value)).split(";")[0]!.split("=").slice(1).join("=");
+  return (await createCookie(name, { secrets: ["not-the-site-secret"] }).serialize(value))
+    .split(";")[0]!
+    .split("=")
+    .slice(1)
+    .join("=");
 }
 
 async function badValues(name: string): Promise<string[]> {
   return [
-    "x", "!!!", "abc.def", "a.b.c", "%", "%E0%A4%A", "%00", "\"quoted\"", "eyJ9.***", "=", "e30=.x",
-    "a".repeat(5000), `${"QUFB".repeat(3000)}.${"QUFB".repeat(100)}`,
+    "x",
+    "!!!",
+    "abc.def",
+    "a.b.c",
+    "%",
+    "%E0%A4%A",
+    "%00",
+    '"quoted"',
+    "eyJ9.***",
+    "=",
+    "e30=.x",
+    "a".repeat(5000),
+    `${"QUFB".repeat(3000)}.${"QUFB".repeat(100)}`,
     await wronglySigned(name),
   ];
 }
@@ -86,7 +101,9 @@ describe("a malformed cookie is treated as absent", { timeout: 120_000 }, () => 
 
   it("the member socket answers a bad session cookie as a missing one (403)", async () => {
     for (const value of await badValues("sid")) {
-      const res = await SELF.fetch("http://localhost/ws/member", { headers: { Upgrade: "websocket", Cookie: `sid=${value}` } });
+      const res = await SELF.fetch("http://localhost/ws/member", {
+        headers: { Upgrade: "websocket", Cookie: `sid=${value}` },
+      });
       expect(res.status).toBe(403);
       await res.text();
     }
@@ -110,10 +127,16 @@ describe("refused requests are logged with their status and reason", () => {
       expect(res.status).toBe(405);
       await res.text();
       const lines = warnings.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, unknown>);
-      expect(lines).toContainEqual(expect.objectContaining({
-        level: "warn", event: "request.refused", requestId: `ray-refused-${path}`, path, status: 405,
-        reason: expect.stringContaining("did not provide an `action`"),
-      }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: "warn",
+          event: "request.refused",
+          requestId: `ray-refused-${path}`,
+          path,
+          status: 405,
+          reason: expect.stringContaining("did not provide an `action`"),
+        }),
+      );
     }
     expect(errors).not.toHaveBeenCalled();
   });

@@ -11,14 +11,30 @@ import { cid, roomStub, pair, PRICES } from "./chat-support";
 import { signupForm, send } from "./accounts-helpers";
 
 beforeAll(async () => {
-  await env.DB.prepare(`INSERT OR IGNORE INTO regions (country, code, name) VALUES ('NL', '09', 'Utrecht'), ('DE', '16', 'Berlin')`).run();
+  await env.DB.prepare(
+    `INSERT OR IGNORE INTO regions (country, code, name) VALUES ('NL', '09', 'Utrecht'), ('DE', '16', 'Berlin')`,
+  ).run();
 });
 
 const base = {
-  gender: "female", sexuality: "hetero", date_of_birth: "1990-01-01", country: "NL", region: "", city: "", about_me: "",
-  hair_colour: "", eye_colour: "", body_type: "", relationship_status: "", tattoos: "", signup_reason: "",
+  gender: "female",
+  sexuality: "hetero",
+  date_of_birth: "1990-01-01",
+  country: "NL",
+  region: "",
+  city: "",
+  about_me: "",
+  hair_colour: "",
+  eye_colour: "",
+  body_type: "",
+  relationship_status: "",
+  tattoos: "",
+  signup_reason: "",
 };
-const profileOf = (id: string) => env.DB.prepare("SELECT name, date_of_birth, region, about_me FROM profiles WHERE user_id = ?1").bind(id).first<Record<string, string>>();
+const profileOf = (id: string) =>
+  env.DB.prepare("SELECT name, date_of_birth, region, about_me FROM profiles WHERE user_id = ?1")
+    .bind(id)
+    .first<Record<string, string>>();
 
 describe("one date rule", () => {
   it("/profile refuses 2000-02-31 as sign-up does", async () => {
@@ -39,7 +55,13 @@ describe("text is normalised in one place", () => {
   it("a name of only zero-width or invisible characters is refused on /profile and at sign-up", async () => {
     const m = await member({ name: "Visible" });
     const cookie = await sessionCookie(m.id);
-    for (const name of ["\u200b\u200b\u200b", "\u200d\u200c\u2060\ufeff", "\u3164\u3164", "\u202e\u202d  ", "\u00a0\u3000\u2800"]) {
+    for (const name of [
+      "\u200b\u200b\u200b",
+      "\u200d\u200c\u2060\ufeff",
+      "\u3164\u3164",
+      "\u202e\u202d  ",
+      "\u00a0\u3000\u2800",
+    ]) {
       const res = await post("/profile", { ...base, name }, { cookie });
       expect(res.status, JSON.stringify(name)).toBe(400);
       const signup = await send("/signup", signupForm({ name }));
@@ -52,15 +74,22 @@ describe("text is normalised in one place", () => {
   it("bidi overrides and CR/LF never reach what is stored (or a mail subject)", async () => {
     const m = await member({ name: "Plain" });
     const cookie = await sessionCookie(m.id);
-    const res = await post("/profile", { ...base, name: "Eve\u202egnp.exe\r\nBcc: x@evil.test", about_me: "Line one\r\nLine\u2066 two\u0007" }, { cookie });
+    const res = await post(
+      "/profile",
+      { ...base, name: "Eve\u202egnp.exe\r\nBcc: x@evil.test", about_me: "Line one\r\nLine\u2066 two\u0007" },
+      { cookie },
+    );
     expect(res.status).toBe(302);
     const row = (await profileOf(m.id))!;
     expect(row.name).toBe("Evegnp.exe Bcc: x@evil.test");
     expect(row.about_me).toBe("Line one\nLine two");
     const form = signupForm({ name: "Ann\r\nSubject: hi" });
     expect((await send("/signup", form)).status).toBe(302);
-    expect(await env.DB.prepare("SELECT p.name FROM profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ?1").bind(form.email).first("name"))
-      .toBe("Ann Subject: hi");
+    expect(
+      await env.DB.prepare("SELECT p.name FROM profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ?1")
+        .bind(form.email)
+        .first("name"),
+    ).toBe("Ann Subject: hi");
   });
 
   it("names are stored in NFC", async () => {
@@ -72,10 +101,21 @@ describe("text is normalised in one place", () => {
 
   it("a chat message of only invisible characters is refused and not charged", async () => {
     const { alice, conversationId } = await pair();
-    const result = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "\u200b\u202e\u2060 \u00a0" });
+    const result = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "\u200b\u202e\u2060 \u00a0",
+    });
     expect(result).toMatchObject({ ok: false, error: "empty" });
     expect(await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(alice.id).first("credits")).toBe(100);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1").bind(conversationId).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1")
+        .bind(conversationId)
+        .first("n"),
+    ).toBe(0);
   });
 });
 
@@ -89,7 +129,9 @@ describe("region", () => {
     }
     expect((await profileOf(m.id))!.region).toBe("");
     // A code of another country only (a form sent without JavaScript after the country changed) is dropped.
-    const foreign = await env.DB.prepare("SELECT code FROM regions WHERE country != 'NL' AND code NOT IN (SELECT code FROM regions WHERE country = 'NL') LIMIT 1").first<string>("code");
+    const foreign = await env.DB.prepare(
+      "SELECT code FROM regions WHERE country != 'NL' AND code NOT IN (SELECT code FROM regions WHERE country = 'NL') LIMIT 1",
+    ).first<string>("code");
     expect((await post("/profile", { ...base, name: "Regional", region: foreign! }, { cookie })).status).toBe(302);
     expect((await profileOf(m.id))!.region).toBe("");
     expect((await post("/profile", { ...base, name: "Regional", region: "09" }, { cookie })).status).toBe(302);

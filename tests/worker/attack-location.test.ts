@@ -27,10 +27,22 @@ beforeAll(async () => {
 });
 
 const base = {
-  gender: "female", sexuality: "hetero", date_of_birth: "1990-01-01", country: "NL", region: "", city: "", about_me: "",
-  hair_colour: "", eye_colour: "", body_type: "", relationship_status: "", tattoos: "", signup_reason: "",
+  gender: "female",
+  sexuality: "hetero",
+  date_of_birth: "1990-01-01",
+  country: "NL",
+  region: "",
+  city: "",
+  about_me: "",
+  hair_colour: "",
+  eye_colour: "",
+  body_type: "",
+  relationship_status: "",
+  tattoos: "",
+  signup_reason: "",
 };
-const positionOf = (id: string) => env.DB.prepare("SELECT lat, lon FROM profiles WHERE user_id = ?1").bind(id).first<{ lat: number; lon: number }>();
+const positionOf = (id: string) =>
+  env.DB.prepare("SELECT lat, lon FROM profiles WHERE user_id = ?1").bind(id).first<{ lat: number; lon: number }>();
 
 function km(a: { lat: number; lon: number }, b: { lat: number; lon: number }) {
   const r = (d: number) => (d * Math.PI) / 180;
@@ -53,22 +65,47 @@ describe("location privacy", () => {
   it("repeating the bisection attack learns nothing closer than the target's city", async () => {
     // The target stands 3.5 km from Utrecht's centre, as her browser reported it.
     const truth = { lat: 52.1173, lon: 5.0912 };
-    const target = await member({ name: "Target", gender: "female", sexuality: "hetero", country: "NL", dateOfBirth: "1991-06-01" });
-    expect((await post("/profile", { ...base, name: "Target", lat: String(truth.lat), lon: String(truth.lon) }, { cookie: await sessionCookie(target.id) })).status).toBe(302);
+    const target = await member({
+      name: "Target",
+      gender: "female",
+      sexuality: "hetero",
+      country: "NL",
+      dateOfBirth: "1991-06-01",
+    });
+    expect(
+      (
+        await post(
+          "/profile",
+          { ...base, name: "Target", lat: String(truth.lat), lon: String(truth.lon) },
+          { cookie: await sessionCookie(target.id) },
+        )
+      ).status,
+    ).toBe(302);
 
-    const attacker = await member({ name: "Mallory", gender: "male", sexuality: "hetero", country: "NL", dateOfBirth: "1990-06-01" });
+    const attacker = await member({
+      name: "Mallory",
+      gender: "male",
+      sexuality: "hetero",
+      country: "NL",
+      dateOfBirth: "1990-06-01",
+    });
     const cookie = await sessionCookie(attacker.id);
     let requests = 0;
     const inBox = async (lat: number, lon: number) => {
       requests += 2;
-      await post("/profile", { ...base, gender: "male", name: "Mallory", lat: String(lat), lon: String(lon) }, { cookie });
+      await post(
+        "/profile",
+        { ...base, gender: "male", name: "Mallory", lat: String(lat), lon: String(lon) },
+        { cookie },
+      );
       const page = await (await get("/match-finder?distance=10&min_age=18&max_age=99", { cookie })).text();
       return page.includes(`/members/${target.id}`);
     };
     // Find the north edge of the box (attacker latitude where the target drops out), then the east one.
     const dLat = 10 / 111;
     const edge = async (axis: "lat" | "lon", from: number, other: number, step: number) => {
-      let lo = from, hi = from + step;
+      let lo = from,
+        hi = from + step;
       const at = (v: number) => (axis === "lat" ? inBox(v, other) : inBox(other, v));
       if (!(await at(lo))) return null;
       for (let i = 0; i < 22; i++) {

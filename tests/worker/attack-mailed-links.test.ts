@@ -9,9 +9,18 @@ import { lastMailTo, memberWithPassword, signupForm } from "./accounts-helpers";
 
 /** A form post whose Host header the attacker chose (the Origin matches it, as a direct client would send). */
 function postAs(host: string, path: string, form: Record<string, string>, cookie?: string) {
-  const headers: Record<string, string> = { Host: host, Origin: `http://${host}`, "Content-Type": "application/x-www-form-urlencoded" };
+  const headers: Record<string, string> = {
+    Host: host,
+    Origin: `http://${host}`,
+    "Content-Type": "application/x-www-form-urlencoded",
+  };
   if (cookie) headers.Cookie = cookie;
-  return SELF.fetch(`http://${host}${path}`, { method: "POST", headers, body: new URLSearchParams(form), redirect: "manual" });
+  return SELF.fetch(`http://${host}${path}`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form),
+    redirect: "manual",
+  });
 }
 
 const links = (text: string) => [...text.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => new URL(m[0]).hostname);
@@ -38,11 +47,18 @@ describe("mailed links use the brand's configured domain", () => {
     expect(change?.text).toContain("/mail-change/do?token=");
     expect(links(change!.text).every((h) => h === "localhost")).toBe(true);
 
-    await postAs("evil.test", "/settings/delete?step=reasons", { intent: "delete", reason: "time", remarks: "" }, cookie);
+    await postAs(
+      "evil.test",
+      "/settings/delete?step=reasons",
+      { intent: "delete", reason: "time", remarks: "" },
+      cookie,
+    );
     const reactivate = await lastMailTo(m.email);
     expect(reactivate?.text).toContain("/reactivate?token=");
     expect(links(reactivate!.text).every((h) => h === "localhost")).toBe(true);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM mail_outbox WHERE text LIKE '%evil.test%'").first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM mail_outbox WHERE text LIKE '%evil.test%'").first("n")).toBe(
+      0,
+    );
   });
 
   it("a brand's own hostname gives that brand's links", async () => {

@@ -15,7 +15,11 @@ const BAD: Body[] = [
   { name: "json", type: "application/json", body: '{"email":"a@b.c","password":"x"}' },
   { name: "text/plain", type: "text/plain", body: "email=a@b.c" },
   { name: "no content type", type: null, body: "email=a@b.c" },
-  { name: "broken multipart", type: "multipart/form-data; boundary=zzz", body: "--zzz\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated" },
+  {
+    name: "broken multipart",
+    type: "multipart/form-data; boundary=zzz",
+    body: '--zzz\r\nContent-Disposition: form-data; name="x"\r\n\r\nunterminated',
+  },
   { name: "multipart without boundary", type: "multipart/form-data", body: "garbage" },
   { name: "xml", type: "application/xml", body: "<a/>" },
 ];
@@ -27,17 +31,39 @@ function raw(path: string, bad: Body, o: { cookie?: string; lng?: string; method
   if (cookies) headers.set("Cookie", cookies);
   // A Uint8Array body gets no Content-Type of its own.
   return SELF.fetch(`http://localhost${path}`, {
-    method: o.method ?? "POST", headers, body: new TextEncoder().encode(bad.body), redirect: "manual",
+    method: o.method ?? "POST",
+    headers,
+    body: new TextEncoder().encode(bad.body),
+    redirect: "manual",
   });
 }
 
 const VISITOR_FORMS = [
-  "/login", "/signup", "/reset-password", "/reset-password/do", "/activate", "/reactivate", "/mail-change/do", "/mail-change/undo",
-  "/lang-config", "/api/site-entry",
+  "/login",
+  "/signup",
+  "/reset-password",
+  "/reset-password/do",
+  "/activate",
+  "/reactivate",
+  "/mail-change/do",
+  "/mail-change/undo",
+  "/lang-config",
+  "/api/site-entry",
 ];
 const MEMBER_FORMS = [
-  "/profile", "/profile/photos", "/settings", "/settings/delete", "/notifications", "/match-finder", "/swipe-game",
-  "/signup-matches", "/complete-signup", "/chats", "/api/logout.php", "/credits", "/credits/repeat-order",
+  "/profile",
+  "/profile/photos",
+  "/settings",
+  "/settings/delete",
+  "/notifications",
+  "/match-finder",
+  "/swipe-game",
+  "/signup-matches",
+  "/complete-signup",
+  "/chats",
+  "/api/logout.php",
+  "/credits",
+  "/credits/repeat-order",
 ];
 
 describe("malformed bodies answer 400, translated, and change nothing", () => {
@@ -66,7 +92,9 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
     expect(await env.DB.prepare("SELECT * FROM profiles WHERE user_id = ?1").bind(alice.id).first()).toEqual(before);
     const user = await env.DB.prepare("SELECT credits, deleted_at FROM users WHERE id = ?1").bind(alice.id).first();
     expect(user).toEqual({ credits: 100, deleted_at: null });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1").bind(alice.id).first("n")).toBe(1);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1").bind(alice.id).first("n"),
+    ).toBe(1);
   });
 
   it("the JSON calls refuse broken JSON with a 400, not a guess", async () => {
@@ -92,11 +120,19 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
   });
 
   describe("/directdebit and /unsubscribe read their bodies through the shared parser (issue 19, item 5)", () => {
-    const HUGE: Body = { name: "huge", type: "application/x-www-form-urlencoded", body: `intent=details&package=p1&holder=${"a".repeat(300_000)}` };
+    const HUGE: Body = {
+      name: "huge",
+      type: "application/x-www-form-urlencoded",
+      body: `intent=details&package=p1&holder=${"a".repeat(300_000)}`,
+    };
     const state = async (userId: string) => ({
-      requests: await env.DB.prepare("SELECT COUNT(*) AS n FROM directdebit_requests WHERE user_id = ?1").bind(userId).first("n"),
+      requests: await env.DB.prepare("SELECT COUNT(*) AS n FROM directdebit_requests WHERE user_id = ?1")
+        .bind(userId)
+        .first("n"),
       sms: await env.DB.prepare("SELECT COUNT(*) AS n FROM sms_outbox").first("n"),
-      off: await env.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1").bind(userId).first("n"),
+      off: await env.DB.prepare("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1")
+        .bind(userId)
+        .first("n"),
     });
 
     it("/directdebit: malformed → translated 400, oversized → 413, nothing stored or sent", async () => {
@@ -120,11 +156,19 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
         expect(res.status, bad.name).toBe(400);
         expect(await res.text(), bad.name).toContain("Die Anfrage konnte nicht gelesen werden");
       }
-      const huge: Body = { name: "huge", type: "application/x-www-form-urlencoded", body: `List-Unsubscribe=One-Click&x=${"a".repeat(300_000)}` };
+      const huge: Body = {
+        name: "huge",
+        type: "application/x-www-form-urlencoded",
+        body: `List-Unsubscribe=One-Click&x=${"a".repeat(300_000)}`,
+      };
       expect((await raw(`/unsubscribe?${query}`, huge)).status).toBe(413);
       expect((await state(m.id)).off).toBe(0);
       // The mail client's real one-click POST still works.
-      const ok = await raw(`/unsubscribe?${query}`, { name: "one-click", type: "application/x-www-form-urlencoded", body: "List-Unsubscribe=One-Click" });
+      const ok = await raw(`/unsubscribe?${query}`, {
+        name: "one-click",
+        type: "application/x-www-form-urlencoded",
+        body: "List-Unsubscribe=One-Click",
+      });
       expect(ok.status).toBe(200);
       expect((await state(m.id)).off).toBe(1);
     });
@@ -140,7 +184,10 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
         },
       });
       const res = await SELF.fetch(`http://localhost/unsubscribe?${query}`, {
-        method: "POST", body, headers: { Host: "localhost", "Content-Type": "application/x-www-form-urlencoded" }, duplex: "half",
+        method: "POST",
+        body,
+        headers: { Host: "localhost", "Content-Type": "application/x-www-form-urlencoded" },
+        duplex: "half",
       } as RequestInit);
       expect(res.status).toBe(413);
       expect((await state(m.id)).off).toBe(0);
@@ -153,7 +200,12 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
           },
         });
       const hook = (path: string, type: string) =>
-        SELF.fetch(`http://localhost${path}`, { method: "POST", body: stream(10), headers: { Host: "localhost", "Content-Type": type }, duplex: "half" } as RequestInit);
+        SELF.fetch(`http://localhost${path}`, {
+          method: "POST",
+          body: stream(10),
+          headers: { Host: "localhost", "Content-Type": type },
+          duplex: "half",
+        } as RequestInit);
       expect((await hook("/api/payments/webhook", "application/x-www-form-urlencoded")).status).toBe(400);
       expect((await hook("/api/mail-events", "application/json")).status).toBe(413);
     });

@@ -14,13 +14,25 @@ import { send } from "./accounts-helpers";
 import { decode } from "turbo-stream";
 
 const rowIds = async (conversationId: string) =>
-  (await env.DB.prepare("SELECT id FROM messages WHERE conversation_id = ?1 ORDER BY id").bind(conversationId).all<{ id: number }>()).results.map((r) => r.id);
+  (
+    await env.DB.prepare("SELECT id FROM messages WHERE conversation_id = ?1 ORDER BY id")
+      .bind(conversationId)
+      .all<{ id: number }>()
+  ).results.map((r) => r.id);
 
 describe("message ids on the wire are per conversation, not the site's sequence", () => {
   it("a new conversation's messages are 1, 2, 3… on the socket, in the loader and in the backlog, whatever else the site carries", async () => {
     // Traffic elsewhere on the site first.
     const busy = await pair();
-    for (let i = 0; i < 4; i++) await roomStub(env, busy.conversationId).send({ conversationId: busy.conversationId, senderId: busy.alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `elsewhere ${i}` });
+    for (let i = 0; i < 4; i++)
+      await roomStub(env, busy.conversationId).send({
+        conversationId: busy.conversationId,
+        senderId: busy.alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body: `elsewhere ${i}`,
+      });
 
     const { alice, bob, conversationId } = await pair();
     const b = await connect(conversationId, await cookieOf(bob.id));
@@ -40,7 +52,9 @@ describe("message ids on the wire are per conversation, not the site's sequence"
     expect(acked).not.toEqual(rows);
 
     // The chat page's loader, as a client-side navigation fetches it (single fetch, turbo-stream).
-    const loader = await get(`/chats/${conversationId}.data?_routes=${encodeURIComponent("routes/chats.$id")}`, { cookie: await cookieOf(bob.id) });
+    const loader = await get(`/chats/${conversationId}.data?_routes=${encodeURIComponent("routes/chats.$id")}`, {
+      cookie: await cookieOf(bob.id),
+    });
     expect(loader.status).toBe(200);
     const decoded = await decode(loader.body!);
     await decoded.done;
@@ -49,7 +63,10 @@ describe("message ids on the wire are per conversation, not the site's sequence"
 
     // Resuming after message 1 brings 2 and 3.
     const again = await connect(conversationId, await cookieOf(bob.id), { after: 1 });
-    expect((await again.next!(is("backlog"))).messages.map((m) => [m.id, m.body])).toEqual([[2, "two"], [3, "three"]]);
+    expect((await again.next!(is("backlog"))).messages.map((m) => [m.id, m.body])).toEqual([
+      [2, "two"],
+      [3, "three"],
+    ]);
     for (const s of [a, b, again]) s.ws!.close(1000);
   });
 

@@ -60,7 +60,10 @@ describe("redirect targets stay on this origin", () => {
       await expectSafe(await send("/lang-config", { lng: "de", redirectTo: value }), value);
       await expectSafe(await send("/api/site-entry", { redirectTo: value }), value);
       const m = await memberWithPassword();
-      await expectSafe(await send("/api/logout.php", { redirectTo: value }, { cookie: await sessionCookie(m.id) }), value);
+      await expectSafe(
+        await send("/api/logout.php", { redirectTo: value }, { cookie: await sessionCookie(m.id) }),
+        value,
+      );
     }
   });
 
@@ -69,7 +72,10 @@ describe("redirect targets stay on this origin", () => {
     const cookie = await sessionCookie(m.id);
     for (const value of EVIL) {
       await expectSafe(await send("/match-finder", { targetId: "nobody", back: value }, { cookie }), value);
-      await expectSafe(await send("/profile/photos", { intent: "main", photoId: "nope", redirectTo: value }, { cookie }), value);
+      await expectSafe(
+        await send("/profile/photos", { intent: "main", photoId: "nope", redirectTo: value }, { cookie }),
+        value,
+      );
     }
   });
 

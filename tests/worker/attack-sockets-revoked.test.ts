@@ -15,8 +15,12 @@ const REVOKED = 4401;
 
 async function member2() {
   const p = await pair();
-  await env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(p.alice.id, await hashPassword(PASSWORD, env.PASSWORD_PEPPER)).run();
-  const email = (await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(p.alice.id).first<string>("email"))!;
+  await env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1")
+    .bind(p.alice.id, await hashPassword(PASSWORD, env.PASSWORD_PEPPER))
+    .run();
+  const email = (await env.DB.prepare("SELECT email FROM users WHERE id = ?1")
+    .bind(p.alice.id)
+    .first<string>("email"))!;
   return { ...p, email };
 }
 
@@ -29,8 +33,11 @@ async function socketsOf(conversationId: string, cookie: string) {
 }
 
 const messages = (conversationId: string) =>
-  env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1").bind(conversationId).first<number>("n");
-const credits = (id: string) => env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<number>("credits");
+  env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1")
+    .bind(conversationId)
+    .first<number>("n");
+const credits = (id: string) =>
+  env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<number>("credits");
 
 describe("sockets of a revoked session close at once", () => {
   it("on logout (only that session's sockets)", async () => {
@@ -53,7 +60,11 @@ describe("sockets of a revoked session close at once", () => {
     const stolen = await sessionCookie(alice.id);
     const thief = await socketsOf(conversationId, stolen);
     const own = await socketsOf(conversationId, current);
-    const res = await send("/settings", { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-1" }, { cookie: current });
+    const res = await send(
+      "/settings",
+      { intent: "password", old_password: PASSWORD, password: "Brand-new-1", password_confirm: "Brand-new-1" },
+      { cookie: current },
+    );
     expect(res.status).toBe(200);
     expect(await thief.chat.closed).toBe(REVOKED);
     expect(await thief.hub.closed).toBe(REVOKED);
@@ -67,7 +78,9 @@ describe("sockets of a revoked session close at once", () => {
     await send("/reset-password", { email });
     const token = await mailedToken(email, "/reset-password/do");
     const NEW = "Reset-pass-77";
-    expect((await send(`/reset-password/do?token=${token}`, { token, password: NEW, password_confirm: NEW })).status).toBeLessThan(400);
+    expect(
+      (await send(`/reset-password/do?token=${token}`, { token, password: NEW, password_confirm: NEW })).status,
+    ).toBeLessThan(400);
     expect(await s.chat.closed).toBe(REVOKED);
     expect(await s.hub.closed).toBe(REVOKED);
   });
@@ -77,7 +90,11 @@ describe("sockets of a revoked session close at once", () => {
     const cookie = await sessionCookie(alice.id);
     const s = await socketsOf(conversationId, cookie);
     const bobs = await connect(conversationId, await sessionCookie(bob.id));
-    const res = await send("/settings/delete?step=reasons", { intent: "delete", reason: "found_someone", remarks: "" }, { cookie });
+    const res = await send(
+      "/settings/delete?step=reasons",
+      { intent: "delete", reason: "found_someone", remarks: "" },
+      { cookie },
+    );
     expect(res.status).toBe(302);
     expect(await s.chat.closed).toBe(REVOKED);
     expect(await s.hub.closed).toBe(REVOKED);

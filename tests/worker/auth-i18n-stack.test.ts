@@ -25,7 +25,9 @@ describe("the Authenticator's form strategy", () => {
   it("vouches for the member with the right password, with their saved language", async () => {
     const m = await memberWithPassword({ language: "it" });
     expect(await authenticate("form", loginRequest(), context, credentials(m.email.toUpperCase(), PASSWORD))).toEqual({
-      ok: true, userId: m.id, language: "it",
+      ok: true,
+      userId: m.id,
+      language: "it",
     });
   });
 
@@ -34,12 +36,19 @@ describe("the Authenticator's form strategy", () => {
     // One client (the lockout is per client, decision 088): the same address every time.
     const ip = loginRequest().headers.get("CF-Connecting-IP") ?? undefined;
     for (let i = 1; i < LOGIN_MAX_ATTEMPTS; i++) {
-      expect(await authenticate("form", loginRequest(ip), context, credentials(m.email, "wrong"))).toMatchObject({ ok: false, reason: "failed" });
+      expect(await authenticate("form", loginRequest(ip), context, credentials(m.email, "wrong"))).toMatchObject({
+        ok: false,
+        reason: "failed",
+      });
     }
     expect(await authenticate("form", loginRequest(ip), context, credentials(m.email, "wrong"))).toMatchObject({
-      ok: false, reason: "blocked", minutes: LOGIN_BLOCK_MINUTES,
+      ok: false,
+      reason: "blocked",
+      minutes: LOGIN_BLOCK_MINUTES,
     });
-    expect(await authenticate("form", loginRequest(), context, credentials("nobody@example.com", PASSWORD))).toMatchObject({ ok: false, reason: "failed" });
+    expect(
+      await authenticate("form", loginRequest(), context, credentials("nobody@example.com", PASSWORD)),
+    ).toMatchObject({ ok: false, reason: "failed" });
   });
 
   it("reports a throttled client as rate_limited without checking the password", async () => {
@@ -47,7 +56,8 @@ describe("the Authenticator's form strategy", () => {
     const ip = "10.250.250.250";
     let last: Awaited<ReturnType<typeof authenticate>> | undefined;
     // The simulated limiter counts in wall-clock minutes: 70 tries cover one window boundary.
-    for (let i = 0; i < 70 && (!last || last.ok); i++) last = await authenticate("form", loginRequest(ip), context, credentials(m.email, PASSWORD));
+    for (let i = 0; i < 70 && (!last || last.ok); i++)
+      last = await authenticate("form", loginRequest(ip), context, credentials(m.email, PASSWORD));
     expect(last).toEqual({ ok: false, reason: "rate_limited" });
   });
 
@@ -55,7 +65,10 @@ describe("the Authenticator's form strategy", () => {
     for (const json of [false, true]) {
       const m = await memberWithPassword({ language: "da" });
       const res = await send(json ? "/api/user.php" : "/login", { email: m.email, password: PASSWORD }, { json });
-      const names = res.headers.getSetCookie().map((c) => c.split("=")[0]).sort();
+      const names = res.headers
+        .getSetCookie()
+        .map((c) => c.split("=")[0])
+        .sort();
       // dev: this browser is a known device of the member's (decision 088: the lockout spares it).
       expect(names).toEqual(["dev", "lng", "sid"]);
     }
@@ -63,7 +76,8 @@ describe("the Authenticator's form strategy", () => {
 });
 
 describe("server-side translation through remix-i18next", () => {
-  const request = (cookie = "") => new Request("http://localhost/?lng=fr", { headers: { Cookie: cookie, "Accept-Language": "it" } });
+  const request = (cookie = "") =>
+    new Request("http://localhost/?lng=fr", { headers: { Cookie: cookie, "Accept-Language": "it" } });
 
   it("detects the locale cookie, then the brand's domain_language, then English (never the query or Accept-Language)", async () => {
     expect(await resolveLanguage(request("lng=sv"), "de_DE")).toBe("sv");
@@ -76,7 +90,9 @@ describe("server-side translation through remix-i18next", () => {
   it("gives loaders and mails a fixed t per language and namespace, falling back to English", async () => {
     const t = await getFixedT("de", "account");
     expect(t("errors.loginFailed")).not.toBe((await getFixedT("en", "account"))("errors.loginFailed"));
-    expect((await getFixedT("en", "account"))("errors.blocked", { minutes: 7 })).toBe("Too many incorrect attempts, account blocked for 7 min.");
+    expect((await getFixedT("en", "account"))("errors.blocked", { minutes: 7 })).toBe(
+      "Too many incorrect attempts, account blocked for 7 min.",
+    );
     expect(await getFixedT("de", "account")).toBe(t);
   });
 });

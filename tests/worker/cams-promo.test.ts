@@ -5,14 +5,23 @@ import { createMember, get, post, sessionCookie } from "./fixtures";
 import { brands } from "../../db/seed/brands";
 import deOffers from "../../locales/de/offers.json";
 import deInput from "../../locales/de/input.json";
-import { camsPromoShown, camsPromoTarget, camsPromoSettings, type CamsPromoSettings } from "../../app/models/cams-promo.server";
+import {
+  camsPromoShown,
+  camsPromoTarget,
+  camsPromoSettings,
+  type CamsPromoSettings,
+} from "../../app/models/cams-promo.server";
 
 const HERZKLANG = 2; // the seed switches the block on for this brand only
 const seeded = brands.find((b) => b.id === HERZKLANG)! as (typeof brands)[number] & { camsPromo: CamsPromoSettings };
 const de = { host: "de.localhost" };
 
 async function clicks(brandId = HERZKLANG) {
-  const rows = await env.DB.prepare("SELECT placement, clicks FROM cams_promo_clicks WHERE brand_id = ?1 ORDER BY placement").bind(brandId).all<{ placement: string; clicks: number }>();
+  const rows = await env.DB.prepare(
+    "SELECT placement, clicks FROM cams_promo_clicks WHERE brand_id = ?1 ORDER BY placement",
+  )
+    .bind(brandId)
+    .all<{ placement: string; clicks: number }>();
   return Object.fromEntries(rows.results.map((r) => [r.placement, r.clicks]));
 }
 
@@ -25,7 +34,11 @@ describe("the cams promo block", () => {
   beforeEach(async () => {
     // Each test starts from the seed's settings and no clicks.
     await env.DB.batch([
-      env.DB.prepare("UPDATE brands SET cams_promo_enabled = ?2, cams_promo = ?3 WHERE id = ?1").bind(HERZKLANG, 1, JSON.stringify(seeded.camsPromo)),
+      env.DB.prepare("UPDATE brands SET cams_promo_enabled = ?2, cams_promo = ?3 WHERE id = ?1").bind(
+        HERZKLANG,
+        1,
+        JSON.stringify(seeded.camsPromo),
+      ),
       env.DB.prepare("DELETE FROM cams_promo_clicks"),
     ]);
   });
@@ -43,21 +56,35 @@ describe("the cams promo block", () => {
     // Off on the other brands (the default).
     const amora = await memberOf(1, "NL");
     for (const path of ["/members", "/chats"]) {
-      expect(await (await get(path, { cookie: amora, country: "NL" })).text(), path).not.toContain('data-testid="cams-promo"');
+      expect(await (await get(path, { cookie: amora, country: "NL" })).text(), path).not.toContain(
+        'data-testid="cams-promo"',
+      );
     }
   });
 
   it("is never shown where the country or the niche is excluded, or when the brand switches it off", async () => {
     const cookie = await memberOf(HERZKLANG);
     // The seed excludes the US: a member there (by where they are) is not shown it.
-    expect(await (await get("/members", { ...de, cookie, country: "US" })).text()).not.toContain('data-testid="cams-promo"');
+    expect(await (await get("/members", { ...de, cookie, country: "US" })).text()).not.toContain(
+      'data-testid="cams-promo"',
+    );
     // …nor a member whose profile is in the US, wherever they are.
     const american = await memberOf(HERZKLANG, "US");
-    expect(await (await get("/members", { ...de, cookie: american, country: "DE" })).text()).not.toContain('data-testid="cams-promo"');
-    await env.DB.prepare("UPDATE brands SET cams_promo = ?2 WHERE id = ?1").bind(HERZKLANG, JSON.stringify({ ...seeded.camsPromo, excludedNiches: ["milf"] })).run();
-    expect(await (await get("/members", { ...de, cookie, country: "DE" })).text()).not.toContain('data-testid="cams-promo"');
-    await env.DB.prepare("UPDATE brands SET cams_promo = ?2, cams_promo_enabled = 0 WHERE id = ?1").bind(HERZKLANG, JSON.stringify(seeded.camsPromo)).run();
-    expect(await (await get("/members", { ...de, cookie, country: "DE" })).text()).not.toContain('data-testid="cams-promo"');
+    expect(await (await get("/members", { ...de, cookie: american, country: "DE" })).text()).not.toContain(
+      'data-testid="cams-promo"',
+    );
+    await env.DB.prepare("UPDATE brands SET cams_promo = ?2 WHERE id = ?1")
+      .bind(HERZKLANG, JSON.stringify({ ...seeded.camsPromo, excludedNiches: ["milf"] }))
+      .run();
+    expect(await (await get("/members", { ...de, cookie, country: "DE" })).text()).not.toContain(
+      'data-testid="cams-promo"',
+    );
+    await env.DB.prepare("UPDATE brands SET cams_promo = ?2, cams_promo_enabled = 0 WHERE id = ?1")
+      .bind(HERZKLANG, JSON.stringify(seeded.camsPromo))
+      .run();
+    expect(await (await get("/members", { ...de, cookie, country: "DE" })).text()).not.toContain(
+      'data-testid="cams-promo"',
+    );
   });
 
   it("counts a member's click per brand and placement and sends them to the partner with its tracking parameters", async () => {
@@ -70,7 +97,11 @@ describe("the cams promo block", () => {
     const to = new URL(/<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(html)![1]!.replaceAll("&#38;", "&"));
     expect(html).toContain(deOffers.cams.continue); // Herzklang speaks German
     expect(to.origin + to.pathname).toBe("https://cams.example.com/live");
-    expect(Object.fromEntries(to.searchParams)).toEqual({ aff: "herzklang", campaign: "members", utm_source: "herzklang" });
+    expect(Object.fromEntries(to.searchParams)).toEqual({
+      aff: "herzklang",
+      campaign: "members",
+      utm_source: "herzklang",
+    });
     await post("/promo/cams", { placement: "search" }, { ...de, cookie });
     await post("/promo/cams", { placement: "chats" }, { ...de, cookie });
     expect(await clicks()).toEqual({ chats: 1, search: 2 });
@@ -86,7 +117,9 @@ describe("the cams promo block", () => {
     expect(visitor.headers.get("Location")).toMatch(/^\/login/);
     const amora = await memberOf(1, "NL");
     expect((await post("/promo/cams", { placement: "search" }, { cookie: amora })).status).toBe(404);
-    expect((await post("/promo/cams", { placement: "search" }, { ...de, cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await post("/promo/cams", { placement: "search" }, { ...de, cookie, origin: "https://evil.example" })).status,
+    ).toBe(403);
     const bad = await post("/promo/cams", { placement: "../../etc" }, { ...de, cookie });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toBe(deInput.body.malformed);
@@ -99,11 +132,15 @@ describe("the cams promo block", () => {
     const brand = { niche: 6, camsPromoEnabled: true, camsPromo: { ...seeded.camsPromo, url: "javascript:alert(1)" } };
     const where = { member: { country: "DE" }, country: "DE", placement: "search" as const };
     expect(camsPromoShown(brand, where)).toBe(false);
-    expect(camsPromoShown({ ...brand, camsPromo: { ...seeded.camsPromo, url: "http://cams.example.com/" } }, where)).toBe(false);
+    expect(
+      camsPromoShown({ ...brand, camsPromo: { ...seeded.camsPromo, url: "http://cams.example.com/" } }, where),
+    ).toBe(false);
     expect(camsPromoShown({ ...brand, camsPromo: seeded.camsPromo }, where)).toBe(true);
     expect(camsPromoShown({ ...brand, camsPromo: seeded.camsPromo }, { ...where, member: null })).toBe(false);
     // A parameter of the URL's own is replaced by the brand's, never doubled.
     const promo = camsPromoSettings.parse({ ...seeded.camsPromo, url: "https://cams.example.com/live?aff=old&x=1" });
-    expect(camsPromoTarget(promo)).toBe("https://cams.example.com/live?aff=herzklang&x=1&campaign=members&utm_source=herzklang");
+    expect(camsPromoTarget(promo)).toBe(
+      "https://cams.example.com/live?aff=herzklang&x=1&campaign=members&utm_source=herzklang",
+    );
   });
 });

@@ -28,7 +28,11 @@ export async function pair(a: Parameters<typeof createMember>[0] = {}, b: Parame
 export type Socket = Awaited<ReturnType<typeof connect>>;
 
 /** Opens the chat WebSocket as a browser would; `frames` collects what the object sends. */
-export function connect(conversationId: string, cookie: string | null, o: { after?: number; origin?: string; host?: string } = {}) {
+export function connect(
+  conversationId: string,
+  cookie: string | null,
+  o: { after?: number; origin?: string; host?: string } = {},
+) {
   return openSocket<ServerFrame>(`/ws/chat/${conversationId}?after=${o.after ?? 0}`, cookie, o);
 }
 
@@ -40,7 +44,8 @@ export async function openSocket<F>(path: string, cookie: string | null, o: { or
   if (o.origin) headers.Origin = o.origin;
   const res = await SELF.fetch(`http://${host}${path}`, { headers });
   const ws = res.webSocket;
-  if (res.status !== 101 || !ws) return { status: res.status, ws: null, frames: [] as F[], next: null, until: null, closed: null };
+  if (res.status !== 101 || !ws)
+    return { status: res.status, ws: null, frames: [] as F[], next: null, until: null, closed: null };
   const frames: F[] = [];
   let wake: (() => void) | null = null;
   let closeCode: number | null = null;
@@ -69,7 +74,10 @@ export async function openSocket<F>(path: string, cookie: string | null, o: { or
   return { status: res.status, ws, frames, next, until, closed };
 }
 
-export const is = <K extends ServerFrame["type"]>(type: K) => (f: ServerFrame): f is Extract<ServerFrame, { type: K }> => f.type === type;
+export const is =
+  <K extends ServerFrame["type"]>(type: K) =>
+  (f: ServerFrame): f is Extract<ServerFrame, { type: K }> =>
+    f.type === type;
 
 /**
  * Evicts a Durable Object as hibernation would: afterwards it is a new instance (in-memory state
@@ -92,6 +100,8 @@ export async function cookieOf(id: string) {
 }
 
 export async function count(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
+  const row = await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }

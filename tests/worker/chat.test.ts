@@ -1,7 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import {
-  canStart, conversationView, listConversations, releaseHeldMessages, startConversation,
+  canStart,
+  conversationView,
+  listConversations,
+  releaseHeldMessages,
+  startConversation,
 } from "../../app/models/chat.server";
 import { createMember, get, post } from "./fixtures";
 import { cid, connect, cookieOf, count, evictKeepingSockets, is, pair, roomStub, PRICES } from "./chat-support";
@@ -15,7 +19,9 @@ describe("the chat WebSocket", () => {
     expect((await connect(conversationId, null)).status).toBe(403);
     expect((await connect(conversationId, await cookieOf(stranger.id))).status).toBe(404);
     expect((await connect("no-such-conversation", await cookieOf(alice.id))).status).toBe(404);
-    expect((await connect(conversationId, await cookieOf(alice.id), { origin: "https://evil.example" })).status).toBe(403);
+    expect((await connect(conversationId, await cookieOf(alice.id), { origin: "https://evil.example" })).status).toBe(
+      403,
+    );
     const ok = await connect(conversationId, await cookieOf(alice.id), { origin: "http://localhost" });
     expect(ok.status).toBe(101);
     ok.ws!.close(1000);
@@ -44,7 +50,9 @@ describe("the chat WebSocket", () => {
     expect(order(a)).toEqual(order(b));
     expect([...order(a)].sort((x, y) => x - y)).toEqual(order(a));
     // Each member's own messages keep the order they were sent in.
-    const bodies = a.frames.flatMap((f) => (f.type === "message" && f.message.senderId === alice.id ? [f.message.body] : []));
+    const bodies = a.frames.flatMap((f) =>
+      f.type === "message" && f.message.senderId === alice.id ? [f.message.body] : [],
+    );
     expect(bodies).toEqual(Array.from({ length: 10 }, (_, i) => `a${i}`));
     // Typing never reached the typist and was never stored.
     expect(a.frames.some((f) => f.type === "typing")).toBe(false);
@@ -86,7 +94,17 @@ describe("the chat WebSocket", () => {
     const { alice, bob, conversationId } = await pair();
     const stub = roomStub(env, conversationId);
     const sent = [];
-    for (let i = 0; i < 3; i++) sent.push(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `m${i}` }));
+    for (let i = 0; i < 3; i++)
+      sent.push(
+        await stub.send({
+          conversationId,
+          senderId: alice.id,
+          prices: PRICES,
+          clientId: cid(),
+          kind: "text",
+          body: `m${i}`,
+        }),
+      );
     const lastSeen = sent[0]!.ok ? sent[0]!.message.id : 0;
     const b = await connect(conversationId, await cookieOf(bob.id), { after: lastSeen });
     const backlog = await b.next!(is("backlog"));
@@ -110,12 +128,31 @@ describe("the chat WebSocket", () => {
     const { alice, bob, conversationId } = await pair();
     const a = await connect(conversationId, await cookieOf(alice.id));
     await a.next!(is("backlog"));
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "read me" });
-    expect(await count("SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2", conversationId, bob.id)).toBe(1);
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "read me",
+    });
+    expect(
+      await count(
+        "SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2",
+        conversationId,
+        bob.id,
+      ),
+    ).toBe(1);
     const b = await connect(conversationId, await cookieOf(bob.id));
     b.ws!.send(JSON.stringify({ type: "read" }));
     expect(await a.next!(is("read"))).toMatchObject({ memberId: bob.id });
-    expect(await count("SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2", conversationId, bob.id)).toBe(0);
+    expect(
+      await count(
+        "SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2",
+        conversationId,
+        bob.id,
+      ),
+    ).toBe(0);
     a.ws!.close(1000);
     b.ws!.close(1000);
   });
@@ -147,9 +184,23 @@ describe("chat rules", () => {
   it("blocked either way: no new conversation, no message, history still readable", async () => {
     const { alice, bob, conversationId } = await pair();
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?1, ?2)").bind(bob.id, alice.id).run();
-    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
+    const r = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hi",
+    });
     expect(r).toMatchObject({ ok: false, error: "blocked" });
-    const r2 = await roomStub(env, conversationId).send({ conversationId, senderId: bob.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
+    const r2 = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: bob.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hi",
+    });
     expect(r2).toMatchObject({ ok: false, error: "blocked" });
     const carol = await createMember();
     await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?1, ?2)").bind(carol.id, alice.id).run();
@@ -163,16 +214,50 @@ describe("chat rules", () => {
     await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE id = ?1").bind(bob.id).run();
     expect(await listConversations(env.DB, alice.id)).toHaveLength(0);
     expect((await get(`/chats/${conversationId}`, { cookie: await cookieOf(alice.id) })).status).toBe(404);
-    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
+    const r = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hi",
+    });
     expect(r).toMatchObject({ ok: false, error: "deleted" });
   });
 
   it("message_length is enforced and empty messages refused", async () => {
     const { alice, conversationId } = await pair();
     const stub = roomStub(env, conversationId);
-    expect(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "x".repeat(1001) })).toMatchObject({ ok: false, error: "length" });
-    expect(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "   " })).toMatchObject({ ok: false, error: "empty" });
-    expect(await stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "x".repeat(1000) })).toMatchObject({ ok: true });
+    expect(
+      await stub.send({
+        conversationId,
+        senderId: alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body: "x".repeat(1001),
+      }),
+    ).toMatchObject({ ok: false, error: "length" });
+    expect(
+      await stub.send({
+        conversationId,
+        senderId: alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body: "   ",
+      }),
+    ).toMatchObject({ ok: false, error: "empty" });
+    expect(
+      await stub.send({
+        conversationId,
+        senderId: alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body: "x".repeat(1000),
+      }),
+    ).toMatchObject({ ok: true });
   });
 
   it("an unconfirmed member's messages are held, then delivered once the address is confirmed", async () => {
@@ -198,7 +283,10 @@ describe("chat rules", () => {
     const after = await conversationView(env.DB, conversationId, bob.id, 90);
     expect(after!.messages.map((m) => m.body)).toEqual(["held for now"]);
     expect(after!.access.myUnread).toBe(1);
-    expect((await listConversations(env.DB, bob.id))[0]).toMatchObject({ lastMessagePreview: "held for now", unread: 1 });
+    expect((await listConversations(env.DB, bob.id))[0]).toMatchObject({
+      lastMessagePreview: "held for now",
+      unread: 1,
+    });
     a.ws!.close(1000);
     b.ws!.close(1000);
   });
@@ -206,9 +294,16 @@ describe("chat rules", () => {
   it("e-mails an offline receiver once per unread burst, through the notification queue", async () => {
     const { alice, bob, conversationId } = await pair({}, { email: `bob-${cid()}@example.com` });
     const stub = roomStub(env, conversationId);
-    const mails = () => count('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1)', bob.id);
-    const logged = (messageId: number) => count("SELECT COUNT(*) AS n FROM notification_log WHERE user_id = ?1 AND key LIKE ?2", bob.id, `%:${messageId}:mail`);
-    const send = (body: string) => stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body });
+    const mails = () =>
+      count('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1)', bob.id);
+    const logged = (messageId: number) =>
+      count(
+        "SELECT COUNT(*) AS n FROM notification_log WHERE user_id = ?1 AND key LIKE ?2",
+        bob.id,
+        `%:${messageId}:mail`,
+      );
+    const send = (body: string) =>
+      stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body });
     const one = await send("one");
     const two = await send("two");
     await vi.waitFor(async () => expect(await mails()).toBe(1), { timeout: 8000, interval: 100 });
@@ -217,7 +312,9 @@ describe("chat rules", () => {
     const b = await connect(conversationId, await cookieOf(bob.id));
     b.ws!.send(JSON.stringify({ type: "read" }));
     await b.next!(is("backlog"));
-    await vi.waitFor(async () => expect(await count("SELECT unread AS n FROM conversation_members WHERE user_id = ?1", bob.id)).toBe(0));
+    await vi.waitFor(async () =>
+      expect(await count("SELECT unread AS n FROM conversation_members WHERE user_id = ?1", bob.id)).toBe(0),
+    );
     const three = await send("three");
     b.ws!.close(1000);
     await b.closed;
@@ -233,15 +330,31 @@ describe("chat rules", () => {
 describe("chat pages and calls", () => {
   it("GET /api/chats.php lists entries with conversation.id, profile.id and num_unread_messages", async () => {
     const { alice, bob, conversationId } = await pair();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hey" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hey",
+    });
     expect((await get("/api/chats.php")).status).toBe(403);
     const res = await get("/api/chats.php", { cookie: await cookieOf(bob.id) });
-    expect(await res.json()).toEqual({ chats: [{ conversation: { id: conversationId }, profile: { id: alice.id }, num_unread_messages: 1 }] });
+    expect(await res.json()).toEqual({
+      chats: [{ conversation: { id: conversationId }, profile: { id: alice.id }, num_unread_messages: 1 }],
+    });
   });
 
   it("DELETE /api/chat.php removes the chat for the member only; others' chats are not found", async () => {
     const { alice, bob, conversationId } = await pair();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hey" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hey",
+    });
     const del = (cookie: string | undefined, body: string) =>
       SELFfetch("/api/chat.php", { method: "DELETE", body, cookie });
     expect((await del(undefined, `conversation=${conversationId}`)).status).toBe(403);
@@ -256,28 +369,53 @@ describe("chat pages and calls", () => {
 
   it("the conversation page renders server-side, marks it read, and the no-JS form sends through the object", async () => {
     const { alice, bob, conversationId } = await pair();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "first words" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "first words",
+    });
     const bobCookie = await cookieOf(bob.id);
     const page = await get(`/chats/${conversationId}`, { cookie: bobCookie });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("first words");
-    expect(await count("SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2", conversationId, bob.id)).toBe(0);
+    expect(
+      await count(
+        "SELECT unread AS n FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2",
+        conversationId,
+        bob.id,
+      ),
+    ).toBe(0);
     const clientId = cid();
     const res = await post(`/chats/${conversationId}`, { clientId, body: "no script needed" }, { cookie: bobCookie });
     expect(res.status).toBe(302);
     // Re-posting the same form (a retry) stores nothing new.
     await post(`/chats/${conversationId}`, { clientId, body: "no script needed" }, { cookie: bobCookie });
-    expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND body = 'no script needed'", conversationId)).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND body = 'no script needed'",
+        conversationId,
+      ),
+    ).toBe(1);
     // Strangers and visitors see nothing.
     const stranger = await createMember();
     expect((await get(`/chats/${conversationId}`, { cookie: await cookieOf(stranger.id) })).status).toBe(404);
     expect((await get(`/chats/${conversationId}`)).status).toBe(302);
-    expect((await post(`/chats/${conversationId}`, { clientId: cid(), body: "x" }, { cookie: await cookieOf(stranger.id) })).status).toBe(404);
+    expect(
+      (await post(`/chats/${conversationId}`, { clientId: cid(), body: "x" }, { cookie: await cookieOf(stranger.id) }))
+        .status,
+    ).toBe(404);
   });
 
   it("out of credits: the spec's text and a link to buy credits", async () => {
     const { alice, conversationId } = await pair({ credits: 0 });
-    const res = await post(`/chats/${conversationId}`, { clientId: cid(), body: "hello?" }, { cookie: await cookieOf(alice.id) });
+    const res = await post(
+      `/chats/${conversationId}`,
+      { clientId: cid(), body: "hello?" },
+      { cookie: await cookieOf(alice.id) },
+    );
     expect(res.status).toBe(402);
     const html = await res.text();
     expect(html).toContain("You do not have enough credits to send this message");
@@ -313,7 +451,11 @@ describe("chat pages and calls", () => {
     const html = await (await get(`/members/${b.id}/chat`, { cookie: await cookieOf(a.id) })).text();
     expect(html).toContain("You cannot write to this member.");
     expect(html).not.toContain('name="body"');
-    const res = await post(`/members/${b.id}/chat`, { clientId: cid(), body: "let me in" }, { cookie: await cookieOf(a.id) });
+    const res = await post(
+      `/members/${b.id}/chat`,
+      { clientId: cid(), body: "let me in" },
+      { cookie: await cookieOf(a.id) },
+    );
     expect(res.status).toBe(403);
     expect(await count("SELECT COUNT(*) AS n FROM conversations WHERE started_by = ?1", a.id)).toBe(0);
   });
@@ -322,19 +464,38 @@ describe("chat pages and calls", () => {
     const { bob, conversationId } = await pair();
     const res = await SELF.fetch("http://localhost/api/chat.php", {
       method: "DELETE",
-      headers: { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/json", Cookie: await cookieOf(bob.id) },
+      headers: {
+        Host: "localhost",
+        Origin: "http://localhost",
+        "Content-Type": "application/json",
+        Cookie: await cookieOf(bob.id),
+      },
       body: JSON.stringify({ conversation: conversationId }),
     });
     expect(res.status).toBe(200);
-    expect(await count("SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?1 AND hidden_at IS NOT NULL", bob.id)).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM conversation_members WHERE user_id = ?1 AND hidden_at IS NOT NULL",
+        bob.id,
+      ),
+    ).toBe(1);
   });
 
   it("the history limit hides older messages with the privacy notice", async () => {
     const { alice, bob, conversationId } = await pair();
     await env.DB.prepare(
       "INSERT INTO messages (conversation_id, sender_id, client_id, body, created_at) VALUES (?1, ?2, 'old-message-1', 'ancient history', unixepoch() - 91 * 86400)",
-    ).bind(conversationId, alice.id).run();
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "fresh news" });
+    )
+      .bind(conversationId, alice.id)
+      .run();
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "fresh news",
+    });
     const html = await (await get(`/chats/${conversationId}`, { cookie: await cookieOf(bob.id) })).text();
     expect(html).toContain("Older messages are no longer visible to protect your privacy.");
     expect(html).toContain("fresh news");
@@ -343,7 +504,14 @@ describe("chat pages and calls", () => {
 
   it("the overview lists conversations with name, last message and unread count", async () => {
     const { alice, bob, conversationId } = await pair({ name: "Alice Overview" });
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "gift",
+      giftId: "rose",
+    });
     const html = await (await get("/chats", { cookie: await cookieOf(bob.id) })).text();
     expect(html).toContain("Alice Overview");
     expect(html).toContain("🌹");
@@ -355,15 +523,37 @@ describe("chat pages and calls", () => {
     const carol = await createMember({ paidUser: true, credits: 100 });
     const other = await startConversation(env.DB, carol.id, bob.id);
     if (!other.ok) throw new Error("could not start");
-    for (let i = 0; i < 2; i++) await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `a${i}` });
-    await roomStub(env, other.id).send({ conversationId: other.id, senderId: carol.id, prices: PRICES, clientId: cid(), kind: "text", body: "c" });
+    for (let i = 0; i < 2; i++)
+      await roomStub(env, conversationId).send({
+        conversationId,
+        senderId: alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body: `a${i}`,
+      });
+    await roomStub(env, other.id).send({
+      conversationId: other.id,
+      senderId: carol.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "c",
+    });
     const cookie = await cookieOf(bob.id);
     const badge = (html: string) => /data-badge="messages"><span aria-hidden="true">([^<]+)</.exec(html)?.[1] ?? null;
     expect(badge(await (await get("/chats", { cookie })).text())).toBe("3");
     // Reading Alice's chat: only Carol's message counts.
     expect(badge(await (await get(`/chats/${conversationId}`, { cookie })).text())).toBe("1");
     // A message arriving while reading, then the page's revalidation: still only Carol's.
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "live" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "live",
+    });
     const decoded = await decode((await get(`/chats/${conversationId}.data?_routes=root`, { cookie })).body!);
     await decoded.done;
     const root = (decoded.value as Record<string, { data: { member: { unreadMessages: number } } }>).root!.data;
@@ -372,7 +562,11 @@ describe("chat pages and calls", () => {
 });
 
 function SELFfetch(path: string, o: { method: string; body: string; cookie?: string }) {
-  const headers: Record<string, string> = { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" };
+  const headers: Record<string, string> = {
+    Host: "localhost",
+    Origin: "http://localhost",
+    "Content-Type": "application/x-www-form-urlencoded",
+  };
   if (o.cookie) headers.Cookie = o.cookie;
   return SELF.fetch(`http://localhost${path}`, { method: o.method, headers, body: o.body });
 }

@@ -17,8 +17,16 @@ async function giveCounts(userId: string, unread: number, newLikes: number) {
   const other = await createMember();
   const conv = `conv-${userId}`;
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO conversations (id, member_a, member_b, started_by) VALUES (?1, ?2, ?3, ?3)").bind(conv, userId, other.id),
-    env.DB.prepare("INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, ?3)").bind(conv, userId, unread),
+    env.DB.prepare("INSERT INTO conversations (id, member_a, member_b, started_by) VALUES (?1, ?2, ?3, ?3)").bind(
+      conv,
+      userId,
+      other.id,
+    ),
+    env.DB.prepare("INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, ?3)").bind(
+      conv,
+      userId,
+      unread,
+    ),
   ]);
   for (let i = 0; i < newLikes; i++) {
     const liker = await createMember();
@@ -28,7 +36,9 @@ async function giveCounts(userId: string, unread: number, newLikes: number) {
 
 /** The badge with data-badge=name: its visible text and tone, or null. */
 function badge(body: string, name: string) {
-  const m = new RegExp(`<span class="badge badge-(\\w+)" data-badge="${name}"><span aria-hidden="true">([^<]+)</span>`).exec(body);
+  const m = new RegExp(
+    `<span class="badge badge-(\\w+)" data-badge="${name}"><span aria-hidden="true">([^<]+)</span>`,
+  ).exec(body);
   return m ? { tone: m[1], text: m[2] } : null;
 }
 
@@ -114,15 +124,27 @@ describe("visitor top bar and footer", () => {
 
   it("lists every footer link and the disclaimer in the current language", async () => {
     const { body } = await html("/", { host: "nl.localhost" });
-    for (const href of ["/pages/terms", "/pages/privacy", "/pages/cookies", "/pages/ban", "/pricing", "/complaints",
-      "/pages/return-policy", "/pages/faq", "/pages/service"]) expect(body).toContain(`href="${href}"`);
+    for (const href of [
+      "/pages/terms",
+      "/pages/privacy",
+      "/pages/cookies",
+      "/pages/ban",
+      "/pricing",
+      "/complaints",
+      "/pages/return-policy",
+      "/pages/faq",
+      "/pages/service",
+    ])
+      expect(body).toContain(`href="${href}"`);
     expect(body).toContain("Flirtlokaal is een online dating- en chatdienst voor volwassenen van 18 jaar en ouder");
   });
 
   it("shows the US footer only to visitors from the US reading English", async () => {
     expect((await html("/", { country: "US" })).body).toContain('data-testid="us-footer"');
     expect((await html("/", { country: "NL" })).body).not.toContain('data-testid="us-footer"');
-    const german = (await post("/lang-config", { lng: "de", redirectTo: "/" })).headers.get("Set-Cookie")!.split(";")[0]!;
+    const german = (await post("/lang-config", { lng: "de", redirectTo: "/" })).headers
+      .get("Set-Cookie")!
+      .split(";")[0]!;
     expect((await html("/", { country: "US", cookie: german })).body).not.toContain('data-testid="us-footer"');
   });
 
@@ -148,7 +170,9 @@ describe("site-entry warning", () => {
   it("does not show outside the list, nor to members", async () => {
     expect((await html("/", { country: "US" })).body).not.toContain('data-testid="site-entry"');
     const m = await createMember();
-    expect((await html(PAGE, { country: "NL", cookie: await sessionCookie(m.id) })).body).not.toContain('data-testid="site-entry"');
+    expect((await html(PAGE, { country: "NL", cookie: await sessionCookie(m.id) })).body).not.toContain(
+      'data-testid="site-entry"',
+    );
   });
 });
 
@@ -188,11 +212,17 @@ describe("landing page", () => {
   });
 
   it("shows up to 12 recently active members of the niche's audience, with name, age and city only", async () => {
-    const make = async (name: string, o: Parameters<typeof createMember>[0] & { photo?: boolean; seenAgo?: number; city?: string } = {}) => {
+    const make = async (
+      name: string,
+      o: Parameters<typeof createMember>[0] & { photo?: boolean; seenAgo?: number; city?: string } = {},
+    ) => {
       const m = await createMember({ name, ...o });
       await env.DB.batch([
-        env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3 WHERE user_id = ?1")
-          .bind(m.id, o.photo === false ? null : `photo-${m.id}`, o.city ?? "Utrecht"),
+        env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3 WHERE user_id = ?1").bind(
+          m.id,
+          o.photo === false ? null : `photo-${m.id}`,
+          o.city ?? "Utrecht",
+        ),
         env.DB.prepare("UPDATE users SET last_seen_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, o.seenAgo ?? 0),
       ]);
       return m;
@@ -213,7 +243,8 @@ describe("landing page", () => {
     expect(strip).toContain("Haarlem");
     expect(strip).toContain(`src="/photos/photo-${shown.id}/thumb"`);
     expect(strip).toMatch(/loading="lazy" width="\d+" height="\d+"/);
-    for (const name of ["Malemember", "Nophoto", "Invisiblewoman", "Deletedwoman", "Disabledwoman"]) expect(strip).not.toContain(name);
+    for (const name of ["Malemember", "Nophoto", "Invisiblewoman", "Deletedwoman", "Disabledwoman"])
+      expect(strip).not.toContain(name);
     expect(body).not.toContain(shown.email);
 
     // The gay niche shows men; a milf brand (Herzklang) only women aged 35 to 55.
@@ -265,7 +296,12 @@ describe("web app manifest", () => {
   it("names the brand of the hostname", async () => {
     const res = await get("/manifest.webmanifest", { host: "nl.localhost" });
     expect(res.headers.get("Content-Type")).toContain("application/manifest+json");
-    const manifest = (await res.json()) as { short_name: string; lang: string; display: string; icons: { purpose?: string }[] };
+    const manifest = (await res.json()) as {
+      short_name: string;
+      lang: string;
+      display: string;
+      icons: { purpose?: string }[];
+    };
     expect(manifest.short_name).toBe("Flirtlokaal");
     expect(manifest.lang).toBe("nl");
     expect(manifest.display).toBe("standalone");

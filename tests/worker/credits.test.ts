@@ -27,13 +27,24 @@ describe("credit ledger", () => {
     const { alice, conversationId } = await pair({ credits: 5 });
     const stub = roomStub(env, conversationId);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => stub.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `hi ${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        stub.send({
+          conversationId,
+          senderId: alice.id,
+          prices: PRICES,
+          clientId: cid(),
+          kind: "text",
+          body: `hi ${i}`,
+        }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(results.filter((r) => !r.ok && r.error === "credits")).toHaveLength(15);
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId)).toBe(5);
-    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", alice.id)).toBe(5);
-        expect(await balance(alice.id)).toBe(0);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", alice.id),
+    ).toBe(5);
+    expect(await balance(alice.id)).toBe(0);
   });
 
   it("20 concurrent sends in 20 different conversations (20 objects) with credits for 5: never negative", async () => {
@@ -45,11 +56,22 @@ describe("credit ledger", () => {
       if (s.ok) ids.push(s.id);
     }
     const results = await Promise.all(
-      ids.map((id) => roomStub(env, id).send({ conversationId: id, senderId: sender.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello" })),
+      ids.map((id) =>
+        roomStub(env, id).send({
+          conversationId: id,
+          senderId: sender.id,
+          prices: PRICES,
+          clientId: cid(),
+          kind: "text",
+          body: "hello",
+        }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?1", sender.id)).toBe(5);
-    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", sender.id)).toBe(5);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", sender.id),
+    ).toBe(5);
     expect(await balance(sender.id)).toBe(0);
   });
 
@@ -72,7 +94,11 @@ describe("credit ledger", () => {
     // Seed brand 1: CH costs 2 (NL 1); brand 2 (de.localhost): message_credits 2, no price for JP.
     expect(pricesFor(brands[0]!, "CH").message).toBe(2);
     const ch = await pair({ credits: 10, country: "CH" });
-    const res = await post(`/chats/${ch.conversationId}`, { clientId: cid(), body: "grüezi" }, { cookie: await sessionCookie(ch.alice.id) });
+    const res = await post(
+      `/chats/${ch.conversationId}`,
+      { clientId: cid(), body: "grüezi" },
+      { cookie: await sessionCookie(ch.alice.id) },
+    );
     expect(res.status).toBe(302);
     expect(await balance(ch.alice.id)).toBe(8);
     const jp = await pair({ credits: 10, country: "JP", brandId: 2 });
@@ -85,13 +111,39 @@ describe("credit ledger", () => {
 
   it("a gift costs gift_credits and is written to the ledger as a gift", async () => {
     const { alice, conversationId } = await pair({ credits: 12 });
-    const r = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
+    const r = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "gift",
+      giftId: "rose",
+    });
     expect(r.ok).toBe(true);
     expect(await balance(alice.id)).toBe(2);
-    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift' AND delta = -10", alice.id)).toBe(1);
-    const poor = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "rose" });
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift' AND delta = -10",
+        alice.id,
+      ),
+    ).toBe(1);
+    const poor = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "gift",
+      giftId: "rose",
+    });
     expect(poor).toMatchObject({ ok: false, error: "credits" });
-    const bad = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "gift", giftId: "car" });
+    const bad = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "gift",
+      giftId: "car",
+    });
     expect(bad).toMatchObject({ ok: false, error: "gift" });
   });
 });
@@ -99,6 +151,8 @@ describe("credit ledger", () => {
 /** The cached balance, checked against the ledger it must equal. */
 async function balance(userId: string) {
   const credits = await count("SELECT credits AS n FROM users WHERE id = ?1", userId);
-  expect(await count("SELECT COALESCE(SUM(delta), 0) AS n FROM credit_ledger WHERE user_id = ?1", userId)).toBe(credits);
+  expect(await count("SELECT COALESCE(SUM(delta), 0) AS n FROM credit_ledger WHERE user_id = ?1", userId)).toBe(
+    credits,
+  );
   return credits;
 }

@@ -36,20 +36,43 @@ function postForm(cookie: string | null, form: Record<string, string>, country =
   if (cookie) headers.Cookie = cookie;
   // As the browser posts it: the form's action is the page's own URL, package included.
   const query = form.intent === "details" ? `?package=${encodeURIComponent(form.package ?? "")}` : "";
-  return SELF.fetch(`http://localhost/directdebit${query}`, { method: "POST", headers, body: new URLSearchParams(form), redirect: "manual" });
+  return SELF.fetch(`http://localhost/directdebit${query}`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form),
+    redirect: "manual",
+  });
 }
 
 function page(cookie: string, query = "") {
-  return SELF.fetch(`http://localhost/directdebit${query}`, { headers: { Host: "localhost", Cookie: cookie }, redirect: "manual" });
+  return SELF.fetch(`http://localhost/directdebit${query}`, {
+    headers: { Host: "localhost", Cookie: cookie },
+    redirect: "manual",
+  });
 }
 
-const count = async (sql: string, ...params: unknown[]) => (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())!.n;
+const count = async (sql: string, ...params: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>())!.n;
 const requestOf = (userId: string) =>
   env.DB.prepare("SELECT * FROM directdebit_requests WHERE user_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT 1")
     .bind(userId)
-    .first<{ id: string; status: string; attempts: number; code_hash: string; iban: string; holder: string; mobile: string; sends: number }>();
+    .first<{
+      id: string;
+      status: string;
+      attempts: number;
+      code_hash: string;
+      iban: string;
+      holder: string;
+      mobile: string;
+      sends: number;
+    }>();
 const smsTo = (to: string) =>
-  env.DB.prepare('SELECT body FROM sms_outbox WHERE "to" = ?1 ORDER BY id DESC').bind(to).all<{ body: string }>().then((r) => r.results);
+  env.DB.prepare('SELECT body FROM sms_outbox WHERE "to" = ?1 ORDER BY id DESC')
+    .bind(to)
+    .all<{ body: string }>()
+    .then((r) => r.results);
 const codeIn = (body: string) => /\b(\d{6})\b/.exec(body)![1]!;
 
 /** A member with an open request whose code came by SMS. */
@@ -102,7 +125,10 @@ describe("direct debit form", () => {
   });
 
   it("an IBAN of another country than the payment country, or outside SEPA, is refused", async () => {
-    await refused({ iban: "DE89 3704 0044 0532 0130 00" }, "Use a bank account from Netherlands, the country you pay from.");
+    await refused(
+      { iban: "DE89 3704 0044 0532 0130 00" },
+      "Use a bank account from Netherlands, the country you pay from.",
+    );
     await refused({ iban: "SA03 8000 0000 6080 1016 7519" }, "Direct debit needs a bank account in the SEPA area.");
   });
 
@@ -124,7 +150,11 @@ describe("direct debit form", () => {
     const m = await member();
     const mobile = nextMobile();
     const res = await postForm(m.cookie, {
-      ...VALID, mobile, holder: "Jan\u202E Jansen\u200B", iban: "NL91\u200BABNA\u00AD0417164300", city: "Amster\u0000dam",
+      ...VALID,
+      mobile,
+      holder: "Jan\u202E Jansen\u200B",
+      iban: "NL91\u200BABNA\u00AD0417164300",
+      city: "Amster\u0000dam",
     });
     expect(res.status).toBe(302);
     const row = (await requestOf(m.id))!;
@@ -164,7 +194,12 @@ describe("direct debit form", () => {
     const mobile = nextMobile();
     const res = await SELF.fetch("http://localhost/directdebit", {
       method: "POST",
-      headers: { Host: "localhost", Origin: "https://evil.example", Cookie: m.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Host: "localhost",
+        Origin: "https://evil.example",
+        Cookie: m.cookie,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
       body: new URLSearchParams({ ...VALID, mobile }),
       redirect: "manual",
     });
@@ -172,20 +207,29 @@ describe("direct debit form", () => {
     expect(await smsTo(e164(mobile))).toHaveLength(0);
   });
 
-  it("20 posts at once send at most the daily number of SMS", clockStopped(async () => {
-    const m = await member();
-    const results = await Promise.all(Array.from({ length: 20 }, () => postForm(m.cookie, { ...VALID, mobile: nextMobile() })));
-    expect(results.filter((r) => r.status === 302)).toHaveLength(SMS_PER_DAY);
-    expect(results.filter((r) => r.status === 429)).toHaveLength(20 - SMS_PER_DAY);
-    expect(await count("SELECT COUNT(*) AS n FROM directdebit_requests WHERE user_id = ?1 AND status = 'open'", m.id)).toBeLessThanOrEqual(SMS_PER_DAY);
-  }));
+  it(
+    "20 posts at once send at most the daily number of SMS",
+    clockStopped(async () => {
+      const m = await member();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => postForm(m.cookie, { ...VALID, mobile: nextMobile() })),
+      );
+      expect(results.filter((r) => r.status === 302)).toHaveLength(SMS_PER_DAY);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(20 - SMS_PER_DAY);
+      expect(
+        await count("SELECT COUNT(*) AS n FROM directdebit_requests WHERE user_id = ?1 AND status = 'open'", m.id),
+      ).toBeLessThanOrEqual(SMS_PER_DAY);
+    }),
+  );
 });
 
 describe("blocked members and the monthly limit", () => {
   it("a member flagged for it is told 'Your account is blocked for direct debit payments.' and gets no SMS", async () => {
     const m = await member();
     await env.DB.prepare("UPDATE users SET directdebit_blocked = 1 WHERE id = ?1").bind(m.id).run();
-    expect(await (await page(m.cookie, "?package=p1")).text()).toContain("Your account is blocked for direct debit payments.");
+    expect(await (await page(m.cookie, "?package=p1")).text()).toContain(
+      "Your account is blocked for direct debit payments.",
+    );
     const mobile = nextMobile();
     const res = await postForm(m.cookie, { ...VALID, mobile });
     expect(res.status).toBe(403);
@@ -197,12 +241,23 @@ describe("blocked members and the monthly limit", () => {
     await env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, created_at)
        VALUES (?1, ?2, 1, 'p3', 400, ?3, 'EUR', ?4, 'sandbox', ?5, ?6)`,
-    ).bind(`pay-${crypto.randomUUID()}`, userId, cents, o.method ?? DIRECT_DEBIT_METHOD, o.status ?? "pending", o.createdAt ?? Math.floor(Date.now() / 1000)).run();
+    )
+      .bind(
+        `pay-${crypto.randomUUID()}`,
+        userId,
+        cents,
+        o.method ?? DIRECT_DEBIT_METHOD,
+        o.status ?? "pending",
+        o.createdAt ?? Math.floor(Date.now() / 1000),
+      )
+      .run();
   }
 
   it("direct debits of this month count towards the brand's limit; other methods, failed ones and last month do not", async () => {
     const m = await member();
-    const limit = (await env.DB.prepare("SELECT directdebit_monthly_limit_cents AS n FROM brands WHERE id = 1").first<{ n: number }>())!.n;
+    const limit = (await env.DB.prepare("SELECT directdebit_monthly_limit_cents AS n FROM brands WHERE id = 1").first<{
+      n: number;
+    }>())!.n;
     // p1 costs 1995: 1 cent more than the room left is over the limit.
     await paid(m.id, limit - 1995 - 1000);
     await paid(m.id, 999, { status: "paid" });
@@ -225,10 +280,18 @@ describe("blocked members and the monthly limit", () => {
 
   it("where the method table does not offer direct debit (France) the form is not shown", async () => {
     const m = await member();
-    const html = await (await SELF.fetch("http://localhost/directdebit?package=p1", { headers: { Host: "localhost", Cookie: m.cookie.replace("dev_country=NL", "dev_country=FR") } })).text();
+    const html = await (
+      await SELF.fetch("http://localhost/directdebit?package=p1", {
+        headers: { Host: "localhost", Cookie: m.cookie.replace("dev_country=NL", "dev_country=FR") },
+      })
+    ).text();
     expect(html).toContain("Direct debit is not available in your country.");
     expect(html).not.toContain("Send me the code");
-    const res = await postForm(m.cookie, { ...VALID, iban: "FR14 2004 1010 0505 0001 3M02 606", mobile: "06 12 34 56 78", postalCode: "75001" }, "FR");
+    const res = await postForm(
+      m.cookie,
+      { ...VALID, iban: "FR14 2004 1010 0505 0001 3M02 606", mobile: "06 12 34 56 78", postalCode: "75001" },
+      "FR",
+    );
     expect(res.status).toBe(403);
   });
 
@@ -236,7 +299,11 @@ describe("blocked members and the monthly limit", () => {
     const m = await member();
     const res = await postForm(m.cookie, { ...VALID, mobile: nextMobile() }, "US");
     expect(res.status).toBe(400); // the IBAN is not of the payment country
-    const html = await (await SELF.fetch("http://localhost/directdebit?package=p1", { headers: { Host: "localhost", Cookie: m.cookie.replace("dev_country=NL", "dev_country=US") } })).text();
+    const html = await (
+      await SELF.fetch("http://localhost/directdebit?package=p1", {
+        headers: { Host: "localhost", Cookie: m.cookie.replace("dev_country=NL", "dev_country=US") },
+      })
+    ).text();
     expect(html).toContain("Direct debit is not available in your country.");
   });
 });
@@ -273,7 +340,9 @@ describe("the SMS code", () => {
 
   it("an expired code is refused even when right", async () => {
     const m = await withCode();
-    await env.DB.prepare("UPDATE directdebit_requests SET code_expires_at = unixepoch() - 1 WHERE id = ?1").bind(m.requestId).run();
+    await env.DB.prepare("UPDATE directdebit_requests SET code_expires_at = unixepoch() - 1 WHERE id = ?1")
+      .bind(m.requestId)
+      .run();
     const res = await postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("This code has expired.");
@@ -282,7 +351,8 @@ describe("the SMS code", () => {
 
   it(`after ${MAX_ATTEMPTS} wrong codes even the right one is refused`, async () => {
     const m = await withCode();
-    for (let i = 0; i < MAX_ATTEMPTS; i++) await postForm(m.cookie, { intent: "code", request: m.requestId, code: wrong(m.code) });
+    for (let i = 0; i < MAX_ATTEMPTS; i++)
+      await postForm(m.cookie, { intent: "code", request: m.requestId, code: wrong(m.code) });
     const res = await postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code });
     expect(res.status).toBe(429);
     expect(await res.text()).toContain("Too many wrong codes.");
@@ -291,14 +361,32 @@ describe("the SMS code", () => {
 
   it("the right code sent 10 times at once is accepted exactly once: one mandate, one payment", async () => {
     const m = await withCode();
-    const results = await Promise.all(Array.from({ length: 10 }, () => postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code })),
+    );
     expect(results.filter((r) => r.status === 302)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(9);
     expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(1);
-    expect(await count("SELECT COUNT(*) AS n FROM sandbox_objects WHERE kind = 'mandate' AND idempotency_key = ?1", `mandate-${m.requestId}`)).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM sandbox_objects WHERE kind = 'mandate' AND idempotency_key = ?1",
+        `mandate-${m.requestId}`,
+      ),
+    ).toBe(1);
     // The request is the click: its payment carries it as the unique key the provider also gets (issue 19, item 1).
-    expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND intent_key = ?2", m.id, `dd-${m.requestId}`)).toBe(1);
-    expect(await count("SELECT COUNT(*) AS n FROM sandbox_objects WHERE kind = 'payment' AND idempotency_key = ?1", `dd-${m.requestId}`)).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND intent_key = ?2",
+        m.id,
+        `dd-${m.requestId}`,
+      ),
+    ).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM sandbox_objects WHERE kind = 'payment' AND idempotency_key = ?1",
+        `dd-${m.requestId}`,
+      ),
+    ).toBe(1);
   });
 
   it("a new code is throttled, replaces the old one, and is capped per request", async () => {
@@ -307,7 +395,9 @@ describe("the SMS code", () => {
     expect(soon.status).toBe(429);
     expect(await soon.text()).toContain("You can ask for a new code in a minute.");
     expect(await smsTo(m.mobile)).toHaveLength(1);
-    await env.DB.prepare("UPDATE directdebit_requests SET last_sent_at = last_sent_at - 61 WHERE id = ?1").bind(m.requestId).run();
+    await env.DB.prepare("UPDATE directdebit_requests SET last_sent_at = last_sent_at - 61 WHERE id = ?1")
+      .bind(m.requestId)
+      .run();
     const again = await postForm(m.cookie, { intent: "resend", request: m.requestId });
     expect(again.status).toBe(200);
     expect(await again.text()).toContain("We sent you a new code.");
@@ -318,7 +408,9 @@ describe("the SMS code", () => {
       const old = await postForm(m.cookie, { intent: "code", request: m.requestId, code: m.code });
       expect(await old.text()).toContain("Code invalid");
     }
-    await env.DB.prepare("UPDATE directdebit_requests SET last_sent_at = last_sent_at - 61, sends = 3 WHERE id = ?1").bind(m.requestId).run();
+    await env.DB.prepare("UPDATE directdebit_requests SET last_sent_at = last_sent_at - 61, sends = 3 WHERE id = ?1")
+      .bind(m.requestId)
+      .run();
     const capped = await postForm(m.cookie, { intent: "resend", request: m.requestId });
     expect(capped.status).toBe(429);
     expect(await smsTo(m.mobile)).toHaveLength(2);
@@ -329,7 +421,9 @@ describe("the SMS code", () => {
     const attacker = await member();
     const confirm = await postForm(attacker.cookie, { intent: "code", request: victim.requestId, code: victim.code });
     expect(confirm.status).toBe(404);
-    await env.DB.prepare("UPDATE directdebit_requests SET last_sent_at = last_sent_at - 61 WHERE id = ?1").bind(victim.requestId).run();
+    await env.DB.prepare("UPDATE directdebit_requests SET last_sent_at = last_sent_at - 61 WHERE id = ?1")
+      .bind(victim.requestId)
+      .run();
     expect((await postForm(attacker.cookie, { intent: "resend", request: victim.requestId })).status).toBe(404);
     await postForm(attacker.cookie, { intent: "cancel", request: victim.requestId, package: "p1" });
     expect(await smsTo(victim.mobile)).toHaveLength(1);
@@ -366,7 +460,9 @@ describe("every step in every language", () => {
       expect((await postForm(cookie, { ...VALID, mobile })).status).toBe(302);
       const sms = (await smsTo(e164(mobile)))[0]!.body;
       // The SMS is in the page's language too.
-      expect(sms).toBe(dd.sms.code.replace("{{brand}}", "Amora").replace("{{code}}", codeIn(sms)).replace("{{minutes}}", "10"));
+      expect(sms).toBe(
+        dd.sms.code.replace("{{brand}}", "Amora").replace("{{code}}", codeIn(sms)).replace("{{minutes}}", "10"),
+      );
       const step = await (await page(cookie)).text();
       expect(step).toContain(escape(dd.code.title));
       const request = (await requestOf(m.id))!;
@@ -380,9 +476,19 @@ describe("every step in every language", () => {
 describe("after the right code: mandate, payment, pending, then paid", () => {
   const paymentOf = (id: string) =>
     env.DB.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<{
-      status: string; method: string; sequence_type: string; mandate_id: string; customer_id: string; provider_ref: string; amount_cents: number; credits: number;
+      status: string;
+      method: string;
+      sequence_type: string;
+      mandate_id: string;
+      customer_id: string;
+      provider_ref: string;
+      amount_cents: number;
+      credits: number;
     }>();
-  const userOf = (id: string) => env.DB.prepare("SELECT credits, paid_user FROM users WHERE id = ?1").bind(id).first<{ credits: number; paid_user: number }>();
+  const userOf = (id: string) =>
+    env.DB.prepare("SELECT credits, paid_user FROM users WHERE id = ?1")
+      .bind(id)
+      .first<{ credits: number; paid_user: number }>();
 
   it("makes a directdebit mandate from the form and a pending payment on it; paid later, the webhook credits once", async () => {
     const m = await withCode({ credits: 0 });
@@ -393,17 +499,31 @@ describe("after the right code: mandate, payment, pending, then paid", () => {
     expect(paymentId, location).toBeTruthy();
 
     const payment = (await paymentOf(paymentId!))!;
-    expect(payment).toMatchObject({ status: "pending", method: "sepa_directdebit", sequence_type: "recurring", amount_cents: 1995, credits: 60 });
-    const mandate = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1 AND kind = 'mandate'").bind(payment.mandate_id).first<{ data: string }>();
+    expect(payment).toMatchObject({
+      status: "pending",
+      method: "sepa_directdebit",
+      sequence_type: "recurring",
+      amount_cents: 1995,
+      credits: 60,
+    });
+    const mandate = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1 AND kind = 'mandate'")
+      .bind(payment.mandate_id)
+      .first<{ data: string }>();
     expect(JSON.parse(mandate!.data)).toMatchObject({
-      method: "directdebit", consumerName: "Jan Jansen", consumerAccount: "NL91ABNA0417164300", customerId: payment.customer_id, status: "valid",
+      method: "directdebit",
+      consumerName: "Jan Jansen",
+      consumerAccount: "NL91ABNA0417164300",
+      customerId: payment.customer_id,
+      status: "valid",
     });
     // The IBAN is at the provider now; we keep it masked.
     expect((await requestOf(m.id))!).toMatchObject({ status: "done", iban: "NL91\u00A0••••\u00A04300" });
     expect(await userOf(m.id)).toEqual({ credits: 0, paid_user: 0 });
 
     // The pending screen, as the member sees it.
-    const pending = await SELF.fetch(`http://localhost${location}`, { headers: { Host: "localhost", Cookie: m.cookie } });
+    const pending = await SELF.fetch(`http://localhost${location}`, {
+      headers: { Host: "localhost", Cookie: m.cookie },
+    });
     expect(await pending.text()).toContain("Your payment is being processed");
 
     // The bank collects: the tester settles it on the sandbox page, which calls the webhook.
@@ -421,7 +541,9 @@ describe("after the right code: mandate, payment, pending, then paid", () => {
     // Replayed and concurrent webhooks change nothing more.
     await Promise.all(Array.from({ length: 10 }, () => webhook(payment.provider_ref)));
     expect(await userOf(m.id)).toEqual({ credits: 60, paid_user: 1 });
-    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase'", m.id)).toBe(1);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase'", m.id),
+    ).toBe(1);
     await expectLedgerExplains(m.id);
     const done = await SELF.fetch(`http://localhost${location}`, { headers: { Host: "localhost", Cookie: m.cookie } });
     expect(await done.text()).toContain("Payment complete");
@@ -434,7 +556,9 @@ describe("after the right code: mandate, payment, pending, then paid", () => {
     await postForm(m.cookie, { ...VALID, package: "p0", mobile });
     const second = (await requestOf(m.id))!;
     const [sms] = await smsTo(e164(mobile));
-    expect((await postForm(m.cookie, { intent: "code", request: second.id, code: codeIn(sms!.body) })).status).toBe(302);
+    expect((await postForm(m.cookie, { intent: "code", request: second.id, code: codeIn(sms!.body) })).status).toBe(
+      302,
+    );
     expect(await count("SELECT COUNT(DISTINCT customer_id) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(1);
     expect(await count("SELECT COUNT(DISTINCT mandate_id) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(2);
   });
@@ -447,27 +571,40 @@ describe("after the right code: mandate, payment, pending, then paid", () => {
          postal_code, city, mobile, code_hash, code_expires_at, last_sent_at, status)
        SELECT ?1, ?2, 1, id, price_cents, currency, 'Jan Jansen', 'NL91ABNA0417164300', 'NL', 'Keizersgracht', '1', '1015 CJ', 'Amsterdam',
          '+31612345678', 'x', unixepoch() + 600, unixepoch(), 'verified' FROM packages WHERE id = ?3`,
-    ).bind(id, userId, pkg).run();
+    )
+      .bind(id, userId, pkg)
+      .run();
     return id;
   }
 
   it("the same 'Continue' posted 10 times at once after the right code: one payment, one provider payment", async () => {
     const m = await withCode();
     await env.DB.prepare("UPDATE directdebit_requests SET status = 'verified' WHERE id = ?1").bind(m.requestId).run();
-    await Promise.all(Array.from({ length: 10 }, () => postForm(m.cookie, { intent: "complete", request: m.requestId })));
+    await Promise.all(
+      Array.from({ length: 10 }, () => postForm(m.cookie, { intent: "complete", request: m.requestId })),
+    );
     expect(await count("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1", m.id)).toBe(1);
-    expect(await count("SELECT COUNT(*) AS n FROM sandbox_objects WHERE kind = 'payment' AND idempotency_key = ?1", `dd-${m.requestId}`)).toBe(1);
+    expect(
+      await count(
+        "SELECT COUNT(*) AS n FROM sandbox_objects WHERE kind = 'payment' AND idempotency_key = ?1",
+        `dd-${m.requestId}`,
+      ),
+    ).toBe(1);
   });
 
   it("two verified requests confirmed at once cannot both pass the monthly limit", async () => {
     const m = await member();
-    const limit = (await env.DB.prepare("SELECT directdebit_monthly_limit_cents AS n FROM brands WHERE id = 1").first<{ n: number }>())!.n;
+    const limit = (await env.DB.prepare("SELECT directdebit_monthly_limit_cents AS n FROM brands WHERE id = 1").first<{
+      n: number;
+    }>())!.n;
     // Room for exactly one p3 (7995) this month.
     const room = limit - 7995 - 100;
     await env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status)
        VALUES (?1, ?2, 1, 'p3', 400, ?3, 'EUR', ?4, 'sandbox', 'paid')`,
-    ).bind(`pay-${crypto.randomUUID()}`, m.id, room, DIRECT_DEBIT_METHOD).run();
+    )
+      .bind(`pay-${crypto.randomUUID()}`, m.id, room, DIRECT_DEBIT_METHOD)
+      .run();
     const a = await verified(m.id);
     const b = await verified(m.id);
     const results = await Promise.all([a, b].map((id) => postForm(m.cookie, { intent: "complete", request: id })));
@@ -499,8 +636,12 @@ describe("housekeeping", () => {
     const { runScheduled } = await import("../../app/lib/scheduled.server");
     const abandoned = await withCode();
     const paid = await withCode();
-    expect((await postForm(paid.cookie, { intent: "code", request: paid.requestId, code: paid.code })).status).toBe(302);
-    await env.DB.prepare("UPDATE directdebit_requests SET created_at = created_at - 2 * 86400 WHERE id IN (?1, ?2)").bind(abandoned.requestId, paid.requestId).run();
+    expect((await postForm(paid.cookie, { intent: "code", request: paid.requestId, code: paid.code })).status).toBe(
+      302,
+    );
+    await env.DB.prepare("UPDATE directdebit_requests SET created_at = created_at - 2 * 86400 WHERE id IN (?1, ?2)")
+      .bind(abandoned.requestId, paid.requestId)
+      .run();
     await runScheduled(null, env as never);
     expect(await requestOf(abandoned.id)).toBeNull();
     expect((await requestOf(paid.id))!).toMatchObject({ status: "done", iban: "NL91\u00A0••••\u00A04300" });

@@ -15,11 +15,16 @@ export async function seedBrands() {
   for (const brand of brands) await db().insert(schema.brands).values(brand);
   await db().insert(schema.packages).values(packages);
   await db().insert(schema.packagePrices).values(packagePrices);
-  await db().insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
+  await db()
+    .insert(schema.interests)
+    .values(INTERESTS.map((id, sort) => ({ id, sort })));
 }
 
 /** A request to the Worker as a browser on `host` would send it. */
-export function get(path: string, init: { host?: string; country?: string; cookie?: string; headers?: Record<string, string> } = {}) {
+export function get(
+  path: string,
+  init: { host?: string; country?: string; cookie?: string; headers?: Record<string, string> } = {},
+) {
   const host = init.host ?? "localhost";
   const headers: Record<string, string> = { Host: host, ...init.headers };
   if (init.cookie) headers.Cookie = init.cookie;
@@ -30,7 +35,11 @@ export function get(path: string, init: { host?: string; country?: string; cooki
   } as RequestInit);
 }
 
-export function post(path: string, form: Record<string, string>, init: { host?: string; cookie?: string; origin?: string } = {}) {
+export function post(
+  path: string,
+  form: Record<string, string>,
+  init: { host?: string; cookie?: string; origin?: string } = {},
+) {
   const host = init.host ?? "localhost";
   const headers: Record<string, string> = {
     Host: host,
@@ -38,25 +47,56 @@ export function post(path: string, form: Record<string, string>, init: { host?: 
     "Content-Type": "application/x-www-form-urlencoded",
   };
   if (init.cookie) headers.Cookie = init.cookie;
-  return SELF.fetch(`http://${host}${path}`, { method: "POST", headers, body: new URLSearchParams(form), redirect: "manual" });
+  return SELF.fetch(`http://${host}${path}`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form),
+    redirect: "manual",
+  });
 }
 
 let seq = 0;
 /** Creates a member (user + profile) on a brand; returns its id and e-mail. */
-export async function createMember(o: Partial<{
-  brandId: number; email: string; name: string; paidUser: boolean; credits: number; status: "not_confirmed" | "confirmed";
-  gender: "male" | "female"; country: string; dateOfBirth: string; passwordHash: string; language: string;
-  profileStatus: "active" | "disabled";
-}> = {}) {
+export async function createMember(
+  o: Partial<{
+    brandId: number;
+    email: string;
+    name: string;
+    paidUser: boolean;
+    credits: number;
+    status: "not_confirmed" | "confirmed";
+    gender: "male" | "female";
+    country: string;
+    dateOfBirth: string;
+    passwordHash: string;
+    language: string;
+    profileStatus: "active" | "disabled";
+  }> = {},
+) {
   seq += 1;
   const id = `test-${Date.now().toString(36)}-${seq}`;
   const email = o.email ?? `${id}@example.com`;
   await env.DB.batch([
     env.DB.prepare(
       "INSERT INTO users (id, brand_id, email, password_hash, paid_user, status, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    ).bind(id, o.brandId ?? 1, email, o.passwordHash ?? "x", o.paidUser ? 1 : 0, o.status ?? "confirmed", o.language ?? "en"),
-    env.DB.prepare("INSERT INTO profiles (user_id, name, gender, date_of_birth, country, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)").bind(
-      id, o.name ?? `Member ${seq}`, o.gender ?? "female", o.dateOfBirth ?? "1990-05-01", o.country ?? "NL", o.profileStatus ?? "active",
+    ).bind(
+      id,
+      o.brandId ?? 1,
+      email,
+      o.passwordHash ?? "x",
+      o.paidUser ? 1 : 0,
+      o.status ?? "confirmed",
+      o.language ?? "en",
+    ),
+    env.DB.prepare(
+      "INSERT INTO profiles (user_id, name, gender, date_of_birth, country, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    ).bind(
+      id,
+      o.name ?? `Member ${seq}`,
+      o.gender ?? "female",
+      o.dateOfBirth ?? "1990-05-01",
+      o.country ?? "NL",
+      o.profileStatus ?? "active",
     ),
     // Starting credits through the ledger, as every credit movement goes.
     ...(o.credits ? grantStatements(env.DB, id, o.credits, "adjustment") : []),

@@ -27,7 +27,12 @@ describe("the member's hub socket (/ws/member)", () => {
   it("tells every open tab of the receiver when a message arrives over the chat socket, and nobody else", async () => {
     const { alice, bob, conversationId } = await pair();
     const carol = await createMember();
-    const [bobTab1, bobTab2, aliceHub, carolHub] = await Promise.all([hub(bob.id), hub(bob.id), hub(alice.id), hub(carol.id)]);
+    const [bobTab1, bobTab2, aliceHub, carolHub] = await Promise.all([
+      hub(bob.id),
+      hub(bob.id),
+      hub(alice.id),
+      hub(carol.id),
+    ]);
     const a = await connect(conversationId, await cookieOf(alice.id));
     a.ws!.send(JSON.stringify({ type: "send", clientId: cid(), body: "hello Bob" }));
     const expected = { kind: "message", conversationId, senderId: alice.id };
@@ -45,7 +50,11 @@ describe("the member's hub socket (/ws/member)", () => {
   it("tells the receiver about a message sent without JavaScript (form post through the room's RPC)", async () => {
     const { alice, bob, conversationId } = await pair();
     const b = await hub(bob.id);
-    const res = await post(`/chats/${conversationId}`, { intent: "send", clientId: cid(), body: "no js" }, { cookie: await cookieOf(alice.id) });
+    const res = await post(
+      `/chats/${conversationId}`,
+      { intent: "send", clientId: cid(), body: "no js" },
+      { cookie: await cookieOf(alice.id) },
+    );
     expect(res.status).toBeLessThan(400);
     expect(await b.next!(message)).toEqual({ kind: "message", conversationId, senderId: alice.id });
     b.ws!.close(1000);
@@ -57,7 +66,14 @@ describe("the member's hub socket (/ws/member)", () => {
     const started = await startConversation(env.DB, held.id, bob.id);
     if (!started.ok) throw new Error(started.error);
     const b = await hub(bob.id);
-    const sent = await roomStub(env, started.id).send({ conversationId: started.id, senderId: held.id, prices: PRICES, clientId: cid(), kind: "text", body: "held" });
+    const sent = await roomStub(env, started.id).send({
+      conversationId: started.id,
+      senderId: held.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "held",
+    });
     expect(sent.ok && sent.message.held).toBe(true);
     expect(await releaseHeldMessages(env, held.id)).toBe(1);
     await b.next!(message);
@@ -78,7 +94,14 @@ describe("the member's hub socket (/ws/member)", () => {
     const started = await startConversation(env.DB, alice.id, bob.id);
     if (!started.ok) throw new Error(started.error);
     await env.DB.prepare("UPDATE users SET paid_user = 1, credits = 10 WHERE id = ?1").bind(alice.id).run();
-    await roomStub(env, started.id).send({ conversationId: started.id, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
+    await roomStub(env, started.id).send({
+      conversationId: started.id,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hi",
+    });
     await b.next!(message);
     expect(b.frames.map((f) => f.kind)).toEqual(["like", "message"]);
     b.ws!.close(1000);
@@ -88,7 +111,9 @@ describe("the member's hub socket (/ws/member)", () => {
     const me = await createMember({ gender: "male" });
     const her = await createMember();
     const h = await hub(her.id);
-    expect((await post("/swipe-game", { intent: "like", targetId: her.id }, { cookie: await cookieOf(me.id) })).status).toBe(302);
+    expect(
+      (await post("/swipe-game", { intent: "like", targetId: her.id }, { cookie: await cookieOf(me.id) })).status,
+    ).toBe(302);
     expect(await h.next!(liked)).toEqual({ kind: "like" });
     h.ws!.close(1000);
   });
@@ -97,13 +122,24 @@ describe("the member's hub socket (/ws/member)", () => {
     const { alice, bob, conversationId } = await pair();
     const b = await hub(bob.id);
     await evictKeepingSockets(hubStub(env, bob.id), 1);
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "after a nap" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "after a nap",
+    });
     expect(await b.next!(message)).toEqual({ kind: "message", conversationId, senderId: alice.id });
     b.ws!.close(1000);
   });
 
   it("a notify to an unreachable hub resolves quietly (what caused it never fails)", async () => {
-    const broken = { idFromName: () => { throw new Error("down"); } } as unknown as typeof env.MEMBER_HUB;
+    const broken = {
+      idFromName: () => {
+        throw new Error("down");
+      },
+    } as unknown as typeof env.MEMBER_HUB;
     await expect(notifyMember({ MEMBER_HUB: broken }, "someone", { kind: "like" })).resolves.toBeUndefined();
   });
 });

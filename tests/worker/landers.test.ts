@@ -12,10 +12,19 @@ async function page(path: string, init: Parameters<typeof get>[1] = {}) {
 }
 
 const year = new Date().getUTCFullYear();
-async function make(name: string, o: Parameters<typeof createMember>[0] & { city: string; lat: number; lon: number; seenAgo?: number }) {
+async function make(
+  name: string,
+  o: Parameters<typeof createMember>[0] & { city: string; lat: number; lon: number; seenAgo?: number },
+) {
   const m = await createMember({ name, ...o });
   await env.DB.batch([
-    env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3, lat = ?4, lon = ?5 WHERE user_id = ?1").bind(m.id, `photo-${m.id}`, o.city, o.lat, o.lon),
+    env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3, lat = ?4, lon = ?5 WHERE user_id = ?1").bind(
+      m.id,
+      `photo-${m.id}`,
+      o.city,
+      o.lat,
+      o.lon,
+    ),
     env.DB.prepare("UPDATE users SET last_seen_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, o.seenAgo ?? 0),
   ]);
   return m;
@@ -23,10 +32,42 @@ async function make(name: string, o: Parameters<typeof createMember>[0] & { city
 
 describe("landers", () => {
   beforeAll(async () => {
-    await make("Lotte", { gender: "female", dateOfBirth: `${year - 30}-03-01`, country: "NL", city: "Haarlem", lat: 52.381, lon: 4.637, seenAgo: 50 });
-    await make("Greta", { gender: "female", dateOfBirth: `${year - 60}-03-01`, country: "DE", city: "Köln", lat: 50.938, lon: 6.96, seenAgo: 10 });
-    await make("Milena", { gender: "female", dateOfBirth: `${year - 42}-03-01`, country: "DE", city: "Bonn", lat: 50.733, lon: 7.1, seenAgo: 20 });
-    await make("Bastian", { gender: "male", dateOfBirth: `${year - 33}-03-01`, country: "NL", city: "Leiden", lat: 52.158, lon: 4.493, seenAgo: 30 });
+    await make("Lotte", {
+      gender: "female",
+      dateOfBirth: `${year - 30}-03-01`,
+      country: "NL",
+      city: "Haarlem",
+      lat: 52.381,
+      lon: 4.637,
+      seenAgo: 50,
+    });
+    await make("Greta", {
+      gender: "female",
+      dateOfBirth: `${year - 60}-03-01`,
+      country: "DE",
+      city: "Köln",
+      lat: 50.938,
+      lon: 6.96,
+      seenAgo: 10,
+    });
+    await make("Milena", {
+      gender: "female",
+      dateOfBirth: `${year - 42}-03-01`,
+      country: "DE",
+      city: "Bonn",
+      lat: 50.733,
+      lon: 7.1,
+      seenAgo: 20,
+    });
+    await make("Bastian", {
+      gender: "male",
+      dateOfBirth: `${year - 33}-03-01`,
+      country: "NL",
+      city: "Leiden",
+      lat: 52.158,
+      lon: 4.493,
+      seenAgo: 30,
+    });
   });
 
   it.each(LANDER_KINDS)("/landers/%s shows its own visual of real members and a sign-up form", async (kind) => {
@@ -73,7 +114,15 @@ describe("landers", () => {
     expect(/<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(far.html)![0]).toContain(`<h2>${enLanders.online}</h2>`);
     // Issue 19: members of the visitor's country who have no place on the map (outside Europe) are not
     // on the map's list, so the list of Europeans under it is not headed "near you in United States".
-    await make("Jenny", { gender: "female", dateOfBirth: `${year - 35}-03-01`, country: "US", city: "Austin", lat: 30.267, lon: -97.743, seenAgo: 5 });
+    await make("Jenny", {
+      gender: "female",
+      dateOfBirth: `${year - 35}-03-01`,
+      country: "US",
+      city: "Austin",
+      lat: 30.267,
+      lon: -97.743,
+      seenAgo: 5,
+    });
     const us = await page("/landers/maplanding/general", { country: "US" });
     const usList = /<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(us.html)![0];
     expect(usList).toContain(`<h2>${enLanders.online}</h2>`);

@@ -12,7 +12,13 @@ import { cid, pair, roomStub, PRICES } from "./chat-support";
 /** The JSON log lines written so far with this event. */
 function logged(spy: { mock: { calls: unknown[][] } }, event: string): Record<string, unknown>[] {
   return spy.mock.calls
-    .map((args) => { try { return JSON.parse(String(args[0])) as Record<string, unknown>; } catch { return null; } })
+    .map((args) => {
+      try {
+        return JSON.parse(String(args[0])) as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+    })
     .filter((line): line is Record<string, unknown> => line?.event === event);
 }
 
@@ -25,7 +31,12 @@ describe("failures are logged with their request, conversation or member id", ()
     expect(res.status).toBe(500);
     await res.text();
     expect(logged(spy, "request.failed")).toEqual([
-      expect.objectContaining({ level: "error", requestId: "ray-log-test-1", path: "/dev/error", error: expect.stringContaining("Deliberate failure") }),
+      expect.objectContaining({
+        level: "error",
+        requestId: "ray-log-test-1",
+        path: "/dev/error",
+        error: expect.stringContaining("Deliberate failure"),
+      }),
     ]);
   });
 
@@ -36,24 +47,49 @@ describe("failures are logged with their request, conversation or member id", ()
       // The forced failure: the queue refuses the event.
       const NOTIFY_QUEUE = { send: () => Promise.reject(new Error("queue down")) } as unknown as Env["NOTIFY_QUEUE"];
       Object.defineProperty(room, "env", { value: { ...env, NOTIFY_QUEUE } satisfies Env, configurable: true });
-      return room.send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello" });
+      return room.send({
+        conversationId,
+        senderId: alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body: "hello",
+      });
     });
     // The member's send succeeded all the same.
     expect(result.ok).toBe(true);
     // The event is queued in waitUntil: wait for its log line (bounded), not for a fixed time.
-    await vi.waitFor(() => expect(logged(spy, "notify.enqueue_failed")).toHaveLength(1), { timeout: 5000, interval: 10 });
-    expect(logged(spy, "notify.enqueue_failed")[0]).toMatchObject({ level: "error", kind: "message", conversationId, memberId: bob.id, error: "Error: queue down" });
+    await vi.waitFor(() => expect(logged(spy, "notify.enqueue_failed")).toHaveLength(1), {
+      timeout: 5000,
+      interval: 10,
+    });
+    expect(logged(spy, "notify.enqueue_failed")[0]).toMatchObject({
+      level: "error",
+      kind: "message",
+      conversationId,
+      memberId: bob.id,
+      error: "Error: queue down",
+    });
   });
 
   it("the queue consumer logs a failed delivery with the member id and retries it", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     const { alice, bob, conversationId } = await pair();
-    const sent = await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
+    const sent = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hi",
+    });
     if (!sent.ok) throw new Error(sent.error);
     const retried: number[] = [];
     const message = {
       body: { kind: "message", conversationId, senderId: alice.id, receiverId: bob.id, messageId: sent.message.id },
-      attempts: 2, ack: () => {}, retry: (o?: { delaySeconds?: number }) => retried.push(o?.delaySeconds ?? 0),
+      attempts: 2,
+      ack: () => {},
+      retry: (o?: { delaySeconds?: number }) => retried.push(o?.delaySeconds ?? 0),
     };
     // A production Worker without its MAIL binding: the mailer throws (the forced failure).
     const broken = { ...env, ENVIRONMENT: "production", MAIL: undefined } as unknown as Env;
@@ -70,19 +106,41 @@ describe("failures are logged with their request, conversation or member id", ()
     const bob = await createMember();
     const started = await startConversation(env.DB, held.id, bob.id);
     if (!started.ok) throw new Error(started.error);
-    const sent = await roomStub(env, started.id).send({ conversationId: started.id, senderId: held.id, prices: PRICES, clientId: cid(), kind: "text", body: "held" });
+    const sent = await roomStub(env, started.id).send({
+      conversationId: started.id,
+      senderId: held.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "held",
+    });
     expect(sent.ok && sent.message.held).toBe(true);
-    const broken = { idFromName: () => { throw new Error("object down"); } } as unknown as Env["CHAT_ROOM"];
+    const broken = {
+      idFromName: () => {
+        throw new Error("object down");
+      },
+    } as unknown as Env["CHAT_ROOM"];
     expect(await releaseHeldMessages({ ...env, CHAT_ROOM: broken }, held.id)).toBe(1);
     expect(logged(spy, "chat.deliver_failed")).toEqual([
-      expect.objectContaining({ level: "error", conversationId: started.id, memberId: held.id, error: "Error: object down" }),
+      expect.objectContaining({
+        level: "error",
+        conversationId: started.id,
+        memberId: held.id,
+        error: "Error: object down",
+      }),
     ]);
   });
 
   it("a failed notify to a member's hub is logged with the member and conversation", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
-    const broken = { idFromName: () => { throw new Error("hub down"); } } as unknown as Env["MEMBER_HUB"];
-    await expect(notifyMember({ MEMBER_HUB: broken }, "someone", { kind: "message", conversationId: "c1", senderId: "s1" })).resolves.toBeUndefined();
+    const broken = {
+      idFromName: () => {
+        throw new Error("hub down");
+      },
+    } as unknown as Env["MEMBER_HUB"];
+    await expect(
+      notifyMember({ MEMBER_HUB: broken }, "someone", { kind: "message", conversationId: "c1", senderId: "s1" }),
+    ).resolves.toBeUndefined();
     expect(logged(spy, "hub.notify_failed")).toEqual([
       expect.objectContaining({ memberId: "someone", conversationId: "c1", kind: "message", error: "Error: hub down" }),
     ]);

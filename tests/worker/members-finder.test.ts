@@ -19,7 +19,14 @@ describe("compatibility both ways", () => {
 describe("match finder", () => {
   it("lists compatible members in age range and distance, most shared interests first, and likes", async () => {
     const C = "BE";
-    const me = await member({ gender: "male", country: C, dateOfBirth: dobForAge(40), lat: 50.85, lon: 4.35, interests: ["wine", "hiking", "music"] });
+    const me = await member({
+      gender: "male",
+      country: C,
+      dateOfBirth: dobForAge(40),
+      lat: 50.85,
+      lon: 4.35,
+      interests: ["wine", "hiking", "music"],
+    });
     const cookie = await sessionCookie(me.id);
     const near = { country: C, lat: 50.9, lon: 4.4, dateOfBirth: dobForAge(38) };
     const two = await member({ ...near, name: "Finder Two", interests: ["wine", "hiking"] });

@@ -9,7 +9,9 @@ const recorder = {
 
 async function plan(stmt: unknown) {
   const { sql, args } = stmt as { sql: string; args: unknown[] };
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...args).all<{ detail: string }>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...args)
+    .all<{ detail: string }>();
   return results.map((r) => r.detail);
 }
 
@@ -22,7 +24,11 @@ describe("search query plans", () => {
   ] as const) {
     it(`walks ${index} for a ${name} search, with no full scan of profiles or users and no sort`, async () => {
       const s = searchStatements(recorder, f, "viewer");
-      for (const [stmt, expected] of [[s.page, index], [s.count, index], [s.similar, "profiles_search"]] as const) {
+      for (const [stmt, expected] of [
+        [s.page, index],
+        [s.count, index],
+        [s.similar, "profiles_search"],
+      ] as const) {
         const details = await plan(stmt);
         expect(details.find((d) => d.startsWith("SEARCH p "))).toContain(`SEARCH p USING INDEX ${expected} (`);
         for (const d of details) {

@@ -33,14 +33,45 @@ describe("after sign-up steps", () => {
     const cookie = await sessionCookie(m.id);
     // Only a known region of the chosen country is accepted (issue 12).
     await env.DB.prepare("INSERT OR IGNORE INTO regions (country, code, name) VALUES ('DE', '16', 'Berlin')").run();
-    const loc = await post("/complete-signup?step=location", { country: "DE", region: "16", city: "Berlin", lat: "", lon: "" }, { cookie });
+    const loc = await post(
+      "/complete-signup?step=location",
+      { country: "DE", region: "16", city: "Berlin", lat: "", lon: "" },
+      { cookie },
+    );
     expect(loc.headers.get("Location")).toBe("/complete-signup?step=personal");
-    const personal = await post("/complete-signup?step=personal", { hair_colour: "blond", eye_colour: "", body_type: "slim", relationship_status: "", tattoos: "", signup_reason: "chat" }, { cookie });
+    const personal = await post(
+      "/complete-signup?step=personal",
+      {
+        hair_colour: "blond",
+        eye_colour: "",
+        body_type: "slim",
+        relationship_status: "",
+        tattoos: "",
+        signup_reason: "chat",
+      },
+      { cookie },
+    );
     expect(personal.headers.get("Location")).toBe("/complete-signup?step=about");
     await post("/complete-signup?step=about", { about_me: "Hi, I'm new", interests: "tea" }, { cookie });
-    const row = await env.DB.prepare("SELECT country, city, hair_colour, eye_colour, body_type, signup_reason, about_me FROM profiles WHERE user_id = ?1").bind(m.id).first();
-    expect(row).toEqual({ country: "DE", city: "Berlin", hair_colour: "blond", eye_colour: null, body_type: "slim", signup_reason: "chat", about_me: "Hi, I'm new" });
-    expect(await env.DB.prepare("SELECT interest_id FROM profile_interests WHERE user_id = ?1").bind(m.id).first("interest_id")).toBe("tea");
+    const row = await env.DB.prepare(
+      "SELECT country, city, hair_colour, eye_colour, body_type, signup_reason, about_me FROM profiles WHERE user_id = ?1",
+    )
+      .bind(m.id)
+      .first();
+    expect(row).toEqual({
+      country: "DE",
+      city: "Berlin",
+      hair_colour: "blond",
+      eye_colour: null,
+      body_type: "slim",
+      signup_reason: "chat",
+      about_me: "Hi, I'm new",
+    });
+    expect(
+      await env.DB.prepare("SELECT interest_id FROM profile_interests WHERE user_id = ?1")
+        .bind(m.id)
+        .first("interest_id"),
+    ).toBe("tea");
     expect((await post("/complete-signup?step=personal", { hair_colour: "purple" }, { cookie })).status).toBe(400);
   });
 

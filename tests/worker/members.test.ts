@@ -12,7 +12,17 @@ const html = async (path: string, cookie?: string) => {
 describe("profile view authorization", () => {
   let target: string, freeCookie: string, premiumCookie: string, blockedCookie: string, ownerCookie: string;
   beforeAll(async () => {
-    target = (await member({ name: "Roos Target", city: "Utrecht", region: "UT", interests: ["wine", "hiking"], hairColour: "red", lat: 52.09, lon: 5.12 })).id;
+    target = (
+      await member({
+        name: "Roos Target",
+        city: "Utrecht",
+        region: "UT",
+        interests: ["wine", "hiking"],
+        hairColour: "red",
+        lat: 52.09,
+        lon: 5.12,
+      })
+    ).id;
     ownerCookie = await sessionCookie(target);
     freeCookie = await sessionCookie((await member()).id);
     premiumCookie = await sessionCookie((await member({ paidUser: true })).id);
@@ -51,25 +61,45 @@ describe("profile view authorization", () => {
     await deleteUser(gone);
     const off = (await member()).id;
     await env.DB.prepare("UPDATE profiles SET status = 'disabled' WHERE user_id = ?1").bind(off).run();
-    for (const id of [gone, off, "no-such-member"]) expect((await html(`/members/${id}`, premiumCookie)).status).toBe(404);
+    for (const id of [gone, off, "no-such-member"])
+      expect((await html(`/members/${id}`, premiumCookie)).status).toBe(404);
   });
 
   it("shows only the fields the brand allows", async () => {
-    await env.DB.prepare("UPDATE brands SET visible_profile_fields = ?1 WHERE id = 1").bind(JSON.stringify(["gender", "age"])).run();
+    await env.DB.prepare("UPDATE brands SET visible_profile_fields = ?1 WHERE id = 1")
+      .bind(JSON.stringify(["gender", "age"]))
+      .run();
     try {
       const { body } = await html(`/members/${target}`, freeCookie);
       expect(body).not.toContain("Hiking");
       expect(body).not.toContain("Utrecht");
     } finally {
-      await env.DB.prepare("UPDATE brands SET visible_profile_fields = ?1 WHERE id = 1").bind(JSON.stringify([
-        "gender", "sexuality", "age", "city", "region", "hair_colour", "eye_colour", "body_type", "relationship_status",
-        "tattoos", "signup_reason", "about_me", "interests",
-      ])).run();
+      await env.DB.prepare("UPDATE brands SET visible_profile_fields = ?1 WHERE id = 1")
+        .bind(
+          JSON.stringify([
+            "gender",
+            "sexuality",
+            "age",
+            "city",
+            "region",
+            "hair_colour",
+            "eye_colour",
+            "body_type",
+            "relationship_status",
+            "tattoos",
+            "signup_reason",
+            "about_me",
+            "interests",
+          ]),
+        )
+        .run();
     }
   });
 
   it("shows online status, premium badge and the fictional marker", async () => {
-    const id = (await member({ name: "Fee", paidUser: true, fictional: true, lastSeenAt: Math.floor(Date.now() / 1000) - 30 })).id;
+    const id = (
+      await member({ name: "Fee", paidUser: true, fictional: true, lastSeenAt: Math.floor(Date.now() / 1000) - 30 })
+    ).id;
     const { body } = await html(`/members/${id}`, freeCookie);
     expect(body).toContain("Online");
     expect(body).toContain("Premium");
@@ -79,7 +109,9 @@ describe("profile view authorization", () => {
   it("shows other photos blurred with a lock to free members and sharp to premium members", async () => {
     const id = (await member()).id;
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES ('pv-main', ?1, 1, 1), ('pv-other', ?1, 1, 1)").bind(id),
+      env.DB.prepare(
+        "INSERT INTO photos (id, user_id, width, height) VALUES ('pv-main', ?1, 1, 1), ('pv-other', ?1, 1, 1)",
+      ).bind(id),
       env.DB.prepare("UPDATE profiles SET main_photo_id = 'pv-main' WHERE user_id = ?1").bind(id),
     ]);
     const free = (await html(`/members/${id}`, freeCookie)).body;
@@ -102,7 +134,11 @@ describe("likes", () => {
     expect((await likeAs(ca, b.id)).status).toBe(302);
     expect((await html(`/members/${b.id}`, ca)).body).toContain("Liked");
     // b has a new like until b opens a's profile.
-    const api = async () => (await (await get("/api/likes.php", { cookie: cb })).json()) as { liked_by: { id: string; like_new: boolean }[]; profiles: { id: string }[] };
+    const api = async () =>
+      (await (await get("/api/likes.php", { cookie: cb })).json()) as {
+        liked_by: { id: string; like_new: boolean }[];
+        profiles: { id: string }[];
+      };
     expect((await api()).liked_by).toContainEqual(expect.objectContaining({ id: a.id, like_new: true }));
     expect((await html(`/likes/received`, cb)).body).toContain("Anna A");
     const bView = (await html(`/likes/m/${a.id}`, cb)).body;
@@ -120,8 +156,14 @@ describe("likes", () => {
     const old = await member({ name: "Old Liker" });
     const fresh = await member({ name: "Fresh Liker" });
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO likes (liker_id, liked_id, like_new, created_at) VALUES (?1, ?2, 1, 100)").bind(fresh.id, me.id),
-      env.DB.prepare("INSERT INTO likes (liker_id, liked_id, like_new, created_at) VALUES (?1, ?2, 0, 200)").bind(old.id, me.id),
+      env.DB.prepare("INSERT INTO likes (liker_id, liked_id, like_new, created_at) VALUES (?1, ?2, 1, 100)").bind(
+        fresh.id,
+        me.id,
+      ),
+      env.DB.prepare("INSERT INTO likes (liker_id, liked_id, like_new, created_at) VALUES (?1, ?2, 0, 200)").bind(
+        old.id,
+        me.id,
+      ),
     ]);
     const body = (await html("/likes", await sessionCookie(me.id))).body;
     expect(body.indexOf("Fresh Liker")).toBeLessThan(body.indexOf("Old Liker"));
@@ -149,32 +191,44 @@ describe("likes", () => {
 });
 
 describe("auto-like", () => {
-  it("brings one like a day from a member of the brand, with id and main_image.match", clockStopped(async () => {
-    const me = await member({ gender: "male" });
-    const cookie = await sessionCookie(me.id);
-    const liker = await member({ gender: "female", fictional: true });
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES ('al-main', ?1, 1, 1)").bind(liker.id),
-      env.DB.prepare("UPDATE profiles SET main_photo_id = 'al-main' WHERE user_id = ?1").bind(liker.id),
-    ]);
-    const first = (await (await get("/api/auto-like.php", { cookie })).json()) as { profile: { id: string; main_image: { match: string } } };
-    expect(first.profile.id).toBeTruthy();
-    const count = () => env.DB.prepare("SELECT COUNT(*) AS n FROM likes WHERE liked_id = ?1").bind(me.id).first<number>("n");
-    expect(await count()).toBe(1);
-    const again = (await (await get("/api/auto-like.php", { cookie })).json()) as { profile: { id: string } };
-    expect(again.profile.id).toBe(first.profile.id);
-    expect(await count()).toBe(1);
-    expect((await get("/api/auto-like.php")).status).toBe(403);
-  }));
+  it(
+    "brings one like a day from a member of the brand, with id and main_image.match",
+    clockStopped(async () => {
+      const me = await member({ gender: "male" });
+      const cookie = await sessionCookie(me.id);
+      const liker = await member({ gender: "female", fictional: true });
+      await env.DB.batch([
+        env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES ('al-main', ?1, 1, 1)").bind(liker.id),
+        env.DB.prepare("UPDATE profiles SET main_photo_id = 'al-main' WHERE user_id = ?1").bind(liker.id),
+      ]);
+      const first = (await (await get("/api/auto-like.php", { cookie })).json()) as {
+        profile: { id: string; main_image: { match: string } };
+      };
+      expect(first.profile.id).toBeTruthy();
+      const count = () =>
+        env.DB.prepare("SELECT COUNT(*) AS n FROM likes WHERE liked_id = ?1").bind(me.id).first<number>("n");
+      expect(await count()).toBe(1);
+      const again = (await (await get("/api/auto-like.php", { cookie })).json()) as { profile: { id: string } };
+      expect(again.profile.id).toBe(first.profile.id);
+      expect(await count()).toBe(1);
+      expect((await get("/api/auto-like.php")).status).toBe(403);
+    }),
+  );
 
   it("picks a fictional member with a main image when there is one", async () => {
     const me = await member({ gender: "male" });
-    const liker = await member({ gender: "female", fictional: true, lastSeenAt: Math.floor(Date.now() / 1000) + 10_000 });
+    const liker = await member({
+      gender: "female",
+      fictional: true,
+      lastSeenAt: Math.floor(Date.now() / 1000) + 10_000,
+    });
     await env.DB.batch([
       env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES ('al-main2', ?1, 1, 1)").bind(liker.id),
       env.DB.prepare("UPDATE profiles SET main_photo_id = 'al-main2' WHERE user_id = ?1").bind(liker.id),
     ]);
-    const res = (await (await get("/api/auto-like.php", { cookie: await sessionCookie(me.id) })).json()) as { profile: { id: string; main_image: { match: string } } };
+    const res = (await (await get("/api/auto-like.php", { cookie: await sessionCookie(me.id) })).json()) as {
+      profile: { id: string; main_image: { match: string } };
+    };
     expect(res.profile).toMatchObject({ id: liker.id, main_image: { match: "/photos/al-main2/thumb" } });
   });
 });
@@ -198,7 +252,9 @@ describe("block and report", () => {
     const page = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });
     expect(await page.text()).toContain(`href="/report?member=${b.id}"`);
     // Each of their photos has its own report link (/report?photo=…).
-    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 10, 10)").bind(`rp-${b.id}`, b.id).run();
+    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 10, 10)")
+      .bind(`rp-${b.id}`, b.id)
+      .run();
     const withPhoto = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });
     expect(await withPhoto.text()).toContain(`href="/report?photo=rp-${b.id}"`);
   });
@@ -215,7 +271,9 @@ describe("search", () => {
     ids.young = (await member({ name: "Young Wien", country: C, region: "9", dateOfBirth: dobForAge(22) })).id;
     ids.mid = (await member({ name: "Mid Graz", country: C, region: "6", dateOfBirth: dobForAge(35) })).id;
     ids.old = (await member({ name: "Old Linz", country: C, region: "4", dateOfBirth: dobForAge(60) })).id;
-    ids.man = (await member({ name: "Man Wien", gender: "male", country: C, region: "9", dateOfBirth: dobForAge(30) })).id;
+    ids.man = (
+      await member({ name: "Man Wien", gender: "male", country: C, region: "9", dateOfBirth: dobForAge(30) })
+    ).id;
     ids.invisible = (await member({ name: "Invisible Ines", country: C, invisible: true })).id;
     ids.gone = (await member({ name: "Deleted Dora", country: C })).id;
     await deleteUser(ids.gone);
@@ -230,7 +288,8 @@ describe("search", () => {
   it("filters by gender and country and hides deleted, disabled, invisible members and blockers", async () => {
     const body = await search(`gender=female&country=${C}`);
     for (const n of ["Young Wien", "Mid Graz", "Old Linz"]) expect(body).toContain(n);
-    for (const n of ["Man Wien", "Invisible Ines", "Deleted Dora", "Disabled Dana", "Blocking Berta"]) expect(body).not.toContain(n);
+    for (const n of ["Man Wien", "Invisible Ines", "Deleted Dora", "Disabled Dana", "Blocking Berta"])
+      expect(body).not.toContain(n);
     expect(body).toContain("3 members found");
     expect(await search(`gender=male&country=${C}`)).toContain("Man Wien");
   });
@@ -255,19 +314,24 @@ describe("search", () => {
 
   it("names the region on cards, profiles and the filter in the page's language where the data has it (issue 11)", async () => {
     await env.DB.batch([
-      env.DB.prepare(`INSERT OR REPLACE INTO regions (country, code, name, names) VALUES ('AT', '9', 'Vienna', '{"de":"Wien","it":"Vienna"}')`),
+      env.DB.prepare(
+        `INSERT OR REPLACE INTO regions (country, code, name, names) VALUES ('AT', '9', 'Vienna', '{"de":"Wien","it":"Vienna"}')`,
+      ),
       env.DB.prepare("UPDATE profiles SET city = 'Favoriten' WHERE user_id = ?1").bind(ids.young),
     ]);
     const inGerman = await search(`gender=female&country=${C}&countryregion=9`, `${cookie}; lng=de`);
     expect(inGerman).toMatch(/<option value="9"[^>]*>Wien<\/option>/);
     expect(inGerman).toContain("Favoriten, Wien");
-    expect(await search(`gender=female&country=${C}&countryregion=9`, `${cookie}; lng=en`)).toContain("Favoriten, Vienna");
+    expect(await search(`gender=female&country=${C}&countryregion=9`, `${cookie}; lng=en`)).toContain(
+      "Favoriten, Vienna",
+    );
     expect((await html(`/members/${ids.young}`, `${cookie}; lng=de`)).body).toContain("Favoriten, Wien");
   });
 
   it("works without JavaScript: plain GET form with the spec's parameter names", async () => {
     const body = await search(`gender=female&country=${C}`);
-    for (const name of ["gender", "country", "countryregion", "min_age", "max_age"]) expect(body).toContain(`name="${name}"`);
+    for (const name of ["gender", "country", "countryregion", "min_age", "max_age"])
+      expect(body).toContain(`name="${name}"`);
     expect(body).toMatch(/<form method="get"/);
   });
 
@@ -288,7 +352,8 @@ describe("search", () => {
 
   it("pages results", async () => {
     const C2 = "IE";
-    for (let i = 0; i < 30; i++) await member({ name: `Pager ${String(i).padStart(2, "0")}`, country: C2, dateOfBirth: dobForAge(20 + i) });
+    for (let i = 0; i < 30; i++)
+      await member({ name: `Pager ${String(i).padStart(2, "0")}`, country: C2, dateOfBirth: dobForAge(20 + i) });
     const p1 = await search(`gender=female&country=${C2}`);
     expect(p1).toContain("30 members found");
     expect(p1).toContain("Page 1 of 2");

@@ -9,15 +9,27 @@ import { pair } from "./chat-support";
 
 async function caseOf(targetType: string, targetId: string) {
   return env.DB.prepare("SELECT * FROM moderation_cases WHERE target_type = ?1 AND target_id = ?2 AND status = 'open'")
-    .bind(targetType, targetId).first<{ id: string; severity: number; member_id: string }>();
+    .bind(targetType, targetId)
+    .first<{ id: string; severity: number; member_id: string }>();
 }
 const noticesOf = (caseId: string) =>
-  env.DB.prepare("SELECT reporter_id, reporter_email, category, explanation, good_faith, language FROM notices WHERE case_id = ?1 ORDER BY id").bind(caseId).all().then((r) => r.results);
-const lastMailTo = (to: string) => env.DB.prepare('SELECT subject, text FROM mail_outbox WHERE "to" = ?1 ORDER BY id DESC').bind(to).first<{ subject: string; text: string }>();
+  env.DB.prepare(
+    "SELECT reporter_id, reporter_email, category, explanation, good_faith, language FROM notices WHERE case_id = ?1 ORDER BY id",
+  )
+    .bind(caseId)
+    .all()
+    .then((r) => r.results);
+const lastMailTo = (to: string) =>
+  env.DB.prepare('SELECT subject, text FROM mail_outbox WHERE "to" = ?1 ORDER BY id DESC')
+    .bind(to)
+    .first<{ subject: string; text: string }>();
 
 async function addMessage(conversationId: string, senderId: string, seq: number, body: string) {
-  await env.DB.prepare("INSERT INTO messages (conversation_id, sender_id, client_id, body, seq) VALUES (?1, ?2, ?3, ?4, ?5)")
-    .bind(conversationId, senderId, `c-${crypto.randomUUID()}`, body, seq).run();
+  await env.DB.prepare(
+    "INSERT INTO messages (conversation_id, sender_id, client_id, body, seq) VALUES (?1, ?2, ?3, ?4, ?5)",
+  )
+    .bind(conversationId, senderId, `c-${crypto.randomUUID()}`, body, seq)
+    .run();
 }
 
 describe("reporting", () => {
@@ -28,15 +40,30 @@ describe("reporting", () => {
     const page = await get(`/report?member=${target.id}`, { cookie: await sessionCookie(a.id) });
     expect(page.status).toBe(200);
     expect(await page.text()).not.toContain('name="email"');
-    const res = await post(`/report?member=${target.id}`, { category: "spam", explanation: "Sells things" }, { cookie: await sessionCookie(a.id) });
+    const res = await post(
+      `/report?member=${target.id}`,
+      { category: "spam", explanation: "Sells things" },
+      { cookie: await sessionCookie(a.id) },
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/report?sent=1");
-    await post(`/report?member=${target.id}`, { category: "spam", explanation: "again" }, { cookie: await sessionCookie(a.id) });
-    await post(`/report?member=${target.id}`, { category: "minor", explanation: "Looks 15" }, { cookie: await sessionCookie(b.id) });
+    await post(
+      `/report?member=${target.id}`,
+      { category: "spam", explanation: "again" },
+      { cookie: await sessionCookie(a.id) },
+    );
+    await post(
+      `/report?member=${target.id}`,
+      { category: "minor", explanation: "Looks 15" },
+      { cookie: await sessionCookie(b.id) },
+    );
     const c = await caseOf("member", target.id);
     expect(c).toMatchObject({ member_id: target.id, severity: 0 });
     const notices = await noticesOf(c!.id);
-    expect(notices.map((n) => [n.reporter_id, n.category])).toEqual([[a.id, "spam"], [b.id, "minor"]]);
+    expect(notices.map((n) => [n.reporter_id, n.category])).toEqual([
+      [a.id, "spam"],
+      [b.id, "minor"],
+    ]);
     // The confirmation in the reporter's language.
     expect((await lastMailTo(a.email))?.subject).toBe("Wir haben deine Meldung erhalten");
     expect((await lastMailTo(b.email))?.subject).toBe("We received your report");
@@ -46,12 +73,24 @@ describe("reporting", () => {
     const target = await createMember();
     const a = await createMember();
     const cookie = await sessionCookie(a.id);
-    const short = await post(`/report?member=${target.id}`, { category: "illegal", explanation: "bad", goodFaith: "on" }, { cookie });
+    const short = await post(
+      `/report?member=${target.id}`,
+      { category: "illegal", explanation: "bad", goodFaith: "on" },
+      { cookie },
+    );
     expect(await short.text()).toContain("explain why it is illegal");
-    const noFaith = await post(`/report?member=${target.id}`, { category: "illegal", explanation: "Offers drugs for sale in his profile text" }, { cookie });
+    const noFaith = await post(
+      `/report?member=${target.id}`,
+      { category: "illegal", explanation: "Offers drugs for sale in his profile text" },
+      { cookie },
+    );
     expect(await noFaith.text()).toContain("confirm that you report in good faith");
     expect(await caseOf("member", target.id)).toBeNull();
-    const ok = await post(`/report?member=${target.id}`, { category: "illegal", explanation: "Offers drugs for sale in his profile text", goodFaith: "on" }, { cookie });
+    const ok = await post(
+      `/report?member=${target.id}`,
+      { category: "illegal", explanation: "Offers drugs for sale in his profile text", goodFaith: "on" },
+      { cookie },
+    );
     expect(ok.status).toBe(302);
     const [n] = await noticesOf((await caseOf("member", target.id))!.id);
     expect(n).toMatchObject({ category: "illegal", good_faith: 1 });
@@ -71,7 +110,9 @@ describe("reporting", () => {
     const { alice, conversationId } = await pair();
     await addMessage(conversationId, alice.id, 1, "hi");
     expect((await get(`/report?message=${conversationId}:1`)).status).toBe(404);
-    expect((await post(`/report?message=${conversationId}:1`, { category: "spam", email: "v@example.com" })).status).toBe(404);
+    expect(
+      (await post(`/report?message=${conversationId}:1`, { category: "spam", email: "v@example.com" })).status,
+    ).toBe(404);
   });
 
   it("a message: only the other participant, only their message; the case names the sender", async () => {
@@ -80,10 +121,16 @@ describe("reporting", () => {
     await addMessage(conversationId, bob.id, 2, "No");
     const bobCookie = await sessionCookie(bob.id);
     const outsider = await createMember();
-    expect((await get(`/report?message=${conversationId}:1`, { cookie: await sessionCookie(outsider.id) })).status).toBe(404);
+    expect(
+      (await get(`/report?message=${conversationId}:1`, { cookie: await sessionCookie(outsider.id) })).status,
+    ).toBe(404);
     expect((await get(`/report?message=${conversationId}:2`, { cookie: bobCookie })).status).toBe(404);
     expect((await get(`/report?message=${conversationId}:99`, { cookie: bobCookie })).status).toBe(404);
-    const ok = await post(`/report?message=${conversationId}:1`, { category: "scam", explanation: "asks for money" }, { cookie: bobCookie });
+    const ok = await post(
+      `/report?message=${conversationId}:1`,
+      { category: "scam", explanation: "asks for money" },
+      { cookie: bobCookie },
+    );
     expect(ok.status).toBe(302);
     expect(await caseOf("message", `${conversationId}:1`)).toMatchObject({ member_id: alice.id, severity: 3 });
   });

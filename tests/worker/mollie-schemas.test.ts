@@ -31,12 +31,17 @@ const RECORDED: Record<string, string> = {
   "refund-pending.json": "create-refund",
 };
 
-const root = schemas as unknown as { responses: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Record<string, unknown>> } };
+const root = schemas as unknown as {
+  responses: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 const schemaOf = (name: string) => root.responses[name] ?? { $ref: `#/components/schemas/${name}` };
 
 describe("recorded Mollie answers match Mollie's published description", () => {
   it("every recording is named here", () => {
-    const names = Object.keys(files).map((f) => f.replace("./mollie/", "")).filter((f) => f !== "schemas.json");
+    const names = Object.keys(files)
+      .map((f) => f.replace("./mollie/", ""))
+      .filter((f) => f !== "schemas.json");
     expect(names.sort()).toEqual(Object.keys(RECORDED).sort());
   });
 
@@ -46,8 +51,10 @@ describe("recorded Mollie answers match Mollie's published description", () => {
       expect(checkSchema(answer, schemaOf(response), root)).toEqual([]);
       // What a payment embeds (embed=refunds,chargebacks) is checked against those objects' own schemas.
       const embedded = (answer._embedded ?? {}) as Record<string, unknown[]>;
-      for (const r of embedded.refunds ?? []) expect(checkSchema(r, schemaOf("entity-refund-response"), root)).toEqual([]);
-      for (const c of embedded.chargebacks ?? []) expect(checkSchema(c, schemaOf("entity-chargeback"), root)).toEqual([]);
+      for (const r of embedded.refunds ?? [])
+        expect(checkSchema(r, schemaOf("entity-refund-response"), root)).toEqual([]);
+      for (const c of embedded.chargebacks ?? [])
+        expect(checkSchema(c, schemaOf("entity-chargeback"), root)).toEqual([]);
     });
   }
 

@@ -8,7 +8,16 @@ import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { grantStatements } from "../../app/models/credits.server";
-import { handleWebhook, methodsFor, ownPayment, recheck, repeatOrder, requestRefund, requeueStaleChecks, startCheckout } from "../../app/models/payments.server";
+import {
+  handleWebhook,
+  methodsFor,
+  ownPayment,
+  recheck,
+  repeatOrder,
+  requestRefund,
+  requeueStaleChecks,
+  startCheckout,
+} from "../../app/models/payments.server";
 import type { BrandWithCompany } from "../../app/models/brand.server";
 import type { PaymentCheck } from "../../app/models/payment-rules";
 import paidFirst from "./mollie/payment-paid-first.json";
@@ -21,8 +30,11 @@ import { member, userRow, expectLedgerExplains } from "./payments-helpers";
 type Call = { method: string; url: URL; key: string | null; body: Record<string, unknown> | null };
 type Handler = (call: Call, attempt: number) => Response | Promise<Response>;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/hal+json" } });
-const timeout = () => { throw new DOMException("The operation was aborted due to timeout", "TimeoutError"); };
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/hal+json" } });
+const timeout = () => {
+  throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+};
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
 /** A fake Mollie: `route` answers each call; `calls` records them (attempt = how often this key was seen). */
@@ -32,7 +44,12 @@ function fakeMollie(route: Handler) {
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input));
     const headers = new Headers(init?.headers);
-    const call: Call = { method: init?.method ?? "GET", url, key: headers.get("Idempotency-Key"), body: init?.body ? JSON.parse(String(init.body)) : null };
+    const call: Call = {
+      method: init?.method ?? "GET",
+      url,
+      key: headers.get("Idempotency-Key"),
+      body: init?.body ? JSON.parse(String(init.body)) : null,
+    };
     calls.push(call);
     const id = `${call.method} ${url.pathname} ${call.key ?? url.search}`;
     seen.set(id, (seen.get(id) ?? 0) + 1);
@@ -43,7 +60,12 @@ function fakeMollie(route: Handler) {
 
 function mollieContext(checks: PaymentCheck[] = []) {
   return {
-    env: { ...env, PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM", PAYMENT_CHECKS: { send: async (m: PaymentCheck) => void checks.push(m) } },
+    env: {
+      ...env,
+      PAYMENT_PROVIDER: "mollie",
+      MOLLIE_API_KEY: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM",
+      PAYMENT_CHECKS: { send: async (m: PaymentCheck) => void checks.push(m) },
+    },
     deliver: (r: Request) => SELF.fetch(r),
   } as unknown as AppLoadContext;
 }
@@ -54,12 +76,22 @@ const brand = { id: 1, name: "Amora", refundDays: 14 } as BrandWithCompany;
 async function paidPurchase(o: { mandate?: boolean } = {}) {
   const m = await member({ paidUser: true });
   const id = `pay_${crypto.randomUUID().slice(0, 8)}`;
-  const price = await env.DB.prepare("SELECT price_cents FROM package_prices WHERE package_id = 'p1' AND currency = 'EUR'").first<{ price_cents: number }>();
+  const price = await env.DB.prepare(
+    "SELECT price_cents FROM package_prices WHERE package_id = 'p1' AND currency = 'EUR'",
+  ).first<{ price_cents: number }>();
   await env.DB.batch([
     env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, provider_ref, status, sequence_type,
          customer_id, mandate_id, payment_country, paid_at) VALUES (?1, ?2, 1, 'p1', 60, ?3, 'EUR', 'creditcard', 'mollie', ?4, 'paid', ?5, ?6, ?7, 'NL', unixepoch())`,
-    ).bind(id, m.id, price!.price_cents, `tr_${id.slice(4)}`, o.mandate ? "first" : "oneoff", o.mandate ? "cst_8wmqcHMN4U" : null, o.mandate ? "mdt_h3gAaD5zP" : null),
+    ).bind(
+      id,
+      m.id,
+      price!.price_cents,
+      `tr_${id.slice(4)}`,
+      o.mandate ? "first" : "oneoff",
+      o.mandate ? "cst_8wmqcHMN4U" : null,
+      o.mandate ? "mdt_h3gAaD5zP" : null,
+    ),
     ...grantStatements(env.DB, m.id, 60, "purchase", { refId: id, premium: true }),
   ]);
   return { m, id, providerRef: `tr_${id.slice(4)}`, priceCents: price!.price_cents };
@@ -68,7 +100,13 @@ async function paidPurchase(o: { mandate?: boolean } = {}) {
 /** Mollie's refund answer for our refund (a recorded answer with the request's amount and metadata). */
 function refundAnswer(call: Call, status = "pending") {
   const r = clone(refundPending) as Record<string, unknown>;
-  return { ...r, status, amount: call.body!.amount, metadata: call.body!.metadata, paymentId: call.url.pathname.split("/")[3] };
+  return {
+    ...r,
+    status,
+    amount: call.body!.amount,
+    metadata: call.body!.metadata,
+    paymentId: call.url.pathname.split("/")[3],
+  };
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -86,9 +124,14 @@ describe("a refund whose answer is lost", () => {
     const ctx = mollieContext();
     const result = await requestRefund(ctx, brand, (await ownPayment(ctx, p.m.id, p.id))!);
     expect(result.ok).toBe(true);
-    expect(calls.map((c) => [c.method, c.url.pathname])).toEqual([["POST", `/v2/payments/${p.providerRef}/refunds`], ["POST", `/v2/payments/${p.providerRef}/refunds`]]);
+    expect(calls.map((c) => [c.method, c.url.pathname])).toEqual([
+      ["POST", `/v2/payments/${p.providerRef}/refunds`],
+      ["POST", `/v2/payments/${p.providerRef}/refunds`],
+    ]);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
-    const refund = await env.DB.prepare("SELECT status, provider_ref FROM refunds WHERE payment_id = ?1").bind(p.id).first();
+    const refund = await env.DB.prepare("SELECT status, provider_ref FROM refunds WHERE payment_id = ?1")
+      .bind(p.id)
+      .first();
     expect(refund).toEqual({ status: "pending", provider_ref: "re_4qqhO89gsT" });
     expect((await userRow(p.m.id))!.credits).toBe(0);
     await expectLedgerExplains(p.m.id);
@@ -106,8 +149,12 @@ describe("a refund whose answer is lost", () => {
       // The payment as Mollie knows it now, with the refund embedded (GET /payments/{id}?embed=refunds,chargebacks).
       const payment = clone(paidFirst) as Record<string, unknown>;
       return json(200, {
-        ...payment, id: p.providerRef, sequenceType: "oneoff", amount: { value: (p.priceCents / 100).toFixed(2), currency: "EUR" },
-        metadata: { paymentId: p.id }, _embedded: { refunds: [made] },
+        ...payment,
+        id: p.providerRef,
+        sequenceType: "oneoff",
+        amount: { value: (p.priceCents / 100).toFixed(2), currency: "EUR" },
+        metadata: { paymentId: p.id },
+        _embedded: { refunds: [made] },
       });
     });
     const ctx = mollieContext(checks);
@@ -115,13 +162,19 @@ describe("a refund whose answer is lost", () => {
     expect(result.ok).toBe(true);
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(3);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
-    const refundId = (await env.DB.prepare("SELECT id FROM refunds WHERE payment_id = ?1").bind(p.id).first<{ id: string }>())!.id;
-    expect((await env.DB.prepare("SELECT status FROM refunds WHERE id = ?1").bind(refundId).first())!.status).toBe("checking");
+    const refundId = (await env.DB.prepare("SELECT id FROM refunds WHERE payment_id = ?1")
+      .bind(p.id)
+      .first<{ id: string }>())!.id;
+    expect((await env.DB.prepare("SELECT status FROM refunds WHERE id = ?1").bind(refundId).first())!.status).toBe(
+      "checking",
+    );
     expect(checks).toEqual([{ kind: "refund", refundId }]);
     expect((await userRow(p.m.id))!.credits).toBe(0);
 
     expect(await recheck(ctx, checks[0]!)).toBe("found");
-    expect(await env.DB.prepare("SELECT status, provider_ref FROM refunds WHERE id = ?1").bind(refundId).first()).toEqual({ status: "pending", provider_ref: "re_4qqhO89gsT" });
+    expect(
+      await env.DB.prepare("SELECT status, provider_ref FROM refunds WHERE id = ?1").bind(refundId).first(),
+    ).toEqual({ status: "pending", provider_ref: "re_4qqhO89gsT" });
     // Replayed: nothing more.
     expect(await recheck(ctx, checks[0]!)).toBe("settled");
     await handleWebhook(ctx, p.providerRef);
@@ -134,7 +187,12 @@ describe("a refund whose answer is lost", () => {
     const checks: PaymentCheck[] = [];
     fakeMollie((call) => {
       if (call.method === "POST") return timeout();
-      return json(200, { ...clone(paidFirst), id: p.providerRef, amount: { value: (p.priceCents / 100).toFixed(2), currency: "EUR" }, metadata: { paymentId: p.id } });
+      return json(200, {
+        ...clone(paidFirst),
+        id: p.providerRef,
+        amount: { value: (p.priceCents / 100).toFixed(2), currency: "EUR" },
+        metadata: { paymentId: p.id },
+      });
     });
     const ctx = mollieContext(checks);
     await requestRefund(ctx, brand, (await ownPayment(ctx, p.m.id, p.id))!);
@@ -142,15 +200,27 @@ describe("a refund whose answer is lost", () => {
     expect(await recheck(ctx, checks[0]!)).toBe("missing");
     expect(await recheck(ctx, checks[0]!)).toBe("settled");
     expect((await userRow(p.m.id))!.credits).toBe(60);
-    expect((await env.DB.prepare("SELECT status FROM refunds WHERE payment_id = ?1").bind(p.id).first())!.status).toBe("failed");
+    expect((await env.DB.prepare("SELECT status FROM refunds WHERE payment_id = ?1").bind(p.id).first())!.status).toBe(
+      "failed",
+    );
     await expectLedgerExplains(p.m.id);
   });
 
   it("a 4xx is a real refusal: the credits come back at once", async () => {
     const p = await paidPurchase();
-    const calls = fakeMollie(() => json(422, { status: 422, title: "Unprocessable Entity", detail: "The amount is higher than the amount remaining", field: "amount" }));
+    const calls = fakeMollie(() =>
+      json(422, {
+        status: 422,
+        title: "Unprocessable Entity",
+        detail: "The amount is higher than the amount remaining",
+        field: "amount",
+      }),
+    );
     const ctx = mollieContext();
-    expect(await requestRefund(ctx, brand, (await ownPayment(ctx, p.m.id, p.id))!)).toEqual({ ok: false, reason: "provider" });
+    expect(await requestRefund(ctx, brand, (await ownPayment(ctx, p.m.id, p.id))!)).toEqual({
+      ok: false,
+      reason: "provider",
+    });
     expect(calls).toHaveLength(1);
     expect((await userRow(p.m.id))!.credits).toBe(60);
   });
@@ -160,8 +230,13 @@ describe("a repeat order whose answer is lost", () => {
   /** Mollie's recurring payment for the create request (a recorded answer, paid, with the request's amount and our id). */
   function recurringAnswer(call: Call, id = "tr_Rq8pWd3Kx2") {
     return {
-      ...clone(failedRecurring), id, status: "paid", paidAt: "2026-11-24T09:00:00+00:00", amount: call.body!.amount,
-      metadata: call.body!.metadata, details: { cardNumber: "6787", cardHolder: "T. TEST", cardLabel: "Mastercard", cardCountryCode: "NL" },
+      ...clone(failedRecurring),
+      id,
+      status: "paid",
+      paidAt: "2026-11-24T09:00:00+00:00",
+      amount: call.body!.amount,
+      metadata: call.body!.metadata,
+      details: { cardNumber: "6787", cardHolder: "T. TEST", cardLabel: "Mastercard", cardCountryCode: "NL" },
     };
   }
 
@@ -173,7 +248,12 @@ describe("a repeat order whose answer is lost", () => {
       return attempt === 1 ? json(502, { status: 502, title: "Bad Gateway", detail: "Bad Gateway" }) : json(201, made);
     });
     const ctx = mollieContext();
-    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });
+    const result = await repeatOrder(ctx, {
+      brand,
+      userId: p.m.id,
+      origin: "https://amora.example",
+      intentKey: crypto.randomUUID(),
+    });
     expect(result.ok && result.payment.status).toBe("paid");
     expect(calls).toHaveLength(2);
     expect(calls[0]!.key).toBe(calls[1]!.key);
@@ -192,11 +272,26 @@ describe("a repeat order whose answer is lost", () => {
         made ??= recurringAnswer(call);
         return json(502, { status: 502, title: "Bad Gateway", detail: "Bad Gateway" });
       }
-      if (call.url.pathname === "/v2/customers/cst_8wmqcHMN4U/payments") return json(200, { count: 1, _embedded: { payments: [made] }, _links: { self: { href: "https://api.mollie.com/v2/customers/cst_8wmqcHMN4U/payments", type: "application/hal+json" }, previous: null, next: null, documentation: { href: "https://docs.mollie.com/reference/list-customer-payments", type: "text/html" } } });
+      if (call.url.pathname === "/v2/customers/cst_8wmqcHMN4U/payments")
+        return json(200, {
+          count: 1,
+          _embedded: { payments: [made] },
+          _links: {
+            self: { href: "https://api.mollie.com/v2/customers/cst_8wmqcHMN4U/payments", type: "application/hal+json" },
+            previous: null,
+            next: null,
+            documentation: { href: "https://docs.mollie.com/reference/list-customer-payments", type: "text/html" },
+          },
+        });
       return json(200, made);
     });
     const ctx = mollieContext(checks);
-    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });
+    const result = await repeatOrder(ctx, {
+      brand,
+      userId: p.m.id,
+      origin: "https://amora.example",
+      intentKey: crypto.randomUUID(),
+    });
     expect(result.ok && result.payment.status).toBe("checking");
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(3);
     expect(new Set(calls.map((c) => c.key)).size).toBe(1);
@@ -217,12 +312,21 @@ describe("a repeat order whose answer is lost", () => {
   it("not made after all: the re-check finds nothing at Mollie and marks it failed, nothing credited", async () => {
     const p = await paidPurchase({ mandate: true });
     const checks: PaymentCheck[] = [];
-    fakeMollie((call) => (call.method === "POST" ? timeout() : json(200, { count: 0, _embedded: { payments: [] }, _links: {} })));
+    fakeMollie((call) =>
+      call.method === "POST" ? timeout() : json(200, { count: 0, _embedded: { payments: [] }, _links: {} }),
+    );
     const ctx = mollieContext(checks);
-    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });
+    const result = await repeatOrder(ctx, {
+      brand,
+      userId: p.m.id,
+      origin: "https://amora.example",
+      intentKey: crypto.randomUUID(),
+    });
     expect(result.ok && result.payment.status).toBe("checking");
     expect(await recheck(ctx, checks[0]!)).toBe("missing");
-    expect((await ownPayment(ctx, p.m.id, checks[0]!.kind === "payment" ? checks[0]!.paymentId : ""))!.status).toBe("failed");
+    expect((await ownPayment(ctx, p.m.id, checks[0]!.kind === "payment" ? checks[0]!.paymentId : ""))!.status).toBe(
+      "failed",
+    );
     expect((await userRow(p.m.id))!.credits).toBe(60);
   });
 });
@@ -235,13 +339,19 @@ describe("methods as Mollie lists them", () => {
       const list = clone(methodsNl) as { count: number; _embedded: { methods: Record<string, unknown>[] } };
       const first = call.url.searchParams.get("sequenceType") === "first";
       // Apple Pay only when asked for; PayPal cannot leave a mandate on this merchant's account.
-      let methods = list._embedded.methods.filter((m) => !first || m.id !== "paypal" && m.id !== "ideal");
-      if (!first && call.url.searchParams.get("includeWallets") === "applepay") methods = [...methods, { ...methods[1]!, id: "applepay", description: "Apple Pay" }];
+      let methods = list._embedded.methods.filter((m) => !first || (m.id !== "paypal" && m.id !== "ideal"));
+      if (!first && call.url.searchParams.get("includeWallets") === "applepay")
+        methods = [...methods, { ...methods[1]!, id: "applepay", description: "Apple Pay" }];
       return json(200, { ...list, count: methods.length, _embedded: { methods } });
     });
     const methods = await methodsFor(mollieContext(), "NL", { cents: 1995, currency: "EUR" });
     for (const c of calls) expect(c.url.searchParams.has("resource")).toBe(false);
-    expect(calls.map((c) => [c.url.searchParams.get("sequenceType"), c.url.searchParams.get("includeWallets")])).toEqual([["oneoff", "applepay"], ["first", null]]);
+    expect(
+      calls.map((c) => [c.url.searchParams.get("sequenceType"), c.url.searchParams.get("includeWallets")]),
+    ).toEqual([
+      ["oneoff", "applepay"],
+      ["first", null],
+    ]);
     expect(methods.find((m) => m.method === "applepay")).toBeTruthy();
     expect(methods.find((m) => m.method === "creditcard")!.sequenceType).toBe("first");
     expect(methods.find((m) => m.method === "paypal")!.sequenceType).toBe("oneoff");
@@ -252,17 +362,35 @@ describe("methods as Mollie lists them", () => {
     fakeMollie((call) => {
       if (call.method === "GET") {
         const list = clone(methodsNl) as { _embedded: { methods: Record<string, unknown>[] } };
-        return json(200, { ...list, _embedded: { methods: [{ ...list._embedded.methods[0]!, id: "banktransfer", description: "Bank transfer" }] } });
+        return json(200, {
+          ...list,
+          _embedded: { methods: [{ ...list._embedded.methods[0]!, id: "banktransfer", description: "Bank transfer" }] },
+        });
       }
       sent.push(call.body!);
-      return json(201, { ...clone(paidFirst), status: "open", sequenceType: "oneoff", amount: call.body!.amount, metadata: call.body!.metadata, _links: { checkout: { href: "https://www.mollie.com/checkout/bank-transfer/x", type: "text/html" } } });
+      return json(201, {
+        ...clone(paidFirst),
+        status: "open",
+        sequenceType: "oneoff",
+        amount: call.body!.amount,
+        metadata: call.body!.metadata,
+        _links: { checkout: { href: "https://www.mollie.com/checkout/bank-transfer/x", type: "text/html" } },
+      });
     });
     const ctx = mollieContext();
-    for (const [language, country] of [["fr", "BE"], ["de", "CH"]] as const) {
+    for (const [language, country] of [
+      ["fr", "BE"],
+      ["de", "CH"],
+    ] as const) {
       const m = await member({ language, country });
       const r = await startCheckout(ctx, {
-        brand, member: { id: m.id, name: "M", email: m.email, language }, pkg: { id: "p1", credits: 60, price_cents: 1995, currency: "EUR" },
-        method: "wire_transfer", country, origin: "https://amora.example", intentKey: crypto.randomUUID(),
+        brand,
+        member: { id: m.id, name: "M", email: m.email, language },
+        pkg: { id: "p1", credits: 60, price_cents: 1995, currency: "EUR" },
+        method: "wire_transfer",
+        country,
+        origin: "https://amora.example",
+        intentKey: crypto.randomUUID(),
       });
       expect(r.ok).toBe(true);
     }
@@ -277,13 +405,21 @@ describe("a direct debit the bank refuses", () => {
     await env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, provider_ref, status, sequence_type)
        VALUES (?1, ?2, 1, 'p0', 25, 995, 'EUR', 'sepa_directdebit', 'mollie', 'tr_Dd7pQx2Lm4', 'pending', 'recurring')`,
-    ).bind(id, m.id).run();
+    )
+      .bind(id, m.id)
+      .run();
     fakeMollie(() => json(200, { ...clone(failedSepa), metadata: { paymentId: id } }));
     await handleWebhook(mollieContext(), "tr_Dd7pQx2Lm4");
-    const row = await env.DB.prepare("SELECT status, failure_reason, bank_reason FROM payments WHERE id = ?1").bind(id).first();
+    const row = await env.DB.prepare("SELECT status, failure_reason, bank_reason FROM payments WHERE id = ?1")
+      .bind(id)
+      .first();
     expect(row).toEqual({ status: "failed", failure_reason: "AM04", bank_reason: "Insufficient funds" });
     vi.unstubAllGlobals();
-    const de = await (await SELF.fetch(`http://localhost/credits/p0/sepa_directdebit?payment=${id}`, { headers: { cookie: `${m.cookie}; lng=de` } })).text();
+    const de = await (
+      await SELF.fetch(`http://localhost/credits/p0/sepa_directdebit?payment=${id}`, {
+        headers: { cookie: `${m.cookie}; lng=de` },
+      })
+    ).text();
     expect(de).toContain("das Konto war nicht ausreichend gedeckt");
     expect(de).toContain("(AM04)");
   });
@@ -293,7 +429,9 @@ describe("a re-check whose queue message was lost", () => {
   it("the hourly sweep queues every payment and refund still checking past its due time again, not the fresh ones", async () => {
     const m = await member({ paidUser: true });
     const now = Math.floor(Date.now() / 1000);
-    const [stale, fresh, settled] = ["stale", "fresh", "settled"].map((k) => `pay_${k}_${crypto.randomUUID().slice(0, 6)}`);
+    const [stale, fresh, settled] = ["stale", "fresh", "settled"].map(
+      (k) => `pay_${k}_${crypto.randomUUID().slice(0, 6)}`,
+    );
     const row = (id: string, status: string, updatedAt: number) =>
       env.DB.prepare(
         `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type, updated_at)
@@ -301,13 +439,19 @@ describe("a re-check whose queue message was lost", () => {
       ).bind(id, m.id, status, updatedAt);
     const refundId = `re_${crypto.randomUUID().slice(0, 8)}`;
     await env.DB.batch([
-      row(stale, "checking", now - 3600), row(fresh, "checking", now - 10), row(settled, "paid", now - 3600),
-      env.DB.prepare("INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at) VALUES (?1, ?2, ?3, 25, 995, 'EUR', 'checking', ?4)")
-        .bind(refundId, settled, m.id, now - 3600),
+      row(stale, "checking", now - 3600),
+      row(fresh, "checking", now - 10),
+      row(settled, "paid", now - 3600),
+      env.DB.prepare(
+        "INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at) VALUES (?1, ?2, ?3, 25, 995, 'EUR', 'checking', ?4)",
+      ).bind(refundId, settled, m.id, now - 3600),
     ]);
     const sent: PaymentCheck[] = [];
     const queue = { sendBatch: async (ms: { body: PaymentCheck }[]) => void sent.push(...ms.map((x) => x.body)) };
-    await requeueStaleChecks({ DB: env.DB, PAYMENT_CHECKS: queue } as unknown as Parameters<typeof requeueStaleChecks>[0], now);
+    await requeueStaleChecks(
+      { DB: env.DB, PAYMENT_CHECKS: queue } as unknown as Parameters<typeof requeueStaleChecks>[0],
+      now,
+    );
     expect(sent).toContainEqual({ kind: "payment", paymentId: stale });
     expect(sent).toContainEqual({ kind: "refund", refundId });
     expect(sent).not.toContainEqual({ kind: "payment", paymentId: fresh });

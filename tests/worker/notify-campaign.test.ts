@@ -21,17 +21,23 @@ function campaign(body: unknown, o: { token?: string | null; authorization?: str
   else if (token !== null) headers.Authorization = `Bearer ${token}`;
   // As curl sends it: no Origin, no cookies.
   return SELF.fetch("http://localhost/api/admin/campaign", {
-    method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body),
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
 
 const mailsTo = (id: string) =>
-  env.DB.prepare('SELECT subject, text, headers FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1) ORDER BY id')
+  env.DB.prepare(
+    'SELECT subject, text, headers FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1) ORDER BY id',
+  )
     .bind(id)
     .all<{ subject: string; text: string; headers: string | null }>()
     .then((r) => r.results);
 const off = (userId: string, type: string, reason = "user") =>
-  env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, ?3)").bind(userId, type, reason).run();
+  env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, ?3)")
+    .bind(userId, type, reason)
+    .run();
 const waitForMails = (id: string, n: number) =>
   vi.waitFor(async () => expect((await mailsTo(id)).length).toBe(n), { timeout: 8000, interval: 100 });
 
@@ -54,8 +60,14 @@ describe("who may send a campaign", () => {
     const fan = await createMember({ brandId });
     const body = { brandId, type: "promotions", ref: "sneaky", path: "/credits" };
     for (const o of [
-      { token: null }, { token: "" }, { token: "wrong" }, { token: `${TOKEN}x` }, { token: TOKEN.slice(0, -1) },
-      { authorization: `Basic ${btoa(`admin:${TOKEN}`)}` }, { authorization: TOKEN }, { authorization: `Bearer  ${TOKEN}` },
+      { token: null },
+      { token: "" },
+      { token: "wrong" },
+      { token: `${TOKEN}x` },
+      { token: TOKEN.slice(0, -1) },
+      { authorization: `Basic ${btoa(`admin:${TOKEN}`)}` },
+      { authorization: TOKEN },
+      { authorization: `Bearer  ${TOKEN}` },
     ]) {
       const res = await campaign(body, o);
       expect(res.status, JSON.stringify(o)).toBe(401);
@@ -70,7 +82,8 @@ describe("who may send a campaign", () => {
   });
 
   it("is refused entirely when no token (or a guessable one) is configured", async () => {
-    const request = (token: string) => new Request("http://localhost/api/admin/campaign", { headers: { Authorization: `Bearer ${token}` } });
+    const request = (token: string) =>
+      new Request("http://localhost/api/admin/campaign", { headers: { Authorization: `Bearer ${token}` } });
     expect(await isAdmin(request(TOKEN), { ADMIN_TOKEN: TOKEN })).toBe(true);
     expect(await isAdmin(request("undefined"), {})).toBe(false);
     expect(await isAdmin(request(""), { ADMIN_TOKEN: "" })).toBe(false);
@@ -78,7 +91,9 @@ describe("who may send a campaign", () => {
   });
 
   it("only POST", async () => {
-    const res = await SELF.fetch("http://localhost/api/admin/campaign", { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const res = await SELF.fetch("http://localhost/api/admin/campaign", {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(res.status).toBe(405);
   });
 });
@@ -88,15 +103,38 @@ describe("what a campaign may be", () => {
 
   it("anything malformed, huge or leading off the site is 400 and queues nothing", async () => {
     const bad: unknown[] = [
-      {}, [], "null", "{", "not json",
-      { ...good, type: "reminders" }, { ...good, type: "new_message" }, { ...good, type: undefined },
-      { ...good, brandId: true }, { ...good, brandId: "3 " }, { ...good, brandId: 0 }, { ...good, brandId: -3 }, { ...good, brandId: 1.5 },
-      { ...good, brandId: "1e3" }, { ...good, brandId: null }, { ...good, brandId: 1e300 },
-      { ...good, ref: "" }, { ...good, ref: "Spring 2026" }, { ...good, ref: "spring_2026" }, { ...good, ref: "a".repeat(65) },
-      { ...good, ref: ["spring"] }, { ...good, ref: "spring\n" },
-      { ...good, path: "https://evil.test/credits" }, { ...good, path: "//evil.test" }, { ...good, path: "/\\evil.test" },
-      { ...good, path: "/\t/evil.test" }, { ...good, path: "/.//evil.test" }, { ...good, path: "javascript:alert(1)" },
-      { ...good, path: "credits" }, { ...good, path: "" }, { ...good, path: `/${"a".repeat(5000)}` }, { ...good, path: 42 },
+      {},
+      [],
+      "null",
+      "{",
+      "not json",
+      { ...good, type: "reminders" },
+      { ...good, type: "new_message" },
+      { ...good, type: undefined },
+      { ...good, brandId: true },
+      { ...good, brandId: "3 " },
+      { ...good, brandId: 0 },
+      { ...good, brandId: -3 },
+      { ...good, brandId: 1.5 },
+      { ...good, brandId: "1e3" },
+      { ...good, brandId: null },
+      { ...good, brandId: 1e300 },
+      { ...good, ref: "" },
+      { ...good, ref: "Spring 2026" },
+      { ...good, ref: "spring_2026" },
+      { ...good, ref: "a".repeat(65) },
+      { ...good, ref: ["spring"] },
+      { ...good, ref: "spring\n" },
+      { ...good, path: "https://evil.test/credits" },
+      { ...good, path: "//evil.test" },
+      { ...good, path: "/\\evil.test" },
+      { ...good, path: "/\t/evil.test" },
+      { ...good, path: "/.//evil.test" },
+      { ...good, path: "javascript:alert(1)" },
+      { ...good, path: "credits" },
+      { ...good, path: "" },
+      { ...good, path: `/${"a".repeat(5000)}` },
+      { ...good, path: 42 },
     ];
     for (const body of bad) {
       const res = await campaign(body);
@@ -116,9 +154,12 @@ describe("what a campaign may be", () => {
   it("an operator's form post works as well as JSON", async () => {
     const brandId = await ownBrand();
     await createMember({ brandId });
-    const res = await campaign(new URLSearchParams({ brandId: String(brandId), type: "news", ref: "form-post", path: "/" }).toString(), {
-      contentType: "application/x-www-form-urlencoded",
-    });
+    const res = await campaign(
+      new URLSearchParams({ brandId: String(brandId), type: "news", ref: "form-post", path: "/" }).toString(),
+      {
+        contentType: "application/x-www-form-urlencoded",
+      },
+    );
     expect(await res.json()).toEqual({ queued: 1 });
   });
 });
@@ -142,18 +183,26 @@ describe("who gets a campaign", () => {
     await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE id = ?1").bind(gone.id).run();
     const elsewhere = await createMember({ brandId: 3 });
 
-    const res = await campaign({ brandId, type: "promotions", ref: "spring-2026", path: "/credits?utm_campaign=spring-2026" });
+    const res = await campaign({
+      brandId,
+      type: "promotions",
+      ref: "spring-2026",
+      path: "/credits?utm_campaign=spring-2026",
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ queued: 2 });
     await waitForMails(fan.id, 1);
     await waitForMails(noNews.id, 1);
-    for (const m of [quiet, bounced, unsubscribed, hidden, unconfirmed, gone, elsewhere]) expect(await mailsTo(m.id)).toEqual([]);
+    for (const m of [quiet, bounced, unsubscribed, hidden, unconfirmed, gone, elsewhere])
+      expect(await mailsTo(m.id)).toEqual([]);
 
     const [mail] = await mailsTo(fan.id);
     expect(mail!.subject).toBe("Een speciale aanbieding van Flirtlokaal");
     expect(mail!.text).toContain("http://nl.localhost:8787/credits?utm_campaign=spring-2026");
     const headers = JSON.parse(mail!.headers!) as Record<string, string>;
-    expect(headers["List-Unsubscribe"]).toMatch(/^<http:\/\/nl\.localhost:8787\/unsubscribe\?u=[^&>]+&t=promotions&s=[0-9a-f]{32}>$/);
+    expect(headers["List-Unsubscribe"]).toMatch(
+      /^<http:\/\/nl\.localhost:8787\/unsubscribe\?u=[^&>]+&t=promotions&s=[0-9a-f]{32}>$/,
+    );
     expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
   });
 
@@ -161,7 +210,8 @@ describe("who gets a campaign", () => {
     const brandId = await ownBrand();
     const hiding = await createMember({ brandId });
     const quitting = await createMember({ brandId });
-    const event = (userId: string) => ({ kind: "campaign", type: "news", userId, ref: "late-check", path: "/" }) as const;
+    const event = (userId: string) =>
+      ({ kind: "campaign", type: "news", userId, ref: "late-check", path: "/" }) as const;
     await env.DB.prepare("UPDATE users SET invisible = 1 WHERE id = ?1").bind(hiding.id).run();
     await off(quitting.id, "news");
     const mailer = outboxMailer(mailerFor(env));
@@ -183,7 +233,9 @@ describe("who gets a campaign", () => {
     expect(await (await campaign(body)).json()).toEqual({ queued: 2 });
     await waitForMails(newcomer.id, 1);
     expect(await mailsTo(fan.id)).toHaveLength(1);
-    const claims = await env.DB.prepare("SELECT COUNT(*) AS n FROM notification_log WHERE user_id = ?1 AND key = 'promotions:spring-2026:mail'")
+    const claims = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM notification_log WHERE user_id = ?1 AND key = 'promotions:spring-2026:mail'",
+    )
       .bind(fan.id)
       .first<number>("n");
     expect(claims).toBe(1);

@@ -7,8 +7,13 @@ import { createMessageBatch, env, getQueueResult, createExecutionContext, SELF }
 import { describe, expect, it, vi } from "vitest";
 import { mailerFor } from "../../app/models/mail.server";
 import {
-  deliver, handleNotifyBatch, scheduleInactiveReminders, scheduleNewMembersDigest, scheduleUnreadReminders,
-  sendCampaign, unsubscribeSignature,
+  deliver,
+  handleNotifyBatch,
+  scheduleInactiveReminders,
+  scheduleNewMembersDigest,
+  scheduleUnreadReminders,
+  sendCampaign,
+  unsubscribeSignature,
 } from "../../app/models/notify.server";
 import type { NotifyEvent } from "../../app/models/notify-events";
 import { dropSubscription, saveSubscription, subscriptionsOf } from "../../app/models/push.server";
@@ -17,19 +22,32 @@ import { cid, cookieOf, count, pair, roomStub, PRICES } from "./chat-support";
 import { createMember, get, post } from "./fixtures";
 import { member, blockRow } from "./members-helpers";
 import {
-  browserSubscription, decryptAes128gcm, outboxMailer, payloadOf, pushService, recorded, senders, verifyVapid,
+  browserSubscription,
+  decryptAes128gcm,
+  outboxMailer,
+  payloadOf,
+  pushService,
+  recorded,
+  senders,
+  verifyVapid,
 } from "./notify-support";
 
 const mailsTo = (id: string) =>
-  env.DB.prepare('SELECT subject, text, html, headers FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1) ORDER BY id')
+  env.DB.prepare(
+    'SELECT subject, text, html, headers FROM mail_outbox WHERE "to" = (SELECT email FROM users WHERE id = ?1) ORDER BY id',
+  )
     .bind(id)
     .all<{ subject: string; text: string; html: string; headers: string | null }>()
     .then((r) => r.results);
 const off = (userId: string, type: string, reason = "user") =>
-  env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, ?3)").bind(userId, type, reason).run();
+  env.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, ?2, ?3)")
+    .bind(userId, type, reason)
+    .run();
 /** The last message's id as the chat hands it out (its number in the conversation, decision 089). */
 const lastMessageId = (conversationId: string) =>
-  env.DB.prepare("SELECT MAX(seq) AS id FROM messages WHERE conversation_id = ?1").bind(conversationId).first<number>("id");
+  env.DB.prepare("SELECT MAX(seq) AS id FROM messages WHERE conversation_id = ?1")
+    .bind(conversationId)
+    .first<number>("id");
 
 async function subscribed(userId: string, endpoint?: string) {
   const sub = await browserSubscription(endpoint);
@@ -49,7 +67,9 @@ describe("the queue between events and senders", () => {
     expect(mail!.subject).toBe("Alice hat eine Unterhaltung mit dir begonnen");
     expect(mail!.text).toContain(`http://localhost:8787/chats/${conversationId}`);
     const headers = JSON.parse(mail!.headers!) as Record<string, string>;
-    expect(headers["List-Unsubscribe"]).toMatch(/^<http:\/\/localhost:8787\/unsubscribe\?u=.+&t=new_conversation&s=[0-9a-f]{32}>$/);
+    expect(headers["List-Unsubscribe"]).toMatch(
+      /^<http:\/\/localhost:8787\/unsubscribe\?u=.+&t=new_conversation&s=[0-9a-f]{32}>$/,
+    );
     expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
   });
 });
@@ -72,12 +92,23 @@ describe("the queue to the push service", () => {
       for (let i = 0; i < 5; i++) {
         await env.DB.prepare("UPDATE conversation_members SET unread = 0 WHERE user_id = ?1").bind(bob.id).run();
         const sentAt = performance.now();
-        await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: `ping ${i}` });
+        await roomStub(env, conversationId).send({
+          conversationId,
+          senderId: alice.id,
+          prices: PRICES,
+          clientId: cid(),
+          kind: "text",
+          body: `ping ${i}`,
+        });
         await vi.waitFor(() => expect(pushes.length).toBe(i + 1), { timeout: 8000, interval: 20 });
         latencies.push(pushes[i]!.at - sentAt);
       }
-      expect(JSON.parse(await decryptAes128gcm(pushes[0]!.body, sub))).toMatchObject({ title: "Alice started a conversation with you" });
-      expect(JSON.parse(await decryptAes128gcm(pushes[1]!.body, sub))).toMatchObject({ title: "New message from Alice" });
+      expect(JSON.parse(await decryptAes128gcm(pushes[0]!.body, sub))).toMatchObject({
+        title: "Alice started a conversation with you",
+      });
+      expect(JSON.parse(await decryptAes128gcm(pushes[1]!.body, sub))).toMatchObject({
+        title: "New message from Alice",
+      });
       // The time from a message to its push request (notes/i10.md; the queue's max_batch_timeout is 1 s).
       console.log(`message → push request: ${latencies.map((ms) => ms.toFixed(0)).join(", ")} ms`);
     } finally {
@@ -91,13 +122,33 @@ describe("every notification type", () => {
     const { alice, bob, conversationId } = await pair({ name: "Alice" });
     const mailer = outboxMailer(mailerFor(env));
     const s = senders({ mailer });
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
-    const first: NotifyEvent = { kind: "message", conversationId, senderId: alice.id, receiverId: bob.id, messageId: (await lastMessageId(conversationId))! };
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hi",
+    });
+    const first: NotifyEvent = {
+      kind: "message",
+      conversationId,
+      senderId: alice.id,
+      receiverId: bob.id,
+      messageId: (await lastMessageId(conversationId))!,
+    };
     expect(await deliver(env, first, s)).toEqual({ mail: true, push: 0 });
     expect(await deliver(env, first, s)).toEqual({ mail: false, push: 0 });
     expect(mailer.sent.map((m) => m.subject)).toEqual(["Alice started a conversation with you"]);
 
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "again" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "again",
+    });
     const second: NotifyEvent = { ...first, messageId: (await lastMessageId(conversationId))! };
     await off(bob.id, "new_message");
     expect((await deliver(env, second, s)).mail).toBe(false);
@@ -113,7 +164,10 @@ describe("every notification type", () => {
     expect((await deliver(env, second, s)).mail).toBe(false);
     await env.DB.prepare("DELETE FROM blocks WHERE blocker_id = ?1").bind(bob.id).run();
     expect((await deliver(env, second, s)).mail).toBe(true);
-    expect(mailer.sent.map((m) => m.subject)).toEqual(["Alice started a conversation with you", "New message from Alice"]);
+    expect(mailer.sent.map((m) => m.subject)).toEqual([
+      "Alice started a conversation with you",
+      "New message from Alice",
+    ]);
   });
 
   it("like and match: mail and push once each; not when likes are off", async () => {
@@ -127,7 +181,10 @@ describe("every notification type", () => {
     const ev: NotifyEvent = { kind: "like", likerId: liker.id, likedId: liked.id };
     expect(await deliver(env, ev, s)).toEqual({ mail: true, push: 1 });
     expect(await deliver(env, ev, s)).toEqual({ mail: false, push: 0 });
-    expect(await payloadOf(push.received[0]!, sub)).toMatchObject({ title: "Lina likes you", url: `/likes/m/${liker.id}` });
+    expect(await payloadOf(push.received[0]!, sub)).toMatchObject({
+      title: "Lina likes you",
+      url: `/likes/m/${liker.id}`,
+    });
     // Liked back: the other one hears of the match.
     await like({ env }, liked.id, liker.id);
     expect((await deliver(env, { kind: "like", likerId: liked.id, likedId: liker.id }, s)).mail).toBe(true);
@@ -135,14 +192,26 @@ describe("every notification type", () => {
     const other = await createMember({ name: "Nia" });
     await like({ env }, other.id, liked.id);
     await off(liked.id, "like");
-    expect(await deliver(env, { kind: "like", likerId: other.id, likedId: liked.id }, s)).toEqual({ mail: false, push: 0 });
+    expect(await deliver(env, { kind: "like", likerId: other.id, likedId: liked.id }, s)).toEqual({
+      mail: false,
+      push: 0,
+    });
   });
 
   it("unread reminder, new members digest and inactive reminder: scheduled by the cron, sent once per period, not when off", async () => {
     const now = Math.floor(Date.now() / 1000);
     const { alice, bob, conversationId } = await pair({ name: "Alice" });
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hello?" });
-    await env.DB.prepare("UPDATE conversation_members SET last_activity_at = ?2 WHERE conversation_id = ?1").bind(conversationId, now - 30 * 3600).run();
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hello?",
+    });
+    await env.DB.prepare("UPDATE conversation_members SET last_activity_at = ?2 WHERE conversation_id = ?1")
+      .bind(conversationId, now - 30 * 3600)
+      .run();
     const sent = vi.spyOn(env.NOTIFY_QUEUE, "sendBatch");
     expect(await scheduleUnreadReminders(env, now)).toBeGreaterThanOrEqual(1);
     const events = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent));
@@ -160,7 +229,9 @@ describe("every notification type", () => {
     await member({ name: "Far", gender: "male", country: "NL", region: "GR" });
     sent.mockClear();
     await scheduleNewMembersDigest(env, new Date());
-    const digest = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent)).find((e) => e.kind === "digest" && e.userId === reader.id)!;
+    const digest = sent.mock.calls
+      .flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent))
+      .find((e) => e.kind === "digest" && e.userId === reader.id)!;
     expect((await deliver(env, digest, s)).mail).toBe(true);
     expect(mailer.sent.at(-1)!.text).toContain("Sam");
     expect(mailer.sent.at(-1)!.text).not.toContain("Far");
@@ -172,7 +243,9 @@ describe("every notification type", () => {
     await off(away2.id, "reminders");
     sent.mockClear();
     await scheduleInactiveReminders(env, new Date());
-    const reminders = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent)).filter((e) => e.kind === "digest");
+    const reminders = sent.mock.calls
+      .flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent))
+      .filter((e) => e.kind === "digest");
     expect(reminders.some((e) => e.kind === "digest" && e.userId === away.id)).toBe(true);
     expect(reminders.some((e) => e.kind === "digest" && e.userId === away2.id)).toBe(false);
     const r = reminders.find((e) => e.kind === "digest" && e.userId === away.id)!;
@@ -208,22 +281,45 @@ describe("Web Push", () => {
     const { alice, bob, conversationId } = await pair({ name: "Alice" });
     const sub = await subscribed(bob.id);
     const push = pushService(201);
-    await roomStub(env, conversationId).send({ conversationId, senderId: alice.id, prices: PRICES, clientId: cid(), kind: "text", body: "hi" });
-    const ev: NotifyEvent = { kind: "message", conversationId, senderId: alice.id, receiverId: bob.id, messageId: (await lastMessageId(conversationId))! };
-    expect(await deliver(env, ev, senders({ mailer: outboxMailer(mailerFor(env)), push }))).toEqual({ mail: true, push: 1 });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hi",
+    });
+    const ev: NotifyEvent = {
+      kind: "message",
+      conversationId,
+      senderId: alice.id,
+      receiverId: bob.id,
+      messageId: (await lastMessageId(conversationId))!,
+    };
+    expect(await deliver(env, ev, senders({ mailer: outboxMailer(mailerFor(env)), push }))).toEqual({
+      mail: true,
+      push: 1,
+    });
     const req = push.received[0]!;
     expect(req.url).toBe(sub.json.endpoint);
     expect(req.headers.get("content-encoding")).toBe("aes128gcm");
     expect(Number(req.headers.get("ttl"))).toBeGreaterThan(0);
     const vapid = await verifyVapid(req.headers.get("authorization")!, req.url);
-    expect(vapid).toMatchObject({ valid: true, alg: "ES256", claims: { aud: "https://fcm.googleapis.com", sub: env.VAPID_SUBJECT } });
+    expect(vapid).toMatchObject({
+      valid: true,
+      alg: "ES256",
+      claims: { aud: "https://fcm.googleapis.com", sub: env.VAPID_SUBJECT },
+    });
     expect(vapid.claims.exp).toBeGreaterThan(Date.now() / 1000);
     // The key the site hands to browsers is the one that signed.
     const keyRes = await get("/api/user.php?push=1", { cookie: await cookieOf(bob.id) });
     expect(((await keyRes.json()) as { public_key: string }).public_key).toBe(vapid.publicKey);
     expect(await payloadOf(req, sub)).toEqual({
-      title: "Alice started a conversation with you", body: "Alice sent you a first message on Amora.",
-      url: `/chats/${conversationId}`, tag: `chat-${conversationId}`, icon: "/icons/icon-192.png",
+      title: "Alice started a conversation with you",
+      body: "Alice sent you a first message on Amora.",
+      url: `/chats/${conversationId}`,
+      tag: `chat-${conversationId}`,
+      icon: "/icons/icon-192.png",
     });
   });
 
@@ -234,7 +330,9 @@ describe("Web Push", () => {
     const firefox = await subscribed(liked.id, "https://updates.push.services.mozilla.com/wpush/v2/gone-device");
     const alive = await subscribed(liked.id, "https://fcm.googleapis.com/fcm/send/live-device");
     const answers: Record<string, () => Response> = {
-      [chrome.json.endpoint]: recorded.fcmGone, [firefox.json.endpoint]: recorded.mozillaNotFound, [alive.json.endpoint]: recorded.fcmCreated,
+      [chrome.json.endpoint]: recorded.fcmGone,
+      [firefox.json.endpoint]: recorded.mozillaNotFound,
+      [alive.json.endpoint]: recorded.fcmCreated,
     };
     const push = pushService(() => answers[push.received.at(-1)!.url]!());
     await like({ env }, liker.id, liked.id);
@@ -251,7 +349,10 @@ describe("Web Push", () => {
     await expect(deliver(env, ev2, senders({ mailer: outboxMailer(mailerFor(env)), push: busy }))).rejects.toThrow();
     expect((await subscriptionsOf(env.DB, liked.id)).length).toBe(1);
     const ok = pushService(() => recorded.fcmCreated());
-    expect(await deliver(env, ev2, senders({ mailer: outboxMailer(mailerFor(env)), push: ok }))).toEqual({ mail: false, push: 1 });
+    expect(await deliver(env, ev2, senders({ mailer: outboxMailer(mailerFor(env)), push: ok }))).toEqual({
+      mail: false,
+      push: 1,
+    });
   });
 
   it("POST /api/user.php?push=1 stores a device (several per member); bad input 400; visitors 401; DELETE turns push off", async () => {
@@ -259,8 +360,14 @@ describe("Web Push", () => {
     const cookie = await cookieOf(m.id);
     const send = (method: string, body: unknown, c: string | null = cookie) =>
       SELF.fetch("http://localhost/api/user.php?push=1", {
-        method, body: typeof body === "string" ? body : JSON.stringify(body),
-        headers: { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/json", ...(c ? { Cookie: c } : {}) },
+        method,
+        body: typeof body === "string" ? body : JSON.stringify(body),
+        headers: {
+          Host: "localhost",
+          Origin: "http://localhost",
+          "Content-Type": "application/json",
+          ...(c ? { Cookie: c } : {}),
+        },
       });
     const phone = await browserSubscription();
     const laptop = await browserSubscription();
@@ -271,10 +378,14 @@ describe("Web Push", () => {
     expect(await count("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?1", m.id)).toBe(2);
     expect(await count("SELECT push_subscribed AS n FROM users WHERE id = ?1", m.id)).toBe(1);
     for (const bad of [
-      "{not json", {}, { ...phone.json, endpoint: "http://insecure.example/x" }, { ...phone.json, keys: { p256dh: "short", auth: phone.json.keys.auth } },
+      "{not json",
+      {},
+      { ...phone.json, endpoint: "http://insecure.example/x" },
+      { ...phone.json, keys: { p256dh: "short", auth: phone.json.keys.auth } },
       { ...phone.json, endpoint: `https://fcm.googleapis.com/fcm/send/${"x".repeat(5000)}` },
       // Not a push service: the Worker would post to it.
-      { ...phone.json, endpoint: "https://attacker.example/collect" }, { ...phone.json, endpoint: "https://fcm.googleapis.com.attacker.example/x" },
+      { ...phone.json, endpoint: "https://attacker.example/collect" },
+      { ...phone.json, endpoint: "https://fcm.googleapis.com.attacker.example/x" },
       { ...phone.json, endpoint: "https://fcm.googleapis.com:8443/fcm/send/x" },
     ]) {
       expect([400, 413]).toContain((await send("POST", bad)).status);
@@ -296,7 +407,8 @@ describe("a device that moves to another member (issue 19, item 4)", () => {
   const flag = (id: string) => count("SELECT push_subscribed AS n FROM users WHERE id = ?1", id);
   const send = async (cookie: string, body: unknown) =>
     SELF.fetch("http://localhost/api/user.php?push=1", {
-      method: "POST", body: JSON.stringify(body),
+      method: "POST",
+      body: JSON.stringify(body),
       headers: { Host: "localhost", Origin: "http://localhost", "Content-Type": "application/json", Cookie: cookie },
     });
 
@@ -370,15 +482,20 @@ describe("unsubscribe, bounces and complaints", () => {
     const s = await unsubscribeSignature(env, m.id, "like");
     const oneClick = (query: string) =>
       SELF.fetch(`http://localhost/unsubscribe?${query}`, {
-        method: "POST", body: "List-Unsubscribe=One-Click",
+        method: "POST",
+        body: "List-Unsubscribe=One-Click",
         headers: { Host: "localhost", "Content-Type": "application/x-www-form-urlencoded" },
       });
     expect((await oneClick(`u=${m.id}&t=like&s=${"0".repeat(32)}`)).status).toBe(400);
     expect((await oneClick(`u=${m.id}&t=news&s=${s}`)).status).toBe(400);
     expect(await count("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1", m.id)).toBe(0);
     expect((await oneClick(`u=${m.id}&t=like&s=${s}`)).status).toBe(200);
-    expect(await env.DB.prepare("SELECT type, reason FROM notifications_disabled WHERE user_id = ?1").bind(m.id).all().then((r) => r.results))
-      .toEqual([{ type: "like", reason: "list_unsubscribe" }]);
+    expect(
+      await env.DB.prepare("SELECT type, reason FROM notifications_disabled WHERE user_id = ?1")
+        .bind(m.id)
+        .all()
+        .then((r) => r.results),
+    ).toEqual([{ type: "like", reason: "list_unsubscribe" }]);
     // The GET shows a button and changes nothing.
     const page = await get(`/unsubscribe?u=${m.id}&t=news&s=${await unsubscribeSignature(env, m.id, "news")}`);
     expect(await page.text()).toContain('name="t" value="news"');
@@ -388,13 +505,25 @@ describe("unsubscribe, bounces and complaints", () => {
   it("the webhook records bounces and complaints only with a valid signature; the member sees why in /notifications", async () => {
     const m = await createMember({ email: `bouncy-${Date.now()}@example.com` });
     const sign = async (body: string) => {
-      const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(env.MAIL_WEBHOOK_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      const key = await crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(env.MAIL_WEBHOOK_SECRET),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
       const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
       return `sha256=${[...mac].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
     };
     const hook = (body: string, signature?: string) =>
       SELF.fetch("http://localhost/api/mail-events", {
-        method: "POST", body, headers: { Host: "localhost", "Content-Type": "application/json", ...(signature ? { "X-Signature": signature } : {}) },
+        method: "POST",
+        body,
+        headers: {
+          Host: "localhost",
+          "Content-Type": "application/json",
+          ...(signature ? { "X-Signature": signature } : {}),
+        },
       });
     const body = JSON.stringify({ type: "bounce", email: m.email.toUpperCase() });
     expect((await hook(body)).status).toBe(401);
@@ -402,17 +531,27 @@ describe("unsubscribe, bounces and complaints", () => {
     expect((await hook("{", await sign("{"))).status).toBe(400);
     expect(await count("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1", m.id)).toBe(0);
     expect((await hook(body, await sign(body))).status).toBe(200);
-    expect(await count("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1 AND reason = 'bounce'", m.id)).toBe(8);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1 AND reason = 'bounce'", m.id),
+    ).toBe(8);
     // E-mail stops, push goes on.
     const push = pushService();
     const liker = await createMember({ name: "Lina" });
     await subscribed(m.id);
     await like({ env }, liker.id, m.id);
-    expect(await deliver(env, { kind: "like", likerId: liker.id, likedId: m.id }, senders({ mailer: outboxMailer(mailerFor(env)), push }))).toEqual({ mail: false, push: 1 });
+    expect(
+      await deliver(
+        env,
+        { kind: "like", likerId: liker.id, likedId: m.id },
+        senders({ mailer: outboxMailer(mailerFor(env)), push }),
+      ),
+    ).toEqual({ mail: false, push: 1 });
     // The settings page says why, and saving the types turns e-mail on again.
     const cookie = await cookieOf(m.id);
     expect(await (await get("/notifications", { cookie })).text()).toContain("alert-warning");
     await post("/notifications", { enabled: "like" }, { cookie });
-    expect(await count("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1 AND type = 'like'", m.id)).toBe(0);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM notifications_disabled WHERE user_id = ?1 AND type = 'like'", m.id),
+    ).toBe(0);
   });
 });

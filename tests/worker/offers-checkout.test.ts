@@ -1,13 +1,29 @@
 /** Buying with a discount through the sandbox, as a browser would: prices shown, amount charged, code used up. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow, webhook, clickKey } from "./payments-helpers";
+import {
+  choose,
+  expectLedgerExplains,
+  get,
+  member,
+  paymentRow,
+  post,
+  startPayment,
+  userRow,
+  webhook,
+  clickKey,
+} from "./payments-helpers";
 import { retentionDiscountCode } from "../../app/models/accounts.server";
 import { getBrandByHost } from "../../app/models/brand.server";
 
 const redemptions = async (userId: string) =>
-  (await env.DB.prepare("SELECT c.code, r.payment_id FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1")
-    .bind(userId).all<{ code: string; payment_id: string }>()).results;
+  (
+    await env.DB.prepare(
+      "SELECT c.code, r.payment_id FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1",
+    )
+      .bind(userId)
+      .all<{ code: string; payment_id: string }>()
+  ).results;
 
 describe("checkout with the time bonus", () => {
   it("a member minutes old sees 25% off struck through, pays the discounted amount, and TIMEBONUS25 is then used up", async () => {
@@ -20,9 +36,15 @@ describe("checkout with the time bonus", () => {
     const { providerId, paymentId } = await startPayment(m.cookie, "p1", "ideal");
     const open = await paymentRow(paymentId);
     expect(open).toMatchObject({ amount_cents: 1496, original_amount_cents: 1995, status: "open" });
-    expect(open!.discount_code_id).toBe((await env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'TIMEBONUS25'").first("id")));
+    expect(open!.discount_code_id).toBe(
+      await env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'TIMEBONUS25'").first("id"),
+    );
     // While it is open, the code is held: a second checkout gets no second discount.
-    const second = await post("/credits/p0/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal", code: "TIMEBONUS25" }, { cookie: m.cookie });
+    const second = await post(
+      "/credits/p0/ideal",
+      { intent: "pay", intent_key: clickKey(), method: "ideal", code: "TIMEBONUS25" },
+      { cookie: m.cookie },
+    );
     expect(second.status).toBe(200);
     expect(await second.text()).toContain("Code already used");
 
@@ -51,10 +73,16 @@ describe("checkout with the time bonus", () => {
       expect(html, `${lng} ${code}`).toMatch(text);
     }
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n");
-    const res = await post("/credits/p1/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal", code: "NOPE-42" }, { cookie: m.cookie });
+    const res = await post(
+      "/credits/p1/ideal",
+      { intent: "pay", intent_key: clickKey(), method: "ideal", code: "NOPE-42" },
+      { cookie: m.cookie },
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Code not found");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n")).toBe(before);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n")).toBe(
+      before,
+    );
   });
 
   it("the delete-account code STAY-… buys with its percentage off; the amount comes from the server, not the form", async () => {
@@ -72,8 +100,14 @@ describe("checkout with the time bonus", () => {
 
   it("20 checkouts at once with the time bonus: one payment carries it", async () => {
     const m = await member({}, 0);
-    const results = await Promise.all(Array.from({ length: 20 }, () => post("/credits/p0/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal" }, { cookie: m.cookie })));
-    const rows = await env.DB.prepare("SELECT amount_cents, discount_code_id FROM payments WHERE user_id = ?1").bind(m.id).all<{ amount_cents: number; discount_code_id: number | null }>();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post("/credits/p0/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal" }, { cookie: m.cookie }),
+      ),
+    );
+    const rows = await env.DB.prepare("SELECT amount_cents, discount_code_id FROM payments WHERE user_id = ?1")
+      .bind(m.id)
+      .all<{ amount_cents: number; discount_code_id: number | null }>();
     expect(rows.results.filter((r) => r.discount_code_id !== null)).toHaveLength(1);
     expect(rows.results.filter((r) => r.discount_code_id !== null)[0]!.amount_cents).toBe(746);
     // The others were refused ("Code already used") or, once the code showed as held, priced in full.
@@ -86,7 +120,8 @@ describe("the try-out package of the delete-account offer", () => {
   it("is a real small package: the delete flow links to it, it is not listed with the tiers, and it is bought once", async () => {
     const m = await member({}, 30);
     expect(await (await get("/settings/delete", { cookie: m.cookie })).text()).toContain('href="/credits/tryout"');
-    for (const path of ["/credits", "/premium", "/directdebit", "/directdebit?package=tryout"]) expect(await (await get(path, { cookie: m.cookie })).text(), path).not.toContain("Try-out");
+    for (const path of ["/credits", "/premium", "/directdebit", "/directdebit?package=tryout"])
+      expect(await (await get(path, { cookie: m.cookie })).text(), path).not.toContain("Try-out");
     const page = await (await get("/credits/tryout/ideal", { cookie: m.cookie })).text();
     expect(page).toContain("You chose the Try-out package for €2.95");
     expect(page).toContain("10 credits");
@@ -96,7 +131,11 @@ describe("the try-out package of the delete-account offer", () => {
     const { providerId, paymentId } = await startPayment(m.cookie, "tryout", "ideal");
     expect(await paymentRow(paymentId)).toMatchObject({ package_id: "tryout", amount_cents: 295, credits: 10 });
     // While it is open, a second one is refused; nothing else is stored.
-    const again = await post("/credits/tryout/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal" }, { cookie: m.cookie });
+    const again = await post(
+      "/credits/tryout/ideal",
+      { intent: "pay", intent_key: clickKey(), method: "ideal" },
+      { cookie: m.cookie },
+    );
     expect(again.status).toBe(200);
     expect(await again.text()).toContain("You have already used your try-out package");
     await choose(providerId, "paid");
@@ -111,8 +150,16 @@ describe("the try-out package of the delete-account offer", () => {
 
   it("10 checkouts at once: one payment", async () => {
     const m = await member({}, 30);
-    await Promise.all(Array.from({ length: 10 }, () => post("/credits/tryout/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal" }, { cookie: m.cookie })));
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND package_id = 'tryout'").bind(m.id).first("n")).toBe(1);
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post("/credits/tryout/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal" }, { cookie: m.cookie }),
+      ),
+    );
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND package_id = 'tryout'")
+        .bind(m.id)
+        .first("n"),
+    ).toBe(1);
   });
 });
 
@@ -125,21 +172,31 @@ describe("one built-in discount per member (issue 19, item 2)", () => {
     // …and opens another that would carry the time bonus: it is the same built-in discount, already held.
     const page = await (await get("/credits/p0/ideal", { cookie: m.cookie })).text();
     expect(page).not.toContain("price-was");
-    const typed = await post("/credits/p0/ideal", { intent: "pay", intent_key: clickKey(), method: "ideal", code: "TIMEBONUS25" }, { cookie: m.cookie });
+    const typed = await post(
+      "/credits/p0/ideal",
+      { intent: "pay", intent_key: clickKey(), method: "ideal", code: "TIMEBONUS25" },
+      { cookie: m.cookie },
+    );
     expect(await typed.text()).toContain("Code already used");
     const bonus = await startPayment(m.cookie, "p0", "ideal");
-    expect(await paymentRow(bonus.paymentId)).toMatchObject({ amount_cents: 995, original_amount_cents: null, discount_code_id: null });
+    expect(await paymentRow(bonus.paymentId)).toMatchObject({
+      amount_cents: 995,
+      original_amount_cents: null,
+      discount_code_id: null,
+    });
 
     for (const p of [welcome, bonus]) {
       await choose(p.providerId, "paid");
       await webhook(p.providerId);
     }
-    const discounted = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status = 'paid' AND original_amount_cents IS NOT NULL")
-      .bind(m.id).first("n");
+    const discounted = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status = 'paid' AND original_amount_cents IS NOT NULL",
+    )
+      .bind(m.id)
+      .first("n");
     expect(discounted).toBe(1);
     expect(await redemptions(m.id)).toEqual([{ code: "WELCOME25", payment_id: welcome.paymentId }]);
     expect(await userRow(m.id)).toMatchObject({ credits: 85, paid_user: 1 });
     await expectLedgerExplains(m.id);
   });
 });
-

@@ -6,7 +6,16 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DIRECT_DEBIT_METHOD } from "../../app/models/directdebit.server";
-import { DIRECT_DEBIT_DETAILS, expectLedgerExplains, member, paymentRow, post, startPayment, userRow, webhook } from "./payments-helpers";
+import {
+  DIRECT_DEBIT_DETAILS,
+  expectLedgerExplains,
+  member,
+  paymentRow,
+  post,
+  startPayment,
+  userRow,
+  webhook,
+} from "./payments-helpers";
 
 let phone = 20_000_000;
 const nextMobile = () => `06${String(++phone).slice(-8)}`;
@@ -19,27 +28,44 @@ async function signedUp(secondsAgo: number) {
 }
 
 const page = async (cookie: string, query = "") =>
-  (await SELF.fetch(`http://localhost/directdebit${query}`, { headers: { Host: "localhost", Cookie: cookie }, redirect: "manual" })).text();
+  (
+    await SELF.fetch(`http://localhost/directdebit${query}`, {
+      headers: { Host: "localhost", Cookie: cookie },
+      redirect: "manual",
+    })
+  ).text();
 
-const postDd = (cookie: string, form: Record<string, string>, query = "") => post(`/directdebit${query}`, form, { cookie });
+const postDd = (cookie: string, form: Record<string, string>, query = "") =>
+  post(`/directdebit${query}`, form, { cookie });
 
 /** Sends the form for `pkg` and enters the code from the SMS; answers the confirmation's response. */
 async function payByDirectDebit(cookie: string, userId: string, pkg = "p1") {
   const mobile = nextMobile();
   const sent = await postDd(cookie, { ...DIRECT_DEBIT_DETAILS, package: pkg, mobile }, `?package=${pkg}`);
   expect(sent.status).toBe(302);
-  const request = (await env.DB.prepare("SELECT id, amount_cents FROM directdebit_requests WHERE user_id = ?1 AND status = 'open'").bind(userId)
+  const request = (await env.DB.prepare(
+    "SELECT id, amount_cents FROM directdebit_requests WHERE user_id = ?1 AND status = 'open'",
+  )
+    .bind(userId)
     .first<{ id: string; amount_cents: number }>())!;
-  const sms = await env.DB.prepare('SELECT body FROM sms_outbox WHERE "to" = ?1 ORDER BY id DESC').bind(`+31${mobile.slice(1)}`).first<{ body: string }>();
+  const sms = await env.DB.prepare('SELECT body FROM sms_outbox WHERE "to" = ?1 ORDER BY id DESC')
+    .bind(`+31${mobile.slice(1)}`)
+    .first<{ body: string }>();
   const code = /\b(\d{6})\b/.exec(sms!.body)![1]!;
   return { request, confirm: () => postDd(cookie, { intent: "code", request: request.id, code }) };
 }
 
 const paymentIdFrom = (res: Response) => /\?payment=([\w-]+)$/.exec(res.headers.get("Location") ?? "")?.[1];
 const redemptions = async (userId: string) =>
-  (await env.DB.prepare("SELECT c.code, r.payment_id FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1")
-    .bind(userId).all<{ code: string; payment_id: string }>()).results;
-const timeBonusId = () => env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'TIMEBONUS25'").first<number>("id");
+  (
+    await env.DB.prepare(
+      "SELECT c.code, r.payment_id FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1",
+    )
+      .bind(userId)
+      .all<{ code: string; payment_id: string }>()
+  ).results;
+const timeBonusId = () =>
+  env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'TIMEBONUS25'").first<number>("id");
 
 describe("direct debit with the time bonus", () => {
   it("a member minutes old sees 25% off, is charged 25% less on the mandate, and the code is redeemed once when the bank collects", async () => {
@@ -62,10 +88,17 @@ describe("direct debit with the time bonus", () => {
     const paymentId = paymentIdFrom(res)!;
     const payment = (await paymentRow(paymentId))!;
     expect(payment).toMatchObject({
-      status: "pending", method: DIRECT_DEBIT_METHOD, sequence_type: "recurring", amount_cents: 1496, original_amount_cents: 1995, credits: 60,
+      status: "pending",
+      method: DIRECT_DEBIT_METHOD,
+      sequence_type: "recurring",
+      amount_cents: 1496,
+      original_amount_cents: 1995,
+      credits: 60,
       discount_code_id: await timeBonusId(),
     });
-    const charged = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1").bind(payment.provider_ref).first<{ data: string }>();
+    const charged = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1")
+      .bind(payment.provider_ref)
+      .first<{ data: string }>();
     expect(JSON.parse(charged!.data).amount).toEqual({ cents: 1496, currency: "EUR" });
     // Pending: not redeemed yet, but held (a second discounted payment is not possible meanwhile).
     expect(await redemptions(m.id)).toEqual([]);
@@ -78,7 +111,11 @@ describe("direct debit with the time bonus", () => {
     expect(await paymentRow(paymentId)).toMatchObject({ status: "paid", amount_cents: 1496 });
     expect(await redemptions(m.id)).toEqual([{ code: "TIMEBONUS25", payment_id: paymentId }]);
     expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase'").bind(m.id).first("n")).toBe(1);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase'")
+        .bind(m.id)
+        .first("n"),
+    ).toBe(1);
     await expectLedgerExplains(m.id);
     // Paid now: full prices from here on.
     expect(await page(m.cookie, "?package=p1")).not.toContain("price-was");
@@ -92,7 +129,11 @@ describe("direct debit with the time bonus", () => {
     const dd = await payByDirectDebit(m.cookie, m.id);
     expect(dd.request.amount_cents).toBe(1995);
     const paymentId = paymentIdFrom(await dd.confirm())!;
-    expect(await paymentRow(paymentId)).toMatchObject({ amount_cents: 1995, original_amount_cents: null, discount_code_id: null });
+    expect(await paymentRow(paymentId)).toMatchObject({
+      amount_cents: 1995,
+      original_amount_cents: null,
+      discount_code_id: null,
+    });
     const provider = (await paymentRow(paymentId))!.provider_ref as string;
     await post(`/sandbox/${provider}`, { outcome: "settle" });
     await webhook(provider);
@@ -101,12 +142,16 @@ describe("direct debit with the time bonus", () => {
   });
 
   it("the monthly limit counts the discounted amount", async () => {
-    const limit = (await env.DB.prepare("SELECT directdebit_monthly_limit_cents AS n FROM brands WHERE id = 1").first<{ n: number }>())!.n;
+    const limit = (await env.DB.prepare("SELECT directdebit_monthly_limit_cents AS n FROM brands WHERE id = 1").first<{
+      n: number;
+    }>())!.n;
     const used = async (userId: string) =>
       env.DB.prepare(
         `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status)
          VALUES (?1, ?2, 1, 'p3', 400, ?3, 'EUR', ?4, 'sandbox', 'paid')`,
-      ).bind(`pay-${crypto.randomUUID()}`, userId, limit - 1500, DIRECT_DEBIT_METHOD).run();
+      )
+        .bind(`pay-${crypto.randomUUID()}`, userId, limit - 1500, DIRECT_DEBIT_METHOD)
+        .run();
     // 15.00 left this month: p1 at 14.96 fits, at 19.95 it does not.
     const fresh = await signedUp(10 * 60);
     const old = await signedUp(30 * 86_400);
@@ -116,7 +161,11 @@ describe("direct debit with the time bonus", () => {
     expect(await page(old.cookie, "?package=p1")).toContain("monthly limit");
     const dd = await payByDirectDebit(fresh.cookie, fresh.id);
     expect((await dd.confirm()).status).toBe(302);
-    expect(await env.DB.prepare("SELECT amount_cents FROM payments WHERE user_id = ?1 AND status = 'pending'").bind(fresh.id).first("amount_cents")).toBe(1496);
+    expect(
+      await env.DB.prepare("SELECT amount_cents FROM payments WHERE user_id = ?1 AND status = 'pending'")
+        .bind(fresh.id)
+        .first("amount_cents"),
+    ).toBe(1496);
   });
 
   it("a discount taken by another checkout in the meantime is not charged twice: the direct debit stops and the member starts again", async () => {
@@ -125,12 +174,21 @@ describe("direct debit with the time bonus", () => {
     expect(dd.request.amount_cents).toBe(1496);
     // Meanwhile the member starts a card checkout, which takes the time bonus.
     const card = await startPayment(m.cookie, "p0", "ideal");
-    expect(await paymentRow(card.paymentId)).toMatchObject({ amount_cents: 746, discount_code_id: await timeBonusId() });
+    expect(await paymentRow(card.paymentId)).toMatchObject({
+      amount_cents: 746,
+      discount_code_id: await timeBonusId(),
+    });
     const res = await dd.confirm();
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("Code already used");
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND method = ?2").bind(m.id, DIRECT_DEBIT_METHOD).first("n")).toBe(0);
-    expect(await env.DB.prepare("SELECT status FROM directdebit_requests WHERE id = ?1").bind(dd.request.id).first("status")).toBe("canceled");
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND method = ?2")
+        .bind(m.id, DIRECT_DEBIT_METHOD)
+        .first("n"),
+    ).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT status FROM directdebit_requests WHERE id = ?1").bind(dd.request.id).first("status"),
+    ).toBe("canceled");
     // Starting again, the price is the full one while the card payment holds the code.
     expect(await page(m.cookie, "?package=p1")).toContain("You pay €19.95 for 60 credits");
   });

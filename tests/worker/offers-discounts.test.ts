@@ -17,18 +17,40 @@ async function memberSince(secondsAgo: number, o: { paidUser?: boolean; country?
 }
 
 let codeSeq = 0;
-async function code(o: { percentage?: string; minimum?: number; country?: string; userId?: string; expires?: number; status?: string; methods?: string[]; once?: boolean } = {}) {
+async function code(
+  o: {
+    percentage?: string;
+    minimum?: number;
+    country?: string;
+    userId?: string;
+    expires?: number;
+    status?: string;
+    methods?: string[];
+    once?: boolean;
+  } = {},
+) {
   codeSeq += 1;
   const c = `TEST${Date.now().toString(36).toUpperCase()}${codeSeq}`;
   await env.DB.prepare(
     "INSERT INTO discount_codes (code, value_percentage, minimum_order_value, country, user_id, expires, status, once_per_user, paymentmethods) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
   )
-    .bind(c, o.percentage ?? "20", o.minimum ?? null, o.country ?? null, o.userId ?? null, o.expires ?? null, o.status ?? "active", o.once === false ? 0 : 1, o.methods ? JSON.stringify(o.methods) : null)
+    .bind(
+      c,
+      o.percentage ?? "20",
+      o.minimum ?? null,
+      o.country ?? null,
+      o.userId ?? null,
+      o.expires ?? null,
+      o.status ?? "active",
+      o.once === false ? 0 : 1,
+      o.methods ? JSON.stringify(o.methods) : null,
+    )
     .run();
   return c;
 }
 
-const codeId = async (c: string) => (await env.DB.prepare("SELECT id FROM discount_codes WHERE code = ?1").bind(c).first<{ id: number }>())!.id;
+const codeId = async (c: string) =>
+  (await env.DB.prepare("SELECT id FROM discount_codes WHERE code = ?1").bind(c).first<{ id: number }>())!.id;
 
 /** A payment as the checkout inserts it: carrying the code only if the claim guard lets it. */
 function insertPayment(userId: string, codeIdValue: number, id = `pay-${crypto.randomUUID()}`) {
@@ -41,7 +63,9 @@ function insertPayment(userId: string, codeIdValue: number, id = `pay-${crypto.r
 /** The completion batch: the guarded status change, then the redemption. */
 function complete(paymentId: string) {
   return env.DB.batch([
-    env.DB.prepare("UPDATE payments SET status = 'paid' WHERE id = ?1 AND status IN ('open', 'pending')").bind(paymentId),
+    env.DB.prepare("UPDATE payments SET status = 'paid' WHERE id = ?1 AND status IN ('open', 'pending')").bind(
+      paymentId,
+    ),
     redemptionStatement(env.DB, paymentId),
   ]);
 }
@@ -60,18 +84,41 @@ describe("GET /api/discountcode.php", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toContain("no-store");
     const body = (await res.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(
-      ["code", "country", "currency", "expired", "expires", "minimum_order_value", "paymentmethods", "status", "user_id", "validity", "value_percentage"],
-    );
-    expect(body).toMatchObject({ code: "TIMEBONUS25", value_percentage: "25", user_id: m.id, status: "active", validity: "once_per_user", expired: false, currency: "EUR" });
+    expect(Object.keys(body).sort()).toEqual([
+      "code",
+      "country",
+      "currency",
+      "expired",
+      "expires",
+      "minimum_order_value",
+      "paymentmethods",
+      "status",
+      "user_id",
+      "validity",
+      "value_percentage",
+    ]);
+    expect(body).toMatchObject({
+      code: "TIMEBONUS25",
+      value_percentage: "25",
+      user_id: m.id,
+      status: "active",
+      validity: "once_per_user",
+      expired: false,
+      currency: "EUR",
+    });
     expect(Date.parse(body.expires as string) / 1000).toBe(m.member.createdAt + 4 * HOUR);
-    const welcome = (await (await get("/api/discountcode.php?welcome=true", { cookie })).json()) as Record<string, unknown>;
+    const welcome = (await (await get("/api/discountcode.php?welcome=true", { cookie })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(welcome).toMatchObject({ code: "WELCOME25", value_percentage: "25" });
   });
 
   it("gives the welcome code after 4 hours, nothing after the brand's window or to a paid user", async () => {
     const later = await memberSince(5 * HOUR);
-    expect(await (await get("/api/discountcode.php", { cookie: await sessionCookie(later.id) })).json()).toMatchObject({ code: "WELCOME25" });
+    expect(await (await get("/api/discountcode.php", { cookie: await sessionCookie(later.id) })).json()).toMatchObject({
+      code: "WELCOME25",
+    });
     const old = await memberSince(8 * 24 * HOUR);
     expect((await get("/api/discountcode.php", { cookie: await sessionCookie(old.id) })).status).toBe(404);
     const paid = await memberSince(60, { paidUser: true });
@@ -81,23 +128,43 @@ describe("GET /api/discountcode.php", () => {
 
 describe("checking a typed code", () => {
   const brand = () => getBrandByHost(env, "localhost");
-  const check = async (member: DiscountMember, c: string, o: { price?: number; country?: string; method?: string; pkg?: string; currency?: string } = {}) =>
+  const check = async (
+    member: DiscountMember,
+    c: string,
+    o: { price?: number; country?: string; method?: string; pkg?: string; currency?: string } = {},
+  ) =>
     checkCode(env.DB, {
-      member, brand: await brand(), code: c, packageId: o.pkg ?? "p0", priceCents: o.price ?? 995, currency: o.currency ?? "EUR", country: o.country ?? "NL", method: o.method,
+      member,
+      brand: await brand(),
+      code: c,
+      packageId: o.pkg ?? "p0",
+      priceCents: o.price ?? 995,
+      currency: o.currency ?? "EUR",
+      country: o.country ?? "NL",
+      method: o.method,
     });
 
   it("applies a valid code, case and spaces aside, in integer cents", async () => {
     const { member } = await memberSince(10 * 24 * HOUR);
     const c = await code({ percentage: "25" });
     expect(await check(member, `  ${c.toLowerCase()} `)).toEqual({
-      ok: true, code: { id: await codeId(c), code: c, percentage: "25", originalCents: 995, discountCents: 249, finalCents: 746 },
+      ok: true,
+      code: { id: await codeId(c), code: c, percentage: "25", originalCents: 995, discountCents: 249, finalCents: 746 },
     });
   });
 
   it("Code not found: unknown, garbage, disabled, or another member's personal code", async () => {
     const { member } = await memberSince(10 * 24 * HOUR);
     const other = await createMember();
-    for (const c of ["NOPE-NOT-HERE", "", "x".repeat(500), "DROP TABLE;", "\u202eEDOC", await code({ status: "disabled" }), await code({ userId: other.id })]) {
+    for (const c of [
+      "NOPE-NOT-HERE",
+      "",
+      "x".repeat(500),
+      "DROP TABLE;",
+      "\u202eEDOC",
+      await code({ status: "disabled" }),
+      await code({ userId: other.id }),
+    ]) {
       expect(await check(member, c)).toEqual({ ok: false, error: "not_found" });
     }
   });
@@ -119,8 +186,14 @@ describe("checking a typed code", () => {
     expect(await check(member, await code({ expires: nowS() - 1 }))).toEqual({ ok: false, error: "expired" });
     expect(await check(member, "TIMEBONUS25")).toEqual({ ok: false, error: "expired" });
     expect((await check(member, "WELCOME25")).ok).toBe(true);
-    expect(await check((await memberSince(8 * 24 * HOUR)).member, "WELCOME25")).toEqual({ ok: false, error: "expired" });
-    expect(await check((await memberSince(60, { paidUser: true })).member, "TIMEBONUS25")).toEqual({ ok: false, error: "expired" });
+    expect(await check((await memberSince(8 * 24 * HOUR)).member, "WELCOME25")).toEqual({
+      ok: false,
+      error: "expired",
+    });
+    expect(await check((await memberSince(60, { paidUser: true })).member, "TIMEBONUS25")).toEqual({
+      ok: false,
+      error: "expired",
+    });
     expect((await check((await memberSince(60)).member, "TIMEBONUS25")).ok).toBe(true);
   });
 
@@ -130,7 +203,11 @@ describe("checking a typed code", () => {
     expect(await check(member, de, { country: "NL" })).toEqual({ ok: false, error: "country" });
     expect((await check(member, de, { country: "DE" })).ok).toBe(true);
     const min = await code({ minimum: 1995 });
-    expect(await check(member, min, { price: 995 })).toEqual({ ok: false, error: "minimum", minimum: { cents: 1995, currency: "EUR" } });
+    expect(await check(member, min, { price: 995 })).toEqual({
+      ok: false,
+      error: "minimum",
+      minimum: { cents: 1995, currency: "EUR" },
+    });
     expect((await check(member, min, { price: 1995 })).ok).toBe(true);
     const ideal = await code({ methods: ["ideal", "bancontact"] });
     expect(await check(member, ideal, { method: "paypal" })).toEqual({ ok: false, error: "method" });
@@ -143,13 +220,27 @@ describe("checking a typed code", () => {
     const { member } = await memberSince(10 * 24 * HOUR);
     const min = await code({ minimum: 5000 });
     // p0 costs 109 kr (10,900 öre) on a SEK brand, which is €9.95 in the price table: below €50.
-    expect(await check(member, min, { pkg: "p0", price: 10_900, currency: "SEK", country: "SE" })).toEqual({ ok: false, error: "minimum", minimum: { cents: 5000, currency: "EUR" } });
-    expect(await check(member, min, { pkg: "p1", price: 21_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: false, error: "minimum" });
+    expect(await check(member, min, { pkg: "p0", price: 10_900, currency: "SEK", country: "SE" })).toEqual({
+      ok: false,
+      error: "minimum",
+      minimum: { cents: 5000, currency: "EUR" },
+    });
+    expect(await check(member, min, { pkg: "p1", price: 21_900, currency: "SEK", country: "SE" })).toMatchObject({
+      ok: false,
+      error: "minimum",
+    });
     // p3 costs 899 kr there and €79.95 in euros: the code applies, its percentage to the kronor price.
-    expect(await check(member, min, { pkg: "p3", price: 89_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: true, code: { originalCents: 89_900, finalCents: 71_920 } });
+    expect(await check(member, min, { pkg: "p3", price: 89_900, currency: "SEK", country: "SE" })).toMatchObject({
+      ok: true,
+      code: { originalCents: 89_900, finalCents: 71_920 },
+    });
     // A package without a price in the code's currency cannot be shown to reach the minimum.
-    await env.DB.prepare("INSERT INTO packages (id, tier, credits, price_cents, currency) VALUES ('p-sek-only', 'p3', 999, 99900, 'SEK') ON CONFLICT DO NOTHING").run();
-    expect(await check(member, min, { pkg: "p-sek-only", price: 999_900, currency: "SEK", country: "SE" })).toMatchObject({ ok: false, error: "minimum" });
+    await env.DB.prepare(
+      "INSERT INTO packages (id, tier, credits, price_cents, currency) VALUES ('p-sek-only', 'p3', 999, 99900, 'SEK') ON CONFLICT DO NOTHING",
+    ).run();
+    expect(
+      await check(member, min, { pkg: "p-sek-only", price: 999_900, currency: "SEK", country: "SE" }),
+    ).toMatchObject({ ok: false, error: "minimum" });
   });
 
   it("the checkout of the SEK brand says the minimum in the code's currency", async () => {
@@ -169,7 +260,10 @@ describe("checking a typed code", () => {
     const stay = (await retentionDiscountCode(env.DB, await brand(), id))!;
     expect(stay.code).toMatch(/^STAY-/);
     expect(await check(member, stay.code)).toMatchObject({ ok: true, code: { percentage: "50", finalCents: 497 } });
-    expect(await check((await memberSince(10 * 24 * HOUR)).member, stay.code)).toEqual({ ok: false, error: "not_found" });
+    expect(await check((await memberSince(10 * 24 * HOUR)).member, stay.code)).toEqual({
+      ok: false,
+      error: "not_found",
+    });
   });
 });
 
@@ -179,7 +273,9 @@ describe("once per member under concurrency", () => {
     const tb = await codeId("TIMEBONUS25");
     const results = await Promise.all(Array.from({ length: 20 }, () => insertPayment(id, tb).run()));
     expect(results.filter((r) => r.meta.changes === 1)).toHaveLength(1);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND discount_code_id = ?2").bind(id, tb).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND discount_code_id = ?2")
+      .bind(id, tb)
+      .first<{ n: number }>();
     expect(n!.n).toBe(1);
   });
 
@@ -191,10 +287,14 @@ describe("once per member under concurrency", () => {
     for (const p of [a, b]) {
       await env.DB.prepare(
         "INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, discount_code_id) VALUES (?1, ?2, 1, 'p0', 25, 796, 'EUR', 'ideal', 'sandbox', 'open', ?3)",
-      ).bind(p, id, c).run();
+      )
+        .bind(p, id, c)
+        .run();
     }
     await Promise.all([complete(a!), complete(b!), complete(a!), complete(b!)]);
-    const rows = await env.DB.prepare("SELECT payment_id FROM discount_redemptions WHERE user_id = ?1 AND code_id = ?2").bind(id, c).all();
+    const rows = await env.DB.prepare("SELECT payment_id FROM discount_redemptions WHERE user_id = ?1 AND code_id = ?2")
+      .bind(id, c)
+      .all();
     expect(rows.results).toHaveLength(1);
 
     const unlimited = await codeId(await code({ once: false }));
@@ -202,7 +302,11 @@ describe("once per member under concurrency", () => {
     expect((await insertPayment(id, unlimited, p).run()).meta.changes).toBe(1);
     expect((await insertPayment(id, unlimited).run()).meta.changes).toBe(1);
     await complete(p);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_redemptions WHERE code_id = ?1").bind(unlimited).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM discount_redemptions WHERE code_id = ?1")
+        .bind(unlimited)
+        .first("n"),
+    ).toBe(0);
   });
 });
 
@@ -217,29 +321,56 @@ describe("one built-in discount per member, when the payment completes (issue 19
     const [a, b] = [`pay-${crypto.randomUUID()}`, `pay-${crypto.randomUUID()}`];
     await env.DB.prepare(
       "INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, original_amount_cents, currency, method, provider, provider_ref, status, discount_code_id) VALUES (?1, ?2, 1, 'p0', 25, 746, 995, 'EUR', 'ideal', 'sandbox', ?4, 'open', ?3)",
-    ).bind(a, id, tb, `tr_${a.slice(4, 20)}`).run();
+    )
+      .bind(a, id, tb, `tr_${a.slice(4, 20)}`)
+      .run();
     await env.DB.prepare(
       "INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, original_amount_cents, currency, method, provider, provider_ref, status, discount_code_id) VALUES (?1, ?2, 1, 'p1', 60, 1496, 1995, 'EUR', 'ideal', 'sandbox', ?4, 'open', ?3)",
-    ).bind(b, id, welcome, `tr_${b.slice(4, 20)}`).run();
+    )
+      .bind(b, id, welcome, `tr_${b.slice(4, 20)}`)
+      .run();
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      for (const [p, cents] of [[a, 746], [b, 1496]] as const) {
+      for (const [p, cents] of [
+        [a, 746],
+        [b, 1496],
+      ] as const) {
         const paid = await applyProviderPayment({ env } as never, {
-          id: `tr_${p.slice(4, 20)}`, status: "paid", amount: { cents, currency: "EUR" }, method: "ideal", description: "", sequenceType: "oneoff",
-          metadata: { paymentId: p }, checkoutUrl: null, customerId: null, mandateId: null, amountRefunded: null, amountChargedBack: null, refunds: [],
-          failureReason: null, bankReason: null, chargebacks: [], createdAt: new Date().toISOString(), paidAt: new Date().toISOString(),
+          id: `tr_${p.slice(4, 20)}`,
+          status: "paid",
+          amount: { cents, currency: "EUR" },
+          method: "ideal",
+          description: "",
+          sequenceType: "oneoff",
+          metadata: { paymentId: p },
+          checkoutUrl: null,
+          customerId: null,
+          mandateId: null,
+          amountRefunded: null,
+          amountChargedBack: null,
+          refunds: [],
+          failureReason: null,
+          bankReason: null,
+          chargebacks: [],
+          createdAt: new Date().toISOString(),
+          paidAt: new Date().toISOString(),
         });
         expect(paid!.status).toBe("paid");
       }
-      const rows = await env.DB.prepare("SELECT r.payment_id, c.code FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1").bind(id).all();
+      const rows = await env.DB.prepare(
+        "SELECT r.payment_id, c.code FROM discount_redemptions r JOIN discount_codes c ON c.id = r.code_id WHERE r.user_id = ?1",
+      )
+        .bind(id)
+        .all();
       expect(rows.results).toEqual([{ payment_id: a, code: "TIMEBONUS25" }]);
       // Both credited in full: the member paid for both.
       expect(await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first("credits")).toBe(85);
-      const logged = warn.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, unknown>).filter((l) => l.event === "payments.discount_not_allowed");
+      const logged = warn.mock.calls
+        .map((c) => JSON.parse(String(c[0])) as Record<string, unknown>)
+        .filter((l) => l.event === "payments.discount_not_allowed");
       expect(logged).toEqual([expect.objectContaining({ memberId: id, paymentId: b, code: "WELCOME25" })]);
     } finally {
       warn.mockRestore();
     }
   });
 });
-

@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import { createMember, get, post } from "./fixtures";
 import { cid, cookieOf, count, pair, PRICES } from "./chat-support";
 
-const balance = async (id: string) => (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
-const gifts = (conversationId: string) => count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND kind = 'gift'", conversationId);
+const balance = async (id: string) =>
+  (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
+const gifts = (conversationId: string) =>
+  count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND kind = 'gift'", conversationId);
 
 describe("sending a gift", () => {
   it("picking a gift only asks (nothing spent); yes sends it for gift_credits, once per form", async () => {
@@ -28,7 +30,9 @@ describe("sending a gift", () => {
     expect((await post(`/chats/${conversationId}`, { clientId, giftId: "rose" }, { cookie })).status).toBe(302);
     expect(await gifts(conversationId)).toBe(1);
     expect(await balance(alice.id)).toBe(100 - PRICES.gift);
-    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift'", alice.id)).toBe(1);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift'", alice.id),
+    ).toBe(1);
   });
 
   it("an unknown gift is neither asked about nor sent", async () => {
@@ -44,7 +48,11 @@ describe("sending a gift", () => {
     // A member minutes old (time bonus) with too few credits, in a conversation started by the other side.
     const { alice: them, bob: me, conversationId } = await pair({}, { paidUser: false, credits: PRICES.gift - 1 });
     void them;
-    const res = await post(`/chats/${conversationId}`, { clientId: cid(), giftId: "kiss" }, { cookie: await cookieOf(me.id) });
+    const res = await post(
+      `/chats/${conversationId}`,
+      { clientId: cid(), giftId: "kiss" },
+      { cookie: await cookieOf(me.id) },
+    );
     expect(res.status).toBe(402);
     const html = await res.text();
     expect(html).toContain("You do not have enough credits to send this gift.");
@@ -58,7 +66,9 @@ describe("sending a gift", () => {
     const me = await createMember({ paidUser: true, credits: 1 });
     const other = await createMember();
     const cookie = await cookieOf(me.id);
-    const asked = await (await post(`/members/${other.id}/chat`, { clientId: cid(), pickGift: "teddy" }, { cookie })).text();
+    const asked = await (
+      await post(`/members/${other.id}/chat`, { clientId: cid(), pickGift: "teddy" }, { cookie })
+    ).text();
     expect(asked).toContain(`Send 🧸 Teddy bear for ${PRICES.gift} credits?`);
     const res = await post(`/members/${other.id}/chat`, { clientId: cid(), giftId: "teddy" }, { cookie });
     expect(res.status).toBe(402);
@@ -75,11 +85,19 @@ describe("a new free member's sign-up credits", () => {
     const cookie = await cookieOf(me.id);
     const rooms: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const res = await post(`/members/${(await createMember()).id}/chat`, { clientId: cid(), body: `hi ${i}` }, { cookie });
+      const res = await post(
+        `/members/${(await createMember()).id}/chat`,
+        { clientId: cid(), body: `hi ${i}` },
+        { cookie },
+      );
       expect(res.status).toBe(302);
       rooms.push(res.headers.get("Location")!);
     }
-    const third = await post(`/members/${(await createMember()).id}/chat`, { clientId: cid(), body: "hi 3" }, { cookie });
+    const third = await post(
+      `/members/${(await createMember()).id}/chat`,
+      { clientId: cid(), body: "hi 3" },
+      { cookie },
+    );
     expect(third.status).toBe(403);
     expect(await third.text()).toContain('href="/premium"');
     // 5 − 2 = 3 credits left at PRICES.message each: write on until they run out.

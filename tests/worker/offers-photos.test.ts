@@ -6,15 +6,22 @@ import { photoKey } from "../../app/models/photos.server";
 
 async function privatePhoto(ownerId: string, isPrivate = true) {
   const id = `ph-${crypto.randomUUID()}`;
-  await env.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, ?3, 10, 10)").bind(id, ownerId, isPrivate ? 1 : 0).run();
+  await env.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, ?3, 10, 10)")
+    .bind(id, ownerId, isPrivate ? 1 : 0)
+    .run();
   for (const v of ["full", "thumb", "blur"] as const) await env.PHOTOS.put(photoKey(id, v), v.toUpperCase());
   return id;
 }
 
-const photo = async (id: string, cookie?: string) => (await (await get(`/photos/${id}/full`, { cookie })).text());
-const unlock = (ownerId: string, photoId: string, cookie: string) => post(`/members/${ownerId}`, { intent: "unlock", photoId }, { cookie });
-const balance = async (id: string) => (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
-const ledger = (id: string) => env.DB.prepare("SELECT delta, reason, ref_id FROM credit_ledger WHERE user_id = ?1 AND reason = 'photo'").bind(id).all();
+const photo = async (id: string, cookie?: string) => await (await get(`/photos/${id}/full`, { cookie })).text();
+const unlock = (ownerId: string, photoId: string, cookie: string) =>
+  post(`/members/${ownerId}`, { intent: "unlock", photoId }, { cookie });
+const balance = async (id: string) =>
+  (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
+const ledger = (id: string) =>
+  env.DB.prepare("SELECT delta, reason, ref_id FROM credit_ledger WHERE user_id = ?1 AND reason = 'photo'")
+    .bind(id)
+    .all();
 
 describe("unlocking a private photo", () => {
   it("asks before spending: the profile offers the unlock for photo_credits with a confirmation", async () => {
@@ -53,7 +60,9 @@ describe("unlocking a private photo", () => {
     expect(html).toContain("You do not have enough credits to view this photo.");
     expect(html).toContain("Buy credits with 25% off"); // a member minutes old has the time bonus
     expect(await balance(viewer.id)).toBe(4);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM photo_unlocks WHERE user_id = ?1").bind(viewer.id).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM photo_unlocks WHERE user_id = ?1").bind(viewer.id).first("n"),
+    ).toBe(0);
   });
 
   it("refuses what cannot be unlocked: a public photo, an unknown id, a blocker's photo, a visitor; a premium member pays nothing", async () => {
@@ -66,7 +75,9 @@ describe("unlocking a private photo", () => {
     expect((await unlock(owner.id, "x".repeat(500), cookie)).status).toBe(400);
     const blocker = await createMember();
     const blocked = await privatePhoto(blocker.id);
-    await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?1, ?2)").bind(blocker.id, viewer.id).run();
+    await env.DB.prepare("INSERT INTO blocks (blocker_id, blocked_id) VALUES (?1, ?2)")
+      .bind(blocker.id, viewer.id)
+      .run();
     expect((await unlock(blocker.id, blocked, cookie)).status).toBe(404);
     const priv = await privatePhoto(owner.id);
     expect((await post(`/members/${owner.id}`, { intent: "unlock", photoId: priv })).status).toBe(302); // to /login

@@ -43,7 +43,14 @@ describe("static pages", () => {
 
   it("legal pages carry the brand's company details", async () => {
     const { html } = await page("/pages/privacy", { host: "de.localhost" });
-    for (const value of ["Herzklang GmbH", "Friedrichstraße 44", "10117 Berlin", "HRB 245781 B", "DE318764512", "hilfe@herzklang.example"]) {
+    for (const value of [
+      "Herzklang GmbH",
+      "Friedrichstraße 44",
+      "10117 Berlin",
+      "HRB 245781 B",
+      "DE318764512",
+      "hilfe@herzklang.example",
+    ]) {
       expect(html).toContain(value);
     }
     expect(html).toContain("Deutschland");
@@ -126,7 +133,15 @@ describe("pricing", () => {
   });
 });
 
-const MEMBER_ONLY = ["/credits", "/credits/repeat-order", "/credits/p1", "/credits/p1/ideal", "/directdebit", "/transactions", "/premium"];
+const MEMBER_ONLY = [
+  "/credits",
+  "/credits/repeat-order",
+  "/credits/p1",
+  "/credits/p1/ideal",
+  "/directdebit",
+  "/transactions",
+  "/premium",
+];
 
 describe("member-only screens", () => {
   it.each(MEMBER_ONLY)("%s sends a visitor to /login and back", async (path) => {
@@ -181,7 +196,9 @@ describe("repeat order", () => {
     await env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, created_at)
        VALUES (?1, ?2, 1, 'p1', 60, 1995, 'EUR', 'ideal', 'sandbox', 'paid', 1767225600)`,
-    ).bind(`pay-${id}`, id).run();
+    )
+      .bind(`pay-${id}`, id)
+      .run();
     const { status, html } = await page("/credits/repeat-order", { cookie: await sessionCookie(id) });
     expect(status).toBe(200);
     expect(html).not.toContain(enShop.repeat.premiumOnly);
@@ -202,7 +219,9 @@ describe("transactions", () => {
     await env.DB.prepare(
       `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status)
        VALUES (?1, ?2, 1, 'p0', 25, 995, 'EUR', 'paypal', 'sandbox', 'paid')`,
-    ).bind(`pay-${owner.id}`, owner.id).run();
+    )
+      .bind(`pay-${owner.id}`, owner.id)
+      .run();
     const own = await page(`/transactions/pay-${owner.id}`, { cookie: await sessionCookie(owner.id) });
     expect(own.status).toBe(200);
     expect(own.html).toContain("€9.95");
@@ -252,7 +271,9 @@ describe("landers", () => {
 describe("member landings", () => {
   async function memberWithPhoto() {
     const { id } = await createMember({ name: "Sanne", dateOfBirth: "1990-01-01" });
-    await env.DB.prepare("UPDATE profiles SET city = 'Utrecht', main_photo_id = ?1 WHERE user_id = ?2").bind(`ph-${id}`, id).run();
+    await env.DB.prepare("UPDATE profiles SET city = 'Utrecht', main_photo_id = ?1 WHERE user_id = ?2")
+      .bind(`ph-${id}`, id)
+      .run();
     return id;
   }
 

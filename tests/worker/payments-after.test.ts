@@ -7,10 +7,23 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
-import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow, webhook } from "./payments-helpers";
+import {
+  choose,
+  expectLedgerExplains,
+  get,
+  member,
+  paymentRow,
+  post,
+  startPayment,
+  userRow,
+  webhook,
+} from "./payments-helpers";
 
 async function spend(userId: string, credits: number) {
-  const [d] = await env.DB.batch([debitStatement(env.DB, userId, credits), ledgerStatement(env.DB, { userId, delta: -credits, reason: "photo" })]);
+  const [d] = await env.DB.batch([
+    debitStatement(env.DB, userId, credits),
+    ledgerStatement(env.DB, { userId, delta: -credits, reason: "photo" }),
+  ]);
   expect(d!.meta.changes).toBe(1);
 }
 
@@ -22,13 +35,23 @@ async function bought(pkg = "p1") {
 }
 
 async function refundOf(paymentId: string) {
-  return env.DB.prepare("SELECT id, credits, amount_cents, status, provider_ref FROM refunds WHERE payment_id = ?1").bind(paymentId).first<{
-    id: string; credits: number; amount_cents: number; status: string; provider_ref: string;
-  }>();
+  return env.DB.prepare("SELECT id, credits, amount_cents, status, provider_ref FROM refunds WHERE payment_id = ?1")
+    .bind(paymentId)
+    .first<{
+      id: string;
+      credits: number;
+      amount_cents: number;
+      status: string;
+      provider_ref: string;
+    }>();
 }
 
 async function ledger(userId: string, reason: string) {
-  const { results } = await env.DB.prepare("SELECT delta, ref_id FROM credit_ledger WHERE user_id = ?1 AND reason = ?2 ORDER BY id").bind(userId, reason).all();
+  const { results } = await env.DB.prepare(
+    "SELECT delta, ref_id FROM credit_ledger WHERE user_id = ?1 AND reason = ?2 ORDER BY id",
+  )
+    .bind(userId, reason)
+    .all();
   return results;
 }
 
@@ -76,7 +99,10 @@ describe("refund status after the fact", () => {
     await replay(p.providerId);
     expect((await refundOf(p.paymentId))!.status).toBe("failed");
     expect(await userRow(m.id)).toMatchObject({ credits: 40 });
-    expect(await ledger(m.id, "refund")).toEqual([{ delta: -40, ref_id: p.paymentId }, { delta: 40, ref_id: p.paymentId }]);
+    expect(await ledger(m.id, "refund")).toEqual([
+      { delta: -40, ref_id: p.paymentId },
+      { delta: 40, ref_id: p.paymentId },
+    ]);
     await expectLedgerExplains(m.id);
     const page = await (await get(`/transactions/${p.paymentId}`, { cookie: m.cookie })).text();
     expect(page).toMatch(/40 credits, €13\.30: failed/);
@@ -101,7 +127,11 @@ describe("chargebacks", () => {
     const res = await post(`/sandbox/${p.providerId}`, { outcome: "chargeback" });
     expect(res.status).toBe(302);
     await replay(p.providerId);
-    expect(await paymentRow(p.paymentId)).toMatchObject({ status: "charged_back", charged_back_cents: 1995, chargeback_unrecovered_credits: 20 });
+    expect(await paymentRow(p.paymentId)).toMatchObject({
+      status: "charged_back",
+      charged_back_cents: 1995,
+      chargeback_unrecovered_credits: 20,
+    });
     expect(await userRow(m.id)).toMatchObject({ credits: 0 });
     expect(await ledger(m.id, "chargeback")).toEqual([{ delta: -40, ref_id: p.paymentId }]);
     await expectLedgerExplains(m.id);
@@ -131,7 +161,10 @@ describe("chargebacks", () => {
     await post(`/sandbox/${b.providerId}`, { outcome: "chargeback" });
     expect(await userRow(m.id)).toMatchObject({ credits: 0 });
     expect(await paymentRow(b.paymentId)).toMatchObject({ status: "charged_back", chargeback_unrecovered_credits: 60 });
-    expect(await ledger(m.id, "chargeback")).toEqual([{ delta: -25, ref_id: a.paymentId }, { delta: 0, ref_id: b.paymentId }]);
+    expect(await ledger(m.id, "chargeback")).toEqual([
+      { delta: -25, ref_id: a.paymentId },
+      { delta: 0, ref_id: b.paymentId },
+    ]);
     await expectLedgerExplains(m.id);
   });
 

@@ -31,16 +31,25 @@ async function setBrandCurrency(currency: string) {
 afterEach(() => setBrandCurrency("SEK"));
 
 async function pay(m: Awaited<ReturnType<typeof memberOn>>, pkg: string, method: string) {
-  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", intent_key: clickKey(), method }, { host: m.host, cookie: m.cookie });
+  const res = await post(
+    `/credits/${pkg}/${method}`,
+    { intent: "pay", intent_key: clickKey(), method },
+    { host: m.host, cookie: m.cookie },
+  );
   expect(res.status).toBe(302);
   const providerId = /\/sandbox\/(tr_\w+)$/.exec(res.headers.get("Location")!)![1]!;
-  const row = await env.DB.prepare("SELECT id FROM payments WHERE provider_ref = ?1").bind(providerId).first<{ id: string }>();
+  const row = await env.DB.prepare("SELECT id FROM payments WHERE provider_ref = ?1")
+    .bind(providerId)
+    .first<{ id: string }>();
   return { providerId, paymentId: row!.id };
 }
 
 async function sandboxObject(id: string) {
   const row = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1").bind(id).first<{ data: string }>();
-  return JSON.parse(row!.data) as { amount: { cents: number; currency: string }; amountRefunded: { cents: number; currency: string } | null };
+  return JSON.parse(row!.data) as {
+    amount: { cents: number; currency: string };
+    amountRefunded: { cents: number; currency: string } | null;
+  };
 }
 
 describe("methods per payment country and brand currency", () => {
@@ -65,11 +74,14 @@ describe("methods per payment country and brand currency", () => {
     ["PLN", "PL", "blik", false],
     ["DKK", "DK", "mobilepay", true], // MobilePay also takes euros
     ["CHF", "CH", "twint", false],
-  ])("a brand selling in %s offers the local method of %s first (%s)", async (currency, country, method, alsoInEuros) => {
-    await setBrandCurrency(currency);
-    expect((await methodsOn(SE, country))[0]).toBe(method);
-    expect((await methodsOn("localhost", country)).includes(method)).toBe(alsoInEuros);
-  });
+  ])(
+    "a brand selling in %s offers the local method of %s first (%s)",
+    async (currency, country, method, alsoInEuros) => {
+      await setBrandCurrency(currency);
+      expect((await methodsOn(SE, country))[0]).toBe(method);
+      expect((await methodsOn("localhost", country)).includes(method)).toBe(alsoInEuros);
+    },
+  );
 
   it("a brand in a currency without package prices sells nothing rather than the wrong price", async () => {
     await setBrandCurrency("USD");
@@ -98,12 +110,19 @@ describe("buying in SEK", () => {
   it("Swish end to end: the provider is asked for SEK 219.00, the webhook credits once, the receipt shows kronor and Swedish VAT", async () => {
     const m = await memberOn(SE, "SE");
     const p = await pay(m, "p1", "swish");
-    expect(await paymentRow(p.paymentId)).toMatchObject({ amount_cents: 21900, currency: "SEK", method: "swish", payment_country: "SE", status: "open" });
+    expect(await paymentRow(p.paymentId)).toMatchObject({
+      amount_cents: 21900,
+      currency: "SEK",
+      method: "swish",
+      payment_country: "SE",
+      status: "open",
+    });
     expect((await sandboxObject(p.providerId)).amount).toEqual({ cents: 21900, currency: "SEK" });
     const back = await choose(p.providerId, "paid");
     expect(back).toBe(`http://${SE}/credits/p1/swish?payment=${p.paymentId}`);
     expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
-    for (const r of await Promise.all(Array.from({ length: 5 }, () => webhook(p.providerId)))) expect(r.status).toBe(200);
+    for (const r of await Promise.all(Array.from({ length: 5 }, () => webhook(p.providerId))))
+      expect(r.status).toBe(200);
     expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
     await expectLedgerExplains(m.id);
 
@@ -122,26 +141,44 @@ describe("buying in SEK", () => {
     const m = await memberOn(SE, "SE");
     const p = await pay(m, "p1", "swish");
     await choose(p.providerId, "paid");
-    await env.DB.batch([debitStatement(env.DB, m.id, 20), ledgerStatement(env.DB, { userId: m.id, delta: -20, reason: "photo" })]);
+    await env.DB.batch([
+      debitStatement(env.DB, m.id, 20),
+      ledgerStatement(env.DB, { userId: m.id, delta: -20, reason: "photo" }),
+    ]);
     const res = await post(`/transactions/${p.paymentId}`, { intent: "refund" }, { host: SE, cookie: m.cookie });
     expect(res.status).toBe(200);
-    const refund = await env.DB.prepare("SELECT credits, amount_cents, currency, status FROM refunds WHERE payment_id = ?1").bind(p.paymentId).first();
+    const refund = await env.DB.prepare(
+      "SELECT credits, amount_cents, currency, status FROM refunds WHERE payment_id = ?1",
+    )
+      .bind(p.paymentId)
+      .first();
     // 40 of 60 credits unused: 40/60 of 219.00 kr = 146.00 kr.
     expect(refund).toMatchObject({ credits: 40, amount_cents: 14600, currency: "SEK", status: "pending" });
     expect((await sandboxObject(p.providerId)).amountRefunded).toEqual({ cents: 14600, currency: "SEK" });
     expect(await userRow(m.id)).toMatchObject({ credits: 0 });
     await expectLedgerExplains(m.id);
-    expect(await (await get(`/transactions/${p.paymentId}`, { host: SE, cookie: m.cookie })).text()).toMatch(/146,00\s*kr/);
+    expect(await (await get(`/transactions/${p.paymentId}`, { host: SE, cookie: m.cookie })).text()).toMatch(
+      /146,00\s*kr/,
+    );
   });
 
   it("a repeat order on the card mandate charges the package in kronor again", async () => {
     const m = await memberOn(SE, "SE");
     const p = await pay(m, "p0", "creditcard");
     await choose(p.providerId, "paid");
-    const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { host: SE, cookie: m.cookie });
+    const res = await post(
+      "/credits/repeat-order",
+      { intent: "repeat", intent_key: clickKey() },
+      { host: SE, cookie: m.cookie },
+    );
     expect(res.status).toBe(302);
     const id = /payment=([\w-]+)/.exec(res.headers.get("Location")!)![1]!;
-    expect(await paymentRow(id)).toMatchObject({ status: "paid", sequence_type: "recurring", amount_cents: 10900, currency: "SEK" });
+    expect(await paymentRow(id)).toMatchObject({
+      status: "paid",
+      sequence_type: "recurring",
+      amount_cents: 10900,
+      currency: "SEK",
+    });
     expect((await userRow(m.id))!.credits).toBe(50);
     await expectLedgerExplains(m.id);
   });
@@ -150,14 +187,22 @@ describe("buying in SEK", () => {
     const m = await memberOn(SE, "NL");
     const html = await (await get("/directdebit?package=p1", { host: SE, cookie: m.cookie })).text();
     expect(html).toContain('data-testid="dd-refusal"');
-    const res = await post("/credits/p1/sepa_directdebit", { intent: "pay", intent_key: clickKey(), method: "sepa_directdebit" }, { host: SE, cookie: m.cookie });
+    const res = await post(
+      "/credits/p1/sepa_directdebit",
+      { intent: "pay", intent_key: clickKey(), method: "sepa_directdebit" },
+      { host: SE, cookie: m.cookie },
+    );
     expect(res.status).toBe(200);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
   });
 
   it("a method of another currency cannot be forced by posting it", async () => {
     const m = await memberOn("localhost", "SE");
-    const res = await post("/credits/p1/swish", { intent: "pay", intent_key: clickKey(), method: "swish" }, { cookie: m.cookie });
+    const res = await post(
+      "/credits/p1/swish",
+      { intent: "pay", intent_key: clickKey(), method: "swish" },
+      { cookie: m.cookie },
+    );
     expect(res.status).toBe(200);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
   });

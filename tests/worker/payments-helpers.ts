@@ -9,7 +9,9 @@ import { createMember, get, post, sessionCookie } from "./fixtures";
  */
 export async function member(o: Parameters<typeof createMember>[0] = {}, signedUpDaysAgo = 30) {
   const m = await createMember({ country: "NL", ...o });
-  await env.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, signedUpDaysAgo * 86_400).run();
+  await env.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1")
+    .bind(m.id, signedUpDaysAgo * 86_400)
+    .run();
   const cookie = `${await sessionCookie(m.id)}; dev_country=NL`;
   return { ...m, cookie };
 }
@@ -30,12 +32,18 @@ export const clickKey = () => crypto.randomUUID().replaceAll("-", "");
 
 /** Starts a checkout; answers the sandbox payment id and our payment id. */
 export async function startPayment(cookie: string, pkg = "p1", method = "ideal", fields: Record<string, string> = {}) {
-  const res = await post(`/credits/${pkg}/${method}`, { intent: "pay", intent_key: clickKey(), method, ...fields }, { cookie });
+  const res = await post(
+    `/credits/${pkg}/${method}`,
+    { intent: "pay", intent_key: clickKey(), method, ...fields },
+    { cookie },
+  );
   expect(res.status).toBe(302);
   const location = res.headers.get("Location")!;
   const providerId = /\/sandbox\/(tr_\w+)$/.exec(location)?.[1];
   expect(providerId, location).toBeTruthy();
-  const row = await env.DB.prepare("SELECT id FROM payments WHERE provider_ref = ?1").bind(providerId).first<{ id: string }>();
+  const row = await env.DB.prepare("SELECT id FROM payments WHERE provider_ref = ?1")
+    .bind(providerId)
+    .first<{ id: string }>();
   return { providerId: providerId!, paymentId: row!.id };
 }
 
@@ -57,9 +65,13 @@ export function webhook(id: string) {
 
 /** Changes what the sandbox says about a payment, without calling the webhook. */
 export async function setProviderStatus(providerId: string, status: string, extra: Record<string, unknown> = {}) {
-  const row = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1").bind(providerId).first<{ data: string }>();
+  const row = await env.DB.prepare("SELECT data FROM sandbox_objects WHERE id = ?1")
+    .bind(providerId)
+    .first<{ data: string }>();
   const data = { ...JSON.parse(row!.data), status, ...extra };
-  await env.DB.prepare("UPDATE sandbox_objects SET data = ?2 WHERE id = ?1").bind(providerId, JSON.stringify(data)).run();
+  await env.DB.prepare("UPDATE sandbox_objects SET data = ?2 WHERE id = ?1")
+    .bind(providerId, JSON.stringify(data))
+    .run();
 }
 
 export async function paymentRow(id: string) {
@@ -67,7 +79,9 @@ export async function paymentRow(id: string) {
 }
 
 export async function userRow(id: string) {
-  return env.DB.prepare("SELECT credits, paid_user FROM users WHERE id = ?1").bind(id).first<{ credits: number; paid_user: number }>();
+  return env.DB.prepare("SELECT credits, paid_user FROM users WHERE id = ?1")
+    .bind(id)
+    .first<{ credits: number; paid_user: number }>();
 }
 
 /** The ledger explains the balance: the sum of its rows equals users.credits. */

@@ -1,11 +1,24 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
-import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow, clickKey } from "./payments-helpers";
+import {
+  choose,
+  expectLedgerExplains,
+  get,
+  member,
+  paymentRow,
+  post,
+  startPayment,
+  userRow,
+  clickKey,
+} from "./payments-helpers";
 
 /** Spends credits the way the chat does: a guarded debit and its ledger row in one batch. */
 async function spendCredits(db: D1Database, userId: string, cost: number, reason: "photo") {
-  const [debit] = await db.batch([debitStatement(db, userId, cost), ledgerStatement(db, { userId, delta: -cost, reason })]);
+  const [debit] = await db.batch([
+    debitStatement(db, userId, cost),
+    ledgerStatement(db, { userId, delta: -cost, reason }),
+  ]);
   return debit!.meta.changes === 1;
 }
 
@@ -18,7 +31,9 @@ async function buy(cookie: string, pkg: string, method: string, outcome = "paid"
 describe("methods per country", () => {
   const methodsOn = async (country: string) => {
     const m = await member();
-    const html = await (await get("/credits/p1", { cookie: m.cookie.replace("dev_country=NL", `dev_country=${country}`) })).text();
+    const html = await (
+      await get("/credits/p1", { cookie: m.cookie.replace("dev_country=NL", `dev_country=${country}`) })
+    ).text();
     const list = /data-testid="payment-methods">(.*?)<\/ul>/s.exec(html)![1]!;
     return [...list.matchAll(/href="\/credits\/p1\/(\w+)"/g)].map((x) => x[1]);
   };
@@ -69,7 +84,9 @@ describe("repeat order", () => {
     expect(row!.status).toBe("paid");
     expect(row!.sequence_type).toBe("recurring");
     expect((await userRow(m.id))!.credits).toBe(50);
-    expect(await (await get(`/credits/repeat-order?payment=${id}`, { cookie: m.cookie })).text()).toContain("Payment complete");
+    expect(await (await get(`/credits/repeat-order?payment=${id}`, { cookie: m.cookie })).text()).toContain(
+      "Payment complete",
+    );
     await expectLedgerExplains(m.id);
   });
 
@@ -88,7 +105,10 @@ describe("repeat order", () => {
 
   it("is premium only, and iDEAL (no mandate) cannot be repeated", async () => {
     const free = await member();
-    expect((await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: free.cookie })).status).toBe(403);
+    expect(
+      (await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: free.cookie }))
+        .status,
+    ).toBe(403);
     const m = await member();
     await buy(m.cookie, "p0", "ideal");
     const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { cookie: m.cookie });
@@ -109,10 +129,16 @@ describe("refunds of unused credits", () => {
     expect(receipt).toMatch(/VAT \(21%\)/);
     expect(receipt).toContain("40 unused credits");
     expect(receipt).toContain("13.30");
-    const answers = await Promise.all(Array.from({ length: 5 }, () => post(`/transactions/${p.paymentId}`, { intent: "refund" }, { cookie: m.cookie })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => post(`/transactions/${p.paymentId}`, { intent: "refund" }, { cookie: m.cookie })),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(5).fill(200));
     expect((await userRow(m.id))!.credits).toBe(0);
-    const refunds = await env.DB.prepare("SELECT credits, amount_cents, status, provider_ref FROM refunds WHERE payment_id = ?1").bind(p.paymentId).all();
+    const refunds = await env.DB.prepare(
+      "SELECT credits, amount_cents, status, provider_ref FROM refunds WHERE payment_id = ?1",
+    )
+      .bind(p.paymentId)
+      .all();
     expect(refunds.results).toHaveLength(1);
     expect(refunds.results[0]).toMatchObject({ credits: 40, amount_cents: 1330, status: "pending" });
     expect(String(refunds.results[0]!.provider_ref)).toMatch(/^re_/);
@@ -136,7 +162,9 @@ describe("refunds of unused credits", () => {
     const m = await member();
     const p = await buy(m.cookie, "p0", "ideal");
     const days = (await env.DB.prepare("SELECT refund_days AS d FROM brands WHERE id = 1").first<{ d: number }>())!.d;
-    await env.DB.prepare("UPDATE payments SET paid_at = paid_at - ?2 WHERE id = ?1").bind(p.paymentId, (days + 1) * 86400).run();
+    await env.DB.prepare("UPDATE payments SET paid_at = paid_at - ?2 WHERE id = ?1")
+      .bind(p.paymentId, (days + 1) * 86400)
+      .run();
     const late = await post(`/transactions/${p.paymentId}`, { intent: "refund" }, { cookie: m.cookie });
     expect(await late.text()).toContain("refund period");
     expect((await userRow(m.id))!.credits).toBe(25);
@@ -144,7 +172,9 @@ describe("refunds of unused credits", () => {
     const failed = await buy(m.cookie, "p0", "ideal", "failed");
     await post(`/transactions/${failed.paymentId}`, { intent: "refund" }, { cookie: m.cookie });
     const other = await member();
-    expect((await post(`/transactions/${p.paymentId}`, { intent: "refund" }, { cookie: other.cookie })).status).toBe(404);
+    expect((await post(`/transactions/${p.paymentId}`, { intent: "refund" }, { cookie: other.cookie })).status).toBe(
+      404,
+    );
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM refunds WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
     await expectLedgerExplains(m.id);
   });

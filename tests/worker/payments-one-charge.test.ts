@@ -29,15 +29,30 @@ function playMollie() {
       const id = `tr_click${created.length}`;
       const recurring = body.sequenceType === "recurring";
       const payment = {
-        resource: "payment", id, mode: "test", status: recurring ? "paid" : "open", amount: body.amount, description: body.description,
-        method: body.method ?? "creditcard", metadata: body.metadata, sequenceType: body.sequenceType, customerId: body.customerId, mandateId: body.mandateId,
-        createdAt: new Date().toISOString(), ...(recurring ? { paidAt: new Date().toISOString() } : {}),
-        _links: recurring ? {} : { checkout: { href: `https://www.mollie.com/checkout/select-method/${id}`, type: "text/html" } },
+        resource: "payment",
+        id,
+        mode: "test",
+        status: recurring ? "paid" : "open",
+        amount: body.amount,
+        description: body.description,
+        method: body.method ?? "creditcard",
+        metadata: body.metadata,
+        sequenceType: body.sequenceType,
+        customerId: body.customerId,
+        mandateId: body.mandateId,
+        createdAt: new Date().toISOString(),
+        ...(recurring ? { paidAt: new Date().toISOString() } : {}),
+        _links: recurring
+          ? {}
+          : { checkout: { href: `https://www.mollie.com/checkout/select-method/${id}`, type: "text/html" } },
       };
       return Response.json(payment, { status: 201, headers: { "Content-Type": "application/hal+json" } });
     }
     if (req.method === "GET" && url.pathname === "/v2/methods") {
-      return Response.json({ count: 1, _embedded: { methods: [{ resource: "method", id: "ideal", description: "iDEAL" }] } });
+      return Response.json({
+        count: 1,
+        _embedded: { methods: [{ resource: "method", id: "ideal", description: "iDEAL" }] },
+      });
     }
     return Response.json({ status: 503, title: "Service Unavailable", detail: "not played here" }, { status: 503 });
   });
@@ -66,9 +81,18 @@ async function keyOn(path: string, cookie: string, method?: string): Promise<str
 }
 
 const paymentsOf = async (userId: string) =>
-  (await env.DB.prepare("SELECT id, status, sequence_type, intent_key FROM payments WHERE user_id = ?1 ORDER BY created_at, rowid").bind(userId).all<{
-    id: string; status: string; sequence_type: string; intent_key: string | null;
-  }>()).results;
+  (
+    await env.DB.prepare(
+      "SELECT id, status, sequence_type, intent_key FROM payments WHERE user_id = ?1 ORDER BY created_at, rowid",
+    )
+      .bind(userId)
+      .all<{
+        id: string;
+        status: string;
+        sequence_type: string;
+        intent_key: string | null;
+      }>()
+  ).results;
 
 /** A member who paid p0 by card with Mollie earlier: a valid mandate to repeat the order on. */
 async function withCardMandate() {
@@ -88,7 +112,11 @@ describe("a double click on Repeat order", () => {
   it("15 posts of the same click at once: one recurring payment, one provider call, credited once", async () => {
     const m = await withCardMandate();
     const key = await keyOn("/credits/repeat-order", m.cookie);
-    const answers = await Promise.all(Array.from({ length: 15 }, () => post("/credits/repeat-order", { intent: "repeat", intent_key: key }, { cookie: m.cookie })));
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, () =>
+        post("/credits/repeat-order", { intent: "repeat", intent_key: key }, { cookie: m.cookie }),
+      ),
+    );
     const repeats = (await paymentsOf(m.id)).filter((p) => p.sequence_type === "recurring");
     expect(repeats).toHaveLength(1);
     expect(repeats[0]).toMatchObject({ status: "paid", intent_key: key });
@@ -105,7 +133,11 @@ describe("a double click on Repeat order", () => {
     // A later click (the page rendered again) is a new intent: charged, once.
     const next = await keyOn("/credits/repeat-order", m.cookie);
     expect(next).not.toBe(key);
-    await Promise.all([next, next, key].map((k) => post("/credits/repeat-order", { intent: "repeat", intent_key: k }, { cookie: m.cookie })));
+    await Promise.all(
+      [next, next, key].map((k) =>
+        post("/credits/repeat-order", { intent: "repeat", intent_key: k }, { cookie: m.cookie }),
+      ),
+    );
     expect((await paymentsOf(m.id)).filter((p) => p.sequence_type === "recurring")).toHaveLength(2);
     expect(created).toHaveLength(2);
     expect(await userRow(m.id)).toMatchObject({ credits: 75 });
@@ -113,7 +145,11 @@ describe("a double click on Repeat order", () => {
 
   it("a post without the page's token (not our form), or with a malformed one, charges nothing", async () => {
     const m = await withCardMandate();
-    for (const form of [{ intent: "repeat" } as Record<string, string>, { intent: "repeat", intent_key: "short" }, { intent: "repeat", intent_key: "x".repeat(500) }]) {
+    for (const form of [
+      { intent: "repeat" } as Record<string, string>,
+      { intent: "repeat", intent_key: "short" },
+      { intent: "repeat", intent_key: "x".repeat(500) },
+    ]) {
       const res = await post("/credits/repeat-order", form, { cookie: m.cookie });
       expect(res.status).toBe(400);
       expect(await res.text()).toContain("The payment could not be started");
@@ -126,9 +162,13 @@ describe("a double click on Repeat order", () => {
     const a = await withCardMandate();
     const b = await withCardMandate();
     const key = await keyOn("/credits/repeat-order", a.cookie);
-    expect((await post("/credits/repeat-order", { intent: "repeat", intent_key: key }, { cookie: a.cookie })).status).toBe(302);
+    expect(
+      (await post("/credits/repeat-order", { intent: "repeat", intent_key: key }, { cookie: a.cookie })).status,
+    ).toBe(302);
     const res = await post("/credits/repeat-order", { intent: "repeat", intent_key: key }, { cookie: b.cookie });
-    expect(res.headers.get("Location") ?? "").not.toContain((await paymentsOf(a.id)).find((p) => p.sequence_type === "recurring")!.id);
+    expect(res.headers.get("Location") ?? "").not.toContain(
+      (await paymentsOf(a.id)).find((p) => p.sequence_type === "recurring")!.id,
+    );
     expect((await paymentsOf(b.id)).filter((p) => p.sequence_type === "recurring")).toHaveLength(0);
     expect(created).toHaveLength(1);
   });
@@ -139,7 +179,9 @@ describe("a double click on the checkout's pay button", () => {
     const m = await member();
     const key = await keyOn("/credits/p1/ideal", m.cookie, "ideal");
     const answers = await Promise.all(
-      Array.from({ length: 15 }, () => post("/credits/p1/ideal", { intent: "pay", method: "ideal", intent_key: key }, { cookie: m.cookie })),
+      Array.from({ length: 15 }, () =>
+        post("/credits/p1/ideal", { intent: "pay", method: "ideal", intent_key: key }, { cookie: m.cookie }),
+      ),
     );
     const rows = await paymentsOf(m.id);
     expect(rows).toHaveLength(1);
@@ -155,7 +197,11 @@ describe("a double click on the checkout's pay button", () => {
   it("the try-out package: the same click 10 times is one payment and one provider call", async () => {
     const m = await member();
     const key = await keyOn("/credits/tryout/ideal", m.cookie, "ideal");
-    await Promise.all(Array.from({ length: 10 }, () => post("/credits/tryout/ideal", { intent: "pay", method: "ideal", intent_key: key }, { cookie: m.cookie })));
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post("/credits/tryout/ideal", { intent: "pay", method: "ideal", intent_key: key }, { cookie: m.cookie }),
+      ),
+    );
     expect(await paymentsOf(m.id)).toHaveLength(1);
     expect(created).toHaveLength(1);
   });

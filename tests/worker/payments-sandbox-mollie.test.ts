@@ -8,7 +8,18 @@ import { describe, expect, it } from "vitest";
 import { SandboxProvider } from "../../app/lib/payments/sandbox.server";
 import { recheck } from "../../app/models/payments.server";
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { choose, clickKey, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow, webhook } from "./payments-helpers";
+import {
+  choose,
+  clickKey,
+  expectLedgerExplains,
+  get,
+  member,
+  paymentRow,
+  post,
+  startPayment,
+  userRow,
+  webhook,
+} from "./payments-helpers";
 
 const sandbox = () => new SandboxProvider({ db: env.DB, deliver: (r) => SELF.fetch(r) });
 const ctx = { env, deliver: (r: Request) => SELF.fetch(r) } as unknown as AppLoadContext;
@@ -30,8 +41,14 @@ describe("the sandbox behaves like Mollie", () => {
     await webhook(p.providerId);
     await post(`/sandbox/${p.providerId}`, { outcome: "reverse" });
     expect((await userRow(m.id))!.credits).toBe(60);
-    const ledger = await env.DB.prepare("SELECT reason, delta FROM credit_ledger WHERE ref_id = ?1 ORDER BY id").bind(p.paymentId).all();
-    expect(ledger.results).toEqual([{ reason: "purchase", delta: 60 }, { reason: "chargeback", delta: -60 }, { reason: "chargeback_reversed", delta: 60 }]);
+    const ledger = await env.DB.prepare("SELECT reason, delta FROM credit_ledger WHERE ref_id = ?1 ORDER BY id")
+      .bind(p.paymentId)
+      .all();
+    expect(ledger.results).toEqual([
+      { reason: "purchase", delta: 60 },
+      { reason: "chargeback", delta: -60 },
+      { reason: "chargeback_reversed", delta: 60 },
+    ]);
     await expectLedgerExplains(m.id);
   });
 
@@ -52,34 +69,72 @@ describe("the sandbox behaves like Mollie", () => {
 
   it("a direct debit the bank refuses carries its reason code; the sandbox page offers the common ones", async () => {
     const s = sandbox();
-    const customer = await s.createCustomer({ name: "Jan", email: "jan@example.com", metadata: {}, idempotencyKey: `c-${crypto.randomUUID()}` });
+    const customer = await s.createCustomer({
+      name: "Jan",
+      email: "jan@example.com",
+      metadata: {},
+      idempotencyKey: `c-${crypto.randomUUID()}`,
+    });
     const mandate = await s.createMandate({
-      customerId: customer.id, method: "directdebit", consumerName: "Jan Jansen", consumerAccount: "NL91ABNA0417164300",
-      signatureDate: "2026-11-24", mandateReference: "T-1", idempotencyKey: `m-${crypto.randomUUID()}`,
+      customerId: customer.id,
+      method: "directdebit",
+      consumerName: "Jan Jansen",
+      consumerAccount: "NL91ABNA0417164300",
+      signatureDate: "2026-11-24",
+      mandateReference: "T-1",
+      idempotencyKey: `m-${crypto.randomUUID()}`,
     });
     const created = await s.createPayment({
-      amount: { cents: 995, currency: "EUR" }, description: "x", redirectUrl: "http://localhost/credits", webhookUrl: "http://localhost/api/payments/webhook",
-      metadata: {}, idempotencyKey: `p-${crypto.randomUUID()}`, sequenceType: "recurring", customerId: customer.id, mandateId: mandate.id,
+      amount: { cents: 995, currency: "EUR" },
+      description: "x",
+      redirectUrl: "http://localhost/credits",
+      webhookUrl: "http://localhost/api/payments/webhook",
+      metadata: {},
+      idempotencyKey: `p-${crypto.randomUUID()}`,
+      sequenceType: "recurring",
+      customerId: customer.id,
+      mandateId: mandate.id,
     });
     expect(created.status).toBe("pending");
     const page = await (await get(`/sandbox/${created.id}`)).text();
     expect(page).toContain('data-testid="sandbox-bank-refusal"');
     expect(page).toContain("(AM04)");
     expect((await post(`/sandbox/${created.id}`, { outcome: "bank_refusal", bankReason: "AM04" })).status).toBe(302);
-    expect(await s.getPayment(created.id)).toMatchObject({ status: "failed", failureReason: "AM04", bankReason: "Insufficient funds" });
+    expect(await s.getPayment(created.id)).toMatchObject({
+      status: "failed",
+      failureReason: "AM04",
+      bankReason: "Insufficient funds",
+    });
     expect((await post(`/sandbox/${created.id}`, { outcome: "bank_refusal", bankReason: "XX99" })).status).toBe(400);
   });
 
   it("lists Apple Pay only when asked with includeWallets; PayPal is not listed for first payments and cannot be one", async () => {
     const s = sandbox();
     const amount = { cents: 1995, currency: "EUR" };
-    expect((await s.listMethods({ country: "NL", amount, sequenceType: "oneoff" })).map((m) => m.id)).not.toContain("applepay");
-    expect((await s.listMethods({ country: "NL", amount, sequenceType: "oneoff", includeWallets: ["applepay"] })).map((m) => m.id)).toContain("applepay");
-    expect((await s.listMethods({ country: "NL", amount, sequenceType: "first" })).map((m) => m.id)).not.toContain("paypal");
-    const e = await s.createPayment({
-      amount, description: "x", method: "paypal", redirectUrl: "http://localhost/", webhookUrl: "http://localhost/w", metadata: {},
-      idempotencyKey: `pp-${crypto.randomUUID()}`, sequenceType: "first", customerId: "cst_x",
-    }).catch((x) => x);
+    expect((await s.listMethods({ country: "NL", amount, sequenceType: "oneoff" })).map((m) => m.id)).not.toContain(
+      "applepay",
+    );
+    expect(
+      (await s.listMethods({ country: "NL", amount, sequenceType: "oneoff", includeWallets: ["applepay"] })).map(
+        (m) => m.id,
+      ),
+    ).toContain("applepay");
+    expect((await s.listMethods({ country: "NL", amount, sequenceType: "first" })).map((m) => m.id)).not.toContain(
+      "paypal",
+    );
+    const e = await s
+      .createPayment({
+        amount,
+        description: "x",
+        method: "paypal",
+        redirectUrl: "http://localhost/",
+        webhookUrl: "http://localhost/w",
+        metadata: {},
+        idempotencyKey: `pp-${crypto.randomUUID()}`,
+        sequenceType: "first",
+        customerId: "cst_x",
+      })
+      .catch((x) => x);
     expect(e.status).toBe(422);
   });
 
@@ -117,17 +172,23 @@ describe("the sandbox behaves like Mollie", () => {
     await post(`/sandbox/${p.providerId}`, { outcome: "refund_timeout" });
     const res = await post(`/transactions/${p.paymentId}`, { intent: "refund" }, { cookie: m.cookie });
     expect(res.status).toBeLessThan(500);
-    const refund = await env.DB.prepare("SELECT id, status FROM refunds WHERE payment_id = ?1").bind(p.paymentId).first<{ id: string; status: string }>();
+    const refund = await env.DB.prepare("SELECT id, status FROM refunds WHERE payment_id = ?1")
+      .bind(p.paymentId)
+      .first<{ id: string; status: string }>();
     expect(refund!.status).toBe("checking");
     expect((await userRow(m.id))!.credits).toBe(0);
     expect(await recheck(ctx, { kind: "refund", refundId: refund!.id })).toBe("found");
-    expect((await env.DB.prepare("SELECT status FROM refunds WHERE id = ?1").bind(refund!.id).first())!.status).toBe("pending");
+    expect((await env.DB.prepare("SELECT status FROM refunds WHERE id = ?1").bind(refund!.id).first())!.status).toBe(
+      "pending",
+    );
     expect((await userRow(m.id))!.credits).toBe(0);
     await expectLedgerExplains(m.id);
   });
 
   it("Giropay and Sofort are gone from the data and the site", async () => {
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM payment_methods WHERE method IN ('giropay', 'sofort') OR provider_method IN ('giropay', 'sofort')").first<{ n: number }>();
+    const n = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM payment_methods WHERE method IN ('giropay', 'sofort') OR provider_method IN ('giropay', 'sofort')",
+    ).first<{ n: number }>();
     expect(n!.n).toBe(0);
     const m = await member();
     expect((await get("/credits/p1/giropay", { cookie: m.cookie })).status).toBe(404);

@@ -1,6 +1,16 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { choose, expectLedgerExplains, get, member, paymentRow, setProviderStatus, startPayment, userRow, webhook } from "./payments-helpers";
+import {
+  choose,
+  expectLedgerExplains,
+  get,
+  member,
+  paymentRow,
+  setProviderStatus,
+  startPayment,
+  userRow,
+  webhook,
+} from "./payments-helpers";
 
 describe("checkout through the sandbox", () => {
   it("a free member buys p1 with iDEAL: credits, premium and a ledger row, once", async () => {
@@ -46,7 +56,9 @@ describe("checkout through the sandbox", () => {
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
     for (let i = 0; i < 3; i++) expect((await webhook(providerId)).status).toBe(200);
     expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref_id = ?1").bind(paymentId).first<{ n: number }>();
+    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref_id = ?1")
+      .bind(paymentId)
+      .first<{ n: number }>();
     expect(ledger!.n).toBe(1);
     await expectLedgerExplains(m.id);
   });
@@ -131,9 +143,15 @@ describe("provider choice", () => {
     const prod = { env: { ...env, ENVIRONMENT: "production" }, deliver: async () => new Response() } as never;
     expect(() => sandboxProvider(prod)).toThrow();
     expect(() => paymentProvider(prod)).toThrow(/MOLLIE_API_KEY/);
-    const testKey = { env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "test_abc" }, deliver: async () => new Response() } as never;
+    const testKey = {
+      env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "test_abc" },
+      deliver: async () => new Response(),
+    } as never;
     expect(() => paymentProvider(testKey)).toThrow(/live_/);
-    const live = { env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "live_abc" }, deliver: async () => new Response() } as never;
+    const live = {
+      env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "live_abc" },
+      deliver: async () => new Response(),
+    } as never;
     expect(paymentProvider(live).name).toBe("mollie");
     expect(paymentProvider({ env, deliver: async () => new Response() } as never).name).toBe("sandbox");
   });

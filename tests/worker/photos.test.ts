@@ -8,7 +8,8 @@ import { MAX_PIXELS, checkUpload, photoKey, type PhotoVariant } from "../../app/
 async function storedPhoto(ownerId: string, o: { main?: boolean; private?: boolean } = {}) {
   const id = `ph-${crypto.randomUUID()}`;
   await env.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, ?3, 10, 10)")
-    .bind(id, ownerId, o.private ? 1 : 0).run();
+    .bind(id, ownerId, o.private ? 1 : 0)
+    .run();
   if (o.main) await env.DB.prepare("UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2").bind(id, ownerId).run();
   for (const v of ["full", "thumb", "blur"] as const) await env.PHOTOS.put(photoKey(id, v), v.toUpperCase());
   return id;
@@ -24,7 +25,10 @@ function upload(bytes: Uint8Array<ArrayBuffer>, cookie: string, name = "a.jpg") 
   form.set("intent", "upload");
   form.set("photo", new File([bytes], name));
   return SELF.fetch("http://localhost/profile/photos", {
-    method: "POST", body: form, redirect: "manual", headers: { Host: "localhost", Origin: "http://localhost", Cookie: cookie },
+    method: "POST",
+    body: form,
+    redirect: "manual",
+    headers: { Host: "localhost", Origin: "http://localhost", Cookie: cookie },
   });
 }
 
@@ -60,21 +64,24 @@ describe("photo authorization matrix", () => {
   });
 
   it("sends visitors and free members the blurred bytes of other and private photos, whatever they ask", async () => {
-    for (const id of [other, priv]) for (const v of variants) {
-      expect((await fetchPhoto(id, v)).body).toBe("BLUR");
-      expect((await fetchPhoto(id, v, freeCookie)).body).toBe("BLUR");
-    }
+    for (const id of [other, priv])
+      for (const v of variants) {
+        expect((await fetchPhoto(id, v)).body).toBe("BLUR");
+        expect((await fetchPhoto(id, v, freeCookie)).body).toBe("BLUR");
+      }
   });
 
   it("sends premium members and the owner every photo sharp", async () => {
-    for (const id of [other, priv]) for (const v of variants) {
-      expect((await fetchPhoto(id, v, premiumCookie)).body).toBe(sharp(v));
-      expect((await fetchPhoto(id, v, ownerCookie)).body).toBe(sharp(v));
-    }
+    for (const id of [other, priv])
+      for (const v of variants) {
+        expect((await fetchPhoto(id, v, premiumCookie)).body).toBe(sharp(v));
+        expect((await fetchPhoto(id, v, ownerCookie)).body).toBe(sharp(v));
+      }
   });
 
   it("answers 404 to a member the owner blocked, for every photo and variant", async () => {
-    for (const id of [main, other, priv]) for (const v of variants) expect((await fetchPhoto(id, v, blockedCookie)).status).toBe(404);
+    for (const id of [main, other, priv])
+      for (const v of variants) expect((await fetchPhoto(id, v, blockedCookie)).status).toBe(404);
   });
 
   it("answers 404 for photos of deleted or disabled members, and for unknown ids and variants", async () => {
@@ -98,11 +105,15 @@ describe("photo authorization matrix", () => {
 
 describe("upload checks (before decoding)", () => {
   it("reads dimensions from JPEG, PNG and WebP headers", () => {
-    for (const b64 of [EXIF_JPEG, SMALL_PNG, SMALL_WEBP]) expect(checkUpload(bytesOf(b64))).toMatchObject({ ok: true, width: 120, height: 90 });
+    for (const b64 of [EXIF_JPEG, SMALL_PNG, SMALL_WEBP])
+      expect(checkUpload(bytesOf(b64))).toMatchObject({ ok: true, width: 120, height: 90 });
   });
 
   it("refuses a non-image, an oversize file and a pixel flood", () => {
-    expect(checkUpload(new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"))).toEqual({ ok: false, error: "not_image" });
+    expect(checkUpload(new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"))).toEqual({
+      ok: false,
+      error: "not_image",
+    });
     const big = new Uint8Array(10 * 1024 * 1024 + 1);
     big.set([0xff, 0xd8, 0xff]);
     expect(checkUpload(big)).toEqual({ ok: false, error: "too_large" });
@@ -125,8 +136,11 @@ describe("upload", () => {
     const cookie = await sessionCookie(id);
     const res = await upload(bytesOf(EXIF_JPEG), cookie);
     expect(res.status).toBe(302);
-    const row = await env.DB.prepare("SELECT p.id, pr.main_photo_id FROM photos p JOIN profiles pr ON pr.user_id = p.user_id WHERE p.user_id = ?1")
-      .bind(id).first<{ id: string; main_photo_id: string }>();
+    const row = await env.DB.prepare(
+      "SELECT p.id, pr.main_photo_id FROM photos p JOIN profiles pr ON pr.user_id = p.user_id WHERE p.user_id = ?1",
+    )
+      .bind(id)
+      .first<{ id: string; main_photo_id: string }>();
     expect(row!.main_photo_id).toBe(row!.id);
     for (const v of ["full", "thumb", "blur"] as const) {
       const obj = await env.PHOTOS.get(photoKey(row!.id, v));
@@ -190,9 +204,17 @@ describe("upload", () => {
       const form = new FormData();
       form.set("intent", intent);
       form.set("photoId", photoId);
-      return SELF.fetch("http://localhost/profile/photos", { method: "POST", body: form, redirect: "manual", headers: { Host: "localhost", Origin: "http://localhost", Cookie: cookie } });
+      return SELF.fetch("http://localhost/profile/photos", {
+        method: "POST",
+        body: form,
+        redirect: "manual",
+        headers: { Host: "localhost", Origin: "http://localhost", Cookie: cookie },
+      });
     };
-    const main = async () => (await env.DB.prepare("SELECT main_photo_id AS m FROM profiles WHERE user_id = ?1").bind(id).first<string | null>("m"));
+    const main = async () =>
+      await env.DB.prepare("SELECT main_photo_id AS m FROM profiles WHERE user_id = ?1")
+        .bind(id)
+        .first<string | null>("m");
     await act("main", b);
     expect(await main()).toBe(b);
     await act("private", b);

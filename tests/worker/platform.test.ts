@@ -5,7 +5,11 @@ import { get, post } from "./fixtures";
 
 describe("brand resolution", () => {
   it("serves each brand on its own hostname, in its own language", async () => {
-    for (const [host, name, lang] of [["localhost", "Amora", "en"], ["de.localhost", "Herzklang", "de"], ["nl.localhost", "Flirtlokaal", "nl"]]) {
+    for (const [host, name, lang] of [
+      ["localhost", "Amora", "en"],
+      ["de.localhost", "Herzklang", "de"],
+      ["nl.localhost", "Flirtlokaal", "nl"],
+    ]) {
       const html = await (await get("/", { host })).text();
       expect(html).toContain(name);
       expect(html).toContain(`<html lang="${lang}"`);
@@ -50,7 +54,9 @@ describe("language resolution", () => {
 describe("country", () => {
   const request = (headers: Record<string, string>) => new Request("http://localhost/", { headers });
   const ctx = (ENVIRONMENT: string, country?: string) =>
-    ({ env: { ENVIRONMENT }, cf: country ? { country } : undefined }) as unknown as Parameters<typeof resolveCountry>[1];
+    ({ env: { ENVIRONMENT }, cf: country ? { country } : undefined }) as unknown as Parameters<
+      typeof resolveCountry
+    >[1];
   it("comes from request.cf", () => {
     expect(resolveCountry(request({}), ctx("production", "DE"))).toBe("DE");
   });
@@ -67,7 +73,8 @@ describe("country", () => {
 });
 
 describe("site-entry warning", () => {
-  const hasWarning = async (init: Parameters<typeof get>[1]) => (await (await get("/", init)).text()).includes('data-testid="site-entry"');
+  const hasWarning = async (init: Parameters<typeof get>[1]) =>
+    (await (await get("/", init)).text()).includes('data-testid="site-entry"');
   it("is shown to visitors from an allowed country, until skipped", async () => {
     expect(await hasWarning({ country: "NL" })).toBe(true);
     expect(await hasWarning({ country: "FR" })).toBe(true);
@@ -96,24 +103,59 @@ describe("settings calls", () => {
     const res = await get("/api/settings.php", { host: "de.localhost", country: "DE" });
     expect(res.headers.get("Content-Type")).toMatch(/application\/json/);
     const s = await res.json<Record<string, unknown>>();
-    expect(s).toMatchObject({ name: "Herzklang", domain: "de.localhost", domain_language: "de_DE", niche: 6, geoip_country: "DE" });
+    expect(s).toMatchObject({
+      name: "Herzklang",
+      domain: "de.localhost",
+      domain_language: "de_DE",
+      niche: 6,
+      geoip_country: "DE",
+    });
     for (const key of [
-      "cdn_prefix", "index_title", "description", "signups", "logged_out_search", "logged_out_search_trafficsource",
-      "geoip_selected_country", "minimum_message_costs", "support_phone", "support_email", "push", "enable_site_entry_popup",
-      "fictional_icon", "fictional_warning", "fictional_singular", "fictional_plural", "countries", "visible_profile_fields",
-      "visible_profile_notes", "message_credits", "signup_credits", "photo_credits", "gift_credits", "message_length",
-      "search_fields", "refund_days", "member_resell", "company_id", "mail_name", "interests",
-    ]) expect(s, key).toHaveProperty(key);
+      "cdn_prefix",
+      "index_title",
+      "description",
+      "signups",
+      "logged_out_search",
+      "logged_out_search_trafficsource",
+      "geoip_selected_country",
+      "minimum_message_costs",
+      "support_phone",
+      "support_email",
+      "push",
+      "enable_site_entry_popup",
+      "fictional_icon",
+      "fictional_warning",
+      "fictional_singular",
+      "fictional_plural",
+      "countries",
+      "visible_profile_fields",
+      "visible_profile_notes",
+      "message_credits",
+      "signup_credits",
+      "photo_credits",
+      "gift_credits",
+      "message_length",
+      "search_fields",
+      "refund_days",
+      "member_resell",
+      "company_id",
+      "mail_name",
+      "interests",
+    ])
+      expect(s, key).toHaveProperty(key);
     expect((s.minimum_message_costs as Record<string, unknown>).DE).toEqual({ costs: 1, currency: "EUR" });
   });
   it("honours _force_domain", async () => {
-    const s = await (await get("/api/settings.php?_force_domain=nl.localhost")).json<{ name: string; domain_language: string }>();
+    const s = await (
+      await get("/api/settings.php?_force_domain=nl.localhost")
+    ).json<{ name: string; domain_language: string }>();
     expect(s).toMatchObject({ name: "Flirtlokaal", domain_language: "nl_NL" });
   });
   it("answers the company info", async () => {
     const c = await (await get("/api/companyinfo.php", { host: "de.localhost" })).json<Record<string, unknown>>();
     expect(c).toMatchObject({ name: "Herzklang GmbH", city: "10117 Berlin", country: "DE", kvk: "HRB 245781 B" });
-    for (const key of ["address", "tradenames", "vat_numbers", "support_phone", "delete_discount", "added"]) expect(c).toHaveProperty(key);
+    for (const key of ["address", "tradenames", "vat_numbers", "support_phone", "delete_discount", "added"])
+      expect(c).toHaveProperty(key);
   });
   it("answers the interests, named in the visitor's language", async () => {
     const { interests } = await (await get("/api/interests.php")).json<{ interests: { id: string; name: string }[] }>();
@@ -121,9 +163,16 @@ describe("settings calls", () => {
     expect(interests[0]!.id).toBe("adventure");
   });
   it("answers the regions per country", async () => {
-    await env.DB.prepare("INSERT OR IGNORE INTO regions (country, code, name) VALUES ('NL', 'NH', 'Noord-Holland'), ('NL', 'UT', 'Utrecht')").run();
-    const { regions } = await (await get("/api/regions.php")).json<{ regions: Record<string, { code: string; name: string }[]> }>();
-    expect(regions.NL).toEqual([{ code: "NH", name: "Noord-Holland" }, { code: "UT", name: "Utrecht" }]);
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO regions (country, code, name) VALUES ('NL', 'NH', 'Noord-Holland'), ('NL', 'UT', 'Utrecht')",
+    ).run();
+    const { regions } = await (
+      await get("/api/regions.php")
+    ).json<{ regions: Record<string, { code: string; name: string }[]> }>();
+    expect(regions.NL).toEqual([
+      { code: "NH", name: "Noord-Holland" },
+      { code: "UT", name: "Utrecht" },
+    ]);
   });
   it("names regions in the page's language where the data has it, in that language's order (issue 11)", async () => {
     await env.DB.prepare(
@@ -132,8 +181,11 @@ describe("settings calls", () => {
         ('DE', '16', 'Berlin', '{}')`,
     ).run();
     const names = async (lng: string) =>
-      (await (await get(`/api/regions.php?lng=${lng}`, { host: "de.localhost" })).json<{ regions: Record<string, { name: string }[]> }>())
-        .regions.DE!.map((r) => r.name);
+      (
+        await (
+          await get(`/api/regions.php?lng=${lng}`, { host: "de.localhost" })
+        ).json<{ regions: Record<string, { name: string }[]> }>()
+      ).regions.DE!.map((r) => r.name);
     expect(await names("de")).toEqual(expect.arrayContaining(["Bayern", "Berlin", "Nordrhein-Westfalen"]));
     expect(await names("fr")).toEqual(expect.arrayContaining(["Bavière", "Berlin", "North Rhine-Westphalia"]));
     expect(await names("pl")).toContain("Bavaria"); // no Polish name in the data: the GeoNames one
@@ -198,16 +250,22 @@ describe("online status", () => {
     const { createMember, sessionCookie } = await import("./fixtures");
     const m = await createMember();
     const cookie = await sessionCookie(m.id);
-    const lastSeen = async () => (await env.DB.prepare("SELECT last_seen_at AS t FROM users WHERE id = ?1").bind(m.id).first<{ t: number }>())!.t;
+    const lastSeen = async () =>
+      (await env.DB.prepare("SELECT last_seen_at AS t FROM users WHERE id = ?1").bind(m.id).first<{ t: number }>())!.t;
     const hidden = await SELF.fetch("http://localhost/api/page-hidden.php", {
-      method: "POST", headers: { Cookie: cookie, Origin: "http://localhost", "Content-Type": "application/json" }, body: "{}",
+      method: "POST",
+      headers: { Cookie: cookie, Origin: "http://localhost", "Content-Type": "application/json" },
+      body: "{}",
     });
     expect(hidden.status).toBe(204);
     const now = Math.floor(Date.now() / 1000);
     expect(await lastSeen()).toBeLessThan(now - 300);
     await (await get("/", { cookie })).text();
     // The refresh is written after the response (waitUntil): wait for the write itself, bounded.
-    await vi.waitFor(async () => expect(await lastSeen()).toBeGreaterThanOrEqual(now - 5), { timeout: 5000, interval: 10 });
+    await vi.waitFor(async () => expect(await lastSeen()).toBeGreaterThanOrEqual(now - 5), {
+      timeout: 5000,
+      interval: 10,
+    });
   });
 });
 
@@ -215,7 +273,8 @@ describe("the e2e set-up endpoint", () => {
   it("answers 404 to anything but a POST on localhost", async () => {
     expect((await get("/dev/sql")).status).toBe(404);
     const res = await SELF.fetch("http://members.example/dev/sql", {
-      method: "POST", headers: { Host: "members.example", "Content-Type": "application/json" },
+      method: "POST",
+      headers: { Host: "members.example", "Content-Type": "application/json" },
       body: JSON.stringify({ statements: [{ sql: "SELECT 1" }], mode: "first" }),
     });
     expect(res.status).toBe(404);

@@ -10,10 +10,14 @@ import { cookiesOf, mailedToken, send, signupForm } from "./accounts-helpers";
 import { LANDER_KINDS } from "../../app/models/landers.server";
 import { clockStopped } from "./clock";
 
-const setSignups = (host: string, value: string) => env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
+const setSignups = (host: string, value: string) =>
+  env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
 const userByEmail = (email: string) =>
-  env.DB.prepare("SELECT u.*, p.gender, p.sexuality FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1")
-    .bind(email).first<Record<string, string | number | null>>();
+  env.DB.prepare(
+    "SELECT u.*, p.gender, p.sexuality FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1",
+  )
+    .bind(email)
+    .first<Record<string, string | number | null>>();
 const html = async (path: string, init: Parameters<typeof get>[1] = {}) => (await get(path, init)).text();
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${value}"/>`;
 
@@ -59,13 +63,26 @@ describe("first-touch tracking", () => {
 
 describe("every sign-up form carries the tracking data and honours the sign-up rule", () => {
   const q = "?network=adnet&ref=r1&sub1=a&sub2=b&sub3=c";
-  const pages = () => ["/", "/signup", ...LANDER_KINDS.map((k) => `/landers/${k}`), `/members/${target.id}/landing`,
-    `/members/${target.id}/landing2`, `/members/${target.id}/landing3/gay`, `/members/${target.id}/signup`];
+  const pages = () => [
+    "/",
+    "/signup",
+    ...LANDER_KINDS.map((k) => `/landers/${k}`),
+    `/members/${target.id}/landing`,
+    `/members/${target.id}/landing2`,
+    `/members/${target.id}/landing3/gay`,
+    `/members/${target.id}/signup`,
+  ];
 
   it("every form has the five tracking fields; member landings add the member", async () => {
     for (const path of pages()) {
       const page = await html(`${path}${q}`);
-      for (const [k, v] of [["network", "adnet"], ["ref", "r1"], ["sub1", "a"], ["sub2", "b"], ["sub3", "c"]]) {
+      for (const [k, v] of [
+        ["network", "adnet"],
+        ["ref", "r1"],
+        ["sub1", "a"],
+        ["sub2", "b"],
+        ["sub3", "c"],
+      ]) {
         expect(page, `${path} ${k}`).toContain(hidden(k!, v!));
       }
       if (path.startsWith("/members/")) expect(page, path).toContain(hidden("profile", target.id));
@@ -147,9 +164,14 @@ describe("the sign-up message of a member landing", () => {
     const res = await send("/signup", form);
     expect(res.status).toBe(302);
     const user = await userByEmail(form.email);
-    const conversation = await env.DB.prepare("SELECT id, started_by FROM conversations WHERE started_by = ?1").bind(user!.id).first<{ id: string }>();
+    const conversation = await env.DB.prepare("SELECT id, started_by FROM conversations WHERE started_by = ?1")
+      .bind(user!.id)
+      .first<{ id: string }>();
     expect(res.headers.get("Location")).toBe(`/chats/${conversation!.id}`);
-    const message = () => env.DB.prepare("SELECT body, held, credits_charged FROM messages WHERE conversation_id = ?1").bind(conversation!.id).all();
+    const message = () =>
+      env.DB.prepare("SELECT body, held, credits_charged FROM messages WHERE conversation_id = ?1")
+        .bind(conversation!.id)
+        .all();
     expect((await message()).results).toEqual([{ body: "Hoi Roos, leuk profiel!", held: 1, credits_charged: 0 }]);
     // Not shown to Roos before confirmation.
     const roos = await sessionCookie(target.id);
@@ -158,13 +180,20 @@ describe("the sign-up message of a member landing", () => {
     const token = await mailedToken(form.email, "/activate");
     expect((await send("/activate", { token })).status).toBe(302);
     expect((await message()).results).toEqual([{ body: "Hoi Roos, leuk profiel!", held: 0, credits_charged: 0 }]);
-    const unread = await env.DB.prepare("SELECT unread FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2")
-      .bind(conversation!.id, target.id).first<{ unread: number }>();
+    const unread = await env.DB.prepare(
+      "SELECT unread FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2",
+    )
+      .bind(conversation!.id, target.id)
+      .first<{ unread: number }>();
     expect(unread!.unread).toBe(1);
     expect(await html("/chats", { cookie: roos })).toContain("leuk profiel");
     // Free (the sign-up credits are all still there), and one of the two free conversations.
     const fresh = await userByEmail(form.email);
-    const signupCredits = await env.DB.prepare("SELECT b.signup_credits FROM brands b JOIN users u ON u.brand_id = b.id WHERE u.email = ?1").bind(form.email).first<number>("signup_credits");
+    const signupCredits = await env.DB.prepare(
+      "SELECT b.signup_credits FROM brands b JOIN users u ON u.brand_id = b.id WHERE u.email = ?1",
+    )
+      .bind(form.email)
+      .first<number>("signup_credits");
     expect(fresh!.credits).toBe(signupCredits);
   });
 
@@ -175,14 +204,17 @@ describe("the sign-up message of a member landing", () => {
       const res = await send("/signup", form);
       expect(res.headers.get("Location")).toBe("/signup-matches");
       const user = await userByEmail(form.email);
-      const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE started_by = ?1").bind(user!.id).first<{ n: number }>();
+      const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE started_by = ?1")
+        .bind(user!.id)
+        .first<{ n: number }>();
       expect(n!.n).toBe(0);
     }
   });
 });
 
 describe("page titles", () => {
-  const title = async (path: string, init: Parameters<typeof get>[1] = {}) => /<title>([^<]*)<\/title>/.exec(await html(path, init))?.[1];
+  const title = async (path: string, init: Parameters<typeof get>[1] = {}) =>
+    /<title>([^<]*)<\/title>/.exec(await html(path, init))?.[1];
 
   it("carry the brand's name; the landing keeps its own title", async () => {
     expect(await title("/signup")).toBe("Sign up free – Amora");
@@ -230,8 +262,22 @@ describe("a member's way around", () => {
     const m = await createMember({ gender: "female", country: "NL", email: "region-move@example.com" });
     const cookie = await sessionCookie(m.id);
     const form = {
-      name: "Moving Mia", gender: "female", sexuality: "hetero", date_of_birth: "1990-05-01", country: "DE", region: "09", city: "",
-      about_me: "", hair_colour: "", eye_colour: "", body_type: "", relationship_status: "", tattoos: "", signup_reason: "", lat: "", lon: "",
+      name: "Moving Mia",
+      gender: "female",
+      sexuality: "hetero",
+      date_of_birth: "1990-05-01",
+      country: "DE",
+      region: "09",
+      city: "",
+      about_me: "",
+      hair_colour: "",
+      eye_colour: "",
+      body_type: "",
+      relationship_status: "",
+      tattoos: "",
+      signup_reason: "",
+      lat: "",
+      lon: "",
     };
     const res = await send("/profile", form, { cookie });
     expect(res.status).toBe(302);
@@ -242,30 +288,38 @@ describe("a member's way around", () => {
     expect(page).not.toContain(">Utrecht</option>");
     // A region of the chosen country is kept.
     expect((await send("/profile", { ...form, region: "16" }, { cookie })).status).toBe(302);
-    expect(await env.DB.prepare("SELECT region FROM profiles WHERE user_id = ?1").bind(m.id).first("region")).toBe("16");
+    expect(await env.DB.prepare("SELECT region FROM profiles WHERE user_id = ?1").bind(m.id).first("region")).toBe(
+      "16",
+    );
   });
 
-  it("at the daily limit the swipe game says so, with the premium offer", clockStopped(async () => {
-    const m = await createMember({ gender: "male", country: "FI" });
-    const cookie = await sessionCookie(m.id);
-    const others = await Promise.all(Array.from({ length: 5 }, () => createMember({ country: "FI" })));
-    // The day's 4 swipe likes, given through the game (the quota counts likes given today).
-    for (const o of others.slice(0, 4)) expect((await send("/swipe-game", { intent: "like", targetId: o.id }, { cookie })).status).toBeLessThan(400);
-    const page = await html("/swipe-game", { cookie });
-    expect(page).toContain("You can give out 4 Likes per day");
-    expect(page).toContain('href="/premium"');
-    const refused = await send("/swipe-game", { intent: "like", targetId: others[4]!.id }, { cookie });
-    expect(refused.status).toBe(429);
-    const body = await refused.text();
-    expect(body).toContain("You can give out 4 Likes per day");
-  }));
+  it(
+    "at the daily limit the swipe game says so, with the premium offer",
+    clockStopped(async () => {
+      const m = await createMember({ gender: "male", country: "FI" });
+      const cookie = await sessionCookie(m.id);
+      const others = await Promise.all(Array.from({ length: 5 }, () => createMember({ country: "FI" })));
+      // The day's 4 swipe likes, given through the game (the quota counts likes given today).
+      for (const o of others.slice(0, 4))
+        expect((await send("/swipe-game", { intent: "like", targetId: o.id }, { cookie })).status).toBeLessThan(400);
+      const page = await html("/swipe-game", { cookie });
+      expect(page).toContain("You can give out 4 Likes per day");
+      expect(page).toContain('href="/premium"');
+      const refused = await send("/swipe-game", { intent: "like", targetId: others[4]!.id }, { cookie });
+      expect(refused.status).toBe(429);
+      const body = await refused.text();
+      expect(body).toContain("You can give out 4 Likes per day");
+    }),
+  );
 });
 
 describe("'Online near you' on the landing", () => {
   it("shows only members in the visitor's country under 'near you'; elsewhere it promises no distance", async () => {
     const photo = async (name: string, country: string) => {
       const m = await createMember({ name, gender: "female", country, dateOfBirth: "1992-01-01" });
-      await env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3 WHERE user_id = ?1").bind(m.id, `photo-${m.id}`, `${name}stad`).run();
+      await env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3 WHERE user_id = ?1")
+        .bind(m.id, `photo-${m.id}`, `${name}stad`)
+        .run();
       await env.DB.prepare("UPDATE users SET last_seen_at = unixepoch() WHERE id = ?1").bind(m.id).run();
     };
     await photo("Noor", "NL");

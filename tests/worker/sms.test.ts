@@ -54,7 +54,9 @@ const sms = { brandId: 1, to: "+31612345678", body: "Amora: your direct debit co
 
 describe("Twilio adapter", () => {
   it("posts To, From and Body form-encoded with Basic auth and returns the message sid", async () => {
-    const s = stub(() => new Response(JSON.stringify(CREATED), { status: 201, headers: { "Content-Type": "application/json" } }));
+    const s = stub(
+      () => new Response(JSON.stringify(CREATED), { status: 201, headers: { "Content-Type": "application/json" } }),
+    );
     const result = await twilioSender({ accountSid: SID, authToken: TOKEN, from: "Amora" }, s.fetcher).send(sms);
     expect(result).toEqual({ ok: true, id: "SMaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" });
     expect(s.calls).toHaveLength(1);
@@ -72,14 +74,25 @@ describe("Twilio adapter", () => {
     const cases: [Response, string, number | undefined][] = [
       [twilioError(400, 21211, "The 'To' number +3161234 is not a valid phone number."), "invalid_number", 21211],
       [twilioError(400, 21614, "'To' number is not a valid mobile number"), "invalid_number", 21614],
-      [twilioError(400, 21408, "Permission to send an SMS has not been enabled for the region indicated by the 'To' number: +31612345678."), "unreachable", 21408],
+      [
+        twilioError(
+          400,
+          21408,
+          "Permission to send an SMS has not been enabled for the region indicated by the 'To' number: +31612345678.",
+        ),
+        "unreachable",
+        21408,
+      ],
       [twilioError(400, 21610, "Attempt to send to unsubscribed recipient"), "rejected", 21610],
       [twilioError(401, 20003, "Authenticate"), "auth", 20003],
       [twilioError(429, 20429, "Too Many Requests"), "rate_limited", 20429],
       [new Response("<html>Service Unavailable</html>", { status: 503 }), "provider", undefined],
     ];
     for (const [res, error, code] of cases) {
-      const result = await twilioSender({ accountSid: SID, authToken: TOKEN, from: "Amora" }, stub(() => res).fetcher).send(sms);
+      const result = await twilioSender(
+        { accountSid: SID, authToken: TOKEN, from: "Amora" },
+        stub(() => res).fetcher,
+      ).send(sms);
       expect(result).toMatchObject({ ok: false, error, code });
     }
   });
@@ -88,15 +101,24 @@ describe("Twilio adapter", () => {
     const down = stub(() => {
       throw new TypeError("fetch failed");
     });
-    expect(await twilioSender({ accountSid: SID, authToken: TOKEN, from: "Amora" }, down.fetcher).send(sms)).toEqual({ ok: false, error: "provider" });
+    expect(await twilioSender({ accountSid: SID, authToken: TOKEN, from: "Amora" }, down.fetcher).send(sms)).toEqual({
+      ok: false,
+      error: "provider",
+    });
     const odd = stub(() => new Response("{}", { status: 201 }));
-    expect(await twilioSender({ accountSid: SID, authToken: TOKEN, from: "Amora" }, odd.fetcher).send(sms)).toEqual({ ok: false, error: "provider" });
+    expect(await twilioSender({ accountSid: SID, authToken: TOKEN, from: "Amora" }, odd.fetcher).send(sms)).toEqual({
+      ok: false,
+      error: "provider",
+    });
   });
 
   it("production uses Twilio and refuses to run without its secrets; elsewhere SMS go to the outbox", async () => {
     expect(() => smsSenderFor({ ENVIRONMENT: "production", DB: env.DB })).toThrow(/Twilio/);
     const s = stub(() => new Response(JSON.stringify(CREATED), { status: 201 }));
-    const prod = smsSenderFor({ ENVIRONMENT: "production", DB: env.DB, TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, SMS_FROM: "Amora" }, s.fetcher);
+    const prod = smsSenderFor(
+      { ENVIRONMENT: "production", DB: env.DB, TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, SMS_FROM: "Amora" },
+      s.fetcher,
+    );
     expect(await prod.send(sms)).toMatchObject({ ok: true });
     expect(s.calls).toHaveLength(1);
     expect(smsOutboxAvailable({ ENVIRONMENT: "production" })).toBe(false);
@@ -106,8 +128,14 @@ describe("Twilio adapter", () => {
 
 describe("SMS outbox", () => {
   it("stores every SMS outside production and shows it at /dev/sms", async () => {
-    const to = `+3161${Math.floor(Math.random() * 1e7).toString().padStart(7, "0")}`;
-    const result = await outboxSender(env.DB).send({ brandId: 1, to, body: "Amora: your direct debit code is 654321." });
+    const to = `+3161${Math.floor(Math.random() * 1e7)
+      .toString()
+      .padStart(7, "0")}`;
+    const result = await outboxSender(env.DB).send({
+      brandId: 1,
+      to,
+      body: "Amora: your direct debit code is 654321.",
+    });
     expect(result.ok).toBe(true);
     const row = await env.DB.prepare('SELECT body FROM sms_outbox WHERE "to" = ?1').bind(to).first<{ body: string }>();
     expect(row?.body).toContain("654321");

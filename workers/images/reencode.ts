@@ -44,4 +44,3 @@ export async function reencode(bytes: Uint8Array): Promise<Variants> {
     for (const x of toFree) x.free();
   }
 }
-

@@ -4,7 +4,19 @@ import { useTranslation } from "~/lib/i18n-react";
  * Translated messages of a field or form: conform carries "errors.*" keys of the account namespace;
  * a number after "|" is the {{minutes}} of the lockout message. Another area's form passes its namespace.
  */
-export function Errors({ id, errors, vars, form = false, ns = "account" }: { id?: string; errors?: string[]; vars?: Record<string, unknown>; form?: boolean; ns?: string }) {
+export function Errors({
+  id,
+  errors,
+  vars,
+  form = false,
+  ns = "account",
+}: {
+  id?: string;
+  errors?: string[];
+  vars?: Record<string, unknown>;
+  form?: boolean;
+  ns?: string;
+}) {
   const { t } = useTranslation(ns);
   if (!errors?.length) return null;
   const text = errors.map((e) => {

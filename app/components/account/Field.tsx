@@ -8,7 +8,15 @@ type InputType = "text" | "email" | "password" | "date" | "hidden" | "tel";
 
 /** A labelled input wired to conform (name, id, aria-invalid, defaultValue after a failed post). */
 export function Field({
-  field, label, type = "text", autoComplete, vars, hint, ns, inputMode, className,
+  field,
+  label,
+  type = "text",
+  autoComplete,
+  vars,
+  hint,
+  ns,
+  inputMode,
+  className,
 }: {
   field: FieldMetadata<string | undefined>;
   label: string;
@@ -33,5 +41,9 @@ export function Field({
 
 /** A notice after a successful post (mail sent, setting saved). */
 export function Notice({ text }: { text?: string | null }) {
-  return text ? <p className="alert alert-success" role="status">{text}</p> : null;
+  return text ? (
+    <p className="alert alert-success" role="status">
+      {text}
+    </p>
+  ) : null;
 }

@@ -3,7 +3,16 @@ import { Form, Link, useFetcher, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type InputHTMLAttributes, type ReactNode } from "react";
 import { latestBirthDate } from "~/lib/dates";
 import { useTranslation } from "~/lib/i18n-react";
-import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SIGNUP_MESSAGE_MAX, TRACKING_KEYS, type Gender, type Seeking, type Tracking } from "~/models/signup-rules";
+import {
+  NAME_MAX,
+  NAME_MIN,
+  PASSWORD_MIN,
+  SIGNUP_MESSAGE_MAX,
+  TRACKING_KEYS,
+  type Gender,
+  type Seeking,
+  type Tracking,
+} from "~/models/signup-rules";
 import { Errors } from "./Errors";
 import { WhoFields, type WhoLabels } from "./WhoFields";
 
@@ -15,7 +24,11 @@ export interface SignupValidation {
   formProps: { id: string; onSubmit?: (e: React.FormEvent<HTMLFormElement>) => void; noValidate?: boolean };
   formErrorId: string;
   formErrors?: string[];
-  field: (name: SignupFieldName) => { props: InputHTMLAttributes<HTMLElement> & { key?: string; id: string; name: string }; errorId: string; errors?: string[] };
+  field: (name: SignupFieldName) => {
+    props: InputHTMLAttributes<HTMLElement> & { key?: string; id: string; name: string };
+    errorId: string;
+    errors?: string[];
+  };
 }
 
 /** Without the form libraries: ids, the values and the errors of the server's last answer. */
@@ -25,7 +38,11 @@ function serverOnly(idPrefix: string, lastResult: SignupReply | undefined): Sign
     formErrorId: `${idPrefix}-form-error`,
     formErrors: lastResult?.error?.[""] ?? undefined,
     field: (name) => ({
-      props: { id: `${idPrefix}-${name}`, name, defaultValue: String(lastResult?.initialValue?.[name] ?? "") || undefined },
+      props: {
+        id: `${idPrefix}-${name}`,
+        name,
+        defaultValue: String(lastResult?.initialValue?.[name] ?? "") || undefined,
+      },
       errorId: `${idPrefix}-${name}-error`,
       errors: lastResult?.error?.[name] ?? undefined,
     }),
@@ -39,7 +56,15 @@ function serverOnly(idPrefix: string, lastResult: SignupReply | undefined): Sign
  * validation with `validation` (ValidatedSignupForm). Tracking data rides along in hidden fields.
  */
 export function SignupForm({
-  minAge, tracking, who, lastResult, fetcher, profileId, idPrefix = "signup", validation, className = "form-card signup-form",
+  minAge,
+  tracking,
+  who,
+  lastResult,
+  fetcher,
+  profileId,
+  idPrefix = "signup",
+  validation,
+  className = "form-card signup-form",
 }: {
   minAge: number;
   tracking: Tracking;
@@ -67,13 +92,25 @@ export function SignupForm({
   const FormTag = fetcher ? fetcher.Form : Form;
   const vars = { minAge };
   const query = new URLSearchParams(Object.entries(tracking).filter((e): e is [string, string] => !!e[1])).toString();
-  const field = (name: SignupFieldName, label: string, input: InputHTMLAttributes<HTMLInputElement>, hint?: string, extra?: ReactNode) => {
+  const field = (
+    name: SignupFieldName,
+    label: string,
+    input: InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+    extra?: ReactNode,
+  ) => {
     const f = v.field(name);
     const { key, ...props } = f.props;
     return (
       <div className="field">
         <label htmlFor={f.props.id}>{label}</label>
-        <input key={key} {...props} {...input} aria-invalid={f.errors?.length ? true : undefined} aria-describedby={f.errors?.length ? f.errorId : undefined} />
+        <input
+          key={key}
+          {...props}
+          {...input}
+          aria-invalid={f.errors?.length ? true : undefined}
+          aria-describedby={f.errors?.length ? f.errorId : undefined}
+        />
         {hint ? <small className="field-hint">{hint}</small> : null}
         <Errors id={f.errorId} errors={f.errors} vars={vars} />
         {extra}
@@ -82,22 +119,55 @@ export function SignupForm({
   };
   const message = v.field("signup_message");
   return (
-    <FormTag method="post" action={`/signup${query ? `?${query}` : ""}`} className={className} {...v.formProps}
-      aria-invalid={v.formErrors?.length ? true : undefined} aria-describedby={v.formErrors?.length ? v.formErrorId : undefined}>
+    <FormTag
+      method="post"
+      action={`/signup${query ? `?${query}` : ""}`}
+      className={className}
+      {...v.formProps}
+      aria-invalid={v.formErrors?.length ? true : undefined}
+      aria-describedby={v.formErrors?.length ? v.formErrorId : undefined}
+    >
       {TRACKING_KEYS.map((k) => (tracking[k] ? <input key={k} type="hidden" name={k} value={tracking[k]!} /> : null))}
       {profileId ? <input type="hidden" name="profile" value={profileId} /> : null}
-      <ErrorSummary id={v.formErrorId} errors={[...(v.formErrors ?? []), ...serverFieldErrors(lastResult)]} vars={vars} />
-      {lastResult?.notice ? <p className="alert alert-success" role="status">{t(lastResult.notice)}</p> : null}
+      <ErrorSummary
+        id={v.formErrorId}
+        errors={[...(v.formErrors ?? []), ...serverFieldErrors(lastResult)]}
+        vars={vars}
+      />
+      {lastResult?.notice ? (
+        <p className="alert alert-success" role="status">
+          {t(lastResult.notice)}
+        </p>
+      ) : null}
       <WhoFields
         labels={t("who", { returnObjects: true }) as unknown as WhoLabels}
         who={who}
         idPrefix={idPrefix}
-        values={{ gender: lastResult?.initialValue?.gender as string | undefined, seeking: lastResult?.initialValue?.seeking as string | undefined }}
+        values={{
+          gender: lastResult?.initialValue?.gender as string | undefined,
+          seeking: lastResult?.initialValue?.seeking as string | undefined,
+        }}
       />
-      {field("email", t("signup.email"), { type: "email", autoComplete: "email", required: true, maxLength: 254 }, undefined,
-        lastResult?.pendingDeletion ? <PendingDeletion email={lastResult.pendingDeletion} /> : null)}
-      {field("name", t("signup.name"), { type: "text", autoComplete: "username", required: true, minLength: NAME_MIN, maxLength: NAME_MAX }, t("signup.nameHint"))}
-      {field("date_of_birth", t("signup.dateOfBirth", vars), { type: "date", autoComplete: "bday", required: true, min: "1900-01-01", max: latestBirthDate(minAge) })}
+      {field(
+        "email",
+        t("signup.email"),
+        { type: "email", autoComplete: "email", required: true, maxLength: 254 },
+        undefined,
+        lastResult?.pendingDeletion ? <PendingDeletion email={lastResult.pendingDeletion} /> : null,
+      )}
+      {field(
+        "name",
+        t("signup.name"),
+        { type: "text", autoComplete: "username", required: true, minLength: NAME_MIN, maxLength: NAME_MAX },
+        t("signup.nameHint"),
+      )}
+      {field("date_of_birth", t("signup.dateOfBirth", vars), {
+        type: "date",
+        autoComplete: "bday",
+        required: true,
+        min: "1900-01-01",
+        max: latestBirthDate(minAge),
+      })}
       <div className="field">
         <label htmlFor={message.props.id}>{t("signup.message")}</label>
         <textarea
@@ -110,7 +180,12 @@ export function SignupForm({
         />
         <Errors errors={message.errors} />
       </div>
-      {field("password", t("signup.password"), { type: "password", autoComplete: "new-password", required: true, minLength: PASSWORD_MIN }, t("signup.passwordHint"))}
+      {field(
+        "password",
+        t("signup.password"),
+        { type: "password", autoComplete: "new-password", required: true, minLength: PASSWORD_MIN },
+        t("signup.passwordHint"),
+      )}
       {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
       <div className="hp-field" aria-hidden="true">
         <label htmlFor={`${idPrefix}-website`}>Website</label>

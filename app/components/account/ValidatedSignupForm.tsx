@@ -22,7 +22,11 @@ export function ValidatedSignupForm(props: Omit<ComponentProps<typeof SignupForm
     formProps: getFormProps(form),
     formErrorId: form.errorId,
     formErrors: form.errors,
-    field: (name) => ({ props: getInputProps(fields[name], { type: "text" }), errorId: fields[name].errorId, errors: fields[name].errors }),
+    field: (name) => ({
+      props: getInputProps(fields[name], { type: "text" }),
+      errorId: fields[name].errorId,
+      errors: fields[name].errors,
+    }),
   };
   return <SignupForm {...props} validation={validation} />;
 }

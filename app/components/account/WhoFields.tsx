@@ -1,13 +1,26 @@
 /** "I am … looking for …": the two questions every sign-up form asks (docs/product.md §3: gender, sexuality). */
 import type { Gender, Seeking } from "~/models/signup-rules";
 
-export interface WhoLabels { iAm: string; man: string; woman: string; lookingFor: string; men: string; women: string; both: string }
+export interface WhoLabels {
+  iAm: string;
+  man: string;
+  woman: string;
+  lookingFor: string;
+  men: string;
+  women: string;
+  both: string;
+}
 
 /**
  * Two radio groups with the niche's usual answers preselected; a niche that decides both (gay)
  * sends them as hidden fields instead. Values come back checked after a failed post.
  */
-export function WhoFields({ labels, who, idPrefix, values }: {
+export function WhoFields({
+  labels,
+  who,
+  idPrefix,
+  values,
+}: {
   labels: WhoLabels;
   who: { gender: Gender; seeking: Seeking; fixed: boolean };
   idPrefix: string;
@@ -29,7 +42,13 @@ export function WhoFields({ labels, who, idPrefix, values }: {
       <div className="who-options">
         {options.map(([value, text]) => (
           <label key={value} className="who-option" htmlFor={`${idPrefix}-${name}-${value}`}>
-            <input type="radio" id={`${idPrefix}-${name}-${value}`} name={name} value={value} defaultChecked={checked === value} />
+            <input
+              type="radio"
+              id={`${idPrefix}-${name}-${value}`}
+              name={name}
+              value={value}
+              defaultChecked={checked === value}
+            />
             <span>{text}</span>
           </label>
         ))}
@@ -38,8 +57,25 @@ export function WhoFields({ labels, who, idPrefix, values }: {
   );
   return (
     <div className="who-fields">
-      {group("gender", labels.iAm, [["male", labels.man], ["female", labels.woman]], gender)}
-      {group("seeking", labels.lookingFor, [["female", labels.women], ["male", labels.men], ["both", labels.both]], seeking)}
+      {group(
+        "gender",
+        labels.iAm,
+        [
+          ["male", labels.man],
+          ["female", labels.woman],
+        ],
+        gender,
+      )}
+      {group(
+        "seeking",
+        labels.lookingFor,
+        [
+          ["female", labels.women],
+          ["male", labels.men],
+          ["both", labels.both],
+        ],
+        seeking,
+      )}
     </div>
   );
 }

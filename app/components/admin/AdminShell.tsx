@@ -12,18 +12,32 @@ const NAV: { area: string; to: string; label: string }[] = [
   { area: "operators", to: "/admin/operators", label: "Operators" },
 ];
 
-export function AdminShell({ operator, children, live }: { operator: ShellOperator; children: React.ReactNode; live: string[] }) {
+export function AdminShell({
+  operator,
+  children,
+  live,
+}: {
+  operator: ShellOperator;
+  children: React.ReactNode;
+  live: string[];
+}) {
   return (
     <>
       <header className="a-top">
-        <NavLink to="/admin" end className="a-brand">Console</NavLink>
+        <NavLink to="/admin" end className="a-brand">
+          Console
+        </NavLink>
         <nav className="a-nav" aria-label="Console">
           {NAV.filter((n) => operator.areas.includes(n.area) && live.includes(n.area)).map((n) => (
-            <NavLink key={n.to} to={n.to} reloadDocument>{n.label}</NavLink>
+            <NavLink key={n.to} to={n.to} reloadDocument>
+              {n.label}
+            </NavLink>
           ))}
         </nav>
         <div className="a-who">
-          <span>{operator.name} · {operator.role}</span>
+          <span>
+            {operator.name} · {operator.role}
+          </span>
           <form method="post" action="/admin/logout" className="a-inline">
             <button type="submit">Log out</button>
           </form>
@@ -40,7 +54,9 @@ export function AdminError({ status, message }: { status: number; message: strin
       <div className="a-card a-narrow">
         <h1>{status === 403 ? "Not allowed" : status === 404 ? "Not found" : "Something went wrong"}</h1>
         <p>{message || (status === 403 ? "Your role does not open this page." : "Please try again.")}</p>
-        <p><a href="/admin">Back to the console</a></p>
+        <p>
+          <a href="/admin">Back to the console</a>
+        </p>
       </div>
     </div>
   );

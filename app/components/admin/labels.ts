@@ -1,15 +1,29 @@
 /** English labels of the console (staff tool, English only; decision 167). */
 export const CATEGORY_LABELS: Record<string, string> = {
-  minor: "Minor", ncii: "Non-consensual intimate imagery", illegal: "Illegal content", scam: "Scam or fraud",
-  harassment: "Harassment", fake: "Fake profile", spam: "Spam", other: "Other",
+  minor: "Minor",
+  ncii: "Non-consensual intimate imagery",
+  illegal: "Illegal content",
+  scam: "Scam or fraud",
+  harassment: "Harassment",
+  fake: "Fake profile",
+  spam: "Spam",
+  other: "Other",
 };
 export const ACTION_LABELS: Record<string, string> = {
-  no_action: "No action", remove_photo: "Remove the photo", remove_profile_text: "Remove the profile text",
-  suspend: "Suspend for N days", ban: "Ban",
+  no_action: "No action",
+  remove_photo: "Remove the photo",
+  remove_profile_text: "Remove the profile text",
+  suspend: "Suspend for N days",
+  ban: "Ban",
 };
 export const RULE_LABELS: Record<string, string> = {
-  age: "Minimum age", consent: "Consent to intimate images", illegal: "Illegal content", fraud: "Fraud and scams",
-  conduct: "Respectful conduct", commercial: "No advertising or paid services", identity: "Real identity and one account",
+  age: "Minimum age",
+  consent: "Consent to intimate images",
+  illegal: "Illegal content",
+  fraud: "Fraud and scams",
+  conduct: "Respectful conduct",
+  commercial: "No advertising or paid services",
+  identity: "Real identity and one account",
 };
 
 /** "3 d 4 h", "25 min". */

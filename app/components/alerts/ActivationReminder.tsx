@@ -14,7 +14,11 @@ export interface ReminderMember {
  * with no disabled notifications, where the page shows it (memberAlertShown: not on signup, settings,
  * notifications, the payment pages, or above the sign-up step that asks for the confirmation).
  */
-export function showActivationReminder(member: ReminderMember | null | undefined, pathname: string, search = ""): boolean {
+export function showActivationReminder(
+  member: ReminderMember | null | undefined,
+  pathname: string,
+  search = "",
+): boolean {
   if (!member) return false;
   if (member.status !== "not_confirmed" || member.profileStatus !== "disabled") return false;
   if (member.notificationsDisabled.length > 0) return false;
@@ -43,18 +47,29 @@ export function ActivationReminder({ member }: { member: ReminderMember | null |
     <>
       <strong>{t("alerts.activationTitle")}</strong> <span className="alert-text">{t("alerts.activationText")}</span>{" "}
       <Form method="get" action="/activate/resend" className="inline-form">
-        <button type="submit" className="btn btn-link btn-sm">{t("activate.requestNew")}</button>
+        <button type="submit" className="btn btn-link btn-sm">
+          {t("activate.requestNew")}
+        </button>
       </Form>
     </>
   );
   if (modal) {
     return (
-      <dialog ref={dialog} className="modal activation-modal" aria-labelledby="activation-title" onClose={() => setModal(false)}>
+      <dialog
+        ref={dialog}
+        className="modal activation-modal"
+        aria-labelledby="activation-title"
+        onClose={() => setModal(false)}
+      >
         <h2 id="activation-title">{t("alerts.activationTitle")}</h2>
         <p>{t("alerts.activationText")}</p>
         <div className="modal-actions">
-          <a href="/activate/resend" className="btn btn-outline">{t("activate.requestNew")}</a>
-          <button type="button" className="btn btn-primary" onClick={() => dialog.current?.close()}>{t("alerts.ok")}</button>
+          <a href="/activate/resend" className="btn btn-outline">
+            {t("activate.requestNew")}
+          </a>
+          <button type="button" className="btn btn-primary" onClick={() => dialog.current?.close()}>
+            {t("alerts.ok")}
+          </button>
         </div>
       </dialog>
     );

@@ -14,8 +14,12 @@ export function ProfilePhotoAlert({ t, onDismiss }: { t: TFunction; onDismiss: (
     <div className="alert alert-warning alert-banner photo-alert" role="status">
       <div className="container alert-banner-inner">
         <span>{t("members:photoAlert.text")}</span>
-        <Link to="/profile/photos" className="btn btn-primary btn-sm">{t("members:photoAlert.action")}</Link>
-        <button type="button" className="btn btn-link btn-sm" onClick={onDismiss}>{t("members:photoAlert.dismiss")}</button>
+        <Link to="/profile/photos" className="btn btn-primary btn-sm">
+          {t("members:photoAlert.action")}
+        </Link>
+        <button type="button" className="btn btn-link btn-sm" onClick={onDismiss}>
+          {t("members:photoAlert.dismiss")}
+        </button>
       </div>
     </div>
   );

@@ -5,7 +5,9 @@ import type { Gender, Seeking, SignupState, Tracking } from "~/models/signup-rul
 import type { SignupReply } from "../account/SignupForm";
 
 // Loaded on first open: the form brings zod and conform, which the landing page should not pay for.
-const SignupForm = lazy(() => import("../account/ValidatedSignupForm").then((m) => ({ default: m.ValidatedSignupForm })));
+const SignupForm = lazy(() =>
+  import("../account/ValidatedSignupForm").then((m) => ({ default: m.ValidatedSignupForm })),
+);
 
 /**
  * The sign-up modal (docs/product.md §2 and §4): with JavaScript, links to /signup open the form in a
@@ -13,7 +15,11 @@ const SignupForm = lazy(() => import("../account/ValidatedSignupForm").then((m) 
  * backdrop nor Escape closes it. It closes on "signupClosed" (the close button) or when the visitor
  * goes to the login page ("redirectedToLogin").
  */
-export function SignupModal({ minAge, signup, who }: {
+export function SignupModal({
+  minAge,
+  signup,
+  who,
+}: {
   minAge: number;
   signup: { state: SignupState; tracking: Tracking } | null;
   who: { gender: Gender; seeking: Seeking; fixed: boolean };
@@ -70,7 +76,9 @@ export function SignupModal({ minAge, signup, who }: {
     >
       <div className="modal-header">
         <h2 id="signup-modal-title">{t("signup.title")}</h2>
-        <button type="button" className="btn-close" aria-label={t("signup.close")} onClick={close} disabled={busy}>×</button>
+        <button type="button" className="btn-close" aria-label={t("signup.close")} onClick={close} disabled={busy}>
+          ×
+        </button>
       </div>
       {open ? (
         <div
@@ -83,8 +91,21 @@ export function SignupModal({ minAge, signup, who }: {
             }
           }}
         >
-          <Suspense fallback={<p className="modal-loading" aria-busy="true">…</p>}>
-            <SignupForm minAge={minAge} tracking={tracking} who={who} fetcher={fetcher} lastResult={fetcher.data} idPrefix="signup-modal" />
+          <Suspense
+            fallback={
+              <p className="modal-loading" aria-busy="true">
+                …
+              </p>
+            }
+          >
+            <SignupForm
+              minAge={minAge}
+              tracking={tracking}
+              who={who}
+              fetcher={fetcher}
+              lastResult={fetcher.data}
+              idPrefix="signup-modal"
+            />
           </Suspense>
         </div>
       ) : null}

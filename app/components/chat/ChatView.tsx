@@ -39,10 +39,18 @@ export interface ChatViewProps {
 export function ChatErrorText({ error, discount }: { error: ChatError; discount: string | null }) {
   const { t } = useTranslation("chat");
   if (error.code === "credits") {
-    return error.gift ? <NotEnoughCredits kind="gift" discount={discount} /> : <NotEnoughCredits text={t("errors.credits")} discount={discount} />;
+    return error.gift ? (
+      <NotEnoughCredits kind="gift" discount={discount} />
+    ) : (
+      <NotEnoughCredits text={t("errors.credits")} discount={discount} />
+    );
   }
   if (error.code === "premium") return <PremiumPrompt />;
-  return <p className="alert alert-danger" role="alert">{t(`errors.${error.code}`, { max: error.max })}</p>;
+  return (
+    <p className="alert alert-danger" role="alert">
+      {t(`errors.${error.code}`, { max: error.max })}
+    </p>
+  );
 }
 
 function PremiumPrompt() {
@@ -50,15 +58,32 @@ function PremiumPrompt() {
   return (
     <div className="alert alert-premium chat-premium" role="alert">
       <p>{t("errors.premium", { count: FREE_CONVERSATIONS })}</p>
-      <Link to="/premium" className="btn btn-primary">{t("errors.getPremium")}</Link>
+      <Link to="/premium" className="btn btn-primary">
+        {t("errors.getPremium")}
+      </Link>
     </div>
   );
 }
 
-function Bubble({ m, mine, otherName, status, conversationId }: { m: WireMessage; mine: boolean; otherName: string; status?: string; conversationId?: string }) {
+function Bubble({
+  m,
+  mine,
+  otherName,
+  status,
+  conversationId,
+}: {
+  m: WireMessage;
+  mine: boolean;
+  otherName: string;
+  status?: string;
+  conversationId?: string;
+}) {
   const { t, i18n } = useTranslation("chat");
   return (
-    <li className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`} data-message-id={m.id || undefined}>
+    <li
+      className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`}
+      data-message-id={m.id || undefined}
+    >
       <div className="chat-bubble">
         {m.kind === "gift" ? (
           <span className="chat-gift">{giftLabel(m.giftId, t, mine ? "sent" : "received", otherName)}</span>
@@ -68,9 +93,15 @@ function Bubble({ m, mine, otherName, status, conversationId }: { m: WireMessage
       </div>
       <div className="chat-meta">
         {m.createdAt ? <LocalTime at={m.createdAt} lng={i18n.language} /> : null}
-        {m.held ? <span className="chat-held">{t("room.held")}</span> : status ? <span className="chat-status">{status}</span> : null}
+        {m.held ? (
+          <span className="chat-held">{t("room.held")}</span>
+        ) : status ? (
+          <span className="chat-status">{status}</span>
+        ) : null}
         {!mine && m.id && conversationId ? (
-          <a className="chat-report" href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}>{t("room.report")}</a>
+          <a className="chat-report" href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}>
+            {t("room.report")}
+          </a>
         ) : null}
       </div>
     </li>
@@ -82,7 +113,10 @@ export function ChatView(p: ChatViewProps) {
   const { revalidate } = useRevalidator();
   const navigation = useNavigation();
   const room = useChatRoom({
-    conversationId: p.conversationId, meId: p.meId, initialMessages: p.messages, otherRead: p.otherRead,
+    conversationId: p.conversationId,
+    meId: p.meId,
+    initialMessages: p.messages,
+    otherRead: p.otherRead,
     onCountsChanged: revalidate,
     // A refused text goes back in the box (unless the member already typed something new).
     onRefused: (q) => {
@@ -118,7 +152,12 @@ export function ChatView(p: ChatViewProps) {
     if (c.id !== p.conversationId) return c;
     const last = room.messages.at(-1);
     if (!last || last.held) return { ...c, unread: 0 };
-    return { ...c, unread: 0, lastMessageAt: last.createdAt, lastMessagePreview: last.kind === "gift" ? `gift:${last.giftId}` : last.body };
+    return {
+      ...c,
+      unread: 0,
+      lastMessageAt: last.createdAt,
+      lastMessagePreview: last.kind === "gift" ? `gift:${last.giftId}` : last.body,
+    };
   });
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
@@ -159,7 +198,9 @@ export function ChatView(p: ChatViewProps) {
       </aside>
       <section className="chat-room" aria-label={t("room.title", { name: p.other.name })}>
         <header className="chat-head">
-          <Link to="/chats" className="chat-back" aria-label={t("room.back")}>‹</Link>
+          <Link to="/chats" className="chat-back" aria-label={t("room.back")}>
+            ‹
+          </Link>
           <Link to={`/members/${p.other.id}`} className="chat-head-link">
             <Thumb photoId={p.other.photoId} name={p.other.name} size={40} />
             <span>
@@ -168,7 +209,11 @@ export function ChatView(p: ChatViewProps) {
             </span>
           </Link>
         </header>
-        {room.dropped ? <p className="chat-reconnecting" role="status">{t("room.reconnecting")}</p> : null}
+        {room.dropped ? (
+          <p className="chat-reconnecting" role="status">
+            {t("room.reconnecting")}
+          </p>
+        ) : null}
         <ol className="chat-messages" aria-live="polite" aria-label={t("room.messages")}>
           {p.olderHidden ? <li className="chat-history-note">{t("room.history")}</li> : null}
           {room.messages.length === 0 && room.pending.length === 0 ? (
@@ -187,7 +232,16 @@ export function ChatView(p: ChatViewProps) {
           {room.pending.map((q) => (
             <Bubble
               key={q.clientId}
-              m={{ id: 0, senderId: p.meId, clientId: q.clientId, kind: q.kind, body: q.body, giftId: q.giftId, createdAt: 0, held: false }}
+              m={{
+                id: 0,
+                senderId: p.meId,
+                clientId: q.clientId,
+                kind: q.kind,
+                body: q.body,
+                giftId: q.giftId,
+                createdAt: 0,
+                held: false,
+              }}
               mine
               otherName={p.other.name}
               status={t("room.sending")}
@@ -195,7 +249,9 @@ export function ChatView(p: ChatViewProps) {
           ))}
           <li ref={end} className="chat-end" aria-hidden="true" />
         </ol>
-        <p className="chat-typing" aria-live="polite">{room.typing ? t("room.typing", { name: p.other.name }) : ""}</p>
+        <p className="chat-typing" aria-live="polite">
+          {room.typing ? t("room.typing", { name: p.other.name }) : ""}
+        </p>
         <footer className="chat-foot">
           {p.blocked === "premium" ? (
             <PremiumPrompt />
@@ -206,15 +262,20 @@ export function ChatView(p: ChatViewProps) {
               {error ? <ChatErrorText error={error} discount={p.discount} /> : null}
               <Form method="post" className="chat-send" onSubmit={onSubmit}>
                 <input type="hidden" name="clientId" value={p.clientId} />
-                {confirmGift ? <GiftConfirm giftId={confirmGift} cost={p.giftCredits} onCancel={() => setPicked(null)} /> : null}
+                {confirmGift ? (
+                  <GiftConfirm giftId={confirmGift} cost={p.giftCredits} onCancel={() => setPicked(null)} />
+                ) : null}
                 <div className="chat-tools">
                   <GiftPicker cost={p.giftCredits} />
-                  <Icebreakers hydrated={hydrated} onPick={(line) => {
-                    if (textarea.current) {
-                      textarea.current.value = line;
-                      textarea.current.focus();
-                    }
-                  }} />
+                  <Icebreakers
+                    hydrated={hydrated}
+                    onPick={(line) => {
+                      if (textarea.current) {
+                        textarea.current.value = line;
+                        textarea.current.focus();
+                      }
+                    }}
+                  />
                 </div>
                 <label className="chat-input">
                   <span className="visually-hidden">{t("room.messageLabel")}</span>
@@ -234,7 +295,9 @@ export function ChatView(p: ChatViewProps) {
                     }}
                   />
                 </label>
-                <button type="submit" name="intent" value="send" className="btn btn-primary chat-send-btn">{t("room.send")}</button>
+                <button type="submit" name="intent" value="send" className="btn btn-primary chat-send-btn">
+                  {t("room.send")}
+                </button>
                 <p className="chat-cost">{t("room.cost", { count: p.cost })}</p>
               </Form>
             </>

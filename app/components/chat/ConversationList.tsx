@@ -35,7 +35,15 @@ export function usePreview() {
  * The member's conversations. Deleting is a real form (works without JavaScript); with JavaScript
  * the chat disappears at once and DELETE /api/chat.php runs; on failure an alert, then a reload.
  */
-export function ConversationList({ items, activeId, lng }: { items: ConversationItem[]; activeId?: string; lng: string }) {
+export function ConversationList({
+  items,
+  activeId,
+  lng,
+}: {
+  items: ConversationItem[];
+  activeId?: string;
+  lng: string;
+}) {
   const { t } = useTranslation("chat");
   const preview = usePreview();
   const { revalidate } = useRevalidator();
@@ -71,7 +79,9 @@ export function ConversationList({ items, activeId, lng }: { items: Conversation
     return (
       <div className="chat-list-empty">
         <p>{t("overview.empty")}</p>
-        <Link to="/members" className="btn btn-primary">{t("overview.findMembers")}</Link>
+        <Link to="/members" className="btn btn-primary">
+          {t("overview.findMembers")}
+        </Link>
       </div>
     );
   }
@@ -80,8 +90,16 @@ export function ConversationList({ items, activeId, lng }: { items: Conversation
       {visible.map((c) => {
         const badge = countBadge(c.unread);
         return (
-          <li key={c.id} className={`chat-list-item${c.id === activeId ? " is-active" : ""}${c.unread ? " is-unread" : ""}`} data-conversation={c.id}>
-            <Link to={`/chats/${c.id}`} className="chat-list-link" aria-current={c.id === activeId ? "page" : undefined}>
+          <li
+            key={c.id}
+            className={`chat-list-item${c.id === activeId ? " is-active" : ""}${c.unread ? " is-unread" : ""}`}
+            data-conversation={c.id}
+          >
+            <Link
+              to={`/chats/${c.id}`}
+              className="chat-list-link"
+              aria-current={c.id === activeId ? "page" : undefined}
+            >
               <Thumb photoId={c.otherPhotoId} name={c.otherName} />
               <span className="chat-list-text">
                 <span className="chat-list-top">
@@ -91,13 +109,21 @@ export function ConversationList({ items, activeId, lng }: { items: Conversation
                 <span className="chat-list-preview">{preview(c.lastMessagePreview)}</span>
               </span>
               {badge ? (
-                <span className="badge badge-unread chat-list-badge"><span aria-hidden="true">{badge}</span><span className="visually-hidden">{t("overview.unread", { count: c.unread })}</span></span>
+                <span className="badge badge-unread chat-list-badge">
+                  <span aria-hidden="true">{badge}</span>
+                  <span className="visually-hidden">{t("overview.unread", { count: c.unread })}</span>
+                </span>
               ) : null}
             </Link>
             <Form method="post" action="/chats" className="chat-list-delete" onSubmit={(e) => remove(e, c.id)}>
               <input type="hidden" name="intent" value="delete" />
               <input type="hidden" name="conversation" value={c.id} />
-              <button type="submit" className="btn-icon" aria-label={t("overview.deleteLabel", { name: c.otherName })} title={t("overview.delete")}>
+              <button
+                type="submit"
+                className="btn-icon"
+                aria-label={t("overview.deleteLabel", { name: c.otherName })}
+                title={t("overview.delete")}
+              >
                 ×
               </button>
             </Form>

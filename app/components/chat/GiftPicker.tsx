@@ -18,11 +18,15 @@ export function GiftPicker({ cost }: { cost: number }) {
   const { t } = useTranslation("chat");
   return (
     <details className="chat-gifts">
-      <summary className="btn btn-light" title={t("gifts.title")}><Icon name="gift" size={18} /> <span className="chat-tool-label">{t("gifts.title")}</span></summary>
+      <summary className="btn btn-light" title={t("gifts.title")}>
+        <Icon name="gift" size={18} /> <span className="chat-tool-label">{t("gifts.title")}</span>
+      </summary>
       <div className="chat-gifts-grid" role="group" aria-label={t("gifts.title")}>
         {GIFTS.map((g) => (
           <button key={g.id} type="submit" name="pickGift" value={g.id} className="chat-gift-btn">
-            <span className="chat-gift-emoji" aria-hidden="true">{g.emoji}</span>
+            <span className="chat-gift-emoji" aria-hidden="true">
+              {g.emoji}
+            </span>
             <span>{t(`gifts.${g.id}`)}</span>
             <small>{t("gifts.cost", { count: cost })}</small>
           </button>
@@ -42,11 +46,20 @@ export function GiftConfirm({ giftId, cost, onCancel }: { giftId: string; cost: 
   const gift = giftById(giftId);
   if (!gift) return null;
   return (
-    <div className="alert alert-info chat-gift-confirm" role="group" aria-label={t("gifts.title")} data-testid="gift-confirm">
+    <div
+      className="alert alert-info chat-gift-confirm"
+      role="group"
+      aria-label={t("gifts.title")}
+      data-testid="gift-confirm"
+    >
       <p>{to("gift.confirm", { gift: `${gift.emoji} ${t(`gifts.${gift.id}`)}`, count: cost })}</p>
       <span className="chat-gift-confirm-actions">
-        <button type="submit" name="giftId" value={gift.id} className="btn btn-primary btn-sm">{to("gift.yes")}</button>
-        <Link to="." replace preventScrollReset className="btn btn-light btn-sm" onClick={onCancel}>{to("gift.cancel")}</Link>
+        <button type="submit" name="giftId" value={gift.id} className="btn btn-primary btn-sm">
+          {to("gift.yes")}
+        </button>
+        <Link to="." replace preventScrollReset className="btn btn-light btn-sm" onClick={onCancel}>
+          {to("gift.cancel")}
+        </Link>
       </span>
     </div>
   );

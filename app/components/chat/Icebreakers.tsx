@@ -18,7 +18,11 @@ export function Icebreakers({ hydrated, onPick }: { hydrated: boolean; onPick: (
         <span className="chat-tool-label">{t("icebreakers.select")}</span>
         <select name="icebreaker" defaultValue="">
           <option value="">{t("icebreakers.none")}</option>
-          {NUMBERS.map((n) => <option key={n} value={n}>{t(`icebreakers.${n}`)}</option>)}
+          {NUMBERS.map((n) => (
+            <option key={n} value={n}>
+              {t(`icebreakers.${n}`)}
+            </option>
+          ))}
         </select>
       </label>
     );
@@ -33,16 +37,22 @@ export function Icebreakers({ hydrated, onPick }: { hydrated: boolean; onPick: (
         <ul>
           {NUMBERS.map((n) => (
             <li key={n}>
-              <button type="button" className="chat-icebreaker" onClick={() => {
-                onPick(t(`icebreakers.${n}`));
-                dialog.current?.close();
-              }}>
+              <button
+                type="button"
+                className="chat-icebreaker"
+                onClick={() => {
+                  onPick(t(`icebreakers.${n}`));
+                  dialog.current?.close();
+                }}
+              >
                 {t(`icebreakers.${n}`)}
               </button>
             </li>
           ))}
         </ul>
-        <button type="button" className="btn btn-light" onClick={() => dialog.current?.close()}>{t("icebreakers.close")}</button>
+        <button type="button" className="btn btn-light" onClick={() => dialog.current?.close()}>
+          {t("icebreakers.close")}
+        </button>
       </dialog>
     </>
   );

@@ -13,13 +13,22 @@ import { Photo, label, type LanderCopy, type LanderMember, type VisualProps } fr
 import { MapVisual, Player, Swipe } from "./visuals";
 
 export const landersLinks = () => [
-  { rel: "stylesheet", href: pagesStyles }, { rel: "stylesheet", href: accountStyles }, { rel: "stylesheet", href: landersStyles },
+  { rel: "stylesheet", href: pagesStyles },
+  { rel: "stylesheet", href: accountStyles },
+  { rel: "stylesheet", href: landersStyles },
 ];
 // Copy comes resolved from the loader, so the browser loads no extra namespace (landing JS budget).
 export const landerHandle = { layout: "lander", i18n: ["common"] };
 
 export type { LanderCopy, LanderMember } from "./parts";
-export interface LanderView { kind: string; niche: string; copy: LanderCopy; members: LanderMember[]; signup: SignupCopy; form: SignupFormState }
+export interface LanderView {
+  kind: string;
+  niche: string;
+  copy: LanderCopy;
+  members: LanderMember[];
+  signup: SignupCopy;
+  form: SignupFormState;
+}
 
 function Gallery({ copy, members }: VisualProps) {
   return (
@@ -30,9 +39,17 @@ function Gallery({ copy, members }: VisualProps) {
             <Photo m={m} eager={i < 4} />
             <span className="ld-tile-caption">
               <strong>{label(m)}</strong>
-              <span><span className="ld-dot" aria-hidden="true" />{m.city}</span>
+              <span>
+                <span className="ld-dot" aria-hidden="true" />
+                {m.city}
+              </span>
             </span>
-            {i >= 8 ? <span className="ld-lock"><Icon name="lock" size={20} />{copy.locked}</span> : null}
+            {i >= 8 ? (
+              <span className="ld-lock">
+                <Icon name="lock" size={20} />
+                {copy.locked}
+              </span>
+            ) : null}
           </a>
         </li>
       ))}
@@ -49,7 +66,9 @@ function Collage({ members }: VisualProps) {
           <span>{label(m)}</span>
         </a>
       ))}
-      <span className="ld-collage-heart" aria-hidden="true"><Icon name="heart" size={40} /></span>
+      <span className="ld-collage-heart" aria-hidden="true">
+        <Icon name="heart" size={40} />
+      </span>
     </div>
   );
 }
@@ -72,8 +91,13 @@ function Icons({ copy, members }: VisualProps) {
       <ol className="ld-steps">
         {copy.steps.map((s, i) => (
           <li key={i}>
-            <span className="ld-step-icon" aria-hidden="true"><Icon name={STEP_ICONS[i]!} size={28} /></span>
-            <div><strong>{s.title}</strong><p>{s.text}</p></div>
+            <span className="ld-step-icon" aria-hidden="true">
+              <Icon name={STEP_ICONS[i]!} size={28} />
+            </span>
+            <div>
+              <strong>{s.title}</strong>
+              <p>{s.text}</p>
+            </div>
           </li>
         ))}
       </ol>
@@ -86,7 +110,12 @@ function Social({ copy, members }: VisualProps) {
     <div className="ld-social" data-testid="lander-visual">
       <ul className="ld-stories" aria-label={copy.online}>
         {members.slice(0, 8).map((m) => (
-          <li key={m.id}><a href="#signup"><Photo m={m} eager /><span>{m.name}</span></a></li>
+          <li key={m.id}>
+            <a href="#signup">
+              <Photo m={m} eager />
+              <span>{m.name}</span>
+            </a>
+          </li>
         ))}
       </ul>
       <ul className="ld-feed">
@@ -96,14 +125,24 @@ function Social({ copy, members }: VisualProps) {
               <Photo m={m} className="ld-avatar" eager={i === 0} />
               <div>
                 <strong>{label(m)}</strong>
-                <span>{m.city} · {m.ago}</span>
+                <span>
+                  {m.city} · {m.ago}
+                </span>
               </div>
             </header>
             <p>{copy.posts[i % copy.posts.length]!.replace("{{city}}", m.city)}</p>
-            <a href="#signup" className="ld-post-photo" aria-label={label(m)}><Photo m={m} eager={i === 0} /></a>
+            <a href="#signup" className="ld-post-photo" aria-label={label(m)}>
+              <Photo m={m} eager={i === 0} />
+            </a>
             <footer>
-              <a href="#signup"><Icon name="heart" size={18} />{copy.like}</a>
-              <a href="#signup"><Icon name="chat" size={18} />{copy.comment}</a>
+              <a href="#signup">
+                <Icon name="heart" size={18} />
+                {copy.like}
+              </a>
+              <a href="#signup">
+                <Icon name="chat" size={18} />
+                {copy.comment}
+              </a>
             </footer>
           </li>
         ))}
@@ -120,13 +159,22 @@ function Night({ copy, members }: VisualProps) {
         <li key={m.id} style={{ animationDelay: `${0.4 + i * 0.9}s` }}>
           <Photo m={m} className="ld-avatar" eager />
           <div>
-            <span className="ld-night-who"><strong>{label(m)}</strong> · {m.city}</span>
+            <span className="ld-night-who">
+              <strong>{label(m)}</strong> · {m.city}
+            </span>
             {i === shown.length - 1 ? (
-              <span className="ld-bubble ld-typing"><i /><i /><i /><span className="visually-hidden">{`${m.name} ${copy.typing}`}</span></span>
+              <span className="ld-bubble ld-typing">
+                <i />
+                <i />
+                <i />
+                <span className="visually-hidden">{`${m.name} ${copy.typing}`}</span>
+              </span>
             ) : (
               <span className="ld-bubble">{copy.bubbles[i % copy.bubbles.length]}</span>
             )}
-            <a href="#signup" className="ld-reply">{copy.reply}</a>
+            <a href="#signup" className="ld-reply">
+              {copy.reply}
+            </a>
           </div>
         </li>
       ))}
@@ -153,21 +201,39 @@ export function LanderRoute() {
     <div className={`ld ld-k-${kind} niche-${niche}`} data-kind={kind} data-niche={niche}>
       <div className="container ld-grid">
         <header className="ld-pitch">
-          <p className="ld-kicker"><span className="ld-dot" aria-hidden="true" />{copy.kicker}</p>
+          <p className="ld-kicker">
+            <span className="ld-dot" aria-hidden="true" />
+            {copy.kicker}
+          </p>
           <h1>{copy.headline}</h1>
           <p className="ld-lead">{copy.lead}</p>
           {/* Where this visitor cannot sign up, the card says so; the top button then offers the log-in. */}
           {form.state === "open" ? (
-            <a href="#signup" className="btn btn-primary btn-lg ld-jump">{copy.cta}</a>
+            <a href="#signup" className="btn btn-primary btn-lg ld-jump">
+              {copy.cta}
+            </a>
           ) : (
-            <Link to="/login" className="btn btn-primary btn-lg ld-jump">{signup.login}</Link>
+            <Link to="/login" className="btn btn-primary btn-lg ld-jump">
+              {signup.login}
+            </Link>
           )}
         </header>
-        <div className="ld-visual">{members.length ? <Suspense fallback={null}><Visual copy={copy} members={members} /></Suspense> : null}</div>
+        <div className="ld-visual">
+          {members.length ? (
+            <Suspense fallback={null}>
+              <Visual copy={copy} members={members} />
+            </Suspense>
+          ) : null}
+        </div>
         <aside className="ld-form" id="signup">
           <SignupCta copy={signup} signup={form} />
           <ul className="ld-points">
-            {copy.points.map((p, i) => <li key={i}><Icon name="check" size={16} />{p}</li>)}
+            {copy.points.map((p, i) => (
+              <li key={i}>
+                <Icon name="check" size={16} />
+                {p}
+              </li>
+            ))}
           </ul>
         </aside>
       </div>

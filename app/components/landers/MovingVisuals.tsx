@@ -10,8 +10,10 @@ import { Photo, label, type LanderMember, type VisualProps } from "./parts";
 /** Zoom so the pins near the visitor fill the box, centred on them: at most 2× (the coast must stay recognisable), at least the whole map. */
 export function mapWindow(points: { x: number; y: number }[]) {
   if (!points.length) return { cx: 50, cy: 50, zoom: 1 };
-  const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
-  const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+  const xs = points.map((p) => p.x),
+    ys = points.map((p) => p.y);
+  const cx = (Math.min(...xs) + Math.max(...xs)) / 2,
+    cy = (Math.min(...ys) + Math.max(...ys)) / 2;
   const spread = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 1);
   const zoom = Math.min(2, Math.max(1, 60 / spread));
   // Keep the window inside the map.
@@ -44,13 +46,36 @@ export function MapVisual({ copy, members }: VisualProps) {
       {/* The map is a picture of the list below (every pin leads to the sign-up, as the list does): hidden from
           screen readers and out of the tab order, so no link hides inside an image. */}
       <div className="ld-map" aria-hidden="true">
-        <div className="ld-map-inner" style={{ width: `${zoom * 100}%`, height: `${zoom * 100}%`, left: `${50 - cx * zoom}%`, top: `${50 - cy * zoom}%` }}>
+        <div
+          className="ld-map-inner"
+          style={{
+            width: `${zoom * 100}%`,
+            height: `${zoom * 100}%`,
+            left: `${50 - cx * zoom}%`,
+            top: `${50 - cy * zoom}%`,
+          }}
+        >
           {pinned.map((m, i) => (
-            <a key={m.id} href="#signup" className={`ld-pin${m.near ? " ld-pin-near" : ""}`} style={{ left: `${m.x}%`, top: `${m.y}%`, transform: `translate(${fan(m)})`, animationDelay: `${(i * 0.12).toFixed(2)}s` }} tabIndex={-1}>
+            <a
+              key={m.id}
+              href="#signup"
+              className={`ld-pin${m.near ? " ld-pin-near" : ""}`}
+              style={{
+                left: `${m.x}%`,
+                top: `${m.y}%`,
+                transform: `translate(${fan(m)})`,
+                animationDelay: `${(i * 0.12).toFixed(2)}s`,
+              }}
+              tabIndex={-1}
+            >
               <Photo m={m} eager />
             </a>
           ))}
-          {here ? <span className="ld-here" style={{ left: `${here.x}%`, top: `${here.y}%` }}>{copy.you}</span> : null}
+          {here ? (
+            <span className="ld-here" style={{ left: `${here.x}%`, top: `${here.y}%` }}>
+              {copy.you}
+            </span>
+          ) : null}
         </div>
       </div>
       <div className="ld-nearlist">
@@ -58,7 +83,16 @@ export function MapVisual({ copy, members }: VisualProps) {
         <ul>
           {focus.slice(0, 4).map((m) => (
             <li key={m.id}>
-              <a href="#signup"><Photo m={m} /><span><strong>{label(m)}</strong><span><Icon name="pin" size={14} />{m.city}</span></span></a>
+              <a href="#signup">
+                <Photo m={m} />
+                <span>
+                  <strong>{label(m)}</strong>
+                  <span>
+                    <Icon name="pin" size={14} />
+                    {m.city}
+                  </span>
+                </span>
+              </a>
             </li>
           ))}
         </ul>
@@ -75,17 +109,28 @@ export function Player({ copy, members, reel }: VisualProps & { reel?: boolean }
         {slides.map((m, i) => (
           <figure key={m.id} className="ld-slide" style={{ animationDelay: `${i * 4}s` }}>
             <Photo m={m} eager={i < 2} />
-            <figcaption><strong>{label(m)}</strong> · {m.city}</figcaption>
+            <figcaption>
+              <strong>{label(m)}</strong> · {m.city}
+            </figcaption>
           </figure>
         ))}
-        <span className="ld-live"><span className="ld-dot" aria-hidden="true" />{copy.live}</span>
-        <a href="#signup" className="ld-play" aria-label={copy.play}><svg viewBox="0 0 24 24" width="34" height="34" aria-hidden="true"><path fill="currentColor" d="M8 5v14l11-7z" /></svg></a>
+        <span className="ld-live">
+          <span className="ld-dot" aria-hidden="true" />
+          {copy.live}
+        </span>
+        <a href="#signup" className="ld-play" aria-label={copy.play}>
+          <svg viewBox="0 0 24 24" width="34" height="34" aria-hidden="true">
+            <path fill="currentColor" d="M8 5v14l11-7z" />
+          </svg>
+        </a>
         <span className="ld-progress" aria-hidden="true" />
       </div>
       {reel ? (
         <div className="ld-filmstrip" aria-hidden="true">
           <div>
-            {[...members, ...members].map((m, i) => <Photo key={i} m={m} />)}
+            {[...members, ...members].map((m, i) => (
+              <Photo key={i} m={m} />
+            ))}
           </div>
         </div>
       ) : (
@@ -93,7 +138,12 @@ export function Player({ copy, members, reel }: VisualProps & { reel?: boolean }
           <h2>{copy.upNext}</h2>
           <ul>
             {members.slice(5, 9).map((m) => (
-              <li key={m.id}><a href="#signup"><Photo m={m} /><span>{label(m)}</span></a></li>
+              <li key={m.id}>
+                <a href="#signup">
+                  <Photo m={m} />
+                  <span>{label(m)}</span>
+                </a>
+              </li>
             ))}
           </ul>
         </div>
@@ -112,7 +162,8 @@ export function Swipe({ copy, members }: VisualProps) {
   useEffect(() => {
     const el = root.current;
     if (!el) return;
-    const top = () => cards.findIndex((_, i) => !el.querySelector<HTMLInputElement>(`#sw-like-${i}:checked, #sw-pass-${i}:checked`));
+    const top = () =>
+      cards.findIndex((_, i) => !el.querySelector<HTMLInputElement>(`#sw-like-${i}:checked, #sw-pass-${i}:checked`));
     const swipe = (dir: "like" | "pass") => {
       const i = top();
       if (i >= 0) el.querySelector<HTMLInputElement>(`#sw-${dir}-${i}`)?.click();
@@ -168,19 +219,36 @@ export function Swipe({ copy, members }: VisualProps) {
           <Icon name="heart" size={44} />
           <strong>{copy.doneTitle}</strong>
           <p>{copy.doneText}</p>
-          <a href="#signup" className="btn btn-primary btn-lg">{copy.cta}</a>
+          <a href="#signup" className="btn btn-primary btn-lg">
+            {copy.cta}
+          </a>
         </div>
         {cards.map((m, i) => (
-          <article key={m.id} className={`sw-card sw-c-${i}`} data-i={i} style={{ zIndex: cards.length - i }} aria-label={`${label(m)} · ${m.city}`}>
+          <article
+            key={m.id}
+            className={`sw-card sw-c-${i}`}
+            data-i={i}
+            style={{ zIndex: cards.length - i }}
+            aria-label={`${label(m)} · ${m.city}`}
+          >
             <Photo m={m} eager={i < 2} />
             <div className="sw-info">
               <strong>{label(m)}</strong>
-              <span><span className="ld-dot" aria-hidden="true" />{m.city}</span>
+              <span>
+                <span className="ld-dot" aria-hidden="true" />
+                {m.city}
+              </span>
             </div>
             <div className="sw-actions">
               {/* A label names its radio: it takes no role or name of its own (valid HTML); the text is its name. */}
-              <label htmlFor={`sw-pass-${i}`} className="sw-btn sw-pass"><span aria-hidden="true">✕</span><span className="visually-hidden">{copy.pass}</span></label>
-              <label htmlFor={`sw-like-${i}`} className="sw-btn sw-like"><span aria-hidden="true">♥</span><span className="visually-hidden">{copy.like}</span></label>
+              <label htmlFor={`sw-pass-${i}`} className="sw-btn sw-pass">
+                <span aria-hidden="true">✕</span>
+                <span className="visually-hidden">{copy.pass}</span>
+              </label>
+              <label htmlFor={`sw-like-${i}`} className="sw-btn sw-like">
+                <span aria-hidden="true">♥</span>
+                <span className="visually-hidden">{copy.like}</span>
+              </label>
             </div>
           </article>
         ))}

@@ -11,6 +11,8 @@ import type { VisualProps } from "./parts";
 type Visual<P> = ComponentType<P> | LazyExoticComponent<ComponentType<P>>;
 const motion = () => import("./MovingVisuals");
 
-export const MapVisual: Visual<VisualProps> = server.MapVisual ?? lazy(() => motion().then((m) => ({ default: m.MapVisual })));
-export const Player: Visual<VisualProps & { reel?: boolean }> = server.Player ?? lazy(() => motion().then((m) => ({ default: m.Player })));
+export const MapVisual: Visual<VisualProps> =
+  server.MapVisual ?? lazy(() => motion().then((m) => ({ default: m.MapVisual })));
+export const Player: Visual<VisualProps & { reel?: boolean }> =
+  server.Player ?? lazy(() => motion().then((m) => ({ default: m.Player })));
 export const Swipe: Visual<VisualProps> = server.Swipe ?? lazy(() => motion().then((m) => ({ default: m.Swipe })));

@@ -86,9 +86,15 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
       <div className={`layout layout-${layout}`}>
         <LoadingBar />
         {layout === "chat" ? <TopBar root={root} compact /> : null}
-        <main id="main" className="layout-main">{children}</main>
+        <main id="main" className="layout-main">
+          {children}
+        </main>
         {entry}
-        {member ? <Suspense fallback={null}><LiveCounts member={member} /></Suspense> : null}
+        {member ? (
+          <Suspense fallback={null}>
+            <LiveCounts member={member} />
+          </Suspense>
+        ) : null}
         {Extras && root.member ? <Extras member={root.member} alerts={false} /> : null}
       </div>
     );
@@ -98,7 +104,9 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
       <div className="layout layout-lander">
         <LoadingBar />
         <BrandBar root={root} />
-        <main id="main" className="layout-main">{children}</main>
+        <main id="main" className="layout-main">
+          {children}
+        </main>
         <Footer root={root} />
         {entry}
       </div>
@@ -110,7 +118,9 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
         <LoadingBar />
         <TopBar root={root} />
         <AccountAlerts root={root} />
-        <main id="main" className="layout-main">{children}</main>
+        <main id="main" className="layout-main">
+          {children}
+        </main>
         <Footer root={root} />
         {entry}
         {member ? (

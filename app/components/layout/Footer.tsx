@@ -30,15 +30,16 @@ export function Footer({ root }: { root: RootData }) {
               <span className="brand-name">{brand.name}</span>
             </p>
             <p className="footer-contact">
-              {t("footer.contact")}{" "}
-              <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
+              {t("footer.contact")} <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
               {" · "}
               <a href={`tel:${brand.supportPhoneClean}`}>{brand.supportPhone}</a>
             </p>
           </div>
           <nav aria-label={t("footer.nav")} className="footer-links">
             {FOOTER_LINKS.map(([key, to]) => (
-              <Link key={key} to={to}>{t(`footer.${key}`)}</Link>
+              <Link key={key} to={to}>
+                {t(`footer.${key}`)}
+              </Link>
             ))}
           </nav>
         </div>

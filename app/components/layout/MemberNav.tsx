@@ -22,7 +22,19 @@ function Badge({ text, tone, label, name }: { text: string | null; tone: string;
   );
 }
 
-function NavItem({ to, icon, label, active, children }: { to: string; icon: IconName; label: string; active: boolean; children?: React.ReactNode }) {
+function NavItem({
+  to,
+  icon,
+  label,
+  active,
+  children,
+}: {
+  to: string;
+  icon: IconName;
+  label: string;
+  active: boolean;
+  children?: React.ReactNode;
+}) {
   return (
     <Link to={to} className="topnav-item" prefetch="intent" aria-current={active ? "page" : undefined}>
       <Icon name={icon} />
@@ -41,39 +53,73 @@ export function MemberNav({ m }: { m: Member }) {
     <nav className="topnav member-nav" aria-label={t("nav.main")}>
       <NavItem to="/members" icon="search" label={t("nav.search")} active={section === "search"} />
       <NavItem to="/chats" icon="chat" label={t("nav.messages")} active={section === "messages"}>
-        <Badge name="messages" text={countBadge(m.unreadMessages)} tone="unread" label={t("nav.unread", { count: m.unreadMessages })} />
+        <Badge
+          name="messages"
+          text={countBadge(m.unreadMessages)}
+          tone="unread"
+          label={t("nav.unread", { count: m.unreadMessages })}
+        />
       </NavItem>
       <NavItem to="/likes" icon="heart" label={t("nav.likes")} active={section === "likes"}>
-        <Badge name="likes" text={countBadge(m.newLikes)} tone="primary" label={t("nav.newLikes", { count: m.newLikes })} />
+        <Badge
+          name="likes"
+          text={countBadge(m.newLikes)}
+          tone="primary"
+          label={t("nav.newLikes", { count: m.newLikes })}
+        />
       </NavItem>
       {m.paidUser ? (
         <NavItem to="/credits" icon="coin" label={t("nav.credits")} active={section === "credits"}>
           {credit ? (
-            <Badge name="credits" text={credit.text} tone={credit.tone} label={t("nav.creditsLeft", { count: m.credits })} />
+            <Badge
+              name="credits"
+              text={credit.text}
+              tone={credit.tone}
+              label={t("nav.creditsLeft", { count: m.credits })}
+            />
           ) : null}
         </NavItem>
       ) : (
         <Link to="/premium" className="topnav-item nav-premium" data-testid="get-premium">
-          <span className="topnav-icon"><Icon name="star" size={18} /></span>
+          <span className="topnav-icon">
+            <Icon name="star" size={18} />
+          </span>
           <span className="topnav-label">{t("nav.getPremium")}</span>
         </Link>
       )}
       <details className="dropdown account-menu">
         <summary className="topnav-item">
-          <span className="avatar-initial" aria-hidden="true">{m.name.slice(0, 1).toUpperCase()}</span>
+          <span className="avatar-initial" aria-hidden="true">
+            {m.name.slice(0, 1).toUpperCase()}
+          </span>
           <span className="topnav-label account-name">{m.name}</span>
           <span className="visually-hidden">{t("nav.account")}</span>
         </summary>
         <div className="dropdown-menu dropdown-menu-end">
-          <Link to="/swipe-game" className="dropdown-item"><Icon name="flame" size={18} />{t("nav.swipeGame")}</Link>
-          <Link to="/match-finder" className="dropdown-item"><Icon name="users" size={18} />{t("nav.matchFinder")}</Link>
+          <Link to="/swipe-game" className="dropdown-item">
+            <Icon name="flame" size={18} />
+            {t("nav.swipeGame")}
+          </Link>
+          <Link to="/match-finder" className="dropdown-item">
+            <Icon name="users" size={18} />
+            {t("nav.matchFinder")}
+          </Link>
           <div className="dropdown-divider" role="separator" />
-          <Link to="/profile" className="dropdown-item"><Icon name="user" size={18} />{t("nav.myProfile")}</Link>
-          <Link to="/settings" className="dropdown-item"><Icon name="settings" size={18} />{t("nav.settings")}</Link>
+          <Link to="/profile" className="dropdown-item">
+            <Icon name="user" size={18} />
+            {t("nav.myProfile")}
+          </Link>
+          <Link to="/settings" className="dropdown-item">
+            <Icon name="settings" size={18} />
+            {t("nav.settings")}
+          </Link>
           <div className="dropdown-divider" role="separator" />
           <Form method="post" action="/api/logout.php">
             <input type="hidden" name="redirectTo" value="/" />
-            <button type="submit" className="dropdown-item"><Icon name="logout" size={18} />{t("nav.logout")}</button>
+            <button type="submit" className="dropdown-item">
+              <Icon name="logout" size={18} />
+              {t("nav.logout")}
+            </button>
           </Form>
         </div>
       </details>

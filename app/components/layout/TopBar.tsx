@@ -8,7 +8,9 @@ import { MemberNav } from "./member-chrome";
 function BrandLink({ root }: { root: RootData }) {
   return (
     <Link to={root.member ? "/members" : "/"} className="brand" aria-label={root.brand.name}>
-      <span className="brand-mark" aria-hidden="true">♥</span>
+      <span className="brand-mark" aria-hidden="true">
+        ♥
+      </span>
       <span className="brand-name">{root.brand.name}</span>
     </Link>
   );
@@ -33,7 +35,9 @@ export function TopBar({ root, compact = false }: { root: RootData; compact?: bo
   const redirectTo = location.pathname + location.search;
   return (
     <header className={`topbar${compact ? " topbar-compact" : ""}${m ? "" : " topbar-visitor"}`}>
-      <a className="skip-link" href="#main">{t("nav.skip")}</a>
+      <a className="skip-link" href="#main">
+        {t("nav.skip")}
+      </a>
       <div className="container topbar-inner">
         <BackButton />
         <BrandLink root={root} />
@@ -42,7 +46,11 @@ export function TopBar({ root, compact = false }: { root: RootData; compact?: bo
           <LanguageMenu current={root.lang} redirectTo={redirectTo} />
           {m ? null : (
             <>
-              <Link to={redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`} className="btn btn-outline btn-sm" data-testid="login-button">
+              <Link
+                to={redirectTo === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`}
+                className="btn btn-outline btn-sm"
+                data-testid="login-button"
+              >
                 {t("nav.login")}
               </Link>
               {/* Only where this visitor can sign up (docs/product.md §6): never a button to a closed door. */}

@@ -15,19 +15,26 @@ const preloads: Array<() => Promise<unknown>> = [];
  * holds no boundary: React hydrates a boundary later than the page, and an update reaching it before
  * fails (React error 421), so a member's page is hydrated only after preloadMemberChrome.
  */
-function split<P extends object>(ssr: ComponentType<P> | undefined, load: () => Promise<ComponentType<P>>): ComponentType<P> {
+function split<P extends object>(
+  ssr: ComponentType<P> | undefined,
+  load: () => Promise<ComponentType<P>>,
+): ComponentType<P> {
   if (ssr) return ssr;
   let loaded: ComponentType<P> | undefined;
   const once = () => (loaded ? Promise.resolve(loaded) : load().then((component) => (loaded = component)));
   preloads.push(once);
   const Lazy = lazy(() => once().then((component) => ({ default: component })));
   return function MemberChrome(props: P) {
-    return loaded ? createElement(loaded, props) : createElement(Suspense, { fallback: null }, createElement(Lazy as unknown as ComponentType<P>, props));
+    return loaded
+      ? createElement(loaded, props)
+      : createElement(Suspense, { fallback: null }, createElement(Lazy as unknown as ComponentType<P>, props));
   };
 }
 
 export const MemberNav = split(server.MemberNav, () => import("./MemberNav").then((m) => m.MemberNav));
-export const ActivationReminder = split(server.ActivationReminder, () => import("../alerts/ActivationReminder").then((m) => m.ActivationReminder));
+export const ActivationReminder = split(server.ActivationReminder, () =>
+  import("../alerts/ActivationReminder").then((m) => m.ActivationReminder),
+);
 
 /** entry.client awaits this before hydrating a member's page (see split). */
 export const preloadMemberChrome = () => Promise.all(preloads.map((preload) => preload()));

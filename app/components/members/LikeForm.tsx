@@ -8,7 +8,9 @@ export function LikeForm({ targetId }: { targetId: string }) {
   return (
     <Form method="post">
       <input type="hidden" name="targetId" value={targetId} />
-      <button type="submit" className="btn btn-primary btn-sm"><Icon name="heart" size={16} /> {t("likes.like")}</button>
+      <button type="submit" className="btn btn-primary btn-sm">
+        <Icon name="heart" size={16} /> {t("likes.like")}
+      </button>
     </Form>
   );
 }

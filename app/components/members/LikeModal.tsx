@@ -3,10 +3,25 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 
 const backdrop: React.CSSProperties = {
-  position: "fixed", inset: 0, background: "rgba(0,0,0,.5)", display: "flex", alignItems: "center", justifyContent: "center", zIndex: 1000, padding: "1rem",
+  position: "fixed",
+  inset: 0,
+  background: "rgba(0,0,0,.5)",
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "center",
+  zIndex: 1000,
+  padding: "1rem",
 };
 const card: React.CSSProperties = {
-  maxWidth: 320, width: "100%", textAlign: "center", display: "grid", gap: ".75rem", justifyItems: "center", background: "#fff", padding: "1.25rem", borderRadius: ".75rem",
+  maxWidth: 320,
+  width: "100%",
+  textAlign: "center",
+  display: "grid",
+  gap: ".75rem",
+  justifyItems: "center",
+  background: "#fff",
+  padding: "1.25rem",
+  borderRadius: ".75rem",
 };
 
 type Liker = { id: string; profile: { name: string; main_image: { thumb_filename: string } | null } };
@@ -48,13 +63,30 @@ export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
   const href = `/members/${liker.id}`;
   return (
     // Inline styles: the modal can open on any page, including those that do not link members.css.
-    <div className="like-modal-backdrop" style={backdrop} role="dialog" aria-modal="true" aria-labelledby="like-modal-title" data-testid="like-modal">
+    <div
+      className="like-modal-backdrop"
+      style={backdrop}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="like-modal-title"
+      data-testid="like-modal"
+    >
       <div className="like-modal card" style={card}>
         <h2 id="like-modal-title">{t("likes.modalTitle", { name: liker.profile.name })}</h2>
         {liker.profile.main_image ? (
-          <a href={href}><img src={liker.profile.main_image.thumb_filename} alt={liker.profile.name} width={160} height={160} style={{ borderRadius: "50%", objectFit: "cover" }} /></a>
+          <a href={href}>
+            <img
+              src={liker.profile.main_image.thumb_filename}
+              alt={liker.profile.name}
+              width={160}
+              height={160}
+              style={{ borderRadius: "50%", objectFit: "cover" }}
+            />
+          </a>
         ) : null}
-        <a href={href} className="btn btn-primary">{t("likes.modalView")}</a>
+        <a href={href} className="btn btn-primary">
+          {t("likes.modalView")}
+        </a>
       </div>
     </div>
   );

@@ -12,12 +12,21 @@ export function LikesPage({ type, members }: { type: (typeof TYPES)[number]; mem
       <h1>{t("likes.title")}</h1>
       <nav className="tabs" aria-label={t("likes.title")}>
         {TYPES.map((k) => (
-          <NavLink key={k} to={`/likes/${k}`} className={({ isActive }) => `tab${isActive || (k === type) ? " active" : ""}`} aria-current={k === type ? "page" : undefined}>
+          <NavLink
+            key={k}
+            to={`/likes/${k}`}
+            className={({ isActive }) => `tab${isActive || k === type ? " active" : ""}`}
+            aria-current={k === type ? "page" : undefined}
+          >
             {t(`likes.tabs.${k}`)}
           </NavLink>
         ))}
       </nav>
-      {members.length ? <MemberGrid members={members} base="/likes/m" /> : <p className="empty">{t(`likes.empty.${type}`)}</p>}
+      {members.length ? (
+        <MemberGrid members={members} base="/likes/m" />
+      ) : (
+        <p className="empty">{t(`likes.empty.${type}`)}</p>
+      )}
     </div>
   );
 }

@@ -4,12 +4,30 @@ import { Icon } from "../Icon";
 import { Avatar } from "./PhotoTile";
 
 export interface CardData {
-  id: string; name: string; age: number; city: string; region: string; mainPhotoId: string | null;
-  online: boolean; premium: boolean; fictional?: boolean; likeNew?: boolean;
+  id: string;
+  name: string;
+  age: number;
+  city: string;
+  region: string;
+  mainPhotoId: string | null;
+  online: boolean;
+  premium: boolean;
+  fictional?: boolean;
+  likeNew?: boolean;
 }
 
 /** A member in a list; links to their profile (under /likes/m/ from the likes pages). */
-export function MemberCard({ m, base = "/members", eager = false, children }: { m: CardData; base?: string; eager?: boolean; children?: React.ReactNode }) {
+export function MemberCard({
+  m,
+  base = "/members",
+  eager = false,
+  children,
+}: {
+  m: CardData;
+  base?: string;
+  eager?: boolean;
+  children?: React.ReactNode;
+}) {
   const { t } = useTranslation("members");
   return (
     <li className="member-card card">
@@ -17,9 +35,16 @@ export function MemberCard({ m, base = "/members", eager = false, children }: { 
         <Avatar photoId={m.mainPhotoId} name={m.name} eager={eager} />
         <span className="member-card-body">
           <strong className="member-card-name">
-            <span className={`status-dot ${m.online ? "online" : "offline"}`} title={m.online ? t("status.online") : t("status.offline")} />
+            <span
+              className={`status-dot ${m.online ? "online" : "offline"}`}
+              title={m.online ? t("status.online") : t("status.offline")}
+            />
             {m.name}, {m.age}
-            {m.premium ? <span className="badge badge-premium" title={t("profile.premium")}><Icon name="star" size={12} /></span> : null}
+            {m.premium ? (
+              <span className="badge badge-premium" title={t("profile.premium")}>
+                <Icon name="star" size={12} />
+              </span>
+            ) : null}
             {m.likeNew ? <span className="badge badge-new">{t("likes.new")}</span> : null}
           </strong>
           <span className="member-card-place">{[m.city, m.region].filter(Boolean).join(", ")}</span>
@@ -32,5 +57,11 @@ export function MemberCard({ m, base = "/members", eager = false, children }: { 
 
 /** `eager`: how many of the first faces are on the first screen (a row of four on desktop). */
 export function MemberGrid({ members, base, eager = 0 }: { members: CardData[]; base?: string; eager?: number }) {
-  return <ul className="member-grid">{members.map((m, i) => <MemberCard key={m.id} m={m} base={base} eager={i < eager} />)}</ul>;
+  return (
+    <ul className="member-grid">
+      {members.map((m, i) => (
+        <MemberCard key={m.id} m={m} base={base} eager={i < eager} />
+      ))}
+    </ul>
+  );
 }

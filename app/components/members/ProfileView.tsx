@@ -7,8 +7,18 @@ import { NotEnoughCredits } from "../offers/PaidFeatures";
 
 export interface ProfileViewData {
   profile: {
-    id: string; name: string; age: number; city: string; region: string; country: string; mainPhotoId: string | null;
-    online: boolean; premium: boolean; fictional: boolean; aboutMe: string | null; interests: string[];
+    id: string;
+    name: string;
+    age: number;
+    city: string;
+    region: string;
+    country: string;
+    mainPhotoId: string | null;
+    online: boolean;
+    premium: boolean;
+    fictional: boolean;
+    aboutMe: string | null;
+    interests: string[];
     fields: { key: string; value: string; choice: boolean }[];
   };
   photos: { id: string; isMain: boolean; isPrivate: boolean; access: "blur" | "full" }[];
@@ -39,7 +49,10 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
           <h1>
             {p.name}{" "}
             {p.fictional && data.fictional.icon ? (
-              <span className="fictional-icon" title={data.fictional.singular}><span aria-hidden="true">{data.fictional.icon}</span><span className="visually-hidden">{data.fictional.singular}</span></span>
+              <span className="fictional-icon" title={data.fictional.singular}>
+                <span aria-hidden="true">{data.fictional.icon}</span>
+                <span className="visually-hidden">{data.fictional.singular}</span>
+              </span>
             ) : null}
           </h1>
           <p className="profile-meta">
@@ -47,13 +60,31 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
             {place ? ` · ${place}` : ""}
           </p>
           <p className="profile-badges">
-            <span className={`status-dot ${p.online ? "online" : "offline"}`}>{p.online ? t("status.online") : t("status.offline")}</span>
-            {p.premium ? <span className="badge badge-premium"><Icon name="star" size={14} /> {t("profile.premium")}</span> : null}
+            <span className={`status-dot ${p.online ? "online" : "offline"}`}>
+              {p.online ? t("status.online") : t("status.offline")}
+            </span>
+            {p.premium ? (
+              <span className="badge badge-premium">
+                <Icon name="star" size={14} /> {t("profile.premium")}
+              </span>
+            ) : null}
           </p>
-          {p.fictional && data.fictional.warning ? <p className="alert alert-info fictional-warning">{data.fictional.warning}</p> : null}
-          {data.likeState === "match" ? <p className="alert alert-success match-banner">{t("likes.itsAMatch", { name: p.name })}</p> : null}
-          {data.likeState === "received" ? <p className="alert alert-info">{t("likes.likedYou", { name: p.name })}</p> : null}
-          {!data.own ? <ProfileActions data={data} busy={busy} /> : <Link className="btn" to="/profile">{t("profile.edit")}</Link>}
+          {p.fictional && data.fictional.warning ? (
+            <p className="alert alert-info fictional-warning">{data.fictional.warning}</p>
+          ) : null}
+          {data.likeState === "match" ? (
+            <p className="alert alert-success match-banner">{t("likes.itsAMatch", { name: p.name })}</p>
+          ) : null}
+          {data.likeState === "received" ? (
+            <p className="alert alert-info">{t("likes.likedYou", { name: p.name })}</p>
+          ) : null}
+          {!data.own ? (
+            <ProfileActions data={data} busy={busy} />
+          ) : (
+            <Link className="btn" to="/profile">
+              {t("profile.edit")}
+            </Link>
+          )}
         </div>
       </div>
 
@@ -81,7 +112,13 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
       {p.interests.length ? (
         <section className="card">
           <h2>{t("fields.interests")}</h2>
-          <ul className="chips">{p.interests.map((i) => <li key={i} className="chip">{t(`interests.${i}`)}</li>)}</ul>
+          <ul className="chips">
+            {p.interests.map((i) => (
+              <li key={i} className="chip">
+                {t(`interests.${i}`)}
+              </li>
+            ))}
+          </ul>
         </section>
       ) : null}
 
@@ -89,13 +126,24 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
         <section className="card">
           <h2>{t("profile.photos", { count: photos.length })}</h2>
           {action?.unlock === "credits" ? <NotEnoughCredits discount={action.discount ?? null} /> : null}
-          {locked ? <p className="hint">{t("photos.lockedHint")} <Link to="/premium">{t("photos.getPremium")}</Link></p> : null}
+          {locked ? (
+            <p className="hint">
+              {t("photos.lockedHint")} <Link to="/premium">{t("photos.getPremium")}</Link>
+            </p>
+          ) : null}
           <ul className="photo-grid">
             {photos.map((ph) => (
               <li key={ph.id}>
-                <PhotoTile id={ph.id} access={ph.access} alt={p.name} unlockFor={data.loggedIn && ph.isPrivate && ph.access === "blur" ? data.photoCredits : undefined} />
+                <PhotoTile
+                  id={ph.id}
+                  access={ph.access}
+                  alt={p.name}
+                  unlockFor={data.loggedIn && ph.isPrivate && ph.access === "blur" ? data.photoCredits : undefined}
+                />
                 {!data.own && data.loggedIn ? (
-                  <a className="photo-report" href={`/report?photo=${encodeURIComponent(ph.id)}`}>{t("report.photo")}</a>
+                  <a className="photo-report" href={`/report?photo=${encodeURIComponent(ph.id)}`}>
+                    {t("report.photo")}
+                  </a>
                 ) : null}
               </li>
             ))}
@@ -118,7 +166,9 @@ function ProfileActions({ data, busy }: { data: ProfileViewData; busy: boolean }
   if (!data.loggedIn) {
     return (
       <p className="profile-actions">
-        <Link className="btn btn-primary" to={`/login?redirectTo=${encodeURIComponent(`/members/${id}`)}`}>{t("profile.loginToLike")}</Link>
+        <Link className="btn btn-primary" to={`/login?redirectTo=${encodeURIComponent(`/members/${id}`)}`}>
+          {t("profile.loginToLike")}
+        </Link>
       </p>
     );
   }
@@ -128,7 +178,9 @@ function ProfileActions({ data, busy }: { data: ProfileViewData; busy: boolean }
       {data.viewerBlocked ? (
         <Form method="post">
           <input type="hidden" name="intent" value="unblock" />
-          <button type="submit" className="btn" disabled={busy}>{t("block.unblock")}</button>
+          <button type="submit" className="btn" disabled={busy}>
+            {t("block.unblock")}
+          </button>
         </Form>
       ) : (
         <>
@@ -138,10 +190,14 @@ function ProfileActions({ data, busy }: { data: ProfileViewData; busy: boolean }
               <Icon name="heart" size={18} /> {liked ? t("likes.liked") : t("likes.like")}
             </button>
           </Form>
-          <Link className="btn btn-primary" to={`/members/${id}/chat`}><Icon name="chat" size={18} /> {t("profile.chat")}</Link>
+          <Link className="btn btn-primary" to={`/members/${id}/chat`}>
+            <Icon name="chat" size={18} /> {t("profile.chat")}
+          </Link>
           <Form method="post">
             <input type="hidden" name="intent" value="block" />
-            <button type="submit" className="btn btn-link" disabled={busy}>{t("block.block")}</button>
+            <button type="submit" className="btn btn-link" disabled={busy}>
+              {t("block.block")}
+            </button>
           </Form>
         </>
       )}
@@ -155,7 +211,9 @@ export function BlockedNotice({ name }: { name: string }) {
   return (
     <div className="container members-page">
       <div className="card blocked-notice">
-        <h1>{t("block.blockedBy")} {name}</h1>
+        <h1>
+          {t("block.blockedBy")} {name}
+        </h1>
         <p>{t("block.noAccess")}</p>
       </div>
     </div>

@@ -44,22 +44,42 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
         onPointerDown={onDown}
         onPointerMove={onMove}
         onPointerUp={onUp}
-        onPointerCancel={() => { start.current = null; setDx(0); }}
+        onPointerCancel={() => {
+          start.current = null;
+          setDx(0);
+        }}
         data-testid="swipe-card"
         data-live={live ? "" : undefined}
       >
         <Avatar photoId={m.mainPhotoId} name={m.name} size="full" eager />
         <div className="swipe-card-body">
-          <strong>{m.name}, {m.age}</strong>
+          <strong>
+            {m.name}, {m.age}
+          </strong>
           <span>{[m.city, m.region].filter(Boolean).join(", ")}</span>
           <Link to={`/members/${m.id}`}>{t("swipe.viewProfile")}</Link>
         </div>
       </div>
       <div className="swipe-buttons">
-        <button ref={passBtn} type="submit" name="intent" value="pass" className="btn btn-round" aria-label={t("swipe.pass")}>
+        <button
+          ref={passBtn}
+          type="submit"
+          name="intent"
+          value="pass"
+          className="btn btn-round"
+          aria-label={t("swipe.pass")}
+        >
           <Icon name="close" size={28} />
         </button>
-        <button ref={likeBtn} type="submit" name="intent" value="like" className="btn btn-primary btn-round" aria-label={t("swipe.like")} disabled={disabled}>
+        <button
+          ref={likeBtn}
+          type="submit"
+          name="intent"
+          value="like"
+          className="btn btn-primary btn-round"
+          aria-label={t("swipe.like")}
+          disabled={disabled}
+        >
           <Icon name="heart" size={28} />
         </button>
       </div>

@@ -22,7 +22,6 @@ export const HIDE_PUSH_ALERT = "hide-push-notification-alert";
 export const HIDE_DISABLED_ALERT = "hide-disabled-notifications-alert";
 const AUTO_LIKE_DONE = "auto-like-done";
 
-
 export type ExtrasMember = { notificationsDisabled: string[]; hasMainImage: boolean };
 
 export function MemberExtras({ member, alerts }: { member: ExtrasMember; alerts: boolean }) {
@@ -43,7 +42,10 @@ function LateAlerts({ member }: { member: ExtrasMember }) {
   if (!ready || pushState === null) return null;
   const push = pushState === "unknown" && !pushDismissed && memberAlertShown("push", pathname);
   const photo = !member.hasMainImage && !photoDismissed && memberAlertShown("photo", pathname, search);
-  const disabled = member.notificationsDisabled.length > 0 && !disabledDismissed && memberAlertShown("disabledNotifications", pathname);
+  const disabled =
+    member.notificationsDisabled.length > 0 &&
+    !disabledDismissed &&
+    memberAlertShown("disabledNotifications", pathname);
   if (!push && !photo && !disabled) return null;
   return (
     <div className="late-alerts" data-testid="late-alerts">
@@ -52,7 +54,9 @@ function LateAlerts({ member }: { member: ExtrasMember }) {
           <div className="container alert-banner-inner">
             <span>{t("notify:push.alert")}</span>
             <PushSetup small known={pushState} onDone={setPushState} />
-            <button type="button" className="btn btn-link btn-sm" onClick={dismissPush}>{t("notify:push.dismiss")}</button>
+            <button type="button" className="btn btn-link btn-sm" onClick={dismissPush}>
+              {t("notify:push.dismiss")}
+            </button>
           </div>
         </div>
       ) : null}
@@ -61,8 +65,12 @@ function LateAlerts({ member }: { member: ExtrasMember }) {
         <div className="alert alert-warning alert-banner" role="status" data-testid="disabled-notifications-alert">
           <div className="container alert-banner-inner">
             <span>{t("notify:disabledAlert.text")}</span>
-            <Link to="/notifications" className="btn btn-primary btn-sm">{t("notify:disabledAlert.action")}</Link>
-            <button type="button" className="btn btn-link btn-sm" onClick={dismissDisabled}>{t("notify:disabledAlert.dismiss")}</button>
+            <Link to="/notifications" className="btn btn-primary btn-sm">
+              {t("notify:disabledAlert.action")}
+            </Link>
+            <button type="button" className="btn btn-link btn-sm" onClick={dismissDisabled}>
+              {t("notify:disabledAlert.dismiss")}
+            </button>
           </div>
         </div>
       ) : null}

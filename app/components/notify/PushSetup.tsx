@@ -8,7 +8,10 @@ export function usePushState(known?: PushState) {
   useEffect(() => {
     if (known) return;
     let live = true;
-    import("~/lib/push-client").then((p) => p.pushState()).then((s) => live && setState(s)).catch(() => live && setState("unsupported"));
+    import("~/lib/push-client")
+      .then((p) => p.pushState())
+      .then((s) => live && setState(s))
+      .catch(() => live && setState("unsupported"));
     return () => {
       live = false;
     };
@@ -21,8 +24,15 @@ export function usePushState(known?: PushState) {
  * and the push alert. The state (docs/product.md §4) decides what shows; the browser's permission prompt
  * only appears after the member's click.
  */
-export function PushSetup({ allowOff = false, small = false, known, onDone }: {
-  allowOff?: boolean; small?: boolean; onDone?: (s: PushState) => void;
+export function PushSetup({
+  allowOff = false,
+  small = false,
+  known,
+  onDone,
+}: {
+  allowOff?: boolean;
+  small?: boolean;
+  onDone?: (s: PushState) => void;
   /** The state its parent already knows: the button renders with the parent, not a moment later. */
   known?: PushState;
 }) {
@@ -47,12 +57,31 @@ export function PushSetup({ allowOff = false, small = false, known, onDone }: {
   };
   return (
     <div className="push-setup" data-push-state={state}>
-      {state === "subscribed" ? <p>{t("push.subscribed")}</p> : state === "denied" ? <p>{t("push.denied")}</p> : state === "unsupported" ? <p>{t("push.unsupported")}</p> : null}
-      {error ? <p className="alert alert-danger" role="alert">{t("push.error")}</p> : null}
+      {state === "subscribed" ? (
+        <p>{t("push.subscribed")}</p>
+      ) : state === "denied" ? (
+        <p>{t("push.denied")}</p>
+      ) : state === "unsupported" ? (
+        <p>{t("push.unsupported")}</p>
+      ) : null}
+      {error ? (
+        <p className="alert alert-danger" role="alert">
+          {t("push.error")}
+        </p>
+      ) : null}
       {state === "unknown" ? (
-        <button type="button" className={`btn btn-primary${small ? " btn-sm" : ""}`} disabled={busy} onClick={() => run(true)}>{t("push.enable")}</button>
+        <button
+          type="button"
+          className={`btn btn-primary${small ? " btn-sm" : ""}`}
+          disabled={busy}
+          onClick={() => run(true)}
+        >
+          {t("push.enable")}
+        </button>
       ) : state === "subscribed" && allowOff ? (
-        <button type="button" className="btn btn-outline" disabled={busy} onClick={() => run(false)}>{t("push.turnOff")}</button>
+        <button type="button" className="btn btn-outline" disabled={busy} onClick={() => run(false)}>
+          {t("push.turnOff")}
+        </button>
       ) : null}
     </div>
   );

@@ -17,15 +17,30 @@ export function DiscountCodeForm({ value, state }: { value: string; state: CodeS
       <div className="field">
         <label htmlFor="discount-code">{t("code.label")}</label>
         <span className="discount-form-row">
-          <input id="discount-code" name="code" defaultValue={value} maxLength={40} autoComplete="off" autoCapitalize="characters" spellCheck={false}
-            aria-invalid={state?.error ? true : undefined} aria-describedby={state ? "discount-state" : undefined} />
-          <button type="submit" className="btn btn-outline">{t("code.apply")}</button>
+          <input
+            id="discount-code"
+            name="code"
+            defaultValue={value}
+            maxLength={40}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            aria-invalid={state?.error ? true : undefined}
+            aria-describedby={state ? "discount-state" : undefined}
+          />
+          <button type="submit" className="btn btn-outline">
+            {t("code.apply")}
+          </button>
         </span>
       </div>
       {state?.applied ? (
-        <p id="discount-state" className="alert alert-success" role="status">{t("code.applied", state.applied)}</p>
+        <p id="discount-state" className="alert alert-success" role="status">
+          {t("code.applied", state.applied)}
+        </p>
       ) : state?.error ? (
-        <p id="discount-state" className="alert alert-danger" role="alert">{t(`codeErrors.${state.error}`, { amount: state.minimum })}</p>
+        <p id="discount-state" className="alert alert-danger" role="alert">
+          {t(`codeErrors.${state.error}`, { amount: state.minimum })}
+        </p>
       ) : null}
     </Form>
   );
@@ -34,5 +49,9 @@ export function DiscountCodeForm({ value, state }: { value: string; state: CodeS
 /** The active discount's line above the packages. */
 export function ActiveDiscountNote({ code, percentage }: { code: string; percentage: string }) {
   const { t } = useTranslation("offers");
-  return <p className="alert alert-success discount-note" data-testid="active-discount">{t("code.active", { code, percentage })}</p>;
+  return (
+    <p className="alert alert-success discount-note" data-testid="active-discount">
+      {t("code.active", { code, percentage })}
+    </p>
+  );
 }

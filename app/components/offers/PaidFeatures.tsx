@@ -17,19 +17,31 @@ export function UnlockPhoto({ photoId, credits }: { photoId: string; credits: nu
         <p>{t("photo.confirm", { count: credits })}</p>
         <input type="hidden" name="intent" value="unlock" />
         <input type="hidden" name="photoId" value={photoId} />
-        <button type="submit" className="btn btn-primary btn-sm" data-testid="unlock-confirm">{t("photo.yes")}</button>
+        <button type="submit" className="btn btn-primary btn-sm" data-testid="unlock-confirm">
+          {t("photo.yes")}
+        </button>
       </Form>
     </details>
   );
 }
 
 /** Too few credits: the checkout, with the active discount's percentage when there is one. */
-export function NotEnoughCredits({ discount, kind = "photo", text }: { discount: string | null; kind?: "photo" | "gift"; text?: string }) {
+export function NotEnoughCredits({
+  discount,
+  kind = "photo",
+  text,
+}: {
+  discount: string | null;
+  kind?: "photo" | "gift";
+  text?: string;
+}) {
   const { t } = useTranslation("offers");
   return (
     <div className="alert alert-warning" role="alert" data-testid="not-enough-credits">
       <p>{text ?? t(`${kind}.notEnough`)}</p>
-      <Link to="/credits" className="btn btn-primary btn-sm">{discount ? t("buy.discounted", { percentage: discount }) : t("buy.credits")}</Link>
+      <Link to="/credits" className="btn btn-primary btn-sm">
+        {discount ? t("buy.discounted", { percentage: discount }) : t("buy.credits")}
+      </Link>
     </div>
   );
 }

@@ -52,7 +52,15 @@ export function TimeBonus() {
     const timer = setTimeout(() => {
       const inArea = (Date.now() - enteredMembersAreaAt!) / 1000;
       const dismissed = !!localStorage.getItem(HIDE_TIME_BONUS_MODAL);
-      setPopup(showTimeBonusPopup({ remaining: 1, credits, dismissed, secondsInMembersArea: inArea, delayS: TIME_BONUS_POPUP_DELAY_S }));
+      setPopup(
+        showTimeBonusPopup({
+          remaining: 1,
+          credits,
+          dismissed,
+          secondsInMembersArea: inArea,
+          delayS: TIME_BONUS_POPUP_DELAY_S,
+        }),
+      );
     }, wait);
     return () => clearTimeout(timer);
   }, [running, credits]);
@@ -65,27 +73,50 @@ export function TimeBonus() {
   };
   return (
     <>
-      <div className="alert alert-banner time-bonus-banner" data-testid="time-bonus-banner" data-live={live ? "" : undefined}>
+      <div
+        className="alert alert-banner time-bonus-banner"
+        data-testid="time-bonus-banner"
+        data-live={live ? "" : undefined}
+      >
         <div className="container alert-banner-inner">
           <span className="time-bonus-text">
-            <strong>{t("timeBonus.banner", { percentage: TIME_BONUS_PERCENTAGE })}</strong>{" "}
-            {t("timeBonus.endsIn")}{" "}
-            <span className="time-bonus-countdown" role="timer" data-testid="time-bonus-countdown">{countdown}</span>
+            <strong>{t("timeBonus.banner", { percentage: TIME_BONUS_PERCENTAGE })}</strong> {t("timeBonus.endsIn")}{" "}
+            <span className="time-bonus-countdown" role="timer" data-testid="time-bonus-countdown">
+              {countdown}
+            </span>
           </span>
-          <Link to="/credits" className="btn btn-primary btn-sm">{t("timeBonus.action")}</Link>
+          <Link to="/credits" className="btn btn-primary btn-sm">
+            {t("timeBonus.action")}
+          </Link>
         </div>
       </div>
       {popup && left > 0 ? (
         // oxlint-disable-next-line jsx-a11y/no-static-element-interactions -- Escape anywhere in the dialog closes it; the dialog role sits on the child
         <div className="modal-backdrop" data-testid="time-bonus-modal" onKeyDown={(e) => e.key === "Escape" && close()}>
-          <div className="modal time-bonus-modal" role="dialog" aria-modal="true" aria-labelledby="time-bonus-title" aria-describedby="time-bonus-body">
-            <div className="modal-icon" aria-hidden="true">-{TIME_BONUS_PERCENTAGE}%</div>
+          <div
+            className="modal time-bonus-modal"
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="time-bonus-title"
+            aria-describedby="time-bonus-body"
+          >
+            <div className="modal-icon" aria-hidden="true">
+              -{TIME_BONUS_PERCENTAGE}%
+            </div>
             <h2 id="time-bonus-title">{t("timeBonus.modalTitle", { percentage: TIME_BONUS_PERCENTAGE })}</h2>
-            <p id="time-bonus-body">{t("timeBonus.actFast", { hours: TIME_BONUS_ACT_FAST_VALUE, percentage: TIME_BONUS_PERCENTAGE })}</p>
-            <p className="time-bonus-modal-countdown" role="timer">{countdown}</p>
+            <p id="time-bonus-body">
+              {t("timeBonus.actFast", { hours: TIME_BONUS_ACT_FAST_VALUE, percentage: TIME_BONUS_PERCENTAGE })}
+            </p>
+            <p className="time-bonus-modal-countdown" role="timer">
+              {countdown}
+            </p>
             <div className="modal-actions">
-              <Link to="/credits" className="btn btn-primary" onClick={close} autoFocus>{t("timeBonus.action")}</Link>
-              <button type="button" className="btn btn-link" onClick={close} data-testid="time-bonus-close">{t("timeBonus.close")}</button>
+              <Link to="/credits" className="btn btn-primary" onClick={close} autoFocus>
+                {t("timeBonus.action")}
+              </Link>
+              <button type="button" className="btn btn-link" onClick={close} data-testid="time-bonus-close">
+                {t("timeBonus.close")}
+              </button>
             </div>
           </div>
         </div>

@@ -5,7 +5,10 @@ import pagesStyles from "~/styles/pages.css";
 import { MemberCard, SignupCta, type SignupCopy, type SignupFormState } from "./SignupCta";
 import accountStyles from "~/styles/account.css";
 
-export const landerLinks = () => [{ rel: "stylesheet", href: pagesStyles }, { rel: "stylesheet", href: accountStyles }];
+export const landerLinks = () => [
+  { rel: "stylesheet", href: pagesStyles },
+  { rel: "stylesheet", href: accountStyles },
+];
 // Copy comes resolved from the loader, so the browser loads no extra namespace (landing JS budget).
 export const landerHandle = { layout: "lander", i18n: ["common"] };
 
@@ -28,7 +31,9 @@ export function LanderPage(p: LanderProps) {
           <h1>{p.headline}</h1>
           <p className="lead">{p.pitch}</p>
           <ul className="lander-points">
-            {p.points.map((point, i) => <li key={i}>{point}</li>)}
+            {p.points.map((point, i) => (
+              <li key={i}>{point}</li>
+            ))}
           </ul>
           {p.children}
         </div>

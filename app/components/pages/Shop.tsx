@@ -30,24 +30,52 @@ export function packageName(t: (key: string) => string, p: Pick<PackageView, "ti
  * `popular`: the label of the ribbon on the most bought package (p1), when the page shows one.
  * `level`: the package names' heading level, one below the section they are in (h2 right under the page's h1).
  */
-export function PackageGrid({ packages, linkTo, popular, level = 3 }: {
-  packages: PackageView[]; linkTo?: (id: string) => string; popular?: string; level?: 2 | 3;
+export function PackageGrid({
+  packages,
+  linkTo,
+  popular,
+  level = 3,
+}: {
+  packages: PackageView[];
+  linkTo?: (id: string) => string;
+  popular?: string;
+  level?: 2 | 3;
 }) {
   const Name = level === 2 ? "h2" : "h3";
   const { t } = useTranslation("shop");
   return (
     <ul className="package-grid" data-testid="packages">
       {packages.map((p) => (
-        <li key={p.id} className={`card package package-${p.tier}${popular && p.tier === MOST_POPULAR ? " package-popular" : ""}`}>
-          {popular && p.tier === MOST_POPULAR ? <span className="badge badge-primary package-ribbon">{popular}</span> : null}
+        <li
+          key={p.id}
+          className={`card package package-${p.tier}${popular && p.tier === MOST_POPULAR ? " package-popular" : ""}`}
+        >
+          {popular && p.tier === MOST_POPULAR ? (
+            <span className="badge badge-primary package-ribbon">{popular}</span>
+          ) : null}
           <Name className="package-name">{packageName(t, p)}</Name>
           <p className="package-credits">{t("package.credits", { count: p.credits })}</p>
           <p className="package-price">
-            {p.was ? <><s className="price-was" data-testid="price-was">{p.was}</s> <span className="price-now" data-testid="price-now">{p.price}</span></> : p.price}
+            {p.was ? (
+              <>
+                <s className="price-was" data-testid="price-was">
+                  {p.was}
+                </s>{" "}
+                <span className="price-now" data-testid="price-now">
+                  {p.price}
+                </span>
+              </>
+            ) : (
+              p.price
+            )}
           </p>
           <p className="package-per-credit">{t("package.perCredit", { price: p.perCredit })}</p>
           {linkTo ? (
-            <Link to={linkTo(p.id)} className="btn btn-primary btn-block" aria-label={t("package.chooseLabel", { name: packageName(t, p) })}>
+            <Link
+              to={linkTo(p.id)}
+              className="btn btn-primary btn-block"
+              aria-label={t("package.chooseLabel", { name: packageName(t, p) })}
+            >
               {t("package.choose")}
             </Link>
           ) : null}
@@ -57,7 +85,15 @@ export function PackageGrid({ packages, linkTo, popular, level = 3 }: {
   );
 }
 
-export function PaymentMethods({ methods, selected, linkTo }: { methods: readonly string[]; selected?: string; linkTo?: (m: string) => string }) {
+export function PaymentMethods({
+  methods,
+  selected,
+  linkTo,
+}: {
+  methods: readonly string[];
+  selected?: string;
+  linkTo?: (m: string) => string;
+}) {
   const { t } = useTranslation("shop");
   const shown = useWalletMethods(methods);
   return (
@@ -65,7 +101,9 @@ export function PaymentMethods({ methods, selected, linkTo }: { methods: readonl
       {shown.map((m) => (
         <li key={m} className={m === selected ? "method method-selected" : "method"}>
           {linkTo ? (
-            <Link to={linkTo(m)} aria-current={m === selected ? "true" : undefined}>{t(`methods.${m}`)}</Link>
+            <Link to={linkTo(m)} aria-current={m === selected ? "true" : undefined}>
+              {t(`methods.${m}`)}
+            </Link>
           ) : (
             <span>{t(`methods.${m}`)}</span>
           )}

@@ -7,7 +7,13 @@ import { Link } from "@remix-run/react";
 import type { Gender, Seeking, SignupState, Tracking } from "~/models/signup-rules";
 import { SignupForm } from "~/components/account/SignupForm";
 
-export interface SignupCopy { title: string; login: string; closed: string; closedTitle: string; minAge: number }
+export interface SignupCopy {
+  title: string;
+  login: string;
+  closed: string;
+  closedTitle: string;
+  minAge: number;
+}
 
 export interface SignupFormState {
   state: SignupState;
@@ -23,29 +29,49 @@ export function SignupCta({ copy, signup, id = "signup" }: { copy: SignupCopy; s
       <div className="signup-card signup-cta" role="status" data-testid="signup-closed">
         <h2 id={`${id}-title`}>{copy.closedTitle}</h2>
         <p>{copy.closed}</p>
-        <Link to="/login" className="btn btn-primary btn-block btn-lg">{copy.login}</Link>
+        <Link to="/login" className="btn btn-primary btn-block btn-lg">
+          {copy.login}
+        </Link>
       </div>
     );
   }
   return (
     <section className="signup-card signup-cta" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{copy.title}</h2>
-      <SignupForm minAge={copy.minAge} tracking={signup.tracking} who={signup.who} profileId={signup.profileId} idPrefix={`${id}-form`} className="signup-form" />
+      <SignupForm
+        minAge={copy.minAge}
+        tracking={signup.tracking}
+        who={signup.who}
+        profileId={signup.profileId}
+        idPrefix={`${id}-form`}
+        className="signup-form"
+      />
     </section>
   );
 }
 
 /** A member's public card: photo (or initial), name, age and city. */
-export function MemberCard({ member, ageLabel }: {
+export function MemberCard({
+  member,
+  ageLabel,
+}: {
   member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null };
   ageLabel: string;
 }) {
   return (
     <figure className="card lander-member" data-testid="lander-member">
       {member.mainPhotoId ? (
-        <img src={`/photos/${member.mainPhotoId}/thumb`} alt={member.name} width={320} height={320} className="lander-member-photo" />
+        <img
+          src={`/photos/${member.mainPhotoId}/thumb`}
+          alt={member.name}
+          width={320}
+          height={320}
+          className="lander-member-photo"
+        />
       ) : (
-        <div className="lander-member-photo lander-member-initial" aria-hidden="true">{member.name.slice(0, 1)}</div>
+        <div className="lander-member-photo lander-member-initial" aria-hidden="true">
+          {member.name.slice(0, 1)}
+        </div>
       )}
       <figcaption>
         <strong className="lander-member-name">{member.name}</strong>

@@ -18,8 +18,15 @@ export interface StaticPageProps {
   version: string | null;
   company: { title: string; rows: { label: string; value: string }[] } | null;
   contact: {
-    title: string; lead: string; emailLabel: string; phoneLabel: string; postLabel: string;
-    email: string; phone: string; phoneClean: string; post: string[];
+    title: string;
+    lead: string;
+    emailLabel: string;
+    phoneLabel: string;
+    postLabel: string;
+    email: string;
+    phone: string;
+    phoneClean: string;
+    post: string[];
   } | null;
   children?: ReactNode;
 }
@@ -27,8 +34,16 @@ export interface StaticPageProps {
 function SectionBody({ s }: { s: Section }) {
   return (
     <>
-      {s.p?.map((text, i) => <p key={i}>{text}</p>)}
-      {s.ul?.length ? <ul>{s.ul.map((text, i) => <li key={i}>{text}</li>)}</ul> : null}
+      {s.p?.map((text, i) => (
+        <p key={i}>{text}</p>
+      ))}
+      {s.ul?.length ? (
+        <ul>
+          {s.ul.map((text, i) => (
+            <li key={i}>{text}</li>
+          ))}
+        </ul>
+      ) : null}
     </>
   );
 }
@@ -41,15 +56,29 @@ export function ContactCard({ contact }: { contact: NonNullable<StaticPageProps[
       <dl className="page-dl">
         <div className="page-dl-row">
           <dt>{contact.emailLabel}</dt>
-          <dd><a href={`mailto:${contact.email}`}>{contact.email}</a></dd>
+          <dd>
+            <a href={`mailto:${contact.email}`}>{contact.email}</a>
+          </dd>
         </div>
         <div className="page-dl-row">
           <dt>{contact.phoneLabel}</dt>
-          <dd><a href={`tel:${contact.phoneClean}`} data-testid="support-phone">{contact.phone}</a></dd>
+          <dd>
+            <a href={`tel:${contact.phoneClean}`} data-testid="support-phone">
+              {contact.phone}
+            </a>
+          </dd>
         </div>
         <div className="page-dl-row">
           <dt>{contact.postLabel}</dt>
-          <dd><address>{contact.post.map((line, i) => <span key={i} className="page-address-line">{line}</span>)}</address></dd>
+          <dd>
+            <address>
+              {contact.post.map((line, i) => (
+                <span key={i} className="page-address-line">
+                  {line}
+                </span>
+              ))}
+            </address>
+          </dd>
         </div>
       </dl>
     </section>
@@ -77,7 +106,11 @@ export function StaticPage(p: StaticPageProps) {
     <article className={`container page page-${p.slug}`}>
       <header className="page-header">
         <h1>{p.title}</h1>
-        {p.version ? <p className="page-version" data-testid="terms-version">{p.version}</p> : null}
+        {p.version ? (
+          <p className="page-version" data-testid="terms-version">
+            {p.version}
+          </p>
+        ) : null}
         <p className="page-intro">{p.intro}</p>
       </header>
       {p.accordion ? (
@@ -85,7 +118,9 @@ export function StaticPage(p: StaticPageProps) {
           {p.sections.map((s, i) => (
             <details key={i} className="page-faq-item">
               <summary>{s.h}</summary>
-              <div className="page-faq-body"><SectionBody s={s} /></div>
+              <div className="page-faq-body">
+                <SectionBody s={s} />
+              </div>
             </details>
           ))}
         </div>

@@ -8,7 +8,13 @@ import { BANK_REASON_CODES, type PaymentView } from "~/models/payment-rules";
 
 export const paymentsHandle = { i18n: ["common", "shop", "payments", "offers"] };
 
-export function CountryPicker({ country, countries }: { country: string; countries: { code: string; name: string }[] }) {
+export function CountryPicker({
+  country,
+  countries,
+}: {
+  country: string;
+  countries: { code: string; name: string }[];
+}) {
   const { t } = useTranslation("payments");
   const name = countries.find((c) => c.code === country)?.name ?? country;
   return (
@@ -18,10 +24,14 @@ export function CountryPicker({ country, countries }: { country: string; countri
       <div className="country-picker-row">
         <select id="payment-country" name="country" defaultValue={country}>
           {countries.map((c) => (
-            <option key={c.code} value={c.code}>{c.name}</option>
+            <option key={c.code} value={c.code}>
+              {c.name}
+            </option>
           ))}
         </select>
-        <button type="submit" className="btn btn-outline btn-sm">{t("country.change")}</button>
+        <button type="submit" className="btn btn-outline btn-sm">
+          {t("country.change")}
+        </button>
       </div>
       <p className="country-picker-lead">{t("country.lead", { country: name })}</p>
     </Form>
@@ -50,8 +60,20 @@ export function PayLoading({ method }: { method: string }) {
  * one-time token (a fresh one each render); with the method it names this click, so the same click
  * posted twice is charged once.
  */
-export function PayButton({ method, label, primary = true, action, code, intentKey }: {
-  method: string; label: string; primary?: boolean; action?: string; code?: string | null; intentKey: string;
+export function PayButton({
+  method,
+  label,
+  primary = true,
+  action,
+  code,
+  intentKey,
+}: {
+  method: string;
+  label: string;
+  primary?: boolean;
+  action?: string;
+  code?: string | null;
+  intentKey: string;
 }) {
   return (
     <Form method="post" action={action} className="pay-form">
@@ -59,7 +81,9 @@ export function PayButton({ method, label, primary = true, action, code, intentK
       <input type="hidden" name="method" value={method} />
       <input type="hidden" name="intent_key" value={`${intentKey}.${method}`} />
       {code ? <input type="hidden" name="code" value={code} /> : null}
-      <button type="submit" className={primary ? "btn btn-primary btn-lg btn-block" : "btn btn-outline btn-block"}>{label}</button>
+      <button type="submit" className={primary ? "btn btn-primary btn-lg btn-block" : "btn btn-outline btn-block"}>
+        {label}
+      </button>
     </Form>
   );
 }
@@ -88,24 +112,42 @@ export function PendingState({ payment }: { payment: PaymentView }) {
       {/* Without JavaScript: reload the same page (a GET changes nothing). */}
       <Form method="get" replace>
         <input type="hidden" name="payment" value={payment.id} />
-        <button type="submit" className="btn btn-outline">{t("state.checkAgain")}</button>
+        <button type="submit" className="btn btn-outline">
+          {t("state.checkAgain")}
+        </button>
       </Form>
     </section>
   );
 }
 
-export function CompletedState({ payment, balance, firstPurchase }: { payment: PaymentView; balance: number; firstPurchase: boolean }) {
+export function CompletedState({
+  payment,
+  balance,
+  firstPurchase,
+}: {
+  payment: PaymentView;
+  balance: number;
+  firstPurchase: boolean;
+}) {
   const { t } = useTranslation("payments");
   return (
     <section className="card payment-state payment-completed" data-testid="payment-completed" role="status">
-      <span className="payment-state-icon" aria-hidden="true">✓</span>
+      <span className="payment-state-icon" aria-hidden="true">
+        ✓
+      </span>
       <h2>{t("state.completedTitle")}</h2>
       <p>{t("state.completedText", { count: payment.credits })}</p>
-      <p className="payment-balance" data-testid="new-balance">{t("state.balance", { count: balance })}</p>
+      <p className="payment-balance" data-testid="new-balance">
+        {t("state.balance", { count: balance })}
+      </p>
       {firstPurchase ? <p className="alert alert-success">{t("state.premiumNow", { count: PREMIUM_PHOTOS })}</p> : null}
       <div className="payment-actions">
-        <Link to="/members" className="btn btn-primary">{t("state.toMembers")}</Link>
-        <Link to={`/transactions/${payment.id}`} className="btn btn-outline">{t("state.receipt")}</Link>
+        <Link to="/members" className="btn btn-primary">
+          {t("state.toMembers")}
+        </Link>
+        <Link to={`/transactions/${payment.id}`} className="btn btn-outline">
+          {t("state.receipt")}
+        </Link>
       </div>
     </section>
   );
@@ -120,21 +162,39 @@ export function BankReason({ payment }: { payment: PaymentView }) {
   const code = payment.bankReasonCode;
   if (!code) return null;
   const known = (BANK_REASON_CODES as readonly string[]).includes(code);
-  const reason = known ? t(`bankReasons.${code}`) : payment.bankReason ?? t("bankReasons.other");
-  return <p className="bank-reason" data-testid="bank-reason">{t("bankReasons.label", { reason, code })}</p>;
+  const reason = known ? t(`bankReasons.${code}`) : (payment.bankReason ?? t("bankReasons.other"));
+  return (
+    <p className="bank-reason" data-testid="bank-reason">
+      {t("bankReasons.label", { reason, code })}
+    </p>
+  );
 }
 
 /** failed / canceled / expired: what happened, then every other method as a one-click retry. */
-export function FailedState({ payment, methods, intentKey, children }: { payment: PaymentView; methods: string[]; intentKey: string; children?: React.ReactNode }) {
+export function FailedState({
+  payment,
+  methods,
+  intentKey,
+  children,
+}: {
+  payment: PaymentView;
+  methods: string[];
+  intentKey: string;
+  children?: React.ReactNode;
+}) {
   const { t } = useTranslation(["payments", "shop"]);
   const reason = payment.status === "canceled" || payment.status === "expired" ? payment.status : "failed";
   const usable = useWalletMethods(methods);
   const others = usable.filter((m) => m !== payment.method);
   return (
     <section className="card payment-state payment-failed" data-testid="payment-failed">
-      <span className="payment-state-icon" aria-hidden="true">!</span>
+      <span className="payment-state-icon" aria-hidden="true">
+        !
+      </span>
       <h2>{t("state.failedTitle")}</h2>
-      <p className="alert alert-warning" role="alert">{t(`state.${reason}`)}</p>
+      <p className="alert alert-warning" role="alert">
+        {t(`state.${reason}`)}
+      </p>
       <BankReason payment={payment} />
       {children}
       {others.length > 0 ? (
@@ -142,7 +202,14 @@ export function FailedState({ payment, methods, intentKey, children }: { payment
           <h3>{t("state.retry")}</h3>
           <div className="retry-methods" data-testid="retry-methods">
             {others.slice(0, 6).map((m, i) => (
-              <PayButton key={m} method={m} primary={i === 0} label={t(`shop:methods.${m}`)} action={`/credits/${payment.packageId}/${m}`} intentKey={intentKey} />
+              <PayButton
+                key={m}
+                method={m}
+                primary={i === 0}
+                label={t(`shop:methods.${m}`)}
+                action={`/credits/${payment.packageId}/${m}`}
+                intentKey={intentKey}
+              />
             ))}
           </div>
         </>

@@ -17,7 +17,8 @@ export function paymentProvider(context: AppLoadContext): PaymentProvider {
   const { env } = context;
   if (paymentProviderName(env) === "mollie") {
     if (!env.MOLLIE_API_KEY) throw new Error("MOLLIE_API_KEY is not set (wrangler secret put MOLLIE_API_KEY)");
-    if (isLive(env) && !env.MOLLIE_API_KEY.startsWith("live_")) throw new Error("Production needs a live_ Mollie API key");
+    if (isLive(env) && !env.MOLLIE_API_KEY.startsWith("live_"))
+      throw new Error("Production needs a live_ Mollie API key");
     return new MollieProvider(env.MOLLIE_API_KEY);
   }
   return sandboxProvider(context);

@@ -10,8 +10,21 @@
  * says `unknownOutcome` and the caller must not treat it as a refusal (Mollie may have done it).
  */
 import type {
-  CreateCustomerInput, CreateMandateInput, CreatePaymentInput, CreateRefundInput, ListMethodsInput, Money, PaymentProvider,
-  ProviderChargeback, ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund, SequenceType,
+  CreateCustomerInput,
+  CreateMandateInput,
+  CreatePaymentInput,
+  CreateRefundInput,
+  ListMethodsInput,
+  Money,
+  PaymentProvider,
+  ProviderChargeback,
+  ProviderCustomer,
+  ProviderMandate,
+  ProviderMethod,
+  ProviderPayment,
+  ProviderPaymentStatus,
+  ProviderRefund,
+  SequenceType,
 } from "./provider";
 import { PaymentProviderError, PROVIDER_PAYMENT_STATUSES } from "./provider";
 
@@ -62,7 +75,12 @@ type MollieMandate = {
   id: string;
   status: ProviderMandate["status"];
   method: ProviderMandate["method"];
-  details?: { consumerName?: string | null; consumerAccount?: string | null; cardNumber?: string | null; cardHolder?: string | null } | null;
+  details?: {
+    consumerName?: string | null;
+    consumerAccount?: string | null;
+    cardNumber?: string | null;
+    cardHolder?: string | null;
+  } | null;
   mandateReference?: string | null;
   signatureDate?: string | null;
   createdAt: string;
@@ -91,7 +109,8 @@ export function fromMollieAmount(a: MollieAmount): Money {
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(a.value);
   if (!match) throw new PaymentProviderError(502, "Bad Gateway", `unexpected amount ${a.value}`);
   if (mollieDecimals(a.currency) === 0) {
-    if (Number(match[2] ?? "0") !== 0) throw new PaymentProviderError(502, "Bad Gateway", `unexpected amount ${a.value}`);
+    if (Number(match[2] ?? "0") !== 0)
+      throw new PaymentProviderError(502, "Bad Gateway", `unexpected amount ${a.value}`);
     return { cents: Number(match[1]), currency: a.currency };
   }
   return { cents: Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")), currency: a.currency };
@@ -105,7 +124,14 @@ function stringsOf(metadata: Record<string, unknown> | null | undefined): Record
 }
 
 function toRefund(r: MollieRefund): ProviderRefund {
-  return { id: r.id, paymentId: r.paymentId, amount: fromMollieAmount(r.amount), status: r.status, metadata: stringsOf(r.metadata), createdAt: r.createdAt };
+  return {
+    id: r.id,
+    paymentId: r.paymentId,
+    amount: fromMollieAmount(r.amount),
+    status: r.status,
+    metadata: stringsOf(r.metadata),
+    createdAt: r.createdAt,
+  };
 }
 
 function toChargeback(c: MollieChargeback): ProviderChargeback {
@@ -113,7 +139,9 @@ function toChargeback(c: MollieChargeback): ProviderChargeback {
 }
 
 function toPayment(p: MolliePayment): ProviderPayment {
-  const status = (PROVIDER_PAYMENT_STATUSES as readonly string[]).includes(p.status) ? (p.status as ProviderPaymentStatus) : "open";
+  const status = (PROVIDER_PAYMENT_STATUSES as readonly string[]).includes(p.status)
+    ? (p.status as ProviderPaymentStatus)
+    : "open";
   const metadata = stringsOf(p.metadata);
   return {
     id: p.id,
@@ -165,7 +193,11 @@ export class MollieProvider implements PaymentProvider {
    * One request, retried while its outcome is unknown (network error, timeout, 5xx) with the same
    * body and Idempotency-Key, so Mollie does it at most once; the last error is thrown as it is.
    */
-  private async call<T>(method: "GET" | "POST", path: string, o: { body?: unknown; idempotencyKey?: string; notFound?: "null" } = {}): Promise<T | null> {
+  private async call<T>(
+    method: "GET" | "POST",
+    path: string,
+    o: { body?: unknown; idempotencyKey?: string; notFound?: "null" } = {},
+  ): Promise<T | null> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt<T>(method, path, o);
@@ -176,14 +208,21 @@ export class MollieProvider implements PaymentProvider {
     }
   }
 
-  private async attempt<T>(method: "GET" | "POST", path: string, o: { body?: unknown; idempotencyKey?: string; notFound?: "null" }): Promise<T | null> {
+  private async attempt<T>(
+    method: "GET" | "POST",
+    path: string,
+    o: { body?: unknown; idempotencyKey?: string; notFound?: "null" },
+  ): Promise<T | null> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}`, Accept: "application/hal+json" };
     if (o.body !== undefined) headers["Content-Type"] = "application/json";
     if (o.idempotencyKey) headers["Idempotency-Key"] = o.idempotencyKey;
     let response: Response;
     try {
       response = await this.fetcher(`${this.base}${path}`, {
-        method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        method,
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
     } catch (e) {
       throw new PaymentProviderError(0, "Network Error", e instanceof Error ? e.message : String(e));
@@ -195,7 +234,11 @@ export class MollieProvider implements PaymentProvider {
       json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
       // A 2xx we cannot read may still have done the work: 502 marks it unknown, so it is retried with the same key.
-      throw new PaymentProviderError(response.ok ? 502 : response.status, "Bad Gateway", "Mollie answered with something that is not JSON");
+      throw new PaymentProviderError(
+        response.ok ? 502 : response.status,
+        "Bad Gateway",
+        "Mollie answered with something that is not JSON",
+      );
     }
     if (!response.ok) {
       throw new PaymentProviderError(
@@ -222,7 +265,9 @@ export class MollieProvider implements PaymentProvider {
     if (input.customerId) body.customerId = input.customerId;
     if (input.mandateId) body.mandateId = input.mandateId;
     if (input.locale) body.locale = input.locale;
-    return toPayment((await this.call<MolliePayment>("POST", "/payments", { body, idempotencyKey: input.idempotencyKey }))!);
+    return toPayment(
+      (await this.call<MolliePayment>("POST", "/payments", { body, idempotencyKey: input.idempotencyKey }))!,
+    );
   }
 
   async getPayment(id: string): Promise<ProviderPayment | null> {
@@ -234,11 +279,10 @@ export class MollieProvider implements PaymentProvider {
   }
 
   async createRefund(input: CreateRefundInput): Promise<ProviderRefund> {
-    const r = (await this.call<MollieRefund>(
-      "POST",
-      `/payments/${encodeURIComponent(input.paymentId)}/refunds`,
-      { body: { amount: toMollieAmount(input.amount), description: input.description, metadata: input.metadata }, idempotencyKey: input.idempotencyKey },
-    ))!;
+    const r = (await this.call<MollieRefund>("POST", `/payments/${encodeURIComponent(input.paymentId)}/refunds`, {
+      body: { amount: toMollieAmount(input.amount), description: input.description, metadata: input.metadata },
+      idempotencyKey: input.idempotencyKey,
+    }))!;
     return toRefund(r);
   }
 
@@ -253,10 +297,16 @@ export class MollieProvider implements PaymentProvider {
     if (input.locale) q.set("locale", input.locale);
     // Mollie lists Apple Pay only when the checkout says it can check the browser for it.
     if (input.includeWallets?.length) q.set("includeWallets", input.includeWallets.join(","));
-    const r = (await this.call<{ _embedded: { methods: { id: string; description: string; minimumAmount?: MollieAmount; maximumAmount?: MollieAmount | null }[] } }>(
-      "GET",
-      `/methods?${q}`,
-    ))!;
+    const r = (await this.call<{
+      _embedded: {
+        methods: {
+          id: string;
+          description: string;
+          minimumAmount?: MollieAmount;
+          maximumAmount?: MollieAmount | null;
+        }[];
+      };
+    }>("GET", `/methods?${q}`))!;
     return r._embedded.methods.map((m) => ({
       id: m.id,
       description: m.description,
@@ -268,7 +318,10 @@ export class MollieProvider implements PaymentProvider {
   async createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer> {
     const body: Record<string, unknown> = { name: input.name, email: input.email, metadata: input.metadata };
     if (input.locale) body.locale = input.locale;
-    const c = (await this.call<{ id: string; name: string; email: string }>("POST", "/customers", { body, idempotencyKey: input.idempotencyKey }))!;
+    const c = (await this.call<{ id: string; name: string; email: string }>("POST", "/customers", {
+      body,
+      idempotencyKey: input.idempotencyKey,
+    }))!;
     return { id: c.id, name: c.name, email: c.email };
   }
 
@@ -289,12 +342,18 @@ export class MollieProvider implements PaymentProvider {
   }
 
   async listMandates(customerId: string): Promise<ProviderMandate[]> {
-    const r = (await this.call<{ _embedded: { mandates: MollieMandate[] } }>("GET", `/customers/${encodeURIComponent(customerId)}/mandates`))!;
+    const r = (await this.call<{ _embedded: { mandates: MollieMandate[] } }>(
+      "GET",
+      `/customers/${encodeURIComponent(customerId)}/mandates`,
+    ))!;
     return r._embedded.mandates.map((m) => toMandate(m, customerId));
   }
 
   async listCustomerPayments(customerId: string): Promise<ProviderPayment[]> {
-    const r = (await this.call<{ _embedded: { payments: MolliePayment[] } }>("GET", `/customers/${encodeURIComponent(customerId)}/payments?limit=50`))!;
+    const r = (await this.call<{ _embedded: { payments: MolliePayment[] } }>(
+      "GET",
+      `/customers/${encodeURIComponent(customerId)}/payments?limit=50`,
+    ))!;
     return r._embedded.payments.map(toPayment);
   }
 }

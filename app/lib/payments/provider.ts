@@ -11,7 +11,15 @@
 export type Money = { cents: number; currency: string };
 
 /** Mollie's payment statuses. "authorized" only occurs for pay-later methods, which we do not offer. */
-export const PROVIDER_PAYMENT_STATUSES = ["open", "pending", "authorized", "paid", "failed", "canceled", "expired"] as const;
+export const PROVIDER_PAYMENT_STATUSES = [
+  "open",
+  "pending",
+  "authorized",
+  "paid",
+  "failed",
+  "canceled",
+  "expired",
+] as const;
 export type ProviderPaymentStatus = (typeof PROVIDER_PAYMENT_STATUSES)[number];
 
 /** oneoff: a single payment; first: a payment that also creates a mandate; recurring: charged on a mandate, no redirect. */
@@ -121,7 +129,13 @@ export type ProviderMethod = {
   maximumAmount: Money | null;
 };
 
-export type CreateCustomerInput = { name: string; email: string; locale?: string; metadata: Record<string, string>; idempotencyKey: string };
+export type CreateCustomerInput = {
+  name: string;
+  email: string;
+  locale?: string;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+};
 export type ProviderCustomer = { id: string; name: string; email: string };
 
 export type CreateMandateInput = {

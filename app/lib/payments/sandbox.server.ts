@@ -7,8 +7,19 @@
  * Never used in production (app/lib/payments/index.server.ts refuses it there).
  */
 import type {
-  CreateCustomerInput, CreateMandateInput, CreatePaymentInput, CreateRefundInput, ListMethodsInput, PaymentProvider,
-  ProviderChargeback, ProviderCustomer, ProviderMandate, ProviderMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund,
+  CreateCustomerInput,
+  CreateMandateInput,
+  CreatePaymentInput,
+  CreateRefundInput,
+  ListMethodsInput,
+  PaymentProvider,
+  ProviderChargeback,
+  ProviderCustomer,
+  ProviderMandate,
+  ProviderMethod,
+  ProviderPayment,
+  ProviderPaymentStatus,
+  ProviderRefund,
 } from "./provider";
 import { PaymentProviderError } from "./provider";
 import { and, desc, eq, sql } from "drizzle-orm";
@@ -21,8 +32,11 @@ const { sandboxObjects } = schema;
  * are objects of their own (kind "refund", parent = the payment), embedded when the payment is read.
  */
 type SandboxPayment = Omit<ProviderPayment, "refunds" | "amountChargedBack" | "chargebacks" | "bankReason"> & {
-  redirectUrl: string; webhookUrl: string; amountChargedBack?: ProviderPayment["amountChargedBack"];
-  chargebacks?: ProviderChargeback[]; bankReason?: string | null;
+  redirectUrl: string;
+  webhookUrl: string;
+  amountChargedBack?: ProviderPayment["amountChargedBack"];
+  chargebacks?: ProviderChargeback[];
+  bankReason?: string | null;
   /** The tester asked that the next refund request be made and then time out (the answer is lost). */
   timeoutNextRefund?: boolean;
 };
@@ -34,7 +48,15 @@ type SandboxMandate = ProviderMandate & { failRecurring?: boolean; collectLater?
 type Kind = "payment" | "customer" | "mandate" | "refund";
 
 /** The outcomes a tester can pick on the sandbox checkout. */
-export const SANDBOX_OUTCOMES = ["paid", "paid_fail_recurring", "paid_timeout_recurring", "failed", "canceled", "expired", "pending"] as const;
+export const SANDBOX_OUTCOMES = [
+  "paid",
+  "paid_fail_recurring",
+  "paid_timeout_recurring",
+  "failed",
+  "canceled",
+  "expired",
+  "pending",
+] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 /** What a tester can make happen to a refund afterwards (Mollie: processing, then refunded or failed). */
 export const SANDBOX_REFUND_OUTCOMES = ["refunded", "failed"] as const;
@@ -84,7 +106,8 @@ export type SandboxDeps = {
 
 const iso = () => new Date().toISOString();
 /** Ids shaped like Mollie's: a prefix and letters and digits only. */
-const newId = (prefix: string) => `${prefix}_${[...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(36).padStart(2, "0")).join("")}`;
+const newId = (prefix: string) =>
+  `${prefix}_${[...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(36).padStart(2, "0")).join("")}`;
 
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;
@@ -96,18 +119,27 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   private async load<T>(kind: Kind, id: string): Promise<T | null> {
-    const row = await this.objects().where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, kind))).get();
+    const row = await this.objects()
+      .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, kind)))
+      .get();
     return row ? (JSON.parse(row.data) as T) : null;
   }
 
   /** Stores a new object unless one was already made with this idempotency key; returns the stored one. */
-  private async insert<T extends { id: string }>(kind: Kind, obj: T, parentId: string | null, key: string | null): Promise<T> {
+  private async insert<T extends { id: string }>(
+    kind: Kind,
+    obj: T,
+    parentId: string | null,
+    key: string | null,
+  ): Promise<T> {
     await getDb(this.deps.db)
       .insert(sandboxObjects)
       .values({ id: obj.id, kind, parentId, idempotencyKey: key, data: JSON.stringify(obj) })
       .onConflictDoNothing();
     if (!key) return obj;
-    const row = await this.objects().where(and(eq(sandboxObjects.kind, kind), eq(sandboxObjects.idempotencyKey, key))).get();
+    const row = await this.objects()
+      .where(and(eq(sandboxObjects.kind, kind), eq(sandboxObjects.idempotencyKey, key)))
+      .get();
     return JSON.parse(row!.data) as T;
   }
 
@@ -123,12 +155,23 @@ export class SandboxProvider implements PaymentProvider {
       throw new PaymentProviderError(422, "Unprocessable Entity", "The amount is lower than the minimum", "amount");
     }
     if (input.sequenceType !== "oneoff" && !input.customerId) {
-      throw new PaymentProviderError(422, "Unprocessable Entity", "A customer is required for this sequence type", "customerId");
+      throw new PaymentProviderError(
+        422,
+        "Unprocessable Entity",
+        "A customer is required for this sequence type",
+        "customerId",
+      );
     }
     const method = input.method ?? null;
-    if (method && !METHODS[method]) throw new PaymentProviderError(422, "Unprocessable Entity", "The payment method is invalid", "method");
+    if (method && !METHODS[method])
+      throw new PaymentProviderError(422, "Unprocessable Entity", "The payment method is invalid", "method");
     if (method && input.sequenceType === "first" && !METHODS[method]!.recurring) {
-      throw new PaymentProviderError(422, "Unprocessable Entity", "The payment method does not support recurring payments", "method");
+      throw new PaymentProviderError(
+        422,
+        "Unprocessable Entity",
+        "The payment method does not support recurring payments",
+        "method",
+      );
     }
     const id = newId("tr");
     const recurring = input.sequenceType === "recurring";
@@ -208,7 +251,10 @@ export class SandboxProvider implements PaymentProvider {
     const p = await this.load<SandboxPayment>("payment", paymentId);
     if (!p) return null;
     if (p.status !== "paid" || (p.chargebacks ?? []).some((c) => !c.reversedAt)) return p.redirectUrl;
-    p.chargebacks = [...(p.chargebacks ?? []), { id: newId("chb"), amount: { ...p.amount }, createdAt: iso(), reversedAt: null }];
+    p.chargebacks = [
+      ...(p.chargebacks ?? []),
+      { id: newId("chb"), amount: { ...p.amount }, createdAt: iso(), reversedAt: null },
+    ];
     p.amountChargedBack = { cents: (p.amountChargedBack?.cents ?? 0) + p.amount.cents, currency: p.amount.currency };
     await this.save("payment", p);
     await this.callWebhook(p);
@@ -249,15 +295,23 @@ export class SandboxProvider implements PaymentProvider {
    * status as the provider would, creates the mandate of a paid first payment, then calls the webhook.
    * Returns where the member's browser goes next. A payment that is already final stays as it is.
    */
-  async settle(id: string, outcome: SandboxOutcome | "paid_later" | { bankReasonCode: string }): Promise<string | null> {
+  async settle(
+    id: string,
+    outcome: SandboxOutcome | "paid_later" | { bankReasonCode: string },
+  ): Promise<string | null> {
     const p = await this.load<SandboxPayment>("payment", id);
     if (!p) return null;
-    const from: ProviderPaymentStatus[] = outcome === "paid_later" || typeof outcome === "object" ? ["pending"] : ["open", "pending"];
+    const from: ProviderPaymentStatus[] =
+      outcome === "paid_later" || typeof outcome === "object" ? ["pending"] : ["open", "pending"];
     if (!from.includes(p.status)) return p.redirectUrl;
     const status: ProviderPaymentStatus =
-      typeof outcome === "object" ? "failed"
-      : outcome === "paid_fail_recurring" || outcome === "paid_timeout_recurring" || outcome === "paid_later" ? "paid"
-      : outcome === "pending" ? "pending" : outcome;
+      typeof outcome === "object"
+        ? "failed"
+        : outcome === "paid_fail_recurring" || outcome === "paid_timeout_recurring" || outcome === "paid_later"
+          ? "paid"
+          : outcome === "pending"
+            ? "pending"
+            : outcome;
     p.status = status;
     p.checkoutUrl = null;
     if (p.method === null) p.method = "creditcard";
@@ -285,7 +339,8 @@ export class SandboxProvider implements PaymentProvider {
       // A SEPA bank's refusal: Mollie fills bankReasonCode and bankReason, not failureReason.
       p.failureReason = outcome.bankReasonCode;
       p.bankReason = SANDBOX_BANK_REASONS[outcome.bankReasonCode] ?? null;
-    } else if (status === "failed") p.failureReason = p.sequenceType === "recurring" ? "card_expired" : "authentication_failed";
+    } else if (status === "failed")
+      p.failureReason = p.sequenceType === "recurring" ? "card_expired" : "authentication_failed";
     await this.save("payment", p);
     await this.callWebhook(p);
     return p.redirectUrl;
@@ -304,12 +359,29 @@ export class SandboxProvider implements PaymentProvider {
   async createRefund(input: CreateRefundInput): Promise<ProviderRefund> {
     const p = await this.load<SandboxPayment>("payment", input.paymentId);
     if (!p) throw new PaymentProviderError(404, "Not Found", "No payment exists with this id", null);
-    if (p.status !== "paid") throw new PaymentProviderError(422, "Unprocessable Entity", "The payment cannot be refunded", "amount");
+    if (p.status !== "paid")
+      throw new PaymentProviderError(422, "Unprocessable Entity", "The payment cannot be refunded", "amount");
     const refunded = p.amountRefunded?.cents ?? 0;
-    if (input.amount.currency !== p.amount.currency || input.amount.cents < 1 || refunded + input.amount.cents > p.amount.cents) {
-      throw new PaymentProviderError(422, "Unprocessable Entity", "The refund amount is higher than the amount remaining", "amount");
+    if (
+      input.amount.currency !== p.amount.currency ||
+      input.amount.cents < 1 ||
+      refunded + input.amount.cents > p.amount.cents
+    ) {
+      throw new PaymentProviderError(
+        422,
+        "Unprocessable Entity",
+        "The refund amount is higher than the amount remaining",
+        "amount",
+      );
     }
-    const refund: ProviderRefund = { id: newId("re"), paymentId: p.id, amount: input.amount, status: "pending", metadata: input.metadata, createdAt: iso() };
+    const refund: ProviderRefund = {
+      id: newId("re"),
+      paymentId: p.id,
+      amount: input.amount,
+      status: "pending",
+      metadata: input.metadata,
+      createdAt: iso(),
+    };
     const stored = await this.insert("refund", refund, p.id, input.idempotencyKey);
     if (stored.id === refund.id) {
       p.amountRefunded = { cents: refunded + input.amount.cents, currency: p.amount.currency };
@@ -327,7 +399,12 @@ export class SandboxProvider implements PaymentProvider {
       .filter(([, m]) => !m.currencies || m.currencies.includes(input.amount.currency))
       .filter(([, m]) => input.sequenceType !== "first" || m.recurring)
       .filter(([id, m]) => !m.wallet || (input.includeWallets ?? []).includes(id as "applepay"))
-      .map(([id, m]) => ({ id, description: m.description, minimumAmount: { cents: 1, currency: input.amount.currency }, maximumAmount: null }));
+      .map(([id, m]) => ({
+        id,
+        description: m.description,
+        minimumAmount: { cents: 1, currency: input.amount.currency },
+        maximumAmount: null,
+      }));
   }
 
   async createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer> {
@@ -336,7 +413,8 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async createMandate(input: CreateMandateInput): Promise<ProviderMandate> {
-    if (!(await this.load("customer", input.customerId))) throw new PaymentProviderError(404, "Not Found", "No customer exists with this id", null);
+    if (!(await this.load("customer", input.customerId)))
+      throw new PaymentProviderError(404, "Not Found", "No customer exists with this id", null);
     const mandate: SandboxMandate = {
       id: newId("mdt"),
       customerId: input.customerId,
@@ -372,7 +450,13 @@ export class SandboxProvider implements PaymentProvider {
 
 function publicPayment(p: SandboxPayment, refunds: ProviderRefund[]): ProviderPayment {
   const { redirectUrl: _r, webhookUrl: _w, timeoutNextRefund: _t, ...rest } = p;
-  return { ...rest, amountChargedBack: p.amountChargedBack ?? null, chargebacks: p.chargebacks ?? [], bankReason: p.bankReason ?? null, refunds };
+  return {
+    ...rest,
+    amountChargedBack: p.amountChargedBack ?? null,
+    chargebacks: p.chargebacks ?? [],
+    bankReason: p.bankReason ?? null,
+    refunds,
+  };
 }
 
 function publicMandate(m: SandboxMandate): ProviderMandate {

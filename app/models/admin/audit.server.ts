@@ -18,8 +18,15 @@ export type AuditEntry = {
 };
 
 const row = (actor: Actor, e: AuditEntry, at: number) => ({
-  at, operatorId: actor.id, role: actor.role, action: e.action, targetType: e.targetType ?? "", targetId: e.targetId ?? "",
-  reason: e.reason ?? "", before: e.before ?? null, after: e.after ?? null,
+  at,
+  operatorId: actor.id,
+  role: actor.role,
+  action: e.action,
+  targetType: e.targetType ?? "",
+  targetId: e.targetId ?? "",
+  reason: e.reason ?? "",
+  before: e.before ?? null,
+  after: e.after ?? null,
 });
 
 /** The audit row as a query for a drizzle batch beside the change. */
@@ -34,11 +41,19 @@ export function auditStatement(db: Db, actor: Actor, e: AuditEntry, at = nowS())
  */
 export function auditAfterChange(db: Db, actor: Actor, e: AuditEntry, at = nowS()) {
   const r = row(actor, e, at);
-  return db.insert(schema.auditLog).select(sql`SELECT NULL, ${r.at}, ${r.operatorId}, ${r.role}, ${r.action}, ${r.targetType}, ${r.targetId},
+  return db.insert(schema.auditLog)
+    .select(sql`SELECT NULL, ${r.at}, ${r.operatorId}, ${r.role}, ${r.action}, ${r.targetType}, ${r.targetId},
     ${r.reason}, ${r.before ? JSON.stringify(r.before) : null}, ${r.after ? JSON.stringify(r.after) : null} WHERE changes() > 0`);
 }
 
-export type AuditFilter = { operatorEmail?: string; action?: string; targetType?: string; targetId?: string; from?: number; to?: number };
+export type AuditFilter = {
+  operatorEmail?: string;
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  from?: number;
+  to?: number;
+};
 export const AUDIT_PAGE = 50;
 
 /** Newest first, filtered; `before` pages on by id. */

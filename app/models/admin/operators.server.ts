@@ -12,8 +12,14 @@ import { nowS } from "~/lib/dates";
 import { isDeployed, type Env } from "~/lib/env";
 import { randomId, sha256, verifyPassword } from "~/lib/password";
 import {
-  LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS, accountFailureStatement, clientFailureStatement, dummyHash,
-  failedAddressStatements, minutesLeft, normalizeEmail,
+  LOGIN_BLOCK_MINUTES,
+  LOGIN_MAX_ATTEMPTS,
+  accountFailureStatement,
+  clientFailureStatement,
+  dummyHash,
+  failedAddressStatements,
+  minutesLeft,
+  normalizeEmail,
 } from "../accounts.server";
 import { auditAfterChange, auditStatement } from "./audit.server";
 
@@ -33,7 +39,8 @@ export const OPERATOR_AREAS = {
 } as const satisfies Record<string, readonly OperatorRole[]>;
 export type OperatorArea = keyof typeof OPERATOR_AREAS;
 
-export const mayOpen = (role: OperatorRole, area: OperatorArea) => (OPERATOR_AREAS[area] as readonly OperatorRole[]).includes(role);
+export const mayOpen = (role: OperatorRole, area: OperatorArea) =>
+  (OPERATOR_AREAS[area] as readonly OperatorRole[]).includes(role);
 
 /** An operator session lasts a working day; it is not renewed. */
 export const OPERATOR_SESSION_HOURS = 12;
@@ -97,7 +104,12 @@ const failKey = (ip: string, email: string) => `op-login-fail:ip:${ip}:${email}`
  * account. A wrong code counts as a failure. Operators have no known devices (no exemption).
  */
 export async function operatorLogin(
-  env: OperatorEnv, email: string, password: string, code: string, ip: string, now = nowS(),
+  env: OperatorEnv,
+  email: string,
+  password: string,
+  code: string,
+  ip: string,
+  now = nowS(),
 ): Promise<OperatorLoginResult> {
   const d1 = env.DB;
   const db = getDb(d1);
@@ -106,7 +118,9 @@ export async function operatorLogin(
   const { operators, counters } = schema;
   const [[op], [clientLock]] = await db.batch([
     db.select().from(operators).where(eq(operators.email, address)),
-    db.select({ expiresAt: counters.expiresAt }).from(counters)
+    db
+      .select({ expiresAt: counters.expiresAt })
+      .from(counters)
       .where(and(eq(counters.key, key), gt(counters.expiresAt, now), sql`${counters.count} >= ${LOGIN_MAX_ATTEMPTS}`)),
   ]);
   if (!op || op.disabled) {
@@ -115,7 +129,8 @@ export async function operatorLogin(
     return { ok: false, reason: "failed" };
   }
   if (clientLock) return { ok: false, reason: "blocked", minutes: minutesLeft(clientLock.expiresAt, now) };
-  if (op.blockedUntil && op.blockedUntil > now) return { ok: false, reason: "blocked", minutes: minutesLeft(op.blockedUntil, now) };
+  if (op.blockedUntil && op.blockedUntil > now)
+    return { ok: false, reason: "blocked", minutes: minutesLeft(op.blockedUntil, now) };
   const passwordOk = await verifyPassword(password, op.passwordHash, env.PASSWORD_PEPPER);
   const step = passwordOk && op.totpSecret ? totpStep(op.totpSecret, code.trim(), op.totpLastStep, now) : null;
   // Production: no operator without a second factor (operator:create always enrols one).
@@ -123,7 +138,10 @@ export async function operatorLogin(
   if (passwordOk && factorOk) {
     const actor = { id: op.id, role: op.role };
     await db.batch([
-      db.update(operators).set({ failedLogins: 0, ...(step !== null ? { totpLastStep: step } : {}) }).where(eq(operators.id, op.id)),
+      db
+        .update(operators)
+        .set({ failedLogins: 0, ...(step !== null ? { totpLastStep: step } : {}) })
+        .where(eq(operators.id, op.id)),
       db.delete(counters).where(eq(counters.key, key)),
       auditStatement(db, actor, { action: "operator.login", targetType: "operator", targetId: op.id }, now),
     ]);
@@ -164,12 +182,22 @@ async function operatorSessionHash(request: Request, context: SessionEnv): Promi
 }
 
 /** Starts an operator session; returns the Set-Cookie header value. */
-export async function startOperatorSession(request: Request, context: SessionEnv, operatorId: string, now = nowS()): Promise<string> {
+export async function startOperatorSession(
+  request: Request,
+  context: SessionEnv,
+  operatorId: string,
+  now = nowS(),
+): Promise<string> {
   const sid = randomId(32);
-  await getDb(context.env.DB).insert(schema.operatorSessions).values({
-    idHash: await sha256(sid), operatorId, createdAt: now, expiresAt: now + OPERATOR_SESSION_HOURS * 3600,
-    userAgent: (request.headers.get("User-Agent") ?? "").slice(0, 200),
-  });
+  await getDb(context.env.DB)
+    .insert(schema.operatorSessions)
+    .values({
+      idHash: await sha256(sid),
+      operatorId,
+      createdAt: now,
+      expiresAt: now + OPERATOR_SESSION_HOURS * 3600,
+      userAgent: (request.headers.get("User-Agent") ?? "").slice(0, 200),
+    });
   return operatorCookie(context).serialize(sid);
 }
 
@@ -187,7 +215,9 @@ export function getOperator(request: Request, context: SessionEnv): Promise<Oper
         .select({ id: operators.id, email: operators.email, name: operators.name, role: operators.role })
         .from(operatorSessions)
         .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
-        .where(and(eq(operatorSessions.idHash, hash), gt(operatorSessions.expiresAt, nowS()), eq(operators.disabled, false)));
+        .where(
+          and(eq(operatorSessions.idHash, hash), gt(operatorSessions.expiresAt, nowS()), eq(operators.disabled, false)),
+        );
       return row ?? null;
     })();
     perRequest.set(context, found);
@@ -199,13 +229,20 @@ export function getOperator(request: Request, context: SessionEnv): Promise<Oper
  * The check every /admin loader and action makes: no operator session (a visitor, a member's
  * session) goes to the login page; a role that may not open `area` gets 403. Never content.
  */
-export async function requireOperator(request: Request, context: AppLoadContext, area: OperatorArea): Promise<Operator> {
+export async function requireOperator(
+  request: Request,
+  context: AppLoadContext,
+  area: OperatorArea,
+): Promise<Operator> {
   const operator = await getOperator(request, context);
   if (!operator) {
     const url = new URL(request.url);
-    throw redirect(`/admin/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: { "Cache-Control": "no-store" } });
+    throw redirect(`/admin/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, {
+      headers: { "Cache-Control": "no-store" },
+    });
   }
-  if (!mayOpen(operator.role, area)) throw new Response("Forbidden: your role does not open this page.", { status: 403 });
+  if (!mayOpen(operator.role, area))
+    throw new Response("Forbidden: your role does not open this page.", { status: 403 });
   return operator;
 }
 
@@ -229,8 +266,15 @@ export async function endOperatorSession(request: Request, context: SessionEnv):
 export async function listOperators(d1: D1Database) {
   const { operators } = schema;
   return getDb(d1)
-    .select({ id: operators.id, email: operators.email, name: operators.name, role: operators.role, disabled: operators.disabled,
-      hasTotp: sql<number>`${operators.totpSecret} IS NOT NULL`, createdAt: operators.createdAt })
+    .select({
+      id: operators.id,
+      email: operators.email,
+      name: operators.name,
+      role: operators.role,
+      disabled: operators.disabled,
+      hasTotp: sql<number>`${operators.totpSecret} IS NOT NULL`,
+      createdAt: operators.createdAt,
+    })
     .from(operators)
     .orderBy(operators.email);
 }
@@ -240,16 +284,29 @@ export async function listOperators(d1: D1Database) {
  * sessions at once. Guarded on the previous state: a repeated post changes (and logs) nothing.
  * An admin cannot disable themselves (the console would lose its last way in).
  */
-export async function setOperatorDisabled(d1: D1Database, actor: Operator, id: string, disabled: boolean, reason: string): Promise<boolean> {
+export async function setOperatorDisabled(
+  d1: D1Database,
+  actor: Operator,
+  id: string,
+  disabled: boolean,
+  reason: string,
+): Promise<boolean> {
   if (id === actor.id) return false;
   const db = getDb(d1);
   const { operators, operatorSessions } = schema;
   // Guarded chain: the audit row depends on this UPDATE's changes().
   const [changed] = await db.batch([
-    db.update(operators).set({ disabled }).where(and(eq(operators.id, id), eq(operators.disabled, !disabled))),
+    db
+      .update(operators)
+      .set({ disabled })
+      .where(and(eq(operators.id, id), eq(operators.disabled, !disabled))),
     auditAfterChange(db, actor, {
-      action: disabled ? "operator.disable" : "operator.enable", targetType: "operator", targetId: id, reason,
-      before: { disabled: !disabled }, after: { disabled },
+      action: disabled ? "operator.disable" : "operator.enable",
+      targetType: "operator",
+      targetId: id,
+      reason,
+      before: { disabled: !disabled },
+      after: { disabled },
     }),
     ...(disabled ? [db.delete(operatorSessions).where(eq(operatorSessions.operatorId, id))] : []),
   ]);

@@ -14,15 +14,32 @@ export async function openCases(d1: D1Database) {
   const db = getDb(d1);
   const { moderationCases: cases, notices, profiles } = schema;
   const [rows, [oldest]] = await db.batch([
-    db.select({
-      id: cases.id, targetType: cases.targetType, memberId: cases.memberId, severity: cases.severity, openedAt: cases.openedAt,
-      flaggedBy: cases.flaggedBy, name: profiles.name,
-      notices: sql<number>`(SELECT count(*) FROM ${notices} WHERE ${notices.caseId} = ${cases.id})`,
-    }).from(cases).leftJoin(profiles, eq(profiles.userId, cases.memberId))
-      .where(eq(cases.status, "open")).orderBy(asc(cases.severity), asc(cases.openedAt)).limit(QUEUE_PAGE),
-    db.select({ oldest: min(cases.openedAt), open: count() }).from(cases).where(eq(cases.status, "open")),
+    db
+      .select({
+        id: cases.id,
+        targetType: cases.targetType,
+        memberId: cases.memberId,
+        severity: cases.severity,
+        openedAt: cases.openedAt,
+        flaggedBy: cases.flaggedBy,
+        name: profiles.name,
+        notices: sql<number>`(SELECT count(*) FROM ${notices} WHERE ${notices.caseId} = ${cases.id})`,
+      })
+      .from(cases)
+      .leftJoin(profiles, eq(profiles.userId, cases.memberId))
+      .where(eq(cases.status, "open"))
+      .orderBy(asc(cases.severity), asc(cases.openedAt))
+      .limit(QUEUE_PAGE),
+    db
+      .select({ oldest: min(cases.openedAt), open: count() })
+      .from(cases)
+      .where(eq(cases.status, "open")),
   ]);
-  return { cases: rows.map((r) => ({ ...r, category: REPORT_CATEGORIES[r.severity] ?? "other" })), oldestAt: oldest?.oldest ?? null, open: oldest?.open ?? 0 };
+  return {
+    cases: rows.map((r) => ({ ...r, category: REPORT_CATEGORIES[r.severity] ?? "other" })),
+    oldestAt: oldest?.oldest ?? null,
+    open: oldest?.open ?? 0,
+  };
 }
 
 export async function caseDetail(d1: D1Database, caseId: string) {
@@ -30,18 +47,37 @@ export async function caseDetail(d1: D1Database, caseId: string) {
   const { moderationCases: cases, notices, profiles, users, decisions, photos } = schema;
   const [[c], list, earlier] = await db.batch([
     // Aliased: in a D1 batch rows come back keyed by column name, and cases.status would hide profiles.status.
-    db.select({ c: cases, name: profiles.name, email: users.email, aboutMe: profiles.aboutMe,
-      profileStatus: sql<string>`${profiles.status}`.as("profile_status"), suspendedUntil: users.suspendedUntil })
-      .from(cases).innerJoin(users, eq(users.id, cases.memberId)).innerJoin(profiles, eq(profiles.userId, cases.memberId)).where(eq(cases.id, caseId)),
+    db
+      .select({
+        c: cases,
+        name: profiles.name,
+        email: users.email,
+        aboutMe: profiles.aboutMe,
+        profileStatus: sql<string>`${profiles.status}`.as("profile_status"),
+        suspendedUntil: users.suspendedUntil,
+      })
+      .from(cases)
+      .innerJoin(users, eq(users.id, cases.memberId))
+      .innerJoin(profiles, eq(profiles.userId, cases.memberId))
+      .where(eq(cases.id, caseId)),
     db.select().from(notices).where(eq(notices.caseId, caseId)).orderBy(asc(notices.id)),
-    db.select().from(decisions)
+    db
+      .select()
+      .from(decisions)
       .where(sql`${decisions.memberId} = (SELECT ${cases.memberId} FROM ${cases} WHERE ${cases.id} = ${caseId})`)
-      .orderBy(desc(decisions.createdAt)).limit(20),
+      .orderBy(desc(decisions.createdAt))
+      .limit(20),
   ]);
   if (!c) return null;
-  const photo = c.c.targetType === "photo"
-    ? (await db.select({ id: photos.id, isPrivate: photos.isPrivate }).from(photos).where(eq(photos.id, c.c.targetId)))[0] ?? null
-    : null;
+  const photo =
+    c.c.targetType === "photo"
+      ? ((
+          await db
+            .select({ id: photos.id, isPrivate: photos.isPrivate })
+            .from(photos)
+            .where(eq(photos.id, c.c.targetId))
+        )[0] ?? null)
+      : null;
   return { ...c, notices: list, earlier, photo };
 }
 
@@ -49,15 +85,39 @@ export async function caseDetail(d1: D1Database, caseId: string) {
  * The reported message with the ten before and after it, and the audit row saying who opened it,
  * in one batch: operators read no other part of a conversation.
  */
-export async function messageExcerpt(d1: D1Database, actor: Actor, caseId: string, target: { conversationId: string; seq: number }) {
+export async function messageExcerpt(
+  d1: D1Database,
+  actor: Actor,
+  caseId: string,
+  target: { conversationId: string; seq: number },
+) {
   const db = getDb(d1);
   const { messages, profiles } = schema;
   const [rows] = await db.batch([
-    db.select({ seq: messages.seq, senderId: messages.senderId, name: profiles.name, body: messages.body, kind: messages.kind, createdAt: messages.createdAt })
-      .from(messages).leftJoin(profiles, eq(profiles.userId, messages.senderId))
-      .where(and(eq(messages.conversationId, target.conversationId), between(messages.seq, target.seq - 10, target.seq + 10)))
+    db
+      .select({
+        seq: messages.seq,
+        senderId: messages.senderId,
+        name: profiles.name,
+        body: messages.body,
+        kind: messages.kind,
+        createdAt: messages.createdAt,
+      })
+      .from(messages)
+      .leftJoin(profiles, eq(profiles.userId, messages.senderId))
+      .where(
+        and(
+          eq(messages.conversationId, target.conversationId),
+          between(messages.seq, target.seq - 10, target.seq + 10),
+        ),
+      )
       .orderBy(asc(messages.seq)),
-    auditStatement(db, actor, { action: "case.view_messages", targetType: "case", targetId: caseId, after: { conversation: target.conversationId, seq: target.seq } }),
+    auditStatement(db, actor, {
+      action: "case.view_messages",
+      targetType: "case",
+      targetId: caseId,
+      after: { conversation: target.conversationId, seq: target.seq },
+    }),
   ]);
   return rows;
 }

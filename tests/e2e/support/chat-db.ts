@@ -12,7 +12,9 @@ export async function disposeChatDb() {
 }
 
 /** A member who can log in with PASSWORD (premium with 50 credits unless told otherwise). */
-export async function createChatMember(o: { name?: string; credits?: number; paidUser?: boolean; status?: "confirmed" | "not_confirmed" } = {}) {
+export async function createChatMember(
+  o: { name?: string; credits?: number; paidUser?: boolean; status?: "confirmed" | "not_confirmed" } = {},
+) {
   db ??= openE2eDb();
   return (await db).createMember({ ...o, password: PASSWORD, paidUser: o.paidUser ?? true, credits: o.credits ?? 50 });
 }

@@ -13,9 +13,20 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
 const PEPPER = "dev-pepper-not-for-production";
 
 export interface NewMember {
-  email?: string; password?: string; name?: string; gender?: "male" | "female"; sexuality?: string; country?: string;
-  region?: string; city?: string; dateOfBirth?: string; paidUser?: boolean; credits?: number; brandId?: number;
-  status?: "confirmed" | "not_confirmed"; language?: string;
+  email?: string;
+  password?: string;
+  name?: string;
+  gender?: "male" | "female";
+  sexuality?: string;
+  country?: string;
+  region?: string;
+  city?: string;
+  dateOfBirth?: string;
+  paidUser?: boolean;
+  credits?: number;
+  brandId?: number;
+  status?: "confirmed" | "not_confirmed";
+  language?: string;
   /** "disabled" with status not_confirmed: a member just signed up, address not confirmed yet. */
   profileStatus?: "active" | "disabled";
 }
@@ -56,7 +67,11 @@ function serverDb(base: string): D1Database {
   };
   return {
     prepare: (sql: string) => statement({ sql, params: [] }),
-    batch: (statements: D1PreparedStatement[]) => call(statements.map((x) => sent.get(x)!), "batch"),
+    batch: (statements: D1PreparedStatement[]) =>
+      call(
+        statements.map((x) => sent.get(x)!),
+        "batch",
+      ),
   } as unknown as D1Database;
 }
 
@@ -75,17 +90,37 @@ export async function openE2eDb(port = E2E_PORT) {
         DB.prepare(
           `INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status, language, last_seen_at)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, unixepoch())`,
-        ).bind(id, o.brandId ?? 1, email, await hashOf(password), o.paidUser ? 1 : 0, o.credits ?? 0, o.status ?? "confirmed", o.language ?? "en"),
+        ).bind(
+          id,
+          o.brandId ?? 1,
+          email,
+          await hashOf(password),
+          o.paidUser ? 1 : 0,
+          o.credits ?? 0,
+          o.status ?? "confirmed",
+          o.language ?? "en",
+        ),
         DB.prepare(
           `INSERT INTO profiles (user_id, name, gender, sexuality, date_of_birth, country, region, city, status)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
-        ).bind(id, name, o.gender ?? "female", o.sexuality ?? "hetero", o.dateOfBirth ?? "1992-06-15",
-          o.country ?? "NL", o.region ?? "", o.city ?? "", o.profileStatus ?? "active"),
+        ).bind(
+          id,
+          name,
+          o.gender ?? "female",
+          o.sexuality ?? "hetero",
+          o.dateOfBirth ?? "1992-06-15",
+          o.country ?? "NL",
+          o.region ?? "",
+          o.city ?? "",
+          o.profileStatus ?? "active",
+        ),
       ]);
       return { id, email, password, name };
     },
     async like(likerId: string, likedId: string) {
-      await DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(likerId, likedId).run();
+      await DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
+        .bind(likerId, likedId)
+        .run();
     },
     dispose: async () => {},
   };

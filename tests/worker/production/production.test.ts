@@ -13,7 +13,8 @@ import { smsOutboxAvailable } from "../../../app/models/sms.server";
 import type { Env } from "../../../app/lib/env";
 
 const ctx = () => ({ waitUntil() {}, passThroughOnException() {}, props: {} }) as unknown as ExecutionContext;
-const call = (e: Env, path = "/", init?: RequestInit) => worker.fetch(new Request(`http://localhost${path}`, init), e, ctx());
+const call = (e: Env, path = "/", init?: RequestInit) =>
+  worker.fetch(new Request(`http://localhost${path}`, init), e, ctx());
 
 describe("a configured production", () => {
   it("runs as production and serves the landing page", async () => {
@@ -30,7 +31,11 @@ describe("production refuses to serve with a wrong secret", () => {
   const cases: [string, Partial<Env>, string][] = [
     ["missing session secret", { SESSION_SECRET: undefined }, "SESSION_SECRET (missing)"],
     ["short pepper", { PASSWORD_PEPPER: "pep-1234" }, "PASSWORD_PEPPER (too short)"],
-    ["development webhook secret", { MAIL_WEBHOOK_SECRET: "dev-mail-webhook-secret-not-for-production" }, "MAIL_WEBHOOK_SECRET (development value)"],
+    [
+      "development webhook secret",
+      { MAIL_WEBHOOK_SECRET: "dev-mail-webhook-secret-not-for-production" },
+      "MAIL_WEBHOOK_SECRET (development value)",
+    ],
     ["missing VAPID private key", { VAPID_PRIVATE_KEY: "" }, "VAPID_PRIVATE_KEY (missing)"],
     ["a Mollie test key", { MOLLIE_API_KEY: "test_" + "a".repeat(30) }, "MOLLIE_API_KEY (wrong kind)"],
     ["missing admin token", { ADMIN_TOKEN: undefined }, "ADMIN_TOKEN (missing)"],
@@ -41,7 +46,12 @@ describe("production refuses to serve with a wrong secret", () => {
       const spy = vi.spyOn(console, "error").mockImplementation(() => {});
       try {
         const broken = { ...env, ...change } as Env;
-        for (const [path, init] of [["/", undefined], ["/healthz", undefined], ["/login", { method: "POST", body: "x=1" }], ["/api/payments/webhook", { method: "POST" }]] as const) {
+        for (const [path, init] of [
+          ["/", undefined],
+          ["/healthz", undefined],
+          ["/login", { method: "POST", body: "x=1" }],
+          ["/api/payments/webhook", { method: "POST" }],
+        ] as const) {
           const res = await call(broken, path, init);
           expect(res.status).toBe(503);
           expect(await res.text()).toContain("Not configured");
@@ -56,13 +66,20 @@ describe("production refuses to serve with a wrong secret", () => {
     });
   }
   it("SMS keys are not required when no brand offers direct debit", async () => {
-    const res = await call({ ...env, DIRECT_DEBIT: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_ACCOUNT_SID: undefined } as Env, "/healthz");
+    const res = await call(
+      { ...env, DIRECT_DEBIT: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_ACCOUNT_SID: undefined } as Env,
+      "/healthz",
+    );
     expect(res.status).toBe(200);
   });
   it("sends no queued notification while refusing: the batch is retried later", async () => {
     const broken = { ...env, SESSION_SECRET: undefined } as unknown as Env;
     const retryAll = vi.fn();
-    await worker.queue({ queue: "notifications-production", messages: [], retryAll, ackAll: vi.fn() } as unknown as MessageBatch<never>, broken, ctx());
+    await worker.queue(
+      { queue: "notifications-production", messages: [], retryAll, ackAll: vi.fn() } as unknown as MessageBatch<never>,
+      broken,
+      ctx(),
+    );
     expect(retryAll).toHaveBeenCalledOnce();
     // The cron's refusal (entry.worker.ts scheduled) is not asserted here: the Sentry wrapper calls
     // waitUntil itself, so it cannot be told apart from outside.
@@ -74,7 +91,11 @@ describe("development tools do not exist in production", () => {
     for (const path of ["/dev/outbox", "/dev/sms", "/dev/styleguide", "/dev/error"]) {
       expect((await SELF.fetch(`http://localhost${path}`)).status, path).toBe(404);
     }
-    const sql = await SELF.fetch("http://localhost/dev/sql", { method: "POST", headers: { Origin: "http://localhost" }, body: "DELETE FROM users" });
+    const sql = await SELF.fetch("http://localhost/dev/sql", {
+      method: "POST",
+      headers: { Origin: "http://localhost" },
+      body: "DELETE FROM users",
+    });
     expect(sql.status).toBe(404);
   });
   it("the payment sandbox is not there: its checkout is 404 and payments go to Mollie", async () => {
@@ -101,7 +122,10 @@ describe("eyes on production", () => {
     const ready = await SELF.fetch("http://localhost/readyz");
     expect(await ready.text()).toBe("ready\n");
     expect(ready.status).toBe(200);
-    const broken = { ...env, DB: { prepare: () => ({ first: () => Promise.reject(new Error("D1 down")) }) } } as unknown as Env;
+    const broken = {
+      ...env,
+      DB: { prepare: () => ({ first: () => Promise.reject(new Error("D1 down")) }) },
+    } as unknown as Env;
     const res = await call(broken, "/readyz");
     expect(res.status).toBe(503);
     expect(await res.text()).toBe("not ready: d1\n");
