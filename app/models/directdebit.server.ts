@@ -36,7 +36,7 @@ import {
 import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, ne } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 
 const R = schema.directdebitRequests;
@@ -470,7 +470,10 @@ export async function verifyCode(
  * daily cron deletes them a day on. Handed-over requests stay, their IBAN masked, as the mandate's record.
  */
 export function staleRequestsStatement(db: D1Database, now = nowS()) {
-  return db.prepare("DELETE FROM directdebit_requests WHERE status <> 'done' AND created_at < ?1").bind(now - 86_400);
+  const T = schema.directdebitRequests;
+  return getDb(db)
+    .delete(T)
+    .where(and(ne(T.status, "done"), lt(T.createdAt, now - 86_400)));
 }
 
 export async function cancelRequest(db: D1Database, userId: string, requestId: string) {

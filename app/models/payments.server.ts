@@ -538,8 +538,6 @@ async function logRefusedDiscount(db: D1Database, row: PaymentRow) {
 
 // ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───
 
-type OurRefund = { id: string; provider_ref: string | null; status: RefundStatus; credits: number };
-
 /**
  * What the provider now says about a paid payment's refunds and chargebacks, applied once each:
  * a refund's status only moves forward, guarded on its previous status, and a refund that failed
@@ -550,10 +548,11 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
   if (row.status !== "paid" && row.status !== "charged_back") return null;
   const db = context.env.DB;
   if (pp.refunds.length > 0) {
-    const { results: ours } = await db
-      .prepare("SELECT id, provider_ref, status, credits FROM refunds WHERE payment_id = ?1")
-      .bind(row.id)
-      .all<OurRefund>();
+    const R = schema.refunds;
+    const ours = await getDb(db)
+      .select({ id: R.id, provider_ref: R.providerRef, status: R.status, credits: R.credits })
+      .from(R)
+      .where(eq(R.paymentId, row.id));
     for (const theirs of pp.refunds) {
       // Ours by the provider's id, or (created but its id not yet stored) by the id in its metadata.
       const mine =
@@ -1058,21 +1057,21 @@ export async function recheck(
       .run();
     return "missing";
   }
-  const refund = await db
-    .prepare(
-      `SELECT r.id, r.payment_id AS paymentId, r.user_id AS userId, r.credits, r.status, p.provider_ref AS providerRef, p.provider
-       FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.id = ?1`,
-    )
-    .bind(check.refundId)
-    .first<{
-      id: string;
-      paymentId: string;
-      userId: string;
-      credits: number;
-      status: RefundStatus;
-      providerRef: string | null;
-      provider: string;
-    }>();
+  const R = schema.refunds;
+  const refund = await getDb(db)
+    .select({
+      id: R.id,
+      paymentId: R.paymentId,
+      userId: R.userId,
+      credits: R.credits,
+      status: R.status,
+      providerRef: P.providerRef,
+      provider: P.provider,
+    })
+    .from(R)
+    .innerJoin(P, eq(P.id, R.paymentId))
+    .where(eq(R.id, check.refundId))
+    .get();
   if (!refund || refund.status !== "checking" || refund.provider !== provider.name) return "settled";
   const pp = refund.providerRef ? await provider.getPayment(refund.providerRef) : null;
   if (pp && pp.refunds.some((r) => r.metadata.refundId === refund.id)) {
