@@ -888,8 +888,6 @@ export type RefundQuote =
   | { ok: true; credits: number; amountCents: number; currency: string }
   | { ok: false; reason: "status" | "days" | "used" | "exists" };
 
-type LedgerGrant = { id: number; ref_id: string | null; delta: number };
-
 /**
  * What a refund of this payment would give back now: the credits of the purchase not yet spent
  * (spent oldest purchase first) pro rata of the amount, within the brand's refund_days, once.
@@ -902,22 +900,29 @@ export async function refundQuote(
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!withinRefundDays(row.paidAt, brand.refundDays, nowS())) return { ok: false, reason: "days" };
   const db = context.env.DB;
-  const [existing, grants, balance] = await db.batch([
-    db
-      .prepare("SELECT COUNT(*) AS n FROM refunds WHERE payment_id = ?1 AND status NOT IN ('failed', 'canceled')")
-      .bind(row.id),
+  const { refunds: R, creditLedger: L, users: U } = schema;
+  const q = getDb(db);
+  const [existing, rows, balance] = await q.batch([
+    q
+      .select({ n: sql<number>`COUNT(*)` })
+      .from(R)
+      .where(and(eq(R.paymentId, row.id), notInArray(R.status, ["failed", "canceled"]))),
     // Every grant from this purchase on, and every refund (negative, ref_id = the payment refunded).
-    db
-      .prepare(
-        `SELECT id, ref_id, delta FROM credit_ledger WHERE user_id = ?1 AND (delta > 0 OR reason = 'refund')
-           AND id >= (SELECT MIN(id) FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase' AND ref_id = ?2) ORDER BY id`,
+    q
+      .select({ id: L.id, ref_id: L.refId, delta: L.delta })
+      .from(L)
+      .where(
+        and(
+          eq(L.userId, row.userId),
+          sql`(${L.delta} > 0 OR ${L.reason} = 'refund')`,
+          sql`${L.id} >= (SELECT MIN(id) FROM credit_ledger WHERE user_id = ${row.userId} AND reason = 'purchase' AND ref_id = ${row.id})`,
+        ),
       )
-      .bind(row.userId, row.id),
-    db.prepare("SELECT credits FROM users WHERE id = ?1").bind(row.userId),
+      .orderBy(L.id),
+    q.select({ credits: U.credits }).from(U).where(eq(U.id, row.userId)),
   ]);
-  if ((existing!.results[0] as { n: number }).n > 0) return { ok: false, reason: "exists" };
-  const rows = grants!.results as LedgerGrant[];
-  const credit = (balance!.results[0] as { credits: number } | undefined)?.credits ?? 0;
+  if (existing[0]!.n > 0) return { ok: false, reason: "exists" };
+  const credit = balance[0]?.credits ?? 0;
   const own = rows.filter((r) => r.ref_id === row.id).reduce((s, r) => s + r.delta, 0);
   // Grants after this purchase, each net of its own refunds (refund rows carry the refunded payment's id).
   // A refund of an older purchase lowers that purchase, not these, so only refunds of newer ones count.
