@@ -29,12 +29,10 @@ function scan(text) {
     if (directive && directive[1].includes(RULE) && !/--\s*\S/.test(directive[1])) unexplained.push(i + 1);
     const calls = line.match(/\.prepare\(/g)?.length ?? 0;
     if (!calls) return;
-    // The formatter may break `d1.prepare(` after the receiver (`d1` on a line of its own): the
-    // disable then stands above the receiver, which is where oxlint reports the call.
-    const receiverAbove = i > 1 && /^\s*\.prepare\(/.test(line) && /^\s*[\w.]+\s*$/.test(lines[i - 1]);
+    // oxlint reports the call at `.prepare`, so the disable stands directly above that line (where the formatter
+    // breaks `d1.prepare(` after the receiver, between `d1` and `.prepare(`; oxfmt keeps it there).
     const disabled =
       (i > 0 && lines[i - 1].includes(`oxlint-disable-next-line ${RULE}`)) ||
-      (receiverAbove && lines[i - 2].includes(`oxlint-disable-next-line ${RULE}`)) ||
       line.includes(`oxlint-disable-line ${RULE}`);
     if (!disabled) raw += calls;
   });

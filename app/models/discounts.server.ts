@@ -123,6 +123,7 @@ FROM discount_codes c WHERE c.code = ?1`;
 /** The statement that reads a code and whether this member used or holds it; null for a malformed code. */
 export function codeLookupStatement(d1: D1Database, input: string, userId: string): D1PreparedStatement | null {
   const code = normalizeCode(input);
+  // oxlint-disable-next-line no-restricted-properties -- goes into payments' shopData and directdebit's raw batches
   return code ? d1.prepare(LOOKUP_SQL).bind(code, userId) : null;
 }
 
@@ -245,15 +246,18 @@ export function claimGuardSql(codeParam: string, userParam: string): string {
  * member paid); `refusedDiscountOf` finds it for the log.
  */
 export function redemptionStatement(d1: D1Database, paymentId: string, now = nowS()) {
-  return d1
-    .prepare(
-      `INSERT INTO discount_redemptions (code_id, user_id, payment_id, created_at)
+  return (
+    d1
+      // oxlint-disable-next-line no-restricted-properties -- guards: inserts only for a paid payment with an unredeemed once-per-member code; runs in payments' completion chain after the guarded status flip
+      .prepare(
+        `INSERT INTO discount_redemptions (code_id, user_id, payment_id, created_at)
        SELECT p.discount_code_id, p.user_id, p.id, ?2 FROM payments p JOIN discount_codes c ON c.id = p.discount_code_id
        WHERE p.id = ?1 AND p.status = 'paid' AND c.once_per_user = 1
          AND NOT EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.user_id = p.user_id AND r.code_id IN (${sameOfferSql("c.id", "c.code")}) AND r.code_id <> c.id)
        ON CONFLICT (code_id, user_id) DO NOTHING`,
-    )
-    .bind(paymentId, now);
+      )
+      .bind(paymentId, now)
+  );
 }
 
 /**

@@ -37,11 +37,14 @@ export function likeStatement(
   source: LikeSource,
   extra?: { sql: string; args: unknown[] },
 ) {
-  return d1
-    .prepare(
-      `INSERT INTO likes (liker_id, liked_id, source) SELECT ?1, ?2, ?3 WHERE ${LIKEABLE} ${extra?.sql ?? ""} ON CONFLICT DO NOTHING`,
-    )
-    .bind(likerId, likedId, source, ...(extra?.args ?? []));
+  return (
+    d1
+      // oxlint-disable-next-line no-restricted-properties -- guards: the like insert is conditional (LIKEABLE, plus the caller's extra guard such as swipe's daily limit) and is the first statement of a changes() chain
+      .prepare(
+        `INSERT INTO likes (liker_id, liked_id, source) SELECT ?1, ?2, ?3 WHERE ${LIKEABLE} ${extra?.sql ?? ""} ON CONFLICT DO NOTHING`,
+      )
+      .bind(likerId, likedId, source, ...(extra?.args ?? []))
+  );
 }
 
 async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
@@ -167,9 +170,11 @@ export async function autoLike(d1: D1Database, userId: string, today = new Date(
   // The counter row claims today's auto-like; the insert only happens for the request that claimed it.
   const [, , chosen] = await d1.batch<unknown>([
     d1
+      // oxlint-disable-next-line no-restricted-properties -- guards: the counter row claims today's auto-like (ON CONFLICT DO NOTHING); the insert after it runs only on changes() = 1
       .prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2) ON CONFLICT DO NOTHING")
       .bind(key, expires),
     d1
+      // oxlint-disable-next-line no-restricted-properties -- guards: inserts the auto-like only when the counter claim before it changed a row (changes() = 1), same batch
       .prepare(
         `INSERT INTO likes (liker_id, liked_id, source) SELECT (${pick}), ?1, 'auto'
        WHERE changes() = 1 AND (${pick}) IS NOT NULL`,

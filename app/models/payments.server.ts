@@ -100,6 +100,7 @@ type MethodRow = { method: string; provider_method: string; currencies: string |
 
 const methodRowsStatement = (db: D1Database, country: string) =>
   db
+    // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch beside shop's packagesStatement and discounts' codeLookupStatement
     .prepare(
       `SELECT method, provider_method, currencies FROM payment_methods
        WHERE enabled = 1 AND country = (SELECT CASE WHEN EXISTS (SELECT 1 FROM payment_methods WHERE country = ?1) THEN ?1 ELSE '*' END)
@@ -200,8 +201,10 @@ export async function shopData(
   const stmts = [
     packagesStatement(db, o.currency, o.packageId),
     methodRowsStatement(db, o.country),
+    // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch beside shop's packagesStatement and discounts' codeLookupStatement
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
     // The discount code the prices use (discounts.server.ts codeLookupStatement), read in the same round trip.
+    // oxlint-disable-next-line no-restricted-properties -- placeholder in shopData's raw batch where no discount code is read
     o.discount ?? db.prepare("SELECT NULL AS none WHERE 0"),
   ];
   if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
@@ -351,6 +354,7 @@ export async function startCheckout(
   const id = randomId();
   // A once-per-member code rides on one live payment at a time (claimGuardSql): 20 racing checkouts, one discount.
   // One payment per click: the click's key is unique, so a repeated click inserts nothing and finds the first one's payment.
+  // oxlint-disable-next-line no-restricted-properties -- guards: inserts only while the discount code is unclaimed and the one-time package unused; ON CONFLICT (intent_key) makes a repeated click insert nothing
   const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
        payment_country, discount_code_id, original_amount_cents, intent_key)
@@ -395,16 +399,16 @@ export async function startCheckout(
       // Language and payment country: Mollie picks the bank transfer's target account by it (nl_BE, de_AT, …).
       locale: localeFor(o.member.language, o.country),
     });
-    await context.env.DB.prepare(
-      "UPDATE payments SET provider_ref = ?2, checkout_url = ?3, customer_id = ?5, updated_at = ?4 WHERE id = ?1",
-    )
-      .bind(id, created.id, created.checkoutUrl, nowS(), customerId)
-      .run();
+    await getDb(context.env.DB)
+      .update(P)
+      .set({ providerRef: created.id, checkoutUrl: created.checkoutUrl, customerId, updatedAt: nowS() })
+      .where(eq(P.id, id));
     if (!created.checkoutUrl) return { ok: false, error: "provider" };
     return { ok: true, paymentId: id, redirectTo: created.checkoutUrl };
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
     console.error("payments: creating the payment failed", e.status, e.title, e.message, e.field);
+    // oxlint-disable-next-line no-restricted-properties -- guards: open → failed only from open (a webhook may have moved the payment on)
     await context.env.DB.prepare(
       "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
     )
@@ -433,6 +437,7 @@ export function completionStatements(
   const now = paid.now ?? nowS();
   return [
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: status → paid only from the status read (WHERE status = ?2); grant, ledger row and redemption follow in the same batch on changes() = 1
       .prepare(
         `UPDATE payments SET status = 'paid', paid_at = ?3, updated_at = ?3, provider_ref = COALESCE(provider_ref, ?4),
            mandate_id = COALESCE(?5, mandate_id), checkout_url = NULL WHERE id = ?1 AND status = ?2`,
@@ -494,6 +499,7 @@ export async function applyProviderPayment(
       if (changed === 1 && row.discountCodeId !== null) await logRefusedDiscount(db, row);
     } else {
       const r = await db
+        // oxlint-disable-next-line no-restricted-properties -- guards: status moves only from the status read (WHERE status = ?2)
         .prepare(
           `UPDATE payments SET status = ?3, provider_ref = COALESCE(provider_ref, ?4), failure_reason = ?5, bank_reason = ?7, updated_at = ?6,
              checkout_url = CASE WHEN ?3 IN ('failed', 'canceled', 'expired') THEN NULL ELSE checkout_url END
@@ -532,8 +538,6 @@ async function logRefusedDiscount(db: D1Database, row: PaymentRow) {
 
 // ─── After the fact: refund status changes and chargebacks (the webhook is called for the payment) ───
 
-type OurRefund = { id: string; provider_ref: string | null; status: RefundStatus; credits: number };
-
 /**
  * What the provider now says about a paid payment's refunds and chargebacks, applied once each:
  * a refund's status only moves forward, guarded on its previous status, and a refund that failed
@@ -544,10 +548,11 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
   if (row.status !== "paid" && row.status !== "charged_back") return null;
   const db = context.env.DB;
   if (pp.refunds.length > 0) {
-    const { results: ours } = await db
-      .prepare("SELECT id, provider_ref, status, credits FROM refunds WHERE payment_id = ?1")
-      .bind(row.id)
-      .all<OurRefund>();
+    const R = schema.refunds;
+    const ours = await getDb(db)
+      .select({ id: R.id, provider_ref: R.providerRef, status: R.status, credits: R.credits })
+      .from(R)
+      .where(eq(R.paymentId, row.id));
     for (const theirs of pp.refunds) {
       // Ours by the provider's id, or (created but its id not yet stored) by the id in its metadata.
       const mine =
@@ -557,6 +562,7 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
       const givesBack = refundReturnsCredits(theirs.status);
       const move = (paymentStatus: "paid" | "charged_back" | null) =>
         db
+          // oxlint-disable-next-line no-restricted-properties -- guards: refund status moves only from the status read and, when it gives credits back, only while the payment is in ?5; grant and ledger row in the same batch
           .prepare(
             `UPDATE refunds SET status = ?3, provider_ref = COALESCE(provider_ref, ?4) WHERE id = ?1 AND status = ?2
                AND (?5 IS NULL OR EXISTS (SELECT 1 FROM payments p WHERE p.id = refunds.payment_id AND p.status = ?5))`,
@@ -595,6 +601,7 @@ async function applyReversal(context: Ctx, row: PaymentRow): Promise<PaymentRow 
   const now = nowS();
   const [update] = await db.batch([
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: charged_back → paid only from charged_back; ledger row and balance follow in the same batch on changes() = 1
       .prepare(
         `UPDATE payments SET status = 'paid', charged_back_cents = 0, chargeback_unrecovered_credits = NULL, updated_at = ?3
          WHERE id = ?1 AND status = ?2`,
@@ -602,12 +609,14 @@ async function applyReversal(context: Ctx, row: PaymentRow): Promise<PaymentRow 
       .bind(row.id, "charged_back", now),
     // The ledger row first (only if the payment moved), then the balance by exactly its delta.
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: ledger row only when the payment flipped (changes() = 1), same batch
       .prepare(
         `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
          SELECT ?1, MAX(0, (${CLAWED_BACK_SQL.replaceAll("?6", "?2")})), 'chargeback_reversed', ?2, ?3 WHERE changes() = 1`,
       )
       .bind(row.userId, row.id, now),
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: balance moves by the new ledger row's delta only after it was inserted (changes() = 1), same batch
       .prepare(
         "UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1",
       )
@@ -631,6 +640,7 @@ async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): P
   const now = nowS();
   const [update] = await db.batch([
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: paid → charged_back only from paid; clawback and ledger row in the same batch
       .prepare(
         `UPDATE payments SET status = 'charged_back', charged_back_cents = ?3, updated_at = ?4,
            chargeback_unrecovered_credits = MAX(0, (${UNREFUNDED_CREDITS_SQL.replaceAll("?6", "?1")})
@@ -690,6 +700,7 @@ function ownPaymentStatements(db: D1Database, userId: string, id: string) {
         .where(and(eq(P.id, id), eq(P.userId, userId))),
     ),
     db
+      // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch (the payment page's one round trip) beside shop's and discounts' raw statements
       .prepare(
         `SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND status IN ('paid', 'refunded') AND id <> ?2
            AND COALESCE(paid_at, 0) <= (SELECT COALESCE(paid_at, 0) FROM payments WHERE id = ?2)`,
@@ -774,6 +785,7 @@ export async function chargeMandate(
   const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
   // A once-per-member code rides on one live payment at a time (claimGuardSql), as at the card checkout;
   // the click's unique key makes a repeated click insert nothing (and so charge nothing).
+  // oxlint-disable-next-line no-restricted-properties -- guards: inserts only while the discount code is unclaimed; ON CONFLICT (intent_key) makes a repeated click charge nothing
   const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
        customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key)
@@ -814,11 +826,11 @@ export async function chargeMandate(
       customerId: o.customerId,
       mandateId: o.mandateId,
     });
-    await context.env.DB.prepare(
-      "UPDATE payments SET provider_ref = COALESCE(provider_ref, ?2), updated_at = ?3 WHERE id = ?1",
-    )
-      .bind(id, created.id, nowS())
-      .run();
+    // COALESCE: a webhook that came first may have stored the id already.
+    await getDb(context.env.DB)
+      .update(P)
+      .set({ providerRef: sql`COALESCE(${P.providerRef}, ${created.id})`, updatedAt: nowS() })
+      .where(eq(P.id, id));
     const payment = (await applyProviderPayment(context, created)) ?? (await ownPayment(context, o.userId, id))!;
     return { ok: true, payment };
   } catch (e) {
@@ -827,6 +839,7 @@ export async function chargeMandate(
       // The provider may have charged the mandate (Mollie: a timed-out request may still be executed):
       // not failed, not charged again; its webhook or a queued look at the customer's payments decides.
       console.error("payments: recurring payment outcome unknown", e.status, e.title, e.message);
+      // oxlint-disable-next-line no-restricted-properties -- guards: open → checking only from open
       await context.env.DB.prepare(
         "UPDATE payments SET status = 'checking', updated_at = ?2 WHERE id = ?1 AND status = 'open'",
       )
@@ -835,6 +848,7 @@ export async function chargeMandate(
       await enqueueCheck(context, { kind: "payment", paymentId: id });
     } else {
       console.error("payments: recurring payment refused", e.status, e.title, e.message);
+      // oxlint-disable-next-line no-restricted-properties -- guards: open → failed only from open
       await context.env.DB.prepare(
         "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
       )
@@ -874,8 +888,6 @@ export type RefundQuote =
   | { ok: true; credits: number; amountCents: number; currency: string }
   | { ok: false; reason: "status" | "days" | "used" | "exists" };
 
-type LedgerGrant = { id: number; ref_id: string | null; delta: number };
-
 /**
  * What a refund of this payment would give back now: the credits of the purchase not yet spent
  * (spent oldest purchase first) pro rata of the amount, within the brand's refund_days, once.
@@ -888,22 +900,29 @@ export async function refundQuote(
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!withinRefundDays(row.paidAt, brand.refundDays, nowS())) return { ok: false, reason: "days" };
   const db = context.env.DB;
-  const [existing, grants, balance] = await db.batch([
-    db
-      .prepare("SELECT COUNT(*) AS n FROM refunds WHERE payment_id = ?1 AND status NOT IN ('failed', 'canceled')")
-      .bind(row.id),
+  const { refunds: R, creditLedger: L, users: U } = schema;
+  const q = getDb(db);
+  const [existing, rows, balance] = await q.batch([
+    q
+      .select({ n: sql<number>`COUNT(*)` })
+      .from(R)
+      .where(and(eq(R.paymentId, row.id), notInArray(R.status, ["failed", "canceled"]))),
     // Every grant from this purchase on, and every refund (negative, ref_id = the payment refunded).
-    db
-      .prepare(
-        `SELECT id, ref_id, delta FROM credit_ledger WHERE user_id = ?1 AND (delta > 0 OR reason = 'refund')
-           AND id >= (SELECT MIN(id) FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase' AND ref_id = ?2) ORDER BY id`,
+    q
+      .select({ id: L.id, ref_id: L.refId, delta: L.delta })
+      .from(L)
+      .where(
+        and(
+          eq(L.userId, row.userId),
+          sql`(${L.delta} > 0 OR ${L.reason} = 'refund')`,
+          sql`${L.id} >= (SELECT MIN(id) FROM credit_ledger WHERE user_id = ${row.userId} AND reason = 'purchase' AND ref_id = ${row.id})`,
+        ),
       )
-      .bind(row.userId, row.id),
-    db.prepare("SELECT credits FROM users WHERE id = ?1").bind(row.userId),
+      .orderBy(L.id),
+    q.select({ credits: U.credits }).from(U).where(eq(U.id, row.userId)),
   ]);
-  if ((existing!.results[0] as { n: number }).n > 0) return { ok: false, reason: "exists" };
-  const rows = grants!.results as LedgerGrant[];
-  const credit = (balance!.results[0] as { credits: number } | undefined)?.credits ?? 0;
+  if (existing[0]!.n > 0) return { ok: false, reason: "exists" };
+  const credit = balance[0]?.credits ?? 0;
   const own = rows.filter((r) => r.ref_id === row.id).reduce((s, r) => s + r.delta, 0);
   // Grants after this purchase, each net of its own refunds (refund rows carry the refunded payment's id).
   // A refund of an older purchase lowers that purchase, not these, so only refunds of newer ones count.
@@ -943,6 +962,7 @@ export async function requestRefund(
     }),
     ledgerStatement(db, { userId: row.userId, delta: -quote.credits, reason: "refund", refId: row.id, now }),
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: refund row only when the debit moved a row (changes() = 1), same batch as its ledger row
       .prepare(
         `INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7 WHERE changes() = 1`,
@@ -960,6 +980,7 @@ export async function requestRefund(
     });
     // Guarded: a webhook may already have moved the refund on (processing, refunded) before this answer is stored.
     await db
+      // oxlint-disable-next-line no-restricted-properties -- guards: status taken from the provider only while still queued (a webhook may have moved the refund on)
       .prepare(
         "UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END WHERE id = ?1",
       )
@@ -971,6 +992,7 @@ export async function requestRefund(
     if (e.unknownOutcome) {
       // The refund may have been made: the credits stay taken until the provider's record says.
       console.error("payments: refund outcome unknown", e.status, e.title, e.message);
+      // oxlint-disable-next-line no-restricted-properties -- guards: queued → checking only from queued
       await db.prepare("UPDATE refunds SET status = 'checking' WHERE id = ?1 AND status = 'queued'").bind(id).run();
       await enqueueCheck(context, { kind: "refund", refundId: id });
       return { ok: true, refundId: id };
@@ -988,6 +1010,7 @@ async function failRefund(
   from: RefundStatus,
 ) {
   await db.batch([
+    // oxlint-disable-next-line no-restricted-properties -- guards: → failed only from the status given; credits and ledger row come back in the same batch on changes() = 1
     db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = ?2").bind(r.id, from),
     ...grantStatements(db, r.userId, r.credits, "refund", { refId: r.paymentId, afterChange: true }),
   ]);
@@ -1031,6 +1054,7 @@ export async function recheck(
       return "found";
     }
     await db
+      // oxlint-disable-next-line no-restricted-properties -- guards: checking → failed only from checking
       .prepare(
         "UPDATE payments SET status = 'failed', failure_reason = 'provider: not made', updated_at = ?2 WHERE id = ?1 AND status = 'checking'",
       )
@@ -1038,21 +1062,21 @@ export async function recheck(
       .run();
     return "missing";
   }
-  const refund = await db
-    .prepare(
-      `SELECT r.id, r.payment_id AS paymentId, r.user_id AS userId, r.credits, r.status, p.provider_ref AS providerRef, p.provider
-       FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.id = ?1`,
-    )
-    .bind(check.refundId)
-    .first<{
-      id: string;
-      paymentId: string;
-      userId: string;
-      credits: number;
-      status: RefundStatus;
-      providerRef: string | null;
-      provider: string;
-    }>();
+  const R = schema.refunds;
+  const refund = await getDb(db)
+    .select({
+      id: R.id,
+      paymentId: R.paymentId,
+      userId: R.userId,
+      credits: R.credits,
+      status: R.status,
+      providerRef: P.providerRef,
+      provider: P.provider,
+    })
+    .from(R)
+    .innerJoin(P, eq(P.id, R.paymentId))
+    .where(eq(R.id, check.refundId))
+    .get();
   if (!refund || refund.status !== "checking" || refund.provider !== provider.name) return "settled";
   const pp = refund.providerRef ? await provider.getPayment(refund.providerRef) : null;
   if (pp && pp.refunds.some((r) => r.metadata.refundId === refund.id)) {
@@ -1091,22 +1115,22 @@ export async function requeueStaleChecks(env: Pick<Ctx["env"], "DB" | "PAYMENT_C
   return checks.length;
 }
 
-export type RefundRow = {
-  id: string;
-  credits: number;
-  amount_cents: number;
-  currency: string;
-  status: string;
-  created_at: number;
-};
+export type RefundRow = Awaited<ReturnType<typeof refundsOf>>[number];
 
-export async function refundsOf(context: Ctx, paymentId: string): Promise<RefundRow[]> {
-  const { results } = await context.env.DB.prepare(
-    "SELECT id, credits, amount_cents, currency, status, created_at FROM refunds WHERE payment_id = ?1 ORDER BY created_at DESC",
-  )
-    .bind(paymentId)
-    .all<RefundRow>();
-  return results;
+export async function refundsOf(context: Ctx, paymentId: string) {
+  const R = schema.refunds;
+  return getDb(context.env.DB)
+    .select({
+      id: R.id,
+      credits: R.credits,
+      amount_cents: R.amountCents,
+      currency: R.currency,
+      status: R.status,
+      created_at: R.createdAt,
+    })
+    .from(R)
+    .where(eq(R.paymentId, paymentId))
+    .orderBy(desc(R.createdAt));
 }
 
 // ─── Receipt ───

@@ -135,14 +135,17 @@ export async function listOwnPhotos(d1: D1Database, userId: string): Promise<Own
 
 /** Another member's photos as a viewer sees them: main first, with the access decided per photo. */
 export function photosOfStatement(d1: D1Database, ownerId: string, viewerId = "") {
-  return d1
-    .prepare(
-      `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main,
+  return (
+    d1
+      // oxlint-disable-next-line no-restricted-properties -- goes into profiles' raw profile-page batch (DETAIL_SQL and the like chain)
+      .prepare(
+        `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main,
               EXISTS (SELECT 1 FROM photo_unlocks pu WHERE pu.user_id = ?2 AND pu.photo_id = ph.id) AS unlocked
        FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1
        ORDER BY is_main DESC, ph.created_at, ph.rowid`,
-    )
-    .bind(ownerId, viewerId);
+      )
+      .bind(ownerId, viewerId)
+  );
 }
 
 export type PhotoRow = { id: string; is_private: number; is_main: number | null; unlocked?: number };

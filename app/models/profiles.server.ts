@@ -5,6 +5,9 @@
 import { ageOn, isRealDate } from "~/lib/dates";
 import { line, paragraph } from "~/lib/text";
 import { z } from "zod";
+import { eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { getDb, schema } from "../../db/client";
 import { INTERESTS } from "~/lib/constants";
 import {
   BODY_TYPES,
@@ -261,34 +264,50 @@ export interface OwnProfile {
 }
 
 export async function loadOwnProfile(d1: D1Database, userId: string): Promise<OwnProfile | null> {
-  const [p, i] = await d1.batch<unknown>([
-    d1
-      .prepare(
-        `SELECT name, gender, sexuality, date_of_birth, country, region, city, about_me, hair_colour, eye_colour, body_type,
-              relationship_status, tattoos, signup_reason, lat IS NOT NULL AS has_position FROM profiles WHERE user_id = ?1`,
-      )
-      .bind(userId),
-    d1.prepare("SELECT interest_id FROM profile_interests WHERE user_id = ?1").bind(userId),
+  const db = getDb(d1);
+  const { profiles: p, profileInterests: pi } = schema;
+  const [rows, i] = await db.batch([
+    db
+      .select({
+        name: p.name,
+        gender: p.gender,
+        sexuality: p.sexuality,
+        dateOfBirth: p.dateOfBirth,
+        country: p.country,
+        region: p.region,
+        city: p.city,
+        aboutMe: p.aboutMe,
+        hairColour: p.hairColour,
+        eyeColour: p.eyeColour,
+        bodyType: p.bodyType,
+        relationshipStatus: p.relationshipStatus,
+        tattoos: p.tattoos,
+        signupReason: p.signupReason,
+        hasPosition: sql<number>`${p.lat} IS NOT NULL`,
+      })
+      .from(p)
+      .where(eq(p.userId, userId)),
+    db.select({ interestId: pi.interestId }).from(pi).where(eq(pi.userId, userId)),
   ]);
-  const r = (p!.results as Record<string, string | number | null>[])[0];
+  const r = rows[0];
   if (!r) return null;
   return {
     name: String(r.name),
     gender: String(r.gender),
     sexuality: String(r.sexuality),
-    dateOfBirth: String(r.date_of_birth),
+    dateOfBirth: String(r.dateOfBirth),
     country: String(r.country),
     region: String(r.region),
     city: String(r.city),
-    aboutMe: String(r.about_me),
-    hairColour: r.hair_colour as string | null,
-    eyeColour: r.eye_colour as string | null,
-    bodyType: r.body_type as string | null,
-    relationshipStatus: r.relationship_status as string | null,
-    tattoos: r.tattoos as string | null,
-    signupReason: r.signup_reason as string | null,
-    interests: (i!.results as { interest_id: string }[]).map((x) => x.interest_id),
-    hasPosition: !!r.has_position,
+    aboutMe: String(r.aboutMe),
+    hairColour: r.hairColour,
+    eyeColour: r.eyeColour,
+    bodyType: r.bodyType,
+    relationshipStatus: r.relationshipStatus,
+    tattoos: r.tattoos,
+    signupReason: r.signupReason,
+    interests: i.map((x) => x.interestId),
+    hasPosition: !!r.hasPosition,
   };
 }
 
@@ -311,51 +330,29 @@ export type ProfileUpdate = Partial<{
   lon: number | null;
 }>;
 
-const COLUMN: Record<keyof ProfileUpdate, string> = {
-  name: "name",
-  gender: "gender",
-  sexuality: "sexuality",
-  dateOfBirth: "date_of_birth",
-  aboutMe: "about_me",
-  hairColour: "hair_colour",
-  eyeColour: "eye_colour",
-  bodyType: "body_type",
-  relationshipStatus: "relationship_status",
-  tattoos: "tattoos",
-  signupReason: "signup_reason",
-  country: "country",
-  region: "region",
-  city: "city",
-  lat: "lat",
-  lon: "lon",
-};
-
 /** Saves the given fields (already validated) and, when given, replaces the interests; one batch. */
 export async function updateProfile(d1: D1Database, userId: string, update: ProfileUpdate, interests?: string[]) {
-  const keys = (Object.keys(update) as (keyof ProfileUpdate)[]).filter((k) => update[k] !== undefined);
-  const statements: D1PreparedStatement[] = [];
-  if (keys.length) {
-    const sets = keys.map((k, i) => `${COLUMN[k]} = ?${i + 2}`).join(", ");
+  const db = getDb(d1);
+  const { profiles, profileInterests } = schema;
+  const set = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)) as ProfileUpdate;
+  const statements: BatchItem<"sqlite">[] = [];
+  if (Object.keys(set).length) {
     statements.push(
-      d1
-        .prepare(`UPDATE profiles SET ${sets}, updated_at = unixepoch() WHERE user_id = ?1`)
-        .bind(userId, ...keys.map((k) => update[k] ?? null)),
+      db
+        .update(profiles)
+        .set({ ...set, updatedAt: sql`unixepoch()` })
+        .where(eq(profiles.userId, userId)),
     );
   }
   if (interests) {
     const valid = interests.filter((i) => (INTERESTS as readonly string[]).includes(i));
-    statements.push(d1.prepare("DELETE FROM profile_interests WHERE user_id = ?1").bind(userId));
+    statements.push(db.delete(profileInterests).where(eq(profileInterests.userId, userId)));
     if (valid.length) {
-      statements.push(
-        d1
-          .prepare(
-            `INSERT INTO profile_interests (user_id, interest_id) VALUES ${valid.map((_, i) => `(?1, ?${i + 2})`).join(", ")}`,
-          )
-          .bind(userId, ...valid),
-      );
+      statements.push(db.insert(profileInterests).values(valid.map((interestId) => ({ userId, interestId }))));
     }
   }
-  if (statements.length) await d1.batch(statements);
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
 }
 
 /* ---------- the profile form ---------- */

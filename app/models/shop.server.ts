@@ -53,8 +53,10 @@ export function packagesStatement(db: D1Database, currency: string, id?: string)
   const sql = `SELECT p.id, p.tier, p.credits, pp.price_cents, pp.currency, p.one_time FROM packages p
     JOIN package_prices pp ON pp.package_id = p.id AND pp.currency = ?1`;
   return id === undefined
-    ? db.prepare(`${sql} WHERE p.one_time = 0 ORDER BY p.tier`).bind(currency)
-    : db.prepare(`${sql} WHERE p.id = ?2`).bind(currency, id);
+    ? // oxlint-disable-next-line no-restricted-properties -- goes into payments' shopData and directdebit's raw batches
+      db.prepare(`${sql} WHERE p.one_time = 0 ORDER BY p.tier`).bind(currency)
+    : // oxlint-disable-next-line no-restricted-properties -- goes into payments' shopData and directdebit's raw batches
+      db.prepare(`${sql} WHERE p.id = ?2`).bind(currency, id);
 }
 
 /** The four packages in the brand's currency, with prices formatted in the page language. */

@@ -17,6 +17,7 @@ export const dayStart = (now = new Date()) =>
 const counterKey = (userId: string, now: Date) => `swipe:${userId}:${dayStart(now)}`;
 const COUNT_TODAY = "SELECT COALESCE((SELECT count FROM counters WHERE key = ?4), 0)";
 const countToday = (d1: D1Database, userId: string, now: Date) =>
+  // oxlint-disable-next-line no-restricted-properties -- goes into the swipe cards' raw batch beside the INDEXED BY read
   d1.prepare(`${COUNT_TODAY} AS n`).bind(null, null, null, counterKey(userId, now));
 
 export type SwipeResult = "liked" | "limit" | "invalid";
@@ -35,6 +36,7 @@ export async function swipeLike(
       args: [key, SWIPE_LIKES_PER_DAY],
     }),
     d1
+      // oxlint-disable-next-line no-restricted-properties -- guards: counts the like only when the like insert before it changed a row (changes() = 1), same batch
       .prepare(
         `INSERT INTO counters (key, count, expires_at) SELECT ?1, 1, ?2 WHERE changes() = 1
        ON CONFLICT(key) DO UPDATE SET count = count + 1`,
@@ -75,8 +77,8 @@ export async function nextCards(
   const me = await searcherOf(d1, userId);
   if (!me) return { cards: [], likesLeft: 0 };
   const [cards, used] = await d1.batch<unknown>([
-    // oxlint-disable-next-line no-restricted-properties -- INDEXED BY profiles_search: the builder cannot say it, and without it D1's planner (no statistics) walks the wrong index
     d1
+      // oxlint-disable-next-line no-restricted-properties -- INDEXED BY profiles_search: the builder cannot say it, and without it D1's planner (no statistics) walks the wrong index
       .prepare(
         `SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
        WHERE p.status = 'active' AND p.gender = ?2 AND p.country = ?3 AND p.user_id != ?1
