@@ -37,7 +37,7 @@ export default defineConfig({
     command: `bash tests/e2e/server.sh ${port}`,
     url: `http://localhost:${port}/`,
     reuseExistingServer: !process.env.CI,
-    timeout: 180_000,
+    timeout: 300_000,
     stdout: "ignore",
     stderr: "pipe",
   },

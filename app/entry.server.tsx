@@ -30,7 +30,7 @@ export default async function handleRequest(
 
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
-      <I18nProvider value={{ lng, resources: resources[lng] as Record<string, Record<string, unknown>> }}>
+      <I18nProvider value={{ lng, resources: resources[lng] }}>
         <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
       </I18nProvider>
     </NonceContext.Provider>,

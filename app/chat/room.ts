@@ -25,6 +25,7 @@ import {
 import { closeRevoked, closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
 import { markRead, messagesAfter, sendMessage, conversationAccess } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
+import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
 
 type Attachment = SocketSession & { memberId: string; conversationId: string; prices: ChatPrices };
@@ -143,6 +144,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     return this.serial(async () => {
       const result = await sendMessage(this.env.DB, input);
       if (!result.ok || result.duplicate) return result;
+      countEvent(this.env, "message");
       const { message } = result;
       // A held message is only shown to its sender until their address is confirmed.
       this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);

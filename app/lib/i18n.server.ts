@@ -10,7 +10,7 @@ import { RemixI18Next } from "remix-i18next/server";
 import { cookieFromHeader } from "./cookies.server";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE_DAYS, LANGUAGES, type Language } from "./constants";
 import { i18nConfig } from "./i18n";
-import { NAMESPACES, resources } from "./resources.generated";
+import { NAMESPACES, resources } from "./messages";
 
 /**
  * The locale cookie holds the bare language code for 365 days, readable by the client too, so it

@@ -550,7 +550,7 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
   if (pp.refunds.length > 0) {
     const R = schema.refunds;
     const ours = await getDb(db)
-      .select({ id: R.id, provider_ref: R.providerRef, status: R.status, credits: R.credits })
+      .select({ id: R.id, provider_ref: R.providerRef, status: R.status, credits: R.credits, cents: R.amountCents })
       .from(R)
       .where(eq(R.paymentId, row.id));
     for (const theirs of pp.refunds) {
@@ -569,7 +569,10 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
           )
           .bind(mine.id, mine.status, theirs.status, theirs.id, paymentStatus);
       if (!givesBack) {
-        await move(null).run();
+        const moved = await move(null).run();
+        // Counted once: only the check whose guarded update moved the refund to refunded counts it.
+        if (moved.meta.changes === 1 && theirs.status === "refunded")
+          countEvent(context.env, "refund", { brandId: row.brandId, cents: mine.cents });
         continue;
       }
       // A failed refund gives the credits back, unless the payment was charged back (the bank returned the money).

@@ -84,3 +84,27 @@ describe("the React translation reader", () => {
     expect(translate(store, ["common"], "missing.key")).toBe("missing.key");
   });
 });
+
+describe("the server's messages (decision 171)", () => {
+  it("parses a language only when it is first read, and only once", async () => {
+    const { lazyMessages } = await import("../../app/lib/messages");
+    let parses = 0;
+    const text = { toString: () => (parses++, '{"common":{"hi":"Hej"}}') } as unknown as string;
+    const record = lazyMessages({ da: text, de: text });
+    expect(parses).toBe(0);
+    expect(record.da.common).toEqual({ hi: "Hej" });
+    expect(record.da.common).toBe(record.da.common);
+    expect(parses).toBe(1);
+    expect(Object.keys(record)).toEqual(["da", "de"]);
+  });
+
+  it("carries every namespace of every language, as the locale files have them", async () => {
+    const { resources, NAMESPACES } = await import("../../app/lib/messages");
+    for (const lng of LANGUAGES) {
+      expect(Object.keys(resources[lng]).sort()).toEqual(
+        [...NAMESPACES].filter((ns) => existsSync(`locales/${lng}/${ns}.json`)),
+      );
+      for (const ns of Object.keys(resources[lng])) expect(resources[lng][ns]).toEqual(load(lng, ns));
+    }
+  });
+});

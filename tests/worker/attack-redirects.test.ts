@@ -56,10 +56,11 @@ describe("redirect targets stay on this origin", () => {
   });
 
   it("/lang-config, /api/site-entry, /api/logout.php", async () => {
+    const m = await memberWithPassword();
     for (const value of EVIL) {
       await expectSafe(await send("/lang-config", { lng: "de", redirectTo: value }), value);
       await expectSafe(await send("/api/site-entry", { redirectTo: value }), value);
-      const m = await memberWithPassword();
+      // A new session each time: logging out ends the one before.
       await expectSafe(
         await send("/api/logout.php", { redirectTo: value }, { cookie: await sessionCookie(m.id) }),
         value,

@@ -64,11 +64,15 @@ describe("the chat WebSocket", () => {
     const { alice, conversationId } = await pair({ credits: 3 });
     const a = await connect(conversationId, await cookieOf(alice.id));
     const clientId = cid();
+    const counted = vi.spyOn(env.METRICS!, "writeDataPoint");
     a.ws!.send(JSON.stringify({ type: "send", clientId, body: "hello" }));
     a.ws!.send(JSON.stringify({ type: "send", clientId, body: "hello" }));
     const first = await a.next!(is("ack"));
     const second = await a.next!(is("ack"), a.frames.indexOf(first) + 1);
     expect(second.message.id).toBe(first.message.id);
+    // One message counted in Analytics Engine (issue 21), not the retry.
+    expect(counted.mock.calls.filter(([point]) => point?.indexes?.[0] === "message")).toHaveLength(1);
+    counted.mockRestore();
     expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId)).toBe(1);
     expect(await count("SELECT credits AS n FROM users WHERE id = ?1", alice.id)).toBe(2);
     a.ws!.close(1000);

@@ -5,7 +5,7 @@
  * purchase's credits back (never below zero) and marks the payment charged back.
  */
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
 import {
   choose,
@@ -73,10 +73,15 @@ describe("refund status after the fact", () => {
     const sandboxPage = await (await get(`/sandbox/${p.providerId}`)).text();
     expect(sandboxPage).toContain('data-testid="sandbox-refund"');
 
+    // Counted once in Analytics Engine (issue 21), by the check that moved it, not by the replays.
+    const counted = vi.spyOn(env.METRICS!, "writeDataPoint");
     await bankSettlesRefund(p.providerId, before!.provider_ref, "refunded");
     expect((await refundOf(p.paymentId))!.status).toBe("refunded");
     for (const r of await replay(p.providerId)) expect(r.status).toBe(200);
     expect((await refundOf(p.paymentId))!.status).toBe("refunded");
+    const refunds = counted.mock.calls.filter(([point]) => point?.indexes?.[0] === "refund");
+    counted.mockRestore();
+    expect(refunds).toEqual([[{ indexes: ["refund"], blobs: ["refund", expect.any(String)], doubles: [1330] }]]);
     expect(await userRow(m.id)).toMatchObject({ credits: 0 });
     expect(await ledger(m.id, "refund")).toEqual([{ delta: -40, ref_id: p.paymentId }]);
     await expectLedgerExplains(m.id);

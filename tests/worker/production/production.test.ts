@@ -81,8 +81,28 @@ describe("production refuses to serve with a wrong secret", () => {
       ctx(),
     );
     expect(retryAll).toHaveBeenCalledOnce();
-    // The cron's refusal (entry.worker.ts scheduled) is not asserted here: the Sentry wrapper calls
-    // waitUntil itself, so it cannot be told apart from outside.
+  });
+  it("runs no cron job while refusing, and the same cron does its work once configured", async () => {
+    // An expired quota counter: the daily housekeeping deletes it.
+    await env.DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES ('cron-probe', 1, 1)").run();
+    const probe = () =>
+      env.DB.prepare("SELECT count(*) AS n FROM counters WHERE key = 'cron-probe'").first<{ n: number }>();
+    const cron = async (e: Env) => {
+      const pending: Promise<unknown>[] = [];
+      const c = { ...ctx(), waitUntil: (p: Promise<unknown>) => void pending.push(p) } as unknown as ExecutionContext;
+      const controller = { cron: "17 3 * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController;
+      await worker.scheduled!(controller, e, c);
+      await Promise.all(pending);
+    };
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await cron({ ...env, PASSWORD_PEPPER: "short" } as Env);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await probe())?.n).toBe(1);
+    await cron(env as Env);
+    expect((await probe())?.n).toBe(0);
   });
 });
 
