@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { openE2eDb, type E2eDb } from "./support/db";
 import { dob19, pageAs, tag } from "./support/login";
 import { EXIF_JPEG, SMALL_PNG, bytesOf } from "../worker/images";

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 import { shot } from "./support/shots";
 import { PASSWORD, createChatMember, disposeChatDb, login } from "./support/chat-db";
 
