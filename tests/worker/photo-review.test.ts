@@ -123,6 +123,7 @@ describe("photo review 'before' (the default)", () => {
     const cookie = await operatorCookie(mod.id);
     const queue = await html("/admin/photos", { cookie });
     expect(queue).toContain(`/admin/photo/${m.photoId}/thumb`);
+    expect(queue).toContain("<strong>Approvedanna</strong>");
     expect(queue).not.toMatch(/<script/i);
     expect(await status(`/admin/photo/${m.photoId}/thumb`, cookie)).toBe(200);
 

@@ -35,8 +35,9 @@ export async function pendingPhotos(d1: D1Database, after: QueueCursor | null) {
         createdAt: photos.createdAt,
         isPrivate: photos.isPrivate,
         memberId: photos.userId,
-        name: profiles.name,
-        brand: brands.name,
+        // Aliased: profiles.name and brands.name would share the column name "name" in D1's rows.
+        name: sql<string>`${profiles.name}`.as("member_name"),
+        brand: sql<string>`${brands.name}`.as("brand_name"),
         mode: brands.photoReview,
         isMain: sql<number>`${profiles.mainPhotoId} = ${photos.id}`,
       })
