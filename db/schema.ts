@@ -25,6 +25,13 @@ export const companies = sqliteTable("companies", {
 });
 
 /** A brand: one hostname with its own name, niche, language and rules (docs/product.md §3 "Settings"). */
+/** Photo review (issue 20): a brand reviews new photos before others see them, or after. */
+export const PHOTO_REVIEW_MODES = ["before", "after"] as const;
+export type PhotoReviewMode = (typeof PHOTO_REVIEW_MODES)[number];
+/** A photo's review state. A rejection is a remove_photo decision, which today deletes the photo and its files. */
+export const PHOTO_REVIEW_STATES = ["pending", "approved", "rejected"] as const;
+export type PhotoReviewState = (typeof PHOTO_REVIEW_STATES)[number];
+
 export const brands = sqliteTable("brands", {
   id: integer("id").primaryKey(),
   hostname: text("hostname").notNull().unique(),
@@ -94,6 +101,11 @@ export const brands = sqliteTable("brands", {
     excludedNiches: string[];
     excludedCountries: string[];
   }>("cams_promo"),
+  /**
+   * Photo review (issue 20, decision 175): "before" shows a new photo to others only once a moderator
+   * approved it (its owner sees it at once); "after" shows it at once and still queues it for review.
+   */
+  photoReview: text("photo_review", { enum: PHOTO_REVIEW_MODES }).notNull().default("before"),
 });
 
 /** Clicks on a brand's cams promo, counted per day and placement (decision 160). */
@@ -255,8 +267,17 @@ export const photos = sqliteTable(
     width: integer("width").notNull(),
     height: integer("height").notNull(),
     createdAt: integer("created_at").notNull().default(now),
+    /**
+     * Review state (decision 175). The default is "pending" so a photo written by any path waits for
+     * a moderator; the rows that existed before review were approved by a data migration.
+     */
+    review: text("review", { enum: PHOTO_REVIEW_STATES }).notNull().default("pending"),
   },
-  (t) => [index("photos_user").on(t.userId, t.createdAt)],
+  (t) => [
+    index("photos_user").on(t.userId, t.createdAt),
+    // The review queue: pending photos, oldest first (keyset on created_at, id).
+    index("photos_review").on(t.review, t.createdAt, t.id),
+  ],
 );
 
 /** Server-side sessions: the cookie carries a signed random id, the table its SHA-256. */

@@ -22,6 +22,7 @@ import { roomStub } from "~/chat/stubs";
 import { logError } from "~/lib/log.server";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
+import { shownPhotoSql } from "./photos.server";
 
 const DAY = 86_400;
 const PREVIEW_CHARS = 120;
@@ -107,7 +108,7 @@ export interface ConversationAccess {
 }
 
 const ACCESS_SQL = `
-SELECT c.id, c.started_by, o.id AS other_id, op.name AS other_name, op.main_photo_id AS other_photo,
+SELECT c.id, c.started_by, o.id AS other_id, op.name AS other_name, ${shownPhotoSql("op.main_photo_id")} AS other_photo,
        me.unread AS my_unread, me.hidden_at AS my_hidden, oth.unread AS other_unread,
        EXISTS(SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = o.id) AS i_blocked,
        EXISTS(SELECT 1 FROM blocks WHERE blocker_id = o.id AND blocked_id = ?2) AS they_blocked,
@@ -173,7 +174,7 @@ export type { ConversationSummary };
 
 const LIST_SQL = `
 SELECT c.id, c.last_message_at, c.last_message_preview, cm.unread, o.id AS other_id, op.name AS other_name,
-       op.main_photo_id AS other_photo
+       ${shownPhotoSql("op.main_photo_id")} AS other_photo
 FROM conversation_members cm
 JOIN conversations c ON c.id = cm.conversation_id
 JOIN users o ON o.id = CASE WHEN c.member_a = cm.user_id THEN c.member_b ELSE c.member_a END
@@ -304,7 +305,8 @@ export type StartResult =
 export async function otherMemberCard(db: D1Database, otherId: string) {
   const row = await db
     .prepare(
-      "SELECT u.id, p.name, p.main_photo_id FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL",
+      `SELECT u.id, p.name, ${shownPhotoSql("p.main_photo_id")} AS main_photo_id FROM users u JOIN profiles p ON p.user_id = u.id
+       WHERE u.id = ?1 AND u.deleted_at IS NULL`,
     )
     .bind(otherId)
     .first<{ id: string; name: string; main_photo_id: string | null }>();

@@ -6,6 +6,7 @@ import { nearList } from "~/lib/near-list";
 import { ageOn } from "~/lib/dates";
 import type { Niche } from "~/lib/constants";
 import type { Env } from "~/lib/env";
+import { approvedPhotoSql } from "./photos.server";
 
 export interface LandingMember {
   id: string;
@@ -38,7 +39,8 @@ export const LANDING_MEMBERS_LIMIT = 12;
 // 12 matches instead of sorting every matching profile (the planner has no statistics on D1).
 const MEMBER_COLUMNS =
   "p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id, p.lat, p.lon, u.last_seen_at";
-const AUDIENCE = `p.status = 'active' AND p.main_photo_id IS NOT NULL
+// Only approved main photos are advertised to visitors (decision 175), whatever the brand's review mode.
+const AUDIENCE = `p.status = 'active' AND ${approvedPhotoSql("p.main_photo_id")} IS NOT NULL
   AND p.gender IN (?1, ?2) AND p.date_of_birth <= ?3 AND p.date_of_birth > ?4`;
 export const RECENT_MEMBERS_SQL = `
 SELECT ${MEMBER_COLUMNS}

@@ -24,6 +24,7 @@ import { dropSubscription, webPushSender, type PushPayload, type PushSender } fr
 import type { CampaignType, DigestType, NotifyEvent } from "./notify-events";
 import { enqueueAll, eventFields } from "./notify-queue";
 import { logError } from "~/lib/log.server";
+import { shownPhotoSql } from "./photos.server";
 
 export type { NotifyEvent };
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -99,7 +100,8 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
       region: p.region,
       gender: p.gender,
       sender_name: sql<string | null>`${s.name}`.as("sender_name"),
-      sender_photo: sql<string | null>`${s.mainPhotoId}`.as("sender_photo"),
+      // The sender's photo only as others may see it (decision 175).
+      sender_photo: sql<string | null>`${sql.raw(shownPhotoSql('"s"."main_photo_id"'))}`.as("sender_photo"),
       // The inner users shadows the outer one: this asks about the sender.
       sender_gone: sql<number>`(${senderId} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${u} WHERE ${u.id} = ${senderId} AND ${u.deletedAt} IS NULL))`,
       blocked: sql<number>`EXISTS (SELECT 1 FROM ${blocks} WHERE (${blocks.blockerId} = ${u.id} AND ${blocks.blockedId} = ${senderId})

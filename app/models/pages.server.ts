@@ -12,7 +12,7 @@ import { pageContext } from "~/lib/page.server";
 import { getFixedT } from "~/lib/i18n.server";
 import { getMember } from "./session.server";
 import { profileAccess } from "./profiles.server";
-import type { Viewer } from "./photos.server";
+import { approvedPhotoSql, type Viewer } from "./photos.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
 import type { SignupState } from "./signup-rules";
@@ -219,7 +219,8 @@ export async function publicMemberCard(context: AppLoadContext, id: string, view
       name: p.name,
       dateOfBirth: p.dateOfBirth,
       city: p.city,
-      mainPhotoId: p.mainPhotoId,
+      // A member landing is a lander: only an approved main photo (decision 175).
+      mainPhotoId: sql<string | null>`${sql.raw(approvedPhotoSql('"profiles"."main_photo_id"'))}`,
       blockedViewer: sql<number>`EXISTS (SELECT 1 FROM ${b} WHERE ${b.blockerId} = ${u.id} AND ${b.blockedId} = ${viewer?.id ?? ""})`,
     })
     .from(u)

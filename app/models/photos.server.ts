@@ -18,6 +18,23 @@ export function photoKey(photoId: string, variant: PhotoVariant): string {
   return `photos/${photoId}/${variant}.webp`;
 }
 
+/* ---------- photo review (decision 175) ---------- */
+
+/**
+ * SQL condition: the photo row aliased `a` may be shown to members other than its owner: approved,
+ * or pending on a brand that reviews after showing (brands.photo_review = 'after'). Read live from
+ * the owner's brand, so switching a brand's mode applies to its queued photos at once.
+ */
+export const shownToOthersSql = (a: string) =>
+  `(${a}.review = 'approved' OR (${a}.review = 'pending' AND EXISTS (SELECT 1 FROM users ru JOIN brands rb ON rb.id = ru.brand_id
+    WHERE ru.id = ${a}.user_id AND rb.photo_review = 'after')))`;
+/** SQL: the photo id in column `col` if others may see it, else NULL (a member without a shown photo gets the placeholder). */
+export const shownPhotoSql = (col: string) =>
+  `(SELECT sp.id FROM photos sp WHERE sp.id = ${col} AND ${shownToOthersSql("sp")})`;
+/** SQL: the photo id in column `col` if a moderator approved it, else NULL. Landers and the visitor landing use only these. */
+export const approvedPhotoSql = (col: string) =>
+  `(SELECT ap.id FROM photos ap WHERE ap.id = ${col} AND ap.review = 'approved')`;
+
 /** Whoever asks: null for a visitor. */
 export type Viewer = { id: string; paidUser: boolean } | null;
 
@@ -43,6 +60,8 @@ export interface PhotoFacts {
   isPrivate: boolean;
   /** The viewer paid photo_credits for this private photo (photo_unlocks). */
   unlocked?: boolean;
+  /** Others may see it under review (shownToOthersSql): false while it waits for approval, or when rejected. */
+  shown: boolean;
 }
 
 /**
@@ -50,10 +69,11 @@ export interface PhotoFacts {
  * member's or a blocker's photos; the main image is visible to all; every other photo, private ones
  * included, is full size for premium members and blurred for free members and visitors, except a
  * private photo the member unlocked with credits (offers.server.ts unlockPhoto), which is full size for them only.
+ * A photo waiting for review (or rejected) is its owner's alone (decision 175): not even the blur.
  */
 export function photoAccess(photo: PhotoFacts, viewer: Viewer): PhotoAccess {
   if (viewer && viewer.id === photo.ownerId) return "full";
-  if (photo.ownerGone || photo.blockedByOwner) return "none";
+  if (photo.ownerGone || photo.blockedByOwner || !photo.shown) return "none";
   if (photo.isMain && !photo.isPrivate) return "full";
   if (viewer && photo.isPrivate && photo.unlocked) return "full";
   return viewer?.paidUser ? "full" : "blur";
@@ -78,6 +98,7 @@ export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer
       deletedAt: u.deletedAt,
       blocked: sql<number>`EXISTS (SELECT 1 FROM ${b} WHERE ${b.blockerId} = ${ph.userId} AND ${b.blockedId} = ${viewerId})`,
       unlocked: sql<number>`EXISTS (SELECT 1 FROM ${pu} WHERE ${pu.userId} = ${viewerId} AND ${pu.photoId} = ${ph.id})`,
+      shown: sql<number>`${sql.raw(shownToOthersSql('"photos"'))}`,
     })
     .from(ph)
     .innerJoin(u, eq(u.id, ph.userId))
@@ -91,6 +112,7 @@ export async function photoFacts(d1: D1Database, photoId: string, viewer: Viewer
     isMain: r.mainPhotoId === r.id,
     isPrivate: r.isPrivate,
     unlocked: !!r.unlocked,
+    shown: !!r.shown,
   };
 }
 
@@ -115,6 +137,8 @@ export interface OwnPhoto {
   isPrivate: boolean;
   isMain: boolean;
   createdAt: number;
+  /** Waiting for a moderator; under "before" review others do not see it yet. */
+  pending: boolean;
 }
 
 export async function listOwnPhotos(d1: D1Database, userId: string): Promise<OwnPhoto[]> {
@@ -124,16 +148,26 @@ export async function listOwnPhotos(d1: D1Database, userId: string): Promise<Own
       id: ph.id,
       isPrivate: ph.isPrivate,
       createdAt: ph.createdAt,
+      review: ph.review,
       isMain: sql<number | null>`(${p.mainPhotoId} = ${ph.id})`,
     })
     .from(ph)
     .innerJoin(p, eq(p.userId, ph.userId))
     .where(eq(ph.userId, userId))
     .orderBy(asc(ph.createdAt), sql`${ph}.rowid`);
-  return results.map((r) => ({ id: r.id, isPrivate: r.isPrivate, isMain: !!r.isMain, createdAt: r.createdAt }));
+  return results.map((r) => ({
+    id: r.id,
+    isPrivate: r.isPrivate,
+    isMain: !!r.isMain,
+    createdAt: r.createdAt,
+    pending: r.review === "pending",
+  }));
 }
 
-/** Another member's photos as a viewer sees them: main first, with the access decided per photo. */
+/**
+ * Another member's photos as a viewer sees them: main first, with the access decided per photo;
+ * only those shown under review, unless the viewer is the owner (decision 175).
+ */
 export function photosOfStatement(d1: D1Database, ownerId: string, viewerId = "") {
   return (
     d1
@@ -141,7 +175,8 @@ export function photosOfStatement(d1: D1Database, ownerId: string, viewerId = ""
       .prepare(
         `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main,
               EXISTS (SELECT 1 FROM photo_unlocks pu WHERE pu.user_id = ?2 AND pu.photo_id = ph.id) AS unlocked
-       FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1
+       FROM photos ph JOIN profiles p ON p.user_id = ph.user_id
+       WHERE ph.user_id = ?1 AND (ph.user_id = ?2 OR ${shownToOthersSql("ph")})
        ORDER BY is_main DESC, ph.created_at, ph.rowid`,
       )
       .bind(ownerId, viewerId)
@@ -159,6 +194,7 @@ export function photosAsSeen(ownerId: string, rows: PhotoRow[], viewer: Viewer) 
       isMain: !!r.is_main,
       isPrivate: !!r.is_private,
       unlocked: !!r.unlocked,
+      shown: true, // the statement returns only shown photos to others
     };
     return {
       id: r.id,
@@ -277,8 +313,10 @@ export async function uploadPhoto(
   const db = getDb(env.DB);
   const { photos, profiles } = schema;
   const [insert] = await db.batch([
-    // Guarded: the count is checked in the insert itself (id, user_id, is_private, width, height, created_at).
-    db.insert(photos).select(sql`SELECT ${id}, ${member.id}, 0, ${variants.width}, ${variants.height}, unixepoch()
+    // Guarded: the count is checked in the insert itself (id, user_id, is_private, width, height, created_at,
+    // review). Every upload waits for review; the brand's mode decides whether others see it meanwhile.
+    db.insert(photos)
+      .select(sql`SELECT ${id}, ${member.id}, 0, ${variants.width}, ${variants.height}, unixepoch(), 'pending'
       WHERE (SELECT COUNT(*) FROM ${photos} WHERE ${photos.userId} = ${member.id}) < ${limit}`),
     db
       .update(profiles)

@@ -21,7 +21,7 @@ import {
   TATTOOS,
   type ChoiceField,
 } from "./profile-options";
-import { photosAsSeen, photosOfStatement, type PhotoRow, type Viewer } from "./photos.server";
+import { photosAsSeen, photosOfStatement, shownPhotoSql, type PhotoRow, type Viewer } from "./photos.server";
 import { regionName } from "./geo.server";
 
 export {
@@ -97,8 +97,11 @@ export interface ProfileCard {
   fictional: boolean;
 }
 
-/** Columns a card query selects (profiles p JOIN users u). */
-export const CARD_COLUMNS = `p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id,
+/**
+ * Columns a card query selects (profiles p JOIN users u). The main photo only as others may see it
+ * (decision 175): a photo waiting for review leaves the card with the placeholder, not hidden.
+ */
+export const CARD_COLUMNS = `p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, ${shownPhotoSql("p.main_photo_id")} AS main_photo_id,
   p.fictional, u.paid_user, u.last_seen_at, u.invisible,
   COALESCE((SELECT rg.name FROM regions rg WHERE rg.country = p.country AND rg.code = p.region), p.region) AS region,
   (SELECT rg.names FROM regions rg WHERE rg.country = p.country AND rg.code = p.region) AS region_names`;
@@ -143,7 +146,7 @@ export interface ProfileDetails extends ProfileCard {
 
 const DETAIL_SQL = `
 SELECT ${CARD_COLUMNS}, p.status, p.gender, p.sexuality, p.about_me, p.hair_colour, p.eye_colour, p.body_type,
-       p.relationship_status, p.tattoos, p.signup_reason, u.deleted_at,
+       p.relationship_status, p.tattoos, p.signup_reason, u.deleted_at, p.main_photo_id AS own_main_photo_id,
        EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?2) AS blocked_viewer,
        EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?2 AND b.blocked_id = p.user_id) AS viewer_blocked
 FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = ?1`;
@@ -160,6 +163,7 @@ type DetailRow = CardRow & {
   tattoos: string | null;
   signup_reason: string | null;
   deleted_at: number | null;
+  own_main_photo_id: string | null;
   blocked_viewer: number;
   viewer_blocked: number;
 };
@@ -233,6 +237,8 @@ export async function loadProfilePage(
     photos: photosAsSeen(r.id, photos!.results as PhotoRow[], viewer),
     profile: {
       ...card,
+      // The owner sees their own main photo, even while it waits for review.
+      mainPhotoId: viewerId === r.id ? r.own_main_photo_id : card.mainPhotoId,
       city: visible.has("city") ? card.city : "",
       region: visible.has("region") ? card.region : "",
       fields,

@@ -1,6 +1,7 @@
 /** Operator accounts (admin): who has which role and a second factor; disable or enable with a reason. */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { Flash } from "~/components/admin/Flash";
 import { z } from "zod";
 import { readForm } from "~/lib/body.server";
 import {
@@ -44,16 +45,7 @@ export default function AdminOperators() {
   return (
     <>
       <h1>Operators</h1>
-      {result && "error" in result ? (
-        <p className="a-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
-      {result && "done" in result ? (
-        <p className="a-ok" role="status">
-          {result.done}
-        </p>
-      ) : null}
+      <Flash result={result} />
       <p className="a-muted">
         New operators are made with <code>npm run operator:create</code> (see the README).
       </p>

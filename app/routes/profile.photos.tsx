@@ -28,9 +28,16 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { t } = await pageContext(request, context, "members");
+  const { t, brand } = await pageContext(request, context, "members");
   const photos = await listOwnPhotos(context.env.DB, member.id);
-  return { title: t("photos.title"), photos, limit: photoLimit(member.paidUser), paidUser: member.paidUser };
+  return {
+    title: t("photos.title"),
+    photos,
+    limit: photoLimit(member.paidUser),
+    paidUser: member.paidUser,
+    // Decision 175: whether others already see a photo that waits for review.
+    review: brand.photoReview,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -62,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function MyPhotos() {
-  const { photos, limit, paidUser } = useLoaderData<typeof loader>();
+  const { photos, limit, paidUser, review } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t } = useTranslation("members");
   const full = photos.length >= limit;
@@ -104,7 +111,13 @@ export default function MyPhotos() {
             <p className="photo-flags">
               {p.isMain ? <span className="badge">{t("photos.main")}</span> : null}
               {p.isPrivate ? <span className="badge">{t("photos.private")}</span> : null}
+              {p.pending ? <span className="badge badge-warning">{t("photos.pending")}</span> : null}
             </p>
+            {p.pending ? (
+              <p className="hint photo-pending">
+                {t(review === "after" ? "photos.pendingAfter" : "photos.pendingBefore")}
+              </p>
+            ) : null}
             <Form method="post" className="photo-actions">
               <input type="hidden" name="photoId" value={p.id} />
               {!p.isMain ? (

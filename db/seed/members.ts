@@ -210,8 +210,9 @@ export async function seedMembers({ DB, PHOTOS, pepper }: Env) {
     ...insertStatements(
       DB,
       "photos",
-      ["id", "user_id", "is_private", "width", "height", "created_at"],
-      photos.map((p) => [p.id, p.userId, p.isPrivate, FULL_SIZE, FULL_SIZE, p.createdAt]),
+      // Demo photos are approved (decision 175); an upload waits for review.
+      ["id", "user_id", "is_private", "width", "height", "created_at", "review"],
+      photos.map((p) => [p.id, p.userId, p.isPrivate, FULL_SIZE, FULL_SIZE, p.createdAt, "approved"]),
     ),
   ]);
   lap("rows");

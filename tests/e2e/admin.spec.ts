@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { shot } from "./support/shots";
 
 /**
  * The operator console (issue 20, decision 167) in a browser without JavaScript (it ships none):
@@ -13,17 +14,6 @@ async function logIn(page: Page, email: string) {
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill("Demo-pass-2026");
   await page.getByRole("button", { name: "Log in" }).click();
-}
-
-async function shot(page: Page, name: string) {
-  if (!process.env.SHOTS) return;
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${process.env.SHOTS}/${name}-${w}.png`, fullPage: true });
-  }
 }
 
 test("an admin logs in without JavaScript, reads the audit log, logs out", async ({ page }) => {

@@ -54,10 +54,9 @@ for (const kind of ["new", "premium"] as const) {
     if (kind === "premium") {
       // A main photo, and the push alert already answered on this device: no alert is due.
       await db.DB.batch([
-        db.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 600, 600)").bind(
-          `${me.id}-photo`,
-          me.id,
-        ),
+        db.DB.prepare(
+          "INSERT INTO photos (id, user_id, width, height, review) VALUES (?1, ?2, 600, 600, 'approved')",
+        ).bind(`${me.id}-photo`, me.id),
         db.DB.prepare("UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2").bind(`${me.id}-photo`, me.id),
       ]);
       await context.addInitScript(() => localStorage.setItem("hide-push-notification-alert", "1"));

@@ -1,6 +1,6 @@
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import { dob19, pageAs, tag } from "./support/login";
 import { EXIF_JPEG, SMALL_PNG, bytesOf } from "../worker/images";
 
 // Each test logs in several members (PBKDF2) and re-encodes photos: more than the default budget on a busy machine.
@@ -13,20 +13,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await db?.dispose();
 });
-
-const tag = () => Math.random().toString(36).slice(2, 7);
-/** A date of birth for someone who is 19 today, so they sort first in an 18–20 search. */
-const dob19 = () => {
-  const d = new Date();
-  return new Date(Date.UTC(d.getUTCFullYear() - 19, d.getUTCMonth() - 3, 10)).toISOString().slice(0, 10);
-};
-
-async function pageAs(browser: Browser, js: boolean, user: { email: string; password: string }) {
-  const context = await browser.newContext({ javaScriptEnabled: js });
-  const page = await context.newPage();
-  await login(page, user.email, user.password);
-  return page;
-}
 
 for (const js of [true, false]) {
   test.describe(`members with JavaScript ${js ? "on" : "off"}`, () => {

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
+import { shot } from "./support/shots";
 import { PASSWORD, createChatMember, disposeChatDb, login } from "./support/chat-db";
 
 /**
@@ -14,18 +15,6 @@ async function memberPage(browser: Browser, email: string) {
   const page = await context.newPage();
   await login(page, email);
   return page;
-}
-
-async function shot(page: Page, name: string) {
-  if (!process.env.SHOTS) return;
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${process.env.SHOTS}/${name}-${w}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test("a member reports a message, a moderator bans the sender, the sender is thrown out and sees the statement", async ({

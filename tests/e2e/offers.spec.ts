@@ -237,7 +237,9 @@ for (const js of [true, false]) {
       const db = await openE2eDb();
       const owner = await db.createMember({ name: "Privata" });
       const photoId = `e2e-private-${Date.now().toString(36)}${js ? "j" : "n"}`;
-      await db.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, 1, 10, 10)")
+      await db.DB.prepare(
+        "INSERT INTO photos (id, user_id, is_private, width, height, review) VALUES (?1, ?2, 1, 10, 10, 'approved')",
+      )
         .bind(photoId, owner.id)
         .run();
       const me = await asNewPayer(page, { credits: 7 });

@@ -54,7 +54,7 @@ describe("member alerts on the payment pages (issue 19)", () => {
 });
 
 describe("photo access", () => {
-  const facts = { ownerId: "o", ownerGone: false, blockedByOwner: false, isMain: false, isPrivate: false };
+  const facts = { ownerId: "o", ownerGone: false, blockedByOwner: false, isMain: false, isPrivate: false, shown: true };
   it("never hands the full file to visitors or free members", () => {
     for (const viewer of [null, { id: "f", paidUser: false }]) {
       for (const asked of ["full", "thumb", "blur"] as const)
@@ -63,6 +63,13 @@ describe("photo access", () => {
   });
   it("lets the owner see everything, even when gone", () => {
     expect(photoAccess({ ...facts, isPrivate: true, ownerGone: true }, { id: "o", paidUser: false })).toBe("full");
+  });
+  it("keeps a photo waiting for review to its owner: no variant, not even the blur, for anyone else", () => {
+    const pending = { ...facts, isMain: true, shown: false };
+    expect(photoAccess(pending, { id: "o", paidUser: false })).toBe("full");
+    for (const viewer of [null, { id: "f", paidUser: false }, { id: "p", paidUser: true }])
+      for (const asked of ["full", "thumb", "blur"] as const)
+        expect(variantToServe(photoAccess(pending, viewer), asked)).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 /** The chrome every page shares (top bar, footer, site-entry warning) and the landing page of each brand. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createMember, get, post, sessionCookie } from "./fixtures";
+import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
 import { RECENT_MEMBERS_SQL } from "../../app/models/landing.server";
 
 // A page that renders the default layout for visitors and members alike (development and test only).
@@ -218,6 +218,7 @@ describe("landing page", () => {
     ) => {
       const m = await createMember({ name, ...o });
       await env.DB.batch([
+        photoRow(m.id, `photo-${m.id}`),
         env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3 WHERE user_id = ?1").bind(
           m.id,
           o.photo === false ? null : `photo-${m.id}`,

@@ -116,3 +116,12 @@ export async function sessionCookie(userId: string): Promise<string> {
   const cookie = createCookie("sid", { secrets: [env.SESSION_SECRET] });
   return (await cookie.serialize(sid)).split(";")[0]!;
 }
+
+/** A photos row (no files) for `userId`, approved unless said otherwise (decision 175), as a statement for a batch. */
+export function photoRow(userId: string, photoId: string, review: "pending" | "approved" = "approved") {
+  return env.DB.prepare("INSERT INTO photos (id, user_id, width, height, review) VALUES (?1, ?2, 10, 10, ?3)").bind(
+    photoId,
+    userId,
+    review,
+  );
+}

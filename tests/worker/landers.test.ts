@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createMember, get } from "./fixtures";
+import { createMember, get, photoRow } from "./fixtures";
 import enLanders from "../../locales/en/landers.json";
 import deLanders from "../../locales/de/landers.json";
 import { LANDER_KINDS } from "../../app/models/landers.server";
@@ -18,6 +18,7 @@ async function make(
 ) {
   const m = await createMember({ name, ...o });
   await env.DB.batch([
+    photoRow(m.id, `photo-${m.id}`),
     env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3, lat = ?4, lon = ?5 WHERE user_id = ?1").bind(
       m.id,
       `photo-${m.id}`,

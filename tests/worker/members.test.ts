@@ -110,7 +110,7 @@ describe("profile view authorization", () => {
     const id = (await member()).id;
     await env.DB.batch([
       env.DB.prepare(
-        "INSERT INTO photos (id, user_id, width, height) VALUES ('pv-main', ?1, 1, 1), ('pv-other', ?1, 1, 1)",
+        "INSERT INTO photos (id, user_id, width, height, review) VALUES ('pv-main', ?1, 1, 1, 'approved'), ('pv-other', ?1, 1, 1, 'approved')",
       ).bind(id),
       env.DB.prepare("UPDATE profiles SET main_photo_id = 'pv-main' WHERE user_id = ?1").bind(id),
     ]);
@@ -198,7 +198,9 @@ describe("auto-like", () => {
       const cookie = await sessionCookie(me.id);
       const liker = await member({ gender: "female", fictional: true });
       await env.DB.batch([
-        env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES ('al-main', ?1, 1, 1)").bind(liker.id),
+        env.DB.prepare(
+          "INSERT INTO photos (id, user_id, width, height, review) VALUES ('al-main', ?1, 1, 1, 'approved')",
+        ).bind(liker.id),
         env.DB.prepare("UPDATE profiles SET main_photo_id = 'al-main' WHERE user_id = ?1").bind(liker.id),
       ]);
       const first = (await (await get("/api/auto-like.php", { cookie })).json()) as {
@@ -223,7 +225,9 @@ describe("auto-like", () => {
       lastSeenAt: Math.floor(Date.now() / 1000) + 10_000,
     });
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES ('al-main2', ?1, 1, 1)").bind(liker.id),
+      env.DB.prepare(
+        "INSERT INTO photos (id, user_id, width, height, review) VALUES ('al-main2', ?1, 1, 1, 'approved')",
+      ).bind(liker.id),
       env.DB.prepare("UPDATE profiles SET main_photo_id = 'al-main2' WHERE user_id = ?1").bind(liker.id),
     ]);
     const res = (await (await get("/api/auto-like.php", { cookie: await sessionCookie(me.id) })).json()) as {
@@ -252,7 +256,7 @@ describe("block and report", () => {
     const page = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });
     expect(await page.text()).toContain(`href="/report?member=${b.id}"`);
     // Each of their photos has its own report link (/report?photo=…).
-    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 10, 10)")
+    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height, review) VALUES (?1, ?2, 10, 10, 'approved')")
       .bind(`rp-${b.id}`, b.id)
       .run();
     const withPhoto = await get(`/members/${b.id}`, { cookie: await sessionCookie(a.id) });

@@ -169,7 +169,7 @@ describe("decisions", () => {
   it("removing a photo deletes it (row and stored files); it fits only a photo case", async () => {
     const target = await createMember();
     const photoId = `ph-${crypto.randomUUID()}`;
-    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height) VALUES (?1, ?2, 10, 10)")
+    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height, review) VALUES (?1, ?2, 10, 10, 'approved')")
       .bind(photoId, target.id)
       .run();
     await env.DB.prepare("UPDATE profiles SET main_photo_id = ?2 WHERE user_id = ?1").bind(target.id, photoId).run();

@@ -6,7 +6,9 @@ import { photoKey } from "../../app/models/photos.server";
 
 async function privatePhoto(ownerId: string, isPrivate = true) {
   const id = `ph-${crypto.randomUUID()}`;
-  await env.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, ?3, 10, 10)")
+  await env.DB.prepare(
+    "INSERT INTO photos (id, user_id, is_private, width, height, review) VALUES (?1, ?2, ?3, 10, 10, 'approved')",
+  )
     .bind(id, ownerId, isPrivate ? 1 : 0)
     .run();
   for (const v of ["full", "thumb", "blur"] as const) await env.PHOTOS.put(photoKey(id, v), v.toUpperCase());

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createMember, get, sessionCookie } from "./fixtures";
+import { createMember, get, photoRow, sessionCookie } from "./fixtures";
 import dePages from "../../locales/de/pages.json";
 import enPages from "../../locales/en/pages.json";
 import nlPages from "../../locales/nl/pages.json";
@@ -271,6 +271,7 @@ describe("landers", () => {
 describe("member landings", () => {
   async function memberWithPhoto() {
     const { id } = await createMember({ name: "Sanne", dateOfBirth: "1990-01-01" });
+    await photoRow(id, `ph-${id}`).run();
     await env.DB.prepare("UPDATE profiles SET city = 'Utrecht', main_photo_id = ?1 WHERE user_id = ?2")
       .bind(`ph-${id}`, id)
       .run();

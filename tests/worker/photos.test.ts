@@ -7,7 +7,9 @@ import { MAX_PIXELS, checkUpload, photoKey, type PhotoVariant } from "../../app/
 /** Stores a photo whose three variants carry their own name as bytes, so a test sees which file it got. */
 async function storedPhoto(ownerId: string, o: { main?: boolean; private?: boolean } = {}) {
   const id = `ph-${crypto.randomUUID()}`;
-  await env.DB.prepare("INSERT INTO photos (id, user_id, is_private, width, height) VALUES (?1, ?2, ?3, 10, 10)")
+  await env.DB.prepare(
+    "INSERT INTO photos (id, user_id, is_private, width, height, review) VALUES (?1, ?2, ?3, 10, 10, 'approved')",
+  )
     .bind(id, ownerId, o.private ? 1 : 0)
     .run();
   if (o.main) await env.DB.prepare("UPDATE profiles SET main_photo_id = ?1 WHERE user_id = ?2").bind(id, ownerId).run();

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMember, get, sessionCookie } from "./fixtures";
+import { createMember, get, photoRow, sessionCookie } from "./fixtures";
 import { cookiesOf, mailedToken, send, signupForm } from "./accounts-helpers";
 import { LANDER_KINDS } from "../../app/models/landers.server";
 import { clockStopped } from "./clock";
@@ -317,6 +317,7 @@ describe("'Online near you' on the landing", () => {
   it("shows only members in the visitor's country under 'near you'; elsewhere it promises no distance", async () => {
     const photo = async (name: string, country: string) => {
       const m = await createMember({ name, gender: "female", country, dateOfBirth: "1992-01-01" });
+      await photoRow(m.id, `photo-${m.id}`).run();
       await env.DB.prepare("UPDATE profiles SET main_photo_id = ?2, city = ?3 WHERE user_id = ?1")
         .bind(m.id, `photo-${m.id}`, `${name}stad`)
         .run();

@@ -8,17 +8,20 @@ export type Tile = { href: string; label: string; count: number | null };
 
 export async function consoleOverview(d1: D1Database, role: OperatorRole, now = nowS()): Promise<Tile[]> {
   const db = getDb(d1);
-  const [[audit], [ops], [cases]] = await db.batch([
+  const [[audit], [ops], [cases], [photos]] = await db.batch([
     db
       .select({ n: count() })
       .from(schema.auditLog)
       .where(gte(schema.auditLog.at, now - 86_400)),
     db.select({ n: count() }).from(schema.operators),
     db.select({ n: count() }).from(schema.moderationCases).where(eq(schema.moderationCases.status, "open")),
+    db.select({ n: count() }).from(schema.photos).where(eq(schema.photos.review, "pending")),
   ]);
   const tiles: Tile[] = [];
   if (mayOpen(role, "reports"))
     tiles.push({ href: "/admin/reports", label: "open report cases", count: cases?.n ?? 0 });
+  if (mayOpen(role, "photos"))
+    tiles.push({ href: "/admin/photos", label: "photos waiting for review", count: photos?.n ?? 0 });
   if (mayOpen(role, "audit"))
     tiles.push({ href: "/admin/audit", label: "audit entries in the last 24 hours", count: audit?.n ?? 0 });
   if (mayOpen(role, "operators"))

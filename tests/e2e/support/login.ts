@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 
 /** Logs in through the /login form (works with JavaScript on or off); `origin` for another brand's host. */
 export async function login(page: Page, email: string, password: string, origin = "") {
@@ -10,3 +10,19 @@ export async function login(page: Page, email: string, password: string, origin 
     page.locator('form:has(input[name="password"]) button[type="submit"]').click(),
   ]);
 }
+
+/** A new browser context (JavaScript on or off) logged in as `user`. */
+export async function pageAs(browser: Browser, js: boolean, user: { email: string; password: string }) {
+  const context = await browser.newContext({ javaScriptEnabled: js });
+  const page = await context.newPage();
+  await login(page, user.email, user.password);
+  return page;
+}
+
+/** A short random tag that makes a test's member names unique. */
+export const tag = () => Math.random().toString(36).slice(2, 7);
+/** A date of birth for someone who is 19 today, so they sort first in an 18–20 search. */
+export const dob19 = () => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear() - 19, d.getUTCMonth() - 3, 10)).toISOString().slice(0, 10);
+};
