@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
+import { operatorPage, shot } from "./support/console";
 import { PASSWORD, createChatMember, disposeChatDb, login } from "./support/chat-db";
 
 /**
@@ -14,18 +15,6 @@ async function memberPage(browser: Browser, email: string) {
   const page = await context.newPage();
   await login(page, email);
   return page;
-}
-
-async function shot(page: Page, name: string) {
-  if (!process.env.SHOTS) return;
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${process.env.SHOTS}/${name}-${w}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test("a member reports a message, a moderator bans the sender, the sender is thrown out and sees the statement", async ({
@@ -54,11 +43,7 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   await expect(r.getByRole("heading", { name: "Thank you for your report" })).toBeVisible();
 
   // A moderator bans the sender from the console.
-  const m = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-  await m.goto("/admin/login");
-  await m.getByLabel("E-mail").fill("moderator@example.com");
-  await m.getByLabel("Password").fill("Demo-pass-2026");
-  await m.getByRole("button", { name: "Log in" }).click();
+  const m = await operatorPage(browser, "moderator@example.com");
   await m.goto("/admin/reports");
   await shot(m, "admin-reports");
   await m
