@@ -34,13 +34,12 @@ export default function AdminAppeals() {
               <th>Member</th>
               <th>Decided</th>
               <th>Waiting for</th>
-              <th></th>
             </tr>
           </thead>
           <tbody>
             {open.length === 0 ? (
               <tr>
-                <td colSpan={5} className="a-muted">
+                <td colSpan={4} className="a-muted">
                   No open appeals.
                 </td>
               </tr>
@@ -50,12 +49,12 @@ export default function AdminAppeals() {
                 <td>
                   <span className="a-badge">{ACTION_LABELS[a.action]}</span>
                 </td>
-                <td>{a.name ?? "(deleted)"}</td>
+                <td>
+                  {/* The member's name opens the appeal: the link stays visible on a phone. */}
+                  <a href={`/admin/appeals/${a.id}`}>{a.name ?? "(deleted member)"}</a>
+                </td>
                 <td>{when(a.decisionAt)}</td>
                 <td>{ageOf(now - a.createdAt)}</td>
-                <td>
-                  <a href={`/admin/appeals/${a.id}`}>Open</a>
-                </td>
               </tr>
             ))}
           </tbody>

@@ -57,7 +57,7 @@ test("a banned member appeals from the mailed link, a second operator reverses, 
   await shot(m, "admin-appeals");
   await m
     .getByRole("row", { name: new RegExp(name) })
-    .getByRole("link", { name: "Open" })
+    .getByRole("link", { name })
     .click();
   await expect(m.getByText("quotes from a film")).toBeVisible();
   await expect(m.getByText("You took this decision: another operator decides its appeal.")).toBeVisible();
