@@ -987,6 +987,61 @@ export const decisions = sqliteTable(
     /** What was removed, to restore it if an appeal reverses the decision. */
     removed: json<Record<string, unknown>>("removed"),
     createdAt: integer("created_at").notNull().default(now),
+    /** Set when an appeal reversed it (decision 174): it no longer restricts anyone. */
+    reversedAt: integer("reversed_at"),
   },
   (t) => [index("decisions_member").on(t.memberId, t.createdAt), index("decisions_case").on(t.caseId)],
+);
+
+/**
+ * A photo removed by a decision that an appeal could still reverse (decision 174): the row leaves
+ * `photos` (so no list, URL or variant knows it) and waits here, files kept in R2, until the appeal
+ * window ends; the daily cron then deletes the files and the row. Minor and non-consensual intimate
+ * imagery never lands here: those are deleted at once.
+ */
+export const heldPhotos = sqliteTable(
+  "held_photos",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    decisionId: text("decision_id").notNull(),
+    isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(false),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** It was the profile's main photo: a reversal makes it main again. */
+    wasMain: integer("was_main", { mode: "boolean" }).notNull().default(false),
+    heldUntil: integer("held_until").notNull(),
+  },
+  (t) => [index("held_photos_until").on(t.heldUntil), index("held_photos_user").on(t.userId)],
+);
+
+/**
+ * An appeal against a decision (DSA Art. 20, decision 174), the internal complaint-handling system:
+ * filed from the statement within APPEAL_WINDOW_DAYS, at most one per decision, decided by an
+ * operator other than the one who took the decision, never automatically.
+ */
+export const appeals = sqliteTable(
+  "appeals",
+  {
+    id: text("id").primaryKey(),
+    decisionId: text("decision_id")
+      .notNull()
+      .references(() => decisions.id),
+    memberId: text("member_id").notNull(),
+    explanation: text("explanation").notNull(),
+    language: text("language").notNull(),
+    status: text("status", { enum: ["open", "upheld", "reversed"] })
+      .notNull()
+      .default("open"),
+    createdAt: integer("created_at").notNull().default(now),
+    operatorId: text("operator_id"),
+    reasons: text("reasons"),
+    decidedAt: integer("decided_at"),
+    /** Random per outcome: the later statements of the outcome's batch run only if this batch set it. */
+    outcomeRef: text("outcome_ref"),
+  },
+  (t) => [uniqueIndex("appeals_decision").on(t.decisionId), index("appeals_queue").on(t.status, t.createdAt)],
 );

@@ -2,6 +2,7 @@ import { lt } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { Env } from "./env";
 import { purgeDeletedAccounts } from "../models/account-purge.server";
+import { purgeHeldPhotos } from "../models/held-photos.server";
 import { purgeExpiredSessions } from "../models/session.server";
 import { purgeExpiredTokens } from "../models/tokens.server";
 import { runNotificationSchedules } from "../models/notify.server";
@@ -30,4 +31,6 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await staleRequestsStatement(env.DB, now).run();
   // Accounts deleted more than REACTIVATION_DAYS ago (docs/product.md §4).
   await purgeDeletedAccounts(env, now);
+  // Photos removed by a decision whose appeal window has ended (decision 174).
+  await purgeHeldPhotos(env, now);
 }

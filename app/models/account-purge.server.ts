@@ -20,7 +20,7 @@ export async function purgeDeletedAccounts(
 ): Promise<number> {
   const cutoff = now - REACTIVATION_DAYS * DAY;
   const db = getDb(env.DB);
-  const { users, photos } = schema;
+  const { users, photos, heldPhotos } = schema;
   let purged = 0;
   for (;;) {
     const rows = await db
@@ -30,7 +30,12 @@ export async function purgeDeletedAccounts(
       .limit(50);
     if (rows.length === 0) return purged;
     const ids = rows.map((r) => r.id);
-    const files = await db.select({ id: photos.id }).from(photos).where(inArray(photos.userId, ids));
+    // Photos held for an appeal (decision 174) have files too.
+    const files = await db
+      .select({ id: photos.id })
+      .from(photos)
+      .where(inArray(photos.userId, ids))
+      .union(db.select({ id: heldPhotos.id }).from(heldPhotos).where(inArray(heldPhotos.userId, ids)));
     const keys = files.flatMap((p) => PHOTO_VARIANTS.map((v) => photoKey(p.id, v)));
     for (let i = 0; i < keys.length; i += 1000) await env.PHOTOS?.delete(keys.slice(i, i + 1000));
     // ON DELETE CASCADE removes profile, photos, likes, conversations, messages, ledger, codes, tokens.

@@ -13,6 +13,7 @@ import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
 import { randomId } from "~/lib/password";
 import { mailerFor, renderMail } from "./mail.server";
+import { appealDeadline, holdPhotoStatement } from "./held-photos.server";
 import { deleteObjects } from "./photos.server";
 import { closeRevokedSockets } from "./session.server";
 
@@ -176,6 +177,9 @@ export const BAN_UNTIL = 253_402_300_799;
 export const SUSPEND_MAX_DAYS = 365;
 const DAY = 86_400;
 
+/** Removed photos of these categories are deleted at once, never held for an appeal (decision 174). */
+export const DELETE_AT_ONCE: readonly ReportCategory[] = ["minor", "ncii"];
+
 export type DecisionInput = { action: DecisionAction; rule: TermsRule | ""; facts: string; days: number | null };
 
 /** Which actions fit which target: a photo removal needs a photo case, a text removal a profile case. */
@@ -249,12 +253,15 @@ export async function decide(
   if (!actionFits(input.action, c.c.targetType)) return { ok: false, error: "action" };
   const id = randomId();
   const memberId = c.c.memberId;
+  // A removed photo waits for the appeal window (decision 174), except minor and non-consensual
+  // intimate imagery: the case's severity is its most severe notice, and those are deleted at once.
+  const holdPhoto = input.action === "remove_photo" && !DELETE_AT_ONCE.includes(REPORT_CATEGORIES[c.c.severity]!);
   const endsAt = input.action === "ban" ? BAN_UNTIL : input.action === "suspend" ? now + (input.days ?? 1) * DAY : null;
   const removed =
     input.action === "remove_profile_text"
       ? { aboutMe: c.aboutMe }
       : input.action === "remove_photo"
-        ? { photoId: c.c.targetId }
+        ? { photoId: c.c.targetId, held: holdPhoto }
         : input.action === "suspend" || input.action === "ban"
           ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
           : null;
@@ -263,6 +270,17 @@ export async function decide(
   const effects =
     input.action === "remove_photo"
       ? [
+          ...(holdPhoto
+            ? [
+                holdPhotoStatement(db, {
+                  photoId: c.c.targetId,
+                  memberId,
+                  decisionId: id,
+                  until: appealDeadline(now),
+                  decided,
+                }),
+              ]
+            : []),
           db.delete(photos).where(and(eq(photos.id, c.c.targetId), eq(photos.userId, memberId), decided)),
           db
             .update(profiles)
@@ -301,7 +319,7 @@ export async function decide(
       .where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
     db.insert(decisions)
       .select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
-      ${input.action === "suspend" ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}
+      ${input.action === "suspend" ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}, NULL
       WHERE changes() = 1`),
     ...effects,
     db.insert(auditLog)
@@ -310,7 +328,7 @@ export async function decide(
       ${JSON.stringify({ case: caseId, decision: id, endsAt })} WHERE ${decided}`),
   ]);
   if ((closed?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
-  if (input.action === "remove_photo") await deleteObjects(env.PHOTOS, c.c.targetId);
+  if (input.action === "remove_photo" && !holdPhoto) await deleteObjects(env.PHOTOS, c.c.targetId);
   if (input.action === "suspend" || input.action === "ban") await closeRevokedSockets(env, memberId);
   await mailDecision(env, id, o.origin);
   return { ok: true, decisionId: id };
@@ -432,6 +450,7 @@ export async function activeSuspension(d1: D1Database, memberId: string, now = n
         eq(decisions.memberId, memberId),
         sql`${decisions.action} IN ('suspend', 'ban')`,
         sql`${decisions.endsAt} > ${now}`,
+        isNull(decisions.reversedAt),
       ),
     )
     .orderBy(sql`${decisions.endsAt} DESC`)

@@ -1,0 +1,80 @@
+/** Appeals (moderator, admin; DSA Art. 20, decision 174): open appeals oldest first, then the latest decided ones. */
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { listAppeals } from "~/models/appeals.server";
+import { ACTION_LABELS, ageOf, when } from "~/components/admin/labels";
+
+/** The console part this page belongs to: its loader and action admit only the roles that open it. */
+export const area: OperatorArea = "appeals";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireOperator(request, context, area);
+  const [open, decided] = await Promise.all([
+    listAppeals(context.env.DB, "open"),
+    listAppeals(context.env.DB, "decided"),
+  ]);
+  return { open, decided, now: Math.floor(Date.now() / 1000) };
+}
+
+export default function AdminAppeals() {
+  const { open, decided, now } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Appeals</h1>
+      <p className="a-muted">
+        {open.length} open {open.length === 1 ? "appeal" : "appeals"}, oldest first. Decided by an operator who did not
+        take the decision; never automatically.
+      </p>
+      <div className="a-table-wrap">
+        <table className="a-table">
+          <thead>
+            <tr>
+              <th>Decision</th>
+              <th>Member</th>
+              <th>Decided</th>
+              <th>Waiting for</th>
+            </tr>
+          </thead>
+          <tbody>
+            {open.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="a-muted">
+                  No open appeals.
+                </td>
+              </tr>
+            ) : null}
+            {open.map((a) => (
+              <tr key={a.id}>
+                <td>
+                  <span className="a-badge">{ACTION_LABELS[a.action]}</span>
+                </td>
+                <td>
+                  {/* The member's name opens the appeal: the link stays visible on a phone. */}
+                  <a href={`/admin/appeals/${a.id}`}>{a.name ?? "(deleted member)"}</a>
+                </td>
+                <td>{when(a.decisionAt)}</td>
+                <td>{ageOf(now - a.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>Recently decided</h2>
+      {decided.length === 0 ? (
+        <p className="a-muted">None yet.</p>
+      ) : (
+        <ul>
+          {decided.map((a) => (
+            <li key={a.id}>
+              <a href={`/admin/appeals/${a.id}`}>
+                {a.decidedAt ? when(a.decidedAt) : ""} · {ACTION_LABELS[a.action]} · {a.name ?? "(deleted)"}
+              </a>{" "}
+              · <strong>{a.status}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
