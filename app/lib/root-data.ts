@@ -38,6 +38,13 @@ export function publicBrand(b: BrandWithCompany) {
     enableSiteEntryPopup: b.enableSiteEntryPopup,
     siteEntryCountries: b.siteEntryCountries,
     refundDays: b.refundDays,
+    // Team-run profiles' mark (docs/product.md §3 brand settings); the brand's own words in its own language.
+    fictional: {
+      icon: b.fictionalIcon,
+      singular: b.fictionalSingular,
+      warning: b.fictionalWarning,
+      lang: b.domainLanguage.slice(0, 2),
+    },
     minAge: b.minAge,
     signups: b.signups,
     termsVersion: termsVersionDate(b.company),
