@@ -23,7 +23,7 @@ import { useNonce } from "./lib/nonce";
 import { isDeployed } from "./lib/env";
 import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib/root-data";
 import { pageTitle } from "./lib/page-title";
-import { memberPrompts } from "./lib/member-alerts";
+import { memberPrompts } from "./lib/member-prompts.server";
 import { signupContext } from "./models/tracking.server";
 import styles from "./styles/app.css";
 import adminStyles from "./styles/admin.css";
