@@ -54,39 +54,43 @@ test("a team-run profile is labelled on its search card and in the chat; the com
   await expect(page.getByTestId("chat-cost")).toBeInViewport();
 });
 
-test.describe("buying credits from a chat, JavaScript off", () => {
-  test.use({ javaScriptEnabled: false });
+for (const js of [false, true]) {
+  test.describe(`buying credits from a chat, JavaScript ${js ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled: js });
 
-  test("the purchase returns to the chat with the typed message", async ({ page, baseURL }) => {
-    const { team } = await setUp(page, baseURL, 0);
-    await page.goto(`/members/${team.id}/chat`);
-    await page.locator('textarea[name="body"]').fill("Shall we meet for coffee?");
-    await page.getByRole("button", { name: "Send" }).click();
-    const refused = page.getByTestId("not-enough-credits");
-    await expect(refused).toBeVisible();
-    await expect(page.locator('textarea[name="body"]')).toHaveValue("Shall we meet for coffee?");
-    await refused.getByRole("button").click();
+    test("the purchase returns to the chat with the typed message", async ({ page, baseURL }) => {
+      const { team } = await setUp(page, baseURL, 0);
+      await page.goto(`/members/${team.id}/chat`);
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await page.locator('textarea[name="body"]').fill("Shall we meet for coffee?");
+      await page.getByRole("button", { name: "Send" }).click();
+      const refused = page.getByTestId("not-enough-credits");
+      await expect(refused).toBeVisible();
+      await expect(page.locator('textarea[name="body"]')).toHaveValue("Shall we meet for coffee?");
+      await refused.getByRole("button").click();
 
-    await expect(page).toHaveURL(/\/credits$/);
-    await expect(page.getByTestId("from-chat")).toBeVisible();
-    await expect(page.getByTestId("worth-message")).toContainText("1 credit");
-    await page.goto("/credits/p1/ideal");
-    await page.getByRole("button", { name: /^Pay €/ }).click();
-    await expect(page).toHaveURL(/\/sandbox\/tr_/);
-    await page.getByRole("button", { name: "Paid", exact: true }).click();
-    await expect(page).toHaveURL(/\/credits\/p1\/ideal\?payment=/);
-    await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
-    await page.getByTestId("back-to-chat").click();
+      await expect(page).toHaveURL(/\/credits$/);
+      await expect(page.getByTestId("from-chat")).toBeVisible();
+      await expect(page.getByTestId("worth-message")).toContainText("1 credit");
+      await page.goto("/credits/p1/ideal");
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
+      await page.getByRole("button", { name: /^Pay €/ }).click();
+      await expect(page).toHaveURL(/\/sandbox\/tr_/);
+      await page.getByRole("button", { name: "Paid", exact: true }).click();
+      await expect(page).toHaveURL(/\/credits\/p1\/ideal\?payment=/);
+      await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
+      await page.getByTestId("back-to-chat").click();
 
-    await expect(page).toHaveURL(new RegExp(`/members/${team.id}/chat$`));
-    await expect(page.locator('textarea[name="body"]')).toHaveValue("Shall we meet for coffee?");
-    await page.getByRole("button", { name: "Send" }).click();
-    await expect(page.locator(".chat-msg.is-mine")).toContainText("Shall we meet for coffee?");
-    // Used once: a later visit starts empty.
-    await page.goto(`/members/${team.id}/chat`);
-    await expect(page.locator('textarea[name="body"]')).toHaveValue("");
+      await expect(page).toHaveURL(new RegExp(`/members/${team.id}/chat$`));
+      await expect(page.locator('textarea[name="body"]')).toHaveValue("Shall we meet for coffee?");
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect(page.locator(".chat-msg.is-mine")).toContainText("Shall we meet for coffee?");
+      // Used once: a later visit starts empty.
+      await page.goto(`/members/${team.id}/chat`);
+      await expect(page.locator('textarea[name="body"]')).toHaveValue("");
+    });
   });
-});
+}
 
 test("a new member on a phone gets one prompt, not a stack", async ({ page, baseURL }) => {
   // Minutes old, confirmed, no photo, someone has written: push, discount and photo are all due.
