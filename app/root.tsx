@@ -23,6 +23,7 @@ import { useNonce } from "./lib/nonce";
 import { isDeployed } from "./lib/env";
 import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib/root-data";
 import { pageTitle } from "./lib/page-title";
+import { memberPrompts } from "./lib/member-prompts.server";
 import { signupContext } from "./models/tracking.server";
 import styles from "./styles/app.css";
 import adminStyles from "./styles/admin.css";
@@ -44,6 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
       brand: publicBrand(brand),
       member: null,
       timeBonus: null,
+      prompts: [],
       siteEntrySkipped: true,
       signup: null,
       dev: !isDeployed(context.env),
@@ -54,12 +56,16 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     resolveLanguage(request, brand.domainLanguage),
     getMember(request, context),
   ]);
+  const pub = member && publicMember(member);
+  const timeBonus = timeBonusAtLoad(member);
   return {
     lang,
     country: resolveCountry(request, context),
     brand: publicBrand(brand),
-    member: member && publicMember(member),
-    timeBonus: timeBonusAtLoad(member),
+    member: pub,
+    timeBonus,
+    // One member prompt at a time, chosen here (decision 179).
+    prompts: pub ? memberPrompts(pub, timeBonus !== null) : [],
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
     // One decision per request for every sign-up form and the header's button (docs/product.md §6).
     signup: member ? null : signupContext(request, brand.signups),

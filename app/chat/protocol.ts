@@ -140,6 +140,8 @@ export interface ConversationSummary {
   otherId: string;
   otherName: string;
   otherPhotoId: string | null;
+  /** The other profile is team-run: labelled in the list (decision 179). */
+  otherFictional: boolean;
   unread: number;
   lastMessageAt: number | null;
   lastMessagePreview: string | null;

@@ -35,3 +35,38 @@ export function memberAlertShown(alert: MemberAlert, pathname: string, search = 
   const step = SIGNUP_STEP[alert];
   return !step || signupStepOf(pathname, search) !== step;
 }
+
+/**
+ * One member prompt at a time (issue 29, decision 179). The server lists the prompts a member may get,
+ * most important first; a page shows only the first of them that it may show (memberAlertShown), so a
+ * phone never stacks banners. Push is asked at a moment that explains it: when someone has just
+ * written (an unread message), not on arrival. The time-limited discount comes
+ * before the photo reminder, which waits for it to end.
+ */
+export type MemberPrompt = MemberAlert | "timeBonus";
+
+export type PromptFacts = {
+  status: string;
+  profileStatus: string;
+  notificationsDisabled: string[];
+  hasMainImage: boolean;
+  pushSubscribed: boolean;
+  unreadMessages: number;
+  newLikes: number;
+};
+
+export function memberPrompts(m: PromptFacts, timeBonus: boolean): MemberPrompt[] {
+  const all: [MemberPrompt, boolean][] = [
+    ["activation", m.status === "not_confirmed" && m.profileStatus === "disabled" && !m.notificationsDisabled.length],
+    ["push", !m.pushSubscribed && m.unreadMessages > 0],
+    ["timeBonus", timeBonus],
+    ["photo", !m.hasMainImage],
+    ["disabledNotifications", m.notificationsDisabled.length > 0],
+  ];
+  return all.filter(([, on]) => on).map(([p]) => p);
+}
+
+/** The one prompt this page shows: the first listed that the page may show (the time bonus: where its banner is). */
+export function promptOnPage(prompts: MemberPrompt[] | undefined, pathname: string, search = ""): MemberPrompt | null {
+  return (prompts ?? []).find((p) => p === "timeBonus" || memberAlertShown(p, pathname, search)) ?? null;
+}

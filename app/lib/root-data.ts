@@ -6,6 +6,7 @@ import type { Language } from "./constants";
 import { nowS } from "~/lib/dates";
 import { timeBonusRemaining } from "~/lib/offers";
 import { TIME_BONUS_VALID_S } from "~/lib/constants";
+import type { MemberPrompt } from "~/lib/member-alerts";
 
 /** What the root loader gives every page (the chrome's data); components read it through this type. */
 export interface RootData {
@@ -15,6 +16,8 @@ export interface RootData {
   member: ReturnType<typeof publicMember> | null;
   /** The time bonus at this load (members only), see timeBonusAtLoad. */
   timeBonus: ReturnType<typeof timeBonusAtLoad>;
+  /** The member prompts this member may get, most important first; a page shows one (decision 179). */
+  prompts: MemberPrompt[];
   siteEntrySkipped: boolean;
   /** For visitors: whether and how they may sign up, and the partners' tracking (docs/product.md §6). */
   signup: { state: SignupState; tracking: Tracking } | null;
@@ -38,6 +41,13 @@ export function publicBrand(b: BrandWithCompany) {
     enableSiteEntryPopup: b.enableSiteEntryPopup,
     siteEntryCountries: b.siteEntryCountries,
     refundDays: b.refundDays,
+    // Team-run profiles' mark (docs/product.md §3 brand settings); the brand's own words in its own language.
+    fictional: {
+      icon: b.fictionalIcon,
+      singular: b.fictionalSingular,
+      warning: b.fictionalWarning,
+      lang: b.domainLanguage.slice(0, 2),
+    },
     minAge: b.minAge,
     signups: b.signups,
     termsVersion: termsVersionDate(b.company),

@@ -98,6 +98,7 @@ export interface ConversationAccess {
   otherId: string;
   otherName: string;
   otherPhotoId: string | null;
+  otherFictional: boolean;
   startedBy: string;
   /** Blocked either way: can read the history, cannot write. */
   blockedBy: "me" | "other" | "unavailable" | null;
@@ -109,7 +110,7 @@ export interface ConversationAccess {
 
 const ACCESS_SQL = `
 SELECT c.id, c.started_by, o.id AS other_id, op.name AS other_name, ${shownPhotoSql("op.main_photo_id")} AS other_photo,
-       me.unread AS my_unread, me.hidden_at AS my_hidden, oth.unread AS other_unread,
+       op.fictional AS other_fictional, me.unread AS my_unread, me.hidden_at AS my_hidden, oth.unread AS other_unread,
        EXISTS(SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = o.id) AS i_blocked,
        EXISTS(SELECT 1 FROM blocks WHERE blocker_id = o.id AND blocked_id = ?2) AS they_blocked,
        op.status = 'suspended' AS other_unavailable
@@ -126,6 +127,7 @@ type AccessRow = {
   other_id: string;
   other_name: string;
   other_photo: string | null;
+  other_fictional: number;
   my_unread: number;
   my_hidden: number | null;
   other_unread: number;
@@ -140,6 +142,7 @@ function toAccess(r: AccessRow): ConversationAccess {
     otherId: r.other_id,
     otherName: r.other_name,
     otherPhotoId: r.other_photo,
+    otherFictional: !!r.other_fictional,
     startedBy: r.started_by,
     // A suspended or banned member (decision 167) is "no longer available" to the other side.
     blockedBy: r.other_unavailable ? "unavailable" : r.they_blocked ? "other" : r.i_blocked ? "me" : null,
@@ -174,7 +177,7 @@ export type { ConversationSummary };
 
 const LIST_SQL = `
 SELECT c.id, c.last_message_at, c.last_message_preview, cm.unread, o.id AS other_id, op.name AS other_name,
-       ${shownPhotoSql("op.main_photo_id")} AS other_photo
+       ${shownPhotoSql("op.main_photo_id")} AS other_photo, op.fictional AS other_fictional
 FROM conversation_members cm
 JOIN conversations c ON c.id = cm.conversation_id
 JOIN users o ON o.id = CASE WHEN c.member_a = cm.user_id THEN c.member_b ELSE c.member_a END
@@ -192,6 +195,7 @@ type ListRow = {
   other_id: string;
   other_name: string;
   other_photo: string | null;
+  other_fictional: number;
 };
 
 const toSummary = (r: ListRow): ConversationSummary => ({
@@ -199,6 +203,7 @@ const toSummary = (r: ListRow): ConversationSummary => ({
   otherId: r.other_id,
   otherName: r.other_name,
   otherPhotoId: r.other_photo,
+  otherFictional: !!r.other_fictional,
   unread: r.unread,
   lastMessageAt: r.last_message_at,
   lastMessagePreview: r.last_message_preview,
@@ -305,12 +310,12 @@ export type StartResult =
 export async function otherMemberCard(db: D1Database, otherId: string) {
   const row = await db
     .prepare(
-      `SELECT u.id, p.name, ${shownPhotoSql("p.main_photo_id")} AS main_photo_id FROM users u JOIN profiles p ON p.user_id = u.id
+      `SELECT u.id, p.name, ${shownPhotoSql("p.main_photo_id")} AS main_photo_id, p.fictional FROM users u JOIN profiles p ON p.user_id = u.id
        WHERE u.id = ?1 AND u.deleted_at IS NULL`,
     )
     .bind(otherId)
-    .first<{ id: string; name: string; main_photo_id: string | null }>();
-  return row ? { id: row.id, name: row.name, photoId: row.main_photo_id } : null;
+    .first<{ id: string; name: string; main_photo_id: string | null; fictional: number }>();
+  return row ? { id: row.id, name: row.name, photoId: row.main_photo_id, fictional: !!row.fictional } : null;
 }
 
 export async function findConversationWith(db: D1Database, memberId: string, otherId: string): Promise<string | null> {

@@ -39,8 +39,9 @@ export const LANDING_MEMBERS_LIMIT = 12;
 // 12 matches instead of sorting every matching profile (the planner has no statistics on D1).
 const MEMBER_COLUMNS =
   "p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id, p.lat, p.lon, u.last_seen_at";
-// Only approved main photos are advertised to visitors (decision 175), whatever the brand's review mode.
-const AUDIENCE = `p.status = 'active' AND ${approvedPhotoSql("p.main_photo_id")} IS NOT NULL
+// Only approved main photos are advertised to visitors (decision 175), whatever the brand's review mode;
+// team-run (fictional) profiles never appear on public pages as members (decision 179).
+const AUDIENCE = `p.status = 'active' AND ${approvedPhotoSql("p.main_photo_id")} IS NOT NULL AND p.fictional = 0
   AND p.gender IN (?1, ?2) AND p.date_of_birth <= ?3 AND p.date_of_birth > ?4`;
 export const RECENT_MEMBERS_SQL = `
 SELECT ${MEMBER_COLUMNS}

@@ -102,19 +102,20 @@ const VISIBLE = `u.deleted_at IS NULL AND p.status = 'active'
 
 const LIST_SQL: Record<LikeListType, string> = {
   // New likes first, then the newest.
-  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.created_at AS liked_at FROM likes l
+  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.source = 'auto' AS suggested, l.created_at AS liked_at FROM likes l
     JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
     WHERE l.liked_id = ?1 AND ${VISIBLE} ORDER BY l.like_new DESC, l.created_at DESC, l.rowid DESC LIMIT ?2`,
-  sent: `SELECT ${CARD_COLUMNS}, 0 AS like_new, l.created_at AS liked_at FROM likes l
+  sent: `SELECT ${CARD_COLUMNS}, 0 AS like_new, 0 AS suggested, l.created_at AS liked_at FROM likes l
     JOIN profiles p ON p.user_id = l.liked_id JOIN users u ON u.id = p.user_id
     WHERE l.liker_id = ?1 AND ${VISIBLE} ORDER BY l.created_at DESC, l.rowid DESC LIMIT ?2`,
-  matches: `SELECT ${CARD_COLUMNS}, 0 AS like_new, MAX(l.created_at, r.created_at) AS liked_at FROM likes l
+  matches: `SELECT ${CARD_COLUMNS}, 0 AS like_new, 0 AS suggested, MAX(l.created_at, r.created_at) AS liked_at FROM likes l
     JOIN likes r ON r.liker_id = l.liked_id AND r.liked_id = l.liker_id
     JOIN profiles p ON p.user_id = l.liked_id JOIN users u ON u.id = p.user_id
     WHERE l.liker_id = ?1 AND ${VISIBLE} ORDER BY liked_at DESC LIMIT ?2`,
 };
 
-export type LikeCard = ProfileCard & { likeNew: boolean };
+/** `suggested`: an automatic like (source 'auto'), never shown as the other member's choice (decision 179). */
+export type LikeCard = ProfileCard & { likeNew: boolean; suggested: boolean };
 
 export async function listLikes(
   d1: D1Database,
@@ -123,14 +124,17 @@ export async function listLikes(
   lng = "en",
   limit = 100,
 ): Promise<LikeCard[]> {
-  const { results } = await d1.prepare(LIST_SQL[type]).bind(userId, limit).all<CardRow & { like_new: number }>();
+  const { results } = await d1
+    .prepare(LIST_SQL[type])
+    .bind(userId, limit)
+    .all<CardRow & { like_new: number; suggested: number }>();
   const today = new Date();
-  return results.map((r) => ({ ...toCard(r, today, lng), likeNew: !!r.like_new }));
+  return results.map((r) => ({ ...toCard(r, today, lng), likeNew: !!r.like_new, suggested: !!r.suggested }));
 }
 
 /** GET /api/likes.php: the profiles the member liked, and liked_by entries (id, like_new). */
 export async function likesApi(d1: D1Database, userId: string) {
-  const [sent, received] = await d1.batch<CardRow & { like_new: number }>([
+  const [sent, received] = await d1.batch<CardRow & { like_new: number; suggested: number }>([
     d1.prepare(LIST_SQL.sent).bind(userId, 200),
     d1.prepare(LIST_SQL.received).bind(userId, 200),
   ]);
@@ -144,11 +148,18 @@ export async function likesApi(d1: D1Database, userId: string) {
       city: c.city,
       online: c.online,
       main_image: mainImageOf(c.mainPhotoId),
+      // Beyond the spec's fields: a team-run profile is labelled wherever it shows (decision 179).
+      fictional: c.fictional,
     };
   };
   return {
     profiles: sent!.results.map(apiProfile),
-    liked_by: received!.results.map((r) => ({ id: r.id, like_new: !!r.like_new, profile: apiProfile(r) })),
+    liked_by: received!.results.map((r) => ({
+      id: r.id,
+      like_new: !!r.like_new,
+      suggested: !!r.suggested,
+      profile: apiProfile(r),
+    })),
   };
 }
 

@@ -176,6 +176,7 @@ export type ProfilePage =
       profile: ProfileDetails;
       photos: ReturnType<typeof photosAsSeen>;
       likeState: LikeState;
+      likeSuggested: boolean;
       viewerBlocked: boolean;
       own: boolean;
     };
@@ -202,7 +203,7 @@ export async function loadProfilePage(
       .bind(targetId),
     d1
       .prepare(
-        "SELECT liker_id FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)",
+        "SELECT liker_id, source FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)",
       )
       .bind(viewerId, targetId),
     d1
@@ -227,13 +228,16 @@ export async function loadProfilePage(
   add("gender", r.gender, true);
   add("sexuality", r.sexuality, true);
   for (const key of Object.keys(CHOICE_FIELDS) as ChoiceField[]) add(key, r[key], true);
-  const likers = (likeRows!.results as { liker_id: string }[]).map((l) => l.liker_id);
+  const likeRowsOf = likeRows!.results as { liker_id: string; source: string }[];
+  const likers = likeRowsOf.map((l) => l.liker_id);
   const card = toCard(r, new Date(), lng);
   return {
     access: "ok",
     own: viewerId === r.id,
     viewerBlocked: !!r.viewer_blocked,
     likeState: likeStateOf(viewerId, likers),
+    // Their like was the site's automatic one: a suggestion, not their choice (decision 179).
+    likeSuggested: likeRowsOf.some((l) => l.liker_id !== viewerId && l.source === "auto"),
     photos: photosAsSeen(r.id, photos!.results as PhotoRow[], viewer),
     profile: {
       ...card,

@@ -7,7 +7,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { PAYMENT_METHODS, PREMIUM_TIERS, type Language } from "~/lib/constants";
 import type { BrandWithCompany } from "./brand.server";
-import { pricesFor } from "./credits.server";
+import { pricesFor, type Prices } from "./credits.server";
+import { perCreditRange, worthText, type PricedPackage } from "~/lib/credit-worth";
 
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -63,6 +64,37 @@ export function packagesStatement(db: D1Database, currency: string, id?: string)
 export async function listPackages(context: AppLoadContext, lng: Language, currency: string): Promise<Package[]> {
   const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow>();
   return results.map((r) => toPackage(lng, r));
+}
+
+/**
+ * What a message, a gift and a photo unlock cost in the member's country: credits and their money
+ * value in the brand's currency, from the packages on sale (decision 179).
+ */
+export function creditWorth(lng: Language, currency: string, packages: PricedPackage[], prices: Prices) {
+  const range = perCreditRange(packages);
+  const money = (credits: number) => worthText(credits, range, (c) => formatMoney(lng, c, currency));
+  return {
+    message: { credits: prices.message, money: money(prices.message) },
+    gift: { credits: prices.gift, money: money(prices.gift) },
+    photo: { credits: prices.photo, money: money(prices.photo) },
+  };
+}
+export type CreditWorth = ReturnType<typeof creditWorth>;
+
+/** A country's name in the page language; null for none or an unknown code ("XX"). */
+export function countryName(lng: Language, code: string | null | undefined): string | null {
+  if (!code || !/^[A-Z]{2}$/.test(code) || code === "XX") return null;
+  try {
+    return new Intl.DisplayNames([lng], { type: "region" }).of(code) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** creditWorth with its own read of the packages (pages that do not read them already). */
+export async function creditWorthFor(context: AppLoadContext, lng: Language, currency: string, prices: Prices) {
+  const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow>();
+  return creditWorth(lng, currency, results, prices);
 }
 
 /**

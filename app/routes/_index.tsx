@@ -120,7 +120,7 @@ export default function Landing() {
         <section className="section member-strip" aria-labelledby="members-title">
           <div className="container">
             <div className="section-title">
-              <h2 id="members-title">{data.near ? t(`${niche}.membersTitle`) : t("members.onlineNow")}</h2>
+              <h2 id="members-title">{t(data.near ? "members.recentNear" : "members.onlineNow")}</h2>
               <p>{t("members.subtitle")}</p>
             </div>
             <ul className="member-grid" data-testid="landing-members">
@@ -132,10 +132,8 @@ export default function Landing() {
                   <div className="member-card-body">
                     <p className="member-card-name">{`${m.name}, ${m.age}`}</p>
                     {m.city ? (
-                      <p className="member-card-meta">
-                        <span className="online-dot" aria-hidden="true" />
-                        {m.city}
-                      </p>
+                      // No online dot: the strip shows recently active members, not who is online (decision 179).
+                      <p className="member-card-meta">{m.city}</p>
                     ) : null}
                   </div>
                 </li>

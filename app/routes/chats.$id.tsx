@@ -13,6 +13,7 @@ import { pageContext } from "~/lib/page.server";
 import { roomStub } from "~/chat/stubs";
 import { conversationView } from "~/models/chat.server";
 import { pricesFor } from "~/models/credits.server";
+import { composerData } from "~/chat/composer.server";
 import { discountCodeFields } from "~/models/discounts.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
@@ -29,31 +30,38 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const a = view.access;
   // Opening a chat sets its unread count to 0; through the object, so the sender sees the receipt.
   if (a.myUnread > 0) await roomStub(context.env, a.id).read(a.id, member.id);
-  const prices = pricesFor(brand, member.country);
-  return {
-    title: t("room.title", { name: a.otherName }),
+  const { composer, headers } = await composerData(request, context, {
+    brand,
+    country: member.country,
     lng,
-    meId: member.id,
-    other: { id: a.otherId, name: a.otherName, photoId: a.otherPhotoId },
-    conversationId: a.id,
-    messages: view.messages,
-    olderHidden: view.olderHidden,
-    otherRead: a.otherUnread === 0,
-    list: view.list.map((c) => (c.id === a.id ? { ...c, unread: 0 } : c)),
-    blocked:
-      a.blockedBy === "unavailable"
-        ? ("unavailable" as const)
-        : a.blockedBy === "other"
-          ? ("blockedBy" as const)
-          : a.blockedBy === "me"
-            ? ("blockedMe" as const)
-            : null,
-    clientId: newClientId(),
-    cost: prices.message,
-    giftCredits: prices.gift,
-    messageLength: brand.messageLength,
-    discount: discountCodeFields(member, brand)?.value_percentage ?? null,
-  };
+    path: `/chats/${a.id}`,
+    also: `/members/${a.otherId}/chat`,
+  });
+  return data(
+    {
+      title: t("room.title", { name: a.otherName }),
+      lng,
+      meId: member.id,
+      other: { id: a.otherId, name: a.otherName, photoId: a.otherPhotoId, fictional: a.otherFictional },
+      conversationId: a.id,
+      messages: view.messages,
+      olderHidden: view.olderHidden,
+      otherRead: a.otherUnread === 0,
+      list: view.list.map((c) => (c.id === a.id ? { ...c, unread: 0 } : c)),
+      blocked:
+        a.blockedBy === "unavailable"
+          ? ("unavailable" as const)
+          : a.blockedBy === "other"
+            ? ("blockedBy" as const)
+            : a.blockedBy === "me"
+              ? ("blockedMe" as const)
+              : null,
+      clientId: newClientId(),
+      ...composer,
+      discount: discountCodeFields(member, brand)?.value_percentage ?? null,
+    },
+    { headers },
+  );
 }
 
 /** The no-JavaScript send: the same Durable Object path as a live message. */

@@ -38,6 +38,7 @@ import { DiscountCodeForm, type CodeState } from "~/components/offers/DiscountCo
 import paymentsStyles from "~/styles/payments.css";
 import { useWalletMethods } from "~/components/payments/wallets";
 import { readForm } from "~/lib/body.server";
+import { readChatReturn } from "~/lib/chat-return.server";
 
 /**
  * /credits/{package}/{paymentmethod?}: pick a method (those of the payment country, in the order
@@ -105,6 +106,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     payment: data.payment ? paymentView(lng, data.payment.row) : null,
     firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
+    // Bought from a chat: the completed payment leads back there, where the typed text waits (decision 179).
+    backToChat: readChatReturn(request)?.path ?? null,
     usedUp,
     // The pay buttons' one-time token: this render's clicks, each charged once (decision 115).
     intentKey: newIntentKey(),
@@ -174,6 +177,13 @@ export default function PaymentMethod() {
   if (p && p.state === "completed") {
     return (
       <ShopPage title={t("credits.title")}>
+        {d.backToChat ? (
+          <p className="pay-back-to-chat">
+            <Link to={d.backToChat} className="btn btn-primary btn-lg" data-testid="back-to-chat">
+              {t("payments:backToChat")}
+            </Link>
+          </p>
+        ) : null}
         <CompletedState payment={p} balance={d.balance} firstPurchase={d.firstPurchase} />
       </ShopPage>
     );

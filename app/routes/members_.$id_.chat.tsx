@@ -12,6 +12,7 @@ import { parseSendForm, pickedGift, refusedSend } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { canStart, listConversations, otherMemberCard, startAndSend } from "~/models/chat.server";
 import { pricesFor } from "~/models/credits.server";
+import { composerData } from "~/chat/composer.server";
 import { discountCodeFields } from "~/models/discounts.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
@@ -35,24 +36,30 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     throw new Response(t("errors.not_found"), { status: 404 });
   }
   const blocked = check.ok ? null : check.error === "premium" ? ("premium" as const) : ("blocked" as const);
-  const prices = pricesFor(brand, member.country);
-  return {
-    title: t("room.title", { name: other.name }),
+  const { composer, headers } = await composerData(request, context, {
+    brand,
+    country: member.country,
     lng,
-    meId: member.id,
-    other,
-    conversationId: null,
-    messages: [] as WireMessage[],
-    olderHidden: false,
-    otherRead: false,
-    list,
-    blocked,
-    clientId: newClientId(),
-    cost: prices.message,
-    giftCredits: prices.gift,
-    messageLength: brand.messageLength,
-    discount: discountCodeFields(member, brand)?.value_percentage ?? null,
-  };
+    path: `/members/${other.id}/chat`,
+  });
+  return data(
+    {
+      title: t("room.title", { name: other.name }),
+      lng,
+      meId: member.id,
+      other,
+      conversationId: null,
+      messages: [] as WireMessage[],
+      olderHidden: false,
+      otherRead: false,
+      list,
+      blocked,
+      clientId: newClientId(),
+      ...composer,
+      discount: discountCodeFields(member, brand)?.value_percentage ?? null,
+    },
+    { headers },
+  );
 }
 
 /** The first message: starts the conversation (free members: at most 2), then sends through its object. */

@@ -8,6 +8,9 @@ import { paymentCountryOf, shopData } from "~/models/payments.server";
 import { codeForPrices, codeLookupStatement, discountedPackage } from "~/models/discounts.server";
 import { PackageGrid, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { paymentsHandle } from "~/components/payments/Payments";
+import { CreditWorth } from "~/components/payments/CreditWorth";
+import { creditWorth, countryName } from "~/models/shop.server";
+import { pricesFor } from "~/models/credits.server";
 import { TimeBonus } from "~/components/offers/TimeBonus";
 import paymentsStyles from "~/styles/payments.css";
 
@@ -29,11 +32,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     discount: active && codeLookupStatement(context.env.DB, active.code, member.id),
   });
   const packages = data.packages.map((p) => discountedPackage(lng, p, data.discount, { member, brand, country }));
-  return { title: t("premium.title"), paidUser: member.paidUser, packages };
+  return {
+    title: t("premium.title"),
+    paidUser: member.paidUser,
+    packages,
+    // Premium does not make messages free: what each costs, next to what premium gives (decision 179).
+    worth: creditWorth(lng, brand.currency, data.packages, pricesFor(brand, member.country)),
+    worthCountry: countryName(lng, member.country),
+  };
 }
 
 export default function Premium() {
-  const { paidUser, packages } = useLoaderData<typeof loader>();
+  const { paidUser, packages, worth, worthCountry } = useLoaderData<typeof loader>();
   const { t } = useTranslation(["shop", "payments"]);
   return (
     <>
@@ -52,6 +62,7 @@ export default function Premium() {
             </li>
           ))}
         </ul>
+        <CreditWorth worth={worth} country={worthCountry} />
         <section className="page-section" data-testid="premium-tiers">
           <h2>{t("payments:premium.tiers")}</h2>
           <p>{t("payments:premium.tiersLead")}</p>

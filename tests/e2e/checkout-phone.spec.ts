@@ -53,10 +53,10 @@ for (const js of [true, false]) {
       baseURL,
     }) => {
       await asBrandNewMember(page, baseURL);
-      // Elsewhere the alerts are there (the address reminder is server-rendered, the others come with JavaScript).
+      // Elsewhere the address reminder is there (server-rendered), alone: one member prompt at a time (decision 179).
       await page.goto("/members");
       await expect(page.getByTestId("activation-reminder")).toBeVisible();
-      if (js) await expect(page.getByTestId("push-alert")).toBeVisible();
+      await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
 
       await page.goto("/credits/p1");
       await expectOnFirstScreen(page, page.getByTestId("packages"));

@@ -113,7 +113,7 @@ for (const js of [true, false]) {
       await fromCountry(context, "localhost", "US");
       await page.goto("/landers/maplanding/general");
       const heading = page.locator(".ld-nearlist h2");
-      await expect(heading).toHaveText("Online now");
+      await expect(heading).toHaveText("Recently active");
       // The map is a picture of this list, hidden from screen readers (valid HTML: no links inside an image).
       await expect(page.locator(".ld-map")).toHaveAttribute("aria-hidden", "true");
 

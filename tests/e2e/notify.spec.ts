@@ -25,8 +25,21 @@ test("the service worker registers from the root and controls the page; offline 
   await context.setOffline(false);
 });
 
-test("the push alert appears for a member, offers push, and stays dismissed", async ({ page }) => {
+test("the push alert appears when someone has written, offers push, and stays dismissed", async ({ page }) => {
   const m = await createChatMember({ name: "Pia Push" });
+  // Push is asked at a moment that explains it (decision 179): here, an unread message.
+  const writer = await createChatMember({ name: "Wim Writer" });
+  const db = await openE2eDb();
+  const c = `c-${m.id}`.slice(0, 60);
+  const [a, b] = [m.id, writer.id].sort();
+  await db.DB.batch([
+    db.DB.prepare(
+      "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at, last_message_preview) VALUES (?1, ?2, ?3, ?4, unixepoch(), 'Hi')",
+    ).bind(c, a, b, writer.id),
+    db.DB.prepare(
+      "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 1), (?1, ?3, 0)",
+    ).bind(c, m.id, writer.id),
+  ]);
   await login(page, m.email);
   await page.goto("/members");
   const alert = page.getByTestId("push-alert");

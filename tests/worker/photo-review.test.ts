@@ -152,7 +152,7 @@ describe("photo review 'before' (the default)", () => {
     expect(await html("/profile/photos", { cookie: m.cookie })).not.toContain("Waiting for review");
   });
 
-  it("a rejection is a remove_photo decision: photo and files gone, the member gets the statement; a second click changes nothing", async () => {
+  it("a rejection is a remove_photo decision: the photo is held and served to nobody, the member gets the statement; a second click changes nothing", async () => {
     const m = await memberWithUpload("Rejectedrita");
     const cookie = await moderatorCookie();
     const incomplete = await post(
@@ -167,7 +167,11 @@ describe("photo review 'before' (the default)", () => {
     const res = await post("/admin/photos", { intent: "reject", photo: m.photoId, rule: "conduct", facts }, { cookie });
     expect(await res.text()).toContain("Rejected");
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM photos WHERE id = ?1").bind(m.photoId).first("n")).toBe(0);
-    expect(await env.PHOTOS.get(photoKey(m.photoId, "full"))).toBeNull();
+    // Held for a possible appeal (decision 174): its files stay, nobody is served them, not even its owner.
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM held_photos WHERE id = ?1").bind(m.photoId).first("n")).toBe(
+      1,
+    );
+    for (const v of VARIANTS) expect(await status(`/photos/${m.photoId}/${v}`, m.cookie), `owner ${v}`).toBe(404);
     expect(
       await env.DB.prepare("SELECT main_photo_id FROM profiles WHERE user_id = ?1").bind(m.id).first("main_photo_id"),
     ).toBeNull();

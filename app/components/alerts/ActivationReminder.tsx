@@ -1,7 +1,8 @@
-import { Form, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, useLocation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
-import { memberAlertShown } from "~/lib/member-alerts";
+import { memberAlertShown, promptOnPage } from "~/lib/member-alerts";
+import type { RootData } from "~/lib/root-data";
 
 export interface ReminderMember {
   status: string;
@@ -42,7 +43,10 @@ export function ActivationReminder({ member }: { member: ReminderMember | null |
   useEffect(() => {
     if (modal && dialog.current && !dialog.current.open) dialog.current.showModal();
   }, [modal]);
+  const prompts = useRouteLoaderData<RootData>("root")?.prompts;
   if (!showActivationReminder(member, pathname, search)) return null;
+  // Another prompt comes first on this page (decision 179): one at a time.
+  if (prompts && promptOnPage(prompts, pathname, search) !== "activation") return null;
   const body = (
     <>
       <strong>{t("alerts.activationTitle")}</strong> <span className="alert-text">{t("alerts.activationText")}</span>{" "}

@@ -9,6 +9,7 @@ import { NotEnoughCredits } from "../offers/PaidFeatures";
 import { GiftConfirm, GiftPicker, giftLabel } from "./GiftPicker";
 import { Icebreakers } from "./Icebreakers";
 import { LocalTime } from "./LocalTime";
+import { FictionalMark } from "../members/FictionalMark";
 
 /** Why a send was refused; `draft` is the refused text, put back in the box; `gift`: the refused send was a gift. */
 export type ChatError = { code: SendError | "premium" | "self"; max?: number; draft?: string; gift?: boolean };
@@ -16,7 +17,7 @@ export type ChatError = { code: SendError | "premium" | "self"; max?: number; dr
 export interface ChatViewProps {
   lng: string;
   meId: string;
-  other: { id: string; name: string; photoId: string | null };
+  other: { id: string; name: string; photoId: string | null; fictional: boolean };
   conversationId: string | null;
   messages: WireMessage[];
   olderHidden: boolean;
@@ -28,6 +29,12 @@ export interface ChatViewProps {
   /** A client message id for the form post, so a re-posted form is stored and charged once. */
   clientId: string;
   cost: number;
+  /** The message's money value in the brand's currency ("€0.20–€0.40"), beside the composer (decision 179). */
+  costWorth: string | null;
+  /** Text typed before buying credits from this chat, put back in the box (decision 179). */
+  draft: string | null;
+  /** This page's path: where a purchase started from here returns. */
+  returnTo: string;
   giftCredits: number;
   messageLength: number;
   /** The active discount's percentage, offered with the checkout when credits are too few. */
@@ -39,10 +46,12 @@ export interface ChatViewProps {
 export function ChatErrorText({ error, discount }: { error: ChatError; discount: string | null }) {
   const { t } = useTranslation("chat");
   if (error.code === "credits") {
+    // The buy button posts the chat's form (and its typed text) to /credits: the purchase comes back here.
+    const buy = { form: CHAT_FORM_ID, formAction: "/credits?index" };
     return error.gift ? (
-      <NotEnoughCredits kind="gift" discount={discount} />
+      <NotEnoughCredits kind="gift" discount={discount} buy={buy} />
     ) : (
-      <NotEnoughCredits text={t("errors.credits")} discount={discount} />
+      <NotEnoughCredits text={t("errors.credits")} discount={discount} buy={buy} />
     );
   }
   if (error.code === "premium") return <PremiumPrompt />;
@@ -108,6 +117,8 @@ function Bubble({
   );
 }
 
+const CHAT_FORM_ID = "chat-send";
+
 export function ChatView(p: ChatViewProps) {
   const { t } = useTranslation("chat");
   const { revalidate } = useRevalidator();
@@ -162,6 +173,8 @@ export function ChatView(p: ChatViewProps) {
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    // "Buy credits" posts this form to /credits (Remix follows the button's formAction).
+    if (submitter?.value === "fromChat") return;
     const data = new FormData(e.currentTarget);
     if (submitter?.name === "pickGift") {
       // Ask first, in the page (the no-JavaScript post gets the same question from the action).
@@ -208,6 +221,7 @@ export function ChatView(p: ChatViewProps) {
               <span className="chat-head-sub">{t("room.viewProfile")}</span>
             </span>
           </Link>
+          {p.other.fictional ? <FictionalMark className="fictional-mark-head" /> : null}
         </header>
         {room.dropped ? (
           <p className="chat-reconnecting" role="status">
@@ -260,8 +274,9 @@ export function ChatView(p: ChatViewProps) {
           ) : (
             <>
               {error ? <ChatErrorText error={error} discount={p.discount} /> : null}
-              <Form method="post" className="chat-send" onSubmit={onSubmit}>
+              <Form method="post" className="chat-send" id={CHAT_FORM_ID} onSubmit={onSubmit}>
                 <input type="hidden" name="clientId" value={p.clientId} />
+                <input type="hidden" name="returnTo" value={p.returnTo} />
                 {confirmGift ? (
                   <GiftConfirm giftId={confirmGift} cost={p.giftCredits} onCancel={() => setPicked(null)} />
                 ) : null}
@@ -284,7 +299,7 @@ export function ChatView(p: ChatViewProps) {
                     name="body"
                     rows={2}
                     maxLength={p.messageLength}
-                    defaultValue={p.error?.draft}
+                    defaultValue={p.error?.draft ?? p.draft ?? undefined}
                     placeholder={t("room.placeholder")}
                     onInput={room.typed}
                     onKeyDown={(e) => {
@@ -298,7 +313,11 @@ export function ChatView(p: ChatViewProps) {
                 <button type="submit" name="intent" value="send" className="btn btn-primary chat-send-btn">
                   {t("room.send")}
                 </button>
-                <p className="chat-cost">{t("room.cost", { count: p.cost })}</p>
+                <p className="chat-cost" data-testid="chat-cost">
+                  {t("room.cost", { count: p.cost })}
+                  {p.costWorth ? ` · ${t("room.costWorth", { money: p.costWorth })}` : null}
+                </p>
+                {p.other.fictional ? <FictionalMark className="fictional-mark-composer" /> : null}
               </Form>
             </>
           )}

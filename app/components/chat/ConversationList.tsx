@@ -6,6 +6,7 @@ import { countBadge } from "~/lib/badges";
 import { giftById } from "~/chat/gifts";
 import type { ConversationSummary } from "~/chat/protocol";
 import { LocalTime } from "./LocalTime";
+import { FictionalTag } from "../members/FictionalMark";
 
 export type ConversationItem = ConversationSummary;
 
@@ -106,6 +107,7 @@ export function ConversationList({
                   <strong className="chat-list-name">{c.otherName}</strong>
                   {c.lastMessageAt ? <LocalTime at={c.lastMessageAt} lng={lng} /> : null}
                 </span>
+                {c.otherFictional ? <FictionalTag /> : null}
                 <span className="chat-list-preview">{preview(c.lastMessagePreview)}</span>
               </span>
               {badge ? (

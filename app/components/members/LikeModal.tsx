@@ -1,5 +1,6 @@
 import { apiFetch } from "~/lib/api-client";
 import { useEffect, useState } from "react";
+import { FictionalMark } from "./FictionalMark";
 import { useTranslation } from "~/lib/i18n-react";
 
 const backdrop: React.CSSProperties = {
@@ -24,7 +25,11 @@ const card: React.CSSProperties = {
   borderRadius: ".75rem",
 };
 
-type Liker = { id: string; profile: { name: string; main_image: { thumb_filename: string } | null } };
+type Liker = {
+  id: string;
+  suggested?: boolean;
+  profile: { name: string; fictional?: boolean; main_image: { thumb_filename: string } | null };
+};
 
 /**
  * docs/product.md §4: after the seconds in the query `t`, show the newest like, then drop `t` from the
@@ -72,7 +77,9 @@ export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
       data-testid="like-modal"
     >
       <div className="like-modal card" style={card}>
-        <h2 id="like-modal-title">{t("likes.modalTitle", { name: liker.profile.name })}</h2>
+        <h2 id="like-modal-title">
+          {liker.suggested ? t("likes.suggested") : t("likes.modalTitle", { name: liker.profile.name })}
+        </h2>
         {liker.profile.main_image ? (
           <a href={href}>
             <img
@@ -84,6 +91,7 @@ export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
             />
           </a>
         ) : null}
+        {liker.profile.fictional ? <FictionalMark /> : null}
         <a href={href} className="btn btn-primary">
           {t("likes.modalView")}
         </a>

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { Icon } from "../Icon";
 import { Avatar } from "./PhotoTile";
+import { FictionalMark } from "./FictionalMark";
 
 export interface CardData {
   id: string;
@@ -14,6 +15,8 @@ export interface CardData {
   premium: boolean;
   fictional?: boolean;
   likeNew?: boolean;
+  /** A received like the site made (the auto-like), not the other member's choice: shown as a suggestion. */
+  suggested?: boolean;
 }
 
 /** A member in a list; links to their profile (under /likes/m/ from the likes pages). */
@@ -48,8 +51,15 @@ export function MemberCard({
             {m.likeNew ? <span className="badge badge-new">{t("likes.new")}</span> : null}
           </strong>
           <span className="member-card-place">{[m.city, m.region].filter(Boolean).join(", ")}</span>
+          {m.suggested ? (
+            <span className="member-card-suggested" data-testid="like-suggested">
+              {t("likes.suggested")}
+            </span>
+          ) : null}
         </span>
       </Link>
+      {/* Outside the link: a <details> may not sit inside an <a>. */}
+      {m.fictional ? <FictionalMark className="fictional-mark-card" /> : null}
       {children}
     </li>
   );

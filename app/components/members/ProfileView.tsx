@@ -23,6 +23,8 @@ export interface ProfileViewData {
   };
   photos: { id: string; isMain: boolean; isPrivate: boolean; access: "blur" | "full" }[];
   likeState: LikeState;
+  /** The other member's like was the automatic one: shown as a suggestion (decision 179). */
+  likeSuggested?: boolean;
   viewerBlocked: boolean;
   own: boolean;
   loggedIn: boolean;
@@ -76,7 +78,9 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
             <p className="alert alert-success match-banner">{t("likes.itsAMatch", { name: p.name })}</p>
           ) : null}
           {data.likeState === "received" ? (
-            <p className="alert alert-info">{t("likes.likedYou", { name: p.name })}</p>
+            <p className="alert alert-info">
+              {data.likeSuggested ? t("likes.suggested") : t("likes.likedYou", { name: p.name })}
+            </p>
           ) : null}
           {!data.own ? (
             <ProfileActions data={data} busy={busy} />

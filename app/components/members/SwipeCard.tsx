@@ -4,6 +4,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import { Icon } from "../Icon";
 import { Avatar } from "./PhotoTile";
 import type { CardData } from "./MemberCard";
+import { FictionalMark } from "./FictionalMark";
 
 const THRESHOLD = 100; // px of horizontal drag that counts as a swipe
 
@@ -21,7 +22,7 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
   const [live, setLive] = useState(false);
   useEffect(() => setLive(true), []);
   const onDown = (e: PointerEvent) => {
-    if ((e.target as HTMLElement).closest("a")) return; // let the profile link be clicked
+    if ((e.target as HTMLElement).closest("a, details")) return; // let the profile link and the team-profile mark be tapped
     start.current = e.clientX;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
   };
@@ -57,6 +58,7 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
             {m.name}, {m.age}
           </strong>
           <span>{[m.city, m.region].filter(Boolean).join(", ")}</span>
+          {m.fictional ? <FictionalMark /> : null}
           <Link to={`/members/${m.id}`}>{t("swipe.viewProfile")}</Link>
         </div>
       </div>

@@ -9,12 +9,13 @@
  * push the page down (issue 24, decision 151): they come together, once all is known, in one stack at
  * the end of the page that sticks to the bottom of the screen (AppShell places it after the layout).
  */
-import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import { Link, useLocation, useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { apiFetch } from "~/lib/api-client";
 import { AUTO_LIKE_RELOAD_DELAY_MS } from "~/lib/constants";
-import { memberAlertShown } from "~/lib/member-alerts";
+import { promptOnPage } from "~/lib/member-alerts";
+import type { RootData } from "~/lib/root-data";
 import { PushSetup, usePushState } from "./PushSetup";
 import { HIDE_ENRICH_ALERT, ProfilePhotoAlert } from "../alerts/ProfilePhotoAlert";
 
@@ -35,17 +36,17 @@ export function MemberExtras({ member, alerts }: { member: ExtrasMember; alerts:
 function LateAlerts({ member }: { member: ExtrasMember }) {
   const { t, ready } = useTranslation(["notify", "members"], { useSuspense: false });
   const { pathname, search } = useLocation();
+  const prompts = useRouteLoaderData<RootData>("root")?.prompts;
   const [pushState, setPushState] = usePushState();
   const [pushDismissed, dismissPush] = useDismissed(HIDE_PUSH_ALERT);
   const [photoDismissed, dismissPhoto] = useDismissed(HIDE_ENRICH_ALERT);
   const [disabledDismissed, dismissDisabled] = useDismissed(HIDE_DISABLED_ALERT);
   if (!ready || pushState === null) return null;
-  const push = pushState === "unknown" && !pushDismissed && memberAlertShown("push", pathname);
-  const photo = !member.hasMainImage && !photoDismissed && memberAlertShown("photo", pathname, search);
-  const disabled =
-    member.notificationsDisabled.length > 0 &&
-    !disabledDismissed &&
-    memberAlertShown("disabledNotifications", pathname);
+  // One member prompt at a time, chosen by the server (decision 179); a dismissed one leaves none.
+  const prompt = promptOnPage(prompts, pathname, search);
+  const push = prompt === "push" && pushState === "unknown" && !pushDismissed;
+  const photo = prompt === "photo" && !member.hasMainImage && !photoDismissed;
+  const disabled = prompt === "disabledNotifications" && member.notificationsDisabled.length > 0 && !disabledDismissed;
   if (!push && !photo && !disabled) return null;
   return (
     <div className="late-alerts" data-testid="late-alerts">

@@ -30,18 +30,35 @@ export function NotEnoughCredits({
   discount,
   kind = "photo",
   text,
+  buy,
 }: {
   discount: string | null;
   kind?: "photo" | "gift";
   text?: string;
+  /** In a chat: a button that posts the chat's form to the checkout, so the purchase returns there. */
+  buy?: { form: string; formAction: string };
 }) {
   const { t } = useTranslation("offers");
+  const label = discount ? t("buy.discounted", { percentage: discount }) : t("buy.credits");
   return (
     <div className="alert alert-warning" role="alert" data-testid="not-enough-credits">
       <p>{text ?? t(`${kind}.notEnough`)}</p>
-      <Link to="/credits" className="btn btn-primary btn-sm">
-        {discount ? t("buy.discounted", { percentage: discount }) : t("buy.credits")}
-      </Link>
+      {buy ? (
+        <button
+          type="submit"
+          form={buy.form}
+          formAction={buy.formAction}
+          name="intent"
+          value="fromChat"
+          className="btn btn-primary btn-sm"
+        >
+          {label}
+        </button>
+      ) : (
+        <Link to="/credits" className="btn btn-primary btn-sm">
+          {label}
+        </Link>
+      )}
     </div>
   );
 }

@@ -5,12 +5,13 @@
  * for visitors and paid users); without JavaScript the banner shows the time left as of the page load.
  * Imported only by the members-area routes, so none of it loads on the landing page.
  */
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { TIME_BONUS_ACT_FAST_VALUE, TIME_BONUS_PERCENTAGE, TIME_BONUS_POPUP_DELAY_S } from "~/lib/constants";
 import { useTranslation } from "~/lib/i18n-react";
 import { formatCountdown, HIDE_TIME_BONUS_MODAL, showTimeBonusPopup, startCountdown } from "~/lib/offers";
 import type { RootData } from "~/lib/root-data";
+import { promptOnPage } from "~/lib/member-alerts";
 
 // Kept across client navigations and revalidations: the deadline is fixed the first time this bonus
 // (its server end time) is seen, from the seconds left the server counted, so the device's clock never matters.
@@ -31,6 +32,7 @@ export function TimeBonus() {
   const ends = bonus?.ends ?? 0;
   const credits = root?.member?.credits ?? 0;
   const { t } = useTranslation("offers");
+  const { pathname, search } = useLocation();
   // The first render matches the server's HTML; later mounts (client navigations) start from the clock.
   const [left, setLeft] = useState(() => (hydrated ? secondsLeft(bonus) : (bonus?.left ?? 0)));
   const [popup, setPopup] = useState(false);
@@ -65,7 +67,8 @@ export function TimeBonus() {
     return () => clearTimeout(timer);
   }, [running, credits]);
 
-  if (!running) return null;
+  // One member prompt at a time (decision 179): another one may come first on this page.
+  if (!running || promptOnPage(root?.prompts, pathname, search) !== "timeBonus") return null;
   const countdown = formatCountdown(left);
   const close = () => {
     localStorage.setItem(HIDE_TIME_BONUS_MODAL, String(Date.now()));

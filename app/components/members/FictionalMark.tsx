@@ -1,0 +1,40 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import type { RootData } from "~/lib/root-data";
+
+/**
+ * The mark of a team-run (fictional) profile wherever a member meets one (issue 29, decision 179):
+ * the brand's icon and name for such profiles, and the full text one tap away in a <details>, which
+ * opens without JavaScript. The brand's own name is used on pages in the brand's language; other
+ * languages get the translated one.
+ */
+function useFictionalLabel() {
+  const root = useRouteLoaderData<RootData>("root");
+  const { t } = useTranslation("common");
+  const f = root?.brand.fictional;
+  const own = f && f.singular && root.lang === f.lang ? f.singular : "";
+  const label = own ? own.charAt(0).toUpperCase() + own.slice(1) : t("fictional.label");
+  return { t, f, label };
+}
+
+export function FictionalMark({ className = "" }: { className?: string }) {
+  const { t, f, label } = useFictionalLabel();
+  return (
+    <details className={`fictional-mark ${className}`.trim()} data-testid="fictional-mark">
+      <summary>
+        <span aria-hidden="true">{f?.icon || "🎭"}</span> {label}
+      </summary>
+      <p>{t("fictional.warning")}</p>
+    </details>
+  );
+}
+
+/** The mark inside a link (the conversation list): icon and name; the full text is in the chat it opens. */
+export function FictionalTag() {
+  const { t, f, label } = useFictionalLabel();
+  return (
+    <span className="fictional-tag" title={t("fictional.warning")} data-testid="fictional-tag">
+      <span aria-hidden="true">{f?.icon || "🎭"}</span> {label}
+    </span>
+  );
+}
