@@ -15,8 +15,10 @@ import { randomId } from "~/lib/password";
 import { mailerFor, renderMail } from "./mail.server";
 import { deleteObjects } from "./photos.server";
 import { closeRevokedSockets } from "./session.server";
+import { decisionDate, hasDays } from "./moderation-rules";
 
 export { REPORT_CATEGORIES, type ReportCategory };
+export { hasDays, messagingRestricted } from "./moderation-rules";
 export const severityOf = (category: ReportCategory) => REPORT_CATEGORIES.indexOf(category);
 /** Categories where the reporter confirms good faith and explains (DSA Art. 16(2)). */
 export const needsGoodFaith = (category: ReportCategory) => category === "illegal";
@@ -239,6 +241,7 @@ export async function decide(
       aboutMe: profiles.aboutMe,
       profileStatus: profiles.status,
       suspendedUntil: users.suspendedUntil,
+      messagingRestrictedUntil: users.messagingRestrictedUntil,
     })
     .from(cases)
     .innerJoin(users, eq(users.id, cases.memberId))
@@ -249,7 +252,12 @@ export async function decide(
   if (!actionFits(input.action, c.c.targetType)) return { ok: false, error: "action" };
   const id = randomId();
   const memberId = c.c.memberId;
-  const endsAt = input.action === "ban" ? BAN_UNTIL : input.action === "suspend" ? now + (input.days ?? 1) * DAY : null;
+  const endsAt =
+    input.action === "ban"
+      ? BAN_UNTIL
+      : hasDays(input.action)
+        ? now + Math.min(Math.max(input.days ?? 1, 1), SUSPEND_MAX_DAYS) * DAY
+        : null;
   const removed =
     input.action === "remove_profile_text"
       ? { aboutMe: c.aboutMe }
@@ -257,7 +265,9 @@ export async function decide(
         ? { photoId: c.c.targetId }
         : input.action === "suspend" || input.action === "ban"
           ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
-          : null;
+          : input.action === "restrict_messaging"
+            ? { messagingRestrictedUntil: c.messagingRestrictedUntil }
+            : null;
   // Every effect below runs only if this batch's decision row exists, i.e. the case was still open.
   const decided = sql`EXISTS (SELECT 1 FROM ${decisions} WHERE ${decisions.id} = ${id})`;
   const effects =
@@ -291,7 +301,17 @@ export async function decide(
                 .where(and(eq(profiles.userId, memberId), decided)),
               db.delete(sessions).where(and(eq(sessions.userId, memberId), decided)),
             ]
-          : [];
+          : input.action === "restrict_messaging"
+            ? [
+                // The member keeps logging in and browsing; the chat's guarded send refuses until then.
+                db
+                  .update(users)
+                  .set({
+                    messagingRestrictedUntil: sql`max(coalesce(${users.messagingRestrictedUntil}, 0), ${endsAt})`,
+                  })
+                  .where(and(eq(users.id, memberId), decided)),
+              ]
+            : [];
   // Guarded chain: the case's status guard decides whether anything else happens. The INSERT … SELECTs
   // list every column in table order (a null id takes the next rowid).
   const [closed] = await db.batch([
@@ -301,7 +321,7 @@ export async function decide(
       .where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
     db.insert(decisions)
       .select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
-      ${input.action === "suspend" ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}
+      ${hasDays(input.action) ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}
       WHERE changes() = 1`),
     ...effects,
     db.insert(auditLog)
@@ -342,8 +362,7 @@ export type Statement = NonNullable<Awaited<ReturnType<typeof statementOf>>>;
 
 /** The statement's lines in the member's language (the mail and the pages show the same). */
 export function statementLines(t: (key: string, vars?: Record<string, unknown>) => string, s: Statement, lng: string) {
-  const date = (at: number) =>
-    new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
+  const date = (at: number) => decisionDate(lng, at);
   const d = s.d;
   return {
     what: t(`statement.what.${d.action}`, { until: d.endsAt ? date(d.endsAt) : "" }),

@@ -28,6 +28,26 @@ async function shot(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+async function moderatorPage(browser: Browser) {
+  // The console ships no JavaScript: the moderator works with it off.
+  const m = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  await m.goto("/admin/login");
+  await m.getByLabel("E-mail").fill("moderator@example.com");
+  await m.getByLabel("Password").fill("Demo-pass-2026");
+  await m.getByRole("button", { name: "Log in" }).click();
+  return m;
+}
+
+/** The member's first message to `otherId` starts the conversation; the chat's socket is connected. */
+async function firstMessage(s: Page, otherId: string, text: string) {
+  await s.goto(`/members/${otherId}/chat`);
+  await s.getByRole("textbox", { name: "Message" }).fill(text);
+  await s.getByRole("button", { name: "Send", exact: true }).click();
+  await s.waitForURL(/\/chats\/[\w-]+$/);
+  await expect(s.locator(".chat[data-connected]")).toBeVisible();
+  return new URL(s.url()).pathname;
+}
+
 test("a member reports a message, a moderator bans the sender, the sender is thrown out and sees the statement", async ({
   browser,
 }) => {
@@ -35,12 +55,7 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   const sender = await createChatMember({ name: senderName });
   const reporter = await createChatMember({ name: "Rita Reporter" });
   const s = await memberPage(browser, sender.email);
-  await s.goto(`/members/${reporter.id}/chat`);
-  await s.getByRole("textbox", { name: "Message" }).fill("Send me 200 euros in gift cards please");
-  await s.getByRole("button", { name: "Send", exact: true }).click();
-  await s.waitForURL(/\/chats\/[\w-]+$/);
-  const conversation = new URL(s.url()).pathname;
-  await expect(s.locator(".chat[data-connected]")).toBeVisible();
+  const conversation = await firstMessage(s, reporter.id, "Send me 200 euros in gift cards please");
 
   // The reporter reports the message from its menu in the chat.
   const r = await memberPage(browser, reporter.email);
@@ -54,11 +69,7 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   await expect(r.getByRole("heading", { name: "Thank you for your report" })).toBeVisible();
 
   // A moderator bans the sender from the console.
-  const m = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-  await m.goto("/admin/login");
-  await m.getByLabel("E-mail").fill("moderator@example.com");
-  await m.getByLabel("Password").fill("Demo-pass-2026");
-  await m.getByRole("button", { name: "Log in" }).click();
+  const m = await moderatorPage(browser);
   await m.goto("/admin/reports");
   await shot(m, "admin-reports");
   await m
@@ -84,4 +95,51 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   await expect(s.getByText("Asked a member for 200 euros in gift cards.")).toBeVisible();
   await expect(s.getByText(/appeal this decision within six months/)).toBeVisible();
   await shot(s, "statement");
+});
+
+test("a moderator restricts a member's messaging; the member's open chat refuses the next message and says until when", async ({
+  browser,
+}) => {
+  const name = `Rex Rude ${Date.now().toString(36)}`;
+  const member = await createChatMember({ name });
+  const other = await createChatMember({ name: "Olga Other" });
+  const s = await memberPage(browser, member.email);
+  await firstMessage(s, other.id, "You are ugly anyway");
+
+  const r = await memberPage(browser, other.email);
+  await r.goto(`/report?member=${member.id}`);
+  await r.getByLabel("Reason").selectOption("harassment");
+  await r.getByLabel("Explanation").fill("Insults me in the chat.");
+  await r.getByRole("button", { name: "Send report" }).click();
+  await expect(r.getByRole("heading", { name: "Thank you for your report" })).toBeVisible();
+
+  const m = await moderatorPage(browser);
+  await m.goto("/admin/reports");
+  await m
+    .getByRole("row", { name: new RegExp(name) })
+    .getByRole("link", { name: "Open" })
+    .click();
+  await m.locator('select[name="action"]').selectOption("restrict_messaging");
+  await m.getByLabel(/^Days/).fill("7");
+  await m.getByLabel("Rule broken (section of the terms)").selectOption("conduct");
+  await m.getByLabel(/^Facts/).fill("Insulted a member in the chat after she declined.");
+  await m.getByRole("button", { name: "Decide" }).click();
+  await expect(m).toHaveURL(/\/admin\/reports$/);
+
+  // The open chat (JavaScript, socket): the next message is refused with the reason, nothing is shown as sent.
+  await s.getByRole("textbox", { name: "Message" }).fill("Hello?");
+  await s.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(s.getByText("A moderator has restricted your messaging: you cannot send messages")).toBeVisible();
+  await expect(s.locator(".chat-msg.is-mine")).toHaveCount(1);
+  await shot(s, "chat-restricted-live");
+  // Reloaded: the send box is replaced by the reason and its end, with the way to the statement.
+  await s.reload();
+  await expect(s.getByText(/A moderator has restricted your messaging until/)).toBeVisible();
+  await expect(s.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+  await shot(s, "chat-restricted");
+  // Without JavaScript too.
+  const n = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  await login(n, member.email);
+  await n.goto(new URL(s.url()).pathname);
+  await expect(n.getByText(/A moderator has restricted your messaging until/)).toBeVisible();
 });

@@ -11,30 +11,9 @@ import { sendMessage } from "../../app/models/chat.server";
 import { PRICES, cid, connect, openSocket, pair } from "./chat-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
+import { decideAs, mailsTo, moderator, reportedCase } from "./moderation-support";
 
 const PASSWORD = "Member-pass-2026";
-
-async function reportedCase(target: { id: string }, category = "harassment", targetParam = `member=${target.id}`) {
-  const reporter = await createMember({ language: "fr" });
-  const res = await post(
-    `/report?${targetParam}`,
-    { category, explanation: "Rude and threatening messages" },
-    { cookie: await sessionCookie(reporter.id) },
-  );
-  expect(res.status).toBe(302);
-  const c = await env.DB.prepare("SELECT id FROM moderation_cases WHERE member_id = ?1 AND status = 'open'")
-    .bind(target.id)
-    .first<{ id: string }>();
-  return { caseId: c!.id, reporter };
-}
-const moderator = async () => operatorCookie((await createOperator("moderator")).id);
-const decideAs = (cookie: string, caseId: string, form: Record<string, string>) =>
-  post(`/admin/reports/${caseId}`, { intent: "decide", ...form }, { cookie });
-const mailsTo = (to: string) =>
-  env.DB.prepare('SELECT subject, text FROM mail_outbox WHERE "to" = ?1 ORDER BY id')
-    .bind(to)
-    .all<{ subject: string; text: string }>()
-    .then((r) => r.results);
 
 describe("decisions", () => {
   it("a ban ends every session, closes open sockets, hides the member, shows the statement at login in their language, tells the reporter", async () => {
