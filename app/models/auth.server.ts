@@ -17,7 +17,7 @@ import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.s
 import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
 import { operatorLogin, type Operator } from "./admin/operators.server";
-import { activeSuspension, liftEndedSuspension, statementToken } from "./moderation.server";
+import { activeSuspension, liftEndedRestrictions, statementToken } from "./moderation.server";
 
 const DEVICE_DAYS = 365;
 
@@ -88,7 +88,7 @@ const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request 
   const decisionId = await activeSuspension(env.DB, result.userId);
   if (decisionId)
     throw new LoginRefused({ reason: "suspended", statement: await statementToken(env.SESSION_SECRET, decisionId) });
-  await liftEndedSuspension(env.DB, result.userId);
+  await liftEndedRestrictions(env.DB, undefined, result.userId);
   return { userId: result.userId, language: result.language };
 });
 

@@ -4,7 +4,7 @@
  * is its most severe category (minor and non-consensual imagery first). The reporter gets a
  * confirmation mail in their language. Operators decide in the console (app/routes/admin.reports*).
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { REPORT_CATEGORIES, type DecisionAction, type ReportCategory } from "../../db/schema";
 import type { Language } from "~/lib/constants";
@@ -458,19 +458,36 @@ export async function activeSuspension(d1: D1Database, memberId: string, now = n
   return row?.id ?? null;
 }
 
-/** After a suspension ran out: the member is shown again (called at their next login). */
-export async function liftEndedSuspension(d1: D1Database, memberId: string, now = nowS()) {
+/**
+ * The one rule that ends restrictions whose time has passed (decision 173), for one member (their
+ * login) or for everyone (the hourly cron, app/lib/scheduled.server.ts): a profile still "suspended"
+ * whose suspension has ended is shown again (active; disabled while the e-mail is unconfirmed), and
+ * an ended messaging restriction is cleared. Guarded on the current state, so a second run, or a run
+ * racing a login, changes nothing; a ban (BAN_UNTIL) never ends here.
+ */
+export async function liftEndedRestrictions(d1: D1Database, now = nowS(), memberId?: string) {
+  const db = getDb(d1);
   const { profiles, users } = schema;
-  await getDb(d1)
-    .update(profiles)
-    .set({ status: "active" })
-    .where(
-      and(
-        eq(profiles.userId, memberId),
-        eq(profiles.status, "suspended"),
-        sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${memberId} AND ${users.suspendedUntil} <= ${now})`,
+  const [shown, cleared] = await db.batch([
+    db
+      .update(profiles)
+      .set({
+        status: sql`CASE WHEN (SELECT ${users.status} FROM ${users} WHERE ${users.id} = ${profiles.userId}) = 'not_confirmed'
+          THEN 'disabled' ELSE 'active' END`,
+      })
+      .where(
+        and(
+          eq(profiles.status, "suspended"),
+          memberId ? eq(profiles.userId, memberId) : undefined,
+          sql`${profiles.userId} IN (SELECT ${users.id} FROM ${users} WHERE ${users.suspendedUntil} <= ${now} AND ${users.deletedAt} IS NULL)`,
+        ),
       ),
-    );
+    db
+      .update(users)
+      .set({ messagingRestrictedUntil: null })
+      .where(and(lte(users.messagingRestrictedUntil, now), memberId ? eq(users.id, memberId) : undefined)),
+  ]);
+  return { shown: shown.meta.changes ?? 0, cleared: cleared.meta.changes ?? 0 };
 }
 
 /** The member's decisions, newest first (their account's statements page). */

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GIFTS } from "../../app/chat/gifts";
+import { runScheduled } from "../../app/lib/scheduled.server";
 import { sendMessage } from "../../app/models/chat.server";
 import { PRICES, cid, connect, count, is, pair } from "./chat-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
@@ -134,5 +135,73 @@ describe("restrict messaging", () => {
     expect(again.status).toBe(302);
     expect(await messages(conversationId)).toBe(2);
     expect(await credits(alice.id)).toBe(before - PRICES.message);
+  });
+});
+
+describe("ended restrictions are lifted by the cron, without a login", () => {
+  const state = (id: string) =>
+    env.DB.prepare(
+      "SELECT p.status, u.suspended_until, u.messaging_restricted_until AS restricted FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1",
+    )
+      .bind(id)
+      .first<{ status: string; suspended_until: number | null; restricted: number | null }>();
+  const decided = async (target: { id: string }, form: Record<string, string>) => {
+    const { caseId } = await reportedCase(target, "spam");
+    const res = await decideAs(await moderator(), caseId, {
+      rule: "commercial",
+      facts: "Advertised a paid service.",
+      ...form,
+    });
+    expect(res.status).toBe(302);
+  };
+
+  it("shows a member again once the suspension has passed, clears an ended restriction, keeps bans and running ones; twice changes nothing", async () => {
+    // A stopped clock the Worker reads too: the decisions are taken at t0, the cron runs at chosen times.
+    const t0 = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: t0 });
+    const suspended = await createMember();
+    const banned = await createMember();
+    const longer = await createMember();
+    const restrictedOne = await createMember();
+    const unconfirmed = await createMember({ status: "not_confirmed", profileStatus: "disabled" });
+    const hiddenOtherwise = await createMember({ profileStatus: "disabled" });
+    await decided(suspended, { action: "suspend", days: "3" });
+    await decided(banned, { action: "ban" });
+    await decided(longer, { action: "suspend", days: "10" });
+    await decided(restrictedOne, { action: "restrict_messaging", days: "1" });
+    await decided(unconfirmed, { action: "suspend", days: "1" });
+    // A profile not hidden by moderation is never touched by the lift, whatever its suspended_until says.
+    await env.DB.prepare("UPDATE users SET suspended_until = 1 WHERE id = ?1").bind(hiddenOtherwise.id).run();
+
+    await runScheduled(null, env as never);
+    expect((await state(suspended.id))?.status).toBe("suspended");
+    expect((await state(restrictedOne.id))?.restricted).not.toBeNull();
+
+    vi.setSystemTime(t0 + 3 * DAY * 1000 + 60_000);
+    await runScheduled(null, env as never);
+    const after = async () => ({
+      suspended: (await state(suspended.id))?.status,
+      banned: (await state(banned.id))?.status,
+      longer: (await state(longer.id))?.status,
+      restricted: (await state(restrictedOne.id))?.restricted,
+      unconfirmed: (await state(unconfirmed.id))?.status,
+      hiddenOtherwise: (await state(hiddenOtherwise.id))?.status,
+    });
+    const lifted = await after();
+    expect(lifted).toEqual({
+      suspended: "active",
+      banned: "suspended",
+      longer: "suspended",
+      restricted: null,
+      unconfirmed: "disabled",
+      hiddenOtherwise: "disabled",
+    });
+    // Shown again in search without having logged in.
+    const viewer = await createMember();
+    expect((await get(`/members/${suspended.id}`, { cookie: await sessionCookie(viewer.id) })).status).toBe(200);
+    // A second run (or the next hour) changes nothing.
+    const { liftEndedRestrictions } = await import("../../app/models/moderation.server");
+    expect(await liftEndedRestrictions(env.DB, Math.floor(Date.now() / 1000))).toEqual({ shown: 0, cleared: 0 });
+    expect(await after()).toEqual(lifted);
   });
 });
