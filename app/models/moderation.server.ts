@@ -336,10 +336,10 @@ export async function decide(
   return { ok: true, decisionId: id };
 }
 
-/** A decision with what its statement shows. */
-export async function statementOf(d1: D1Database, decisionId: string) {
+/** Decisions with what their statements show (one query for one decision and for a member's list). */
+function statementQuery(d1: D1Database) {
   const { decisions, users, profiles, brands, moderationCases: cases } = schema;
-  const [row] = await getDb(d1)
+  return getDb(d1)
     .select({
       d: decisions,
       email: users.email,
@@ -355,8 +355,22 @@ export async function statementOf(d1: D1Database, decisionId: string) {
     .innerJoin(profiles, eq(profiles.userId, decisions.memberId))
     .innerJoin(brands, eq(brands.id, users.brandId))
     .innerJoin(cases, eq(cases.id, decisions.caseId))
-    .where(eq(decisions.id, decisionId));
+    .$dynamic();
+}
+
+/** A decision with what its statement shows. */
+export async function statementOf(d1: D1Database, decisionId: string) {
+  const [row] = await statementQuery(d1).where(eq(schema.decisions.id, decisionId));
   return row ?? null;
+}
+
+/** Every restriction decided about the member, newest first (their account's statements page). */
+export function statementsOf(d1: D1Database, memberId: string) {
+  const { decisions } = schema;
+  return statementQuery(d1)
+    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} != 'no_action'`))
+    .orderBy(sql`${decisions.createdAt} DESC`, sql`${decisions}.rowid DESC`)
+    .limit(100);
 }
 export type Statement = NonNullable<Awaited<ReturnType<typeof statementOf>>>;
 
@@ -373,11 +387,53 @@ export function statementLines(t: (key: string, vars?: Record<string, unknown>) 
   };
 }
 
+/** The language a member's statements are shown and mailed in: their own, whatever the browser's. */
+export const memberLanguage = (language: string): Language =>
+  REPORT_LANGS.includes(language as Language) ? (language as Language) : "en";
+
+/**
+ * What a statement page shows (the account's list, the ban page, the mailed link): its lines and
+ * labels in the member's language and the signed link to the decision, where it can be appealed.
+ */
+export async function statementView(secret: string, s: Statement) {
+  const lng = memberLanguage(s.language);
+  const t = await getFixedT(lng, "safety");
+  return {
+    id: s.d.id,
+    lang: lng,
+    lines: statementLines(t, s, lng),
+    labels: {
+      facts: t("statement.facts"),
+      rule: t("statement.rule"),
+      date: t("statement.date"),
+      appeal: t("statement.appeal"),
+      appealAction: t("statements.appealLink"),
+    },
+    href: `/statement/${encodeURIComponent(await statementToken(secret, s.d.id))}`,
+  };
+}
+export type StatementView = Awaited<ReturnType<typeof statementView>>;
+
+/**
+ * The ban page's statement (decision 173): a signed token of a ban decision. A member who is logged
+ * in only ever sees their own (a token of someone else's decision shows nothing).
+ */
+export async function banStatement(
+  env: Pick<Env, "DB" | "SESSION_SECRET">,
+  token: string,
+  viewerId: string | null,
+): Promise<StatementView | null> {
+  const id = await decisionOfToken(env.SESSION_SECRET, token);
+  const s = id ? await statementOf(env.DB, id) : null;
+  if (!s || s.d.action !== "ban" || (viewerId && viewerId !== s.d.memberId)) return null;
+  return statementView(env.SESSION_SECRET, s);
+}
+
 async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brandDomain: string) => string) {
   const s = await statementOf(env.DB, decisionId);
   if (!s) return;
   const origin = originOf(s.brandDomain);
-  const lng = (REPORT_LANGS.includes(s.language as Language) ? s.language : "en") as Language;
+  const lng = memberLanguage(s.language);
   const t = await getFixedT(lng, "safety");
   const mailer = mailerFor(env);
   if (s.d.action !== "no_action") {
@@ -416,10 +472,7 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
     .where(eq(notices.caseId, s.d.caseId));
   for (const r of reporters) {
     if (!r.email) continue;
-    const rt = await getFixedT(
-      (REPORT_LANGS.includes(r.language as Language) ? r.language : "en") as Language,
-      "safety",
-    );
+    const rt = await getFixedT(memberLanguage(r.language), "safety");
     const vars = { brand: s.brandName, target: rt(`target.${s.targetType}`) };
     const { text, html } = renderMail({
       greeting: rt("mail.greetingVisitor"),
@@ -441,10 +494,14 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
 const REPORT_LANGS: readonly Language[] = ["da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv"];
 
 /** The member's current suspension or ban (its decision), if any: the login shows it instead of logging in. */
-export async function activeSuspension(d1: D1Database, memberId: string, now = nowS()): Promise<string | null> {
+export async function activeSuspension(
+  d1: D1Database,
+  memberId: string,
+  now = nowS(),
+): Promise<{ id: string; ban: boolean } | null> {
   const { decisions } = schema;
   const [row] = await getDb(d1)
-    .select({ id: decisions.id })
+    .select({ id: decisions.id, ban: sql<number>`${decisions.action} = 'ban'` })
     .from(decisions)
     .where(
       and(
@@ -455,7 +512,7 @@ export async function activeSuspension(d1: D1Database, memberId: string, now = n
     )
     .orderBy(sql`${decisions.endsAt} DESC`)
     .limit(1);
-  return row?.id ?? null;
+  return row ? { id: row.id, ban: !!row.ban } : null;
 }
 
 /**
@@ -488,15 +545,4 @@ export async function liftEndedRestrictions(d1: D1Database, now = nowS(), member
       .where(and(lte(users.messagingRestrictedUntil, now), memberId ? eq(users.id, memberId) : undefined)),
   ]);
   return { shown: shown.meta.changes ?? 0, cleared: cleared.meta.changes ?? 0 };
-}
-
-/** The member's decisions, newest first (their account's statements page). */
-export async function decisionsOf(d1: D1Database, memberId: string) {
-  const { decisions } = schema;
-  return getDb(d1)
-    .select({ id: decisions.id })
-    .from(decisions)
-    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} != 'no_action'`))
-    .orderBy(sql`${decisions.createdAt} DESC`)
-    .limit(50);
 }

@@ -1,12 +1,13 @@
 /**
  * A statement of reasons (DSA Art. 17, decision 167), reachable without logging in through the
- * signed link in the mail: a suspended or banned member who logs in lands here and sees nothing else.
+ * signed link in the mail: a suspended member who logs in lands here and sees nothing else.
  * Shown in the member's own language, whatever the browser's.
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
-import { isLanguage, getFixedT } from "~/lib/i18n.server";
-import { decisionOfToken, statementLines, statementOf } from "~/models/moderation.server";
+import { useLoaderData } from "@remix-run/react";
+import { getFixedT } from "~/lib/i18n.server";
+import { decisionOfToken, memberLanguage, statementOf, statementView } from "~/models/moderation.server";
+import { StatementCard } from "~/components/safety/StatementCard";
 import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common"], layout: "empty" };
@@ -16,48 +17,17 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const id = await decisionOfToken(context.env.SESSION_SECRET, params.token ?? "");
   const s = id ? await statementOf(context.env.DB, id) : null;
   if (!s) throw new Response("Not found", { status: 404 });
-  const lng = isLanguage(s.language) ? s.language : "en";
-  const t = await getFixedT(lng, "safety");
-  const lines = statementLines(t, s, lng);
-  return {
-    lang: lng,
-    title: t("statement.title"),
-    labels: {
-      facts: t("statement.facts"),
-      rule: t("statement.rule"),
-      date: t("statement.date"),
-      appeal: t("statement.appeal"),
-    },
-    lines,
-  };
+  const t = await getFixedT(memberLanguage(s.language), "safety");
+  return { title: t("statement.title"), statement: await statementView(context.env.SESSION_SECRET, s) };
 }
 
 export default function StatementPage() {
-  const s = useLoaderData<typeof loader>();
+  const { title, statement } = useLoaderData<typeof loader>();
   return (
-    <div className="container container-narrow account-page" lang={s.lang}>
-      <h1>{s.title}</h1>
-      <div className="card form-card">
-        <p>
-          <strong>{s.lines.what}</strong>
-        </p>
-        <dl className="statement">
-          <dt>{s.labels.facts}</dt>
-          <dd>{s.lines.facts}</dd>
-          {s.lines.rule ? (
-            <>
-              <dt>{s.labels.rule}</dt>
-              <dd>
-                <Link to="/pages/terms">{s.lines.rule}</Link>
-              </dd>
-            </>
-          ) : null}
-          <dt>{s.labels.date}</dt>
-          <dd>{s.lines.date}</dd>
-        </dl>
-        <p>{s.lines.automated}</p>
-        <p>{s.labels.appeal}</p>
-      </div>
+    <div className="container container-narrow account-page" lang={statement.lang}>
+      <h1>{title}</h1>
+      {/* This page is the decision's own page (where it is appealed): no link to itself. */}
+      <StatementCard s={statement} appealLink={false} />
     </div>
   );
 }

@@ -90,11 +90,15 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   await s.locator('input[name="email"]').fill(sender.email);
   await s.locator('input[name="password"]').fill(PASSWORD);
   await s.locator('form:has(input[name="password"]) button[type="submit"]').click();
-  await expect(s).toHaveURL(/\/statement\//);
+  await expect(s).toHaveURL(/\/pages\/ban\?statement=/);
   await expect(s.getByText("We closed your account permanently.")).toBeVisible();
   await expect(s.getByText("Asked a member for 200 euros in gift cards.")).toBeVisible();
   await expect(s.getByText(/appeal this decision within six months/)).toBeVisible();
-  await shot(s, "statement");
+  // The ban page: the reason and the appeal link, nothing else of the site (no menus, no search).
+  await expect(s.getByRole("link", { name: "Appeal this decision" })).toHaveAttribute("href", /^\/statement\//);
+  await expect(s.getByRole("navigation")).toHaveCount(0);
+  await expect(s.getByRole("link", { name: /Search/ })).toHaveCount(0);
+  await shot(s, "ban-page");
 });
 
 test("a moderator restricts a member's messaging; the member's open chat refuses the next message and says until when", async ({
@@ -142,4 +146,10 @@ test("a moderator restricts a member's messaging; the member's open chat refuses
   await login(n, member.email);
   await n.goto(new URL(s.url()).pathname);
   await expect(n.getByText(/A moderator has restricted your messaging until/)).toBeVisible();
+  // The statement is in the account: settings → decisions about my account.
+  await s.getByRole("link", { name: "Read the reasons and how to appeal" }).click();
+  await expect(s).toHaveURL(/\/settings\/statements$/);
+  await expect(s.getByRole("heading", { name: /We restricted your messaging until/ })).toBeVisible();
+  await expect(s.getByText("Insulted a member in the chat after she declined.")).toBeVisible();
+  await shot(s, "statements");
 });
