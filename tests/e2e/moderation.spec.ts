@@ -153,3 +153,24 @@ test("a moderator restricts a member's messaging; the member's open chat refuses
   await expect(s.getByText("Insulted a member in the chat after she declined.")).toBeVisible();
   await shot(s, "statements");
 });
+
+test("a visitor reports a member from a lander's report link and from a member landing (plain links, no JavaScript)", async ({
+  browser,
+}) => {
+  const v = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  await v.goto("/landers/gallery");
+  await v.locator(".ld-report summary").click();
+  const first = v.locator(".ld-report a").first();
+  const href = await first.getAttribute("href");
+  expect(href).toMatch(/^\/report\?member=/);
+  await shot(v, "lander-report-links");
+  await first.click();
+  await expect(v.getByRole("heading", { name: "Report this profile" })).toBeVisible();
+  await expect(v.getByLabel("Your e-mail address")).toBeVisible();
+  // A member landing: the card's own link.
+  const id = new URLSearchParams(href!.split("?")[1]).get("member")!;
+  await v.goto(`/members/${id}/landing`);
+  await v.getByRole("link", { name: "Report this profile" }).click();
+  await expect(v).toHaveURL(new RegExp(`/report\\?member=${id}$`));
+  await expect(v.getByRole("heading", { name: "Report this profile" })).toBeVisible();
+});
