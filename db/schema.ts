@@ -192,6 +192,8 @@ export const users = sqliteTable(
     directdebitBlocked: integer("directdebit_blocked", { mode: "boolean" }).notNull().default(false),
     /** A moderation suspension or ban (decision 167): no login until then (a ban: far in the future). */
     suspendedUntil: integer("suspended_until"),
+    /** A moderation decision "restrict messaging for N days" (decision 173): no message or gift sent until then. */
+    messagingRestrictedUntil: integer("messaging_restricted_until"),
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
   },
@@ -959,7 +961,14 @@ export const notices = sqliteTable(
 );
 
 /** The decisions an operator can take on a case (decision 167). */
-export const DECISION_ACTIONS = ["no_action", "remove_photo", "remove_profile_text", "suspend", "ban"] as const;
+export const DECISION_ACTIONS = [
+  "no_action",
+  "remove_photo",
+  "remove_profile_text",
+  "restrict_messaging",
+  "suspend",
+  "ban",
+] as const;
 export type DecisionAction = (typeof DECISION_ACTIONS)[number];
 
 /**
@@ -979,7 +988,7 @@ export const decisions = sqliteTable(
     /** The section of the terms that was broken (TERMS_RULES in moderation.server.ts); "" for no action. */
     rule: text("rule").notNull().default(""),
     facts: text("facts").notNull(),
-    /** Suspension length; null otherwise. */
+    /** Suspension or messaging restriction length; null otherwise. */
     days: integer("days"),
     endsAt: integer("ends_at"),
     /** The case was opened by an automated signal (the statement says so). */

@@ -19,7 +19,17 @@ export interface WireMessage {
   held: boolean;
 }
 
-export type SendError = "not_found" | "blocked" | "deleted" | "credits" | "length" | "empty" | "gift" | "session";
+export type SendError =
+  | "not_found"
+  | "blocked"
+  | "deleted"
+  | "credits"
+  | "length"
+  | "empty"
+  | "gift"
+  | "session"
+  /** A moderator restricted the sender's messaging (decision 173). */
+  | "restricted";
 
 /** What the sender pays for a message and a gift (computed by pricesFor in app/models/credits.server.ts). */
 export interface ChatPrices {

@@ -8,12 +8,14 @@ import { purgeExpiredTokens } from "../models/tokens.server";
 import { runNotificationSchedules } from "../models/notify.server";
 import { staleRequestsStatement } from "../models/directdebit.server";
 import { requeueStaleChecks } from "../models/payments.server";
+import { liftEndedRestrictions } from "../models/moderation.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
 
 /**
- * The Cron Triggers: notification digests and reminders (hourly and daily), and the daily
+ * The Cron Triggers: notification digests and reminders and the end of ended moderation restrictions
+ * (hourly and daily), and the daily
  * housekeeping, where each model purges its own rows; the quota counters (shared by accounts and
  * likes, keyed by day) simply expire here.
  */
@@ -23,6 +25,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   const now = Math.floor(Date.now() / 1000);
   // Payments and refunds whose provider answer was lost and whose queued re-check went missing.
   await requeueStaleChecks(env, now);
+  // Suspensions and messaging restrictions that have ended, without waiting for a login (decision 173).
+  await liftEndedRestrictions(env.DB, now);
   if (controller?.cron === HOURLY_CRON) return;
   await purgeExpiredSessions(env.DB, now);
   await purgeExpiredTokens(env.DB, now);

@@ -224,7 +224,9 @@ export async function decideAppeal(
         );
         break;
       }
-      // INTEGRATOR (t20a): case "restrict_messaging": restore.push(db.update(users).set({ messagingRestrictedUntil: null }).where(and(eq(users.id, memberId), ours)));
+      case "restrict_messaging":
+        restore.push(db.update(users).set({ messagingRestrictedUntil: null }).where(and(eq(users.id, memberId), ours)));
+        break;
       default:
         break;
     }

@@ -17,7 +17,7 @@ import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.s
 import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
 import { operatorLogin, type Operator } from "./admin/operators.server";
-import { activeSuspension, liftEndedSuspension, statementToken } from "./moderation.server";
+import { activeSuspension, liftEndedRestrictions, statementToken } from "./moderation.server";
 
 const DEVICE_DAYS = 365;
 
@@ -62,6 +62,7 @@ export type AuthRefusal =
   | { reason: "blocked"; minutes: number }
   | { reason: "rate_limited" }
   | { reason: "code" }
+  /** `statement`: the page (path) that shows the member the statement of reasons. */
   | { reason: "suspended"; statement: string };
 
 /** Thrown by a strategy's verify; remix-auth hands it back as the AuthorizationError's cause. */
@@ -84,11 +85,17 @@ const formStrategy = new FormStrategy<AuthUser>(async ({ form, context, request 
   const brand = await getBrandByHost(env, request.headers.get("Host"));
   const result = await login(env, brand, email, password, await loginClient(request, strategyContext, brand));
   if (!result.ok) throw new LoginRefused(result);
-  // A suspended or banned member is not logged in: the route shows the statement of reasons instead (decision 167).
-  const decisionId = await activeSuspension(env.DB, result.userId);
-  if (decisionId)
-    throw new LoginRefused({ reason: "suspended", statement: await statementToken(env.SESSION_SECRET, decisionId) });
-  await liftEndedSuspension(env.DB, result.userId);
+  // A suspended or banned member is not logged in: the route shows the statement of reasons instead
+  // (decision 167); a ban on the ban page, with the reason and the appeal link and nothing else (decision 173).
+  const active = await activeSuspension(env.DB, result.userId);
+  if (active) {
+    const token = encodeURIComponent(await statementToken(env.SESSION_SECRET, active.id));
+    throw new LoginRefused({
+      reason: "suspended",
+      statement: active.ban ? `/pages/ban?statement=${token}` : `/statement/${token}`,
+    });
+  }
+  await liftEndedRestrictions(env.DB, undefined, result.userId);
   return { userId: result.userId, language: result.language };
 });
 

@@ -23,6 +23,7 @@ import { logError } from "~/lib/log.server";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
 import { shownPhotoSql } from "./photos.server";
+import { messagingRestricted } from "./moderation-rules";
 
 const DAY = 86_400;
 const PREVIEW_CHARS = 120;
@@ -304,7 +305,7 @@ export async function hideConversation(db: D1Database, conversationId: string, m
 
 export type StartResult =
   | { ok: true; id: string; created: boolean }
-  | { ok: false; error: "not_found" | "self" | "blocked" | "premium" };
+  | { ok: false; error: "not_found" | "self" | "blocked" | "premium" | "restricted" };
 
 /** The name and photo shown in the header of a chat with `otherId` (null: no such member). */
 export async function otherMemberCard(db: D1Database, otherId: string) {
@@ -327,7 +328,14 @@ export async function findConversationWith(db: D1Database, memberId: string, oth
   return row?.id ?? null;
 }
 
-type StartCheck = { other_ok: number; blocked: number; paid: number; started: number; existing: string | null };
+type StartCheck = {
+  other_ok: number;
+  blocked: number;
+  paid: number;
+  started: number;
+  existing: string | null;
+  restricted_until: number | null;
+};
 
 async function startCheck(db: D1Database, memberId: string, otherId: string) {
   const [a, b] = orderedPair(memberId, otherId);
@@ -336,6 +344,7 @@ async function startCheck(db: D1Database, memberId: string, otherId: string) {
       `SELECT EXISTS(SELECT 1 FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = ?2 AND u.deleted_at IS NULL) AS other_ok,
               EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1)) AS blocked,
               (SELECT paid_user FROM users WHERE id = ?1) AS paid,
+              (SELECT messaging_restricted_until FROM users WHERE id = ?1) AS restricted_until,
               (SELECT COUNT(*) FROM conversations WHERE started_by = ?1) AS started,
               (SELECT id FROM conversations WHERE member_a = ?3 AND member_b = ?4) AS existing`,
     )
@@ -353,6 +362,8 @@ export async function canStart(db: D1Database, memberId: string, otherId: string
   if (!c || !c.other_ok) return { ok: false, error: "not_found" };
   if (c.blocked) return { ok: false, error: "blocked" };
   if (c.existing) return { ok: true, id: c.existing, created: false };
+  // A restricted member starts nothing (a free member's FREE_CONVERSATIONS are not spent on it).
+  if (messagingRestricted(c.restricted_until)) return { ok: false, error: "restricted" };
   if (!c.paid && c.started >= FREE_CONVERSATIONS) return { ok: false, error: "premium" };
   return { ok: true, id: "", created: false };
 }
@@ -393,7 +404,7 @@ export async function startConversation(db: D1Database, memberId: string, otherI
 
 export type FirstSendResult =
   | { ok: true; id: string }
-  | { ok: false; error: "not_found" | "self" | "blocked" | "premium" | SendError };
+  | { ok: false; error: "not_found" | "self" | "blocked" | "premium" | "restricted" | SendError };
 
 /**
  * The first message to `otherId`: the start rules, then a member with too few credits for it is
@@ -455,6 +466,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
                       AND NOT EXISTS (SELECT 1 FROM profiles op WHERE op.user_id = o.id AND op.status = 'suspended'))
             AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)
             AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)
+            AND (users.messaging_restricted_until IS NULL OR users.messaging_restricted_until <= ?7)
             AND (?6 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?6 AND user_id = ?1 AND expires_at > ?7))`,
       params: [i.conversationId, i.clientId, body, i.sessionHash ?? null, now],
     }),
@@ -520,6 +532,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
 
 const SENDER_SQL = `
 SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
+       coalesce(u.messaging_restricted_until, 0) > ?4 AS restricted,
        (?3 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?3 AND user_id = u.id AND expires_at > ?4)) AS session_live,
        (EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id))
         OR EXISTS(SELECT 1 FROM profiles WHERE user_id = o.id AND status = 'suspended')) AS blocked,
@@ -537,6 +550,7 @@ type SenderRow = {
   other_id: string;
   other_deleted: number | null;
   blocked: number;
+  restricted: number;
   session_live: number;
   message_length: number;
 };
@@ -557,6 +571,7 @@ async function whyNotSent(db: D1Database, i: SendInput, body: string, cost: numb
   const earlier = (dup!.results as MessageRow[])[0];
   if (earlier)
     return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
+  if (s.restricted) return { ok: false, error: "restricted" };
   if (s.other_deleted) return { ok: false, error: "deleted" };
   if (s.blocked) return { ok: false, error: "blocked" };
   if (i.kind === "text") {

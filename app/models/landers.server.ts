@@ -116,6 +116,8 @@ export async function loadLander(
       points: t("pages:landers.points", { ...vars, returnObjects: true }) as string[],
       online: t("online"),
       locked: t("locked"),
+      // Visitors may report a member shown here (a plain link to /report, decision 173).
+      report: t("report"),
       // The "near you" wording; a visual heads a list with it only when that list is near (nearList), else with `online`.
       near: place ? t("nearPlace", { place }) : t("nearYou"),
       you: t("you"),

@@ -4,7 +4,7 @@
  * is its most severe category (minor and non-consensual imagery first). The reporter gets a
  * confirmation mail in their language. Operators decide in the console (app/routes/admin.reports*).
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { REPORT_CATEGORIES, type DecisionAction, type ReportCategory } from "../../db/schema";
 import type { Language } from "~/lib/constants";
@@ -16,8 +16,10 @@ import { mailerFor, renderMail } from "./mail.server";
 import { appealDeadline, holdPhotoStatement } from "./held-photos.server";
 import { deleteObjects } from "./photos.server";
 import { closeRevokedSockets } from "./session.server";
+import { decisionDate, hasDays } from "./moderation-rules";
 
 export { REPORT_CATEGORIES, type ReportCategory };
+export { hasDays, messagingRestricted } from "./moderation-rules";
 export const severityOf = (category: ReportCategory) => REPORT_CATEGORIES.indexOf(category);
 /** Categories where the reporter confirms good faith and explains (DSA Art. 16(2)). */
 export const needsGoodFaith = (category: ReportCategory) => category === "illegal";
@@ -243,6 +245,7 @@ export async function decide(
       aboutMe: profiles.aboutMe,
       profileStatus: profiles.status,
       suspendedUntil: users.suspendedUntil,
+      messagingRestrictedUntil: users.messagingRestrictedUntil,
     })
     .from(cases)
     .innerJoin(users, eq(users.id, cases.memberId))
@@ -256,7 +259,12 @@ export async function decide(
   // A removed photo waits for the appeal window (decision 174), except minor and non-consensual
   // intimate imagery: the case's severity is its most severe notice, and those are deleted at once.
   const holdPhoto = input.action === "remove_photo" && !DELETE_AT_ONCE.includes(REPORT_CATEGORIES[c.c.severity]!);
-  const endsAt = input.action === "ban" ? BAN_UNTIL : input.action === "suspend" ? now + (input.days ?? 1) * DAY : null;
+  const endsAt =
+    input.action === "ban"
+      ? BAN_UNTIL
+      : hasDays(input.action)
+        ? now + Math.min(Math.max(input.days ?? 1, 1), SUSPEND_MAX_DAYS) * DAY
+        : null;
   const removed =
     input.action === "remove_profile_text"
       ? { aboutMe: c.aboutMe }
@@ -264,7 +272,9 @@ export async function decide(
         ? { photoId: c.c.targetId, held: holdPhoto }
         : input.action === "suspend" || input.action === "ban"
           ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
-          : null;
+          : input.action === "restrict_messaging"
+            ? { messagingRestrictedUntil: c.messagingRestrictedUntil }
+            : null;
   // Every effect below runs only if this batch's decision row exists, i.e. the case was still open.
   const decided = sql`EXISTS (SELECT 1 FROM ${decisions} WHERE ${decisions.id} = ${id})`;
   const effects =
@@ -309,7 +319,17 @@ export async function decide(
                 .where(and(eq(profiles.userId, memberId), decided)),
               db.delete(sessions).where(and(eq(sessions.userId, memberId), decided)),
             ]
-          : [];
+          : input.action === "restrict_messaging"
+            ? [
+                // The member keeps logging in and browsing; the chat's guarded send refuses until then.
+                db
+                  .update(users)
+                  .set({
+                    messagingRestrictedUntil: sql`max(coalesce(${users.messagingRestrictedUntil}, 0), ${endsAt})`,
+                  })
+                  .where(and(eq(users.id, memberId), decided)),
+              ]
+            : [];
   // Guarded chain: the case's status guard decides whether anything else happens. The INSERT … SELECTs
   // list every column in table order (a null id takes the next rowid).
   const [closed] = await db.batch([
@@ -319,7 +339,7 @@ export async function decide(
       .where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
     db.insert(decisions)
       .select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
-      ${input.action === "suspend" ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}, NULL
+      ${hasDays(input.action) ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}, NULL
       WHERE changes() = 1`),
     ...effects,
     db.insert(auditLog)
@@ -334,10 +354,10 @@ export async function decide(
   return { ok: true, decisionId: id };
 }
 
-/** A decision with what its statement shows. */
-export async function statementOf(d1: D1Database, decisionId: string) {
+/** Decisions with what their statements show (one query for one decision and for a member's list). */
+function statementQuery(d1: D1Database) {
   const { decisions, users, profiles, brands, moderationCases: cases } = schema;
-  const [row] = await getDb(d1)
+  return getDb(d1)
     .select({
       d: decisions,
       email: users.email,
@@ -353,15 +373,28 @@ export async function statementOf(d1: D1Database, decisionId: string) {
     .innerJoin(profiles, eq(profiles.userId, decisions.memberId))
     .innerJoin(brands, eq(brands.id, users.brandId))
     .innerJoin(cases, eq(cases.id, decisions.caseId))
-    .where(eq(decisions.id, decisionId));
+    .$dynamic();
+}
+
+/** A decision with what its statement shows. */
+export async function statementOf(d1: D1Database, decisionId: string) {
+  const [row] = await statementQuery(d1).where(eq(schema.decisions.id, decisionId));
   return row ?? null;
+}
+
+/** Every restriction decided about the member, newest first (their account's statements page). */
+export function statementsOf(d1: D1Database, memberId: string) {
+  const { decisions } = schema;
+  return statementQuery(d1)
+    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} != 'no_action'`))
+    .orderBy(sql`${decisions.createdAt} DESC`, sql`${decisions}.rowid DESC`)
+    .limit(100);
 }
 export type Statement = NonNullable<Awaited<ReturnType<typeof statementOf>>>;
 
 /** The statement's lines in the member's language (the mail and the pages show the same). */
 export function statementLines(t: (key: string, vars?: Record<string, unknown>) => string, s: Statement, lng: string) {
-  const date = (at: number) =>
-    new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
+  const date = (at: number) => decisionDate(lng, at);
   const d = s.d;
   return {
     what: t(`statement.what.${d.action}`, { until: d.endsAt ? date(d.endsAt) : "" }),
@@ -372,11 +405,53 @@ export function statementLines(t: (key: string, vars?: Record<string, unknown>) 
   };
 }
 
+/** The language a member's statements are shown and mailed in: their own, whatever the browser's. */
+export const memberLanguage = (language: string): Language =>
+  REPORT_LANGS.includes(language as Language) ? (language as Language) : "en";
+
+/**
+ * What a statement page shows (the account's list, the ban page, the mailed link): its lines and
+ * labels in the member's language and the signed link to the decision, where it can be appealed.
+ */
+export async function statementView(secret: string, s: Statement) {
+  const lng = memberLanguage(s.language);
+  const t = await getFixedT(lng, "safety");
+  return {
+    id: s.d.id,
+    lang: lng,
+    lines: statementLines(t, s, lng),
+    labels: {
+      facts: t("statement.facts"),
+      rule: t("statement.rule"),
+      date: t("statement.date"),
+      appeal: t("statement.appeal"),
+      appealAction: t("statements.appealLink"),
+    },
+    href: `/statement/${encodeURIComponent(await statementToken(secret, s.d.id))}`,
+  };
+}
+export type StatementView = Awaited<ReturnType<typeof statementView>>;
+
+/**
+ * The ban page's statement (decision 173): a signed token of a ban decision. A member who is logged
+ * in only ever sees their own (a token of someone else's decision shows nothing).
+ */
+export async function banStatement(
+  env: Pick<Env, "DB" | "SESSION_SECRET">,
+  token: string,
+  viewerId: string | null,
+): Promise<StatementView | null> {
+  const id = await decisionOfToken(env.SESSION_SECRET, token);
+  const s = id ? await statementOf(env.DB, id) : null;
+  if (!s || s.d.action !== "ban" || (viewerId && viewerId !== s.d.memberId)) return null;
+  return statementView(env.SESSION_SECRET, s);
+}
+
 async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brandDomain: string) => string) {
   const s = await statementOf(env.DB, decisionId);
   if (!s) return;
   const origin = originOf(s.brandDomain);
-  const lng = (REPORT_LANGS.includes(s.language as Language) ? s.language : "en") as Language;
+  const lng = memberLanguage(s.language);
   const t = await getFixedT(lng, "safety");
   const mailer = mailerFor(env);
   if (s.d.action !== "no_action") {
@@ -415,10 +490,7 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
     .where(eq(notices.caseId, s.d.caseId));
   for (const r of reporters) {
     if (!r.email) continue;
-    const rt = await getFixedT(
-      (REPORT_LANGS.includes(r.language as Language) ? r.language : "en") as Language,
-      "safety",
-    );
+    const rt = await getFixedT(memberLanguage(r.language), "safety");
     const vars = { brand: s.brandName, target: rt(`target.${s.targetType}`) };
     const { text, html } = renderMail({
       greeting: rt("mail.greetingVisitor"),
@@ -440,10 +512,14 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
 const REPORT_LANGS: readonly Language[] = ["da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv"];
 
 /** The member's current suspension or ban (its decision), if any: the login shows it instead of logging in. */
-export async function activeSuspension(d1: D1Database, memberId: string, now = nowS()): Promise<string | null> {
+export async function activeSuspension(
+  d1: D1Database,
+  memberId: string,
+  now = nowS(),
+): Promise<{ id: string; ban: boolean } | null> {
   const { decisions } = schema;
   const [row] = await getDb(d1)
-    .select({ id: decisions.id })
+    .select({ id: decisions.id, ban: sql<number>`${decisions.action} = 'ban'` })
     .from(decisions)
     .where(
       and(
@@ -455,31 +531,37 @@ export async function activeSuspension(d1: D1Database, memberId: string, now = n
     )
     .orderBy(sql`${decisions.endsAt} DESC`)
     .limit(1);
-  return row?.id ?? null;
+  return row ? { id: row.id, ban: !!row.ban } : null;
 }
 
-/** After a suspension ran out: the member is shown again (called at their next login). */
-export async function liftEndedSuspension(d1: D1Database, memberId: string, now = nowS()) {
+/**
+ * The one rule that ends restrictions whose time has passed (decision 173), for one member (their
+ * login) or for everyone (the hourly cron, app/lib/scheduled.server.ts): a profile still "suspended"
+ * whose suspension has ended is shown again (active; disabled while the e-mail is unconfirmed), and
+ * an ended messaging restriction is cleared. Guarded on the current state, so a second run, or a run
+ * racing a login, changes nothing; a ban (BAN_UNTIL) never ends here.
+ */
+export async function liftEndedRestrictions(d1: D1Database, now = nowS(), memberId?: string) {
+  const db = getDb(d1);
   const { profiles, users } = schema;
-  await getDb(d1)
-    .update(profiles)
-    .set({ status: "active" })
-    .where(
-      and(
-        eq(profiles.userId, memberId),
-        eq(profiles.status, "suspended"),
-        sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${memberId} AND ${users.suspendedUntil} <= ${now})`,
+  const [shown, cleared] = await db.batch([
+    db
+      .update(profiles)
+      .set({
+        status: sql`CASE WHEN (SELECT ${users.status} FROM ${users} WHERE ${users.id} = ${profiles.userId}) = 'not_confirmed'
+          THEN 'disabled' ELSE 'active' END`,
+      })
+      .where(
+        and(
+          eq(profiles.status, "suspended"),
+          memberId ? eq(profiles.userId, memberId) : undefined,
+          sql`${profiles.userId} IN (SELECT ${users.id} FROM ${users} WHERE ${users.suspendedUntil} <= ${now} AND ${users.deletedAt} IS NULL)`,
+        ),
       ),
-    );
-}
-
-/** The member's decisions, newest first (their account's statements page). */
-export async function decisionsOf(d1: D1Database, memberId: string) {
-  const { decisions } = schema;
-  return getDb(d1)
-    .select({ id: decisions.id })
-    .from(decisions)
-    .where(and(eq(decisions.memberId, memberId), sql`${decisions.action} != 'no_action'`))
-    .orderBy(sql`${decisions.createdAt} DESC`)
-    .limit(50);
+    db
+      .update(users)
+      .set({ messagingRestrictedUntil: null })
+      .where(and(lte(users.messagingRestrictedUntil, now), memberId ? eq(users.id, memberId) : undefined)),
+  ]);
+  return { shown: shown.meta.changes ?? 0, cleared: cleared.meta.changes ?? 0 };
 }

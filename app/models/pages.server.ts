@@ -201,6 +201,8 @@ export async function loadMemberLanding(
     form,
     member,
     ageLabel: t("memberLanding.age", { count: member.age }),
+    // Visitors may report the member (decision 173).
+    reportLabel: t("memberLanding.report"),
   };
 }
 

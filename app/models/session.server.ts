@@ -52,10 +52,13 @@ export interface Member {
   unreadMessages: number;
   newLikes: number;
   notificationsDisabled: string[];
+  /** A moderator's "restrict messaging" (decision 173): no sending until then (seconds), or null. */
+  messagingRestrictedUntil: number | null;
 }
 
 const MEMBER_SQL = `
 SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed, u.last_seen_at,
+       u.messaging_restricted_until,
        p.name, p.status AS profile_status, p.main_photo_id, p.country,
        (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
          WHERE cm.user_id = u.id AND cm.hidden_at IS NULL AND cm.conversation_id != ?3) AS unread,
@@ -82,6 +85,7 @@ type MemberRow = {
   unread: number;
   new_likes: number;
   disabled: string | null;
+  messaging_restricted_until: number | null;
 };
 
 function toMember(r: MemberRow): Member {
@@ -102,6 +106,7 @@ function toMember(r: MemberRow): Member {
     unreadMessages: r.unread,
     newLikes: r.new_likes,
     notificationsDisabled: r.disabled ? r.disabled.split(",") : [],
+    messagingRestrictedUntil: r.messaging_restricted_until,
   };
 }
 

@@ -10,7 +10,14 @@ import { paragraph } from "~/lib/text";
 import { linkOrigin } from "~/models/brand.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { caseDetail, messageExcerpt } from "~/models/admin/queue.server";
-import { DECISION_ACTIONS, SUSPEND_MAX_DAYS, TERMS_RULES, actionFits, decide } from "~/models/moderation.server";
+import {
+  DECISION_ACTIONS,
+  SUSPEND_MAX_DAYS,
+  TERMS_RULES,
+  actionFits,
+  decide,
+  hasDays,
+} from "~/models/moderation.server";
 import { ACTION_LABELS, CATEGORY_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -48,7 +55,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!parsed.success) return { error: "Choose a decision and write the facts (at least 10 characters)." };
   const input = parsed.data;
   if (input.action !== "no_action" && !input.rule) return { error: "A restriction needs the rule that was broken." };
-  if (input.action === "suspend" && !input.days) return { error: "A suspension needs its length in days (1 to 365)." };
+  if (hasDays(input.action) && !input.days)
+    return { error: "A suspension or messaging restriction needs its length in days (1 to 365)." };
   const result = await decide(
     context.env,
     operator,
@@ -98,6 +106,7 @@ export default function AdminCase() {
         <p>
           Member <strong>{c.name}</strong> ({c.email}) · profile {c.profileStatus}
           {c.suspendedUntil ? ` · suspended until ${when(c.suspendedUntil)}` : ""}
+          {c.messagingRestrictedUntil ? ` · messaging restricted until ${when(c.messagingRestrictedUntil)}` : ""}
         </p>
         {c.c.targetType === "member" ? <p className="a-muted">About me: {c.aboutMe || "(empty)"}</p> : null}
         {c.c.targetType === "photo" ? (
@@ -180,7 +189,7 @@ export default function AdminCase() {
             </select>
           </label>
           <label className="a-field">
-            <span>Days (suspension only)</span>
+            <span>Days (suspension or messaging restriction)</span>
             <input name="days" type="number" min={1} max={365} />
           </label>
           <label className="a-field">

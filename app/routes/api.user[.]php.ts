@@ -76,11 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.ok) {
     if (result.reason === "rate_limited")
       return answer({ error: "rate_limited", message: t("errors.rateLimited") }, 429);
-    if (result.reason === "suspended")
-      return answer(
-        { error: "account_suspended", statement: `/statement/${encodeURIComponent(result.statement)}` },
-        403,
-      );
+    if (result.reason === "suspended") return answer({ error: "account_suspended", statement: result.statement }, 403);
     return result.reason === "blocked"
       ? answer(
           {

@@ -16,6 +16,7 @@ import { pricesFor } from "~/models/credits.server";
 import { composerData } from "~/chat/composer.server";
 import { discountCodeFields } from "~/models/discounts.server";
 import { requireMember } from "~/models/session.server";
+import { decisionDate, messagingRestricted } from "~/models/moderation-rules";
 import chatStyles from "~/styles/chat.css";
 import { readForm } from "~/lib/body.server";
 
@@ -48,8 +49,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       olderHidden: view.olderHidden,
       otherRead: a.otherUnread === 0,
       list: view.list.map((c) => (c.id === a.id ? { ...c, unread: 0 } : c)),
-      blocked:
-        a.blockedBy === "unavailable"
+      // A restricted member reads but cannot write (decision 173): the send footer says until when.
+      restrictedUntil: messagingRestricted(member.messagingRestrictedUntil)
+        ? decisionDate(lng, member.messagingRestrictedUntil!)
+        : null,
+      blocked: messagingRestricted(member.messagingRestrictedUntil)
+        ? ("restricted" as const)
+        : a.blockedBy === "unavailable"
           ? ("unavailable" as const)
           : a.blockedBy === "other"
             ? ("blockedBy" as const)

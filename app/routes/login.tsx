@@ -26,8 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
   const result = await authenticate("form", request, context, formData);
-  if (!result.ok && result.reason === "suspended")
-    return redirect(`/statement/${encodeURIComponent(result.statement)}`);
+  if (!result.ok && result.reason === "suspended") return redirect(result.statement);
   if (!result.ok) {
     // "errors.blocked|15": conform errors are strings, so the minutes travel after a bar.
     const error =

@@ -15,6 +15,7 @@ import { pricesFor } from "~/models/credits.server";
 import { composerData } from "~/chat/composer.server";
 import { discountCodeFields } from "~/models/discounts.server";
 import { requireMember } from "~/models/session.server";
+import { decisionDate, messagingRestricted } from "~/models/moderation-rules";
 import chatStyles from "~/styles/chat.css";
 import { readForm } from "~/lib/body.server";
 
@@ -35,7 +36,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!other || (!check.ok && (check.error === "not_found" || check.error === "self"))) {
     throw new Response(t("errors.not_found"), { status: 404 });
   }
-  const blocked = check.ok ? null : check.error === "premium" ? ("premium" as const) : ("blocked" as const);
+  const blocked = check.ok
+    ? null
+    : check.error === "premium" || check.error === "restricted"
+      ? check.error
+      : ("blocked" as const);
   const { composer, headers } = await composerData(request, context, {
     brand,
     country: member.country,
@@ -54,6 +59,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       otherRead: false,
       list,
       blocked,
+      restrictedUntil: messagingRestricted(member.messagingRestrictedUntil)
+        ? decisionDate(lng, member.messagingRestrictedUntil!)
+        : null,
       clientId: newClientId(),
       ...composer,
       discount: discountCodeFields(member, brand)?.value_percentage ?? null,
@@ -79,7 +87,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (sent.ok) return redirect(`/chats/${sent.id}`);
   const code = sent.error;
   if (code === "not_found" || code === "self") throw new Response(t("errors.not_found"), { status: 404 });
-  if (code === "premium" || code === "blocked") return data({ error: refusedSend(input, { code }) }, { status: 403 });
+  if (code === "premium" || code === "blocked" || code === "restricted")
+    return data({ error: refusedSend(input, { code }) }, { status: 403 });
   return data(
     { error: refusedSend(input, { code, max: brand.messageLength, gift: input.kind === "gift" }) },
     { status: code === "credits" ? 402 : 400 },

@@ -213,6 +213,9 @@ export default function Settings() {
             </a>
           </li>
           <li>
+            <Link to="/settings/statements">{t("settings.statements")}</Link>
+          </li>
+          <li>
             <Link to="/settings/delete">{t("settings.delete")}</Link>
           </li>
         </ul>

@@ -7,7 +7,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { readForm } from "~/lib/body.server";
-import { isLanguage, getFixedT } from "~/lib/i18n.server";
+import { getFixedT } from "~/lib/i18n.server";
 import { normaliseText } from "~/lib/text";
 import {
   APPEAL_EXPLANATION_MAX,
@@ -17,8 +17,9 @@ import {
   fileAppeal,
   mayAppeal,
 } from "~/models/appeals.server";
-import { decisionOfToken, statementLines, statementOf } from "~/models/moderation.server";
+import { decisionOfToken, memberLanguage, statementOf, statementView } from "~/models/moderation.server";
 import { getMember } from "~/models/session.server";
+import { StatementCard } from "~/components/safety/StatementCard";
 import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common"], layout: "empty" };
@@ -28,26 +29,20 @@ async function statementOfToken(env: { SESSION_SECRET: string; DB: D1Database },
   const id = await decisionOfToken(env.SESSION_SECRET, token);
   const s = id ? await statementOf(env.DB, id) : null;
   if (!s) throw new Response("Not found", { status: 404 });
-  const lng = isLanguage(s.language) ? s.language : "en";
+  const lng = memberLanguage(s.language);
   return { s, lng, t: await getFixedT(lng, "safety") };
 }
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const { s, lng, t } = await statementOfToken(context.env, params.token ?? "");
-  const lines = statementLines(t, s, lng);
+  const statement = await statementView(context.env.SESSION_SECRET, s);
   const appeal = await appealOf(context.env.DB, s.d.id);
   const date = (at: number) =>
     new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
   return {
     lang: lng,
     title: t("statement.title"),
-    labels: {
-      facts: t("statement.facts"),
-      rule: t("statement.rule"),
-      date: t("statement.date"),
-      appeal: t("statement.appeal"),
-    },
-    lines,
+    statement,
     appeal: appeal
       ? {
           status: appeal.status,
@@ -99,27 +94,8 @@ export default function StatementPage() {
   return (
     <div className="container container-narrow account-page" lang={s.lang}>
       <h1>{s.title}</h1>
-      <div className="card form-card">
-        <p>
-          <strong>{s.lines.what}</strong>
-        </p>
-        <dl className="statement">
-          <dt>{s.labels.facts}</dt>
-          <dd>{s.lines.facts}</dd>
-          {s.lines.rule ? (
-            <>
-              <dt>{s.labels.rule}</dt>
-              <dd>
-                <Link to="/pages/terms">{s.lines.rule}</Link>
-              </dd>
-            </>
-          ) : null}
-          <dt>{s.labels.date}</dt>
-          <dd>{s.lines.date}</dd>
-        </dl>
-        <p>{s.lines.automated}</p>
-        {s.form || s.appeal ? null : <p>{s.closed || s.labels.appeal}</p>}
-      </div>
+      {/* This page is the decision's own page, where it is appealed: no link to itself. */}
+      <StatementCard s={s.statement} appealLink={false} note={s.form || s.appeal ? null : s.closed || undefined} />
       {s.appeal ? (
         <section className="card form-card appeal" aria-labelledby="appeal-title">
           <h2 id="appeal-title">{s.appeal.outcomeTitle}</h2>

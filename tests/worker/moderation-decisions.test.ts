@@ -72,8 +72,10 @@ describe("decisions", () => {
       .first<string>("email"))!;
     const login = await post("/login", { email, password: PASSWORD });
     expect(login.status).toBe(302);
+    // A ban lands on the ban page with the signed statement (decision 173).
     const statementUrl = login.headers.get("Location")!;
-    expect(statementUrl).toMatch(/^\/statement\//);
+    expect(statementUrl).toMatch(/^\/pages\/ban\?statement=/);
+    const token = new URL(statementUrl, "http://localhost").searchParams.get("statement")!;
     expect(login.headers.get("Set-Cookie") ?? "").not.toMatch(/sid=[^;]/);
     const page = await (await get(statementUrl)).text();
     expect(page).toContain("Wir haben dein Konto dauerhaft geschlossen.");
@@ -82,12 +84,13 @@ describe("decisions", () => {
     // The statement mail (German) with its signed link; the reporter's outcome (French), without details.
     const [statement] = await mailsTo(email);
     expect(statement?.subject).toMatch(/^Eine Entscheidung über dein Konto/);
-    expect(statement?.text).toContain(statementUrl);
+    expect(statement?.text).toContain(`/statement/${encodeURIComponent(token)}`);
     const outcome = (await mailsTo(reporter.email)).at(-1);
     expect(outcome?.subject).toBe("Le résultat de votre signalement");
     expect(outcome?.text).not.toContain("threats");
     // A tampered link shows nothing.
-    expect((await get(`${statementUrl.slice(0, -2)}xx`)).status).toBe(404);
+    expect((await get(`/statement/${encodeURIComponent(token.slice(0, -2))}xx`)).status).toBe(404);
+    expect(await (await get(`${statementUrl.slice(0, -2)}xx`)).text()).not.toContain("Sent threats");
   });
 
   it("a suspension ends after N days: the login works again and the member is shown again", async () => {

@@ -1,9 +1,10 @@
-/** Cases and decisions for worker tests: a member reports a target, an operator decides through the console. */
+/** Helpers for the moderation worker tests: a reported case, a decision posted in the console, mails. */
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { createMember, post, sessionCookie } from "./fixtures";
 import { createOperator, operatorCookie } from "./admin-support";
 
+/** A member (French) reports `target`; returns the open case. */
 export async function reportedCase(
   target: { id: string },
   category = "harassment",

@@ -13,6 +13,7 @@ export const ACTION_LABELS: Record<string, string> = {
   no_action: "No action",
   remove_photo: "Remove the photo",
   remove_profile_text: "Remove the profile text",
+  restrict_messaging: "Restrict messaging for N days",
   suspend: "Suspend for N days",
   ban: "Ban",
 };

@@ -24,7 +24,9 @@ export interface ChatViewProps {
   otherRead: boolean;
   list: ConversationItem[];
   /** Why this member cannot write here at all (the send footer is replaced by the reason). */
-  blocked: null | "blockedBy" | "blockedMe" | "blocked" | "unavailable" | "premium";
+  blocked: null | "blockedBy" | "blockedMe" | "blocked" | "unavailable" | "premium" | "restricted";
+  /** The end of a moderator's messaging restriction, as a date in the member's language (decision 173). */
+  restrictedUntil: string | null;
   error: ChatError | null;
   /** A client message id for the form post, so a re-posted form is stored and charged once. */
   clientId: string;
@@ -55,10 +57,22 @@ export function ChatErrorText({ error, discount }: { error: ChatError; discount:
     );
   }
   if (error.code === "premium") return <PremiumPrompt />;
+  if (error.code === "restricted") return <RestrictedNotice until={null} />;
   return (
     <p className="alert alert-danger" role="alert">
       {t(`errors.${error.code}`, { max: error.max })}
     </p>
+  );
+}
+
+/** A moderator restricted this member's messaging: why sending is refused, and where the statement is. */
+function RestrictedNotice({ until }: { until: string | null }) {
+  const { t } = useTranslation("chat");
+  return (
+    <div className="alert alert-danger" role="alert">
+      <p>{until ? t("errors.restrictedUntil", { until }) : t("errors.restricted")}</p>
+      <Link to="/settings/statements">{t("errors.restrictedStatement")}</Link>
+    </div>
   );
 }
 
@@ -269,6 +283,8 @@ export function ChatView(p: ChatViewProps) {
         <footer className="chat-foot">
           {p.blocked === "premium" ? (
             <PremiumPrompt />
+          ) : p.blocked === "restricted" ? (
+            <RestrictedNotice until={p.restrictedUntil} />
           ) : p.blocked ? (
             <p className="alert alert-warning">{t(`errors.${p.blocked}`, { name: p.other.name })}</p>
           ) : (

@@ -194,6 +194,27 @@ const VISUALS: Record<string, (p: VisualProps) => ReactNode> = {
   tinderswipe: (p) => <Swipe {...p} />,
 };
 
+/**
+ * A visitor may report any member shown on the lander (DSA Art. 16, decision 173): plain links to the
+ * report form, folded in a details element, so the visual stays as it is and no script is added.
+ */
+function ReportLinks({ copy, members }: VisualProps) {
+  return (
+    <details className="ld-report">
+      <summary>{copy.report}</summary>
+      <ul>
+        {members.map((m) => (
+          <li key={m.id}>
+            <a href={`/report?member=${encodeURIComponent(m.id)}`} rel="nofollow">
+              {label(m)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export function LanderRoute() {
   const { kind, niche, copy, members, signup, form } = useLoaderData() as LanderView;
   const Visual = VISUALS[kind]!;
@@ -224,6 +245,7 @@ export function LanderRoute() {
               <Visual copy={copy} members={members} />
             </Suspense>
           ) : null}
+          {members.length ? <ReportLinks copy={copy} members={members} /> : null}
         </div>
         <aside className="ld-form" id="signup">
           <SignupCta copy={signup} signup={form} />

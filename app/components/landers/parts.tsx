@@ -18,6 +18,7 @@ export interface LanderCopy {
   points: string[];
   online: string;
   locked: string;
+  report: string;
   near: string;
   you: string;
   live: string;

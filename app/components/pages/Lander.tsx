@@ -46,13 +46,14 @@ export function LanderPage(p: LanderProps) {
 type MemberLandingData = Omit<LanderProps, "children"> & {
   member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null };
   ageLabel: string;
+  reportLabel: string;
 };
 
 export function MemberLandingRoute() {
-  const { member, ageLabel, ...p } = useLoaderData() as MemberLandingData;
+  const { member, ageLabel, reportLabel, ...p } = useLoaderData() as MemberLandingData;
   return (
     <LanderPage {...p}>
-      <MemberCard member={member} ageLabel={ageLabel} />
+      <MemberCard member={member} ageLabel={ageLabel} reportLabel={reportLabel} />
     </LanderPage>
   );
 }

@@ -54,9 +54,12 @@ export function SignupCta({ copy, signup, id = "signup" }: { copy: SignupCopy; s
 export function MemberCard({
   member,
   ageLabel,
+  reportLabel,
 }: {
   member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null };
   ageLabel: string;
+  /** A visitor may report the member (a plain link to the report form, decision 173). */
+  reportLabel?: string;
 }) {
   return (
     <figure className="card lander-member" data-testid="lander-member">
@@ -76,6 +79,11 @@ export function MemberCard({
       <figcaption>
         <strong className="lander-member-name">{member.name}</strong>
         <span className="lander-member-meta">{[ageLabel, member.city].filter(Boolean).join(" · ")}</span>
+        {reportLabel ? (
+          <a className="lander-report" href={`/report?member=${encodeURIComponent(member.id)}`} rel="nofollow">
+            {reportLabel}
+          </a>
+        ) : null}
       </figcaption>
     </figure>
   );

@@ -55,6 +55,7 @@ export async function caseDetail(d1: D1Database, caseId: string) {
         aboutMe: profiles.aboutMe,
         profileStatus: sql<string>`${profiles.status}`.as("profile_status"),
         suspendedUntil: users.suspendedUntil,
+        messagingRestrictedUntil: users.messagingRestrictedUntil,
       })
       .from(cases)
       .innerJoin(users, eq(users.id, cases.memberId))

@@ -1,0 +1,16 @@
+/**
+ * Pure rules of moderation decisions (decisions 167, 173), shared by the moderation model, the chat
+ * and the scheduled lift without importing either.
+ */
+import { nowS } from "~/lib/dates";
+import type { DecisionAction } from "../../db/schema";
+
+/** Decisions that last N days (the console's form asks for the days). */
+export const hasDays = (action: DecisionAction) => action === "suspend" || action === "restrict_messaging";
+
+/** The one rule for "may not send messages now"; the chat's guarded send states the same in SQL. */
+export const messagingRestricted = (until: number | null | undefined, now = nowS()) => until != null && until > now;
+
+/** A decision's date (its time, its end) as statements and the chat show it, in the member's language. */
+export const decisionDate = (lng: string, at: number) =>
+  new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `messaging_restricted_until` integer;
