@@ -3,7 +3,7 @@
  * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of docs/product.md §4-§8 about accounts
  * lives here; routes only parse input and call these functions.
  */
-import { signupFlagStatements } from "./signals.server";
+import { signupFlagStatements } from "./disposable.server";
 import { countEvent } from "~/lib/metrics.server";
 import { and, eq, getTableColumns, gt, inArray, isNotNull, isNull, like, ne, notInArray, or, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";

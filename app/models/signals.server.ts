@@ -6,11 +6,10 @@
  *
  * Where they run, off the send path: the chat room checks a sent message after answering
  * (ctx.waitUntil, app/chat/room.ts); sign-up and notices add their flag statements to the batch
- * they write anyway (no extra round trip).
+ * they write anyway (no extra round trip); the sign-up's list of disposable domains is in
+ * disposable.server.ts, out of the chat room's bundle.
  */
 import { and, count, eq, gte, sql, type SQL } from "drizzle-orm";
-import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
-import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import { getDb, schema, type Db } from "../../db/client";
 import { REPORT_CATEGORIES, type FlagRule, type ReportCategory } from "../../db/schema";
 import { nowS } from "~/lib/dates";
@@ -44,7 +43,8 @@ const RULE_CATEGORY: Record<Exclude<FlagRule, "repeated_reports">, ReportCategor
   payment_request: "scam",
   disposable_email: "fake",
 };
-const severityOfRule = (rule: Exclude<FlagRule, "repeated_reports">) => REPORT_CATEGORIES.indexOf(RULE_CATEGORY[rule]);
+export const severityOfRule = (rule: Exclude<FlagRule, "repeated_reports">) =>
+  REPORT_CATEGORIES.indexOf(RULE_CATEGORY[rule]);
 
 // ---------------------------------------------------------------------------------------------
 // Text rules (pure)
@@ -127,12 +127,25 @@ export const PAYMENT_TERMS = [
 const PAYMENT_RE = new RegExp(`(?:^|[^\\p{L}\\p{N}])(${PAYMENT_TERMS.join("|")})(?=$|[^\\p{L}\\p{N}])`, "u");
 const IBAN_CANDIDATE = /\b[a-z]{2}\d{2}(?:[ ]?[a-z0-9]){11,30}\b/gi;
 
-/** The payment request a text makes, if any: a valid IBAN or one of PAYMENT_TERMS. */
-export function paymentIn(text: string): string | null {
-  for (const candidate of text.match(IBAN_CANDIDATE) ?? []) {
-    const iban = electronicFormatIBAN(candidate);
-    if (iban && isValidIBAN(iban)) return "iban";
+/**
+ * An IBAN's ISO 13616 check (mod 97 = 1). Here rather than ibantools: the chat room's Durable Object
+ * is bundled apart from the Remix build, so every library this file imports would ship twice.
+ */
+function ibanChecks(candidate: string): boolean {
+  const iban = candidate.replace(/ /g, "").toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  let rest = 0;
+  for (const ch of iban.slice(4) + iban.slice(0, 4)) {
+    const code = ch.charCodeAt(0);
+    const digits = code >= 65 ? String(code - 55) : ch;
+    for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
   }
+  return rest === 1;
+}
+
+/** The payment request a text makes, if any: an IBAN that passes its check or one of PAYMENT_TERMS. */
+export function paymentIn(text: string): string | null {
+  if ((text.match(IBAN_CANDIDATE) ?? []).some(ibanChecks)) return "iban";
   return PAYMENT_RE.exec(fold(text))?.[1] ?? null;
 }
 
@@ -151,15 +164,6 @@ export function contactIn(text: string): "email" | "phone" | "link" | "messenger
   if (LINK_RE.test(text)) return "link";
   if (MESSENGER_RE.test(text)) return "messenger";
   return null;
-}
-
-let disposable: Set<string> | null = null;
-/** The address's domain, or one it is under, is on the maintained disposable-domain list. */
-export function isDisposableAddress(email: string): boolean {
-  disposable ??= disposableEmailBlocklistSet();
-  const labels = (email.split("@").pop() ?? "").trim().toLowerCase().split(".");
-  for (let i = 0; i < labels.length - 1; i++) if (disposable.has(labels.slice(i).join("."))) return true;
-  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,19 +221,6 @@ export async function flagMember(d1: D1Database, member: { id: string; brandId: 
     }),
   );
   await db.batch([first!, ...rest]);
-}
-
-/** A sign-up from a disposable address: the flag statements for the sign-up's own batch (none otherwise). */
-export function signupFlagStatements(db: Db, member: { id: string; brandId: number; email: string }, now = nowS()) {
-  if (!isDisposableAddress(member.email)) return [];
-  return flagStatements(db, {
-    rule: "disposable_email",
-    detail: member.email.split("@").pop() ?? "",
-    brandId: member.brandId,
-    memberId: member.id,
-    now,
-    severity: severityOfRule("disposable_email"),
-  });
 }
 
 /**

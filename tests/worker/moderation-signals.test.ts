@@ -6,7 +6,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startConversation } from "../../app/models/chat.server";
-import { SIGNALS, checkMessage, contactIn, isDisposableAddress, paymentIn } from "../../app/models/signals.server";
+import { isDisposableAddress } from "../../app/models/disposable.server";
+import { SIGNALS, checkMessage, contactIn, paymentIn } from "../../app/models/signals.server";
 import { send, signupForm } from "./accounts-helpers";
 import { createOperator, operatorCookie } from "./admin-support";
 import { PRICES, cid, roomStub } from "./chat-support";
