@@ -144,6 +144,7 @@ export default function AdminCase() {
       </div>
       <div className="a-card">
         <h2>Notices ({c.notices.length})</h2>
+        {c.notices.length === 0 ? <p className="a-muted">None: an automated flag opened this case.</p> : null}
         <ul>
           {c.notices.map((n) => (
             <li key={n.id}>

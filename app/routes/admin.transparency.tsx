@@ -58,7 +58,7 @@ export default function AdminTransparency() {
         content; every other rule is the terms. Signals only flag; every decision is taken by a person.
       </p>
       <div className="a-table-wrap">
-        <table className="a-table">
+        <table className="a-table a-nowrap">
           <thead>
             <tr>
               <th>Month</th>
