@@ -59,7 +59,8 @@ export async function moderationBench(base: string, persist: string, timeRoute: 
   const cookie = res.headers.get("set-cookie")?.split(";")[0];
   if (!cookie) throw new Error(`operator login failed (${res.status})`);
   const page = await fetch(`${base}/admin/reports`, { headers: { Cookie: cookie } });
-  if (!page.ok || !(await page.text()).includes("/admin/reports/bench-case-")) throw new Error(`queue page failed (${page.status})`);
+  if (!page.ok || !(await page.text()).includes("/admin/reports/bench-case-"))
+    throw new Error(`queue page failed (${page.status})`);
   const queue = await timeRoute("/admin/reports", 100, { headers: { Cookie: cookie } });
   return { open: open ?? 0, queue, plans };
 }
