@@ -957,7 +957,42 @@ export const notices = sqliteTable(
     language: text("language").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("notices_case").on(t.caseId), uniqueIndex("notices_case_reporter").on(t.caseId, t.reporterId)],
+  (t) => [
+    index("notices_case").on(t.caseId),
+    uniqueIndex("notices_case_reporter").on(t.caseId, t.reporterId),
+    // The transparency report counts by month (decision 176).
+    index("notices_at").on(t.createdAt),
+  ],
+);
+
+/** The automated rules that open or raise a case (decision 176); SIGNALS in app/models/signals.server.ts tunes them. */
+export const FLAG_RULES = [
+  "new_account_burst",
+  "same_text",
+  "contact_details",
+  "payment_request",
+  "disposable_email",
+  "repeated_reports",
+] as const;
+export type FlagRule = (typeof FLAG_RULES)[number];
+
+/**
+ * An automated flag (decision 176): which rule fired on a case and what it saw. Once per rule and
+ * case; a flag never restricts anyone, it only puts the case before an operator.
+ */
+export const caseFlags = sqliteTable(
+  "case_flags",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => moderationCases.id),
+    rule: text("rule", { enum: FLAG_RULES }).notNull(),
+    /** What fired it, for the moderator ("6 members in 10 min", "iban"); never message text of others. */
+    detail: text("detail").notNull().default(""),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("case_flags_case_rule").on(t.caseId, t.rule), index("case_flags_at").on(t.createdAt)],
 );
 
 /** The decisions an operator can take on a case (decision 167). */
@@ -999,7 +1034,12 @@ export const decisions = sqliteTable(
     /** Set when an appeal reversed it (decision 174): it no longer restricts anyone. */
     reversedAt: integer("reversed_at"),
   },
-  (t) => [index("decisions_member").on(t.memberId, t.createdAt), index("decisions_case").on(t.caseId)],
+  (t) => [
+    index("decisions_member").on(t.memberId, t.createdAt),
+    index("decisions_case").on(t.caseId),
+    // The transparency report and its export read a month (decision 176).
+    index("decisions_at").on(t.createdAt),
+  ],
 );
 
 /**

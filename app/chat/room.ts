@@ -27,6 +27,8 @@ import { markRead, messagesAfter, sendMessage, conversationAccess } from "../mod
 import { notifyMember } from "../models/hub.server";
 import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
+import { checkMessage } from "../models/signals.server";
+import { logError } from "../lib/log.server";
 
 type Attachment = SocketSession & { memberId: string; conversationId: string; prices: ChatPrices };
 
@@ -169,6 +171,15 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           }),
         );
       }
+      // Scam and spam signals (decision 176): after the answer; they may open a case, never restrict.
+      this.later(
+        checkMessage(this.env.DB, {
+          ...message,
+          seq: message.id,
+          senderId: input.senderId,
+          conversationId: input.conversationId,
+        }).catch((e) => logError("signals.check_failed", e, { conversationId: input.conversationId })),
+      );
       return result;
     });
   }

@@ -3,6 +3,7 @@
  * reactivation (the purge: account-purge.server.ts), and the GDPR export. Every rule of docs/product.md §4-§8 about accounts
  * lives here; routes only parse input and call these functions.
  */
+import { signupFlagStatements } from "./disposable.server";
 import { countEvent } from "~/lib/metrics.server";
 import { and, eq, getTableColumns, gt, inArray, isNotNull, isNull, like, ne, notInArray, or, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -354,6 +355,8 @@ export async function signup(
       country,
     }),
     statement,
+    // A disposable address opens a case for a moderator (decision 176); it never refuses the sign-up.
+    ...signupFlagStatements(db, { id, brandId: brand.id, email }),
   ].map((q) => toStatement(d1, q));
   if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));
   try {

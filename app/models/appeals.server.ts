@@ -225,7 +225,12 @@ export async function decideAppeal(
         break;
       }
       case "restrict_messaging":
-        restore.push(db.update(users).set({ messagingRestrictedUntil: null }).where(and(eq(users.id, memberId), ours)));
+        restore.push(
+          db
+            .update(users)
+            .set({ messagingRestrictedUntil: null })
+            .where(and(eq(users.id, memberId), ours)),
+        );
         break;
       default:
         break;

@@ -17,6 +17,7 @@ import { appealDeadline, holdPhotoStatement } from "./held-photos.server";
 import { deleteObjects } from "./photos.server";
 import { closeRevokedSockets } from "./session.server";
 import { decisionDate, hasDays } from "./moderation-rules";
+import { reportsFlagStatements } from "./signals.server";
 
 export { REPORT_CATEGORIES, type ReportCategory };
 export { hasDays, messagingRestricted } from "./moderation-rules";
@@ -141,6 +142,8 @@ export async function fileNotice(
       .select(sql`SELECT NULL, ${cases.id}, ${input.reporter.id}, ${input.reporter.id ? null : input.reporter.email}, ${input.category},
       ${input.explanation.slice(0, EXPLANATION_MAX)}, ${input.goodFaith ? 1 : 0}, ${input.language}, ${now} FROM ${cases} WHERE ${openCase}`)
       .onConflictDoNothing(),
+    // Several reports from different members flag the member (decision 176), in the same batch.
+    ...reportsFlagStatements(db, { id: owner.memberId, brandId: brand.id }, now),
   ]);
   const t = await getFixedT(input.language, "safety");
   const vars = {

@@ -18,7 +18,7 @@ import {
   decide,
   hasDays,
 } from "~/models/moderation.server";
-import { ACTION_LABELS, CATEGORY_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
+import { ACTION_LABELS, CATEGORY_LABELS, FLAG_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "reports";
@@ -116,9 +116,20 @@ export default function AdminCase() {
           </p>
         ) : null}
         {c.c.flaggedBy ? (
-          <p>
-            <span className="a-badge">Automated flag: {c.c.flaggedBy}</span>
-          </p>
+          <div className="a-flags">
+            <p>
+              <span className="a-badge a-badge-red">Flagged by automated means</span> A decision on this case tells the
+              member that automated means detected it. Signals never restrict anyone by themselves.
+            </p>
+            <ul>
+              {c.flags.map((f) => (
+                <li key={f.rule}>
+                  {when(f.createdAt)} · <strong>{FLAG_LABELS[f.rule] ?? f.rule}</strong>
+                  {f.detail ? <span className="a-muted"> ({f.detail})</span> : null}
+                </li>
+              ))}
+            </ul>
+          </div>
         ) : null}
         {c.c.targetType === "message" ? (
           result && "excerpt" in result && result.excerpt ? (
@@ -142,6 +153,7 @@ export default function AdminCase() {
       </div>
       <div className="a-card">
         <h2>Notices ({c.notices.length})</h2>
+        {c.notices.length === 0 ? <p className="a-muted">None: an automated flag opened this case.</p> : null}
         <ul>
           {c.notices.map((n) => (
             <li key={n.id}>

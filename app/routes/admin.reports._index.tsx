@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { openCases } from "~/models/admin/queue.server";
-import { CATEGORY_LABELS, ageOf } from "~/components/admin/labels";
+import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "reports";
@@ -56,7 +56,7 @@ export default function AdminReports() {
                   {c.flaggedBy ? (
                     <>
                       {" "}
-                      <span className="a-badge">flag: {c.flaggedBy}</span>
+                      <span className="a-badge">flag: {FLAG_LABELS[c.flaggedBy] ?? c.flaggedBy}</span>
                     </>
                   ) : null}
                 </td>

@@ -120,6 +120,11 @@ try {
   console.log(
     `\n== Worker bundle (production, as wrangler reports it) ==\n${bundle.rawKiB} KiB raw, ${bundle.gzipKiB} KiB gzip (budget ${BUDGET_KIB} KiB)`,
   );
+  const { moderationBench } = await import("./moderation.ts");
+  const mod = await moderationBench(BASE, `${STATE}/v3`, timeRoute);
+  console.log(`\n== Moderation: the /admin/reports queue with ${mod.open} open cases ==`);
+  line("queue /admin/reports", mod.queue);
+  console.log(`query plan, page: ${mod.plans.page}\nquery plan, oldest + count: ${mod.plans.oldest}`);
   const { chatBench } = await import("./chat.ts");
   console.log("\n== Chat: two WebSocket clients through one conversation's object, next to a bare echo object ==");
   console.table(await chatBench(BASE, `${STATE}/v3`));

@@ -27,6 +27,16 @@ export const RULE_LABELS: Record<string, string> = {
   identity: "Real identity and one account",
 };
 
+/** The automated rules (decision 176). */
+export const FLAG_LABELS: Record<string, string> = {
+  new_account_burst: "New account writing to many members within minutes",
+  same_text: "Same text to many members",
+  contact_details: "Contact details in the first messages",
+  payment_request: "Payment request in the first messages",
+  disposable_email: "Signed up with a disposable e-mail address",
+  repeated_reports: "Reports from several different members",
+};
+
 /** "3 d 4 h", "25 min". */
 export function ageOf(seconds: number): string {
   const s = Math.max(0, seconds);

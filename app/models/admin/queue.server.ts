@@ -44,8 +44,8 @@ export async function openCases(d1: D1Database) {
 
 export async function caseDetail(d1: D1Database, caseId: string) {
   const db = getDb(d1);
-  const { moderationCases: cases, notices, profiles, users, decisions, photos } = schema;
-  const [[c], list, earlier] = await db.batch([
+  const { moderationCases: cases, notices, profiles, users, decisions, photos, caseFlags } = schema;
+  const [[c], list, earlier, flags] = await db.batch([
     // Aliased: in a D1 batch rows come back keyed by column name, and cases.status would hide profiles.status.
     db
       .select({
@@ -68,6 +68,12 @@ export async function caseDetail(d1: D1Database, caseId: string) {
       .where(sql`${decisions.memberId} = (SELECT ${cases.memberId} FROM ${cases} WHERE ${cases.id} = ${caseId})`)
       .orderBy(desc(decisions.createdAt))
       .limit(20),
+    // The automated rules that fired on it (decision 176).
+    db
+      .select({ rule: caseFlags.rule, detail: caseFlags.detail, createdAt: caseFlags.createdAt })
+      .from(caseFlags)
+      .where(eq(caseFlags.caseId, caseId))
+      .orderBy(asc(caseFlags.id)),
   ]);
   if (!c) return null;
   const photo =
@@ -79,7 +85,7 @@ export async function caseDetail(d1: D1Database, caseId: string) {
             .where(eq(photos.id, c.c.targetId))
         )[0] ?? null)
       : null;
-  return { ...c, notices: list, earlier, photo };
+  return { ...c, notices: list, earlier, photo, flags };
 }
 
 /**

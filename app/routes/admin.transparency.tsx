@@ -1,0 +1,156 @@
+/**
+ * Transparency (moderator, admin; decision 176): per month, notices by category, decisions by ground
+ * and category, median time from the first notice to the decision, appeals and reversals, automated
+ * flags by rule; the month's statements of reasons as a Transparency Database JSON file
+ * (admin.transparency.export.ts, an audited POST).
+ */
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { nowS } from "~/lib/dates";
+import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { lastMonths, transparencyReport } from "~/models/admin/transparency.server";
+import { REPORT_CATEGORIES } from "~/models/moderation.server";
+import { FLAG_RULES } from "~/models/signals.server";
+import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
+
+/** The console part this page belongs to: its loader and action admit only the roles that open it. */
+export const area: OperatorArea = "transparency";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireOperator(request, context, area);
+  const now = nowS();
+  const months = await transparencyReport(context.env.DB, now);
+  const asked = new URL(request.url).searchParams.get("month") ?? "";
+  const month = lastMonths(now).includes(asked) ? asked : months[0]!.month;
+  return { months, month, title: "Transparency" };
+}
+
+/** A card with a label → count table. */
+function Counts({ title, rows }: { title: string; rows: [string, number][] }) {
+  return (
+    <div className="a-card">
+      <h3>{title}</h3>
+      <table className="a-table">
+        <tbody>
+          {rows.map(([label, n]) => (
+            <tr key={label}>
+              <td>{label}</td>
+              <td className="a-num">{n}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const duration = (s: number | null) => (s === null ? "–" : ageOf(s));
+
+export default function AdminTransparency() {
+  const { months, month } = useLoaderData<typeof loader>();
+  const m = months.find((x) => x.month === month)!;
+  const max = Math.max(1, ...months.map((x) => x.notices));
+  return (
+    <>
+      <h1>Transparency</h1>
+      <p className="a-muted">
+        Counts per calendar month (UTC). Grounds: a breach of the rules on minors, consent or the law is illegal
+        content; every other rule is the terms. Signals only flag; every decision is taken by a person.
+      </p>
+      <div className="a-table-wrap">
+        <table className="a-table a-nowrap">
+          <thead>
+            <tr>
+              <th>Month</th>
+              <th>Notices</th>
+              <th>Decisions</th>
+              <th>Median to decision</th>
+              <th>Appeals</th>
+              <th>Reversals</th>
+              <th>Flags</th>
+            </tr>
+          </thead>
+          <tbody>
+            {months.map((x) => (
+              <tr key={x.month} className={x.month === month ? "a-current" : undefined}>
+                <td>
+                  <a href={`/admin/transparency?month=${x.month}`}>{x.month}</a>
+                </td>
+                <td>
+                  <span className="a-bar" aria-hidden="true">
+                    <svg width="60" height="10" viewBox="0 0 60 10">
+                      <rect width={Math.round((60 * x.notices) / max)} height="10" />
+                    </svg>
+                  </span>{" "}
+                  {x.notices}
+                </td>
+                <td>{x.decisions}</td>
+                <td>{duration(x.medianSeconds)}</td>
+                <td>{x.appeals}</td>
+                <td>{x.reversals}</td>
+                <td>{x.flags}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2>{month}</h2>
+      <div className="a-grid2">
+        <Counts
+          title={`Notices by category (${m.notices})`}
+          rows={REPORT_CATEGORIES.map((c) => [CATEGORY_LABELS[c]!, m.noticesByCategory[c] ?? 0])}
+        />
+        <Counts
+          title={`Automated flags by rule (${m.flags})`}
+          rows={FLAG_RULES.map((r) => [FLAG_LABELS[r]!, m.flagsByRule[r] ?? 0])}
+        />
+      </div>
+      <div className="a-card">
+        <h3>
+          Decisions by ground and category ({m.decisions}, {m.automated} on automated flags)
+        </h3>
+        <div className="a-table-wrap">
+          <table className="a-table">
+            <thead>
+              <tr>
+                <th>Category</th>
+                <th className="a-num">Illegal content</th>
+                <th className="a-num">Terms</th>
+                <th className="a-num">No action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {REPORT_CATEGORIES.map((c) => {
+                const d = m.decisionsByCategory[c];
+                return (
+                  <tr key={c}>
+                    <td>{CATEGORY_LABELS[c]}</td>
+                    <td className="a-num">{d?.illegal ?? 0}</td>
+                    <td className="a-num">{d?.terms ?? 0}</td>
+                    <td className="a-num">{d?.none ?? 0}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        <p className="a-muted">
+          Median time from the first notice (or the flag) to the decision: <strong>{duration(m.medianSeconds)}</strong>.
+          Appeals: {m.appeals}, reversed: {m.reversals}.
+        </p>
+      </div>
+      <form method="post" action="/admin/transparency/export" className="a-card">
+        <h3>Statements of reasons</h3>
+        <p className="a-muted">
+          Every restriction decided in {month}, in the fields of the EU DSA Transparency Database (statement of reasons
+          schema), as one JSON file. The download is written to the audit log.
+        </p>
+        <input type="hidden" name="month" value={month} />
+        <button type="submit" className="a-btn">
+          Download {month} as JSON
+        </button>
+      </form>
+    </>
+  );
+}
