@@ -188,6 +188,9 @@ export const users = sqliteTable(
     index("users_deleted_at").on(t.deletedAt),
     // Recently active members first (the landing strip) without sorting the whole table.
     index("users_recent").on(t.deletedAt, t.lastSeenAt),
+    // The console (decision 177): sign-ups per day on the dashboard, the member search by e-mail across brands.
+    index("users_created").on(t.createdAt),
+    index("users_email").on(t.email),
   ],
 );
 
@@ -227,6 +230,8 @@ export const profiles = sqliteTable(
   (t) => [
     index("profiles_search").on(t.status, t.gender, t.country, t.dateOfBirth),
     index("profiles_search_region").on(t.status, t.country, t.region, t.gender, t.dateOfBirth),
+    // The console's member search by name (a prefix range, decision 177).
+    index("profiles_name").on(t.name),
   ],
 );
 
@@ -427,6 +432,8 @@ export const messages = sqliteTable(
     uniqueIndex("messages_client").on(t.conversationId, t.senderId, t.clientId),
     index("messages_conversation").on(t.conversationId, t.id),
     index("messages_seq").on(t.conversationId, t.seq),
+    // The console dashboard's messages sent per period (decision 177).
+    index("messages_created").on(t.createdAt),
   ],
 );
 
@@ -538,6 +545,9 @@ export const payments = sqliteTable(
     index("payments_user").on(t.userId, t.createdAt),
     index("payments_provider_ref").on(t.provider, t.providerRef),
     uniqueIndex("payments_intent_key").on(t.intentKey),
+    // The console dashboard (decision 177): revenue by the day it was paid, chargebacks by when they came.
+    index("payments_paid").on(t.paidAt),
+    index("payments_status_updated").on(t.status, t.updatedAt),
   ],
 );
 
@@ -674,7 +684,11 @@ export const refunds = sqliteTable(
       .default("queued"),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("refunds_payment").on(t.paymentId)],
+  (t) => [
+    index("refunds_payment").on(t.paymentId),
+    // The console dashboard's refunds per period (decision 177).
+    index("refunds_created").on(t.createdAt),
+  ],
 );
 
 /**
