@@ -42,6 +42,16 @@ const moneyCells = (m: Record<string, Record<string, number>>) =>
     );
   });
 
+/** "3 × 12.00 EUR", or "0" when there were none. */
+const counted = (n: number, amount: React.ReactNode) =>
+  n ? (
+    <>
+      {n} × {amount}
+    </>
+  ) : (
+    "0"
+  );
+
 const ROWS: Row[] = [
   { label: "Sign-ups", cells: (f) => triple(f.signups) },
   {
@@ -66,21 +76,11 @@ const ROWS: Row[] = [
   { label: "Revenue (gross)", cells: (f) => moneyCells(f.gross) },
   {
     label: "Refunds",
-    cells: (f) =>
-      moneyCells(f.refunds).map((c, i) => (
-        <>
-          {f.refundCount[PERIODS[i]!.key]} · {c}
-        </>
-      )),
+    cells: (f) => moneyCells(f.refunds).map((c, i) => counted(f.refundCount[PERIODS[i]!.key], c)),
   },
   {
     label: "Chargebacks",
-    cells: (f) =>
-      moneyCells(f.chargebacks).map((c, i) => (
-        <>
-          {f.chargebackCount[PERIODS[i]!.key]} · {c}
-        </>
-      )),
+    cells: (f) => moneyCells(f.chargebacks).map((c, i) => counted(f.chargebackCount[PERIODS[i]!.key], c)),
   },
   { label: "Revenue (net)", hint: "gross − refunds − chargebacks", cells: (f) => moneyCells(f.net) },
   { label: "Messages sent", cells: (f) => triple(f.messages) },

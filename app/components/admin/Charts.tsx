@@ -76,14 +76,16 @@ export function RevenueChart({ series, currency, firstDay }: { series: number[];
 /** Sign-ups → activations → first purchase as bars of one scale, each with its share of the first. */
 export function Funnel({ steps, caption }: { steps: { label: string; n: number }[]; caption: string }) {
   const first = steps[0]?.n ?? 0;
-  const rowH = 44;
-  const labelW = 150;
-  const barW = W - labelW - 130;
+  // A narrower drawing than the revenue chart, so its words read at the same size in a narrower box.
+  const FW = 460;
+  const rowH = 40;
+  const labelW = 120;
+  const barW = FW - labelW - 120;
   const h = steps.length * rowH + 8;
   return (
     <figure className="a-chart">
       <figcaption>{caption}</figcaption>
-      <svg viewBox={`0 0 ${W} ${h}`} role="img" aria-label={caption}>
+      <svg viewBox={`0 0 ${FW} ${h}`} role="img" aria-label={caption}>
         {steps.map((s, i) => {
           const w = first > 0 ? Math.max(2, (s.n / first) * barW) : 2;
           const yTop = 4 + i * rowH;

@@ -200,10 +200,11 @@ export async function memberAccount(d1: D1Database, id: string, now = nowS()) {
     db
       .select({
         user: s.users,
-        name: s.profiles.name,
-        profileStatus: s.profiles.status,
-        country: s.profiles.country,
-        city: s.profiles.city,
+        // Aliased: a batch's rows are keyed by column name, and users has a "status" too.
+        name: sql<string | null>`${s.profiles.name}`.as("profile_name"),
+        profileStatus: sql<"active" | "disabled" | "suspended" | null>`${s.profiles.status}`.as("profile_status"),
+        country: sql<string | null>`${s.profiles.country}`.as("profile_country"),
+        city: sql<string | null>`${s.profiles.city}`.as("profile_city"),
         brandName: sql<string>`${s.brands.name}`.as("brand_name"),
         brandDomain: s.brands.domain,
       })
