@@ -189,7 +189,8 @@ export const users = sqliteTable(
     // Recently active members first (the landing strip) without sorting the whole table.
     index("users_recent").on(t.deletedAt, t.lastSeenAt),
     // The console (decision 177): sign-ups per day on the dashboard, the member search by e-mail across brands.
-    index("users_created").on(t.createdAt),
+    // Covering (brand, status): the dashboard's grouped sign-up read never touches the table rows.
+    index("users_created").on(t.createdAt, t.brandId, t.status),
     index("users_email").on(t.email),
   ],
 );
@@ -546,7 +547,8 @@ export const payments = sqliteTable(
     index("payments_provider_ref").on(t.provider, t.providerRef),
     uniqueIndex("payments_intent_key").on(t.intentKey),
     // The console dashboard (decision 177): revenue by the day it was paid, chargebacks by when they came.
-    index("payments_paid").on(t.paidAt),
+    // Covering: the dashboard's revenue and paying-member reads over 30 days are index-only.
+    index("payments_paid").on(t.paidAt, t.brandId, t.currency, t.amountCents, t.userId),
     index("payments_status_updated").on(t.status, t.updatedAt),
   ],
 );

@@ -111,8 +111,8 @@ try {
     `\nWall time per request on loopback, ${MEMBERS} members, ${PAYMENTS} payments (wrangler dev, local D1):`,
   );
   await measure("baseline: a locale file (no D1, no render)", ["/locales/en/members"]);
-  await measure("dashboard, all brands (/admin)", ["/admin"]);
-  await measure("dashboard, one brand (/admin?brand=1)", ["/admin?brand=1"]);
+  await measure("dashboard, all brands (/admin)", ["/admin"], 10);
+  await measure("dashboard, one brand (/admin?brand=1)", ["/admin?brand=1"], 10);
   await measure("members, newest first", ["/admin/members"]);
   await measure("members, e-mail prefix", ["/admin/members?q=seed-m00a1%40", "/admin/members?q=seed-m1b2c%40"]);
   await measure("members, name prefix", ["/admin/members?q=Anna%201", "/admin/members?q=mila%2033"]);
