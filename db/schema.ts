@@ -202,6 +202,10 @@ export const users = sqliteTable(
     index("users_deleted_at").on(t.deletedAt),
     // Recently active members first (the landing strip) without sorting the whole table.
     index("users_recent").on(t.deletedAt, t.lastSeenAt),
+    // The console (decision 177): sign-ups per day on the dashboard, the member search by e-mail across brands.
+    // Covering (brand, status): the dashboard's grouped sign-up read never touches the table rows.
+    index("users_created").on(t.createdAt, t.brandId, t.status),
+    index("users_email").on(t.email),
   ],
 );
 
@@ -241,6 +245,8 @@ export const profiles = sqliteTable(
   (t) => [
     index("profiles_search").on(t.status, t.gender, t.country, t.dateOfBirth),
     index("profiles_search_region").on(t.status, t.country, t.region, t.gender, t.dateOfBirth),
+    // The console's member search by name (a prefix range, decision 177).
+    index("profiles_name").on(t.name),
   ],
 );
 
@@ -450,6 +456,8 @@ export const messages = sqliteTable(
     uniqueIndex("messages_client").on(t.conversationId, t.senderId, t.clientId),
     index("messages_conversation").on(t.conversationId, t.id),
     index("messages_seq").on(t.conversationId, t.seq),
+    // The console dashboard's messages sent per period (decision 177).
+    index("messages_created").on(t.createdAt),
   ],
 );
 
@@ -561,6 +569,10 @@ export const payments = sqliteTable(
     index("payments_user").on(t.userId, t.createdAt),
     index("payments_provider_ref").on(t.provider, t.providerRef),
     uniqueIndex("payments_intent_key").on(t.intentKey),
+    // The console dashboard (decision 177): revenue by the day it was paid, chargebacks by when they came.
+    // Covering: the dashboard's revenue and paying-member reads over 30 days are index-only.
+    index("payments_paid").on(t.paidAt, t.brandId, t.currency, t.amountCents, t.userId),
+    index("payments_status_updated").on(t.status, t.updatedAt),
   ],
 );
 
@@ -697,7 +709,11 @@ export const refunds = sqliteTable(
       .default("queued"),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("refunds_payment").on(t.paymentId)],
+  (t) => [
+    index("refunds_payment").on(t.paymentId),
+    // The console dashboard's refunds per period (decision 177).
+    index("refunds_created").on(t.createdAt),
+  ],
 );
 
 /**

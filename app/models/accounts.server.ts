@@ -7,6 +7,7 @@ import { signupFlagStatements } from "./disposable.server";
 import { countEvent } from "~/lib/metrics.server";
 import { and, eq, getTableColumns, gt, inArray, isNotNull, isNull, like, ne, notInArray, or, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema, toStatement, type Db } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { REACTIVATION_DAYS, NOTIFICATION_TYPES, type Language } from "~/lib/constants";
@@ -31,7 +32,7 @@ export const ACTIVATION_MAILS_PER_DAY = 3;
 const DAY = 86_400;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-type AccountEnv = Pick<
+export type AccountEnv = Pick<
   Env,
   "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "PASSWORD_PEPPER" | "CHAT_ROOM" | "MEMBER_HUB" | "METRICS"
 >;
@@ -489,12 +490,25 @@ export async function activate(env: AccountEnv, token: string): Promise<string |
   return row.userId;
 }
 
-/** A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day. */
-export async function resendActivation(env: AccountEnv, brand: BrandWithCompany, member: Member, origin: string) {
+/** Who an account mail goes to and what the account rules read of them (a member or the console's view of one). */
+export type AccountHolder = Pick<Member, "id" | "email" | "name" | "language" | "status">;
+
+/**
+ * A new activation link for a not yet confirmed member, at most ACTIVATION_MAILS_PER_DAY a day.
+ * `extra` joins the token's batch (the console's audit row, decision 177).
+ */
+export async function resendActivation(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  member: AccountHolder,
+  origin: string,
+  extra: BatchItem<"sqlite">[] = [],
+) {
   if (member.status === "confirmed") return "confirmed" as const;
   if (!(await takeDailyQuota(env.DB, `activate:${member.id}`, ACTIVATION_MAILS_PER_DAY))) return "too_many" as const;
-  const { token, statement } = await newToken(getDb(env.DB), member.id, "activate");
-  await statement;
+  const db = getDb(env.DB);
+  const { token, statement } = await newToken(db, member.id, "activate");
+  await db.batch([statement, ...extra]);
   await sendAccountMail(env, brand, member, "activate", token, origin);
   return "sent" as const;
 }
@@ -597,11 +611,28 @@ export async function requestMailChange(
   const row = await passwordHashOf(db, member.id);
   if (!row || !(await verifyPassword(password, row.passwordHash, env.PASSWORD_PEPPER)))
     return "wrong_password" as const;
+  return startMailChange(env, brand, member, newEmail, origin);
+}
+
+/**
+ * The mail change itself, once the asker is known to be the member (their password, or support in
+ * the console, decision 177; `extra` joins the batch, e.g. the audit row): the new address gets the
+ * confirmation link, the current one is told at once with the undo link.
+ */
+export async function startMailChange(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  member: AccountHolder,
+  newEmail: string,
+  origin: string,
+  extra: BatchItem<"sqlite">[] = [],
+) {
+  const db = getDb(env.DB);
   const email = normalizeEmail(newEmail);
-  if ((await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
+  if (email === member.email || (await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
   const change = await newToken(db, member.id, "mail_change", email);
   const undo = await newToken(db, member.id, "mail_undo", member.email);
-  await db.batch([change.statement, undo.statement]);
+  await db.batch([change.statement, undo.statement, ...extra]);
   await sendAccountMail(env, brand, member, "mailChange", change.token, origin, email);
   await sendAccountMail(env, brand, member, "mailUndo", undo.token, origin, member.email, {
     email,
@@ -712,13 +743,18 @@ export async function notificationSettings(d1: D1Database, userId: string) {
 
 /** Saves which types the member receives. Re-enabling a type also lifts a bounce/complaint block. */
 export async function saveNotificationSettings(d1: D1Database, userId: string, enabled: string[]) {
-  const off = NOTIFICATION_TYPES.filter((type) => !enabled.includes(type));
   const db = getDb(d1);
+  await db.batch(notificationSettingsStatements(db, userId, enabled));
+}
+
+/** The statements of saveNotificationSettings, for a batch that also holds its audit row (the console). */
+export function notificationSettingsStatements(db: Db, userId: string, enabled: readonly string[]) {
+  const off = NOTIFICATION_TYPES.filter((type) => !enabled.includes(type));
   const { notificationsDisabled: nd } = schema;
-  await db.batch([
+  return [
     db.delete(nd).where(and(eq(nd.userId, userId), off.length ? notInArray(nd.type, off) : undefined)),
     ...off.map((type) => db.insert(nd).values({ userId, type, reason: "user" }).onConflictDoNothing()),
-  ]);
+  ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -733,10 +769,11 @@ export type DeleteReason = (typeof DELETE_REASONS)[number];
 export async function deleteAccount(
   env: AccountEnv,
   brand: BrandWithCompany,
-  member: Member,
+  member: AccountHolder,
   reason: DeleteReason,
   remarks: string,
   origin: string,
+  extra: BatchItem<"sqlite">[] = [],
 ) {
   const db = getDb(env.DB);
   const { users, tokens } = schema;
@@ -749,6 +786,7 @@ export async function deleteAccount(
     revokeSessionsStatement(db, member.id),
     db.delete(tokens).where(and(eq(tokens.userId, member.id), eq(tokens.kind, "reactivate"))),
     statement,
+    ...extra,
   ]);
   await closeRevokedSockets(env, member.id);
   await sendAccountMail(env, brand, member, "reactivate", token, origin);

@@ -55,6 +55,13 @@ export async function getBrandByHost(
   return cache.byHost.get(hostname) ?? cache.byHost.get(hostname.replace(/^www\./, "")) ?? cache.fallback;
 }
 
+/** A brand by its id (the console acts for members of every brand), from the same cache; null if unknown. */
+export async function getBrandById(env: Pick<Env, "DB" | "ENVIRONMENT">, id: number): Promise<BrandWithCompany | null> {
+  if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
+  for (const brand of cache.byHost.values()) if (brand.id === id) return brand;
+  return null;
+}
+
 export function nicheOf(brand: Pick<Brand, "niche">): Niche {
   return NICHES[brand.niche as keyof typeof NICHES] ?? "general";
 }

@@ -148,3 +148,18 @@ export function grantStatements(
     ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId, now: o.now }),
   ];
 }
+
+/**
+ * A correction of a member's balance by support (decision 177), reason "adjustment": a grant adds
+ * `delta` credits; a take (negative `delta`) is a guarded debit, so it never goes below zero, and
+ * changes nothing at all when the balance does not cover it. The ledger row follows its change on
+ * `changes() = 1`, so whatever comes next in the batch (the audit row) may guard on changes() too.
+ */
+export function adjustmentStatements(db: D1Database, userId: string, delta: number, refId: string) {
+  if (!Number.isInteger(delta) || delta === 0) throw new Error(`bad adjustment ${delta}`);
+  if (delta > 0) {
+    const [grant, ledger] = grantStatements(db, userId, delta, "adjustment", { refId });
+    return [grant!, ledger!];
+  }
+  return [debitStatement(db, userId, -delta), ledgerStatement(db, { userId, delta, reason: "adjustment", refId })];
+}

@@ -617,3 +617,16 @@ export async function payByMandate(
   await getDb(db).update(R).set({ paymentId: charged.payment.id }).where(eq(R.id, row.id));
   return { ok: true, paymentId: charged.payment.id, redirectTo: pendingScreen(charged.payment.id) };
 }
+
+/**
+ * Support lifts a member's direct debit block (decision 177): guarded on the block being there, so a
+ * repeated post changes nothing and the audit row that follows in the batch (changes() > 0) is not
+ * written twice.
+ */
+export function unblockStatement(d1: D1Database, userId: string) {
+  const { users } = schema;
+  return getDb(d1)
+    .update(users)
+    .set({ directdebitBlocked: false })
+    .where(and(eq(users.id, userId), eq(users.directdebitBlocked, true)));
+}

@@ -5,6 +5,7 @@
  */
 import { createCookie, redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema, type Db } from "../../db/client";
 import { AUTH_COOKIE_DAYS } from "~/lib/constants";
 import { readSignedCookie } from "~/lib/cookies.server";
@@ -259,6 +260,21 @@ export function revokeSessionsStatement(db: Db, userId: string, exceptHash?: str
   return db
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), exceptHash ? ne(sessions.idHash, exceptHash) : undefined));
+}
+
+/**
+ * Ends every session of a member and closes their sockets at once (support in the console, decision
+ * 177); `extra` joins the batch (the audit row). Returns how many sessions ended.
+ */
+export async function endAllSessions(
+  env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">,
+  userId: string,
+  extra: BatchItem<"sqlite">[] = [],
+): Promise<number> {
+  const db = getDb(env.DB);
+  const [ended] = await db.batch([revokeSessionsStatement(db, userId), ...extra]);
+  await closeRevokedSockets(env, userId);
+  return ended.meta.changes ?? 0;
 }
 
 /** The daily purge: sessions past their expiry. */

@@ -1,6 +1,13 @@
-/** The console's start page: the parts the operator's role opens. */
+/**
+ * The dashboard (every role, decision 177): the business per brand and for all brands, today / 7 / 30
+ * days, with the revenue per day and the sign-up funnel as server-rendered SVG; and the operator's
+ * own work queues (the tiles of the parts their role opens).
+ */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { Funnel, RevenueChart } from "~/components/admin/Charts";
+import { money, percent } from "~/components/admin/labels";
+import { PERIODS, dashboard, type Figures } from "~/models/admin/dashboard.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { consoleOverview } from "~/models/admin/overview.server";
 
@@ -9,22 +16,228 @@ export const area: OperatorArea = "home";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
-  return { operator, overview: await consoleOverview(context.env.DB, operator.role) };
+  const raw = new URL(request.url).searchParams.get("brand");
+  const brandId = raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+  const [overview, board] = await Promise.all([
+    consoleOverview(context.env.DB, operator.role),
+    dashboard(context.env.DB, brandId),
+  ]);
+  return { overview, board, title: "Dashboard" };
 }
 
-export default function AdminHome() {
-  const { operator, overview } = useLoaderData<typeof loader>();
+type Row = { label: string; hint?: string; cells: (f: Figures) => React.ReactNode[] };
+
+const triple = (t: Record<string, number>) => PERIODS.map((p) => (t[p.key] ?? 0).toLocaleString("en"));
+const moneyCells = (m: Record<string, Record<string, number>>) =>
+  PERIODS.map((p) => {
+    const entries = Object.entries(m).filter(([, t]) => (t[p.key] ?? 0) !== 0);
+    return entries.length ? (
+      <span key={p.key} className="a-money">
+        {entries.map(([currency, t]) => (
+          <span key={currency}>{money(t[p.key] ?? 0, currency)}</span>
+        ))}
+      </span>
+    ) : (
+      "0"
+    );
+  });
+
+/** "3 × 12.00 EUR", or "0" when there were none. */
+const counted = (n: number, amount: React.ReactNode) =>
+  n ? (
+    <>
+      {n} × {amount}
+    </>
+  ) : (
+    "0"
+  );
+
+const ROWS: Row[] = [
+  { label: "Sign-ups", cells: (f) => triple(f.signups) },
+  {
+    label: "Activated",
+    hint: "of those sign-ups, e-mail confirmed",
+    cells: (f) =>
+      PERIODS.map(
+        (p) => `${f.activations[p.key].toLocaleString("en")} (${percent(f.activations[p.key], f.signups[p.key])})`,
+      ),
+  },
+  {
+    label: "First purchase",
+    hint: "of those sign-ups, bought since (conversion)",
+    cells: (f) =>
+      PERIODS.map(
+        (p) =>
+          `${f.firstPurchases[p.key].toLocaleString("en")} (${percent(f.firstPurchases[p.key], f.signups[p.key])})`,
+      ),
+  },
+  { label: "Paying members", hint: "paid at least once in the period", cells: (f) => triple(f.payingMembers) },
+  { label: "Payments", cells: (f) => triple(f.payments) },
+  { label: "Revenue (gross)", cells: (f) => moneyCells(f.gross) },
+  {
+    label: "Refunds",
+    cells: (f) => moneyCells(f.refunds).map((c, i) => counted(f.refundCount[PERIODS[i]!.key], c)),
+  },
+  {
+    label: "Chargebacks",
+    cells: (f) => moneyCells(f.chargebacks).map((c, i) => counted(f.chargebackCount[PERIODS[i]!.key], c)),
+  },
+  { label: "Revenue (net)", hint: "gross − refunds − chargebacks", cells: (f) => moneyCells(f.net) },
+  { label: "Messages sent", cells: (f) => triple(f.messages) },
+];
+
+export default function AdminDashboard() {
+  const { overview, board } = useLoaderData<typeof loader>();
+  const f = board.figures;
+  const scope =
+    board.brandId === null ? "All brands" : (board.brands.find((b) => b.id === board.brandId)?.name ?? "Unknown brand");
+  const currencies = Object.keys(board.revenueByDay).sort();
   return (
     <>
-      <h1>Hello {operator.name}</h1>
-      <div className="a-tiles">
-        {overview.map((tile) => (
-          <a key={tile.href} className="a-tile" href={tile.href}>
-            {tile.count !== null ? <strong>{tile.count}</strong> : null}
-            {tile.label}
+      <div className="a-head">
+        <h1>{`Dashboard · ${scope}`}</h1>
+        <nav className="a-pills" aria-label="Brand">
+          <a href="/admin" aria-current={board.brandId === null ? "page" : undefined}>
+            All brands
           </a>
-        ))}
+          {board.brands.map((b) => (
+            <a key={b.id} href={`/admin?brand=${b.id}`} aria-current={board.brandId === b.id ? "page" : undefined}>
+              {b.name}
+            </a>
+          ))}
+        </nav>
       </div>
+
+      {overview.length ? (
+        <div className="a-tiles a-tiles-small">
+          {overview.map((tile) => (
+            <a key={tile.href} className="a-tile" href={tile.href}>
+              {tile.count !== null ? <strong>{tile.count}</strong> : null}
+              {tile.label}
+            </a>
+          ))}
+        </div>
+      ) : null}
+
+      <div className="a-kpis">
+        <div className="a-kpi">
+          <span>Sign-ups · 30 days</span>
+          <strong>{f.signups["30d"].toLocaleString("en")}</strong>
+        </div>
+        <div className="a-kpi">
+          <span>Conversion to first purchase</span>
+          <strong>{percent(f.firstPurchases["30d"], f.signups["30d"])}</strong>
+        </div>
+        <div className="a-kpi">
+          <span>Net revenue · 30 days</span>
+          <strong className="a-money">
+            {Object.keys(f.net).length
+              ? Object.entries(f.net).map(([c, t]) => <span key={c}>{money(t["30d"], c)}</span>)
+              : "0"}
+          </strong>
+        </div>
+        <div className="a-kpi">
+          <span>Open safety cases</span>
+          <strong>{f.openCases.toLocaleString("en")}</strong>
+        </div>
+      </div>
+
+      <div className="a-grid2">
+        <section className="a-card">
+          <h2>Revenue</h2>
+          {currencies.length ? (
+            currencies.map((c) => (
+              <RevenueChart key={c} currency={c} series={board.revenueByDay[c]!} firstDay={board.firstDay} />
+            ))
+          ) : (
+            <p className="a-muted">No payments in the last 30 days.</p>
+          )}
+        </section>
+        <section className="a-card">
+          <h2>Funnel</h2>
+          <Funnel
+            caption="Members who signed up in the last 30 days"
+            steps={[
+              { label: "Signed up", n: f.signups["30d"] },
+              { label: "Activated", n: f.activations["30d"] },
+              { label: "First purchase", n: f.firstPurchases["30d"] },
+            ]}
+          />
+        </section>
+      </div>
+
+      <h2>Figures</h2>
+      <div className="a-table-wrap">
+        <table className="a-table a-figures">
+          <thead>
+            <tr>
+              <th></th>
+              {PERIODS.map((p) => (
+                <th key={p.key} className="a-num">
+                  {p.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {ROWS.map((r) => (
+              <tr key={r.label}>
+                <th scope="row">
+                  {r.label}
+                  {r.hint ? <small>{r.hint}</small> : null}
+                </th>
+                {r.cells(f).map((c, i) => (
+                  <td key={i} className="a-num">
+                    {c}
+                  </td>
+                ))}
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">Open safety cases</th>
+              <td className="a-num" colSpan={3}>
+                {f.openCases.toLocaleString("en")} now
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+
+      <h2>Brands · 30 days</h2>
+      <div className="a-table-wrap">
+        <table className="a-table">
+          <thead>
+            <tr>
+              <th>Brand</th>
+              <th className="a-num">Sign-ups</th>
+              <th className="a-num">First purchases</th>
+              <th className="a-num">Paying</th>
+              <th className="a-num">Net revenue</th>
+              <th className="a-num">Messages</th>
+              <th className="a-num">Open cases</th>
+            </tr>
+          </thead>
+          <tbody>
+            {board.perBrand.map((b) => (
+              <tr key={b.id}>
+                <td>
+                  <a href={`/admin?brand=${b.id}`}>{b.name}</a>
+                </td>
+                <td className="a-num">{b.figures.signups["30d"].toLocaleString("en")}</td>
+                <td className="a-num">{b.figures.firstPurchases["30d"].toLocaleString("en")}</td>
+                <td className="a-num">{b.figures.payingMembers["30d"].toLocaleString("en")}</td>
+                <td className="a-num">{moneyCells(b.figures.net)[2]}</td>
+                <td className="a-num">{b.figures.messages["30d"].toLocaleString("en")}</td>
+                <td className="a-num">{b.figures.openCases}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="a-muted">
+        Days are UTC days; “today” started at 00:00 UTC. Revenue is read from the payments and refunds themselves, per
+        currency.
+      </p>
     </>
   );
 }

@@ -187,3 +187,82 @@ export async function seedDemoActivity(DB: D1Database, idOf: Map<string, string>
     unreadForPremium: PREMIUM_CHAT.length,
   };
 }
+
+/** The provider id of the first demo payment: the README and the console's end-to-end test look a member up by it. */
+export const DEMO_PAYMENT_REF = "tr_demo0001";
+
+/**
+ * A month of business for the console's dashboard (decision 177): about 90 generated members of every
+ * brand bought a package on some day of the last 30, in their brand's currency, each credited through
+ * the ledger in the same batch as the balance (refId: the payment); a few payments failed.
+ */
+export async function seedDemoPayments(DB: D1Database, nowS: number) {
+  const { results: buyers } = await DB.prepare(
+    `SELECT u.id, u.brand_id AS brandId, b.currency FROM users u JOIN brands b ON b.id = u.brand_id
+     WHERE u.status = 'confirmed' AND u.email GLOB '*[0-9]@example.com' ORDER BY u.id LIMIT 90`,
+  ).all<{ id: string; brandId: number; currency: string }>();
+  const { results: prices } = await DB.prepare(
+    `SELECT pp.package_id AS id, pp.currency, pp.price_cents AS cents, p.credits FROM package_prices pp
+     JOIN packages p ON p.id = pp.package_id WHERE p.one_time = 0`,
+  ).all<{ id: string; currency: string; cents: number; credits: number }>();
+  let seed = 11;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const payments: (string | number | null)[][] = [];
+  const ledger: (string | number)[][] = [];
+  const credited = new Map<string, number>();
+  buyers.forEach((b, i) => {
+    const options = prices.filter((p) => p.currency === b.currency);
+    const pkg = options[Math.floor(rnd() * options.length)]!;
+    const at = nowS - Math.floor(rnd() * 30 * DAY);
+    const failed = i % 11 === 5;
+    const id = `demo-pay-${String(i + 1).padStart(4, "0")}`;
+    payments.push([
+      id,
+      b.id,
+      b.brandId,
+      pkg.id,
+      pkg.credits,
+      pkg.cents,
+      pkg.currency,
+      i % 3 ? "creditcard" : "ideal",
+      "sandbox",
+      `tr_demo${String(i + 1).padStart(4, "0")}`,
+      failed ? "failed" : "paid",
+      failed ? null : at + 40,
+      at,
+      at + 40,
+    ]);
+    if (failed) return;
+    ledger.push([b.id, pkg.credits, "purchase", id, at + 40]);
+    credited.set(b.id, (credited.get(b.id) ?? 0) + pkg.credits);
+  });
+  await DB.batch([
+    ...insertStatements(
+      DB,
+      "payments",
+      [
+        "id",
+        "user_id",
+        "brand_id",
+        "package_id",
+        "credits",
+        "amount_cents",
+        "currency",
+        "method",
+        "provider",
+        "provider_ref",
+        "status",
+        "paid_at",
+        "created_at",
+        "updated_at",
+      ],
+      payments,
+    ),
+    // Credits change only through the ledger, in the same batch as the cached balance.
+    ...insertStatements(DB, "credit_ledger", ["user_id", "delta", "reason", "ref_id", "created_at"], ledger),
+    ...[...credited].map(([id, n]) =>
+      DB.prepare("UPDATE users SET credits = credits + ?2, paid_user = 1 WHERE id = ?1").bind(id, n),
+    ),
+  ]);
+  return { payments: payments.length };
+}

@@ -31,7 +31,7 @@ import { loadGeo, loadRegionNames, namesOf, type City } from "./geo.ts";
 import { clearBucket, inParallel, insertStatements } from "./insert.ts";
 import { COUNTRY_PLAN, generateMember, type Member, type NameSource } from "./people.ts";
 import { chance, createRng, weighted } from "./random.ts";
-import { DEMO_PASSWORD, demoMembers, seedDemoActivity } from "./demo.ts";
+import { DEMO_PASSWORD, demoMembers, seedDemoActivity, seedDemoPayments } from "./demo.ts";
 
 export const MEMBER_COUNT = 500;
 const SEED = 20_260_101;
@@ -227,6 +227,7 @@ export async function seedMembers({ DB, PHOTOS, pepper }: Env) {
 
   const idOf = new Map(demos.map((d, i) => [d.email, ids[i]!]));
   const activity = await seedDemoActivity(DB, idOf, nowS);
+  await seedDemoPayments(DB, nowS);
   lap("demo activity");
   return { timings, activity, demoEmails: demos.map((d) => d.email), demoPassword: DEMO_PASSWORD };
 }

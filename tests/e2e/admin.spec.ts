@@ -21,7 +21,7 @@ test("an admin logs in without JavaScript, reads the audit log, logs out", async
   await shot(page, "admin-login");
   await logIn(page, "operator@example.com");
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole("heading", { name: /Hello/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /Dashboard/ })).toBeVisible();
   await shot(page, "admin-home");
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Audit log" }).click();
   await expect(page.getByRole("cell", { name: "operator.login" }).first()).toBeVisible();

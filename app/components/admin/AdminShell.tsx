@@ -4,6 +4,7 @@ import { NavLink } from "@remix-run/react";
 export type ShellOperator = { name: string; email: string; role: string; areas: string[] };
 
 const NAV: { area: string; to: string; label: string }[] = [
+  { area: "members", to: "/admin/members", label: "Members" },
   { area: "reports", to: "/admin/reports", label: "Reports" },
   { area: "photos", to: "/admin/photos", label: "Photos" },
   { area: "appeals", to: "/admin/appeals", label: "Appeals" },

@@ -46,3 +46,14 @@ export function ageOf(seconds: number): string {
 }
 
 export const when = (at: number) => new Date(at * 1000).toISOString().replace("T", " ").slice(0, 16);
+
+/** "1,234.50 EUR": exact cents, the currency code as on receipts (never added across currencies). */
+export function money(cents: number, currency: string): string {
+  const sign = cents < 0 ? "−" : "";
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100).toLocaleString("en");
+  return `${sign}${whole}.${String(abs % 100).padStart(2, "0")} ${currency}`;
+}
+
+/** "12.5 %" of a part in a whole, "–" when the whole is nothing. */
+export const percent = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)} %` : "–");
