@@ -55,6 +55,12 @@ export async function getBrandByHost(
   return cache.byHost.get(hostname) ?? cache.byHost.get(hostname.replace(/^www\./, "")) ?? cache.fallback;
 }
 
+/** Every brand with its company, by id (the console works across brands; same per-isolate cache). */
+export async function brandsById(env: Pick<Env, "DB" | "ENVIRONMENT">): Promise<Map<number, BrandWithCompany>> {
+  if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
+  return new Map([...cache.byHost.values()].map((b) => [b.id, b]));
+}
+
 export function nicheOf(brand: Pick<Brand, "niche">): Niche {
   return NICHES[brand.niche as keyof typeof NICHES] ?? "general";
 }

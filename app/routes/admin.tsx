@@ -14,7 +14,7 @@ export const handle = { layout: "empty" };
 export const meta: MetaFunction = () => [{ name: "robots", content: "noindex" }];
 
 /** The console's parts that have pages. */
-const LIVE: OperatorArea[] = ["reports", "audit", "operators"];
+const LIVE: OperatorArea[] = ["reports", "audit", "operators", "payments", "codes"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
