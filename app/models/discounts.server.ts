@@ -432,7 +432,8 @@ export async function listCodes(d1: D1Database) {
     .where(notInArray(R.status, ["failed", "canceled"]))
     .groupBy(R.paymentId)
     .as("rf");
-  const [codes, uses] = await db.batch([
+  // Two plain queries, not a batch: a batch answers rows keyed by column name, which the aggregates' expressions make ambiguous.
+  const [codes, uses] = await Promise.all([
     db.select().from(D).orderBy(desc(D.id)),
     db
       .select({

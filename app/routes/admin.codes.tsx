@@ -132,6 +132,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) {
     const errors: Record<string, string> = {};
     for (const i of parsed.error.issues) errors[String(i.path[0] ?? "form")] ??= i.message;
+    // The object's own rule runs only once every field parsed: say it with the other errors too.
+    if (values.limit === "total" && !String(values.maxUses ?? "").trim())
+      errors.maxUses ??= "A total needs the number of uses (1 to 1,000,000).";
     return { errors, values };
   }
   const f = parsed.data;
@@ -232,7 +235,7 @@ export default function AdminCodes() {
                       ? c.revenue.map((r) => (
                           <div key={r.currency}>
                             {money(r.netCents, r.currency)}
-                            <span className="a-muted"> ({money(r.discountCents, r.currency)} off)</span>
+                            <span className="a-muted">{` (${money(r.discountCents, r.currency)} off)`}</span>
                           </div>
                         ))
                       : "–"}

@@ -141,7 +141,7 @@ describe("making a code", () => {
       .bind(...members.map((m) => m.id))
       .all<{ amount_cents: number; discount_code_id: number | null }>();
     expect(rows.results.filter((r) => r.discount_code_id !== null)).toHaveLength(2);
-    expect(rows.results.filter((r) => r.discount_code_id !== null).every((r) => r.amount_cents === 998)).toBe(true);
+    expect(rows.results.filter((r) => r.discount_code_id !== null).every((r) => r.amount_cents === 997)).toBe(true);
     // All used: the next member is told so.
     const late = await member();
     expect(await (await get(`/credits/p1/ideal?code=${code}`, { cookie: late.cookie })).text()).toContain(
