@@ -50,9 +50,11 @@ for (let start = 0; start < MEMBERS; start += CHUNK) {
   }
   await DB.prepare(`INSERT INTO users (id, brand_id, email, password_hash, status) VALUES ${users.join(",")}`).run();
 }
-for (let start = 0; start < PAYMENTS; start += CHUNK) {
+// Payment rows are long: 400 a statement keeps it under D1's 100 KB statement limit.
+const PAY_CHUNK = 400;
+for (let start = 0; start < PAYMENTS; start += PAY_CHUNK) {
   const rows: string[] = [];
-  for (let i = start; i < Math.min(PAYMENTS, start + CHUNK); i++) {
+  for (let i = start; i < Math.min(PAYMENTS, start + PAY_CHUNK); i++) {
     const user = Math.floor(rnd() * MEMBERS);
     const status = pick(STATUSES);
     const created = now - Math.floor(rnd() * 86_400 * 365);
