@@ -103,7 +103,12 @@ export default function AdminPayment() {
   const p = d.row;
   const m = (cents: number) => money(cents, p.currency);
   const facts: [string, React.ReactNode][] = [
-    ["Status", <span key="s" className={statusBadge(p.status)}>{p.status}</span>],
+    [
+      "Status",
+      <span key="s" className={statusBadge(p.status)}>
+        {p.status}
+      </span>,
+    ],
     ["Amount", m(p.amountCents)],
     ...(p.originalAmountCents !== null
       ? ([

@@ -31,7 +31,13 @@ async function shot(page: Page, name: string) {
 }
 
 test("a finance operator refunds half a payment without JavaScript", async ({ page, baseURL }) => {
-  const m = await db.createMember({ password: PASSWORD, name: "Payer", gender: "male", country: "NL", city: "Utrecht" });
+  const m = await db.createMember({
+    password: PASSWORD,
+    name: "Payer",
+    gender: "male",
+    country: "NL",
+    city: "Utrecht",
+  });
   await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   await page.context().addCookies([
     { name: "entry_ok", value: "1", url: baseURL! },
