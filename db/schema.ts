@@ -573,6 +573,13 @@ export const payments = sqliteTable(
     // Covering: the dashboard's revenue and paying-member reads over 30 days are index-only.
     index("payments_paid").on(t.paidAt, t.brandId, t.currency, t.amountCents, t.userId),
     index("payments_status_updated").on(t.status, t.updatedAt),
+    // The console's payments list (decision 178): newest first, keyset (created_at, id), all brands or one.
+    index("payments_created").on(t.createdAt, t.id),
+    index("payments_brand_created").on(t.brandId, t.createdAt, t.id),
+    // The accounting export: a brand's payments by the month they were paid in.
+    index("payments_brand_paid").on(t.brandId, t.paidAt),
+    // A code's uses and revenue (the console, the total-uses guard of the payment insert).
+    index("payments_discount_code").on(t.discountCodeId, t.status),
   ],
 );
 
@@ -581,6 +588,7 @@ export const discountCodes = sqliteTable("discount_codes", {
   code: text("code").notNull().unique(),
   valuePercentage: text("value_percentage").notNull(),
   minimumOrderValue: integer("minimum_order_value"),
+  /** The payment countries it applies in: one ISO code or several, comma-separated ("DE,AT"); null = any (decision 178). */
   country: text("country"),
   userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
   expires: integer("expires"),
@@ -590,6 +598,10 @@ export const discountCodes = sqliteTable("discount_codes", {
     .default("active"),
   oncePerUser: integer("once_per_user", { mode: "boolean" }).notNull().default(true),
   paymentmethods: json<string[]>("paymentmethods"),
+  /** At most this many payments in all (open, pending or completed) carry the code; null = no total (decision 178). */
+  maxUses: integer("max_uses"),
+  /** Made in the console (decision 178); null for codes older than it. */
+  createdAt: integer("created_at"),
 });
 
 export const discountRedemptions = sqliteTable(

@@ -55,11 +55,15 @@ export async function getBrandByHost(
   return cache.byHost.get(hostname) ?? cache.byHost.get(hostname.replace(/^www\./, "")) ?? cache.fallback;
 }
 
+/** Every brand with its company, by id (the console works across brands; same per-isolate cache). */
+export async function brandsById(env: Pick<Env, "DB" | "ENVIRONMENT">): Promise<Map<number, BrandWithCompany>> {
+  if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
+  return new Map([...cache.byHost.values()].map((b) => [b.id, b]));
+}
+
 /** A brand by its id (the console acts for members of every brand), from the same cache; null if unknown. */
 export async function getBrandById(env: Pick<Env, "DB" | "ENVIRONMENT">, id: number): Promise<BrandWithCompany | null> {
-  if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
-  for (const brand of cache.byHost.values()) if (brand.id === id) return brand;
-  return null;
+  return (await brandsById(env)).get(id) ?? null;
 }
 
 export function nicheOf(brand: Pick<Brand, "niche">): Niche {

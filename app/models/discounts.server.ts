@@ -22,9 +22,10 @@ import {
   type OfferMember,
 } from "~/lib/offers";
 import type { Language } from "~/lib/constants";
-import { and, eq, notExists, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, notExists, notInArray, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { toPackage, type PackageRow } from "./shop.server";
+import { auditAfterChange, type Actor } from "./admin/audit.server";
 
 type CodeRow = typeof schema.discountCodes.$inferSelect;
 
@@ -92,9 +93,12 @@ type CodeLookup = Pick<
   | "status"
   | "oncePerUser"
   | "paymentmethods"
+  | "maxUses"
 > & {
   redeemed: number;
   claimed: number;
+  /** Payments carrying the code that hold or used a use (USE_STATUSES), against maxUses. */
+  uses: number;
   /** JSON { package id: price } of the packages in the code's currency (package_prices): a minimum is judged in that currency. */
   codePrices: string | null;
 };
@@ -110,10 +114,20 @@ const BUILT_IN_SQL = `(${BUILT_IN_CODES.map((c) => `'${c}'`).join(", ")})`;
 const sameOfferSql = (idExpr: string, codeExpr: string) =>
   `SELECT g.id FROM discount_codes g WHERE g.id = ${idExpr} OR (${codeExpr} IN ${BUILT_IN_SQL} AND g.code IN ${BUILT_IN_SQL})`;
 
+/**
+ * The payment statuses that hold or used one of a code's total uses (maxUses): live ones hold it (like a
+ * once-per-member claim), completed ones used it; failed, canceled and expired payments give it back.
+ */
+export const USE_STATUSES = ["open", "checking", "pending", "paid", "refunded", "charged_back"] as const;
+const USE_STATUSES_SQL = `(${USE_STATUSES.map((s) => `'${s}'`).join(", ")})`;
+
 // Raw SQL: one round trip for the code and whether this member already used or holds it (or, for a built-in code, the other one).
 const LOOKUP_SQL = `
 SELECT c.id, c.code, c.value_percentage AS valuePercentage, c.minimum_order_value AS minimumOrderValue, c.country,
        c.user_id AS userId, c.expires, c.status, c.once_per_user AS oncePerUser, c.paymentmethods, c.currency,
+       c.max_uses AS maxUses,
+       CASE WHEN c.max_uses IS NULL THEN 0
+         ELSE (SELECT COUNT(*) FROM payments p WHERE p.discount_code_id = c.id AND p.status IN ${USE_STATUSES_SQL}) END AS uses,
        CASE WHEN c.minimum_order_value IS NULL THEN NULL
          ELSE (SELECT json_group_object(pp.package_id, pp.price_cents) FROM package_prices pp WHERE pp.currency = c.currency) END AS codePrices,
        EXISTS (SELECT 1 FROM discount_redemptions r WHERE r.code_id IN (${sameOfferSql("c.id", "c.code")}) AND r.user_id = ?2) AS redeemed,
@@ -166,11 +180,13 @@ export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
     return { ok: false, error: "not_found" };
   if (percentageBasisPoints(row.valuePercentage) === null) return { ok: false, error: "not_found" };
   if (row.oncePerUser && (row.redeemed || row.claimed)) return { ok: false, error: "used" };
+  if (row.maxUses !== null && row.uses >= row.maxUses) return { ok: false, error: "used" };
   const builtInOver =
     (row.code === TIME_BONUS_CODE && !timeBonus(o.member, now)) ||
     (row.code === WELCOME_CODE && !welcomeDiscount(o.member, o.brand.welcomeDiscountS, now));
   if (builtInOver || (row.expires !== null && row.expires <= now)) return { ok: false, error: "expired" };
-  if (row.country && row.country.toUpperCase() !== o.country.toUpperCase()) return { ok: false, error: "country" };
+  const countries = countriesOf(row.country);
+  if (countries && !countries.includes(o.country.toUpperCase())) return { ok: false, error: "country" };
   if (row.minimumOrderValue !== null) {
     // A minimum applies in the code's currency; a package with no price there cannot be shown to reach it.
     const price = priceInCodeCurrency(row, o);
@@ -211,6 +227,15 @@ export function codeForPrices(
 
 export type { CodeLookup };
 
+/** A code's countries column ("DE" or "DE,AT", decision 178) as a list; null = any country. */
+export function countriesOf(v: string | null): string[] | null {
+  const list = (v ?? "")
+    .split(",")
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  return list.length ? list : null;
+}
+
 // The raw query returns the JSON column as text.
 function parseMethods(v: unknown): string[] | null {
   if (Array.isArray(v)) return v.length ? v.map(String) : null;
@@ -226,15 +251,19 @@ function parseMethods(v: unknown): string[] | null {
 /**
  * The condition a payment INSERT … SELECT … WHERE adds when it carries a code: the code is not
  * once-per-member, or this member has neither redeemed it nor another open/pending payment carrying it
- * (for a built-in code: either built-in code). `codeParam` and `userParam` are the statement's own
+ * (for a built-in code: either built-in code); and a code with a total (max_uses) has a use left, counted
+ * in the same statement (D1 runs one write at a time, so racing checkouts cannot pass it together).
+ * `codeParam` and `userParam` are the statement's own
  * parameter placeholders (e.g. "?7", "?2").
  */
 export function claimGuardSql(codeParam: string, userParam: string): string {
   const same = sameOfferSql(codeParam, `(SELECT code FROM discount_codes WHERE id = ${codeParam})`);
   return `(${codeParam} IS NULL
-    OR (SELECT once_per_user FROM discount_codes WHERE id = ${codeParam}) = 0
+    OR ((SELECT once_per_user FROM discount_codes WHERE id = ${codeParam}) = 0
     OR (NOT EXISTS (SELECT 1 FROM discount_redemptions WHERE code_id IN (${same}) AND user_id = ${userParam})
-        AND NOT EXISTS (SELECT 1 FROM payments WHERE discount_code_id IN (${same}) AND user_id = ${userParam} AND status IN ('open', 'pending'))))`;
+        AND NOT EXISTS (SELECT 1 FROM payments WHERE discount_code_id IN (${same}) AND user_id = ${userParam} AND status IN ('open', 'pending'))))
+    AND COALESCE((SELECT max_uses FROM discount_codes WHERE id = ${codeParam}), 1e18)
+        > (SELECT COUNT(*) FROM payments WHERE discount_code_id = ${codeParam} AND status IN ${USE_STATUSES_SQL}))`;
 }
 
 /**
@@ -308,4 +337,145 @@ export function discountedPackage(
     ...toPackage(lng, { ...row, price_cents: c.finalCents }),
     was: plain.price,
   };
+}
+
+// ─── The console's codes (decision 178): made, listed and switched off by operators, audited ───
+
+export type NewCode = {
+  code: string;
+  percentage: string;
+  currency: string;
+  /** Minimum order in the code's currency, minor units; null = none. */
+  minimumCents: number | null;
+  /** Valid until (unix seconds); null = no end. */
+  expires: number | null;
+  countries: string[] | null;
+  methods: string[] | null;
+  /** "once": once per member (the default, decision 111); "total": at most maxUses payments in all. */
+  limit: { kind: "once" } | { kind: "total"; maxUses: number };
+};
+
+/**
+ * Stores a code made in the console with its audit row in the same batch. The code is unique: a
+ * second code of the same name (or the same form posted twice) stores nothing and answers "taken".
+ */
+export async function createCode(d1: D1Database, actor: Actor, c: NewCode, now = nowS()) {
+  const db = getDb(d1);
+  const { discountCodes: D } = schema;
+  const values = {
+    code: c.code,
+    valuePercentage: c.percentage,
+    minimumOrderValue: c.minimumCents,
+    currency: c.currency,
+    country: c.countries?.join(",") ?? null,
+    expires: c.expires,
+    paymentmethods: c.methods,
+    oncePerUser: c.limit.kind === "once",
+    maxUses: c.limit.kind === "total" ? c.limit.maxUses : null,
+    status: "active" as const,
+    createdAt: now,
+  };
+  // Guarded chain: the audit row is written only when the code row was (changes() > 0).
+  const [inserted] = await db.batch([
+    db.insert(D).values(values).onConflictDoNothing({ target: D.code }),
+    auditAfterChange(db, actor, { action: "code.create", targetType: "code", targetId: c.code, after: values }, now),
+  ]);
+  return (inserted?.meta.changes ?? 0) === 1 ? ("created" as const) : ("taken" as const);
+}
+
+/**
+ * Switches a code off (or on again), guarded on its current status, audited in the same batch: a
+ * repeated post changes and logs nothing. Checkouts opened with it before keep their price (the
+ * member was shown it); new ones find "Code not found".
+ */
+export async function setCodeStatus(
+  d1: D1Database,
+  actor: Actor,
+  code: string,
+  status: "active" | "disabled",
+  reason: string,
+): Promise<boolean> {
+  const db = getDb(d1);
+  const { discountCodes: D } = schema;
+  const from = status === "active" ? "disabled" : "active";
+  const [changed] = await db.batch([
+    db
+      .update(D)
+      .set({ status })
+      .where(and(eq(D.code, code), eq(D.status, from))),
+    auditAfterChange(db, actor, {
+      action: status === "disabled" ? "code.disable" : "code.enable",
+      targetType: "code",
+      targetId: code,
+      reason,
+      before: { status: from },
+      after: { status },
+    }),
+  ]);
+  return (changed?.meta.changes ?? 0) === 1;
+}
+
+/** Completed payments: what a code brought (refunds are taken off; a chargeback's money is gone). */
+const EARNED = ["paid", "refunded"] as const;
+
+/**
+ * Every code with its uses and the revenue it brought per currency: completed payments carrying it
+ * (their redemption), what they paid less what was refunded, and the discount given. The built-in
+ * codes are listed too (their uses are real). Newest first.
+ */
+export async function listCodes(d1: D1Database) {
+  const db = getDb(d1);
+  const { discountCodes: D, payments: P, refunds: R } = schema;
+  const refunded = db
+    .select({ paymentId: R.paymentId, cents: sql<number>`SUM(${R.amountCents})`.as("cents") })
+    .from(R)
+    .where(notInArray(R.status, ["failed", "canceled"]))
+    .groupBy(R.paymentId)
+    .as("rf");
+  // Two plain queries, not a batch: a batch answers rows keyed by column name, which the aggregates' expressions make ambiguous.
+  const [codes, uses] = await Promise.all([
+    db.select().from(D).orderBy(desc(D.id)),
+    db
+      .select({
+        codeId: P.discountCodeId,
+        currency: P.currency,
+        payments: sql<number>`COUNT(*)`,
+        members: sql<number>`COUNT(DISTINCT ${P.userId})`,
+        grossCents: sql<number>`SUM(${P.amountCents})`,
+        refundedCents: sql<number>`COALESCE(SUM(${refunded.cents}), 0)`,
+        discountCents: sql<number>`SUM(COALESCE(${P.originalAmountCents}, ${P.amountCents}) - ${P.amountCents})`,
+      })
+      .from(P)
+      .leftJoin(refunded, eq(refunded.paymentId, P.id))
+      .where(and(isNotNull(P.discountCodeId), inArray(P.status, [...EARNED])))
+      .groupBy(P.discountCodeId, P.currency),
+  ]);
+  return codes.map((c) => ({
+    ...c,
+    countries: countriesOf(c.country),
+    revenue: uses.filter((u) => u.codeId === c.id).map((u) => ({ ...u, netCents: u.grossCents - u.refundedCents })),
+  }));
+}
+
+export const CODE_USES_PAGE = 50;
+
+/** A code's completed payments (its redemptions), newest first. */
+export async function codeUses(d1: D1Database, code: string) {
+  const { discountCodes: D, payments: P } = schema;
+  return getDb(d1)
+    .select({
+      paymentId: P.id,
+      userId: P.userId,
+      brandId: P.brandId,
+      amountCents: P.amountCents,
+      originalCents: P.originalAmountCents,
+      currency: P.currency,
+      status: P.status,
+      paidAt: P.paidAt,
+    })
+    .from(P)
+    .innerJoin(D, eq(D.id, P.discountCodeId))
+    .where(and(eq(D.code, code), inArray(P.status, [...EARNED, "charged_back"])))
+    .orderBy(desc(P.paidAt))
+    .limit(CODE_USES_PAGE);
 }

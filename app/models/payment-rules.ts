@@ -107,6 +107,16 @@ export function refundCents(amountCents: number, purchased: number, credits: num
   return Math.floor((amountCents * Math.min(credits, purchased)) / purchased);
 }
 
+/**
+ * The credits a refund of `refundCents` (part or all of a purchase of `purchased` credits for
+ * `amountCents`) takes back: the share it pays for, rounded up (refundCents rounds the money down, so
+ * the member's own refund of all unused credits takes exactly those), never more than `unused`.
+ */
+export function creditsForRefund(refund: number, amountCents: number, purchased: number, unused: number): number {
+  if (amountCents <= 0 || refund <= 0) return 0;
+  return Math.max(0, Math.min(unused, Math.ceil((refund * purchased) / amountCents)));
+}
+
 /** Whether a payment paid at `paidAt` (seconds) may still be refunded at `now` with `refundDays`. */
 export function withinRefundDays(paidAt: number | null, refundDays: number, now: number): boolean {
   return paidAt !== null && refundDays > 0 && now <= paidAt + refundDays * 86_400;

@@ -24,6 +24,7 @@ import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
 import { logWarning } from "~/lib/log.server";
+import { auditAfterChange, type Actor } from "./admin/audit.server";
 import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
   acceptsCurrency,
@@ -40,6 +41,7 @@ import {
   unusedCredits,
   withinRefundDays,
   chargedBackCents,
+  creditsForRefund,
   isBankReasonCode,
   localeFor,
   type PaymentCheck,
@@ -902,9 +904,17 @@ export async function refundQuote(
 ): Promise<RefundQuote> {
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!withinRefundDays(row.paidAt, brand.refundDays, nowS())) return { ok: false, reason: "days" };
-  const db = context.env.DB;
+  const { existing, credits } = await unusedOfPurchase(context.env.DB, row);
+  if (existing) return { ok: false, reason: "exists" };
+  const amountCents = refundCents(row.amountCents, row.credits, credits);
+  if (credits < 1 || amountCents < 1) return { ok: false, reason: "used" };
+  return { ok: true, credits, amountCents, currency: row.currency };
+}
+
+/** Whether the payment has a live refund, and how many of its credits are unused (spent oldest purchase first). */
+async function unusedOfPurchase(d1: D1Database, row: PaymentRow): Promise<{ existing: boolean; credits: number }> {
   const { refunds: R, creditLedger: L, users: U } = schema;
-  const q = getDb(db);
+  const q = getDb(d1);
   const [existing, rows, balance] = await q.batch([
     q
       .select({ n: sql<number>`COUNT(*)` })
@@ -924,7 +934,6 @@ export async function refundQuote(
       .orderBy(L.id),
     q.select({ credits: U.credits }).from(U).where(eq(U.id, row.userId)),
   ]);
-  if (existing[0]!.n > 0) return { ok: false, reason: "exists" };
   const credit = balance[0]?.credits ?? 0;
   const own = rows.filter((r) => r.ref_id === row.id).reduce((s, r) => s + r.delta, 0);
   // Grants after this purchase, each net of its own refunds (refund rows carry the refunded payment's id).
@@ -933,10 +942,7 @@ export async function refundQuote(
   const newerNet = rows
     .filter((r) => r.ref_id !== row.id && (r.delta > 0 || newerRefs.has(r.ref_id)))
     .reduce((s, r) => s + r.delta, 0);
-  const credits = unusedCredits(credit, own, newerNet);
-  const amountCents = refundCents(row.amountCents, row.credits, credits);
-  if (credits < 1 || amountCents < 1) return { ok: false, reason: "used" };
-  return { ok: true, credits, amountCents, currency: row.currency };
+  return { existing: existing[0]!.n > 0, credits: unusedCredits(credit, own, newerNet) };
 }
 
 export type RefundResult =
@@ -955,29 +961,45 @@ export async function requestRefund(
 ): Promise<RefundResult> {
   const quote = await refundQuote(context, brand, row);
   if (!quote.ok) return quote;
+  return makeRefund(context, row, { id: randomId(), credits: quote.credits, amountCents: quote.amountCents });
+}
+
+/**
+ * The one way a refund is made (the member's and the console's): the credits taken back (guarded:
+ * the balance covers them and the payment has no live refund), their ledger row, the refund row and
+ * `extra` (the console's audit row, which must guard itself on changes()) in one batch; then the
+ * provider, once, with the refund's id as the Idempotency-Key. Refused by the provider, the credits return.
+ */
+async function makeRefund(
+  context: Ctx,
+  row: PaymentRow,
+  r: { id: string; credits: number; amountCents: number },
+  extra: D1PreparedStatement[] = [],
+): Promise<RefundResult> {
   const db = context.env.DB;
-  const id = randomId();
+  const { id } = r;
   const now = nowS();
   const [debit] = await db.batch([
-    debitStatement(db, row.userId, quote.credits, {
+    debitStatement(db, row.userId, r.credits, {
       sql: "NOT EXISTS (SELECT 1 FROM refunds WHERE payment_id = ?3 AND status NOT IN ('failed', 'canceled'))",
       params: [row.id],
     }),
-    ledgerStatement(db, { userId: row.userId, delta: -quote.credits, reason: "refund", refId: row.id, now }),
+    ledgerStatement(db, { userId: row.userId, delta: -r.credits, reason: "refund", refId: row.id, now }),
     db
       // oxlint-disable-next-line no-restricted-properties -- guards: refund row only when the debit moved a row (changes() = 1), same batch as its ledger row
       .prepare(
         `INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7 WHERE changes() = 1`,
       )
-      .bind(id, row.id, row.userId, quote.credits, quote.amountCents, quote.currency, now),
+      .bind(id, row.id, row.userId, r.credits, r.amountCents, row.currency, now),
+    ...extra,
   ]);
   if (debit!.meta.changes !== 1) return { ok: false, reason: "exists" };
   try {
     const refund = await paymentProvider(context).createRefund({
       paymentId: row.providerRef ?? "",
-      amount: { cents: quote.amountCents, currency: quote.currency },
-      description: `Refund of ${quote.credits} unused credits`,
+      amount: { cents: r.amountCents, currency: row.currency },
+      description: `Refund of ${r.credits} unused credits`,
       metadata: { paymentId: row.id, refundId: id },
       idempotencyKey: id,
     });
@@ -1001,9 +1023,67 @@ export async function requestRefund(
       return { ok: true, refundId: id };
     }
     console.error("payments: refund refused", e.status, e.title, e.message);
-    await failRefund(db, { id, userId: row.userId, paymentId: row.id, credits: quote.credits }, "queued");
+    await failRefund(db, { id, userId: row.userId, paymentId: row.id, credits: r.credits }, "queued");
     return { ok: false, reason: "provider" };
   }
+}
+
+export type OperatorRefundResult =
+  | { ok: true; refundId: string; credits: number; amountCents: number; again: boolean }
+  | { ok: false; reason: "status" | "days" | "used" | "exists" | "provider" | "amount" };
+
+/**
+ * A refund from the console (decision 178): `amountCents` of the payment, all or part. The member's
+ * rules apply (paid, within refund_days, at most what the unused credits are worth) unless the
+ * operator gives an `override` reason: then up to the whole amount, at any time. Either way the
+ * credits taken back are the refunded share of the purchase, never more than are unused (so never
+ * below zero), one live refund per payment, and the audit row is in the refund's batch. The form's
+ * one-time token is the refund's id (and the provider's Idempotency-Key): the same click posted
+ * twice finds its refund and calls the provider once.
+ */
+export async function operatorRefund(
+  context: Ctx,
+  brand: Pick<BrandWithCompany, "refundDays">,
+  row: PaymentRow,
+  actor: Actor,
+  o: { amountCents: number; override: string | null; intentKey: string },
+): Promise<OperatorRefundResult> {
+  const db = context.env.DB;
+  const same = async () => {
+    const R = schema.refunds;
+    const r = await getDb(db)
+      .select({ credits: R.credits, amountCents: R.amountCents })
+      .from(R)
+      .where(and(eq(R.id, o.intentKey), eq(R.paymentId, row.id)))
+      .get();
+    return r ? { ok: true as const, refundId: o.intentKey, ...r, again: true } : null;
+  };
+  const earlier = await same();
+  if (earlier) return earlier;
+  if (row.status !== "paid") return { ok: false, reason: "status" };
+  if (!Number.isInteger(o.amountCents) || o.amountCents < 1 || o.amountCents > row.amountCents)
+    return { ok: false, reason: "amount" };
+  const { existing, credits: unused } = await unusedOfPurchase(db, row);
+  if (existing) return (await same()) ?? { ok: false, reason: "exists" };
+  if (!o.override) {
+    const quote = await refundQuote(context, brand, row);
+    if (!quote.ok) return quote;
+    if (o.amountCents > quote.amountCents) return { ok: false, reason: "amount" };
+  }
+  const credits = creditsForRefund(o.amountCents, row.amountCents, row.credits, unused);
+  const audit = auditAfterChange(getDb(db), actor, {
+    action: o.override ? "payment.refund_override" : "payment.refund",
+    targetType: "payment",
+    targetId: row.id,
+    reason: o.override ?? "",
+    before: { status: row.status, amountCents: row.amountCents, currency: row.currency },
+    after: { refundId: o.intentKey, amountCents: o.amountCents, credits },
+  });
+  const result = await makeRefund(context, row, { id: o.intentKey, credits, amountCents: o.amountCents }, [
+    toStatement(db, audit),
+  ]);
+  if (!result.ok) return result.reason === "exists" ? ((await same()) ?? result) : result;
+  return { ok: true, refundId: result.refundId, credits, amountCents: o.amountCents, again: false };
 }
 
 /** The money did not go back, so the credits do: the refund row fails (guarded), the ledger records the return. */
@@ -1138,12 +1218,26 @@ export async function refundsOf(context: Ctx, paymentId: string) {
 
 // ─── Receipt ───
 
+/**
+ * The VAT in `grossCents` of a payment as its receipt states it: the rate of the buyer's payment
+ * country (EU OSS), else the seller's country. The one computation the receipt and the console's
+ * accounting export (decision 178) share.
+ */
+export function vatLineOf(
+  company: Pick<BrandWithCompany["company"], "country">,
+  row: Pick<PaymentRow, "paymentCountry">,
+  grossCents: number,
+) {
+  const country =
+    row.paymentCountry && VAT_RATES_BP[row.paymentCountry] !== undefined ? row.paymentCountry : company.country;
+  const rateBp = VAT_RATES_BP[country] ?? VAT_RATES_BP[company.country] ?? 0;
+  return { country, rateBp, ...vatOf(grossCents, rateBp) };
+}
+
 /** A printable receipt of a paid payment: the seller (companyinfo), the lines and the VAT of the buyer's country. */
 export function receiptOf(lng: Language, brand: BrandWithCompany, row: PaymentRow) {
   const c = brand.company;
-  const country = row.paymentCountry && VAT_RATES_BP[row.paymentCountry] !== undefined ? row.paymentCountry : c.country;
-  const rateBp = VAT_RATES_BP[country] ?? VAT_RATES_BP[c.country] ?? 0;
-  const { vatCents, netCents } = vatOf(row.amountCents, rateBp);
+  const { country, rateBp, vatCents, netCents } = vatLineOf(c, row, row.amountCents);
   const money = (cents: number) => formatMoney(lng, cents, row.currency);
   return {
     seller: {

@@ -14,7 +14,17 @@ export const handle = { layout: "empty" };
 export const meta: MetaFunction = () => [{ name: "robots", content: "noindex" }];
 
 /** The console's parts that have pages. */
-const LIVE: OperatorArea[] = ["members", "reports", "photos", "appeals", "transparency", "audit", "operators"];
+const LIVE: OperatorArea[] = [
+  "members",
+  "payments",
+  "codes",
+  "reports",
+  "photos",
+  "appeals",
+  "transparency",
+  "audit",
+  "operators",
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);

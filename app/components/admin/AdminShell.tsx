@@ -9,6 +9,8 @@ const NAV: { area: string; to: string; label: string }[] = [
   { area: "photos", to: "/admin/photos", label: "Photos" },
   { area: "appeals", to: "/admin/appeals", label: "Appeals" },
   { area: "transparency", to: "/admin/transparency", label: "Transparency" },
+  { area: "payments", to: "/admin/payments", label: "Payments" },
+  { area: "codes", to: "/admin/codes", label: "Codes" },
   { area: "audit", to: "/admin/audit", label: "Audit log" },
   { area: "operators", to: "/admin/operators", label: "Operators" },
 ];

@@ -34,6 +34,7 @@ export const OPERATOR_AREAS = {
   transparency: ["moderator", "admin"],
   members: ["support", "admin"],
   payments: ["finance", "admin"],
+  codes: ["finance", "admin"],
   audit: ["admin"],
   operators: ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;

@@ -1,0 +1,347 @@
+/**
+ * The console's payments (issue 22 part 3, decision 178): the filtered, keyset-paged list, one
+ * payment with everything recorded about it, and the accounting export. Reading only: a refund goes
+ * through the payments model (operatorRefund), the VAT through its vatLineOf (the receipt's).
+ */
+import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { getDb, schema } from "../../../db/client";
+import type { BrandWithCompany } from "../brand.server";
+import { vatLineOf, type PaymentRow } from "../payments.server";
+
+export const PAYMENTS_PAGE = 50;
+
+/** An amount typed as "12", "12.5" or "12,50", in minor units (exact: no float arithmetic). */
+export const amountCentsSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,7}(?:[.,]\d{1,2})?$/, "Write an amount such as 12.50")
+  .transform((v) => {
+    const [whole, frac = ""] = v.split(/[.,]/) as [string, string?];
+    return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+  });
+
+export const PAYMENT_STATUSES = schema.payments.status.enumValues;
+
+export type PaymentFilter = {
+  brandId?: number;
+  status?: (typeof PAYMENT_STATUSES)[number];
+  method?: string;
+  country?: string;
+  /** created_at from (inclusive) and to (exclusive), unix seconds. */
+  from?: number;
+  to?: number;
+  /** Amount in minor units of the payment's currency, inclusive. */
+  minCents?: number;
+  maxCents?: number;
+  /** Keyset: the last row of the previous page ("createdAt.id"). */
+  after?: { createdAt: number; id: string };
+};
+
+/**
+ * Newest first, PAYMENTS_PAGE at a time, paged on (created_at, id) so page 4,000 costs what page 1
+ * costs; the indexes payments_created / payments_brand_created keep the order without a sort.
+ */
+export async function listPayments(d1: D1Database, f: PaymentFilter) {
+  const { payments: P, users: U } = schema;
+  const where: SQL[] = [];
+  if (f.brandId !== undefined) where.push(eq(P.brandId, f.brandId));
+  if (f.status) where.push(eq(P.status, f.status));
+  if (f.method) where.push(eq(P.method, f.method));
+  if (f.country) where.push(eq(P.paymentCountry, f.country));
+  if (f.from !== undefined) where.push(gte(P.createdAt, f.from));
+  if (f.to !== undefined) where.push(lt(P.createdAt, f.to));
+  if (f.minCents !== undefined) where.push(gte(P.amountCents, f.minCents));
+  if (f.maxCents !== undefined) where.push(lte(P.amountCents, f.maxCents));
+  if (f.after)
+    where.push(or(lt(P.createdAt, f.after.createdAt), and(eq(P.createdAt, f.after.createdAt), lt(P.id, f.after.id)))!);
+  const rows = await getDb(d1)
+    .select({
+      id: P.id,
+      brandId: P.brandId,
+      userId: P.userId,
+      email: U.email,
+      status: P.status,
+      method: P.method,
+      country: P.paymentCountry,
+      amountCents: P.amountCents,
+      currency: P.currency,
+      credits: P.credits,
+      createdAt: P.createdAt,
+      paidAt: P.paidAt,
+    })
+    .from(P)
+    .leftJoin(U, eq(U.id, P.userId))
+    .where(and(...where))
+    .orderBy(desc(P.createdAt), desc(P.id))
+    .limit(PAYMENTS_PAGE + 1);
+  const more = rows.length > PAYMENTS_PAGE;
+  const page = more ? rows.slice(0, PAYMENTS_PAGE) : rows;
+  const last = page.at(-1);
+  return { rows: page, next: more && last ? `${last.createdAt}.${last.id}` : null };
+}
+
+/** What the filters offer: the methods and countries payments were made with. */
+export async function paymentFilterOptions(d1: D1Database) {
+  const { paymentMethods: M } = schema;
+  const db = getDb(d1);
+  const [methods, countries] = await db.batch([
+    db.selectDistinct({ v: M.method }).from(M).orderBy(M.method),
+    db
+      .selectDistinct({ v: M.country })
+      .from(M)
+      .where(sql`${M.country} <> '*'`)
+      .orderBy(M.country),
+  ]);
+  return { methods: methods.map((m) => m.v), countries: countries.map((c) => c.v) };
+}
+
+/**
+ * One payment with what the schema records of it: the row (provider id, customer, mandate, times,
+ * failure, chargeback), the member, the ledger rows it caused (purchase, refunds, chargeback and its
+ * reversal), its refunds with the provider's ids, its discount code and the console's audit rows.
+ * Webhook calls themselves are not stored: what each one changed is (decision 090: they re-fetch).
+ */
+export async function paymentDetail(d1: D1Database, id: string) {
+  const db = getDb(d1);
+  const { payments: P, users: U, creditLedger: L, refunds: R, discountCodes: D, auditLog: A, operators: O } = schema;
+  const [[row], [member], ledger, refunds, [code], audit] = await db.batch([
+    db.select().from(P).where(eq(P.id, id)),
+    db
+      .select({ id: U.id, email: U.email, credits: U.credits, deletedAt: U.deletedAt })
+      .from(U)
+      .where(eq(U.id, sql`(SELECT user_id FROM payments WHERE id = ${id})`)),
+    db
+      .select({ id: L.id, delta: L.delta, reason: L.reason, createdAt: L.createdAt })
+      .from(L)
+      .where(
+        and(
+          eq(L.refId, id),
+          eq(L.userId, sql`(SELECT user_id FROM payments WHERE id = ${id})`),
+          inArray(L.reason, ["purchase", "refund", "chargeback", "chargeback_reversed"]),
+        ),
+      )
+      .orderBy(asc(L.id)),
+    db.select().from(R).where(eq(R.paymentId, id)).orderBy(asc(R.createdAt)),
+    db
+      .select({ code: D.code, percentage: D.valuePercentage })
+      .from(D)
+      .where(eq(D.id, sql`(SELECT discount_code_id FROM payments WHERE id = ${id})`)),
+    db
+      .select({ entry: A, operatorEmail: O.email })
+      .from(A)
+      .leftJoin(O, eq(O.id, A.operatorId))
+      .where(and(eq(A.targetType, "payment"), eq(A.targetId, id)))
+      .orderBy(desc(A.id))
+      .limit(50),
+  ]);
+  if (!row) return null;
+  const liveRefunds = refunds.filter((r) => r.status !== "failed" && r.status !== "canceled");
+  return {
+    row,
+    member: member ?? null,
+    ledger,
+    refunds,
+    code: code ?? null,
+    audit,
+    refundedCents: liveRefunds.reduce((s, r) => s + r.amountCents, 0),
+    refundedCredits: liveRefunds.reduce((s, r) => s + r.credits, 0),
+  };
+}
+
+// ─── The accounting export ───
+
+/** Minor units as a decimal amount ("-12.05"), exact (integer arithmetic, no float rounding). */
+export function decimal(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+const csvCell = (v: string | number | null) => {
+  const s = v === null ? "" : String(v);
+  // Quote what needs it, and defuse spreadsheet formulas (a cell starting with = + - @ from data we did not write).
+  const safe = /^[=+@]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+export const EXPORT_COLUMNS = [
+  "type",
+  "id",
+  "payment_id",
+  "date_utc",
+  "member_id",
+  "method",
+  "vat_country",
+  "vat_rate_percent",
+  "currency",
+  "gross",
+  "vat",
+  "net",
+] as const;
+
+type ExportLine = {
+  type: "payment" | "refund" | "chargeback" | "total";
+  id: string;
+  paymentId: string;
+  at: number | null;
+  memberId: string;
+  method: string;
+  country: string;
+  rateBp: number;
+  currency: string;
+  grossCents: number;
+  vatCents: number;
+  netCents: number;
+};
+
+/** The UTC month "YYYY-MM" as [start, end) unix seconds. */
+export function monthRange(month: string): [number, number] {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  return [Date.UTC(y, m - 1, 1) / 1000, Date.UTC(y, m, 1) / 1000];
+}
+
+const EXPORT_CHUNK = 2000;
+
+/**
+ * A brand's month for accounting: every payment paid in it (gross, VAT and net as on its receipt),
+ * every refund made in it and every chargeback applied in it (negative, with the VAT of the payment's
+ * country, computed the same way), then one total line per VAT country and currency. Read in
+ * keyset chunks so a big month is never one huge query.
+ */
+export async function accountingLines(d1: D1Database, brand: BrandWithCompany, month: string) {
+  const [start, end] = monthRange(month);
+  const db = getDb(d1);
+  const { payments: P, refunds: R } = schema;
+  const lines: ExportLine[] = [];
+  const line = (
+    type: ExportLine["type"],
+    id: string,
+    p: Pick<PaymentRow, "id" | "userId" | "method" | "paymentCountry" | "currency">,
+    at: number | null,
+    grossCents: number,
+  ) => {
+    // A refund or chargeback takes back the VAT its amount carries: computed on the amount, then negated
+    // (rounding a negative half would differ by a cent from the receipt's rounding).
+    const sign = grossCents < 0 ? -1 : 1;
+    const vat = vatLineOf(brand.company, p, Math.abs(grossCents));
+    lines.push({
+      type,
+      id,
+      paymentId: p.id,
+      at,
+      memberId: p.userId,
+      method: p.method,
+      country: vat.country,
+      rateBp: vat.rateBp,
+      currency: p.currency,
+      grossCents,
+      vatCents: sign * vat.vatCents,
+      netCents: sign * vat.netCents,
+    });
+  };
+  // Payments paid in the month (whatever happened to them later: refunds and chargebacks are their own lines).
+  let after: { paidAt: number; id: string } | null = null;
+  for (;;) {
+    const chunk: PaymentRow[] = await db
+      .select()
+      .from(P)
+      .where(
+        and(
+          eq(P.brandId, brand.id),
+          gte(P.paidAt, start),
+          lt(P.paidAt, end),
+          inArray(P.status, ["paid", "refunded", "charged_back"]),
+          after
+            ? or(sql`${P.paidAt} > ${after.paidAt}`, and(eq(P.paidAt, after.paidAt), sql`${P.id} > ${after.id}`))
+            : undefined,
+        ),
+      )
+      .orderBy(asc(P.paidAt), asc(P.id))
+      .limit(EXPORT_CHUNK);
+    for (const p of chunk) line("payment", p.id, p, p.paidAt, p.amountCents);
+    if (chunk.length < EXPORT_CHUNK) break;
+    const last = chunk.at(-1)!;
+    after = { paidAt: last.paidAt!, id: last.id };
+  }
+  // Refunds made in the month (a failed or canceled one returned nothing), and chargebacks applied in it.
+  const [refunds, chargebacks] = await db.batch([
+    // Named fields: refunds and payments share column names, which one result row cannot hold twice.
+    db
+      .select({
+        id: sql<string>`${R.id}`.as("refund_id"),
+        amountCents: sql<number>`${R.amountCents}`.as("refund_cents"),
+        createdAt: sql<number>`${R.createdAt}`.as("refund_at"),
+        paymentId: sql<string>`${P.id}`.as("payment_id"),
+        userId: P.userId,
+        method: P.method,
+        paymentCountry: P.paymentCountry,
+        currency: P.currency,
+      })
+      .from(R)
+      .innerJoin(P, eq(P.id, R.paymentId))
+      .where(
+        and(
+          eq(P.brandId, brand.id),
+          gte(R.createdAt, start),
+          lt(R.createdAt, end),
+          notInArray(R.status, ["failed", "canceled"]),
+        ),
+      )
+      .orderBy(asc(R.createdAt), asc(R.id)),
+    db
+      .select()
+      .from(P)
+      .where(and(eq(P.brandId, brand.id), eq(P.status, "charged_back"), gte(P.updatedAt, start), lt(P.updatedAt, end)))
+      .orderBy(asc(P.updatedAt), asc(P.id)),
+  ]);
+  for (const r of refunds) line("refund", r.id, { ...r, id: r.paymentId }, r.createdAt, -r.amountCents);
+  for (const p of chargebacks) line("chargeback", p.id, p, p.updatedAt, -(p.chargedBackCents ?? p.amountCents));
+  // One total per VAT country and currency: the sums of the lines above.
+  const totals = new Map<string, ExportLine>();
+  for (const l of lines) {
+    const key = `${l.country}|${l.currency}`;
+    const t = totals.get(key) ?? {
+      ...l,
+      type: "total" as const,
+      id: "",
+      paymentId: "",
+      at: null,
+      memberId: "",
+      method: "",
+      grossCents: 0,
+      vatCents: 0,
+      netCents: 0,
+    };
+    t.grossCents += l.grossCents;
+    t.vatCents += l.vatCents;
+    t.netCents += l.netCents;
+    totals.set(key, t);
+  }
+  return [
+    ...lines,
+    ...[...totals.values()].sort((a, b) => `${a.country}${a.currency}`.localeCompare(`${b.country}${b.currency}`)),
+  ];
+}
+
+/** The export as CSV (RFC 4180, CRLF lines, a header row). */
+export function accountingCsv(lines: ExportLine[]): string {
+  const rows = lines.map((l) =>
+    [
+      l.type,
+      l.id,
+      l.paymentId,
+      l.at === null ? "" : new Date(l.at * 1000).toISOString().replace("T", " ").slice(0, 19),
+      l.memberId,
+      l.method,
+      l.country,
+      (l.rateBp / 100).toFixed(2),
+      l.currency,
+      decimal(l.grossCents),
+      decimal(l.vatCents),
+      decimal(l.netCents),
+    ]
+      .map(csvCell)
+      .join(","),
+  );
+  return [EXPORT_COLUMNS.join(","), ...rows].join("\r\n") + "\r\n";
+}

@@ -1,0 +1,340 @@
+/**
+ * One payment (finance, admin): the provider's ids, what the provider's calls changed, the ledger rows
+ * it caused, its refunds and chargeback, the console's actions on it; and the refund form (all or
+ * part, through the payments model's refund; the member's rules unless overridden with a reason).
+ */
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { readForm } from "~/lib/body.server";
+import { paragraph } from "~/lib/text";
+import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { amountCentsSchema, paymentDetail } from "~/models/admin/payments.server";
+import { intentKeyOf, newIntentKey, operatorRefund, refundQuote, receiptOf } from "~/models/payments.server";
+import { brandsById } from "~/models/brand.server";
+import { when } from "~/components/admin/labels";
+import { money, statusBadge } from "~/components/admin/money";
+
+/** The console part this page belongs to: its loader and action admit only the roles that open it. */
+export const area: OperatorArea = "payments";
+
+async function load(context: LoaderFunctionArgs["context"], id: string) {
+  const detail = await paymentDetail(context.env.DB, id);
+  if (!detail) throw new Response("No such payment.", { status: 404 });
+  const brand = (await brandsById(context.env)).get(detail.row.brandId);
+  if (!brand) throw new Response("The payment's brand is gone.", { status: 404 });
+  return { detail, brand };
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  await requireOperator(request, context, area);
+  const { detail, brand } = await load(context, params.id ?? "");
+  const row = detail.row;
+  const quote = row.status === "paid" ? await refundQuote(context, brand, row) : null;
+  const receipt = row.paidAt ? receiptOf("en", brand, row) : null;
+  const done = new URL(request.url).searchParams.get("refunded");
+  return {
+    ...detail,
+    brand: { id: brand.id, name: brand.name, refundDays: brand.refundDays },
+    vat: receipt ? { rate: receipt.vatRate, vat: receipt.vat, net: receipt.net } : null,
+    quote: quote?.ok ? { credits: quote.credits, amountCents: quote.amountCents } : null,
+    quoteReason: quote && !quote.ok ? quote.reason : null,
+    refundable: row.status === "paid" && !detail.refunds.some((r) => r.status !== "failed" && r.status !== "canceled"),
+    // A fresh token per render: the refund's id, so a double-submitted form refunds once (decision 178).
+    intentKey: newIntentKey(),
+    done: done && detail.refunds.some((r) => r.id === done) ? done : null,
+    title: `Payment ${row.id}`,
+  };
+}
+
+const RefundForm = z
+  .object({
+    intent: z.literal("refund"),
+    intent_key: z.string(),
+    amount: amountCentsSchema,
+    override: z.literal("on").optional(),
+    reason: paragraph(z.string().max(500)).optional(),
+  })
+  .refine((f) => !f.override || (f.reason?.length ?? 0) >= 5, {
+    path: ["reason"],
+    message: "An override needs a reason (at least 5 characters).",
+  });
+
+const REFUSALS: Record<string, string> = {
+  status: "Only a completed (paid) payment can be refunded.",
+  days: "The member's refund period is over. Override with a reason to refund anyway.",
+  used: "The member's rules allow no refund: the credits of this purchase are spent. Override with a reason to refund anyway.",
+  exists: "This payment already has a refund.",
+  amount:
+    "That amount is more than the member's rules allow (or than the payment). Lower it, or override with a reason.",
+  provider: "The payment provider refused the refund; nothing was taken back.",
+};
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const operator = await requireOperator(request, context, area);
+  const { detail, brand } = await load(context, params.id ?? "");
+  const parsed = RefundForm.safeParse(Object.fromEntries(await readForm(request, context)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      error:
+        issue?.path[0] === "amount"
+          ? "Write the amount to refund, such as 5.00."
+          : issue?.path[0] === "reason"
+            ? issue.message
+            : "The form was not complete; reload the page and try again.",
+    };
+  }
+  const intentKey = intentKeyOf(parsed.data.intent_key);
+  if (!intentKey) return { error: "The form is out of date; reload the page and try again." };
+  const result = await operatorRefund(context, brand, detail.row, operator, {
+    amountCents: parsed.data.amount,
+    override: parsed.data.override ? parsed.data.reason! : null,
+    intentKey,
+  });
+  if (!result.ok) return { error: REFUSALS[result.reason] ?? "Nothing was refunded." };
+  // After a post, a page of its own (a reload does not post again).
+  return redirect(`/admin/payments/${detail.row.id}?refunded=${encodeURIComponent(result.refundId)}`);
+}
+
+export default function AdminPayment() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const p = d.row;
+  const m = (cents: number) => money(cents, p.currency);
+  const facts: [string, React.ReactNode][] = [
+    [
+      "Status",
+      <span key="s" className={statusBadge(p.status)}>
+        {p.status}
+      </span>,
+    ],
+    ["Amount", m(p.amountCents)],
+    ...(p.originalAmountCents !== null
+      ? ([
+          [
+            "Before discount",
+            `${m(p.originalAmountCents)} (code ${d.code?.code ?? "?"}, ${d.code?.percentage ?? "?"} %)`,
+          ],
+        ] as [string, string][])
+      : []),
+    ["Credits", String(p.credits)],
+    ["Brand", d.brand.name],
+    [
+      "Member",
+      d.member ? (
+        <>
+          {d.member.email} <code>{d.member.id}</code> · balance {d.member.credits} credits
+          {d.member.deletedAt ? " · account deleted" : ""}
+        </>
+      ) : (
+        p.userId
+      ),
+    ],
+    ["Method", `${p.method} (${p.sequenceType})`],
+    ["Payment country", p.paymentCountry ?? "–"],
+    ...(d.vat
+      ? ([["VAT as on the receipt", `${d.vat.vat} (${d.vat.rate} %), net ${d.vat.net}`]] as [string, string][])
+      : []),
+  ];
+  const provider: [string, React.ReactNode][] = [
+    ["Provider", p.provider],
+    ["Provider id", p.providerRef ? <code>{p.providerRef}</code> : "– (not created at the provider)"],
+    [
+      "Customer / mandate",
+      p.customerId || p.mandateId ? <code>{`${p.customerId ?? "–"} / ${p.mandateId ?? "–"}`}</code> : "–",
+    ],
+    ["Click (idempotency key)", p.intentKey ? <code>{p.intentKey}</code> : "–"],
+    ["Created", when(p.createdAt)],
+    ["Paid", p.paidAt ? when(p.paidAt) : "–"],
+    ["Last change from the provider", when(p.updatedAt)],
+    ...(p.failureReason
+      ? ([["Failure", `${p.failureReason}${p.bankReason ? ` — ${p.bankReason}` : ""}`]] as [string, string][])
+      : []),
+  ];
+  return (
+    <>
+      <p>
+        <a href="/admin/payments">← Payments</a>
+      </p>
+      <h1>
+        Payment <code>{p.id}</code>
+      </h1>
+      {d.done ? (
+        <p className="a-ok" role="status">
+          Refund <code>{d.done}</code> made. The provider pays it out; its status follows below.
+        </p>
+      ) : null}
+      {result && "error" in result ? (
+        <p className="a-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      <div className="a-grid">
+        <div className="a-card">
+          <h2>Payment</h2>
+          <dl className="a-dl">
+            {facts.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+        <div className="a-card">
+          <h2>Provider record</h2>
+          <dl className="a-dl">
+            {provider.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="a-muted">
+            Webhook calls are not stored one by one: each re-fetches the payment from the provider and applies what
+            changed once — the status and times above, the refunds' statuses and the chargeback below.
+          </p>
+        </div>
+      </div>
+      {p.status === "charged_back" ? (
+        <div className="a-card a-alert">
+          <h2>Chargeback</h2>
+          <p>
+            The bank took back <strong>{m(p.chargedBackCents ?? p.amountCents)}</strong>. The purchase's credits were
+            taken back as far as the balance allowed
+            {p.chargebackUnrecoveredCredits
+              ? `; ${p.chargebackUnrecoveredCredits} were already spent and could not be taken back`
+              : ""}
+            . If the bank reverses it, the payment is paid again and the credits taken come back.
+          </p>
+        </div>
+      ) : null}
+      <h2>Ledger rows of this payment</h2>
+      <div className="a-table-wrap">
+        <table className="a-table">
+          <thead>
+            <tr>
+              <th>Time (UTC)</th>
+              <th>Reason</th>
+              <th className="a-num">Credits</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.ledger.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="a-muted">
+                  None (nothing was credited).
+                </td>
+              </tr>
+            ) : null}
+            {d.ledger.map((l) => (
+              <tr key={l.id}>
+                <td>{when(l.createdAt)}</td>
+                <td>{l.reason}</td>
+                <td className="a-num">{l.delta > 0 ? `+${l.delta}` : l.delta}</td>
+              </tr>
+            ))}
+          </tbody>
+          {d.ledger.length > 1 ? (
+            <tfoot>
+              <tr>
+                <th colSpan={2}>Net</th>
+                <th className="a-num">{d.ledger.reduce((s, l) => s + l.delta, 0)}</th>
+              </tr>
+            </tfoot>
+          ) : null}
+        </table>
+      </div>
+      <h2>Refunds</h2>
+      <div className="a-table-wrap">
+        <table className="a-table">
+          <thead>
+            <tr>
+              <th>Time (UTC)</th>
+              <th>Refund</th>
+              <th>Provider id</th>
+              <th>Status</th>
+              <th className="a-num">Credits</th>
+              <th className="a-num">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.refunds.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="a-muted">
+                  No refunds.
+                </td>
+              </tr>
+            ) : null}
+            {d.refunds.map((r) => (
+              <tr key={r.id}>
+                <td>{when(r.createdAt)}</td>
+                <td>
+                  <code>{r.id}</code>
+                </td>
+                <td>{r.providerRef ? <code>{r.providerRef}</code> : "–"}</td>
+                <td>
+                  <span className={statusBadge(r.status)}>{r.status}</span>
+                </td>
+                <td className="a-num">{r.credits}</td>
+                <td className="a-num">{money(r.amountCents, r.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {d.refundable ? (
+        <form method="post" className="a-card">
+          <h2>Refund</h2>
+          <p className="a-muted">
+            {d.quote
+              ? `The member's rules (${d.brand.refundDays} days, unused credits) allow up to ${m(d.quote.amountCents)} for ${d.quote.credits} unused credits.`
+              : d.quoteReason === "days"
+                ? `The member's refund period (${d.brand.refundDays} days) is over: only an override refunds.`
+                : "The credits of this purchase are spent: only an override refunds."}{" "}
+            The credits taken back are the refunded share of the purchase, never more than are unused. One refund per
+            payment.
+          </p>
+          <input type="hidden" name="intent" value="refund" />
+          <input type="hidden" name="intent_key" value={d.intentKey} />
+          <label className="a-field">
+            <span>Amount to refund ({p.currency})</span>
+            <input
+              name="amount"
+              inputMode="decimal"
+              required
+              pattern="\d{1,7}([.,]\d{1,2})?"
+              defaultValue={d.quote ? (d.quote.amountCents / 100).toFixed(2) : ""}
+            />
+          </label>
+          <label className="a-check">
+            <input type="checkbox" name="override" />
+            <span>Override the member's refund rules (audited)</span>
+          </label>
+          <label className="a-field">
+            <span>Reason for the override</span>
+            <textarea name="reason" rows={2} maxLength={500} />
+          </label>
+          <button type="submit" className="a-btn">
+            Refund
+          </button>
+        </form>
+      ) : null}
+      {d.audit.length ? (
+        <>
+          <h2>Console actions</h2>
+          <ul className="a-list">
+            {d.audit.map(({ entry, operatorEmail }) => (
+              <li key={entry.id}>
+                {when(entry.at)} · {operatorEmail ?? entry.operatorId} · <code>{entry.action}</code>
+                {entry.reason ? ` · “${entry.reason}”` : ""}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+/** Payments (finance, admin): filter by brand, status, method, country, day and amount; newest first, keyset-paged; the accounting export. */
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import {
+  PAYMENT_STATUSES,
+  amountCentsSchema,
+  listPayments,
+  paymentFilterOptions,
+} from "~/models/admin/payments.server";
+import { brandsById } from "~/models/brand.server";
+import { when } from "~/components/admin/labels";
+import { money, statusBadge } from "~/components/admin/money";
+
+/** The console part this page belongs to: its loader and action admit only the roles that open it. */
+export const area: OperatorArea = "payments";
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .transform((d) => Date.parse(`${d}T00:00:00Z`) / 1000)
+  .refine((s) => Number.isFinite(s));
+const filterSchema = z.object({
+  brand: z.coerce.number().int().positive().optional().catch(undefined),
+  status: z.enum(PAYMENT_STATUSES).optional().catch(undefined),
+  method: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/)
+    .optional()
+    .catch(undefined),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional()
+    .catch(undefined),
+  from: day.optional().catch(undefined),
+  to: day.optional().catch(undefined),
+  min: amountCentsSchema.optional().catch(undefined),
+  max: amountCentsSchema.optional().catch(undefined),
+  after: z
+    .string()
+    .regex(/^\d{1,12}\.[A-Za-z0-9_-]{1,64}$/)
+    .optional()
+    .catch(undefined),
+});
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireOperator(request, context, area);
+  const params = new URL(request.url).searchParams;
+  const f = filterSchema.parse(Object.fromEntries([...params].filter(([, v]) => v !== "")));
+  const [createdAt, ...id] = f.after?.split(".") ?? [];
+  const [{ rows, next }, options, brands] = await Promise.all([
+    listPayments(context.env.DB, {
+      brandId: f.brand,
+      status: f.status,
+      method: f.method,
+      country: f.country,
+      from: f.from,
+      to: f.to !== undefined ? f.to + 86_400 : undefined,
+      minCents: f.min,
+      maxCents: f.max,
+      after: f.after ? { createdAt: Number(createdAt), id: id.join(".") } : undefined,
+    }),
+    paymentFilterOptions(context.env.DB),
+    brandsById(context.env),
+  ]);
+  const keep = [...params].filter(([k, v]) => k !== "after" && v !== "");
+  const thisMonth = new Date().toISOString().slice(0, 7);
+  return {
+    rows: rows.map((r) => ({ ...r, brand: brands.get(r.brandId)?.name ?? String(r.brandId) })),
+    next: next ? new URLSearchParams([...keep, ["after", next]]).toString() : null,
+    first: f.after ? new URLSearchParams(keep).toString() : null,
+    query: Object.fromEntries(params),
+    brands: [...brands.values()].map((b) => ({ id: b.id, name: b.name })),
+    statuses: PAYMENT_STATUSES,
+    ...options,
+    thisMonth,
+    title: "Payments",
+  };
+}
+
+/** A filter's select: "any" first, then the options as [value, label]. */
+function Choice(p: { label: string; name: string; value?: string; any?: string; options: [string, string][] }) {
+  return (
+    <label className="a-field">
+      <span>{p.label}</span>
+      <select name={p.name} defaultValue={p.value ?? ""}>
+        <option value="">{p.any ?? "Any"}</option>
+        {p.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export default function AdminPayments() {
+  const { rows, next, first, query, brands, statuses, methods, countries, thisMonth } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Payments</h1>
+      <form method="get" className="a-filters" aria-label="Filter payments">
+        <Choice
+          label="Brand"
+          name="brand"
+          value={query.brand}
+          any="All brands"
+          options={brands.map((b) => [String(b.id), b.name])}
+        />
+        <Choice label="Status" name="status" value={query.status} options={statuses.map((v) => [v, v])} />
+        <Choice label="Method" name="method" value={query.method} options={methods.map((v) => [v, v])} />
+        <Choice label="Country" name="country" value={query.country} options={countries.map((v) => [v, v])} />
+        <label className="a-field">
+          <span>From (UTC day)</span>
+          <input name="from" type="date" defaultValue={query.from ?? ""} />
+        </label>
+        <label className="a-field">
+          <span>To (UTC day)</span>
+          <input name="to" type="date" defaultValue={query.to ?? ""} />
+        </label>
+        <label className="a-field">
+          <span>Amount from</span>
+          <input name="min" inputMode="decimal" defaultValue={query.min ?? ""} placeholder="0.00" />
+        </label>
+        <label className="a-field">
+          <span>Amount to</span>
+          <input name="max" inputMode="decimal" defaultValue={query.max ?? ""} placeholder="999.99" />
+        </label>
+        <button type="submit" className="a-btn">
+          Filter
+        </button>
+      </form>
+      <div className="a-table-wrap">
+        <table className="a-table">
+          <thead>
+            <tr>
+              <th>Created (UTC)</th>
+              <th>Payment</th>
+              <th>Brand</th>
+              <th>Member</th>
+              <th>Status</th>
+              <th>Method</th>
+              <th>Country</th>
+              <th className="a-num">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={8} className="a-muted">
+                  No payments match.
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((p) => (
+              <tr key={p.id}>
+                <td>{when(p.createdAt)}</td>
+                <td>
+                  <a href={`/admin/payments/${p.id}`}>
+                    <code>{p.id}</code>
+                  </a>
+                </td>
+                <td>{p.brand}</td>
+                <td>{p.email ?? p.userId}</td>
+                <td>
+                  <span className={statusBadge(p.status)}>{p.status}</span>
+                </td>
+                <td>{p.method}</td>
+                <td>{p.country ?? ""}</td>
+                <td className="a-num">{money(p.amountCents, p.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="a-pager">
+        {first !== null ? <a href={`/admin/payments?${first}`}>Newest</a> : null}
+        {next ? <a href={`/admin/payments?${next}`}>Older payments</a> : null}
+      </p>
+      <div className="a-card">
+        <h2>Export for accounting</h2>
+        <p className="a-muted">
+          One brand's month as CSV: every payment paid in it, every refund and chargeback applied in it, with VAT per
+          country as on the receipts, and a total per country and currency.
+        </p>
+        <form method="post" action="/admin/payments/export" className="a-filters">
+          <label className="a-field">
+            <span>Brand</span>
+            <select name="brand" required defaultValue={query.brand ?? brands[0]?.id}>
+              {brands.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="a-field">
+            <span>Month</span>
+            <input name="month" type="month" required defaultValue={thisMonth} pattern="\d{4}-\d{2}" />
+          </label>
+          <button type="submit" className="a-btn a-btn-quiet">
+            Download CSV
+          </button>
+        </form>
+      </div>
+    </>
+  );
+}
