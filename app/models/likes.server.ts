@@ -47,7 +47,8 @@ export function likeStatement(
   );
 }
 
-async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
+/** The like state between two members, as the viewer sees it. */
+export async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
   const { likes } = schema;
   const rows = await getDb(d1)
     .select({ likerId: likes.likerId })
