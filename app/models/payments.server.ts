@@ -19,7 +19,7 @@ import {
 } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
-import { and, desc, eq, getTableColumns, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
@@ -934,6 +934,29 @@ export async function refundQuote(
   const amountCents = refundCents(row.amountCents, row.credits, credits);
   if (credits < 1 || amountCents < 1) return { ok: false, reason: "used" };
   return { ok: true, credits, amountCents, currency: row.currency };
+}
+
+/**
+ * The member's purchases a refund can be asked for now (newest first, by refundQuote's rules): the
+ * delete-account page offers them before the credits are lost (issue 29). Only purchases paid within
+ * the refund days are quoted (payments_user index, at most a handful).
+ */
+export async function refundOffers(context: Ctx, brand: Pick<BrandWithCompany, "refundDays">, userId: string) {
+  if (brand.refundDays <= 0) return [];
+  const P = schema.payments;
+  const rows = await getDb(context.env.DB)
+    .select()
+    .from(P)
+    .where(
+      and(eq(P.userId, userId), eq(P.status, "paid"), gte(P.createdAt, nowS() - brand.refundDays * 86_400 - 86_400)),
+    )
+    .orderBy(desc(P.createdAt))
+    .limit(5);
+  const quotes = await Promise.all(rows.map((row) => refundQuote(context, brand, row)));
+  return rows.flatMap((row, i) => {
+    const q = quotes[i]!;
+    return q.ok ? [{ paymentId: row.id, paidAt: row.paidAt ?? row.createdAt, ...q }] : [];
+  });
 }
 
 export type RefundResult =
