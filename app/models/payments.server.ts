@@ -95,7 +95,8 @@ export function isCountryCode(value: unknown): value is string {
  * A method as offered: `sequenceType` is how its payment is created: `first` (leaves a mandate for
  * repeat orders) only when the provider lists the method for first payments, else `oneoff`.
  */
-export type MethodOption = { method: string; providerMethod: string; sequenceType: SequenceType };
+/** `image`: the provider's logo of the method, where its list gives one (the method cards show it). */
+export type MethodOption = { method: string; providerMethod: string; sequenceType: SequenceType; image: string | null };
 type MethodRow = { method: string; provider_method: string; currencies: string | null };
 
 const methodRowsStatement = (db: D1Database, country: string) =>
@@ -127,6 +128,7 @@ async function offeredMethods(
   const wantsMandate = accepted.some((r) => sequenceTypeFor(r.provider_method) === "first");
   let oneoff: Set<string> | null = null;
   let first: Set<string> | null = null;
+  let images = new Map<string, string>();
   try {
     const provider = paymentProvider(context);
     const [o, f] = await Promise.all([
@@ -134,6 +136,7 @@ async function offeredMethods(
       wantsMandate ? provider.listMethods({ country, amount, sequenceType: "first" }) : [],
     ]);
     oneoff = new Set(o.map((m) => m.id));
+    images = new Map([...o, ...f].flatMap((m) => (m.image ? [[m.id, m.image] as const] : [])));
     first = new Set(f.map((m) => m.id));
   } catch (e) {
     console.error("payments: listing the provider's methods failed", e);
@@ -154,6 +157,7 @@ async function offeredMethods(
           method: r.method,
           providerMethod: r.provider_method,
           sequenceType: mandate ? "first" : "oneoff",
+          image: images.get(r.provider_method) ?? null,
         } as MethodOption;
       })
   );
