@@ -103,7 +103,9 @@ const VISIBLE = `u.deleted_at IS NULL AND p.status = 'active'
 
 const LIST_SQL: Record<LikeListType, string> = {
   // New likes first, then the newest.
-  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.created_at AS liked_at FROM likes l
+  // liked_back: the member already answered it (the card then has no "like back" button).
+  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.created_at AS liked_at,
+      EXISTS (SELECT 1 FROM likes r WHERE r.liker_id = ?1 AND r.liked_id = l.liker_id) AS liked_back FROM likes l
     JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
     WHERE l.liked_id = ?1 AND ${VISIBLE} ORDER BY l.like_new DESC, l.created_at DESC, l.rowid DESC LIMIT ?2`,
   sent: `SELECT ${CARD_COLUMNS}, 0 AS like_new, l.created_at AS liked_at FROM likes l
@@ -115,7 +117,7 @@ const LIST_SQL: Record<LikeListType, string> = {
     WHERE l.liker_id = ?1 AND ${VISIBLE} ORDER BY liked_at DESC LIMIT ?2`,
 };
 
-export type LikeCard = ProfileCard & { likeNew: boolean };
+export type LikeCard = ProfileCard & { likeNew: boolean; likedBack: boolean };
 
 export async function listLikes(
   d1: D1Database,
@@ -124,9 +126,17 @@ export async function listLikes(
   lng = "en",
   limit = 100,
 ): Promise<LikeCard[]> {
-  const { results } = await d1.prepare(LIST_SQL[type]).bind(userId, limit).all<CardRow & { like_new: number }>();
+  const { results } = await d1
+    .prepare(LIST_SQL[type])
+    .bind(userId, limit)
+    .all<CardRow & { like_new: number; liked_back?: number }>();
   const today = new Date();
-  return results.map((r) => ({ ...toCard(r, today, lng), likeNew: !!r.like_new }));
+  // Sent likes and matches are liked by the member by definition.
+  return results.map((r) => ({
+    ...toCard(r, today, lng),
+    likeNew: !!r.like_new,
+    likedBack: type !== "received" || !!r.liked_back,
+  }));
 }
 
 /** GET /api/likes.php: the profiles the member liked, and liked_by entries (id, like_new). */
