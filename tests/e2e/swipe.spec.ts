@@ -111,3 +111,20 @@ test.describe("inside", () => {
     });
   }
 });
+
+// Issue 29 point 9: the swipe card's picture is served at least as large as it is drawn (not upscaled, not pixelated).
+for (const viewport of VIEWPORTS) {
+  test(`lander: the card image fits its box (${viewport.width}px)`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto("/landers/tinderswipe");
+    const img = page.locator(".sw-c-0 img");
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    const { natural, drawn } = await img.evaluate((el: HTMLImageElement) => ({
+      natural: Math.min(el.naturalWidth, el.naturalHeight),
+      drawn: Math.max(el.clientWidth, el.clientHeight),
+    }));
+    expect(natural).toBeGreaterThanOrEqual(drawn);
+    await context.close();
+  });
+}

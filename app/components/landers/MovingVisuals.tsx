@@ -233,7 +233,7 @@ export function Swipe({ copy, members }: VisualProps) {
             style={{ zIndex: cards.length - i }}
             aria-label={`${label(m)} · ${m.city}`}
           >
-            <Photo m={m} eager={i < 2} />
+            <Photo m={m} eager={i < 2} full />
             <div className="sw-info">
               <strong>{label(m)}</strong>
               <span>
