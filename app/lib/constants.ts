@@ -80,6 +80,13 @@ export const NOTIFICATION_TYPES = [
   "reminders",
 ] as const;
 
+/**
+ * Marketing mails: off until the member opts in (GDPR consent; a pre-ticked box is not consent).
+ * A new member who did not tick the sign-up opt-in gets these as "user" rows of notifications_disabled;
+ * members from before keep what they chose (no migration). Decision 180.
+ */
+export const MARKETING_TYPES = ["promotions", "news"] as const;
+
 export const INTERESTS = [
   "adventure",
   "analsex",

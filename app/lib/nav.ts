@@ -1,5 +1,5 @@
 /** Which item of the member navigation a page belongs to (highlighted with aria-current). */
-export type NavSection = "search" | "messages" | "likes" | "credits";
+export type NavSection = "search" | "messages" | "likes" | "swipe" | "credits";
 
 const under = (pathname: string, base: string) => pathname === base || pathname.startsWith(`${base}/`);
 
@@ -17,6 +17,7 @@ export function navSection(pathname: string): NavSection | null {
   if (under(pathname, "/chats") || /^\/members\/[^/]+\/chat\/?$/.test(pathname)) return "messages";
   if (under(pathname, "/members")) return "search";
   if (under(pathname, "/likes")) return "likes";
+  if (under(pathname, "/swipe-game")) return "swipe";
   if (under(pathname, "/credits")) return "credits";
   return null;
 }

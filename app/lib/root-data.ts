@@ -26,6 +26,29 @@ export interface RootData {
   admin?: string;
 }
 
+/** The footer's links (docs/product.md §2), as [label key under footer., path]. */
+const FOOTER_LINKS = [
+  ["terms", "/pages/terms"],
+  ["privacy", "/pages/privacy"],
+  ["cookies", "/pages/cookies"],
+  ["ban", "/pages/ban"],
+  ["pricing", "/pricing"],
+  ["complaints", "/complaints"],
+  ["returnPolicy", "/pages/return-policy"],
+  ["faq", "/pages/faq"],
+  ["service", "/pages/service"],
+] as const;
+
+/**
+ * A brand whose language is German also links its Impressum (§ 5 DDG; issue 29). Decided here, on
+ * the server, so the footer's code (in the landing page's budget) stays a plain list.
+ */
+export function footerLinksOf(domainLanguage: string): (readonly [string, string])[] {
+  return domainLanguage.toLowerCase().startsWith("de")
+    ? [...FOOTER_LINKS, ["impressum", "/pages/impressum"]]
+    : [...FOOTER_LINKS];
+}
+
 /** The part of a brand every page may see (nothing secret, nothing per member). */
 export function publicBrand(b: BrandWithCompany) {
   return {
@@ -51,6 +74,7 @@ export function publicBrand(b: BrandWithCompany) {
     minAge: b.minAge,
     signups: b.signups,
     termsVersion: termsVersionDate(b.company),
+    footerLinks: footerLinksOf(b.domainLanguage),
     company: {
       name: b.company.name,
       address: b.company.address,

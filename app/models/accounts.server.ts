@@ -10,7 +10,7 @@ import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema, toStatement, type Db } from "../../db/client";
 import { nowS } from "~/lib/dates";
-import { REACTIVATION_DAYS, NOTIFICATION_TYPES, type Language } from "~/lib/constants";
+import { REACTIVATION_DAYS, NOTIFICATION_TYPES, MARKETING_TYPES, type Language } from "~/lib/constants";
 import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
 import { hashPassword, randomId, verifyPassword } from "~/lib/password";
@@ -301,6 +301,8 @@ export interface SignupInput {
   /** Missing answers take the niche's default (NICHE_WHO). */
   gender?: Gender;
   seeking?: Seeking;
+  /** Ticked the opt-in to promotions and news mails; without it they stay off (decision 180). */
+  marketing?: boolean;
 }
 
 /**
@@ -358,6 +360,12 @@ export async function signup(
     statement,
     // A disposable address opens a case for a moderator (decision 176); it never refuses the sign-up.
     ...signupFlagStatements(db, { id, brandId: brand.id, email }),
+    // Marketing only by opt-in: without the ticked box promotions and news start switched off.
+    ...(input.marketing
+      ? []
+      : MARKETING_TYPES.map((type) =>
+          db.insert(schema.notificationsDisabled).values({ userId: id, type, reason: "user" }),
+        )),
   ].map((q) => toStatement(d1, q));
   if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));
   try {

@@ -47,7 +47,8 @@ export function likeStatement(
   );
 }
 
-async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
+/** The like state between two members, as the viewer sees it. */
+export async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
   const { likes } = schema;
   const rows = await getDb(d1)
     .select({ likerId: likes.likerId })
@@ -102,7 +103,9 @@ const VISIBLE = `u.deleted_at IS NULL AND p.status = 'active'
 
 const LIST_SQL: Record<LikeListType, string> = {
   // New likes first, then the newest.
-  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.source = 'auto' AS suggested, l.created_at AS liked_at FROM likes l
+  // suggested: an automatic like (decision 179); liked_back: the member already answered it (no "like back" button).
+  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.source = 'auto' AS suggested, l.created_at AS liked_at,
+      EXISTS (SELECT 1 FROM likes r WHERE r.liker_id = ?1 AND r.liked_id = l.liker_id) AS liked_back FROM likes l
     JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
     WHERE l.liked_id = ?1 AND ${VISIBLE} ORDER BY l.like_new DESC, l.created_at DESC, l.rowid DESC LIMIT ?2`,
   sent: `SELECT ${CARD_COLUMNS}, 0 AS like_new, 0 AS suggested, l.created_at AS liked_at FROM likes l
@@ -115,7 +118,7 @@ const LIST_SQL: Record<LikeListType, string> = {
 };
 
 /** `suggested`: an automatic like (source 'auto'), never shown as the other member's choice (decision 179). */
-export type LikeCard = ProfileCard & { likeNew: boolean; suggested: boolean };
+export type LikeCard = ProfileCard & { likeNew: boolean; suggested: boolean; likedBack: boolean };
 
 export async function listLikes(
   d1: D1Database,
@@ -127,9 +130,15 @@ export async function listLikes(
   const { results } = await d1
     .prepare(LIST_SQL[type])
     .bind(userId, limit)
-    .all<CardRow & { like_new: number; suggested: number }>();
+    .all<CardRow & { like_new: number; suggested?: number; liked_back?: number }>();
   const today = new Date();
-  return results.map((r) => ({ ...toCard(r, today, lng), likeNew: !!r.like_new, suggested: !!r.suggested }));
+  // Sent likes and matches are liked by the member by definition.
+  return results.map((r) => ({
+    ...toCard(r, today, lng),
+    likeNew: !!r.like_new,
+    suggested: !!r.suggested,
+    likedBack: type !== "received" || !!r.liked_back,
+  }));
 }
 
 /** GET /api/likes.php: the profiles the member liked, and liked_by entries (id, like_new). */

@@ -29,6 +29,8 @@ export const STATIC_PAGES = [
   "service",
   "ban",
   "compliance",
+  // The German Impressum (§ 5 DDG): linked from the footer of German-language brands (issue 29).
+  "impressum",
 ] as const;
 export type StaticSlug = (typeof STATIC_PAGES)[number] | "complaints";
 
@@ -56,6 +58,7 @@ const PAGE_BLOCKS: Record<
   service: { contact: true },
   ban: { contact: true },
   compliance: { company: true },
+  impressum: {},
   complaints: { contact: true },
 };
 

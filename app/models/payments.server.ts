@@ -19,7 +19,7 @@ import {
 } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
-import { and, desc, eq, getTableColumns, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
@@ -97,7 +97,8 @@ export function isCountryCode(value: unknown): value is string {
  * A method as offered: `sequenceType` is how its payment is created: `first` (leaves a mandate for
  * repeat orders) only when the provider lists the method for first payments, else `oneoff`.
  */
-export type MethodOption = { method: string; providerMethod: string; sequenceType: SequenceType };
+/** `image`: the provider's logo of the method, where its list gives one (the method cards show it). */
+export type MethodOption = { method: string; providerMethod: string; sequenceType: SequenceType; image: string | null };
 type MethodRow = { method: string; provider_method: string; currencies: string | null };
 
 const methodRowsStatement = (db: D1Database, country: string) =>
@@ -129,6 +130,7 @@ async function offeredMethods(
   const wantsMandate = accepted.some((r) => sequenceTypeFor(r.provider_method) === "first");
   let oneoff: Set<string> | null = null;
   let first: Set<string> | null = null;
+  let images = new Map<string, string>();
   try {
     const provider = paymentProvider(context);
     const [o, f] = await Promise.all([
@@ -136,6 +138,7 @@ async function offeredMethods(
       wantsMandate ? provider.listMethods({ country, amount, sequenceType: "first" }) : [],
     ]);
     oneoff = new Set(o.map((m) => m.id));
+    images = new Map([...o, ...f].flatMap((m) => (m.image ? [[m.id, m.image] as const] : [])));
     first = new Set(f.map((m) => m.id));
   } catch (e) {
     console.error("payments: listing the provider's methods failed", e);
@@ -156,6 +159,7 @@ async function offeredMethods(
           method: r.method,
           providerMethod: r.provider_method,
           sequenceType: mandate ? "first" : "oneoff",
+          image: images.get(r.provider_method) ?? null,
         } as MethodOption;
       })
   );
@@ -943,6 +947,29 @@ async function unusedOfPurchase(d1: D1Database, row: PaymentRow): Promise<{ exis
     .filter((r) => r.ref_id !== row.id && (r.delta > 0 || newerRefs.has(r.ref_id)))
     .reduce((s, r) => s + r.delta, 0);
   return { existing: existing[0]!.n > 0, credits: unusedCredits(credit, own, newerNet) };
+}
+
+/**
+ * The member's purchases a refund can be asked for now (newest first, by refundQuote's rules): the
+ * delete-account page offers them before the credits are lost (issue 29). Only purchases paid within
+ * the refund days are quoted (payments_user index, at most a handful).
+ */
+export async function refundOffers(context: Ctx, brand: Pick<BrandWithCompany, "refundDays">, userId: string) {
+  if (brand.refundDays <= 0) return [];
+  const P = schema.payments;
+  const rows = await getDb(context.env.DB)
+    .select()
+    .from(P)
+    .where(
+      and(eq(P.userId, userId), eq(P.status, "paid"), gte(P.createdAt, nowS() - brand.refundDays * 86_400 - 86_400)),
+    )
+    .orderBy(desc(P.createdAt))
+    .limit(5);
+  const quotes = await Promise.all(rows.map((row) => refundQuote(context, brand, row)));
+  return rows.flatMap((row, i) => {
+    const q = quotes[i]!;
+    return q.ok ? [{ paymentId: row.id, paidAt: row.paidAt ?? row.createdAt, ...q }] : [];
+  });
 }
 
 export type RefundResult =

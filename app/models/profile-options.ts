@@ -38,3 +38,6 @@ export const AGES = Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => MIN_
 export const DISTANCES_KM = [10, 25, 50, 100, 250] as const;
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** The search's distance filter choices, in km around the member's own city (issue 29). */
+export const DISTANCES = [10, 25, 50, 100, 250] as const;

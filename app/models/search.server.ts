@@ -6,9 +6,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, schema } from "../../db/client";
-import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
+import { ageOn } from "~/lib/dates";
+import { CARD_COLUMNS, ONLINE_WINDOW_S, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { regionsIn, regionsStatement, type Region, type RegionRow } from "./geo.server";
-import { MAX_AGE, MIN_AGE } from "./profile-options";
+import { DISTANCES, MAX_AGE, MIN_AGE } from "./profile-options";
 
 export { MAX_AGE, MIN_AGE };
 
@@ -17,6 +18,9 @@ export const PAGE_SIZE = 24;
 export const COUNT_CAP = 1000;
 /** Fewer results than this add similar results (same gender and country, any region and age). */
 export const SIMILAR_BELOW = 6;
+
+/** The default age range: this many years either side of the member's own age (issue 29). */
+export const AGE_AROUND = 7;
 
 export const SearchQuery = z.object({
   gender: z.enum(["male", "female"]).optional().catch(undefined),
@@ -29,6 +33,13 @@ export const SearchQuery = z.object({
   min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
   max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
+  online: z.literal("1").optional().catch(undefined),
+  photo: z.literal("1").optional().catch(undefined),
+  distance: z.coerce
+    .number()
+    .pipe(z.union(DISTANCES.map((d) => z.literal(d)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]))
+    .optional()
+    .catch(undefined),
 });
 
 export interface SearchFilters {
@@ -38,7 +49,14 @@ export interface SearchFilters {
   min_age: number;
   max_age: number;
   page: number;
+  /** Only members online now / with a profile photo / within this many km of the member's city. */
+  online: boolean;
+  photo: boolean;
+  distance: number | null;
 }
+
+/** Where the searching member is (their city's position) for "nearest first" and the distance filter. */
+export type SearchOrigin = { lat: number; lon: number } | null;
 
 /**
  * The filters of a request, with defaults that keep the query on the index: the gender a member
@@ -47,12 +65,15 @@ export interface SearchFilters {
  */
 export function resolveFilters(
   params: URLSearchParams,
-  defaults: { gender?: "male" | "female"; country: string; countries: string[] },
+  defaults: { gender?: "male" | "female"; country: string; countries: string[]; age?: number | null },
+  origin: SearchOrigin = null,
 ): SearchFilters {
   const q = SearchQuery.parse(Object.fromEntries(params));
   const country = q.country && defaults.countries.includes(q.country) ? q.country : defaults.country;
-  let min = q.min_age ?? MIN_AGE;
-  let max = q.max_age ?? MAX_AGE;
+  // A member's search starts around their own age (not 18–99); a visitor's stays wide.
+  const around = defaults.age ?? null;
+  let min = q.min_age ?? (around ? Math.max(MIN_AGE, around - AGE_AROUND) : MIN_AGE);
+  let max = q.max_age ?? (around ? Math.min(MAX_AGE, around + AGE_AROUND) : MAX_AGE);
   if (min > max) [min, max] = [max, min];
   return {
     gender: q.gender ?? defaults.gender ?? "female",
@@ -61,6 +82,10 @@ export function resolveFilters(
     min_age: min,
     max_age: max,
     page: q.page ?? 1,
+    online: q.online === "1",
+    photo: q.photo === "1",
+    // Distance needs the member's own position; in another country it means nothing.
+    distance: origin && q.distance ? q.distance : null,
   };
 }
 
@@ -83,24 +108,60 @@ export function birthDateRange(minAge: number, maxAge: number, today = new Date(
 const VISIBLE_TO = `u.deleted_at IS NULL AND u.invisible = 0 AND p.user_id != ?1
   AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)`;
 
+/**
+ * Online now first, then with a photo, then nearest (squared degrees, longitude scaled by the
+ * latitude's cosine: an order, never shown), then youngest. The index still bounds the rows (status,
+ * gender, country, the age range); the order sorts that range (issue 29).
+ */
+const ORDER = `ORDER BY (u.invisible = 0 AND u.last_seen_at >= ?7) DESC, (p.main_photo_id IS NOT NULL) DESC,
+  CASE WHEN ?8 IS NULL OR p.lat IS NULL THEN 1e9 ELSE (p.lat - ?8) * (p.lat - ?8) + (p.lon - ?9) * (p.lon - ?9) * ?12 END,
+  p.date_of_birth DESC`;
+
 /** The search statements; exported so a test can EXPLAIN them. */
-export function searchStatements(d1: D1Database, f: SearchFilters, viewerId: string, today = new Date()) {
+export function searchStatements(
+  d1: D1Database,
+  f: SearchFilters,
+  viewerId: string,
+  today = new Date(),
+  origin: SearchOrigin = null,
+) {
   const { from: born0, to: born1 } = birthDateRange(f.min_age, f.max_age, today);
   const region = f.countryregion ? "AND p.region = ?6" : "AND ?6 = ''";
   // Without statistics SQLite may pick the shorter index for a region search; name the one that fits.
   const from = `profiles p INDEXED BY ${f.countryregion ? "profiles_search_region" : "profiles_search"} JOIN users u ON u.id = p.user_id`;
+  const filters = [
+    f.online ? "AND u.invisible = 0 AND u.last_seen_at >= ?7" : "",
+    f.photo ? "AND p.main_photo_id IS NOT NULL" : "",
+    // A box around the member's city (positions are stored per city, never finer: docs/architecture.md §5).
+    f.distance && origin ? "AND p.lat BETWEEN ?8 - ?10 AND ?8 + ?10 AND p.lon BETWEEN ?9 - ?11 AND ?9 + ?11" : "",
+  ].join(" ");
   const where = `p.status = 'active' AND p.gender = ?2 AND p.country = ?3 ${region}
-    AND p.date_of_birth BETWEEN ?4 AND ?5 AND ${VISIBLE_TO}`;
-  const args = [viewerId, f.gender, f.country, born0, born1, f.countryregion];
+    AND p.date_of_birth BETWEEN ?4 AND ?5 AND ${VISIBLE_TO} ${filters}`;
+  const cos = Math.max(0.1, Math.cos(((origin?.lat ?? 0) * Math.PI) / 180));
+  const km = f.distance ?? 0;
+  const args = [
+    viewerId,
+    f.gender,
+    f.country,
+    born0,
+    born1,
+    f.countryregion,
+    Math.floor(today.getTime() / 1000) - ONLINE_WINDOW_S,
+    origin?.lat ?? null,
+    origin?.lon ?? null,
+    km / 111,
+    km / (111 * cos),
+    cos * cos,
+  ];
   return {
     page: d1
       // oxlint-disable-next-line no-restricted-properties -- INDEXED BY: the builder cannot say it, and without it D1's planner (no statistics) may walk the shorter index
       .prepare(`SELECT ${CARD_COLUMNS} FROM ${from} WHERE ${where}
-        ORDER BY p.date_of_birth DESC LIMIT ?7 OFFSET ?8`)
+        ${ORDER} LIMIT ?13 OFFSET ?14`)
       .bind(...args, PAGE_SIZE, (f.page - 1) * PAGE_SIZE),
     count: d1
       // oxlint-disable-next-line no-restricted-properties -- INDEXED BY: the builder cannot say it, and without it D1's planner (no statistics) may walk the shorter index
-      .prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?7)`)
+      .prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?13)`)
       .bind(...args, COUNT_CAP),
     // Similar: same gender and country, any region and age, not already in the results.
     similar: d1
@@ -108,7 +169,7 @@ export function searchStatements(d1: D1Database, f: SearchFilters, viewerId: str
       .prepare(`SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
         WHERE p.status = 'active' AND p.gender = ?2 AND p.country = ?3 AND ${VISIBLE_TO}
           AND NOT (p.date_of_birth BETWEEN ?4 AND ?5 AND (?6 = '' OR p.region = ?6))
-        ORDER BY p.date_of_birth DESC LIMIT ?7`)
+        ${ORDER} LIMIT ?13`)
       .bind(...args, PAGE_SIZE),
   };
 }
@@ -131,9 +192,10 @@ export async function searchMembers(
   f: SearchFilters,
   viewerId: string | null,
   lng = "en",
+  origin: SearchOrigin = null,
 ): Promise<SearchResult> {
   const today = new Date();
-  const s = searchStatements(d1, f, viewerId ?? "", today);
+  const s = searchStatements(d1, f, viewerId ?? "", today, origin);
   const [page, count, regions] = await d1.batch<unknown>([s.page, s.count, regionsStatement(d1, f.country)]);
   const n = (count!.results as { n: number }[])[0]!.n;
   const results = (page!.results as CardRow[]).map((r) => toCard(r, today, lng));
@@ -152,10 +214,22 @@ export async function searchMembers(
 export async function searcherOf(d1: D1Database, userId: string) {
   const { profiles } = schema;
   const [me] = await getDb(d1)
-    .select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country })
+    .select({
+      gender: profiles.gender,
+      sexuality: profiles.sexuality,
+      country: profiles.country,
+      dateOfBirth: profiles.dateOfBirth,
+      lat: profiles.lat,
+      lon: profiles.lon,
+    })
     .from(profiles)
     .where(eq(profiles.userId, userId));
-  return me ?? null;
+  if (!me) return null;
+  return {
+    ...me,
+    age: ageOn(me.dateOfBirth, new Date()),
+    origin: me.lat !== null && me.lon !== null ? { lat: me.lat, lon: me.lon } : null,
+  };
 }
 
 /** docs/product.md §6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */

@@ -7,7 +7,7 @@ import { createCookie, redirect } from "@remix-run/cloudflare";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema, type Db } from "../../db/client";
-import { AUTH_COOKIE_DAYS } from "~/lib/constants";
+import { AUTH_COOKIE_DAYS, MARKETING_TYPES } from "~/lib/constants";
 import { readSignedCookie } from "~/lib/cookies.server";
 import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
@@ -57,6 +57,8 @@ export interface Member {
   messagingRestrictedUntil: number | null;
 }
 
+// Marketing types a member simply did not opt in to are not "disabled notifications" (no alert for them).
+const MARKETING_SQL = `(${MARKETING_TYPES.map((t) => `'${t}'`).join(", ")})`;
 const MEMBER_SQL = `
 SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed, u.last_seen_at,
        u.messaging_restricted_until,
@@ -64,7 +66,8 @@ SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible,
        (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
          WHERE cm.user_id = u.id AND cm.hidden_at IS NULL AND cm.conversation_id != ?3) AS unread,
        (SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.like_new = 1) AS new_likes,
-       (SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = u.id) AS disabled
+       (SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = u.id
+         AND NOT (nd.reason = 'user' AND nd.type IN ${MARKETING_SQL})) AS disabled
 FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
 WHERE s.id_hash = ?1 AND s.expires_at > ?2 AND u.deleted_at IS NULL`;
 

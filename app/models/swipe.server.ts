@@ -4,10 +4,10 @@
  * The count is of likes GIVEN today (a day counter raised with each swipe like, in the same batch),
  * so unliking does not refill the quota (issue 12).
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
-import { likeNotice, likeStatement, type LikeApp } from "./likes.server";
+import { likeNotice, likeStatement, stateBetween, type LikeApp } from "./likes.server";
 import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { searcherOf, wantedGender } from "./search.server";
 
@@ -20,7 +20,8 @@ const countToday = (d1: D1Database, userId: string, now: Date) =>
   // oxlint-disable-next-line no-restricted-properties -- goes into the swipe cards' raw batch beside the INDEXED BY read
   d1.prepare(`${COUNT_TODAY} AS n`).bind(null, null, null, counterKey(userId, now));
 
-export type SwipeResult = "liked" | "limit" | "invalid";
+/** "match" when the liked member already liked back: the game shows the match moment (issue 29). */
+export type SwipeResult = "liked" | "match" | "limit" | "invalid";
 
 export async function swipeLike(
   app: LikeApp,
@@ -45,7 +46,7 @@ export async function swipeLike(
   ]);
   if (res!.meta.changes) {
     await likeNotice(app, userId, targetId);
-    return "liked";
+    return (await stateBetween(d1, userId, targetId)) === "match" ? "match" : "liked";
   }
   return (await likesLeft(d1, userId, now)) === 0 ? "limit" : "invalid";
 }
@@ -96,4 +97,23 @@ export async function nextCards(
     cards: (cards!.results as CardRow[]).map((r) => toCard(r, new Date(), lng)),
     likesLeft: Math.max(0, SWIPE_LIKES_PER_DAY - n),
   };
+}
+
+/**
+ * The match moment after a swipe like: the other member's name and photo, only while the like is
+ * mutual (the id comes from the URL, so a made-up or one-sided id shows nothing).
+ */
+export async function swipeMatch(
+  d1: D1Database,
+  userId: string,
+  targetId: string,
+): Promise<{ id: string; name: string; mainPhotoId: string | null } | null> {
+  if (userId === targetId || (await stateBetween(d1, userId, targetId)) !== "match") return null;
+  const { profiles } = schema;
+  const [row] = await getDb(d1)
+    .select({ id: profiles.userId, name: profiles.name, mainPhotoId: profiles.mainPhotoId })
+    .from(profiles)
+    .where(eq(profiles.userId, targetId))
+    .limit(1);
+  return row ?? null;
 }

@@ -32,6 +32,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     members: members.members,
     near: members.near,
     signupOpen: form.state === "open",
+    // "Free sign-up" is ticked only where this visitor can sign up (issue 29: not while sign-up is closed).
+    points: form.state === "open" ? ["free", "discreet", "adults"] : ["discreet", "adults"],
     tracking: form.tracking,
     who: form.who,
     minAge: brand.minAge,
@@ -104,7 +106,7 @@ export default function Landing() {
             <h1>{t(`${niche}.headline`)}</h1>
             <p className="lead">{t(`${niche}.lead`)}</p>
             <ul className="hero-points">
-              {(["free", "discreet", "adults"] as const).map((k) => (
+              {data.points.map((k) => (
                 <li key={k}>
                   <Icon name="check" size={18} />
                   {t(`points.${k}`)}

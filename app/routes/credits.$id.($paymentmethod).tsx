@@ -100,6 +100,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     method: method ?? null,
     // A one-time package is not bought on a direct debit mandate (the mandate's form sells the tiers).
     methods: data.methods.map((m) => m.method).filter((m) => !(pkg.oneTime && m === "sepa_directdebit")),
+    images: Object.fromEntries(data.methods.flatMap((m) => (m.image ? [[m.method, m.image]] : []))),
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
@@ -217,7 +218,8 @@ export default function PaymentMethod() {
           {t(failure.error === "method" ? "payments:pay.notHere" : "payments:pay.error", { country: d.countryName })}
         </p>
       ) : null}
-      <div className="shop-columns">
+      {/* #checkout: where a tapped method lands (without JavaScript too): the package, the methods and the pay button. */}
+      <div className="shop-columns checkout" id="checkout">
         <PackageGrid packages={[d.pkg]} level={2} />
         <section className="pay-panel">
           {d.methods.length === 0 ? (
@@ -230,7 +232,10 @@ export default function PaymentMethod() {
               <PaymentMethods
                 methods={d.methods}
                 selected={d.method ?? undefined}
-                linkTo={(m) => `/credits/${d.pkg.id}/${m}${d.typed ? `?code=${encodeURIComponent(d.typed)}` : ""}`}
+                images={d.images}
+                linkTo={(m) =>
+                  `/credits/${d.pkg.id}/${m}${d.typed ? `?code=${encodeURIComponent(d.typed)}` : ""}#checkout`
+                }
               />
             </>
           )}

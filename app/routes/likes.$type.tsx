@@ -1,9 +1,10 @@
 /** /likes/{received|sent|matches}: received likes with new ones first, sent likes, matches. */
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
-import { LIKE_LIST_TYPES, listLikes, type LikeListType } from "~/models/likes.server";
+import { LIKE_LIST_TYPES, like, listLikes, type LikeListType } from "~/models/likes.server";
+import { readForm } from "~/lib/body.server";
 import { LikesPage } from "~/components/members/LikesPage";
 import styles from "~/styles/members.css";
 import { TimeBonus } from "~/components/offers/TimeBonus";
@@ -19,6 +20,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     pageContext(request, context, "members"),
   ]);
   return { title: t("likes.title"), type, members: await listLikes(context.env.DB, member.id, type, lng) };
+}
+
+/** "Like back" on a received like: the like (idempotent, refused for blocked or unknown members by the model). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const member = await requireMember(request, context);
+  const form = await readForm(request, context);
+  const targetId = String(form.get("targetId") ?? "").slice(0, 64);
+  if (!targetId) throw new Response("Bad request", { status: 400 });
+  await like(context, member.id, targetId, "profile");
+  const type = params.type as LikeListType;
+  return redirect(`/likes/${LIKE_LIST_TYPES.includes(type) ? type : "received"}`);
 }
 
 export default function Likes() {

@@ -1,2 +1,2 @@
 /** /likes: the received likes (new first). */
-export { default, handle, links, loader } from "./likes.$type";
+export { action, default, handle, links, loader } from "./likes.$type";

@@ -81,7 +81,7 @@ export default function MatchFinder() {
         <ul className="member-grid">
           {matches.map((m) => (
             <MemberCard key={m.id} m={m}>
-              <p className="hint">{t("finder.shared", { count: m.shared })}</p>
+              {m.shared > 0 ? <p className="hint">{t("finder.shared", { count: m.shared })}</p> : null}
               <LikeForm targetId={m.id} />
             </MemberCard>
           ))}

@@ -14,7 +14,7 @@ import {
   wantedGender,
   type SearchFilters,
 } from "~/models/search.server";
-import { AGES } from "~/models/profile-options";
+import { AGES, DISTANCES } from "~/models/profile-options";
 import { MemberGrid } from "~/components/members/MemberCard";
 import { countryName } from "~/components/members/labels";
 import styles from "~/styles/members.css";
@@ -45,17 +45,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const me = member ? await searcherOf(context.env.DB, member.id) : null;
   const fallbackCountry = brand.countries.includes(country) ? country : (brand.countries[0] ?? "NL");
-  const filters = resolveFilters(url.searchParams, {
-    gender: me ? wantedGender(me.gender, me.sexuality) : undefined,
-    country: me && brand.countries.includes(me.country) ? me.country : fallbackCountry,
-    countries: brand.countries,
-  });
-  const result = await searchMembers(context.env.DB, filters, member?.id ?? null, lng);
+  // The member's position counts only in their own country (nearest first, the distance filter).
+  const filters = resolveFilters(
+    url.searchParams,
+    {
+      gender: me ? wantedGender(me.gender, me.sexuality) : undefined,
+      country: me && brand.countries.includes(me.country) ? me.country : fallbackCountry,
+      countries: brand.countries,
+      age: me?.age ?? null,
+    },
+    me?.origin ?? null,
+  );
+  const origin = me && me.country === filters.country ? me.origin : null;
+  const result = await searchMembers(context.env.DB, filters, member?.id ?? null, lng, origin);
   const countries = brand.countries
     .map((code) => ({ code, name: countryName(code, lng) }))
     .sort((a, b) => a.name.localeCompare(b.name, lng));
   const camsPromo = camsPromoShown(brand, { member, country, placement: "search" });
-  return { title: t("search.title"), filters, ...result, countries, camsPromo };
+  return { title: t("search.title"), filters, ...result, countries, camsPromo, located: !!origin };
 }
 
 export default function Search() {
@@ -73,7 +80,13 @@ export default function Search() {
       <TimeBonus />
       <div className="container members-page">
         <h1>{t("search.title")}</h1>
-        <FilterForm key={JSON.stringify(f)} filters={f} countries={data.countries} regions={data.regions} />
+        <FilterForm
+          key={JSON.stringify(f)}
+          filters={f}
+          countries={data.countries}
+          regions={data.regions}
+          located={data.located}
+        />
 
         <p className="search-count" role="status">
           {data.capped
@@ -129,10 +142,13 @@ function FilterForm({
   filters: f,
   countries,
   regions,
+  located,
 }: {
   filters: SearchFilters;
   countries: { code: string; name: string }[];
   regions: RegionOption[];
+  /** The member has a position (their city) in the searched country: the distance filter works. */
+  located: boolean;
 }) {
   const { t } = useTranslation("members");
   const [country, setCountry] = useState(f.country);
@@ -142,6 +158,9 @@ function FilterForm({
     countries.find((c) => c.code === f.country)?.name,
     regions.find((r) => r.code === f.countryregion)?.name,
     `${f.min_age}–${f.max_age}`,
+    f.online ? t("search.onlineNow") : null,
+    f.photo ? t("search.withPhoto") : null,
+    f.distance ? t("finder.km", { km: f.distance }) : null,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -200,6 +219,28 @@ function FilterForm({
             ))}
           </select>
         </label>
+        <label className="field">
+          <span>{t("finder.distance")}</span>
+          <select name="distance" defaultValue={f.distance ?? ""} disabled={!located}>
+            <option value="">{t("finder.anyDistance")}</option>
+            {DISTANCES.map((km) => (
+              <option key={km} value={km}>
+                {t("finder.km", { km })}
+              </option>
+            ))}
+          </select>
+          {located ? null : <small className="field-hint">{t("finder.setLocation")}</small>}
+        </label>
+        <div className="search-checks">
+          <label className="field-check">
+            <input type="checkbox" name="online" value="1" defaultChecked={f.online} />
+            <span>{t("search.onlineNow")}</span>
+          </label>
+          <label className="field-check">
+            <input type="checkbox" name="photo" value="1" defaultChecked={f.photo} />
+            <span>{t("search.withPhoto")}</span>
+          </label>
+        </div>
         <button type="submit" className="btn btn-primary">
           {t("search.submit")}
         </button>

@@ -11,15 +11,30 @@ import { destroySession, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
 import { linkOrigin } from "~/models/brand.server";
+import { refundOffers } from "~/models/payments.server";
+import { formatMoney } from "~/models/shop.server";
 
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const { t, brand } = await pageContext(request, context, "account");
+  const { t, brand, lng } = await pageContext(request, context, "account");
   const step = new URL(request.url).searchParams.get("step") === "reasons" ? "reasons" : "offers";
-  return { title: t("delete.title"), step, invisible: member.invisible, discount: brand.company.deleteDiscount };
+  // What leaving costs: the unused credits, and the refund the refund days still allow (issue 29).
+  const refunds = member.credits > 0 ? await refundOffers(context, brand, member.id) : [];
+  return {
+    title: t("delete.title"),
+    step,
+    invisible: member.invisible,
+    discount: brand.company.deleteDiscount,
+    credits: member.credits,
+    refunds: refunds.map((r) => ({
+      paymentId: r.paymentId,
+      credits: r.credits,
+      amount: formatMoney(lng, r.amountCents, r.currency),
+    })),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -149,12 +164,39 @@ function Reasons() {
   );
 }
 
+/** Before leaving: the unused credits that go with the account, and the refund still possible for them. */
+function CreditsLost() {
+  const { credits, refunds } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("account");
+  if (credits <= 0) return null;
+  return (
+    <section className="alert alert-warning delete-credits" data-testid="delete-credits">
+      <p>
+        <strong>{t("delete.creditsLost", { count: credits, days: 14 })}</strong>
+      </p>
+      {refunds.length ? (
+        <ul className="link-list">
+          {refunds.map((r) => (
+            <li key={r.paymentId}>
+              {t("delete.refundOffer", { count: r.credits, amount: r.amount })}{" "}
+              <Link to={`/transactions/${r.paymentId}`} className="btn btn-outline btn-sm">
+                {t("delete.refundAction")}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
 export default function DeleteAccount() {
   const { step, invisible, discount } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");
   return (
     <div className="container account-page delete-page">
       <h1>{t("delete.title")}</h1>
+      <CreditsLost />
       {step === "offers" ? <Offers invisible={invisible} discount={discount} /> : <Reasons />}
     </div>
   );

@@ -72,6 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       signupProfileId: v.profile,
       gender: v.gender,
       seeking: v.seeking,
+      marketing: v.marketing === "on",
     },
     { tracking, language: lng, country, origin },
   );

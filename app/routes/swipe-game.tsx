@@ -12,8 +12,8 @@ import { z } from "zod";
 import { pageContext } from "~/lib/page.server";
 import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
-import { nextCards, swipeLike, swipePass } from "~/models/swipe.server";
-import { SwipeCard } from "~/components/members/SwipeCard";
+import { nextCards, swipeLike, swipeMatch, swipePass } from "~/models/swipe.server";
+import { SwipeCard, SwipeMatch } from "~/components/members/SwipeCard";
 import styles from "~/styles/members.css";
 import { readForm } from "~/lib/body.server";
 
@@ -25,7 +25,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     requireMember(request, context),
     pageContext(request, context, "members"),
   ]);
-  return { title: t("swipe.title"), premium: member.paidUser, ...(await nextCards(context.env.DB, member.id, 1, lng)) };
+  // After a mutual swipe like the action sends the member here with ?match=<id>: the match moment.
+  const matchId = new URL(request.url).searchParams.get("match");
+  const [next, match] = await Promise.all([
+    nextCards(context.env.DB, member.id, 1, lng),
+    matchId ? swipeMatch(context.env.DB, member.id, matchId.slice(0, 64)) : null,
+  ]);
+  return { title: t("swipe.title"), premium: member.paidUser, match, ...next };
 }
 
 const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().min(1).max(64) });
@@ -39,14 +45,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return data({ error: t("errors.invalid") }, { status: 400 });
   const { intent, targetId } = parsed.data;
   if (intent === "pass") await swipePass(context.env.DB, member.id, targetId);
-  else if ((await swipeLike(context, member.id, targetId)) === "limit") {
-    return data({ error: t("swipe.limit", { max: SWIPE_LIKES_PER_DAY }) }, { status: 429 });
+  else {
+    const result = await swipeLike(context, member.id, targetId);
+    if (result === "limit") return data({ error: t("swipe.limit", { max: SWIPE_LIKES_PER_DAY }) }, { status: 429 });
+    if (result === "match") return redirect(`/swipe-game?match=${encodeURIComponent(targetId)}`);
   }
   return redirect("/swipe-game");
 }
 
 export default function SwipeGame() {
-  const { cards, likesLeft, premium } = useLoaderData<typeof loader>();
+  const { cards, likesLeft, premium, match } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t } = useTranslation("members");
   const card = cards[0];
@@ -54,6 +62,7 @@ export default function SwipeGame() {
     <div className="container container-narrow members-page swipe-game">
       <h1>{t("swipe.title")}</h1>
       <p className="hint">{t("swipe.left", { count: likesLeft })}</p>
+      {match ? <SwipeMatch m={match} /> : null}
       {data?.error || likesLeft === 0 ? (
         // At the daily limit the heart still answers: it says why, with the premium offer.
         <div

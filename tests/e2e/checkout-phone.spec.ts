@@ -77,3 +77,58 @@ for (const js of [true, false]) {
     });
   });
 }
+
+/** Wholly between the sticky top bar and (on a phone) the bottom navigation: seen without scrolling. */
+async function expectInView(page: Page, what: ReturnType<Page["locator"]>, label: string) {
+  await expect(what, label).toBeVisible();
+  const box = (await what.boundingBox())!;
+  const { height } = page.viewportSize()!;
+  const top = (await page.locator(".topbar").boundingBox())!;
+  const nav = (await page.locator(".member-nav").boundingBox())!;
+  const bottom = nav.y > height / 2 ? nav.y : height;
+  expect(box.y, `${label}: under the top bar`).toBeGreaterThanOrEqual(top.y + top.height - 1);
+  expect(box.y + box.height, `${label}: above the bottom navigation`).toBeLessThanOrEqual(bottom + 1);
+}
+
+// Issue 29 point 3: a tapped method stays in view and highlighted, with "Pay €19.95 with iDEAL" beside it.
+for (const js of [true, false]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    test.describe(`one-screen checkout at ${viewport.width}px, JavaScript ${js ? "on" : "off"}`, () => {
+      test.use({ javaScriptEnabled: js, viewport, isMobile: viewport.width < 768, hasTouch: viewport.width < 768 });
+
+      test("package, chosen method and pay button together; methods are cards with badges", async ({
+        page,
+        baseURL,
+      }) => {
+        const m = await db.createMember({ password: PASSWORD, gender: "male", country: "NL", paidUser: true });
+        await page.context().addCookies([
+          { name: "entry_ok", value: "1", url: baseURL! },
+          { name: "dev_country", value: "NL", url: baseURL! },
+        ]);
+        await login(page, m.email, PASSWORD);
+        await page.goto("/credits/p1/creditcard");
+        if (js) await page.waitForFunction(() => "__remixRouter" in window);
+        const methods = page.getByTestId("payment-methods");
+        // Every method is a card with its badge (the sandbox draws neutral ones).
+        await expect(methods.locator(".method")).not.toHaveCount(0);
+        expect(await methods.locator(".method .method-badge").count()).toBe(await methods.locator(".method").count());
+        // Tap iDEAL from further down the page: the page does not jump to its top.
+        await page.mouse.wheel(0, 300);
+        await methods.getByRole("link", { name: "iDEAL" }).click();
+        await expect(page).toHaveURL(/\/credits\/p1\/ideal#checkout$/);
+        const chosen = methods.getByRole("link", { name: "iDEAL" });
+        await expect(chosen).toHaveAttribute("aria-current", "true");
+        await expectInView(page, page.getByTestId("packages"), "the package");
+        await expectInView(page, chosen, "the chosen method");
+        const pay = page.getByRole("button", { name: "Pay €19.95 with iDEAL" });
+        await expectInView(page, pay, "the pay button");
+        // Scrolled down to the country and code forms, the pay button stays in view (sticky).
+        await page.getByRole("button", { name: "Apply" }).scrollIntoViewIfNeeded();
+        await expectInView(page, pay, "the pay button after scrolling");
+      });
+    });
+  }
+}

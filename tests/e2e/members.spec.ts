@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { openE2eDb, type E2eDb } from "./support/db";
-import { dob19, pageAs, tag } from "./support/login";
+import { dob19, login, pageAs, tag } from "./support/login";
+import { dragRight } from "./support/drag";
 import { EXIF_JPEG, SMALL_PNG, bytesOf } from "../worker/images";
 
 // Each test logs in several members (PBKDF2) and re-encodes photos: more than the default budget on a busy machine.
@@ -142,12 +143,7 @@ for (const js of [true, false]) {
     await expect(page.getByTestId("swipe-card")).toContainText(first.name);
     if (js) {
       await expect(page.locator('[data-testid="swipe-card"][data-live]')).toBeVisible(); // draggable: hydrated
-      const box = (await page.getByTestId("swipe-card").boundingBox())!;
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 3, { steps: 4 });
-      await page.mouse.move(box.x + box.width / 2 + 160, box.y + box.height / 3, { steps: 4 });
-      await page.mouse.up();
+      await dragRight(page, page.getByTestId("swipe-card"));
     } else {
       await page.getByRole("button", { name: "Like" }).click();
     }

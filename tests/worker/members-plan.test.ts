@@ -15,15 +15,29 @@ async function plan(stmt: unknown) {
   return results.map((r) => r.detail);
 }
 
-const base: SearchFilters = { gender: "female", country: "NL", countryregion: "", min_age: 18, max_age: 99, page: 3 };
+const base: SearchFilters = {
+  gender: "female",
+  country: "NL",
+  countryregion: "",
+  min_age: 18,
+  max_age: 99,
+  page: 3,
+  online: false,
+  photo: false,
+  distance: null,
+};
+const origin = { lat: 52.09, lon: 5.12 };
 
 describe("search query plans", () => {
   for (const [name, f, index] of [
     ["country", base, "profiles_search"],
     ["region", { ...base, countryregion: "NH" }, "profiles_search_region"],
+    ["filtered (online, photo, distance)", { ...base, online: true, photo: true, distance: 25 }, "profiles_search"],
   ] as const) {
-    it(`walks ${index} for a ${name} search, with no full scan of profiles or users and no sort`, async () => {
-      const s = searchStatements(recorder, f, "viewer");
+    // Online first, photo first, nearest (issue 29) cannot come from the index: the rows the index bounds
+    // (status, gender, country, age range) are sorted, never a scan of the tables.
+    it(`walks ${index} for a ${name} search, with no full scan of profiles or users; only the order sorts`, async () => {
+      const s = searchStatements(recorder, f, "viewer", new Date(), origin);
       for (const [stmt, expected] of [
         [s.page, index],
         [s.count, index],
@@ -35,7 +49,7 @@ describe("search query plans", () => {
           expect(d).not.toMatch(/^SCAN (p|u|profiles|users)\b(?!.*USING)/);
           expect(d).not.toMatch(/^SCAN (p|u)$/);
         }
-        expect(details.join("\n")).not.toContain("TEMP B-TREE");
+        expect(details.filter((d) => d.includes("TEMP B-TREE") && !d.includes("ORDER BY"))).toEqual([]);
       }
     });
   }

@@ -159,6 +159,18 @@ describe("Mollie adapter", () => {
     expect(list.map((m) => m.id)).toEqual(["ideal", "creditcard", "paypal"]);
     expect(list[1]!.maximumAmount).toEqual({ cents: 200000, currency: "EUR" });
     expect(list[2]!.maximumAmount).toBeNull();
+    // The logos the method cards show (issue 29): Mollie's own https SVGs only.
+    expect(list[0]!.image).toBe("https://www.mollie.com/external/icons/payment-methods/ideal.svg");
+    const elsewhere = stub(200, {
+      count: 1,
+      _embedded: { methods: [{ ...methods._embedded.methods[0], image: { svg: "https://evil.example/x.svg" } }] },
+    });
+    const [other] = await elsewhere.mollie.listMethods({
+      country: "NL",
+      amount: { cents: 1995, currency: "EUR" },
+      sequenceType: "oneoff",
+    });
+    expect(other!.image).toBeNull();
   });
 
   it("creates a customer and a direct debit mandate, and lists a customer's mandates", async () => {

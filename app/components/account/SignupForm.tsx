@@ -191,6 +191,11 @@ export function SignupForm({
         <label htmlFor={`${idPrefix}-website`}>Website</label>
         <input id={`${idPrefix}-website`} name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
+      {/* Marketing mails only by an active opt-in: never pre-ticked (decision 180). */}
+      <label className="form-check">
+        <input type="checkbox" name="marketing" />
+        {t("signup.marketing")}
+      </label>
       <p className="form-terms">{t("signup.terms", vars)}</p>
       <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={busy}>
         {busy ? t("signup.busy") : t("signup.submit")}

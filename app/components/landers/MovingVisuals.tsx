@@ -2,7 +2,7 @@
  * The lander visuals with motion (the map, the slideshow players, the swipe cards): their own
  * module, so the browser loads only the one a lander shows (see visuals.ts; docs/architecture.md §6).
  */
-import { useEffect, useRef } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import { Icon } from "~/components/Icon";
 import { nearList } from "~/lib/near-list";
 import { Photo, label, type LanderMember, type VisualProps } from "./parts";
@@ -198,6 +198,7 @@ export function Swipe({ copy, members }: VisualProps) {
     el.addEventListener("pointerup", up);
     el.addEventListener("pointercancel", up);
     window.addEventListener("keydown", key);
+    el.dataset.live = ""; // draggable now (tests wait on it)
     return () => {
       el.removeEventListener("pointerdown", down);
       el.removeEventListener("pointermove", move);
@@ -208,11 +209,12 @@ export function Swipe({ copy, members }: VisualProps) {
   }, [cards]);
   return (
     <div className="ld-swipe" ref={root} data-testid="lander-visual">
+      {/* The inputs are siblings of .sw-stack, not wrapped: the CSS that swipes a card is `:checked ~ .sw-stack` (issue 29). */}
       {cards.map((_, i) => (
-        <span key={i}>
+        <Fragment key={i}>
           <input type="radio" name="sw" id={`sw-like-${i}`} className="sw-in" tabIndex={-1} />
           <input type="radio" name="sw" id={`sw-pass-${i}`} className="sw-in" tabIndex={-1} />
-        </span>
+        </Fragment>
       ))}
       <div className="sw-stack">
         <div className="sw-done">
@@ -231,7 +233,7 @@ export function Swipe({ copy, members }: VisualProps) {
             style={{ zIndex: cards.length - i }}
             aria-label={`${label(m)} · ${m.city}`}
           >
-            <Photo m={m} eager={i < 2} />
+            <Photo m={m} eager={i < 2} full />
             <div className="sw-info">
               <strong>{label(m)}</strong>
               <span>

@@ -39,13 +39,24 @@ export interface LanderCopy {
 
 export type VisualProps = { copy: LanderCopy; members: LanderMember[] };
 
-export const photo = (m: LanderMember) => `/photos/${m.photoId}/thumb`;
+export const photo = (m: LanderMember, variant: "thumb" | "full" = "thumb") => `/photos/${m.photoId}/${variant}`;
 export const label = (m: LanderMember) => `${m.name}, ${m.age}`;
 
-export function Photo({ m, className, eager }: { m: LanderMember; className?: string; eager?: boolean }) {
+/** `full`: for a picture shown larger than the thumbnail's edge (the swipe cards), so it is not upscaled. */
+export function Photo({
+  m,
+  className,
+  eager,
+  full,
+}: {
+  m: LanderMember;
+  className?: string;
+  eager?: boolean;
+  full?: boolean;
+}) {
   return (
     <img
-      src={photo(m)}
+      src={photo(m, full ? "full" : "thumb")}
       alt=""
       className={className}
       width={400}

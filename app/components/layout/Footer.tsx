@@ -2,18 +2,6 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { RootData } from "~/lib/root-data";
 
-export const FOOTER_LINKS = [
-  ["terms", "/pages/terms"],
-  ["privacy", "/pages/privacy"],
-  ["cookies", "/pages/cookies"],
-  ["ban", "/pages/ban"],
-  ["pricing", "/pricing"],
-  ["complaints", "/complaints"],
-  ["returnPolicy", "/pages/return-policy"],
-  ["faq", "/pages/faq"],
-  ["service", "/pages/service"],
-] as const;
-
 export function Footer({ root }: { root: RootData }) {
   const { t } = useTranslation();
   const year = new Date().getFullYear();
@@ -36,7 +24,7 @@ export function Footer({ root }: { root: RootData }) {
             </p>
           </div>
           <nav aria-label={t("footer.nav")} className="footer-links">
-            {FOOTER_LINKS.map(([key, to]) => (
+            {brand.footerLinks.map(([key, to]) => (
               <Link key={key} to={to}>
                 {t(`footer.${key}`)}
               </Link>

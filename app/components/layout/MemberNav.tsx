@@ -68,6 +68,8 @@ export function MemberNav({ m }: { m: Member }) {
           label={t("nav.newLikes", { count: m.newLikes })}
         />
       </NavItem>
+      {/* The swipe game is a main item, not hidden in the account menu (issue 29). */}
+      <NavItem to="/swipe-game" icon="flame" label={t("nav.swipe")} active={section === "swipe"} />
       {m.paidUser ? (
         <NavItem to="/credits" icon="coin" label={t("nav.credits")} active={section === "credits"}>
           {credit ? (
@@ -96,10 +98,6 @@ export function MemberNav({ m }: { m: Member }) {
           <span className="visually-hidden">{t("nav.account")}</span>
         </summary>
         <div className="dropdown-menu dropdown-menu-end">
-          <Link to="/swipe-game" className="dropdown-item">
-            <Icon name="flame" size={18} />
-            {t("nav.swipeGame")}
-          </Link>
           <Link to="/match-finder" className="dropdown-item">
             <Icon name="users" size={18} />
             {t("nav.matchFinder")}

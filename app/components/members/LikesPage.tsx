@@ -1,11 +1,18 @@
 import { NavLink } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
-import { MemberGrid, type CardData } from "./MemberCard";
+import { MemberCard, MemberGrid, type CardData } from "./MemberCard";
+import { LikeForm } from "./LikeForm";
 
 const TYPES = ["received", "sent", "matches"] as const;
 
 /** /likes and /likes/{type}: tabs and the list; profiles open under /likes/m/{id}. */
-export function LikesPage({ type, members }: { type: (typeof TYPES)[number]; members: CardData[] }) {
+export function LikesPage({
+  type,
+  members,
+}: {
+  type: (typeof TYPES)[number];
+  members: (CardData & { likedBack?: boolean })[];
+}) {
   const { t } = useTranslation("members");
   return (
     <div className="container members-page">
@@ -22,7 +29,16 @@ export function LikesPage({ type, members }: { type: (typeof TYPES)[number]; mem
           </NavLink>
         ))}
       </nav>
-      {members.length ? (
+      {members.length && type === "received" ? (
+        // A received like not yet answered gets "like back" on its card: a form post, with or without JavaScript.
+        <ul className="member-grid">
+          {members.map((m) => (
+            <MemberCard key={m.id} m={m} base="/likes/m">
+              {m.likedBack ? null : <LikeForm targetId={m.id} back={{ name: m.name }} />}
+            </MemberCard>
+          ))}
+        </ul>
+      ) : members.length ? (
         <MemberGrid members={members} base="/likes/m" />
       ) : (
         <p className="empty">{t(`likes.empty.${type}`)}</p>

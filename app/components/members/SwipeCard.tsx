@@ -88,3 +88,26 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
     </Form>
   );
 }
+
+/** The match moment: shown above the next card after a swipe like that the other member had already given. */
+export function SwipeMatch({ m }: { m: { id: string; name: string; mainPhotoId: string | null } }) {
+  const { t } = useTranslation("members");
+  return (
+    <section className="swipe-match card" role="status" data-testid="swipe-match">
+      <Avatar photoId={m.mainPhotoId} name={m.name} eager />
+      <div>
+        <h2>{t("swipe.matchTitle")}</h2>
+        <p>{t("likes.itsAMatch", { name: m.name })}</p>
+        <div className="swipe-match-actions">
+          <Link to={`/members/${m.id}/chat`} className="btn btn-primary btn-sm">
+            <Icon name="chat" size={18} />
+            {t("swipe.sendMessage")}
+          </Link>
+          <Link to="/swipe-game" className="btn btn-outline btn-sm">
+            {t("swipe.keepSwiping")}
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { useWalletMethods } from "~/components/payments/wallets";
 import pagesStyles from "~/styles/pages.css";
+import { MethodBadge } from "../payments/MethodBadge";
 
 /** The package most members buy, marked on the credits and premium pages. */
 const MOST_POPULAR = "p1";
@@ -89,10 +90,14 @@ export function PaymentMethods({
   methods,
   selected,
   linkTo,
+  images,
 }: {
   methods: readonly string[];
   selected?: string;
+  /** Each method's page; it keeps the scroll where the member tapped (with JavaScript) or lands on its #anchor. */
   linkTo?: (m: string) => string;
+  /** The provider's logos, by method, where its method list gives them. */
+  images?: Record<string, string>;
 }) {
   const { t } = useTranslation("shop");
   const shown = useWalletMethods(methods);
@@ -101,11 +106,15 @@ export function PaymentMethods({
       {shown.map((m) => (
         <li key={m} className={m === selected ? "method method-selected" : "method"}>
           {linkTo ? (
-            <Link to={linkTo(m)} aria-current={m === selected ? "true" : undefined}>
+            <Link to={linkTo(m)} aria-current={m === selected ? "true" : undefined} preventScrollReset>
+              <MethodBadge method={m} image={images?.[m]} />
               {t(`methods.${m}`)}
             </Link>
           ) : (
-            <span>{t(`methods.${m}`)}</span>
+            <span>
+              <MethodBadge method={m} image={images?.[m]} />
+              {t(`methods.${m}`)}
+            </span>
           )}
         </li>
       ))}

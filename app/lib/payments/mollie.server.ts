@@ -31,6 +31,8 @@ import { PaymentProviderError, PROVIDER_PAYMENT_STATUSES } from "./provider";
 export const MOLLIE_API = "https://api.mollie.com/v2";
 /** Where Mollie's hosted checkout lives (`_links.checkout.href`): the pay form's redirect goes there. */
 export const MOLLIE_CHECKOUT_ORIGIN = "https://www.mollie.com";
+/** Where Mollie's method list points its logos (image.svg). */
+export const MOLLIE_IMAGES = `${MOLLIE_CHECKOUT_ORIGIN}/external/icons/`;
 
 /** Attempts per request (the first and two retries, as Mollie's Node client) and the pauses between them. */
 export const MOLLIE_ATTEMPTS = 3;
@@ -304,6 +306,7 @@ export class MollieProvider implements PaymentProvider {
           description: string;
           minimumAmount?: MollieAmount;
           maximumAmount?: MollieAmount | null;
+          image?: { svg?: string };
         }[];
       };
     }>("GET", `/methods?${q}`))!;
@@ -312,6 +315,8 @@ export class MollieProvider implements PaymentProvider {
       description: m.description,
       minimumAmount: m.minimumAmount ? fromMollieAmount(m.minimumAmount) : null,
       maximumAmount: m.maximumAmount ? fromMollieAmount(m.maximumAmount) : null,
+      // Only Mollie's own https logos (the CSP allows its image host, app/lib/security.server.ts).
+      image: m.image?.svg?.startsWith(MOLLIE_IMAGES) ? m.image.svg : null,
     }));
   }
 

@@ -127,6 +127,8 @@ export type ProviderMethod = {
   description: string;
   minimumAmount: Money | null;
   maximumAmount: Money | null;
+  /** The method's logo (an https SVG) where the provider's list gives one; the sandbox gives none. */
+  image?: string | null;
 };
 
 export type CreateCustomerInput = {
