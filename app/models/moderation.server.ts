@@ -18,6 +18,7 @@ import { deleteObjects } from "./photos.server";
 import { closeRevokedSockets } from "./session.server";
 import { decisionDate, hasDays } from "./moderation-rules";
 import { reportsFlagStatements } from "./signals.server";
+import { countEvent } from "~/lib/metrics.server";
 
 export { REPORT_CATEGORIES, type ReportCategory };
 export { hasDays, messagingRestricted } from "./moderation-rules";
@@ -104,7 +105,7 @@ export type NoticeInput = {
  * reporter a confirmation in their language. False when the target cannot be reported.
  */
 export async function fileNotice(
-  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM">,
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "METRICS">,
   brand: { id: number; name: string },
   input: NoticeInput,
   o: { origin: string; now?: number },
@@ -118,7 +119,7 @@ export async function fileNotice(
   const severity = severityOf(input.category);
   const { moderationCases: cases, notices } = schema;
   const openCase = and(eq(cases.targetType, input.target.type), eq(cases.targetId, key), eq(cases.status, "open"));
-  await db.batch([
+  const [, , notice] = await db.batch([
     db
       .insert(cases)
       .values({
@@ -145,6 +146,8 @@ export async function fileNotice(
     // Several reports from different members flag the member (decision 176), in the same batch.
     ...reportsFlagStatements(db, { id: owner.memberId, brandId: brand.id }, now),
   ]);
+  // Counted once: a repeated notice of the same reporter is not stored again.
+  if ((notice as unknown as D1Result).meta.changes > 0) countEvent(env, "report", { brandId: brand.id });
   const t = await getFixedT(input.language, "safety");
   const vars = {
     brand: brand.name,

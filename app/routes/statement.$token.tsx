@@ -5,7 +5,7 @@
  * decision 174): the form within six months, then the appeal's state and its outcome with reasons.
  */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { readForm } from "~/lib/body.server";
 import { getFixedT } from "~/lib/i18n.server";
 import { normaliseText } from "~/lib/text";

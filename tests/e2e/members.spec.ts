@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { openE2eDb, type E2eDb } from "./support/db";
-import { dob19, login, pageAs, tag } from "./support/login";
+import { dob19, pageAs, tag } from "./support/login";
 import { dragRight } from "./support/drag";
 import { EXIF_JPEG, SMALL_PNG, bytesOf } from "../worker/images";
 

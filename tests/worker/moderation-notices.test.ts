@@ -3,7 +3,7 @@
  * one open case per target with several notices; the reporter's confirmation mail in their language.
  */
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { pair } from "./chat-support";
 
@@ -40,6 +40,7 @@ describe("reporting", () => {
     const page = await get(`/report?member=${target.id}`, { cookie: await sessionCookie(a.id) });
     expect(page.status).toBe(200);
     expect(await page.text()).not.toContain('name="email"');
+    const counted = vi.spyOn(env.METRICS!, "writeDataPoint");
     const res = await post(
       `/report?member=${target.id}`,
       { category: "spam", explanation: "Sells things" },
@@ -57,6 +58,9 @@ describe("reporting", () => {
       { category: "minor", explanation: "Looks 15" },
       { cookie: await sessionCookie(b.id) },
     );
+    // Two reports counted in Analytics Engine (issue 21): the repeat is not a new notice.
+    expect(counted.mock.calls.filter(([point]) => point?.indexes?.[0] === "report")).toHaveLength(2);
+    counted.mockRestore();
     const c = await caseOf("member", target.id);
     expect(c).toMatchObject({ member_id: target.id, severity: 0 });
     const notices = await noticesOf(c!.id);

@@ -11,7 +11,7 @@ import { PRICES, cid, pair } from "./chat-support";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
 import { EXIF_JPEG, bytesOf } from "./images";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { photoKey, type PhotoVariant } from "../../app/models/photos.server";
+import type { PhotoVariant } from "../../app/models/photos.server";
 
 const VARIANTS: PhotoVariant[] = ["full", "thumb", "blur"];
 const COUNTRY = "IE"; // no other member of this file lives there: search and "near you" find ours
