@@ -102,6 +102,9 @@ describe("search filters", () => {
       countryregion: "",
       min_age: 30,
       max_age: 50,
+      online: false,
+      photo: false,
+      distance: null,
       page: 1,
     });
     expect(wantedGender("male", "gay")).toBe("male");
