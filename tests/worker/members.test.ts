@@ -287,7 +287,9 @@ describe("search", () => {
     await blockRow(ids.blocker, viewer);
   });
 
-  const search = async (q: string, c: string | undefined = cookie) => (await html(`/members?${q}`, c)).body;
+  // The whole age range unless the test sets one: the default is a window around the viewer's own age (decision 180).
+  const search = async (q: string, c: string | undefined = cookie) =>
+    (await html(`/members?${/min_age=/.test(q) ? q : `min_age=18&max_age=99&${q}`}`, c)).body;
 
   it("filters by gender and country and hides deleted, disabled, invisible members and blockers", async () => {
     const body = await search(`gender=female&country=${C}`);

@@ -171,8 +171,9 @@ describe("appeals", () => {
       await decideAppeal(env, decider, appeal.id, { outcome: "reversed", reasons: "Own decision again." }, ORIGIN),
     ).toEqual({ ok: false, error: "same_operator" });
     expect((await appealOf(decisionId))!.status).toBe("open");
+    // Still banned: the login leads to the ban page with the statement (decision 173).
     expect((await post("/login", { email: member.email, password: PASSWORD })).headers.get("Location")).toMatch(
-      /^\/statement\//,
+      /^\/pages\/ban\?statement=/,
     );
     // Support may not open appeals.
     const support = await operatorCookie((await createOperator("support")).id);
@@ -251,6 +252,7 @@ describe("appeals", () => {
     expect(
       await env.DB.prepare("SELECT reversed_at FROM decisions WHERE id = ?1").bind(decisionId).first("reversed_at"),
     ).toBeNull();
+    // Still suspended: the login leads to the statement.
     expect((await post("/login", { email: member.email, password: PASSWORD })).headers.get("Location")).toMatch(
       /^\/statement\//,
     );

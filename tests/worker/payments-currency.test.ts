@@ -22,7 +22,7 @@ async function methodsOn(host: string, country: string) {
   const m = await memberOn(host, country);
   const html = await (await get("/credits/p1", { host, cookie: m.cookie })).text();
   const list = /data-testid="payment-methods">(.*?)<\/ul>/s.exec(html)?.[1] ?? "";
-  return [...list.matchAll(/href="\/credits\/p1\/(\w+)"/g)].map((x) => x[1]);
+  return [...list.matchAll(/href="\/credits\/p1\/(\w+)[?#"]/g)].map((x) => x[1]);
 }
 
 async function setBrandCurrency(currency: string) {
