@@ -101,7 +101,20 @@ await proxy.dispose();
 
 const server = spawn(
   "npx",
-  ["wrangler", "dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, "--var", "ENVIRONMENT:test"],
+  [
+    "wrangler",
+    "dev",
+    "--port",
+    String(PORT),
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(PORT + 1000),
+    "--persist-to",
+    STATE,
+    "--var",
+    "ENVIRONMENT:test",
+  ],
   {
     stdio: "ignore",
     detached: true,

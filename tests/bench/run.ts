@@ -32,6 +32,8 @@ function startServer() {
       String(PORT),
       "--ip",
       "127.0.0.1",
+      "--inspector-port",
+      String(PORT + 1000),
       "--persist-to",
       STATE,
     ],
