@@ -58,10 +58,11 @@ export type PromptFacts = {
 export function memberPrompts(m: PromptFacts, timeBonus: boolean): MemberPrompt[] {
   const all: [MemberPrompt, boolean][] = [
     ["activation", m.status === "not_confirmed" && m.profileStatus === "disabled" && !m.notificationsDisabled.length],
+    // Mail that bounced or was switched off reaches the member before any offer does.
+    ["disabledNotifications", m.notificationsDisabled.length > 0],
     ["push", !m.pushSubscribed && m.unreadMessages > 0],
     ["timeBonus", timeBonus],
     ["photo", !m.hasMainImage],
-    ["disabledNotifications", m.notificationsDisabled.length > 0],
   ];
   return all.filter(([, on]) => on).map(([p]) => p);
 }

@@ -2,11 +2,14 @@ import { SITE_ENTRY_RESTRICTED_COUNTRIES } from "./constants";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
+/** A route's layout, or a choice by its loader data (e.g. the ban page: bare only with a statement). */
+export type LayoutChoice = LayoutName | ((data: unknown) => LayoutName);
+
 /** The layout the deepest route asks for in `handle.layout` (docs/product.md §2); "default" otherwise. */
-export function layoutOf(matches: { handle?: unknown }[]): LayoutName {
+export function layoutOf(matches: { handle?: unknown; data?: unknown }[]): LayoutName {
   for (const m of [...matches].reverse()) {
-    const layout = (m.handle as { layout?: LayoutName } | undefined)?.layout;
-    if (layout) return layout;
+    const layout = (m.handle as { layout?: LayoutChoice } | undefined)?.layout;
+    if (layout) return typeof layout === "function" ? layout(m.data) : layout;
   }
   return "default";
 }

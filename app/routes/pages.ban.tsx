@@ -11,8 +11,13 @@ import { getMember } from "~/models/session.server";
 import { ContactCard, StaticPage, staticPageHandle, staticPageLinks } from "~/components/pages/StaticPage";
 import { StatementCard } from "~/components/safety/StatementCard";
 import accountStyles from "~/styles/account.css";
+import type { LayoutChoice } from "~/lib/site-entry";
 
-export const handle = { ...staticPageHandle, layout: "empty" };
+// Bare (no menus, no footer) only for a banned member's statement; otherwise the site's page like any other.
+export const handle = {
+  ...staticPageHandle,
+  layout: ((data) => ((data as { statement?: unknown } | undefined)?.statement ? "empty" : "default")) as LayoutChoice,
+};
 export const links = () => [...staticPageLinks(), { rel: "stylesheet", href: accountStyles }];
 // A page with someone's statement is never indexed.
 export const meta: MetaFunction<typeof loader> = ({ data }) =>

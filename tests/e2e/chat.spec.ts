@@ -89,7 +89,8 @@ for (const javaScriptEnabled of [true, false]) {
     await p.page.getByRole("textbox", { name: "Message" }).fill("one more");
     await p.page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(p.page.getByText("You do not have enough credits to send this message")).toBeVisible();
-    await expect(p.page.getByRole("link", { name: "Buy credits" })).toHaveAttribute("href", "/credits");
+    // The buy button posts the chat's form to the shop, so the purchase comes back here (decision 179).
+    await expect(p.page.getByRole("button", { name: /Buy credits/ })).toHaveAttribute("formaction", "/credits?index");
     // The refused text stays in the box, ready to send once credits are bought.
     await expect(p.page.getByRole("textbox", { name: "Message" })).toHaveValue("one more");
     await p.context.close();

@@ -58,6 +58,8 @@ for (const js of [true, false]) {
       await expect(page.locator(".own-photos li")).toHaveCount(2);
       await expect(page.getByText("Main photo", { exact: true })).toHaveCount(1);
       await page.context().close();
+      // A moderator approved them (photo review, decision 175: others see a photo only once approved).
+      await db.DB.prepare("UPDATE photos SET review = 'approved' WHERE user_id = ?1").bind(owner.id).run();
 
       const photos = await db.DB.prepare(
         "SELECT ph.id, (p.main_photo_id = ph.id) AS is_main FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1",

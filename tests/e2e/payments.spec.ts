@@ -67,7 +67,7 @@ for (const js of [true, false]) {
       const methods = page.getByTestId("payment-methods");
       await expect(methods.getByRole("link").first()).toHaveText("iDEAL");
       await methods.getByRole("link", { name: "iDEAL" }).click();
-      await expect(page).toHaveURL(/\/credits\/p1\/ideal$/);
+      await expect(page).toHaveURL(/\/credits\/p1\/ideal(#checkout)?$/);
       await payInSandbox(page, js, "Paid");
 
       await expect(page).toHaveURL(/\/credits\/p1\/ideal\?payment=/);

@@ -12,7 +12,7 @@ const newMember: PromptFacts = {
 };
 
 describe("one member prompt at a time (decision 179)", () => {
-  it("lists the due prompts by priority: address, push when someone wrote, discount, photo, notifications", () => {
+  it("lists the due prompts by priority: address, mail that does not arrive, push when someone wrote, discount, photo", () => {
     expect(memberPrompts(newMember, true)).toEqual(["activation", "timeBonus", "photo"]);
     const confirmed = { ...newMember, status: "confirmed", profileStatus: "active" };
     expect(memberPrompts(confirmed, true)).toEqual(["timeBonus", "photo"]);
@@ -22,6 +22,12 @@ describe("one member prompt at a time (decision 179)", () => {
     expect(memberPrompts({ ...confirmed, unreadMessages: 1, pushSubscribed: true }, false)).toEqual(["photo"]);
     expect(memberPrompts({ ...confirmed, hasMainImage: true, notificationsDisabled: ["new_message"] }, false)).toEqual([
       "disabledNotifications",
+    ]);
+    // A bounced address outranks the offer and the photo.
+    expect(memberPrompts({ ...confirmed, notificationsDisabled: ["new_message"] }, true)).toEqual([
+      "disabledNotifications",
+      "timeBonus",
+      "photo",
     ]);
   });
 
