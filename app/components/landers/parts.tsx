@@ -34,6 +34,8 @@ export interface LanderCopy {
   reply: string;
   posts: string[];
   bubbles: string[];
+  /** Says that posts and bubbles are examples, not written by the members they stand beside. */
+  examples: string;
   steps: { title: string; text: string }[];
 }
 
