@@ -130,7 +130,6 @@ export async function loadLander(
       swipeHint: t("swipeHint"),
       doneTitle: t("doneTitle"),
       doneText: t("doneText"),
-      typing: t("typing"),
       reply: t("reply"),
       // The city goes in per post, on the client: the placeholder survives this call as written.
       // Posts and bubbles are illustrations beside real members' photos: `examples` says so where they show (issue 29).

@@ -174,6 +174,7 @@ describe("landers", () => {
       const { html } = await page(`/landers/${kind}/general`, { country: "NL" });
       expect(html).toContain(enLanders.examples);
       expect(html).not.toContain("Just got online");
+      expect(html).not.toContain("ld-typing"); // nobody is typing to a visitor
     }
     const map = await page("/landers/maplanding/general", { country: "NL" });
     expect(map.html).not.toMatch(/online (right )?now/i);

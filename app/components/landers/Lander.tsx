@@ -165,16 +165,8 @@ function Night({ copy, members }: VisualProps) {
               <span className="ld-night-who">
                 <strong>{label(m)}</strong> · {m.city}
               </span>
-              {i === shown.length - 1 ? (
-                <span className="ld-bubble ld-typing">
-                  <i />
-                  <i />
-                  <i />
-                  <span className="visually-hidden">{`${m.name} ${copy.typing}`}</span>
-                </span>
-              ) : (
-                <span className="ld-bubble">{copy.bubbles[i % copy.bubbles.length]}</span>
-              )}
+              {/* No "is typing…" dots: nobody is typing to a visitor (issue 29). */}
+              <span className="ld-bubble">{copy.bubbles[i % copy.bubbles.length]}</span>
               <a href="#signup" className="ld-reply">
                 {copy.reply}
               </a>

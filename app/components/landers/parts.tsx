@@ -30,7 +30,6 @@ export interface LanderCopy {
   swipeHint: string;
   doneTitle: string;
   doneText: string;
-  typing: string;
   reply: string;
   posts: string[];
   bubbles: string[];
