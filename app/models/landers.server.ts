@@ -130,10 +130,11 @@ export async function loadLander(
       swipeHint: t("swipeHint"),
       doneTitle: t("doneTitle"),
       doneText: t("doneText"),
-      typing: t("typing"),
       reply: t("reply"),
       // The city goes in per post, on the client: the placeholder survives this call as written.
-      posts: [t("feed.online"), t("feed.photo"), t("feed.looking", { city: "{{city}}" })],
+      // Posts and bubbles are illustrations beside real members' photos: `examples` says so where they show (issue 29).
+      posts: [t("feed.hello"), t("feed.photo"), t("feed.looking", { city: "{{city}}" })],
+      examples: t("examples"),
       bubbles: [t("night.b1"), t("night.b2"), t("night.b3"), t("night.b4")],
       steps: ([1, 2, 3] as const).map((n) => ({ title: t(`steps.s${n}`), text: t(`steps.t${n}`) })),
     },

@@ -49,7 +49,7 @@ import {
   type PaymentView,
   type RefundStatus,
 } from "./payment-rules";
-import { formatMoney, packagesStatement } from "./shop.server";
+import { dateLocale, formatMoney, packagesStatement } from "./shop.server";
 import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 
 export type PaymentRow = typeof schema.payments.$inferSelect;
@@ -1277,7 +1277,7 @@ export function receiptOf(lng: Language, brand: BrandWithCompany, row: PaymentRo
     },
     brandName: brand.name,
     paidAt: row.paidAt
-      ? new Intl.DateTimeFormat(lng, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(
+      ? new Intl.DateTimeFormat(dateLocale(lng), { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(
           new Date(row.paidAt * 1000),
         )
       : null,

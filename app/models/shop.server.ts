@@ -122,6 +122,12 @@ type PaymentRow = Pick<
   | "createdAt"
 >;
 
+/**
+ * The locale dates are written in: the page language, with English as written in Europe ("24 Nov
+ * 2026, 13:46"), not the US order that a bare "en" gives in Intl (issue 29).
+ */
+export const dateLocale = (lng: Language) => (lng === "en" ? "en-GB" : lng);
+
 function toTransaction(lng: Language, r: PaymentRow) {
   return {
     id: r.id,
@@ -131,7 +137,7 @@ function toTransaction(lng: Language, r: PaymentRow) {
     fee: formatMoney(lng, r.transactionFeeCents, r.currency),
     method: r.method,
     status: r.status,
-    date: new Intl.DateTimeFormat(lng, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(
+    date: new Intl.DateTimeFormat(dateLocale(lng), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(
       new Date(r.createdAt * 1000),
     ),
   };

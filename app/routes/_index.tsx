@@ -99,10 +99,8 @@ export default function Landing() {
         <HeroArt niche={niche} />
         <div className="container hero-inner">
           <div>
-            <p className="hero-kicker">
-              <span className="dot" aria-hidden="true" />
-              {t(`${niche}.kicker`)}
-            </p>
+            {/* No green "online" dot: the page does not know who is online (issue 29). */}
+            <p className="hero-kicker">{t(`${niche}.kicker`)}</p>
             <h1>{t(`${niche}.headline`)}</h1>
             <p className="lead">{t(`${niche}.lead`)}</p>
             <ul className="hero-points">

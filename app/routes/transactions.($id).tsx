@@ -228,7 +228,7 @@ export default function Transactions() {
     <ShopPage title={t("transactions.title")}>
       {list && list.length > 0 ? (
         <div className="table-wrap">
-          <table className="table" data-testid="transactions">
+          <table className="table tx-table" data-testid="transactions">
             <thead>
               <tr>
                 <th scope="col">{t("transactions.date")}</th>
@@ -242,14 +242,19 @@ export default function Transactions() {
             <tbody>
               {list.map((tx) => (
                 <tr key={tx.id}>
-                  <td>
+                  {/* data-label: a phone shows each row as a card, each value under its column's name. */}
+                  <td data-label={t("transactions.date")}>
                     <Link to={`/transactions/${tx.id}`}>{tx.date}</Link>
                   </td>
-                  <td>{t(`tiers.${tx.packageId}`, { defaultValue: tx.packageId })}</td>
-                  <td>{tx.credits}</td>
-                  <td>{tx.amount}</td>
-                  <td>{t(`methods.${tx.method}`, { defaultValue: tx.method })}</td>
-                  <td>{statusText(tx.status)}</td>
+                  <td data-label={t("payments:transactions.package")}>
+                    {t(`tiers.${tx.packageId}`, { defaultValue: tx.packageId })}
+                  </td>
+                  <td data-label={t("transactions.credits")}>{tx.credits}</td>
+                  <td data-label={t("transactions.amount")}>{tx.amount}</td>
+                  <td data-label={t("transactions.method")}>
+                    {t(`methods.${tx.method}`, { defaultValue: tx.method })}
+                  </td>
+                  <td data-label={t("transactions.status")}>{statusText(tx.status)}</td>
                 </tr>
               ))}
             </tbody>

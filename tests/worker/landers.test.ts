@@ -5,6 +5,7 @@ import enLanders from "../../locales/en/landers.json";
 import deLanders from "../../locales/de/landers.json";
 import { LANDER_KINDS } from "../../app/models/landers.server";
 import { NEAR_MEMBERS_SQL } from "../../app/models/landing.server";
+import { LOCALE_LANGUAGES, MESSAGES } from "../../app/lib/resources.generated";
 
 async function page(path: string, init: Parameters<typeof get>[1] = {}) {
   const res = await get(path, init);
@@ -79,6 +80,8 @@ describe("landers", () => {
     expect(html).toContain("Lotte, 30");
     expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/signup"/);
     expect(html).toContain(`<title>`);
+    // No green "online" dot on members' cards or the kicker: a lander does not know who is online (issue 29).
+    expect(html.replace(/<span class="ld-live">[\s\S]*?<\/span>/, "")).not.toContain("ld-dot");
   });
 
   it("the slug picks the niche of copy and members; an unknown slug falls back to the brand's", async () => {
@@ -137,5 +140,43 @@ describe("landers", () => {
     const plan = results.map((r) => r.detail).join("\n");
     expect(plan).toContain("users_recent");
     expect(plan).not.toContain("TEMP B-TREE");
+  });
+
+  it("no lander or landing copy claims members are online; example posts are labelled (issue 29)", async () => {
+    // The word for "online" in each language's copy, as the old claims used it.
+    const online = /online|en ligne|conectad|en línea|paikalla|pålogget|på nett/i;
+    for (const lng of LOCALE_LANGUAGES) {
+      const m = MESSAGES[lng]();
+      const landing = m.landing as Record<string, { kicker?: string; ctaTitle?: string }>;
+      const landers = m.landers as {
+        niche: Record<string, string>;
+        feed: Record<string, string>;
+        steps: { s2: string };
+      };
+      const pages = m.pages as { niche: Record<string, string>; landers: Record<string, { headline?: string }> };
+      const claims = [
+        ...["general", "she", "bdsm", "bbw", "gilf", "milf", "gay"].flatMap((n) => [
+          landing[n]!.kicker!,
+          landing[n]!.ctaTitle!,
+        ]),
+        ...Object.values(landers.niche),
+        ...Object.values(landers.feed),
+        landers.steps.s2,
+        ...Object.values(pages.niche),
+        ...Object.values(pages.landers).flatMap((l) => (typeof l.headline === "string" ? [l.headline] : [])),
+      ];
+      expect(
+        claims.filter((c) => online.test(c)),
+        lng,
+      ).toEqual([]);
+    }
+    for (const kind of ["socialnetwork", "alonetonight"]) {
+      const { html } = await page(`/landers/${kind}/general`, { country: "NL" });
+      expect(html).toContain(enLanders.examples);
+      expect(html).not.toContain("Just got online");
+      expect(html).not.toContain("ld-typing"); // nobody is typing to a visitor
+    }
+    const map = await page("/landers/maplanding/general", { country: "NL" });
+    expect(map.html).not.toMatch(/online (right )?now/i);
   });
 });

@@ -333,6 +333,8 @@ describe("'Recently active near you' on the landing", () => {
     const far = await html("/", { country: "US" });
     expect(far).toContain(">Recently active members</h2>");
     expect(far).not.toContain("online-dot");
+    // Nor a green dot before the hero's kicker, whose copy no longer says "online right now" (issue 29).
+    expect(far).not.toContain('<span class="dot"');
     expect(far).toContain("Astrid, ");
   });
 });

@@ -39,10 +39,7 @@ function Gallery({ copy, members }: VisualProps) {
             <Photo m={m} eager={i < 4} />
             <span className="ld-tile-caption">
               <strong>{label(m)}</strong>
-              <span>
-                <span className="ld-dot" aria-hidden="true" />
-                {m.city}
-              </span>
+              <span>{m.city}</span>
             </span>
             {i >= 8 ? (
               <span className="ld-lock">
@@ -83,7 +80,6 @@ function Icons({ copy, members }: VisualProps) {
           <li key={m.id}>
             <a href="#signup" aria-label={`${label(m)} · ${m.city}`}>
               <Photo m={m} eager={i < 4} />
-              <span className="ld-dot" aria-hidden="true" />
             </a>
           </li>
         ))}
@@ -118,6 +114,9 @@ function Social({ copy, members }: VisualProps) {
           </li>
         ))}
       </ul>
+      <p className="ld-examples" data-testid="lander-examples">
+        {copy.examples}
+      </p>
       <ul className="ld-feed">
         {members.slice(0, 5).map((m, i) => (
           <li key={m.id} className="ld-post">
@@ -154,31 +153,28 @@ function Social({ copy, members }: VisualProps) {
 function Night({ copy, members }: VisualProps) {
   const shown = members.slice(0, 4);
   return (
-    <ul className="ld-night" data-testid="lander-visual">
-      {shown.map((m, i) => (
-        <li key={m.id} style={{ animationDelay: `${0.4 + i * 0.9}s` }}>
-          <Photo m={m} className="ld-avatar" eager />
-          <div>
-            <span className="ld-night-who">
-              <strong>{label(m)}</strong> · {m.city}
-            </span>
-            {i === shown.length - 1 ? (
-              <span className="ld-bubble ld-typing">
-                <i />
-                <i />
-                <i />
-                <span className="visually-hidden">{`${m.name} ${copy.typing}`}</span>
+    <>
+      <p className="ld-examples" data-testid="lander-examples">
+        {copy.examples}
+      </p>
+      <ul className="ld-night" data-testid="lander-visual">
+        {shown.map((m, i) => (
+          <li key={m.id} style={{ animationDelay: `${0.4 + i * 0.9}s` }}>
+            <Photo m={m} className="ld-avatar" eager />
+            <div>
+              <span className="ld-night-who">
+                <strong>{label(m)}</strong> · {m.city}
               </span>
-            ) : (
+              {/* No "is typing…" dots: nobody is typing to a visitor (issue 29). */}
               <span className="ld-bubble">{copy.bubbles[i % copy.bubbles.length]}</span>
-            )}
-            <a href="#signup" className="ld-reply">
-              {copy.reply}
-            </a>
-          </div>
-        </li>
-      ))}
-    </ul>
+              <a href="#signup" className="ld-reply">
+                {copy.reply}
+              </a>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -222,10 +218,7 @@ export function LanderRoute() {
     <div className={`ld ld-k-${kind} niche-${niche}`} data-kind={kind} data-niche={niche}>
       <div className="container ld-grid">
         <header className="ld-pitch">
-          <p className="ld-kicker">
-            <span className="ld-dot" aria-hidden="true" />
-            {copy.kicker}
-          </p>
+          <p className="ld-kicker">{copy.kicker}</p>
           <h1>{copy.headline}</h1>
           <p className="ld-lead">{copy.lead}</p>
           {/* Where this visitor cannot sign up, the card says so; the top button then offers the log-in. */}

@@ -236,10 +236,7 @@ export function Swipe({ copy, members }: VisualProps) {
             <Photo m={m} eager={i < 2} full />
             <div className="sw-info">
               <strong>{label(m)}</strong>
-              <span>
-                <span className="ld-dot" aria-hidden="true" />
-                {m.city}
-              </span>
+              <span>{m.city}</span>
             </div>
             <div className="sw-actions">
               {/* A label names its radio: it takes no role or name of its own (valid HTML); the text is its name. */}

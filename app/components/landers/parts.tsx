@@ -30,10 +30,11 @@ export interface LanderCopy {
   swipeHint: string;
   doneTitle: string;
   doneText: string;
-  typing: string;
   reply: string;
   posts: string[];
   bubbles: string[];
+  /** Says that posts and bubbles are examples, not written by the members they stand beside. */
+  examples: string;
   steps: { title: string; text: string }[];
 }
 
