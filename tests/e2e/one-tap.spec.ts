@@ -102,7 +102,7 @@ for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ]) {
-  test(`Block and Report sit in the profile's ⋯ menu, and Block still posts (${viewport.width}px)`, async ({
+  test(`Block and Report sit in a ⋯ menu on the profile and in the chat header; Block still posts (${viewport.width}px)`, async ({
     browser,
   }) => {
     const { page, context, other } = await withChat(browser, `Menu${viewport.width}`, false, viewport);
@@ -112,7 +112,19 @@ for (const viewport of [
     await actions.getByLabel("More actions").click();
     await expect(actions.getByRole("link", { name: "Report this profile" })).toBeVisible();
     await page.screenshot({ path: `test-results/one-tap-profile-menu-${viewport.width}.png` });
-    await actions.getByRole("button", { name: "Block" }).click();
+    // The chat header has the same menu, closed until asked.
+    await page.goto("/chats");
+    await page
+      .getByRole("link", { name: new RegExp(other.name) })
+      .first()
+      .click();
+    const head = page.locator(".chat-head");
+    await expect(head.getByRole("button", { name: "Block" })).toBeHidden();
+    await head.getByLabel("More actions").click();
+    await expect(head.getByRole("link", { name: "Report this profile" })).toBeVisible();
+    await page.screenshot({ path: `test-results/one-tap-chat-menu-${viewport.width}.png` });
+    await head.getByRole("button", { name: "Block" }).click();
+    await expect(page).toHaveURL(new RegExp(`/members/${other.id}$`));
     await expect(page.getByRole("button", { name: "Unblock" })).toBeVisible();
     await context.close();
   });
