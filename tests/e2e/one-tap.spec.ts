@@ -47,6 +47,9 @@ test("without JavaScript the × asks first; Cancel keeps the chat, Delete remove
   const item = page.locator(".chat-list-item", { hasText: other.name });
   await item.getByRole("link", { name: `Delete the chat with ${other.name}` }).click();
   await expect(page.getByRole("heading", { name: `Delete the chat with ${other.name}?` })).toBeVisible();
+  await page.screenshot({ path: "test-results/one-tap-confirm-1280.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "test-results/one-tap-confirm-390.png" });
   await page.getByRole("link", { name: "Cancel" }).click();
   await expect(page).toHaveURL(/\/chats$/);
   await expect(item).toBeVisible();
