@@ -3,6 +3,8 @@
  * the overview's unread counts. Sending is called by the ChatRoom Durable Object only (app/chat/room.ts),
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
+import { and, eq } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { normaliseText } from "~/lib/text";
 import type {
@@ -298,6 +300,20 @@ export async function hideConversation(db: D1Database, conversationId: string, m
     .bind(conversationId, memberId, nowS())
     .run();
   return r.meta.changes === 1;
+}
+
+/**
+ * Undo of a delete: shows the member's own chat again (their row only; the other's is never touched).
+ * Idempotent: a chat already shown stays shown and still answers true; false when not a member.
+ */
+export async function unhideConversation(db: D1Database, conversationId: string, memberId: string): Promise<boolean> {
+  const { conversationMembers: cm } = schema;
+  const rows = await getDb(db)
+    .update(cm)
+    .set({ hiddenAt: null })
+    .where(and(eq(cm.conversationId, conversationId), eq(cm.userId, memberId)))
+    .returning({ id: cm.conversationId });
+  return rows.length === 1;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { ConversationList } from "~/components/chat/ConversationList";
 import { pageContext } from "~/lib/page.server";
@@ -24,16 +24,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pageContext(request, context, "chat"),
     listConversations(context.env.DB, member.id),
   ]);
+  // The no-JS step before a delete (the × links here); an id not in the member's list shows nothing.
+  const confirmId = new URL(request.url).searchParams.get("confirm");
+  const confirm = list.find((c) => c.id === confirmId);
   // The overview is the chats page with no conversation open: the one chats placement of the promo.
   return {
     title: t("overview.title"),
     lng,
     list,
+    confirm: confirm ? { id: confirm.id, name: confirm.otherName } : null,
     camsPromo: camsPromoShown(brand, { member, country, placement: "chats" }),
   };
 }
 
-/** Deleting a chat without JavaScript (with it, DELETE /api/chat.php). */
+/** Deleting a chat without JavaScript, from the confirmation step (with it, DELETE /api/chat.php). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const form = await readForm(request, context);
@@ -43,13 +47,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Chats() {
-  const { list, lng, camsPromo } = useLoaderData<typeof loader>();
+  const { list, lng, camsPromo, confirm } = useLoaderData<typeof loader>();
   const { t } = useTranslation("chat");
   return (
     <>
       <TimeBonus />
       <div className="container chat-overview">
         <h1>{t("overview.title")}</h1>
+        {confirm ? (
+          <Form method="post" action="/chats" className="card chat-confirm" aria-labelledby="chat-confirm-title">
+            <h2 id="chat-confirm-title">{t("overview.confirmTitle", { name: confirm.name })}</h2>
+            <p>{t("overview.confirmHint")}</p>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="conversation" value={confirm.id} />
+            <p className="chat-confirm-actions">
+              <button type="submit" className="btn btn-primary">
+                {t("overview.delete")}
+              </button>
+              <Link to="/chats" className="btn">
+                {t("overview.cancel")}
+              </Link>
+            </p>
+          </Form>
+        ) : null}
         <ConversationList items={list} lng={lng} />
         {camsPromo ? <CamsPromo placement="chats" /> : null}
       </div>

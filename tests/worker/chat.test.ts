@@ -464,6 +464,59 @@ describe("chat pages and calls", () => {
     expect(await count("SELECT COUNT(*) AS n FROM conversations WHERE started_by = ?1", a.id)).toBe(0);
   });
 
+  it("POST /api/chat.php intent=restore (the list's Undo) shows the member's own chat again, idempotently", async () => {
+    const { alice, bob, conversationId } = await pair();
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hey",
+    });
+    const call = (method: string, cookie: string | undefined, body: string) =>
+      SELFfetch("/api/chat.php", { method, body, cookie });
+    const bobCookie = await cookieOf(bob.id);
+    const aliceCookie = await cookieOf(alice.id);
+    expect((await call("DELETE", bobCookie, `conversation=${conversationId}`)).status).toBe(200);
+    expect((await call("DELETE", aliceCookie, `conversation=${conversationId}`)).status).toBe(200);
+    const restore = `conversation=${conversationId}&intent=restore`;
+    // Someone else's chat, no session, a missing intent: refused, nothing shown again.
+    const stranger = await createMember();
+    expect((await call("POST", await cookieOf(stranger.id), restore)).status).toBe(404);
+    expect((await call("POST", undefined, restore)).status).toBe(403);
+    expect((await call("POST", bobCookie, `conversation=${conversationId}`)).status).toBe(400);
+    expect((await call("POST", bobCookie, "conversation=&intent=restore")).status).toBe(404);
+    expect(await listConversations(env.DB, bob.id)).toHaveLength(0);
+    // Bob's Undo: his row only; Alice's stays hidden. Twice is the same as once.
+    for (let i = 0; i < 2; i++) {
+      const ok = await call("POST", bobCookie, restore);
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({ ok: true });
+    }
+    expect(await listConversations(env.DB, bob.id)).toHaveLength(1);
+    expect(await listConversations(env.DB, alice.id)).toHaveLength(0);
+  });
+
+  it("the chats page asks before a delete without JavaScript: ?confirm=<id> of the member's own chat only", async () => {
+    const { alice, bob, conversationId } = await pair({ name: "Ingrid Asked" });
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hey",
+    });
+    const stranger = await createMember();
+    const page = async (id: string, cookie: string) => (await get(`/chats?confirm=${id}`, { cookie })).text();
+    const asked = await page(conversationId, await cookieOf(bob.id));
+    expect(asked).toContain('id="chat-confirm-title"');
+    expect(asked).toContain("Ingrid Asked");
+    expect(await page(conversationId, await cookieOf(stranger.id))).not.toContain("chat-confirm-title");
+    expect(await listConversations(env.DB, bob.id)).toHaveLength(1);
+  });
+
   it("DELETE /api/chat.php also takes a JSON body", async () => {
     const { bob, conversationId } = await pair();
     const res = await SELF.fetch("http://localhost/api/chat.php", {

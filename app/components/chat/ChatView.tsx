@@ -9,6 +9,7 @@ import { NotEnoughCredits } from "../offers/PaidFeatures";
 import { GiftConfirm, GiftPicker, giftLabel } from "./GiftPicker";
 import { Icebreakers } from "./Icebreakers";
 import { LocalTime } from "./LocalTime";
+import { SafetyMenu } from "../members/SafetyMenu";
 import { FictionalMark } from "../members/FictionalMark";
 
 /** Why a send was refused; `draft` is the refused text, put back in the box; `gift`: the refused send was a gift. */
@@ -236,6 +237,14 @@ export function ChatView(p: ChatViewProps) {
             </span>
           </Link>
           {p.other.fictional ? <FictionalMark className="fictional-mark-head" /> : null}
+          <SafetyMenu
+            memberId={p.other.id}
+            labels={{
+              more: t("room.more"),
+              block: p.blocked === "blockedMe" ? undefined : t("room.block"),
+              report: t("room.reportProfile"),
+            }}
+          />
         </header>
         {room.dropped ? (
           <p className="chat-reconnecting" role="status">

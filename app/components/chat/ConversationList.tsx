@@ -1,6 +1,6 @@
 import { apiFetch } from "~/lib/api-client";
-import { Form, Link, useRevalidator } from "@remix-run/react";
-import { useState } from "react";
+import { Link, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import { countBadge } from "~/lib/badges";
 import { giftById } from "~/chat/gifts";
@@ -32,9 +32,13 @@ export function usePreview() {
   };
 }
 
+/** How long the Undo bar stays after a chat is deleted with JavaScript. */
+export const UNDO_MS = 6000;
+
 /**
- * The member's conversations. Deleting is a real form (works without JavaScript); with JavaScript
- * the chat disappears at once and DELETE /api/chat.php runs; on failure an alert, then a reload.
+ * The member's conversations. Without JavaScript the × opens a confirmation step (/chats?confirm=<id>)
+ * whose form posts the delete; with JavaScript the chat disappears at once, DELETE /api/chat.php runs,
+ * and an Undo bar stays for UNDO_MS: Undo shows the chat again (POST intent=restore, the member's row only).
  */
 export function ConversationList({
   items,
@@ -49,89 +53,122 @@ export function ConversationList({
   const preview = usePreview();
   const { revalidate } = useRevalidator();
   const [removed, setRemoved] = useState<Set<string>>(new Set());
+  const [undo, setUndo] = useState<{ id: string; name: string } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
   const visible = items.filter((c) => !removed.has(c.id));
+  useEffect(() => () => clearTimeout(timer.current), []);
 
-  async function remove(e: React.FormEvent<HTMLFormElement>, id: string) {
-    e.preventDefault();
-    setRemoved((s) => new Set(s).add(id));
-    let ok = false;
+  const show = (id: string) =>
+    setRemoved((s) => {
+      const next = new Set(s);
+      next.delete(id);
+      return next;
+    });
+
+  async function send(id: string, restore: boolean) {
     try {
       const res = await apiFetch("/api/chat.php", {
-        method: "DELETE",
+        method: restore ? "POST" : "DELETE",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ conversation: id }),
+        body: new URLSearchParams(restore ? { conversation: id, intent: "restore" } : { conversation: id }),
       });
-      ok = res.ok;
+      return res.ok;
     } catch {
-      ok = false;
+      return false;
     }
-    if (!ok) {
+  }
+
+  async function remove(e: React.MouseEvent<HTMLAnchorElement>, c: ConversationItem) {
+    e.preventDefault();
+    setRemoved((s) => new Set(s).add(c.id));
+    clearTimeout(timer.current);
+    setUndo(null);
+    if (!(await send(c.id, false))) {
       window.alert(t("overview.deleteFailed"));
-      setRemoved((s) => {
-        const next = new Set(s);
-        next.delete(id);
-        return next;
-      });
+      show(c.id);
+      return;
     }
+    setUndo({ id: c.id, name: c.otherName });
+    revalidate();
+    timer.current = setTimeout(() => setUndo(null), UNDO_MS);
+  }
+
+  async function restore(id: string) {
+    clearTimeout(timer.current);
+    setUndo(null);
+    if (await send(id, true)) show(id);
+    else window.alert(t("overview.undoFailed"));
     revalidate();
   }
 
+  const undoBar = undo ? (
+    <div className="chat-undo" role="status">
+      <span>{t("overview.deleted", { name: undo.name })}</span>
+      <button type="button" className="btn btn-sm" onClick={() => restore(undo.id)}>
+        {t("overview.undo")}
+      </button>
+    </div>
+  ) : null;
+
   if (visible.length === 0) {
     return (
-      <div className="chat-list-empty">
-        <p>{t("overview.empty")}</p>
-        <Link to="/members" className="btn btn-primary">
-          {t("overview.findMembers")}
-        </Link>
-      </div>
+      <>
+        <div className="chat-list-empty">
+          <p>{t("overview.empty")}</p>
+          <Link to="/members" className="btn btn-primary">
+            {t("overview.findMembers")}
+          </Link>
+        </div>
+        {undoBar}
+      </>
     );
   }
   return (
-    <ul className="chat-list" aria-label={t("overview.conversations")}>
-      {visible.map((c) => {
-        const badge = countBadge(c.unread);
-        return (
-          <li
-            key={c.id}
-            className={`chat-list-item${c.id === activeId ? " is-active" : ""}${c.unread ? " is-unread" : ""}`}
-            data-conversation={c.id}
-          >
-            <Link
-              to={`/chats/${c.id}`}
-              className="chat-list-link"
-              aria-current={c.id === activeId ? "page" : undefined}
+    <>
+      <ul className="chat-list" aria-label={t("overview.conversations")}>
+        {visible.map((c) => {
+          const badge = countBadge(c.unread);
+          return (
+            <li
+              key={c.id}
+              className={`chat-list-item${c.id === activeId ? " is-active" : ""}${c.unread ? " is-unread" : ""}`}
+              data-conversation={c.id}
             >
-              <Thumb photoId={c.otherPhotoId} name={c.otherName} />
-              <span className="chat-list-text">
-                <span className="chat-list-top">
-                  <strong className="chat-list-name">{c.otherName}</strong>
-                  {c.lastMessageAt ? <LocalTime at={c.lastMessageAt} lng={lng} /> : null}
+              <Link
+                to={`/chats/${c.id}`}
+                className="chat-list-link"
+                aria-current={c.id === activeId ? "page" : undefined}
+              >
+                <Thumb photoId={c.otherPhotoId} name={c.otherName} />
+                <span className="chat-list-text">
+                  <span className="chat-list-top">
+                    <strong className="chat-list-name">{c.otherName}</strong>
+                    {c.lastMessageAt ? <LocalTime at={c.lastMessageAt} lng={lng} /> : null}
+                  </span>
+                  {c.otherFictional ? <FictionalTag /> : null}
+                  <span className="chat-list-preview">{preview(c.lastMessagePreview)}</span>
                 </span>
-                {c.otherFictional ? <FictionalTag /> : null}
-                <span className="chat-list-preview">{preview(c.lastMessagePreview)}</span>
-              </span>
-              {badge ? (
-                <span className="badge badge-unread chat-list-badge">
-                  <span aria-hidden="true">{badge}</span>
-                  <span className="visually-hidden">{t("overview.unread", { count: c.unread })}</span>
-                </span>
-              ) : null}
-            </Link>
-            <Form method="post" action="/chats" className="chat-list-delete" onSubmit={(e) => remove(e, c.id)}>
-              <input type="hidden" name="intent" value="delete" />
-              <input type="hidden" name="conversation" value={c.id} />
-              <button
-                type="submit"
-                className="btn-icon"
+                {badge ? (
+                  <span className="badge badge-unread chat-list-badge">
+                    <span aria-hidden="true">{badge}</span>
+                    <span className="visually-hidden">{t("overview.unread", { count: c.unread })}</span>
+                  </span>
+                ) : null}
+              </Link>
+              <Link
+                to={`/chats?confirm=${encodeURIComponent(c.id)}`}
+                className="btn-icon chat-list-delete"
                 aria-label={t("overview.deleteLabel", { name: c.otherName })}
                 title={t("overview.delete")}
+                onClick={(e) => remove(e, c)}
               >
                 ×
-              </button>
-            </Form>
-          </li>
-        );
-      })}
-    </ul>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      {undoBar}
+    </>
   );
 }

@@ -4,6 +4,7 @@ import type { LikeState } from "~/models/likes.server";
 import { Icon } from "../Icon";
 import { Avatar, PhotoTile } from "./PhotoTile";
 import { NotEnoughCredits } from "../offers/PaidFeatures";
+import { SafetyMenu } from "./SafetyMenu";
 
 export interface ProfileViewData {
   profile: {
@@ -154,12 +155,6 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
           </ul>
         </section>
       ) : null}
-
-      {!data.own && data.loggedIn ? (
-        <p className="report">
-          <a href={`/report?member=${encodeURIComponent(data.profile.id)}`}>{t("report.title")}</a>
-        </p>
-      ) : null}
     </div>
   );
 }
@@ -180,12 +175,15 @@ function ProfileActions({ data, busy }: { data: ProfileViewData; busy: boolean }
   return (
     <div className="profile-actions">
       {data.viewerBlocked ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="unblock" />
-          <button type="submit" className="btn" disabled={busy}>
-            {t("block.unblock")}
-          </button>
-        </Form>
+        <>
+          <Form method="post">
+            <input type="hidden" name="intent" value="unblock" />
+            <button type="submit" className="btn" disabled={busy}>
+              {t("block.unblock")}
+            </button>
+          </Form>
+          <SafetyMenu memberId={id} labels={{ more: t("profile.more"), report: t("report.title") }} />
+        </>
       ) : (
         <>
           <Form method="post">
@@ -197,12 +195,11 @@ function ProfileActions({ data, busy }: { data: ProfileViewData; busy: boolean }
           <Link className="btn btn-primary" to={`/members/${id}/chat`}>
             <Icon name="chat" size={18} /> {t("profile.chat")}
           </Link>
-          <Form method="post">
-            <input type="hidden" name="intent" value="block" />
-            <button type="submit" className="btn btn-link" disabled={busy}>
-              {t("block.block")}
-            </button>
-          </Form>
+          <SafetyMenu
+            memberId={id}
+            busy={busy}
+            labels={{ more: t("profile.more"), block: t("block.block"), report: t("report.title") }}
+          />
         </>
       )}
     </div>
