@@ -67,7 +67,7 @@ test.describe("without JavaScript", () => {
     // The receiver sees both (server-rendered) and the overview lists the chat.
     const b = await memberPage(browser, bob.email, false);
     await b.page.goto("/chats");
-    await b.page.getByRole("link", { name: /Alice NoJS/ }).click();
+    await b.page.getByRole("link", { name: /^Alice NoJS/ }).click();
     await expect(b.page.locator(".chat-messages")).toContainText("Sent without script");
     await a.context.close();
     await b.context.close();
