@@ -40,12 +40,20 @@ function prepare(root: string) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** The Worker's options as wrangler.toml gives them, read once per checkout. */
+const optionsByRoot = new Map<string, unknown>();
+function workerOptionsOf(root: string) {
+  if (!optionsByRoot.has(root))
+    optionsByRoot.set(root, unstable_getMiniflareWorkerOptions(resolve(root, "wrangler.toml")).workerOptions);
+  return optionsByRoot.get(root)!;
+}
+
 /** One fresh workerd: ms until ready, ms of the first response to `/`, its status. */
 async function start(
   root: string,
   script: { modules: unknown; modulesRoot: string } | { modules: true; script: string },
 ) {
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(root, "wrangler.toml"));
+  const workerOptions = workerOptionsOf(root);
   // Assets are served before the Worker in production, and the image Worker is not on this path.
   const {
     assets: _assets,
@@ -73,7 +81,7 @@ async function start(
 
 /** A Worker that only answers, exporting the same Durable Object classes the bindings name. */
 function stubScript(root: string): string {
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(root, "wrangler.toml"));
+  const workerOptions = workerOptionsOf(root);
   const classes = Object.values(
     (workerOptions as { durableObjects?: Record<string, { className: string }> }).durableObjects ?? {},
   ).map((d) => d.className);
