@@ -67,6 +67,8 @@ for (const js of [true, false]) {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto("/landers/gallery?network=e2e");
       const form = await fill(page, { name: "@not-allowed" });
+      // A click before hydration posts the plain form: wait so the JavaScript run tests the fetcher.
+      if (js) await page.waitForFunction(() => "__remixRouter" in window);
       await form.locator('button[type="submit"]').click();
       const summary = page.getByTestId("signup-errors");
       await expect(summary).toContainText("Username may not start with @");
