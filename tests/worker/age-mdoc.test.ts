@@ -2,7 +2,12 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { Tagged, cborMap, decodeCbor, embed, encodeCbor, type CborValue } from "~/lib/age/cbor.server";
 import { MAX_DEVICE_RESPONSE_CHARS, verifyPresentation, type PresentationContext } from "~/lib/age/mdoc.server";
-import { issueTestPresentation, loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
+import {
+  certificate,
+  issueTestPresentation,
+  loadTestIssuer,
+  presentTestAttestation,
+} from "~/lib/age/test-issuer.server";
 import { verifyChain } from "~/lib/age/x509.server";
 
 // The cryptographic core of issue 27 (decision 184), inside workerd: WebCrypto only, no eval.
@@ -96,6 +101,28 @@ describe("age mdoc verification", () => {
     const issuer = await loadTestIssuer(env.DB);
     // The DS certificate is no CA: trusting it as a root must not let it vouch for itself or others.
     expect(await verifyChain([issuer.signerDer], [issuer.signerDer], NOW)).toBeNull();
+  });
+
+  it("follows an intermediate CA within the root's path length, and no further", async () => {
+    const pair = () =>
+      crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, [
+        "sign",
+        "verify",
+      ]) as Promise<CryptoKeyPair>;
+    const [root, inter, leaf] = [await pair(), await pair(), await pair()];
+    const make = (subject: string, issuer: string, s: CryptoKeyPair, i: CryptoKeyPair, ca: boolean, pathLen?: number) =>
+      certificate({ subject, issuer, subjectKey: s.publicKey, issuerKey: i.privateKey, ca, pathLen });
+    const rootDer = await make("R", "R", root, root, true, 1);
+    const interDer = await make("I", "R", inter, root, true);
+    const leafDer = await make("L", "I", leaf, inter, false);
+    expect(await verifyChain([leafDer, interDer], [rootDer], NOW)).not.toBeNull();
+    expect(await verifyChain([leafDer, interDer, rootDer], [rootDer], NOW)).not.toBeNull();
+    expect(await verifyChain([leafDer], [rootDer], NOW)).toBeNull(); // the intermediate missing
+    const strictRoot = await make("R", "R", root, root, true, 0);
+    expect(await verifyChain([leafDer, interDer], [strictRoot], NOW)).toBeNull();
+    // A document signer cannot act as a CA in a path either.
+    const notCa = await make("I", "R", inter, root, false);
+    expect(await verifyChain([leafDer, notCa], [rootDer], NOW)).toBeNull();
   });
 
   it("refuses a changed disclosed item (digest)", async () => {

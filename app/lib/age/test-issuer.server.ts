@@ -84,17 +84,23 @@ async function sign(key: CryptoKey, data: Bytes) {
 const CERT_FROM = Date.UTC(2024, 0, 1);
 const CERT_UNTIL = Date.UTC(2049, 11, 31, 23, 59, 59);
 
-async function certificate(opts: {
+/** A certificate for the tests (a CA with pathLenConstraint `pathLen`, default 0, or a document signer). */
+export async function certificate(opts: {
   subject: string;
   issuer: string;
   subjectKey: CryptoKey;
   issuerKey: CryptoKey;
   ca: boolean;
+  pathLen?: number;
 }): Promise<Bytes> {
   const spki = new Uint8Array(await crypto.subtle.exportKey("spki", opts.subjectKey));
   const exts = opts.ca
     ? [
-        ext(OID.basicConstraints, true, seq(der(0x01, Uint8Array.of(0xff)), der(0x02, Uint8Array.of(0)))),
+        ext(
+          OID.basicConstraints,
+          true,
+          seq(der(0x01, Uint8Array.of(0xff)), der(0x02, Uint8Array.of(opts.pathLen ?? 0))),
+        ),
         ext(OID.keyUsage, true, der(0x03, Uint8Array.of(1, 0x06))),
       ]
     : [ext(OID.keyUsage, true, der(0x03, Uint8Array.of(7, 0x80))), ext(OID.extKeyUsage, false, seq(oid(EKU_MDOC_DS)))];
