@@ -1,0 +1,288 @@
+/**
+ * The test attestation provider and development wallet's answers (issue 27 part 4, decision 184):
+ * a test root CA and document signer made on first use and kept in D1 (app_keys), and proof-of-age
+ * DeviceResponses signed the way a real wallet signs them, bound to one request. Outside production
+ * only: the flow decides when this root is trusted and when the development wallet exists.
+ */
+import { eq } from "drizzle-orm";
+import { getDb, schema } from "../../../db/client";
+import { cborMap, embed, encodeCbor, Tagged, type Bytes, type CborValue } from "./cbor.server";
+import {
+  AV_CLAIM,
+  AV_DOCTYPE,
+  AV_NAMESPACE,
+  deviceAuthenticationBytes,
+  sessionTranscript,
+  sigStructure,
+} from "./mdoc.server";
+import { OID } from "./x509.server";
+
+export type WalletAnswer = "valid" | "under_18" | "expired" | "wrong_issuer";
+export interface TestIssuer {
+  rootDer: Bytes;
+  /** The document signer's certificate (issued by the root) and its private key. */
+  signerDer: Bytes;
+  signerKey: JsonWebKey;
+}
+type Request = { nonce: string; clientId: string; responseUri: string; now: Date };
+
+const KEY_NAME = "age_test_issuer";
+const EC = { name: "ECDSA", namedCurve: "P-256" } as const;
+const SIGN = { name: "ECDSA", hash: "SHA-256" } as const;
+const DAY = 86_400_000;
+
+// ─── DER, just enough to write two certificates ───
+
+const concat = (...parts: Uint8Array[]): Bytes => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+};
+const der = (tag: number, ...body: Uint8Array[]) => {
+  const b = concat(...body);
+  const n = b.length;
+  const len = n < 128 ? [n] : n < 256 ? [0x81, n] : [0x82, n >> 8, n & 255];
+  return concat(Uint8Array.of(tag, ...len), b);
+};
+const fromHex = (h: string) => Uint8Array.from(h.match(/../g)!, (x) => parseInt(x, 16));
+const oid = (h: string) => der(0x06, fromHex(h));
+const seq = (...b: Uint8Array[]) => der(0x30, ...b);
+/** A non-negative INTEGER from big-endian bytes. */
+const int = (b: Uint8Array) => {
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0) i++;
+  b = b.subarray(i);
+  return der(0x02, b[0] & 0x80 ? concat(Uint8Array.of(0), b) : b);
+};
+/** C=EU, CN=cn: ISO 18013-5 asks a country in the issuer's name. */
+const name = (cn: string) =>
+  seq(
+    der(0x31, seq(oid("550406"), der(0x13, new TextEncoder().encode("EU")))),
+    der(0x31, seq(oid("550403"), der(0x0c, new TextEncoder().encode(cn)))),
+  );
+const utcTime = (t: number) =>
+  der(
+    0x17,
+    new TextEncoder().encode(
+      new Date(t).toISOString().replace(/^\d\d(\d\d)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d).*$/, "$1$2$3$4$5$6Z"),
+    ),
+  );
+const ext = (id: string, critical: boolean, value: Uint8Array) =>
+  seq(oid(id), ...(critical ? [der(0x01, Uint8Array.of(0xff))] : []), der(0x04, value));
+/** mdoc document signer extended key usage, ISO 18013-5 (1.0.18013.5.1.2). */
+const EKU_MDOC_DS = "28818c5d050102";
+
+async function sign(key: CryptoKey, data: Bytes) {
+  return new Uint8Array(await crypto.subtle.sign(SIGN, key, data));
+}
+
+/** Fixed dates (UTCTime, before 2050) so tests with controlled clocks never meet an edge. */
+const CERT_FROM = Date.UTC(2024, 0, 1);
+const CERT_UNTIL = Date.UTC(2049, 11, 31, 23, 59, 59);
+
+/** A certificate for the tests (a CA with pathLenConstraint `pathLen`, default 0, or a document signer). */
+export async function certificate(opts: {
+  subject: string;
+  issuer: string;
+  subjectKey: CryptoKey;
+  issuerKey: CryptoKey;
+  ca: boolean;
+  pathLen?: number;
+}): Promise<Bytes> {
+  const spki = new Uint8Array(await crypto.subtle.exportKey("spki", opts.subjectKey));
+  const exts = opts.ca
+    ? [
+        ext(
+          OID.basicConstraints,
+          true,
+          seq(der(0x01, Uint8Array.of(0xff)), der(0x02, Uint8Array.of(opts.pathLen ?? 0))),
+        ),
+        ext(OID.keyUsage, true, der(0x03, Uint8Array.of(1, 0x06))),
+      ]
+    : [ext(OID.keyUsage, true, der(0x03, Uint8Array.of(7, 0x80))), ext(OID.extKeyUsage, false, seq(oid(EKU_MDOC_DS)))];
+  const alg = seq(oid(OID.ecdsaSha256));
+  const tbs = seq(
+    der(0xa0, der(0x02, Uint8Array.of(2))),
+    int(crypto.getRandomValues(new Uint8Array(16))),
+    alg,
+    name(opts.issuer),
+    seq(utcTime(CERT_FROM), utcTime(CERT_UNTIL)),
+    name(opts.subject),
+    spki,
+    der(0xa3, seq(...exts)),
+  );
+  const raw = await sign(opts.issuerKey, tbs);
+  const sig = seq(int(raw.subarray(0, 32)), int(raw.subarray(32)));
+  return seq(tbs, alg, der(0x03, Uint8Array.of(0), sig));
+}
+
+const generate = () => crypto.subtle.generateKey(EC, true, ["sign", "verify"]) as Promise<CryptoKeyPair>;
+
+/** A root CA and a document signer under it. */
+export async function makeIssuer(label: string): Promise<TestIssuer> {
+  const root = await generate();
+  const signer = await generate();
+  const rootName = `${label} Age Verification Test Root`;
+  const rootDer = await certificate({
+    subject: rootName,
+    issuer: rootName,
+    subjectKey: root.publicKey,
+    issuerKey: root.privateKey,
+    ca: true,
+  });
+  const signerDer = await certificate({
+    subject: `${label} Age Verification Test DS`,
+    issuer: rootName,
+    subjectKey: signer.publicKey,
+    issuerKey: root.privateKey,
+    ca: false,
+  });
+  return { rootDer, signerDer, signerKey: (await crypto.subtle.exportKey("jwk", signer.privateKey)) as JsonWebKey };
+}
+
+const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+const b64url = (b: Uint8Array) => b64(b).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** The test root: generated on first use and kept in D1 table app_keys as JSON; the same on every later call. */
+export async function loadTestIssuer(d1: D1Database): Promise<TestIssuer> {
+  const db = getDb(d1);
+  const { appKeys } = schema;
+  const stored = () => db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, KEY_NAME)).get();
+  let row = await stored();
+  if (!row) {
+    const fresh = await makeIssuer("Development");
+    const value = JSON.stringify({
+      rootDer: b64(fresh.rootDer),
+      signerDer: b64(fresh.signerDer),
+      signerKey: fresh.signerKey,
+    });
+    // Two isolates at once: the first insert wins and both use it.
+    await db.insert(appKeys).values({ name: KEY_NAME, value }).onConflictDoNothing();
+    row = await stored();
+  }
+  const v = JSON.parse(row!.value) as { rootDer: string; signerDer: string; signerKey: JsonWebKey };
+  return { rootDer: unb64(v.rootDer), signerDer: unb64(v.signerDer), signerKey: v.signerKey };
+}
+
+export interface TestPresentation {
+  docType?: string;
+  /** The disclosed claims of the AV namespace, in order; default age_over_18 = true. */
+  claims?: [string, CborValue][];
+  validFrom: Date;
+  validUntil: Date;
+}
+
+const tdate = (d: Date) => new Tagged(0, d.toISOString().replace(/\.\d{3}Z$/, "Z"));
+
+/** A DeviceResponse as a wallet makes it: a fresh device key, the MSO signed by the issuer, the device signature over the request's transcript. */
+export async function issueTestPresentation(issuer: TestIssuer, p: TestPresentation, req: Request): Promise<string> {
+  const docType = p.docType ?? AV_DOCTYPE;
+  const device = await generate();
+  const dk = (await crypto.subtle.exportKey("jwk", device.publicKey)) as JsonWebKey;
+  const fromB64url = (s: string) => unb64(s.replace(/-/g, "+").replace(/_/g, "/"));
+  const coseKey = cborMap([
+    [1, 2],
+    [-1, 1],
+    [-2, fromB64url(dk.x!)],
+    [-3, fromB64url(dk.y!)],
+  ]);
+  const items = (p.claims ?? [[AV_CLAIM, true]]).map(([id, value], i) =>
+    embed(
+      cborMap([
+        ["digestID", i],
+        ["random", crypto.getRandomValues(new Uint8Array(16))],
+        ["elementIdentifier", id],
+        ["elementValue", value],
+      ]),
+    ),
+  );
+  const digests = cborMap(
+    await Promise.all(
+      items.map(async (it, i): Promise<[number, CborValue]> => [
+        i,
+        new Uint8Array(await crypto.subtle.digest("SHA-256", encodeCbor(it))),
+      ]),
+    ),
+  );
+  const mso = cborMap([
+    ["version", "1.0"],
+    ["digestAlgorithm", "SHA-256"],
+    ["valueDigests", cborMap([[AV_NAMESPACE, digests]])],
+    ["deviceKeyInfo", cborMap([["deviceKey", coseKey]])],
+    ["docType", docType],
+    [
+      "validityInfo",
+      cborMap([
+        ["signed", tdate(p.validFrom)],
+        ["validFrom", tdate(p.validFrom)],
+        ["validUntil", tdate(p.validUntil)],
+      ]),
+    ],
+  ]);
+  const protectedEs256 = encodeCbor(cborMap([[1, -7]]));
+  const payload = encodeCbor(embed(mso));
+  const signerKey = await crypto.subtle.importKey("jwk", issuer.signerKey, EC, false, ["sign"]);
+  const issuerAuth = [
+    protectedEs256,
+    cborMap([[33, issuer.signerDer]]),
+    payload,
+    await sign(signerKey, sigStructure(protectedEs256, payload)),
+  ];
+
+  const deviceNameSpaces = embed(new Map());
+  const transcript = await sessionTranscript(req.clientId, req.nonce, req.responseUri);
+  const signed = deviceAuthenticationBytes(transcript, docType, deviceNameSpaces);
+  const deviceSignature = [
+    protectedEs256,
+    new Map(),
+    null,
+    await sign(device.privateKey, sigStructure(protectedEs256, signed)),
+  ];
+
+  const document = cborMap([
+    ["docType", docType],
+    [
+      "issuerSigned",
+      cborMap([
+        ["nameSpaces", cborMap([[AV_NAMESPACE, items]])],
+        ["issuerAuth", issuerAuth],
+      ]),
+    ],
+    [
+      "deviceSigned",
+      cborMap([
+        ["nameSpaces", deviceNameSpaces],
+        ["deviceAuth", cborMap([["deviceSignature", deviceSignature]])],
+      ]),
+    ],
+  ]);
+  return b64url(
+    encodeCbor(
+      cborMap([
+        ["version", "1.0"],
+        ["documents", [document]],
+        ["status", 0],
+      ]),
+    ),
+  );
+}
+
+/** What the development wallet answers: a base64url DeviceResponse bound to this request's nonce/clientId/responseUri. */
+export async function presentTestAttestation(issuer: TestIssuer, answer: WalletAnswer, req: Request): Promise<string> {
+  const t = req.now.getTime();
+  const expired = answer === "expired";
+  return issueTestPresentation(
+    answer === "wrong_issuer" ? await makeIssuer("Untrusted") : issuer,
+    {
+      claims: [[AV_CLAIM, answer !== "under_18"]],
+      validFrom: new Date(t - (expired ? 120 : 1) * DAY),
+      validUntil: new Date(t + (expired ? -30 : 90) * DAY),
+    },
+    req,
+  );
+}

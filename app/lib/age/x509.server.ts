@@ -1,0 +1,208 @@
+/**
+ * Just enough X.509 (RFC 5280) for the mdoc issuer chain (decision 184): a DER reader, the fields a
+ * path check needs, and the path check itself (signatures through WebCrypto, validity periods, basic
+ * constraints and key usage, unknown critical extensions refused). Only ECDSA P-256/P-384 keys with
+ * SHA-256/384, the suites the EU age verification profile and its trusted list use. No revocation
+ * (the profile leaves it out of scope; the attestations are short-lived).
+ */
+
+export class DerError extends Error {}
+
+type Tlv = { tag: number; start: number; body: number; end: number };
+
+/** Reads the TLV at `pos` (single-byte tags, definite lengths up to 4 bytes). */
+export function tlv(d: Uint8Array, pos: number, limit = d.length): Tlv {
+  if (pos + 2 > limit) throw new DerError("truncated");
+  const tag = d[pos];
+  if ((tag & 31) === 31) throw new DerError("high tag");
+  let len = d[pos + 1];
+  let body = pos + 2;
+  if (len & 0x80) {
+    const n = len & 0x7f;
+    if (n === 0 || n > 4 || body + n > limit) throw new DerError("bad length");
+    len = 0;
+    for (let i = 0; i < n; i++) len = len * 256 + d[body + i];
+    body += n;
+  }
+  if (body + len > limit) throw new DerError("truncated");
+  return { tag, start: pos, body, end: body + len };
+}
+
+/** The TLVs directly inside a constructed TLV. */
+export function children(d: Uint8Array, t: Tlv): Tlv[] {
+  const out: Tlv[] = [];
+  for (let p = t.body; p < t.end; p = out[out.length - 1].end) out.push(tlv(d, p, t.end));
+  return out;
+}
+
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+export const OID = {
+  ecPublicKey: "2a8648ce3d0201",
+  p256: "2a8648ce3d030107",
+  p384: "2b81040022",
+  ecdsaSha256: "2a8648ce3d040302",
+  ecdsaSha384: "2a8648ce3d040303",
+  basicConstraints: "551d13",
+  keyUsage: "551d0f",
+  extKeyUsage: "551d25",
+} as const;
+const CURVES: Record<string, string> = { [OID.p256]: "P-256", [OID.p384]: "P-384" };
+const HASHES: Record<string, string> = { [OID.ecdsaSha256]: "SHA-256", [OID.ecdsaSha384]: "SHA-384" };
+
+export interface Certificate {
+  der: Uint8Array;
+  tbs: Uint8Array<ArrayBuffer>;
+  sigAlg: string;
+  signature: Uint8Array;
+  issuer: string;
+  subject: string;
+  notBefore: number;
+  notAfter: number;
+  spki: Uint8Array<ArrayBuffer>;
+  curve: string | undefined;
+  ca: boolean;
+  pathLen: number | undefined;
+  /** The keyUsage bits (bit 0 = digitalSignature as the first bit of the string), or undefined if absent. */
+  keyUsage: number | undefined;
+  unknownCritical: boolean;
+}
+
+function time(d: Uint8Array, t: Tlv): number {
+  const s = new TextDecoder().decode(d.subarray(t.body, t.end));
+  const m = (
+    t.tag === 0x17 ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
+  ).exec(s);
+  if (!m || (t.tag !== 0x17 && t.tag !== 0x18)) throw new DerError("bad time");
+  let y = Number(m[1]);
+  if (t.tag === 0x17) y += y < 50 ? 2000 : 1900;
+  return Date.UTC(y, Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+}
+
+/** Parses a DER certificate; throws DerError when it is not one. */
+export function parseCertificate(der: Uint8Array): Certificate {
+  const cert = tlv(der, 0);
+  if (cert.tag !== 0x30 || cert.end !== der.length) throw new DerError("not a certificate");
+  const [tbsT, algT, sigT] = children(der, cert);
+  if (!tbsT || !algT || sigT?.tag !== 0x03) throw new DerError("not a certificate");
+  let f = children(der, tbsT);
+  if (f[0]?.tag === 0xa0) f = f.slice(1);
+  const [, , issuerT, validityT, subjectT, spkiT, ...rest] = f;
+  if (!spkiT) throw new DerError("short tbs");
+  const [nb, na] = children(der, validityT);
+  const [spkiAlg] = children(der, spkiT);
+  const [keyAlg, curveOid] = children(der, spkiAlg);
+  const c: Certificate = {
+    der,
+    tbs: der.slice(tbsT.start, tbsT.end),
+    sigAlg: hex(der.subarray(children(der, algT)[0].body, children(der, algT)[0].end)),
+    signature: der.subarray(sigT.body + 1, sigT.end),
+    issuer: hex(der.subarray(issuerT.start, issuerT.end)),
+    subject: hex(der.subarray(subjectT.start, subjectT.end)),
+    notBefore: time(der, nb),
+    notAfter: time(der, na),
+    spki: der.slice(spkiT.start, spkiT.end),
+    curve:
+      hex(der.subarray(keyAlg.body, keyAlg.end)) === OID.ecPublicKey && curveOid
+        ? CURVES[hex(der.subarray(curveOid.body, curveOid.end))]
+        : undefined,
+    ca: false,
+    pathLen: undefined,
+    keyUsage: undefined,
+    unknownCritical: false,
+  };
+  const extsT = rest.find((t) => t.tag === 0xa3);
+  if (extsT) {
+    for (const ext of children(der, children(der, extsT)[0])) {
+      const parts = children(der, ext);
+      const id = hex(der.subarray(parts[0].body, parts[0].end));
+      const critical = parts[1].tag === 0x01 && der[parts[1].body] !== 0;
+      const value = parts[parts.length - 1];
+      const inner = tlv(der, value.body, value.end);
+      if (id === OID.basicConstraints) {
+        for (const x of children(der, inner)) {
+          if (x.tag === 0x01) c.ca = der[x.body] !== 0;
+          if (x.tag === 0x02) c.pathLen = der.subarray(x.body, x.end).reduce((n, b) => n * 256 + b, 0);
+        }
+      } else if (id === OID.keyUsage) {
+        // BIT STRING: first byte is the count of unused bits; bits counted from the most significant.
+        c.keyUsage = ((der[inner.body + 1] ?? 0) << 8) | (der[inner.body + 2] ?? 0);
+      } else if (critical && id !== OID.extKeyUsage) {
+        c.unknownCritical = true;
+      }
+    }
+  }
+  return c;
+}
+
+/** keyUsage bits as parsed above. */
+export const KU_DIGITAL_SIGNATURE = 0x8000;
+export const KU_KEY_CERT_SIGN = 0x0400;
+
+/** ECDSA's DER signature (SEQUENCE of two INTEGERs) as WebCrypto's r||s. */
+export function ecdsaDerToRaw(sig: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
+  const seq = tlv(sig, 0);
+  const [r, s] = children(sig, seq);
+  const out = new Uint8Array(size * 2);
+  for (const [i, t] of [r, s].entries()) {
+    let v = sig.subarray(t.body, t.end);
+    while (v.length > size && v[0] === 0) v = v.subarray(1);
+    if (v.length > size) throw new DerError("bad signature");
+    out.set(v, (i + 1) * size - v.length);
+  }
+  return out;
+}
+
+/** The certificate's public key for ECDSA verification, or null if not a supported EC key. */
+export async function publicKey(c: Certificate): Promise<CryptoKey | null> {
+  if (!c.curve) return null;
+  return crypto.subtle.importKey("spki", c.spki, { name: "ECDSA", namedCurve: c.curve }, false, ["verify"]);
+}
+
+async function signedBy(child: Certificate, parent: Certificate): Promise<boolean> {
+  const hash = HASHES[child.sigAlg];
+  const key = await publicKey(parent);
+  if (!hash || !key || child.issuer !== parent.subject) return false;
+  const raw = ecdsaDerToRaw(child.signature, parent.curve === "P-384" ? 48 : 32);
+  return crypto.subtle.verify({ name: "ECDSA", hash }, key, raw, child.tbs);
+}
+
+/**
+ * Checks `chain` (leaf first, as in an x5chain) up to one of `roots` at `now`. The chain may end with
+ * the root itself or with the certificate the root signed. Returns the leaf, or null when untrusted.
+ */
+export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now: Date): Promise<Certificate | null> {
+  try {
+    if (chain.length === 0 || chain.length > 5) return null;
+    const path = chain.map(parseCertificate);
+    const anchors = roots.flatMap((r) => {
+      try {
+        return [parseCertificate(r)];
+      } catch {
+        return [];
+      }
+    });
+    const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+    // The wallet may include the root; it is the anchor then, not part of the checked path.
+    if (path.length > 1 && anchors.some((a) => same(a.der, path[path.length - 1].der))) path.pop();
+    const top = path[path.length - 1];
+    let anchor: Certificate | undefined;
+    for (const a of anchors) if (await signedBy(top, a)) anchor = a;
+    if (!anchor) return null;
+    const all = [...path, anchor];
+    const t = now.getTime();
+    for (const [i, c] of all.entries()) {
+      if (c.unknownCritical || t < c.notBefore || t > c.notAfter) return null;
+      if (i === 0) {
+        if (c.keyUsage !== undefined && !(c.keyUsage & KU_DIGITAL_SIGNATURE)) return null;
+        continue;
+      }
+      // An issuing certificate: a CA, allowed to sign certificates, with room for the CAs below it.
+      if (!c.ca || (c.keyUsage !== undefined && !(c.keyUsage & KU_KEY_CERT_SIGN))) return null;
+      if (c.pathLen !== undefined && i - 1 > c.pathLen) return null;
+      if (i < path.length && !(await signedBy(all[i - 1], c))) return null;
+    }
+    return path[0];
+  } catch {
+    return null;
+  }
+}
