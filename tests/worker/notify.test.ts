@@ -170,6 +170,20 @@ describe("every notification type", () => {
       "Alice started a conversation with you",
       "New message from Alice",
     ]);
+    // A team-run sender is named with its mark, and the mail says who writes (issue 29, decision 179).
+    await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(alice.id).run();
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "from the team",
+    });
+    const third: NotifyEvent = { ...first, messageId: (await lastMessageId(conversationId))! };
+    expect((await deliver(env, third, s)).mail).toBe(true);
+    expect(mailer.sent.at(-1)!.subject).toBe("New message from 🎭 Alice (Entertainment profile)");
+    expect(mailer.sent.at(-1)!.text).toContain(enCommon.fictional.warning);
   });
 
   it("like and match: mail and push once each; not when likes are off", async () => {
