@@ -308,6 +308,8 @@ describe("every notification type", () => {
     expect((await deliver(env, r, s)).mail).toBe(true);
     expect((await deliver(env, r, s)).mail).toBe(false);
     expect(mailer.sent.at(-1)!.subject).toBe("We miss you on Amora");
+    // The reminder does not know who is online now, so it does not say so (issue 29).
+    expect(mailer.sent.at(-1)!.text).not.toMatch(/online/i);
     sent.mockRestore();
   });
 
