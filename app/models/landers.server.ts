@@ -121,7 +121,7 @@ export async function loadLander(
       // The "near you" wording; a visual heads a list with it only when that list is near (nearList), else with `online`.
       near: place ? t("nearPlace", { place }) : t("nearYou"),
       you: t("you"),
-      live: t("live"),
+      reel: t("reel"),
       upNext: t("upNext"),
       play: t("play"),
       like: t("like"),

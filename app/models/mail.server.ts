@@ -140,8 +140,17 @@ const LINK = /(https?:\/\/[^\s<>"]+)/g;
  * The text and HTML of a mail with one call to action: greeting, body, the link as a button and as
  * plain text, and footer lines (their URLs become links in the HTML).
  */
-export function renderMail(m: { greeting: string; body: string; action: string; link: string; footer: string[] }) {
-  const text = `${m.greeting}\n\n${m.body}\n\n${m.action}: ${m.link}\n\n${m.footer.join("\n")}\n`;
+export function renderMail(m: {
+  greeting: string;
+  body: string;
+  /** A paragraph after the body (a team-run sender's warning, decision 179). */
+  note?: string;
+  action: string;
+  link: string;
+  footer: string[];
+}) {
+  const body = m.note ? `${m.body}\n\n${m.note}` : m.body;
+  const text = `${m.greeting}\n\n${body}\n\n${m.action}: ${m.link}\n\n${m.footer.join("\n")}\n`;
   const footer = m.footer
     .map(
       (line) =>
@@ -149,7 +158,7 @@ export function renderMail(m: { greeting: string; body: string; action: string; 
     )
     .join("");
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
-<p>${escapeHtml(m.greeting)}</p><p>${escapeHtml(m.body)}</p>
+<p>${escapeHtml(m.greeting)}</p><p>${escapeHtml(m.body)}</p>${m.note ? `<p>${escapeHtml(m.note)}</p>` : ""}
 <p><a href="${escapeHtml(m.link)}" style="display:inline-block;padding:10px 18px;background:#c8102e;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(m.action)}</a></p>
 <p style="font-size:13px;color:#555">${escapeHtml(m.link)}</p>${footer}
 </body></html>`;

@@ -18,6 +18,7 @@ import { NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import { isDeployed, type Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { nowS } from "~/lib/dates";
+import { fictionalIcon, fictionalLabel } from "~/lib/fictional";
 import { safeRedirect } from "~/lib/request.server";
 import { mailerFor, renderMail, type Mailer } from "./mail.server";
 import { dropSubscription, webPushSender, type PushPayload, type PushSender } from "./push.server";
@@ -92,6 +93,9 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
       domain: b.domain,
       mail_name: b.mailName,
       brand_name: sql<string>`${b.name}`.as("brand_name"),
+      brand_lang: sql<string>`substr(${b.domainLanguage}, 1, 2)`.as("brand_lang"),
+      fictional_icon: b.fictionalIcon,
+      fictional_singular: b.fictionalSingular,
       disabled: sql<
         string | null
       >`(SELECT group_concat(${nd.type} || ':' || ${nd.reason}) FROM ${nd} WHERE ${nd.userId} = ${u.id})`,
@@ -100,6 +104,8 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
       region: p.region,
       gender: p.gender,
       sender_name: sql<string | null>`${s.name}`.as("sender_name"),
+      // A team-run sender is named with its mark in every notification (issue 29, decision 179).
+      sender_fictional: sql<number | null>`${s.fictional}`.as("sender_fictional"),
       // The sender's photo only as others may see it (decision 175).
       sender_photo: sql<string | null>`${sql.raw(shownPhotoSql('"s"."main_photo_id"'))}`.as("sender_photo"),
       // The inner users shadows the outer one: this asks about the sender.
@@ -110,8 +116,13 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
         number | null
       >`(SELECT ${cm.unread} FROM ${cm} WHERE ${cm.conversationId} = ${conversationId} AND ${cm.userId} = ${u.id})`,
       first_message: sql<number>`NOT EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.seq} < ${seq})`,
-      liked: sql<number>`EXISTS (SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${senderId} AND ${likes.likedId} = ${u.id})`,
-      likes_back: sql<number>`EXISTS (SELECT 1 FROM ${likes} WHERE ${likes.likerId} = ${u.id} AND ${likes.likedId} = ${senderId})`,
+      // Each like's source (null: none): an automatic like ('auto') was nobody's choice (decision 179).
+      like_source: sql<
+        string | null
+      >`(SELECT ${likes.source} FROM ${likes} WHERE ${likes.likerId} = ${senderId} AND ${likes.likedId} = ${u.id})`,
+      back_source: sql<
+        string | null
+      >`(SELECT ${likes.source} FROM ${likes} WHERE ${likes.likerId} = ${u.id} AND ${likes.likedId} = ${senderId})`,
     })
     .from(u)
     .innerJoin(b, eq(b.id, u.brandId))
@@ -129,7 +140,7 @@ type Plan = {
   conversationId: string | null;
   key: string;
   path: string;
-  text: "new_conversation" | "new_message" | "like" | "match" | DigestType | CampaignType;
+  text: "new_conversation" | "new_message" | "like" | "suggested" | "match" | DigestType | CampaignType;
   push: boolean;
   tag?: string;
 };
@@ -187,6 +198,20 @@ function planOf(e: NotifyEvent): Plan {
   }
 }
 
+/**
+ * A like says what happened (issue 29, decision 179): an automatic like is a suggestion, never the other
+ * member's choice; a like back is a match only when the member's own like was their choice (an automatic
+ * like made in their name chose nothing). Null: taken back meanwhile. Pure, see tests/unit/notify.test.ts.
+ */
+export function likePlan(plan: Plan, f: Pick<Facts, "like_source" | "back_source">, likerId: string): Plan | null {
+  if (!f.like_source) return null;
+  if (f.like_source === "auto") return { ...plan, text: "suggested", key: `${plan.key}:suggested` };
+  if (f.back_source && f.back_source !== "auto") {
+    return { ...plan, text: "match", key: `${plan.key}:match`, path: `/members/${likerId}` };
+  }
+  return plan;
+}
+
 /** Why nothing is sent to this member for this plan (null: send). Pure, see tests/unit/notify.test.ts. */
 export function refusal(f: Facts | null, plan: Pick<Plan, "senderId" | "conversationId">): string | null {
   if (!f || f.deleted_at) return "gone";
@@ -236,8 +261,9 @@ export async function deliver(
     };
   }
   if (event.kind === "like") {
-    if (!f.liked) return sent; // Taken back meanwhile.
-    if (f.likes_back) plan = { ...plan, text: "match", key: `${plan.key}:match`, path: `/members/${event.likerId}` };
+    const liked = likePlan(plan, f, event.likerId);
+    if (!liked) return sent;
+    plan = liked;
   }
   const channels = channelsOf(f.disabled, plan.type);
   const lng: Language = isLanguage(f.language) ? f.language : "en";
@@ -288,13 +314,36 @@ const release = (db: D1Database, userId: string, key: string) => {
     .where(and(eq(log.userId, userId), eq(log.key, key)));
 };
 
-type Content = { subject: string; body: string; action: string };
+type Content = { subject: string; body: string; action: string; note?: string };
+
+/**
+ * The sender's name as notifications write it: a team-run profile carries its mark (the brand's icon and
+ * name for such profiles, decision 179) in the subject, the push and the body; the mail adds the warning.
+ */
+export function senderNameOf(
+  f: Pick<Facts, "sender_name" | "sender_fictional" | "fictional_icon" | "fictional_singular" | "brand_lang">,
+  lng: Language,
+  t: TFunction,
+) {
+  const name = f.sender_name ?? "";
+  if (!f.sender_fictional) return { name };
+  const label = fictionalLabel(
+    { singular: f.fictional_singular, lang: f.brand_lang },
+    lng,
+    t("common:fictional.label", { lng }),
+  );
+  return {
+    name: t("fictionalName", { name, icon: fictionalIcon(f.fictional_icon), label }),
+    note: t("common:fictional.warning", { lng }),
+  };
+}
 
 /** The words of a notification in the member's language; null when a digest has nothing to say. */
 async function contentOf(env: NotifyEnv, plan: Plan, f: Facts, t: TFunction): Promise<Content | null> {
+  const sender = senderNameOf(f, isLanguage(f.language) ? f.language : "en", t);
   const vars: Record<string, string> = {
     brand: f.mail_name || f.brand_name,
-    name: f.sender_name ?? "",
+    name: sender.name,
     member: f.member_name ?? "",
   };
   if (plan.text === "new_members") {
@@ -303,7 +352,12 @@ async function contentOf(env: NotifyEnv, plan: Plan, f: Facts, t: TFunction): Pr
     vars.names = names.join(", ");
   }
   const k = `types.${plan.text}`;
-  return { subject: t(`${k}.subject`, vars), body: t(`${k}.body`, vars), action: t(`${k}.action`, vars) };
+  return {
+    subject: t(`${k}.subject`, vars),
+    body: t(`${k}.body`, vars),
+    action: t(`${k}.action`, vars),
+    note: sender.note,
+  };
 }
 
 /** Up to five members who joined this week in the member's region (else country), of the other gender. */
@@ -352,6 +406,7 @@ async function notificationMail(
   const mail = renderMail({
     greeting: t("mail.greeting", { member: f.member_name ?? "" }),
     body: c.body,
+    note: c.note,
     action: c.action,
     link: `${origin}${path}`,
     footer: [

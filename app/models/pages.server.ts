@@ -193,12 +193,14 @@ export async function loadMemberLanding(
   const member = card.member;
   const vars = { brand: brand.name, name: member.name, minAge: brand.minAge };
   const form = signupForm(request, brand, member.id);
+  // A team-run profile is labelled here as everywhere (decision 179): it neither "wants to chat" nor "liked" anyone.
+  const copy = member.fictional ? "fictional" : variant;
   return {
     variant: `member-${variant}`,
     niche: nicheOf(brand),
     title: t(`memberLanding.${variant}.title`, vars),
-    headline: t(`memberLanding.${variant}.headline`, vars),
-    pitch: t(`memberLanding.${variant}.lead`, vars),
+    headline: t(`memberLanding.${copy}.headline`, vars),
+    pitch: t(`memberLanding.${copy}.lead`, vars),
     points: t("landers.points", { ...vars, returnObjects: true }) as string[],
     signup: signupCopy(brand, t, form.state),
     form,
@@ -224,6 +226,7 @@ export async function publicMemberCard(context: AppLoadContext, id: string, view
       name: p.name,
       dateOfBirth: p.dateOfBirth,
       city: p.city,
+      fictional: p.fictional,
       // A member landing is a lander: only an approved main photo (decision 175).
       mainPhotoId: sql<string | null>`${sql.raw(approvedPhotoSql('"profiles"."main_photo_id"'))}`,
       blockedViewer: sql<number>`EXISTS (SELECT 1 FROM ${b} WHERE ${b.blockerId} = ${u.id} AND ${b.blockedId} = ${viewer?.id ?? ""})`,
@@ -246,7 +249,21 @@ export async function publicMemberCard(context: AppLoadContext, id: string, view
   if (access !== "ok" || !row) return { access: "not_found" } as const;
   return {
     access,
-    member: { id: row.id, name: row.name, age: ageOn(row.dateOfBirth), city: row.city, mainPhotoId: row.mainPhotoId },
+    member: {
+      id: row.id,
+      name: row.name,
+      age: ageOn(row.dateOfBirth),
+      city: row.city,
+      mainPhotoId: row.mainPhotoId,
+      fictional: row.fictional,
+    },
   };
 }
-export type PublicMemberCard = { id: string; name: string; age: number; city: string; mainPhotoId: string | null };
+export type PublicMemberCard = {
+  id: string;
+  name: string;
+  age: number;
+  city: string;
+  mainPhotoId: string | null;
+  fictional: boolean;
+};

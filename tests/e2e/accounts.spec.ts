@@ -130,6 +130,53 @@ for (const js of [true, false]) {
   });
 }
 
+/** How far below the sticky top bar an element starts (negative: hidden under it or above the screen). */
+const belowTopBar = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    const bar = document.querySelector(".topbar")!.getBoundingClientRect().bottom;
+    return document.querySelector(sel)!.getBoundingClientRect().top - bar;
+  }, selector);
+
+test.describe("sign-up on a phone: an invalid field is never under the sticky top bar (issue 29)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
+
+  for (const js of [true, false]) {
+    test(`submitted from the bottom with an empty e-mail, JavaScript ${js ? "on" : "off"}`, async ({
+      browser,
+      baseURL,
+    }) => {
+      const context = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 390, height: 844 } });
+      await context.addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
+      const page = await context.newPage();
+      await page.goto(`${baseURL}/signup`);
+      const main = page.locator("main");
+      await main.getByLabel("Username").fill("Scroller");
+      await main.getByLabel("Date of birth (18+)").fill("1991-03-04");
+      await main.getByLabel("Password").fill(PASSWORD);
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await main.getByRole("button", { name: "Sign up free" }).click();
+      // The browser (or the re-rendered page) shows the e-mail field with its label below the bar.
+      await expect(main.getByText("Invalid email").first()).toBeVisible();
+      expect(await belowTopBar(page, 'main label[for$="email"]')).toBeGreaterThanOrEqual(0);
+      await context.close();
+    });
+  }
+
+  test("a field or error summary scrolled to its top (a #link, a browser that aligns to the top) lands below the bar", async ({
+    page,
+  }) => {
+    await page.goto("/signup");
+    await page.locator('main input[name="password"]').evaluate((el) => el.scrollIntoView());
+    expect(await belowTopBar(page, 'main label[for$="password"]')).toBeGreaterThanOrEqual(0);
+    await page
+      .locator("main .field")
+      .first()
+      .evaluate((el) => el.scrollIntoView());
+    expect(await belowTopBar(page, "main .field")).toBeGreaterThanOrEqual(0);
+  });
+});
+
 test.describe("sign-up modal", () => {
   test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
 

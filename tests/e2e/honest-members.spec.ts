@@ -113,3 +113,30 @@ test("a new member on a phone gets one prompt, not a stack", async ({ page, base
   await expect(page.locator(".photo-alert")).toHaveCount(0);
   await expect(page.locator(".late-alerts > *")).toHaveCount(1);
 });
+
+test.describe("visitors without JavaScript (issue 29 leftovers)", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a team-run profile's member landing carries its mark, whose warning opens with a tap", async ({
+    page,
+    baseURL,
+  }) => {
+    const team = await db.createMember({ name: "Tilda Team", gender: "female", country: "NL" });
+    await db.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(team.id).run();
+    await page.context().addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
+    await page.goto(`/members/${team.id}/landing`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chat with Tilda Team, a team profile");
+    const mark = page.getByTestId("lander-member").getByTestId("fictional-mark");
+    await expect(mark).toBeVisible();
+    await mark.locator("summary").click();
+    await expect(mark.getByText("This profile is run by our team")).toBeVisible();
+  });
+
+  test("the video lander's badge names a slideshow of photos, not a live stream", async ({ page, baseURL }) => {
+    await page.context().addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
+    await page.goto("/landers/video/general");
+    const badge = page.locator(".ld-reel-badge");
+    await expect(badge).toHaveText(/member photos/i);
+    await expect(page.getByTestId("lander-visual")).not.toContainText(/\blive\b/i);
+  });
+});

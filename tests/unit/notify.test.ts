@@ -3,6 +3,7 @@ import {
   channelsOf,
   checkUnsubscribe,
   isoWeek,
+  likePlan,
   mailEventSchema,
   refusal,
   retryDelay,
@@ -14,6 +15,30 @@ type Facts = NonNullable<Parameters<typeof refusal>[0]>;
 const facts = (o: Partial<Facts> = {}) =>
   ({ deleted_at: null, invisible: false, blocked: 0, sender_gone: 0, unread: 1, ...o }) as Facts;
 const chat = { senderId: "s", conversationId: "c" };
+
+describe("what a like says (issue 29, decision 179)", () => {
+  const plan = {
+    ...chat,
+    conversationId: null,
+    type: "like",
+    text: "like",
+    userId: "u",
+    key: "like:s",
+    path: "/likes/m/s",
+    push: true,
+  } as const;
+  it("an automatic like is a suggestion; a like back is a match only when the member's own like was chosen", () => {
+    expect(likePlan(plan, { like_source: null, back_source: null }, "s")).toBeNull();
+    expect(likePlan(plan, { like_source: "profile", back_source: null }, "s")).toMatchObject({ text: "like" });
+    expect(likePlan(plan, { like_source: "auto", back_source: null }, "s")).toMatchObject({ text: "suggested" });
+    expect(likePlan(plan, { like_source: "auto", back_source: "profile" }, "s")).toMatchObject({ text: "suggested" });
+    expect(likePlan(plan, { like_source: "swipe", back_source: "profile" }, "s")).toMatchObject({
+      text: "match",
+      path: "/members/s",
+    });
+    expect(likePlan(plan, { like_source: "profile", back_source: "auto" }, "s")).toMatchObject({ text: "like" });
+  });
+});
 
 describe("who gets nothing", () => {
   it("a deleted or unknown member, an invisible one, a blocked or gone sender, a conversation read meanwhile", () => {

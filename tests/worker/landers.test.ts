@@ -81,7 +81,7 @@ describe("landers", () => {
     expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/signup"/);
     expect(html).toContain(`<title>`);
     // No green "online" dot on members' cards or the kicker: a lander does not know who is online (issue 29).
-    expect(html.replace(/<span class="ld-live">[\s\S]*?<\/span>/, "")).not.toContain("ld-dot");
+    expect(html).not.toContain("ld-dot");
   });
 
   it("the slug picks the niche of copy and members; an unknown slug falls back to the brand's", async () => {
@@ -140,6 +140,28 @@ describe("landers", () => {
     const plan = results.map((r) => r.detail).join("\n");
     expect(plan).toContain("users_recent");
     expect(plan).not.toContain("TEMP B-TREE");
+  });
+
+  it("the video landers show a slideshow of photos and say so: no blinking 'Live' badge, no 'watch now' (issue 29)", async () => {
+    for (const kind of ["video", "transitionsvideolanding"]) {
+      const { html } = await page(`/landers/${kind}/general`, { country: "NL" });
+      expect(html, kind).toContain(`<span class="ld-reel-badge">`);
+      expect(html, kind).toContain(enLanders.reel);
+      expect(html, kind).not.toMatch(/>\s*Live\s*</);
+      expect(html, kind).not.toContain("ld-live");
+      expect(html, kind).not.toMatch(/Watch now/i);
+    }
+    // Every language: the badge names what is shown; nothing is called live or a stream to watch.
+    const claims =
+      /live|direct|vivo|żywo|suora|watch|ansehen|kijken|guarda|titta|míralo|regarder|oglądaj|se nu|se nå|katso nyt/i;
+    for (const lng of LOCALE_LANGUAGES) {
+      const l = MESSAGES[lng]().landers as Record<string, unknown>;
+      expect(l.live, lng).toBeUndefined();
+      expect(
+        [l.reel, l.play].filter((c) => claims.test(String(c))),
+        lng,
+      ).toEqual([]);
+    }
   });
 
   it("no lander or landing copy claims members are online; example posts are labelled (issue 29)", async () => {

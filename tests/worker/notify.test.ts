@@ -20,6 +20,8 @@ import { dropSubscription, saveSubscription, subscriptionsOf } from "../../app/m
 import { like } from "../../app/models/likes.server";
 import { cid, cookieOf, count, pair, roomStub, PRICES } from "./chat-support";
 import { createMember, get, post } from "./fixtures";
+import enCommon from "../../locales/en/common.json";
+import deCommon from "../../locales/de/common.json";
 import { member, blockRow } from "./members-helpers";
 import {
   browserSubscription,
@@ -168,6 +170,20 @@ describe("every notification type", () => {
       "Alice started a conversation with you",
       "New message from Alice",
     ]);
+    // A team-run sender is named with its mark, and the mail says who writes (issue 29, decision 179).
+    await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(alice.id).run();
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "from the team",
+    });
+    const third: NotifyEvent = { ...first, messageId: (await lastMessageId(conversationId))! };
+    expect((await deliver(env, third, s)).mail).toBe(true);
+    expect(mailer.sent.at(-1)!.subject).toBe("New message from 🎭 Alice (Entertainment profile)");
+    expect(mailer.sent.at(-1)!.text).toContain(enCommon.fictional.warning);
   });
 
   it("like and match: mail and push once each; not when likes are off", async () => {
@@ -196,6 +212,46 @@ describe("every notification type", () => {
       mail: false,
       push: 0,
     });
+  });
+
+  it("a like says what happened: an automatic like is a suggestion, no match from one, a team profile carries its mark (issue 29)", async () => {
+    const me = await member({ name: "Mo", gender: "male" });
+    const team = await member({ name: "Tessa", fictional: true });
+    const mailer = outboxMailer(mailerFor(env));
+    const push = pushService();
+    const sub = await subscribed(me.id);
+    const s = senders({ mailer, push });
+    // An automatic like (GET /api/auto-like.php) was nobody's choice: a suggestion, with the team mark.
+    await env.DB.prepare("INSERT INTO likes (liker_id, liked_id, source) VALUES (?1, ?2, 'auto')")
+      .bind(team.id, me.id)
+      .run();
+    expect(await deliver(env, { kind: "like", likerId: team.id, likedId: me.id }, s)).toEqual({ mail: true, push: 1 });
+    const mail = mailer.sent.at(-1)!;
+    expect(mail.subject).toBe("🎭 Tessa (Entertainment profile) was suggested to you");
+    expect(mail.text).toContain(
+      "This is an automatic suggestion: 🎭 Tessa (Entertainment profile) did not choose you.",
+    );
+    expect(mail.text).toContain(enCommon.fictional.warning);
+    expect(mail.subject).not.toMatch(/likes you/);
+    expect(await payloadOf(push.received.at(-1)!, sub)).toMatchObject({
+      title: "🎭 Tessa (Entertainment profile) was suggested to you",
+    });
+
+    // A real member whom the auto-like picked never chose: the like back is a like, not "a match".
+    const picked = await member({ name: "Lina", language: "de" });
+    await env.DB.prepare("INSERT INTO likes (liker_id, liked_id, source) VALUES (?1, ?2, 'auto')")
+      .bind(picked.id, me.id)
+      .run();
+    await like({ env }, me.id, picked.id);
+    expect((await deliver(env, { kind: "like", likerId: me.id, likedId: picked.id }, s)).mail).toBe(true);
+    expect(mailer.sent.at(-1)!.subject).toBe("Mo mag dich");
+
+    // A team profile's chosen like, to a German member of an English brand: the translated label and warning.
+    const de = await member({ name: "Jonas", gender: "male", language: "de" });
+    await like({ env }, team.id, de.id);
+    expect((await deliver(env, { kind: "like", likerId: team.id, likedId: de.id }, s)).mail).toBe(true);
+    expect(mailer.sent.at(-1)!.subject).toBe("🎭 Tessa (Team-Profil) mag dich");
+    expect(mailer.sent.at(-1)!.text).toContain(deCommon.fictional.warning);
   });
 
   it("unread reminder, new members digest and inactive reminder: scheduled by the cron, sent once per period, not when off", async () => {
@@ -252,6 +308,8 @@ describe("every notification type", () => {
     expect((await deliver(env, r, s)).mail).toBe(true);
     expect((await deliver(env, r, s)).mail).toBe(false);
     expect(mailer.sent.at(-1)!.subject).toBe("We miss you on Amora");
+    // The reminder does not know who is online now, so it does not say so (issue 29).
+    expect(mailer.sent.at(-1)!.text).not.toMatch(/online/i);
     sent.mockRestore();
   });
 

@@ -316,6 +316,25 @@ describe("member landings", () => {
     expect((await page(`/members/${id}/landing`)).status).toBe(404);
   });
 
+  it("labels a team-run profile as everywhere: the brand's mark and warning, no claim that it chose anyone (issue 29)", async () => {
+    const id = await memberWithPhoto();
+    await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(id).run();
+    for (const v of ["landing", "landing2/abc", "landing3", "signup"]) {
+      const { status, html } = await page(`/members/${id}/${v}`);
+      expect(status, v).toBe(200);
+      expect(html, v).toContain('data-testid="fictional-mark"');
+      expect(html, v).toContain("Entertainment profile"); // the brand's own word, on a page in its language
+      expect(html, v).toContain("Sanne is a profile run by the");
+      expect(html, v).not.toContain("wants to chat with you");
+      expect(html, v).not.toContain("liked your profile");
+    }
+    const de = await page(`/members/${id}/landing`, { host: "de.localhost" });
+    expect(de.html).toContain("Chatte mit Sanne, einem Team-Profil");
+    // A real member's landing carries no mark.
+    const real = await page(`/members/${await memberWithPhoto()}/landing`);
+    expect(real.html).not.toContain("fictional-mark");
+  });
+
   it("speaks the brand's language", async () => {
     const id = await memberWithPhoto();
     const { html } = await page(`/members/${id}/landing`, { host: "de.localhost" });

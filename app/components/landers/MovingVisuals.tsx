@@ -114,9 +114,10 @@ export function Player({ copy, members, reel }: VisualProps & { reel?: boolean }
             </figcaption>
           </figure>
         ))}
-        <span className="ld-live">
-          <span className="ld-dot" aria-hidden="true" />
-          {copy.live}
+        {/* A slideshow of members' photos, not a stream: the badge says so, without a blinking "live" dot (issue 29). */}
+        <span className="ld-reel-badge">
+          <Icon name="camera" size={14} />
+          {copy.reel}
         </span>
         <a href="#signup" className="ld-play" aria-label={copy.play}>
           <svg viewBox="0 0 24 24" width="34" height="34" aria-hidden="true">

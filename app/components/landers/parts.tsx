@@ -21,7 +21,7 @@ export interface LanderCopy {
   report: string;
   near: string;
   you: string;
-  live: string;
+  reel: string;
   upNext: string;
   play: string;
   like: string;

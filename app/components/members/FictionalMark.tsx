@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { RootData } from "~/lib/root-data";
+import { fictionalIcon, fictionalLabel } from "~/lib/fictional";
 
 /**
  * The mark of a team-run (fictional) profile wherever a member meets one (issue 29, decision 179):
@@ -12,17 +13,16 @@ function useFictionalLabel() {
   const root = useRouteLoaderData<RootData>("root");
   const { t } = useTranslation("common");
   const f = root?.brand.fictional;
-  const own = f && f.singular && root.lang === f.lang ? f.singular : "";
-  const label = own ? own.charAt(0).toUpperCase() + own.slice(1) : t("fictional.label");
-  return { t, f, label };
+  const label = f ? fictionalLabel(f, root.lang, t("fictional.label")) : t("fictional.label");
+  return { t, icon: fictionalIcon(f?.icon), label };
 }
 
 export function FictionalMark({ className = "" }: { className?: string }) {
-  const { t, f, label } = useFictionalLabel();
+  const { t, icon, label } = useFictionalLabel();
   return (
     <details className={`fictional-mark ${className}`.trim()} data-testid="fictional-mark">
       <summary>
-        <span aria-hidden="true">{f?.icon || "🎭"}</span> {label}
+        <span aria-hidden="true">{icon}</span> {label}
       </summary>
       <p>{t("fictional.warning")}</p>
     </details>
@@ -31,10 +31,10 @@ export function FictionalMark({ className = "" }: { className?: string }) {
 
 /** The mark inside a link (the conversation list): icon and name; the full text is in the chat it opens. */
 export function FictionalTag() {
-  const { t, f, label } = useFictionalLabel();
+  const { t, icon, label } = useFictionalLabel();
   return (
     <span className="fictional-tag" title={t("fictional.warning")} data-testid="fictional-tag">
-      <span aria-hidden="true">{f?.icon || "🎭"}</span> {label}
+      <span aria-hidden="true">{icon}</span> {label}
     </span>
   );
 }

@@ -44,7 +44,7 @@ export function LanderPage(p: LanderProps) {
 }
 
 type MemberLandingData = Omit<LanderProps, "children"> & {
-  member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null };
+  member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null; fictional: boolean };
   ageLabel: string;
   reportLabel: string;
 };

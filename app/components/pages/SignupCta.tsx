@@ -6,6 +6,7 @@
 import { Link } from "@remix-run/react";
 import type { Gender, Seeking, SignupState, Tracking } from "~/models/signup-rules";
 import { SignupForm } from "~/components/account/SignupForm";
+import { FictionalMark } from "~/components/members/FictionalMark";
 
 export interface SignupCopy {
   title: string;
@@ -56,7 +57,7 @@ export function MemberCard({
   ageLabel,
   reportLabel,
 }: {
-  member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null };
+  member: { id: string; name: string; age: number; city: string; mainPhotoId: string | null; fictional?: boolean };
   ageLabel: string;
   /** A visitor may report the member (a plain link to the report form, decision 173). */
   reportLabel?: string;
@@ -79,6 +80,7 @@ export function MemberCard({
       <figcaption>
         <strong className="lander-member-name">{member.name}</strong>
         <span className="lander-member-meta">{[ageLabel, member.city].filter(Boolean).join(" · ")}</span>
+        {member.fictional ? <FictionalMark className="lander-member-mark" /> : null}
         {reportLabel ? (
           <a className="lander-report" href={`/report?member=${encodeURIComponent(member.id)}`} rel="nofollow">
             {reportLabel}
