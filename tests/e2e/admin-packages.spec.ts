@@ -45,9 +45,9 @@ test("an admin changes a package price and the member's /credits shows it", asyn
   await admin.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Packages" }).click();
   await expect(admin.getByRole("heading", { name: "Packages, prices and methods" })).toBeVisible();
   await shot(admin, "admin-packages");
-  const p1 = admin.locator("#package-p1");
-  await p1.getByLabel("Price in EUR", { exact: true }).fill("21.95");
-  await p1.getByRole("button", { name: "Save price" }).first().click();
+  const euros = admin.locator("#package-p1 form").filter({ has: admin.getByLabel("Price in EUR", { exact: true }) });
+  await euros.getByLabel("Price in EUR", { exact: true }).fill("21.95");
+  await euros.getByRole("button", { name: "Save price" }).click();
   await expect(admin.getByRole("status")).toContainText("Price saved.");
   await expect(admin.getByRole("cell", { name: "€21.95" })).toBeVisible();
   await admin.goto("/admin/packages?country=NL#methods");
