@@ -235,88 +235,69 @@ export default function AdminPackages() {
         . Prices are whole cents; a change applies to new purchases only.
       </p>
 
-      {d.packages.map((p) => (
-        <section key={p.id} id={`package-${p.id}`} className="a-card">
-          <h3>
-            <code>{p.id}</code> {p.oneTime ? "· try-out package (the delete-account offer)" : `· tier ${p.tier}`}
-          </h3>
-          <form method="post" className="a-filters">
-            <input type="hidden" name="intent" value="credits" />
-            <input type="hidden" name="package" value={p.id} />
-            <label className="a-field">
-              <span>Credits</span>
+      <div className="a-pack-grid">
+        {d.packages.map((p) => (
+          <section key={p.id} id={`package-${p.id}`} className="a-card">
+            <h3>
+              <code>{p.id}</code> {p.oneTime ? "· try-out package (the delete-account offer)" : `· tier ${p.tier}`}
+            </h3>
+            <form method="post" className="a-price-row">
+              <input type="hidden" name="intent" value="credits" />
+              <input type="hidden" name="package" value={p.id} />
+              <label htmlFor={`credits-${p.id}`}>Credits</label>
               <input
+                id={`credits-${p.id}`}
                 name="credits"
                 inputMode="numeric"
                 required
                 defaultValue={typedFor({ intent: "credits", package: p.id }, "credits", String(p.credits))}
               />
-            </label>
-            <button type="submit" className="a-btn">
-              Save credits
-            </button>
-          </form>
-          <div className="a-table-wrap">
-            <table className="a-table">
-              <thead>
-                <tr>
-                  <th>Currency</th>
-                  <th>Price</th>
-                  <th></th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.currencies.map((c) => {
-                  const cents = p.prices[c];
-                  return (
-                    <tr key={c}>
-                      <td>
-                        {c}
-                        {d.brandsByCurrency[c]?.length ? null : <span className="a-muted"> (no brand)</span>}
-                      </td>
-                      <td>
-                        <form method="post" className="a-filters">
-                          <input type="hidden" name="intent" value="price" />
-                          <input type="hidden" name="package" value={p.id} />
-                          <input type="hidden" name="currency" value={c} />
-                          <label className="a-field">
-                            <span>{cents === undefined ? `Price in ${c} (not sold)` : `Price in ${c}`}</span>
-                            <input
-                              name="amount"
-                              inputMode="decimal"
-                              placeholder="e.g. 19.95"
-                              defaultValue={typedFor(
-                                { intent: "price", package: p.id, currency: c },
-                                "amount",
-                                amount(cents),
-                              )}
-                            />
-                          </label>
-                          <button type="submit" className="a-btn">
-                            {cents === undefined ? "Start selling" : "Save price"}
-                          </button>
-                        </form>
-                      </td>
-                      <td>
-                        {cents !== undefined ? (
-                          <form method="post">
-                            <input type="hidden" name="intent" value="remove" />
-                            <input type="hidden" name="package" value={p.id} />
-                            <input type="hidden" name="currency" value={c} />
-                            <button type="submit" className="a-btn a-btn-quiet">
-                              Stop selling in {c}
-                            </button>
-                          </form>
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      ))}
+              <button type="submit" className="a-btn">
+                Save credits
+              </button>
+            </form>
+            {d.currencies.map((c) => {
+              const cents = p.prices[c];
+              return (
+                <div key={c} className="a-price-row">
+                  <form method="post" className="a-contents">
+                    <input type="hidden" name="intent" value="price" />
+                    <input type="hidden" name="package" value={p.id} />
+                    <input type="hidden" name="currency" value={c} />
+                    <label htmlFor={`price-${p.id}-${c}`}>
+                      {c}
+                      {cents === undefined ? <span className="a-muted"> not sold</span> : null}
+                    </label>
+                    <input
+                      id={`price-${p.id}-${c}`}
+                      aria-label={`Price in ${c}`}
+                      name="amount"
+                      inputMode="decimal"
+                      placeholder="e.g. 19.95"
+                      defaultValue={typedFor({ intent: "price", package: p.id, currency: c }, "amount", amount(cents))}
+                    />
+                    <button type="submit" className="a-btn">
+                      {cents === undefined ? "Start selling" : "Save price"}
+                    </button>
+                  </form>
+                  {cents !== undefined ? (
+                    <form method="post">
+                      <input type="hidden" name="intent" value="remove" />
+                      <input type="hidden" name="package" value={p.id} />
+                      <input type="hidden" name="currency" value={c} />
+                      <button type="submit" className="a-btn a-btn-quiet" aria-label={`Stop selling ${p.id} in ${c}`}>
+                        Stop selling
+                      </button>
+                    </form>
+                  ) : (
+                    <span />
+                  )}
+                </div>
+              );
+            })}
+          </section>
+        ))}
+      </div>
 
       <h2 id="methods">Payment methods per country</h2>
       <p className="a-muted">
