@@ -1,0 +1,415 @@
+/**
+ * Packages, prices and payment methods (admin; issue 22 part 5, decision 182): the rows /credits and
+ * the checkout read, changed by plain posts (the console ships no JavaScript). The rules and their
+ * guards are in app/models/admin/packages.server.ts; every change is audited in its own batch.
+ */
+import { parseWithZod } from "@conform-to/zod";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { readForm } from "~/lib/body.server";
+import { PAYMENT_METHODS } from "~/lib/constants";
+import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { amountCentsSchema } from "~/models/admin/payments.server";
+import {
+  CREDITS_MAX,
+  CREDITS_MIN,
+  PRICE_MAX_CENTS,
+  PRICE_MIN_CENTS,
+  addMethod,
+  methodsOverview,
+  moveMethod,
+  packagesOverview,
+  removePackagePrice,
+  setMethodEnabled,
+  setPackageCredits,
+  setPackagePrice,
+  type Change,
+} from "~/models/admin/packages.server";
+import { money } from "~/components/admin/money";
+
+/** The console part this page belongs to: its loader and action admit only the roles that open it. */
+export const area: OperatorArea = "packages";
+
+const COUNTRY = /^(?:[A-Z]{2}|\*)$/;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireOperator(request, context, area);
+  const url = new URL(request.url);
+  const [shop, methods] = await Promise.all([packagesOverview(context.env.DB), methodsOverview(context.env.DB)]);
+  const asked = (url.searchParams.get("country") ?? "").toUpperCase();
+  const country = methods.countries.includes(asked) ? asked : (methods.countries[0] ?? "*");
+  return {
+    ...shop,
+    countries: methods.countries,
+    country,
+    methods: methods.rows.filter((r) => r.country === country),
+    all: PAYMENT_METHODS,
+    done: url.searchParams.get("done"),
+    title: "Packages, prices and methods",
+  };
+}
+
+const id = z.string().trim().min(1).max(40);
+const currency = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
+  z.string().regex(/^[A-Z]{3}$/, "Choose a currency."),
+);
+const country = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
+  z.string().regex(COUNTRY, "A two-letter country code (e.g. FR), or * for every other country."),
+);
+const method = z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Unknown payment method." }) });
+const PRICE_RANGE = `A price from ${PRICE_MIN_CENTS / 100}.00 to ${(PRICE_MAX_CENTS / 100).toLocaleString("en")}.00.`;
+
+const Form = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("credits"),
+    package: id,
+    credits: z
+      .string({ required_error: "Give the credits." })
+      .trim()
+      .regex(/^\d{1,7}$/, "Whole credits, e.g. 60.")
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(CREDITS_MIN, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`)
+          .max(CREDITS_MAX, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`),
+      ),
+  }),
+  z.object({
+    intent: z.literal("price"),
+    package: id,
+    currency,
+    amount: z
+      .string({ required_error: PRICE_RANGE })
+      .pipe(amountCentsSchema)
+      .pipe(z.number().min(PRICE_MIN_CENTS, PRICE_RANGE).max(PRICE_MAX_CENTS, PRICE_RANGE)),
+  }),
+  z.object({ intent: z.literal("remove"), package: id, currency }),
+  z.object({ intent: z.literal("move"), country, method, direction: z.enum(["up", "down"]) }),
+  z.object({ intent: z.literal("toggle"), country, method, enabled: z.enum(["0", "1"]) }),
+  z.object({
+    intent: z.literal("add"),
+    country,
+    method,
+    currencies: z.preprocess(
+      (v) =>
+        typeof v === "string"
+          ? v
+              .toUpperCase()
+              .split(/[\s,;]+/)
+              .filter(Boolean)
+          : [],
+      z.array(z.string().regex(/^[A-Z]{3}$/, "Currencies as ISO codes, e.g. EUR, PLN.")).max(10),
+    ),
+  }),
+]);
+
+const REFUSED: Record<string, string> = {
+  credits: "Unknown package.",
+  price: "That package or currency is not one the brands sell in.",
+  remove:
+    "Not removed: it is the last package on sale in a currency a brand sells in (its shop would be empty). Price another package there first.",
+  move: "It is already at that end of the list.",
+  toggle: "Nothing changed.",
+  add: "That method is in this country's list already.",
+};
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const operator = await requireOperator(request, context, area);
+  const form = await readForm(request, context);
+  const submission = parseWithZod(form, { schema: Form });
+  const values = Object.fromEntries([...form].map(([k, v]) => [k, String(v)]));
+  if (submission.status !== "success") {
+    const errors = Object.values(submission.error ?? {})
+      .flat()
+      .filter((m): m is string => typeof m === "string");
+    return { error: errors[0] ?? "That form was not complete.", values };
+  }
+  const f = submission.value;
+  const db = context.env.DB;
+  let result: Change;
+  switch (f.intent) {
+    case "credits":
+      result = await setPackageCredits(db, operator, f.package, f.credits);
+      break;
+    case "price":
+      result = await setPackagePrice(db, operator, f.package, f.currency, f.amount);
+      break;
+    case "remove":
+      result = await removePackagePrice(db, operator, f.package, f.currency);
+      break;
+    case "move":
+      result = await moveMethod(db, operator, f.country, f.method, f.direction);
+      break;
+    case "toggle":
+      result = await setMethodEnabled(db, operator, f.country, f.method, f.enabled === "1");
+      break;
+    case "add":
+      result = await addMethod(db, operator, f.country, f.method, f.currencies.length ? f.currencies : null);
+      break;
+  }
+  if (result === "ok") {
+    const at = "country" in f ? `&country=${encodeURIComponent(f.country)}` : "";
+    return redirect(`/admin/packages?done=${f.intent}${at}${"country" in f ? "#methods" : ""}`);
+  }
+  return {
+    error: result === "stale" ? "Someone changed this meanwhile: look again and repeat." : REFUSED[f.intent]!,
+    values,
+  };
+}
+
+const DONE: Record<string, string> = {
+  credits: "Credits saved. New purchases get them; payments already made keep theirs.",
+  price: "Price saved. The shop shows it now; payments already created keep their amount.",
+  remove: "That package is no longer sold in that currency.",
+  move: "Order saved.",
+  toggle: "Saved. The checkout shows it now.",
+  add: "Method added at the end of the list.",
+};
+
+export default function AdminPackages() {
+  const d = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const typed = result?.values ?? {};
+  /** The value this form shows: what was typed when this very form came back with an error. */
+  const typedFor = (fields: Record<string, string>, key: string, fallback: string) =>
+    Object.entries(fields).every(([k, v]) => typed[k] === v) ? (typed[key] ?? fallback) : fallback;
+  const amount = (cents: number | undefined) => (cents === undefined ? "" : (cents / 100).toFixed(2));
+  return (
+    <>
+      <h1>Packages, prices and methods</h1>
+      {d.done && DONE[d.done] ? (
+        <p className="a-ok" role="status">
+          {DONE[d.done]}
+        </p>
+      ) : null}
+      {result?.error ? (
+        <p className="a-error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+
+      <h2>Packages</h2>
+      <div className="a-table-wrap">
+        <table className="a-table">
+          <thead>
+            <tr>
+              <th>Package</th>
+              <th className="a-num">Credits</th>
+              {d.currencies.map((c) => (
+                <th key={c} className="a-num">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {d.packages.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  <a href={`#package-${p.id}`}>
+                    <code>{p.id}</code>
+                  </a>{" "}
+                  {p.oneTime ? <span className="a-badge">try-out, once per member</span> : <span>tier {p.tier}</span>}
+                </td>
+                <td className="a-num">{p.credits}</td>
+                {d.currencies.map((c) => (
+                  <td key={c} className="a-num">
+                    {p.prices[c] !== undefined ? money(p.prices[c], c) : <span className="a-muted">not sold</span>}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="a-muted">
+        Brands sell in:{" "}
+        {d.currencies
+          .filter((c) => d.brandsByCurrency[c]?.length)
+          .map((c) => `${c} (${d.brandsByCurrency[c]!.join(", ")})`)
+          .join(" · ")}
+        . Prices are whole cents; a change applies to new purchases only.
+      </p>
+
+      <div className="a-pack-grid">
+        {d.packages.map((p) => (
+          <section key={p.id} id={`package-${p.id}`} className="a-card">
+            <h3>
+              <code>{p.id}</code> {p.oneTime ? "· try-out package (the delete-account offer)" : `· tier ${p.tier}`}
+            </h3>
+            <form method="post" className="a-price-row">
+              <input type="hidden" name="intent" value="credits" />
+              <input type="hidden" name="package" value={p.id} />
+              <label htmlFor={`credits-${p.id}`}>Credits</label>
+              <input
+                id={`credits-${p.id}`}
+                name="credits"
+                inputMode="numeric"
+                required
+                defaultValue={typedFor({ intent: "credits", package: p.id }, "credits", String(p.credits))}
+              />
+              <button type="submit" className="a-btn">
+                Save credits
+              </button>
+            </form>
+            {d.currencies.map((c) => {
+              const cents = p.prices[c];
+              return (
+                <div key={c} className="a-price-row">
+                  <form method="post" className="a-contents">
+                    <input type="hidden" name="intent" value="price" />
+                    <input type="hidden" name="package" value={p.id} />
+                    <input type="hidden" name="currency" value={c} />
+                    <label htmlFor={`price-${p.id}-${c}`}>
+                      {c}
+                      {cents === undefined ? <span className="a-muted"> not sold</span> : null}
+                    </label>
+                    <input
+                      id={`price-${p.id}-${c}`}
+                      aria-label={`Price in ${c}`}
+                      name="amount"
+                      inputMode="decimal"
+                      placeholder="e.g. 19.95"
+                      defaultValue={typedFor({ intent: "price", package: p.id, currency: c }, "amount", amount(cents))}
+                    />
+                    <button type="submit" className="a-btn">
+                      {cents === undefined ? "Start selling" : "Save price"}
+                    </button>
+                  </form>
+                  {cents !== undefined ? (
+                    <form method="post">
+                      <input type="hidden" name="intent" value="remove" />
+                      <input type="hidden" name="package" value={p.id} />
+                      <input type="hidden" name="currency" value={c} />
+                      <button type="submit" className="a-btn a-btn-quiet" aria-label={`Stop selling ${p.id} in ${c}`}>
+                        Stop selling
+                      </button>
+                    </form>
+                  ) : (
+                    <span />
+                  )}
+                </div>
+              );
+            })}
+          </section>
+        ))}
+      </div>
+
+      <h2 id="methods">Payment methods per country</h2>
+      <p className="a-muted">
+        The checkout offers a country&apos;s switched-on methods in this order, where they accept the brand&apos;s
+        currency; a country without its own list uses the * list.
+      </p>
+      <nav className="a-pills" aria-label="Countries">
+        {d.countries.map((c) => (
+          <a
+            key={c}
+            href={`/admin/packages?country=${encodeURIComponent(c)}#methods`}
+            aria-current={c === d.country ? "page" : undefined}
+          >
+            {c === "*" ? "* (others)" : c}
+          </a>
+        ))}
+      </nav>
+      <div className="a-table-wrap">
+        <table className="a-table">
+          <thead>
+            <tr>
+              <th className="a-num">#</th>
+              <th>Method</th>
+              <th>Accepts</th>
+              <th>Status</th>
+              <th>Order</th>
+              <th></th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.methods.map((m, i) => (
+              <tr key={m.method}>
+                <td className="a-num">{i + 1}</td>
+                <td>
+                  {m.method}
+                  {m.providerMethod !== m.method ? <span className="a-muted"> ({m.providerMethod})</span> : null}
+                </td>
+                <td>{m.currencies ? m.currencies.split(",").join(", ") : "any currency"}</td>
+                <td>
+                  <span className={m.enabled ? "a-badge a-badge-ok" : "a-badge a-badge-red"}>
+                    {m.enabled ? "on" : "off"}
+                  </span>
+                </td>
+                <td className="a-nowrap">
+                  {(["up", "down"] as const).map((dir) => (
+                    <form key={dir} method="post" className="a-inline">
+                      <input type="hidden" name="intent" value="move" />
+                      <input type="hidden" name="country" value={m.country} />
+                      <input type="hidden" name="method" value={m.method} />
+                      <input type="hidden" name="direction" value={dir} />
+                      <button
+                        type="submit"
+                        className="a-btn a-btn-quiet"
+                        disabled={dir === "up" ? i === 0 : i === d.methods.length - 1}
+                        aria-label={`Move ${m.method} ${dir}`}
+                      >
+                        {dir === "up" ? "↑" : "↓"}
+                      </button>
+                    </form>
+                  ))}
+                </td>
+                <td>
+                  <form method="post">
+                    <input type="hidden" name="intent" value="toggle" />
+                    <input type="hidden" name="country" value={m.country} />
+                    <input type="hidden" name="method" value={m.method} />
+                    <input type="hidden" name="enabled" value={m.enabled ? "0" : "1"} />
+                    <button type="submit" className="a-btn a-btn-quiet">
+                      {m.enabled ? "Switch off" : "Switch on"}
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <form method="post" className="a-card">
+        <h3>Add a method</h3>
+        <input type="hidden" name="intent" value="add" />
+        <div className="a-form-grid">
+          <label className="a-field">
+            <span>Country</span>
+            <input name="country" defaultValue={typed.intent === "add" ? typed.country : d.country} maxLength={2} />
+            <span className="a-field-hint">
+              Two letters, or * for every other country. A new country starts with a copy of the * list.
+            </span>
+          </label>
+          <label className="a-field">
+            <span>Method</span>
+            <select name="method" defaultValue={typed.intent === "add" ? typed.method : undefined}>
+              {d.all.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="a-field">
+            <span>Accepted currencies (optional)</span>
+            <input
+              name="currencies"
+              placeholder="EUR, PLN"
+              defaultValue={typed.intent === "add" ? typed.currencies : undefined}
+            />
+            <span className="a-field-hint">Empty: as the method accepts elsewhere, else any currency.</span>
+          </label>
+        </div>
+        <button type="submit" className="a-btn">
+          Add to the end of the list
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { expect, test } from "@playwright/test";
+import { operatorPage, shot } from "./support/console";
+import { openE2eDb, type E2eDb } from "./support/db";
+import { login } from "./support/login";
+
+/**
+ * Packages and prices in the console (issue 22 part 5, decision 182), without JavaScript (the
+ * console ships none): an admin changes p1's euro price and a seeded member's /credits shows it.
+ * Screenshots at phone and desktop width when SHOTS is set.
+ */
+test.describe.configure({ timeout: 90_000 });
+const PASSWORD = "Pack-e2e-pass-2026";
+
+let db: E2eDb;
+test.beforeAll(async () => {
+  db = await openE2eDb();
+});
+test.afterAll(async () => {
+  // The seeded price again, for whatever runs next on this server.
+  await db?.DB.prepare(
+    "UPDATE package_prices SET price_cents = 1995 WHERE package_id = 'p1' AND currency = 'EUR'",
+  ).run();
+  await db?.dispose();
+});
+
+test("an admin changes a package price and the member's /credits shows it", async ({ browser, page, baseURL }) => {
+  const m = await db.createMember({
+    password: PASSWORD,
+    name: "Buyer",
+    gender: "male",
+    country: "NL",
+    city: "Utrecht",
+  });
+  // Signed up a month ago: no welcome discount, the list price shows.
+  await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 30 * 86400 WHERE id = ?1").bind(m.id).run();
+  await page.context().addCookies([
+    { name: "entry_ok", value: "1", url: baseURL! },
+    { name: "dev_country", value: "NL", url: baseURL! },
+  ]);
+  await login(page, m.email, PASSWORD);
+  await page.goto("/credits");
+  await expect(page.getByText("€19.95").first()).toBeVisible();
+
+  const admin = await operatorPage(browser, "operator@example.com");
+  await admin.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Packages" }).click();
+  await expect(admin.getByRole("heading", { name: "Packages, prices and methods" })).toBeVisible();
+  await shot(admin, "admin-packages");
+  const euros = admin.locator("#package-p1 form").filter({ has: admin.getByLabel("Price in EUR", { exact: true }) });
+  await euros.getByLabel("Price in EUR", { exact: true }).fill("21.95");
+  await euros.getByRole("button", { name: "Save price" }).click();
+  await expect(admin.getByRole("status")).toContainText("Price saved.");
+  await expect(admin.getByRole("cell", { name: "€21.95" })).toBeVisible();
+  await admin.goto("/admin/packages?country=NL#methods");
+  await shot(admin, "admin-packages-methods");
+
+  await page.goto("/credits");
+  await expect(page.getByText("€21.95").first()).toBeVisible();
+  await expect(page.getByText("€19.95")).toHaveCount(0);
+  await shot(page, "credits-after-price-change");
+});
