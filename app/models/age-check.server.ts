@@ -5,7 +5,7 @@
  * kept is only "this subject proved 18+ on D by M, honoured until U".
  */
 import { redirect } from "@remix-run/cloudflare";
-import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { AgeCheckMode } from "../../db/schema";
 import { readCookie } from "~/lib/cookies.server";
@@ -163,28 +163,25 @@ const countStarted = (d1: D1Database, r: { brandId: number; country: string }) =
 
 /**
  * The subject's open request, or a fresh one (a reload of the page shows the same QR code while it
- * is good). Counts a check started per brand and country.
+ * is good). When the latest answer was refused (and is recent), its reason comes along once, so a
+ * member who returns from the app learns why. Counts a check started per brand and country.
  */
 export async function openRequest(
   d1: D1Database,
   o: { subject: string; brandId: number; country: string; next: string },
-): Promise<AgeRequest> {
+): Promise<{ req: AgeRequest; refused: AgeRefusal | null }> {
   const db = getDb(d1);
   const at = nowS();
-  const open = await db
+  const latest = await db
     .select()
     .from(ageRequests)
-    .where(
-      and(
-        eq(ageRequests.subject, o.subject),
-        eq(ageRequests.status, "pending"),
-        gt(ageRequests.expiresAt, at + 60),
-        eq(ageRequests.brandId, o.brandId),
-      ),
-    )
-    .orderBy(desc(ageRequests.createdAt))
+    .where(and(eq(ageRequests.subject, o.subject), eq(ageRequests.brandId, o.brandId)))
+    .orderBy(desc(ageRequests.createdAt), sql`rowid DESC`)
     .get();
-  if (open && open.next === o.next) return open;
+  if (latest?.status === "pending" && latest.expiresAt > at + 60 && latest.next === o.next) {
+    return { req: latest, refused: null };
+  }
+  const refused = latest?.status === "refused" && latest.expiresAt > at ? (latest.reason as AgeRefusal) : null;
   const fresh: AgeRequest = {
     id: randomId(16),
     nonce: randomId(24),
@@ -198,7 +195,7 @@ export async function openRequest(
     expiresAt: at + AGE_REQUEST_TTL_S,
   };
   await db.batch([db.insert(ageRequests).values(fresh), countStarted(d1, o)]);
-  return fresh;
+  return { req: fresh, refused };
 }
 
 /** The response_uri of a brand's site; the client id is its `redirect_uri:` form. */
@@ -388,13 +385,6 @@ export async function checkRequest(d1: D1Database, subject: string, state: strin
   return { kind: "waiting" };
 }
 
-/** The cron's share: requests long past their expiry go (a proof outlives its request). */
-export async function purgeAgeRequests(d1: D1Database, at = nowS()): Promise<void> {
-  await getDb(d1)
-    .delete(ageRequests)
-    .where(lt(ageRequests.expiresAt, at - 86_400));
-}
-
 /** A new visitor age cookie (only where the check applies and no member is logged in): its Set-Cookie value. */
 function newVisitorCookie(): string {
   return `${AGE_VISITOR_COOKIE}=${randomId(24)}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=${30 * 86_400}`;
@@ -405,7 +395,7 @@ function newVisitorCookie(): string {
 export type AgeCheckPage =
   | { kind: "done" }
   | { kind: "cookie"; setCookie: string }
-  | { kind: "ask"; state: string; link: string; qr: string };
+  | { kind: "ask"; state: string; link: string; qr: string; refused: AgeRefusal | null };
 
 /**
  * What /age-check shows: nothing (back to `next`) when the check does not apply or a proof is valid;
@@ -420,9 +410,14 @@ export async function ageCheckPage(
   const subject = await ageSubject(request, o.memberId);
   if (!subject) return { kind: "cookie", setCookie: newVisitorCookie() };
   if (await hasValidProof(env.DB, subject)) return { kind: "done" };
-  const req = await openRequest(env.DB, { subject, brandId: o.brand.id, country: o.country, next: o.next });
+  const { req, refused } = await openRequest(env.DB, {
+    subject,
+    brandId: o.brand.id,
+    country: o.country,
+    next: o.next,
+  });
   const link = requestLink(o.origin, req);
-  return { kind: "ask", state: req.id, link, qr: renderSVG(link, { border: 2 }) };
+  return { kind: "ask", state: req.id, link, qr: renderSVG(link, { border: 2 }), refused };
 }
 
 /** "Continue" of this browser's member or visitor. */

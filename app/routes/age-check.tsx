@@ -45,6 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     qr: page.qr,
     next,
     devWallet,
+    refused: page.refused ? `${t(`refused.${page.refused}`)} ${t("tryAgain")}` : null,
   };
 }
 
@@ -63,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       : result.kind === "expired"
         ? t("expired")
         : t("waiting");
-  return { error: message, refused: result.kind === "refused" };
+  return { error: message };
 }
 
 export default function AgeCheck() {
@@ -73,9 +74,9 @@ export default function AgeCheck() {
   return (
     <div className="container container-narrow account-page age-check">
       <h1>{t("title")}</h1>
-      {acted?.error ? (
-        <p className="alert alert-danger" role="alert" data-refused={acted.refused ? "" : undefined}>
-          {acted.error}
+      {acted?.error || data.refused ? (
+        <p className="alert alert-danger" role="alert">
+          {acted?.error ?? data.refused}
         </p>
       ) : null}
       <p>{t("why", { brand: data.brandName })}</p>

@@ -196,6 +196,11 @@ describe("age assurance", () => {
       const res = await respond(await present(answer, req), req.state);
       expect(await res.json()).toEqual({ error: "invalid_request", error_description: reason });
       expect(await proofs(m.id)).toBe(0);
+      // Back on the page (as the app's return or a reload): the reason, once, with a fresh request.
+      const back = await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" });
+      expect(await back.text()).toContain(deAge.refused[reason]);
+      const again = await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" });
+      expect(await again.text()).not.toContain(deAge.refused[reason]);
     }
   });
 
