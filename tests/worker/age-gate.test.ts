@@ -7,6 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { parseRequestLink } from "../../app/models/age-check.server";
+import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
 import { loadTestIssuer, presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
 import deAge from "../../locales/de/age.json";
 
@@ -127,6 +128,29 @@ describe("age assurance", () => {
     expect(await stolen.json()).toEqual({ error: "invalid_request", error_description: "nonce" });
     expect(await proofs(b.id)).toBe(0);
     expect((await get("/members", { ...de, cookie: b.cookie, country: "FR" })).status).toBe(302);
+  });
+
+  it("the console counts checks started, passed and refused per brand and country, each once", async () => {
+    const figures = async () =>
+      (await ageCheckFigures(env.DB, HERZKLANG)).find((r) => r.country === "GB") ?? {
+        started: 0,
+        passed: 0,
+        refused: 0,
+      };
+    const before = await figures();
+    const a = await herzklangMember();
+    const req = await openRequest(a.cookie, "GB");
+    await openRequest(a.cookie, "GB"); // a reload shows the same request: no second start
+    const presentation = await present("valid", req);
+    await respond(presentation, req.state);
+    await respond(presentation, req.state); // the replay counts nothing
+    const b = await herzklangMember();
+    const reqB = await openRequest(b.cookie, "GB");
+    await respond(await present("under_18", reqB), reqB.state);
+    const after = await figures();
+    expect([after.started - before.started, after.passed - before.passed, after.refused - before.refused]).toEqual([
+      2, 1, 1,
+    ]);
   });
 
   it("a wrong state, a malformed or a huge body is a 4xx and stores nothing", async () => {
