@@ -5,7 +5,8 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createMember, get, post, sessionCookie } from "./fixtures";
+import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
+import { photoKey } from "../../app/models/photos.server";
 import { parseRequestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
 import { loadTestIssuer, presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
@@ -246,6 +247,30 @@ describe("age assurance", () => {
     // Amora asks nobody.
     const amora = await createMember({ country: "FR" });
     expect((await get("/members", { cookie: await sessionCookie(amora.id), country: "FR" })).status).toBe(200);
+  });
+
+  it("before_photos: a paying member without a proof sees others' non-main photos blurred, with a proof in full", async () => {
+    await setMode("before_photos");
+    const owner = await createMember({ brandId: HERZKLANG, country: "DE" });
+    const [main, second] = [`age-main-${owner.id}`, `age-second-${owner.id}`];
+    await env.DB.batch([
+      photoRow(owner.id, main),
+      photoRow(owner.id, second),
+      env.DB.prepare("UPDATE profiles SET main_photo_id = ?2 WHERE user_id = ?1").bind(owner.id, main),
+    ]);
+    for (const id of [main, second]) {
+      for (const v of ["full", "thumb", "blur"] as const) await env.PHOTOS.put(photoKey(id, v), v);
+    }
+    const viewer = await createMember({ brandId: HERZKLANG, country: "DE", paidUser: true });
+    const cookie = await sessionCookie(viewer.id);
+    const variant = async (id: string, country: string) =>
+      (await get(`/photos/${id}/full`, { ...de, cookie, country })).headers.get("X-Photo-Variant");
+    expect(await variant(main, "FR")).toBe("full"); // a public main photo is the public card
+    expect(await variant(second, "FR")).toBe("blur");
+    expect(await variant(second, "NL")).toBe("full");
+    const req = await openRequest(cookie);
+    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    expect(await variant(second, "FR")).toBe("full");
   });
 
   it("a visitor gets an age cookie of its own, and its proof counts for that browser only", async () => {
