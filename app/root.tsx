@@ -25,6 +25,7 @@ import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib
 import { pageTitle } from "./lib/page-title";
 import { memberPrompts } from "./lib/member-prompts.server";
 import { signupContext } from "./models/tracking.server";
+import { ageGate } from "./models/age-check.server";
 import styles from "./styles/app.css";
 import adminStyles from "./styles/admin.css";
 import { isAdminPath } from "./lib/admin-path";
@@ -56,11 +57,14 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     resolveLanguage(request, brand.domainLanguage),
     getMember(request, context),
   ]);
+  const country = resolveCountry(request, context);
+  // Age assurance (decision 185): a gated page without a proof of 18+ goes to /age-check.
+  await ageGate(request, context.env, { brand, memberId: member?.id ?? null, country });
   const pub = member && publicMember(member);
   const timeBonus = timeBonusAtLoad(member);
   return {
     lang,
-    country: resolveCountry(request, context),
+    country,
     brand: publicBrand(brand),
     member: pub,
     timeBonus,

@@ -32,6 +32,10 @@ export type PhotoReviewMode = (typeof PHOTO_REVIEW_MODES)[number];
 export const PHOTO_REVIEW_STATES = ["pending", "approved", "rejected"] as const;
 export type PhotoReviewState = (typeof PHOTO_REVIEW_STATES)[number];
 
+/** Where a brand asks a proof of age (decision 185). */
+export const AGE_CHECK_MODES = ["off", "before_members_area", "before_photos"] as const;
+export type AgeCheckMode = (typeof AGE_CHECK_MODES)[number];
+
 export const brands = sqliteTable("brands", {
   id: integer("id").primaryKey(),
   hostname: text("hostname").notNull().unique(),
@@ -106,6 +110,14 @@ export const brands = sqliteTable("brands", {
    * approved it (its owner sees it at once); "after" shows it at once and still queues it for review.
    */
   photoReview: text("photo_review", { enum: PHOTO_REVIEW_MODES }).notNull().default("before"),
+  /**
+   * Age assurance (issue 27, decision 185): "before_members_area" asks a proof of 18+ before everything
+   * but the public pages, "before_photos" before unblurred/private photos and the chat; only for
+   * visitors from `age_check_countries`; a proof is honoured `age_check_days` days.
+   */
+  ageCheck: text("age_check", { enum: AGE_CHECK_MODES }).notNull().default("off"),
+  ageCheckCountries: json<string[]>("age_check_countries").notNull().default([]),
+  ageCheckDays: integer("age_check_days").notNull().default(365),
 });
 
 /** Clicks on a brand's cams promo, counted per day and placement (decision 160). */
@@ -1121,4 +1133,64 @@ export const appeals = sqliteTable(
     outcomeRef: text("outcome_ref"),
   },
   (t) => [uniqueIndex("appeals_decision").on(t.decisionId), index("appeals_queue").on(t.status, t.createdAt)],
+);
+
+// ─── Age assurance (issue 27, decision 185) ───
+
+/**
+ * The only thing kept of a proof of age: this member (or this visitor's browser, `subject` "v:" + the
+ * hash of its cookie) proved 18+ at `proved_at` by `method`, honoured until `valid_until`. No
+ * attestation, no identifier of the wallet or the document.
+ */
+export const ageProofs = sqliteTable("age_proofs", {
+  /** The member id, or "v:" + SHA-256 of a visitor's age cookie. */
+  subject: text("subject").primaryKey(),
+  method: text("method").notNull(),
+  provedAt: integer("proved_at").notNull(),
+  validUntil: integer("valid_until").notNull(),
+});
+
+/**
+ * A pending OpenID4VP request: `id` is its `state`, the nonce is good once (pending → used/refused,
+ * guarded). A refusal keeps only its reason, so the member can be told after "Continue".
+ */
+export const ageRequests = sqliteTable(
+  "age_requests",
+  {
+    id: text("id").primaryKey(),
+    nonce: text("nonce").notNull(),
+    subject: text("subject").notNull(),
+    brandId: integer("brand_id").notNull(),
+    country: text("country").notNull(),
+    /** Where the member returns afterwards (a same-site path). */
+    next: text("next").notNull().default("/members"),
+    status: text("status", { enum: ["pending", "used", "refused"] })
+      .notNull()
+      .default("pending"),
+    reason: text("reason"),
+    createdAt: integer("created_at").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("age_requests_subject").on(t.subject, t.createdAt), index("age_requests_expiry").on(t.expiresAt)],
+);
+
+/** Trusted age attestation providers' root certificates (DER, base64) from the Commission's list; empty until fetched. */
+export const ageTrustedRoots = sqliteTable("age_trusted_roots", {
+  id: text("id").primaryKey(),
+  der: text("der").notNull(),
+  fetchedAt: integer("fetched_at").notNull(),
+});
+
+/** Checks started, passed and refused per brand, country and UTC day (the console's dashboard). */
+export const ageCheckCounts = sqliteTable(
+  "age_check_counts",
+  {
+    brandId: integer("brand_id").notNull(),
+    country: text("country").notNull(),
+    day: text("day").notNull(),
+    started: integer("started").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+    refused: integer("refused").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.brandId, t.country, t.day] })],
 );

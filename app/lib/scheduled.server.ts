@@ -9,6 +9,7 @@ import { runNotificationSchedules } from "../models/notify.server";
 import { staleRequestsStatement } from "../models/directdebit.server";
 import { requeueStaleChecks } from "../models/payments.server";
 import { liftEndedRestrictions } from "../models/moderation.server";
+import { purgeAgeRequests } from "../models/age-purge.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -30,6 +31,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   if (controller?.cron === HOURLY_CRON) return;
   await purgeExpiredSessions(env.DB, now);
   await purgeExpiredTokens(env.DB, now);
+  // Age requests long expired and proofs past their validity (decision 185).
+  await purgeAgeRequests(env.DB, now);
   await getDb(env.DB).delete(schema.counters).where(lt(schema.counters.expiresAt, now));
   // Direct debit details that never became a mandate (the direct debit model decides which).
   await staleRequestsStatement(env.DB, now).run();

@@ -2,6 +2,7 @@
  * The purge of deleted accounts, kept apart from accounts.server.ts so the Cron Trigger (bundled by
  * wrangler with entry.worker.ts) pulls in no translations or other route code.
  */
+import { purgeAgeSubjects } from "./age-purge.server";
 import { and, inArray, isNotNull, lte } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { REACTIVATION_DAYS } from "../lib/constants";
@@ -40,6 +41,8 @@ export async function purgeDeletedAccounts(
     for (let i = 0; i < keys.length; i += 1000) await env.PHOTOS?.delete(keys.slice(i, i + 1000));
     // ON DELETE CASCADE removes profile, photos, likes, conversations, messages, ledger, codes, tokens.
     await db.delete(users).where(inArray(users.id, ids));
+    // A proof of age names its member by id without a foreign key (a visitor's names a cookie hash).
+    await purgeAgeSubjects(env.DB, ids);
     purged += ids.length;
   }
 }

@@ -122,9 +122,21 @@ export async function photoFor(
   photoId: string,
   asked: PhotoVariant,
   viewer: Viewer,
+  /** Age assurance's "before_photos" (decision 185): the viewer has no proof yet, so only public main photos unblurred. */
+  withoutAgeProof = false,
 ) {
   const facts = await photoFacts(env.DB, photoId, viewer);
-  const variant = facts && variantToServe(photoAccess(facts, viewer), asked);
+  let access = facts && photoAccess(facts, viewer);
+  if (
+    facts &&
+    access === "full" &&
+    withoutAgeProof &&
+    viewer?.id !== facts.ownerId &&
+    (facts.isPrivate || !facts.isMain)
+  ) {
+    access = "blur";
+  }
+  const variant = access && variantToServe(access, asked);
   if (!variant) return null;
   const object = await env.PHOTOS.get(photoKey(photoId, variant));
   return object ? { object, variant } : null;

@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { Funnel, RevenueChart } from "~/components/admin/Charts";
 import { money, percent } from "~/components/admin/labels";
-import { PERIODS, dashboard, type Figures } from "~/models/admin/dashboard.server";
+import { PERIODS, ageCheckFigures, dashboard, type Figures } from "~/models/admin/dashboard.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { consoleOverview } from "~/models/admin/overview.server";
 
@@ -18,11 +18,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const raw = new URL(request.url).searchParams.get("brand");
   const brandId = raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-  const [overview, board] = await Promise.all([
+  const [overview, board, ageChecks] = await Promise.all([
     consoleOverview(context.env.DB, operator.role),
     dashboard(context.env.DB, brandId),
+    ageCheckFigures(context.env.DB, brandId),
   ]);
-  return { overview, board, title: "Dashboard" };
+  return { overview, board, ageChecks, title: "Dashboard" };
 }
 
 type Row = { label: string; hint?: string; cells: (f: Figures) => React.ReactNode[] };
@@ -87,7 +88,7 @@ const ROWS: Row[] = [
 ];
 
 export default function AdminDashboard() {
-  const { overview, board } = useLoaderData<typeof loader>();
+  const { overview, board, ageChecks } = useLoaderData<typeof loader>();
   const f = board.figures;
   const scope =
     board.brandId === null ? "All brands" : (board.brands.find((b) => b.id === board.brandId)?.name ?? "Unknown brand");
@@ -234,6 +235,35 @@ export default function AdminDashboard() {
           </tbody>
         </table>
       </div>
+      {ageChecks.length ? (
+        <>
+          <h2>Age checks · 30 days</h2>
+          <div className="a-table-wrap">
+            <table className="a-table" data-testid="age-checks">
+              <thead>
+                <tr>
+                  <th>Brand</th>
+                  <th>Country</th>
+                  <th className="a-num">Started</th>
+                  <th className="a-num">Passed</th>
+                  <th className="a-num">Refused</th>
+                </tr>
+              </thead>
+              <tbody>
+                {ageChecks.map((r) => (
+                  <tr key={`${r.brandId}-${r.country}`}>
+                    <td>{board.brands.find((b) => b.id === r.brandId)?.name ?? r.brandId}</td>
+                    <td>{r.country}</td>
+                    <td className="a-num">{r.started.toLocaleString("en")}</td>
+                    <td className="a-num">{r.passed.toLocaleString("en")}</td>
+                    <td className="a-num">{r.refused.toLocaleString("en")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
       <p className="a-muted">
         Days are UTC days; “today” started at 00:00 UTC. Revenue is read from the payments and refunds themselves, per
         currency.

@@ -121,6 +121,10 @@ export const brands = [
       excludedNiches: ["gay"],
       excludedCountries: ["US"],
     },
+    // The demo of age assurance (decision 185): a proof of 18+ before the members area for these countries.
+    ageCheck: "before_members_area" as const,
+    ageCheckCountries: ["DE", "FR", "IT", "GB"],
+    ageCheckDays: 365,
   },
   {
     ...shared,

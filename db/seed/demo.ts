@@ -40,6 +40,7 @@ export function demoMembers(citiesByCountry: Map<string, City[]>, now: Date): Me
   const free = base(cityIn("NL", "Utrecht"), 34);
   const premium = base(cityIn("GB", "London"), 41);
   const fresh = base(cityIn("GB", "Manchester"), 27);
+  const age = base(cityIn("DE", "Berlin"), 38);
   return [
     {
       ...free,
@@ -100,6 +101,28 @@ export function demoMembers(citiesByCountry: Map<string, City[]>, now: Date): Me
         bodyType: "slim",
         signupReason: "fun",
         aboutMe: "",
+      },
+    },
+    // Herzklang asks a proof of age (decision 185): this member has none yet.
+    {
+      ...age,
+      brandId: 2,
+      language: "de",
+      index: 0,
+      email: "age@example.com",
+      paidUser: false,
+      status: "confirmed",
+      photoCount: 1,
+      createdAt: nowS - 10 * DAY,
+      lastSeenAt: nowS - 30 * MINUTE,
+      profile: {
+        ...age.profile,
+        name: "Jonas",
+        gender: "male",
+        hairColour: "blond",
+        bodyType: "average",
+        signupReason: "relationship",
+        aboutMe: "Ich koche gern, wandere am Wochenende und suche jemanden für lange Gespräche.",
       },
     },
   ];

@@ -40,6 +40,8 @@ describe("the cams promo block", () => {
         JSON.stringify(seeded.camsPromo),
       ),
       env.DB.prepare("DELETE FROM cams_promo_clicks"),
+      // The seed also asks DE visitors of Herzklang a proof of age (decision 185): not what is under test here.
+      env.DB.prepare("UPDATE brands SET age_check = 'off' WHERE id = ?1").bind(HERZKLANG),
     ]);
   });
 

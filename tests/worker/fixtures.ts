@@ -38,7 +38,7 @@ export function get(
 export function post(
   path: string,
   form: Record<string, string>,
-  init: { host?: string; cookie?: string; origin?: string } = {},
+  init: { host?: string; cookie?: string; origin?: string; country?: string } = {},
 ) {
   const host = init.host ?? "localhost";
   const headers: Record<string, string> = {
@@ -52,7 +52,8 @@ export function post(
     headers,
     body: new URLSearchParams(form),
     redirect: "manual",
-  });
+    cf: init.country ? { country: init.country } : undefined,
+  } as RequestInit);
 }
 
 let seq = 0;

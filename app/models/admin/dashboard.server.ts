@@ -239,3 +239,23 @@ export async function dashboard(d1: D1Database, brandId: number | null, now = no
     perBrand: brandRows.map((b) => ({ ...b, figures: byBrand.get(b.id)! })),
   };
 }
+
+export type AgeCheckRow = { brandId: number; country: string; started: number; passed: number; refused: number };
+
+/** Age checks (decision 185) started, passed and refused in the last 30 days, per brand and country. */
+export async function ageCheckFigures(d1: D1Database, brandId: number | null, now = nowS()): Promise<AgeCheckRow[]> {
+  const c = schema.ageCheckCounts;
+  const since = new Date((Math.floor(now / DAY_S) - DASHBOARD_DAYS + 1) * DAY_S * 1000).toISOString().slice(0, 10);
+  return getDb(d1)
+    .select({
+      brandId: c.brandId,
+      country: c.country,
+      started: sql<number>`SUM(${c.started})`.as("started"),
+      passed: sql<number>`SUM(${c.passed})`.as("passed"),
+      refused: sql<number>`SUM(${c.refused})`.as("refused"),
+    })
+    .from(c)
+    .where(brandId === null ? gte(c.day, since) : and(eq(c.brandId, brandId), gte(c.day, since)))
+    .groupBy(c.brandId, c.country)
+    .orderBy(c.brandId, c.country);
+}

@@ -1,0 +1,481 @@
+/**
+ * Age assurance (issue 27, decision 185): where a brand asks a proof of 18+, the gate sends members
+ * (and visitors) from the listed countries to /age-check; the EU age verification app (or, outside
+ * production, the development wallet) answers an OpenID4VP request at /age-check/response; what is
+ * kept is only "this subject proved 18+ on D by M, honoured until U".
+ */
+import { redirect } from "@remix-run/cloudflare";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
+import type { AgeCheckMode } from "../../db/schema";
+import { readCookie } from "~/lib/cookies.server";
+import { isDeployed, type Env } from "~/lib/env";
+import { randomId, sha256 } from "~/lib/password";
+import { safeRedirect } from "~/lib/request.server";
+import { renderSVG } from "uqr";
+import { verifyPresentation, type AgeRefusal } from "~/lib/age/mdoc.server";
+import { loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
+
+const { ageProofs, ageRequests, ageTrustedRoots, ageCheckCounts } = schema;
+
+/** The one method there is today; a second one (a commercial provider) would be another AgeVerifier. */
+export const EU_AV_METHOD = "eu_av_app";
+/** A request's nonce is good for this long (the member scans, the app asks, the member consents). */
+export const AGE_REQUEST_TTL_S = 10 * 60;
+/** The doctype and claim of the EU proof-of-age attestation (av-doc-technical-specification, Annex A). */
+export const AV_DOCTYPE = "eu.europa.ec.av.1";
+export const AV_DCQL_ID = "av";
+/** The direct_post body: a DeviceResponse is a few kilobytes; anything much larger is refused unread. */
+export const AGE_RESPONSE_MAX_BYTES = 32 * 1024;
+/** The visitor's own age cookie (a random id; its hash is the proof's subject). */
+export const AGE_VISITOR_COOKIE = "age_v";
+
+/**
+ * A second method plugs in here: it verifies what the member brings and says yes or why not. Today
+ * only the EU app's OpenID4VP/mdoc presentation does (decision 185 names the candidates).
+ */
+export interface AgeVerifier {
+  method: string;
+  verify(
+    input: string,
+    request: { nonce: string; clientId: string; responseUri: string; now: Date },
+  ): Promise<{ ok: true } | { ok: false; reason: AgeRefusal }>;
+}
+
+type BrandAge = { id: number; ageCheck: AgeCheckMode; ageCheckCountries: string[]; ageCheckDays: number };
+
+/** Cheap: no D1 read. Whether this brand asks visitors from this country at all. */
+export function ageCheckApplies(brand: BrandAge, country: string): boolean {
+  return brand.ageCheck !== "off" && brand.ageCheckCountries.includes(country);
+}
+
+// Never gated in "before_members_area" (docs/product.md §2's public pages): the landing, the landers'
+// public cards, log-in, sign-up, static pages, the mailed links, and the check itself.
+const OPEN_EXACT = new Set([
+  "/",
+  "/login",
+  "/signup",
+  "/complete-signup",
+  "/account-deleted",
+  "/unsubscribe",
+  "/lang-config",
+  "/complaints",
+  "/reactivate",
+  "/manifest.webmanifest",
+  "/offline",
+  "/healthz",
+  "/readyz",
+  "/2257",
+]);
+const OPEN_PREFIXES = [
+  "/age-check",
+  "/pages/",
+  "/landers/",
+  "/api/",
+  "/dev/",
+  "/activate",
+  "/reset-password",
+  "/mail-change",
+  "/statement/",
+  "/locales/",
+  "/sandbox/",
+];
+// The landers' public cards and their sign-up (/members/{id}/landing, landing2, landing3, signup).
+const LANDER_CARD = /^\/members\/[^/]+\/(landing[23]?|signup)(\/|$)/;
+const CHAT = /^\/(chats(\/|$)|members\/[^/]+\/chat$)/;
+
+/** The page a request is for: a single-fetch `.data` request counts as its page. */
+function pagePath(pathname: string): string {
+  const p = pathname.replace(/\.data$/, "").replace(/\/+$/, "");
+  return p === "" || p === "/_root" ? "/" : p;
+}
+
+/** Whether the mode gates this page (photos themselves are gated in their own route: photoNeedsProof). */
+export function isGatedPath(mode: AgeCheckMode, pathname: string): boolean {
+  const p = pagePath(pathname);
+  if (mode === "off") return false;
+  if (mode === "before_photos") return CHAT.test(p);
+  if (OPEN_EXACT.has(p) || LANDER_CARD.test(p)) return false;
+  return !OPEN_PREFIXES.some((prefix) => p === prefix.replace(/\/$/, "") || p.startsWith(prefix));
+}
+
+/** Whose proof counts: the member, or this browser's visitor cookie (null: it has none yet). */
+export async function ageSubject(request: Request, memberId: string | null): Promise<string | null> {
+  if (memberId) return memberId;
+  const v = readCookie(request, AGE_VISITOR_COOKIE);
+  return v && /^[A-Za-z0-9_-]{16,64}$/.test(v) ? `v:${await sha256(v)}` : null;
+}
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+export async function hasValidProof(d1: D1Database, subject: string, at = nowS()): Promise<boolean> {
+  const row = await getDb(d1)
+    .select({ subject: ageProofs.subject })
+    .from(ageProofs)
+    .where(and(eq(ageProofs.subject, subject), gt(ageProofs.validUntil, at)))
+    .get();
+  return !!row;
+}
+
+/**
+ * The gate (root loader; the photo route asks photoNeedsProof): a request for a gated page from a
+ * listed country without a valid proof goes to /age-check and comes back to where it was. No D1
+ * read unless the brand asks this country and the page is gated.
+ */
+export async function ageGate(
+  request: Request,
+  env: Pick<Env, "DB">,
+  o: { brand: BrandAge; memberId: string | null; country: string },
+): Promise<void> {
+  if (!ageCheckApplies(o.brand, o.country)) return;
+  const url = new URL(request.url);
+  if (!isGatedPath(o.brand.ageCheck, url.pathname)) return;
+  const subject = await ageSubject(request, o.memberId);
+  if (subject && (await hasValidProof(env.DB, subject))) return;
+  const next = pagePath(url.pathname) + url.search;
+  throw redirect(`/age-check?next=${encodeURIComponent(next)}`);
+}
+
+/** before_photos: an unblurred or private photo for someone from a listed country needs a proof. */
+export async function photoNeedsProof(
+  request: Request,
+  env: Pick<Env, "DB">,
+  o: { brand: BrandAge; memberId: string | null; country: string },
+): Promise<boolean> {
+  if (o.brand.ageCheck !== "before_photos" || !ageCheckApplies(o.brand, o.country)) return false;
+  const subject = await ageSubject(request, o.memberId);
+  return !(subject && (await hasValidProof(env.DB, subject)));
+}
+
+// ─── The request (OpenID4VP, request by value) ───
+
+export type AgeRequest = typeof ageRequests.$inferSelect;
+
+/** One more check started for this brand and country today (the console's dashboard). */
+const countStarted = (d1: D1Database, r: { brandId: number; country: string }) =>
+  getDb(d1)
+    .insert(ageCheckCounts)
+    .values({ brandId: r.brandId, country: r.country, day: new Date().toISOString().slice(0, 10), started: 1 })
+    .onConflictDoUpdate({
+      target: [ageCheckCounts.brandId, ageCheckCounts.country, ageCheckCounts.day],
+      set: { started: sql`${ageCheckCounts.started} + 1` },
+    });
+
+/**
+ * The subject's open request, or a fresh one (a reload of the page shows the same QR code while it
+ * is good). When the latest answer was refused (and is recent), its reason comes along once, so a
+ * member who returns from the app learns why. Counts a check started per brand and country.
+ */
+export async function openRequest(
+  d1: D1Database,
+  o: { subject: string; brandId: number; country: string; next: string },
+): Promise<{ req: AgeRequest; refused: AgeRefusal | null }> {
+  const db = getDb(d1);
+  const at = nowS();
+  const latest = await db
+    .select()
+    .from(ageRequests)
+    .where(and(eq(ageRequests.subject, o.subject), eq(ageRequests.brandId, o.brandId)))
+    .orderBy(desc(ageRequests.createdAt), sql`rowid DESC`)
+    .get();
+  if (latest?.status === "pending" && latest.expiresAt > at + 60 && latest.next === o.next) {
+    return { req: latest, refused: null };
+  }
+  const refused = latest?.status === "refused" && latest.expiresAt > at ? (latest.reason as AgeRefusal) : null;
+  const fresh: AgeRequest = {
+    id: randomId(16),
+    nonce: randomId(24),
+    subject: o.subject,
+    brandId: o.brandId,
+    country: o.country,
+    next: o.next,
+    status: "pending",
+    reason: null,
+    createdAt: at,
+    expiresAt: at + AGE_REQUEST_TTL_S,
+  };
+  await db.batch([db.insert(ageRequests).values(fresh), countStarted(d1, o)]);
+  return { req: fresh, refused };
+}
+
+/** The response_uri of a brand's site; the client id is its `redirect_uri:` form. */
+export const responseUriOf = (origin: string) => `${origin}/age-check/response`;
+export const clientIdOf = (responseUri: string) => `redirect_uri:${responseUri}`;
+
+const b64url = (text: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+
+/** The DCQL query: one ISO mdoc of the proof-of-age doctype, only its age_over_18. */
+export function dcqlQuery() {
+  return {
+    credentials: [
+      {
+        id: AV_DCQL_ID,
+        format: "mso_mdoc",
+        meta: { doctype_value: AV_DOCTYPE },
+        claims: [{ path: [AV_DOCTYPE, "age_over_18"] }],
+      },
+    ],
+  };
+}
+
+/**
+ * The authorization request, by value: an unsigned request object (the `redirect_uri:` client id
+ * prefix allows no signature) carried in `request`, and the link that opens the app.
+ */
+export function requestLink(origin: string, r: Pick<AgeRequest, "id" | "nonce">): string {
+  const responseUri = responseUriOf(origin);
+  const clientId = clientIdOf(responseUri);
+  const payload = {
+    response_type: "vp_token",
+    response_mode: "direct_post",
+    client_id: clientId,
+    response_uri: responseUri,
+    nonce: r.nonce,
+    state: r.id,
+    dcql_query: dcqlQuery(),
+  };
+  const jwt = `${b64url(JSON.stringify({ alg: "none", typ: "oauth-authz-req+jwt" }))}.${b64url(JSON.stringify(payload))}.`;
+  return `av://?${new URLSearchParams({ client_id: clientId, request: jwt })}`;
+}
+
+/** The request a link carries (the development wallet reads it as the app would); null if malformed. */
+export function parseRequestLink(
+  link: string,
+): { clientId: string; responseUri: string; nonce: string; state: string } | null {
+  try {
+    const q = link.includes("?") ? link.slice(link.indexOf("?") + 1) : link;
+    const params = new URLSearchParams(q);
+    const jwt = params.get("request") ?? "";
+    const body = jwt.split(".")[1] ?? "";
+    const json = JSON.parse(
+      new TextDecoder().decode(
+        Uint8Array.from(atob(body.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)),
+      ),
+    ) as Record<string, unknown>;
+    const { client_id, response_uri, nonce, state } = json;
+    if ([client_id, response_uri, nonce, state].some((v) => typeof v !== "string")) return null;
+    if (client_id !== params.get("client_id") || client_id !== clientIdOf(response_uri as string)) return null;
+    return {
+      clientId: client_id as string,
+      responseUri: response_uri as string,
+      nonce: nonce as string,
+      state: state as string,
+    };
+  } catch {
+    return null;
+  }
+}
+
+// ─── The response (direct_post) ───
+
+async function trustedRoots(env: Pick<Env, "DB" | "ENVIRONMENT">): Promise<Uint8Array[]> {
+  const rows = await getDb(env.DB).select({ der: ageTrustedRoots.der }).from(ageTrustedRoots);
+  const roots: Uint8Array[] = rows.map((r) => Uint8Array.from(atob(r.der), (c) => c.charCodeAt(0)));
+  // Outside production the development wallet's test root is trusted as well (docs: decision 185).
+  if (!isDeployed(env)) roots.push((await loadTestIssuer(env.DB)).rootDer);
+  return roots;
+}
+
+export type ResponseOutcome =
+  | { status: 200; redirectTo: string }
+  | { status: 400; error: "invalid_request"; reason?: AgeRefusal };
+
+/** The vp_token's one presentation for our DCQL id, or null when the shape is anything else. */
+function presentationOf(vpToken: string): string | null {
+  try {
+    const parsed = JSON.parse(vpToken) as unknown;
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+    const list = (parsed as Record<string, unknown>)[AV_DCQL_ID];
+    if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== "string" || !list[0]) return null;
+    return list[0];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A wallet's answer to request `state`. The request must be pending and unexpired; the presentation is
+ * verified against its nonce and our client id and response_uri; then, in one batch, the request goes
+ * pending → used (guarded) and only if that changed a row the proof is stored. A replay finds the
+ * request used (or another request's nonce) and stores nothing.
+ */
+export async function acceptResponse(
+  env: Pick<Env, "DB" | "ENVIRONMENT">,
+  origin: string,
+  form: { vpToken: string | null; state: string | null },
+): Promise<ResponseOutcome> {
+  if (!form.state || !form.vpToken || form.state.length > 64) return { status: 400, error: "invalid_request" };
+  const db = getDb(env.DB);
+  const at = nowS();
+  const req = await db.select().from(ageRequests).where(eq(ageRequests.id, form.state)).get();
+  if (!req || req.status !== "pending" || req.expiresAt <= at) return { status: 400, error: "invalid_request" };
+  const presentation = presentationOf(form.vpToken);
+  const responseUri = responseUriOf(origin);
+  const result = presentation
+    ? await verifyPresentation(presentation, {
+        nonce: req.nonce,
+        clientId: clientIdOf(responseUri),
+        responseUri,
+        now: new Date(at * 1000),
+        trustedRoots: await trustedRoots(env),
+      })
+    : ({ ok: false, reason: "malformed" } as const);
+  if (!result.ok) {
+    await env.DB.batch([
+      // oxlint-disable-next-line no-restricted-properties -- guards: pending → refused only from pending; the count follows on changes() = 1
+      env.DB.prepare(
+        "UPDATE age_requests SET status = 'refused', reason = ?2 WHERE id = ?1 AND status = 'pending'",
+      ).bind(req.id, result.reason),
+      // oxlint-disable-next-line no-restricted-properties -- counted once, only when the refusal above changed the request
+      env.DB.prepare(
+        `INSERT INTO age_check_counts (brand_id, country, day, refused) SELECT ?1, ?2, ?3, 1 WHERE changes() = 1
+         ON CONFLICT (brand_id, country, day) DO UPDATE SET refused = refused + 1`,
+      ).bind(req.brandId, req.country, new Date(at * 1000).toISOString().slice(0, 10)),
+    ]);
+    return { status: 400, error: "invalid_request", reason: result.reason };
+  }
+  const brand = await db
+    .select({ days: schema.brands.ageCheckDays })
+    .from(schema.brands)
+    .where(eq(schema.brands.id, req.brandId))
+    .get();
+  const validUntil = at + (brand?.days ?? 365) * 86_400;
+  const [flip] = await env.DB.batch<unknown>([
+    // oxlint-disable-next-line no-restricted-properties -- guards: the nonce is good once (pending → used, unexpired); the proof and count follow on changes() = 1
+    env.DB.prepare(
+      "UPDATE age_requests SET status = 'used' WHERE id = ?1 AND status = 'pending' AND expires_at > ?2",
+    ).bind(req.id, at),
+    // oxlint-disable-next-line no-restricted-properties -- stored only when the request above flipped (changes() = 1), same batch
+    env.DB.prepare(
+      `INSERT INTO age_proofs (subject, method, proved_at, valid_until) SELECT ?1, ?2, ?3, ?4 WHERE changes() = 1
+       ON CONFLICT (subject) DO UPDATE SET method = excluded.method, proved_at = excluded.proved_at, valid_until = excluded.valid_until`,
+    ).bind(req.subject, EU_AV_METHOD, at, validUntil),
+    // oxlint-disable-next-line no-restricted-properties -- counted once: only when the proof above was stored
+    env.DB.prepare(
+      `INSERT INTO age_check_counts (brand_id, country, day, passed) SELECT ?1, ?2, ?3, 1 WHERE changes() = 1
+       ON CONFLICT (brand_id, country, day) DO UPDATE SET passed = passed + 1`,
+    ).bind(req.brandId, req.country, new Date(at * 1000).toISOString().slice(0, 10)),
+  ]);
+  if ((flip as D1Result).meta.changes !== 1) return { status: 400, error: "invalid_request" };
+  return { status: 200, redirectTo: `${origin}/age-check?next=${encodeURIComponent(req.next)}` };
+}
+
+export type CheckResult =
+  | { kind: "passed"; next: string }
+  | { kind: "refused"; reason: AgeRefusal }
+  | { kind: "waiting" }
+  | { kind: "expired" };
+
+/** "Continue": what became of this subject's request (read on the server, so it works without JS). */
+export async function checkRequest(d1: D1Database, subject: string, state: string): Promise<CheckResult> {
+  const req = await getDb(d1)
+    .select()
+    .from(ageRequests)
+    .where(and(eq(ageRequests.id, state), eq(ageRequests.subject, subject)))
+    .get();
+  if (await hasValidProof(d1, subject))
+    return { kind: "passed", next: safeRedirect(req?.next ?? "/members", "/members") };
+  if (!req) return { kind: "expired" };
+  if (req.status === "refused") return { kind: "refused", reason: (req.reason ?? "malformed") as AgeRefusal };
+  if (req.expiresAt <= nowS()) return { kind: "expired" };
+  return { kind: "waiting" };
+}
+
+/** A new visitor age cookie (only where the check applies and no member is logged in): its Set-Cookie value. */
+function newVisitorCookie(): string {
+  return `${AGE_VISITOR_COOKIE}=${randomId(24)}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=${30 * 86_400}`;
+}
+
+// ─── The page ───
+
+export type AgeCheckPage =
+  | { kind: "done" }
+  | { kind: "cookie"; setCookie: string }
+  | { kind: "ask"; state: string; link: string; qr: string; refused: AgeRefusal | null };
+
+/**
+ * What /age-check shows: nothing (back to `next`) when the check does not apply or a proof is valid;
+ * otherwise the subject's open request as a link and a QR code (SVG, rendered here: no client code).
+ */
+export async function ageCheckPage(
+  request: Request,
+  env: Pick<Env, "DB">,
+  o: { brand: BrandAge; country: string; memberId: string | null; next: string; origin: string },
+): Promise<AgeCheckPage> {
+  if (!ageCheckApplies(o.brand, o.country)) return { kind: "done" };
+  const subject = await ageSubject(request, o.memberId);
+  if (!subject) return { kind: "cookie", setCookie: newVisitorCookie() };
+  if (await hasValidProof(env.DB, subject)) return { kind: "done" };
+  const { req, refused } = await openRequest(env.DB, {
+    subject,
+    brandId: o.brand.id,
+    country: o.country,
+    next: o.next,
+  });
+  const link = requestLink(o.origin, req);
+  return { kind: "ask", state: req.id, link, qr: renderSVG(link, { border: 2 }), refused };
+}
+
+/** "Continue" of this browser's member or visitor. */
+export async function continueCheck(
+  request: Request,
+  env: Pick<Env, "DB">,
+  o: { memberId: string | null; state: string },
+): Promise<CheckResult> {
+  const subject = await ageSubject(request, o.memberId);
+  if (!subject || !o.state || o.state.length > 64) return { kind: "expired" };
+  return checkRequest(env.DB, subject, o.state);
+}
+
+// ─── The development wallet (outside production only) ───
+
+export const WALLET_CHOICES = ["valid", "under_18", "expired", "wrong_issuer", "replayed"] as const;
+
+/**
+ * The development wallet's answer: a test attestation (or the previous presentation again) posted to
+ * the request's response_uri through the Worker itself, as the app would post it.
+ */
+export async function walletAnswer(
+  context: { env: Pick<Env, "DB">; deliver: (request: Request) => Promise<Response> },
+  host: string,
+  form: { request: string; answer: string; previous: string },
+): Promise<{ status: number; body: string; previous: string; returnTo: string | null; error: string | null }> {
+  const none = { status: 0, body: "", previous: form.previous, returnTo: null };
+  const req = parseRequestLink(form.request.trim());
+  if (!req) return { ...none, error: "That is not an age verification request." };
+  const target = new URL(req.responseUri);
+  if (target.host !== host) return { ...none, error: "The request's response_uri is not this site." };
+  const answer = WALLET_CHOICES.find((c) => c === form.answer);
+  if (!answer) return { ...none, error: "Choose an answer." };
+  if (answer === "replayed" && !form.previous)
+    return { ...none, error: "There is no previous presentation to replay." };
+  const presentation =
+    answer === "replayed"
+      ? form.previous
+      : await presentTestAttestation(await loadTestIssuer(context.env.DB), answer, {
+          nonce: req.nonce,
+          clientId: req.clientId,
+          responseUri: req.responseUri,
+          now: new Date(),
+        });
+  const res = await context.deliver(
+    new Request(req.responseUri, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Host: target.host },
+      body: new URLSearchParams({ vp_token: JSON.stringify({ [AV_DCQL_ID]: [presentation] }), state: req.state }),
+    }),
+  );
+  const body = await res.text();
+  let returnTo: string | null = null;
+  try {
+    const uri = (JSON.parse(body) as { redirect_uri?: unknown }).redirect_uri;
+    if (typeof uri === "string" && new URL(uri).host === host) returnTo = uri;
+  } catch {
+    // not JSON: shown as it is
+  }
+  return { status: res.status, body, previous: presentation, returnTo, error: null };
+}

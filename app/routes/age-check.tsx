@@ -1,0 +1,126 @@
+/**
+ * /age-check (decision 185): why a proof of 18+ is asked, the OpenID4VP request as a QR code (desktop)
+ * and an `av://` link (phone), and "Continue", which reads the result on the server and returns to
+ * `next`. Works without JavaScript; no client code of its own.
+ */
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "~/lib/i18n-react";
+import { pageContext } from "~/lib/page.server";
+import { readForm } from "~/lib/body.server";
+import { safeRedirect } from "~/lib/request.server";
+import { isDeployed } from "~/lib/env";
+import { linkOrigin } from "~/models/brand.server";
+import { getMember } from "~/models/session.server";
+import { ageCheckPage, continueCheck } from "~/models/age-check.server";
+import accountStyles from "~/styles/account.css";
+
+export const handle = { i18n: ["common", "age"] };
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { brand, t, country } = await pageContext(request, context, "age");
+  const url = new URL(request.url);
+  const next = safeRedirect(url.searchParams.get("next"), "/members");
+  const member = await getMember(request, context);
+  const page = await ageCheckPage(request, context.env, {
+    brand,
+    country,
+    memberId: member?.id ?? null,
+    next,
+    origin: linkOrigin(brand, context.env, request),
+  });
+  if (page.kind === "done") throw redirect(next);
+  // A visitor without the age cookie gets one first (the proof's subject), then sees this page.
+  if (page.kind === "cookie") throw redirect(url.pathname + url.search, { headers: { "Set-Cookie": page.setCookie } });
+  const devWallet = isDeployed(context.env)
+    ? null
+    : `/dev/age-wallet?${new URLSearchParams({ request: page.link, back: `/age-check?next=${encodeURIComponent(next)}` })}`;
+  return {
+    title: t("title"),
+    brandName: brand.name,
+    days: brand.ageCheckDays,
+    state: page.state,
+    link: page.link,
+    qr: page.qr,
+    next,
+    devWallet,
+    refused: page.refused ? `${t(`refused.${page.refused}`)} ${t("tryAgain")}` : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { t } = await pageContext(request, context, "age");
+  const form = await readForm(request, context);
+  const member = await getMember(request, context);
+  const result = await continueCheck(request, context.env, {
+    memberId: member?.id ?? null,
+    state: String(form.get("state") ?? ""),
+  });
+  if (result.kind === "passed") throw redirect(safeRedirect(form.get("next"), result.next));
+  const message =
+    result.kind === "refused"
+      ? `${t(`refused.${result.reason}`)} ${t("tryAgain")}`
+      : result.kind === "expired"
+        ? t("expired")
+        : t("waiting");
+  return { error: message };
+}
+
+export default function AgeCheck() {
+  const data = useLoaderData<typeof loader>();
+  const acted = useActionData<typeof action>();
+  const { t } = useTranslation("age");
+  return (
+    <div className="container container-narrow account-page age-check">
+      <h1>{t("title")}</h1>
+      {acted?.error || data.refused ? (
+        <p className="alert alert-danger" role="alert">
+          {acted?.error ?? data.refused}
+        </p>
+      ) : null}
+      <p>{t("why", { brand: data.brandName })}</p>
+      <p>
+        <strong>{t("learns")}</strong>
+      </p>
+      <div className="card age-request">
+        <div className="age-qr">
+          <p>{t("scan")}</p>
+          <div
+            className="age-qr-code"
+            role="img"
+            aria-label={t("qrLabel")}
+            dangerouslySetInnerHTML={{ __html: data.qr }}
+          />
+        </div>
+        <div className="age-link">
+          <p>{t("onPhone")}</p>
+          <a className="btn btn-primary" href={data.link}>
+            {t("openApp")}
+          </a>
+        </div>
+        {data.devWallet ? (
+          <p className="age-dev">
+            <a href={data.devWallet}>{t("devWallet")}</a>
+          </p>
+        ) : null}
+      </div>
+      <Form method="post" className="age-continue">
+        <input type="hidden" name="state" value={data.state} />
+        <input type="hidden" name="next" value={data.next} />
+        <p>{t("continueHint")}</p>
+        <button type="submit" className="btn btn-primary btn-lg">
+          {t("continue")}
+        </button>
+      </Form>
+      <h2>{t("getAppTitle")}</h2>
+      <p>
+        {t("getApp")}{" "}
+        <a href="https://ageverification.dev" rel="noopener noreferrer" target="_blank">
+          {t("getAppLink")}
+        </a>
+      </p>
+      <p className="text-muted">{t("stored", { days: data.days })}</p>
+    </div>
+  );
+}

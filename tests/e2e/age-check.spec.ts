@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { E2E_PORT, openE2eDb, type E2eDb } from "./support/db";
+import { login } from "./support/login";
+import { shot } from "./support/shots";
+
+/**
+ * Age assurance (decision 185): Herzklang (de.localhost) asks visitors from FR a proof of 18+ before
+ * the members area. The demo member age@example.com logs in, is asked, answers with the development
+ * wallet and lands where they were going; with JavaScript and without; an "under 18" answer is refused
+ * with its reason after Continue.
+ */
+test.describe.configure({ mode: "serial" }); // one demo member, reset before each run
+const HERZKLANG = `http://de.localhost:${E2E_PORT}`;
+const AGE_MEMBER = { email: "age@example.com", password: "Demo-pass-2026" };
+
+let db: E2eDb;
+test.beforeAll(async () => {
+  db = await openE2eDb();
+});
+test.beforeEach(async () => {
+  // The demo member starts unverified every run.
+  await db.DB.prepare("DELETE FROM age_proofs WHERE subject = (SELECT id FROM users WHERE email = ?1)")
+    .bind(AGE_MEMBER.email)
+    .run();
+});
+
+async function fromFrance(browser: Browser, js: boolean): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: js });
+  await context.addCookies([
+    { name: "entry_ok", value: "1", url: HERZKLANG },
+    { name: "dev_country", value: "FR", url: HERZKLANG },
+  ]);
+  const page = await context.newPage();
+  await login(page, AGE_MEMBER.email, AGE_MEMBER.password, HERZKLANG);
+  return page;
+}
+
+/** The page's own texts, in the language it is shown in. */
+async function ageTexts(page: Page) {
+  const lng = (await page.locator("html").getAttribute("lang")) ?? "en";
+  return JSON.parse(readFileSync(`locales/${lng}/age.json`, "utf8")) as {
+    title: string;
+    devWallet: string;
+    refused: Record<string, string>;
+  };
+}
+
+async function askedForMembers(page: Page) {
+  await page.goto(`${HERZKLANG}/members`);
+  await expect(page).toHaveURL(`${HERZKLANG}/age-check?next=%2Fmembers`);
+  const t = await ageTexts(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.title);
+  return t;
+}
+
+async function answerWithWallet(page: Page, t: { devWallet: string }, answer: string) {
+  await page.getByRole("link", { name: t.devWallet }).click();
+  await expect(page).toHaveURL(/\/dev\/age-wallet\?/);
+  await expect(page.locator('textarea[name="request"]')).toHaveValue(/^av:\/\/\?client_id=redirect_uri%3A/);
+  await page.locator(`input[name="answer"][value="${answer}"]`).check();
+  await page.getByRole("button", { name: "Send to the site" }).click();
+}
+
+for (const js of [true, false]) {
+  test(`a visitor from FR logs in on Herzklang, proves 18+ with the wallet and lands in the members area${js ? "" : " (no JavaScript)"}`, async ({
+    browser,
+  }) => {
+    const page = await fromFrance(browser, js);
+    const t = await askedForMembers(page);
+    await expect(page.locator(".age-qr-code svg")).toBeVisible(); // desktop: the QR code
+    if (js) await shot(page, "age-check");
+    await answerWithWallet(page, t, "valid");
+    await expect(page.locator('[data-status="200"]')).toContainText("Accepted by the site.");
+    await page.getByRole("link", { name: "Return to the site" }).click();
+    await expect(page).toHaveURL(`${HERZKLANG}/members`);
+    // The proof holds on the next page too.
+    await page.goto(`${HERZKLANG}/likes`);
+    await expect(page).not.toHaveURL(/age-check/);
+    await page.context().close();
+  });
+}
+
+test("an under-18 answer is refused and the member is told why on return", async ({ browser }) => {
+  const page = await fromFrance(browser, false);
+  const t = await askedForMembers(page);
+  await answerWithWallet(page, t, "under_18");
+  await expect(page.locator('[data-status="400"]')).toContainText("under_18");
+  await page.getByRole("link", { name: "Return to the site" }).click();
+  await expect(page).toHaveURL(`${HERZKLANG}/age-check?next=%2Fmembers`);
+  // Back from the app: the page says why, and shows a fresh request to try again.
+  await expect(page.locator(".alert-danger")).toContainText(t.refused.under_18!);
+  await shot(page, "age-check-refused");
+  // Still not in.
+  await page.goto(`${HERZKLANG}/members`);
+  await expect(page).toHaveURL(/\/age-check\?next=/);
+  await page.context().close();
+});

@@ -1,0 +1,291 @@
+/**
+ * Age assurance (issue 27, decision 185): the gate per mode and country, the OpenID4VP response
+ * (good once, for its own request only), refusals shown after "Continue", and bodies that store nothing.
+ * The mdoc verification itself is tested where it is built (app/lib/age/mdoc.server.ts).
+ */
+import { env, SELF } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
+import { photoKey } from "../../app/models/photos.server";
+import { parseRequestLink } from "../../app/models/age-check.server";
+import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
+import { loadTestIssuer, presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
+import deAge from "../../locales/de/age.json";
+
+const HERZKLANG = 2;
+const de = { host: "de.localhost" };
+const DAY_MS = 86_400_000;
+
+async function setMode(mode: string, countries = ["DE", "FR", "IT", "GB"], days = 365) {
+  await env.DB.prepare("UPDATE brands SET age_check = ?2, age_check_countries = ?3, age_check_days = ?4 WHERE id = ?1")
+    .bind(HERZKLANG, mode, JSON.stringify(countries), days)
+    .run();
+}
+
+async function herzklangMember() {
+  const m = await createMember({ brandId: HERZKLANG, country: "DE", language: "de" });
+  return { ...m, cookie: await sessionCookie(m.id) };
+}
+
+/** The request the /age-check page shows this browser (the `av://` link), as the app reads it. */
+async function openRequest(cookie: string, country = "FR") {
+  const res = await get("/age-check?next=%2Fmembers", { ...de, cookie, country });
+  expect(res.status).toBe(200);
+  const html = await res.text();
+  const href = /href="(av:\/\/[^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+  expect(href).toBeTruthy();
+  const req = parseRequestLink(href!);
+  expect(req).not.toBeNull();
+  return req!;
+}
+
+async function present(answer: WalletAnswer, req: { nonce: string; clientId: string; responseUri: string }) {
+  return presentTestAttestation(await loadTestIssuer(env.DB), answer, { ...req, now: new Date() });
+}
+
+function respond(presentation: string, state: string) {
+  return post("/age-check/response", { vp_token: JSON.stringify({ av: [presentation] }), state }, de);
+}
+
+async function proofs(subject: string) {
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM age_proofs WHERE subject = ?1")
+    .bind(subject)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+async function statusOf(state: string) {
+  return (await env.DB.prepare("SELECT status FROM age_requests WHERE id = ?1").bind(state).first<{ status: string }>())
+    ?.status;
+}
+
+describe("age assurance", () => {
+  beforeEach(() => setMode("before_members_area"));
+  afterEach(() => vi.useRealTimers());
+
+  it("a Herzklang member from FR sees the check instead of /members until verified; from NL not", async () => {
+    const m = await herzklangMember();
+    const asked = await get("/members", { ...de, cookie: m.cookie, country: "FR" });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("Location")).toBe("/age-check?next=%2Fmembers");
+    // A single-fetch navigation is gated the same way.
+    const data = await get("/members.data", { ...de, cookie: m.cookie, country: "FR" });
+    expect([202, 204, 302]).toContain(data.status);
+    expect((await get("/members", { ...de, cookie: m.cookie, country: "NL" })).status).toBe(200);
+    // The public pages stay open.
+    for (const path of ["/", "/login", "/pages/privacy", "/age-check?next=%2Fmembers"]) {
+      const res = await get(path, { ...de, cookie: m.cookie, country: "FR" });
+      expect(res.headers.get("Location") ?? "", path).not.toMatch(/^\/age-check/);
+    }
+
+    const req = await openRequest(m.cookie);
+    expect(req.clientId).toBe("redirect_uri:http://de.localhost/age-check/response");
+    const ok = await respond(await present("valid", req), req.state);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ redirect_uri: "http://de.localhost/age-check?next=%2Fmembers" });
+    expect((await get("/members", { ...de, cookie: m.cookie, country: "FR" })).status).toBe(200);
+    // Continue returns to where the member was.
+    const cont = await post("/age-check", { state: req.state, next: "/members?page=2" }, { ...de, cookie: m.cookie });
+    expect(cont.status).toBe(302);
+    expect(cont.headers.get("Location")).toBe("/members?page=2");
+    // Only same-site paths.
+    const away = await post("/age-check", { state: req.state, next: "//evil.test/x" }, { ...de, cookie: m.cookie });
+    expect(away.headers.get("Location")).toBe("/members");
+  });
+
+  it("a proof is honoured on every later session until its validity ends (controlled clock)", async () => {
+    const start = Date.now() - 400 * DAY_MS;
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    const m = await herzklangMember();
+    const req = await openRequest(m.cookie);
+    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+
+    vi.setSystemTime(start + 364 * DAY_MS);
+    const later = await sessionCookie(m.id);
+    expect((await get("/members", { ...de, cookie: later, country: "IT" })).status).toBe(200);
+
+    vi.setSystemTime(start + 366 * DAY_MS);
+    const after = await sessionCookie(m.id);
+    const asked = await get("/members", { ...de, cookie: after, country: "IT" });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("Location")).toMatch(/^\/age-check\?next=/);
+  });
+
+  it("a replayed presentation is refused: on its own request and on another one; nothing more stored", async () => {
+    const a = await herzklangMember();
+    const reqA = await openRequest(a.cookie);
+    const presentation = await present("valid", reqA);
+    expect((await respond(presentation, reqA.state)).status).toBe(200);
+    expect(await proofs(a.id)).toBe(1);
+
+    const again = await respond(presentation, reqA.state);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: "invalid_request" });
+
+    const b = await herzklangMember();
+    const reqB = await openRequest(b.cookie);
+    const stolen = await respond(presentation, reqB.state);
+    expect(stolen.status).toBe(400);
+    expect(await stolen.json()).toEqual({ error: "invalid_request", error_description: "nonce" });
+    expect(await proofs(b.id)).toBe(0);
+    expect((await get("/members", { ...de, cookie: b.cookie, country: "FR" })).status).toBe(302);
+  });
+
+  it("the console counts checks started, passed and refused per brand and country, each once", async () => {
+    const figures = async () =>
+      (await ageCheckFigures(env.DB, HERZKLANG)).find((r) => r.country === "GB") ?? {
+        started: 0,
+        passed: 0,
+        refused: 0,
+      };
+    const before = await figures();
+    const a = await herzklangMember();
+    const req = await openRequest(a.cookie, "GB");
+    await openRequest(a.cookie, "GB"); // a reload shows the same request: no second start
+    const presentation = await present("valid", req);
+    await respond(presentation, req.state);
+    await respond(presentation, req.state); // the replay counts nothing
+    const b = await herzklangMember();
+    const reqB = await openRequest(b.cookie, "GB");
+    await respond(await present("under_18", reqB), reqB.state);
+    const after = await figures();
+    expect([after.started - before.started, after.passed - before.passed, after.refused - before.refused]).toEqual([
+      2, 1, 1,
+    ]);
+  });
+
+  it("a wrong state, a malformed or a huge body is a 4xx and stores nothing", async () => {
+    const m = await herzklangMember();
+    const req = await openRequest(m.cookie);
+    const valid = await present("valid", req);
+
+    expect((await respond(valid, "no-such-state")).status).toBe(400);
+    expect((await respond(valid, "")).status).toBe(400);
+    const json = await SELF.fetch("http://de.localhost/age-check/response", {
+      method: "POST",
+      headers: { Host: "de.localhost", "Content-Type": "application/json" },
+      body: JSON.stringify({ vp_token: { av: [valid] }, state: req.state }),
+    });
+    expect(json.status).toBe(400);
+    const huge = await post("/age-check/response", { vp_token: "x".repeat(64 * 1024), state: req.state }, de);
+    expect(huge.status).toBe(413);
+    expect(await statusOf(req.state)).toBe("pending");
+    expect(await proofs(m.id)).toBe(0);
+
+    // Not the DCQL shape: refused (the request is spent), nothing stored.
+    const bad = await post("/age-check/response", { vp_token: '{"av":"not-a-list"}', state: req.state }, de);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "invalid_request", error_description: "malformed" });
+    expect(await proofs(m.id)).toBe(0);
+    // A GET is no answer.
+    expect((await get("/age-check/response", de)).status).toBe(405);
+  });
+
+  it("an under-18 answer is refused and the member is told why after Continue, in their language", async () => {
+    const m = await herzklangMember();
+    const req = await openRequest(m.cookie);
+    const refused = await respond(await present("under_18", req), req.state);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: "invalid_request", error_description: "under_18" });
+    expect(await statusOf(req.state)).toBe("refused");
+
+    const cont = await post(
+      "/age-check",
+      { state: req.state, next: "/members" },
+      { ...de, cookie: m.cookie, country: "FR" },
+    );
+    expect(cont.status).toBe(200);
+    const html = await cont.text();
+    expect(html).toContain(deAge.refused.under_18);
+    expect(await proofs(m.id)).toBe(0);
+    // A fresh request is shown to try again.
+    expect(html).not.toContain(`state" value="${req.state}"`);
+
+    // Before the app answered: "waiting", nothing passes.
+    const req2 = await openRequest(m.cookie);
+    const waiting = await post(
+      "/age-check",
+      { state: req2.state, next: "/members" },
+      { ...de, cookie: m.cookie, country: "FR" },
+    );
+    expect(await waiting.text()).toContain(deAge.waiting);
+  });
+
+  it("an expired attestation and an untrusted issuer are refused with their reasons", async () => {
+    for (const [answer, reason] of [
+      ["expired", "expired"],
+      ["wrong_issuer", "issuer"],
+    ] as const) {
+      const m = await herzklangMember();
+      const req = await openRequest(m.cookie);
+      const res = await respond(await present(answer, req), req.state);
+      expect(await res.json()).toEqual({ error: "invalid_request", error_description: reason });
+      expect(await proofs(m.id)).toBe(0);
+      // Back on the page (as the app's return or a reload): the reason, once, with a fresh request.
+      const back = await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" });
+      expect(await back.text()).toContain(deAge.refused[reason]);
+      const again = await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" });
+      expect(await again.text()).not.toContain(deAge.refused[reason]);
+    }
+  });
+
+  it("before_photos gates the chat, not the members area; an off brand is unaffected", async () => {
+    await setMode("before_photos");
+    const m = await herzklangMember();
+    expect((await get("/members", { ...de, cookie: m.cookie, country: "FR" })).status).toBe(200);
+    const chats = await get("/chats", { ...de, cookie: m.cookie, country: "FR" });
+    expect(chats.status).toBe(302);
+    expect(chats.headers.get("Location")).toBe("/age-check?next=%2Fchats");
+
+    await setMode("off");
+    expect((await get("/chats", { ...de, cookie: m.cookie, country: "FR" })).status).toBe(200);
+    expect((await get("/members", { ...de, cookie: m.cookie, country: "FR" })).status).toBe(200);
+    // The page itself sends back where it was when the brand does not ask.
+    const page = await get("/age-check?next=%2Fchats", { ...de, cookie: m.cookie, country: "FR" });
+    expect(page.headers.get("Location")).toBe("/chats");
+
+    // Amora asks nobody.
+    const amora = await createMember({ country: "FR" });
+    expect((await get("/members", { cookie: await sessionCookie(amora.id), country: "FR" })).status).toBe(200);
+  });
+
+  it("before_photos: a paying member without a proof sees others' non-main photos blurred, with a proof in full", async () => {
+    await setMode("before_photos");
+    const owner = await createMember({ brandId: HERZKLANG, country: "DE" });
+    const [main, second] = [`age-main-${owner.id}`, `age-second-${owner.id}`];
+    await env.DB.batch([
+      photoRow(owner.id, main),
+      photoRow(owner.id, second),
+      env.DB.prepare("UPDATE profiles SET main_photo_id = ?2 WHERE user_id = ?1").bind(owner.id, main),
+    ]);
+    for (const id of [main, second]) {
+      for (const v of ["full", "thumb", "blur"] as const) await env.PHOTOS.put(photoKey(id, v), v);
+    }
+    const viewer = await createMember({ brandId: HERZKLANG, country: "DE", paidUser: true });
+    const cookie = await sessionCookie(viewer.id);
+    const variant = async (id: string, country: string) =>
+      (await get(`/photos/${id}/full`, { ...de, cookie, country })).headers.get("X-Photo-Variant");
+    expect(await variant(main, "FR")).toBe("full"); // a public main photo is the public card
+    expect(await variant(second, "FR")).toBe("blur");
+    expect(await variant(second, "NL")).toBe("full");
+    const req = await openRequest(cookie);
+    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    expect(await variant(second, "FR")).toBe("full");
+  });
+
+  it("a visitor gets an age cookie of its own, and its proof counts for that browser only", async () => {
+    const first = await get("/age-check?next=%2Fmembers", { ...de, country: "FR" });
+    expect(first.status).toBe(302);
+    const cookie = first.headers.get("Set-Cookie")!.split(";")[0]!;
+    expect(cookie).toMatch(/^age_v=/);
+    const req = await openRequest(cookie);
+    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    const subject = await env.DB.prepare(
+      "SELECT subject FROM age_proofs WHERE subject LIKE 'v:%' ORDER BY proved_at DESC",
+    ).first<{
+      subject: string;
+    }>();
+    // Only a hash of the cookie is kept, never the cookie itself.
+    expect(subject!.subject).not.toContain(cookie.slice("age_v=".length));
+  });
+});
