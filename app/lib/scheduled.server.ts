@@ -10,6 +10,7 @@ import { staleRequestsStatement } from "../models/directdebit.server";
 import { requeueStaleChecks } from "../models/payments.server";
 import { liftEndedRestrictions } from "../models/moderation.server";
 import { purgeAgeRequests } from "../models/age-purge.server";
+import { refreshTrustedList } from "../models/age-trust.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -33,6 +34,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await purgeExpiredTokens(env.DB, now);
   // Age requests long expired and proofs past their validity (decision 185).
   await purgeAgeRequests(env.DB, now);
+  // The age attestation providers we trust, checked and kept for the day's verifications (decision 185).
+  await refreshTrustedList(env, when);
   await getDb(env.DB).delete(schema.counters).where(lt(schema.counters.expiresAt, now));
   // Direct debit details that never became a mandate (the direct debit model decides which).
   await staleRequestsStatement(env.DB, now).run();

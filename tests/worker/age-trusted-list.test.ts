@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { verifyPresentation } from "~/lib/age/mdoc.server";
 import { loadTestIssuer, makeIssuer, presentTestAttestation, type TestIssuer } from "~/lib/age/test-issuer.server";
 import { excC14n, parseXml, readTrustedList, type XmlElement } from "~/lib/age/trusted-list.server";
+import { refreshTrustedList } from "~/models/age-trust.server";
 
 // The trusted list of attestation providers (ETSI TS 119 612) and its enveloped signature (decision 184).
 const NOW = new Date("2026-11-24T12:00:00Z");
@@ -121,5 +122,41 @@ describe("age trusted list", () => {
     // Unsigned: the signature removed altogether.
     const unsigned = xml.replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, "");
     expect(await readTrustedList(unsigned, opts)).toEqual({ ok: false, reason: "malformed" });
+  });
+
+  it("the daily refresh keeps a checked list's providers and keeps the last good list when a new one fails", async () => {
+    const signer = await makeIssuer("List signer");
+    const issuer = await loadTestIssuer(env.DB);
+    const old = await makeIssuer("Old");
+    const xml = await signedList(signer, issuer.rootDer, old.rootDer);
+    const config = {
+      DB: env.DB,
+      AGE_TRUSTED_LIST_URL: "https://list.test/av.xml",
+      AGE_TRUSTED_LIST_SIGNERS: b64(signer.signerDer),
+    };
+    const stored = async () => (await env.DB.prepare("SELECT der, fetched_at FROM age_trusted_roots").all()).results;
+    const serve =
+      (body: string, status = 200) =>
+      async () =>
+        new Response(body, { status });
+
+    expect(await refreshTrustedList({ DB: env.DB }, NOW, serve(xml))).toBe("not_configured");
+    expect(await refreshTrustedList(config, NOW, serve(xml))).toBe("stored");
+    expect(await stored()).toEqual([{ der: b64(issuer.rootDer), fetched_at: Math.floor(NOW.getTime() / 1000) }]);
+    // Each failure leaves the list of the last good day in place.
+    const later = new Date("2026-11-25T12:00:00Z");
+    expect(
+      await refreshTrustedList(config, later, serve(xml.replace("Svcstatus/withdrawn", "Svcstatus/granted"))),
+    ).toBe("signature");
+    expect(await refreshTrustedList(config, later, serve("", 503))).toBe("unreachable");
+    expect(
+      await refreshTrustedList({ ...config, AGE_TRUSTED_LIST_SIGNERS: b64(old.signerDer) }, later, serve(xml)),
+    ).toBe("signer");
+    expect(
+      await refreshTrustedList(config, later, async () => {
+        throw new Error("offline");
+      }),
+    ).toBe("unreachable");
+    expect(await stored()).toEqual([{ der: b64(issuer.rootDer), fetched_at: Math.floor(NOW.getTime() / 1000) }]);
   });
 });
