@@ -18,6 +18,7 @@ const LIVE: OperatorArea[] = [
   "members",
   "payments",
   "codes",
+  "brands",
   "reports",
   "photos",
   "appeals",
