@@ -56,7 +56,7 @@ export default function AdminBrands() {
                   <a href={`/admin/brands/${b.id}`}>{b.name}</a>
                   {b.isDefault ? <span className="a-badge"> default</span> : null}
                 </td>
-                <td>
+                <td className="a-host">
                   <code>{b.hostname}</code>
                 </td>
                 <td>{NICHES[b.niche as keyof typeof NICHES] ?? b.niche}</td>

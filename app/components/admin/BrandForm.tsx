@@ -82,7 +82,7 @@ function Field<Row>({ f, name, value, error }: { f: FormField<Row>; name: string
       />
     );
   return (
-    <div className={f.kind === "lines" || f.kind === "long" ? "a-field a-field-wide" : "a-field"}>
+    <div className={f.wide || f.kind === "lines" || f.kind === "long" ? "a-field a-field-wide" : "a-field"}>
       <label htmlFor={id}>{f.label}</label>
       {input}
       {hint}

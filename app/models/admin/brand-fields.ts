@@ -28,6 +28,8 @@ export type FormField<Row> = {
   schema: z.ZodTypeAny;
   /** A new brand starts with this field empty instead of the default brand's value. */
   blankWhenNew?: boolean;
+  /** Takes the fieldset's whole width (long lists). */
+  wide?: boolean;
 };
 export type BrandField = FormField<Brand>;
 export type CompanyField = FormField<Company>;
@@ -252,6 +254,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         label: "Countries served",
         hint: "ISO codes, comma separated.",
         kind: "list",
+        wide: true,
         toForm: (b) => list(b.countries),
         schema: countryList(250).refine((l) => l.length > 0, "At least one country."),
       },
@@ -315,6 +318,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         label: "Countries that see the site-entry popup",
         hint: "ISO codes, comma separated; empty = nowhere.",
         kind: "list",
+        wide: true,
         toForm: (b) => list(b.siteEntryCountries),
         schema: countryList(250),
       },
