@@ -301,7 +301,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
       {
         name: "signupCredits",
         label: "Sign-up credits",
-        hint: "Credits a new member gets on activation.",
+        hint: "Credits a new member gets at sign-up.",
         kind: "int",
         toForm: (b) => String(b.signupCredits),
         schema: credits,
