@@ -1,7 +1,8 @@
 /**
  * Brands: one deployment, many hostnames. Resolves the brand of a request and shapes its settings
- * for /api/settings.php. Brands change rarely, so each isolate caches them for a minute: a page
- * load costs no D1 round trip for its brand.
+ * for /api/settings.php. Brands change rarely, so each isolate caches them for BRAND_CACHE_MS: a page
+ * load costs no D1 round trip for its brand. A console save clears its own isolate's copy at once
+ * (`forgetBrands`); every other isolate reloads within BRAND_CACHE_MS (decision 181).
  */
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
@@ -12,8 +13,27 @@ export type Brand = typeof schema.brands.$inferSelect;
 export type Company = typeof schema.companies.$inferSelect;
 export type BrandWithCompany = Brand & { company: Company };
 
-const CACHE_MS = 60_000;
+/** How stale another isolate's brands may be after a console save: one small D1 read per isolate this often (decision 181). */
+export const BRAND_CACHE_MS = 10_000;
 let cache: { at: number; byHost: Map<string, BrandWithCompany>; fallback: BrandWithCompany } | null = null;
+
+let generation = 0;
+
+/** Drops this isolate's copy: the next request reads the brands again (after a console save). */
+export function forgetBrands() {
+  cache = null;
+  generation++;
+}
+
+/** This isolate's brands, read again when older than BRAND_CACHE_MS (tests, ENVIRONMENT=test, always read). */
+async function cached(env: Pick<Env, "DB" | "ENVIRONMENT">) {
+  if (cache && Date.now() - cache.at <= BRAND_CACHE_MS && env.ENVIRONMENT !== "test") return cache;
+  const started = generation;
+  const fresh = await loadAll(env.DB);
+  // A read that began before a save in this isolate may hold the old rows: use it once, keep it not.
+  if (started === generation) cache = fresh;
+  return fresh;
+}
 
 /**
  * The origin every mailed link starts with (docs/architecture.md §5, decision 085): the brand's configured
@@ -50,15 +70,14 @@ export async function getBrandByHost(
   env: Pick<Env, "DB" | "ENVIRONMENT">,
   host: string | null,
 ): Promise<BrandWithCompany> {
-  if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
+  const c = await cached(env);
   const hostname = (host ?? "").toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
-  return cache.byHost.get(hostname) ?? cache.byHost.get(hostname.replace(/^www\./, "")) ?? cache.fallback;
+  return c.byHost.get(hostname) ?? c.byHost.get(hostname.replace(/^www\./, "")) ?? c.fallback;
 }
 
 /** Every brand with its company, by id (the console works across brands; same per-isolate cache). */
 export async function brandsById(env: Pick<Env, "DB" | "ENVIRONMENT">): Promise<Map<number, BrandWithCompany>> {
-  if (!cache || Date.now() - cache.at > CACHE_MS || env.ENVIRONMENT === "test") cache = await loadAll(env.DB);
-  return new Map([...cache.byHost.values()].map((b) => [b.id, b]));
+  return new Map([...(await cached(env)).byHost.values()].map((b) => [b.id, b]));
 }
 
 /** A brand by its id (the console acts for members of every brand), from the same cache; null if unknown. */

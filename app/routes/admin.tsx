@@ -19,6 +19,7 @@ const LIVE: OperatorArea[] = [
   "payments",
   "codes",
   "packages",
+  "brands",
   "reports",
   "photos",
   "appeals",

@@ -12,6 +12,7 @@ const NAV: { area: string; to: string; label: string }[] = [
   { area: "payments", to: "/admin/payments", label: "Payments" },
   { area: "codes", to: "/admin/codes", label: "Codes" },
   { area: "packages", to: "/admin/packages", label: "Packages" },
+  { area: "brands", to: "/admin/brands", label: "Brands" },
   { area: "audit", to: "/admin/audit", label: "Audit log" },
   { area: "operators", to: "/admin/operators", label: "Operators" },
 ];

@@ -36,6 +36,7 @@ export const OPERATOR_AREAS = {
   payments: ["finance", "admin"],
   codes: ["finance", "admin"],
   packages: ["admin"],
+  brands: ["admin"],
   audit: ["admin"],
   operators: ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;

@@ -4,22 +4,14 @@
  * through the payments model (operatorRefund), the VAT through its vatLineOf (the receipt's).
  */
 import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { z } from "zod";
 import { getDb, schema } from "../../../db/client";
 import type { BrandWithCompany } from "../brand.server";
 import { vatLineOf, type PaymentRow } from "../payments.server";
 
 export const PAYMENTS_PAGE = 50;
 
-/** An amount typed as "12", "12.5" or "12,50", in minor units (exact: no float arithmetic). */
-export const amountCentsSchema = z
-  .string()
-  .trim()
-  .regex(/^\d{1,7}(?:[.,]\d{1,2})?$/, "Write an amount such as 12.50")
-  .transform((v) => {
-    const [whole, frac = ""] = v.split(/[.,]/) as [string, string?];
-    return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
-  });
+/** An amount typed as "12", "12.5" or "12,50", in minor units (exact: no float arithmetic); in app/lib for the brand form. */
+export { amountCentsSchema } from "~/lib/amount";
 
 export const PAYMENT_STATUSES = schema.payments.status.enumValues;
 
