@@ -18,6 +18,7 @@ const LIVE: OperatorArea[] = [
   "members",
   "payments",
   "codes",
+  "campaigns",
   "reports",
   "photos",
   "appeals",

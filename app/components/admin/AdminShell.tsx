@@ -11,6 +11,7 @@ const NAV: { area: string; to: string; label: string }[] = [
   { area: "transparency", to: "/admin/transparency", label: "Transparency" },
   { area: "payments", to: "/admin/payments", label: "Payments" },
   { area: "codes", to: "/admin/codes", label: "Codes" },
+  { area: "campaigns", to: "/admin/campaigns", label: "Campaigns" },
   { area: "audit", to: "/admin/audit", label: "Audit log" },
   { area: "operators", to: "/admin/operators", label: "Operators" },
 ];

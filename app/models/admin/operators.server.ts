@@ -35,6 +35,7 @@ export const OPERATOR_AREAS = {
   members: ["support", "admin"],
   payments: ["finance", "admin"],
   codes: ["finance", "admin"],
+  campaigns: ["support", "admin"],
   audit: ["admin"],
   operators: ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;
