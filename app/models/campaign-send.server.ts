@@ -26,6 +26,9 @@ export const CAMPAIGN_PAGE = 500;
 /** A sending campaign whose cursor has not moved for this long is started again by the cron. */
 const STALLED_AFTER_S = 15 * 60;
 
+/** A brand's own language from its locale ("nl_NL" → "nl"): the campaign texts it must have, everyone's fallback. */
+export const brandLanguage = (domainLanguage: string) => domainLanguage.slice(0, 2).toLowerCase();
+
 /** The once-only ref of a campaign: the script's own, or `c<id>`. */
 export const campaignRef = (c: Pick<CampaignRow, "id" | "ref">) => c.ref ?? `c${c.id}`;
 

@@ -25,7 +25,14 @@ import type { CampaignType, DigestType, NotifyEvent, NotifyMessage } from "./not
 import { enqueueAll, eventFields } from "./notify-queue";
 import { logError } from "~/lib/log.server";
 import { shownPhotoSql } from "./photos.server";
-import { campaignRef, countAudience, countOutcome, runCampaignPage, startPaging } from "./campaign-send.server";
+import {
+  brandLanguage,
+  campaignRef,
+  countAudience,
+  countOutcome,
+  runCampaignPage,
+  startPaging,
+} from "./campaign-send.server";
 
 export type { NotifyEvent, NotifyMessage };
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -342,8 +349,8 @@ async function contentOf(
   if (texts && hasTexts(texts)) {
     const lng = f.language;
     return {
-      subject: textIn(texts.title, lng, texts.fallback),
-      body: textIn(texts.body, lng, texts.fallback),
+      subject: textIn(texts.title, lng, brandLanguage(texts.fallback)),
+      body: textIn(texts.body, lng, brandLanguage(texts.fallback)),
       action: t(`types.${plan.text}.action`, vars),
     };
   }
@@ -661,7 +668,14 @@ export async function sendCampaign(env: NotifyEnv, c: Campaign): Promise<number 
   const { brands, campaigns } = schema;
   const [brand] = await db.select({ id: brands.id }).from(brands).where(eq(brands.id, c.brandId));
   if (!brand) return null;
-  const audience = { brandId: c.brandId, type: c.type, language: null, country: null, plan: "all", activeDays: null } as const;
+  const audience = {
+    brandId: c.brandId,
+    type: c.type,
+    language: null,
+    country: null,
+    plan: "all",
+    activeDays: null,
+  } as const;
   const { eligible } = await countAudience(env.DB, audience);
   const [row] = await db
     .insert(campaigns)
@@ -687,7 +701,11 @@ export type CampaignPreview = {
  * The mail and the push a member of the campaign's brand (by id or e-mail) would get, in their
  * language, without sending anything or claiming a key. Null when no such member.
  */
-export async function previewCampaign(env: NotifyEnv, campaignId: number, who: string): Promise<CampaignPreview | null> {
+export async function previewCampaign(
+  env: NotifyEnv,
+  campaignId: number,
+  who: string,
+): Promise<CampaignPreview | null> {
   const orm = getDb(env.DB);
   const { campaigns: C, users: u } = schema;
   const [c] = await orm.select().from(C).where(eq(C.id, campaignId));
@@ -742,7 +760,8 @@ export async function sendCampaignTest(
     .where(eq(C.id, campaignId));
   if (!row) return false;
   const [texts] = await campaignTextsQuery(orm, campaignId);
-  const lng: Language = isLanguage(row.lng) ? row.lng : "en";
+  const own = brandLanguage(row.lng);
+  const lng: Language = isLanguage(own) ? own : "en";
   // The operator stands in for a member of the brand; their unsubscribe link names no member.
   const f = {
     id: "test",
@@ -755,7 +774,13 @@ export async function sendCampaignTest(
     member_name: to.name,
     sender_name: null,
   } as unknown as Facts;
-  const plan = planOf({ kind: "campaign", type: row.c.type, userId: "test", ref: campaignRef(row.c), path: row.c.path });
+  const plan = planOf({
+    kind: "campaign",
+    type: row.c.type,
+    userId: "test",
+    ref: campaignRef(row.c),
+    path: row.c.path,
+  });
   const t = await getFixedT(lng, "notify");
   const content = (await contentOf(env, plan, f, t, texts ?? null))!;
   const mail = await notificationMail(env, t, plan.type, plan.path, f, content);

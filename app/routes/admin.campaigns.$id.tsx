@@ -282,9 +282,7 @@ export default function AdminCampaign() {
             <div className="a-grid2">
               <section aria-label="Mail preview">
                 <h3>Mail ({LANGUAGE_NAMES[preview.language] ?? preview.language})</h3>
-                {preview.refused ? (
-                  <p className="a-error">This member would get nothing: {preview.refused}.</p>
-                ) : null}
+                {preview.refused ? <p className="a-error">This member would get nothing: {preview.refused}.</p> : null}
                 <p>
                   To <code>{preview.mail.to}</code>
                   <br />
@@ -381,8 +379,8 @@ export default function AdminCampaign() {
           </div>
           <h3>Texts</h3>
           <p className="a-muted">
-            The brand's own language is needed; a member whose language has no text gets the brand's. Plain
-            text; the mail adds the greeting, the button to the link and the unsubscribe lines.
+            The brand's own language is needed; a member whose language has no text gets the brand's. Plain text; the
+            mail adds the greeting, the button to the link and the unsubscribe lines.
           </p>
           {LANGUAGES.map((l) => (
             <fieldset key={l} className="a-lang">

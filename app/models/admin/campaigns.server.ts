@@ -11,7 +11,13 @@ import type { CampaignStatus } from "../../../db/schema";
 import { LANGUAGES } from "~/lib/constants";
 import { nowS } from "~/lib/dates";
 import { safeRedirect } from "~/lib/request.server";
-import { countAudience, startPaging, type CampaignRow, type CampaignSendEnv } from "../campaign-send.server";
+import {
+  brandLanguage,
+  countAudience,
+  startPaging,
+  type CampaignRow,
+  type CampaignSendEnv,
+} from "../campaign-send.server";
 import { previewCampaign, sendCampaignTest, type NotifyEnv } from "../notify.server";
 import { auditAfterChange, auditStatement, type Actor } from "./audit.server";
 
@@ -53,13 +59,20 @@ export const campaignFormSchema = z
         .max(3650, "A number of days from 1 to 3650.")
         .optional(),
     ),
-    title: z.record(z.enum(LANGUAGES), z.string().trim().max(TITLE_MAX, `A subject of at most ${TITLE_MAX} characters.`)),
+    title: z.record(
+      z.enum(LANGUAGES),
+      z.string().trim().max(TITLE_MAX, `A subject of at most ${TITLE_MAX} characters.`),
+    ),
     body: z.record(z.enum(LANGUAGES), z.string().trim().max(BODY_MAX, `A text of at most ${BODY_MAX} characters.`)),
   })
   .superRefine((f, ctx) => {
     for (const l of LANGUAGES) {
       if (!!f.title[l] !== !!f.body[l])
-        ctx.addIssue({ code: "custom", path: [`title_${l}`], message: "Give both the subject and the text, or neither." });
+        ctx.addIssue({
+          code: "custom",
+          path: [`title_${l}`],
+          message: "Give both the subject and the text, or neither.",
+        });
     }
   });
 export type CampaignForm = z.infer<typeof campaignFormSchema>;
@@ -95,10 +108,11 @@ export async function saveCampaign(d1: D1Database, actor: Actor, id: number | nu
     .from(brands)
     .where(eq(brands.id, f.brandId));
   if (!brand) return { ok: false, errors: { brandId: "Choose a brand." } };
-  if (!f.title[brand.lng as keyof typeof f.title])
+  const own = brandLanguage(brand.lng);
+  if (!f.title[own as keyof typeof f.title])
     return {
       ok: false,
-      errors: { [`title_${brand.lng}`]: `${brand.name} speaks ${brand.lng}: the subject and text in it are needed.` },
+      errors: { [`title_${own}`]: `${brand.name} speaks ${own}: the subject and text in it are needed.` },
     };
   const values = {
     brandId: f.brandId,
@@ -119,9 +133,11 @@ export async function saveCampaign(d1: D1Database, actor: Actor, id: number | nu
         .values({ ...values, createdBy: actor.id, createdAt: now, updatedAt: now })
         .returning({ id: C.id }),
       // The new row's id is the last insert's rowid: the audit row names it in the same batch.
-      db.insert(schema.auditLog).select(
-        sql`SELECT NULL, ${now}, ${actor.id}, ${actor.role}, 'campaign.create', 'campaign', CAST(last_insert_rowid() AS TEXT), '', NULL, ${JSON.stringify(values)}`,
-      ),
+      db
+        .insert(schema.auditLog)
+        .select(
+          sql`SELECT NULL, ${now}, ${actor.id}, ${actor.role}, 'campaign.create', 'campaign', CAST(last_insert_rowid() AS TEXT), '', NULL, ${JSON.stringify(values)}`,
+        ),
     ]);
     return { ok: true, id: row[0]!.id };
   }
@@ -130,7 +146,12 @@ export async function saveCampaign(d1: D1Database, actor: Actor, id: number | nu
       .update(C)
       .set({ ...values, updatedAt: now })
       .where(and(eq(C.id, id), eq(C.status, "draft"))),
-    auditAfterChange(db, actor, { action: "campaign.edit", targetType: "campaign", targetId: String(id), after: values }, now),
+    auditAfterChange(
+      db,
+      actor,
+      { action: "campaign.edit", targetType: "campaign", targetId: String(id), after: values },
+      now,
+    ),
   ]);
   return res.meta.changes === 1
     ? { ok: true, id }
@@ -233,10 +254,11 @@ export async function getCampaign(d1: D1Database, id: number) {
 /** The audience of a campaign right now: everyone matching its filter and who of them would be mailed. */
 export const audienceOf = (d1: D1Database, c: CampaignRow) => countAudience(d1, c);
 
-export function brandChoices(d1: D1Database) {
+export async function brandChoices(d1: D1Database) {
   const { brands } = schema;
-  return getDb(d1)
+  const rows = await getDb(d1)
     .select({ id: brands.id, name: brands.name, lng: brands.domainLanguage })
     .from(brands)
     .orderBy(brands.id);
+  return rows.map((b) => ({ ...b, lng: brandLanguage(b.lng) }));
 }
