@@ -173,7 +173,7 @@ export default function AdminCampaign() {
       <h1>
         {c ? `Campaign ${c.id}` : "New campaign"} {c ? <span className={statusClass(c.status)}>{c.status}</span> : null}
       </h1>
-      {done ? (
+      {done && !result ? (
         <p className="a-ok" role="status">
           {done}
         </p>
