@@ -13,7 +13,7 @@ import { handleChatSocket, handleMemberSocket } from "./chat/socket.server";
 import { runScheduled } from "./lib/scheduled.server";
 import { HUB_PATH } from "./chat/protocol";
 import { requestIdOf } from "./lib/log.server";
-import { handleNotifyBatch, type NotifyEvent } from "./models/notify.server";
+import { handleNotifyBatch, type NotifyMessage } from "./models/notify.server";
 import { firstTouchCookie } from "./models/tracking.server";
 import { recheck } from "./models/payments.server";
 import type { PaymentCheck } from "./models/payment-rules";
@@ -73,11 +73,11 @@ const worker = {
    * The queues' consumer (wrangler.toml): notifications (mail and Web Push), and the re-checks of
    * payments whose provider answer was lost; each retried on failure.
    */
-  async queue(batch: MessageBatch<NotifyEvent | PaymentCheck>, env: Env, ctx: ExecutionContext) {
+  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck>, env: Env, ctx: ExecutionContext) {
     // Kept for when the secrets are set: nothing is sent or settled with a broken configuration.
     if (refuseUnconfigured(env)) return batch.retryAll({ delaySeconds: 300 });
     // Queue names carry the environment (payment-checks-production…).
-    if (!batch.queue.startsWith("payment-checks")) return handleNotifyBatch(batch as MessageBatch<NotifyEvent>, env);
+    if (!batch.queue.startsWith("payment-checks")) return handleNotifyBatch(batch as MessageBatch<NotifyMessage>, env);
     for (const message of batch.messages as readonly Message<PaymentCheck>[]) {
       try {
         await recheck({ env, deliver: (r) => worker.fetch(r, env, ctx) }, message.body);
@@ -88,7 +88,7 @@ const worker = {
       }
     }
   },
-} satisfies ExportedHandler<Env, NotifyEvent | PaymentCheck>;
+} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck>;
 
 /**
  * Errors (with stack and the request id tag) go to Sentry only when the SENTRY_DSN secret is set;

@@ -218,6 +218,8 @@ export const users = sqliteTable(
     // Covering (brand, status): the dashboard's grouped sign-up read never touches the table rows.
     index("users_created").on(t.createdAt, t.brandId, t.status),
     index("users_email").on(t.email),
+    // Campaigns page through a brand's members by id (decision 183) and count an audience before sending.
+    index("users_brand_id").on(t.brandId, t.id),
   ],
 );
 
@@ -1193,4 +1195,50 @@ export const ageCheckCounts = sqliteTable(
     refused: integer("refused").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.brandId, t.country, t.day] })],
+);
+
+// ─── The console's campaigns (issue 22 part 7, decision 183) ───
+
+export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "done"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export type CampaignTexts = Partial<Record<string, string>>;
+
+/**
+ * A promotion or news an operator writes in the brand's languages and sends to an audience. Sending
+ * pages through the audience by user id (`cursor`, the last id handled), one queue message per page;
+ * every status change is guarded on the status before it. Counters: mails sent, members skipped
+ * (switched off, invisible, suspended, not activated, deleted), mails failed after the last retry.
+ */
+export const campaigns = sqliteTable(
+  "campaigns",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id),
+    type: text("type", { enum: ["promotions", "news"] }).notNull(),
+    /** The once-only key in notification_log is `<type>:<ref>:mail`: `c<id>` from the console, the script's own ref from the API. */
+    ref: text("ref"),
+    /** Subject and text per language ({"de": "…"}); empty: the standard translated texts (the API's campaigns). */
+    title: json<CampaignTexts>("title").notNull(),
+    body: json<CampaignTexts>("body").notNull(),
+    path: text("path").notNull().default("/"),
+    language: text("language"),
+    country: text("country"),
+    plan: text("plan", { enum: ["all", "free", "premium"] })
+      .notNull()
+      .default("all"),
+    activeDays: integer("active_days"),
+    status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
+    sendAt: integer("send_at"),
+    cursor: text("cursor"),
+    sent: integer("sent").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    /** An operator id, or "api" for POST /api/admin/campaign. */
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("campaigns_due").on(t.status, t.sendAt), index("campaigns_brand").on(t.brandId, t.id)],
 );

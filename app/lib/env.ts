@@ -1,5 +1,5 @@
 import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
-import type { NotifyEvent } from "../models/notify-events";
+import type { NotifyMessage } from "../models/notify-events";
 import type { PaymentCheck } from "../models/payment-rules";
 
 /** An upload re-encoded (EXIF and GPS dropped) by the images Worker. */
@@ -37,7 +37,7 @@ export interface Env {
   PASSWORD_PEPPER: string;
   MAIL_FROM: string;
   /** Events for the notification senders (app/models/notify.server.ts). */
-  NOTIFY_QUEUE: Queue<NotifyEvent>;
+  NOTIFY_QUEUE: Queue<NotifyMessage>;
   /** Payments and refunds whose create answer was lost, looked up again later (app/models/payments.server.ts). */
   PAYMENT_CHECKS: Queue<PaymentCheck>;
   /** HMAC key of the mail provider's bounce/complaint webhook. */

@@ -11,6 +11,7 @@ import { requeueStaleChecks } from "../models/payments.server";
 import { liftEndedRestrictions } from "../models/moderation.server";
 import { purgeAgeRequests } from "../models/age-purge.server";
 import { refreshTrustedList } from "../models/age-trust.server";
+import { startDueCampaigns } from "../models/campaign-send.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -27,6 +28,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   const now = Math.floor(Date.now() / 1000);
   // Payments and refunds whose provider answer was lost and whose queued re-check went missing.
   await requeueStaleChecks(env, now);
+  // Campaigns scheduled for now or earlier start paging; a stalled one is started again (decision 183).
+  await startDueCampaigns(env, now);
   // Suspensions and messaging restrictions that have ended, without waiting for a login (decision 173).
   await liftEndedRestrictions(env.DB, now);
   if (controller?.cron === HOURLY_CRON) return;

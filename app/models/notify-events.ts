@@ -16,4 +16,10 @@ export type NotifyEvent =
   /** A scheduled mail to one member; `ref` makes it once per period (e.g. the ISO week). */
   | { kind: "digest"; type: DigestType; userId: string; ref: string }
   /** An operator's promotion or news to one member; `ref` names the campaign, `path` is where it leads. */
-  | { kind: "campaign"; type: CampaignType; userId: string; ref: string; path: string };
+  | { kind: "campaign"; type: CampaignType; userId: string; ref: string; path: string; campaignId?: number };
+
+/** The next page of a campaign's audience (decision 183): enqueues its members' events and the page after. */
+export type CampaignPage = { kind: "campaign_page"; campaignId: number };
+
+/** What the notification queue carries: an event for one member, or a campaign's page. */
+export type NotifyMessage = NotifyEvent | CampaignPage;

@@ -4,17 +4,19 @@
  */
 import type { Env } from "~/lib/env";
 import { logError } from "~/lib/log.server";
-import type { NotifyEvent } from "./notify-events";
+import type { NotifyEvent, NotifyMessage } from "./notify-events";
 
 export type QueueEnv = Pick<Env, "NOTIFY_QUEUE">;
 
 /** The ids an operator searches the log by. */
-export function eventFields(event: NotifyEvent) {
+export function eventFields(event: NotifyMessage) {
   switch (event.kind) {
     case "message":
       return { kind: event.kind, conversationId: event.conversationId, memberId: event.receiverId };
     case "like":
       return { kind: event.kind, memberId: event.likedId };
+    case "campaign_page":
+      return { kind: event.kind, campaignId: event.campaignId };
     default:
       return { kind: event.kind, memberId: event.userId };
   }
@@ -24,7 +26,7 @@ export function eventFields(event: NotifyEvent) {
  * Puts an event on the queue; never rejects (a lost notification must not fail a message or a like),
  * but a failure is logged.
  */
-export async function enqueue(env: QueueEnv, event: NotifyEvent): Promise<void> {
+export async function enqueue(env: QueueEnv, event: NotifyMessage): Promise<void> {
   try {
     await env.NOTIFY_QUEUE.send(event, { contentType: "json" });
   } catch (e) {

@@ -22,12 +22,20 @@ import { fictionalIcon, fictionalLabel } from "~/lib/fictional";
 import { safeRedirect } from "~/lib/request.server";
 import { mailerFor, renderMail, type Mailer } from "./mail.server";
 import { dropSubscription, webPushSender, type PushPayload, type PushSender } from "./push.server";
-import type { CampaignType, DigestType, NotifyEvent } from "./notify-events";
+import type { CampaignType, DigestType, NotifyEvent, NotifyMessage } from "./notify-events";
 import { enqueueAll, eventFields } from "./notify-queue";
 import { logError } from "~/lib/log.server";
 import { shownPhotoSql } from "./photos.server";
+import {
+  brandLanguage,
+  campaignRef,
+  countAudience,
+  countOutcome,
+  runCampaignPage,
+  startPaging,
+} from "./campaign-send.server";
 
-export type { NotifyEvent };
+export type { NotifyEvent, NotifyMessage };
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotifyEnv = Pick<
   Env,
@@ -49,14 +57,19 @@ export const sendersFor = (env: NotifyEnv): Senders => ({ mailer: mailerFor(env)
 // ---------------------------------------------------------------------------------------------
 // Consuming
 
+/** Deliveries of one message: the first and wrangler.toml's max_retries = 5 (the last one counts a campaign's failure). */
+export const NOTIFY_MAX_ATTEMPTS = 6;
+
 /** Retry delays grow with each attempt (the queue's max_retries bounds them). */
 export const retryDelay = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
 
 /** The queue consumer: each message handled on its own; a failed one is retried later, the others acked. */
-export async function handleNotifyBatch(batch: MessageBatch<NotifyEvent>, env: NotifyEnv, senders = sendersFor(env)) {
+export async function handleNotifyBatch(batch: MessageBatch<NotifyMessage>, env: NotifyEnv, senders = sendersFor(env)) {
   for (const message of batch.messages) {
     try {
-      await deliver(env, message.body, senders);
+      const body = message.body;
+      if (body.kind === "campaign_page") await runCampaignPage(env, body.campaignId);
+      else await deliver(env, body, senders, message.attempts);
       message.ack();
     } catch (e) {
       logError("notify.delivery_failed", e, { ...eventFields(message.body), attempts: message.attempts });
@@ -193,6 +206,7 @@ function planOf(e: NotifyEvent): Plan {
         conversationId: null,
         key: `${e.type}:${e.ref}`,
         path: e.path,
+        // A console campaign (its own texts) also goes to the member's devices; the script's stays mail only.
         push: false,
       };
   }
@@ -236,22 +250,31 @@ export async function deliver(
   env: NotifyEnv,
   event: NotifyEvent,
   senders: Senders,
+  attempts = 1,
 ): Promise<{ mail: boolean; push: number }> {
   let plan = planOf(event);
   const db = env.DB;
   const orm = getDb(db);
   const ps = schema.pushSubscriptions;
-  const [factsRows, subs] = await orm.batch([
+  const campaignId = event.kind === "campaign" ? (event.campaignId ?? null) : null;
+  const [factsRows, subs, campaignRows] = await orm.batch([
     factsQuery(orm, plan.userId, plan.senderId, plan.conversationId, event.kind === "message" ? event.messageId : 0),
     orm
       .select({ id: ps.id, endpoint: ps.endpoint, p256dh: ps.p256dh, auth: ps.auth })
       .from(ps)
       .where(eq(ps.userId, plan.userId))
       .orderBy(ps.id),
+    campaignTextsQuery(orm, campaignId ?? 0),
   ]);
   const f = factsRows[0] ?? null;
+  const texts = campaignRows[0] ?? null;
+  if (texts && hasTexts(texts)) plan = { ...plan, push: true };
   const sent = { mail: false, push: 0 };
-  if (refusal(f, plan) || !f) return sent;
+  const skip = async () => {
+    if (campaignId) await countOutcome(db, campaignId, "skipped");
+    return sent;
+  };
+  if (refusal(f, plan) || !f) return skip();
   if (event.kind === "message" && f.first_message) {
     plan = {
       ...plan,
@@ -268,17 +291,20 @@ export async function deliver(
   const channels = channelsOf(f.disabled, plan.type);
   const lng: Language = isLanguage(f.language) ? f.language : "en";
   const t = await getFixedT(lng, "notify");
-  const content = await contentOf(env, plan, f, t);
+  const content = await contentOf(env, plan, f, t, texts);
   if (!content) return sent;
+  if (campaignId && !channels.mail) await countOutcome(db, campaignId, "skipped");
   let failed = false;
 
   if (channels.mail && (await claim(db, f.id, `${plan.key}:mail`))) {
     try {
       await senders.mailer.send(await notificationMail(env, t, plan.type, plan.path, f, content));
       sent.mail = true;
+      if (campaignId) await countOutcome(db, campaignId, "sent");
     } catch {
       await release(db, f.id, `${plan.key}:mail`);
       failed = true;
+      if (campaignId && attempts >= NOTIFY_MAX_ATTEMPTS) await countOutcome(db, campaignId, "failed");
     }
   }
   if (plan.push && channels.push && subs.length) {
@@ -338,14 +364,45 @@ export function senderNameOf(
   };
 }
 
+/** A console campaign's own texts and the brand's language (their fallback); no row for other events. */
+function campaignTextsQuery(db: Db, campaignId: number) {
+  const { campaigns: c, brands: b } = schema;
+  return db
+    .select({ title: c.title, body: c.body, fallback: b.domainLanguage })
+    .from(c)
+    .innerJoin(b, eq(b.id, c.brandId))
+    .where(eq(c.id, campaignId));
+}
+type CampaignTexts = Awaited<ReturnType<typeof campaignTextsQuery>>[number];
+const hasTexts = (c: Pick<CampaignTexts, "title">) => Object.values(c.title).some(Boolean);
+
+/** A campaign's text in a language: the member's, else the brand's, else the first one written. */
+export function textIn(texts: Partial<Record<string, string>>, lng: string, fallback: string): string {
+  return texts[lng] || texts[fallback] || Object.values(texts).find(Boolean) || "";
+}
+
 /** The words of a notification in the member's language; null when a digest has nothing to say. */
-async function contentOf(env: NotifyEnv, plan: Plan, f: Facts, t: TFunction): Promise<Content | null> {
+async function contentOf(
+  env: NotifyEnv,
+  plan: Plan,
+  f: Facts,
+  t: TFunction,
+  texts: CampaignTexts | null = null,
+): Promise<Content | null> {
   const sender = senderNameOf(f, isLanguage(f.language) ? f.language : "en", t);
   const vars: Record<string, string> = {
     brand: f.mail_name || f.brand_name,
     name: sender.name,
     member: f.member_name ?? "",
   };
+  if (texts && hasTexts(texts)) {
+    const lng = f.language;
+    return {
+      subject: textIn(texts.title, lng, brandLanguage(texts.fallback)),
+      body: textIn(texts.body, lng, brandLanguage(texts.fallback)),
+      action: t(`types.${plan.text}.action`, vars),
+    };
+  }
   if (plan.text === "new_members") {
     const names = await newMembersNear(env.DB, f);
     if (names.length === 0) return null;
@@ -655,35 +712,133 @@ export const campaignSchema = z.object({
 export type Campaign = z.infer<typeof campaignSchema>;
 
 /**
- * An operator's promotion or news for every confirmed, visible member of a brand who has that type on
- * (a bounce, complaint or unsubscribe switches it off too). Answers how many were queued, null for an
- * unknown brand. The consumer checks again when it sends (invisible or switched off meanwhile) and
+ * A script's promotion or news (POST /api/admin/campaign) for every activated, visible member of a
+ * brand who has that type on: a campaign row with the script's ref and the standard texts, sent by
+ * the console's paging (decision 183). Answers how many will be mailed (the audience count taken
+ * before paging starts), null for an unknown brand. The consumer checks again when it sends and
  * claims `<type>:<ref>:mail` per member, so sending the same ref twice mails nobody twice.
  */
 export async function sendCampaign(env: NotifyEnv, c: Campaign): Promise<number | null> {
   const db = getDb(env.DB);
-  const { brands, users: u } = schema;
-  const [brand, members] = await db.batch([
-    db.select({ id: brands.id }).from(brands).where(eq(brands.id, c.brandId)),
-    db
-      .select({ id: u.id })
-      .from(u)
-      .where(
-        and(
-          eq(u.brandId, c.brandId),
-          isNull(u.deletedAt),
-          eq(u.status, "confirmed"),
-          eq(u.invisible, false),
-          typeOff(env.DB, c.type),
-        ),
-      )
-      .orderBy(sql`${u}.rowid`),
-  ]);
-  if (brand.length === 0) return null;
-  const ids = members.map((r) => r.id);
-  await enqueueAll(
-    env,
-    ids.map((userId) => ({ kind: "campaign", type: c.type, userId, ref: c.ref, path: c.path })),
-  );
-  return ids.length;
+  const { brands, campaigns } = schema;
+  const [brand] = await db.select({ id: brands.id }).from(brands).where(eq(brands.id, c.brandId));
+  if (!brand) return null;
+  const audience = {
+    brandId: c.brandId,
+    type: c.type,
+    language: null,
+    country: null,
+    plan: "all",
+    activeDays: null,
+  } as const;
+  const { eligible } = await countAudience(env.DB, audience);
+  const [row] = await db
+    .insert(campaigns)
+    .values({ ...audience, ref: c.ref, path: c.path, title: {}, body: {}, status: "sending", createdBy: "api" })
+    .returning({ id: campaigns.id });
+  await startPaging(env, row!.id);
+  return eligible;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The console's campaign preview and test mail (decision 183)
+
+export type CampaignPreview = {
+  memberId: string;
+  language: string;
+  /** Why this member would get nothing (null: they would get it). */
+  refused: string | null;
+  mail: { to: string; subject: string; text: string; html: string };
+  push: { title: string; body: string; url: string } | null;
+};
+
+/**
+ * The mail and the push a member of the campaign's brand (by id or e-mail) would get, in their
+ * language, without sending anything or claiming a key. Null when no such member.
+ */
+export async function previewCampaign(
+  env: NotifyEnv,
+  campaignId: number,
+  who: string,
+): Promise<CampaignPreview | null> {
+  const orm = getDb(env.DB);
+  const { campaigns: C, users: u } = schema;
+  const [c] = await orm.select().from(C).where(eq(C.id, campaignId));
+  if (!c) return null;
+  const q = who.trim();
+  const [member] = await orm
+    .select({ id: u.id })
+    .from(u)
+    .where(and(eq(u.brandId, c.brandId), sql`(${u.id} = ${q} OR ${u.email} = ${q.toLowerCase()})`))
+    .limit(1);
+  if (!member) return null;
+  const [[f], [texts]] = await orm.batch([factsQuery(orm, member.id, null, null, 0), campaignTextsQuery(orm, c.id)]);
+  if (!f) return null;
+  const event = { kind: "campaign", type: c.type, userId: f.id, ref: campaignRef(c), path: c.path } as const;
+  const plan = planOf(event);
+  const lng: Language = isLanguage(f.language) ? f.language : "en";
+  const t = await getFixedT(lng, "notify");
+  const content = (await contentOf(env, plan, f, t, texts ?? null))!;
+  const mail = await notificationMail(env, t, plan.type, plan.path, f, content);
+  const channels = channelsOf(f.disabled, plan.type);
+  return {
+    memberId: f.id,
+    language: lng,
+    refused: refusal(f, plan) ?? (channels.mail ? null : "switched off"),
+    mail: { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
+    push: texts && hasTexts(texts) ? { title: content.subject, body: content.body, url: plan.path } : null,
+  };
+}
+
+/**
+ * "Send a test to me": the campaign's mail in the brand's language to the operator's own address,
+ * through the normal mail transport (the outbox in development). Nothing is claimed or counted.
+ */
+export async function sendCampaignTest(
+  env: NotifyEnv,
+  campaignId: number,
+  to: { email: string; name: string },
+  senders: Pick<Senders, "mailer"> = { mailer: mailerFor(env) },
+): Promise<boolean> {
+  const orm = getDb(env.DB);
+  const { campaigns: C, brands: b } = schema;
+  const [row] = await orm
+    .select({
+      c: C,
+      domain: b.domain,
+      mail_name: b.mailName,
+      brand_name: sql<string>`${b.name}`.as("brand_name"),
+      lng: b.domainLanguage,
+    })
+    .from(C)
+    .innerJoin(b, eq(b.id, C.brandId))
+    .where(eq(C.id, campaignId));
+  if (!row) return false;
+  const [texts] = await campaignTextsQuery(orm, campaignId);
+  const own = brandLanguage(row.lng);
+  const lng: Language = isLanguage(own) ? own : "en";
+  // The operator stands in for a member of the brand; their unsubscribe link names no member.
+  const f = {
+    id: "test",
+    email: to.email,
+    language: lng,
+    brand_id: row.c.brandId,
+    domain: row.domain,
+    mail_name: row.mail_name,
+    brand_name: row.brand_name,
+    member_name: to.name,
+    sender_name: null,
+  } as unknown as Facts;
+  const plan = planOf({
+    kind: "campaign",
+    type: row.c.type,
+    userId: "test",
+    ref: campaignRef(row.c),
+    path: row.c.path,
+  });
+  const t = await getFixedT(lng, "notify");
+  const content = (await contentOf(env, plan, f, t, texts ?? null))!;
+  const mail = await notificationMail(env, t, plan.type, plan.path, f, content);
+  await senders.mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });
+  return true;
 }

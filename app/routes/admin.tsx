@@ -20,6 +20,7 @@ const LIVE: OperatorArea[] = [
   "codes",
   "packages",
   "brands",
+  "campaigns",
   "reports",
   "photos",
   "appeals",

@@ -16,6 +16,7 @@ import {
   unsubscribeSignature,
 } from "../../app/models/notify.server";
 import type { NotifyEvent } from "../../app/models/notify-events";
+import { runCampaignPage } from "../../app/models/campaign-send.server";
 import { dropSubscription, saveSubscription, subscriptionsOf } from "../../app/models/push.server";
 import { like } from "../../app/models/likes.server";
 import { cid, cookieOf, count, pair, roomStub, PRICES } from "./chat-support";
@@ -317,10 +318,15 @@ describe("every notification type", () => {
     const fan = await createMember({ brandId: 3, language: "nl" });
     const quiet = await createMember({ brandId: 3 });
     await off(quiet.id, "promotions");
-    const sent = vi.spyOn(env.NOTIFY_QUEUE, "sendBatch");
+    // The campaign's pages go through the queue (decision 183): its page is run here, its events kept from the consumer.
+    const page = vi.spyOn(env.NOTIFY_QUEUE, "send").mockResolvedValue(undefined as never);
+    const sent = vi.spyOn(env.NOTIFY_QUEUE, "sendBatch").mockResolvedValue(undefined as never);
     await sendCampaign(env, { type: "promotions", brandId: 3, ref: "spring-2026", path: "/credits" });
+    const { campaignId } = page.mock.calls[0]![0] as { campaignId: number };
+    await runCampaignPage(env, campaignId, undefined, 1_000_000);
     const events = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent));
     sent.mockRestore();
+    page.mockRestore();
     expect(events.some((e) => e.kind === "campaign" && e.userId === quiet.id)).toBe(false);
     const mine = events.find((e) => e.kind === "campaign" && e.userId === fan.id)!;
     const mailer = outboxMailer(mailerFor(env));

@@ -13,6 +13,7 @@ const NAV: { area: string; to: string; label: string }[] = [
   { area: "codes", to: "/admin/codes", label: "Codes" },
   { area: "packages", to: "/admin/packages", label: "Packages" },
   { area: "brands", to: "/admin/brands", label: "Brands" },
+  { area: "campaigns", to: "/admin/campaigns", label: "Campaigns" },
   { area: "audit", to: "/admin/audit", label: "Audit log" },
   { area: "operators", to: "/admin/operators", label: "Operators" },
 ];

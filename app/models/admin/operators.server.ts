@@ -37,6 +37,7 @@ export const OPERATOR_AREAS = {
   codes: ["finance", "admin"],
   packages: ["admin"],
   brands: ["admin"],
+  campaigns: ["support", "admin"],
   audit: ["admin"],
   operators: ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;
