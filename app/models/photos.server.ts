@@ -10,6 +10,7 @@ import { MAX_UPLOAD_BYTES } from "./profile-options.ts";
 import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { getDb, schema, type Db } from "../../db/client.ts";
 import type { ImagesService } from "../lib/env.ts";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 export type PhotoVariant = "full" | "thumb" | "blur";
 export const PHOTO_VARIANTS: readonly PhotoVariant[] = ["full", "thumb", "blur"];
@@ -31,6 +32,9 @@ export const shownToOthersSql = (a: string) =>
 /** SQL: the photo id in column `col` if others may see it, else NULL (a member without a shown photo gets the placeholder). */
 export const shownPhotoSql = (col: string) =>
   `(SELECT sp.id FROM photos sp WHERE sp.id = ${col} AND ${shownToOthersSql("sp")})`;
+/** shownPhotoSql for drizzle's builder: the photo id in `col` if others may see it, else NULL. */
+export const shownPhoto = (col: SQLiteColumn) =>
+  sql<string | null>`(SELECT sp.id FROM photos sp WHERE sp.id = ${col} AND ${sql.raw(shownToOthersSql("sp"))})`;
 /** SQL: the photo id in column `col` if a moderator approved it, else NULL. Landers and the visitor landing use only these. */
 export const approvedPhotoSql = (col: string) =>
   `(SELECT ap.id FROM photos ap WHERE ap.id = ${col} AND ap.review = 'approved')`;

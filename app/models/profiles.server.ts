@@ -21,7 +21,7 @@ import {
   TATTOOS,
   type ChoiceField,
 } from "./profile-options";
-import { photosAsSeen, photosOfQuery, shownPhotoSql, shownToOthersSql, type Viewer } from "./photos.server";
+import { photosAsSeen, photosOfQuery, shownPhoto, shownPhotoSql, type Viewer } from "./photos.server";
 import { regionName } from "./geo.server";
 
 export {
@@ -120,11 +120,7 @@ export function cardFields() {
     date_of_birth: p.dateOfBirth,
     city: p.city,
     country: p.country,
-    main_photo_id: sql<
-      string | null
-    >`(SELECT sp.id FROM photos sp WHERE sp.id = ${p.mainPhotoId} AND ${sql.raw(shownToOthersSql("sp"))})`.as(
-      "main_photo_id",
-    ),
+    main_photo_id: shownPhoto(p.mainPhotoId).as("main_photo_id"),
     fictional: p.fictional,
     paid_user: u.paidUser,
     last_seen_at: u.lastSeenAt,
