@@ -3,7 +3,8 @@
  * the overview's unread counts. Sending is called by the ChatRoom Durable Object only (app/chat/room.ts),
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
-import { and, eq, gt, gte, isNull, ne, or } from "drizzle-orm";
+import { and, eq, gt, gte, isNull, lte, ne, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { normaliseText } from "~/lib/text";
@@ -659,29 +660,37 @@ export async function releaseHeldMessages(
   for (const m of held) byConversation.set(m.conversation_id, [...(byConversation.get(m.conversation_id) ?? []), m]);
   const maxId = held[held.length - 1]!.id;
   const now = nowS();
-  const statements: D1PreparedStatement[] = [];
+  const orm = getDb(db);
+  const { conversationMembers: cm, conversations: c } = schema;
+  const statements: BatchItem<"sqlite">[] = [];
   for (const [conversationId, list] of byConversation) {
     const last = list[list.length - 1]!;
     statements.push(
       // Unread counts first, from the rows still held (ids up to maxId: later sends are not held any more).
-      db
-        .prepare(
-          `UPDATE conversation_members SET unread = unread + (SELECT COUNT(*) FROM messages
-              WHERE conversation_id = ?1 AND sender_id = ?2 AND held = 1 AND id <= ?3),
-              hidden_at = NULL, last_activity_at = ?4
-           WHERE conversation_id = ?1 AND user_id != ?2
-           RETURNING user_id`,
-        )
-        .bind(conversationId, userId, maxId, now),
-      db
-        .prepare("UPDATE conversations SET last_message_at = ?2, last_message_preview = ?3 WHERE id = ?1")
-        .bind(conversationId, last.created_at, previewOf(last.kind, last.body, last.gift_id)),
+      orm
+        .update(cm)
+        .set({
+          unread: sql`${cm.unread} + (SELECT COUNT(*) FROM messages
+              WHERE conversation_id = ${conversationId} AND sender_id = ${userId} AND held = 1 AND id <= ${maxId})`,
+          hiddenAt: null,
+          lastActivityAt: now,
+        })
+        .where(and(eq(cm.conversationId, conversationId), ne(cm.userId, userId)))
+        .returning({ userId: cm.userId }),
+      orm
+        .update(c)
+        .set({ lastMessageAt: last.created_at, lastMessagePreview: previewOf(last.kind, last.body, last.gift_id) })
+        .where(eq(c.id, conversationId)),
     );
   }
   statements.push(
-    db.prepare("UPDATE messages SET held = 0 WHERE sender_id = ?1 AND held = 1 AND id <= ?2").bind(userId, maxId),
+    orm
+      .update(m)
+      .set({ held: false })
+      .where(and(eq(m.senderId, userId), eq(m.held, true), lte(m.id, maxId))),
   );
-  const results = await db.batch<{ user_id: string }>(statements);
+  const [first, ...rest] = statements;
+  const results = (await orm.batch([first!, ...rest])) as unknown[];
   await Promise.all(
     [...byConversation].map(async ([conversationId, list], i) => {
       // The release is stored: an unreachable object costs open chats the live frame only (they load
@@ -692,7 +701,7 @@ export async function releaseHeldMessages(
         logError("chat.deliver_failed", e, { conversationId, memberId: userId });
       }
       // Statement 2i is this conversation's unread update; it returned the receiver.
-      const receiverId = results[2 * i]?.results[0]?.user_id;
+      const receiverId = (results[2 * i] as { userId: string }[] | undefined)?.[0]?.userId;
       if (receiverId) await notifyMember(env, receiverId, { kind: "message", conversationId, senderId: userId });
     }),
   );
