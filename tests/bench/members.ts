@@ -110,7 +110,10 @@ try {
   await measure("search, few matches (similar results)", [
     "/members?gender=male&country=IE&countryregion=03&min_age=98&max_age=99",
   ]);
-  const ids = Array.from({ length: 20 }, (_, i) => `/members/bench-${(i * 4999).toString(36).padStart(6, "0")}`);
+  const ids = Array.from(
+    { length: 20 },
+    (_, i) => `/members/bench-${(i * Math.floor((N - 1) / 20)).toString(36).padStart(6, "0")}`,
+  );
   await measure("profile page /members/{id}", ids);
   await measure("match finder", ["/match-finder"]);
   console.log(
