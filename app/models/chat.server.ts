@@ -3,7 +3,8 @@
  * the overview's unread counts. Sending is called by the ChatRoom Durable Object only (app/chat/room.ts),
  * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, gte, isNull, lte, ne, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { normaliseText } from "~/lib/text";
@@ -24,7 +25,7 @@ import { roomStub } from "~/chat/stubs";
 import { logError } from "~/lib/log.server";
 import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
-import { shownPhotoSql } from "./photos.server";
+import { shownPhoto, shownPhotoSql } from "./photos.server";
 import { messagingRestricted } from "./moderation-rules";
 
 const DAY = 86_400;
@@ -69,7 +70,7 @@ type MessageRow = {
   body: string;
   gift_id: string | null;
   created_at: number;
-  held: number;
+  held: number | boolean;
 };
 const MESSAGE_COLUMNS = "id, seq, sender_id, client_id, kind, body, gift_id, created_at, held";
 
@@ -88,6 +89,32 @@ export function toWire(r: MessageRow): WireMessage {
     createdAt: r.created_at,
     held: !!r.held,
   };
+}
+
+/** MESSAGE_COLUMNS for drizzle's builder, under the same names (toWire reads both). */
+function messageFields() {
+  const m = schema.messages;
+  return {
+    id: m.id,
+    seq: m.seq,
+    sender_id: m.senderId,
+    client_id: m.clientId,
+    kind: m.kind,
+    body: m.body,
+    gift_id: m.giftId,
+    created_at: m.createdAt,
+    held: m.held,
+  };
+}
+
+/** VISIBLE for the builder. */
+function visibleTo(conversationId: string, cutoff: number, viewerId: string) {
+  const m = schema.messages;
+  return and(
+    eq(m.conversationId, conversationId),
+    gte(m.createdAt, cutoff),
+    or(eq(m.held, false), eq(m.senderId, viewerId)),
+  );
 }
 
 /** Visible to `viewerId`: within the history limit, and held messages only to their sender. */
@@ -276,30 +303,34 @@ export async function messagesAfter(
   afterId: number,
   chatHistoryDays = 3650,
 ) {
-  const { results } = await db
-    .prepare(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} AND seq > ?4 ORDER BY seq LIMIT ${PAGE_MESSAGES}`,
-    )
-    .bind(conversationId, historyCutoff(chatHistoryDays), viewerId, afterId)
-    .all<MessageRow>();
-  return results.map(toWire);
+  const m = schema.messages;
+  const rows = await getDb(db)
+    .select(messageFields())
+    .from(m)
+    .where(and(visibleTo(conversationId, historyCutoff(chatHistoryDays), viewerId), gt(m.seq, afterId)))
+    .orderBy(m.seq)
+    .limit(PAGE_MESSAGES);
+  return rows.map(toWire);
 }
 
 /** Opening a chat sets its unread count to 0 (docs/product.md §4). */
 export async function markRead(db: D1Database, conversationId: string, memberId: string) {
-  await db
-    .prepare("UPDATE conversation_members SET unread = 0 WHERE conversation_id = ?1 AND user_id = ?2 AND unread != 0")
-    .bind(conversationId, memberId)
-    .run();
+  const { conversationMembers: cm } = schema;
+  await getDb(db)
+    .update(cm)
+    .set({ unread: 0 })
+    .where(and(eq(cm.conversationId, conversationId), eq(cm.userId, memberId), ne(cm.unread, 0)));
 }
 
 /** Removing a chat hides it for this member (a new message shows it again); the other keeps theirs. */
 export async function hideConversation(db: D1Database, conversationId: string, memberId: string): Promise<boolean> {
-  const r = await db
-    .prepare("UPDATE conversation_members SET hidden_at = ?3, unread = 0 WHERE conversation_id = ?1 AND user_id = ?2")
-    .bind(conversationId, memberId, nowS())
-    .run();
-  return r.meta.changes === 1;
+  const { conversationMembers: cm } = schema;
+  const rows = await getDb(db)
+    .update(cm)
+    .set({ hiddenAt: nowS(), unread: 0 })
+    .where(and(eq(cm.conversationId, conversationId), eq(cm.userId, memberId)))
+    .returning({ id: cm.conversationId });
+  return rows.length === 1;
 }
 
 /**
@@ -325,22 +356,24 @@ export type StartResult =
 
 /** The name and photo shown in the header of a chat with `otherId` (null: no such member). */
 export async function otherMemberCard(db: D1Database, otherId: string) {
-  const row = await db
-    .prepare(
-      `SELECT u.id, p.name, ${shownPhotoSql("p.main_photo_id")} AS main_photo_id, p.fictional FROM users u JOIN profiles p ON p.user_id = u.id
-       WHERE u.id = ?1 AND u.deleted_at IS NULL`,
-    )
-    .bind(otherId)
-    .first<{ id: string; name: string; main_photo_id: string | null; fictional: number }>();
-  return row ? { id: row.id, name: row.name, photoId: row.main_photo_id, fictional: !!row.fictional } : null;
+  const { users: u, profiles: p } = schema;
+  const row = await getDb(db)
+    .select({ id: u.id, name: p.name, photoId: shownPhoto(p.mainPhotoId), fictional: p.fictional })
+    .from(u)
+    .innerJoin(p, eq(p.userId, u.id))
+    .where(and(eq(u.id, otherId), isNull(u.deletedAt)))
+    .get();
+  return row ?? null;
 }
 
 export async function findConversationWith(db: D1Database, memberId: string, otherId: string): Promise<string | null> {
   const [a, b] = orderedPair(memberId, otherId);
-  const row = await db
-    .prepare("SELECT id FROM conversations WHERE member_a = ?1 AND member_b = ?2")
-    .bind(a, b)
-    .first<{ id: string }>();
+  const { conversations: c } = schema;
+  const row = await getDb(db)
+    .select({ id: c.id })
+    .from(c)
+    .where(and(eq(c.memberA, a), eq(c.memberB, b)))
+    .get();
   return row?.id ?? null;
 }
 
@@ -396,6 +429,7 @@ export async function startConversation(db: D1Database, memberId: string, otherI
   const now = nowS();
   await db.batch([
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: a free member's conversation count and the insert are one statement (racing starts cannot pass FREE_CONVERSATIONS); the members' rows follow it
       .prepare(
         `INSERT INTO conversations (id, member_a, member_b, started_by, created_at)
          SELECT ?1, ?2, ?3, ?4, ?5
@@ -406,6 +440,7 @@ export async function startConversation(db: D1Database, memberId: string, otherI
       .bind(id, a, b, memberId, now, FREE_CONVERSATIONS),
     // Both members' rows; nothing when the conversation above was not inserted.
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: inserts both members' rows only when the conversation above was inserted (same batch)
       .prepare(
         `INSERT INTO conversation_members (conversation_id, user_id, last_activity_at)
          SELECT id, member_a, ?2 FROM conversations WHERE id = ?1
@@ -488,6 +523,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     }),
     // 2. The message.
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the message is stored only when the guarded debit before it charged (changes() = 1)
       .prepare(
         `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at, seq)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?8, (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7,
@@ -508,6 +544,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
     }),
     // 4. The overview's last message (a held message is not shown to anyone else yet).
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the overview's last message moves only when the message was stored (changes() = 1)
       .prepare(
         `UPDATE conversations SET last_message_at = CASE WHEN ${stored("held")} THEN last_message_at ELSE ?4 END,
                 last_message_preview = CASE WHEN ${stored("held")} THEN last_message_preview ELSE ?5 END
@@ -516,6 +553,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
       .bind(i.conversationId, i.senderId, i.clientId, now, preview),
     // 5. The receiver's unread count (a held message is not counted); the chat shows again if hidden.
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the receiver's unread count grows only when the overview update before it changed a row (changes() = 1)
       .prepare(
         `UPDATE conversation_members SET unread = unread + (1 - ${stored("held")}),
                 hidden_at = CASE WHEN ${stored("held")} THEN hidden_at ELSE NULL END,
@@ -526,6 +564,7 @@ export async function sendMessage(db: D1Database, i: SendInput): Promise<SendRes
       .bind(i.conversationId, i.senderId, i.clientId, now),
     // 6. The sender's own row: the chat shows again at the top of their list.
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the sender's row moves only when the receiver's update before it changed a row (changes() = 1)
       .prepare(
         "UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1",
       )
@@ -610,38 +649,48 @@ export async function releaseHeldMessages(
   userId: string,
 ): Promise<number> {
   const db = env.DB;
-  const { results: held } = await db
-    .prepare(`SELECT conversation_id, ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ?1 AND held = 1 ORDER BY id`)
-    .bind(userId)
-    .all<MessageRow & { conversation_id: string }>();
+  const m = schema.messages;
+  const held = await getDb(db)
+    .select({ conversation_id: m.conversationId, ...messageFields() })
+    .from(m)
+    .where(and(eq(m.senderId, userId), eq(m.held, true)))
+    .orderBy(m.id);
   if (held.length === 0) return 0;
   const byConversation = new Map<string, (MessageRow & { conversation_id: string })[]>();
   for (const m of held) byConversation.set(m.conversation_id, [...(byConversation.get(m.conversation_id) ?? []), m]);
   const maxId = held[held.length - 1]!.id;
   const now = nowS();
-  const statements: D1PreparedStatement[] = [];
+  const orm = getDb(db);
+  const { conversationMembers: cm, conversations: c } = schema;
+  const statements: BatchItem<"sqlite">[] = [];
   for (const [conversationId, list] of byConversation) {
     const last = list[list.length - 1]!;
     statements.push(
       // Unread counts first, from the rows still held (ids up to maxId: later sends are not held any more).
-      db
-        .prepare(
-          `UPDATE conversation_members SET unread = unread + (SELECT COUNT(*) FROM messages
-              WHERE conversation_id = ?1 AND sender_id = ?2 AND held = 1 AND id <= ?3),
-              hidden_at = NULL, last_activity_at = ?4
-           WHERE conversation_id = ?1 AND user_id != ?2
-           RETURNING user_id`,
-        )
-        .bind(conversationId, userId, maxId, now),
-      db
-        .prepare("UPDATE conversations SET last_message_at = ?2, last_message_preview = ?3 WHERE id = ?1")
-        .bind(conversationId, last.created_at, previewOf(last.kind, last.body, last.gift_id)),
+      orm
+        .update(cm)
+        .set({
+          unread: sql`${cm.unread} + (SELECT COUNT(*) FROM messages
+              WHERE conversation_id = ${conversationId} AND sender_id = ${userId} AND held = 1 AND id <= ${maxId})`,
+          hiddenAt: null,
+          lastActivityAt: now,
+        })
+        .where(and(eq(cm.conversationId, conversationId), ne(cm.userId, userId)))
+        .returning({ userId: cm.userId }),
+      orm
+        .update(c)
+        .set({ lastMessageAt: last.created_at, lastMessagePreview: previewOf(last.kind, last.body, last.gift_id) })
+        .where(eq(c.id, conversationId)),
     );
   }
   statements.push(
-    db.prepare("UPDATE messages SET held = 0 WHERE sender_id = ?1 AND held = 1 AND id <= ?2").bind(userId, maxId),
+    orm
+      .update(m)
+      .set({ held: false })
+      .where(and(eq(m.senderId, userId), eq(m.held, true), lte(m.id, maxId))),
   );
-  const results = await db.batch<{ user_id: string }>(statements);
+  const [first, ...rest] = statements;
+  const results = (await orm.batch([first!, ...rest])) as unknown[];
   await Promise.all(
     [...byConversation].map(async ([conversationId, list], i) => {
       // The release is stored: an unreachable object costs open chats the live frame only (they load
@@ -652,7 +701,7 @@ export async function releaseHeldMessages(
         logError("chat.deliver_failed", e, { conversationId, memberId: userId });
       }
       // Statement 2i is this conversation's unread update; it returned the receiver.
-      const receiverId = results[2 * i]?.results[0]?.user_id;
+      const receiverId = (results[2 * i] as { userId: string }[] | undefined)?.[0]?.userId;
       if (receiverId) await notifyMember(env, receiverId, { kind: "message", conversationId, senderId: userId });
     }),
   );

@@ -67,7 +67,12 @@ export function debitStatement(
   if (typeof cost === "number" && cost < 0) throw new Error(`bad cost ${cost}`);
   const c = amount(cost, "?2");
   const sql = `UPDATE users SET credits = credits - ${c.expr} WHERE id = ?1 AND deleted_at IS NULL AND credits >= ${c.expr}${guard ? ` AND (${guard.sql})` : ""}`;
-  return db.prepare(sql).bind(userId, c.value, ...(guard?.params ?? []));
+  return (
+    db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the debit never overdraws (credits >= cost) and carries the caller's guard; the statements after it run on changes() = 1
+      .prepare(sql)
+      .bind(userId, c.value, ...(guard?.params ?? []))
+  );
 }
 
 /**
@@ -89,11 +94,14 @@ export function ledgerStatement(
 ) {
   const ref = o.refIdSql ? `COALESCE(?4, (${o.refIdSql}))` : "?4";
   const d = amount(o.delta, "?2");
-  return db
-    .prepare(
-      `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ${d.expr}, ?3, ${ref}, ?5 WHERE changes() = 1`,
-    )
-    .bind(o.userId, d.value, o.reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? []));
+  return (
+    db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the ledger row is written only when the statement before it changed a row (changes() = 1)
+      .prepare(
+        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, ${d.expr}, ?3, ${ref}, ?5 WHERE changes() = 1`,
+      )
+      .bind(o.userId, d.value, o.reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? []))
+  );
 }
 
 /**
@@ -112,12 +120,14 @@ export function clawbackStatements(
   const c = amount(credits, "?2");
   return [
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the clawback's ledger row only after a change (changes() = 1), never below zero
       .prepare(
         `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
          SELECT ?1, -MAX(0, MIN(${c.expr}, u.credits)), ?3, ?4, ?5 FROM users u WHERE u.id = ?1 AND changes() = 1`,
       )
       .bind(userId, c.value, reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? [])),
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: the balance moves by exactly the ledger row just written, only when it was written (changes() = 1)
       .prepare(
         "UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1",
       )
@@ -141,6 +151,7 @@ export function grantStatements(
   if (!Number.isInteger(credits) || credits <= 0) throw new Error(`bad credits ${credits}`);
   return [
     db
+      // oxlint-disable-next-line no-restricted-properties -- guards: a grant with afterChange applies only after the guarded status change before it (changes() = 1); its ledger row follows on changes() = 1
       .prepare(
         `UPDATE users SET credits = credits + ?2${o.premium ? ", paid_user = 1" : ""} WHERE id = ?1${o.afterChange ? " AND changes() = 1" : ""}`,
       )

@@ -6,6 +6,9 @@ import { nearList } from "~/lib/near-list";
 import { ageOn } from "~/lib/dates";
 import type { Niche } from "~/lib/constants";
 import type { Env } from "~/lib/env";
+import { and, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { getDb, schema, type Db } from "../../db/client";
 import { approvedPhotoSql } from "./photos.server";
 
 export interface LandingMember {
@@ -35,43 +38,73 @@ export const NICHE_AUDIENCE: Record<Niche, { genders: [Gender, Gender?]; minAge?
 
 export const LANDING_MEMBERS_LIMIT = 12;
 
-// CROSS JOIN keeps users as the outer loop, so SQLite walks users_recent newest first and stops after
-// 12 matches instead of sorting every matching profile (the planner has no statistics on D1).
-const MEMBER_COLUMNS =
-  "p.user_id AS id, p.name, p.date_of_birth, p.city, p.country, p.main_photo_id, p.lat, p.lon, u.last_seen_at";
+/** Who the strip shows: genders g1/g2, born in (bornAfter, bornBy]. */
+export type Audience = { g1: Gender; g2: Gender; bornBy: string; bornAfter: string };
+
+/** What a strip row reads of a profile and its user `u` (the users table or the recent-window subquery). */
+function memberFields(u: { lastSeenAt: SQLiteColumn }) {
+  const p = schema.profiles;
+  return {
+    id: p.userId,
+    name: p.name,
+    dateOfBirth: p.dateOfBirth,
+    city: p.city,
+    country: p.country,
+    mainPhotoId: sql<string>`${p.mainPhotoId}`.as("main_photo_id"),
+    lat: p.lat,
+    lon: p.lon,
+    lastSeenAt: u.lastSeenAt,
+  };
+}
+
 // Only approved main photos are advertised to visitors (decision 175), whatever the brand's review mode;
 // team-run (fictional) profiles never appear on public pages as members (decision 179).
-const AUDIENCE = `p.status = 'active' AND ${approvedPhotoSql("p.main_photo_id")} IS NOT NULL AND p.fictional = 0
-  AND p.gender IN (?1, ?2) AND p.date_of_birth <= ?3 AND p.date_of_birth > ?4`;
-export const RECENT_MEMBERS_SQL = `
-SELECT ${MEMBER_COLUMNS}
-FROM users u CROSS JOIN profiles p ON p.user_id = u.id
-WHERE u.deleted_at IS NULL AND u.invisible = 0 AND ${AUDIENCE}
-ORDER BY u.last_seen_at DESC
-LIMIT ${LANDING_MEMBERS_LIMIT}`;
+function audienceOf(a: Audience) {
+  const p = schema.profiles;
+  return and(
+    eq(p.status, "active"),
+    sql`${sql.raw(approvedPhotoSql('"profiles"."main_photo_id"'))} IS NOT NULL`,
+    eq(p.fictional, false),
+    inArray(p.gender, [a.g1, a.g2]),
+    lte(p.dateOfBirth, a.bornBy),
+    gt(p.dateOfBirth, a.bornAfter),
+  );
+}
+
+// CROSS JOIN keeps users as the outer loop, so SQLite walks users_recent newest first and stops after
+// 12 matches instead of sorting every matching profile (the planner has no statistics on D1). drizzle's
+// crossJoin has no ON: the join condition stands in the WHERE, which leaves the order as written.
+export function recentMembersQuery(db: Db, a: Audience) {
+  const { users: u, profiles: p } = schema;
+  return db
+    .select(memberFields(u))
+    .from(u)
+    .crossJoin(p)
+    .where(and(eq(p.userId, u.id), isNull(u.deletedAt), eq(u.invisible, false), audienceOf(a)))
+    .orderBy(desc(u.lastSeenAt))
+    .limit(LANDING_MEMBERS_LIMIT);
+}
 
 /** How many of the most recently active members the "near you" pick looks through (bounds the scan). */
 export const NEAR_SCAN = 2000;
 // The same walk limited to the visitor's country, over a bounded window of recent members, so a
 // country without members never scans the whole table; rows come in the window's (index) order.
-export const NEAR_MEMBERS_SQL = `
-SELECT ${MEMBER_COLUMNS}
-FROM (SELECT id, last_seen_at FROM users WHERE deleted_at IS NULL AND invisible = 0 ORDER BY last_seen_at DESC LIMIT ${NEAR_SCAN}) u
-CROSS JOIN profiles p ON p.user_id = u.id
-WHERE p.country = ?5 AND ${AUDIENCE}
-LIMIT ${LANDING_MEMBERS_LIMIT}`;
-
-type MemberRow = {
-  id: string;
-  name: string;
-  date_of_birth: string;
-  city: string;
-  country: string;
-  main_photo_id: string;
-  lat: number | null;
-  lon: number | null;
-  last_seen_at: number;
-};
+export function nearMembersQuery(db: Db, a: Audience, country: string) {
+  const { users, profiles: p } = schema;
+  const u = db
+    .select({ id: users.id, lastSeenAt: users.lastSeenAt })
+    .from(users)
+    .where(and(isNull(users.deletedAt), eq(users.invisible, false)))
+    .orderBy(desc(users.lastSeenAt))
+    .limit(NEAR_SCAN)
+    .as("u");
+  return db
+    .select(memberFields(u))
+    .from(u)
+    .crossJoin(p)
+    .where(and(eq(p.userId, u.id), eq(p.country, country), audienceOf(a)))
+    .limit(LANDING_MEMBERS_LIMIT);
+}
 
 /** The date `years` before `today` as YYYY-MM-DD (the same form as profiles.date_of_birth). */
 function yearsBefore(today: Date, years: number): string {
@@ -84,7 +117,7 @@ function yearsBefore(today: Date, years: number): string {
  * first ("near you"), then the most recent of everywhere; two indexed queries in one D1 batch.
  */
 export async function recentLandingMembers(
-  db: D1Database,
+  d1: D1Database,
   niche: Niche,
   minAge: number,
   country: string,
@@ -94,23 +127,22 @@ export async function recentLandingMembers(
   const [g1, g2 = g1] = audience.genders;
   const bornBy = yearsBefore(today, Math.max(minAge, audience.minAge ?? 0));
   const bornAfter = yearsBefore(today, (audience.maxAge ?? 120) + 1);
-  const [near, recent] = await db.batch<MemberRow>([
-    db.prepare(NEAR_MEMBERS_SQL).bind(g1, g2, bornBy, bornAfter, country),
-    db.prepare(RECENT_MEMBERS_SQL).bind(g1, g2, bornBy, bornAfter),
-  ]);
+  const a: Audience = { g1, g2, bornBy, bornAfter };
+  const db = getDb(d1);
+  const [near, recent] = await db.batch([nearMembersQuery(db, a, country), recentMembersQuery(db, a)]);
   const seen = new Set<string>();
   const nowS = Math.floor(today.getTime() / 1000);
-  return [...near!.results, ...recent!.results]
+  return [...near, ...recent]
     .filter((r) => !seen.has(r.id) && seen.add(r.id))
     .slice(0, LANDING_MEMBERS_LIMIT)
     .map((r) => ({
       id: r.id,
       name: r.name,
-      age: ageOn(r.date_of_birth, today),
+      age: ageOn(r.dateOfBirth, today),
       city: r.city,
       country: r.country,
-      photoId: r.main_photo_id,
-      seenAgo: Math.max(0, nowS - r.last_seen_at),
+      photoId: r.mainPhotoId,
+      seenAgo: Math.max(0, nowS - r.lastSeenAt),
       lat: r.lat,
       lon: r.lon,
     }));

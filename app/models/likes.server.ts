@@ -2,13 +2,14 @@
  * Likes: none, sent, received, match (mutual). A like is one row (liker → liked); like_new marks a
  * received like the member has not looked at yet (the top bar's new-likes badge counts them).
  */
-import { and, eq, or } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Env } from "~/lib/env";
-import { getDb, schema } from "../../db/client";
+import { getDb, schema, type Db } from "../../db/client";
 import { notifyMemberLater, type Later } from "./hub.server";
 import { enqueue } from "./notify-queue";
 import {
-  CARD_COLUMNS,
+  cardFields,
   likeStateOf,
   mainImageOf,
   toCard,
@@ -98,24 +99,53 @@ export async function unlike(d1: D1Database, likerId: string, likedId: string) {
     .where(and(eq(likes.likerId, likerId), eq(likes.likedId, likedId)));
 }
 
-const VISIBLE = `u.deleted_at IS NULL AND p.status = 'active'
-  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?1)`;
-
-const LIST_SQL: Record<LikeListType, string> = {
-  // New likes first, then the newest.
-  // suggested: an automatic like (decision 179); liked_back: the member already answered it (no "like back" button).
-  received: `SELECT ${CARD_COLUMNS}, l.like_new, l.source = 'auto' AS suggested, l.created_at AS liked_at,
-      EXISTS (SELECT 1 FROM likes r WHERE r.liker_id = ?1 AND r.liked_id = l.liker_id) AS liked_back FROM likes l
-    JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
-    WHERE l.liked_id = ?1 AND ${VISIBLE} ORDER BY l.like_new DESC, l.created_at DESC, l.rowid DESC LIMIT ?2`,
-  sent: `SELECT ${CARD_COLUMNS}, 0 AS like_new, 0 AS suggested, l.created_at AS liked_at FROM likes l
-    JOIN profiles p ON p.user_id = l.liked_id JOIN users u ON u.id = p.user_id
-    WHERE l.liker_id = ?1 AND ${VISIBLE} ORDER BY l.created_at DESC, l.rowid DESC LIMIT ?2`,
-  matches: `SELECT ${CARD_COLUMNS}, 0 AS like_new, 0 AS suggested, MAX(l.created_at, r.created_at) AS liked_at FROM likes l
-    JOIN likes r ON r.liker_id = l.liked_id AND r.liked_id = l.liker_id
-    JOIN profiles p ON p.user_id = l.liked_id JOIN users u ON u.id = p.user_id
-    WHERE l.liker_id = ?1 AND ${VISIBLE} ORDER BY liked_at DESC LIMIT ?2`,
-};
+/**
+ * The card list of one kind (docs/product.md §4 likes): received (new first, then the newest), sent, or
+ * matches (both liked; the later like's time). Only active, not deleted members who did not block the member.
+ * suggested: an automatic like (decision 179); liked_back: the member already answered it (no "like back" button).
+ */
+function likeListQuery(db: Db, userId: string, type: LikeListType, limit: number) {
+  const { likes: l, profiles: p, users: u } = schema;
+  const back = alias(l, "r");
+  const other = type === "received" ? l.likerId : l.likedId;
+  const zero = (name: string) => sql<number>`0`.as(name);
+  const likedAt =
+    type === "matches"
+      ? sql<number>`MAX(${l.createdAt}, ${back.createdAt})`.as("liked_at")
+      : sql<number>`${l.createdAt}`.as("liked_at");
+  const fields = {
+    ...cardFields(),
+    like_new: type === "received" ? sql<number>`${l.likeNew}`.as("like_new") : zero("like_new"),
+    suggested: type === "received" ? sql<number>`${l.source} = 'auto'`.as("suggested") : zero("suggested"),
+    liked_at: likedAt,
+    liked_back:
+      type === "received"
+        ? sql<number>`EXISTS (SELECT 1 FROM likes r WHERE r.liker_id = ${userId} AND r.liked_id = ${l.likerId})`.as(
+            "liked_back",
+          )
+        : zero("liked_back"),
+  };
+  const from = db.select(fields).from(l);
+  const joined =
+    type === "matches" ? from.innerJoin(back, and(eq(back.likerId, l.likedId), eq(back.likedId, l.likerId))) : from;
+  return joined
+    .innerJoin(p, eq(p.userId, other))
+    .innerJoin(u, eq(u.id, p.userId))
+    .where(
+      and(
+        type === "received" ? eq(l.likedId, userId) : eq(l.likerId, userId),
+        isNull(u.deletedAt),
+        eq(p.status, "active"),
+        sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${p.userId} AND b.blocked_id = ${userId})`,
+      ),
+    )
+    .orderBy(
+      ...(type === "received" ? [desc(l.likeNew)] : []),
+      desc(likedAt),
+      ...(type === "matches" ? [] : [sql`${l}.rowid DESC`]),
+    )
+    .limit(limit);
+}
 
 /** `suggested`: an automatic like (source 'auto'), never shown as the other member's choice (decision 179). */
 export type LikeCard = ProfileCard & { likeNew: boolean; suggested: boolean; likedBack: boolean };
@@ -127,10 +157,7 @@ export async function listLikes(
   lng = "en",
   limit = 100,
 ): Promise<LikeCard[]> {
-  const { results } = await d1
-    .prepare(LIST_SQL[type])
-    .bind(userId, limit)
-    .all<CardRow & { like_new: number; suggested?: number; liked_back?: number }>();
+  const results = await likeListQuery(getDb(d1), userId, type, limit);
   const today = new Date();
   // Sent likes and matches are liked by the member by definition.
   return results.map((r) => ({
@@ -143,9 +170,10 @@ export async function listLikes(
 
 /** GET /api/likes.php: the profiles the member liked, and liked_by entries (id, like_new). */
 export async function likesApi(d1: D1Database, userId: string) {
-  const [sent, received] = await d1.batch<CardRow & { like_new: number; suggested: number }>([
-    d1.prepare(LIST_SQL.sent).bind(userId, 200),
-    d1.prepare(LIST_SQL.received).bind(userId, 200),
+  const db = getDb(d1);
+  const [sent, received] = await db.batch([
+    likeListQuery(db, userId, "sent", 200),
+    likeListQuery(db, userId, "received", 200),
   ]);
   const today = new Date();
   const apiProfile = (r: CardRow) => {
@@ -162,8 +190,8 @@ export async function likesApi(d1: D1Database, userId: string) {
     };
   };
   return {
-    profiles: sent!.results.map(apiProfile),
-    liked_by: received!.results.map((r) => ({
+    profiles: sent.map(apiProfile),
+    liked_by: received.map((r) => ({
       id: r.id,
       like_new: !!r.like_new,
       suggested: !!r.suggested,
@@ -181,33 +209,31 @@ export async function autoLike(d1: D1Database, userId: string, today = new Date(
   const day = today.toISOString().slice(0, 10);
   const key = `autolike:${userId}:${day}`;
   const expires = Math.floor(today.getTime() / 1000) + 2 * 86_400;
-  const pick = `SELECT p.user_id FROM profiles p JOIN users u ON u.id = p.user_id
-    WHERE u.brand_id = (SELECT brand_id FROM users WHERE id = ?1) AND p.status = 'active' AND u.deleted_at IS NULL
-      AND p.user_id != ?1 AND p.gender != (SELECT gender FROM profiles WHERE user_id = ?1)
-      AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = p.user_id AND l.liked_id = ?1)
-      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ?1 AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = ?1))
-    ORDER BY p.fictional DESC, u.last_seen_at DESC LIMIT 1`;
-  // The counter row claims today's auto-like; the insert only happens for the request that claimed it.
-  const [, , chosen] = await d1.batch<unknown>([
-    d1
-      // oxlint-disable-next-line no-restricted-properties -- guards: the counter row claims today's auto-like (ON CONFLICT DO NOTHING); the insert after it runs only on changes() = 1
-      .prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 1, ?2) ON CONFLICT DO NOTHING")
-      .bind(key, expires),
-    d1
-      // oxlint-disable-next-line no-restricted-properties -- guards: inserts the auto-like only when the counter claim before it changed a row (changes() = 1), same batch
-      .prepare(
-        `INSERT INTO likes (liker_id, liked_id, source) SELECT (${pick}), ?1, 'auto'
-       WHERE changes() = 1 AND (${pick}) IS NOT NULL`,
-      )
-      .bind(userId),
-    d1
-      .prepare(
-        `SELECT ${CARD_COLUMNS} FROM likes l JOIN profiles p ON p.user_id = l.liker_id JOIN users u ON u.id = p.user_id
-       WHERE l.liked_id = ?1 AND l.source = 'auto' ORDER BY l.created_at DESC, l.rowid DESC LIMIT 1`,
-      )
-      .bind(userId),
+  const { counters, likes: l, profiles: p, users: u } = schema;
+  const me = userId;
+  const pick = sql`(SELECT p.user_id FROM profiles p JOIN users u ON u.id = p.user_id
+    WHERE u.brand_id = (SELECT brand_id FROM users WHERE id = ${me}) AND p.status = 'active' AND u.deleted_at IS NULL
+      AND p.user_id != ${me} AND p.gender != (SELECT gender FROM profiles WHERE user_id = ${me})
+      AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = p.user_id AND l.liked_id = ${me})
+      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${me} AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = ${me}))
+    ORDER BY p.fictional DESC, u.last_seen_at DESC LIMIT 1)`;
+  const db = getDb(d1);
+  // Guards: the counter row claims today's auto-like (ON CONFLICT DO NOTHING); the like insert after it runs only
+  // when that claim changed a row (changes() = 1, same batch), so one request a day inserts one like.
+  const [, , chosen] = await db.batch([
+    db.insert(counters).values({ key, count: 1, expiresAt: expires }).onConflictDoNothing(),
+    // Every column of likes in table order (liker_id, liked_id, like_new, source, created_at).
+    db.insert(l).select(sql`SELECT ${pick}, ${me}, 1, 'auto', unixepoch() WHERE changes() = 1 AND ${pick} IS NOT NULL`),
+    db
+      .select(cardFields())
+      .from(l)
+      .innerJoin(p, eq(p.userId, l.likerId))
+      .innerJoin(u, eq(u.id, p.userId))
+      .where(and(eq(l.likedId, me), eq(l.source, "auto")))
+      .orderBy(desc(l.createdAt), sql`${l}.rowid DESC`)
+      .limit(1),
   ]);
-  const row = (chosen!.results as CardRow[])[0];
+  const row = chosen[0];
   if (!row) return null;
   const c = toCard(row, today);
   return { id: c.id, name: c.name, age: c.age, city: c.city, main_image: mainImageOf(c.mainPhotoId) };

@@ -7,9 +7,10 @@
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "../lib/constants.ts";
 import { randomId } from "../lib/password.ts";
 import { MAX_UPLOAD_BYTES } from "./profile-options.ts";
-import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
-import { getDb, schema } from "../../db/client.ts";
+import { and, asc, count, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { getDb, schema, type Db } from "../../db/client.ts";
 import type { ImagesService } from "../lib/env.ts";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 export type PhotoVariant = "full" | "thumb" | "blur";
 export const PHOTO_VARIANTS: readonly PhotoVariant[] = ["full", "thumb", "blur"];
@@ -31,6 +32,9 @@ export const shownToOthersSql = (a: string) =>
 /** SQL: the photo id in column `col` if others may see it, else NULL (a member without a shown photo gets the placeholder). */
 export const shownPhotoSql = (col: string) =>
   `(SELECT sp.id FROM photos sp WHERE sp.id = ${col} AND ${shownToOthersSql("sp")})`;
+/** shownPhotoSql for drizzle's builder: the photo id in `col` if others may see it, else NULL. */
+export const shownPhoto = (col: SQLiteColumn) =>
+  sql<string | null>`(SELECT sp.id FROM photos sp WHERE sp.id = ${col} AND ${sql.raw(shownToOthersSql("sp"))})`;
 /** SQL: the photo id in column `col` if a moderator approved it, else NULL. Landers and the visitor landing use only these. */
 export const approvedPhotoSql = (col: string) =>
   `(SELECT ap.id FROM photos ap WHERE ap.id = ${col} AND ap.review = 'approved')`;
@@ -180,22 +184,26 @@ export async function listOwnPhotos(d1: D1Database, userId: string): Promise<Own
  * Another member's photos as a viewer sees them: main first, with the access decided per photo;
  * only those shown under review, unless the viewer is the owner (decision 175).
  */
-export function photosOfStatement(d1: D1Database, ownerId: string, viewerId = "") {
-  return (
-    d1
-      // oxlint-disable-next-line no-restricted-properties -- goes into profiles' raw profile-page batch (DETAIL_SQL and the like chain)
-      .prepare(
-        `SELECT ph.id, ph.is_private, (p.main_photo_id = ph.id) AS is_main,
-              EXISTS (SELECT 1 FROM photo_unlocks pu WHERE pu.user_id = ?2 AND pu.photo_id = ph.id) AS unlocked
-       FROM photos ph JOIN profiles p ON p.user_id = ph.user_id
-       WHERE ph.user_id = ?1 AND (ph.user_id = ?2 OR ${shownToOthersSql("ph")})
-       ORDER BY is_main DESC, ph.created_at, ph.rowid`,
-      )
-      .bind(ownerId, viewerId)
-  );
+export function photosOfQuery(db: Db, ownerId: string, viewerId = "") {
+  const { photos: ph, profiles: p } = schema;
+  const isMain = sql<number | null>`(${p.mainPhotoId} = ${ph.id})`.as("is_main");
+  return db
+    .select({
+      id: ph.id,
+      isPrivate: ph.isPrivate,
+      isMain,
+      unlocked:
+        sql<number>`EXISTS (SELECT 1 FROM photo_unlocks pu WHERE pu.user_id = ${viewerId} AND pu.photo_id = ${ph.id})`.as(
+          "unlocked",
+        ),
+    })
+    .from(ph)
+    .innerJoin(p, eq(p.userId, ph.userId))
+    .where(and(eq(ph.userId, ownerId), or(eq(ph.userId, viewerId), sql.raw(shownToOthersSql('"photos"')))))
+    .orderBy(desc(isMain), asc(ph.createdAt), sql`${ph}.rowid`);
 }
 
-export type PhotoRow = { id: string; is_private: number; is_main: number | null; unlocked?: number };
+export type PhotoRow = Awaited<ReturnType<typeof photosOfQuery>>[number];
 
 export function photosAsSeen(ownerId: string, rows: PhotoRow[], viewer: Viewer) {
   return rows.map((r) => {
@@ -203,15 +211,15 @@ export function photosAsSeen(ownerId: string, rows: PhotoRow[], viewer: Viewer) 
       ownerId,
       ownerGone: false,
       blockedByOwner: false,
-      isMain: !!r.is_main,
-      isPrivate: !!r.is_private,
+      isMain: !!r.isMain,
+      isPrivate: r.isPrivate,
       unlocked: !!r.unlocked,
       shown: true, // the statement returns only shown photos to others
     };
     return {
       id: r.id,
-      isPrivate: !!r.is_private,
-      isMain: !!r.is_main,
+      isPrivate: r.isPrivate,
+      isMain: !!r.isMain,
       access: photoAccess(facts, viewer) as "blur" | "full",
     };
   });

@@ -5,7 +5,7 @@
 import { ageOn, isRealDate } from "~/lib/dates";
 import { line, paragraph } from "~/lib/text";
 import { z } from "zod";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema } from "../../db/client";
 import { INTERESTS } from "~/lib/constants";
@@ -21,7 +21,7 @@ import {
   TATTOOS,
   type ChoiceField,
 } from "./profile-options";
-import { photosAsSeen, photosOfStatement, shownPhotoSql, type PhotoRow, type Viewer } from "./photos.server";
+import { photosAsSeen, photosOfQuery, shownPhoto, shownPhotoSql, type Viewer } from "./photos.server";
 import { regionName } from "./geo.server";
 
 export {
@@ -106,6 +106,31 @@ export const CARD_COLUMNS = `p.user_id AS id, p.name, p.date_of_birth, p.city, p
   COALESCE((SELECT rg.name FROM regions rg WHERE rg.country = p.country AND rg.code = p.region), p.region) AS region,
   (SELECT rg.names FROM regions rg WHERE rg.country = p.country AND rg.code = p.region) AS region_names`;
 
+/**
+ * CARD_COLUMNS for drizzle's builder (profiles JOIN users), under the same names, so toCard reads the rows
+ * of both. Every name is unique (a D1 batch keys rows by column name, decision 070).
+ */
+export function cardFields() {
+  const { profiles: p, users: u } = schema;
+  const regionOf = (col: "name" | "names") =>
+    sql`(SELECT rg.${sql.raw(col)} FROM regions rg WHERE rg.country = ${p.country} AND rg.code = ${p.region})`;
+  return {
+    id: p.userId,
+    name: p.name,
+    date_of_birth: p.dateOfBirth,
+    city: p.city,
+    country: p.country,
+    main_photo_id: shownPhoto(p.mainPhotoId).as("main_photo_id"),
+    fictional: p.fictional,
+    paid_user: u.paidUser,
+    last_seen_at: u.lastSeenAt,
+    invisible: u.invisible,
+    region: sql<string>`COALESCE(${regionOf("name")}, ${p.region})`.as("region"),
+    region_names: sql<string | null>`${regionOf("names")}`.as("region_names"),
+  };
+}
+
+/** A card row: from the builder (cardFields, flags as booleans) or a raw CARD_COLUMNS read (flags as 0/1). */
 export type CardRow = {
   id: string;
   name: string;
@@ -115,10 +140,10 @@ export type CardRow = {
   region_names: string | null;
   country: string;
   main_photo_id: string | null;
-  fictional: number;
-  paid_user: number;
+  fictional: number | boolean;
+  paid_user: number | boolean;
   last_seen_at: number;
-  invisible: number;
+  invisible: number | boolean;
 };
 
 /** A card as shown in the page's language `lng` (the region's name; decision 133). */
@@ -143,30 +168,6 @@ export interface ProfileDetails extends ProfileCard {
   interests: string[];
   aboutMe: string | null;
 }
-
-const DETAIL_SQL = `
-SELECT ${CARD_COLUMNS}, p.status, p.gender, p.sexuality, p.about_me, p.hair_colour, p.eye_colour, p.body_type,
-       p.relationship_status, p.tattoos, p.signup_reason, u.deleted_at, p.main_photo_id AS own_main_photo_id,
-       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = ?2) AS blocked_viewer,
-       EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?2 AND b.blocked_id = p.user_id) AS viewer_blocked
-FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = ?1`;
-
-type DetailRow = CardRow & {
-  status: string;
-  gender: string;
-  sexuality: string;
-  about_me: string;
-  hair_colour: string | null;
-  eye_colour: string | null;
-  body_type: string | null;
-  relationship_status: string | null;
-  tattoos: string | null;
-  signup_reason: string | null;
-  deleted_at: number | null;
-  own_main_photo_id: string | null;
-  blocked_viewer: number;
-  viewer_blocked: number;
-};
 
 export type ProfilePage =
   | { access: "not_found" }
@@ -194,24 +195,58 @@ export async function loadProfilePage(
   lng = "en",
 ): Promise<ProfilePage> {
   const viewerId = viewer?.id ?? "";
-  const [main, interests, likeRows, , photos] = await d1.batch<unknown>([
-    d1.prepare(DETAIL_SQL).bind(targetId, viewerId),
-    d1
-      .prepare(
-        "SELECT pi.interest_id AS id FROM profile_interests pi JOIN interests i ON i.id = pi.interest_id WHERE pi.user_id = ?1 ORDER BY i.sort",
-      )
-      .bind(targetId),
-    d1
-      .prepare(
-        "SELECT liker_id, source FROM likes WHERE (liker_id = ?1 AND liked_id = ?2) OR (liker_id = ?2 AND liked_id = ?1)",
-      )
-      .bind(viewerId, targetId),
-    d1
-      .prepare("UPDATE likes SET like_new = 0 WHERE liker_id = ?1 AND liked_id = ?2 AND like_new = 1")
-      .bind(targetId, viewerId),
-    photosOfStatement(d1, targetId, viewerId),
+  const db = getDb(d1);
+  const { profiles: p, users: u, likes, profileInterests: pi, interests: i } = schema;
+  const [main, interests, likeRows, , photos] = await db.batch([
+    db
+      .select({
+        ...cardFields(),
+        status: p.status,
+        gender: p.gender,
+        sexuality: p.sexuality,
+        about_me: p.aboutMe,
+        hair_colour: p.hairColour,
+        eye_colour: p.eyeColour,
+        body_type: p.bodyType,
+        relationship_status: p.relationshipStatus,
+        tattoos: p.tattoos,
+        signup_reason: p.signupReason,
+        deleted_at: u.deletedAt,
+        own_main_photo_id: sql<string | null>`${p.mainPhotoId}`.as("own_main_photo_id"),
+        blocked_viewer:
+          sql<number>`EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${p.userId} AND b.blocked_id = ${viewerId})`.as(
+            "blocked_viewer",
+          ),
+        viewer_blocked:
+          sql<number>`EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${viewerId} AND b.blocked_id = ${p.userId})`.as(
+            "viewer_blocked",
+          ),
+      })
+      .from(p)
+      .innerJoin(u, eq(u.id, p.userId))
+      .where(eq(p.userId, targetId)),
+    db
+      .select({ id: pi.interestId })
+      .from(pi)
+      .innerJoin(i, eq(i.id, pi.interestId))
+      .where(eq(pi.userId, targetId))
+      .orderBy(i.sort),
+    db
+      .select({ likerId: likes.likerId, source: likes.source })
+      .from(likes)
+      .where(
+        or(
+          and(eq(likes.likerId, viewerId), eq(likes.likedId, targetId)),
+          and(eq(likes.likerId, targetId), eq(likes.likedId, viewerId)),
+        ),
+      ),
+    db
+      .update(likes)
+      .set({ likeNew: false })
+      .where(and(eq(likes.likerId, targetId), eq(likes.likedId, viewerId), eq(likes.likeNew, true))),
+    photosOfQuery(db, targetId, viewerId),
   ]);
-  const r = (main!.results as DetailRow[])[0];
+  const r = main[0];
   const access = profileAccess(
     r
       ? { id: r.id, deleted: r.deleted_at !== null, disabled: r.status !== "active", blockedViewer: !!r.blocked_viewer }
@@ -228,8 +263,7 @@ export async function loadProfilePage(
   add("gender", r.gender, true);
   add("sexuality", r.sexuality, true);
   for (const key of Object.keys(CHOICE_FIELDS) as ChoiceField[]) add(key, r[key], true);
-  const likeRowsOf = likeRows!.results as { liker_id: string; source: string }[];
-  const likers = likeRowsOf.map((l) => l.liker_id);
+  const likers = likeRows.map((l) => l.likerId);
   const card = toCard(r, new Date(), lng);
   return {
     access: "ok",
@@ -237,8 +271,8 @@ export async function loadProfilePage(
     viewerBlocked: !!r.viewer_blocked,
     likeState: likeStateOf(viewerId, likers),
     // Their like was the site's automatic one: a suggestion, not their choice (decision 179).
-    likeSuggested: likeRowsOf.some((l) => l.liker_id !== viewerId && l.source === "auto"),
-    photos: photosAsSeen(r.id, photos!.results as PhotoRow[], viewer),
+    likeSuggested: likeRows.some((l) => l.likerId !== viewerId && l.source === "auto"),
+    photos: photosAsSeen(r.id, photos, viewer),
     profile: {
       ...card,
       // The owner sees their own main photo, even while it waits for review.
@@ -246,7 +280,7 @@ export async function loadProfilePage(
       city: visible.has("city") ? card.city : "",
       region: visible.has("region") ? card.region : "",
       fields,
-      interests: visible.has("interests") ? (interests!.results as { id: string }[]).map((i) => i.id) : [],
+      interests: visible.has("interests") ? interests.map((x) => x.id) : [],
       aboutMe: visible.has("about_me") ? r.about_me : null,
     },
   };

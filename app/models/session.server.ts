@@ -4,7 +4,7 @@
  * One query resolves the session, the member and the counts the top bar shows.
  */
 import { createCookie, redirect } from "@remix-run/cloudflare";
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, ne, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, schema, type Db } from "../../db/client";
 import { AUTH_COOKIE_DAYS, MARKETING_TYPES } from "~/lib/constants";
@@ -59,38 +59,46 @@ export interface Member {
 
 // Marketing types a member simply did not opt in to are not "disabled notifications" (no alert for them).
 const MARKETING_SQL = `(${MARKETING_TYPES.map((t) => `'${t}'`).join(", ")})`;
-const MEMBER_SQL = `
-SELECT u.id, u.email, u.paid_user, u.credits, u.language, u.status, u.invisible, u.created_at, u.push_subscribed, u.last_seen_at,
-       u.messaging_restricted_until,
-       p.name, p.status AS profile_status, p.main_photo_id, p.country,
-       (SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
-         WHERE cm.user_id = u.id AND cm.hidden_at IS NULL AND cm.conversation_id != ?3) AS unread,
-       (SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.like_new = 1) AS new_likes,
-       (SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = u.id
-         AND NOT (nd.reason = 'user' AND nd.type IN ${MARKETING_SQL})) AS disabled
-FROM sessions s JOIN users u ON u.id = s.user_id JOIN profiles p ON p.user_id = u.id
-WHERE s.id_hash = ?1 AND s.expires_at > ?2 AND u.deleted_at IS NULL`;
+/**
+ * The member of a session with the top bar's counts, one read a request. `onScreen`: the conversation the page
+ * shows, whose unread messages the badge leaves out. Same-named columns aliased (decision 070).
+ */
+function memberQuery(db: Db, idHash: string, now: number, onScreen: string) {
+  const { sessions: s, users: u, profiles: p } = schema;
+  return db
+    .select({
+      id: u.id,
+      email: u.email,
+      paid_user: u.paidUser,
+      credits: u.credits,
+      language: u.language,
+      status: sql<Member["status"]>`${u.status}`.as("status"),
+      invisible: u.invisible,
+      created_at: u.createdAt,
+      push_subscribed: u.pushSubscribed,
+      last_seen_at: u.lastSeenAt,
+      messaging_restricted_until: u.messagingRestrictedUntil,
+      name: p.name,
+      profile_status: sql<Member["profileStatus"]>`${p.status}`.as("profile_status"),
+      main_photo_id: p.mainPhotoId,
+      country: p.country,
+      unread: sql<number>`(SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
+         WHERE cm.user_id = ${u.id} AND cm.hidden_at IS NULL AND cm.conversation_id != ${onScreen})`.as("unread"),
+      new_likes: sql<number>`(SELECT COUNT(*) FROM likes l WHERE l.liked_id = ${u.id} AND l.like_new = 1)`.as(
+        "new_likes",
+      ),
+      disabled: sql<
+        string | null
+      >`(SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = ${u.id}
+         AND NOT (nd.reason = 'user' AND nd.type IN ${sql.raw(MARKETING_SQL)}))`.as("disabled"),
+    })
+    .from(s)
+    .innerJoin(u, eq(u.id, s.userId))
+    .innerJoin(p, eq(p.userId, u.id))
+    .where(and(eq(s.idHash, idHash), gt(s.expiresAt, now), isNull(u.deletedAt)));
+}
 
-type MemberRow = {
-  id: string;
-  email: string;
-  paid_user: number;
-  credits: number;
-  language: string;
-  status: Member["status"];
-  invisible: number;
-  created_at: number;
-  push_subscribed: number;
-  last_seen_at: number;
-  name: string;
-  profile_status: Member["profileStatus"];
-  main_photo_id: string | null;
-  country: string;
-  unread: number;
-  new_likes: number;
-  disabled: string | null;
-  messaging_restricted_until: number | null;
-};
+type MemberRow = NonNullable<Awaited<ReturnType<ReturnType<typeof memberQuery>["get"]>>>;
 
 function toMember(r: MemberRow): Member {
   return {
@@ -154,9 +162,7 @@ async function lookupMember(request: Request, context: SessionContext): Promise<
   const sid = await sessionIdOf(request, context);
   if (!sid) return null;
   const now = Math.floor(Date.now() / 1000);
-  const row = await context.env.DB.prepare(MEMBER_SQL)
-    .bind(await sha256(sid), now, conversationOnScreen(request))
-    .first<MemberRow>();
+  const row = await memberQuery(getDb(context.env.DB), await sha256(sid), now, conversationOnScreen(request)).get();
   if (!row) return null;
   if (row.last_seen_at < now - ONLINE_REFRESH_S) {
     context.ctx?.waitUntil(

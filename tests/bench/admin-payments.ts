@@ -6,17 +6,12 @@
  *
  *   npm run build && node --experimental-strip-types tests/bench/admin-payments.ts [members=100000] [payments=200000]
  */
-import { execSync, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import { drizzle } from "drizzle-orm/d1";
-import { getPlatformProxy } from "wrangler";
-import * as schema from "../../db/schema.ts";
-import { brands, companies, packagePrices, packages } from "../../db/seed/brands.ts";
 import { hashPassword } from "../../app/lib/password.ts";
+import { benchPort, freshBrandState, loginCookie, measureWall, startBenchServer } from "./server.ts";
 
 const MEMBERS = Number(process.argv[2] ?? 100_000);
 const PAYMENTS = Number(process.argv[3] ?? 200_000);
-const PORT = Number(process.env.BENCH_PORT ?? 8836);
+const PORT = benchPort(8836);
 const STATE = ".wrangler/bench-admin-payments";
 const PEPPER = "dev-pepper-not-for-production";
 const COUNTRIES = ["NL", "NL", "NL", "DE", "DE", "BE", "AT", "FR", "IT", "ES", "PL", "SE"];
@@ -24,15 +19,7 @@ const METHODS = ["ideal", "ideal", "creditcard", "paypal", "bancontact", "sepa_d
 const STATUSES = ["paid", "paid", "paid", "paid", "failed", "canceled", "expired", "open"];
 const PRICES = [995, 1995, 4995, 9995];
 
-rmSync(STATE, { recursive: true, force: true });
-execSync(`npx wrangler d1 migrations apply DB --local --persist-to ${STATE}`, { stdio: "ignore" });
-const proxy = await getPlatformProxy<{ DB: D1Database }>({ persist: { path: `${STATE}/v3` } });
-const { DB } = proxy.env;
-const db = drizzle(DB, { schema });
-await db.insert(schema.companies).values(companies);
-for (const brand of brands) await db.insert(schema.brands).values(brand);
-await db.insert(schema.packages).values(packages);
-await db.insert(schema.packagePrices).values(packagePrices);
+const { DB, dispose } = await freshBrandState(STATE);
 const brandIds = (await DB.prepare("SELECT id FROM brands").all<{ id: number }>()).results.map((b) => b.id);
 
 // Deterministic pseudo-random rows as literal multi-row inserts (fast, no 100-parameter limit).
@@ -86,64 +73,20 @@ const deep = (
     .bind(Math.min(150_000, PAYMENTS - 1))
     .first<{ k: string }>()
 )?.k;
-await proxy.dispose();
+await dispose();
 
-const server = spawn(
-  "npx",
-  [
-    "wrangler",
-    "dev",
-    "--port",
-    String(PORT),
-    "--ip",
-    "127.0.0.1",
-    "--inspector-port",
-    String(PORT + 1000),
-    "--persist-to",
-    STATE,
-    "--var",
-    "ENVIRONMENT:test",
-  ],
-  { stdio: "ignore", detached: true },
-);
-const base = `http://127.0.0.1:${PORT}`;
+const server = await startBenchServer({ port: PORT, state: STATE, vars: { ENVIRONMENT: "test" } });
+const { base } = server;
 try {
-  for (let i = 0; ; i++) {
-    if (i > 120) throw new Error("wrangler dev did not start");
-    if (
-      await fetch(base).then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  const login = await fetch(`${base}/admin/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
-    body: new URLSearchParams({ email: "finance@bench.example", password: "Bench-pass-2026", code: "" }),
-  });
-  const cookie = (login.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  if (!cookie.startsWith("op_sid=")) throw new Error(`operator login failed: ${login.status}`);
-
-  async function measure(label: string, path: string, runs = 40) {
-    await (await fetch(base + path, { headers: { Cookie: cookie } })).text(); // warm-up
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const start = performance.now();
-      const res = await fetch(base + path, { headers: { Cookie: cookie }, redirect: "manual" });
-      await res.text();
-      times.push(performance.now() - start);
-      if (res.status !== 200 && res.status !== 302) throw new Error(`${path}: ${res.status}`);
-    }
-    times.sort((a, b) => a - b);
-    const q = (f: number) => times[Math.min(times.length - 1, Math.floor(f * times.length))]!.toFixed(1);
-    console.log(
-      `${label.padEnd(48)} p50 ${q(0.5).padStart(6)} ms   p95 ${q(0.95).padStart(6)} ms   (${runs} requests)`,
-    );
-  }
+  const cookie = await loginCookie(
+    base,
+    "/admin/login",
+    { email: "finance@bench.example", password: "Bench-pass-2026", code: "" },
+    "op_sid",
+  );
+  // The export GET answers a redirect: it measures the operator session alone.
+  const measure = (label: string, path: string, runs = 40) =>
+    measureWall(base, cookie, label, [path], { runs, redirects: true });
   console.log(`\nWall time per request on loopback, ${PAYMENTS} payments (wrangler dev, local D1):`);
   await measure("baseline: a locale file (no D1, no render)", "/locales/en/members");
   await measure("baseline: operator session only (export GET → 302)", "/admin/payments/export");
@@ -153,5 +96,5 @@ try {
   await measure("payments list, date range", "/admin/payments?from=2026-01-01&to=2026-01-31");
   if (deep) await measure("payments list, deep keyset page (up to 150,000 down)", `/admin/payments?after=${deep}`);
 } finally {
-  process.kill(-server.pid!);
+  server.stop();
 }

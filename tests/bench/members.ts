@@ -5,17 +5,13 @@
  *
  *   npm run build && node_modules/.bin/node --experimental-strip-types tests/bench/members.ts [members=100000]
  */
-import { execSync, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import { drizzle } from "drizzle-orm/d1";
-import { getPlatformProxy } from "wrangler";
 import * as schema from "../../db/schema.ts";
-import { brands, companies, packagePrices, packages } from "../../db/seed/brands.ts";
 import { INTERESTS } from "../../app/lib/constants.ts";
 import { hashPassword } from "../../app/lib/password.ts";
+import { benchPort, freshBrandState, loginCookie, measureWall, startBenchServer } from "./server.ts";
 
 const N = Number(process.argv[2] ?? 100_000);
-const PORT = 8825;
+const PORT = benchPort(8825);
 const STATE = ".wrangler/bench-members";
 const PEPPER = "dev-pepper-not-for-production";
 const COUNTRIES = [
@@ -40,15 +36,7 @@ const COUNTRIES = [
 ];
 const REGIONS = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"];
 
-rmSync(STATE, { recursive: true, force: true });
-execSync(`npx wrangler d1 migrations apply DB --local --persist-to ${STATE}`, { stdio: "ignore" });
-const proxy = await getPlatformProxy<{ DB: D1Database }>({ persist: { path: `${STATE}/v3` } });
-const { DB } = proxy.env;
-const db = drizzle(DB, { schema });
-await db.insert(schema.companies).values(companies);
-for (const brand of brands) await db.insert(schema.brands).values(brand);
-await db.insert(schema.packages).values(packages);
-await db.insert(schema.packagePrices).values(packagePrices);
+const { DB, db, dispose } = await freshBrandState(STATE);
 await db.insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort })));
 
 // Deterministic pseudo-random data, written as literal multi-row inserts (fast, and no 100-parameter limit).
@@ -97,68 +85,18 @@ const plan = await DB.prepare(
 ).all<{ detail: string }>();
 console.log(`Seeded ${N} members in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`Search plan: ${plan.results.map((r) => r.detail).join(" | ")}`);
-await proxy.dispose();
+await dispose();
 
-const server = spawn(
-  "npx",
-  [
-    "wrangler",
-    "dev",
-    "--port",
-    String(PORT),
-    "--ip",
-    "127.0.0.1",
-    "--inspector-port",
-    String(PORT + 1000),
-    "--persist-to",
-    STATE,
-    "--var",
-    "ENVIRONMENT:test",
-  ],
-  {
-    stdio: "ignore",
-    detached: true,
-  },
-);
-const base = `http://127.0.0.1:${PORT}`;
+const server = await startBenchServer({ port: PORT, state: STATE, vars: { ENVIRONMENT: "test" } });
+const { base } = server;
 try {
-  for (let i = 0; ; i++) {
-    if (i > 120) throw new Error("wrangler dev did not start");
-    if (
-      await fetch(base).then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  const login = await fetch(`${base}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
-    body: new URLSearchParams({ email: "viewer@bench.example", password: "Bench-pass-2026" }),
-  });
-  const cookie = (login.headers.get("Set-Cookie") ?? "").split(";")[0]!;
-  if (!cookie.startsWith("sid=")) throw new Error(`login failed: ${login.status}`);
-
-  async function measure(label: string, paths: string[], runs = 40) {
-    for (const p of paths) await (await fetch(base + p, { headers: { Cookie: cookie } })).text(); // warm-up
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const p = paths[i % paths.length]!;
-      const start = performance.now();
-      const res = await fetch(base + p, { headers: { Cookie: cookie } });
-      await res.text();
-      times.push(performance.now() - start);
-      if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
-    }
-    times.sort((a, b) => a - b);
-    const q = (f: number) => times[Math.min(times.length - 1, Math.floor(f * times.length))]!.toFixed(1);
-    console.log(
-      `${label.padEnd(44)} p50 ${q(0.5).padStart(6)} ms   p95 ${q(0.95).padStart(6)} ms   (${runs} requests)`,
-    );
-  }
+  const cookie = await loginCookie(
+    base,
+    "/login",
+    { email: "viewer@bench.example", password: "Bench-pass-2026" },
+    "sid",
+  );
+  const measure = (label: string, paths: string[], runs = 40) => measureWall(base, cookie, label, paths, { runs });
 
   console.log(`\nWall time per request on loopback, ${N} members (wrangler dev, local D1):`);
   await measure("baseline: a locale file (no D1, no render)", ["/locales/en/members"]);
@@ -172,7 +110,10 @@ try {
   await measure("search, few matches (similar results)", [
     "/members?gender=male&country=IE&countryregion=03&min_age=98&max_age=99",
   ]);
-  const ids = Array.from({ length: 20 }, (_, i) => `/members/bench-${(i * 4999).toString(36).padStart(6, "0")}`);
+  const ids = Array.from(
+    { length: 20 },
+    (_, i) => `/members/bench-${(i * Math.floor((N - 1) / 20)).toString(36).padStart(6, "0")}`,
+  );
   await measure("profile page /members/{id}", ids);
   await measure("match finder", ["/match-finder"]);
   console.log(
@@ -180,5 +121,5 @@ try {
       " 4 when few match (similar results); profile page 2 (session, one batch).",
   );
 } finally {
-  process.kill(-server.pid!);
+  server.stop();
 }

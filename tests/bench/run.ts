@@ -3,56 +3,22 @@
  * Server times are wall times on loopback (median and p95 of many requests), shown next to a trivial
  * route of the same Worker so the ratio says what the page itself costs.
  */
-import { spawn, execSync } from "node:child_process";
+import { execSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
-import { rmSync } from "node:fs";
+import { benchPort, freshState, startBenchServer } from "./server.ts";
 
-const PORT = Number(process.env.BENCH_PORT ?? 8790);
+const PORT = benchPort(8790);
 const BASE = `http://127.0.0.1:${PORT}`;
 const STATE = `.wrangler/bench-${PORT}`;
 
+/** The demo data (db/seed.ts) in a fresh state, served with the images Worker beside the app. */
 function startServer() {
-  rmSync(STATE, { recursive: true, force: true });
-  execSync("node scripts/dev-vars.mjs", { stdio: "ignore" });
-  execSync(`npx wrangler d1 migrations apply DB --local --persist-to ${STATE}`, { stdio: "ignore" });
+  freshState(STATE);
   execSync(`node --experimental-strip-types db/seed.ts`, {
     stdio: "ignore",
     env: { ...process.env, WRANGLER_PERSIST: `${STATE}/v3` },
   });
-  const child = spawn(
-    "npx",
-    [
-      "wrangler",
-      "dev",
-      "-c",
-      "wrangler.toml",
-      "-c",
-      "workers/images/wrangler.toml",
-      "--port",
-      String(PORT),
-      "--ip",
-      "127.0.0.1",
-      "--inspector-port",
-      String(PORT + 1000),
-      "--persist-to",
-      STATE,
-    ],
-    {
-      stdio: "ignore",
-      detached: true,
-    },
-  );
-  return child;
-}
-
-async function waitUp() {
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${BASE}/healthz`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not start");
+  return startBenchServer({ port: PORT, state: STATE, configs: ["workers/images/wrangler.toml"] });
 }
 
 /** Median and p95 of the Worker's own time (Server-Timing, as workerd measures it) and of the round trip. */
@@ -88,9 +54,8 @@ async function landingJsGzip() {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
-const server = startServer();
+const server = await startServer();
 try {
-  await waitUp();
   const trivial = await timeRoute("/healthz");
   const landing = await timeRoute("/", 200, { headers: { Cookie: "entry_ok=1" } });
   const staticPage = await timeRoute("/pages/terms", 200, { headers: { Cookie: "entry_ok=1" } });
@@ -131,7 +96,5 @@ try {
   console.log("\n== Chat: two WebSocket clients through one conversation's object, next to a bare echo object ==");
   console.table(await chatBench(BASE, `${STATE}/v3`));
 } finally {
-  try {
-    process.kill(-server.pid!, "SIGTERM");
-  } catch {}
+  server.stop();
 }

@@ -4,7 +4,8 @@ import { createMember, get, photoRow } from "./fixtures";
 import enLanders from "../../locales/en/landers.json";
 import deLanders from "../../locales/de/landers.json";
 import { LANDER_KINDS } from "../../app/models/landers.server";
-import { NEAR_MEMBERS_SQL } from "../../app/models/landing.server";
+import { nearMembersQuery } from "../../app/models/landing.server";
+import { getDb } from "../../db/client";
 import { LOCALE_LANGUAGES, MESSAGES } from "../../app/lib/resources.generated";
 
 async function page(path: string, init: Parameters<typeof get>[1] = {}) {
@@ -134,8 +135,13 @@ describe("landers", () => {
   });
 
   it("reads 'near you' from a bounded window of recent members through the users_recent index", async () => {
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${NEAR_MEMBERS_SQL}`)
-      .bind("female", "female", "2008-01-01", "1900-01-01", "NL")
+    const { sql, params } = nearMembersQuery(
+      getDb(env.DB),
+      { g1: "female", g2: "female", bornBy: "2008-01-01", bornAfter: "1900-01-01" },
+      "NL",
+    ).toSQL();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
       .all<{ detail: string }>();
     const plan = results.map((r) => r.detail).join("\n");
     expect(plan).toContain("users_recent");

@@ -5,7 +5,7 @@
  * debit), and each action's audit row goes into that model's batch.
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, toStatement } from "../../../db/client";
+import { getDb, schema, toStatement, type Db } from "../../../db/client";
 import { nowS } from "~/lib/dates";
 import { NOTIFICATION_TYPES } from "~/lib/constants";
 import {
@@ -20,7 +20,7 @@ import { getBrandById, type BrandWithCompany } from "../brand.server";
 import { adjustmentStatements } from "../credits.server";
 import { unblockStatement } from "../directdebit.server";
 import { endAllSessions } from "../session.server";
-import { auditAfterChange, auditStatement, type Actor } from "./audit.server";
+import { auditAfterChange, auditStatement, type Actor, type AuditEntry } from "./audit.server";
 
 export const MEMBERS_PAGE = 50;
 /** The most credits one console correction may move (a typo of an extra zero stays small). */
@@ -382,6 +382,24 @@ async function live(env: ConsoleEnv, id: string): Promise<Target | ActionResult>
 }
 const isResult = (x: Target | ActionResult): x is ActionResult => "ok" in x;
 
+/** The audit entry of an action on this member: what it did and the before/after; the target and reason are the action's. */
+type MemberAudit = (e: Pick<AuditEntry, "action" | "before" | "after">) => AuditEntry;
+
+/**
+ * A console action on a live member (not found and deleted accounts answer their error first): `run` gets the
+ * member, the database, and `audit`, which completes its audit entry with the member as target and the reason.
+ */
+async function onLiveMember(
+  env: ConsoleEnv,
+  id: string,
+  reason: string,
+  run: (t: Target, db: Db, audit: MemberAudit) => Promise<ActionResult>,
+): Promise<ActionResult> {
+  const t = await live(env, id);
+  if (isResult(t)) return t;
+  return run(t, getDb(env.DB), (e) => ({ ...e, targetType: "member", targetId: id, reason }));
+}
+
 export type LinkOrigin = (brand: BrandWithCompany) => string;
 
 export async function consoleResendActivation(
@@ -391,20 +409,15 @@ export async function consoleResendActivation(
   reason: string,
   origin: LinkOrigin,
 ): Promise<ActionResult> {
-  const t = await live(env, id);
-  if (isResult(t)) return t;
-  const db = getDb(env.DB);
-  const audit = auditStatement(db, actor, {
-    action: "member.resend_activation",
-    targetType: "member",
-    targetId: id,
-    reason,
+  return onLiveMember(env, id, reason, async (t, db, audit) => {
+    const entry = auditStatement(db, actor, audit({ action: "member.resend_activation" }));
+    const r = await resendActivation(env, t.brand, t, origin(t.brand), [entry]);
+    if (r === "confirmed")
+      return { ok: false, error: "The address is already confirmed: there is nothing to activate." };
+    if (r === "too_many")
+      return { ok: false, error: "Three activation mails went out today already; try again tomorrow." };
+    return { ok: true };
   });
-  const r = await resendActivation(env, t.brand, t, origin(t.brand), [audit]);
-  if (r === "confirmed") return { ok: false, error: "The address is already confirmed: there is nothing to activate." };
-  if (r === "too_many")
-    return { ok: false, error: "Three activation mails went out today already; try again tomorrow." };
-  return { ok: true };
 }
 
 export async function consoleChangeEmail(
@@ -415,21 +428,21 @@ export async function consoleChangeEmail(
   reason: string,
   origin: LinkOrigin,
 ): Promise<ActionResult> {
-  const t = await live(env, id);
-  if (isResult(t)) return t;
-  const db = getDb(env.DB);
-  const audit = auditStatement(db, actor, {
-    action: "member.change_email",
-    targetType: "member",
-    targetId: id,
-    reason,
-    before: { email: t.email },
-    after: { pending: email.trim().toLowerCase() },
+  return onLiveMember(env, id, reason, async (t, db, audit) => {
+    const entry = auditStatement(
+      db,
+      actor,
+      audit({
+        action: "member.change_email",
+        before: { email: t.email },
+        after: { pending: email.trim().toLowerCase() },
+      }),
+    );
+    const r = await startMailChange(env, t.brand, t, email, origin(t.brand), [entry]);
+    if (r === "taken")
+      return { ok: false, error: "That address is this account's already or belongs to another account of the brand." };
+    return { ok: true };
   });
-  const r = await startMailChange(env, t.brand, t, email, origin(t.brand), [audit]);
-  if (r === "taken")
-    return { ok: false, error: "That address is this account's already or belongs to another account of the brand." };
-  return { ok: true };
 }
 
 export async function consoleEndSessions(
@@ -457,35 +470,24 @@ export async function consoleAdjustCredits(
 ): Promise<ActionResult> {
   if (!Number.isInteger(delta) || delta === 0 || Math.abs(delta) > MAX_ADJUSTMENT)
     return { ok: false, error: `Give a whole number of credits from 1 to ${MAX_ADJUSTMENT}.` };
-  const t = await live(env, id);
-  if (isResult(t)) return t;
-  const d1 = env.DB;
-  const db = getDb(d1);
-  const action = delta > 0 ? "member.credits_grant" : "member.credits_take";
-  // Guarded chain: the audit row follows the ledger row only if the balance changed (changes() > 0).
-  const results = await d1.batch([
-    ...adjustmentStatements(d1, id, delta, `op:${actor.id}`),
-    toStatement(
-      d1,
-      auditAfterChange(db, actor, {
-        action,
-        targetType: "member",
-        targetId: id,
-        reason,
-        before: { credits: t.credits },
-        after: { delta },
-      }),
-    ),
-  ]);
-  if ((results[0]?.meta.changes ?? 0) !== 1)
-    return {
-      ok: false,
-      error:
-        delta < 0
-          ? `Refused: the member has fewer than ${-delta} credits. Nothing was changed.`
-          : "Nothing was changed.",
-    };
-  return { ok: true };
+  return onLiveMember(env, id, reason, async (t, db, audit) => {
+    const d1 = env.DB;
+    const action = delta > 0 ? "member.credits_grant" : "member.credits_take";
+    // Guarded chain: the audit row follows the ledger row only if the balance changed (changes() > 0).
+    const results = await d1.batch([
+      ...adjustmentStatements(d1, id, delta, `op:${actor.id}`),
+      toStatement(d1, auditAfterChange(db, actor, audit({ action, before: { credits: t.credits }, after: { delta } }))),
+    ]);
+    if ((results[0]?.meta.changes ?? 0) !== 1)
+      return {
+        ok: false,
+        error:
+          delta < 0
+            ? `Refused: the member has fewer than ${-delta} credits. Nothing was changed.`
+            : "Nothing was changed.",
+      };
+    return { ok: true };
+  });
 }
 
 export async function consoleUnblockDirectDebit(
@@ -494,22 +496,22 @@ export async function consoleUnblockDirectDebit(
   id: string,
   reason: string,
 ): Promise<ActionResult> {
-  const t = await live(env, id);
-  if (isResult(t)) return t;
-  const db = getDb(env.DB);
-  const [changed] = await db.batch([
-    unblockStatement(env.DB, id),
-    auditAfterChange(db, actor, {
-      action: "member.directdebit_unblock",
-      targetType: "member",
-      targetId: id,
-      reason,
-      before: { directdebitBlocked: true },
-      after: { directdebitBlocked: false },
-    }),
-  ]);
-  if ((changed.meta.changes ?? 0) !== 1) return { ok: false, error: "Direct debit is not blocked for this member." };
-  return { ok: true };
+  return onLiveMember(env, id, reason, async (_t, db, audit) => {
+    const [changed] = await db.batch([
+      unblockStatement(env.DB, id),
+      auditAfterChange(
+        db,
+        actor,
+        audit({
+          action: "member.directdebit_unblock",
+          before: { directdebitBlocked: true },
+          after: { directdebitBlocked: false },
+        }),
+      ),
+    ]);
+    if ((changed.meta.changes ?? 0) !== 1) return { ok: false, error: "Direct debit is not blocked for this member." };
+    return { ok: true };
+  });
 }
 
 /** Every notification type back on (also lifting a bounce or complaint block), as the member's own settings do. */
@@ -519,26 +521,22 @@ export async function consoleNotificationsOn(
   id: string,
   reason: string,
 ): Promise<ActionResult> {
-  const t = await live(env, id);
-  if (isResult(t)) return t;
-  const db = getDb(env.DB);
-  const { notificationsDisabled: nd } = schema;
-  const before = await db.select({ type: nd.type, reason: nd.reason }).from(nd).where(eq(nd.userId, id));
-  if (!before.length) return { ok: false, error: "Every notification is on already." };
-  const [first, ...rest] = notificationSettingsStatements(db, id, NOTIFICATION_TYPES);
-  await db.batch([
-    first,
-    ...rest,
-    auditStatement(db, actor, {
-      action: "member.notifications_on",
-      targetType: "member",
-      targetId: id,
-      reason,
-      before: { off: before },
-      after: { off: [] },
-    }),
-  ]);
-  return { ok: true };
+  return onLiveMember(env, id, reason, async (_t, db, audit) => {
+    const { notificationsDisabled: nd } = schema;
+    const before = await db.select({ type: nd.type, reason: nd.reason }).from(nd).where(eq(nd.userId, id));
+    if (!before.length) return { ok: false, error: "Every notification is on already." };
+    const [first, ...rest] = notificationSettingsStatements(db, id, NOTIFICATION_TYPES);
+    await db.batch([
+      first,
+      ...rest,
+      auditStatement(
+        db,
+        actor,
+        audit({ action: "member.notifications_on", before: { off: before }, after: { off: [] } }),
+      ),
+    ]);
+    return { ok: true };
+  });
 }
 
 /** The member's own deletion path (hidden at once, sessions ended, the reactivation link mailed). */
@@ -549,11 +547,10 @@ export async function consoleDeleteAccount(
   reason: string,
   origin: LinkOrigin,
 ): Promise<ActionResult> {
-  const t = await live(env, id);
-  if (isResult(t)) return t;
-  const db = getDb(env.DB);
-  await deleteAccount(env, t.brand, t, "other", `Deleted by support: ${reason}`, origin(t.brand), [
-    auditStatement(db, actor, { action: "member.delete", targetType: "member", targetId: id, reason }),
-  ]);
-  return { ok: true };
+  return onLiveMember(env, id, reason, async (t, db, audit) => {
+    await deleteAccount(env, t.brand, t, "other", `Deleted by support: ${reason}`, origin(t.brand), [
+      auditStatement(db, actor, audit({ action: "member.delete" })),
+    ]);
+    return { ok: true };
+  });
 }
