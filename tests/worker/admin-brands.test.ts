@@ -11,6 +11,7 @@ import { forgetBrands, getBrandByHost } from "../../app/models/brand.server";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { pageText, send, signupForm } from "./accounts-helpers";
 import { choose, get, member, startPayment, userRow } from "./payments-helpers";
+import { createMember, get as getPage, sessionCookie } from "./fixtures";
 
 async function operator(role: "finance" | "admin" | "support" | "moderator") {
   const op = await createOperator(role);
@@ -62,7 +63,16 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   // Brand 1 back as seeded: the other tests of this file (and their brand) expect it.
-  const cols = ["refund_days", "signups", "message_credits", "name", "min_age", "site_entry_countries"];
+  const cols = [
+    "refund_days",
+    "signups",
+    "message_credits",
+    "name",
+    "min_age",
+    "site_entry_countries",
+    "age_check",
+    "age_check_countries",
+  ];
   await env.DB.prepare(`UPDATE brands SET ${cols.map((c, i) => `${c} = ?${i + 2}`).join(", ")} WHERE id = ?1`)
     .bind(1, ...cols.map((c) => original[c] as string | number))
     .run();
@@ -299,6 +309,24 @@ describe("a setting changed in the console changes what the site does", () => {
     const welcome = signupForm();
     expect((await send("/signup", welcome)).status).toBe(302);
     expect(await env.DB.prepare("SELECT id FROM users WHERE email = ?1").bind(welcome.email).first()).not.toBeNull();
+  });
+
+  it("age assurance switched on for FR: an Amora member from FR is asked for proof, one from NL is not; off again, nobody", async () => {
+    const admin = await operator("admin");
+    const m = await createMember({ country: "FR" });
+    const cookie = await sessionCookie(m.id);
+    expect((await getPage("/members", { cookie, country: "FR" })).status).toBe(200);
+    await postForm(
+      "/admin/brands/1",
+      admin.cookie,
+      await formOf(1, { ageCheck: "before_members_area", ageCheckCountries: "FR, IT" }),
+    );
+    const asked = await getPage("/members", { cookie, country: "FR" });
+    expect(asked.headers.get("Location")).toBe("/age-check?next=%2Fmembers");
+    expect((await getPage("/members", { cookie, country: "NL" })).status).toBe(200);
+
+    await postForm("/admin/brands/1", admin.cookie, await formOf(1, { ageCheck: "off" }));
+    expect((await getPage("/members", { cookie, country: "FR" })).status).toBe(200);
   });
 
   it("the isolate's brand cache: a console save is seen at once, a change made elsewhere within BRAND_CACHE_MS", async () => {

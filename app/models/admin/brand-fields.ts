@@ -117,8 +117,10 @@ const countryList = (max: number) =>
   z
     .string()
     .max(2000, "Too long.")
+    // An empty field arrives as no value at all (conform), and means no country.
+    .optional()
     .transform((v) =>
-      v
+      (v ?? "")
         .toUpperCase()
         .split(/[\s,;]+/)
         .filter(Boolean),
@@ -145,9 +147,10 @@ type MessageCosts = Brand["minimumMessageCosts"];
 const messageCosts = z
   .string()
   .max(5000, "Too long.")
+  .optional()
   .transform((v, ctx) => {
     const out: MessageCosts = {};
-    for (const raw of v.split(/\r?\n/)) {
+    for (const raw of (v ?? "").split(/\r?\n/)) {
       const l = raw.trim().toUpperCase();
       if (!l) continue;
       const m = /^([A-Z]{2})[\s:=]+(\d{1,5})(?:\s+([A-Z]{3}))?$/.exec(l);
@@ -320,6 +323,40 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         kind: "list",
         wide: true,
         toForm: (b) => list(b.siteEntryCountries),
+        schema: countryList(250),
+      },
+    ],
+  },
+  {
+    legend: "Age assurance",
+    hint: "Proof of age with the EU age verification app (decision 185), for visitors from the listed countries.",
+    fields: [
+      {
+        name: "ageCheck",
+        label: "Ask for proof of age",
+        kind: "select",
+        options: [
+          ["off", "Off"],
+          ["before_members_area", "Before the members area"],
+          ["before_photos", "Before unblurred photos and the chat"],
+        ],
+        toForm: (b) => b.ageCheck,
+        schema: oneOf(["off", "before_members_area", "before_photos"]),
+      },
+      {
+        name: "ageCheckDays",
+        label: "A proof is honoured for (days)",
+        kind: "int",
+        toForm: (b) => String(b.ageCheckDays),
+        schema: int(1, 3650),
+      },
+      {
+        name: "ageCheckCountries",
+        label: "Countries that must prove their age",
+        hint: "ISO codes, comma separated; empty = nowhere.",
+        kind: "list",
+        wide: true,
+        toForm: (b) => list(b.ageCheckCountries),
         schema: countryList(250),
       },
     ],
