@@ -201,9 +201,10 @@ export async function likesApi(d1: D1Database, userId: string) {
 }
 
 /**
- * GET /api/auto-like.php (a GET by the spec): an active member of the brand who has not liked the
- * caller yet likes them, at most once a day per caller, so repeated calls cannot flood likes.
- * Fictional (team-run) profiles are chosen first. Answers that profile, or null.
+ * GET /api/auto-like.php (a GET by the spec): an active team-run profile of the brand that has not
+ * liked the caller yet likes them, at most once a day per caller, so repeated calls cannot flood likes.
+ * Only team-run profiles: a like is never written in a real member's name, who did not choose it
+ * (decision 179). Answers that profile, or null when the brand has none left.
  */
 export async function autoLike(d1: D1Database, userId: string, today = new Date()) {
   const day = today.toISOString().slice(0, 10);
@@ -213,10 +214,10 @@ export async function autoLike(d1: D1Database, userId: string, today = new Date(
   const me = userId;
   const pick = sql`(SELECT p.user_id FROM profiles p JOIN users u ON u.id = p.user_id
     WHERE u.brand_id = (SELECT brand_id FROM users WHERE id = ${me}) AND p.status = 'active' AND u.deleted_at IS NULL
-      AND p.user_id != ${me} AND p.gender != (SELECT gender FROM profiles WHERE user_id = ${me})
+      AND p.fictional = 1 AND p.user_id != ${me} AND p.gender != (SELECT gender FROM profiles WHERE user_id = ${me})
       AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = p.user_id AND l.liked_id = ${me})
       AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${me} AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = ${me}))
-    ORDER BY p.fictional DESC, u.last_seen_at DESC LIMIT 1)`;
+    ORDER BY u.last_seen_at DESC LIMIT 1)`;
   const db = getDb(d1);
   // Guards: the counter row claims today's auto-like (ON CONFLICT DO NOTHING); the like insert after it runs only
   // when that claim changed a row (changes() = 1, same batch), so one request a day inserts one like.

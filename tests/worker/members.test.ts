@@ -217,6 +217,25 @@ describe("auto-like", () => {
     }),
   );
 
+  it("never writes a like in a real member's name: with no team-run profile left, nobody likes", async () => {
+    const me = await member({ gender: "male", brandId: 4 });
+    const real = await member({ gender: "female", brandId: 4, lastSeenAt: Math.floor(Date.now() / 1000) + 20_000 });
+    await env.DB.prepare(
+      "INSERT INTO likes (liker_id, liked_id, source) SELECT p.user_id, ?1, 'like' FROM profiles p JOIN users u ON u.id = p.user_id WHERE u.brand_id = 4 AND p.fictional = 1",
+    )
+      .bind(me.id)
+      .run();
+    const res = (await (
+      await get("/api/auto-like.php", { host: "se.localhost", cookie: await sessionCookie(me.id) })
+    ).json()) as {
+      profile: unknown;
+    };
+    expect(res.profile).toBeNull();
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM likes WHERE liker_id = ?1").bind(real.id).first<number>("n"),
+    ).toBe(0);
+  });
+
   it("picks a fictional member with a main image when there is one", async () => {
     const me = await member({ gender: "male" });
     const liker = await member({

@@ -335,10 +335,22 @@ describe("member landings", () => {
     expect(real.html).not.toContain("fictional-mark");
   });
 
+  it("claims nothing a real member did not do: no like, no waiting message, to a visitor without a profile (issue 29)", async () => {
+    const id = await memberWithPhoto();
+    for (const v of ["landing", "landing2", "landing3"]) {
+      const { status, html } = await page(`/members/${id}/${v}`);
+      expect(status, v).toBe(200);
+      expect(html, v).not.toMatch(
+        /wants to chat with you|liked your profile|waiting for your answer|read the messages/,
+      );
+    }
+    expect((await page(`/members/${id}/landing2`)).html).toContain("Meet Sanne");
+  });
+
   it("speaks the brand's language", async () => {
     const id = await memberWithPhoto();
     const { html } = await page(`/members/${id}/landing`, { host: "de.localhost" });
-    expect(html).toContain("Sanne möchte mit dir chatten");
+    expect(html).toContain("Sanne ist bei Herzklang");
     expect(html).toMatch(/\d+ Jahre/);
   });
 });
