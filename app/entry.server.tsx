@@ -9,6 +9,7 @@ import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
 import { closeDocumentLast } from "./lib/html-stream.server";
 import { logError, logWarning, refusalOf } from "./lib/log.server";
+import { reportError } from "./lib/sentry.server";
 
 export const streamTimeout = 5000;
 
@@ -60,5 +61,9 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   const fields = { requestId: context.requestId, path: new URL(request.url).pathname };
   const refusal = refusalOf(error);
   if (refusal && refusal.status < 500) logWarning("request.refused", { ...fields, ...refusal });
-  else logError("request.failed", error, refusal ? { ...fields, status: refusal.status } : fields);
+  else {
+    logError("request.failed", error, refusal ? { ...fields, status: refusal.status } : fields);
+    // A route's failure reaches Sentry too (when configured): Remix answers it, so no handler sees it thrown.
+    context.ctx?.waitUntil(reportError(context.env, error, { request_id: context.requestId, path: fields.path }));
+  }
 };
