@@ -27,6 +27,7 @@ import {
 } from "~/models/admin/campaigns.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { statusClass } from "./admin.campaigns._index";
+import { LANGUAGE_NAMES } from "~/lib/i18n";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "campaigns";
@@ -118,20 +119,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     ? redirect(`/admin/campaigns/${id}?done=${parsed.data.intent}`)
     : fail("Nothing changed: the campaign's status no longer allows that (reload the page).", 409);
 }
-
-const LANGUAGE_NAMES: Record<string, string> = {
-  en: "English",
-  nl: "Dutch",
-  de: "German",
-  it: "Italian",
-  fr: "French",
-  es: "Spanish",
-  pl: "Polish",
-  da: "Danish",
-  fi: "Finnish",
-  nb: "Norwegian",
-  sv: "Swedish",
-};
 
 export default function AdminCampaign() {
   const { c, audience, brands, done } = useLoaderData<typeof loader>();

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { amountCentsSchema } from "~/lib/amount";
 import { LANGUAGES, NICHES } from "~/lib/constants";
 import type { brands, companies } from "../../../db/schema";
+import { LANGUAGE_NAMES } from "~/lib/i18n";
 
 type Brand = typeof brands.$inferSelect;
 type Company = typeof companies.$inferSelect;
@@ -64,19 +65,6 @@ export const BRAND_LOCALES: Record<(typeof LANGUAGES)[number], string> = {
   fi: "fi_FI",
   nb: "nb_NO",
   sv: "sv_SE",
-};
-const LANGUAGE_NAMES: Record<string, string> = {
-  en: "English",
-  nl: "Dutch",
-  de: "German",
-  it: "Italian",
-  fr: "French",
-  es: "Spanish",
-  pl: "Polish",
-  da: "Danish",
-  fi: "Finnish",
-  nb: "Norwegian",
-  sv: "Swedish",
 };
 
 /** A DNS host name as a browser sends it (lower case, labels of letters, digits and inner dashes). */
