@@ -108,6 +108,44 @@ export async function ageSubject(request: Request, memberId: string | null): Pro
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
+/**
+ * Log-in or sign-up (startSession): a visitor's valid proof becomes the member's, once. It keeps its
+ * method, date and validity (a later member proof is kept if it lasts longer); the visitor row goes
+ * in the same batch, so nothing links the visitor to the member afterwards. Returns the Set-Cookie
+ * that clears the visitor cookie, or null when the browser had none (then no D1 work at all).
+ */
+export async function carryVisitorProof(d1: D1Database, request: Request, memberId: string): Promise<string | null> {
+  const visitor = await ageSubject(request, null);
+  if (!visitor) return null;
+  const db = getDb(d1);
+  await db.batch([
+    db
+      .insert(ageProofs)
+      .select(
+        db
+          .select({
+            subject: sql<string>`${memberId}`.as("subject"),
+            method: ageProofs.method,
+            provedAt: ageProofs.provedAt,
+            validUntil: ageProofs.validUntil,
+          })
+          .from(ageProofs)
+          .where(and(eq(ageProofs.subject, visitor), gt(ageProofs.validUntil, nowS()))),
+      )
+      .onConflictDoUpdate({
+        target: ageProofs.subject,
+        set: {
+          method: sql`excluded.method`,
+          provedAt: sql`excluded.proved_at`,
+          validUntil: sql`excluded.valid_until`,
+        },
+        setWhere: sql`excluded.valid_until > ${ageProofs.validUntil}`,
+      }),
+    db.delete(ageProofs).where(eq(ageProofs.subject, visitor)),
+  ]);
+  return `${AGE_VISITOR_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0`;
+}
+
 export async function hasValidProof(d1: D1Database, subject: string, at = nowS()): Promise<boolean> {
   const row = await getDb(d1)
     .select({ subject: ageProofs.subject })

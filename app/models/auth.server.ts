@@ -16,6 +16,7 @@ import { randomId } from "~/lib/password";
 import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.server";
 import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
+import { carryVisitorProof } from "./age-check.server";
 import { operatorLogin, type Operator } from "./admin/operators.server";
 import { activeSuspension, liftEndedRestrictions, statementToken } from "./moderation.server";
 
@@ -187,5 +188,8 @@ export async function startSession(
   if (isLanguage(language)) headers.append("Set-Cookie", await localeCookie.serialize(language));
   const device = await readDevice(request, context);
   headers.append("Set-Cookie", await deviceCookie(context).serialize({ id: device?.id ?? randomId(16), userId }));
+  // A proof of age made as a visitor in this browser becomes the member's (decision 185).
+  const ageCookie = await carryVisitorProof(context.env.DB, request, userId);
+  if (ageCookie) headers.append("Set-Cookie", ageCookie);
   return headers;
 }

@@ -6,6 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
+import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm } from "./accounts-helpers";
 import { photoKey } from "../../app/models/photos.server";
 import { parseRequestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
@@ -287,5 +288,82 @@ describe("age assurance", () => {
     }>();
     // Only a hash of the cookie is kept, never the cookie itself.
     expect(subject!.subject).not.toContain(cookie.slice("age_v=".length));
+  });
+});
+
+describe("a visitor's proof at log-in and sign-up", () => {
+  beforeEach(() => setMode("before_members_area"));
+
+  /** A visitor from FR on Herzklang proves 18+; returns its age cookie and the proof row. */
+  async function provenVisitor() {
+    const first = await get("/age-check?next=%2Fmembers", { ...de, country: "FR" });
+    const cookie = first.headers.get("Set-Cookie")!.split(";")[0]!;
+    const req = await openRequest(cookie);
+    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    const row = await env.DB.prepare(
+      "SELECT subject, method, proved_at, valid_until FROM age_proofs WHERE subject LIKE 'v:%' ORDER BY rowid DESC",
+    ).first<{ subject: string; method: string; proved_at: number; valid_until: number }>();
+    return { cookie, row: row! };
+  }
+
+  const proofOf = (subject: string) =>
+    env.DB.prepare("SELECT method, proved_at, valid_until FROM age_proofs WHERE subject = ?1")
+      .bind(subject)
+      .first<{ method: string; proved_at: number; valid_until: number }>();
+
+  it("log-in: the visitor's proof becomes the member's, once, with its date and validity; the visitor's is gone", async () => {
+    const { cookie, row } = await provenVisitor();
+    const m = await memberWithPassword({ brandId: HERZKLANG, country: "DE", language: "de" });
+    const login = await send("/login", { email: m.email, password: PASSWORD }, { host: de.host, cookie });
+    expect(login.status).toBe(302);
+    // The visitor cookie is cleared and nothing links it to the member any more.
+    expect(login.headers.getSetCookie().some((c) => c.startsWith("age_v=;") && /Max-Age=0/.test(c))).toBe(true);
+    expect(await proofOf(row.subject)).toBeNull();
+    expect(await proofOf(m.id)).toEqual({ method: row.method, proved_at: row.proved_at, valid_until: row.valid_until });
+    const member = cookiesOf(login);
+    expect((await get("/members", { ...de, cookie: member, country: "FR" })).status).toBe(200);
+
+    // Once: another member logging in with the same (old) visitor cookie gets nothing.
+    const other = await memberWithPassword({ brandId: HERZKLANG, country: "DE", language: "de" });
+    const again = await send("/login", { email: other.email, password: PASSWORD }, { host: de.host, cookie });
+    expect(again.status).toBe(302);
+    expect(await proofOf(other.id)).toBeNull();
+    const asked = await get("/members", { ...de, cookie: cookiesOf(again), country: "FR" });
+    expect(asked.headers.get("Location")).toBe("/age-check?next=%2Fmembers");
+  });
+
+  it("sign-up: the new member starts with the visitor's proof", async () => {
+    const { cookie, row } = await provenVisitor();
+    const form = signupForm();
+    const res = await send("/signup", form, { host: de.host, cookie });
+    expect(res.status).toBe(302);
+    const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?1").bind(form.email).first<{ id: string }>();
+    expect(await proofOf(user!.id)).toEqual({
+      method: row.method,
+      proved_at: row.proved_at,
+      valid_until: row.valid_until,
+    });
+    expect(await proofOf(row.subject)).toBeNull();
+  });
+
+  it("an expired visitor proof is not carried; a longer member proof is kept", async () => {
+    const { cookie, row } = await provenVisitor();
+    await env.DB.prepare("UPDATE age_proofs SET valid_until = unixepoch() - 1 WHERE subject = ?1")
+      .bind(row.subject)
+      .run();
+    const m = await memberWithPassword({ brandId: HERZKLANG, country: "DE", language: "de" });
+    await send("/login", { email: m.email, password: PASSWORD }, { host: de.host, cookie });
+    expect(await proofOf(m.id)).toBeNull();
+
+    const second = await provenVisitor();
+    const longer = second.row.valid_until + 1000;
+    await env.DB.prepare(
+      "INSERT INTO age_proofs (subject, method, proved_at, valid_until) VALUES (?1, 'eu_av_app', 1, ?2)",
+    )
+      .bind(m.id, longer)
+      .run();
+    await send("/login", { email: m.email, password: PASSWORD }, { host: de.host, cookie: second.cookie });
+    expect((await proofOf(m.id))!.valid_until).toBe(longer);
+    expect(await proofOf(second.row.subject)).toBeNull();
   });
 });
