@@ -31,12 +31,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     origin: linkOrigin(brand, context.env, request),
   });
   if (page.kind === "done") throw redirect(next);
-  // A visitor without the age cookie gets one first (the proof's subject), then sees this page.
-  if (page.kind === "cookie") throw redirect(url.pathname + url.search, { headers: { "Set-Cookie": page.setCookie } });
+  // A visitor without the age cookie gets one first (the proof's subject), then sees this page. The
+  // redirect is marked `c=1`: arriving marked and still without the cookie, the browser refuses
+  // cookies, so it is told so instead of being sent round again.
+  if (page.kind === "cookie") {
+    const retry = `/age-check?next=${encodeURIComponent(next)}`;
+    if (url.searchParams.get("c") === "1") return { noCookies: true as const, title: t("title"), retry };
+    throw redirect(`${retry}&c=1`, { headers: { "Set-Cookie": page.setCookie } });
+  }
   const devWallet = isDeployed(context.env)
     ? null
     : `/dev/age-wallet?${new URLSearchParams({ request: page.link, back: `/age-check?next=${encodeURIComponent(next)}` })}`;
   return {
+    noCookies: false as const,
     title: t("title"),
     brandName: brand.name,
     days: brand.ageCheckDays,
@@ -71,6 +78,21 @@ export default function AgeCheck() {
   const data = useLoaderData<typeof loader>();
   const acted = useActionData<typeof action>();
   const { t } = useTranslation("age");
+  if (data.noCookies) {
+    return (
+      <div className="container container-narrow account-page age-check">
+        <h1>{t("title")}</h1>
+        <p className="alert alert-danger" role="alert">
+          {t("cookies")}
+        </p>
+        <p>
+          <a className="btn btn-primary" href={data.retry}>
+            {t("cookiesRetry")}
+          </a>
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="container container-narrow account-page age-check">
       <h1>{t("title")}</h1>

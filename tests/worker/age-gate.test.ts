@@ -291,6 +291,29 @@ describe("age assurance", () => {
   });
 });
 
+describe("a browser that refuses cookies", () => {
+  beforeEach(() => setMode("before_members_area"));
+
+  it("is told that the check needs a cookie, in its language, instead of being redirected again", async () => {
+    const first = await get("/age-check?next=%2Fmembers", { ...de, country: "FR" });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("Location")).toBe("/age-check?next=%2Fmembers&c=1");
+    expect(first.headers.get("Set-Cookie")).toMatch(/^age_v=/);
+    // The cookie did not come back: the page says why, with a link to try again, and no second redirect.
+    const refused = await get(first.headers.get("Location")!, { ...de, country: "FR" });
+    expect(refused.status).toBe(200);
+    const html = await refused.text();
+    expect(html).toContain(deAge.cookies);
+    expect(html).toContain('href="/age-check?next=%2Fmembers"');
+    expect(html).not.toContain("av://");
+    // With the cookie back, the marked address shows the request as usual.
+    const cookie = first.headers.get("Set-Cookie")!.split(";")[0]!;
+    const page = await get(first.headers.get("Location")!, { ...de, cookie, country: "FR" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("av://");
+  });
+});
+
 describe("a visitor's proof at log-in and sign-up", () => {
   beforeEach(() => setMode("before_members_area"));
 
