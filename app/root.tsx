@@ -59,7 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   ]);
   const country = resolveCountry(request, context);
   // Age assurance (decision 185): a gated page without a proof of 18+ goes to /age-check.
-  await ageGate(request, context.env, { brand, memberId: member?.id ?? null, country });
+  await ageGate(request, context.env, { brand, member, country });
   const pub = member && publicMember(member);
   const timeBonus = timeBonusAtLoad(member);
   return {

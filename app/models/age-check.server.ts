@@ -155,21 +155,31 @@ export async function hasValidProof(d1: D1Database, subject: string, at = nowS()
   return !!row;
 }
 
+/** The member as the session read them: their proof's end came with it (no read of its own). */
+type GateMember = { id: string; ageProofUntil: number | null } | null;
+
+/** Whether this browser's member (from the session read, no D1 read) or visitor (one read) has a valid proof. */
+async function proven(request: Request, env: Pick<Env, "DB">, member: GateMember): Promise<boolean> {
+  if (member) return member.ageProofUntil !== null && member.ageProofUntil > nowS();
+  const subject = await ageSubject(request, null);
+  return !!subject && (await hasValidProof(env.DB, subject));
+}
+
 /**
  * The gate (root loader; the photo route asks photoNeedsProof): a request for a gated page from a
  * listed country without a valid proof goes to /age-check and comes back to where it was. No D1
- * read unless the brand asks this country and the page is gated.
+ * read unless the brand asks this country and the page is gated, and none for a member (their
+ * proof comes with the session read).
  */
 export async function ageGate(
   request: Request,
   env: Pick<Env, "DB">,
-  o: { brand: BrandAge; memberId: string | null; country: string },
+  o: { brand: BrandAge; member: GateMember; country: string },
 ): Promise<void> {
   if (!ageCheckApplies(o.brand, o.country)) return;
   const url = new URL(request.url);
   if (!isGatedPath(o.brand.ageCheck, url.pathname)) return;
-  const subject = await ageSubject(request, o.memberId);
-  if (subject && (await hasValidProof(env.DB, subject))) return;
+  if (await proven(request, env, o.member)) return;
   const next = pagePath(url.pathname) + url.search;
   throw redirect(`/age-check?next=${encodeURIComponent(next)}`);
 }
@@ -178,11 +188,10 @@ export async function ageGate(
 export async function photoNeedsProof(
   request: Request,
   env: Pick<Env, "DB">,
-  o: { brand: BrandAge; memberId: string | null; country: string },
+  o: { brand: BrandAge; member: GateMember; country: string },
 ): Promise<boolean> {
   if (o.brand.ageCheck !== "before_photos" || !ageCheckApplies(o.brand, o.country)) return false;
-  const subject = await ageSubject(request, o.memberId);
-  return !(subject && (await hasValidProof(env.DB, subject)));
+  return !(await proven(request, env, o.member));
 }
 
 // ─── The request (OpenID4VP, request by value) ───

@@ -55,6 +55,8 @@ export interface Member {
   notificationsDisabled: string[];
   /** A moderator's "restrict messaging" (decision 173): no sending until then (seconds), or null. */
   messagingRestrictedUntil: number | null;
+  /** Until when the member's proof of 18+ is honoured (seconds), or null: read here so the age gate costs no read (decision 185). */
+  ageProofUntil: number | null;
 }
 
 // Marketing types a member simply did not opt in to are not "disabled notifications" (no alert for them).
@@ -91,6 +93,9 @@ function memberQuery(db: Db, idHash: string, now: number, onScreen: string) {
         string | null
       >`(SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = ${u.id}
          AND NOT (nd.reason = 'user' AND nd.type IN ${sql.raw(MARKETING_SQL)}))`.as("disabled"),
+      age_proof_until: sql<number | null>`(SELECT ap.valid_until FROM age_proofs ap WHERE ap.subject = ${u.id})`.as(
+        "age_proof_until",
+      ),
     })
     .from(s)
     .innerJoin(u, eq(u.id, s.userId))
@@ -119,6 +124,7 @@ function toMember(r: MemberRow): Member {
     newLikes: r.new_likes,
     notificationsDisabled: r.disabled ? r.disabled.split(",") : [],
     messagingRestrictedUntil: r.messaging_restricted_until,
+    ageProofUntil: r.age_proof_until,
   };
 }
 

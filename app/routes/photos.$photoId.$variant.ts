@@ -14,7 +14,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     getBrandByHost(context.env, request.headers.get("Host")),
   ]);
   const country = resolveCountry(request, context);
-  const withoutProof = await photoNeedsProof(request, context.env, { brand, memberId: member?.id ?? null, country });
+  const withoutProof = await photoNeedsProof(request, context.env, { brand, member, country });
   const found = await photoFor(
     context.env,
     params.photoId,

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
 import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm } from "./accounts-helpers";
 import { photoKey } from "../../app/models/photos.server";
-import { parseRequestLink } from "../../app/models/age-check.server";
+import { ageGate, parseRequestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
 import { loadTestIssuer, presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
 import deAge from "../../locales/de/age.json";
@@ -288,6 +288,54 @@ describe("age assurance", () => {
     }>();
     // Only a hash of the cookie is kept, never the cookie itself.
     expect(subject!.subject).not.toContain(cookie.slice("age_v=".length));
+  });
+});
+
+describe("the gate's cost for a member", () => {
+  beforeEach(() => setMode("before_members_area"));
+  afterEach(() => vi.useRealTimers());
+
+  const brand = {
+    id: HERZKLANG,
+    ageCheck: "before_members_area" as const,
+    ageCheckCountries: ["FR"],
+    ageCheckDays: 365,
+  };
+  // A D1 that fails any use: the gate must decide from the member the session read brought.
+  const noDb = new Proxy({} as D1Database, {
+    get: () => {
+      throw new Error("the gate read D1");
+    },
+  });
+  const members = new Request("http://de.localhost/members");
+
+  it("a verified member costs no read; an unverified or expired one is sent to the check", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expect(
+      ageGate(members, { DB: noDb }, { brand, member: { id: "m", ageProofUntil: now + 60 }, country: "FR" }),
+    ).resolves.toBeUndefined();
+    for (const ageProofUntil of [null, now - 1]) {
+      const thrown = await ageGate(members, { DB: noDb }, { brand, member: { id: "m", ageProofUntil }, country: "FR" })
+        .then(() => null)
+        .catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(Response);
+      expect((thrown as Response).headers.get("Location")).toBe("/age-check?next=%2Fmembers");
+    }
+  });
+
+  it("the proof read with the session ends when its validity does, within the same session (controlled clock)", async () => {
+    await setMode("before_members_area", ["DE", "FR", "IT", "GB"], 1);
+    const start = Date.now() - 10 * DAY_MS;
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    const m = await herzklangMember();
+    const req = await openRequest(m.cookie);
+    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    vi.setSystemTime(start + DAY_MS - 60_000);
+    expect((await get("/members", { ...de, cookie: m.cookie, country: "FR" })).status).toBe(200);
+    vi.setSystemTime(start + DAY_MS + 60_000);
+    const asked = await get("/members", { ...de, cookie: m.cookie, country: "FR" });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("Location")).toBe("/age-check?next=%2Fmembers");
   });
 });
 
