@@ -1170,6 +1170,8 @@ export const ageRequests = sqliteTable(
       .notNull()
       .default("pending"),
     reason: text("reason"),
+    /** The Digital Credentials API path's reader key for this request (private JWK, ISO 18013-7 Annex C): gone with the request. */
+    dcKey: text("dc_key"),
     createdAt: integer("created_at").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
   },

@@ -15,6 +15,14 @@ import { safeRedirect } from "~/lib/request.server";
 import { renderSVG } from "uqr";
 import { verifyPresentation, type AgeRefusal } from "~/lib/age/mdoc.server";
 import { loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
+import {
+  DC_PROTOCOL,
+  dcapiSessionTranscript,
+  deviceRequest,
+  encryptionInfo,
+  newReaderKey,
+  openDcResponse,
+} from "~/lib/age/dcapi.server";
 
 const { ageProofs, ageRequests, ageTrustedRoots, ageCheckCounts } = schema;
 
@@ -238,6 +246,8 @@ export async function openRequest(
     next: o.next,
     status: "pending",
     reason: null,
+    // The Digital Credentials API path's reader key: the same request, answered from this browser.
+    dcKey: JSON.stringify(await newReaderKey()),
     createdAt: at,
     expiresAt: at + AGE_REQUEST_TTL_S,
   };
@@ -356,10 +366,9 @@ export async function acceptResponse(
   form: { vpToken: string | null; state: string | null },
 ): Promise<ResponseOutcome> {
   if (!form.state || !form.vpToken || form.state.length > 64) return { status: 400, error: "invalid_request" };
-  const db = getDb(env.DB);
   const at = nowS();
-  const req = await db.select().from(ageRequests).where(eq(ageRequests.id, form.state)).get();
-  if (!req || req.status !== "pending" || req.expiresAt <= at) return { status: 400, error: "invalid_request" };
+  const req = await pendingRequest(env.DB, form.state, at);
+  if (!req) return { status: 400, error: "invalid_request" };
   const presentation = presentationOf(form.vpToken);
   const responseUri = responseUriOf(origin);
   const result = presentation
@@ -371,11 +380,62 @@ export async function acceptResponse(
         trustedRoots: await trustedRoots(env),
       })
     : ({ ok: false, reason: "malformed" } as const);
+  return settle(env, origin, req, result, at);
+}
+
+/** The request `state` while it can still be answered (pending, unexpired), else null. */
+const pendingRequest = async (d1: D1Database, state: string, at: number) => {
+  const req = await getDb(d1).select().from(ageRequests).where(eq(ageRequests.id, state)).get();
+  return req && req.status === "pending" && req.expiresAt > at ? req : null;
+};
+
+/**
+ * The Digital Credentials API answer (ISO 18013-7 Annex C), posted by this browser's own page: the
+ * wallet's EncryptedResponse is opened with the request's reader key under the SessionTranscript of
+ * this site's origin, then verified and settled like the app's direct_post. Only the subject's own
+ * request is answered here.
+ */
+export async function acceptDcResponse(
+  request: Request,
+  env: Pick<Env, "DB" | "ENVIRONMENT">,
+  origin: string,
+  o: { memberId: string | null; state: string; response: string },
+): Promise<ResponseOutcome> {
+  const subject = await ageSubject(request, o.memberId);
+  if (!subject || !o.state || o.state.length > 64 || !o.response) return { status: 400, error: "invalid_request" };
+  const at = nowS();
+  const req = await pendingRequest(env.DB, o.state, at);
+  if (!req || req.subject !== subject || !req.dcKey) return { status: 400, error: "invalid_request" };
+  const readerKey = JSON.parse(req.dcKey) as JsonWebKey;
+  const transcript = await dcapiSessionTranscript(encryptionInfo(req.nonce, readerKey), origin);
+  const opened = await openDcResponse(o.response, { readerKey, transcript });
+  const result = opened.ok
+    ? await verifyPresentation(opened.deviceResponse, {
+        transcript,
+        now: new Date(at * 1000),
+        trustedRoots: await trustedRoots(env),
+      })
+    : opened;
+  return settle(env, origin, req, result, at);
+}
+
+/**
+ * A verified (or refused) answer to a pending request: in one batch the request goes pending → used
+ * (guarded) and only if that changed a row the proof is stored; a refusal marks it refused with its reason.
+ */
+async function settle(
+  env: Pick<Env, "DB">,
+  origin: string,
+  req: AgeRequest,
+  result: { ok: true } | { ok: false; reason: AgeRefusal },
+  at: number,
+): Promise<ResponseOutcome> {
+  const db = getDb(env.DB);
   if (!result.ok) {
     await env.DB.batch([
       // oxlint-disable-next-line no-restricted-properties -- guards: pending → refused only from pending; the count follows on changes() = 1
       env.DB.prepare(
-        "UPDATE age_requests SET status = 'refused', reason = ?2 WHERE id = ?1 AND status = 'pending'",
+        "UPDATE age_requests SET status = 'refused', reason = ?2, dc_key = NULL WHERE id = ?1 AND status = 'pending'",
       ).bind(req.id, result.reason),
       // oxlint-disable-next-line no-restricted-properties -- counted once, only when the refusal above changed the request
       env.DB.prepare(
@@ -394,7 +454,7 @@ export async function acceptResponse(
   const [flip] = await env.DB.batch<unknown>([
     // oxlint-disable-next-line no-restricted-properties -- guards: the nonce is good once (pending → used, unexpired); the proof and count follow on changes() = 1
     env.DB.prepare(
-      "UPDATE age_requests SET status = 'used' WHERE id = ?1 AND status = 'pending' AND expires_at > ?2",
+      "UPDATE age_requests SET status = 'used', dc_key = NULL WHERE id = ?1 AND status = 'pending' AND expires_at > ?2",
     ).bind(req.id, at),
     // oxlint-disable-next-line no-restricted-properties -- stored only when the request above flipped (changes() = 1), same batch
     env.DB.prepare(
@@ -442,7 +502,15 @@ function newVisitorCookie(): string {
 export type AgeCheckPage =
   | { kind: "done" }
   | { kind: "cookie"; setCookie: string }
-  | { kind: "ask"; state: string; link: string; qr: string; refused: AgeRefusal | null };
+  | {
+      kind: "ask";
+      state: string;
+      link: string;
+      qr: string;
+      refused: AgeRefusal | null;
+      /** The Digital Credentials API request (Annex C `org-iso-mdoc` data), when the request has a reader key. */
+      dc: { protocol: string; deviceRequest: string; encryptionInfo: string } | null;
+    };
 
 /**
  * What /age-check shows: nothing (back to `next`) when the check does not apply or a proof is valid;
@@ -464,7 +532,14 @@ export async function ageCheckPage(
     next: o.next,
   });
   const link = requestLink(o.origin, req);
-  return { kind: "ask", state: req.id, link, qr: renderSVG(link, { border: 2 }), refused };
+  const dc = req.dcKey
+    ? {
+        protocol: DC_PROTOCOL,
+        deviceRequest: deviceRequest(),
+        encryptionInfo: encryptionInfo(req.nonce, JSON.parse(req.dcKey) as JsonWebKey),
+      }
+    : null;
+  return { kind: "ask", state: req.id, link, qr: renderSVG(link, { border: 2 }), refused, dc };
 }
 
 /** "Continue" of this browser's member or visitor. */

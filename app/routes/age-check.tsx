@@ -1,7 +1,8 @@
 /**
  * /age-check (decision 185): why a proof of 18+ is asked, the OpenID4VP request as a QR code (desktop)
  * and an `av://` link (phone), and "Continue", which reads the result on the server and returns to
- * `next`. Works without JavaScript; no client code of its own.
+ * `next`. Works without JavaScript. Where the browser has the Digital Credentials API, a button asks the
+ * wallet on this device first (ISO 18013-7 Annex C); its answer comes back to this action (`intent=dc`).
  */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -12,7 +13,8 @@ import { safeRedirect } from "~/lib/request.server";
 import { isDeployed } from "~/lib/env";
 import { linkOrigin } from "~/models/brand.server";
 import { getMember } from "~/models/session.server";
-import { ageCheckPage, continueCheck } from "~/models/age-check.server";
+import { acceptDcResponse, ageCheckPage, continueCheck } from "~/models/age-check.server";
+import { DigitalCredentialOption } from "~/components/age/DigitalCredentialOption";
 import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common", "age"] };
@@ -50,6 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     state: page.state,
     link: page.link,
     qr: page.qr,
+    dc: page.dc,
     next,
     devWallet,
     refused: page.refused ? `${t(`refused.${page.refused}`)} ${t("tryAgain")}` : null,
@@ -57,9 +60,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { t } = await pageContext(request, context, "age");
+  const { t, brand } = await pageContext(request, context, "age");
   const form = await readForm(request, context);
   const member = await getMember(request, context);
+  if (form.get("intent") === "dc") {
+    // The Digital Credentials API answer of this browser's wallet, verified like the app's.
+    const outcome = await acceptDcResponse(request, context.env, linkOrigin(brand, context.env, request), {
+      memberId: member?.id ?? null,
+      state: String(form.get("state") ?? ""),
+      response: String(form.get("response") ?? ""),
+    });
+    if (outcome.status === 200) throw redirect(safeRedirect(form.get("next"), "/members"));
+    return { error: outcome.reason ? `${t(`refused.${outcome.reason}`)} ${t("tryAgain")}` : t("expired") };
+  }
   const result = await continueCheck(request, context.env, {
     memberId: member?.id ?? null,
     state: String(form.get("state") ?? ""),
@@ -105,6 +118,7 @@ export default function AgeCheck() {
       <p>
         <strong>{t("learns")}</strong>
       </p>
+      {data.dc ? <DigitalCredentialOption dc={data.dc} state={data.state} next={data.next} /> : null}
       <div className="card age-request">
         <div className="age-qr">
           <p>{t("scan")}</p>

@@ -96,3 +96,98 @@ test("an under-18 answer is refused and the member is told why on return", async
   await expect(page).toHaveURL(/\/age-check\?next=/);
   await page.context().close();
 });
+
+/** The page's own texts for the Digital Credentials API option and the cookie notice. */
+async function moreTexts(page: Page) {
+  const lng = (await page.locator("html").getAttribute("lang")) ?? "en";
+  return JSON.parse(readFileSync(`locales/${lng}/age.json`, "utf8")) as {
+    dcButton: string;
+    dcRefused: string;
+    cookies: string;
+    cookiesRetry: string;
+  };
+}
+
+test("without the Digital Credentials API the page offers the QR code and the app link as before", async ({
+  browser,
+}) => {
+  const page = await fromFrance(browser, true);
+  await page.addInitScript(() => {
+    delete (window as { DigitalCredential?: unknown }).DigitalCredential;
+  });
+  await askedForMembers(page);
+  await page.reload(); // the init script applies from this load on
+  await expect(page.locator(".age-qr-code svg")).toBeVisible();
+  await expect(page.getByTestId("age-dc")).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator(".age-link a[href^='av://']")).toBeVisible();
+  await page.context().close();
+});
+
+test("with the API, the wallet on this device is offered first; a refusal falls back to the QR code and the link", async ({
+  browser,
+}) => {
+  const page = await fromFrance(browser, true);
+  await page.addInitScript(() => {
+    // A browser with the API whose wallet declines (the user closed the prompt).
+    (window as { DigitalCredential?: unknown }).DigitalCredential = class {
+      static userAgentAllowsProtocol(protocol: string) {
+        return protocol === "org-iso-mdoc";
+      }
+    };
+    const asked: unknown[] = [];
+    (window as { dcAsked?: unknown[] }).dcAsked = asked;
+    navigator.credentials.get = (options?: CredentialRequestOptions) => {
+      asked.push(options);
+      return Promise.reject(new DOMException("declined", "NotAllowedError"));
+    };
+  });
+  await askedForMembers(page);
+  await page.reload();
+  const t = await moreTexts(page);
+  const button = page.getByRole("button", { name: t.dcButton });
+  await expect(button).toBeVisible();
+  await shot(page, "age-check-dc");
+  await button.click();
+  await expect(page.getByRole("status").filter({ hasText: t.dcRefused })).toBeVisible();
+  // The request handed to the API: ISO 18013-7 Annex C, org-iso-mdoc, DeviceRequest and EncryptionInfo.
+  const asked = (await page.evaluate(() => (window as { dcAsked?: unknown[] }).dcAsked)) as {
+    digital: { requests: { protocol: string; data: { deviceRequest: string; encryptionInfo: string } }[] };
+  }[];
+  expect(asked).toHaveLength(1);
+  expect(asked[0]!.digital.requests[0]!.protocol).toBe("org-iso-mdoc");
+  expect(asked[0]!.digital.requests[0]!.data.deviceRequest).toMatch(/^[A-Za-z0-9_-]+$/);
+  expect(asked[0]!.digital.requests[0]!.data.encryptionInfo).toMatch(/^[A-Za-z0-9_-]+$/);
+  await expect(page.locator(".age-qr-code svg")).toBeVisible();
+  await expect(page).toHaveURL(/\/age-check\?next=/);
+  await page.context().close();
+});
+
+test("a browser that refuses cookies is told the check needs one instead of looping", async ({ browser }) => {
+  const context = await browser.newContext();
+  await context.addCookies([
+    { name: "entry_ok", value: "1", url: HERZKLANG },
+    { name: "dev_country", value: "FR", url: HERZKLANG },
+  ]);
+  const page = await context.newPage();
+  // The visitor cookie never comes back: drop every Set-Cookie of the age check.
+  await page.route(/\/age-check/, async (route) => {
+    // Node does not resolve *.localhost as Chromium does: fetch from 127.0.0.1 with the brand's Host.
+    const url = new URL(route.request().url());
+    const response = await route.fetch({
+      url: `http://127.0.0.1:${url.port}${url.pathname}${url.search}`,
+      headers: { ...route.request().headers(), host: url.host },
+      maxRedirects: 0,
+    });
+    const headers = { ...response.headers() };
+    delete headers["set-cookie"];
+    await route.fulfill({ response, headers });
+  });
+  await page.goto(`${HERZKLANG}/age-check?next=%2Fmembers`);
+  await expect(page).toHaveURL(`${HERZKLANG}/age-check?next=%2Fmembers&c=1`);
+  const t = await moreTexts(page);
+  await expect(page.getByRole("alert")).toHaveText(t.cookies);
+  await expect(page.getByRole("link", { name: t.cookiesRetry })).toHaveAttribute("href", "/age-check?next=%2Fmembers");
+  await shot(page, "age-check-cookies");
+  await context.close();
+});

@@ -19,14 +19,21 @@ export type AgeRefusal =
   | "claim"
   | "under_18";
 export type AgeVerification = { ok: true } | { ok: false; reason: AgeRefusal };
-export interface PresentationContext {
-  nonce: string;
-  clientId: string;
-  responseUri: string;
+/**
+ * What the device signature is bound to: an OpenID4VP redirect-flow request (its client id, nonce and
+ * response URI), or a SessionTranscript the caller built (the Digital Credentials API path,
+ * `dcapiSessionTranscript` in dcapi.server.ts).
+ */
+export type Handover = { nonce: string; clientId: string; responseUri: string } | { transcript: CborValue };
+export type PresentationContext = Handover & {
   now: Date;
   /** DER X.509 certificates of trusted attestation providers (or their CAs). */
   trustedRoots: Uint8Array[];
-}
+};
+
+/** The SessionTranscript a handover stands for. */
+export const transcriptOf = (h: Handover): Promise<CborValue> =>
+  "transcript" in h ? Promise.resolve(h.transcript) : sessionTranscript(h.clientId, h.nonce, h.responseUri);
 
 /** The proof-of-age document type; its claims live in a namespace of the same name (Annex A.10). */
 export const AV_DOCTYPE = "eu.europa.ec.av.1";
@@ -193,7 +200,7 @@ async function verify(deviceResponse: string, ctx: PresentationContext): Promise
   embedded(deviceNameSpaces);
   const deviceSignature = coseSign1(get(asMap(get(deviceSigned, "deviceAuth")), "deviceSignature") ?? refuse("nonce"));
   const key = await deviceKey(get(asMap(get(mso, "deviceKeyInfo")), "deviceKey"));
-  const transcript = await sessionTranscript(ctx.clientId, ctx.nonce, ctx.responseUri);
+  const transcript = await transcriptOf(ctx);
   const signed = deviceAuthenticationBytes(transcript, docType, deviceNameSpaces as Tagged);
   check(deviceSignature.payload === null && (await verifyEs256(key, deviceSignature, signed)), "nonce");
 

@@ -6,16 +6,18 @@
  */
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../../db/client";
-import { cborMap, embed, encodeCbor, Tagged, type Bytes, type CborValue } from "./cbor.server";
+import { cborMap, decodeCbor, embed, encodeCbor, Tagged, type Bytes, type CborValue } from "./cbor.server";
 import {
   AV_CLAIM,
   AV_DOCTYPE,
   AV_NAMESPACE,
   deviceAuthenticationBytes,
-  sessionTranscript,
   sigStructure,
+  transcriptOf,
+  type Handover,
 } from "./mdoc.server";
 import { OID } from "./x509.server";
+import { concat, dcapiSessionTranscript, encryptedResponse, fromB64url, hpkeSeal } from "./dcapi.server";
 
 export type WalletAnswer = "valid" | "under_18" | "expired" | "wrong_issuer";
 export interface TestIssuer {
@@ -24,7 +26,7 @@ export interface TestIssuer {
   signerDer: Bytes;
   signerKey: JsonWebKey;
 }
-type Request = { nonce: string; clientId: string; responseUri: string; now: Date };
+type Request = Handover & { now: Date };
 
 const KEY_NAME = "age_test_issuer";
 const EC = { name: "ECDSA", namedCurve: "P-256" } as const;
@@ -33,15 +35,6 @@ const DAY = 86_400_000;
 
 // ─── DER, just enough to write two certificates ───
 
-const concat = (...parts: Uint8Array[]): Bytes => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-};
 const der = (tag: number, ...body: Uint8Array[]) => {
   const b = concat(...body);
   const n = b.length;
@@ -235,7 +228,7 @@ export async function issueTestPresentation(issuer: TestIssuer, p: TestPresentat
   ];
 
   const deviceNameSpaces = embed(new Map());
-  const transcript = await sessionTranscript(req.clientId, req.nonce, req.responseUri);
+  const transcript = await transcriptOf(req);
   const signed = deviceAuthenticationBytes(transcript, docType, deviceNameSpaces);
   const deviceSignature = [
     protectedEs256,
@@ -285,4 +278,29 @@ export async function presentTestAttestation(issuer: TestIssuer, answer: WalletA
     },
     req,
   );
+}
+
+/**
+ * The wallet's side of the Digital Credentials API path (ISO 18013-7 Annex C), for the tests: reads the
+ * page's EncryptionInfo as a wallet does, signs the presentation over the transcript of `origin` (the
+ * origin the browser asserts) and returns the HPKE-sealed EncryptedResponse (`data.response`).
+ */
+export async function presentTestAttestationDc(
+  issuer: TestIssuer,
+  answer: WalletAnswer,
+  req: { encryptionInfo: string; origin: string; now: Date },
+): Promise<string> {
+  const info = decodeCbor(fromB64url(req.encryptionInfo)) as [string, Map<string, Map<number, Bytes>>];
+  const key = info[1].get("recipientPublicKey")!;
+  const recipient = await crypto.subtle.importKey(
+    "jwk",
+    { kty: "EC", crv: "P-256", x: b64url(key.get(-2)!), y: b64url(key.get(-3)!) },
+    { name: "ECDH", namedCurve: "P-256" },
+    true,
+    [],
+  );
+  const transcript = await dcapiSessionTranscript(req.encryptionInfo, req.origin);
+  const deviceResponse = await presentTestAttestation(issuer, answer, { transcript, now: req.now });
+  const sealed = await hpkeSeal(recipient, encodeCbor(transcript), fromB64url(deviceResponse));
+  return encryptedResponse(sealed.enc, sealed.cipherText);
 }

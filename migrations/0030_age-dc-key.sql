@@ -1,0 +1,1 @@
+ALTER TABLE `age_requests` ADD `dc_key` text;
