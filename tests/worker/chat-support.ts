@@ -105,3 +105,31 @@ export async function count(sql: string, ...params: unknown[]): Promise<number> 
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
+
+/**
+ * Reads a conversation's messages where they live now, its object's own SQLite (decision 190): what
+ * `SELECT ... FROM messages WHERE conversation_id = ?` read from D1 before. `where` and `params`
+ * filter the room's `messages` table (columns seq, sender_id, client_id, kind, body, gift_id,
+ * credits_charged, held, created_at).
+ */
+export async function roomRows<T = Record<string, unknown>>(
+  conversationId: string,
+  where = "1",
+  ...params: (string | number | null)[]
+): Promise<T[]> {
+  // Through a send-free RPC first, so the object has opened (moved in what D1 held) before it is read.
+  await roomStub(env, conversationId).history(conversationId, "", 0);
+  return runInDurableObject(roomStub(env, conversationId), async (_obj, state) => {
+    return state.storage.sql.exec(`SELECT * FROM messages WHERE ${where} ORDER BY seq`, ...params).toArray() as T[];
+  });
+}
+
+/** How many messages of the conversation match `where` (see roomRows). */
+export async function roomCount(conversationId: string, where = "1", ...params: (string | number | null)[]) {
+  return (await roomRows(conversationId, where, ...params)).length;
+}
+
+/** The room's coalesced overview written to D1 now (what its alarm does within seconds). */
+export async function flushed(...conversationIds: string[]) {
+  for (const id of conversationIds) await roomStub(env, id).flushOverview();
+}

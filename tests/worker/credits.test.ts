@@ -81,7 +81,7 @@ describe("credit ledger", () => {
     const input = { conversationId, senderId: alice.id, prices: PRICES, clientId, kind: "text" as const, body: "once" };
     const results = await Promise.all([
       ...Array.from({ length: 5 }, () => roomStub(env, conversationId).send(input)),
-      ...Array.from({ length: 5 }, () => sendMessage(env.DB, input)),
+      ...Array.from({ length: 5 }, () => sendMessage(env, input)),
     ]);
     expect(results.every((r) => r.ok)).toBe(true);
     const ids = new Set(results.map((r) => (r.ok ? r.message.id : 0)));

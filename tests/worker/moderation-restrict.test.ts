@@ -99,7 +99,7 @@ describe("restrict messaging", () => {
     expect(await socket.next!(is("error"))).toMatchObject({ error: "restricted" });
     socket.ws!.close();
     // The model itself (a free message too: the guard is not the price).
-    const free = await sendMessage(env.DB, {
+    const free = await sendMessage(env, {
       conversationId,
       senderId: alice.id,
       prices: { message: 0, gift: 0 },
@@ -118,7 +118,7 @@ describe("restrict messaging", () => {
     ).toBe(0);
     // The other side may still write to her.
     expect(
-      await sendMessage(env.DB, {
+      await sendMessage(env, {
         conversationId,
         senderId: bob.id,
         prices: PRICES,
