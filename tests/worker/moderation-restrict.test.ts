@@ -8,14 +8,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { GIFTS } from "../../app/chat/gifts";
 import { runScheduled } from "../../app/lib/scheduled.server";
 import { sendMessage } from "../../app/models/chat.server";
-import { PRICES, cid, connect, count, is, pair } from "./chat-support";
+import { PRICES, cid, connect, count, is, pair, roomCount } from "./chat-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { decideAs, mailsTo, moderator, reportedCase } from "./moderation-support";
 
 const DAY = 86_400;
 const credits = (id: string) => count("SELECT credits AS n FROM users WHERE id = ?1", id);
-const messages = (conversationId: string) =>
-  count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId);
+const messages = (conversationId: string) => roomCount(conversationId);
 
 async function restricted(days = "2", language = "de") {
   const { alice, bob, conversationId } = await pair({ language });

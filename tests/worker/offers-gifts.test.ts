@@ -2,12 +2,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMember, get, post } from "./fixtures";
-import { cid, cookieOf, count, pair, PRICES } from "./chat-support";
+import { cid, cookieOf, count, pair, roomCount, PRICES } from "./chat-support";
 
 const balance = async (id: string) =>
   (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
-const gifts = (conversationId: string) =>
-  count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND kind = 'gift'", conversationId);
+const gifts = (conversationId: string) => roomCount(conversationId, "kind = 'gift'");
 
 describe("sending a gift", () => {
   it("picking a gift only asks (nothing spent); yes sends it for gift_credits, once per form", async () => {
