@@ -3,6 +3,7 @@
  * bindings (app/lib/env.ts) and the models need not import the objects: no model <-> object circle.
  * The classes declare `implements`, so the two cannot drift apart.
  */
+import type { schema } from "../../db/client";
 import type { HubEvent, MessageKind, SendInput, SendResult, WireMessage } from "./protocol";
 
 /** The conversation page's messages, from the conversation's object. */
@@ -40,4 +41,61 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded {
 export interface MemberHubApi extends Rpc.DurableObjectBranded {
   notify(event: HubEvent): Promise<number>;
   closeRevoked(): Promise<number>;
+  /** The wallet (decision 189); `userId` is the object's own member (checked against its seed). */
+  applyCredits(userId: string, op: WalletOp): Promise<WalletResult>;
+  cancelCredits(userId: string, key: string, reason: CreditReason, at?: number): Promise<WalletResult>;
+  walletBalance(userId: string): Promise<number>;
+  walletLedger(userId: string, o?: WalletPage): Promise<WalletRow[]>;
+  walletSummary(userId: string): Promise<WalletSummary>;
+  walletOp(userId: string, key: string): Promise<{ delta: number; cancelled: boolean } | null>;
+  walletFlush(userId: string): Promise<number>;
+  walletPurge(): Promise<void>;
+  walletFailNext(count: number): Promise<void>;
 }
+
+/** A page of the ledger: newest first, ids below `before`; `reasons`/`refId` filter. */
+export type WalletPage = {
+  limit?: number;
+  before?: number;
+  refId?: string;
+  reasons?: CreditReason[];
+  oldestFirst?: boolean;
+};
+export type WalletSummary = { balance: number; opening: number; sum: number; rows: number; seededAt: number };
+
+// ---------------------------------------------------------------------------------------------
+// The wallet (decision 189): a member's balance and ledger live in their MemberHub.
+
+/** The ledger's reasons (as credit_ledger.reason). */
+export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
+
+/** One change of a member's balance, applied at most once per `key`. */
+export type WalletOp = {
+  /** Idempotency key: message:<conversation>:<clientId>, payment:<id>, refund:<id>, grant:<audit id>, signup:<userId>. */
+  key: string;
+  /** Integer credits; < 0 spends. */
+  delta: number;
+  reason: CreditReason;
+  /** What it pays for / came from (as credit_ledger.ref_id). */
+  refId?: string | null;
+  /** Seconds; default now. */
+  at?: number;
+  /** A negative delta takes at most the balance (chargebacks), recording what it took. */
+  clamp?: boolean;
+};
+
+export type WalletResult =
+  | { ok: true; applied: boolean; delta: number; balance: number }
+  | { ok: false; error: "credits"; balance: number };
+
+/** A row of the member's ledger, as the wallet stores it. */
+export type WalletRow = {
+  id: number;
+  key: string;
+  delta: number;
+  reason: CreditReason;
+  refId: string | null;
+  createdAt: number;
+  /** The balance right after this row. */
+  balance: number;
+};
