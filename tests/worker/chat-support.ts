@@ -7,6 +7,7 @@ import { startConversation } from "../../app/models/chat.server";
 import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { createMember, sessionCookie } from "./fixtures";
+import { walletBalance, walletLedger, walletSummary, type CreditReason } from "../../app/models/wallet.server";
 
 export { roomStub };
 
@@ -132,4 +133,22 @@ export async function roomCount(conversationId: string, where = "1", ...params: 
 /** The room's coalesced overview written to D1 now (what its alarm does within seconds). */
 export async function flushed(...conversationIds: string[]) {
   for (const id of conversationIds) await roomStub(env, id).flushOverview();
+}
+
+/** A member's balance where it lives now, their wallet (decision 189), not D1's copy. */
+export function walletCredits(userId: string): Promise<number> {
+  return walletBalance(env, userId);
+}
+
+/** How many of the member's wallet ledger rows have one of `reasons` (and, if given, this delta). */
+export async function ledgerCount(userId: string, reasons: CreditReason[], delta?: number): Promise<number> {
+  const rows = await walletLedger(env, userId, { reasons, limit: 1000 });
+  return rows.filter((r) => delta === undefined || r.delta === delta).length;
+}
+
+/** The wallet's balance, checked against its ledger it must equal (opening + the rows' sum). */
+export async function explainedBalance(userId: string): Promise<number> {
+  const s = await walletSummary(env, userId);
+  expect(s.opening + s.sum).toBe(s.balance);
+  return s.balance;
 }

@@ -20,6 +20,7 @@ import {
   roomCount,
   roomStub,
   PRICES,
+  walletCredits,
 } from "./chat-support";
 // Remix's own wire format for loader data (a dependency of @remix-run/server-runtime).
 import { decode } from "turbo-stream";
@@ -86,7 +87,7 @@ describe("the chat WebSocket", () => {
     expect(counted.mock.calls.filter(([point]) => point?.indexes?.[0] === "message")).toHaveLength(1);
     counted.mockRestore();
     expect(await roomCount(conversationId)).toBe(1);
-    expect(await count("SELECT credits AS n FROM users WHERE id = ?1", alice.id)).toBe(2);
+    expect(await walletCredits(alice.id)).toBe(2);
     a.ws!.close(1000);
   });
 
@@ -285,7 +286,7 @@ describe("chat rules", () => {
     const ack = await a.next!(is("ack"));
     expect(ack.message.held).toBe(true);
     // Charged, stored, but invisible to the receiver and not counted as unread.
-    expect(await count("SELECT credits AS n FROM users WHERE id = ?1", alice.id)).toBe(99);
+    expect(await walletCredits(alice.id)).toBe(99);
     const bobView = await conversationView(env, conversationId, bob.id, 90);
     expect(bobView!.messages).toHaveLength(0);
     expect(bobView!.access.myUnread).toBe(0);
