@@ -16,6 +16,7 @@ import { handleNotifyBatch, type NotifyMessage } from "./models/notify.server";
 import { firstTouchCookie } from "./models/tracking.server";
 import { recheck } from "./models/payments.server";
 import { startChatMigration } from "./models/chat.server";
+import { roomStub } from "./chat/stubs";
 import type { PaymentCheck } from "./models/payment-rules";
 import { isDeployed } from "./lib/env";
 import { refuseUnconfigured } from "./lib/config.server";
@@ -48,6 +49,13 @@ const worker = {
     // The chat benchmark's baseline (tests/bench/chat.ts): a bare relay object, never in production.
     if (dev && env.ECHO_ROOM && url.pathname.startsWith("/ws/echo/")) {
       return env.ECHO_ROOM.get(env.ECHO_ROOM.idFromName(url.pathname)).fetch(request);
+    }
+    // The bench's count of a conversation's D1 writes (tests/bench/chat.ts), never in production.
+    if (dev && env.ECHO_ROOM && url.pathname.startsWith("/dev/chat-stats/")) {
+      const id = decodeURIComponent(url.pathname.slice("/dev/chat-stats/".length));
+      const room = roomStub(env, id);
+      await room.flushOverview();
+      return Response.json(await room.stats());
     }
     if (!isSameOrigin(request)) {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);

@@ -11,7 +11,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
-import type { ChatRoomApi, RoomHistory, SentByRow } from "./rpc";
+import type { ChatRoomApi, RoomHistory, RoomStats, SentByRow } from "./rpc";
 import {
   CONVERSATION_HEADER,
   MEMBER_HEADER,
@@ -352,11 +352,13 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
         return this.afterStored(c, row, rules.brandId);
       }));
     } catch (e) {
-      // Charged but not stored: the credits go back, once (the same key).
+      // Charged but not stored: the credits go back, once (the same key); the member may send again.
       if (cost > 0) await refundSend(this.env, charge);
-      throw e;
+      logError("chat.store_failed", e, { conversationId: c.id, memberId: i.senderId });
+      return { result: { ok: false, error: "generic" } };
     }
     countEvent(this.env, "message");
+    store.bump(this.sql, "stat_messages", 1);
     const message = store.toWire(row);
     // A held message is only shown to its sender until their address is confirmed.
     this.broadcast({ type: "message", message }, (m) => !held || m === i.senderId);
@@ -460,7 +462,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const notify = [...this.pendingNotify];
     this.pendingNotify.clear();
     if (!dirtyConversation && members.length === 0 && days.length === 0 && notify.length === 0) return;
-    await writeOverview(this.env.DB, conversationId, {
+    const written = await writeOverview(this.env.DB, conversationId, {
       conversation: dirtyConversation ? { lastMessageAt, lastMessagePreview } : null,
       members: members.map((m) => ({
         userId: m.user_id,
@@ -472,6 +474,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     });
     // Clean only what is still what was written: a message stored meanwhile keeps its row dirty.
     this.ctx.storage.transactionSync(() => {
+      store.bump(this.sql, "stat_overview_writes", 1);
+      store.bump(this.sql, "stat_d1_rows_written", written);
       if (dirtyConversation && store.getMeta(this.sql, "last_message_at") === lastMessageAt)
         store.setMeta(this.sql, "conversation_dirty", 0);
       for (const m of members) {
@@ -651,6 +655,16 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.rules.clear();
       await this.ctx.storage.deleteAlarm();
     });
+  }
+
+  /** RPC (tests, bench): messages stored here, and the D1 writes of the overview (writes, rows D1 reported). */
+  async stats(): Promise<RoomStats> {
+    const n = (k: string) => Number(store.getMeta(this.sql, k) ?? 0);
+    return {
+      messages: n("stat_messages"),
+      overviewWrites: n("stat_overview_writes"),
+      d1RowsWritten: n("stat_d1_rows_written"),
+    };
   }
 
   /** RPC: a rule a send checks changed (block, restriction, suspension, confirmation): re-read it. */

@@ -20,6 +20,9 @@ export type SentByRow = {
   createdAt: number;
 };
 
+/** What a room counts: messages stored, and its D1 writes (the overview, coalesced). */
+export type RoomStats = { messages: number; overviewWrites: number; d1RowsWritten: number };
+
 export interface ChatRoomApi extends Rpc.DurableObjectBranded {
   send(input: SendInput): Promise<SendResult>;
   read(conversationId: string, memberId: string): Promise<void>;
@@ -33,6 +36,7 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded {
   wipe(conversationId: string): Promise<void>;
   forget(): Promise<void>;
   flushOverview(): Promise<void>;
+  stats(): Promise<RoomStats>;
   sockets(): Promise<Record<string, number>>;
   settled(): Promise<void>;
   closeRevoked(memberId: string): Promise<number>;

@@ -55,6 +55,11 @@ export function setMeta(sql: SqlStorage, k: string, v: string | number | null) {
   sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v", k, v);
 }
 
+/** Adds `n` to a numeric meta value (the room's counters). */
+export function bump(sql: SqlStorage, k: string, n: number) {
+  sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = COALESCE(v, 0) + excluded.v", k, n);
+}
+
 export function toWire(r: StoredMessage): WireMessage {
   return {
     id: r.seq,

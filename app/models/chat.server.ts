@@ -540,8 +540,11 @@ export type OverviewWrite = {
   days: { brandId: number; day: number; n: number }[];
 };
 
-/** One D1 batch: the conversation's overview row, the members' rows that changed, the day counters. */
-export async function writeOverview(db: D1Database, conversationId: string, w: OverviewWrite) {
+/**
+ * One D1 batch: the conversation's overview row, the members' rows that changed, the day counters.
+ * Answers the rows D1 reports written (meta.rows_written: the bench's "D1 rows per message").
+ */
+export async function writeOverview(db: D1Database, conversationId: string, w: OverviewWrite): Promise<number> {
   const orm = getDb(db);
   const { conversations: c, conversationMembers: cm, chatMessageDays: d } = schema;
   const statements: BatchItem<"sqlite">[] = [];
@@ -565,7 +568,9 @@ export async function writeOverview(db: D1Database, conversationId: string, w: O
         .onConflictDoUpdate({ target: [d.brandId, d.day], set: { messages: sql`${d.messages} + excluded.messages` } }),
     );
   const [first, ...rest] = statements;
-  if (first) await orm.batch([first, ...rest]);
+  if (!first) return 0;
+  const results = (await orm.batch([first, ...rest])) as { meta?: { rows_written?: number } }[];
+  return results.reduce((n, r) => n + (r?.meta?.rows_written ?? 0), 0);
 }
 
 /** The conversations a member belongs to (their rooms), from the overview. */
