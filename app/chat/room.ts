@@ -368,14 +368,17 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const overview = urgent ? this.flush() : (this.scheduleFlush(), undefined);
     // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
     if (!held && firstUnread && !this.isOnline(receiverId)) {
+      // After the overview write: the consumer checks D1's unread count before it mails.
       this.later(
-        enqueue(this.env, {
-          kind: "message",
-          conversationId: c.id,
-          senderId: i.senderId,
-          receiverId,
-          messageId: seq,
-        }),
+        (overview ?? Promise.resolve()).then(() =>
+          enqueue(this.env, {
+            kind: "message",
+            conversationId: c.id,
+            senderId: i.senderId,
+            receiverId,
+            messageId: seq,
+          }),
+        ),
       );
     }
     // Scam and spam signals (decision 176): after the answer; they may open a case, never restrict.

@@ -117,17 +117,14 @@ export async function chatBench(base: string, persist: string) {
   const a = await member("Bench A");
   const b = await member("Bench B");
   const conversationId = await conversation(a, b);
-  // The site line's pairs: one pair of members per conversation, logged in ten at a time.
+  // The site line's pairs: one pair of members per conversation. One at a time: the bench's D1 proxy and
+  // the server's logins write the same local SQLite file, which refuses concurrent writers.
   const most = Math.max(...SITE_CONVERSATIONS);
   const pairs: { a: { id: string; cookie: string }; b: { id: string; cookie: string }; id: string }[] = [];
-  for (let i = 0; i < most; i += 10) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(10, most - i) }, async (_, k) => {
-        const [x, y] = await Promise.all([member(`Site A${i + k}`), member(`Site B${i + k}`)]);
-        return { a: x, b: y, id: await conversation(x, y) };
-      }),
-    );
-    pairs.push(...batch);
+  for (let i = 0; i < most; i++) {
+    const x = await member(`Site A${i}`);
+    const y = await member(`Site B${i}`);
+    pairs.push({ a: x, b: y, id: await conversation(x, y) });
   }
   await proxy.dispose();
 
