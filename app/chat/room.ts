@@ -313,6 +313,10 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       };
     const refused = refusalAfterRetry(rules, i, content.body);
     if (refused) return { result: { ok: false, error: refused } };
+    // A confirmed sender with messages still held here (their release could not reach this room):
+    // released now, before the new one, so the order stays the sending order.
+    const heldBefore = rules.held ? null : this.unholdAll(c, i.senderId);
+    if (heldBefore) this.pendingNotify.set(receiverId, i.senderId);
 
     const cost = priceOf(i.prices, i.kind);
     const seq = store.nextSeq(this.sql);
@@ -365,7 +369,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
 
     // Everything below happens after the message reached the screens.
     if (!held) this.pendingNotify.set(receiverId, i.senderId);
-    const overview = urgent ? this.flush() : (this.scheduleFlush(), undefined);
+    const overview = urgent || heldBefore ? this.flush() : (this.scheduleFlush(), undefined);
     // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
     if (!held && firstUnread && !this.isOnline(receiverId)) {
       // After the overview write: the consumer checks D1's unread count before it mails.
@@ -567,34 +571,40 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     this.rules.clear();
     const released = await this.serial(async () => {
       const c = await this.open(conversationId);
-      if (!c || !this.isMember(c, senderId)) return null;
-      const held = store.heldOf(this.sql, senderId);
-      if (held.length === 0) return null;
-      const last = held[held.length - 1]!;
-      const receiverId = this.otherOf(c, senderId);
-      this.ctx.storage.transactionSync(() => {
-        store.unhold(this.sql, senderId, last.seq);
-        const r = store.member(this.sql, receiverId);
-        const now = nowS();
-        store.putMember(this.sql, {
-          user_id: receiverId,
-          unread: (r?.unread ?? 0) + held.length,
-          hidden_at: null,
-          last_activity_at: now,
-        });
-        // The overview shows the newest shown message (a later one of the other member stays).
-        const shown = store.lastShown(this.sql)!;
-        store.setMeta(this.sql, "last_message_at", shown.created_at);
-        store.setMeta(this.sql, "last_message_preview", previewOf(shown.kind, shown.body, shown.gift_id));
-        store.setMeta(this.sql, "conversation_dirty", 1);
-      });
-      return { held, receiverId };
+      return c && this.isMember(c, senderId) ? this.unholdAll(c, senderId) : null;
     });
     if (!released) return { count: 0, receiverId: null };
     await this.flush();
-    const messages = released.held.map((m) => ({ ...store.toWire(m), held: false }));
+    return { count: released.length, receiverId: this.otherOf(this.conversation!, senderId) };
+  }
+
+  /**
+   * Inside the queue: the sender's held messages become visible (counted unread, the overview moved,
+   * marked for the write), and open chats receive them. Null when none were held.
+   */
+  private unholdAll(c: Conversation, senderId: string): WireMessage[] | null {
+    const held = store.heldOf(this.sql, senderId);
+    if (held.length === 0) return null;
+    const last = held[held.length - 1]!;
+    const receiverId = this.otherOf(c, senderId);
+    this.ctx.storage.transactionSync(() => {
+      store.unhold(this.sql, senderId, last.seq);
+      const r = store.member(this.sql, receiverId);
+      store.putMember(this.sql, {
+        user_id: receiverId,
+        unread: (r?.unread ?? 0) + held.length,
+        hidden_at: null,
+        last_activity_at: nowS(),
+      });
+      // The overview shows the newest shown message (a later one of the other member stays).
+      const shown = store.lastShown(this.sql)!;
+      store.setMeta(this.sql, "last_message_at", shown.created_at);
+      store.setMeta(this.sql, "last_message_preview", previewOf(shown.kind, shown.body, shown.gift_id));
+      store.setMeta(this.sql, "conversation_dirty", 1);
+    });
+    const messages = held.map((m) => ({ ...store.toWire(m), held: false }));
     for (const message of messages) this.broadcast({ type: "message", message }, () => true);
-    return { count: messages.length, receiverId: released.receiverId };
+    return messages;
   }
 
   /** RPC: a member's own messages here (the GDPR export). */

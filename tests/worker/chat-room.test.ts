@@ -144,6 +144,26 @@ describe("history and held messages in the room", () => {
     expect(await unreadInD1(conversationId, bob.id)).toBe(1);
   });
 
+  it("held messages a release could not reach are released by the sender's next message, in order", async () => {
+    const { alice, bob, conversationId } = await pair({ status: "not_confirmed" });
+    await text(conversationId, alice.id, "first, held");
+    await env.DB.prepare("UPDATE users SET status = 'confirmed' WHERE id = ?1").bind(alice.id).run();
+    const down = {
+      idFromName: () => {
+        throw new Error("object down");
+      },
+    } as unknown as typeof env.CHAT_ROOM;
+    expect(await releaseHeldMessages({ ...env, CHAT_ROOM: down }, alice.id)).toBe(0);
+    // The room still caches "held" for Alice until told; the confirmation's release would have told it.
+    await roomStub(env, conversationId).forget();
+    expect(await text(conversationId, alice.id, "second")).toMatchObject({ ok: true, message: { held: false } });
+    expect((await conversationView(env, conversationId, bob.id, 90))!.messages.map((m) => m.body)).toEqual([
+      "first, held",
+      "second",
+    ]);
+    expect(await unreadInD1(conversationId, bob.id)).toBe(2);
+  });
+
   it("the history limit is applied by the room", async () => {
     const { alice, bob, conversationId } = await pair();
     await text(conversationId, alice.id, "today");
