@@ -11,10 +11,12 @@ import { isSameOrigin, newNonce, withSecurityHeaders } from "./lib/security.serv
 import { handleChatSocket, handleMemberSocket } from "./chat/socket.server";
 import { runScheduled } from "./lib/scheduled.server";
 import { HUB_PATH } from "./chat/protocol";
-import { requestIdOf } from "./lib/log.server";
+import { logError, requestIdOf } from "./lib/log.server";
 import { handleNotifyBatch, type NotifyMessage } from "./models/notify.server";
 import { firstTouchCookie } from "./models/tracking.server";
 import { recheck } from "./models/payments.server";
+import { startChatMigration } from "./models/chat.server";
+import { roomStub } from "./chat/stubs";
 import type { PaymentCheck } from "./models/payment-rules";
 import { isDeployed } from "./lib/env";
 import { refuseUnconfigured } from "./lib/config.server";
@@ -26,6 +28,9 @@ export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
+/** Once per Worker instance: messages still in D1 start moving into their conversations' objects (decision 190). */
+let chatMigrationChecked = false;
+
 const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
@@ -33,6 +38,10 @@ const worker = {
     const refused = refuseUnconfigured(env);
     if (refused) return refused;
     const dev = !isDeployed(env);
+    if (!chatMigrationChecked) {
+      chatMigrationChecked = true;
+      ctx.waitUntil(startChatMigration(env).catch((e: unknown) => logError("chat.migration_start_failed", e)));
+    }
     const nonce = newNonce();
     const url = new URL(request.url);
     if (url.pathname.startsWith("/ws/chat/")) return handleChatSocket(request, env);
@@ -40,6 +49,13 @@ const worker = {
     // The chat benchmark's baseline (tests/bench/chat.ts): a bare relay object, never in production.
     if (dev && env.ECHO_ROOM && url.pathname.startsWith("/ws/echo/")) {
       return env.ECHO_ROOM.get(env.ECHO_ROOM.idFromName(url.pathname)).fetch(request);
+    }
+    // The bench's count of a conversation's D1 writes (tests/bench/chat.ts), never in production.
+    if (dev && env.ECHO_ROOM && url.pathname.startsWith("/dev/chat-stats/")) {
+      const id = decodeURIComponent(url.pathname.slice("/dev/chat-stats/".length));
+      const room = roomStub(env, id);
+      await room.flushOverview();
+      return Response.json(await room.stats());
     }
     if (!isSameOrigin(request)) {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);

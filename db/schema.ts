@@ -475,6 +475,20 @@ export const messages = sqliteTable(
   ],
 );
 
+/**
+ * Messages sent per brand and day (days since 1970, UTC): the console dashboard's count. The
+ * conversations' objects keep the messages (decision 190) and add to this in their coalesced write.
+ */
+export const chatMessageDays = sqliteTable(
+  "chat_message_days",
+  {
+    brandId: integer("brand_id").notNull(),
+    day: integer("day").notNull(),
+    messages: integer("messages").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.brandId, t.day] })],
+);
+
 /** Append-only: every change of a member's credits, written in the same batch as users.credits. */
 export const creditLedger = sqliteTable(
   "credit_ledger",

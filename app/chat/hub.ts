@@ -1,19 +1,36 @@
 /**
- * MemberHub: one Durable Object per member (idFromName(userId)), the member's notification channel.
- * Every open tab of the member holds one socket here (GET /ws/member); whatever changes the member's
- * counts (a message, a like) calls notify(), and each tab re-fetches its counts at once. The object
- * stores nothing: sockets use the Hibernation API, so it sleeps between events.
+ * MemberHub: one Durable Object per member (idFromName(userId)), the member's notification channel
+ * and their wallet.
+ *
+ * Channel: every open tab of the member holds one socket here (GET /ws/member); whatever changes the
+ * member's counts (a message, a like) calls notify(), and each tab re-fetches its counts at once.
+ * Sockets use the Hibernation API, so the object sleeps between events.
+ *
+ * Wallet (decision 189): the member's balance and credit ledger live in this object's SQLite. Every
+ * change is applied once per key, never below zero, its ledger row and the balance in one
+ * synchronous transaction; the object is single-threaded, so racing spends serialise here instead of
+ * in D1. The first touch imports the member's D1 state (users.credits and credit_ledger). D1's
+ * users.credits becomes a copy this object writes (lists, the console), never read to decide a spend.
  */
 import { DurableObject } from "cloudflare:workers";
+import { and, asc, eq } from "drizzle-orm";
+import { getDb, schema } from "../../db/client";
 import type { Env } from "../lib/env";
-import type { MemberHubApi } from "./rpc";
+import { logError } from "../lib/log.server";
+import type { CreditReason, MemberHubApi, WalletOp, WalletPage, WalletResult, WalletRow, WalletSummary } from "./rpc";
 import { MEMBER_HEADER, PING, PONG, SESSION_HEADER, type HubEvent } from "./protocol";
 import { closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
 
 export class MemberHub extends DurableObject<Env> implements MemberHubApi {
+  /** Test-only injected failures of the wallet's next calls (walletFailNext), to prove the retries. */
+  private failures = 0;
+  /** The D1 copy of the balance is written one at a time, each writing the then-current balance. */
+  private copying: Promise<unknown> = Promise.resolve();
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
+    ctx.storage.sql.exec(WALLET_SCHEMA);
   }
 
   /** The WebSocket upgrade, forwarded by the Worker after it authenticated the member. */
@@ -67,4 +84,317 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
     }
     return sent;
   }
+
+  // -------------------------------------------------------------------------------------------
+  // The wallet (decision 189)
+
+  /** RPC: applies `op` once per key; a spend the balance does not cover changes nothing. */
+  async applyCredits(userId: string, op: WalletOp): Promise<WalletResult> {
+    checkOp(op);
+    const state = await this.wallet(userId);
+    const sql = this.ctx.storage.sql;
+    const result = this.ctx.storage.transactionSync((): WalletResult => {
+      const done = sql
+        .exec<{ delta: number; cancelled: number }>("SELECT delta, cancelled FROM wallet_ops WHERE key = ?", op.key)
+        .toArray()[0];
+      const balance = this.balanceNow();
+      if (done && !done.cancelled) return { ok: true, applied: false, delta: done.delta, balance };
+      let delta = op.delta;
+      if (delta < 0 && (state.closed || balance + delta < 0)) {
+        if (!op.clamp) return { ok: false, error: "credits", balance };
+        delta = state.closed ? 0 : -balance;
+      }
+      const after = balance + delta;
+      sql.exec("UPDATE wallet SET balance = ? WHERE id = 1", after);
+      sql.exec(
+        "INSERT INTO wallet_ops (key, delta, reason, cancelled) VALUES (?, ?, ?, 0) ON CONFLICT (key) DO UPDATE SET delta = excluded.delta, reason = excluded.reason, cancelled = 0",
+        op.key,
+        delta,
+        op.reason,
+      );
+      this.ledgerRow(op.key, delta, op.reason, op.refId ?? null, op.at ?? nowSeconds(), after);
+      return { ok: true, applied: true, delta, balance: after };
+    });
+    if (result.ok && result.applied) await this.copyLater(userId, !COALESCED.has(op.reason));
+    return result;
+  }
+
+  /** RPC: gives back what `key` took (or takes back what it gave), once; a no-op when it was never applied. */
+  async cancelCredits(userId: string, key: string, reason: CreditReason, at?: number): Promise<WalletResult> {
+    await this.wallet(userId);
+    const sql = this.ctx.storage.sql;
+    const result = this.ctx.storage.transactionSync((): WalletResult => {
+      const done = sql
+        .exec<{ delta: number; cancelled: number }>("SELECT delta, cancelled FROM wallet_ops WHERE key = ?", key)
+        .toArray()[0];
+      const balance = this.balanceNow();
+      if (!done || done.cancelled) return { ok: true, applied: false, delta: 0, balance };
+      // Taking back a grant the member already spent takes what is left (never below zero), as a clawback.
+      const delta = done.delta > 0 ? -Math.min(done.delta, balance) : -done.delta;
+      const after = balance + delta;
+      sql.exec("UPDATE wallet SET balance = ? WHERE id = 1", after);
+      sql.exec("UPDATE wallet_ops SET cancelled = 1 WHERE key = ?", key);
+      const refId =
+        sql
+          .exec<{ ref_id: string | null }>(
+            "SELECT ref_id FROM wallet_ledger WHERE key = ? ORDER BY id DESC LIMIT 1",
+            key,
+          )
+          .toArray()[0]?.ref_id ?? null;
+      this.ledgerRow(`${key}:cancel`, delta, reason, refId, at ?? nowSeconds(), after);
+      return { ok: true, applied: true, delta, balance: after };
+    });
+    if (result.ok && result.applied) await this.copyLater(userId, !COALESCED.has(reason));
+    return result;
+  }
+
+  /** RPC: the member's balance (the truth; D1's users.credits is a copy). */
+  async walletBalance(userId: string): Promise<number> {
+    return (await this.wallet(userId)).balance;
+  }
+
+  /** RPC: the op applied under `key`, if any. */
+  async walletOp(userId: string, key: string): Promise<{ delta: number; cancelled: boolean } | null> {
+    await this.wallet(userId);
+    const row = this.ctx.storage.sql
+      .exec<{ delta: number; cancelled: number }>("SELECT delta, cancelled FROM wallet_ops WHERE key = ?", key)
+      .toArray()[0];
+    return row ? { delta: row.delta, cancelled: row.cancelled === 1 } : null;
+  }
+
+  /** RPC: a page of the ledger (newest first unless oldestFirst). */
+  async walletLedger(userId: string, o: WalletPage = {}): Promise<WalletRow[]> {
+    await this.wallet(userId);
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (o.before) {
+      where.push("id < ?");
+      params.push(o.before);
+    }
+    if (o.refId !== undefined) {
+      where.push("ref_id = ?");
+      params.push(o.refId);
+    }
+    if (o.reasons?.length) {
+      where.push(`reason IN (${o.reasons.map(() => "?").join(", ")})`);
+      params.push(...o.reasons);
+    }
+    const limit = Math.min(Math.max(1, Math.trunc(o.limit ?? 10_000)), 10_000);
+    return this.ctx.storage.sql
+      .exec<{
+        id: number;
+        key: string;
+        delta: number;
+        reason: CreditReason;
+        ref_id: string | null;
+        created_at: number;
+        balance: number;
+      }>(
+        `SELECT id, key, delta, reason, ref_id, created_at, balance FROM wallet_ledger${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id ${o.oldestFirst ? "ASC" : "DESC"} LIMIT ${limit}`,
+        ...params,
+      )
+      .toArray()
+      .map((r) => ({
+        id: r.id,
+        key: r.key,
+        delta: r.delta,
+        reason: r.reason,
+        refId: r.ref_id,
+        createdAt: r.created_at,
+        balance: r.balance,
+      }));
+  }
+
+  /** RPC: the balance and how the ledger explains it (opening + sum = balance). */
+  async walletSummary(userId: string): Promise<WalletSummary> {
+    const state = await this.wallet(userId);
+    const agg = this.ctx.storage.sql
+      .exec<{ sum: number; n: number }>("SELECT COALESCE(SUM(delta), 0) AS sum, COUNT(*) AS n FROM wallet_ledger")
+      .one();
+    return { balance: state.balance, opening: state.opening, sum: agg.sum, rows: agg.n, seededAt: state.seeded_at };
+  }
+
+  /** RPC: writes the balance to D1's users.credits now (what the alarm does later); answers the balance. */
+  async walletFlush(userId: string): Promise<number> {
+    await this.wallet(userId);
+    await this.copyLater(userId, true);
+    return this.balanceNow();
+  }
+
+  /** RPC: the account is purged (docs/product.md §11): the wallet's storage goes with it. */
+  async walletPurge(): Promise<void> {
+    this.ctx.storage.sql.exec(
+      "DROP TABLE IF EXISTS wallet_ledger; DROP TABLE IF EXISTS wallet_ops; DROP TABLE IF EXISTS wallet;",
+    );
+    await this.ctx.storage.deleteAlarm();
+    this.ctx.storage.sql.exec(WALLET_SCHEMA);
+  }
+
+  /** RPC, tests only: the next `count` wallet calls fail as if the object were unreachable. */
+  async walletFailNext(count: number): Promise<void> {
+    if (this.env.ENVIRONMENT !== "test") throw new Error("tests only");
+    this.failures = count;
+  }
+
+  /** The alarm writes the coalesced copy of the balance to D1 (and retries itself until it did). */
+  async alarm(): Promise<void> {
+    const state = this.state();
+    if (state && state.copied !== state.balance) await this.copyNow(state.user_id);
+  }
+
+  private balanceNow(): number {
+    return this.ctx.storage.sql.exec<{ balance: number }>("SELECT balance FROM wallet WHERE id = 1").one().balance;
+  }
+
+  private state(): WalletState | undefined {
+    return this.ctx.storage.sql
+      .exec<WalletState>("SELECT user_id, balance, opening, copied, closed, seeded_at FROM wallet WHERE id = 1")
+      .toArray()[0];
+  }
+
+  private ledgerRow(
+    key: string,
+    delta: number,
+    reason: CreditReason,
+    refId: string | null,
+    at: number,
+    balance: number,
+  ) {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO wallet_ledger (key, delta, reason, ref_id, created_at, balance) VALUES (?, ?, ?, ?, ?, ?)",
+      key,
+      delta,
+      reason,
+      refId,
+      at,
+      balance,
+    );
+  }
+
+  /**
+   * The wallet, imported from D1 on its first touch (users.credits and the member's credit_ledger
+   * rows, each keyed d1:<id>). blockConcurrencyWhile: nothing else runs in the object meanwhile, so
+   * the import happens once; a failed import leaves nothing behind and the next touch retries.
+   */
+  private async wallet(userId: string): Promise<WalletState> {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error("wallet unreachable (injected)");
+    }
+    const have = this.state();
+    if (have) {
+      if (have.user_id !== userId) throw new Error("wallet: not this member's object");
+      return have;
+    }
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.state()) return;
+      const db = getDb(this.env.DB);
+      const [user, rows] = await Promise.all([
+        db
+          .select({ credits: schema.users.credits, deletedAt: schema.users.deletedAt })
+          .from(schema.users)
+          .where(eq(schema.users.id, userId))
+          .get(),
+        db
+          .select()
+          .from(schema.creditLedger)
+          .where(eq(schema.creditLedger.userId, userId))
+          .orderBy(asc(schema.creditLedger.id)),
+      ]);
+      const balance = Math.max(0, user?.credits ?? 0);
+      const sum = rows.reduce((a, r) => a + r.delta, 0);
+      this.ctx.storage.transactionSync(() => {
+        let running = balance - sum;
+        for (const r of rows) {
+          running += r.delta;
+          this.ctx.storage.sql.exec(
+            "INSERT INTO wallet_ops (key, delta, reason) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING",
+            `d1:${r.id}`,
+            r.delta,
+            r.reason,
+          );
+          this.ledgerRow(`d1:${r.id}`, r.delta, r.reason, r.refId, r.createdAt, running);
+        }
+        this.ctx.storage.sql.exec(
+          "INSERT INTO wallet (id, user_id, balance, opening, copied, closed, seeded_at) VALUES (1, ?, ?, ?, ?, ?, ?)",
+          userId,
+          balance,
+          balance - sum,
+          user?.credits ?? null,
+          user?.deletedAt ? 1 : 0,
+          nowSeconds(),
+        );
+      });
+    });
+    return this.wallet(userId);
+  }
+
+  /** Copies the balance to D1 now (awaited) or by the alarm in a few seconds (coalesced). */
+  private async copyLater(userId: string, now: boolean) {
+    if (now) {
+      try {
+        await this.copyNow(userId);
+        return;
+      } catch (e) {
+        // The change itself is applied; the alarm brings the copy up to date.
+        logError("wallet.copy_failed", e, { memberId: userId });
+      }
+    }
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + COPY_DELAY_MS);
+  }
+
+  /** One copy at a time, each writing the balance current when it runs: the last write is the latest. */
+  private copyNow(userId: string): Promise<void> {
+    const run = this.copying.then(async () => {
+      const balance = this.balanceNow();
+      await getDb(this.env.DB)
+        .update(schema.users)
+        .set({ credits: balance })
+        .where(and(eq(schema.users.id, userId)));
+      this.ctx.storage.sql.exec("UPDATE wallet SET copied = ? WHERE id = 1", balance);
+    });
+    this.copying = run.catch(() => undefined);
+    return run;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wallet
+
+/**
+ * wallet: one row, the balance and where it started (opening = the D1 balance at import minus the
+ * imported ledger rows' sum, so opening + SUM(ledger.delta) = balance always); copied = what D1's
+ * users.credits was last set to. wallet_ops: one row per key, the guard of idempotency (cancelled: the
+ * key's effect was given back; applying it again charges anew). wallet_ledger: append-only.
+ */
+const WALLET_SCHEMA = `
+CREATE TABLE IF NOT EXISTS wallet (
+  id INTEGER PRIMARY KEY CHECK (id = 1), user_id TEXT NOT NULL, balance INTEGER NOT NULL CHECK (balance >= 0),
+  opening INTEGER NOT NULL, copied INTEGER, closed INTEGER NOT NULL DEFAULT 0, seeded_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS wallet_ops (
+  key TEXT PRIMARY KEY, delta INTEGER NOT NULL, reason TEXT NOT NULL, cancelled INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS wallet_ledger (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, delta INTEGER NOT NULL, reason TEXT NOT NULL,
+  ref_id TEXT, created_at INTEGER NOT NULL, balance INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS wallet_ledger_ref ON wallet_ledger (ref_id);
+`;
+
+/** Spends of the chat (many, small) reach D1's copy coalesced, by the alarm; anything else at once. */
+const COALESCED: ReadonlySet<CreditReason> = new Set(["message", "gift"]);
+const COPY_DELAY_MS = 5_000;
+
+type WalletState = {
+  user_id: string;
+  balance: number;
+  opening: number;
+  copied: number | null;
+  closed: number;
+  seeded_at: number;
+};
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function checkOp(op: WalletOp) {
+  if (typeof op.key !== "string" || !op.key || op.key.length > 200) throw new Error("wallet: bad key");
+  if (!Number.isSafeInteger(op.delta)) throw new Error(`wallet: bad delta ${op.delta}`);
 }

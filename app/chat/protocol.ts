@@ -29,7 +29,9 @@ export type SendError =
   | "gift"
   | "session"
   /** A moderator restricted the sender's messaging (decision 173). */
-  | "restricted";
+  | "restricted"
+  /** The message could not be stored (its charge was given back): try again (chat.json errors.generic). */
+  | "generic";
 
 /** What the sender pays for a message and a gift (computed by pricesFor in app/models/credits.server.ts). */
 export interface ChatPrices {

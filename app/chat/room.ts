@@ -1,13 +1,17 @@
 /**
- * ChatRoom: one Durable Object per conversation (idFromName(conversationId)). Every send of the
- * conversation passes through here, live (WebSocket) or not (RPC from a form action), one at a time,
- * so both members see one order and a retried client id is handled once. Sockets use the
- * Hibernation API: the object keeps nothing in memory that it cannot lose, so it can sleep between
- * messages; who a socket belongs to travels in its serialized attachment.
+ * ChatRoom: one Durable Object per conversation (idFromName(conversationId)), and the home of its
+ * messages (decision 190): numbers, client ids, held flags, gifts and each member's read state live
+ * in the object's own SQLite (app/chat/store.ts). Every send passes through here, live (WebSocket)
+ * or not (RPC from a form action), one at a time: the rules (D1 reads, cached until told they
+ * changed), the charge (the sender's wallet, by a key made of conversation, sender and client id),
+ * the store, the broadcast. D1 is written after that, coalesced: the overview (`conversations`,
+ * `conversation_members`) at once when a conversation starts, an unread count goes 0 -> 1, a member
+ * reads or hides, otherwise by an alarm at most once per OVERVIEW_DELAY_MS.
+ * Sockets use the Hibernation API; who a socket belongs to travels in its serialized attachment.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
-import type { ChatRoomApi } from "./rpc";
+import type { ChatRoomApi, RoomHistory, RoomStats, SentByRow } from "./rpc";
 import {
   CONVERSATION_HEADER,
   MEMBER_HEADER,
@@ -23,25 +27,64 @@ import {
   type WireMessage,
 } from "./protocol";
 import { closeRevoked, closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
-import { markRead, messagesAfter, sendMessage, conversationAccess } from "../models/chat.server";
+import {
+  PAGE_MESSAGES,
+  d1MessagesPage,
+  deleteD1Messages,
+  historyCutoff,
+  messageContent,
+  previewOf,
+  priceOf,
+  refusalAfterRetry,
+  roomConversation,
+  sendRules,
+  sessionRefused,
+  writeOverview,
+  type SendRules,
+} from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
 import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
 import { checkMessage } from "../models/signals.server";
 import { logError } from "../lib/log.server";
+import { nowS } from "../lib/dates";
+import * as store from "./store";
+import { chargeSend, refundSend } from "./charge";
 
 type Attachment = SocketSession & { memberId: string; conversationId: string; prices: ChatPrices };
 
+/** The longest the D1 overview lags behind the room when nothing makes it urgent. */
+export const OVERVIEW_DELAY_MS = 3000;
+/** Cached rules are re-read after this even without being told (a brand's message length, say). */
+const RULES_TTL_MS = 60_000;
+const DAY = 86_400;
+
+type Conversation = { id: string; memberA: string; memberB: string };
+
 export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
-  /** Serializes sends and connects: D1 awaits would otherwise let requests interleave. */
+  /** Serializes sends, imports and connects: awaits (rules, charge) would otherwise let them interleave. */
   private queue: Promise<unknown> = Promise.resolve();
+  private sql: SqlStorage;
+  private conversation: Conversation | null = null;
+  /** Rules per sender (and socket session), read from D1; dropped by forget() and after RULES_TTL_MS. */
+  private rules = new Map<string, { at: number; rules: SendRules }>();
+  /** One overview write at a time; `again` asks for one more after it (the newest state wins). */
+  private flushing: Promise<void> | null = null;
+  private again = false;
+  /** Receivers to notify (hub) once their coalesced unread count reached D1. */
+  private pendingNotify = new Map<string, string>();
+  private alarmAt: number | null = null;
+  /** Tests: makes the next store fail after the charge (the refund path). */
+  failNextStore = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.sql = ctx.storage.sql;
+    store.createSchema(this.sql);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
-  /** Work that runs after the answer (notifications, mail); `settled()` lets tests wait on it. */
+  /** Work that runs after the answer (notifications, mail, the overview); `settled()` lets tests wait on it. */
   private background = new Set<Promise<unknown>>();
 
   private later(work: Promise<unknown>) {
@@ -55,6 +98,88 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
+
+  // -------------------------------------------------------------------------------------------
+  // Opening: which conversation this is, and its messages moved in from D1 the first time
+
+  /**
+   * The conversation this object is, checked against the name it was reached by; the first time,
+   * read from D1 with the members' overview, and any messages D1 still holds moved in (the
+   * migration, lazily: serialized with sends, so safe while members chat). Null: no such conversation.
+   */
+  private async open(conversationId: string): Promise<Conversation | null> {
+    if (this.conversation) return this.conversation.id === conversationId ? this.conversation : null;
+    const known = store.getMeta<string>(this.sql, "conversation_id");
+    if (known !== undefined) {
+      if (known !== conversationId) return null;
+      this.conversation = {
+        id: known,
+        memberA: store.getMeta<string>(this.sql, "member_a")!,
+        memberB: store.getMeta<string>(this.sql, "member_b")!,
+      };
+      return this.conversation;
+    }
+    if (!conversationId || conversationId.length > 64) return null;
+    // Only the object of that name may become that conversation (a caller's mix-up stores nothing).
+    if (!this.ctx.id.equals(this.env.CHAT_ROOM.idFromName(conversationId))) return null;
+    const c = await roomConversation(this.env.DB, conversationId);
+    if (!c) return null;
+    this.ctx.storage.transactionSync(() => {
+      for (const m of c.members)
+        store.putMember(
+          this.sql,
+          { user_id: m.userId, unread: m.unread, hidden_at: m.hiddenAt, last_activity_at: m.lastActivityAt },
+          0,
+        );
+      store.setMeta(this.sql, "last_message_at", c.lastMessageAt);
+      store.setMeta(this.sql, "last_message_preview", c.lastMessagePreview);
+      store.setMeta(this.sql, "member_a", c.memberA);
+      store.setMeta(this.sql, "member_b", c.memberB);
+      for (const m of c.members) store.setMeta(this.sql, `brand:${m.userId}`, m.brandId);
+      store.setMeta(this.sql, "conversation_id", conversationId);
+    });
+    this.conversation = { id: conversationId, memberA: c.memberA, memberB: c.memberB };
+    await this.importFromD1(conversationId);
+    return this.conversation;
+  }
+
+  /** Moves in what D1 still holds of this conversation (idempotent); answers the highest D1 row id seen. */
+  private async importFromD1(conversationId: string): Promise<{ maxId: number; rows: number }> {
+    let after = 0;
+    let rows = 0;
+    for (;;) {
+      const page = await d1MessagesPage(this.env.DB, conversationId, after);
+      if (page.length === 0) break;
+      this.ctx.storage.transactionSync(() => {
+        for (const r of page) {
+          const moved = store.importMessage(this.sql, {
+            ...r,
+            // Rows written before numbers existed carry 0: they keep their order, before the numbered ones.
+            seq: r.seq > 0 ? r.seq : -r.id,
+            held: r.held ? 1 : 0,
+          });
+          // The dashboard's count (chat_message_days) takes the moved messages too, once.
+          const brand = store.getMeta<number>(this.sql, `brand:${r.sender_id}`);
+          if (moved && brand != null) store.addDayCount(this.sql, brand, Math.floor(r.created_at / DAY));
+        }
+      });
+      rows += page.length;
+      after = page[page.length - 1]!.id;
+    }
+    if (rows > 0) this.scheduleFlush();
+    return { maxId: after, rows };
+  }
+
+  private isMember(c: Conversation, memberId: string) {
+    return memberId === c.memberA || memberId === c.memberB;
+  }
+
+  private otherOf(c: Conversation, memberId: string) {
+    return memberId === c.memberA ? c.memberB : c.memberA;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Sockets
 
   /** The WebSocket upgrade, forwarded by the Worker after it authenticated the member. */
   async fetch(request: Request): Promise<Response> {
@@ -70,14 +195,15 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     // Backlog and accept happen inside the queue: no message can be stored between the two, so the
     // client gets every message once from the backlog or live (and dedupes by id anyway).
     const backlog = await this.serial(async () => {
-      const [messages, access] = await Promise.all([
-        messagesAfter(this.env.DB, conversationId, memberId, after),
-        conversationAccess(this.env.DB, conversationId, memberId),
-      ]);
+      const c = await this.open(conversationId);
+      if (!c || !this.isMember(c, memberId)) return null;
+      const messages = store.visibleAfter(this.sql, memberId, after, historyCutoff(3650), PAGE_MESSAGES);
+      const other = store.member(this.sql, this.otherOf(c, memberId));
       this.ctx.acceptWebSocket(server, [memberId]);
       server.serializeAttachment({ memberId, conversationId, sessionHash, prices } satisfies Attachment);
-      return { type: "backlog", messages, otherUnread: access?.otherUnread ?? 0 } satisfies ServerFrame;
+      return { type: "backlog", messages, otherUnread: other?.unread ?? 0 } satisfies ServerFrame;
     });
+    if (!backlog) return new Response("Not found", { status: 404 });
     server.send(JSON.stringify(backlog));
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -89,7 +215,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     switch (frame.type) {
       case "send":
       case "gift": {
-        // The send is guarded on the socket's session still being live (one batch, no extra round trip).
+        // The send is refused once the socket's session is revoked or expired.
         const base = {
           conversationId: who.conversationId,
           senderId: who.memberId,
@@ -101,7 +227,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           frame.type === "send"
             ? { ...base, kind: "text", body: frame.body }
             : { ...base, kind: "gift", giftId: frame.giftId };
-        const result = await this.send(input);
+        const { result, overview } = await this.serial(() => this.store(input));
+        // The sender's ack does not wait for D1 either.
+        if (overview) this.later(overview);
         if (!result.ok && result.error === "session") return closeRevoked(ws);
         safeSend(
           ws,
@@ -141,67 +269,432 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     }
   }
 
-  /** RPC: sends a message (form posts call this; the WebSocket path too), then broadcasts it. */
+  // -------------------------------------------------------------------------------------------
+  // Sending
+
+  /**
+   * RPC: sends a message (form posts call this; the WebSocket path too), then broadcasts it. Answers
+   * once the overview is in D1 when the message made it urgent, so the page a form redirects to
+   * shows it (the socket path does not wait).
+   */
   async send(input: SendInput): Promise<SendResult> {
-    return this.serial(async () => {
-      const result = await sendMessage(this.env.DB, input);
-      if (!result.ok || result.duplicate) return result;
-      countEvent(this.env, "message");
-      const { message } = result;
-      // A held message is only shown to its sender until their address is confirmed.
-      this.broadcast({ type: "message", message }, (m) => !message.held || m === input.senderId);
-      // The receiver's badges on whatever page they are (after the answer: the sender does not wait).
-      if (!message.held)
-        this.later(
-          notifyMember(this.env, result.receiverId, {
-            kind: "message",
-            conversationId: input.conversationId,
-            senderId: input.senderId,
-          }),
-        );
-      // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
-      if (!message.held && result.firstUnread && !this.isOnline(result.receiverId)) {
-        this.later(
+    const { result, overview } = await this.serial(() => this.store(input));
+    if (overview) await overview;
+    return result;
+  }
+
+  /** The rules of a send, from the cache or one D1 read. */
+  private async rulesFor(senderId: string, otherId: string, sessionHash: string | null): Promise<SendRules | null> {
+    const key = `${senderId}:${sessionHash ?? ""}`;
+    const hit = this.rules.get(key);
+    if (hit && Date.now() - hit.at < RULES_TTL_MS) return hit.rules;
+    const rules = await sendRules(this.env.DB, senderId, otherId, sessionHash);
+    if (rules) this.rules.set(key, { at: Date.now(), rules });
+    return rules;
+  }
+
+  /**
+   * One send, inside the queue: rules, charge, store, broadcast. `overview` is the D1 write it made
+   * urgent, if any (run outside the queue; everything else after it is background work).
+   */
+  private async store(i: SendInput): Promise<{ result: SendResult; overview?: Promise<void> }> {
+    const content = messageContent(i);
+    if (typeof content === "string") return { result: { ok: false, error: content } };
+    const c = await this.open(i.conversationId);
+    if (!c || !this.isMember(c, i.senderId)) return { result: { ok: false, error: "not_found" } };
+    const receiverId = this.otherOf(c, i.senderId);
+    const rules = await this.rulesFor(i.senderId, receiverId, i.sessionHash ?? null);
+    if (!rules) return { result: { ok: false, error: "not_found" } };
+    if (sessionRefused(rules, i.sessionHash)) return { result: { ok: false, error: "session" } };
+    const earlier = store.byClientId(this.sql, i.senderId, i.clientId);
+    if (earlier)
+      return {
+        result: { ok: true, message: store.toWire(earlier), duplicate: true, receiverId, firstUnread: false, cost: 0 },
+      };
+    const refused = refusalAfterRetry(rules, i, content.body);
+    if (refused) return { result: { ok: false, error: refused } };
+    // A confirmed sender with messages still held here (their release could not reach this room):
+    // released now, before the new one, so the order stays the sending order.
+    const heldBefore = rules.held ? null : this.unholdAll(c, i.senderId);
+    if (heldBefore) this.pendingNotify.set(receiverId, i.senderId);
+
+    const cost = priceOf(i.prices, i.kind);
+    const seq = store.nextSeq(this.sql);
+    // The key is the send itself (conversation, sender, client id): charged once whatever crashes or retries.
+    const charge = {
+      userId: i.senderId,
+      key: `message:${c.id}:${i.senderId}:${i.clientId}`,
+      // The ledger names the message by its number in the conversation, never a site-wide id (decision 089).
+      refId: `message:${c.id}:${seq}`,
+      cost,
+      reason: i.kind === "gift" ? ("gift" as const) : ("message" as const),
+    };
+    if (cost > 0 && !(await chargeSend(this.env, charge))) return { result: { ok: false, error: "credits", cost } };
+
+    const now = nowS();
+    const held = rules.held;
+    const row: store.StoredMessage = {
+      seq,
+      sender_id: i.senderId,
+      client_id: i.clientId,
+      kind: i.kind,
+      body: content.body,
+      gift_id: content.giftId,
+      credits_charged: cost,
+      held: held ? 1 : 0,
+      created_at: now,
+    };
+    let urgent: boolean;
+    let firstUnread: boolean;
+    try {
+      if (this.failNextStore) {
+        this.failNextStore = false;
+        throw new Error("injected store failure");
+      }
+      ({ urgent, firstUnread } = this.ctx.storage.transactionSync(() => {
+        store.insertMessage(this.sql, row);
+        return this.afterStored(c, row, rules.brandId);
+      }));
+    } catch (e) {
+      // Charged but not stored: the credits go back, once (the same key); the member may send again.
+      if (cost > 0) await refundSend(this.env, charge);
+      logError("chat.store_failed", e, { conversationId: c.id, memberId: i.senderId });
+      return { result: { ok: false, error: "generic" } };
+    }
+    countEvent(this.env, "message");
+    store.bump(this.sql, "stat_messages", 1);
+    const message = store.toWire(row);
+    // A held message is only shown to its sender until their address is confirmed.
+    this.broadcast({ type: "message", message }, (m) => !held || m === i.senderId);
+
+    // Everything below happens after the message reached the screens.
+    if (!held) this.pendingNotify.set(receiverId, i.senderId);
+    const overview = urgent || heldBefore ? this.flush() : (this.scheduleFlush(), undefined);
+    // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
+    if (!held && firstUnread && !this.isOnline(receiverId)) {
+      // After the overview write: the consumer checks D1's unread count before it mails.
+      this.later(
+        (overview ?? Promise.resolve()).then(() =>
           enqueue(this.env, {
             kind: "message",
-            conversationId: input.conversationId,
-            senderId: input.senderId,
-            receiverId: result.receiverId,
-            messageId: message.id,
+            conversationId: c.id,
+            senderId: i.senderId,
+            receiverId,
+            messageId: seq,
           }),
-        );
-      }
-      // Scam and spam signals (decision 176): after the answer; they may open a case, never restrict.
-      this.later(
-        checkMessage(this.env.DB, {
-          ...message,
-          seq: message.id,
-          senderId: input.senderId,
-          conversationId: input.conversationId,
-        }).catch((e) => logError("signals.check_failed", e, { conversationId: input.conversationId })),
+        ),
       );
-      return result;
+    }
+    // Scam and spam signals (decision 176): after the answer; they may open a case, never restrict.
+    this.later(
+      checkMessage(this.env, {
+        ...message,
+        seq,
+        senderId: i.senderId,
+        conversationId: c.id,
+      }).catch((e) => logError("signals.check_failed", e, { conversationId: c.id })),
+    );
+    return {
+      result: { ok: true, message, duplicate: false, receiverId, firstUnread, cost },
+      overview,
+    };
+  }
+
+  /**
+   * The room's overview after a stored message (inside the store's transaction). Urgent, i.e. written
+   * to D1 at once: the conversation's first shown message, the receiver's unread count going 0 -> 1,
+   * or a chat hidden by either member shown again.
+   */
+  private afterStored(c: Conversation, row: store.StoredMessage, brandId: number) {
+    const now = row.created_at;
+    const receiverId = this.otherOf(c, row.sender_id);
+    const sender = store.member(this.sql, row.sender_id);
+    const receiver = store.member(this.sql, receiverId);
+    let urgent = sender?.hidden_at != null;
+    store.putMember(this.sql, {
+      user_id: row.sender_id,
+      unread: sender?.unread ?? 0,
+      hidden_at: null,
+      last_activity_at: now,
+    });
+    let firstUnread = false;
+    if (!row.held) {
+      const unread = (receiver?.unread ?? 0) + 1;
+      firstUnread = unread === 1;
+      urgent ||= firstUnread || receiver?.hidden_at != null;
+      store.putMember(this.sql, { user_id: receiverId, unread, hidden_at: null, last_activity_at: now });
+      urgent ||= store.getMeta(this.sql, "last_message_at") == null;
+      store.setMeta(this.sql, "last_message_at", now);
+      store.setMeta(this.sql, "last_message_preview", previewOf(row.kind, row.body, row.gift_id));
+      store.setMeta(this.sql, "conversation_dirty", 1);
+    }
+    store.addDayCount(this.sql, brandId, Math.floor(now / DAY));
+    return { urgent, firstUnread };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The overview in D1, coalesced
+
+  /** Writes the overview now (after any write in flight); resolves once D1 has it. Never rejects. */
+  private flush(): Promise<void> {
+    if (this.flushing) {
+      this.again = true;
+      return this.flushing;
+    }
+    const run = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.writeOnce();
+        } catch (e) {
+          // The alarm tries again; the room keeps the state.
+          logError("chat.overview_failed", e, { conversationId: this.conversation?.id });
+          this.scheduleFlush();
+          break;
+        }
+      } while (this.again);
+    })();
+    this.flushing = run.finally(() => (this.flushing = null));
+    return this.flushing;
+  }
+
+  private async writeOnce() {
+    const conversationId = this.conversation?.id ?? store.getMeta<string>(this.sql, "conversation_id");
+    if (!conversationId) return;
+    const dirtyConversation = !!store.getMeta(this.sql, "conversation_dirty");
+    const lastMessageAt = store.getMeta<number | null>(this.sql, "last_message_at") ?? null;
+    const lastMessagePreview = store.getMeta<string | null>(this.sql, "last_message_preview") ?? null;
+    const members = store.members(this.sql).filter((m) => m.dirty);
+    const days = store.dayCounts(this.sql);
+    const notify = [...this.pendingNotify];
+    this.pendingNotify.clear();
+    if (!dirtyConversation && members.length === 0 && days.length === 0 && notify.length === 0) return;
+    const written = await writeOverview(this.env.DB, conversationId, {
+      conversation: dirtyConversation ? { lastMessageAt, lastMessagePreview } : null,
+      members: members.map((m) => ({
+        userId: m.user_id,
+        unread: m.unread,
+        hiddenAt: m.hidden_at,
+        lastActivityAt: m.last_activity_at,
+      })),
+      days: days.map((d) => ({ brandId: d.brand_id, day: d.day, n: d.n })),
+    });
+    // Clean only what is still what was written: a message stored meanwhile keeps its row dirty.
+    this.ctx.storage.transactionSync(() => {
+      store.bump(this.sql, "stat_overview_writes", 1);
+      store.bump(this.sql, "stat_d1_rows_written", written);
+      if (dirtyConversation && store.getMeta(this.sql, "last_message_at") === lastMessageAt)
+        store.setMeta(this.sql, "conversation_dirty", 0);
+      for (const m of members) {
+        const now = store.member(this.sql, m.user_id);
+        if (
+          now &&
+          now.unread === m.unread &&
+          now.hidden_at === m.hidden_at &&
+          now.last_activity_at === m.last_activity_at
+        )
+          store.putMember(this.sql, now, 0);
+      }
+      store.subtractDayCounts(this.sql, days);
+    });
+    // The receivers' badges, now that D1 (what their tabs re-fetch) has the count.
+    for (const [receiverId, senderId] of notify)
+      this.later(notifyMember(this.env, receiverId, { kind: "message", conversationId, senderId }));
+  }
+
+  private scheduleFlush() {
+    if (this.alarmAt !== null) return;
+    this.alarmAt = Date.now() + OVERVIEW_DELAY_MS;
+    this.later(
+      this.ctx.storage.getAlarm().then((existing) => {
+        if (existing === null) return this.ctx.storage.setAlarm(this.alarmAt ?? Date.now() + OVERVIEW_DELAY_MS);
+      }),
+    );
+  }
+
+  async alarm() {
+    this.alarmAt = null;
+    await this.flush();
+  }
+
+  /** RPC (tests, bench): writes the overview now. */
+  async flushOverview(): Promise<void> {
+    await this.flush();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reading, hiding, the history
+
+  /** RPC: opening the chat sets the member's unread count to 0 (in D1 at once); the other side sees the receipt. */
+  async read(conversationId: string, memberId: string): Promise<void> {
+    const changed = await this.serial(async () => {
+      const c = await this.open(conversationId);
+      const m = c && this.isMember(c, memberId) ? store.member(this.sql, memberId) : null;
+      if (!m) return null;
+      if (m.unread > 0) store.putMember(this.sql, { ...m, unread: 0 });
+      return m.unread > 0;
+    });
+    if (changed === null) return;
+    this.broadcast({ type: "read", memberId }, (m) => m !== memberId);
+    if (changed) await this.flush();
+  }
+
+  /** RPC: hides (or shows again) the chat in this member's list; false when not a member. */
+  async hide(conversationId: string, memberId: string, hidden: boolean): Promise<boolean> {
+    const ok = await this.serial(async () => {
+      const c = await this.open(conversationId);
+      const m = c && this.isMember(c, memberId) ? store.member(this.sql, memberId) : null;
+      if (!m) return false;
+      store.putMember(this.sql, hidden ? { ...m, unread: 0, hidden_at: nowS() } : { ...m, hidden_at: null });
+      return true;
+    });
+    if (ok) await this.flush();
+    return ok;
+  }
+
+  /** RPC: the conversation page's messages for `viewerId` (null: not a member). */
+  async history(conversationId: string, viewerId: string, chatHistoryDays: number): Promise<RoomHistory | null> {
+    const c = await this.serial(() => this.open(conversationId));
+    if (!c || !this.isMember(c, viewerId)) return null;
+    const cutoff = historyCutoff(chatHistoryDays);
+    return {
+      messages: store.lastVisible(this.sql, viewerId, cutoff, PAGE_MESSAGES),
+      olderHidden: store.olderExists(this.sql, cutoff),
+    };
+  }
+
+  /**
+   * RPC: held messages released after their sender confirmed the e-mail address: visible, counted
+   * as unread, the overview written at once, open chats receive them live.
+   */
+  async release(conversationId: string, senderId: string): Promise<{ count: number; receiverId: string | null }> {
+    this.rules.clear();
+    const released = await this.serial(async () => {
+      const c = await this.open(conversationId);
+      return c && this.isMember(c, senderId) ? this.unholdAll(c, senderId) : null;
+    });
+    if (!released) return { count: 0, receiverId: null };
+    await this.flush();
+    return { count: released.length, receiverId: this.otherOf(this.conversation!, senderId) };
+  }
+
+  /**
+   * Inside the queue: the sender's held messages become visible (counted unread, the overview moved,
+   * marked for the write), and open chats receive them. Null when none were held.
+   */
+  private unholdAll(c: Conversation, senderId: string): WireMessage[] | null {
+    const held = store.heldOf(this.sql, senderId);
+    if (held.length === 0) return null;
+    const last = held[held.length - 1]!;
+    const receiverId = this.otherOf(c, senderId);
+    this.ctx.storage.transactionSync(() => {
+      store.unhold(this.sql, senderId, last.seq);
+      const r = store.member(this.sql, receiverId);
+      store.putMember(this.sql, {
+        user_id: receiverId,
+        unread: (r?.unread ?? 0) + held.length,
+        hidden_at: null,
+        last_activity_at: nowS(),
+      });
+      // The overview shows the newest shown message (a later one of the other member stays).
+      const shown = store.lastShown(this.sql)!;
+      store.setMeta(this.sql, "last_message_at", shown.created_at);
+      store.setMeta(this.sql, "last_message_preview", previewOf(shown.kind, shown.body, shown.gift_id));
+      store.setMeta(this.sql, "conversation_dirty", 1);
+    });
+    const messages = held.map((m) => ({ ...store.toWire(m), held: false }));
+    for (const message of messages) this.broadcast({ type: "message", message }, () => true);
+    return messages;
+  }
+
+  /** RPC: a member's own messages here (the GDPR export). */
+  async sentBy(conversationId: string, userId: string): Promise<SentByRow[]> {
+    const c = await this.serial(() => this.open(conversationId));
+    if (!c || !this.isMember(c, userId)) return [];
+    return store.bySender(this.sql, userId).map((m) => ({
+      conversationId,
+      seq: m.seq,
+      kind: m.kind,
+      body: m.body,
+      giftId: m.gift_id,
+      creditsCharged: m.credits_charged,
+      createdAt: m.created_at,
+    }));
+  }
+
+  /** RPC: message `seq` with up to `n` before and after it (the moderation view of a report). */
+  async excerpt(conversationId: string, seq: number, n: number): Promise<WireMessage[]> {
+    const c = await this.serial(() => this.open(conversationId));
+    if (!c) return [];
+    return store.around(this.sql, seq, n).map(store.toWire);
+  }
+
+  /** RPC: the sender's messages among the conversation's first `upTo` (the signals' openers). */
+  async openers(
+    conversationId: string,
+    senderId: string,
+    upTo: number,
+  ): Promise<{ body: string; createdAt: number }[]> {
+    const c = await this.serial(() => this.open(conversationId));
+    if (!c) return [];
+    return store
+      .bySender(this.sql, senderId)
+      .filter((m) => m.seq <= upTo)
+      .map((m) => ({ body: m.body, createdAt: m.created_at }));
+  }
+
+  /**
+   * RPC (the migration, app/models/chat.server.ts migrateMessagesPage): moves in what D1 still holds
+   * of this conversation, then deletes those D1 rows. Idempotent; answers how many rows it moved.
+   */
+  async migrate(conversationId: string): Promise<number> {
+    return this.serial(async () => {
+      const c = await this.open(conversationId);
+      if (!c) return 0;
+      const { maxId, rows } = await this.importFromD1(conversationId);
+      if (rows > 0) await deleteD1Messages(this.env.DB, conversationId, maxId);
+      return rows;
     });
   }
 
-  /** RPC: opening the chat sets the member's unread count to 0; the other side sees the receipt. */
-  async read(conversationId: string, memberId: string): Promise<void> {
-    await markRead(this.env.DB, conversationId, memberId);
-    this.broadcast({ type: "read", memberId }, (m) => m !== memberId);
+  /** RPC: the accounts of this conversation are purged: everything here goes (D1 cascades the rest). */
+  async wipe(conversationId: string): Promise<void> {
+    await this.serial(async () => {
+      const known = store.getMeta<string>(this.sql, "conversation_id");
+      if (known !== undefined && known !== conversationId) return;
+      for (const ws of this.ctx.getWebSockets()) closeRevoked(ws);
+      store.wipe(this.sql);
+      this.conversation = null;
+      this.rules.clear();
+      await this.ctx.storage.deleteAlarm();
+    });
   }
 
-  /** RPC: held messages released after their sender confirmed the e-mail address. */
-  async deliver(messages: WireMessage[]): Promise<void> {
-    for (const message of messages) this.broadcast({ type: "message", message }, () => true);
+  /** RPC (tests, bench): messages stored here, and the D1 writes of the overview (writes, rows D1 reported). */
+  async stats(): Promise<RoomStats> {
+    const n = (k: string) => Number(store.getMeta(this.sql, k) ?? 0);
+    return {
+      messages: n("stat_messages"),
+      overviewWrites: n("stat_overview_writes"),
+      d1RowsWritten: n("stat_d1_rows_written"),
+    };
+  }
+
+  /** RPC: a rule a send checks changed (block, restriction, suspension, confirmation): re-read it. */
+  async forget(): Promise<void> {
+    this.rules.clear();
   }
 
   /** RPC (tests): resolves once the work started after earlier answers (notifications, mail) is done. */
   async settled(): Promise<void> {
-    while (this.background.size > 0) await Promise.allSettled(this.background);
+    while (this.background.size > 0 || this.flushing) {
+      await Promise.allSettled([...this.background, this.flushing]);
+    }
   }
 
-  /** RPC: some sessions of this member were revoked; their sockets here close now. */
+  /** RPC: some sessions of this member were revoked; their sockets here close now, and the rules are re-read. */
   async closeRevoked(memberId: string): Promise<number> {
+    this.rules.clear();
     return closeSocketsOfRevokedSessions(this.env.DB, this.ctx.getWebSockets(memberId));
   }
 

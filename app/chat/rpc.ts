@@ -3,12 +3,40 @@
  * bindings (app/lib/env.ts) and the models need not import the objects: no model <-> object circle.
  * The classes declare `implements`, so the two cannot drift apart.
  */
-import type { HubEvent, SendInput, SendResult, WireMessage } from "./protocol";
+import type { schema } from "../../db/client";
+import type { HubEvent, MessageKind, SendInput, SendResult, WireMessage } from "./protocol";
+
+/** The conversation page's messages, from the conversation's object. */
+export type RoomHistory = { messages: WireMessage[]; olderHidden: boolean };
+
+/** One of a member's own messages, as the GDPR export lists it. */
+export type SentByRow = {
+  conversationId: string;
+  seq: number;
+  kind: MessageKind;
+  body: string;
+  giftId: string | null;
+  creditsCharged: number;
+  createdAt: number;
+};
+
+/** What a room counts: messages stored, and its D1 writes (the overview, coalesced). */
+export type RoomStats = { messages: number; overviewWrites: number; d1RowsWritten: number };
 
 export interface ChatRoomApi extends Rpc.DurableObjectBranded {
   send(input: SendInput): Promise<SendResult>;
   read(conversationId: string, memberId: string): Promise<void>;
-  deliver(messages: WireMessage[]): Promise<void>;
+  hide(conversationId: string, memberId: string, hidden: boolean): Promise<boolean>;
+  history(conversationId: string, viewerId: string, chatHistoryDays: number): Promise<RoomHistory | null>;
+  release(conversationId: string, senderId: string): Promise<{ count: number; receiverId: string | null }>;
+  sentBy(conversationId: string, userId: string): Promise<SentByRow[]>;
+  excerpt(conversationId: string, seq: number, n: number): Promise<WireMessage[]>;
+  openers(conversationId: string, senderId: string, upTo: number): Promise<{ body: string; createdAt: number }[]>;
+  migrate(conversationId: string): Promise<number>;
+  wipe(conversationId: string): Promise<void>;
+  forget(): Promise<void>;
+  flushOverview(): Promise<void>;
+  stats(): Promise<RoomStats>;
   sockets(): Promise<Record<string, number>>;
   settled(): Promise<void>;
   closeRevoked(memberId: string): Promise<number>;
@@ -17,4 +45,61 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded {
 export interface MemberHubApi extends Rpc.DurableObjectBranded {
   notify(event: HubEvent): Promise<number>;
   closeRevoked(): Promise<number>;
+  /** The wallet (decision 189); `userId` is the object's own member (checked against its seed). */
+  applyCredits(userId: string, op: WalletOp): Promise<WalletResult>;
+  cancelCredits(userId: string, key: string, reason: CreditReason, at?: number): Promise<WalletResult>;
+  walletBalance(userId: string): Promise<number>;
+  walletLedger(userId: string, o?: WalletPage): Promise<WalletRow[]>;
+  walletSummary(userId: string): Promise<WalletSummary>;
+  walletOp(userId: string, key: string): Promise<{ delta: number; cancelled: boolean } | null>;
+  walletFlush(userId: string): Promise<number>;
+  walletPurge(): Promise<void>;
+  walletFailNext(count: number): Promise<void>;
 }
+
+/** A page of the ledger: newest first, ids below `before`; `reasons`/`refId` filter. */
+export type WalletPage = {
+  limit?: number;
+  before?: number;
+  refId?: string;
+  reasons?: CreditReason[];
+  oldestFirst?: boolean;
+};
+export type WalletSummary = { balance: number; opening: number; sum: number; rows: number; seededAt: number };
+
+// ---------------------------------------------------------------------------------------------
+// The wallet (decision 189): a member's balance and ledger live in their MemberHub.
+
+/** The ledger's reasons (as credit_ledger.reason). */
+export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
+
+/** One change of a member's balance, applied at most once per `key`. */
+export type WalletOp = {
+  /** Idempotency key: message:<conversation>:<clientId>, payment:<id>, refund:<id>, grant:<audit id>, signup:<userId>. */
+  key: string;
+  /** Integer credits; < 0 spends. */
+  delta: number;
+  reason: CreditReason;
+  /** What it pays for / came from (as credit_ledger.ref_id). */
+  refId?: string | null;
+  /** Seconds; default now. */
+  at?: number;
+  /** A negative delta takes at most the balance (chargebacks), recording what it took. */
+  clamp?: boolean;
+};
+
+export type WalletResult =
+  | { ok: true; applied: boolean; delta: number; balance: number }
+  | { ok: false; error: "credits"; balance: number };
+
+/** A row of the member's ledger, as the wallet stores it. */
+export type WalletRow = {
+  id: number;
+  key: string;
+  delta: number;
+  reason: CreditReason;
+  refId: string | null;
+  createdAt: number;
+  /** The balance right after this row. */
+  balance: number;
+};

@@ -12,6 +12,7 @@ import { liftEndedRestrictions } from "../models/moderation.server";
 import { purgeAgeRequests } from "../models/age-purge.server";
 import { refreshTrustedList } from "../models/age-trust.server";
 import { startDueCampaigns } from "../models/campaign-send.server";
+import { startChatMigration } from "../models/chat.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -46,4 +47,6 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await purgeDeletedAccounts(env, now);
   // Photos removed by a decision whose appeal window has ended (decision 174).
   await purgeHeldPhotos(env, now);
+  // Messages still in D1 move into their conversations' objects, until none is left (decision 190).
+  await startChatMigration(env);
 }

@@ -18,7 +18,7 @@ import type { DELETE_REASONS } from "./account-forms";
 import { nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
-import { releaseHeldMessages, startAndSend } from "./chat.server";
+import { messagesSentBy, releaseHeldMessages, startAndSend } from "./chat.server";
 import { grantStatements } from "./credits.server";
 import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, tokenUseStatement, type TokenKind } from "./tokens.server";
 
@@ -903,8 +903,8 @@ function stored(columns: Record<string, AnySQLiteColumn>): Record<string, AnySQL
 }
 
 /** Everything stored about a member (GDPR right of access), minus the password hash. */
-export async function exportMemberData(d1: D1Database, userId: string) {
-  const db = getDb(d1);
+export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM">, userId: string) {
+  const db = getDb(env.DB);
   const s = schema;
   const { passwordHash: _secret, ...userColumns } = getTableColumns(s.users);
   const [
@@ -916,7 +916,6 @@ export async function exportMemberData(d1: D1Database, userId: string) {
     likesReceived,
     blocks,
     conversations,
-    messages,
     ledger,
     payments,
     notifications,
@@ -963,20 +962,6 @@ export async function exportMemberData(d1: D1Database, userId: string) {
     db
       .select(
         stored({
-          a: s.messages.conversationId,
-          b: s.messages.kind,
-          c: s.messages.body,
-          d: s.messages.giftId,
-          e: s.messages.creditsCharged,
-          f: s.messages.createdAt,
-        }),
-      )
-      .from(s.messages)
-      .where(eq(s.messages.senderId, userId))
-      .orderBy(s.messages.id),
-    db
-      .select(
-        stored({
           a: s.creditLedger.delta,
           b: s.creditLedger.reason,
           c: s.creditLedger.refId,
@@ -1016,6 +1001,15 @@ export async function exportMemberData(d1: D1Database, userId: string) {
       .from(s.discountCodes)
       .where(eq(s.discountCodes.userId, userId)),
   ]);
+  // The member's messages live in their conversations' objects (decision 190).
+  const messages = (await messagesSentBy(env, userId)).map((m) => ({
+    conversation_id: m.conversationId,
+    kind: m.kind,
+    body: m.body,
+    gift_id: m.giftId,
+    credits_charged: m.creditsCharged,
+    created_at: m.createdAt,
+  }));
   return {
     exported_at: new Date().toISOString(),
     user: user[0] ?? {},

@@ -1,10 +1,12 @@
 /**
  * Chat: conversations between two members, who may read and write them, what a message costs, and
- * the overview's unread counts. Sending is called by the ChatRoom Durable Object only (app/chat/room.ts),
- * so one conversation's messages are stored in one order; the charge and the message are one D1 batch.
+ * the overview's unread counts. A conversation's messages live in its ChatRoom object (app/chat/room.ts,
+ * decision 190), which stores them in one order; D1 keeps the conversations, the members' overview
+ * (written by the object, coalesced) and the rules a send checks.
  */
-import { and, eq, gt, gte, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, schema } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { normaliseText } from "~/lib/text";
@@ -22,8 +24,8 @@ import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
 import type { Env } from "~/lib/env";
 import { roomStub } from "~/chat/stubs";
+import type { QueuedMessage } from "./notify-events";
 import { logError } from "~/lib/log.server";
-import { debitStatement, ledgerStatement } from "./credits.server";
 import { notifyMember } from "./hub.server";
 import { shownPhoto, shownPhotoSql } from "./photos.server";
 import { messagingRestricted } from "./moderation-rules";
@@ -57,68 +59,6 @@ export function validateBody(body: string, messageLength: number): SendError | n
 export function previewOf(kind: MessageKind, body: string, giftId: string | null): string {
   return kind === "gift" ? `gift:${giftId}` : body.trim().slice(0, PREVIEW_CHARS);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Rows
-
-type MessageRow = {
-  id: number;
-  seq: number;
-  sender_id: string;
-  client_id: string;
-  kind: MessageKind;
-  body: string;
-  gift_id: string | null;
-  created_at: number;
-  held: number | boolean;
-};
-const MESSAGE_COLUMNS = "id, seq, sender_id, client_id, kind, body, gift_id, created_at, held";
-
-/**
- * A message as clients see it: its id is its number within the conversation, never the global row
- * id, which would tell anyone how many messages the whole site carries (issue 12, decision 089).
- */
-export function toWire(r: MessageRow): WireMessage {
-  return {
-    id: r.seq,
-    senderId: r.sender_id,
-    clientId: r.client_id,
-    kind: r.kind,
-    body: r.body,
-    giftId: r.gift_id,
-    createdAt: r.created_at,
-    held: !!r.held,
-  };
-}
-
-/** MESSAGE_COLUMNS for drizzle's builder, under the same names (toWire reads both). */
-function messageFields() {
-  const m = schema.messages;
-  return {
-    id: m.id,
-    seq: m.seq,
-    sender_id: m.senderId,
-    client_id: m.clientId,
-    kind: m.kind,
-    body: m.body,
-    gift_id: m.giftId,
-    created_at: m.createdAt,
-    held: m.held,
-  };
-}
-
-/** VISIBLE for the builder. */
-function visibleTo(conversationId: string, cutoff: number, viewerId: string) {
-  const m = schema.messages;
-  return and(
-    eq(m.conversationId, conversationId),
-    gte(m.createdAt, cutoff),
-    or(eq(m.held, false), eq(m.senderId, viewerId)),
-  );
-}
-
-/** Visible to `viewerId`: within the history limit, and held messages only to their sender. */
-const VISIBLE = "conversation_id = ?1 AND created_at >= ?2 AND (held = 0 OR sender_id = ?3)";
 
 // ---------------------------------------------------------------------------------------------
 // Access
@@ -265,86 +205,49 @@ export interface ConversationView {
   list: ConversationSummary[];
 }
 
-/** Everything the conversation page needs, in one D1 round trip. Null: not a member (404). */
+/**
+ * Everything the conversation page needs: who, and the overview, from D1 in one batch; the messages
+ * from the conversation's object, which keeps them (decision 190); both at once. Null: not a member (404).
+ */
 export async function conversationView(
-  db: D1Database,
+  env: Pick<Env, "DB" | "CHAT_ROOM">,
   conversationId: string,
   memberId: string,
   chatHistoryDays: number,
 ): Promise<ConversationView | null> {
-  const cutoff = historyCutoff(chatHistoryDays);
-  const [access, messages, older, list] = await db.batch([
-    accessStatement(db, conversationId, memberId),
-    db
-      .prepare(
-        `SELECT * FROM (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${VISIBLE} ORDER BY id DESC LIMIT ${PAGE_MESSAGES}) ORDER BY id`,
-      )
-      .bind(conversationId, cutoff, memberId),
-    db
-      .prepare("SELECT EXISTS(SELECT 1 FROM messages WHERE conversation_id = ?1 AND created_at < ?2) AS older")
-      .bind(conversationId, cutoff),
-    listStatement(db, memberId),
+  if (!conversationId || conversationId.length > 64) return null;
+  const db = env.DB;
+  const [[access, list], history] = await Promise.all([
+    db.batch([accessStatement(db, conversationId, memberId), listStatement(db, memberId)]),
+    roomStub(env, conversationId).history(conversationId, memberId, chatHistoryDays),
   ]);
   const accessRow = (access!.results as AccessRow[])[0];
-  if (!accessRow) return null;
+  if (!accessRow || !history) return null;
   return {
     access: toAccess(accessRow),
-    messages: (messages!.results as MessageRow[]).map(toWire),
-    olderHidden: !!(older!.results as { older: number }[])[0]?.older,
+    messages: history.messages,
+    olderHidden: history.olderHidden,
     list: (list!.results as ListRow[]).map(toSummary),
   };
 }
 
-/** Messages after number `afterId` that `viewerId` may see (a reconnecting client resumes from its last id). */
-export async function messagesAfter(
-  db: D1Database,
-  conversationId: string,
-  viewerId: string,
-  afterId: number,
-  chatHistoryDays = 3650,
-) {
-  const m = schema.messages;
-  const rows = await getDb(db)
-    .select(messageFields())
-    .from(m)
-    .where(and(visibleTo(conversationId, historyCutoff(chatHistoryDays), viewerId), gt(m.seq, afterId)))
-    .orderBy(m.seq)
-    .limit(PAGE_MESSAGES);
-  return rows.map(toWire);
-}
-
-/** Opening a chat sets its unread count to 0 (docs/product.md §4). */
-export async function markRead(db: D1Database, conversationId: string, memberId: string) {
-  const { conversationMembers: cm } = schema;
-  await getDb(db)
-    .update(cm)
-    .set({ unread: 0 })
-    .where(and(eq(cm.conversationId, conversationId), eq(cm.userId, memberId), ne(cm.unread, 0)));
-}
-
-/** Removing a chat hides it for this member (a new message shows it again); the other keeps theirs. */
-export async function hideConversation(db: D1Database, conversationId: string, memberId: string): Promise<boolean> {
-  const { conversationMembers: cm } = schema;
-  const rows = await getDb(db)
-    .update(cm)
-    .set({ hiddenAt: nowS(), unread: 0 })
-    .where(and(eq(cm.conversationId, conversationId), eq(cm.userId, memberId)))
-    .returning({ id: cm.conversationId });
-  return rows.length === 1;
-}
+/**
+ * Removing a chat hides it for this member (a new message shows it again); the other keeps theirs.
+ * Through the object, which owns the member's read state and writes the overview at once.
+ */
+export const hideConversation = (env: Pick<Env, "CHAT_ROOM">, conversationId: string, memberId: string) =>
+  setHidden(env, conversationId, memberId, true);
 
 /**
  * Undo of a delete: shows the member's own chat again (their row only; the other's is never touched).
  * Idempotent: a chat already shown stays shown and still answers true; false when not a member.
  */
-export async function unhideConversation(db: D1Database, conversationId: string, memberId: string): Promise<boolean> {
-  const { conversationMembers: cm } = schema;
-  const rows = await getDb(db)
-    .update(cm)
-    .set({ hiddenAt: null })
-    .where(and(eq(cm.conversationId, conversationId), eq(cm.userId, memberId)))
-    .returning({ id: cm.conversationId });
-  return rows.length === 1;
+export const unhideConversation = (env: Pick<Env, "CHAT_ROOM">, conversationId: string, memberId: string) =>
+  setHidden(env, conversationId, memberId, false);
+
+async function setHidden(env: Pick<Env, "CHAT_ROOM">, conversationId: string, memberId: string, hidden: boolean) {
+  if (!conversationId || conversationId.length > 64) return false;
+  return roomStub(env, conversationId).hide(conversationId, memberId, hidden);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -478,232 +381,320 @@ export async function startAndSend(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sending (called by the ChatRoom object only)
+// Sending: the conversation's object (app/chat/room.ts) stores; these are the D1 reads and the
+// coalesced overview write it makes (decision 190). Nothing here writes D1 on a message's way.
 
 export type { SendInput, SendResult };
 
-const priceOf = (p: ChatPrices, kind: MessageKind) => (kind === "gift" ? p.gift : p.message);
+export const priceOf = (p: ChatPrices, kind: MessageKind) => (kind === "gift" ? p.gift : p.message);
 
-/**
- * Charges and stores one message in a single D1 batch, in one round trip: every rule (membership,
- * blocks, deleted receiver, length, price, balance, a client id not stored yet) is a condition of
- * the guarded debit, and each following statement runs only if the one before changed a row.
- * Only when nothing was stored does a second read find out why (or find the earlier copy of a retry).
- * Messages of a not_confirmed sender are held. The price is the caller's pricesFor result.
- */
-export async function sendMessage(db: D1Database, i: SendInput): Promise<SendResult> {
-  const cost = priceOf(i.prices, i.kind);
-  let body = "";
-  let giftId: string | null = null;
-  if (i.kind === "gift") {
-    const gift = giftById(i.giftId);
-    if (!gift) return { ok: false, error: "gift" };
-    giftId = gift.id;
-  } else {
-    // Both paths (socket and form) arrive here: invisible-only text is empty, never charged.
-    body = normaliseText(i.body ?? "", { multiline: true });
-    if (!body) return { ok: false, error: "empty" };
-  }
-  const now = nowS();
-  const preview = previewOf(i.kind, body, giftId);
-  const thisMessage = "SELECT %s FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3";
-  const stored = (column: string) => `(${thisMessage.replace("%s", column)})`;
-  const results = await db.batch([
-    // 1. The charge, guarded by every rule.
-    debitStatement(db, i.senderId, cost, {
-      sql: `EXISTS (SELECT 1 FROM conversations c JOIN users o ON o.id = CASE WHEN c.member_a = ?1 THEN c.member_b ELSE c.member_a END
-                    WHERE c.id = ?3 AND (c.member_a = ?1 OR c.member_b = ?1) AND o.deleted_at IS NULL
-                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = ?1))
-                      AND NOT EXISTS (SELECT 1 FROM profiles op WHERE op.user_id = o.id AND op.status = 'suspended'))
-            AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?3 AND sender_id = ?1 AND client_id = ?4)
-            AND length(?5) <= (SELECT b.message_length FROM brands b WHERE b.id = users.brand_id)
-            AND (users.messaging_restricted_until IS NULL OR users.messaging_restricted_until <= ?7)
-            AND (?6 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?6 AND user_id = ?1 AND expires_at > ?7))`,
-      params: [i.conversationId, i.clientId, body, i.sessionHash ?? null, now],
-    }),
-    // 2. The message.
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: the message is stored only when the guarded debit before it charged (changes() = 1)
-      .prepare(
-        `INSERT INTO messages (conversation_id, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at, seq)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?8, (SELECT status = 'not_confirmed' FROM users WHERE id = ?2), ?7,
-                (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?1)
-         WHERE changes() = 1
-         RETURNING ${MESSAGE_COLUMNS}`,
-      )
-      .bind(i.conversationId, i.senderId, i.clientId, i.kind, body, giftId, now, cost),
-    // 3. The ledger row, pointing at the message, for what it was charged.
-    ledgerStatement(db, {
-      userId: i.senderId,
-      reason: i.kind === "gift" ? "gift" : "message",
-      now,
-      delta: -cost,
-      // The message's number within its conversation, never the site-wide row id (decision 089).
-      refIdSql: `SELECT 'message:' || conversation_id || ':' || seq FROM messages WHERE conversation_id = ?6 AND sender_id = ?1 AND client_id = ?7`,
-      params: [i.conversationId, i.clientId],
-    }),
-    // 4. The overview's last message (a held message is not shown to anyone else yet).
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: the overview's last message moves only when the message was stored (changes() = 1)
-      .prepare(
-        `UPDATE conversations SET last_message_at = CASE WHEN ${stored("held")} THEN last_message_at ELSE ?4 END,
-                last_message_preview = CASE WHEN ${stored("held")} THEN last_message_preview ELSE ?5 END
-         WHERE id = ?1 AND changes() = 1`,
-      )
-      .bind(i.conversationId, i.senderId, i.clientId, now, preview),
-    // 5. The receiver's unread count (a held message is not counted); the chat shows again if hidden.
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: the receiver's unread count grows only when the overview update before it changed a row (changes() = 1)
-      .prepare(
-        `UPDATE conversation_members SET unread = unread + (1 - ${stored("held")}),
-                hidden_at = CASE WHEN ${stored("held")} THEN hidden_at ELSE NULL END,
-                last_activity_at = CASE WHEN ${stored("held")} THEN last_activity_at ELSE ?4 END
-         WHERE conversation_id = ?1 AND user_id != ?2 AND changes() = 1
-         RETURNING user_id, unread`,
-      )
-      .bind(i.conversationId, i.senderId, i.clientId, now),
-    // 6. The sender's own row: the chat shows again at the top of their list.
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: the sender's row moves only when the receiver's update before it changed a row (changes() = 1)
-      .prepare(
-        "UPDATE conversation_members SET hidden_at = NULL, last_activity_at = ?3 WHERE conversation_id = ?1 AND user_id = ?2 AND changes() = 1",
-      )
-      .bind(i.conversationId, i.senderId, now),
-  ]);
-  const row = (results[1]!.results as MessageRow[])[0];
-  if (row) {
-    const receiver = (results[4]!.results as { user_id: string; unread: number }[])[0];
-    return {
-      ok: true,
-      message: toWire(row),
-      duplicate: false,
-      receiverId: receiver?.user_id ?? "",
-      firstUnread: !row.held && receiver?.unread === 1,
-      cost,
-    };
-  }
-  return whyNotSent(db, i, body, cost);
+/** Sends one message through its conversation's object (the only place a message is stored). */
+export function sendMessage(env: Pick<Env, "CHAT_ROOM">, input: SendInput): Promise<SendResult> {
+  return roomStub(env, input.conversationId).send(input);
 }
 
-const SENDER_SQL = `
-SELECT u.credits, p.country, o.id AS other_id, o.deleted_at AS other_deleted,
-       coalesce(u.messaging_restricted_until, 0) > ?4 AS restricted,
-       (?3 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id_hash = ?3 AND user_id = u.id AND expires_at > ?4)) AS session_live,
-       (EXISTS(SELECT 1 FROM blocks WHERE (blocker_id = u.id AND blocked_id = o.id) OR (blocker_id = o.id AND blocked_id = u.id))
-        OR EXISTS(SELECT 1 FROM profiles WHERE user_id = o.id AND status = 'suspended')) AS blocked,
-       b.message_length
-FROM conversations c
-JOIN users u ON u.id = ?2 AND u.deleted_at IS NULL
-JOIN profiles p ON p.user_id = u.id
-JOIN users o ON o.id = CASE WHEN c.member_a = ?2 THEN c.member_b ELSE c.member_a END
-JOIN brands b ON b.id = u.brand_id
-WHERE c.id = ?1 AND (c.member_a = ?2 OR c.member_b = ?2)`;
+/**
+ * The text or gift of a send, checked before anything else: invisible-only text is empty (never
+ * charged), an unknown gift is refused. Both paths (socket and form) arrive here.
+ */
+export function messageContent(i: SendInput): { body: string; giftId: string | null } | SendError {
+  if (i.kind === "gift") {
+    const gift = giftById(i.giftId);
+    return gift ? { body: "", giftId: gift.id } : "gift";
+  }
+  const body = normaliseText(i.body ?? "", { multiline: true });
+  return body ? { body, giftId: null } : "empty";
+}
 
-type SenderRow = {
-  credits: number;
-  country: string;
-  other_id: string;
-  other_deleted: number | null;
-  blocked: number;
-  restricted: number;
-  session_live: number;
-  message_length: number;
+/** What a send checks in D1 about its sender and the other member; the object keeps it until told it changed. */
+export type SendRules = {
+  brandId: number;
+  messageLength: number;
+  /** The sender has not confirmed their address: their messages are held. */
+  held: boolean;
+  restrictedUntil: number | null;
+  otherDeleted: boolean;
+  /** Blocked either way, or the other member suspended. */
+  blocked: boolean;
+  /** The socket's session's expiry (null: no such live session of the sender). */
+  sessionExpires: number | null;
 };
 
-/** Nothing was stored: an earlier copy of this client id (a retry), or the rule that refused it. */
-async function whyNotSent(db: D1Database, i: SendInput, body: string, cost: number): Promise<SendResult> {
-  const [dup, sender] = await db.batch([
-    db
-      .prepare(
-        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND client_id = ?3`,
-      )
-      .bind(i.conversationId, i.senderId, i.clientId),
-    db.prepare(SENDER_SQL).bind(i.conversationId, i.senderId, i.sessionHash ?? null, nowS()),
+/** One read: the rules of a send by `senderId` to `otherId` (null: the sender is gone). */
+export async function sendRules(
+  db: D1Database,
+  senderId: string,
+  otherId: string,
+  sessionHash: string | null,
+): Promise<SendRules | null> {
+  const { users: u, brands: b, blocks: bl, profiles: p, sessions: s } = schema;
+  const o = alias(u, "o");
+  const row = await getDb(db)
+    .select({
+      brandId: u.brandId,
+      messageLength: b.messageLength,
+      status: u.status,
+      restrictedUntil: u.messagingRestrictedUntil,
+      otherDeletedAt: o.deletedAt,
+      blocked: sql<number>`(EXISTS (SELECT 1 FROM ${bl} WHERE (${bl.blockerId} = ${senderId} AND ${bl.blockedId} = ${otherId})
+          OR (${bl.blockerId} = ${otherId} AND ${bl.blockedId} = ${senderId}))
+        OR EXISTS (SELECT 1 FROM ${p} WHERE ${p.userId} = ${otherId} AND ${p.status} = 'suspended'))`,
+      sessionExpires: sql<
+        number | null
+      >`(SELECT ${s.expiresAt} FROM ${s} WHERE ${s.idHash} = ${sessionHash} AND ${s.userId} = ${senderId})`,
+    })
+    .from(u)
+    .innerJoin(b, eq(b.id, u.brandId))
+    .innerJoin(o, eq(o.id, otherId))
+    .where(and(eq(u.id, senderId), isNull(u.deletedAt)))
+    .get();
+  if (!row) return null;
+  return {
+    brandId: row.brandId,
+    messageLength: row.messageLength,
+    held: row.status === "not_confirmed",
+    restrictedUntil: row.restrictedUntil,
+    otherDeleted: row.otherDeletedAt !== null,
+    blocked: !!row.blocked,
+    sessionExpires: row.sessionExpires,
+  };
+}
+
+/** A live socket's send is refused once its session was revoked or expired (the form path passes none). */
+export function sessionRefused(r: SendRules, sessionHash: string | null | undefined, now = nowS()): boolean {
+  return sessionHash != null && !(r.sessionExpires !== null && r.sessionExpires > now);
+}
+
+/** The rules after the retry check, in the order the old single batch answered them. */
+export function refusalAfterRetry(r: SendRules, i: Pick<SendInput, "kind">, body: string): SendError | null {
+  if (messagingRestricted(r.restrictedUntil)) return "restricted";
+  if (r.otherDeleted) return "deleted";
+  if (r.blocked) return "blocked";
+  return i.kind === "text" ? validateBody(body, r.messageLength) : null;
+}
+
+/** What the object needs to know about its conversation, read once when it first opens. */
+export async function roomConversation(db: D1Database, conversationId: string) {
+  const { conversations: c, conversationMembers: cm, users: u } = schema;
+  const orm = getDb(db);
+  const [conv, rows] = await orm.batch([
+    orm
+      .select({
+        memberA: c.memberA,
+        memberB: c.memberB,
+        lastMessageAt: c.lastMessageAt,
+        lastMessagePreview: c.lastMessagePreview,
+      })
+      .from(c)
+      .where(eq(c.id, conversationId)),
+    orm
+      .select({
+        userId: cm.userId,
+        unread: cm.unread,
+        hiddenAt: cm.hiddenAt,
+        lastActivityAt: cm.lastActivityAt,
+        brandId: u.brandId,
+      })
+      .from(cm)
+      .innerJoin(u, eq(u.id, cm.userId))
+      .where(eq(cm.conversationId, conversationId)),
   ]);
-  const s = (sender!.results as SenderRow[])[0];
-  if (!s) return { ok: false, error: "not_found" };
-  if (!s.session_live) return { ok: false, error: "session" };
-  const earlier = (dup!.results as MessageRow[])[0];
-  if (earlier)
-    return { ok: true, message: toWire(earlier), duplicate: true, receiverId: s.other_id, firstUnread: false, cost: 0 };
-  if (s.restricted) return { ok: false, error: "restricted" };
-  if (s.other_deleted) return { ok: false, error: "deleted" };
-  if (s.blocked) return { ok: false, error: "blocked" };
-  if (i.kind === "text") {
-    const invalid = validateBody(body, s.message_length);
-    if (invalid) return { ok: false, error: invalid };
-  }
-  return { ok: false, error: "credits", cost };
+  return conv[0] ? { ...conv[0], members: rows } : null;
+}
+
+/** Up to `limit` of a conversation's messages still in D1 (moved into its object by the migration), by row id. */
+export async function d1MessagesPage(db: D1Database, conversationId: string, afterId: number, limit = 500) {
+  const m = schema.messages;
+  return getDb(db)
+    .select({
+      id: m.id,
+      seq: m.seq,
+      sender_id: m.senderId,
+      client_id: m.clientId,
+      kind: m.kind,
+      body: m.body,
+      gift_id: m.giftId,
+      credits_charged: m.creditsCharged,
+      held: m.held,
+      created_at: m.createdAt,
+    })
+    .from(m)
+    .where(and(eq(m.conversationId, conversationId), gt(m.id, afterId)))
+    .orderBy(m.id)
+    .limit(limit);
+}
+
+/** Deletes a conversation's D1 messages up to row id `maxId` (all of them now in its object). */
+export async function deleteD1Messages(db: D1Database, conversationId: string, maxId: number) {
+  const m = schema.messages;
+  await getDb(db)
+    .delete(m)
+    .where(and(eq(m.conversationId, conversationId), lte(m.id, maxId)));
+}
+
+/** The overview as the object holds it: what it copies to D1, coalesced. */
+export type OverviewWrite = {
+  conversation: { lastMessageAt: number | null; lastMessagePreview: string | null } | null;
+  members: { userId: string; unread: number; hiddenAt: number | null; lastActivityAt: number | null }[];
+  /** Messages per brand and day since the last write (the console's dashboard). */
+  days: { brandId: number; day: number; n: number }[];
+};
+
+/**
+ * One D1 batch: the conversation's overview row, the members' rows that changed, the day counters.
+ * Answers the rows D1 reports written (meta.rows_written: the bench's "D1 rows per message").
+ */
+export async function writeOverview(db: D1Database, conversationId: string, w: OverviewWrite): Promise<number> {
+  const orm = getDb(db);
+  const { conversations: c, conversationMembers: cm, chatMessageDays: d } = schema;
+  const statements: BatchItem<"sqlite">[] = [];
+  if (w.conversation) statements.push(orm.update(c).set(w.conversation).where(eq(c.id, conversationId)));
+  for (const m of w.members)
+    statements.push(
+      orm
+        .update(cm)
+        .set({
+          unread: m.unread,
+          hiddenAt: m.hiddenAt,
+          ...(m.lastActivityAt !== null ? { lastActivityAt: m.lastActivityAt } : {}),
+        })
+        .where(and(eq(cm.conversationId, conversationId), eq(cm.userId, m.userId))),
+    );
+  for (const x of w.days)
+    statements.push(
+      orm
+        .insert(d)
+        .values({ brandId: x.brandId, day: x.day, messages: x.n })
+        .onConflictDoUpdate({ target: [d.brandId, d.day], set: { messages: sql`${d.messages} + excluded.messages` } }),
+    );
+  const [first, ...rest] = statements;
+  if (!first) return 0;
+  const results = (await orm.batch([first, ...rest])) as { meta?: { rows_written?: number } }[];
+  return results.reduce((n, r) => n + (r?.meta?.rows_written ?? 0), 0);
+}
+
+/** The conversations a member belongs to (their rooms), from the overview. */
+async function conversationsOf(db: D1Database, userId: string): Promise<string[]> {
+  const cm = schema.conversationMembers;
+  const rows = await getDb(db).select({ id: cm.conversationId }).from(cm).where(eq(cm.userId, userId));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A rule a send checks changed for this member (a block, a restriction, a suspension, a confirmed
+ * address): every object of their conversations forgets what it cached, so the next send re-reads it.
+ * `only`: just that conversation (a block names the pair).
+ */
+export async function forgetChatRules(
+  env: Pick<Env, "DB" | "CHAT_ROOM">,
+  userId: string,
+  only?: string | null,
+): Promise<void> {
+  const ids = only ? [only] : await conversationsOf(env.DB, userId);
+  await Promise.all(
+    ids.map((id) =>
+      roomStub(env, id)
+        .forget()
+        .catch((e: unknown) => logError("chat.forget_failed", e, { conversationId: id, memberId: userId })),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Held messages
 
 /**
- * Delivers the held messages of a member who just confirmed their e-mail address: they become
- * visible, count as unread and update the overview; open conversations receive them live.
- * Called by the accounts area's activation.
+ * Delivers the held messages of a member who just confirmed their e-mail address: each of their
+ * conversations' objects releases them (visible, counted as unread, the overview written at once,
+ * open chats receive them live). Called by the accounts area's activation. Answers how many.
  */
 export async function releaseHeldMessages(
   env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">,
   userId: string,
 ): Promise<number> {
-  const db = env.DB;
-  const m = schema.messages;
-  const held = await getDb(db)
-    .select({ conversation_id: m.conversationId, ...messageFields() })
-    .from(m)
-    .where(and(eq(m.senderId, userId), eq(m.held, true)))
-    .orderBy(m.id);
-  if (held.length === 0) return 0;
-  const byConversation = new Map<string, (MessageRow & { conversation_id: string })[]>();
-  for (const m of held) byConversation.set(m.conversation_id, [...(byConversation.get(m.conversation_id) ?? []), m]);
-  const maxId = held[held.length - 1]!.id;
-  const now = nowS();
-  const orm = getDb(db);
-  const { conversationMembers: cm, conversations: c } = schema;
-  const statements: BatchItem<"sqlite">[] = [];
-  for (const [conversationId, list] of byConversation) {
-    const last = list[list.length - 1]!;
-    statements.push(
-      // Unread counts first, from the rows still held (ids up to maxId: later sends are not held any more).
-      orm
-        .update(cm)
-        .set({
-          unread: sql`${cm.unread} + (SELECT COUNT(*) FROM messages
-              WHERE conversation_id = ${conversationId} AND sender_id = ${userId} AND held = 1 AND id <= ${maxId})`,
-          hiddenAt: null,
-          lastActivityAt: now,
-        })
-        .where(and(eq(cm.conversationId, conversationId), ne(cm.userId, userId)))
-        .returning({ userId: cm.userId }),
-      orm
-        .update(c)
-        .set({ lastMessageAt: last.created_at, lastMessagePreview: previewOf(last.kind, last.body, last.gift_id) })
-        .where(eq(c.id, conversationId)),
-    );
-  }
-  statements.push(
-    orm
-      .update(m)
-      .set({ held: false })
-      .where(and(eq(m.senderId, userId), eq(m.held, true), lte(m.id, maxId))),
-  );
-  const [first, ...rest] = statements;
-  const results = (await orm.batch([first!, ...rest])) as unknown[];
-  await Promise.all(
-    [...byConversation].map(async ([conversationId, list], i) => {
-      // The release is stored: an unreachable object costs open chats the live frame only (they load
-      // the messages on their next fetch), so it is logged, not thrown.
+  const ids = await conversationsOf(env.DB, userId);
+  const released = await Promise.all(
+    ids.map(async (conversationId) => {
+      // The messages are in the object: one that cannot be reached keeps them held (logged; a later
+      // confirmation of the same member, or support, releases them), the others are released.
       try {
-        await roomStub(env, conversationId).deliver(list.map((m) => ({ ...toWire(m), held: false })));
+        const r = await roomStub(env, conversationId).release(conversationId, userId);
+        if (r.count > 0 && r.receiverId)
+          await notifyMember(env, r.receiverId, { kind: "message", conversationId, senderId: userId });
+        return r.count;
       } catch (e) {
-        logError("chat.deliver_failed", e, { conversationId, memberId: userId });
+        logError("chat.release_failed", e, { conversationId, memberId: userId });
+        return 0;
       }
-      // Statement 2i is this conversation's unread update; it returned the receiver.
-      const receiverId = (results[2 * i] as { userId: string }[] | undefined)?.[0]?.userId;
-      if (receiverId) await notifyMember(env, receiverId, { kind: "message", conversationId, senderId: userId });
     }),
   );
-  return held.length;
+  return released.reduce((a, b) => a + b, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readers of messages outside the chat (each asks the conversations' objects)
+
+/** The member's own messages, in every conversation of theirs (the GDPR export). */
+export async function messagesSentBy(env: Pick<Env, "DB" | "CHAT_ROOM">, userId: string) {
+  const ids = await conversationsOf(env.DB, userId);
+  const lists = await Promise.all(ids.map((id) => roomStub(env, id).sentBy(id, userId)));
+  return lists.flat().sort((a, b) => a.createdAt - b.createdAt || a.seq - b.seq);
+}
+
+/**
+ * Deleting accounts for good (the purge): the objects of their conversations drop everything they
+ * hold, before D1's cascade removes the conversations themselves.
+ */
+export async function wipeConversationsOf(env: Pick<Env, "DB" | "CHAT_ROOM">, userIds: string[]) {
+  const ids = new Set<string>();
+  for (const u of userIds) for (const id of await conversationsOf(env.DB, u)) ids.add(id);
+  await Promise.all([...ids].map((id) => roomStub(env, id).wipe(id)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moving D1's messages into the objects (decision 190)
+
+/** Conversations moved per queue message: each is one call to its object, which moves it whole. */
+export const MIGRATE_PAGE = 20;
+
+/**
+ * One page of the move: up to MIGRATE_PAGE conversations that still have messages in D1 are each
+ * moved by their object (import, idempotent, then the D1 rows deleted). Resumable and safe to run
+ * twice: what is left in D1 is what is left to do. Answers how many conversations and whether more remain.
+ */
+export async function migrateMessagesPage(env: Pick<Env, "DB" | "CHAT_ROOM">, size = MIGRATE_PAGE) {
+  const m = schema.messages;
+  const rows = await getDb(env.DB).selectDistinct({ id: m.conversationId }).from(m).limit(size);
+  const moved = await Promise.all(rows.map((r) => roomStub(env, r.id).migrate(r.id)));
+  return { conversations: rows.length, messages: moved.reduce((a, b) => a + b, 0), more: rows.length === size };
+}
+
+/** Whether any message is still in D1 (the cron and the first request of a Worker start the move then). */
+export async function messagesLeftInD1(db: D1Database): Promise<boolean> {
+  const m = schema.messages;
+  const row = await getDb(db).select({ id: m.id }).from(m).limit(1).get();
+  return !!row;
+}
+
+type MigrationEnv = Pick<Env, "DB" | "CHAT_ROOM" | "NOTIFY_QUEUE">;
+
+/** The notification queue carries the move's pages too (its consumer dispatches on `kind`). */
+const queueOf = (env: MigrationEnv) => env.NOTIFY_QUEUE as unknown as Queue<QueuedMessage>;
+
+/** The queue's consumer of a `chat_migrate` message: one page, then the next page queued while any is left. */
+export async function continueChatMigration(env: MigrationEnv) {
+  const page = await migrateMessagesPage(env);
+  if (page.more) await queueOf(env).send({ kind: "chat_migrate" }, { contentType: "json" });
+  return page;
+}
+
+/**
+ * Starts the move when D1 still holds messages: the daily cron, and the first request of each Worker
+ * instance (so `npm start` on a database seeded before moves the demo data). Starting it twice is
+ * harmless: every page is idempotent and the chains end when D1 holds none.
+ */
+export async function startChatMigration(env: MigrationEnv): Promise<boolean> {
+  if (!(await messagesLeftInD1(env.DB))) return false;
+  await queueOf(env).send({ kind: "chat_migrate" }, { contentType: "json" });
+  return true;
 }

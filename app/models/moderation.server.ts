@@ -16,6 +16,8 @@ import { mailerFor, renderMail } from "./mail.server";
 import { appealDeadline, holdPhotoStatement } from "./held-photos.server";
 import { deleteObjects } from "./photos.server";
 import { closeRevokedSockets } from "./session.server";
+import { roomStub } from "~/chat/stubs";
+import { forgetChatRules } from "./chat.server";
 import { decisionDate, hasDays } from "./moderation-rules";
 import { reportsFlagStatements } from "./signals.server";
 import { countEvent } from "~/lib/metrics.server";
@@ -52,12 +54,13 @@ export function parseTarget(params: URLSearchParams): ReportTarget | null {
  * the other one wrote. Null for anything else (not found, own content, deleted).
  */
 export async function targetOwner(
-  d1: D1Database,
+  env: Pick<Env, "DB" | "CHAT_ROOM">,
   target: ReportTarget,
   reporterId: string | null,
 ): Promise<{ memberId: string; brandId: number } | null> {
+  const d1 = env.DB;
   const db = getDb(d1);
-  const { users, photos, messages, conversations } = schema;
+  const { users, photos, conversations } = schema;
   let owner: { memberId: string; brandId: number } | undefined;
   if (target.type === "member") {
     [owner] = await db
@@ -73,18 +76,24 @@ export async function targetOwner(
       .innerJoin(users, eq(users.id, photos.userId))
       .where(and(eq(photos.id, target.id), isNull(users.deletedAt)));
   } else {
-    [owner] = await db
-      .select({ memberId: messages.senderId, brandId: users.brandId })
-      .from(messages)
-      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-      .innerJoin(users, eq(users.id, messages.senderId))
+    // Only a member of the conversation reports its messages; the message itself is in its object (decision 190).
+    const [member] = await db
+      .select({ id: conversations.id })
+      .from(conversations)
       .where(
         and(
-          eq(messages.conversationId, target.conversationId),
-          eq(messages.seq, target.seq),
+          eq(conversations.id, target.conversationId),
           sql`${reporterId} IN (${conversations.memberA}, ${conversations.memberB})`,
         ),
       );
+    const [message] = member
+      ? await roomStub(env, target.conversationId).excerpt(target.conversationId, target.seq, 0)
+      : [];
+    if (message && message.id === target.seq)
+      [owner] = await db
+        .select({ memberId: users.id, brandId: users.brandId })
+        .from(users)
+        .where(eq(users.id, message.senderId));
   }
   if (!owner || owner.memberId === reporterId) return null;
   return owner;
@@ -105,12 +114,12 @@ export type NoticeInput = {
  * reporter a confirmation in their language. False when the target cannot be reported.
  */
 export async function fileNotice(
-  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "METRICS">,
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "METRICS" | "CHAT_ROOM">,
   brand: { id: number; name: string },
   input: NoticeInput,
   o: { origin: string; now?: number },
 ): Promise<boolean> {
-  const owner = await targetOwner(env.DB, input.target, input.reporter.id);
+  const owner = await targetOwner(env, input.target, input.reporter.id);
   if (!owner || owner.brandId !== brand.id) return false;
   const d1 = env.DB;
   const db = getDb(d1);
@@ -356,6 +365,8 @@ export async function decide(
   if ((closed?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
   if (input.action === "remove_photo" && !holdPhoto) await deleteObjects(env.PHOTOS, c.c.targetId);
   if (input.action === "suspend" || input.action === "ban") await closeRevokedSockets(env, memberId);
+  // A restriction or suspension holds from the next send: the member's conversations re-read their rules.
+  else if (input.action === "restrict_messaging") await forgetChatRules(env, memberId);
   await mailDecision(env, id, o.origin);
   return { ok: true, decisionId: id };
 }

@@ -4,12 +4,12 @@
  */
 import type { Env } from "~/lib/env";
 import { logError } from "~/lib/log.server";
-import type { NotifyEvent, NotifyMessage } from "./notify-events";
+import type { NotifyEvent, NotifyMessage, QueuedMessage } from "./notify-events";
 
 export type QueueEnv = Pick<Env, "NOTIFY_QUEUE">;
 
 /** The ids an operator searches the log by. */
-export function eventFields(event: NotifyMessage) {
+export function eventFields(event: QueuedMessage) {
   switch (event.kind) {
     case "message":
       return { kind: event.kind, conversationId: event.conversationId, memberId: event.receiverId };
@@ -17,6 +17,8 @@ export function eventFields(event: NotifyMessage) {
       return { kind: event.kind, memberId: event.likedId };
     case "campaign_page":
       return { kind: event.kind, campaignId: event.campaignId };
+    case "chat_migrate":
+      return { kind: event.kind };
     default:
       return { kind: event.kind, memberId: event.userId };
   }

@@ -22,10 +22,11 @@ import { fictionalIcon, fictionalLabel } from "~/lib/fictional";
 import { safeRedirect } from "~/lib/request.server";
 import { mailerFor, renderMail, type Mailer } from "./mail.server";
 import { dropSubscription, webPushSender, type PushPayload, type PushSender } from "./push.server";
-import type { CampaignType, DigestType, NotifyEvent, NotifyMessage } from "./notify-events";
+import type { CampaignType, DigestType, NotifyEvent, NotifyMessage, QueuedMessage } from "./notify-events";
 import { enqueueAll, eventFields } from "./notify-queue";
 import { logError } from "~/lib/log.server";
 import { shownPhotoSql } from "./photos.server";
+import { continueChatMigration } from "./chat.server";
 import {
   brandLanguage,
   campaignRef,
@@ -64,11 +65,16 @@ export const NOTIFY_MAX_ATTEMPTS = 6;
 export const retryDelay = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
 
 /** The queue consumer: each message handled on its own; a failed one is retried later, the others acked. */
-export async function handleNotifyBatch(batch: MessageBatch<NotifyMessage>, env: NotifyEnv, senders = sendersFor(env)) {
+export async function handleNotifyBatch(
+  batch: MessageBatch<NotifyMessage | QueuedMessage>,
+  env: NotifyEnv & Pick<Env, "CHAT_ROOM">,
+  senders = sendersFor(env),
+) {
   for (const message of batch.messages) {
     try {
       const body = message.body;
       if (body.kind === "campaign_page") await runCampaignPage(env, body.campaignId);
+      else if (body.kind === "chat_migrate") await continueChatMigration(env);
       else await deliver(env, body, senders, message.attempts);
       message.ack();
     } catch (e) {
@@ -91,7 +97,6 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
     notificationsDisabled: nd,
     blocks,
     conversationMembers: cm,
-    messages,
     likes,
   } = schema;
   const s = alias(p, "s");
@@ -128,7 +133,8 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
       unread: sql<
         number | null
       >`(SELECT ${cm.unread} FROM ${cm} WHERE ${cm.conversationId} = ${conversationId} AND ${cm.userId} = ${u.id})`,
-      first_message: sql<number>`NOT EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversationId} AND ${messages.seq} < ${seq})`,
+      // A conversation numbers its messages from 1 (its object keeps them, decision 190): 1 is the first.
+      first_message: sql<number>`${seq} = 1`,
       // Each like's source (null: none): an automatic like ('auto') was nobody's choice (decision 179).
       like_source: sql<
         string | null

@@ -9,10 +9,12 @@
  * they write anyway (no extra round trip); the sign-up's list of disposable domains is in
  * disposable.server.ts, out of the chat room's bundle.
  */
-import { and, count, eq, gte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Db } from "../../db/client";
 import { REPORT_CATEGORIES, type FlagRule, type ReportCategory } from "../../db/schema";
 import { nowS } from "~/lib/dates";
+import type { Env } from "~/lib/env";
+import { roomStub } from "~/chat/stubs";
 import { randomId } from "~/lib/password";
 
 export { FLAG_RULES, type FlagRule } from "../../db/schema";
@@ -254,43 +256,54 @@ export type SentMessage = {
   createdAt: number;
 };
 
+/** The most conversations of the sender one check asks about (the most recently active). */
+const OPENER_CONVERSATIONS = 200;
+
 /**
  * Checks a message that was just stored (called by the chat room after it answered, never on the
  * send path). Only a conversation's first SIGNALS.firstMessages messages are looked at, so a long
- * conversation costs nothing; the counts read the sender's conversations active in the window
- * (conversation_members_user index) and their first messages (messages_seq index): no new index
- * on messages, no row written unless a rule fires.
+ * conversation costs nothing. The sender's conversations active in the window come from D1's
+ * overview (conversation_members_user index); their first messages from each conversation's object,
+ * which keeps them (decision 190). No row written unless a rule fires.
  */
-export async function checkMessage(d1: D1Database, m: SentMessage, now = m.createdAt): Promise<Flag[]> {
+export async function checkMessage(
+  env: Pick<Env, "DB" | "CHAT_ROOM">,
+  m: SentMessage,
+  now = m.createdAt,
+): Promise<Flag[]> {
   if (m.kind !== "text" || m.seq > SIGNALS.firstMessages) return [];
+  const d1 = env.DB;
   const flags: Flag[] = [];
   const contact = contactIn(m.body);
   if (contact) flags.push({ rule: "contact_details", detail: contact });
   const payment = paymentIn(m.body);
   if (payment) flags.push({ rule: "payment_request", detail: payment });
   const db = getDb(d1);
-  const { users, conversationMembers: cm, messages } = schema;
-  /** How many of the sender's conversations got one of their first messages from the sender since `since` (of this body). */
-  const openers = (since: number, body: string | null) =>
-    db
-      .select({ n: count() })
-      .from(cm)
-      .where(
-        and(
-          eq(cm.userId, m.senderId),
-          gte(cm.lastActivityAt, since),
-          sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${cm.conversationId}
-            AND ${messages.seq} <= ${SIGNALS.firstMessages} AND ${messages.senderId} = ${m.senderId}
-            AND ${messages.createdAt} >= ${since} AND (${body} IS NULL OR ${messages.body} = ${body}))`,
-        ),
-      );
-  const sameText = m.body.length >= SIGNALS.sameTextMinChars;
-  const [[sender], [burst], [same]] = await db.batch([
+  const { users, conversationMembers: cm } = schema;
+  const burstSince = now - SIGNALS.burstMinutes * 60;
+  const sameSince = now - SIGNALS.sameTextHours * 3600;
+  const [[sender], active] = await db.batch([
     db.select({ createdAt: users.createdAt, brandId: users.brandId }).from(users).where(eq(users.id, m.senderId)),
-    openers(now - SIGNALS.burstMinutes * 60, null),
-    openers(now - SIGNALS.sameTextHours * 3600, sameText ? m.body : "\u0000"),
+    db
+      .select({ id: cm.conversationId })
+      .from(cm)
+      .where(and(eq(cm.userId, m.senderId), gte(cm.lastActivityAt, Math.min(burstSince, sameSince))))
+      .orderBy(desc(cm.lastActivityAt))
+      .limit(OPENER_CONVERSATIONS),
   ]);
   if (!sender) return [];
+  // This message's own conversation counts too, even before the room's coalesced overview reached D1.
+  const ids = new Set([...active.map((r) => r.id), m.conversationId]);
+  const openers = await Promise.all(
+    [...ids].map((id) => roomStub(env, id).openers(id, m.senderId, SIGNALS.firstMessages)),
+  );
+  const sameText = m.body.length >= SIGNALS.sameTextMinChars;
+  /** How many of the sender's conversations got one of their first messages from the sender since `since` (of this body). */
+  const conversationsWith = (since: number, body: string | null) => ({
+    n: openers.filter((list) => list.some((o) => o.createdAt >= since && (body === null || o.body === body))).length,
+  });
+  const burst = conversationsWith(burstSince, null);
+  const same = conversationsWith(sameSince, sameText ? m.body : "\u0000");
   const isNew = now - sender.createdAt < SIGNALS.newAccountHours * 3600;
   if (isNew && (burst?.n ?? 0) >= SIGNALS.burstMembers)
     flags.push({ rule: "new_account_burst", detail: `${burst!.n} members in ${SIGNALS.burstMinutes} min` });

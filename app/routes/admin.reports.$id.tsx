@@ -47,7 +47,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const m = c && c.c.targetType === "message" ? /^(.+):(\d+)$/.exec(c.c.targetId) : null;
     if (!c || !m) throw new Response("No message in this case.", { status: 404 });
     return {
-      excerpt: await messageExcerpt(context.env.DB, operator, caseId, { conversationId: m[1]!, seq: Number(m[2]) }),
+      excerpt: await messageExcerpt(context.env, operator, caseId, { conversationId: m[1]!, seq: Number(m[2]) }),
       seq: Number(m[2]),
     };
   }

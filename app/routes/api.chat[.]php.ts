@@ -18,6 +18,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const restore = request.method === "POST";
   if (restore && intent !== "restore") return jsonResponse({ error: "invalid" }, { status: 400 });
   const done = restore ? unhideConversation : hideConversation;
-  if (!id || !(await done(context.env.DB, id, member.id))) return jsonResponse({ error: "not_found" }, { status: 404 });
+  if (!id || !(await done(context.env, id, member.id))) return jsonResponse({ error: "not_found" }, { status: 404 });
   return jsonResponse({ ok: true });
 }

@@ -26,7 +26,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
   const { brand, t, lng } = await pageContext(request, context, "chat");
-  const view = await conversationView(context.env.DB, params.id ?? "", member.id, brand.chatHistoryDays);
+  const view = await conversationView(context.env, params.id ?? "", member.id, brand.chatHistoryDays);
   if (!view) throw new Response(t("errors.not_found"), { status: 404 });
   const a = view.access;
   // Opening a chat sets its unread count to 0; through the object, so the sender sees the receipt.

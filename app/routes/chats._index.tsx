@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const form = await readForm(request, context);
   const id = String(form.get("conversation") ?? "");
-  if (form.get("intent") === "delete" && id) await hideConversation(context.env.DB, id, member.id);
+  if (form.get("intent") === "delete" && id) await hideConversation(context.env, id, member.id);
   return redirect("/chats");
 }
 

@@ -63,8 +63,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const input = parsed.data;
   if (input.intent === "like") await like(context, member.id, targetId, "profile");
   else if (input.intent === "unlike") await unlike(d1, member.id, targetId);
-  else if (input.intent === "block") await block(d1, member.id, targetId);
-  else if (input.intent === "unblock") await unblock(d1, member.id, targetId);
+  else if (input.intent === "block") await block(context.env, member.id, targetId);
+  else if (input.intent === "unblock") await unblock(context.env, member.id, targetId);
   else if (input.intent === "unlock") {
     const { brand } = await pageContext(request, context, "members");
     const result = await unlockPhoto(d1, member, input.photoId, pricesFor(brand, null).photo);

@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (url.searchParams.get("sent") === "1") return { sent: true as const, title: t("done.title") };
   const target = parseTarget(url.searchParams);
   const member = await getMember(request, context);
-  if (!target || !(await targetOwner(context.env.DB, target, member?.id ?? null)))
+  if (!target || !(await targetOwner(context.env, target, member?.id ?? null)))
     throw new Response(t("errors.target"), { status: 404 });
   return {
     sent: false as const,

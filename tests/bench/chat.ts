@@ -1,10 +1,14 @@
 /**
  * Chat benchmark: delivery latency between two WebSocket clients through a conversation's ChatRoom
- * object (charge + store in D1, then broadcast), and the messages per second one conversation
- * sustains, beside a bare relay object (EchoRoom) in the same run.
+ * object (rules cached, charge in the sender's wallet, store in the room's own SQLite, broadcast;
+ * decisions 189 and 190), and the messages per second one conversation sustains, beside a bare relay
+ * object (EchoRoom) in the same run. Then the site line: 1, 10 and 50 conversations at once (two
+ * sockets each), aggregate msgs/s; and the D1 rows the rooms wrote per message over the whole bench
+ * (each room counts the rows D1 reports in meta.rows_written for its coalesced overview writes; read
+ * through the dev-only /dev/chat-stats/<id>, which first writes what is pending).
  *
- *   npx wrangler dev --port 8787 --ip 127.0.0.1          # in another shell (after npm run build)
- *   node_modules/.bin/node --experimental-strip-types tests/bench/chat.ts [http://127.0.0.1:8787] [.wrangler/state/v3]
+ *   npm run build && BENCH_PORT=8860 node --experimental-strip-types tests/bench/chat.ts   # serves itself
+ *   node --experimental-strip-types tests/bench/chat.ts http://127.0.0.1:8787 .wrangler/state/v3  # a running wrangler dev
  *
  * It adds two bench members and a conversation to that local D1 (through getPlatformProxy).
  * tests/bench/run.ts can also import `chatBench(base, persist)` and print its rows.
@@ -17,6 +21,9 @@ const PASSWORD = "Bench-pass-2026";
 const WARMUP = 50;
 const SAMPLES = 1000;
 const BURST = 2000;
+/** Messages each conversation sends in the site line. */
+const SITE_BURST = 300;
+const SITE_CONVERSATIONS = [1, 10, 50];
 
 type Conn = { ws: WebSocket; onText: (f: (text: string) => void) => void };
 function open(base: string, path: string, cookie: string): Promise<Conn> {
@@ -89,28 +96,42 @@ export async function chatBench(base: string, persist: string) {
     return { id, cookie };
   }
 
+  async function conversation(a: { id: string }, b: { id: string }) {
+    const conversationId = randomId(12);
+    const [ma, mb] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
+    await DB.batch([
+      DB.prepare("INSERT INTO conversations (id, member_a, member_b, started_by) VALUES (?1, ?2, ?3, ?2)").bind(
+        conversationId,
+        ma,
+        mb,
+      ),
+      DB.prepare("INSERT INTO conversation_members (conversation_id, user_id) VALUES (?1, ?2), (?1, ?3)").bind(
+        conversationId,
+        ma,
+        mb,
+      ),
+    ]);
+    return conversationId;
+  }
+
   const a = await member("Bench A");
   const b = await member("Bench B");
-  const conversationId = randomId(12);
-  const [ma, mb] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
-  await DB.batch([
-    DB.prepare("INSERT INTO conversations (id, member_a, member_b, started_by) VALUES (?1, ?2, ?3, ?2)").bind(
-      conversationId,
-      ma,
-      mb,
-    ),
-    DB.prepare("INSERT INTO conversation_members (conversation_id, user_id) VALUES (?1, ?2), (?1, ?3)").bind(
-      conversationId,
-      ma,
-      mb,
-    ),
-  ]);
+  const conversationId = await conversation(a, b);
+  // The site line's pairs: one pair of members per conversation. One at a time: the bench's D1 proxy and
+  // the server's logins write the same local SQLite file, which refuses concurrent writers.
+  const most = Math.max(...SITE_CONVERSATIONS);
+  const pairs: { a: { id: string; cookie: string }; b: { id: string; cookie: string }; id: string }[] = [];
+  for (let i = 0; i < most; i++) {
+    const x = await member(`Site A${i}`);
+    const y = await member(`Site B${i}`);
+    pairs.push({ a: x, b: y, id: await conversation(x, y) });
+  }
   await proxy.dispose();
 
   const chatA = await open(base, `/ws/chat/${conversationId}`, a.cookie);
   const chatB = await open(base, `/ws/chat/${conversationId}`, b.cookie);
   const chat = await run(
-    "ChatRoom (auth'd socket, D1 charge+store, broadcast)",
+    "ChatRoom (auth'd socket, wallet charge, room SQLite store, broadcast)",
     chatB,
     (i) =>
       chatA.ws.send(JSON.stringify({ type: "send", clientId: `bench-${conversationId}-${i}`, body: `message ${i}` })),
@@ -126,14 +147,86 @@ export async function chatBench(base: string, persist: string) {
     () => true,
   );
   for (const c of [chatA, chatB, echoA, echoB]) c.ws.close(1000);
-  return [chat, echo];
+
+  // The site: n conversations at once, each A sending SITE_BURST messages to its B as fast as it can.
+  const site = [];
+  let round = 0;
+  for (const n of SITE_CONVERSATIONS) {
+    round += 1;
+    const used = pairs.slice(0, n);
+    const sockets = await Promise.all(
+      used.map(async (p) => ({
+        p,
+        from: await open(base, `/ws/chat/${p.id}`, p.a.cookie),
+        to: await open(base, `/ws/chat/${p.id}`, p.b.cookie),
+      })),
+    );
+    const t0 = performance.now();
+    await Promise.all(
+      sockets.map(
+        ({ p, from, to }) =>
+          new Promise<void>((resolve) => {
+            let received = 0;
+            to.onText((text) => {
+              if (text.startsWith('{"type":"message"') && ++received === SITE_BURST) resolve();
+            });
+            for (let i = 0; i < SITE_BURST; i++)
+              from.ws.send(JSON.stringify({ type: "send", clientId: `site-${round}-${p.id}-${i}`, body: `site ${i}` }));
+          }),
+      ),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    for (const s of sockets) for (const c of [s.from, s.to]) c.ws.close(1000);
+    site.push({
+      label: `site: ${n} conversation${n > 1 ? "s" : ""} at once (${2 * n} sockets)`,
+      p50_ms: null,
+      p99_ms: null,
+      msgs_per_s: Math.round((n * SITE_BURST) / seconds),
+    });
+  }
+
+  // D1 rows the rooms wrote per message sent, over everything above.
+  let messages = 0;
+  let rows = 0;
+  let writes = 0;
+  for (const id of [conversationId, ...pairs.map((p) => p.id)]) {
+    const stats = (await (await fetch(`${base}/dev/chat-stats/${id}`)).json()) as {
+      messages: number;
+      d1RowsWritten: number;
+      overviewWrites: number;
+    };
+    messages += stats.messages;
+    rows += stats.d1RowsWritten;
+    writes += stats.overviewWrites;
+  }
+  const d1 = {
+    label: `D1 rows written per message by the rooms (${rows} rows in ${writes} overview writes / ${messages} messages)`,
+    p50_ms: null,
+    p99_ms: null,
+    msgs_per_s: +(rows / Math.max(1, messages)).toFixed(4),
+  };
+  return [chat, echo, ...site, d1];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const base = process.argv[2] ?? "http://127.0.0.1:8787";
-  const rows = await chatBench(base, process.argv[3] ?? ".wrangler/state/v3");
-  console.log(
-    `chat benchmark against ${base}: ${SAMPLES} sequential messages (after ${WARMUP} warm-up), then a burst of ${BURST}`,
-  );
-  console.table(rows);
+  // Without a URL it serves the built Worker itself, on BENCH_PORT (default 8795), over a fresh state.
+  const own = process.argv[2]
+    ? null
+    : await (async () => {
+        const { benchPort, freshBrandState, startBenchServer } = await import("./server.ts");
+        const port = benchPort(8795);
+        const state = `.wrangler/bench-${port}`;
+        await (await freshBrandState(state)).dispose();
+        return { state: `${state}/v3`, server: await startBenchServer({ port, state }) };
+      })();
+  const base = own?.server.base ?? process.argv[2]!;
+  try {
+    const rows = await chatBench(base, own?.state ?? process.argv[3] ?? ".wrangler/state/v3");
+    console.log(
+      `chat benchmark against ${base}: ${SAMPLES} sequential messages (after ${WARMUP} warm-up), then a burst of ${BURST}; site: ${SITE_BURST} per conversation`,
+    );
+    console.table(rows);
+  } finally {
+    own?.server.stop();
+  }
 }

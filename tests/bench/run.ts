@@ -93,7 +93,9 @@ try {
   line("queue /admin/reports", mod.queue);
   console.log(`query plan, page: ${mod.plans.page}\nquery plan, oldest + count: ${mod.plans.oldest}`);
   const { chatBench } = await import("./chat.ts");
-  console.log("\n== Chat: two WebSocket clients through one conversation's object, next to a bare echo object ==");
+  console.log(
+    "\n== Chat: one conversation's object next to a bare echo object; the site with 1, 10, 50 conversations at once; D1 rows per message ==",
+  );
   console.table(await chatBench(BASE, `${STATE}/v3`));
 } finally {
   server.stop();

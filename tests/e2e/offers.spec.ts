@@ -268,7 +268,12 @@ for (const js of [true, false]) {
       expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(30);
       await confirm.getByRole("button", { name: "Yes, send it" }).click();
       await expect(page.getByText("You sent a gift: 🌹 Rose")).toBeVisible();
-      expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(20);
+      // D1's users.credits is the wallet's copy, written within seconds of a chat spend (decisions 189, 190).
+      await expect
+        .poll(() => db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits"), {
+          timeout: 15_000,
+        })
+        .toBe(20);
       await db.dispose();
     });
   });

@@ -153,7 +153,7 @@ describe("settings", () => {
         body: "waiting for you",
       }),
     ).toMatchObject({ ok: true, message: { held: true } });
-    expect((await conversationView(env.DB, conversationId, bob.id, 90))!.messages).toHaveLength(0);
+    expect((await conversationView(env, conversationId, bob.id, 90))!.messages).toHaveLength(0);
     const cookie = await sessionCookie(alice.id);
     const fresh = `moved-held-${Date.now()}@example.com`;
     await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
@@ -166,7 +166,7 @@ describe("settings", () => {
         .bind(alice.id)
         .first(),
     ).toEqual({ email: fresh, status: "confirmed", profile: "active" });
-    const bobView = await conversationView(env.DB, conversationId, bob.id, 90);
+    const bobView = await conversationView(env, conversationId, bob.id, 90);
     expect(bobView!.messages.map((m) => m.body)).toEqual(["waiting for you"]);
     expect(bobView!.access.myUnread).toBe(1);
   });

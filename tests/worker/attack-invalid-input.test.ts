@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { post, sessionCookie } from "./fixtures";
 import { member } from "./members-helpers";
-import { cid, roomStub, pair, PRICES } from "./chat-support";
+import { cid, roomCount, roomStub, pair, PRICES } from "./chat-support";
 import { signupForm, send } from "./accounts-helpers";
 
 beforeAll(async () => {
@@ -111,11 +111,7 @@ describe("text is normalised in one place", () => {
     });
     expect(result).toMatchObject({ ok: false, error: "empty" });
     expect(await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(alice.id).first("credits")).toBe(100);
-    expect(
-      await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1")
-        .bind(conversationId)
-        .first("n"),
-    ).toBe(0);
+    expect(await roomCount(conversationId)).toBe(0);
   });
 });
 

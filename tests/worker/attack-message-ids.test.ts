@@ -7,18 +7,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ServerFrame } from "../../app/chat/protocol";
-import { cid, connect, cookieOf, is, pair, roomStub, PRICES } from "./chat-support";
+import { cid, connect, cookieOf, is, pair, roomRows, roomStub, PRICES } from "./chat-support";
 import { get } from "./fixtures";
 import { send } from "./accounts-helpers";
 // Remix's own wire format for loader data (a dependency of @remix-run/server-runtime).
 import { decode } from "turbo-stream";
 
-const rowIds = async (conversationId: string) =>
-  (
-    await env.DB.prepare("SELECT id FROM messages WHERE conversation_id = ?1 ORDER BY id")
-      .bind(conversationId)
-      .all<{ id: number }>()
-  ).results.map((r) => r.id);
+/**
+ * The message rows of a conversation: in D1 before decision 190 they carried the site's sequence; in
+ * the conversation's object there is no site-wide id at all, the row's key is its number.
+ */
+const rowIds = async (conversationId: string) => (await roomRows<{ seq: number }>(conversationId)).map((r) => r.seq);
 
 describe("message ids on the wire are per conversation, not the site's sequence", () => {
   it("a new conversation's messages are 1, 2, 3… on the socket, in the loader and in the backlog, whatever else the site carries", async () => {
@@ -46,10 +45,9 @@ describe("message ids on the wire are per conversation, not the site's sequence"
     const received = b.frames.flatMap((f: ServerFrame) => (f.type === "message" ? [f.message.id] : []));
     expect(acked).toEqual([1, 2, 3]);
     expect(received).toEqual([1, 2, 3]);
-    // The stored row ids are the site's sequence: none of them reaches a client.
+    // The stored rows have no site-wide sequence any more (decision 190): their key is the number itself.
     const rows = await rowIds(conversationId);
-    expect(rows[0]).toBeGreaterThan(4);
-    expect(acked).not.toEqual(rows);
+    expect(rows).toEqual(acked);
 
     // The chat page's loader, as a client-side navigation fetches it (single fetch, turbo-stream).
     const loader = await get(`/chats/${conversationId}.data?_routes=${encodeURIComponent("routes/chats.$id")}`, {

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HUB_PATH } from "../../app/chat/protocol";
-import { cid, connect, is, openSocket, pair } from "./chat-support";
+import { cid, connect, is, openSocket, pair, roomCount, walletCredits } from "./chat-support";
 import { sessionCookie } from "./fixtures";
 import { PASSWORD, mailedToken, send } from "./accounts-helpers";
 import { hashPassword } from "../../app/lib/password";
@@ -32,12 +32,8 @@ async function socketsOf(conversationId: string, cookie: string) {
   return { chat, hub };
 }
 
-const messages = (conversationId: string) =>
-  env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1")
-    .bind(conversationId)
-    .first<number>("n");
-const credits = (id: string) =>
-  env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<number>("credits");
+const messages = (conversationId: string) => roomCount(conversationId);
+const credits = walletCredits;
 
 describe("sockets of a revoked session close at once", () => {
   it("on logout (only that session's sockets)", async () => {

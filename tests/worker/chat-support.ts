@@ -7,6 +7,7 @@ import { startConversation } from "../../app/models/chat.server";
 import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { createMember, sessionCookie } from "./fixtures";
+import { walletBalance, walletLedger, walletSummary, type CreditReason } from "../../app/models/wallet.server";
 
 export { roomStub };
 
@@ -104,4 +105,50 @@ export async function count(sql: string, ...params: unknown[]): Promise<number> 
     .bind(...params)
     .first<{ n: number }>();
   return row?.n ?? 0;
+}
+
+/**
+ * Reads a conversation's messages where they live now, its object's own SQLite (decision 190): what
+ * `SELECT ... FROM messages WHERE conversation_id = ?` read from D1 before. `where` and `params`
+ * filter the room's `messages` table (columns seq, sender_id, client_id, kind, body, gift_id,
+ * credits_charged, held, created_at).
+ */
+export async function roomRows<T = Record<string, unknown>>(
+  conversationId: string,
+  where = "1",
+  ...params: (string | number | null)[]
+): Promise<T[]> {
+  // Through a send-free RPC first, so the object has opened (moved in what D1 held) before it is read.
+  await roomStub(env, conversationId).history(conversationId, "", 0);
+  return runInDurableObject(roomStub(env, conversationId), async (_obj, state) => {
+    return state.storage.sql.exec(`SELECT * FROM messages WHERE ${where} ORDER BY seq`, ...params).toArray() as T[];
+  });
+}
+
+/** How many messages of the conversation match `where` (see roomRows). */
+export async function roomCount(conversationId: string, where = "1", ...params: (string | number | null)[]) {
+  return (await roomRows(conversationId, where, ...params)).length;
+}
+
+/** The room's coalesced overview written to D1 now (what its alarm does within seconds). */
+export async function flushed(...conversationIds: string[]) {
+  for (const id of conversationIds) await roomStub(env, id).flushOverview();
+}
+
+/** A member's balance where it lives now, their wallet (decision 189), not D1's copy. */
+export function walletCredits(userId: string): Promise<number> {
+  return walletBalance(env, userId);
+}
+
+/** How many of the member's wallet ledger rows have one of `reasons` (and, if given, this delta). */
+export async function ledgerCount(userId: string, reasons: CreditReason[], delta?: number): Promise<number> {
+  const rows = await walletLedger(env, userId, { reasons, limit: 1000 });
+  return rows.filter((r) => delta === undefined || r.delta === delta).length;
+}
+
+/** The wallet's balance, checked against its ledger it must equal (opening + the rows' sum). */
+export async function explainedBalance(userId: string): Promise<number> {
+  const s = await walletSummary(env, userId);
+  expect(s.opening + s.sum).toBe(s.balance);
+  return s.balance;
 }

@@ -8,7 +8,20 @@ import {
   startConversation,
 } from "../../app/models/chat.server";
 import { createMember, get, post } from "./fixtures";
-import { cid, connect, cookieOf, count, evictKeepingSockets, is, pair, roomStub, PRICES } from "./chat-support";
+import {
+  cid,
+  connect,
+  cookieOf,
+  count,
+  evictKeepingSockets,
+  flushed,
+  is,
+  pair,
+  roomCount,
+  roomStub,
+  PRICES,
+  walletCredits,
+} from "./chat-support";
 // Remix's own wire format for loader data (a dependency of @remix-run/server-runtime).
 import { decode } from "turbo-stream";
 
@@ -73,8 +86,8 @@ describe("the chat WebSocket", () => {
     // One message counted in Analytics Engine (issue 21), not the retry.
     expect(counted.mock.calls.filter(([point]) => point?.indexes?.[0] === "message")).toHaveLength(1);
     counted.mockRestore();
-    expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId)).toBe(1);
-    expect(await count("SELECT credits AS n FROM users WHERE id = ?1", alice.id)).toBe(2);
+    expect(await roomCount(conversationId)).toBe(1);
+    expect(await walletCredits(alice.id)).toBe(2);
     a.ws!.close(1000);
   });
 
@@ -273,18 +286,18 @@ describe("chat rules", () => {
     const ack = await a.next!(is("ack"));
     expect(ack.message.held).toBe(true);
     // Charged, stored, but invisible to the receiver and not counted as unread.
-    expect(await count("SELECT credits AS n FROM users WHERE id = ?1", alice.id)).toBe(99);
-    const bobView = await conversationView(env.DB, conversationId, bob.id, 90);
+    expect(await walletCredits(alice.id)).toBe(99);
+    const bobView = await conversationView(env, conversationId, bob.id, 90);
     expect(bobView!.messages).toHaveLength(0);
     expect(bobView!.access.myUnread).toBe(0);
-    expect((await conversationView(env.DB, conversationId, alice.id, 90))!.messages).toHaveLength(1);
+    expect((await conversationView(env, conversationId, alice.id, 90))!.messages).toHaveLength(1);
     expect(b.frames.some((f) => f.type === "message")).toBe(false);
 
     await env.DB.prepare("UPDATE users SET status = 'confirmed' WHERE id = ?1").bind(alice.id).run();
     expect(await releaseHeldMessages(env, alice.id)).toBe(1);
     const delivered = await b.next!(is("message"));
     expect(delivered.message).toMatchObject({ body: "held for now", held: false });
-    const after = await conversationView(env.DB, conversationId, bob.id, 90);
+    const after = await conversationView(env, conversationId, bob.id, 90);
     expect(after!.messages.map((m) => m.body)).toEqual(["held for now"]);
     expect(after!.access.myUnread).toBe(1);
     expect((await listConversations(env.DB, bob.id))[0]).toMatchObject({
@@ -323,7 +336,8 @@ describe("chat rules", () => {
     b.ws!.close(1000);
     await b.closed;
     // Read, then a new message while offline: a new burst, a new mail. (Switched-off types: tests/worker/notify.test.ts.)
-    await env.DB.prepare("UPDATE conversation_members SET unread = 0 WHERE user_id = ?1").bind(bob.id).run();
+    // (Bob's read state lives in the room now, decision 190: read there, not in D1.)
+    await stub.read(conversationId, bob.id);
     const four = await send("four");
     await vi.waitFor(async () => expect(await mails()).toBe(2), { timeout: 8000, interval: 100 });
     expect(four.ok && (await logged(four.message.id))).toBe(1);
@@ -397,12 +411,7 @@ describe("chat pages and calls", () => {
     expect(res.status).toBe(302);
     // Re-posting the same form (a retry) stores nothing new.
     await post(`/chats/${conversationId}`, { clientId, body: "no script needed" }, { cookie: bobCookie });
-    expect(
-      await count(
-        "SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND body = 'no script needed'",
-        conversationId,
-      ),
-    ).toBe(1);
+    expect(await roomCount(conversationId, "body = 'no script needed'")).toBe(1);
     // Strangers and visitors see nothing.
     const stranger = await createMember();
     expect((await get(`/chats/${conversationId}`, { cookie: await cookieOf(stranger.id) })).status).toBe(404);
@@ -597,6 +606,8 @@ describe("chat pages and calls", () => {
       kind: "text",
       body: "c",
     });
+    // The room writes the overview coalesced (decision 190); its alarm would within seconds.
+    await flushed(conversationId, other.id);
     const cookie = await cookieOf(bob.id);
     const badge = (html: string) => /data-badge="messages"><span aria-hidden="true">([^<]+)</.exec(html)?.[1] ?? null;
     expect(badge(await (await get("/chats", { cookie })).text())).toBe("3");
@@ -611,6 +622,7 @@ describe("chat pages and calls", () => {
       kind: "text",
       body: "live",
     });
+    await flushed(conversationId);
     const decoded = await decode((await get(`/chats/${conversationId}.data?_routes=root`, { cookie })).body!);
     await decoded.done;
     const root = (decoded.value as Record<string, { data: { member: { unreadMessages: number } } }>).root!.data;

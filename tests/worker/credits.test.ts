@@ -4,7 +4,18 @@ import { grantStatements, pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { sendMessage, startConversation } from "../../app/models/chat.server";
 import { createMember, post, sessionCookie } from "./fixtures";
-import { cid, connect, count, is, pair, PRICES, roomStub } from "./chat-support";
+import {
+  cid,
+  connect,
+  count,
+  explainedBalance,
+  is,
+  ledgerCount,
+  pair,
+  PRICES,
+  roomCount,
+  roomStub,
+} from "./chat-support";
 
 describe("credit ledger", () => {
   it("a grant is a ledger row in the same batch; a guarded grant applies once however often it is retried", async () => {
@@ -40,10 +51,8 @@ describe("credit ledger", () => {
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(results.filter((r) => !r.ok && r.error === "credits")).toHaveLength(15);
-    expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId)).toBe(5);
-    expect(
-      await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", alice.id),
-    ).toBe(5);
+    expect(await roomCount(conversationId)).toBe(5);
+    expect(await ledgerCount(alice.id, ["message"])).toBe(5);
     expect(await balance(alice.id)).toBe(0);
   });
 
@@ -68,10 +77,8 @@ describe("credit ledger", () => {
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
-    expect(await count("SELECT COUNT(*) AS n FROM messages WHERE sender_id = ?1", sender.id)).toBe(5);
-    expect(
-      await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'message'", sender.id),
-    ).toBe(5);
+    expect(await sum(ids.map((id) => roomCount(id, "sender_id = ?", sender.id)))).toBe(5);
+    expect(await ledgerCount(sender.id, ["message"])).toBe(5);
     expect(await balance(sender.id)).toBe(0);
   });
 
@@ -81,12 +88,12 @@ describe("credit ledger", () => {
     const input = { conversationId, senderId: alice.id, prices: PRICES, clientId, kind: "text" as const, body: "once" };
     const results = await Promise.all([
       ...Array.from({ length: 5 }, () => roomStub(env, conversationId).send(input)),
-      ...Array.from({ length: 5 }, () => sendMessage(env.DB, input)),
+      ...Array.from({ length: 5 }, () => sendMessage(env, input)),
     ]);
     expect(results.every((r) => r.ok)).toBe(true);
     const ids = new Set(results.map((r) => (r.ok ? r.message.id : 0)));
     expect(ids.size).toBe(1);
-    expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId)).toBe(1);
+    expect(await roomCount(conversationId)).toBe(1);
     expect(await balance(alice.id)).toBe(9);
   });
 
@@ -121,12 +128,7 @@ describe("credit ledger", () => {
     });
     expect(r.ok).toBe(true);
     expect(await balance(alice.id)).toBe(2);
-    expect(
-      await count(
-        "SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift' AND delta = -10",
-        alice.id,
-      ),
-    ).toBe(1);
+    expect(await ledgerCount(alice.id, ["gift"], -10)).toBe(1);
     const poor = await roomStub(env, conversationId).send({
       conversationId,
       senderId: alice.id,
@@ -148,11 +150,7 @@ describe("credit ledger", () => {
   });
 });
 
-/** The cached balance, checked against the ledger it must equal. */
-async function balance(userId: string) {
-  const credits = await count("SELECT credits AS n FROM users WHERE id = ?1", userId);
-  expect(await count("SELECT COALESCE(SUM(delta), 0) AS n FROM credit_ledger WHERE user_id = ?1", userId)).toBe(
-    credits,
-  );
-  return credits;
-}
+const sum = async (counts: Promise<number>[]) => (await Promise.all(counts)).reduce((a, b) => a + b, 0);
+
+/** The balance (the member's wallet, decision 189), checked against the ledger it must equal. */
+const balance = explainedBalance;

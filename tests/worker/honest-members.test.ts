@@ -19,10 +19,10 @@ describe("team-run profiles are labelled in every list's data", () => {
     await fictional(bob.id);
     const list = await listConversations(env.DB, alice.id);
     expect(list.find((c) => c.id === conversationId)).toMatchObject({ otherFictional: true });
-    const view = await conversationView(env.DB, conversationId, alice.id, 90);
+    const view = await conversationView(env, conversationId, alice.id, 90);
     expect(view?.access.otherFictional).toBe(true);
     // The other side sees a real member: no mark.
-    expect((await conversationView(env.DB, conversationId, bob.id, 90))?.access.otherFictional).toBe(false);
+    expect((await conversationView(env, conversationId, bob.id, 90))?.access.otherFictional).toBe(false);
   });
 
   it("the chat page shows the mark in the header and beside the composer, with the message's money value", async () => {

@@ -47,7 +47,7 @@ describe("decisions", () => {
     expect(await (await get(`/chats/${conversationId}`, { cookie: bobCookie })).text()).toContain(
       "This member is no longer available.",
     );
-    const sent = await sendMessage(env.DB, {
+    const sent = await sendMessage(env, {
       conversationId,
       senderId: bob.id,
       prices: PRICES,

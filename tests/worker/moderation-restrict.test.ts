@@ -8,14 +8,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { GIFTS } from "../../app/chat/gifts";
 import { runScheduled } from "../../app/lib/scheduled.server";
 import { sendMessage } from "../../app/models/chat.server";
-import { PRICES, cid, connect, count, is, pair } from "./chat-support";
+import { PRICES, cid, connect, count, is, ledgerCount, pair, roomCount, walletCredits } from "./chat-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { decideAs, mailsTo, moderator, reportedCase } from "./moderation-support";
 
 const DAY = 86_400;
-const credits = (id: string) => count("SELECT credits AS n FROM users WHERE id = ?1", id);
-const messages = (conversationId: string) =>
-  count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId);
+const credits = walletCredits;
+const messages = (conversationId: string) => roomCount(conversationId);
 
 async function restricted(days = "2", language = "de") {
   const { alice, bob, conversationId } = await pair({ language });
@@ -99,7 +98,7 @@ describe("restrict messaging", () => {
     expect(await socket.next!(is("error"))).toMatchObject({ error: "restricted" });
     socket.ws!.close();
     // The model itself (a free message too: the guard is not the price).
-    const free = await sendMessage(env.DB, {
+    const free = await sendMessage(env, {
       conversationId,
       senderId: alice.id,
       prices: { message: 0, gift: 0 },
@@ -110,15 +109,10 @@ describe("restrict messaging", () => {
     expect(free).toMatchObject({ ok: false, error: "restricted" });
     expect(await messages(conversationId)).toBe(0);
     expect(await credits(alice.id)).toBe(before);
-    expect(
-      await count(
-        "SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason IN ('message', 'gift')",
-        alice.id,
-      ),
-    ).toBe(0);
+    expect(await ledgerCount(alice.id, ["message", "gift"])).toBe(0);
     // The other side may still write to her.
     expect(
-      await sendMessage(env.DB, {
+      await sendMessage(env, {
         conversationId,
         senderId: bob.id,
         prices: PRICES,

@@ -113,7 +113,7 @@ describe("signals", () => {
     const sender = await memberCreatedAt(NOW - 2 * HOUR);
     const cookie = await sessionCookie(sender.id);
     await openers(sender.id, SIGNALS.burstMembers, NOW - 5 * 60, (i) => `Hello number ${i}`);
-    const flags = await checkMessage(env.DB, lastSent(sender.id, "Hello number 4", NOW));
+    const flags = await checkMessage(env, lastSent(sender.id, "Hello number 4", NOW));
     expect(flags.map((f) => f.rule)).toEqual(["new_account_burst"]);
     const { case: c, rules } = await flagsOf(sender.id);
     expect(c).toMatchObject({ flagged_by: "new_account_burst", severity: 6 });
@@ -126,11 +126,11 @@ describe("signals", () => {
   it("the same burst from an established account, or fewer members, or spread over hours, is not flagged", async () => {
     const old = await memberCreatedAt(NOW - 30 * 24 * HOUR);
     await openers(old.id, SIGNALS.burstMembers + 2, NOW - 60, (i) => `Hey there ${i}`);
-    expect(await checkMessage(env.DB, lastSent(old.id, "Hey there 6", NOW))).toEqual([]);
+    expect(await checkMessage(env, lastSent(old.id, "Hey there 6", NOW))).toEqual([]);
     const fresh = await memberCreatedAt(NOW - HOUR);
     await openers(fresh.id, SIGNALS.burstMembers - 1, NOW - 60, (i) => `Hi ${i}`);
     await openers(fresh.id, 3, NOW - 40 * 60, (i) => `Earlier hi ${i}`);
-    expect(await checkMessage(env.DB, lastSent(fresh.id, "Hi 3", NOW))).toEqual([]);
+    expect(await checkMessage(env, lastSent(fresh.id, "Hi 3", NOW))).toEqual([]);
     expect((await flagsOf(old.id)).case).toBeNull();
     expect((await flagsOf(fresh.id)).case).toBeNull();
   });
@@ -139,12 +139,12 @@ describe("signals", () => {
     const text = "Hello dear, you look lovely, I am new here and lonely";
     const old = await memberCreatedAt(NOW - 90 * 24 * HOUR);
     await openers(old.id, SIGNALS.sameTextMembers, NOW - 5 * HOUR, () => text);
-    expect((await checkMessage(env.DB, lastSent(old.id, text, NOW))).map((f) => f.rule)).toEqual(["same_text"]);
+    expect((await checkMessage(env, lastSent(old.id, text, NOW))).map((f) => f.rule)).toEqual(["same_text"]);
     expect((await flagsOf(old.id)).rules).toEqual([{ rule: "same_text", detail: "5 members in 24 h" }]);
     await expectUnrestricted(old.id);
     const greeter = await memberCreatedAt(NOW - 90 * 24 * HOUR);
     await openers(greeter.id, SIGNALS.sameTextMembers + 3, NOW - 5 * HOUR, () => "Hi, how are you?");
-    expect(await checkMessage(env.DB, lastSent(greeter.id, "Hi, how are you?", NOW))).toEqual([]);
+    expect(await checkMessage(env, lastSent(greeter.id, "Hi, how are you?", NOW))).toEqual([]);
   });
 
   it("contact details or a payment request in a conversation's first messages, sent through the chat room, flag the sender after the answer", async () => {
@@ -178,7 +178,7 @@ describe("signals", () => {
     await expectUnrestricted(alice.id);
     // A later message in a long conversation is not looked at.
     expect(
-      await checkMessage(env.DB, { ...lastSent(alice.id, "paypal me", NOW), seq: SIGNALS.firstMessages + 1 }),
+      await checkMessage(env, { ...lastSent(alice.id, "paypal me", NOW), seq: SIGNALS.firstMessages + 1 }),
     ).toEqual([]);
   });
 
@@ -223,7 +223,7 @@ describe("signals", () => {
 
   it("the case page shows the rule and that automated means flagged it; a decision on it is marked automated_detection and its statement says so", async () => {
     const sender = await memberCreatedAt(NOW - HOUR);
-    await checkMessage(env.DB, lastSent(sender.id, "pay me with paypal", NOW));
+    await checkMessage(env, lastSent(sender.id, "pay me with paypal", NOW));
     const { case: c } = await flagsOf(sender.id);
     const cookie = await operatorCookie((await createOperator("moderator")).id);
     const page = await (await get(`/admin/reports/${c!.id}`, { cookie })).text();

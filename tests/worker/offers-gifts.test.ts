@@ -1,13 +1,10 @@
 /** Gifts ask before spending gift_credits; too few credits offers the checkout with the active discount. */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMember, get, post } from "./fixtures";
-import { cid, cookieOf, count, pair, PRICES } from "./chat-support";
+import { cid, cookieOf, ledgerCount, pair, roomCount, PRICES, walletCredits } from "./chat-support";
 
-const balance = async (id: string) =>
-  (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
-const gifts = (conversationId: string) =>
-  count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND kind = 'gift'", conversationId);
+const balance = walletCredits;
+const gifts = (conversationId: string) => roomCount(conversationId, "kind = 'gift'");
 
 describe("sending a gift", () => {
   it("picking a gift only asks (nothing spent); yes sends it for gift_credits, once per form", async () => {
@@ -30,9 +27,7 @@ describe("sending a gift", () => {
     expect((await post(`/chats/${conversationId}`, { clientId, giftId: "rose" }, { cookie })).status).toBe(302);
     expect(await gifts(conversationId)).toBe(1);
     expect(await balance(alice.id)).toBe(100 - PRICES.gift);
-    expect(
-      await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'gift'", alice.id),
-    ).toBe(1);
+    expect(await ledgerCount(alice.id, ["gift"])).toBe(1);
   });
 
   it("an unknown gift is neither asked about nor sent", async () => {

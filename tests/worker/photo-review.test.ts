@@ -91,7 +91,7 @@ describe("photo review 'before' (the default)", () => {
 
   it("keeps a pending photo out of likes, match lists, the conversation list and the chat header", async () => {
     const { alice, bob, conversationId } = await pair();
-    const sent = await sendMessage(env.DB, {
+    const sent = await sendMessage(env, {
       conversationId,
       senderId: alice.id,
       prices: PRICES,

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMember, get, photoRow, sessionCookie } from "./fixtures";
+import { roomRows } from "./chat-support";
 import { cookiesOf, mailedToken, send, signupForm } from "./accounts-helpers";
 import { LANDER_KINDS } from "../../app/models/landers.server";
 import { clockStopped } from "./clock";
@@ -168,10 +169,13 @@ describe("the sign-up message of a member landing", () => {
       .bind(user!.id)
       .first<{ id: string }>();
     expect(res.headers.get("Location")).toBe(`/chats/${conversation!.id}`);
-    const message = () =>
-      env.DB.prepare("SELECT body, held, credits_charged FROM messages WHERE conversation_id = ?1")
-        .bind(conversation!.id)
-        .all();
+    const message = async () => ({
+      results: (await roomRows(conversation!.id)).map(({ body, held, credits_charged }) => ({
+        body,
+        held,
+        credits_charged,
+      })),
+    });
     expect((await message()).results).toEqual([{ body: "Hoi Roos, leuk profiel!", held: 1, credits_charged: 0 }]);
     // Not shown to Roos before confirmation.
     const roos = await sessionCookie(target.id);

@@ -3,10 +3,12 @@
  * imagery), then oldest; one case with its notices, the member's earlier decisions and, for a
  * message, the ten messages before and after it (opened through an audited POST only).
  */
-import { and, asc, between, count, desc, eq, min, sql } from "drizzle-orm";
+import { asc, count, desc, eq, inArray, min, sql } from "drizzle-orm";
 import { getDb, schema } from "../../../db/client";
 import { REPORT_CATEGORIES } from "../../../db/schema";
 import { auditStatement, type Actor } from "./audit.server";
+import type { Env } from "~/lib/env";
+import { roomStub } from "~/chat/stubs";
 
 export const QUEUE_PAGE = 100;
 
@@ -93,38 +95,35 @@ export async function caseDetail(d1: D1Database, caseId: string) {
  * in one batch: operators read no other part of a conversation.
  */
 export async function messageExcerpt(
-  d1: D1Database,
+  env: Pick<Env, "DB" | "CHAT_ROOM">,
   actor: Actor,
   caseId: string,
   target: { conversationId: string; seq: number },
 ) {
-  const db = getDb(d1);
-  const { messages, profiles } = schema;
-  const [rows] = await db.batch([
-    db
-      .select({
-        seq: messages.seq,
-        senderId: messages.senderId,
-        name: profiles.name,
-        body: messages.body,
-        kind: messages.kind,
-        createdAt: messages.createdAt,
-      })
-      .from(messages)
-      .leftJoin(profiles, eq(profiles.userId, messages.senderId))
-      .where(
-        and(
-          eq(messages.conversationId, target.conversationId),
-          between(messages.seq, target.seq - 10, target.seq + 10),
-        ),
-      )
-      .orderBy(asc(messages.seq)),
-    auditStatement(db, actor, {
-      action: "case.view_messages",
-      targetType: "case",
-      targetId: caseId,
-      after: { conversation: target.conversationId, seq: target.seq },
-    }),
-  ]);
-  return rows;
+  const db = getDb(env.DB);
+  const { profiles } = schema;
+  // Who opened it is recorded first, whatever the conversation's object answers.
+  await auditStatement(db, actor, {
+    action: "case.view_messages",
+    targetType: "case",
+    targetId: caseId,
+    after: { conversation: target.conversationId, seq: target.seq },
+  });
+  // The messages live in the conversation's object (decision 190); the names in D1.
+  const list = await roomStub(env, target.conversationId).excerpt(target.conversationId, target.seq, 10);
+  const ids = [...new Set(list.map((m) => m.senderId))];
+  const names = ids.length
+    ? await db
+        .select({ userId: profiles.userId, name: profiles.name })
+        .from(profiles)
+        .where(inArray(profiles.userId, ids))
+    : [];
+  return list.map((m) => ({
+    seq: m.id,
+    senderId: m.senderId,
+    name: names.find((n) => n.userId === m.senderId)?.name ?? null,
+    body: m.body,
+    kind: m.kind,
+    createdAt: m.createdAt,
+  }));
 }

@@ -1,0 +1,231 @@
+/**
+ * A conversation's own storage, inside its ChatRoom object (`ctx.storage.sql`, decision 190): its
+ * messages (number, client id, held flag, gifts), each member's read state and the overview the room
+ * copies to D1 coalesced. Synchronous SQLite on the object's own disk: no network trip on a send.
+ * Pure functions over `SqlStorage`, so the room stays short and tests can read a room directly.
+ */
+import type { MessageKind, WireMessage } from "./protocol";
+
+export type StoredMessage = {
+  seq: number;
+  sender_id: string;
+  client_id: string;
+  kind: MessageKind;
+  body: string;
+  gift_id: string | null;
+  credits_charged: number;
+  held: number;
+  created_at: number;
+};
+
+export type MemberState = {
+  user_id: string;
+  unread: number;
+  hidden_at: number | null;
+  last_activity_at: number | null;
+  /** Changed since the last copy to D1. */
+  dirty: number;
+};
+
+/** Created on every start of an object (IF NOT EXISTS: a few microseconds, no migration step). */
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS messages (
+     seq INTEGER PRIMARY KEY, sender_id TEXT NOT NULL, client_id TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'text',
+     body TEXT NOT NULL, gift_id TEXT, credits_charged INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL, UNIQUE (sender_id, client_id))`,
+  "CREATE INDEX IF NOT EXISTS messages_held ON messages (sender_id, held)",
+  `CREATE TABLE IF NOT EXISTS members (
+     user_id TEXT PRIMARY KEY, unread INTEGER NOT NULL DEFAULT 0, hidden_at INTEGER, last_activity_at INTEGER,
+     dirty INTEGER NOT NULL DEFAULT 0)`,
+  "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v)",
+  // Messages per brand and day not yet added to D1's chat_message_days (the console's dashboard).
+  "CREATE TABLE IF NOT EXISTS day_counts (brand_id INTEGER NOT NULL, day INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (brand_id, day))",
+];
+
+export function createSchema(sql: SqlStorage) {
+  for (const s of SCHEMA) sql.exec(s);
+}
+
+export function getMeta<T = string | number | null>(sql: SqlStorage, k: string): T | undefined {
+  const row = sql.exec("SELECT v FROM meta WHERE k = ?", k).toArray()[0];
+  return row ? (row.v as T) : undefined;
+}
+
+export function setMeta(sql: SqlStorage, k: string, v: string | number | null) {
+  sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v", k, v);
+}
+
+/** Adds `n` to a numeric meta value (the room's counters). */
+export function bump(sql: SqlStorage, k: string, n: number) {
+  sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = COALESCE(v, 0) + excluded.v", k, n);
+}
+
+export function toWire(r: StoredMessage): WireMessage {
+  return {
+    id: r.seq,
+    senderId: r.sender_id,
+    clientId: r.client_id,
+    kind: r.kind,
+    body: r.body,
+    giftId: r.gift_id,
+    createdAt: r.created_at,
+    held: !!r.held,
+  };
+}
+
+const COLUMNS = "seq, sender_id, client_id, kind, body, gift_id, credits_charged, held, created_at";
+/** Visible to a viewer: within the history limit, and held messages only to their sender. */
+const VISIBLE = "created_at >= ? AND (held = 0 OR sender_id = ?)";
+
+export function byClientId(sql: SqlStorage, senderId: string, clientId: string): StoredMessage | null {
+  return (
+    sql
+      .exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`, senderId, clientId)
+      .toArray()[0] ?? null
+  );
+}
+
+export function nextSeq(sql: SqlStorage): number {
+  return (sql.exec<{ n: number }>("SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM messages").one().n as number) ?? 1;
+}
+
+export function insertMessage(sql: SqlStorage, m: StoredMessage) {
+  writeMessage(sql, m, "");
+}
+
+/** Rows moved in from D1 (the migration): a row already here (same number or client id) is left alone. */
+export function importMessage(sql: SqlStorage, m: StoredMessage): boolean {
+  return writeMessage(sql, m, " ON CONFLICT DO NOTHING") > 0;
+}
+
+function writeMessage(sql: SqlStorage, m: StoredMessage, onConflict: string): number {
+  return sql.exec(
+    `INSERT INTO messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)${onConflict}`,
+    m.seq,
+    m.sender_id,
+    m.client_id,
+    m.kind,
+    m.body,
+    m.gift_id,
+    m.credits_charged,
+    m.held,
+    m.created_at,
+  ).rowsWritten;
+}
+
+/** The last `limit` messages a viewer may see, oldest first. */
+export function lastVisible(sql: SqlStorage, viewerId: string, cutoff: number, limit: number): WireMessage[] {
+  return sql
+    .exec<StoredMessage>(
+      `SELECT * FROM (SELECT ${COLUMNS} FROM messages WHERE ${VISIBLE} ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+      cutoff,
+      viewerId,
+      limit,
+    )
+    .toArray()
+    .map(toWire);
+}
+
+/** Messages after number `afterSeq` a viewer may see (a reconnecting client resumes from its last id). */
+export function visibleAfter(
+  sql: SqlStorage,
+  viewerId: string,
+  afterSeq: number,
+  cutoff: number,
+  limit: number,
+): WireMessage[] {
+  return sql
+    .exec<StoredMessage>(
+      `SELECT ${COLUMNS} FROM messages WHERE ${VISIBLE} AND seq > ? ORDER BY seq LIMIT ?`,
+      cutoff,
+      viewerId,
+      afterSeq,
+      limit,
+    )
+    .toArray()
+    .map(toWire);
+}
+
+export function olderExists(sql: SqlStorage, cutoff: number): boolean {
+  return !!sql.exec<{ x: number }>("SELECT EXISTS(SELECT 1 FROM messages WHERE created_at < ?) AS x", cutoff).one().x;
+}
+
+/** Messages `seq - around` .. `seq + around` (the moderation view of a reported message). */
+export function around(sql: SqlStorage, seq: number, n: number): StoredMessage[] {
+  return sql
+    .exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE seq BETWEEN ? AND ? ORDER BY seq`, seq - n, seq + n)
+    .toArray();
+}
+
+export function bySender(sql: SqlStorage, senderId: string): StoredMessage[] {
+  return sql
+    .exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE sender_id = ? ORDER BY seq`, senderId)
+    .toArray();
+}
+
+export function heldOf(sql: SqlStorage, senderId: string): StoredMessage[] {
+  return sql
+    .exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE sender_id = ? AND held = 1 ORDER BY seq`, senderId)
+    .toArray();
+}
+
+export function unhold(sql: SqlStorage, senderId: string, upToSeq: number) {
+  sql.exec("UPDATE messages SET held = 0 WHERE sender_id = ? AND held = 1 AND seq <= ?", senderId, upToSeq);
+}
+
+/** The last message anyone but its held sender sees: what the overview shows. */
+export function lastShown(sql: SqlStorage): StoredMessage | null {
+  return (
+    sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE held = 0 ORDER BY seq DESC LIMIT 1`).toArray()[0] ??
+    null
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read state and the overview
+
+export function member(sql: SqlStorage, userId: string): MemberState | null {
+  return sql.exec<MemberState>("SELECT * FROM members WHERE user_id = ?", userId).toArray()[0] ?? null;
+}
+
+export function members(sql: SqlStorage): MemberState[] {
+  return sql.exec<MemberState>("SELECT * FROM members ORDER BY user_id").toArray();
+}
+
+export function putMember(sql: SqlStorage, m: Omit<MemberState, "dirty">, dirty = 1) {
+  sql.exec(
+    `INSERT INTO members (user_id, unread, hidden_at, last_activity_at, dirty) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET unread = excluded.unread, hidden_at = excluded.hidden_at,
+       last_activity_at = excluded.last_activity_at, dirty = excluded.dirty`,
+    m.user_id,
+    m.unread,
+    m.hidden_at,
+    m.last_activity_at,
+    dirty,
+  );
+}
+
+export function addDayCount(sql: SqlStorage, brandId: number, day: number, n = 1) {
+  sql.exec(
+    "INSERT INTO day_counts (brand_id, day, n) VALUES (?, ?, ?) ON CONFLICT (brand_id, day) DO UPDATE SET n = n + excluded.n",
+    brandId,
+    day,
+    n,
+  );
+}
+
+export function dayCounts(sql: SqlStorage): { brand_id: number; day: number; n: number }[] {
+  return sql.exec<{ brand_id: number; day: number; n: number }>("SELECT brand_id, day, n FROM day_counts").toArray();
+}
+
+/** After D1 took `flushed`: subtracts exactly that (messages counted meanwhile stay pending). */
+export function subtractDayCounts(sql: SqlStorage, flushed: { brand_id: number; day: number; n: number }[]) {
+  for (const c of flushed)
+    sql.exec("UPDATE day_counts SET n = n - ? WHERE brand_id = ? AND day = ?", c.n, c.brand_id, c.day);
+  sql.exec("DELETE FROM day_counts WHERE n <= 0");
+}
+
+/** Everything: account deletion of both members, or the conversation deleted in D1. */
+export function wipe(sql: SqlStorage) {
+  for (const t of ["messages", "members", "meta", "day_counts"]) sql.exec(`DELETE FROM ${t}`);
+}
