@@ -15,6 +15,7 @@ import { requestIdOf } from "./lib/log.server";
 import { handleNotifyBatch, type NotifyMessage } from "./models/notify.server";
 import { firstTouchCookie } from "./models/tracking.server";
 import { recheck } from "./models/payments.server";
+import { startWalletMigration } from "./models/wallet.server";
 import type { PaymentCheck } from "./models/payment-rules";
 import { isDeployed } from "./lib/env";
 import { refuseUnconfigured } from "./lib/config.server";
@@ -25,6 +26,8 @@ export { EchoRoom } from "./chat/echo";
 export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
+
+let walletMigrationChecked = false;
 
 const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
@@ -43,6 +46,13 @@ const worker = {
     }
     if (!isSameOrigin(request)) {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
+    }
+    // Once per Worker instance: balances and ledgers still only in D1 start moving into the wallets (decision 189).
+    if (!walletMigrationChecked) {
+      walletMigrationChecked = true;
+      ctx.waitUntil(
+        startWalletMigration(env).catch((e: unknown) => console.error("wallet: migration start failed", e)),
+      );
     }
     const cf = request.cf as { country?: string } | undefined;
     const response = withSecurityHeaders(

@@ -5,7 +5,7 @@ import { requireMember } from "~/models/session.server";
 /** GDPR right of access: everything stored about the member, as a JSON download (reading only). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
-  const data = await exportMemberData(context.env.DB, member.id);
+  const data = await exportMemberData(context.env, member.id);
   const day = new Date().toISOString().slice(0, 10);
   return new Response(JSON.stringify(data, null, 2), {
     headers: {
