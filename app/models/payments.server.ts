@@ -1119,7 +1119,8 @@ export async function operatorRefund(
   if (existing) return (await same()) ?? { ok: false, reason: "exists" };
   if (!o.override) {
     const quote = await refundQuote(context, brand, row);
-    if (!quote.ok) return quote;
+    // The same click's refund made meanwhile (a double-submitted form) is that click's answer.
+    if (!quote.ok) return quote.reason === "exists" ? ((await same()) ?? quote) : quote;
     if (o.amountCents > quote.amountCents) return { ok: false, reason: "amount" };
   }
   const credits = creditsForRefund(o.amountCents, row.amountCents, row.credits, unused);
