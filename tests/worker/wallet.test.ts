@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   applyCredits,
@@ -198,6 +198,20 @@ describe("what the member sees of their balance", () => {
     expect(await d1Credits(m.id)).toBe(5);
     // ... but the page reads the wallet.
     expect(await (await get("/members", { cookie })).text()).toContain("3 credits left");
+  });
+});
+
+describe("the D1 copy of the balance", () => {
+  it("100 chat spends write no copy on their path; the alarm writes the latest balance once", async () => {
+    const m = await createMember({ credits: 100 });
+    await flushWallet(env, m.id);
+    for (let i = 0; i < 100; i++)
+      expect((await applyCredits(env, m.id, { key: `message:copy:${i}`, delta: -1, reason: "message" })).ok).toBe(true);
+    expect(await d1Credits(m.id)).toBe(100);
+    expect(await runDurableObjectAlarm(hubStub(env, m.id))).toBe(true);
+    expect(await d1Credits(m.id)).toBe(0);
+    // Nothing left to copy: no alarm is set any more.
+    expect(await runDurableObjectAlarm(hubStub(env, m.id))).toBe(false);
   });
 });
 
