@@ -17,6 +17,7 @@ import { firstTouchCookie } from "./models/tracking.server";
 import { recheck } from "./models/payments.server";
 import { startChatMigration } from "./models/chat.server";
 import { roomStub } from "./chat/stubs";
+import { startWalletMigration } from "./models/wallet.server";
 import type { PaymentCheck } from "./models/payment-rules";
 import { isDeployed } from "./lib/env";
 import { refuseUnconfigured } from "./lib/config.server";
@@ -28,8 +29,11 @@ export { MemberHub } from "./chat/hub";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
-/** Once per Worker instance: messages still in D1 start moving into their conversations' objects (decision 190). */
-let chatMigrationChecked = false;
+/**
+ * Once per Worker instance: what is still only in D1 starts moving into the objects, messages into
+ * their conversations' (decision 190), balances and ledgers into the members' wallets (decision 189).
+ */
+let migrationsChecked = false;
 
 const worker = {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
@@ -38,9 +42,10 @@ const worker = {
     const refused = refuseUnconfigured(env);
     if (refused) return refused;
     const dev = !isDeployed(env);
-    if (!chatMigrationChecked) {
-      chatMigrationChecked = true;
+    if (!migrationsChecked) {
+      migrationsChecked = true;
       ctx.waitUntil(startChatMigration(env).catch((e: unknown) => logError("chat.migration_start_failed", e)));
+      ctx.waitUntil(startWalletMigration(env).catch((e: unknown) => logError("wallet.migration_start_failed", e)));
     }
     const nonce = newNonce();
     const url = new URL(request.url);

@@ -208,9 +208,19 @@ export const users = sqliteTable(
     messagingRestrictedUntil: integer("messaging_restricted_until"),
     createdAt: integer("created_at").notNull().default(now),
     lastSeenAt: integer("last_seen_at").notNull().default(now),
+    /**
+     * When the member's wallet (their MemberHub, decision 189) imported this row's credits and
+     * credit_ledger; null: not yet (the wallet migration pages through these). From then on
+     * `credits` is a copy the wallet writes, never read to decide a spend.
+     */
+    walletAt: integer("wallet_at"),
   },
   (t) => [
     uniqueIndex("users_brand_email").on(t.brandId, t.email),
+    // The wallet migration's pages: only the members not yet imported.
+    index("users_wallet_pending")
+      .on(t.id)
+      .where(sql`wallet_at IS NULL`),
     index("users_deleted_at").on(t.deletedAt),
     // Recently active members first (the landing strip) without sorting the whole table.
     index("users_recent").on(t.deletedAt, t.lastSeenAt),
@@ -516,6 +526,39 @@ export const creditLedger = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("credit_ledger_user").on(t.userId, t.id)],
+);
+
+/**
+ * Wallet changes that must follow a D1 change exactly once (decision 189): written in the same batch
+ * as the guarded status change (a payment paid, a refund failed, a chargeback), then applied to the
+ * member's wallet by `key` and marked applied; the queue and the hourly cron apply what is left.
+ * kind: apply (delta, clamp), cancel (gives back what `key` took), reverse (gives back the latest
+ * chargeback of ref_id). result: the delta the wallet recorded; refused: a spend it did not cover.
+ */
+export const walletOutbox = sqliteTable(
+  "wallet_outbox",
+  {
+    id: integer("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["apply", "cancel", "reverse"] }).notNull(),
+    key: text("key").notNull(),
+    delta: integer("delta").notNull(),
+    reason: text("reason").notNull(),
+    refId: text("ref_id"),
+    clamp: integer("clamp", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull().default(now),
+    appliedAt: integer("applied_at"),
+    result: integer("result"),
+    refused: integer("refused", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [
+    index("wallet_outbox_user").on(t.userId, t.id),
+    index("wallet_outbox_pending")
+      .on(t.id)
+      .where(sql`applied_at IS NULL`),
+  ],
 );
 
 /**

@@ -179,6 +179,10 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
       where.push(`reason IN (${o.reasons.map(() => "?").join(", ")})`);
       params.push(...o.reasons);
     }
+    if (o.grantsOr) {
+      where.push(`(delta > 0 OR reason IN (${o.grantsOr.map(() => "?").join(", ") || "NULL"}))`);
+      params.push(...o.grantsOr);
+    }
     const limit = Math.min(Math.max(1, Math.trunc(o.limit ?? 10_000)), 10_000);
     return this.ctx.storage.sql
       .exec<{

@@ -63,6 +63,8 @@ export type WalletPage = {
   before?: number;
   refId?: string;
   reasons?: CreditReason[];
+  /** Every row adding credits, and the rows of these reasons. */
+  grantsOr?: CreditReason[];
   oldestFirst?: boolean;
 };
 export type WalletSummary = { balance: number; opening: number; sum: number; rows: number; seededAt: number };

@@ -8,6 +8,7 @@ import { purgeExpiredTokens } from "../models/tokens.server";
 import { runNotificationSchedules } from "../models/notify.server";
 import { staleRequestsStatement } from "../models/directdebit.server";
 import { requeueStaleChecks } from "../models/payments.server";
+import { drainOutbox, startWalletMigration } from "../models/wallet.server";
 import { liftEndedRestrictions } from "../models/moderation.server";
 import { purgeAgeRequests } from "../models/age-purge.server";
 import { refreshTrustedList } from "../models/age-trust.server";
@@ -29,6 +30,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   const now = Math.floor(Date.now() / 1000);
   // Payments and refunds whose provider answer was lost and whose queued re-check went missing.
   await requeueStaleChecks(env, now);
+  // Wallet changes whose outbox row was not applied yet (the wallet was unreachable, a queue message lost).
+  await drainOutbox(env, { olderThan: now - 60, limit: 500 });
   // Campaigns scheduled for now or earlier start paging; a stalled one is started again (decision 183).
   await startDueCampaigns(env, now);
   // Suspensions and messaging restrictions that have ended, without waiting for a login (decision 173).
@@ -44,6 +47,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   // Direct debit details that never became a mandate (the direct debit model decides which).
   await staleRequestsStatement(env.DB, now).run();
   // Accounts deleted more than REACTIVATION_DAYS ago (docs/product.md §4).
+  // Balances and ledgers not yet in the members' wallets, until none is left (decision 189).
+  await startWalletMigration(env);
   await purgeDeletedAccounts(env, now);
   // Photos removed by a decision whose appeal window has ended (decision 174).
   await purgeHeldPhotos(env, now);

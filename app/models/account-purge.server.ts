@@ -9,6 +9,7 @@ import { REACTIVATION_DAYS } from "../lib/constants";
 import type { Env } from "../lib/env";
 import { PHOTO_VARIANTS, photoKey } from "./photos.server";
 import { wipeConversationsOf } from "./chat.server";
+import { purgeWallet } from "./wallet.server";
 
 const DAY = 86_400;
 
@@ -17,7 +18,7 @@ const DAY = 86_400;
  * everything that references them (ON DELETE CASCADE) and their photo files. Returns how many.
  */
 export async function purgeDeletedAccounts(
-  env: Pick<Env, "DB" | "PHOTOS" | "CHAT_ROOM">,
+  env: Pick<Env, "DB" | "PHOTOS" | "CHAT_ROOM" | "MEMBER_HUB">,
   now = Math.floor(Date.now() / 1000),
 ): Promise<number> {
   const cutoff = now - REACTIVATION_DAYS * DAY;
@@ -42,8 +43,12 @@ export async function purgeDeletedAccounts(
     for (let i = 0; i < keys.length; i += 1000) await env.PHOTOS?.delete(keys.slice(i, i + 1000));
     // Their conversations' messages live in the conversations' objects (decision 190): wiped first.
     await wipeConversationsOf(env, ids);
+    // Their wallets (balance and ledger, decision 189) go with them, before the row a wallet would import from.
+    await Promise.all(ids.map((id) => purgeWallet(env, id)));
     // ON DELETE CASCADE removes profile, photos, likes, conversations, ledger, codes, tokens.
     await db.delete(users).where(inArray(users.id, ids));
+    // Again after the rows are gone: a wallet touched in between (it would import the rows) is emptied too.
+    await Promise.all(ids.map((id) => purgeWallet(env, id)));
     // A proof of age names its member by id without a foreign key (a visitor's names a cookie hash).
     await purgeAgeSubjects(env.DB, ids);
     purged += ids.length;

@@ -19,7 +19,7 @@ import { nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { messagesSentBy, releaseHeldMessages, startAndSend } from "./chat.server";
-import { grantStatements } from "./credits.server";
+import { outboxStatement, settleWallet, walletLedger } from "./wallet.server";
 import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, tokenUseStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
@@ -306,7 +306,7 @@ export interface SignupInput {
 }
 
 /**
- * Creates a member: user, (disabled) profile, the brand's sign-up credits through the ledger, and
+ * Creates a member: user, (disabled) profile, the brand's sign-up credits (to their wallet, by the outbox), and
  * the activation token, all in one D1 batch; then mails the activation link in their language.
  * The form asks gender and whom they look for (the niche's answers preselected, or decided by the
  * gay niche); location is filled in later (/complete-signup).
@@ -367,7 +367,15 @@ export async function signup(
           db.insert(schema.notificationsDisabled).values({ userId: id, type, reason: "user" }),
         )),
   ].map((q) => toStatement(d1, q));
-  if (credits > 0) statements.push(...grantStatements(d1, id, credits, "signup"));
+  // The sign-up credits: an outbox row in the account's batch, applied to the new wallet just after (decision 189).
+  if (credits > 0)
+    statements.push(
+      outboxStatement(
+        d1,
+        { userId: id, kind: "apply", key: `signup:${id}`, delta: credits, reason: "signup", refId: null },
+        { afterChange: false },
+      ),
+    );
   try {
     await d1.batch(statements);
   } catch (e) {
@@ -375,6 +383,7 @@ export async function signup(
     if (String(e).includes("UNIQUE")) return { ok: false, error: "taken" };
     throw e;
   }
+  if (credits > 0) await settleWallet(env, id);
   await sendAccountMail(
     env,
     brand,
@@ -903,7 +912,7 @@ function stored(columns: Record<string, AnySQLiteColumn>): Record<string, AnySQL
 }
 
 /** Everything stored about a member (GDPR right of access), minus the password hash. */
-export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM">, userId: string) {
+export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB">, userId: string) {
   const db = getDb(env.DB);
   const s = schema;
   const { passwordHash: _secret, ...userColumns } = getTableColumns(s.users);
@@ -916,7 +925,6 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM">, userI
     likesReceived,
     blocks,
     conversations,
-    ledger,
     payments,
     notifications,
     discounts,
@@ -962,18 +970,6 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM">, userI
     db
       .select(
         stored({
-          a: s.creditLedger.delta,
-          b: s.creditLedger.reason,
-          c: s.creditLedger.refId,
-          d: s.creditLedger.createdAt,
-        }),
-      )
-      .from(s.creditLedger)
-      .where(eq(s.creditLedger.userId, userId))
-      .orderBy(s.creditLedger.id),
-    db
-      .select(
-        stored({
           a: s.payments.id,
           b: s.payments.packageId,
           c: s.payments.credits,
@@ -1009,6 +1005,13 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM">, userI
     gift_id: m.giftId,
     credits_charged: m.creditsCharged,
     created_at: m.createdAt,
+  }));
+  // The ledger lives in the member's wallet (decision 189), under the names it had in D1.
+  const ledger = (await walletLedger(env, userId, { oldestFirst: true })).map((r) => ({
+    delta: r.delta,
+    reason: r.reason,
+    ref_id: r.refId,
+    created_at: r.createdAt,
   }));
   return {
     exported_at: new Date().toISOString(),

@@ -4,44 +4,40 @@
  * charge goes through the ledger.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { getDb, schema, toStatement } from "../../db/client";
-import { debitStatement, ledgerStatement } from "./credits.server";
+import { getDb, schema } from "../../db/client";
+import { applyCredits, cancelCredits, type WalletEnv } from "./wallet.server";
 import { photoAccess, photoFacts } from "./photos.server";
 
 export type UnlockResult = "unlocked" | "already" | "credits" | "not_found";
 
 /**
  * A member pays `cost` credits (pricesFor(brand).photo) to see one private photo of another member,
- * once: the debit is guarded on "not unlocked yet" and on the photo being another visible member's
- * private photo the viewer would otherwise get blurred; the unlock row and the ledger row follow it
- * in the same batch (each only if the statement before changed a row). Premium members see it anyway.
+ * once: only another visible member's private photo the viewer would otherwise get blurred. The
+ * member's wallet charges it by the key photo:<viewer>:<photo> (decision 189), so racing or retried
+ * clicks pay once, then the unlock row is stored; a retry after a lost answer finds the charge made
+ * and stores the row. Premium members see it anyway.
  */
 export async function unlockPhoto(
-  d1: D1Database,
+  env: WalletEnv & { DB: D1Database },
   viewer: { id: string; paidUser: boolean },
   photoId: string,
   cost: number,
 ): Promise<UnlockResult> {
+  const d1 = env.DB;
   const facts = await photoFacts(d1, photoId, viewer);
   if (!facts || !facts.isPrivate || photoAccess(facts, viewer) === "none") return "not_found";
   if (photoAccess(facts, viewer) === "full") return "already";
-  const [debit] = await d1.batch([
-    debitStatement(d1, viewer.id, cost, {
-      sql: "NOT EXISTS (SELECT 1 FROM photo_unlocks WHERE user_id = ?1 AND photo_id = ?3) AND EXISTS (SELECT 1 FROM photos WHERE id = ?3 AND is_private = 1 AND user_id <> ?1)",
-      params: [photoId],
-    }),
-    // Guarded: the unlock row only if the debit above changed the balance (changes() = 1).
-    toStatement(
-      d1,
-      getDb(d1)
-        .insert(schema.photoUnlocks)
-        .select(sql`SELECT ${viewer.id}, ${photoId}, unixepoch() WHERE changes() = 1`),
-    ),
-    ledgerStatement(d1, { userId: viewer.id, delta: -cost, reason: "photo", refId: photoId }),
-  ]);
-  if (debit!.meta.changes === 1) return "unlocked";
-  const again = await photoFacts(d1, photoId, viewer);
-  return again?.unlocked ? "already" : "credits";
+  const key = `photo:${viewer.id}:${photoId}`;
+  const charged = await applyCredits(env, viewer.id, { key, delta: -cost, reason: "photo", refId: photoId });
+  if (!charged.ok) return "credits";
+  try {
+    await getDb(d1).insert(schema.photoUnlocks).values({ userId: viewer.id, photoId }).onConflictDoNothing();
+  } catch (e) {
+    // Not stored (the photo went meanwhile): not charged either.
+    await cancelCredits(env, viewer.id, key, "photo");
+    throw e;
+  }
+  return charged.applied ? "unlocked" : "already";
 }
 
 // ---------------------------------------------------------------------------------------------

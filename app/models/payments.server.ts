@@ -2,7 +2,9 @@
  * Money: checkout, the webhook, repeat orders and refunds (issue 8). The provider (Mollie or the
  * local sandbox, app/lib/payments/) is the only source of truth for a payment's status: the webhook
  * re-fetches the payment by id and applies the new status once, guarded on the previous status, in
- * one D1 batch with the credits, the ledger row and paid_user. The return page only reads.
+ * one D1 batch with paid_user and the wallet outbox row of its credits, which is then applied to the
+ * member's wallet once by its key (decision 189; retried by the queue and the cron until applied).
+ * The return page only reads.
  * Pure rules live in ./payment-rules.ts.
  */
 import { countEvent } from "~/lib/metrics.server";
@@ -21,7 +23,15 @@ import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
 import { and, desc, eq, getTableColumns, gte, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
-import { clawbackStatements, debitStatement, grantStatements, ledgerStatement } from "./credits.server";
+import {
+  handleWalletCheck,
+  outboxRow,
+  outboxStatement,
+  settleWallet,
+  walletBalance,
+  walletLedger,
+  type OutboxEnv,
+} from "./wallet.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
 import { logWarning } from "~/lib/log.server";
 import { auditAfterChange, type Actor } from "./admin/audit.server";
@@ -430,7 +440,8 @@ export const WEBHOOK_PATH = "/api/payments/webhook";
 
 /**
  * The statements that complete a payment, as one batch: the status change guarded on the previous
- * status, then (only if it changed a row) the credits with paid_user and the ledger row, then
+ * status, then (only if it changed a row) paid_user and the outbox row of the credits (wallet key
+ * payment:<id>; drainOutbox applies it), then
  * `extra` (e.g. the Offers work's discount redemption; each extra statement must guard itself with
  * `changes() = 1` or an equivalent condition, as it runs only after the ledger insert).
  */
@@ -449,12 +460,20 @@ export function completionStatements(
            mandate_id = COALESCE(?5, mandate_id), checkout_url = NULL WHERE id = ?1 AND status = ?2`,
       )
       .bind(row.id, row.status, now, paid.providerRef, paid.mandateId),
-    ...grantStatements(db, row.userId, row.credits, "purchase", {
-      refId: row.id,
-      afterChange: true,
-      premium: true,
-      now,
-    }),
+    // oxlint-disable-next-line no-restricted-properties -- guards: the first purchase makes the member premium only after the guarded status flip (changes() = 1); the outbox row follows on changes() = 1
+    db.prepare("UPDATE users SET paid_user = 1 WHERE id = ?1 AND changes() = 1").bind(row.userId),
+    outboxStatement(
+      db,
+      {
+        userId: row.userId,
+        kind: "apply",
+        key: `payment:${row.id}`,
+        delta: row.credits,
+        reason: "purchase",
+        refId: row.id,
+      },
+      { afterChange: true, now },
+    ),
     // The payment's once-per-member code is used up in the same transaction (a no-op without a code).
     redemptionStatement(db, row.id, now),
     ...extra,
@@ -502,6 +521,7 @@ export async function applyProviderPayment(
         extras?.(db, row),
       );
       changed = (await db.batch(stmts))[0]!.meta.changes;
+      if (changed === 1) await settleWallet(context.env, row.userId);
       if (changed === 1 && row.discountCodeId !== null) await logRefusedDiscount(db, row);
     } else {
       const r = await db
@@ -582,11 +602,9 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
         continue;
       }
       // A failed refund gives the credits back, unless the payment was charged back (the bank returned the money).
-      const [moved] = await db.batch([
-        move("paid"),
-        ...grantStatements(db, row.userId, mine.credits, "refund", { refId: row.id, afterChange: true }),
-      ]);
+      const [moved] = await db.batch([move("paid"), giveBackStatement(db, row.userId, mine.id, row.id)]);
       if (moved!.meta.changes === 0) await move("charged_back").run();
+      else await settleWallet(context.env, row.userId);
     }
   }
   const held = chargedBackCents(pp);
@@ -597,13 +615,10 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
   return null;
 }
 
-/** What the chargebacks of payment ?6 took from the balance and was not given back yet (ledger rows). */
-const CLAWED_BACK_SQL = `SELECT -COALESCE(SUM(delta), 0) FROM credit_ledger WHERE ref_id = ?6 AND reason IN ('chargeback', 'chargeback_reversed')`;
-
 /**
  * A chargeback the bank reversed: one batch, once (guarded charged_back → paid): the payment is paid
- * again and the credits its chargeback took are given back, exactly what the ledger says was taken
- * (so a purchase whose credits were spent gets back nothing), with their own ledger row.
+ * again and (outbox, kind reverse) the wallet gives back exactly what the payment's latest
+ * chargeback took (so a purchase whose credits were spent gets back nothing), with its own ledger row.
  */
 async function applyReversal(context: Ctx, row: PaymentRow): Promise<PaymentRow | null> {
   const db = context.env.DB;
@@ -616,22 +631,21 @@ async function applyReversal(context: Ctx, row: PaymentRow): Promise<PaymentRow 
          WHERE id = ?1 AND status = ?2`,
       )
       .bind(row.id, "charged_back", now),
-    // The ledger row first (only if the payment moved), then the balance by exactly its delta.
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: ledger row only when the payment flipped (changes() = 1), same batch
-      .prepare(
-        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
-         SELECT ?1, MAX(0, (${CLAWED_BACK_SQL.replaceAll("?6", "?2")})), 'chargeback_reversed', ?2, ?3 WHERE changes() = 1`,
-      )
-      .bind(row.userId, row.id, now),
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: balance moves by the new ledger row's delta only after it was inserted (changes() = 1), same batch
-      .prepare(
-        "UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1",
-      )
-      .bind(row.userId),
+    outboxStatement(
+      db,
+      {
+        userId: row.userId,
+        kind: "reverse",
+        key: `chargeback_reversed:${row.id}`,
+        delta: 0,
+        reason: "chargeback_reversed",
+        refId: row.id,
+      },
+      { afterChange: true, now },
+    ),
   ]);
   if (update!.meta.changes !== 1) return null;
+  await settleWallet(context.env, row.userId);
   return paymentWhere(db, eq(P.id, row.id));
 }
 
@@ -641,8 +655,9 @@ const UNREFUNDED_CREDITS_SQL = `SELECT p.credits - COALESCE((SELECT SUM(r.credit
 
 /**
  * A chargeback: the bank took the money back, so the purchase's credits go too. One batch, once:
- * the payment paid → charged_back (guarded), noting how many of its credits were already spent
- * (could not be taken back), then the ledger row and the balance, never below zero.
+ * the payment paid → charged_back (guarded) and the outbox row of the clawback (clamped: never below
+ * zero); applying it notes how many of the credits were already spent (could not be taken back).
+ * Key chargeback:<payment>:<n>, n counting the payment's chargebacks (one may follow a reversal).
  */
 async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): Promise<PaymentRow | null> {
   const db = context.env.DB;
@@ -651,19 +666,28 @@ async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): P
     db
       // oxlint-disable-next-line no-restricted-properties -- guards: paid → charged_back only from paid; clawback and ledger row in the same batch
       .prepare(
-        `UPDATE payments SET status = 'charged_back', charged_back_cents = ?3, updated_at = ?4,
-           chargeback_unrecovered_credits = MAX(0, (${UNREFUNDED_CREDITS_SQL.replaceAll("?6", "?1")})
-             - (SELECT u.credits FROM users u WHERE u.id = payments.user_id))
+        `UPDATE payments SET status = 'charged_back', charged_back_cents = ?3, updated_at = ?4
          WHERE id = ?1 AND status = ?2`,
       )
       .bind(row.id, "paid", charged.cents, now),
-    ...clawbackStatements(db, row.userId, { sql: UNREFUNDED_CREDITS_SQL }, "chargeback", {
-      refId: row.id,
-      now,
-      params: [row.id],
-    }),
+    outboxStatement(
+      db,
+      {
+        userId: row.userId,
+        kind: "apply",
+        key: {
+          sql: "SELECT 'chargeback:' || ?6 || ':' || (COUNT(*) + 1) FROM wallet_outbox WHERE ref_id = ?6 AND reason = 'chargeback'",
+        },
+        delta: { sql: `-(${UNREFUNDED_CREDITS_SQL})` },
+        reason: "chargeback",
+        refId: row.id,
+        clamp: true,
+      },
+      { afterChange: true, now },
+    ),
   ]);
   if (update!.meta.changes !== 1) return null;
+  await settleWallet(context.env, row.userId);
   return paymentWhere(db, eq(P.id, row.id));
 }
 
@@ -908,7 +932,7 @@ export async function refundQuote(
 ): Promise<RefundQuote> {
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!withinRefundDays(row.paidAt, brand.refundDays, nowS())) return { ok: false, reason: "days" };
-  const { existing, credits } = await unusedOfPurchase(context.env.DB, row);
+  const { existing, credits } = await unusedOfPurchase(context.env, row);
   if (existing) return { ok: false, reason: "exists" };
   const amountCents = refundCents(row.amountCents, row.credits, credits);
   if (credits < 1 || amountCents < 1) return { ok: false, reason: "used" };
@@ -916,29 +940,20 @@ export async function refundQuote(
 }
 
 /** Whether the payment has a live refund, and how many of its credits are unused (spent oldest purchase first). */
-async function unusedOfPurchase(d1: D1Database, row: PaymentRow): Promise<{ existing: boolean; credits: number }> {
-  const { refunds: R, creditLedger: L, users: U } = schema;
-  const q = getDb(d1);
-  const [existing, rows, balance] = await q.batch([
-    q
+async function unusedOfPurchase(env: OutboxEnv, row: PaymentRow): Promise<{ existing: boolean; credits: number }> {
+  const R = schema.refunds;
+  const [existing, ledger, credit] = await Promise.all([
+    getDb(env.DB)
       .select({ n: sql<number>`COUNT(*)` })
       .from(R)
       .where(and(eq(R.paymentId, row.id), notInArray(R.status, ["failed", "canceled"]))),
-    // Every grant from this purchase on, and every refund (negative, ref_id = the payment refunded).
-    q
-      .select({ id: L.id, ref_id: L.refId, delta: L.delta })
-      .from(L)
-      .where(
-        and(
-          eq(L.userId, row.userId),
-          sql`(${L.delta} > 0 OR ${L.reason} = 'refund')`,
-          sql`${L.id} >= (SELECT MIN(id) FROM credit_ledger WHERE user_id = ${row.userId} AND reason = 'purchase' AND ref_id = ${row.id})`,
-        ),
-      )
-      .orderBy(L.id),
-    q.select({ credits: U.credits }).from(U).where(eq(U.id, row.userId)),
+    // Every grant, and every refund (negative, ref_id = the payment refunded), from the wallet's ledger.
+    walletLedger(env, row.userId, { grantsOr: ["refund"], oldestFirst: true }),
+    walletBalance(env, row.userId),
   ]);
-  const credit = balance[0]?.credits ?? 0;
+  // From this purchase's own row on.
+  const first = ledger.findIndex((r) => r.reason === "purchase" && r.refId === row.id);
+  const rows = (first < 0 ? [] : ledger.slice(first)).map((r) => ({ ref_id: r.refId, delta: r.delta }));
   const own = rows.filter((r) => r.ref_id === row.id).reduce((s, r) => s + r.delta, 0);
   // Grants after this purchase, each net of its own refunds (refund rows carry the refunded payment's id).
   // A refund of an older purchase lowers that purchase, not these, so only refunds of newer ones count.
@@ -992,10 +1007,12 @@ export async function requestRefund(
 }
 
 /**
- * The one way a refund is made (the member's and the console's): the credits taken back (guarded:
- * the balance covers them and the payment has no live refund), their ledger row, the refund row and
- * `extra` (the console's audit row, which must guard itself on changes()) in one batch; then the
- * provider, once, with the refund's id as the Idempotency-Key. Refused by the provider, the credits return.
+ * The one way a refund is made (the member's and the console's): the refund row (guarded: the payment
+ * has no live refund), the outbox row taking its credits back (wallet key refund:<id>) and `extra`
+ * (the console's audit row, which must guard itself on changes()) in one batch; then the wallet takes
+ * the credits (refused when the balance no longer covers them: the refund fails, nothing is taken),
+ * then the provider, once, with the refund's id as the Idempotency-Key. Refused by the provider, or
+ * the wallet unreachable, the refund fails and the credits return (an outbox cancel, applied after the take).
  */
 async function makeRefund(
   context: Ctx,
@@ -1006,22 +1023,30 @@ async function makeRefund(
   const db = context.env.DB;
   const { id } = r;
   const now = nowS();
-  const [debit] = await db.batch([
-    debitStatement(db, row.userId, r.credits, {
-      sql: "NOT EXISTS (SELECT 1 FROM refunds WHERE payment_id = ?3 AND status NOT IN ('failed', 'canceled'))",
-      params: [row.id],
-    }),
-    ledgerStatement(db, { userId: row.userId, delta: -r.credits, reason: "refund", refId: row.id, now }),
+  const [inserted] = await db.batch([
     db
-      // oxlint-disable-next-line no-restricted-properties -- guards: refund row only when the debit moved a row (changes() = 1), same batch as its ledger row
+      // oxlint-disable-next-line no-restricted-properties -- guards: one live refund per payment (NOT EXISTS); the outbox row of its credits follows on changes() = 1, same batch
       .prepare(
         `INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7 WHERE changes() = 1`,
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7
+         WHERE NOT EXISTS (SELECT 1 FROM refunds WHERE payment_id = ?2 AND status NOT IN ('failed', 'canceled'))`,
       )
       .bind(id, row.id, row.userId, r.credits, r.amountCents, row.currency, now),
+    outboxStatement(
+      db,
+      { userId: row.userId, kind: "apply", key: refundKey(id), delta: -r.credits, reason: "refund", refId: row.id },
+      { afterChange: true, now },
+    ),
     ...extra,
   ]);
-  if (debit!.meta.changes !== 1) return { ok: false, reason: "exists" };
+  if (inserted!.meta.changes !== 1) return { ok: false, reason: "exists" };
+  await settleWallet(context.env, row.userId);
+  const taken = await outboxRow(context.env, row.userId, refundKey(id));
+  if (!taken?.appliedAt || taken.refused) {
+    // Not taken (the balance no longer covers it) or not known to be: no money goes back.
+    await failRefund(context.env, { id, userId: row.userId, paymentId: row.id, credits: r.credits }, "queued");
+    return { ok: false, reason: taken?.refused ? "used" : "provider" };
+  }
   try {
     const refund = await paymentProvider(context).createRefund({
       paymentId: row.providerRef ?? "",
@@ -1050,7 +1075,7 @@ async function makeRefund(
       return { ok: true, refundId: id };
     }
     console.error("payments: refund refused", e.status, e.title, e.message);
-    await failRefund(db, { id, userId: row.userId, paymentId: row.id, credits: r.credits }, "queued");
+    await failRefund(context.env, { id, userId: row.userId, paymentId: row.id, credits: r.credits }, "queued");
     return { ok: false, reason: "provider" };
   }
 }
@@ -1090,11 +1115,12 @@ export async function operatorRefund(
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!Number.isInteger(o.amountCents) || o.amountCents < 1 || o.amountCents > row.amountCents)
     return { ok: false, reason: "amount" };
-  const { existing, credits: unused } = await unusedOfPurchase(db, row);
+  const { existing, credits: unused } = await unusedOfPurchase(context.env, row);
   if (existing) return (await same()) ?? { ok: false, reason: "exists" };
   if (!o.override) {
     const quote = await refundQuote(context, brand, row);
-    if (!quote.ok) return quote;
+    // The same click's refund made meanwhile (a double-submitted form) is that click's answer.
+    if (!quote.ok) return quote.reason === "exists" ? ((await same()) ?? quote) : quote;
     if (o.amountCents > quote.amountCents) return { ok: false, reason: "amount" };
   }
   const credits = creditsForRefund(o.amountCents, row.amountCents, row.credits, unused);
@@ -1113,17 +1139,30 @@ export async function operatorRefund(
   return { ok: true, refundId: result.refundId, credits, amountCents: o.amountCents, again: false };
 }
 
-/** The money did not go back, so the credits do: the refund row fails (guarded), the ledger records the return. */
+/** The money did not go back, so the credits do: the refund row fails (guarded), the wallet gives back what it took. */
 async function failRefund(
-  db: D1Database,
+  env: OutboxEnv & Pick<Ctx["env"], "PAYMENT_CHECKS">,
   r: { id: string; userId: string; paymentId: string; credits: number },
   from: RefundStatus,
 ) {
-  await db.batch([
-    // oxlint-disable-next-line no-restricted-properties -- guards: → failed only from the status given; credits and ledger row come back in the same batch on changes() = 1
+  const db = env.DB;
+  const [failed] = await db.batch([
+    // oxlint-disable-next-line no-restricted-properties -- guards: → failed only from the status given; the outbox row giving the credits back follows on changes() = 1
     db.prepare("UPDATE refunds SET status = 'failed' WHERE id = ?1 AND status = ?2").bind(r.id, from),
-    ...grantStatements(db, r.userId, r.credits, "refund", { refId: r.paymentId, afterChange: true }),
+    giveBackStatement(db, r.userId, r.id, r.paymentId),
   ]);
+  if (failed!.meta.changes === 1) await settleWallet(env, r.userId);
+}
+
+const refundKey = (refundId: string) => `refund:${refundId}`;
+
+/** The outbox row giving back what refund `refundId` took (on changes() = 1 of the statement before). */
+function giveBackStatement(db: D1Database, userId: string, refundId: string, paymentId: string) {
+  return outboxStatement(
+    db,
+    { userId, kind: "cancel", key: refundKey(refundId), delta: 0, reason: "refund", refId: paymentId },
+    { afterChange: true },
+  );
 }
 
 // ─── Unknown outcomes: the queued re-check ───
@@ -1154,6 +1193,10 @@ export async function recheck(
 ): Promise<"found" | "missing" | "settled"> {
   const ctx = context as Ctx;
   const db = context.env.DB;
+  if (check.kind === "wallet" || check.kind === "wallet-migrate") {
+    await handleWalletCheck(context.env, check);
+    return "settled";
+  }
   const provider = paymentProvider(ctx);
   if (check.kind === "payment") {
     const row = await paymentWhere(db, eq(P.id, check.paymentId));
@@ -1193,7 +1236,7 @@ export async function recheck(
     await applyProviderPayment(ctx, pp);
     return "found";
   }
-  await failRefund(db, refund, "checking");
+  await failRefund(context.env, refund, "checking");
   return "missing";
 }
 

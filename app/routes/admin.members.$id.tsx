@@ -29,7 +29,7 @@ export const area: OperatorArea = "members";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context, area);
-  const account = await memberAccount(context.env.DB, (params.id ?? "").slice(0, 100));
+  const account = await memberAccount(context.env, (params.id ?? "").slice(0, 100));
   if (!account) throw new Response("There is no member with this id.", { status: 404 });
   const done = new URL(request.url).searchParams.get("done");
   return {

@@ -19,7 +19,7 @@ import { money, statusBadge } from "~/components/admin/money";
 export const area: OperatorArea = "payments";
 
 async function load(context: LoaderFunctionArgs["context"], id: string) {
-  const detail = await paymentDetail(context.env.DB, id);
+  const detail = await paymentDetail(context.env, id);
   if (!detail) throw new Response("No such payment.", { status: 404 });
   const brand = (await brandsById(context.env)).get(detail.row.brandId);
   if (!brand) throw new Response("The payment's brand is gone.", { status: 404 });

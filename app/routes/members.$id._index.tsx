@@ -67,7 +67,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   else if (input.intent === "unblock") await unblock(context.env, member.id, targetId);
   else if (input.intent === "unlock") {
     const { brand } = await pageContext(request, context, "members");
-    const result = await unlockPhoto(d1, member, input.photoId, pricesFor(brand, null).photo);
+    const result = await unlockPhoto(context.env, member, input.photoId, pricesFor(brand, null).photo);
     if (result === "not_found") throw new Response("Not found", { status: 404 });
     // Too few credits: offer the checkout, with the active discount when there is one.
     if (result === "credits")

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { ledgerOf } from "./wallet-support";
 import { get } from "./fixtures";
 import { cookiesOf, lastMailTo, mailedToken, pageText, send, signupForm, uniqueEmail } from "./accounts-helpers";
 import { clockStopped } from "./clock";
@@ -35,9 +36,9 @@ describe("sign-up", () => {
       signup_message: "Hi!",
       name: form.name,
     });
-    const ledger = await env.DB.prepare("SELECT delta, reason FROM credit_ledger WHERE user_id = ?1")
-      .bind(user!.id)
-      .all();
+    const ledger = {
+      results: (await ledgerOf(String(user!.id))).map((r) => ({ delta: r.delta, reason: r.reason })),
+    };
     expect(ledger.results).toEqual([{ delta: 5, reason: "signup" }]);
     expect(String(user!.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/);
     const me = await get("/api/user.php", { host: "de.localhost", cookie: cookiesOf(res) });
@@ -61,9 +62,7 @@ describe("sign-up", () => {
         .bind(form.email)
         .first<{ id: string; credits: number }>();
       expect(row!.credits).toBe(0);
-      const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1")
-        .bind(row!.id)
-        .first<{ n: number }>();
+      const ledger = { n: (await ledgerOf(row!.id)).length };
       expect(ledger!.n).toBe(0);
     } finally {
       await setCredits(before ?? 0);

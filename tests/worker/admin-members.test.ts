@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { flushAll, ledgerOf } from "./wallet-support";
 import { MEMBERS_PAGE, searchMembers } from "../../app/models/admin/members.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
@@ -11,7 +12,9 @@ import { auditRows, createOperator, operatorCookie } from "./admin-support";
 const asRole = async (role: "admin" | "support" | "moderator" | "finance") =>
   operatorCookie((await createOperator(role)).id);
 
-const user = (id: string) =>
+const user = async (id: string) =>
+  // users.credits is the wallet's copy (decision 189): flushed before it is read.
+  (await flushAll(id)) ??
   env.DB.prepare("SELECT credits, email, status, deleted_at, directdebit_blocked FROM users WHERE id = ?1")
     .bind(id)
     .first<{
@@ -21,11 +24,8 @@ const user = (id: string) =>
       deleted_at: number | null;
       directdebit_blocked: number;
     }>();
-const ledger = (id: string) =>
-  env.DB.prepare("SELECT delta, reason, ref_id FROM credit_ledger WHERE user_id = ?1 ORDER BY id")
-    .bind(id)
-    .all<{ delta: number; reason: string; ref_id: string | null }>()
-    .then((r) => r.results);
+const ledger = async (id: string) =>
+  (await ledgerOf(id)).map((r) => ({ delta: r.delta, reason: r.reason, ref_id: r.ref_id }));
 const mailsTo = (to: string) =>
   env.DB.prepare('SELECT subject FROM mail_outbox WHERE "to" = ?1')
     .bind(to)

@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ledgerOf as walletRows, spendViaWallet } from "./wallet-support";
 import { VAT_RATES_BP, vatOf } from "../../app/models/payment-rules";
 import { createMember } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
@@ -40,11 +41,8 @@ const refundsOf = (paymentId: string) =>
     .bind(paymentId)
     .all<{ id: string; credits: number; amount_cents: number; status: string }>()
     .then((r) => r.results);
-const ledgerOf = (userId: string) =>
-  env.DB.prepare("SELECT delta, reason, ref_id FROM credit_ledger WHERE user_id = ?1 ORDER BY id")
-    .bind(userId)
-    .all<{ delta: number; reason: string; ref_id: string | null }>()
-    .then((r) => r.results);
+const ledgerOf = async (userId: string) =>
+  (await walletRows(userId)).map((r) => ({ delta: r.delta, reason: r.reason, ref_id: r.ref_id }));
 
 describe("who opens the payments", () => {
   it("finance and admin see the list and a payment; support and moderator get 403 and change nothing", async () => {
@@ -152,12 +150,7 @@ describe("a refund from the console", () => {
     await env.DB.prepare("UPDATE payments SET paid_at = paid_at - 400 * 86400 WHERE id = ?1").bind(paymentId).run();
     // The member spent all but 3 of their credits (as the chat would: balance and ledger together).
     const spent = (await userRow(m.id))!.credits - 3;
-    await env.DB.batch([
-      env.DB.prepare("UPDATE users SET credits = credits - ?2 WHERE id = ?1").bind(m.id, spent),
-      env.DB.prepare(
-        "INSERT INTO credit_ledger (user_id, delta, reason, created_at) VALUES (?1, ?2, 'message', unixepoch())",
-      ).bind(m.id, -spent),
-    ]);
+    expect(await spendViaWallet(m.id, spent, "message")).toBe(true);
     await expectLedgerExplains(m.id);
     const plain = await post(
       `/admin/payments/${paymentId}`,

@@ -5,6 +5,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ledgerOf } from "./wallet-support";
 import { DIRECT_DEBIT_METHOD } from "../../app/models/directdebit.server";
 import {
   DIRECT_DEBIT_DETAILS,
@@ -111,11 +112,7 @@ describe("direct debit with the time bonus", () => {
     expect(await paymentRow(paymentId)).toMatchObject({ status: "paid", amount_cents: 1496 });
     expect(await redemptions(m.id)).toEqual([{ code: "TIMEBONUS25", payment_id: paymentId }]);
     expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
-    expect(
-      await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1 AND reason = 'purchase'")
-        .bind(m.id)
-        .first("n"),
-    ).toBe(1);
+    expect((await ledgerOf(m.id, (r) => r.reason === "purchase")).length).toBe(1);
     await expectLedgerExplains(m.id);
     // Paid now: full prices from here on.
     expect(await page(m.cookie, "?package=p1")).not.toContain("price-was");

@@ -1,6 +1,7 @@
 /** Unlocking a private photo for photo_credits: charged once, then full size for that member only. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { flushedCredits, ledgerOf } from "./wallet-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { photoKey } from "../../app/models/photos.server";
 
@@ -18,12 +19,14 @@ async function privatePhoto(ownerId: string, isPrivate = true) {
 const photo = async (id: string, cookie?: string) => await (await get(`/photos/${id}/full`, { cookie })).text();
 const unlock = (ownerId: string, photoId: string, cookie: string) =>
   post(`/members/${ownerId}`, { intent: "unlock", photoId }, { cookie });
-const balance = async (id: string) =>
-  (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
-const ledger = (id: string) =>
-  env.DB.prepare("SELECT delta, reason, ref_id FROM credit_ledger WHERE user_id = ?1 AND reason = 'photo'")
-    .bind(id)
-    .all();
+const balance = async (id: string) => flushedCredits(id);
+const ledger = async (id: string) => ({
+  results: (await ledgerOf(id, (r) => r.reason === "photo")).map((r) => ({
+    delta: r.delta,
+    reason: r.reason,
+    ref_id: r.ref_id,
+  })),
+});
 
 describe("unlocking a private photo", () => {
   it("asks before spending: the profile offers the unlock for photo_credits with a confirmation", async () => {

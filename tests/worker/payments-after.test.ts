@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
+import { ledgerOf, spendViaWallet } from "./wallet-support";
 import {
   choose,
   expectLedgerExplains,
@@ -20,11 +20,7 @@ import {
 } from "./payments-helpers";
 
 async function spend(userId: string, credits: number) {
-  const [d] = await env.DB.batch([
-    debitStatement(env.DB, userId, credits),
-    ledgerStatement(env.DB, { userId, delta: -credits, reason: "photo" }),
-  ]);
-  expect(d!.meta.changes).toBe(1);
+  expect(await spendViaWallet(userId, credits, "photo")).toBe(true);
 }
 
 async function bought(pkg = "p1") {
@@ -47,12 +43,7 @@ async function refundOf(paymentId: string) {
 }
 
 async function ledger(userId: string, reason: string) {
-  const { results } = await env.DB.prepare(
-    "SELECT delta, ref_id FROM credit_ledger WHERE user_id = ?1 AND reason = ?2 ORDER BY id",
-  )
-    .bind(userId, reason)
-    .all();
-  return results;
+  return (await ledgerOf(userId, (r) => r.reason === reason)).map((r) => ({ delta: r.delta, ref_id: r.ref_id }));
 }
 
 /** The sandbox plays the bank: a refund arrives or fails (then it calls the webhook, as Mollie does). */

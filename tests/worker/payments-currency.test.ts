@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
+import { spendViaWallet } from "./wallet-support";
 import { get, post } from "./fixtures";
 import { choose, expectLedgerExplains, member, paymentRow, userRow, webhook, clickKey } from "./payments-helpers";
 
@@ -141,10 +141,7 @@ describe("buying in SEK", () => {
     const m = await memberOn(SE, "SE");
     const p = await pay(m, "p1", "swish");
     await choose(p.providerId, "paid");
-    await env.DB.batch([
-      debitStatement(env.DB, m.id, 20),
-      ledgerStatement(env.DB, { userId: m.id, delta: -20, reason: "photo" }),
-    ]);
+    expect(await spendViaWallet(m.id, 20, "photo")).toBe(true);
     const res = await post(`/transactions/${p.paymentId}`, { intent: "refund" }, { host: SE, cookie: m.cookie });
     expect(res.status).toBe(200);
     const refund = await env.DB.prepare(

@@ -1,5 +1,6 @@
 /** Helpers for the payment worker tests: buy through the sandbox as a browser would. */
 import { env, SELF } from "cloudflare:test";
+import { flushAll, flushedCredits, ledgerOf } from "./wallet-support";
 import { expect } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 
@@ -79,19 +80,19 @@ export async function paymentRow(id: string) {
 }
 
 export async function userRow(id: string) {
+  // users.credits is the wallet's copy (decision 189): written before it is read.
+  await flushAll(id);
   return env.DB.prepare("SELECT credits, paid_user FROM users WHERE id = ?1")
     .bind(id)
     .first<{ credits: number; paid_user: number }>();
 }
 
-/** The ledger explains the balance: the sum of its rows equals users.credits. */
+/** The ledger explains the balance: the sum of its rows (the wallet's) equals users.credits (the wallet's copy, flushed). */
 export async function expectLedgerExplains(userId: string) {
-  const r = await env.DB.prepare(
-    "SELECT u.credits AS balance, (SELECT COALESCE(SUM(delta), 0) FROM credit_ledger WHERE user_id = u.id) AS ledger FROM users u WHERE u.id = ?1",
-  )
-    .bind(userId)
-    .first<{ balance: number; ledger: number }>();
-  expect(r!.ledger).toBe(r!.balance);
+  const balance = await flushedCredits(userId);
+  const ledger = (await ledgerOf(userId)).reduce((s, r) => s + r.delta, 0);
+  expect(ledger).toBe(balance);
 }
 
 export { get, post };
+export { ledgerOf, flushAll, flushedCredits } from "./wallet-support";

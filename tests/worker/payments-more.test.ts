@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
+import { spendViaWallet } from "./wallet-support";
 import {
   choose,
   expectLedgerExplains,
@@ -13,13 +13,9 @@ import {
   clickKey,
 } from "./payments-helpers";
 
-/** Spends credits the way the chat does: a guarded debit and its ledger row in one batch. */
-async function spendCredits(db: D1Database, userId: string, cost: number, reason: "photo") {
-  const [debit] = await db.batch([
-    debitStatement(db, userId, cost),
-    ledgerStatement(db, { userId, delta: -cost, reason }),
-  ]);
-  return debit!.meta.changes === 1;
+/** Spends credits the way the chat does: through the member's wallet (decision 189). */
+async function spendCredits(_db: D1Database, userId: string, cost: number, reason: "photo") {
+  return spendViaWallet(userId, cost, reason);
 }
 
 async function buy(cookie: string, pkg: string, method: string, outcome = "paid") {

@@ -5,6 +5,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ledgerOf, spendViaWallet } from "./wallet-support";
 import { SandboxProvider } from "../../app/lib/payments/sandbox.server";
 import { recheck } from "../../app/models/payments.server";
 import type { AppLoadContext } from "@remix-run/cloudflare";
@@ -41,9 +42,12 @@ describe("the sandbox behaves like Mollie", () => {
     await webhook(p.providerId);
     await post(`/sandbox/${p.providerId}`, { outcome: "reverse" });
     expect((await userRow(m.id))!.credits).toBe(60);
-    const ledger = await env.DB.prepare("SELECT reason, delta FROM credit_ledger WHERE ref_id = ?1 ORDER BY id")
-      .bind(p.paymentId)
-      .all();
+    const ledger = {
+      results: (await ledgerOf(m.id, (r) => r.ref_id === p.paymentId)).map((r) => ({
+        reason: r.reason,
+        delta: r.delta,
+      })),
+    };
     expect(ledger.results).toEqual([
       { reason: "purchase", delta: 60 },
       { reason: "chargeback", delta: -60 },
@@ -56,10 +60,7 @@ describe("the sandbox behaves like Mollie", () => {
     const m = await member();
     const p = await startPayment(m.cookie, "p1", "ideal");
     await choose(p.providerId, "paid");
-    await env.DB.batch([
-      env.DB.prepare("UPDATE users SET credits = credits - 50 WHERE id = ?1").bind(m.id),
-      env.DB.prepare("INSERT INTO credit_ledger (user_id, delta, reason) VALUES (?1, -50, 'message')").bind(m.id),
-    ]);
+    expect(await spendViaWallet(m.id, 50, "message")).toBe(true);
     await post(`/sandbox/${p.providerId}`, { outcome: "chargeback" });
     expect((await userRow(m.id))!.credits).toBe(0);
     await post(`/sandbox/${p.providerId}`, { outcome: "reverse" });

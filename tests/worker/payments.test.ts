@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ledgerOf } from "./wallet-support";
 import {
   choose,
   expectLedgerExplains,
@@ -56,9 +57,7 @@ describe("checkout through the sandbox", () => {
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
     for (let i = 0; i < 3; i++) expect((await webhook(providerId)).status).toBe(200);
     expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE ref_id = ?1")
-      .bind(paymentId)
-      .first<{ n: number }>();
+    const ledger = { n: (await ledgerOf(m.id, (r) => r.ref_id === paymentId)).length };
     expect(ledger!.n).toBe(1);
     await expectLedgerExplains(m.id);
   });

@@ -1,14 +1,30 @@
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   applyCredits,
   cancelCredits,
+  drainOutbox,
   flushWallet,
+  handleWalletCheck,
+  migrateWalletsPage,
+  outboxRow,
   walletBalance,
   walletLedger,
   walletSummary,
 } from "../../app/models/wallet.server";
-import { createMember } from "./fixtures";
+import type { PaymentCheck } from "../../app/models/payment-rules";
+import { hubStub } from "../../app/chat/stubs";
+import { createMember, get, post, sessionCookie } from "./fixtures";
+import {
+  expectLedgerExplains,
+  member,
+  paymentRow,
+  setProviderStatus,
+  startPayment,
+  userRow,
+  webhook,
+} from "./payments-helpers";
+import { ledgerOf } from "./wallet-support";
 
 const d1Credits = async (id: string) =>
   (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
@@ -129,5 +145,149 @@ describe("the member's wallet (MemberHub, decision 189)", () => {
     await expect(applyCredits(env, m.id, { key: "", delta: 1, reason: "adjustment" })).rejects.toThrow();
     await expect(applyCredits(env, m.id, { key: "k", delta: 1.5, reason: "adjustment" })).rejects.toThrow();
     expect(await walletBalance(env, m.id)).toBe(3);
+  });
+});
+
+describe("the outbox: a D1 change and a wallet change, both exactly once", () => {
+  it("a payment completed while the member's wallet is unreachable is credited once when it comes back", async () => {
+    const m = await member({ credits: 0 });
+    const { providerId, paymentId } = await startPayment(m.cookie);
+    await setProviderStatus(providerId, "paid", { paidAt: new Date().toISOString() });
+    // The wallet fails the webhook's call (as if the object were unreachable).
+    await hubStub(env, m.id).walletFailNext(1);
+    expect((await webhook(providerId)).status).toBe(200);
+    expect((await paymentRow(paymentId))!.status).toBe("paid");
+    const pending = await outboxRow(env, m.id, `payment:${paymentId}`);
+    expect(pending).toMatchObject({ appliedAt: null, delta: 60, reason: "purchase" });
+    expect(await walletBalance(env, m.id)).toBe(0);
+    // Replays of the webhook do not complete the payment again (the guarded status change) ...
+    await Promise.all(Array.from({ length: 3 }, () => webhook(providerId)));
+    // ... and the retry (the queue, the hourly cron) applies the row: once, however often it runs.
+    await Promise.all([drainOutbox(env, { userId: m.id }), drainOutbox(env, { userId: m.id }), drainOutbox(env)]);
+    await drainOutbox(env, { userId: m.id });
+    expect(await walletBalance(env, m.id)).toBe(60);
+    expect(await ledgerOf(m.id, (r) => r.ref_id === paymentId)).toHaveLength(1);
+    expect(await outboxRow(env, m.id, `payment:${paymentId}`)).toMatchObject({ result: 60, refused: false });
+    expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
+    await expectLedgerExplains(m.id);
+  });
+
+  it("a refund asked while the member's wallet cannot be reached changes nothing: no live refund, no credits taken", async () => {
+    const m = await member({ credits: 0 });
+    const { providerId, paymentId } = await startPayment(m.cookie);
+    await setProviderStatus(providerId, "paid", { paidAt: new Date().toISOString() });
+    await webhook(providerId);
+    expect(await walletBalance(env, m.id)).toBe(60);
+    await hubStub(env, m.id).walletFailNext(2);
+    await post(`/transactions/${paymentId}`, { intent: "refund" }, { cookie: m.cookie });
+    await drainOutbox(env, { userId: m.id });
+    const refunds = await env.DB.prepare("SELECT status FROM refunds WHERE payment_id = ?1").bind(paymentId).all();
+    expect(refunds.results.filter((r) => r.status !== "failed")).toEqual([]);
+    expect(await walletBalance(env, m.id)).toBe(60);
+    await expectLedgerExplains(m.id);
+  });
+});
+
+describe("what the member sees of their balance", () => {
+  it("the header shows the wallet's balance right after a chat spend, before D1's copy is written", async () => {
+    const m = await createMember({ paidUser: true, credits: 5 });
+    const cookie = await sessionCookie(m.id);
+    expect(await (await get("/members", { cookie })).text()).toContain("5 credits left");
+    await applyCredits(env, m.id, { key: "message:header:1", delta: -2, reason: "message" });
+    // D1's copy of a chat spend is coalesced (written by the wallet's alarm) ...
+    expect(await d1Credits(m.id)).toBe(5);
+    // ... but the page reads the wallet.
+    expect(await (await get("/members", { cookie })).text()).toContain("3 credits left");
+  });
+});
+
+describe("the D1 copy of the balance", () => {
+  it("100 chat spends write no copy on their path; the alarm writes the latest balance once", async () => {
+    const m = await createMember({ credits: 100 });
+    await flushWallet(env, m.id);
+    for (let i = 0; i < 100; i++)
+      expect((await applyCredits(env, m.id, { key: `message:copy:${i}`, delta: -1, reason: "message" })).ok).toBe(true);
+    expect(await d1Credits(m.id)).toBe(100);
+    expect(await runDurableObjectAlarm(hubStub(env, m.id))).toBe(true);
+    expect(await d1Credits(m.id)).toBe(0);
+    // Nothing left to copy: no alarm is set any more.
+    expect(await runDurableObjectAlarm(hubStub(env, m.id))).toBe(false);
+  });
+});
+
+describe("the migration of balances and ledgers into the wallets", () => {
+  const runAll = async (limit?: number) => {
+    let after: string | null = "";
+    let pages = 0;
+    while (after !== null) {
+      after = (await migrateWalletsPage(env, after, limit)).next;
+      pages += 1;
+    }
+    return pages;
+  };
+  const seeded = async (credits: number) => {
+    const m = await createMember({ credits: 0 });
+    await env.DB.batch([
+      env.DB.prepare("UPDATE users SET credits = ?2, wallet_at = NULL WHERE id = ?1").bind(m.id, credits),
+      env.DB.prepare(
+        "INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) VALUES (?1, ?2, 'purchase', 'old-pay', 100)",
+      ).bind(m.id, credits),
+    ]);
+    return m;
+  };
+  const pendingOf = async (ids: string[]) =>
+    (await env.DB.prepare(
+      `SELECT COUNT(*) AS n FROM users WHERE wallet_at IS NULL AND id IN (${ids.map(() => "?").join(", ")})`,
+    )
+      .bind(...ids)
+      .first<{ n: number }>())!.n;
+
+  it("interrupted half-way and run again, with a member spending in between: every balance and ledger moved once", async () => {
+    const members = await Promise.all([10, 20, 30, 40].map(seeded));
+    const ids = members.map((m) => m.id);
+    // One page of two, then the run stops (a Worker evicted, a queue message lost).
+    await migrateWalletsPage(env, "", 2);
+    expect(await pendingOf(ids)).toBeGreaterThan(0);
+    // Meanwhile a member not yet migrated spends: their wallet imports on that first touch.
+    const last = members[3]!;
+    expect(await applyCredits(env, last.id, { key: "message:mig:1", delta: -5, reason: "message" })).toMatchObject({
+      ok: true,
+      balance: 35,
+    });
+    await runAll(2);
+    expect(await pendingOf(ids)).toBe(0);
+    for (const [i, m] of members.entries()) {
+      const rows = await ledgerOf(m.id);
+      const want = (i + 1) * 10 - (m === last ? 5 : 0);
+      expect(await walletBalance(env, m.id)).toBe(want);
+      expect(rows.filter((r) => r.ref_id === "old-pay")).toHaveLength(1);
+      expect(rows.reduce((s, r) => s + r.delta, 0)).toBe(want);
+    }
+  });
+
+  it("run twice (even with every member marked pending again): nothing is imported twice", async () => {
+    const members = await Promise.all([7, 8].map(seeded));
+    const ids = members.map((m) => m.id);
+    await runAll();
+    await env.DB.prepare(`UPDATE users SET wallet_at = NULL WHERE id IN (?1, ?2)`).bind(ids[0], ids[1]).run();
+    await runAll();
+    expect(await pendingOf(ids)).toBe(0);
+    for (const [i, m] of members.entries()) {
+      expect(await walletBalance(env, m.id)).toBe(7 + i);
+      expect(await ledgerOf(m.id)).toHaveLength(1);
+    }
+  });
+
+  it("through the queue: a wallet-migrate message moves a page and queues the next", async () => {
+    const m = await seeded(9);
+    const sent: unknown[] = [];
+    const queue = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue<PaymentCheck>;
+    await handleWalletCheck({ ...env, PAYMENT_CHECKS: queue }, { kind: "wallet-migrate" });
+    for (let i = 0; i < 1000 && sent.length; i++) {
+      const next = sent.shift() as { kind: "wallet-migrate"; after?: string };
+      await handleWalletCheck({ ...env, PAYMENT_CHECKS: queue }, next);
+    }
+    expect(await pendingOf([m.id])).toBe(0);
+    expect(await walletBalance(env, m.id)).toBe(9);
   });
 });

@@ -5,7 +5,7 @@
  * debit), and each action's audit row goes into that model's batch.
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, toStatement, type Db } from "../../../db/client";
+import { getDb, schema, type Db } from "../../../db/client";
 import { nowS } from "~/lib/dates";
 import { NOTIFICATION_TYPES } from "~/lib/constants";
 import {
@@ -17,7 +17,8 @@ import {
   type AccountHolder,
 } from "../accounts.server";
 import { getBrandById, type BrandWithCompany } from "../brand.server";
-import { adjustmentStatements } from "../credits.server";
+import { applyCredits, walletLedger, walletSummary } from "../wallet.server";
+import { randomId } from "~/lib/password";
 import { unblockStatement } from "../directdebit.server";
 import { endAllSessions } from "../session.server";
 import { auditAfterChange, auditStatement, type Actor, type AuditEntry } from "./audit.server";
@@ -179,135 +180,120 @@ function paged<R extends Omit<MemberHit, "via">, M extends string>(
 
 export const LEDGER_ROWS = 100;
 
-/** Everything support sees of one member, in one round trip; null if there is no such member. */
-export async function memberAccount(d1: D1Database, id: string, now = nowS()) {
-  const db = getDb(d1);
+/**
+ * Everything support sees of one member, in one D1 round trip and one to their wallet (the balance
+ * and the ledger live there, decision 189); null if there is no such member.
+ */
+export async function memberAccount(env: Pick<ConsoleEnv, "DB" | "MEMBER_HUB">, id: string, now = nowS()) {
+  const db = getDb(env.DB);
   const s = schema;
-  const [
-    [user],
-    ledger,
-    [ledgerSum],
-    payments,
-    refunds,
-    sessions,
-    devices,
-    disabled,
-    decisions,
-    cases,
-    pendingMail,
-    audit,
-  ] = await db.batch([
-    db
-      .select({
-        user: s.users,
-        // Aliased: a batch's rows are keyed by column name, and users has a "status" too.
-        name: sql<string | null>`${s.profiles.name}`.as("profile_name"),
-        profileStatus: sql<"active" | "disabled" | "suspended" | null>`${s.profiles.status}`.as("profile_status"),
-        country: sql<string | null>`${s.profiles.country}`.as("profile_country"),
-        city: sql<string | null>`${s.profiles.city}`.as("profile_city"),
-        brandName: sql<string>`${s.brands.name}`.as("brand_name"),
-        brandDomain: s.brands.domain,
-      })
-      .from(s.users)
-      .leftJoin(s.profiles, eq(s.profiles.userId, s.users.id))
-      .innerJoin(s.brands, eq(s.brands.id, s.users.brandId))
-      .where(eq(s.users.id, id)),
-    db
-      .select()
-      .from(s.creditLedger)
-      .where(eq(s.creditLedger.userId, id))
-      .orderBy(desc(s.creditLedger.id))
-      .limit(LEDGER_ROWS),
-    db
-      .select({ sum: sql<number>`COALESCE(SUM(${s.creditLedger.delta}), 0)`, n: sql<number>`COUNT(*)` })
-      .from(s.creditLedger)
-      .where(eq(s.creditLedger.userId, id)),
-    db
-      .select({
-        id: s.payments.id,
-        provider: s.payments.provider,
-        providerRef: s.payments.providerRef,
-        status: s.payments.status,
-        amountCents: s.payments.amountCents,
-        currency: s.payments.currency,
-        method: s.payments.method,
-        credits: s.payments.credits,
-        createdAt: s.payments.createdAt,
-        paidAt: s.payments.paidAt,
-      })
-      .from(s.payments)
-      .where(eq(s.payments.userId, id))
-      .orderBy(desc(s.payments.createdAt))
-      .limit(50),
-    db
-      .select({
-        paymentId: s.refunds.paymentId,
-        amountCents: s.refunds.amountCents,
-        currency: s.refunds.currency,
-        credits: s.refunds.credits,
-        status: s.refunds.status,
-        createdAt: s.refunds.createdAt,
-      })
-      .from(s.refunds)
-      .where(eq(s.refunds.userId, id))
-      .orderBy(desc(s.refunds.createdAt))
-      .limit(50),
-    db
-      .select({ createdAt: s.sessions.createdAt, expiresAt: s.sessions.expiresAt, userAgent: s.sessions.userAgent })
-      .from(s.sessions)
-      .where(and(eq(s.sessions.userId, id), gt(s.sessions.expiresAt, now)))
-      .orderBy(desc(s.sessions.createdAt)),
-    db
-      .select({ endpoint: s.pushSubscriptions.endpoint, createdAt: s.pushSubscriptions.createdAt })
-      .from(s.pushSubscriptions)
-      .where(eq(s.pushSubscriptions.userId, id)),
-    db
-      .select({ type: s.notificationsDisabled.type, reason: s.notificationsDisabled.reason })
-      .from(s.notificationsDisabled)
-      .where(eq(s.notificationsDisabled.userId, id)),
-    db
-      .select({
-        id: s.decisions.id,
-        action: s.decisions.action,
-        rule: s.decisions.rule,
-        facts: s.decisions.facts,
-        endsAt: s.decisions.endsAt,
-        createdAt: s.decisions.createdAt,
-      })
-      .from(s.decisions)
-      .where(eq(s.decisions.memberId, id))
-      .orderBy(desc(s.decisions.createdAt)),
-    db
-      .select({
-        id: s.moderationCases.id,
-        targetType: s.moderationCases.targetType,
-        openedAt: s.moderationCases.openedAt,
-      })
-      .from(s.moderationCases)
-      .where(and(eq(s.moderationCases.memberId, id), eq(s.moderationCases.status, "open"))),
-    db
-      .select({ email: s.tokens.payload, expiresAt: s.tokens.expiresAt })
-      .from(s.tokens)
-      .where(
-        and(
-          eq(s.tokens.userId, id),
-          eq(s.tokens.kind, "mail_change"),
-          isNull(s.tokens.usedAt),
-          gt(s.tokens.expiresAt, now),
-        ),
-      )
-      .orderBy(desc(s.tokens.createdAt))
-      .limit(1),
-    db
-      .select({ entry: s.auditLog, operatorEmail: s.operators.email })
-      .from(s.auditLog)
-      .leftJoin(s.operators, eq(s.operators.id, s.auditLog.operatorId))
-      .where(and(eq(s.auditLog.targetType, "member"), eq(s.auditLog.targetId, id)))
-      .orderBy(desc(s.auditLog.id))
-      .limit(20),
-  ]);
+  const [[user], payments, refunds, sessions, devices, disabled, decisions, cases, pendingMail, audit] = await db.batch(
+    [
+      db
+        .select({
+          user: s.users,
+          // Aliased: a batch's rows are keyed by column name, and users has a "status" too.
+          name: sql<string | null>`${s.profiles.name}`.as("profile_name"),
+          profileStatus: sql<"active" | "disabled" | "suspended" | null>`${s.profiles.status}`.as("profile_status"),
+          country: sql<string | null>`${s.profiles.country}`.as("profile_country"),
+          city: sql<string | null>`${s.profiles.city}`.as("profile_city"),
+          brandName: sql<string>`${s.brands.name}`.as("brand_name"),
+          brandDomain: s.brands.domain,
+        })
+        .from(s.users)
+        .leftJoin(s.profiles, eq(s.profiles.userId, s.users.id))
+        .innerJoin(s.brands, eq(s.brands.id, s.users.brandId))
+        .where(eq(s.users.id, id)),
+      db
+        .select({
+          id: s.payments.id,
+          provider: s.payments.provider,
+          providerRef: s.payments.providerRef,
+          status: s.payments.status,
+          amountCents: s.payments.amountCents,
+          currency: s.payments.currency,
+          method: s.payments.method,
+          credits: s.payments.credits,
+          createdAt: s.payments.createdAt,
+          paidAt: s.payments.paidAt,
+        })
+        .from(s.payments)
+        .where(eq(s.payments.userId, id))
+        .orderBy(desc(s.payments.createdAt))
+        .limit(50),
+      db
+        .select({
+          paymentId: s.refunds.paymentId,
+          amountCents: s.refunds.amountCents,
+          currency: s.refunds.currency,
+          credits: s.refunds.credits,
+          status: s.refunds.status,
+          createdAt: s.refunds.createdAt,
+        })
+        .from(s.refunds)
+        .where(eq(s.refunds.userId, id))
+        .orderBy(desc(s.refunds.createdAt))
+        .limit(50),
+      db
+        .select({ createdAt: s.sessions.createdAt, expiresAt: s.sessions.expiresAt, userAgent: s.sessions.userAgent })
+        .from(s.sessions)
+        .where(and(eq(s.sessions.userId, id), gt(s.sessions.expiresAt, now)))
+        .orderBy(desc(s.sessions.createdAt)),
+      db
+        .select({ endpoint: s.pushSubscriptions.endpoint, createdAt: s.pushSubscriptions.createdAt })
+        .from(s.pushSubscriptions)
+        .where(eq(s.pushSubscriptions.userId, id)),
+      db
+        .select({ type: s.notificationsDisabled.type, reason: s.notificationsDisabled.reason })
+        .from(s.notificationsDisabled)
+        .where(eq(s.notificationsDisabled.userId, id)),
+      db
+        .select({
+          id: s.decisions.id,
+          action: s.decisions.action,
+          rule: s.decisions.rule,
+          facts: s.decisions.facts,
+          endsAt: s.decisions.endsAt,
+          createdAt: s.decisions.createdAt,
+        })
+        .from(s.decisions)
+        .where(eq(s.decisions.memberId, id))
+        .orderBy(desc(s.decisions.createdAt)),
+      db
+        .select({
+          id: s.moderationCases.id,
+          targetType: s.moderationCases.targetType,
+          openedAt: s.moderationCases.openedAt,
+        })
+        .from(s.moderationCases)
+        .where(and(eq(s.moderationCases.memberId, id), eq(s.moderationCases.status, "open"))),
+      db
+        .select({ email: s.tokens.payload, expiresAt: s.tokens.expiresAt })
+        .from(s.tokens)
+        .where(
+          and(
+            eq(s.tokens.userId, id),
+            eq(s.tokens.kind, "mail_change"),
+            isNull(s.tokens.usedAt),
+            gt(s.tokens.expiresAt, now),
+          ),
+        )
+        .orderBy(desc(s.tokens.createdAt))
+        .limit(1),
+      db
+        .select({ entry: s.auditLog, operatorEmail: s.operators.email })
+        .from(s.auditLog)
+        .leftJoin(s.operators, eq(s.operators.id, s.auditLog.operatorId))
+        .where(and(eq(s.auditLog.targetType, "member"), eq(s.auditLog.targetId, id)))
+        .orderBy(desc(s.auditLog.id))
+        .limit(20),
+    ],
+  );
   if (!user) return null;
-  const { passwordHash: _hash, ...account } = user.user;
+  const [ledger, summary] = await Promise.all([walletLedger(env, id, { limit: LEDGER_ROWS }), walletSummary(env, id)]);
+  // The wallet's balance is the truth; D1's users.credits is its copy (a chat spend's may lag seconds).
+  const { passwordHash: _hash, ...stored } = user.user;
+  const account = { ...stored, credits: summary.balance };
   const off = new Map(disabled.map((d) => [d.type, d.reason]));
   return {
     account,
@@ -317,8 +303,9 @@ export async function memberAccount(d1: D1Database, id: string, now = nowS()) {
     city: user.city,
     brand: { name: user.brandName, domain: user.brandDomain },
     ledger,
-    ledgerSum: Number(ledgerSum?.sum ?? 0),
-    ledgerCount: Number(ledgerSum?.n ?? 0),
+    // What the rows say, plus the balance imported without rows (none when the D1 ledger explained it).
+    ledgerSum: summary.sum + summary.opening,
+    ledgerCount: summary.rows,
     payments,
     refunds,
     sessions,
@@ -471,21 +458,23 @@ export async function consoleAdjustCredits(
   if (!Number.isInteger(delta) || delta === 0 || Math.abs(delta) > MAX_ADJUSTMENT)
     return { ok: false, error: `Give a whole number of credits from 1 to ${MAX_ADJUSTMENT}.` };
   return onLiveMember(env, id, reason, async (t, db, audit) => {
-    const d1 = env.DB;
     const action = delta > 0 ? "member.credits_grant" : "member.credits_take";
-    // Guarded chain: the audit row follows the ledger row only if the balance changed (changes() > 0).
-    const results = await d1.batch([
-      ...adjustmentStatements(d1, id, delta, `op:${actor.id}`),
-      toStatement(d1, auditAfterChange(db, actor, audit({ action, before: { credits: t.credits }, after: { delta } }))),
-    ]);
-    if ((results[0]?.meta.changes ?? 0) !== 1)
-      return {
-        ok: false,
-        error:
-          delta < 0
-            ? `Refused: the member has fewer than ${-delta} credits. Nothing was changed.`
-            : "Nothing was changed.",
-      };
+    // The member's wallet decides (decision 189): a take it does not cover changes nothing. The audit
+    // row follows the change, and its id is the change's key (grant:<id> in the wallet's ledger).
+    const auditId = randomId();
+    const r = await applyCredits(env, id, {
+      key: `grant:${auditId}`,
+      delta,
+      reason: "adjustment",
+      refId: `op:${actor.id}`,
+    });
+    if (!r.ok)
+      return { ok: false, error: `Refused: the member has fewer than ${-delta} credits. Nothing was changed.` };
+    await auditStatement(
+      db,
+      actor,
+      audit({ action, before: { credits: r.balance - r.delta }, after: { delta, key: `grant:${auditId}` } }),
+    );
     return { ok: true };
   });
 }

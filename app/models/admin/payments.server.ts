@@ -7,6 +7,8 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQ
 import { getDb, schema } from "../../../db/client";
 import type { BrandWithCompany } from "../brand.server";
 import { vatLineOf, type PaymentRow } from "../payments.server";
+import { walletBalance, walletLedger } from "../wallet.server";
+import type { Env } from "../../lib/env";
 
 export const PAYMENTS_PAGE = 50;
 
@@ -94,26 +96,15 @@ export async function paymentFilterOptions(d1: D1Database) {
  * reversal), its refunds with the provider's ids, its discount code and the console's audit rows.
  * Webhook calls themselves are not stored: what each one changed is (decision 090: they re-fetch).
  */
-export async function paymentDetail(d1: D1Database, id: string) {
-  const db = getDb(d1);
-  const { payments: P, users: U, creditLedger: L, refunds: R, discountCodes: D, auditLog: A, operators: O } = schema;
-  const [[row], [member], ledger, refunds, [code], audit] = await db.batch([
+export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: string) {
+  const db = getDb(env.DB);
+  const { payments: P, users: U, refunds: R, discountCodes: D, auditLog: A, operators: O } = schema;
+  const [[row], [member], refunds, [code], audit] = await db.batch([
     db.select().from(P).where(eq(P.id, id)),
     db
       .select({ id: U.id, email: U.email, credits: U.credits, deletedAt: U.deletedAt })
       .from(U)
       .where(eq(U.id, sql`(SELECT user_id FROM payments WHERE id = ${id})`)),
-    db
-      .select({ id: L.id, delta: L.delta, reason: L.reason, createdAt: L.createdAt })
-      .from(L)
-      .where(
-        and(
-          eq(L.refId, id),
-          eq(L.userId, sql`(SELECT user_id FROM payments WHERE id = ${id})`),
-          inArray(L.reason, ["purchase", "refund", "chargeback", "chargeback_reversed"]),
-        ),
-      )
-      .orderBy(asc(L.id)),
     db.select().from(R).where(eq(R.paymentId, id)).orderBy(asc(R.createdAt)),
     db
       .select({ code: D.code, percentage: D.valuePercentage })
@@ -128,10 +119,19 @@ export async function paymentDetail(d1: D1Database, id: string) {
       .limit(50),
   ]);
   if (!row) return null;
+  // The payment's rows of the member's ledger and their balance, from their wallet (decision 189).
+  const [ledger, balance] = await Promise.all([
+    walletLedger(env, row.userId, {
+      refId: id,
+      reasons: ["purchase", "refund", "chargeback", "chargeback_reversed"],
+      oldestFirst: true,
+    }),
+    walletBalance(env, row.userId),
+  ]);
   const liveRefunds = refunds.filter((r) => r.status !== "failed" && r.status !== "canceled");
   return {
     row,
-    member: member ?? null,
+    member: member ? { ...member, credits: balance } : null,
     ledger,
     refunds,
     code: code ?? null,

@@ -1,0 +1,43 @@
+/**
+ * Figures, not a pass/fail on speed (docs/conventions: timing only in bench): what a spend costs through the
+ * member's wallet (an RPC to their MemberHub and one SQLite transaction) next to today's D1 debit batch,
+ * in workerd on this machine. Asserts only that the money is right; prints the timings.
+ * Run: npx vitest run --config vitest.worker.config.ts tests/worker/wallet-timing.test.ts
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
+import { applyCredits, walletBalance } from "../../app/models/wallet.server";
+import { createMember } from "./fixtures";
+
+const N = 300;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+
+describe("timings of a spend (printed)", () => {
+  it("a spend through the wallet and a D1 debit batch, sequentially, N times each", async () => {
+    const m = await createMember({ credits: 2 * N });
+    await walletBalance(env, m.id); // the import happens once, not timed
+    const wallet: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const t = performance.now();
+      const r = await applyCredits(env, m.id, { key: `timing:${i}`, delta: -1, reason: "message" });
+      wallet.push(performance.now() - t);
+      expect(r.ok).toBe(true);
+    }
+    const other = await createMember({ credits: N });
+    const d1: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const t = performance.now();
+      await env.DB.batch([
+        debitStatement(env.DB, other.id, 1),
+        ledgerStatement(env.DB, { userId: other.id, delta: -1, reason: "message" }),
+      ]);
+      d1.push(performance.now() - t);
+    }
+    expect(await walletBalance(env, m.id)).toBe(N);
+    const line = (name: string, xs: number[]) =>
+      `${name}: p50 ${pct(xs, 0.5).toFixed(2)} ms, p99 ${pct(xs, 0.99).toFixed(2)} ms, ${(xs.length / (xs.reduce((a, b) => a + b, 0) / 1000)).toFixed(0)} spends/s`;
+    console.log(`[wallet timing] ${line("wallet spend", wallet)}; ${line("D1 debit batch", d1)}`);
+  });
+});
