@@ -225,7 +225,7 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
     return this.balanceNow();
   }
 
-  /** RPC: the account is purged (docs/product.md §11): the wallet's storage goes with it. */
+  /** RPC: the account is purged (docs/product.md §4): the wallet's storage goes with it. */
   async walletPurge(): Promise<void> {
     this.ctx.storage.sql.exec(
       "DROP TABLE IF EXISTS wallet_ledger; DROP TABLE IF EXISTS wallet_ops; DROP TABLE IF EXISTS wallet;",
