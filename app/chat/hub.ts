@@ -91,7 +91,7 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   /** RPC: applies `op` once per key; a spend the balance does not cover changes nothing. */
   async applyCredits(userId: string, op: WalletOp): Promise<WalletResult> {
     checkOp(op);
-    const state = await this.wallet(userId);
+    await this.wallet(userId);
     const sql = this.ctx.storage.sql;
     const result = this.ctx.storage.transactionSync((): WalletResult => {
       const done = sql
@@ -100,9 +100,9 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
       const balance = this.balanceNow();
       if (done && !done.cancelled) return { ok: true, applied: false, delta: done.delta, balance };
       let delta = op.delta;
-      if (delta < 0 && (state.closed || balance + delta < 0)) {
+      if (delta < 0 && balance + delta < 0) {
         if (!op.clamp) return { ok: false, error: "credits", balance };
-        delta = state.closed ? 0 : -balance;
+        delta = -balance;
       }
       const after = balance + delta;
       sql.exec("UPDATE wallet SET balance = ? WHERE id = 1", after);
@@ -225,7 +225,7 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
     return this.balanceNow();
   }
 
-  /** RPC: the account is purged (docs/product.md §11): the wallet's storage goes with it. */
+  /** RPC: the account is purged (docs/product.md §4): the wallet's storage goes with it. */
   async walletPurge(): Promise<void> {
     this.ctx.storage.sql.exec(
       "DROP TABLE IF EXISTS wallet_ledger; DROP TABLE IF EXISTS wallet_ops; DROP TABLE IF EXISTS wallet;",
@@ -294,11 +294,7 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
       if (this.state()) return;
       const db = getDb(this.env.DB);
       const [user, rows] = await Promise.all([
-        db
-          .select({ credits: schema.users.credits, deletedAt: schema.users.deletedAt })
-          .from(schema.users)
-          .where(eq(schema.users.id, userId))
-          .get(),
+        db.select({ credits: schema.users.credits }).from(schema.users).where(eq(schema.users.id, userId)).get(),
         db
           .select()
           .from(schema.creditLedger)
@@ -325,7 +321,8 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
           balance,
           balance - sum,
           user?.credits ?? null,
-          user?.deletedAt ? 1 : 0,
+          // Not closed for a member pending deletion: they may reactivate (docs/product.md §4); they cannot log in meanwhile.
+          0,
           nowSeconds(),
         );
       });

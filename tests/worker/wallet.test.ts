@@ -140,6 +140,17 @@ describe("the member's wallet (MemberHub, decision 189)", () => {
     expect(await d1Credits(m.id)).toBe(14);
   });
 
+  it("a wallet imported while its member was pending deletion still spends once they reactivate", async () => {
+    const m = await createMember({ credits: 4 });
+    await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE id = ?1").bind(m.id).run();
+    expect(await walletBalance(env, m.id)).toBe(4);
+    await env.DB.prepare("UPDATE users SET deleted_at = NULL WHERE id = ?1").bind(m.id).run();
+    expect(await applyCredits(env, m.id, { key: "message:back:1", delta: -1, reason: "message" })).toMatchObject({
+      ok: true,
+      balance: 3,
+    });
+  });
+
   it("bad ops are refused and change nothing", async () => {
     const m = await createMember({ credits: 3 });
     await expect(applyCredits(env, m.id, { key: "", delta: 1, reason: "adjustment" })).rejects.toThrow();
