@@ -4,6 +4,7 @@ import type { HubEvent } from "../../app/chat/protocol";
 import { releaseHeldMessages, startConversation } from "../../app/models/chat.server";
 import { hubStub } from "../../app/chat/stubs";
 import { notifyMember } from "../../app/models/hub.server";
+import { applyCredits } from "../../app/models/wallet.server";
 import { createMember, post } from "./fixtures";
 import { cid, connect, cookieOf, evictKeepingSockets, openSocket, pair, roomStub, PRICES } from "./chat-support";
 
@@ -93,7 +94,9 @@ describe("the member's hub socket (/ws/member)", () => {
     await post(`/members/${bob.id}`, { intent: "like" }, { cookie });
     const started = await startConversation(env.DB, alice.id, bob.id);
     if (!started.ok) throw new Error(started.error);
-    await env.DB.prepare("UPDATE users SET paid_user = 1, credits = 10 WHERE id = ?1").bind(alice.id).run();
+    // Credits through the wallet: the like's page already opened it, so a D1 edit would not count (decision 189).
+    await env.DB.prepare("UPDATE users SET paid_user = 1 WHERE id = ?1").bind(alice.id).run();
+    await applyCredits(env, alice.id, { key: `adjustment:${cid()}`, delta: 10, reason: "adjustment" });
     await roomStub(env, started.id).send({
       conversationId: started.id,
       senderId: alice.id,
