@@ -13,6 +13,7 @@ import type { Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { randomId } from "~/lib/password";
 import { appealDeadline } from "./held-photos.server";
+import { forgetChatRules } from "./chat.server";
 import { mailerFor, renderMail } from "./mail.server";
 import { statementOf, statementToken } from "./moderation.server";
 
@@ -125,7 +126,7 @@ export async function appealDetail(d1: D1Database, appealId: string) {
   return { ...row, notices: list, heldPhoto: held[0] ?? null };
 }
 
-type AppealEnv = Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET">;
+type AppealEnv = Pick<Env, "DB" | "CHAT_ROOM" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET">;
 
 /**
  * Decides an open appeal: upheld, or reversed with what the decision removed restored. One D1 batch:
@@ -261,6 +262,9 @@ export async function decideAppeal(
     ),
   ]);
   if ((flipped?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
+  // The conversations' objects cache what a send checks (decision 190): a lifted suspension, ban or
+  // restriction counts from the member's next message, not after the cache's minute.
+  if (reversed && ["suspend", "ban", "restrict_messaging"].includes(d.action)) await forgetChatRules(env, memberId);
   await mailOutcome(env, d.id, o.origin);
   return { ok: true };
 }

@@ -12,6 +12,7 @@ import { appealDeadline, purgeHeldPhotos } from "../../app/models/held-photos.se
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { decideAs, mailsTo, moderator, reportedCase } from "./moderation-support";
+import { PRICES, cid, pair, roomStub } from "./chat-support";
 
 const VARIANTS = ["full", "thumb", "blur"] as const;
 
@@ -109,7 +110,7 @@ async function decided(
     action,
     rule: "conduct",
     facts: "Sent threats to three members on 20 November.",
-    ...(action === "suspend" ? { days: "5" } : {}),
+    ...(action === "suspend" || action === "restrict_messaging" ? { days: "5" } : {}),
   });
   expect(res.status).toBe(302);
   const decisionId = (await env.DB.prepare("SELECT id FROM decisions WHERE case_id = ?1")
@@ -311,6 +312,32 @@ describe("appeals", () => {
       await env.DB.prepare("SELECT about_me FROM profiles WHERE user_id = ?1").bind(member.id).first("about_me"),
     ).toBe("I love hiking and old films.");
     expect((await mailsTo(member.email)).at(-1)!.subject).toMatch(/^Resultatet av din överklagan/);
+  });
+
+  it("reversing a messaging restriction lets the member write again at once (the conversation forgets its cached rules)", async () => {
+    const { alice, conversationId } = await pair({ language: "nl" });
+    const send = (body: string) =>
+      roomStub(env, conversationId).send({
+        conversationId,
+        senderId: alice.id,
+        prices: PRICES,
+        clientId: cid(),
+        kind: "text",
+        body,
+      });
+    expect(await send("before: the room caches the rules")).toMatchObject({ ok: true });
+    const { decisionId, link } = await decided("restrict_messaging", { member: alice });
+    expect(await send("while restricted")).toMatchObject({ ok: false, error: "restricted" });
+    await post(link, { explanation: EXPLANATION });
+    const appeal = (await appealOf(decisionId))!;
+    await decideAppeal(
+      env,
+      await createOperator("admin"),
+      appeal.id,
+      { outcome: "reversed", reasons: "The messages were not hers." },
+      ORIGIN,
+    );
+    expect(await send("after the appeal")).toMatchObject({ ok: true });
   });
 
   it("an appeal after six months, on someone else's decision or through a tampered link is refused, nothing changed", async () => {
