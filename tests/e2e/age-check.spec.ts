@@ -81,6 +81,36 @@ for (const js of [true, false]) {
   });
 }
 
+test("a visitor from FR signs up on Herzklang, is asked before the members area, proves 18+ and lands where sign-up led", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await context.addCookies([
+    { name: "entry_ok", value: "1", url: HERZKLANG },
+    { name: "dev_country", value: "FR", url: HERZKLANG },
+  ]);
+  const page = await context.newPage();
+  await page.goto(`${HERZKLANG}/signup`);
+  const form = page.locator('main form[action^="/signup"]').first();
+  const tag = Date.now().toString(36);
+  await form.locator('input[name="email"]').fill(`e2e-age-signup-${tag}@example.com`);
+  await form.locator('input[name="name"]').fill(`Alter${tag}`);
+  await form.locator('input[name="date_of_birth"]').fill("1990-04-02");
+  await form.locator('input[name="password"]').fill(AGE_MEMBER.password);
+  await form.locator('button[type="submit"]').click();
+  // Sign-up itself is open; where it leads is the members area, so the check comes first.
+  await expect(page).toHaveURL(/\/age-check\?next=%2F/);
+  const next = decodeURIComponent(new URL(page.url()).searchParams.get("next")!);
+  const t = await ageTexts(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.title);
+  await answerWithWallet(page, t, "valid");
+  await page.getByRole("link", { name: "Return to the site" }).click();
+  await expect(page).toHaveURL(`${HERZKLANG}${next}`);
+  await page.goto(`${HERZKLANG}/members`);
+  await expect(page).toHaveURL(`${HERZKLANG}/members`);
+  await context.close();
+});
+
 test("an under-18 answer is refused and the member is told why on return", async ({ browser }) => {
   const page = await fromFrance(browser, false);
   const t = await askedForMembers(page);
