@@ -54,9 +54,18 @@ async function askedForMembers(page: Page) {
   return t;
 }
 
-async function answerWithWallet(page: Page, t: { devWallet: string }, answer: string) {
+async function answerWithWallet(page: Page, t: { devWallet: string }, answer: string, js = false) {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
   await page.getByRole("link", { name: t.devWallet }).click();
   await expect(page).toHaveURL(/\/dev\/age-wallet\?/);
+  if (js) {
+    // The member's socket opens in an effect, so only after hydration: by then the wallet page has
+    // hydrated without an error (it failed on a value imported from a .server module, undefined in
+    // the browser) and its form is still there.
+    await expect(page.locator("body[data-hub]")).toHaveCount(1);
+    expect(errors).toEqual([]);
+  }
   await expect(page.locator('textarea[name="request"]')).toHaveValue(/^av:\/\/\?client_id=redirect_uri%3A/);
   await page.locator(`input[name="answer"][value="${answer}"]`).check();
   await page.getByRole("button", { name: "Send to the site" }).click();
@@ -70,7 +79,7 @@ for (const js of [true, false]) {
     const t = await askedForMembers(page);
     await expect(page.locator(".age-qr-code svg")).toBeVisible(); // desktop: the QR code
     if (js) await shot(page, "age-check");
-    await answerWithWallet(page, t, "valid");
+    await answerWithWallet(page, t, "valid", js);
     await expect(page.locator('[data-status="200"]')).toContainText("Accepted by the site.");
     await page.getByRole("link", { name: "Return to the site" }).click();
     await expect(page).toHaveURL(`${HERZKLANG}/members`);
