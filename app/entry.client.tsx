@@ -8,6 +8,17 @@ import { preloadMemberChrome } from "./components/layout/member-chrome";
 installChunkReloadGuard();
 
 const lng = document.documentElement.lang || "en";
+/**
+ * Hydration waits for the page's strings: a request that failed or hung would leave the page without
+ * its JavaScript for good, so each try gives up after 8 s and a failure is tried twice more. If all
+ * fail, the server-rendered page stays as it is (it works without JavaScript).
+ */
+const fetchJson = (url: string, tries = 3): Promise<unknown> =>
+  fetch(url, { signal: AbortSignal.timeout(8000) })
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch((e) =>
+      tries > 1 ? new Promise((ok) => setTimeout(ok, 500)).then(() => fetchJson(url, tries - 1)) : Promise.reject(e),
+    );
 const pending = new Map<string, Promise<void>>();
 const store: I18nStore = {
   lng,
@@ -16,9 +27,9 @@ const store: I18nStore = {
   load(ns) {
     let p = pending.get(ns);
     if (!p) {
-      p = fetch(`/locales/${lng}/${ns}`)
-        .then((r) => (r.ok ? r.json() : {}))
-        .then((tree) => void (store.resources[ns] = tree as Record<string, unknown>));
+      p = fetchJson(`/locales/${lng}/${ns}`).then(
+        (tree) => void (store.resources[ns] = tree as Record<string, unknown>),
+      );
       pending.set(ns, p);
     }
     return p;
@@ -38,17 +49,33 @@ function initialNamespaces(): string[] {
 /** A member's page: the server rendered the members' chrome (member-chrome.ts), whose chunk must be there to hydrate it. */
 const memberPage = () => document.querySelector(".member-nav, .layout-member") !== null;
 
-Promise.all([...initialNamespaces().map((ns) => store.load!(ns)), memberPage() ? preloadMemberChrome() : null]).then(
-  () => {
-    startTransition(() => {
-      hydrateRoot(
-        document,
-        <I18nProvider value={store}>
-          <StrictMode>
-            <RemixBrowser />
-          </StrictMode>
-        </I18nProvider>,
-      );
-    });
-  },
-);
+/**
+ * Single fetch: RemixBrowser's first render suspends (throws a promise, with no Suspense boundary above
+ * it) until the loaders' data, streamed in the page's last scripts, is decoded. Input in the moment
+ * between hydrateRoot and that render makes React hydrate the root synchronously, and a root that
+ * suspends then fails (React error 345: the page never hydrates; issue 26). Called once here, it starts
+ * the decoding and throws the same promise: hydrating after it, no render of the root suspends.
+ */
+let loaderData: unknown;
+try {
+  (RemixBrowser as (props: object) => unknown)({});
+} catch (decoding) {
+  loaderData = decoding;
+}
+
+Promise.all([
+  ...initialNamespaces().map((ns) => store.load!(ns)),
+  memberPage() ? preloadMemberChrome() : null,
+  loaderData,
+]).then(() => {
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nProvider value={store}>
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>
+      </I18nProvider>,
+    );
+  });
+});

@@ -97,6 +97,17 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
+test("a page whose strings fail to load once still gets its JavaScript", async ({ page }) => {
+  // Hydration waits for the page's strings; one lost request must not leave the page without JavaScript.
+  let failed = 0;
+  await page.route("**/locales/en/common", (route) =>
+    failed++ === 0 ? route.abort("connectionreset") : route.continue(),
+  );
+  await page.goto("/pages/faq");
+  await page.waitForFunction(() => "__remixRouter" in window);
+  expect(failed).toBe(2);
+});
+
 test.describe("accessibility", () => {
   // axe on a lander full of pictures takes a while on a busy machine: a bound, not a speed requirement.
   test.describe.configure({ timeout: 90_000 });
