@@ -49,17 +49,33 @@ function initialNamespaces(): string[] {
 /** A member's page: the server rendered the members' chrome (member-chrome.ts), whose chunk must be there to hydrate it. */
 const memberPage = () => document.querySelector(".member-nav, .layout-member") !== null;
 
-Promise.all([...initialNamespaces().map((ns) => store.load!(ns)), memberPage() ? preloadMemberChrome() : null]).then(
-  () => {
-    startTransition(() => {
-      hydrateRoot(
-        document,
-        <I18nProvider value={store}>
-          <StrictMode>
-            <RemixBrowser />
-          </StrictMode>
-        </I18nProvider>,
-      );
-    });
-  },
-);
+/**
+ * Single fetch: RemixBrowser's first render suspends (throws a promise, with no Suspense boundary above
+ * it) until the loaders' data, streamed in the page's last scripts, is decoded. Input in the moment
+ * between hydrateRoot and that render makes React hydrate the root synchronously, and a root that
+ * suspends then fails (React error 345: the page never hydrates; issue 26). Called once here, it starts
+ * the decoding and throws the same promise: hydrating after it, no render of the root suspends.
+ */
+let loaderData: unknown;
+try {
+  (RemixBrowser as (props: object) => unknown)({});
+} catch (decoding) {
+  loaderData = decoding;
+}
+
+Promise.all([
+  ...initialNamespaces().map((ns) => store.load!(ns)),
+  memberPage() ? preloadMemberChrome() : null,
+  loaderData,
+]).then(() => {
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nProvider value={store}>
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>
+      </I18nProvider>,
+    );
+  });
+});

@@ -9,6 +9,12 @@ type Counts = { unreadMessages: number; newLikes: number; pushSubscribed: boolea
 const KEEPALIVE_MS = 30_000;
 
 /**
+ * The quick first re-fetch is once per document: a remount (an error view mounts a shell of its own)
+ * keeps only the interval, or a page that throws would be fetched and rendered again every 5 s.
+ */
+let firstRefetchDone = false;
+
+/**
  * Keeps the member's counts (messages and likes badges, title prefix, app badge) fresh: at once when
  * their hub (/ws/member, app/chat/hub.ts) says a message or like arrived, and as a fallback by
  * re-fetching every 60 s, or 300 s with push, first after 5 s (docs/product.md §9).
@@ -21,10 +27,14 @@ export function LiveCounts({ member }: { member: Counts }) {
   useEffect(() => {
     const every = (member.pushSubscribed ? USER_REFETCH_INTERVAL_PUSH_S : USER_REFETCH_INTERVAL_S) * 1000;
     let interval: ReturnType<typeof setInterval> | undefined;
-    const first = setTimeout(() => {
-      refetch.current();
-      interval = setInterval(() => document.visibilityState === "visible" && refetch.current(), every);
-    }, USER_REFETCH_FIRST_DELAY_S * 1000);
+    const first = setTimeout(
+      () => {
+        firstRefetchDone = true;
+        refetch.current();
+        interval = setInterval(() => document.visibilityState === "visible" && refetch.current(), every);
+      },
+      firstRefetchDone ? every : USER_REFETCH_FIRST_DELAY_S * 1000,
+    );
     return () => {
       clearTimeout(first);
       clearInterval(interval);

@@ -6,6 +6,7 @@
  * it reports.
  */
 import type { Env } from "./env";
+import { logWarning } from "./log.server";
 
 export type SentryEnv = Pick<Env, "SENTRY_DSN" | "ENVIRONMENT">;
 type Fetcher = (url: string, init: RequestInit) => Promise<Response>;
@@ -72,8 +73,8 @@ export async function reportError(
       },
       body: sentryEnvelope(env.SENTRY_DSN, error, { environment: env.ENVIRONMENT, tags }),
     });
-    if (!response.ok) console.warn(JSON.stringify({ level: "warn", event: "sentry.refused", status: response.status }));
+    if (!response.ok) logWarning("sentry.refused", { status: response.status });
   } catch (e) {
-    console.warn(JSON.stringify({ level: "warn", event: "sentry.unreachable", error: String(e) }));
+    logWarning("sentry.unreachable", { error: String(e) });
   }
 }

@@ -15,6 +15,7 @@ import { safeRedirect } from "~/lib/request.server";
 import { renderSVG } from "uqr";
 import { verifyPresentation, type AgeRefusal } from "~/lib/age/mdoc.server";
 import { loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
+import { WALLET_CHOICES } from "~/lib/age/wallet-choices";
 import {
   DC_PROTOCOL,
   dcapiSessionTranscript,
@@ -554,8 +555,6 @@ export async function continueCheck(
 }
 
 // ─── The development wallet (outside production only) ───
-
-export const WALLET_CHOICES = ["valid", "under_18", "expired", "wrong_issuer", "replayed"] as const;
 
 /**
  * The development wallet's answer: a test attestation (or the previous presentation again) posted to

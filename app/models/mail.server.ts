@@ -3,7 +3,7 @@
  * everywhere else every mail lands in the mail_outbox table, readable at /dev/outbox, so activation,
  * reset and reactivation links can be read and clicked while developing and testing.
  */
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { TFunction } from "i18next";
 import { isDeployed, type Env } from "~/lib/env";
@@ -105,8 +105,14 @@ export function brevoMailer(apiKey: string, from: string, fetcher: typeof fetch 
 
 export type OutboxMail = typeof schema.mailOutbox.$inferSelect;
 
-export async function listOutbox(d1: D1Database, limit = 50): Promise<OutboxMail[]> {
-  return getDb(d1).select().from(schema.mailOutbox).orderBy(desc(schema.mailOutbox.id)).limit(limit);
+export async function listOutbox(d1: D1Database, to?: string, limit = 50): Promise<OutboxMail[]> {
+  const O = schema.mailOutbox;
+  return getDb(d1)
+    .select()
+    .from(O)
+    .where(to ? eq(O.to, to) : undefined)
+    .orderBy(desc(O.id))
+    .limit(limit);
 }
 
 const escapeHtml = (s: string) =>

@@ -1,46 +1,18 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { Niche } from "~/lib/constants";
-import { pageContext } from "~/lib/page.server";
-import { nicheOf } from "~/models/brand.server";
-import { getMember } from "~/models/session.server";
-import { landingMembers, landingStrip } from "~/models/landing.server";
 import { Icon, type IconName } from "~/components/Icon";
 import { HeroArt } from "~/components/landing/HeroArt";
 import { SignupForm } from "~/components/account/SignupForm";
-import { signupForm } from "~/models/tracking.server";
 import accountStyles from "~/styles/account.css";
+import type { landingPageLoader as loader } from "~/models/landing-page.server";
+
+// The loader lives in models/landing-page.server (one server import: see there why).
+export { landingPageLoader as loader } from "~/models/landing-page.server";
 
 export const handle = { i18n: ["common", "landing"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { brand, t, country } = await pageContext(request, context, "landing");
-  const niche = nicheOf(brand);
-  // Both reads in parallel: one D1 round trip of waiting.
-  const [member, members] = await Promise.all([
-    getMember(request, context),
-    landingMembers(context.env, niche, brand.minAge, country).then((ms) => landingStrip(ms, country)),
-  ]);
-  // Members have nothing to do on the visitors' landing page.
-  if (member) throw redirect("/members");
-  // The same first-touch tracking and sign-up rule as every sign-up (docs/product.md §3 and §6).
-  const form = signupForm(request, brand);
-  return {
-    niche,
-    members: members.members,
-    near: members.near,
-    signupOpen: form.state === "open",
-    // "Free sign-up" is ticked only where this visitor can sign up (issue 29: not while sign-up is closed).
-    points: form.state === "open" ? ["free", "discreet", "adults"] : ["discreet", "adults"],
-    tracking: form.tracking,
-    who: form.who,
-    minAge: brand.minAge,
-    title: t(`${niche}.title`, { brand: brand.name }),
-    description: brand.description,
-  };
-}
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data

@@ -9,7 +9,8 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { isDeployed } from "~/lib/env";
 import { readForm } from "~/lib/body.server";
 import { safeRedirect } from "~/lib/request.server";
-import { walletAnswer, WALLET_CHOICES } from "~/models/age-check.server";
+import { walletAnswer } from "~/models/age-check.server";
+import { WALLET_CHOICES, type WalletChoice } from "~/lib/age/wallet-choices";
 import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common"] };
@@ -35,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-const LABELS: Record<(typeof WALLET_CHOICES)[number], string> = {
+const LABELS: Record<WalletChoice, string> = {
   valid: "Valid proof of age (over 18)",
   under_18: "Under 18",
   expired: "Expired attestation",

@@ -6,10 +6,14 @@ import accountStyles from "~/styles/account.css";
 export const handle = { i18n: ["common"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
-/** Development only: every mail the site sent, newest first, links clickable. 404 in production. */
-export async function loader({ context }: LoaderFunctionArgs) {
+/**
+ * Development only: the newest mails the site sent, links clickable; `?to=` shows one recipient's
+ * (a campaign's hundreds of mails would otherwise push a member's out of the page). 404 in production.
+ */
+export async function loader({ context, request }: LoaderFunctionArgs) {
   if (!outboxAvailable(context.env)) throw new Response("Not Found", { status: 404 });
-  return { title: "Outbox", mails: await listOutbox(context.env.DB) };
+  const to = new URL(request.url).searchParams.get("to")?.trim().slice(0, 254) || "";
+  return { title: "Outbox", to, mails: await listOutbox(context.env.DB, to || undefined) };
 }
 
 const LINK = /(https?:\/\/[^\s]+)/g;
@@ -51,13 +55,19 @@ function OneClick({ headers }: { headers: Record<string, string> | null }) {
 }
 
 export default function Outbox() {
-  const { mails } = useLoaderData<typeof loader>();
+  const { mails, to } = useLoaderData<typeof loader>();
   return (
     <div className="container account-page outbox">
       <h1>Outbox (development)</h1>
       <p>
         <Link to="/dev/sms">SMS outbox</Link>
       </p>
+      <form method="get" className="outbox-filter">
+        <label htmlFor="outbox-to">Recipient</label> <input id="outbox-to" type="email" name="to" defaultValue={to} />{" "}
+        <button type="submit" className="btn btn-outline btn-sm">
+          Show
+        </button>
+      </form>
       {mails.length === 0 ? <p>No mails yet.</p> : null}
       {mails.map((m) => (
         <article key={m.id} className="card outbox-mail" data-to={m.to}>

@@ -26,7 +26,7 @@ async function signUp(page: Page, email: string, name: string) {
 
 /** Opens the newest mail to `email` in the development outbox and follows its link to `path`. */
 async function followMailedLink(page: Page, email: string, path: string) {
-  await page.goto("/dev/outbox");
+  await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
   await page.locator(`article[data-to="${email}"]`).first().locator(`a[href*="${path}?token="]`).click();
 }
 

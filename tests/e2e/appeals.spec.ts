@@ -41,7 +41,7 @@ test("a banned member appeals from the mailed link, a second operator reverses, 
 
   // The member, not logged in, follows the statement link in the mail and appeals.
   const s = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-  await s.goto("/dev/outbox");
+  await s.goto(`/dev/outbox?to=${encodeURIComponent(member.email)}`);
   await s.locator(`article[data-to="${member.email}"]`).first().locator('a[href*="/statement/"]').click();
   await expect(s.getByText("We closed your account permanently.")).toBeVisible();
   const statementUrl = s.url();

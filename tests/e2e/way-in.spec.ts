@@ -121,3 +121,61 @@ for (const js of [true, false]) {
     });
   });
 }
+
+/**
+ * A busy phone: the browser runs input before other waiting tasks, so a visitor's typing can come
+ * between hydrateRoot and React's first render (a task React's scheduler posts on a MessageChannel).
+ * The init script holds those tasks back until the test releases them: the same moment on every run.
+ */
+async function holdTasks(page: Page) {
+  await page.addInitScript(() => {
+    const post = MessagePort.prototype.postMessage;
+    const held: Array<() => void> = [];
+    let released = false;
+    MessagePort.prototype.postMessage = function (this: MessagePort, ...args: Parameters<MessagePort["postMessage"]>) {
+      if (released) return post.apply(this, args);
+      held.push(() => post.apply(this, args));
+    } as MessagePort["postMessage"];
+    Object.assign(window, {
+      releaseTasks() {
+        released = true;
+        for (const f of held.splice(0)) f();
+      },
+    });
+  });
+}
+
+// Issue 26: typing in that moment made React hydrate the whole page at once; Remix's root suspended
+// there (single fetch decodes the loaders' data on its first render) with no boundary above it, React
+// threw error 345 and the page never hydrated (it stayed a form without JavaScript).
+for (const [where, path, form] of [
+  ["the sign-up page", "/signup", 'main form[action^="/signup"]'],
+  ["the login page", "/login", 'main form[action^="/login"]'],
+  ["the landing page's sign-up", "/", "#landing-signup"],
+  ["a lander's sign-up", "/landers/gallery?network=e2e", 'main form[action^="/signup"]'],
+] as const) {
+  test(`typing into ${where} before React's first render: the page still hydrates`, async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await holdTasks(page);
+    await page.goto(path);
+    // hydrateRoot has been called (it marks the document as its container); the render waits.
+    await page.waitForFunction(() => Object.keys(document).some((key) => key.startsWith("__reactContainer$")));
+    const email = page.locator(form).locator('input[name="email"]');
+    const typed = `early-${tag()}@example.com`;
+    await email.fill(typed);
+    await page.evaluate(() => (window as unknown as { releaseTasks(): void }).releaseTasks());
+    // Hydrated (Remix's router is there), and no error on the way (a failure shows it here).
+    await expect.poll(async () => errors.join("\n") || page.evaluate(() => "__remixRouter" in window)).toBe(true);
+    // The field itself is React's now (hydrated), and keeps what was typed.
+    await expect
+      .poll(() => email.evaluate((input) => Object.keys(input).some((key) => key.startsWith("__reactFiber"))))
+      .toBe(true);
+    await expect(email).toHaveValue(typed);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+}

@@ -169,3 +169,13 @@ export function senders(o: { mailer: Mailer; push?: ReturnType<typeof pushServic
 
 export const payloadOf = async (req: PushRequest, sub: BrowserSubscription) =>
   JSON.parse(await decryptAes128gcm(req.body, sub)) as PushPayload;
+
+/**
+ * The env with a notification queue that drops what is sent: a test that delivers an event by hand
+ * (deliver, handleNotifyBatch) must not race the real consumer delivering the same event (its
+ * once-only key would make the test's delivery a skip whenever the consumer came first).
+ */
+export const byHand = {
+  ...env,
+  NOTIFY_QUEUE: { send: async () => {}, sendBatch: async () => {} } as unknown as Queue,
+};
