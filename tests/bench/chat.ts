@@ -19,11 +19,12 @@ import { hashPassword, randomId } from "../../app/lib/password.ts";
 const PEPPER = "dev-pepper-not-for-production";
 const PASSWORD = "Bench-pass-2026";
 const WARMUP = 50;
-const SAMPLES = 1000;
-const BURST = 2000;
+// BENCH_SAMPLES / BENCH_BURST / BENCH_SITE=0 make a quick look (a profile step); the issue's figures use the defaults.
+const SAMPLES = Number(process.env.BENCH_SAMPLES) || 1000;
+const BURST = Number(process.env.BENCH_BURST) || 2000;
 /** Messages each conversation sends in the site line. */
 const SITE_BURST = 300;
-const SITE_CONVERSATIONS = [1, 10, 50];
+const SITE_CONVERSATIONS = process.env.BENCH_SITE === "0" ? [] : [1, 10, 50];
 
 type Conn = { ws: WebSocket; onText: (f: (text: string) => void) => void };
 function open(base: string, path: string, cookie: string): Promise<Conn> {
@@ -119,7 +120,7 @@ export async function chatBench(base: string, persist: string) {
   const conversationId = await conversation(a, b);
   // The site line's pairs: one pair of members per conversation. One at a time: the bench's D1 proxy and
   // the server's logins write the same local SQLite file, which refuses concurrent writers.
-  const most = Math.max(...SITE_CONVERSATIONS);
+  const most = Math.max(0, ...SITE_CONVERSATIONS);
   const pairs: { a: { id: string; cookie: string }; b: { id: string; cookie: string }; id: string }[] = [];
   for (let i = 0; i < most; i++) {
     const x = await member(`Site A${i}`);
