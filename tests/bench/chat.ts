@@ -147,7 +147,17 @@ export async function chatBench(base: string, persist: string) {
     (i) => echoA.ws.send(`echo ${i}`),
     () => true,
   );
-  for (const c of [chatA, chatB, echoA, echoB]) c.ws.close(1000);
+  // The same relay writing each frame as one SQLite row first: what the durable write alone costs.
+  const stored = `/ws/echo/${randomId(8)}?store=1`;
+  const storeA = await open(base, stored, a.cookie);
+  const storeB = await open(base, stored, b.cookie);
+  const echoStore = await run(
+    "EchoRoom + one SQLite row per message (the durable write alone)",
+    storeB,
+    (i) => storeA.ws.send(`echo ${i}`),
+    () => true,
+  );
+  for (const c of [chatA, chatB, echoA, echoB, storeA, storeB]) c.ws.close(1000);
 
   // The site: n conversations at once, each A sending SITE_BURST messages to its B as fast as it can.
   const site = [];
@@ -206,7 +216,7 @@ export async function chatBench(base: string, persist: string) {
     p99_ms: null,
     msgs_per_s: +(rows / Math.max(1, messages)).toFixed(4),
   };
-  return [chat, echo, ...site, d1];
+  return [chat, echo, echoStore, ...site, d1];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
