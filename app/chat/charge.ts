@@ -1,27 +1,48 @@
 /**
- * The charge of a message, as the room asks for it (decision 190): the sender's wallet (decision 189,
- * app/models/wallet.server.ts) spends `cost` once per `key` (conversation, sender, client id), and
- * gives it back once if the message could not be stored. A key, not a counter: a room that crashed
- * between charge and store finds the charge applied on the retry and is not charged twice.
+ * A room's side of the spending allowance (decision 193): the sender's wallet (decision 189,
+ * app/chat/hub.ts) grants the conversation's room a block of credits once per key; the room spends
+ * it message by message in its own SQLite (the charge in the message's transaction) and sends the
+ * charges, and later the unspent rest, back by their keys.
  */
 import type { Env } from "../lib/env";
-import { applyCredits, cancelCredits } from "../models/wallet.server";
+import type { ReserveResult, RoomCharge } from "./rpc";
+import { hubStub } from "./stubs";
+import type { ChargeRow } from "./store";
 
-export type Charge = {
-  userId: string;
-  key: string;
-  refId: string;
-  cost: number;
-  reason: "message" | "gift";
-};
+/** A block of this many messages' price is asked at once: one wallet round trip per block, not per message. */
+export const ALLOWANCE_MESSAGES = 50;
+/** An allowance not spent from for this long goes back to the wallet (the room's alarm). */
+export const ALLOWANCE_IDLE_S = 60;
 
-/** True when charged (now, or before under this key); false: the balance does not cover it. */
-export async function chargeSend(env: Pick<Env, "MEMBER_HUB">, c: Charge): Promise<boolean> {
-  const r = await applyCredits(env, c.userId, { key: c.key, delta: -c.cost, reason: c.reason, refId: c.refId });
-  return r.ok;
+/** Asks the member's wallet to hold `want` credits (at least `need`) for this room; once per `key`. */
+export function reserve(
+  env: Pick<Env, "MEMBER_HUB">,
+  userId: string,
+  conversationId: string,
+  key: string,
+  need: number,
+  want: number,
+): Promise<ReserveResult> {
+  return hubStub(env, userId).walletReserve(userId, conversationId, key, need, want);
 }
 
-/** Gives back what `c` took (a store that failed after the charge); once, whatever the retries. */
-export async function refundSend(env: Pick<Env, "MEMBER_HUB">, c: Charge): Promise<void> {
-  await cancelCredits(env, c.userId, c.key, c.reason);
+/** Sends charges and returns to the member's wallet (applied once each by key). */
+export function settleWith(
+  env: Pick<Env, "MEMBER_HUB">,
+  userId: string,
+  conversationId: string,
+  rows: ChargeRow[],
+): Promise<void> {
+  return hubStub(env, userId).walletSettle(userId, conversationId, rows.map(toRoomCharge));
+}
+
+export function toRoomCharge(r: ChargeRow): RoomCharge {
+  return {
+    key: r.key,
+    kind: r.kind,
+    credits: r.credits,
+    reason: r.reason as RoomCharge["reason"],
+    refId: r.ref_id,
+    createdAt: r.created_at,
+  };
 }

@@ -10,16 +10,29 @@
  * change is applied once per key, never below zero, its ledger row and the balance in one
  * synchronous transaction; the object is single-threaded, so racing spends serialise here instead of
  * in D1. The first touch imports the member's D1 state (users.credits and credit_ledger). D1's
- * users.credits becomes a copy this object writes (lists, the console), never read to decide a spend.
+ * users.credits is only a copy this object writes (lists, the console), never read to decide a spend.
+ * A conversation's room may hold part of the balance as a spending allowance (decision 193):
+ * wallet_holds (what each room holds), wallet_hold_ops (grants, charges, returns, once per key).
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { Env } from "../lib/env";
 import { logError } from "../lib/log.server";
-import type { CreditReason, MemberHubApi, WalletOp, WalletPage, WalletResult, WalletRow, WalletSummary } from "./rpc";
+import type {
+  CreditReason,
+  MemberHubApi,
+  ReserveResult,
+  RoomCharge,
+  WalletOp,
+  WalletPage,
+  WalletResult,
+  WalletRow,
+  WalletSummary,
+} from "./rpc";
 import { MEMBER_HEADER, PING, PONG, SESSION_HEADER, type HubEvent } from "./protocol";
 import { closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
+import { roomStub } from "./stubs";
 
 export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   /** Test-only injected failures of the wallet's next calls (walletFailNext), to prove the retries. */
@@ -92,17 +105,28 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   async applyCredits(userId: string, op: WalletOp): Promise<WalletResult> {
     checkOp(op);
     await this.wallet(userId);
+    // Credits held by rooms (allowances, decision 193) are called back first when the free part is short.
+    const result = this.applyNow(op, false) ?? (await this.reclaim(userId), this.applyNow(op, true)!);
+    if (result.ok && result.applied) await this.copyLater(userId, !COALESCED.has(op.reason));
+    return result;
+  }
+
+  /** One op in one transaction; null: the free balance is short while rooms hold credits (reclaim, then final). */
+  private applyNow(op: WalletOp, final: boolean): WalletResult | null {
     const sql = this.ctx.storage.sql;
-    const result = this.ctx.storage.transactionSync((): WalletResult => {
+    return this.ctx.storage.transactionSync((): WalletResult | null => {
       const done = sql
         .exec<{ delta: number; cancelled: number }>("SELECT delta, cancelled FROM wallet_ops WHERE key = ?", op.key)
         .toArray()[0];
       const balance = this.balanceNow();
       if (done && !done.cancelled) return { ok: true, applied: false, delta: done.delta, balance };
       let delta = op.delta;
-      if (delta < 0 && balance + delta < 0) {
+      // A spend takes only credits no room holds: what a room holds it may already have spent.
+      const free = balance - this.heldNow();
+      if (delta < 0 && free + delta < 0) {
+        if (!final && free < balance) return null;
         if (!op.clamp) return { ok: false, error: "credits", balance };
-        delta = -balance;
+        delta = -free;
       }
       const after = balance + delta;
       sql.exec("UPDATE wallet SET balance = ? WHERE id = 1", after);
@@ -115,22 +139,30 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
       this.ledgerRow(op.key, delta, op.reason, op.refId ?? null, op.at ?? nowSeconds(), after);
       return { ok: true, applied: true, delta, balance: after };
     });
-    if (result.ok && result.applied) await this.copyLater(userId, !COALESCED.has(op.reason));
-    return result;
   }
 
   /** RPC: gives back what `key` took (or takes back what it gave), once; a no-op when it was never applied. */
   async cancelCredits(userId: string, key: string, reason: CreditReason, at?: number): Promise<WalletResult> {
     await this.wallet(userId);
+    const result =
+      this.cancelNow(key, reason, at, false) ?? (await this.reclaim(userId), this.cancelNow(key, reason, at, true)!);
+    if (result.ok && result.applied) await this.copyLater(userId, !COALESCED.has(reason));
+    return result;
+  }
+
+  /** One cancel in one transaction; null: a clawback finds credits held by rooms (reclaim, then final). */
+  private cancelNow(key: string, reason: CreditReason, at: number | undefined, final: boolean): WalletResult | null {
     const sql = this.ctx.storage.sql;
-    const result = this.ctx.storage.transactionSync((): WalletResult => {
+    return this.ctx.storage.transactionSync((): WalletResult | null => {
       const done = sql
         .exec<{ delta: number; cancelled: number }>("SELECT delta, cancelled FROM wallet_ops WHERE key = ?", key)
         .toArray()[0];
       const balance = this.balanceNow();
       if (!done || done.cancelled) return { ok: true, applied: false, delta: 0, balance };
+      const free = balance - this.heldNow();
+      if (done.delta > 0 && free < done.delta && free < balance && !final) return null;
       // Taking back a grant the member already spent takes what is left (never below zero), as a clawback.
-      const delta = done.delta > 0 ? -Math.min(done.delta, balance) : -done.delta;
+      const delta = done.delta > 0 ? -Math.min(done.delta, free) : -done.delta;
       const after = balance + delta;
       sql.exec("UPDATE wallet SET balance = ? WHERE id = 1", after);
       sql.exec("UPDATE wallet_ops SET cancelled = 1 WHERE key = ?", key);
@@ -144,18 +176,17 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
       this.ledgerRow(`${key}:cancel`, delta, reason, refId, at ?? nowSeconds(), after);
       return { ok: true, applied: true, delta, balance: after };
     });
-    if (result.ok && result.applied) await this.copyLater(userId, !COALESCED.has(reason));
-    return result;
   }
 
   /** RPC: the member's balance (the truth; D1's users.credits is a copy). */
   async walletBalance(userId: string): Promise<number> {
-    return (await this.wallet(userId)).balance;
+    await this.synced(userId);
+    return this.balanceNow();
   }
 
   /** RPC: the op applied under `key`, if any. */
   async walletOp(userId: string, key: string): Promise<{ delta: number; cancelled: boolean } | null> {
-    await this.wallet(userId);
+    await this.synced(userId);
     const row = this.ctx.storage.sql
       .exec<{ delta: number; cancelled: number }>("SELECT delta, cancelled FROM wallet_ops WHERE key = ?", key)
       .toArray()[0];
@@ -164,7 +195,7 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
 
   /** RPC: a page of the ledger (newest first unless oldestFirst). */
   async walletLedger(userId: string, o: WalletPage = {}): Promise<WalletRow[]> {
-    await this.wallet(userId);
+    await this.synced(userId);
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (o.before) {
@@ -211,7 +242,8 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
 
   /** RPC: the balance and how the ledger explains it (opening + sum = balance). */
   async walletSummary(userId: string): Promise<WalletSummary> {
-    const state = await this.wallet(userId);
+    await this.synced(userId);
+    const state = this.state()!;
     const agg = this.ctx.storage.sql
       .exec<{ sum: number; n: number }>("SELECT COALESCE(SUM(delta), 0) AS sum, COUNT(*) AS n FROM wallet_ledger")
       .one();
@@ -220,7 +252,7 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
 
   /** RPC: writes the balance to D1's users.credits now (what the alarm does later); answers the balance. */
   async walletFlush(userId: string): Promise<number> {
-    await this.wallet(userId);
+    await this.synced(userId);
     await this.copyLater(userId, true);
     return this.balanceNow();
   }
@@ -228,7 +260,7 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   /** RPC: the account is purged (docs/product.md §4): the wallet's storage goes with it. */
   async walletPurge(): Promise<void> {
     this.ctx.storage.sql.exec(
-      "DROP TABLE IF EXISTS wallet_ledger; DROP TABLE IF EXISTS wallet_ops; DROP TABLE IF EXISTS wallet;",
+      "DROP TABLE IF EXISTS wallet_ledger; DROP TABLE IF EXISTS wallet_ops; DROP TABLE IF EXISTS wallet; DROP TABLE IF EXISTS wallet_holds; DROP TABLE IF EXISTS wallet_hold_ops;",
     );
     await this.ctx.storage.deleteAlarm();
     this.ctx.storage.sql.exec(WALLET_SCHEMA);
@@ -242,8 +274,161 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
 
   /** The alarm writes the coalesced copy of the balance to D1 (and retries itself until it did). */
   async alarm(): Promise<void> {
-    const state = this.state();
-    if (state && state.copied !== state.balance) await this.copyNow(state.user_id);
+    let state = this.state();
+    if (!state) return;
+    await this.syncRooms(state.user_id);
+    state = this.state()!;
+    if (state.copied !== state.balance) await this.copyNow(state.user_id);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Spending allowances (decision 193): a room holds a block of the member's credits and spends it
+  // in its own SQLite, each message's charge in the message's transaction; the charges come here as
+  // ledger rows by their keys. The balance counts held credits (they are the member's until spent);
+  // what other spends may take is the free part, balance minus everything held.
+
+  /** RPC: a room asks for `want` credits (at least `need`) to hold; once per key (a lost answer is asked again). */
+  async walletReserve(userId: string, room: string, key: string, need: number, want: number): Promise<ReserveResult> {
+    if (![need, want].every((n) => Number.isSafeInteger(n) && n >= 0) || !key || key.length > 200)
+      throw new Error("wallet: bad reserve");
+    await this.wallet(userId);
+    const grant = (contended: boolean) =>
+      this.ctx.storage.transactionSync((): ReserveResult | null => {
+        const sql = this.ctx.storage.sql;
+        const done = sql
+          .exec<{ amount: number }>("SELECT amount FROM wallet_hold_ops WHERE key = ? AND kind = 'grant'", key)
+          .toArray()[0];
+        if (done) return { ok: true, amount: done.amount };
+        const free = this.balanceNow() - this.heldNow();
+        if (free < need) return null;
+        // Rooms competing for few credits get what the send needs, not a block another room then lacks.
+        const amount = contended ? need : Math.min(Math.max(need, want), free);
+        sql.exec("INSERT INTO wallet_hold_ops (key, room, kind, amount) VALUES (?, ?, 'grant', ?)", key, room, amount);
+        this.hold(room, amount);
+        return { ok: true, amount };
+      });
+    // Short: the other rooms give back what they hold, then once more.
+    let r = grant(false);
+    if (!r && (await this.reclaim(userId, room))) r = grant(true);
+    return r ?? { ok: false, balance: this.balanceNow() };
+  }
+
+  /** RPC: a room's charges and returns, each applied once by its key (the room sends them until confirmed). */
+  async walletSettle(userId: string, room: string, rows: RoomCharge[]): Promise<void> {
+    await this.wallet(userId);
+    if (this.settleNow(room, rows)) await this.copyLater(userId, false);
+  }
+
+  /** Applies a room's rows in one transaction; answers whether the balance changed. */
+  private settleNow(room: string, rows: RoomCharge[]): boolean {
+    const sql = this.ctx.storage.sql;
+    return this.ctx.storage.transactionSync(() => {
+      let changed = false;
+      for (const r of rows) {
+        if (!Number.isSafeInteger(r.credits) || r.credits < 0) throw new Error(`wallet: bad room row ${r.key}`);
+        // Once per key, whatever the retries (the room resends until confirmed; readers pull the same rows).
+        const fresh = sql.exec(
+          "INSERT INTO wallet_hold_ops (key, room, kind, amount) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+          r.key,
+          room,
+          r.kind,
+          -r.credits,
+        ).rowsWritten;
+        if (!fresh) continue;
+        this.hold(room, -r.credits);
+        if (r.kind === "return" || r.credits === 0) continue;
+        // A send charged through the wallet before allowances existed is not charged twice.
+        const paid = sql
+          .exec<{ cancelled: number }>("SELECT cancelled FROM wallet_ops WHERE key = ?", r.key)
+          .toArray()[0];
+        if (paid && !paid.cancelled) continue;
+        const after = this.balanceNow() - r.credits;
+        sql.exec("UPDATE wallet SET balance = ? WHERE id = 1", after);
+        sql.exec(
+          "INSERT INTO wallet_ops (key, delta, reason, cancelled) VALUES (?, ?, ?, 0) ON CONFLICT (key) DO UPDATE SET delta = excluded.delta, reason = excluded.reason, cancelled = 0",
+          r.key,
+          -r.credits,
+          r.reason ?? "message",
+        );
+        this.ledgerRow(r.key, -r.credits, r.reason ?? "message", r.refId, r.createdAt, after);
+        changed = true;
+      }
+      return changed;
+    });
+  }
+
+  /** Changes what `room` holds (the CHECK keeps it >= 0); a room holding nothing has no row. */
+  private hold(room: string, delta: number) {
+    const sql = this.ctx.storage.sql;
+    // An upsert would check the inserted row's CHECK first, so a decrease is a plain UPDATE.
+    if (delta >= 0)
+      sql.exec(
+        "INSERT INTO wallet_holds (room, held) VALUES (?, ?) ON CONFLICT (room) DO UPDATE SET held = held + excluded.held",
+        room,
+        delta,
+      );
+    else if (!sql.exec("UPDATE wallet_holds SET held = held + ? WHERE room = ?", delta, room).rowsWritten)
+      throw new Error(`wallet: ${room} holds nothing`);
+    sql.exec("DELETE FROM wallet_holds WHERE room = ? AND held = 0", room);
+  }
+
+  private heldNow(): number {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT COALESCE(SUM(held), 0) AS n FROM wallet_holds").one().n;
+  }
+
+  private holdingRooms(except?: string): string[] {
+    return this.ctx.storage.sql
+      .exec<{ room: string }>("SELECT room FROM wallet_holds WHERE held > 0")
+      .toArray()
+      .map((r) => r.room)
+      .filter((r) => r !== except);
+  }
+
+  /** The wallet, with what the rooms spent and have not reported yet: every reader sees each message's charge. */
+  private async synced(userId: string) {
+    await this.wallet(userId);
+    await this.syncRooms(userId);
+  }
+
+  private async syncRooms(userId: string) {
+    const rooms = this.holdingRooms();
+    if (rooms.length === 0) return;
+    let changed = false;
+    await Promise.all(
+      rooms.map(async (room) => {
+        try {
+          changed = this.settleNow(room, await roomStub(this.env, room).pendingCharges(room, userId)) || changed;
+        } catch (e) {
+          // The room's charges come by its own settle (alarm) or the next read.
+          logError("wallet.sync_failed", e, { memberId: userId, conversationId: room });
+        }
+      }),
+    );
+    if (changed) await this.copyLater(userId, false);
+  }
+
+  /**
+   * The rooms (but `except`) give back what they hold: a spend, a refund, a chargeback or a console
+   * take needs credits a room holds. Answers whether any room was asked. A room that cannot be
+   * reached keeps its allowance (the spend finds less free); a room whose conversation is gone
+   * spends nothing more, so what it held is free again.
+   */
+  private async reclaim(userId: string, except?: string): Promise<boolean> {
+    const rooms = this.holdingRooms(except);
+    await Promise.all(
+      rooms.map(async (room) => {
+        try {
+          const { gone } = await roomStub(this.env, room).returnAllowance(room, userId);
+          if (gone)
+            this.ctx.storage.transactionSync(() => {
+              this.ctx.storage.sql.exec("DELETE FROM wallet_holds WHERE room = ?", room);
+            });
+        } catch (e) {
+          logError("wallet.reclaim_failed", e, { memberId: userId, conversationId: room });
+        }
+      }),
+    );
+    return rooms.length > 0;
   }
 
   private balanceNow(): number {
@@ -378,6 +563,8 @@ CREATE TABLE IF NOT EXISTS wallet_ledger (
   id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, delta INTEGER NOT NULL, reason TEXT NOT NULL,
   ref_id TEXT, created_at INTEGER NOT NULL, balance INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS wallet_ledger_ref ON wallet_ledger (ref_id);
+CREATE TABLE IF NOT EXISTS wallet_holds (room TEXT PRIMARY KEY, held INTEGER NOT NULL CHECK (held >= 0));
+CREATE TABLE IF NOT EXISTS wallet_hold_ops (key TEXT PRIMARY KEY, room TEXT NOT NULL, kind TEXT NOT NULL, amount INTEGER NOT NULL);
 `;
 
 /** Spends of the chat (many, small) reach D1's copy coalesced, by the alarm; anything else at once. */

@@ -4,14 +4,16 @@
  * in the object's own SQLite (app/chat/store.ts). Every send passes through here, live (WebSocket)
  * or not (RPC from a form action), one at a time: the rules (D1 reads, cached until told they
  * changed), the charge (the sender's wallet, by a key made of conversation, sender and client id),
- * the store, the broadcast. D1 is written after that, coalesced: the overview (`conversations`,
+ * the store, the broadcast. The charge is spent from the sender's allowance held here (decision 193),
+ * in the message's own transaction; the wallet is asked for a block only when it runs out. D1 is
+ * written after that, coalesced: the overview (`conversations`,
  * `conversation_members`) at once when a conversation starts, an unread count goes 0 -> 1, a member
  * reads or hides, otherwise by an alarm at most once per OVERVIEW_DELAY_MS.
  * Sockets use the Hibernation API; who a socket belongs to travels in its serialized attachment.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
-import type { ChatRoomApi, RoomHistory, RoomStats, SentByRow } from "./rpc";
+import type { ChatRoomApi, RoomCharge, RoomHistory, RoomStats, SentByRow } from "./rpc";
 import {
   CONVERSATION_HEADER,
   MEMBER_HEADER,
@@ -49,7 +51,7 @@ import { checkMessage } from "../models/signals.server";
 import { logError } from "../lib/log.server";
 import { nowS } from "../lib/dates";
 import * as store from "./store";
-import { chargeSend, refundSend } from "./charge";
+import { ALLOWANCE_IDLE_S, ALLOWANCE_MESSAGES, reserve, settleWith, toRoomCharge } from "./charge";
 
 type Attachment = SocketSession & { memberId: string; conversationId: string; prices: ChatPrices };
 
@@ -74,8 +76,12 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   /** Receivers to notify (hub) once their coalesced unread count reached D1. */
   private pendingNotify = new Map<string, string>();
   private alarmAt: number | null = null;
-  /** Tests: makes the next store fail after the charge (the refund path). */
+  /** Tests: makes the next store fail after the charge (inside its transaction: nothing is charged). */
   failNextStore = false;
+  /** Members whose allowance a send is topping up right now (its grant's answer is on its way). */
+  private reserving = new Set<string>();
+  /** Per member, the send of their charges to the wallet in flight (one at a time). */
+  private settling = new Map<string, Promise<void>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -319,19 +325,21 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     if (heldBefore) this.pendingNotify.set(receiverId, i.senderId);
 
     const cost = priceOf(i.prices, i.kind);
+    // The allowance covers the charge, topped up from the wallet when it does not (the only await here).
+    if (cost > 0 && !(await this.cover(c.id, i.senderId, cost, i.prices.message)))
+      return { result: { ok: false, error: "credits", cost } };
     const seq = store.nextSeq(this.sql);
+    const now = nowS();
     // The key is the send itself (conversation, sender, client id): charged once whatever crashes or retries.
     const charge = {
       userId: i.senderId,
       key: `message:${c.id}:${i.senderId}:${i.clientId}`,
       // The ledger names the message by its number in the conversation, never a site-wide id (decision 089).
       refId: `message:${c.id}:${seq}`,
-      cost,
-      reason: i.kind === "gift" ? ("gift" as const) : ("message" as const),
+      credits: cost,
+      reason: i.kind === "gift" ? "gift" : "message",
+      at: now,
     };
-    if (cost > 0 && !(await chargeSend(this.env, charge))) return { result: { ok: false, error: "credits", cost } };
-
-    const now = nowS();
     const held = rules.held;
     const row: store.StoredMessage = {
       seq,
@@ -347,17 +355,18 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     let urgent: boolean;
     let firstUnread: boolean;
     try {
-      if (this.failNextStore) {
-        this.failNextStore = false;
-        throw new Error("injected store failure");
-      }
+      // The charge and the message are one transaction: neither exists without the other.
       ({ urgent, firstUnread } = this.ctx.storage.transactionSync(() => {
+        if (cost > 0 && !store.spend(this.sql, charge)) throw new Error("allowance short");
+        if (this.failNextStore) {
+          this.failNextStore = false;
+          throw new Error("injected store failure");
+        }
         store.insertMessage(this.sql, row);
         return this.afterStored(c, row, rules.brandId);
       }));
     } catch (e) {
-      // Charged but not stored: the credits go back, once (the same key); the member may send again.
-      if (cost > 0) await refundSend(this.env, charge);
+      // Nothing was charged or stored; the member may send again.
       logError("chat.store_failed", e, { conversationId: c.id, memberId: i.senderId });
       return { result: { ok: false, error: "generic" } };
     }
@@ -370,6 +379,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     // Everything below happens after the message reached the screens.
     if (!held) this.pendingNotify.set(receiverId, i.senderId);
     const overview = urgent || heldBefore ? this.flush() : (this.scheduleFlush(), undefined);
+    // The charge reaches the wallet's ledger by the alarm (or sooner, when the wallet reads).
+    if (cost > 0) this.scheduleFlush();
     // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
     if (!held && firstUnread && !this.isOnline(receiverId)) {
       // After the overview write: the consumer checks D1's unread count before it mails.
@@ -507,7 +518,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     this.alarmAt = Date.now() + OVERVIEW_DELAY_MS;
     this.later(
       this.ctx.storage.getAlarm().then((existing) => {
-        if (existing === null) return this.ctx.storage.setAlarm(this.alarmAt ?? Date.now() + OVERVIEW_DELAY_MS);
+        const at = this.alarmAt ?? Date.now() + OVERVIEW_DELAY_MS;
+        // An allowance's later idle alarm must not delay the overview.
+        if (existing === null || existing > at) return this.ctx.storage.setAlarm(at);
       }),
     );
   }
@@ -515,6 +528,116 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   async alarm() {
     this.alarmAt = null;
     await this.flush();
+    await this.allowancesDue();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Spending allowances (decision 193)
+
+  /**
+   * Inside the queue: the member's allowance here covers `cost`, asking their wallet for a block
+   * (ALLOWANCE_MESSAGES messages' price) when it does not. A grant asked before whose answer never
+   * came (a crash) is asked again by its key first, so it is counted once. False: the wallet's free
+   * credits (after the member's other rooms gave theirs back) do not cover it.
+   */
+  private async cover(conversationId: string, userId: string, cost: number, perMessage: number): Promise<boolean> {
+    for (let tries = 0; tries < 3; tries++) {
+      const a = store.allowance(this.sql, userId);
+      if (!a.pending && a.amount >= cost) return true;
+      const key = a.pending ?? this.ctx.storage.transactionSync(() => store.askGrant(this.sql, conversationId, userId));
+      const need = a.pending ? 0 : cost - a.amount;
+      const want = a.pending ? 0 : Math.max(need, ALLOWANCE_MESSAGES * perMessage);
+      this.reserving.add(userId);
+      try {
+        const r = await reserve(this.env, userId, conversationId, key, need, want);
+        this.ctx.storage.transactionSync(() => store.granted(this.sql, userId, key, r.ok ? r.amount : 0));
+        // Refused: another room took the credits its return freed; asked again (bounded), it gives them back.
+        if (!r.ok && tries === 2) return false;
+        // What was granted goes back after ALLOWANCE_IDLE_S unspent (the alarm).
+        if (r.ok) this.scheduleFlush();
+      } finally {
+        this.reserving.delete(userId);
+      }
+    }
+    return store.allowance(this.sql, userId).amount >= cost;
+  }
+
+  /** Sends the member's unconfirmed charges and returns to their wallet; one send at a time per member. */
+  private settle(userId: string): Promise<void> {
+    const conversationId = store.getMeta<string>(this.sql, "conversation_id");
+    const run = (this.settling.get(userId) ?? Promise.resolve()).then(async () => {
+      const rows = store.unsettled(this.sql, userId);
+      if (rows.length === 0 || !conversationId) return;
+      await settleWith(this.env, userId, conversationId, rows);
+      this.ctx.storage.transactionSync(() =>
+        store.settled(
+          this.sql,
+          rows.map((r) => r.key),
+        ),
+      );
+    });
+    const tail = run.catch(() => undefined);
+    this.settling.set(userId, tail);
+    void tail.then(() => this.settling.get(userId) === tail && this.settling.delete(userId));
+    return run;
+  }
+
+  /** Everything this room holds of `userId`'s credits goes back to their wallet (keyed: once). */
+  private async giveBackAll(conversationId: string, userId: string) {
+    const a = store.allowance(this.sql, userId);
+    // A grant whose answer was lost (none a send waits for now): resolved first, so it comes back too.
+    if (a.pending && !this.reserving.has(userId)) {
+      const r = await reserve(this.env, userId, conversationId, a.pending, 0, 0);
+      this.ctx.storage.transactionSync(() => store.granted(this.sql, userId, a.pending!, r.ok ? r.amount : 0));
+    }
+    this.ctx.storage.transactionSync(() => store.giveBack(this.sql, conversationId, userId, nowS()));
+    await this.settle(userId);
+  }
+
+  /**
+   * The alarm: charges go to the wallets, allowances unspent for ALLOWANCE_IDLE_S go back; the alarm
+   * comes again while any is held (or a wallet could not be reached).
+   */
+  private async allowancesDue() {
+    const conversationId = store.getMeta<string>(this.sql, "conversation_id");
+    if (!conversationId) return;
+    const now = nowS();
+    let next: number | null = null;
+    const retry = (at: number) => (next = next === null ? at : Math.min(next, at));
+    for (const a of store.allowances(this.sql)) {
+      const due = (a.last_spend_at ?? 0) + ALLOWANCE_IDLE_S;
+      if (due > now) {
+        retry(due);
+        continue;
+      }
+      await this.giveBackAll(conversationId, a.user_id).catch((e) => {
+        logError("chat.allowance_return_failed", e, { conversationId, memberId: a.user_id });
+        retry(now + ALLOWANCE_IDLE_S);
+      });
+    }
+    for (const userId of store.unsettledMembers(this.sql))
+      await this.settle(userId).catch((e) => {
+        logError("chat.charges_settle_failed", e, { conversationId, memberId: userId });
+        retry(now + OVERVIEW_DELAY_MS / 1000);
+      });
+    if (next === null) return;
+    const at = next * 1000;
+    const existing = await this.ctx.storage.getAlarm();
+    if (existing === null || existing > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  /** RPC (the wallet): give back what you hold of `userId`'s credits. `gone`: this conversation was wiped. */
+  async returnAllowance(conversationId: string, userId: string): Promise<{ gone: boolean }> {
+    const known = store.getMeta<string>(this.sql, "conversation_id");
+    if (known === undefined) return { gone: true };
+    if (known === conversationId) await this.giveBackAll(conversationId, userId);
+    return { gone: false };
+  }
+
+  /** RPC (the wallet, before it answers a read): the member's charges and returns it has not confirmed. */
+  async pendingCharges(conversationId: string, userId: string): Promise<RoomCharge[]> {
+    if (store.getMeta<string>(this.sql, "conversation_id") !== conversationId) return [];
+    return store.unsettled(this.sql, userId).map(toRoomCharge);
   }
 
   /** RPC (tests, bench): writes the overview now. */
@@ -663,6 +786,15 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       const known = store.getMeta<string>(this.sql, "conversation_id");
       if (known !== undefined && known !== conversationId) return;
       for (const ws of this.ctx.getWebSockets()) closeRevoked(ws);
+      // What the members' wallets granted here goes back first (the other member keeps their credits).
+      if (known !== undefined)
+        for (const a of [
+          ...store.allowances(this.sql),
+          ...store.unsettledMembers(this.sql).map((user_id) => ({ user_id })),
+        ])
+          await this.giveBackAll(conversationId, a.user_id).catch((e) =>
+            logError("chat.allowance_return_failed", e, { conversationId, memberId: a.user_id }),
+          );
       store.wipe(this.sql);
       this.conversation = null;
       this.rules.clear();

@@ -40,6 +40,10 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded {
   sockets(): Promise<Record<string, number>>;
   settled(): Promise<void>;
   closeRevoked(memberId: string): Promise<number>;
+  /** The spending allowance (decision 193): the wallet asks for what the room holds of `userId`'s credits back. */
+  returnAllowance(conversationId: string, userId: string): Promise<{ gone: boolean }>;
+  /** The charges (and returns) of `userId` the wallet has not confirmed yet; the wallet applies them by key. */
+  pendingCharges(conversationId: string, userId: string): Promise<RoomCharge[]>;
 }
 
 export interface MemberHubApi extends Rpc.DurableObjectBranded {
@@ -55,7 +59,25 @@ export interface MemberHubApi extends Rpc.DurableObjectBranded {
   walletFlush(userId: string): Promise<number>;
   walletPurge(): Promise<void>;
   walletFailNext(count: number): Promise<void>;
+  /** A room asks for a block of credits to spend locally (decision 193), once per key. */
+  walletReserve(userId: string, room: string, key: string, need: number, want: number): Promise<ReserveResult>;
+  /** A room's charges and returns, applied once each by key. */
+  walletSettle(userId: string, room: string, rows: RoomCharge[]): Promise<void>;
 }
+
+/**
+ * What a room spent from (or gave back of) its allowance (decision 193): `charge` is one message's
+ * charge (key = the send's key, one ledger row in the wallet); `return` gives unspent credits back.
+ */
+export type RoomCharge = {
+  key: string;
+  kind: "charge" | "return";
+  credits: number;
+  reason: CreditReason | null;
+  refId: string | null;
+  createdAt: number;
+};
+export type ReserveResult = { ok: true; amount: number } | { ok: false; balance: number };
 
 /** A page of the ledger: newest first, ids below `before`; `reasons`/`refId` filter. */
 export type WalletPage = {

@@ -40,6 +40,15 @@ const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v)",
   // Messages per brand and day not yet added to D1's chat_message_days (the console's dashboard).
   "CREATE TABLE IF NOT EXISTS day_counts (brand_id INTEGER NOT NULL, day INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (brand_id, day))",
+  // Spending allowances (decision 193): what each member's wallet granted this room and it has not
+  // spent; `pending` is a grant asked whose answer has not arrived (asked again by its key).
+  `CREATE TABLE IF NOT EXISTS allowances (
+     user_id TEXT PRIMARY KEY, amount INTEGER NOT NULL DEFAULT 0 CHECK (amount >= 0), grants INTEGER NOT NULL DEFAULT 0,
+     pending TEXT, returns INTEGER NOT NULL DEFAULT 0, last_spend_at INTEGER)`,
+  // Charges and returns the wallet has not confirmed yet (deleted once it has).
+  `CREATE TABLE IF NOT EXISTS charges (
+     key TEXT PRIMARY KEY, user_id TEXT NOT NULL, kind TEXT NOT NULL, credits INTEGER NOT NULL, reason TEXT,
+     ref_id TEXT, created_at INTEGER NOT NULL)`,
 ];
 
 export function createSchema(sql: SqlStorage) {
@@ -227,5 +236,130 @@ export function subtractDayCounts(sql: SqlStorage, flushed: { brand_id: number; 
 
 /** Everything: account deletion of both members, or the conversation deleted in D1. */
 export function wipe(sql: SqlStorage) {
-  for (const t of ["messages", "members", "meta", "day_counts"]) sql.exec(`DELETE FROM ${t}`);
+  for (const t of ["messages", "members", "meta", "day_counts", "allowances", "charges"]) sql.exec(`DELETE FROM ${t}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spending allowances (decision 193)
+
+export type Allowance = {
+  user_id: string;
+  amount: number;
+  grants: number;
+  pending: string | null;
+  returns: number;
+  last_spend_at: number | null;
+};
+
+export function allowance(sql: SqlStorage, userId: string): Allowance {
+  return (
+    sql.exec<Allowance>("SELECT * FROM allowances WHERE user_id = ?", userId).toArray()[0] ?? {
+      user_id: userId,
+      amount: 0,
+      grants: 0,
+      pending: null,
+      returns: 0,
+      last_spend_at: null,
+    }
+  );
+}
+
+export function allowances(sql: SqlStorage): Allowance[] {
+  return sql.exec<Allowance>("SELECT * FROM allowances WHERE amount > 0 OR pending IS NOT NULL").toArray();
+}
+
+function putAllowance(sql: SqlStorage, a: Allowance) {
+  sql.exec(
+    `INSERT INTO allowances (user_id, amount, grants, pending, returns, last_spend_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET amount = excluded.amount, grants = excluded.grants, pending = excluded.pending,
+       returns = excluded.returns, last_spend_at = excluded.last_spend_at`,
+    a.user_id,
+    a.amount,
+    a.grants,
+    a.pending,
+    a.returns,
+    a.last_spend_at,
+  );
+}
+
+/** Numbers the next grant and records it as asked (before the call, so a lost answer is asked again by its key). */
+export function askGrant(sql: SqlStorage, conversationId: string, userId: string): string {
+  const a = allowance(sql, userId);
+  const key = `allowance:${conversationId}:${userId}:${a.grants + 1}`;
+  putAllowance(sql, { ...a, grants: a.grants + 1, pending: key });
+  return key;
+}
+
+/** The answer to grant `key` arrived: what it granted is the room's to spend. */
+export function granted(sql: SqlStorage, userId: string, key: string, amount: number) {
+  const a = allowance(sql, userId);
+  if (a.pending !== key) return;
+  putAllowance(sql, { ...a, amount: a.amount + amount, pending: null });
+}
+
+/** A message's charge from the allowance (inside the message's transaction): false when it does not cover it. */
+export function spend(
+  sql: SqlStorage,
+  c: { userId: string; key: string; credits: number; reason: string; refId: string; at: number },
+): boolean {
+  const a = allowance(sql, c.userId);
+  if (a.amount < c.credits) return false;
+  putAllowance(sql, { ...a, amount: a.amount - c.credits, last_spend_at: c.at });
+  sql.exec(
+    "INSERT INTO charges (key, user_id, kind, credits, reason, ref_id, created_at) VALUES (?, ?, 'charge', ?, ?, ?, ?)",
+    c.key,
+    c.userId,
+    c.credits,
+    c.reason,
+    c.refId,
+    c.at,
+  );
+  return true;
+}
+
+/** Gives the whole allowance back (a keyed return row, sent with the charges); answers the amount. */
+export function giveBack(sql: SqlStorage, conversationId: string, userId: string, at: number): number {
+  const a = allowance(sql, userId);
+  if (a.amount === 0) return 0;
+  const key = `allowance-return:${conversationId}:${userId}:${a.returns + 1}`;
+  putAllowance(sql, { ...a, amount: 0, returns: a.returns + 1 });
+  sql.exec(
+    "INSERT INTO charges (key, user_id, kind, credits, reason, ref_id, created_at) VALUES (?, ?, 'return', ?, NULL, NULL, ?)",
+    key,
+    userId,
+    a.amount,
+    at,
+  );
+  return a.amount;
+}
+
+export type ChargeRow = {
+  key: string;
+  kind: "charge" | "return";
+  credits: number;
+  reason: string | null;
+  ref_id: string | null;
+  created_at: number;
+};
+
+/** The charges and returns of `userId` the wallet has not confirmed, oldest first. */
+export function unsettled(sql: SqlStorage, userId: string): ChargeRow[] {
+  return sql
+    .exec<ChargeRow>(
+      "SELECT key, kind, credits, reason, ref_id, created_at FROM charges WHERE user_id = ? ORDER BY rowid",
+      userId,
+    )
+    .toArray();
+}
+
+export function settled(sql: SqlStorage, keys: string[]) {
+  for (const k of keys) sql.exec("DELETE FROM charges WHERE key = ?", k);
+}
+
+/** Members with charges or returns the wallet has not confirmed. */
+export function unsettledMembers(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ user_id: string }>("SELECT DISTINCT user_id FROM charges")
+    .toArray()
+    .map((r) => r.user_id);
 }

@@ -19,11 +19,12 @@ import { hashPassword, randomId } from "../../app/lib/password.ts";
 const PEPPER = "dev-pepper-not-for-production";
 const PASSWORD = "Bench-pass-2026";
 const WARMUP = 50;
-const SAMPLES = 1000;
-const BURST = 2000;
+// BENCH_SAMPLES / BENCH_BURST / BENCH_SITE=0 make a quick look (a profile step); the issue's figures use the defaults.
+const SAMPLES = Number(process.env.BENCH_SAMPLES) || 1000;
+const BURST = Number(process.env.BENCH_BURST) || 2000;
 /** Messages each conversation sends in the site line. */
 const SITE_BURST = 300;
-const SITE_CONVERSATIONS = [1, 10, 50];
+const SITE_CONVERSATIONS = process.env.BENCH_SITE === "0" ? [] : [1, 10, 50];
 
 type Conn = { ws: WebSocket; onText: (f: (text: string) => void) => void };
 function open(base: string, path: string, cookie: string): Promise<Conn> {
@@ -119,7 +120,7 @@ export async function chatBench(base: string, persist: string) {
   const conversationId = await conversation(a, b);
   // The site line's pairs: one pair of members per conversation. One at a time: the bench's D1 proxy and
   // the server's logins write the same local SQLite file, which refuses concurrent writers.
-  const most = Math.max(...SITE_CONVERSATIONS);
+  const most = Math.max(0, ...SITE_CONVERSATIONS);
   const pairs: { a: { id: string; cookie: string }; b: { id: string; cookie: string }; id: string }[] = [];
   for (let i = 0; i < most; i++) {
     const x = await member(`Site A${i}`);
@@ -146,7 +147,17 @@ export async function chatBench(base: string, persist: string) {
     (i) => echoA.ws.send(`echo ${i}`),
     () => true,
   );
-  for (const c of [chatA, chatB, echoA, echoB]) c.ws.close(1000);
+  // The same relay writing each frame as one SQLite row first: what the durable write alone costs.
+  const stored = `/ws/echo/${randomId(8)}?store=1`;
+  const storeA = await open(base, stored, a.cookie);
+  const storeB = await open(base, stored, b.cookie);
+  const echoStore = await run(
+    "EchoRoom + one SQLite row per message (the durable write alone)",
+    storeB,
+    (i) => storeA.ws.send(`echo ${i}`),
+    () => true,
+  );
+  for (const c of [chatA, chatB, echoA, echoB, storeA, storeB]) c.ws.close(1000);
 
   // The site: n conversations at once, each A sending SITE_BURST messages to its B as fast as it can.
   const site = [];
@@ -205,7 +216,7 @@ export async function chatBench(base: string, persist: string) {
     p99_ms: null,
     msgs_per_s: +(rows / Math.max(1, messages)).toFixed(4),
   };
-  return [chat, echo, ...site, d1];
+  return [chat, echo, echoStore, ...site, d1];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

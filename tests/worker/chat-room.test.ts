@@ -41,7 +41,7 @@ const unreadInD1 = (conversationId: string, userId: string) =>
   );
 
 describe("the charge and the store", () => {
-  it("a send whose store fails gives the credits back once; its retry is stored and charged once", async () => {
+  it("a send whose store fails is not charged (one transaction, decision 193); its retry is stored and charged once", async () => {
     const { alice, conversationId } = await pair({ credits: 3 });
     const clientId = cid();
     await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom) => {
@@ -50,10 +50,10 @@ describe("the charge and the store", () => {
     expect(await text(conversationId, alice.id, "lost", clientId)).toMatchObject({ ok: false, error: "generic" });
     expect(await roomCount(conversationId)).toBe(0);
     expect(await explainedBalance(alice.id)).toBe(3);
-    // Charged and given back: one spend, one cancel, under the send's key.
+    // The charge was spent from the room's allowance in the message's transaction: rolled back with it.
     const key = `message:${conversationId}:${alice.id}:${clientId}`;
-    expect(await walletOp(env, alice.id, key)).toMatchObject({ cancelled: true });
-    expect(await ledgerCount(alice.id, ["message"])).toBe(2);
+    expect(await walletOp(env, alice.id, key)).toBeNull();
+    expect(await ledgerCount(alice.id, ["message"])).toBe(0);
     // The member sends again (same client id): stored once, charged once.
     for (let i = 0; i < 2; i++)
       expect(await text(conversationId, alice.id, "lost", clientId)).toMatchObject({ ok: true });
