@@ -24,7 +24,6 @@ import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
 import type { Env } from "~/lib/env";
 import { roomStub } from "~/chat/stubs";
-import type { QueuedMessage } from "./notify-events";
 import { logError } from "~/lib/log.server";
 import { notifyMember } from "./hub.server";
 import { shownPhoto, shownPhotoSql } from "./photos.server";
@@ -676,15 +675,13 @@ export async function messagesLeftInD1(db: D1Database): Promise<boolean> {
   return !!row;
 }
 
-type MigrationEnv = Pick<Env, "DB" | "CHAT_ROOM" | "NOTIFY_QUEUE">;
-
-/** The notification queue carries the move's pages too (its consumer dispatches on `kind`). */
-const queueOf = (env: MigrationEnv) => env.NOTIFY_QUEUE as unknown as Queue<QueuedMessage>;
+/** The move's pages go on their own queue, never in front of members' mail and push (decision 194). */
+type MigrationEnv = Pick<Env, "DB" | "CHAT_ROOM" | "MOVES_QUEUE">;
 
 /** The queue's consumer of a `chat_migrate` message: one page, then the next page queued while any is left. */
 export async function continueChatMigration(env: MigrationEnv) {
   const page = await migrateMessagesPage(env);
-  if (page.more) await queueOf(env).send({ kind: "chat_migrate" }, { contentType: "json" });
+  if (page.more) await env.MOVES_QUEUE.send({ kind: "chat_migrate" }, { contentType: "json" });
   return page;
 }
 
@@ -695,6 +692,6 @@ export async function continueChatMigration(env: MigrationEnv) {
  */
 export async function startChatMigration(env: MigrationEnv): Promise<boolean> {
   if (!(await messagesLeftInD1(env.DB))) return false;
-  await queueOf(env).send({ kind: "chat_migrate" }, { contentType: "json" });
+  await env.MOVES_QUEUE.send({ kind: "chat_migrate" }, { contentType: "json" });
   return true;
 }

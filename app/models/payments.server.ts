@@ -1193,7 +1193,7 @@ export async function recheck(
 ): Promise<"found" | "missing" | "settled"> {
   const ctx = context as Ctx;
   const db = context.env.DB;
-  if (check.kind === "wallet" || check.kind === "wallet-migrate") {
+  if (check.kind === "wallet") {
     await handleWalletCheck(context.env, check);
     return "settled";
   }

@@ -3,16 +3,16 @@ import { describe, expect, it } from "vitest";
 import {
   applyCredits,
   cancelCredits,
+  continueWalletMigration,
   drainOutbox,
   flushWallet,
-  handleWalletCheck,
   migrateWalletsPage,
   outboxRow,
   walletBalance,
   walletLedger,
   walletSummary,
 } from "../../app/models/wallet.server";
-import type { PaymentCheck } from "../../app/models/payment-rules";
+import type { DataMove } from "../../app/models/moves";
 import { hubStub } from "../../app/chat/stubs";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import {
@@ -289,14 +289,14 @@ describe("the migration of balances and ledgers into the wallets", () => {
     }
   });
 
-  it("through the queue: a wallet-migrate message moves a page and queues the next", async () => {
+  it("through the queue: a wallet-migrate page moves a page and queues the next on the data-moves queue", async () => {
     const m = await seeded(9);
-    const sent: unknown[] = [];
-    const queue = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue<PaymentCheck>;
-    await handleWalletCheck({ ...env, PAYMENT_CHECKS: queue }, { kind: "wallet-migrate" });
+    const sent: DataMove[] = [];
+    const queue = { send: async (body: DataMove) => void sent.push(body) } as unknown as Queue<DataMove>;
+    await continueWalletMigration({ ...env, MOVES_QUEUE: queue }, "");
     for (let i = 0; i < 1000 && sent.length; i++) {
       const next = sent.shift() as { kind: "wallet-migrate"; after?: string };
-      await handleWalletCheck({ ...env, PAYMENT_CHECKS: queue }, next);
+      await continueWalletMigration({ ...env, MOVES_QUEUE: queue }, next.after ?? "");
     }
     expect(await pendingOf([m.id])).toBe(0);
     expect(await walletBalance(env, m.id)).toBe(9);
