@@ -28,6 +28,7 @@ import {
   roomCount,
   roomRows,
   roomStub,
+  legacyConversation as legacy,
 } from "./chat-support";
 
 const text = (conversationId: string, senderId: string, body: string, clientId = cid()) =>
@@ -178,22 +179,6 @@ describe("history and held messages in the room", () => {
 });
 
 describe("moving D1's messages into the rooms", () => {
-  /** A conversation with `n` messages in D1, as the old send path stored them. */
-  async function legacy(n: number) {
-    const { alice, bob, conversationId } = await pair();
-    for (let i = 1; i <= n; i++)
-      await env.DB.prepare(
-        "INSERT INTO messages (conversation_id, sender_id, client_id, body, seq, created_at, credits_charged) VALUES (?1, ?2, ?3, ?4, ?5, unixepoch() - 100 + ?5, 1)",
-      )
-        .bind(conversationId, i % 2 ? alice.id : bob.id, `legacy-${i}-${conversationId}`, `old ${i}`, i)
-        .run();
-    await env.DB.prepare(
-      "UPDATE conversations SET last_message_at = unixepoch(), last_message_preview = ?2 WHERE id = ?1",
-    )
-      .bind(conversationId, `old ${n}`)
-      .run();
-    return { alice, bob, conversationId };
-  }
   const inD1 = (conversationId: string) =>
     count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId);
 

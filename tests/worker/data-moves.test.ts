@@ -11,7 +11,7 @@ import { handleNotifyBatch } from "../../app/models/notify.server";
 import { handleMovesBatch } from "../../app/models/moves.server";
 import type { DataMove } from "../../app/models/moves";
 import type { NotifyMessage } from "../../app/models/notify-events";
-import { count, pair } from "./chat-support";
+import { count, legacyConversation as legacy } from "./chat-support";
 import { createMember } from "./fixtures";
 
 /** A queue that only records what was put on it. */
@@ -24,17 +24,6 @@ function recorder<T>() {
   return { sent, queue: queue as unknown as Queue<T> };
 }
 
-/** A conversation with `n` messages still in D1, as the old send path stored them. */
-async function legacy(n: number) {
-  const { alice, bob, conversationId } = await pair();
-  for (let i = 1; i <= n; i++)
-    await env.DB.prepare(
-      "INSERT INTO messages (conversation_id, sender_id, client_id, body, seq, created_at, credits_charged) VALUES (?1, ?2, ?3, ?4, ?5, unixepoch() - 100 + ?5, 1)",
-    )
-      .bind(conversationId, i % 2 ? alice.id : bob.id, `legacy-${i}-${conversationId}`, `old ${i}`, i)
-      .run();
-  return conversationId;
-}
 const inD1 = (conversationId: string) =>
   count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId);
 
@@ -55,7 +44,7 @@ describe("the data moves have their own queue", () => {
   });
 
   it("the data-moves consumer moves a page and chains the next on its own queue until none is left", async () => {
-    const conversations = [await legacy(3), await legacy(1)];
+    const conversations = [(await legacy(3)).conversationId, (await legacy(1)).conversationId];
     const m = await createMember({ credits: 0 });
     await env.DB.prepare("UPDATE users SET credits = 6, wallet_at = NULL WHERE id = ?1").bind(m.id).run();
     const moves = recorder<DataMove>();
@@ -77,7 +66,7 @@ describe("the data moves have their own queue", () => {
   });
 
   it("the notifications consumer does not carry a move: a page handed to it moves nothing", async () => {
-    const c = await legacy(2);
+    const c = (await legacy(2)).conversationId;
     const batch = createMessageBatch("notifications", [
       { id: "m", timestamp: new Date(), attempts: 1, body: { kind: "chat_migrate" } },
     ]) as unknown as MessageBatch<NotifyMessage>;
