@@ -16,9 +16,11 @@ import {
 import { block } from "../../app/models/blocks.server";
 import { walletOp } from "../../app/models/wallet.server";
 import type { ChatRoom } from "../../app/chat/room";
-import { createMember } from "./fixtures";
+import { createMember, post } from "./fixtures";
+import enChat from "../../locales/en/chat.json";
 import {
   cid,
+  cookieOf,
   count,
   explainedBalance,
   flushed,
@@ -60,6 +62,22 @@ describe("the charge and the store", () => {
       expect(await text(conversationId, alice.id, "lost", clientId)).toMatchObject({ ok: true });
     expect(await roomCount(conversationId)).toBe(1);
     expect(await explainedBalance(alice.id)).toBe(2);
+  });
+
+  it("the no-JS form: a store that fails answers 503 with the translated error, nothing stored, nothing charged", async () => {
+    const { alice, conversationId } = await pair({ credits: 3 });
+    await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom) => {
+      room.failNextStore = true;
+    });
+    const res = await post(
+      `/chats/${conversationId}`,
+      { clientId: cid(), body: "lost" },
+      { cookie: await cookieOf(alice.id) },
+    );
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain(enChat.errors.generic);
+    expect(await roomCount(conversationId)).toBe(0);
+    expect(await explainedBalance(alice.id)).toBe(3);
   });
 
   it("20 racing sends of one member over 4 conversations with credits for 5: 5 stored, 5 charged, never below 0", async () => {
