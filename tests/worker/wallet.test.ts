@@ -25,6 +25,7 @@ import {
   webhook,
 } from "./payments-helpers";
 import { ledgerOf } from "./wallet-support";
+import enPayments from "../../locales/en/payments.json";
 
 const d1Credits = async (id: string) =>
   (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
@@ -190,7 +191,10 @@ describe("the outbox: a D1 change and a wallet change, both exactly once", () =>
     await webhook(providerId);
     expect(await walletBalance(env, m.id)).toBe(60);
     await hubStub(env, m.id).walletFailNext(2);
-    await post(`/transactions/${paymentId}`, { intent: "refund" }, { cookie: m.cookie });
+    // The quote reads the wallet: refused with the translated "try again later", a 503, not a 500.
+    const res = await post(`/transactions/${paymentId}`, { intent: "refund" }, { cookie: m.cookie });
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain(enPayments.refund.provider);
     await drainOutbox(env, { userId: m.id });
     const refunds = await env.DB.prepare("SELECT status FROM refunds WHERE payment_id = ?1").bind(paymentId).all();
     expect(refunds.results.filter((r) => r.status !== "failed")).toEqual([]);
