@@ -40,6 +40,9 @@ const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v)",
   // Messages per brand and day not yet added to D1's chat_message_days (the console's dashboard).
   "CREATE TABLE IF NOT EXISTS day_counts (brand_id INTEGER NOT NULL, day INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (brand_id, day))",
+  // Receivers whose hub badge notify waits for the next overview write (kept here: survives an eviction).
+  // `v` counts sets, so a write deletes only what it sent, never a newer one.
+  "CREATE TABLE IF NOT EXISTS pending_notify (receiver_id TEXT PRIMARY KEY, sender_id TEXT NOT NULL, v INTEGER NOT NULL)",
 ];
 
 export function createSchema(sql: SqlStorage) {
@@ -227,5 +230,28 @@ export function subtractDayCounts(sql: SqlStorage, flushed: { brand_id: number; 
 
 /** Everything: account deletion of both members, or the conversation deleted in D1. */
 export function wipe(sql: SqlStorage) {
-  for (const t of ["messages", "members", "meta", "day_counts"]) sql.exec(`DELETE FROM ${t}`);
+  for (const t of ["messages", "members", "meta", "day_counts", "pending_notify"]) sql.exec(`DELETE FROM ${t}`);
+}
+
+/** A hub notify for `receiverId` waiting for the next overview write (the room's pendingNotify). */
+export type PendingNotify = { receiver_id: string; sender_id: string; v: number };
+
+/** The room's pending hub notifies, in its storage: the Map-like face the room uses (set, list, done). */
+export function pendingNotifies(sql: SqlStorage) {
+  return {
+    set(receiverId: string, senderId: string) {
+      sql.exec(
+        "INSERT INTO pending_notify (receiver_id, sender_id, v) VALUES (?, ?, 1) ON CONFLICT (receiver_id) DO UPDATE SET sender_id = excluded.sender_id, v = v + 1",
+        receiverId,
+        senderId,
+      );
+    },
+    list(): PendingNotify[] {
+      return sql.exec<PendingNotify>("SELECT receiver_id, sender_id, v FROM pending_notify").toArray();
+    },
+    /** Sent: gone, unless set again meanwhile (a newer message waits for the next write). */
+    done(sent: PendingNotify[]) {
+      for (const p of sent) sql.exec("DELETE FROM pending_notify WHERE receiver_id = ? AND v = ?", p.receiver_id, p.v);
+    },
+  };
 }

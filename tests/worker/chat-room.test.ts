@@ -4,7 +4,7 @@
  * coalesced, the rules a send checks are cached until told they changed, and the messages D1 held
  * move into their rooms (resumable, idempotent, safe while members chat).
  */
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   conversationView,
@@ -16,12 +16,15 @@ import {
 import { block } from "../../app/models/blocks.server";
 import { walletOp } from "../../app/models/wallet.server";
 import type { ChatRoom } from "../../app/chat/room";
+import type { HubEvent } from "../../app/chat/protocol";
+import { hubStub } from "../../app/chat/stubs";
 import { createMember, post } from "./fixtures";
 import enChat from "../../locales/en/chat.json";
 import {
   cid,
   cookieOf,
   count,
+  openSocket,
   explainedBalance,
   flushed,
   ledgerCount,
@@ -96,9 +99,48 @@ describe("the charge and the store", () => {
   });
 });
 
+/**
+ * The room's coalescing alarm held an hour away (a controlled clock): it runs only when a test runs it
+ * (runDurableObjectAlarm) or flushes, never because a busy machine took 3 s over the sends.
+ */
+async function holdAlarm(conversationId: string) {
+  await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom, state) => {
+    const later = Date.now() + 3_600_000;
+    await state.storage.setAlarm(later);
+    (room as unknown as { alarmAt: number | null }).alarmAt = later;
+  });
+}
+
 describe("the overview in D1, written by the room", () => {
+  it("a badge notify waiting for the coalesced write survives the room's eviction: sent once by the alarm", async () => {
+    const { alice, bob, conversationId } = await pair({ credits: 5 });
+    const hub = await openSocket<HubEvent>("/ws/member", await cookieOf(bob.id));
+    const notifies = () => hub.frames.filter((f) => f.kind === "message").length;
+    // The first message is written (and notified) at once; the second waits for the alarm.
+    expect(await text(conversationId, alice.id, "one")).toMatchObject({ ok: true });
+    await hub.until!(() => notifies() === 1);
+    await holdAlarm(conversationId);
+    expect(await text(conversationId, alice.id, "two")).toMatchObject({ ok: true });
+    expect(await unreadInD1(conversationId, bob.id)).toBe(1);
+    // Evicted before its alarm: what it owed Bob's badge is in its storage, not in the lost memory.
+    await evictDurableObject(roomStub(env, conversationId));
+    expect(await runDurableObjectAlarm(roomStub(env, conversationId))).toBe(true);
+    await hub.until!(() => notifies() === 2);
+    expect(await unreadInD1(conversationId, bob.id)).toBe(2);
+    // Once: nothing is left to send; another write sends no second badge (a marker arrives after it).
+    await runInDurableObject(roomStub(env, conversationId), async (_room: ChatRoom, state) => {
+      expect(state.storage.sql.exec("SELECT COUNT(*) AS n FROM pending_notify").one().n).toBe(0);
+    });
+    await roomStub(env, conversationId).flushOverview();
+    await hubStub(env, bob.id).notify({ kind: "like" });
+    await hub.until!((frames) => frames.some((f) => f.kind === "like"));
+    expect(notifies()).toBe(2);
+    hub.ws!.close();
+  });
+
   it("100 messages: a few D1 writes, the list right once the room has written", async () => {
     const { alice, bob, conversationId } = await pair({ credits: 200 });
+    await holdAlarm(conversationId);
     for (let i = 1; i <= 100; i++) expect(await text(conversationId, alice.id, `m${i}`)).toMatchObject({ ok: true });
     // At once: the first message (the conversation starts, Bob's unread 0 -> 1). The rest waits for the alarm.
     let stats = await roomStub(env, conversationId).stats();
