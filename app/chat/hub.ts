@@ -12,6 +12,7 @@
  * in D1. The first touch imports the member's D1 state (users.credits and credit_ledger). D1's
  * users.credits becomes a copy this object writes (lists, the console), never read to decide a spend.
  */
+import { orEmptyIfDropped } from "../models/data-moves.server";
 import { DurableObject } from "cloudflare:workers";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
@@ -295,11 +296,13 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
       const db = getDb(this.env.DB);
       const [user, rows] = await Promise.all([
         db.select({ credits: schema.users.credits }).from(schema.users).where(eq(schema.users.id, userId)).get(),
-        db
-          .select()
-          .from(schema.creditLedger)
-          .where(eq(schema.creditLedger.userId, userId))
-          .orderBy(asc(schema.creditLedger.id)),
+        orEmptyIfDropped(
+          db
+            .select()
+            .from(schema.creditLedger)
+            .where(eq(schema.creditLedger.userId, userId))
+            .orderBy(asc(schema.creditLedger.id)),
+        ),
       ]);
       const balance = Math.max(0, user?.credits ?? 0);
       const sum = rows.reduce((a, r) => a + r.delta, 0);

@@ -6,6 +6,7 @@
  * Keys: message:<conversation>:<clientId>, gift:..., photo:<viewer>:<photo>, payment:<id>,
  * refund:<id>, chargeback:<payment id>, grant:<audit id>, signup:<userId>; imported rows d1:<ledger id>.
  */
+import { recordMoveDone } from "./data-moves.server";
 import { and, asc, desc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import { getDb, schema, toStatement } from "../../db/client";
 import { hubStub } from "../chat/stubs";
@@ -279,7 +280,8 @@ export async function migrateWalletsPage(
 export async function startWalletMigration(env: OutboxEnv & Pick<Env, "MOVES_QUEUE">): Promise<boolean> {
   const U = schema.users;
   const left = await getDb(env.DB).select({ id: U.id }).from(U).where(isNull(U.walletAt)).limit(1).get();
-  if (!left) return false;
+  // Nothing left: recorded, so the next release may drop credit_ledger (decision 194).
+  if (!left) return (await recordMoveDone(env.DB, "credit_ledger"), false);
   await env.MOVES_QUEUE.send({ kind: "wallet-migrate" }, { contentType: "json" });
   return true;
 }

@@ -5,14 +5,16 @@
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { startChatMigration } from "../../app/models/chat.server";
-import { startWalletMigration, walletBalance } from "../../app/models/wallet.server";
+import { migrateMessagesPage, startChatMigration } from "../../app/models/chat.server";
+import { migrateWalletsPage, startWalletMigration, walletBalance } from "../../app/models/wallet.server";
+import { movesDone, OLD_TABLES_GUARD_SQL, orEmptyIfDropped } from "../../app/models/data-moves.server";
 import { handleNotifyBatch } from "../../app/models/notify.server";
 import { handleMovesBatch } from "../../app/models/moves.server";
 import type { DataMove } from "../../app/models/moves";
 import type { NotifyMessage } from "../../app/models/notify-events";
 import { count, legacyConversation as legacy } from "./chat-support";
 import { createMember } from "./fixtures";
+import { send, signupForm } from "./accounts-helpers";
 
 /** A queue that only records what was put on it. */
 function recorder<T>() {
@@ -73,5 +75,59 @@ describe("the data moves have their own queue", () => {
     await handleNotifyBatch(batch, env);
     expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual([]);
     expect(await inD1(c)).toBe(2);
+  });
+});
+
+describe("the end of the moves, for the next release's drop of the old tables", () => {
+  const guard = () => env.DB.batch(OLD_TABLES_GUARD_SQL.map((q) => env.DB.prepare(q)));
+
+  it("a move that finds nothing left records it; the drop's guard refuses until both did", async () => {
+    await legacy(1);
+    const m = await createMember({ credits: 0 });
+    await env.DB.prepare("UPDATE users SET credits = 2, wallet_at = NULL WHERE id = ?1").bind(m.id).run();
+    const moves = recorder<DataMove>();
+    const fake = { ...env, MOVES_QUEUE: moves.queue };
+    // Work left: nothing recorded, and the guard (the next release's migration) fails, so nothing is dropped.
+    expect(await startChatMigration(fake)).toBe(true);
+    expect(await startWalletMigration(fake)).toBe(true);
+    expect(await movesDone(env.DB)).toEqual([]);
+    await expect(guard()).rejects.toThrow(/CHECK/);
+    // Half done: still refused.
+    while ((await migrateMessagesPage(env, 50)).more);
+    expect(await startChatMigration(fake)).toBe(false);
+    expect(await movesDone(env.DB)).toEqual(["messages"]);
+    await expect(guard()).rejects.toThrow(/CHECK/);
+    // Both done: recorded once (a second run keeps the first time), and the guard lets the drop run.
+    for (let after: string | null = ""; after !== null;) after = (await migrateWalletsPage(env, after)).next;
+    expect(await startWalletMigration(fake)).toBe(false);
+    expect(await startWalletMigration(fake)).toBe(false);
+    expect((await movesDone(env.DB)).sort()).toEqual(["credit_ledger", "messages"]);
+    await guard();
+    expect(await walletBalance(env, m.id)).toBe(2);
+  });
+
+  it("a member who signs up now is born moved: nothing of theirs waits for the wallet move", async () => {
+    const form = signupForm();
+    expect((await send("/signup", form, { host: "de.localhost" })).status).toBe(302);
+    expect(await count("SELECT COUNT(*) AS n FROM users WHERE email = ?1 AND wallet_at IS NOT NULL", form.email)).toBe(
+      1,
+    );
+  });
+
+  it("this release's reads of the old tables answer empty once the next release dropped them", async () => {
+    expect(
+      await orEmptyIfDropped(
+        env.DB.prepare("SELECT * FROM no_such_table")
+          .all()
+          .then((r) => r.results),
+      ),
+    ).toEqual([]);
+    await expect(
+      orEmptyIfDropped(
+        env.DB.prepare("SELECT nonsense(")
+          .all()
+          .then((r) => r.results),
+      ),
+    ).rejects.toThrow();
   });
 });
