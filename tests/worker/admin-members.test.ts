@@ -206,14 +206,21 @@ describe("credits", () => {
     // The wallet answers the check, then is down: the audit row and its outbox row are written, no ledger row.
     let calls = 0;
     const real = env.MEMBER_HUB;
+    // Every call of an unreachable object rejects (when awaited: a thenable, so no rejection is left unheard).
+    const unreachable = new Proxy(
+      {},
+      {
+        get: (_t, p) =>
+          p === "then"
+            ? undefined
+            : () => ({ then: (_ok: unknown, fail: (e: Error) => void) => fail(new Error("wallet down (injected)")) }),
+      },
+    );
     const down = {
       ...env,
       MEMBER_HUB: {
-        idFromName: (name: string) => {
-          if (calls++ >= 1) throw new Error("wallet down (injected)");
-          return real.idFromName(name);
-        },
-        get: (id: DurableObjectId) => real.get(id),
+        idFromName: (name: string) => real.idFromName(name),
+        get: (id: DurableObjectId) => (calls++ >= 1 ? unreachable : real.get(id)),
       } as unknown as typeof real,
       PAYMENT_CHECKS: { send: async () => {} } as unknown as typeof env.PAYMENT_CHECKS,
     };
