@@ -213,7 +213,8 @@ describe("credits", () => {
         get: (_t, p) =>
           p === "then"
             ? undefined
-            : () => ({ then: (_ok: unknown, fail: (e: Error) => void) => fail(new Error("wallet down (injected)")) }),
+            : // oxlint-disable-next-line unicorn/no-thenable -- meant to be awaited: it rejects only then
+              () => ({ then: (_ok: unknown, fail: (e: Error) => void) => fail(new Error("wallet down (injected)")) }),
       },
     );
     const down = {
