@@ -19,6 +19,8 @@ import { startChatMigration } from "./models/chat.server";
 import { roomStub } from "./chat/stubs";
 import { startWalletMigration } from "./models/wallet.server";
 import type { PaymentCheck } from "./models/payment-rules";
+import type { DataMove } from "./models/moves";
+import { handleMovesBatch } from "./models/moves.server";
 import { isDeployed } from "./lib/env";
 import { refuseUnconfigured } from "./lib/config.server";
 import { reportError } from "./lib/sentry.server";
@@ -95,13 +97,14 @@ const worker = {
     );
   },
   /**
-   * The queues' consumer (wrangler.toml): notifications (mail and Web Push), and the re-checks of
-   * payments whose provider answer was lost; each retried on failure.
+   * The queues' consumer (wrangler.toml): notifications (mail and Web Push), the re-checks of
+   * payments whose provider answer was lost, and the data moves into the objects; each retried on failure.
    */
-  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck>, env: Env, ctx: ExecutionContext) {
+  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove>, env: Env, ctx: ExecutionContext) {
     // Kept for when the secrets are set: nothing is sent or settled with a broken configuration.
     if (refuseUnconfigured(env)) return batch.retryAll({ delaySeconds: 300 });
     // Queue names carry the environment (payment-checks-production…).
+    if (batch.queue.startsWith("data-moves")) return handleMovesBatch(batch as MessageBatch<DataMove>, env);
     if (!batch.queue.startsWith("payment-checks")) return handleNotifyBatch(batch as MessageBatch<NotifyMessage>, env);
     for (const message of batch.messages as readonly Message<PaymentCheck>[]) {
       try {
@@ -113,7 +116,7 @@ const worker = {
       }
     }
   },
-} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck>;
+} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove>;
 
 /**
  * Errors that escape a handler go to Sentry (with the request id, or the cron or queue) when the
@@ -129,7 +132,7 @@ export default {
     }
   },
   scheduled: worker.scheduled,
-  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck>, env: Env, ctx: ExecutionContext) {
+  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove>, env: Env, ctx: ExecutionContext) {
     try {
       return await worker.queue(batch, env, ctx);
     } catch (error) {
@@ -137,4 +140,4 @@ export default {
       throw error;
     }
   },
-} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck>;
+} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove>;

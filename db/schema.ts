@@ -529,6 +529,16 @@ export const creditLedger = sqliteTable(
 );
 
 /**
+ * The one-time moves of issue 23 that have finished (decision 194): `messages` (D1's messages all in their
+ * rooms) and `credit_ledger` (every member's balance and ledger in their wallet). The next release's
+ * migration that drops those tables refuses to run unless both rows are here.
+ */
+export const dataMoves = sqliteTable("data_moves", {
+  name: text("name", { enum: ["messages", "credit_ledger"] }).primaryKey(),
+  doneAt: integer("done_at").notNull(),
+});
+
+/**
  * Wallet changes that must follow a D1 change exactly once (decision 189): written in the same batch
  * as the guarded status change (a payment paid, a refund failed, a chargeback), then applied to the
  * member's wallet by `key` and marked applied; the queue and the hourly cron apply what is left.

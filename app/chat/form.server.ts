@@ -6,7 +6,8 @@ import { z } from "zod";
 import { normaliseText } from "~/lib/text";
 import { giftById, ICEBREAKER_COUNT, type GiftId } from "./gifts";
 import { CLIENT_ID } from "./protocol";
-import type { SendInput } from "./protocol";
+import type { SendError, SendInput } from "./protocol";
+import { logError } from "~/lib/log.server";
 import type { ChatError } from "~/components/chat/ChatView";
 
 const sendForm = z.object({
@@ -41,6 +42,24 @@ export function parseSendForm(
 /** A refused send's answer: the error and, for a text, the text itself, so the box keeps it (JS or not). */
 export function refusedSend(input: Pick<SendInput, "kind" | "body">, error: ChatError): ChatError {
   return input.kind === "text" && input.body ? { ...error, draft: input.body } : error;
+}
+
+/**
+ * The status of a refused form send: 402 to buy credits, 503 when the message could not be stored (its
+ * charge was given back, nothing changed: try again later), 400 for what the sender can fix.
+ */
+export function refusedStatus(code: SendError): 400 | 402 | 503 {
+  return code === "credits" ? 402 : code === "generic" ? 503 : 400;
+}
+
+/** A form send whose room could not be reached answers as a failed store: `generic`, nothing stored. */
+export async function sendOrGeneric<R>(send: () => Promise<R>): Promise<R | { ok: false; error: "generic" }> {
+  try {
+    return await send();
+  } catch (e) {
+    logError("chat.form_send_failed", e);
+    return { ok: false, error: "generic" };
+  }
 }
 
 /**

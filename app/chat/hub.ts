@@ -14,6 +14,7 @@
  * A conversation's room may hold part of the balance as a spending allowance (decision 193):
  * wallet_holds (what each room holds), wallet_hold_ops (grants, charges, returns, once per key).
  */
+import { orEmptyIfDropped } from "../models/data-moves.server";
 import { DurableObject } from "cloudflare:workers";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
@@ -480,11 +481,13 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
       const db = getDb(this.env.DB);
       const [user, rows] = await Promise.all([
         db.select({ credits: schema.users.credits }).from(schema.users).where(eq(schema.users.id, userId)).get(),
-        db
-          .select()
-          .from(schema.creditLedger)
-          .where(eq(schema.creditLedger.userId, userId))
-          .orderBy(asc(schema.creditLedger.id)),
+        orEmptyIfDropped(
+          db
+            .select()
+            .from(schema.creditLedger)
+            .where(eq(schema.creditLedger.userId, userId))
+            .orderBy(asc(schema.creditLedger.id)),
+        ),
       ]);
       const balance = Math.max(0, user?.credits ?? 0);
       const sum = rows.reduce((a, r) => a + r.delta, 0);

@@ -73,8 +73,10 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   /** One overview write at a time; `again` asks for one more after it (the newest state wins). */
   private flushing: Promise<void> | null = null;
   private again = false;
-  /** Receivers to notify (hub) once their coalesced unread count reached D1. */
-  private pendingNotify = new Map<string, string>();
+  /** Receivers to notify (hub) once their coalesced unread count reached D1; in storage, sent after a restart too. */
+  private get pendingNotify() {
+    return store.pendingNotifies(this.sql);
+  }
   private alarmAt: number | null = null;
   /** Tests: makes the next store fail after the charge (inside its transaction: nothing is charged). */
   failNextStore = false;
@@ -477,8 +479,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const lastMessagePreview = store.getMeta<string | null>(this.sql, "last_message_preview") ?? null;
     const members = store.members(this.sql).filter((m) => m.dirty);
     const days = store.dayCounts(this.sql);
-    const notify = [...this.pendingNotify];
-    this.pendingNotify.clear();
+    const notify = this.pendingNotify.list();
     if (!dirtyConversation && members.length === 0 && days.length === 0 && notify.length === 0) return;
     const written = await writeOverview(this.env.DB, conversationId, {
       conversation: dirtyConversation ? { lastMessageAt, lastMessagePreview } : null,
@@ -507,10 +508,11 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           store.putMember(this.sql, now, 0);
       }
       store.subtractDayCounts(this.sql, days);
+      this.pendingNotify.done(notify);
     });
     // The receivers' badges, now that D1 (what their tabs re-fetch) has the count.
-    for (const [receiverId, senderId] of notify)
-      this.later(notifyMember(this.env, receiverId, { kind: "message", conversationId, senderId }));
+    for (const p of notify)
+      this.later(notifyMember(this.env, p.receiver_id, { kind: "message", conversationId, senderId: p.sender_id }));
   }
 
   private scheduleFlush() {

@@ -49,6 +49,9 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS charges (
      key TEXT PRIMARY KEY, user_id TEXT NOT NULL, kind TEXT NOT NULL, credits INTEGER NOT NULL, reason TEXT,
      ref_id TEXT, created_at INTEGER NOT NULL)`,
+  // Receivers whose hub badge notify waits for the next overview write (kept here: survives an eviction).
+  // `v` counts sets, so a write deletes only what it sent, never a newer one.
+  "CREATE TABLE IF NOT EXISTS pending_notify (receiver_id TEXT PRIMARY KEY, sender_id TEXT NOT NULL, v INTEGER NOT NULL)",
 ];
 
 export function createSchema(sql: SqlStorage) {
@@ -236,7 +239,7 @@ export function subtractDayCounts(sql: SqlStorage, flushed: { brand_id: number; 
 
 /** Everything: account deletion of both members, or the conversation deleted in D1. */
 export function wipe(sql: SqlStorage) {
-  for (const t of ["messages", "members", "meta", "day_counts", "allowances", "charges"]) sql.exec(`DELETE FROM ${t}`);
+  for (const t of ["messages", "members", "meta", "day_counts", "allowances", "charges", "pending_notify"]) sql.exec(`DELETE FROM ${t}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -362,4 +365,26 @@ export function unsettledMembers(sql: SqlStorage): string[] {
     .exec<{ user_id: string }>("SELECT DISTINCT user_id FROM charges")
     .toArray()
     .map((r) => r.user_id);
+
+/** A hub notify for `receiverId` waiting for the next overview write (the room's pendingNotify). */
+export type PendingNotify = { receiver_id: string; sender_id: string; v: number };
+
+/** The room's pending hub notifies, in its storage: the Map-like face the room uses (set, list, done). */
+export function pendingNotifies(sql: SqlStorage) {
+  return {
+    set(receiverId: string, senderId: string) {
+      sql.exec(
+        "INSERT INTO pending_notify (receiver_id, sender_id, v) VALUES (?, ?, 1) ON CONFLICT (receiver_id) DO UPDATE SET sender_id = excluded.sender_id, v = v + 1",
+        receiverId,
+        senderId,
+      );
+    },
+    list(): PendingNotify[] {
+      return sql.exec<PendingNotify>("SELECT receiver_id, sender_id, v FROM pending_notify").toArray();
+    },
+    /** Sent: gone, unless set again meanwhile (a newer message waits for the next write). */
+    done(sent: PendingNotify[]) {
+      for (const p of sent) sql.exec("DELETE FROM pending_notify WHERE receiver_id = ? AND v = ?", p.receiver_id, p.v);
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
 import type { NotifyMessage } from "../models/notify-events";
+import type { DataMove } from "../models/moves";
 import type { PaymentCheck } from "../models/payment-rules";
 
 /** An upload re-encoded (EXIF and GPS dropped) by the images Worker. */
@@ -40,6 +41,8 @@ export interface Env {
   NOTIFY_QUEUE: Queue<NotifyMessage>;
   /** Payments and refunds whose create answer was lost, looked up again later (app/models/payments.server.ts). */
   PAYMENT_CHECKS: Queue<PaymentCheck>;
+  /** The one-time moves of D1's messages and credits into the objects, apart from mail and push (decision 194). */
+  MOVES_QUEUE: Queue<DataMove>;
   /** HMAC key of the mail provider's bounce/complaint webhook. */
   MAIL_WEBHOOK_SECRET: string;
   VAPID_SUBJECT: string;

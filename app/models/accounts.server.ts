@@ -347,6 +347,8 @@ export async function signup(
       lb: t.lb,
       signupMessage: input.signupMessage?.trim() || null,
       signupProfileId: input.signupProfileId || null,
+      // Born with a wallet (its credits come through the outbox): nothing of it in D1 to move (decision 194).
+      walletAt: nowS(),
     }),
     db.insert(schema.profiles).values({
       userId: id,

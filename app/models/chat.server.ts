@@ -4,6 +4,7 @@
  * decision 190), which stores them in one order; D1 keeps the conversations, the members' overview
  * (written by the object, coalesced) and the rules a send checks.
  */
+import { orEmptyIfDropped, recordMoveDone } from "./data-moves.server";
 import { and, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
@@ -24,7 +25,6 @@ import { FREE_CONVERSATIONS } from "~/lib/constants";
 import { randomId } from "~/lib/password";
 import type { Env } from "~/lib/env";
 import { roomStub } from "~/chat/stubs";
-import type { QueuedMessage } from "./notify-events";
 import { logError } from "~/lib/log.server";
 import { notifyMember } from "./hub.server";
 import { shownPhoto, shownPhotoSql } from "./photos.server";
@@ -505,23 +505,25 @@ export async function roomConversation(db: D1Database, conversationId: string) {
 /** Up to `limit` of a conversation's messages still in D1 (moved into its object by the migration), by row id. */
 export async function d1MessagesPage(db: D1Database, conversationId: string, afterId: number, limit = 500) {
   const m = schema.messages;
-  return getDb(db)
-    .select({
-      id: m.id,
-      seq: m.seq,
-      sender_id: m.senderId,
-      client_id: m.clientId,
-      kind: m.kind,
-      body: m.body,
-      gift_id: m.giftId,
-      credits_charged: m.creditsCharged,
-      held: m.held,
-      created_at: m.createdAt,
-    })
-    .from(m)
-    .where(and(eq(m.conversationId, conversationId), gt(m.id, afterId)))
-    .orderBy(m.id)
-    .limit(limit);
+  return orEmptyIfDropped(
+    getDb(db)
+      .select({
+        id: m.id,
+        seq: m.seq,
+        sender_id: m.senderId,
+        client_id: m.clientId,
+        kind: m.kind,
+        body: m.body,
+        gift_id: m.giftId,
+        credits_charged: m.creditsCharged,
+        held: m.held,
+        created_at: m.createdAt,
+      })
+      .from(m)
+      .where(and(eq(m.conversationId, conversationId), gt(m.id, afterId)))
+      .orderBy(m.id)
+      .limit(limit),
+  );
 }
 
 /** Deletes a conversation's D1 messages up to row id `maxId` (all of them now in its object). */
@@ -672,19 +674,17 @@ export async function migrateMessagesPage(env: Pick<Env, "DB" | "CHAT_ROOM">, si
 /** Whether any message is still in D1 (the cron and the first request of a Worker start the move then). */
 export async function messagesLeftInD1(db: D1Database): Promise<boolean> {
   const m = schema.messages;
-  const row = await getDb(db).select({ id: m.id }).from(m).limit(1).get();
-  return !!row;
+  const rows = await orEmptyIfDropped(getDb(db).select({ id: m.id }).from(m).limit(1));
+  return rows.length > 0;
 }
 
-type MigrationEnv = Pick<Env, "DB" | "CHAT_ROOM" | "NOTIFY_QUEUE">;
-
-/** The notification queue carries the move's pages too (its consumer dispatches on `kind`). */
-const queueOf = (env: MigrationEnv) => env.NOTIFY_QUEUE as unknown as Queue<QueuedMessage>;
+/** The move's pages go on their own queue, never in front of members' mail and push (decision 194). */
+type MigrationEnv = Pick<Env, "DB" | "CHAT_ROOM" | "MOVES_QUEUE">;
 
 /** The queue's consumer of a `chat_migrate` message: one page, then the next page queued while any is left. */
 export async function continueChatMigration(env: MigrationEnv) {
   const page = await migrateMessagesPage(env);
-  if (page.more) await queueOf(env).send({ kind: "chat_migrate" }, { contentType: "json" });
+  if (page.more) await env.MOVES_QUEUE.send({ kind: "chat_migrate" }, { contentType: "json" });
   return page;
 }
 
@@ -694,7 +694,8 @@ export async function continueChatMigration(env: MigrationEnv) {
  * harmless: every page is idempotent and the chains end when D1 holds none.
  */
 export async function startChatMigration(env: MigrationEnv): Promise<boolean> {
-  if (!(await messagesLeftInD1(env.DB))) return false;
-  await queueOf(env).send({ kind: "chat_migrate" }, { contentType: "json" });
+  // Nothing left: recorded, so the next release may drop the table (decision 194).
+  if (!(await messagesLeftInD1(env.DB))) return (await recordMoveDone(env.DB, "messages"), false);
+  await env.MOVES_QUEUE.send({ kind: "chat_migrate" }, { contentType: "json" });
   return true;
 }

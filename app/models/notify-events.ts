@@ -21,11 +21,8 @@ export type NotifyEvent =
 /** The next page of a campaign's audience (decision 183): enqueues its members' events and the page after. */
 export type CampaignPage = { kind: "campaign_page"; campaignId: number };
 
-/** The next page of the move of D1's messages into their conversations' objects (decision 190). */
-export type ChatMigrate = { kind: "chat_migrate" };
-
 /** What the notification queue carries: an event for one member, or a campaign's page. */
 export type NotifyMessage = NotifyEvent | CampaignPage;
 
-/** Everything the queue's consumer takes: the notifications and the pages of the chat's move. */
-export type QueuedMessage = NotifyMessage | ChatMigrate;
+/** Everything the notification queue's consumer takes (the data moves have their own queue, decision 194). */
+export type QueuedMessage = NotifyMessage;

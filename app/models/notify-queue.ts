@@ -17,8 +17,6 @@ export function eventFields(event: QueuedMessage) {
       return { kind: event.kind, memberId: event.likedId };
     case "campaign_page":
       return { kind: event.kind, campaignId: event.campaignId };
-    case "chat_migrate":
-      return { kind: event.kind };
     default:
       return { kind: event.kind, memberId: event.userId };
   }

@@ -26,7 +26,6 @@ import type { CampaignType, DigestType, NotifyEvent, NotifyMessage, QueuedMessag
 import { enqueueAll, eventFields } from "./notify-queue";
 import { logError } from "~/lib/log.server";
 import { shownPhotoSql } from "./photos.server";
-import { continueChatMigration } from "./chat.server";
 import {
   brandLanguage,
   campaignRef,
@@ -67,14 +66,13 @@ export const retryDelay = (attempts: number) => Math.min(600, 10 * 2 ** Math.max
 /** The queue consumer: each message handled on its own; a failed one is retried later, the others acked. */
 export async function handleNotifyBatch(
   batch: MessageBatch<NotifyMessage | QueuedMessage>,
-  env: NotifyEnv & Pick<Env, "CHAT_ROOM">,
+  env: NotifyEnv,
   senders = sendersFor(env),
 ) {
   for (const message of batch.messages) {
     try {
       const body = message.body;
       if (body.kind === "campaign_page") await runCampaignPage(env, body.campaignId);
-      else if (body.kind === "chat_migrate") await continueChatMigration(env);
       else await deliver(env, body, senders, message.attempts);
       message.ack();
     } catch (e) {

@@ -249,6 +249,4 @@ export type PaymentCheck =
   | { kind: "payment"; paymentId: string }
   | { kind: "refund"; refundId: string }
   /** The wallet outbox (decision 189): apply the member's rows not applied yet (all members' oldest without userId). */
-  | { kind: "wallet"; userId?: string }
-  /** The wallet migration: import the next page of members into their wallets (decision 189). */
-  | { kind: "wallet-migrate"; after?: string };
+  | { kind: "wallet"; userId?: string };

@@ -33,7 +33,7 @@ import {
   type OutboxEnv,
 } from "./wallet.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
-import { logWarning } from "~/lib/log.server";
+import { logError, logWarning } from "~/lib/log.server";
 import { auditAfterChange, type Actor } from "./admin/audit.server";
 import { oneTimeGuardSql, oneTimeUsed } from "./offers.server";
 import {
@@ -919,7 +919,7 @@ export async function repeatOrder(
 
 export type RefundQuote =
   | { ok: true; credits: number; amountCents: number; currency: string }
-  | { ok: false; reason: "status" | "days" | "used" | "exists" };
+  | { ok: false; reason: "status" | "days" | "used" | "exists" | "provider" };
 
 /**
  * What a refund of this payment would give back now: the credits of the purchase not yet spent
@@ -932,11 +932,26 @@ export async function refundQuote(
 ): Promise<RefundQuote> {
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!withinRefundDays(row.paidAt, brand.refundDays, nowS())) return { ok: false, reason: "days" };
-  const { existing, credits } = await unusedOfPurchase(context.env, row);
+  const unused = await unusedOrUnreachable(context.env, row);
+  if (!unused) return { ok: false, reason: "provider" };
+  const { existing, credits } = unused;
   if (existing) return { ok: false, reason: "exists" };
   const amountCents = refundCents(row.amountCents, row.credits, credits);
   if (credits < 1 || amountCents < 1) return { ok: false, reason: "used" };
   return { ok: true, credits, amountCents, currency: row.currency };
+}
+
+/**
+ * unusedOfPurchase, or null when the member's wallet cannot be reached: the refund is then refused with
+ * the translated "try again later" (reason `provider`), nothing changed, instead of a 500.
+ */
+async function unusedOrUnreachable(env: OutboxEnv, row: PaymentRow) {
+  try {
+    return await unusedOfPurchase(env, row);
+  } catch (e) {
+    logError("refund.wallet_unreachable", e, { paymentId: row.id });
+    return null;
+  }
 }
 
 /** Whether the payment has a live refund, and how many of its credits are unused (spent oldest purchase first). */
@@ -1115,7 +1130,9 @@ export async function operatorRefund(
   if (row.status !== "paid") return { ok: false, reason: "status" };
   if (!Number.isInteger(o.amountCents) || o.amountCents < 1 || o.amountCents > row.amountCents)
     return { ok: false, reason: "amount" };
-  const { existing, credits: unused } = await unusedOfPurchase(context.env, row);
+  const left = await unusedOrUnreachable(context.env, row);
+  if (!left) return { ok: false, reason: "provider" };
+  const { existing, credits: unused } = left;
   if (existing) return (await same()) ?? { ok: false, reason: "exists" };
   if (!o.override) {
     const quote = await refundQuote(context, brand, row);
@@ -1193,7 +1210,7 @@ export async function recheck(
 ): Promise<"found" | "missing" | "settled"> {
   const ctx = context as Ctx;
   const db = context.env.DB;
-  if (check.kind === "wallet" || check.kind === "wallet-migrate") {
+  if (check.kind === "wallet") {
     await handleWalletCheck(context.env, check);
     return "settled";
   }

@@ -6,6 +6,7 @@
  * Keys: message:<conversation>:<clientId>, gift:..., photo:<viewer>:<photo>, payment:<id>,
  * refund:<id>, chargeback:<payment id>, grant:<audit id>, signup:<userId>; imported rows d1:<ledger id>.
  */
+import { recordMoveDone } from "./data-moves.server";
 import { and, asc, desc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import { getDb, schema, toStatement } from "../../db/client";
 import { hubStub } from "../chat/stubs";
@@ -275,26 +276,28 @@ export async function migrateWalletsPage(
   return { migrated: done.length, failed, next: page.length === limit ? page.at(-1)!.id : null };
 }
 
-/** Starts (or restarts from the first member) the migration through the queue when any member is left. */
-export async function startWalletMigration(env: OutboxEnv & Pick<Env, "PAYMENT_CHECKS">): Promise<boolean> {
+/** Starts (or restarts from the first member) the migration through the data-moves queue when any member is left. */
+export async function startWalletMigration(env: OutboxEnv & Pick<Env, "MOVES_QUEUE">): Promise<boolean> {
   const U = schema.users;
   const left = await getDb(env.DB).select({ id: U.id }).from(U).where(isNull(U.walletAt)).limit(1).get();
-  if (!left) return false;
-  await env.PAYMENT_CHECKS.send({ kind: "wallet-migrate" }, { contentType: "json" });
+  // Nothing left: recorded, so the next release may drop credit_ledger (decision 194).
+  if (!left) return (await recordMoveDone(env.DB, "credit_ledger"), false);
+  await env.MOVES_QUEUE.send({ kind: "wallet-migrate" }, { contentType: "json" });
   return true;
 }
 
-/** A wallet queue message (the PAYMENT_CHECKS queue): throws to be retried when a wallet was not reached. */
+/** A `wallet-migrate` page of the data-moves queue (decision 194): one page, then the next queued while any is left. */
+export async function continueWalletMigration(env: OutboxEnv & Pick<Env, "MOVES_QUEUE">, after: string) {
+  const r = await migrateWalletsPage(env, after);
+  if (r.next !== null) await env.MOVES_QUEUE.send({ kind: "wallet-migrate", after: r.next }, { contentType: "json" });
+  return r;
+}
+
+/** A wallet outbox message (the PAYMENT_CHECKS queue): throws to be retried when a wallet was not reached. */
 export async function handleWalletCheck(
   env: OutboxEnv & Pick<Env, "PAYMENT_CHECKS">,
-  check: { kind: "wallet"; userId?: string } | { kind: "wallet-migrate"; after?: string },
+  check: { kind: "wallet"; userId?: string },
 ): Promise<void> {
-  if (check.kind === "wallet-migrate") {
-    const r = await migrateWalletsPage(env, check.after ?? "");
-    if (r.next !== null)
-      await env.PAYMENT_CHECKS.send({ kind: "wallet-migrate", after: r.next }, { contentType: "json" });
-    return;
-  }
   const r = await drainOutbox(env, check.userId ? { userId: check.userId } : {});
   if (r.failed) throw new Error(`wallet outbox: ${r.failed} rows not applied yet`);
   if (r.left) await env.PAYMENT_CHECKS.send(check, { contentType: "json" });

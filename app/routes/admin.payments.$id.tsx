@@ -67,7 +67,8 @@ const REFUSALS: Record<string, string> = {
   exists: "This payment already has a refund.",
   amount:
     "That amount is more than the member's rules allow (or than the payment). Lower it, or override with a reason.",
-  provider: "The payment provider refused the refund; nothing was taken back.",
+  provider:
+    "The payment provider refused the refund, or the member's wallet could not be reached; nothing was taken back. Try again later.",
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

@@ -8,7 +8,7 @@ import {
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId } from "~/chat/protocol";
-import { parseSendForm, pickedGift, refusedSend } from "~/chat/form.server";
+import { parseSendForm, pickedGift, refusedSend, refusedStatus, sendOrGeneric } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { roomStub } from "~/chat/stubs";
 import { conversationView } from "~/models/chat.server";
@@ -81,17 +81,19 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (pick) return data({ confirmGift: pick });
   const input = parseSendForm(form, (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
-  const result = await roomStub(context.env, conversationId).send({
-    ...input,
-    conversationId,
-    senderId: member.id,
-    prices: pricesFor(brand, member.country),
-  });
+  const result = await sendOrGeneric(async () =>
+    roomStub(context.env, conversationId).send({
+      ...input,
+      conversationId,
+      senderId: member.id,
+      prices: pricesFor(brand, member.country),
+    }),
+  );
   if (!result.ok) {
     if (result.error === "not_found") throw new Response(t("errors.not_found"), { status: 404 });
     return data(
       { error: refusedSend(input, { code: result.error, max: brand.messageLength, gift: input.kind === "gift" }) },
-      { status: result.error === "credits" ? 402 : 400 },
+      { status: refusedStatus(result.error) },
     );
   }
   return redirect(`/chats/${conversationId}`);

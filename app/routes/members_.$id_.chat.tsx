@@ -8,7 +8,7 @@ import {
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChatView, type ChatError } from "~/components/chat/ChatView";
 import { newClientId, type WireMessage } from "~/chat/protocol";
-import { parseSendForm, pickedGift, refusedSend } from "~/chat/form.server";
+import { parseSendForm, pickedGift, refusedSend, refusedStatus, sendOrGeneric } from "~/chat/form.server";
 import { pageContext } from "~/lib/page.server";
 import { canStart, listConversations, otherMemberCard, startAndSend } from "~/models/chat.server";
 import { pricesFor } from "~/models/credits.server";
@@ -80,10 +80,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (pick) return data({ confirmGift: pick });
   const input = parseSendForm(form, (n) => t(`icebreakers.${n}`));
   if (!input) return data({ error: { code: "empty" as const, max: brand.messageLength } }, { status: 400 });
-  const sent = await startAndSend(context.env, member, params.id ?? "", {
-    ...input,
-    prices: pricesFor(brand, member.country),
-  });
+  const sent = await sendOrGeneric(() =>
+    startAndSend(context.env, member, params.id ?? "", { ...input, prices: pricesFor(brand, member.country) }),
+  );
   if (sent.ok) return redirect(`/chats/${sent.id}`);
   const code = sent.error;
   if (code === "not_found" || code === "self") throw new Response(t("errors.not_found"), { status: 404 });
@@ -91,7 +90,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return data({ error: refusedSend(input, { code }) }, { status: 403 });
   return data(
     { error: refusedSend(input, { code, max: brand.messageLength, gift: input.kind === "gift" }) },
-    { status: code === "credits" ? 402 : 400 },
+    { status: refusedStatus(code) },
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
@@ -61,7 +61,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const row = await ownPayment(context, member.id, params.id ?? "");
   if (!row) throw new Response("Not found", { status: 404 });
   const result = await requestRefund(context, brand, row);
-  return result.ok ? { refund: "done" as const } : { refund: result.reason };
+  if (result.ok) return { refund: "done" as const };
+  // Nothing was changed; the wallet or the provider could not be reached: try again later.
+  return data({ refund: result.reason }, { status: result.reason === "provider" ? 503 : 200 });
 }
 
 /** A payment status in the page language (a chargeback's label lives in the payments namespace). */

@@ -5,7 +5,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { flushAll, ledgerOf } from "./wallet-support";
-import { MEMBERS_PAGE, searchMembers } from "../../app/models/admin/members.server";
+import { consoleAdjustCredits, MEMBERS_PAGE, searchMembers } from "../../app/models/admin/members.server";
+import { drainOutbox, outboxRow, walletBalance, walletLedger } from "../../app/models/wallet.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 
@@ -196,6 +197,51 @@ describe("credits", () => {
     expect((await ledger(m.id)).at(-1)).toMatchObject({ delta: -12, reason: "adjustment" });
     await expectLedgerExplains(m.id);
     expect((await auditRows(m.id)).map((r) => r.action)).toEqual(["member.credits_take"]);
+  });
+
+  it("a grant whose wallet fails after its audit row is applied once when the wallet comes back: never an unaudited ledger row", async () => {
+    const m = await createMember({ credits: 5 });
+    const support = await createOperator("support");
+    await walletBalance(env, m.id);
+    // The wallet answers the check, then is down: the audit row and its outbox row are written, no ledger row.
+    let calls = 0;
+    const real = env.MEMBER_HUB;
+    // Every call of an unreachable object rejects (when awaited: a thenable, so no rejection is left unheard).
+    const unreachable = new Proxy(
+      {},
+      {
+        get: (_t, p) =>
+          p === "then"
+            ? undefined
+            : // oxlint-disable-next-line unicorn/no-thenable -- meant to be awaited: it rejects only then
+              () => ({ then: (_ok: unknown, fail: (e: Error) => void) => fail(new Error("wallet down (injected)")) }),
+      },
+    );
+    const down = {
+      ...env,
+      MEMBER_HUB: {
+        idFromName: (name: string) => real.idFromName(name),
+        get: (id: DurableObjectId) => (calls++ >= 1 ? unreachable : real.get(id)),
+      } as unknown as typeof real,
+      PAYMENT_CHECKS: { send: async () => {} } as unknown as typeof env.PAYMENT_CHECKS,
+    };
+    expect(await consoleAdjustCredits(down, { id: support.id, role: "support" }, m.id, 7, "goodwill")).toEqual({
+      ok: true,
+    });
+    const audit = await auditRows(m.id);
+    expect(audit).toHaveLength(1);
+    const key = (audit[0]!.after as { key: string }).key;
+    expect(key).toMatch(/^grant:/);
+    expect(audit[0]).toMatchObject({ action: "member.credits_grant", before: { credits: 5 }, after: { delta: 7 } });
+    expect(await walletBalance(env, m.id)).toBe(5);
+    expect((await outboxRow(env, m.id, key))!.appliedAt).toBeNull();
+    // Back: the retry (queue or cron) applies it by the audit row's key, once however often it runs.
+    for (let i = 0; i < 2; i++) await drainOutbox(env, { userId: m.id });
+    expect(await walletBalance(env, m.id)).toBe(12);
+    expect((await walletLedger(env, m.id)).filter((r) => r.key === key)).toHaveLength(1);
+    expect((await outboxRow(env, m.id, key))!.result).toBe(7);
+    await expectLedgerExplains(m.id);
+    expect(await auditRows(m.id)).toHaveLength(1);
   });
 
   it("bad input is refused with a clear message and changes nothing", async () => {

@@ -4,7 +4,7 @@
  * coalesced, the rules a send checks are cached until told they changed, and the messages D1 held
  * move into their rooms (resumable, idempotent, safe while members chat).
  */
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   conversationView,
@@ -16,10 +16,15 @@ import {
 import { block } from "../../app/models/blocks.server";
 import { walletOp } from "../../app/models/wallet.server";
 import type { ChatRoom } from "../../app/chat/room";
-import { createMember } from "./fixtures";
+import type { HubEvent } from "../../app/chat/protocol";
+import { hubStub } from "../../app/chat/stubs";
+import { createMember, post } from "./fixtures";
+import enChat from "../../locales/en/chat.json";
 import {
   cid,
+  cookieOf,
   count,
+  openSocket,
   explainedBalance,
   flushed,
   ledgerCount,
@@ -28,6 +33,7 @@ import {
   roomCount,
   roomRows,
   roomStub,
+  legacyConversation as legacy,
 } from "./chat-support";
 
 const text = (conversationId: string, senderId: string, body: string, clientId = cid()) =>
@@ -61,6 +67,22 @@ describe("the charge and the store", () => {
     expect(await explainedBalance(alice.id)).toBe(2);
   });
 
+  it("the no-JS form: a store that fails answers 503 with the translated error, nothing stored, nothing charged", async () => {
+    const { alice, conversationId } = await pair({ credits: 3 });
+    await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom) => {
+      room.failNextStore = true;
+    });
+    const res = await post(
+      `/chats/${conversationId}`,
+      { clientId: cid(), body: "lost" },
+      { cookie: await cookieOf(alice.id) },
+    );
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain(enChat.errors.generic);
+    expect(await roomCount(conversationId)).toBe(0);
+    expect(await explainedBalance(alice.id)).toBe(3);
+  });
+
   it("20 racing sends of one member over 4 conversations with credits for 5: 5 stored, 5 charged, never below 0", async () => {
     const sender = await createMember({ paidUser: true, credits: 5 });
     const ids: string[] = [];
@@ -77,9 +99,48 @@ describe("the charge and the store", () => {
   });
 });
 
+/**
+ * The room's coalescing alarm held an hour away (a controlled clock): it runs only when a test runs it
+ * (runDurableObjectAlarm) or flushes, never because a busy machine took 3 s over the sends.
+ */
+async function holdAlarm(conversationId: string) {
+  await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom, state) => {
+    const later = Date.now() + 3_600_000;
+    await state.storage.setAlarm(later);
+    (room as unknown as { alarmAt: number | null }).alarmAt = later;
+  });
+}
+
 describe("the overview in D1, written by the room", () => {
+  it("a badge notify waiting for the coalesced write survives the room's eviction: sent once by the alarm", async () => {
+    const { alice, bob, conversationId } = await pair({ credits: 5 });
+    const hub = await openSocket<HubEvent>("/ws/member", await cookieOf(bob.id));
+    const notifies = () => hub.frames.filter((f) => f.kind === "message").length;
+    // The first message is written (and notified) at once; the second waits for the alarm.
+    expect(await text(conversationId, alice.id, "one")).toMatchObject({ ok: true });
+    await hub.until!(() => notifies() === 1);
+    await holdAlarm(conversationId);
+    expect(await text(conversationId, alice.id, "two")).toMatchObject({ ok: true });
+    expect(await unreadInD1(conversationId, bob.id)).toBe(1);
+    // Evicted before its alarm: what it owed Bob's badge is in its storage, not in the lost memory.
+    await evictDurableObject(roomStub(env, conversationId));
+    expect(await runDurableObjectAlarm(roomStub(env, conversationId))).toBe(true);
+    await hub.until!(() => notifies() === 2);
+    expect(await unreadInD1(conversationId, bob.id)).toBe(2);
+    // Once: nothing is left to send; another write sends no second badge (a marker arrives after it).
+    await runInDurableObject(roomStub(env, conversationId), async (_room: ChatRoom, state) => {
+      expect(state.storage.sql.exec("SELECT COUNT(*) AS n FROM pending_notify").one().n).toBe(0);
+    });
+    await roomStub(env, conversationId).flushOverview();
+    await hubStub(env, bob.id).notify({ kind: "like" });
+    await hub.until!((frames) => frames.some((f) => f.kind === "like"));
+    expect(notifies()).toBe(2);
+    hub.ws!.close();
+  });
+
   it("100 messages: a few D1 writes, the list right once the room has written", async () => {
     const { alice, bob, conversationId } = await pair({ credits: 200 });
+    await holdAlarm(conversationId);
     for (let i = 1; i <= 100; i++) expect(await text(conversationId, alice.id, `m${i}`)).toMatchObject({ ok: true });
     // At once: the first message (the conversation starts, Bob's unread 0 -> 1). The rest waits for the alarm.
     let stats = await roomStub(env, conversationId).stats();
@@ -178,22 +239,6 @@ describe("history and held messages in the room", () => {
 });
 
 describe("moving D1's messages into the rooms", () => {
-  /** A conversation with `n` messages in D1, as the old send path stored them. */
-  async function legacy(n: number) {
-    const { alice, bob, conversationId } = await pair();
-    for (let i = 1; i <= n; i++)
-      await env.DB.prepare(
-        "INSERT INTO messages (conversation_id, sender_id, client_id, body, seq, created_at, credits_charged) VALUES (?1, ?2, ?3, ?4, ?5, unixepoch() - 100 + ?5, 1)",
-      )
-        .bind(conversationId, i % 2 ? alice.id : bob.id, `legacy-${i}-${conversationId}`, `old ${i}`, i)
-        .run();
-    await env.DB.prepare(
-      "UPDATE conversations SET last_message_at = unixepoch(), last_message_preview = ?2 WHERE id = ?1",
-    )
-      .bind(conversationId, `old ${n}`)
-      .run();
-    return { alice, bob, conversationId };
-  }
   const inD1 = (conversationId: string) =>
     count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1", conversationId);
 

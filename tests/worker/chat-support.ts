@@ -152,3 +152,20 @@ export async function explainedBalance(userId: string): Promise<number> {
   expect(s.opening + s.sum).toBe(s.balance);
   return s.balance;
 }
+
+/** A conversation with `n` messages in D1, as the old send path stored them. */
+export async function legacyConversation(n: number) {
+  const { alice, bob, conversationId } = await pair();
+  for (let i = 1; i <= n; i++)
+    await env.DB.prepare(
+      "INSERT INTO messages (conversation_id, sender_id, client_id, body, seq, created_at, credits_charged) VALUES (?1, ?2, ?3, ?4, ?5, unixepoch() - 100 + ?5, 1)",
+    )
+      .bind(conversationId, i % 2 ? alice.id : bob.id, `legacy-${i}-${conversationId}`, `old ${i}`, i)
+      .run();
+  await env.DB.prepare(
+    "UPDATE conversations SET last_message_at = unixepoch(), last_message_preview = ?2 WHERE id = ?1",
+  )
+    .bind(conversationId, `old ${n}`)
+    .run();
+  return { alice, bob, conversationId };
+}

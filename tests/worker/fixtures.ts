@@ -79,7 +79,9 @@ export async function createMember(
   const email = o.email ?? `${id}@example.com`;
   await env.DB.batch([
     env.DB.prepare(
-      "INSERT INTO users (id, brand_id, email, password_hash, paid_user, status, language) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      // wallet_at set: as a member signed up now, never touched by the background wallet move (a test that
+      // injects a wallet failure must not see it taken by that move); move tests clear it themselves.
+      "INSERT INTO users (id, brand_id, email, password_hash, paid_user, status, language, wallet_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, unixepoch())",
     ).bind(
       id,
       o.brandId ?? 1,

@@ -3,16 +3,16 @@ import { describe, expect, it } from "vitest";
 import {
   applyCredits,
   cancelCredits,
+  continueWalletMigration,
   drainOutbox,
   flushWallet,
-  handleWalletCheck,
   migrateWalletsPage,
   outboxRow,
   walletBalance,
   walletLedger,
   walletSummary,
 } from "../../app/models/wallet.server";
-import type { PaymentCheck } from "../../app/models/payment-rules";
+import type { DataMove } from "../../app/models/moves";
 import { hubStub } from "../../app/chat/stubs";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import {
@@ -25,6 +25,7 @@ import {
   webhook,
 } from "./payments-helpers";
 import { ledgerOf } from "./wallet-support";
+import enPayments from "../../locales/en/payments.json";
 
 const d1Credits = async (id: string) =>
   (await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(id).first<{ credits: number }>())!.credits;
@@ -190,7 +191,10 @@ describe("the outbox: a D1 change and a wallet change, both exactly once", () =>
     await webhook(providerId);
     expect(await walletBalance(env, m.id)).toBe(60);
     await hubStub(env, m.id).walletFailNext(2);
-    await post(`/transactions/${paymentId}`, { intent: "refund" }, { cookie: m.cookie });
+    // The quote reads the wallet: refused with the translated "try again later", a 503, not a 500.
+    const res = await post(`/transactions/${paymentId}`, { intent: "refund" }, { cookie: m.cookie });
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain(enPayments.refund.provider);
     await drainOutbox(env, { userId: m.id });
     const refunds = await env.DB.prepare("SELECT status FROM refunds WHERE payment_id = ?1").bind(paymentId).all();
     expect(refunds.results.filter((r) => r.status !== "failed")).toEqual([]);
@@ -289,14 +293,14 @@ describe("the migration of balances and ledgers into the wallets", () => {
     }
   });
 
-  it("through the queue: a wallet-migrate message moves a page and queues the next", async () => {
+  it("through the queue: a wallet-migrate page moves a page and queues the next on the data-moves queue", async () => {
     const m = await seeded(9);
-    const sent: unknown[] = [];
-    const queue = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue<PaymentCheck>;
-    await handleWalletCheck({ ...env, PAYMENT_CHECKS: queue }, { kind: "wallet-migrate" });
+    const sent: DataMove[] = [];
+    const queue = { send: async (body: DataMove) => void sent.push(body) } as unknown as Queue<DataMove>;
+    await continueWalletMigration({ ...env, MOVES_QUEUE: queue }, "");
     for (let i = 0; i < 1000 && sent.length; i++) {
       const next = sent.shift() as { kind: "wallet-migrate"; after?: string };
-      await handleWalletCheck({ ...env, PAYMENT_CHECKS: queue }, next);
+      await continueWalletMigration({ ...env, MOVES_QUEUE: queue }, next.after ?? "");
     }
     expect(await pendingOf([m.id])).toBe(0);
     expect(await walletBalance(env, m.id)).toBe(9);

@@ -5,7 +5,7 @@
  * debit), and each action's audit row goes into that model's batch.
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, schema, type Db } from "../../../db/client";
+import { getDb, schema, toStatement, type Db } from "../../../db/client";
 import { nowS } from "~/lib/dates";
 import { NOTIFICATION_TYPES } from "~/lib/constants";
 import {
@@ -17,7 +17,7 @@ import {
   type AccountHolder,
 } from "../accounts.server";
 import { getBrandById, type BrandWithCompany } from "../brand.server";
-import { applyCredits, walletLedger, walletSummary } from "../wallet.server";
+import { outboxRow, outboxStatement, settleWallet, walletBalance, walletLedger, walletSummary } from "../wallet.server";
 import { randomId } from "~/lib/password";
 import { unblockStatement } from "../directdebit.server";
 import { endAllSessions } from "../session.server";
@@ -459,22 +459,33 @@ export async function consoleAdjustCredits(
     return { ok: false, error: `Give a whole number of credits from 1 to ${MAX_ADJUSTMENT}.` };
   return onLiveMember(env, id, reason, async (t, db, audit) => {
     const action = delta > 0 ? "member.credits_grant" : "member.credits_take";
-    // The member's wallet decides (decision 189): a take it does not cover changes nothing. The audit
-    // row follows the change, and its id is the change's key (grant:<id> in the wallet's ledger).
-    const auditId = randomId();
-    const r = await applyCredits(env, id, {
-      key: `grant:${auditId}`,
-      delta,
-      reason: "adjustment",
-      refId: `op:${actor.id}`,
-    });
-    if (!r.ok)
+    // The balance before (the audit's), and a take it does not cover refused with nothing written.
+    let before: number;
+    try {
+      before = await walletBalance(env, id);
+    } catch {
+      return { ok: false, error: "The member's wallet could not be reached. Nothing was changed; try again." };
+    }
+    if (before + delta < 0)
       return { ok: false, error: `Refused: the member has fewer than ${-delta} credits. Nothing was changed.` };
-    await auditStatement(
-      db,
-      actor,
-      audit({ action, before: { credits: r.balance - r.delta }, after: { delta, key: `grant:${auditId}` } }),
-    );
+    // Exactly once (decision 194): the audit row and the wallet change's outbox row are one D1 batch, the
+    // wallet applies it by the key grant:<id> the audit row names, retried (queue, cron) until it did.
+    const key = `grant:${randomId()}`;
+    await env.DB.batch([
+      toStatement(
+        env.DB,
+        auditStatement(db, actor, audit({ action, before: { credits: before }, after: { delta, key } })),
+      ),
+      outboxStatement(
+        env.DB,
+        { userId: id, kind: "apply", key, delta, reason: "adjustment", refId: `op:${actor.id}` },
+        { afterChange: false },
+      ),
+    ]);
+    await settleWallet(env, id);
+    // Spent meanwhile (between the check and the apply): the outbox row records the refusal next to the audit row.
+    if ((await outboxRow(env, id, key))?.refused)
+      return { ok: false, error: `Refused: the member has fewer than ${-delta} credits. Nothing was changed.` };
     return { ok: true };
   });
 }

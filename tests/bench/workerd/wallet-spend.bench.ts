@@ -1,14 +1,14 @@
 /**
- * Figures, not a pass/fail on speed (docs/conventions: timing only in bench): what a spend costs through the
- * member's wallet (an RPC to their MemberHub and one SQLite transaction) next to today's D1 debit batch,
- * in workerd on this machine. Asserts only that the money is right; prints the timings.
- * Run: npx vitest run --config vitest.worker.config.ts tests/worker/wallet-timing.test.ts
+ * Part of `npm run bench` (figures, never a pass/fail on speed): what a spend costs through the member's
+ * wallet (an RPC to their MemberHub and one SQLite transaction) next to a D1 debit batch, in workerd with
+ * the real bindings. Checks only that the money is right; prints the timings.
+ * Run alone: npm run build && npx vitest run --config vitest.bench.config.ts
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { debitStatement, ledgerStatement } from "../../app/models/credits.server";
-import { applyCredits, walletBalance } from "../../app/models/wallet.server";
-import { createMember } from "./fixtures";
+import { debitStatement, ledgerStatement } from "../../../app/models/credits.server";
+import { applyCredits, walletBalance } from "../../../app/models/wallet.server";
+import { createMember } from "../../worker/fixtures";
 
 const N = 300;
 const pct = (xs: number[], p: number) =>

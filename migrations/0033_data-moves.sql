@@ -1,0 +1,4 @@
+CREATE TABLE `data_moves` (
+	`name` text PRIMARY KEY NOT NULL,
+	`done_at` integer NOT NULL
+);
