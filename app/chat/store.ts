@@ -365,6 +365,7 @@ export function unsettledMembers(sql: SqlStorage): string[] {
     .exec<{ user_id: string }>("SELECT DISTINCT user_id FROM charges")
     .toArray()
     .map((r) => r.user_id);
+}
 
 /** A hub notify for `receiverId` waiting for the next overview write (the room's pendingNotify). */
 export type PendingNotify = { receiver_id: string; sender_id: string; v: number };
