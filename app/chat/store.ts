@@ -239,7 +239,8 @@ export function subtractDayCounts(sql: SqlStorage, flushed: { brand_id: number; 
 
 /** Everything: account deletion of both members, or the conversation deleted in D1. */
 export function wipe(sql: SqlStorage) {
-  for (const t of ["messages", "members", "meta", "day_counts", "allowances", "charges", "pending_notify"]) sql.exec(`DELETE FROM ${t}`);
+  for (const t of ["messages", "members", "meta", "day_counts", "allowances", "charges", "pending_notify"])
+    sql.exec(`DELETE FROM ${t}`);
 }
 
 // ---------------------------------------------------------------------------------------------
