@@ -681,10 +681,15 @@ export async function messagesLeftInD1(db: D1Database): Promise<boolean> {
 /** The move's pages go on their own queue, never in front of members' mail and push (decision 194). */
 type MigrationEnv = Pick<Env, "DB" | "CHAT_ROOM" | "MOVES_QUEUE">;
 
-/** The queue's consumer of a `chat_migrate` message: one page, then the next page queued while any is left. */
+/**
+ * The queue's consumer of a `chat_migrate` message: one page, then the next page queued while any is
+ * left; the chain's last page records the end when D1 holds none (never restarts: a row that cannot
+ * move waits for the cron instead of looping on the queue).
+ */
 export async function continueChatMigration(env: MigrationEnv) {
   const page = await migrateMessagesPage(env);
   if (page.more) await env.MOVES_QUEUE.send({ kind: "chat_migrate" }, { contentType: "json" });
+  else if (!(await messagesLeftInD1(env.DB))) await recordMoveDone(env.DB, "messages");
   return page;
 }
 

@@ -278,19 +278,27 @@ export async function migrateWalletsPage(
 
 /** Starts (or restarts from the first member) the migration through the data-moves queue when any member is left. */
 export async function startWalletMigration(env: OutboxEnv & Pick<Env, "MOVES_QUEUE">): Promise<boolean> {
-  const U = schema.users;
-  const left = await getDb(env.DB).select({ id: U.id }).from(U).where(isNull(U.walletAt)).limit(1).get();
   // Nothing left: recorded, so the next release may drop credit_ledger (decision 194).
-  if (!left) return (await recordMoveDone(env.DB, "credit_ledger"), false);
+  if (!(await walletsLeftInD1(env.DB))) return (await recordMoveDone(env.DB, "credit_ledger"), false);
   await env.MOVES_QUEUE.send({ kind: "wallet-migrate" }, { contentType: "json" });
   return true;
 }
 
-/** A `wallet-migrate` page of the data-moves queue (decision 194): one page, then the next queued while any is left. */
+/**
+ * A `wallet-migrate` page of the data-moves queue (decision 194): one page, then the next queued while
+ * any is left; the last page records the end when no member waits (never restarts, as the chat's move).
+ */
 export async function continueWalletMigration(env: OutboxEnv & Pick<Env, "MOVES_QUEUE">, after: string) {
   const r = await migrateWalletsPage(env, after);
   if (r.next !== null) await env.MOVES_QUEUE.send({ kind: "wallet-migrate", after: r.next }, { contentType: "json" });
+  else if (!(await walletsLeftInD1(env.DB))) await recordMoveDone(env.DB, "credit_ledger");
   return r;
+}
+
+/** Whether any member's balance and ledger still wait in D1 for the move. */
+async function walletsLeftInD1(db: D1Database): Promise<boolean> {
+  const U = schema.users;
+  return !!(await getDb(db).select({ id: U.id }).from(U).where(isNull(U.walletAt)).limit(1).get());
 }
 
 /** A wallet outbox message (the PAYMENT_CHECKS queue): throws to be retried when a wallet was not reached. */
