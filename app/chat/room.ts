@@ -80,6 +80,12 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   private alarmAt: number | null = null;
   /** Tests: makes the next store fail after the charge (inside its transaction: nothing is charged). */
   failNextStore = false;
+  /** The next message number, once read (only this object writes messages; dropped by an import or a wipe). */
+  private seqNext: number | null = null;
+  /** Senders known to have no held message here (a send skips the look-up); emptied by an import or a wipe. */
+  private noneHeld = new Set<string>();
+  /** Whether the overview has shown a message yet (once true, true until a wipe). */
+  private shownBefore = false;
   /** Members whose allowance a send is topping up right now (its grant's answer is on its way). */
   private reserving = new Set<string>();
   /** Per member, the send of their charges to the wallet in flight (one at a time). */
@@ -174,7 +180,11 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       rows += page.length;
       after = page[page.length - 1]!.id;
     }
-    if (rows > 0) this.scheduleFlush();
+    if (rows > 0) {
+      this.seqNext = null;
+      this.noneHeld.clear();
+      this.scheduleFlush();
+    }
     return { maxId: after, rows };
   }
 
@@ -330,7 +340,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     // The allowance covers the charge, topped up from the wallet when it does not (the only await here).
     if (cost > 0 && !(await this.cover(c.id, i.senderId, cost, i.prices.message)))
       return { result: { ok: false, error: "credits", cost } };
-    const seq = store.nextSeq(this.sql);
+    const seq = (this.seqNext ??= store.nextSeq(this.sql));
     const now = nowS();
     // The key is the send itself (conversation, sender, client id): charged once whatever crashes or retries.
     const charge = {
@@ -365,21 +375,23 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           throw new Error("injected store failure");
         }
         store.insertMessage(this.sql, row);
-        return this.afterStored(c, row, rules.brandId);
+        const after = this.afterStored(c, row, rules.brandId);
+        if (!held) this.pendingNotify.set(receiverId, i.senderId);
+        return after;
       }));
+      this.seqNext = seq + 1;
+      if (held) this.noneHeld.delete(i.senderId);
     } catch (e) {
       // Nothing was charged or stored; the member may send again.
       logError("chat.store_failed", e, { conversationId: c.id, memberId: i.senderId });
       return { result: { ok: false, error: "generic" } };
     }
     countEvent(this.env, "message");
-    store.bump(this.sql, "stat_messages", 1);
     const message = store.toWire(row);
     // A held message is only shown to its sender until their address is confirmed.
     this.broadcast({ type: "message", message }, (m) => !held || m === i.senderId);
 
     // Everything below happens after the message reached the screens.
-    if (!held) this.pendingNotify.set(receiverId, i.senderId);
     const overview = urgent || heldBefore ? this.flush() : (this.scheduleFlush(), undefined);
     // The charge reaches the wallet's ledger by the alarm (or sooner, when the wallet reads).
     if (cost > 0) this.scheduleFlush();
@@ -421,26 +433,25 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   private afterStored(c: Conversation, row: store.StoredMessage, brandId: number) {
     const now = row.created_at;
     const receiverId = this.otherOf(c, row.sender_id);
-    const sender = store.member(this.sql, row.sender_id);
-    const receiver = store.member(this.sql, receiverId);
+    // Few statements: each costs on the send's path (one read and one write for both members).
+    const both = store.memberPair(this.sql, row.sender_id, receiverId);
+    const sender = both.get(row.sender_id);
+    const receiver = both.get(receiverId);
     let urgent = sender?.hidden_at != null;
-    store.putMember(this.sql, {
-      user_id: row.sender_id,
-      unread: sender?.unread ?? 0,
-      hidden_at: null,
-      last_activity_at: now,
-    });
+    const put: Omit<store.MemberState, "dirty">[] = [
+      { user_id: row.sender_id, unread: sender?.unread ?? 0, hidden_at: null, last_activity_at: now },
+    ];
     let firstUnread = false;
     if (!row.held) {
       const unread = (receiver?.unread ?? 0) + 1;
       firstUnread = unread === 1;
       urgent ||= firstUnread || receiver?.hidden_at != null;
-      store.putMember(this.sql, { user_id: receiverId, unread, hidden_at: null, last_activity_at: now });
-      urgent ||= store.getMeta(this.sql, "last_message_at") == null;
-      store.setMeta(this.sql, "last_message_at", now);
-      store.setMeta(this.sql, "last_message_preview", previewOf(row.kind, row.body, row.gift_id));
-      store.setMeta(this.sql, "conversation_dirty", 1);
+      put.push({ user_id: receiverId, unread, hidden_at: null, last_activity_at: now });
+      this.shownBefore ||= store.getMeta(this.sql, "last_message_at") != null;
+      urgent ||= !this.shownBefore;
     }
+    store.putMembers(this.sql, put);
+    store.noteMessage(this.sql, row.held ? null : { at: now, preview: previewOf(row.kind, row.body, row.gift_id) });
     store.addDayCount(this.sql, brandId, Math.floor(now / DAY));
     return { urgent, firstUnread };
   }
@@ -708,8 +719,12 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
    * marked for the write), and open chats receive them. Null when none were held.
    */
   private unholdAll(c: Conversation, senderId: string): WireMessage[] | null {
+    if (this.noneHeld.has(senderId)) return null;
     const held = store.heldOf(this.sql, senderId);
-    if (held.length === 0) return null;
+    if (held.length === 0) {
+      this.noneHeld.add(senderId);
+      return null;
+    }
     const last = held[held.length - 1]!;
     const receiverId = this.otherOf(c, senderId);
     this.ctx.storage.transactionSync(() => {
@@ -799,6 +814,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           );
       store.wipe(this.sql);
       this.conversation = null;
+      this.seqNext = null;
+      this.noneHeld.clear();
+      this.shownBefore = false;
       this.rules.clear();
       await this.ctx.storage.deleteAlarm();
     });
