@@ -77,6 +77,12 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   private get pendingNotify() {
     return store.pendingNotifies(this.sql);
   }
+  /**
+   * Receiver -> sender of a pending notify stored here and not yet read by an overview write: a
+   * further message needs no statement (the write will notify once all the same). Memory only: after
+   * a restart the next message writes it again.
+   */
+  private notifyMarked = new Map<string, string>();
   private alarmAt: number | null = null;
   /** Tests: makes the next store fail after the charge (inside its transaction: nothing is charged). */
   failNextStore = false;
@@ -376,9 +382,10 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
         }
         store.insertMessage(this.sql, row);
         const after = this.afterStored(c, row, rules.brandId);
-        if (!held) this.pendingNotify.set(receiverId, i.senderId);
+        if (!held && this.notifyMarked.get(receiverId) !== i.senderId) this.pendingNotify.set(receiverId, i.senderId);
         return after;
       }));
+      if (!held) this.notifyMarked.set(receiverId, i.senderId);
       this.seqNext = seq + 1;
       if (held) this.noneHeld.delete(i.senderId);
     } catch (e) {
@@ -491,6 +498,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const members = store.members(this.sql).filter((m) => m.dirty);
     const days = store.dayCounts(this.sql);
     const notify = this.pendingNotify.list();
+    this.notifyMarked.clear();
     if (!dirtyConversation && members.length === 0 && days.length === 0 && notify.length === 0) return;
     const written = await writeOverview(this.env.DB, conversationId, {
       conversation: dirtyConversation ? { lastMessageAt, lastMessagePreview } : null,
@@ -817,6 +825,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.seqNext = null;
       this.noneHeld.clear();
       this.shownBefore = false;
+      this.notifyMarked.clear();
       this.rules.clear();
       await this.ctx.storage.deleteAlarm();
     });
