@@ -47,7 +47,7 @@ import {
 import { notifyMember } from "../models/hub.server";
 import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
-import { checkMessage } from "../models/signals.server";
+import { SIGNALS, checkMessage } from "../models/signals.server";
 import { logError } from "../lib/log.server";
 import { nowS } from "../lib/dates";
 import * as store from "./store";
@@ -90,6 +90,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   private seqNext: number | null = null;
   /** Senders known to have no held message here (a send skips the look-up); emptied by an import or a wipe. */
   private noneHeld = new Set<string>();
+  /** Both members' read state as stored (a send reads it without a statement); dropped by any other write of it. */
+  private memberCache: Map<string, store.MemberState> | null = null;
   /** Whether the overview has shown a message yet (once true, true until a wipe). */
   private shownBefore = false;
   /** Members whose allowance a send is topping up right now (its grant's answer is on its way). */
@@ -146,8 +148,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     if (!c) return null;
     this.ctx.storage.transactionSync(() => {
       for (const m of c.members)
-        store.putMember(
-          this.sql,
+        this.putMember(
           { user_id: m.userId, unread: m.unread, hidden_at: m.hiddenAt, last_activity_at: m.lastActivityAt },
           0,
         );
@@ -192,6 +193,12 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.scheduleFlush();
     }
     return { maxId: after, rows };
+  }
+
+  /** Every write of a member's state but a send's goes through here: the send's cache is dropped. */
+  private putMember(m: Omit<store.MemberState, "dirty">, dirty = 1) {
+    this.memberCache = null;
+    store.putMember(this.sql, m, dirty);
   }
 
   private isMember(c: Conversation, memberId: string) {
@@ -374,7 +381,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     let firstUnread: boolean;
     try {
       // The charge and the message are one transaction: neither exists without the other.
-      ({ urgent, firstUnread } = this.ctx.storage.transactionSync(() => {
+      let put: Omit<store.MemberState, "dirty">[];
+      ({ urgent, firstUnread, put } = this.ctx.storage.transactionSync(() => {
         if (cost > 0 && !store.spend(this.sql, charge)) throw new Error("allowance short");
         if (this.failNextStore) {
           this.failNextStore = false;
@@ -387,6 +395,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       }));
       if (!held) this.notifyMarked.set(receiverId, i.senderId);
       this.seqNext = seq + 1;
+      // Committed: the cache takes what the transaction wrote (a rolled-back one leaves it as it was).
+      for (const m of put) this.memberCache?.set(m.user_id, { ...m, dirty: 1 });
       if (held) this.noneHeld.delete(i.senderId);
     } catch (e) {
       // Nothing was charged or stored; the member may send again.
@@ -418,14 +428,16 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       );
     }
     // Scam and spam signals (decision 176): after the answer; they may open a case, never restrict.
-    this.later(
-      checkMessage(this.env, {
-        ...message,
-        seq,
-        senderId: i.senderId,
-        conversationId: c.id,
-      }).catch((e) => logError("signals.check_failed", e, { conversationId: c.id })),
-    );
+    // Only a conversation's first messages can flag (checkMessage's own test): later ones start no work.
+    if (message.kind === "text" && seq <= SIGNALS.firstMessages)
+      this.later(
+        checkMessage(this.env, {
+          ...message,
+          seq,
+          senderId: i.senderId,
+          conversationId: c.id,
+        }).catch((e) => logError("signals.check_failed", e, { conversationId: c.id })),
+      );
     return {
       result: { ok: true, message, duplicate: false, receiverId, firstUnread, cost },
       overview,
@@ -440,8 +452,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   private afterStored(c: Conversation, row: store.StoredMessage, brandId: number) {
     const now = row.created_at;
     const receiverId = this.otherOf(c, row.sender_id);
-    // Few statements: each costs on the send's path (one read and one write for both members).
-    const both = store.memberPair(this.sql, row.sender_id, receiverId);
+    // Few statements: each costs on the send's path (both members read once, then from memory; one write).
+    const both = (this.memberCache ??= new Map(store.members(this.sql).map((m) => [m.user_id, m])));
     const sender = both.get(row.sender_id);
     const receiver = both.get(receiverId);
     let urgent = sender?.hidden_at != null;
@@ -460,7 +472,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     store.putMembers(this.sql, put);
     store.noteMessage(this.sql, row.held ? null : { at: now, preview: previewOf(row.kind, row.body, row.gift_id) });
     store.addDayCount(this.sql, brandId, Math.floor(now / DAY));
-    return { urgent, firstUnread };
+    return { urgent, firstUnread, put };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -524,7 +536,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           now.hidden_at === m.hidden_at &&
           now.last_activity_at === m.last_activity_at
         )
-          store.putMember(this.sql, now, 0);
+          this.putMember(now, 0);
       }
       store.subtractDayCounts(this.sql, days);
       this.pendingNotify.done(notify);
@@ -675,7 +687,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       const c = await this.open(conversationId);
       const m = c && this.isMember(c, memberId) ? store.member(this.sql, memberId) : null;
       if (!m) return null;
-      if (m.unread > 0) store.putMember(this.sql, { ...m, unread: 0 });
+      if (m.unread > 0) this.putMember({ ...m, unread: 0 });
       return m.unread > 0;
     });
     if (changed === null) return;
@@ -689,7 +701,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       const c = await this.open(conversationId);
       const m = c && this.isMember(c, memberId) ? store.member(this.sql, memberId) : null;
       if (!m) return false;
-      store.putMember(this.sql, hidden ? { ...m, unread: 0, hidden_at: nowS() } : { ...m, hidden_at: null });
+      this.putMember(hidden ? { ...m, unread: 0, hidden_at: nowS() } : { ...m, hidden_at: null });
       return true;
     });
     if (ok) await this.flush();
@@ -738,7 +750,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     this.ctx.storage.transactionSync(() => {
       store.unhold(this.sql, senderId, last.seq);
       const r = store.member(this.sql, receiverId);
-      store.putMember(this.sql, {
+      this.putMember({
         user_id: receiverId,
         unread: (r?.unread ?? 0) + held.length,
         hidden_at: null,
@@ -825,6 +837,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.seqNext = null;
       this.noneHeld.clear();
       this.shownBefore = false;
+      this.memberCache = null;
       this.notifyMarked.clear();
       this.rules.clear();
       await this.ctx.storage.deleteAlarm();

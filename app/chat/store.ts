@@ -200,12 +200,6 @@ export function member(sql: SqlStorage, userId: string): MemberState | null {
   return sql.exec<MemberState>("SELECT * FROM members WHERE user_id = ?", userId).toArray()[0] ?? null;
 }
 
-/** Both members of a send in one read (absent ones are missing from the answer). */
-export function memberPair(sql: SqlStorage, a: string, b: string): Map<string, MemberState> {
-  const rows = sql.exec<MemberState>("SELECT * FROM members WHERE user_id IN (?, ?)", a, b).toArray();
-  return new Map(rows.map((m) => [m.user_id, m]));
-}
-
 export function members(sql: SqlStorage): MemberState[] {
   return sql.exec<MemberState>("SELECT * FROM members ORDER BY user_id").toArray();
 }
