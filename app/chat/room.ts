@@ -47,7 +47,7 @@ import {
 import { notifyMember } from "../models/hub.server";
 import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
-import { checkMessage } from "../models/signals.server";
+import { SIGNALS, checkMessage } from "../models/signals.server";
 import { logError } from "../lib/log.server";
 import { nowS } from "../lib/dates";
 import * as store from "./store";
@@ -77,9 +77,23 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   private get pendingNotify() {
     return store.pendingNotifies(this.sql);
   }
+  /**
+   * Receiver -> sender of a pending notify stored here and not yet read by an overview write: a
+   * further message needs no statement (the write will notify once all the same). Memory only: after
+   * a restart the next message writes it again.
+   */
+  private notifyMarked = new Map<string, string>();
   private alarmAt: number | null = null;
   /** Tests: makes the next store fail after the charge (inside its transaction: nothing is charged). */
   failNextStore = false;
+  /** The next message number, once read (only this object writes messages; dropped by an import or a wipe). */
+  private seqNext: number | null = null;
+  /** Senders known to have no held message here (a send skips the look-up); emptied by an import or a wipe. */
+  private noneHeld = new Set<string>();
+  /** Both members' read state as stored (a send reads it without a statement); dropped by any other write of it. */
+  private memberCache: Map<string, store.MemberState> | null = null;
+  /** Whether the overview has shown a message yet (once true, true until a wipe). */
+  private shownBefore = false;
   /** Members whose allowance a send is topping up right now (its grant's answer is on its way). */
   private reserving = new Set<string>();
   /** Per member, the send of their charges to the wallet in flight (one at a time). */
@@ -134,8 +148,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     if (!c) return null;
     this.ctx.storage.transactionSync(() => {
       for (const m of c.members)
-        store.putMember(
-          this.sql,
+        this.putMember(
           { user_id: m.userId, unread: m.unread, hidden_at: m.hiddenAt, last_activity_at: m.lastActivityAt },
           0,
         );
@@ -174,8 +187,18 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       rows += page.length;
       after = page[page.length - 1]!.id;
     }
-    if (rows > 0) this.scheduleFlush();
+    if (rows > 0) {
+      this.seqNext = null;
+      this.noneHeld.clear();
+      this.scheduleFlush();
+    }
     return { maxId: after, rows };
+  }
+
+  /** Every write of a member's state but a send's goes through here: the send's cache is dropped. */
+  private putMember(m: Omit<store.MemberState, "dirty">, dirty = 1) {
+    this.memberCache = null;
+    store.putMember(this.sql, m, dirty);
   }
 
   private isMember(c: Conversation, memberId: string) {
@@ -330,7 +353,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     // The allowance covers the charge, topped up from the wallet when it does not (the only await here).
     if (cost > 0 && !(await this.cover(c.id, i.senderId, cost, i.prices.message)))
       return { result: { ok: false, error: "credits", cost } };
-    const seq = store.nextSeq(this.sql);
+    const seq = (this.seqNext ??= store.nextSeq(this.sql));
     const now = nowS();
     // The key is the send itself (conversation, sender, client id): charged once whatever crashes or retries.
     const charge = {
@@ -358,28 +381,34 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     let firstUnread: boolean;
     try {
       // The charge and the message are one transaction: neither exists without the other.
-      ({ urgent, firstUnread } = this.ctx.storage.transactionSync(() => {
+      let put: Omit<store.MemberState, "dirty">[];
+      ({ urgent, firstUnread, put } = this.ctx.storage.transactionSync(() => {
         if (cost > 0 && !store.spend(this.sql, charge)) throw new Error("allowance short");
         if (this.failNextStore) {
           this.failNextStore = false;
           throw new Error("injected store failure");
         }
         store.insertMessage(this.sql, row);
-        return this.afterStored(c, row, rules.brandId);
+        const after = this.afterStored(c, row, rules.brandId);
+        if (!held && this.notifyMarked.get(receiverId) !== i.senderId) this.pendingNotify.set(receiverId, i.senderId);
+        return after;
       }));
+      if (!held) this.notifyMarked.set(receiverId, i.senderId);
+      this.seqNext = seq + 1;
+      // Committed: the cache takes what the transaction wrote (a rolled-back one leaves it as it was).
+      for (const m of put) this.memberCache?.set(m.user_id, { ...m, dirty: 1 });
+      if (held) this.noneHeld.delete(i.senderId);
     } catch (e) {
       // Nothing was charged or stored; the member may send again.
       logError("chat.store_failed", e, { conversationId: c.id, memberId: i.senderId });
       return { result: { ok: false, error: "generic" } };
     }
     countEvent(this.env, "message");
-    store.bump(this.sql, "stat_messages", 1);
     const message = store.toWire(row);
     // A held message is only shown to its sender until their address is confirmed.
     this.broadcast({ type: "message", message }, (m) => !held || m === i.senderId);
 
     // Everything below happens after the message reached the screens.
-    if (!held) this.pendingNotify.set(receiverId, i.senderId);
     const overview = urgent || heldBefore ? this.flush() : (this.scheduleFlush(), undefined);
     // The charge reaches the wallet's ledger by the alarm (or sooner, when the wallet reads).
     if (cost > 0) this.scheduleFlush();
@@ -399,14 +428,16 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       );
     }
     // Scam and spam signals (decision 176): after the answer; they may open a case, never restrict.
-    this.later(
-      checkMessage(this.env, {
-        ...message,
-        seq,
-        senderId: i.senderId,
-        conversationId: c.id,
-      }).catch((e) => logError("signals.check_failed", e, { conversationId: c.id })),
-    );
+    // Only a conversation's first messages can flag (checkMessage's own test): later ones start no work.
+    if (message.kind === "text" && seq <= SIGNALS.firstMessages)
+      this.later(
+        checkMessage(this.env, {
+          ...message,
+          seq,
+          senderId: i.senderId,
+          conversationId: c.id,
+        }).catch((e) => logError("signals.check_failed", e, { conversationId: c.id })),
+      );
     return {
       result: { ok: true, message, duplicate: false, receiverId, firstUnread, cost },
       overview,
@@ -421,28 +452,27 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   private afterStored(c: Conversation, row: store.StoredMessage, brandId: number) {
     const now = row.created_at;
     const receiverId = this.otherOf(c, row.sender_id);
-    const sender = store.member(this.sql, row.sender_id);
-    const receiver = store.member(this.sql, receiverId);
+    // Few statements: each costs on the send's path (both members read once, then from memory; one write).
+    const both = (this.memberCache ??= new Map(store.members(this.sql).map((m) => [m.user_id, m])));
+    const sender = both.get(row.sender_id);
+    const receiver = both.get(receiverId);
     let urgent = sender?.hidden_at != null;
-    store.putMember(this.sql, {
-      user_id: row.sender_id,
-      unread: sender?.unread ?? 0,
-      hidden_at: null,
-      last_activity_at: now,
-    });
+    const put: Omit<store.MemberState, "dirty">[] = [
+      { user_id: row.sender_id, unread: sender?.unread ?? 0, hidden_at: null, last_activity_at: now },
+    ];
     let firstUnread = false;
     if (!row.held) {
       const unread = (receiver?.unread ?? 0) + 1;
       firstUnread = unread === 1;
       urgent ||= firstUnread || receiver?.hidden_at != null;
-      store.putMember(this.sql, { user_id: receiverId, unread, hidden_at: null, last_activity_at: now });
-      urgent ||= store.getMeta(this.sql, "last_message_at") == null;
-      store.setMeta(this.sql, "last_message_at", now);
-      store.setMeta(this.sql, "last_message_preview", previewOf(row.kind, row.body, row.gift_id));
-      store.setMeta(this.sql, "conversation_dirty", 1);
+      put.push({ user_id: receiverId, unread, hidden_at: null, last_activity_at: now });
+      this.shownBefore ||= store.getMeta(this.sql, "last_message_at") != null;
+      urgent ||= !this.shownBefore;
     }
+    store.putMembers(this.sql, put);
+    store.noteMessage(this.sql, row.held ? null : { at: now, preview: previewOf(row.kind, row.body, row.gift_id) });
     store.addDayCount(this.sql, brandId, Math.floor(now / DAY));
-    return { urgent, firstUnread };
+    return { urgent, firstUnread, put };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -480,6 +510,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const members = store.members(this.sql).filter((m) => m.dirty);
     const days = store.dayCounts(this.sql);
     const notify = this.pendingNotify.list();
+    this.notifyMarked.clear();
     if (!dirtyConversation && members.length === 0 && days.length === 0 && notify.length === 0) return;
     const written = await writeOverview(this.env.DB, conversationId, {
       conversation: dirtyConversation ? { lastMessageAt, lastMessagePreview } : null,
@@ -505,7 +536,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           now.hidden_at === m.hidden_at &&
           now.last_activity_at === m.last_activity_at
         )
-          store.putMember(this.sql, now, 0);
+          this.putMember(now, 0);
       }
       store.subtractDayCounts(this.sql, days);
       this.pendingNotify.done(notify);
@@ -656,7 +687,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       const c = await this.open(conversationId);
       const m = c && this.isMember(c, memberId) ? store.member(this.sql, memberId) : null;
       if (!m) return null;
-      if (m.unread > 0) store.putMember(this.sql, { ...m, unread: 0 });
+      if (m.unread > 0) this.putMember({ ...m, unread: 0 });
       return m.unread > 0;
     });
     if (changed === null) return;
@@ -670,7 +701,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       const c = await this.open(conversationId);
       const m = c && this.isMember(c, memberId) ? store.member(this.sql, memberId) : null;
       if (!m) return false;
-      store.putMember(this.sql, hidden ? { ...m, unread: 0, hidden_at: nowS() } : { ...m, hidden_at: null });
+      this.putMember(hidden ? { ...m, unread: 0, hidden_at: nowS() } : { ...m, hidden_at: null });
       return true;
     });
     if (ok) await this.flush();
@@ -708,14 +739,18 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
    * marked for the write), and open chats receive them. Null when none were held.
    */
   private unholdAll(c: Conversation, senderId: string): WireMessage[] | null {
+    if (this.noneHeld.has(senderId)) return null;
     const held = store.heldOf(this.sql, senderId);
-    if (held.length === 0) return null;
+    if (held.length === 0) {
+      this.noneHeld.add(senderId);
+      return null;
+    }
     const last = held[held.length - 1]!;
     const receiverId = this.otherOf(c, senderId);
     this.ctx.storage.transactionSync(() => {
       store.unhold(this.sql, senderId, last.seq);
       const r = store.member(this.sql, receiverId);
-      store.putMember(this.sql, {
+      this.putMember({
         user_id: receiverId,
         unread: (r?.unread ?? 0) + held.length,
         hidden_at: null,
@@ -799,6 +834,11 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           );
       store.wipe(this.sql);
       this.conversation = null;
+      this.seqNext = null;
+      this.noneHeld.clear();
+      this.shownBefore = false;
+      this.memberCache = null;
+      this.notifyMarked.clear();
       this.rules.clear();
       await this.ctx.storage.deleteAlarm();
     });

@@ -217,6 +217,30 @@ export function putMember(sql: SqlStorage, m: Omit<MemberState, "dirty">, dirty 
   );
 }
 
+/** `putMember` for several members in one statement (a send changes both). */
+export function putMembers(sql: SqlStorage, ms: Omit<MemberState, "dirty">[]) {
+  sql.exec(
+    `INSERT INTO members (user_id, unread, hidden_at, last_activity_at, dirty) VALUES ${ms.map(() => "(?, ?, ?, ?, 1)").join(", ")}
+     ON CONFLICT (user_id) DO UPDATE SET unread = excluded.unread, hidden_at = excluded.hidden_at,
+       last_activity_at = excluded.last_activity_at, dirty = excluded.dirty`,
+    ...ms.flatMap((m) => [m.user_id, m.unread, m.hidden_at, m.last_activity_at]),
+  );
+}
+
+/**
+ * The overview's meta after a shown message, and the stored-messages counter, in one statement
+ * (a send wrote them as four). `shown`: null for a held message (only the counter moves).
+ */
+export function noteMessage(sql: SqlStorage, shown: { at: number; preview: string } | null) {
+  if (!shown) return bump(sql, "stat_messages", 1);
+  sql.exec(
+    `INSERT INTO meta (k, v) VALUES ('last_message_at', ?), ('last_message_preview', ?), ('conversation_dirty', 1), ('stat_messages', 1)
+     ON CONFLICT (k) DO UPDATE SET v = CASE WHEN k = 'stat_messages' THEN COALESCE(v, 0) + 1 ELSE excluded.v END`,
+    shown.at,
+    shown.preview,
+  );
+}
+
 export function addDayCount(sql: SqlStorage, brandId: number, day: number, n = 1) {
   sql.exec(
     "INSERT INTO day_counts (brand_id, day, n) VALUES (?, ?, ?) ON CONFLICT (brand_id, day) DO UPDATE SET n = n + excluded.n",
@@ -301,14 +325,22 @@ export function granted(sql: SqlStorage, userId: string, key: string, amount: nu
   putAllowance(sql, { ...a, amount: a.amount + amount, pending: null });
 }
 
-/** A message's charge from the allowance (inside the message's transaction): false when it does not cover it. */
+/**
+ * A message's charge from the allowance (inside the message's transaction): false when it does not
+ * cover it. One guarded UPDATE (no read first): `amount >= ?` is the check, `changes` the answer.
+ */
 export function spend(
   sql: SqlStorage,
   c: { userId: string; key: string; credits: number; reason: string; refId: string; at: number },
 ): boolean {
-  const a = allowance(sql, c.userId);
-  if (a.amount < c.credits) return false;
-  putAllowance(sql, { ...a, amount: a.amount - c.credits, last_spend_at: c.at });
+  const spent = sql.exec(
+    "UPDATE allowances SET amount = amount - ?, last_spend_at = ? WHERE user_id = ? AND amount >= ?",
+    c.credits,
+    c.at,
+    c.userId,
+    c.credits,
+  ).rowsWritten;
+  if (spent === 0) return false;
   sql.exec(
     "INSERT INTO charges (key, user_id, kind, credits, reason, ref_id, created_at) VALUES (?, ?, 'charge', ?, ?, ?, ?)",
     c.key,

@@ -112,6 +112,34 @@ async function holdAlarm(conversationId: string) {
 }
 
 describe("the overview in D1, written by the room", () => {
+  it("a burst marks the badge notify once, and a message after the overview write marks it again (p50: no statement per message)", async () => {
+    const { alice, bob, conversationId } = await pair({ credits: 10 });
+    const hub = await openSocket<HubEvent>("/ws/member", await cookieOf(bob.id));
+    const notifies = () => hub.frames.filter((f) => f.kind === "message").length;
+    expect(await text(conversationId, alice.id, "one")).toMatchObject({ ok: true });
+    await hub.until!(() => notifies() === 1);
+    await holdAlarm(conversationId);
+    for (const body of ["two", "three", "four"])
+      expect(await text(conversationId, alice.id, body)).toMatchObject({ ok: true });
+    const pending = () =>
+      runInDurableObject(
+        roomStub(env, conversationId),
+        (_room: ChatRoom, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM pending_notify").one().n,
+      );
+    expect(await pending()).toBe(1);
+    await roomStub(env, conversationId).flushOverview();
+    await hub.until!(() => notifies() === 2);
+    expect(await unreadInD1(conversationId, bob.id)).toBe(4);
+    expect(await pending()).toBe(0);
+    // After the write read the mark, the next message stores it again (not skipped as already marked).
+    expect(await text(conversationId, alice.id, "five")).toMatchObject({ ok: true });
+    expect(await pending()).toBe(1);
+    await roomStub(env, conversationId).flushOverview();
+    await hub.until!(() => notifies() === 3);
+    expect(await unreadInD1(conversationId, bob.id)).toBe(5);
+    hub.ws!.close();
+  });
+
   it("a badge notify waiting for the coalesced write survives the room's eviction: sent once by the alarm", async () => {
     const { alice, bob, conversationId } = await pair({ credits: 5 });
     const hub = await openSocket<HubEvent>("/ws/member", await cookieOf(bob.id));
