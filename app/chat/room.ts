@@ -60,6 +60,8 @@ export const OVERVIEW_DELAY_MS = 3000;
 /** Cached rules are re-read after this even without being told (a brand's message length, say). */
 const RULES_TTL_MS = 60_000;
 const DAY = 86_400;
+/** Thrown inside a send's transaction to roll its message back when the allowance does not cover it. */
+const SHORT = Symbol("short");
 
 type Conversation = { id: string; memberA: string; memberB: string };
 
@@ -337,72 +339,99 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const rules = await this.rulesFor(i.senderId, receiverId, i.sessionHash ?? null);
     if (!rules) return { result: { ok: false, error: "not_found" } };
     if (sessionRefused(rules, i.sessionHash)) return { result: { ok: false, error: "session" } };
-    const earlier = store.byClientId(this.sql, i.senderId, i.clientId);
-    if (earlier)
-      return {
-        result: { ok: true, message: store.toWire(earlier), duplicate: true, receiverId, firstUnread: false, cost: 0 },
-      };
+    // A retried client id answers its stored message; it is looked up only when this send would not
+    // be stored as new (a refusal, short credits, the insert's own conflict): the common send skips it.
+    const duplicate = (): { result: SendResult } | null => {
+      const earlier = store.byClientId(this.sql, i.senderId, i.clientId);
+      return earlier
+        ? {
+            result: {
+              ok: true,
+              message: store.toWire(earlier),
+              duplicate: true,
+              receiverId,
+              firstUnread: false,
+              cost: 0,
+            },
+          }
+        : null;
+    };
     const refused = refusalAfterRetry(rules, i, content.body);
-    if (refused) return { result: { ok: false, error: refused } };
+    if (refused) return duplicate() ?? { result: { ok: false, error: refused } };
     // A confirmed sender with messages still held here (their release could not reach this room):
     // released now, before the new one, so the order stays the sending order.
     const heldBefore = rules.held ? null : this.unholdAll(c, i.senderId);
     if (heldBefore) this.pendingNotify.set(receiverId, i.senderId);
 
     const cost = priceOf(i.prices, i.kind);
-    // The allowance covers the charge, topped up from the wallet when it does not (the only await here).
-    if (cost > 0 && !(await this.cover(c.id, i.senderId, cost, i.prices.message)))
-      return { result: { ok: false, error: "credits", cost } };
-    const seq = (this.seqNext ??= store.nextSeq(this.sql));
-    const now = nowS();
-    // The key is the send itself (conversation, sender, client id): charged once whatever crashes or retries.
-    const charge = {
-      userId: i.senderId,
-      key: `message:${c.id}:${i.senderId}:${i.clientId}`,
-      // The ledger names the message by its number in the conversation, never a site-wide id (decision 089).
-      refId: `message:${c.id}:${seq}`,
-      credits: cost,
-      reason: i.kind === "gift" ? "gift" : "message",
-      at: now,
-    };
     const held = rules.held;
-    const row: store.StoredMessage = {
-      seq,
-      sender_id: i.senderId,
-      client_id: i.clientId,
-      kind: i.kind,
-      body: content.body,
-      gift_id: content.giftId,
-      credits_charged: cost,
-      held: held ? 1 : 0,
-      created_at: now,
+    const seq = (this.seqNext ??= store.nextSeq(this.sql));
+    let row!: store.StoredMessage;
+    let stored: ReturnType<ChatRoom["afterStored"]> | "short" | "duplicate";
+    // The message and its charge are one transaction: neither exists without the other. "duplicate":
+    // the client id is stored already (nothing written); "short": the allowance does not cover it (rolled back).
+    const attempt = () => {
+      const now = nowS();
+      row = {
+        seq,
+        sender_id: i.senderId,
+        client_id: i.clientId,
+        kind: i.kind,
+        body: content.body,
+        gift_id: content.giftId,
+        credits_charged: cost,
+        held: held ? 1 : 0,
+        created_at: now,
+      };
+      // The key is the send itself (conversation, sender, client id): charged once whatever crashes or retries.
+      const charge = {
+        userId: i.senderId,
+        key: `message:${c.id}:${i.senderId}:${i.clientId}`,
+        // The ledger names the message by its number in the conversation, never a site-wide id (decision 089).
+        refId: `message:${c.id}:${seq}`,
+        credits: cost,
+        reason: i.kind === "gift" ? "gift" : "message",
+        at: now,
+      };
+      try {
+        return this.ctx.storage.transactionSync(() => {
+          if (!store.insertNew(this.sql, row)) return "duplicate" as const;
+          if (cost > 0 && !store.spend(this.sql, charge)) throw SHORT;
+          if (this.failNextStore) {
+            this.failNextStore = false;
+            throw new Error("injected store failure");
+          }
+          const after = this.afterStored(c, row, rules.brandId);
+          if (!held && this.notifyMarked.get(receiverId) !== i.senderId) this.pendingNotify.set(receiverId, i.senderId);
+          return after;
+        });
+      } catch (e) {
+        if (e === SHORT) return "short" as const;
+        throw e;
+      }
     };
-    let urgent: boolean;
-    let firstUnread: boolean;
     try {
-      // The charge and the message are one transaction: neither exists without the other.
-      let put: Omit<store.MemberState, "dirty">[];
-      ({ urgent, firstUnread, put } = this.ctx.storage.transactionSync(() => {
-        if (cost > 0 && !store.spend(this.sql, charge)) throw new Error("allowance short");
-        if (this.failNextStore) {
-          this.failNextStore = false;
-          throw new Error("injected store failure");
-        }
-        store.insertMessage(this.sql, row);
-        const after = this.afterStored(c, row, rules.brandId);
-        if (!held && this.notifyMarked.get(receiverId) !== i.senderId) this.pendingNotify.set(receiverId, i.senderId);
-        return after;
-      }));
-      if (!held) this.notifyMarked.set(receiverId, i.senderId);
-      this.seqNext = seq + 1;
-      // Committed: the cache takes what the transaction wrote (a rolled-back one leaves it as it was).
-      for (const m of put) this.memberCache?.set(m.user_id, { ...m, dirty: 1 });
-      if (held) this.noneHeld.delete(i.senderId);
+      stored = attempt();
+      // The allowance is topped up from the wallet only when it runs short (the only await here).
+      if (stored === "short") {
+        if (!(await this.cover(c.id, i.senderId, cost, i.prices.message)))
+          return duplicate() ?? { result: { ok: false, error: "credits", cost } };
+        stored = attempt();
+      }
     } catch (e) {
       // Nothing was charged or stored; the member may send again.
       logError("chat.store_failed", e, { conversationId: c.id, memberId: i.senderId });
       return { result: { ok: false, error: "generic" } };
     }
+    if (stored === "duplicate") return duplicate() ?? { result: { ok: false, error: "generic" } };
+    // Covered a moment ago and sends run one at a time: short again means the allowance is broken.
+    if (stored === "short") return { result: { ok: false, error: "credits", cost } };
+    const { urgent, firstUnread, put } = stored;
+    if (!held) this.notifyMarked.set(receiverId, i.senderId);
+    this.seqNext = seq + 1;
+    // Committed: the cache takes what the transaction wrote (a rolled-back one leaves it as it was).
+    for (const m of put) this.memberCache?.set(m.user_id, { ...m, dirty: 1 });
+    if (held) this.noneHeld.delete(i.senderId);
     countEvent(this.env, "message");
     const message = store.toWire(row);
     // A held message is only shown to its sender until their address is confirmed.

@@ -101,8 +101,9 @@ export function nextSeq(sql: SqlStorage): number {
   return (sql.exec<{ n: number }>("SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM messages").one().n as number) ?? 1;
 }
 
-export function insertMessage(sql: SqlStorage, m: StoredMessage) {
-  writeMessage(sql, m, "");
+/** A send's message: false (nothing written) when its sender's client id is already stored. */
+export function insertNew(sql: SqlStorage, m: StoredMessage): boolean {
+  return writeMessage(sql, m, " ON CONFLICT (sender_id, client_id) DO NOTHING") > 0;
 }
 
 /** Rows moved in from D1 (the migration): a row already here (same number or client id) is left alone. */
