@@ -5,7 +5,9 @@ export default {
   serverBuildPath: "build/index.js",
   serverConditions: ["workerd", "worker", "browser"],
   // Photon (image re-encoding) lives in the images Worker (workers/images, decision 171).
-  serverDependenciesToBundle: "all",
+  // Every package is bundled but workerd's own modules (cloudflare:workers, the Durable Objects' base
+  // class), which the server build imports through app/worker.server.ts (decision 195).
+  serverDependenciesToBundle: [/^(?!cloudflare:)/],
   serverMainFields: ["browser", "module", "main"],
   serverMinify: false,
   serverModuleFormat: "esm",

@@ -13,6 +13,9 @@ import { reportError } from "./lib/sentry.server";
 
 export const streamTimeout = 5000;
 
+/** The Worker's own pieces, taken from this build by app/entry.worker.ts (one copy of each: decision 195). */
+export * as worker from "./worker.server";
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,

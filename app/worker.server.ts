@@ -1,0 +1,25 @@
+/**
+ * What app/entry.worker.ts needs besides Remix, re-exported by app/entry.server.tsx so that it reaches
+ * the Worker through the Remix server build (`build.entry.module`). wrangler bundles the entry and
+ * the server build: had the entry imported these itself, the Worker would carry two copies of the
+ * models, the translations and the libraries (decision 195, docs/architecture.md §6).
+ */
+export { createRequestHandler } from "@remix-run/cloudflare";
+export { ChatRoom } from "./chat/room";
+export { EchoRoom } from "./chat/echo";
+export { MemberHub } from "./chat/hub";
+export { isSameOrigin, newNonce, withSecurityHeaders } from "./lib/security.server";
+export { handleChatSocket, handleMemberSocket } from "./chat/socket.server";
+export { runScheduled } from "./lib/scheduled.server";
+export { HUB_PATH } from "./chat/protocol";
+export { logError, requestIdOf } from "./lib/log.server";
+export { handleNotifyBatch } from "./models/notify.server";
+export { firstTouchCookie } from "./models/tracking.server";
+export { recheck } from "./models/payments.server";
+export { startChatMigration } from "./models/chat.server";
+export { roomStub } from "./chat/stubs";
+export { startWalletMigration } from "./models/wallet.server";
+export { handleMovesBatch } from "./models/moves.server";
+export { isDeployed } from "./lib/env";
+export { refuseUnconfigured } from "./lib/config.server";
+export { reportError } from "./lib/sentry.server";
