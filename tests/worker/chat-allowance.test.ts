@@ -12,12 +12,12 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { hubStub } from "../../app/chat/stubs";
 import { ALLOWANCE_IDLE_S } from "../../app/chat/charge";
 import { startConversation } from "../../app/models/chat.server";
-import { grantStatements } from "../../app/models/credits.server";
 import { ownPayment, requestRefund } from "../../app/models/payments.server";
 import type { BrandWithCompany } from "../../app/models/brand.server";
 import { applyCredits, walletLedger } from "../../app/models/wallet.server";
 import refundPending from "./mollie/refund-pending.json";
 import { createMember } from "./fixtures";
+import { paidPurchase } from "./payments-helpers";
 import { cid, explainedBalance, ledgerCount, pair, PRICES, roomCount, roomStub } from "./chat-support";
 
 const P = PRICES.message;
@@ -176,18 +176,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe("a refund that needs credits a room holds", () => {
   it("reclaims the allowance, takes the unused credits once, and the room spends no more", async () => {
-    const m = await createMember({ paidUser: true, credits: 0 });
-    const id = `pay_${crypto.randomUUID().slice(0, 8)}`;
-    const price = await env.DB.prepare(
-      "SELECT price_cents FROM package_prices WHERE package_id = 'p1' AND currency = 'EUR'",
-    ).first<{ price_cents: number }>();
-    await env.DB.batch([
-      env.DB.prepare(
-        `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, provider_ref, status, sequence_type,
-           payment_country, paid_at) VALUES (?1, ?2, 1, 'p1', 60, ?3, 'EUR', 'creditcard', 'mollie', ?4, 'paid', 'oneoff', 'NL', unixepoch())`,
-      ).bind(id, m.id, price!.price_cents, `tr_${id.slice(4)}`),
-      ...grantStatements(env.DB, m.id, 60, "purchase", { refId: id, premium: true }),
-    ]);
+    const { m, id } = await paidPurchase();
     const s = await startConversation(env.DB, m.id, (await createMember()).id);
     if (!s.ok) throw new Error(s.error);
     expect(await text(s.id, m.id, "before the refund")).toMatchObject({ ok: true });

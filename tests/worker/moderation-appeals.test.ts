@@ -125,6 +125,16 @@ const appealOf = (decisionId: string) =>
     .bind(decisionId)
     .first<{ id: string; status: string; operator_id: string | null; reasons: string | null; decided_at: number }>();
 const EXPLANATION = "I never wrote those messages; my sister used my phone that evening.";
+/** The member appeals from the mailed link; a new operator with `role` decides it (the model's answer). */
+async function appealDecided(
+  { decisionId, link }: { decisionId: string; link: string },
+  role: "moderator" | "admin",
+  decision: { outcome: "reversed" | "upheld"; reasons: string },
+) {
+  await post(link, { explanation: EXPLANATION });
+  const appeal = (await appealOf(decisionId))!;
+  return decideAppeal(env, await createOperator(role), appeal.id, decision, ORIGIN);
+}
 
 describe("appeals", () => {
   it("a banned member appeals from the mailed link without logging in; the decider cannot decide it; another moderator reverses: the member logs in again", async () => {
@@ -238,15 +248,10 @@ describe("appeals", () => {
 
   it("upholding changes nothing but the appeal, and tells the member with reasons in their language", async () => {
     const { member, decisionId, link } = await decided("suspend", { language: "fr" });
-    await post(link, { explanation: EXPLANATION });
-    const appeal = (await appealOf(decisionId))!;
-    await decideAppeal(
-      env,
-      await createOperator("moderator"),
-      appeal.id,
-      { outcome: "upheld", reasons: "Three members sent screenshots of the threats." },
-      ORIGIN,
-    );
+    await appealDecided({ decisionId, link }, "moderator", {
+      outcome: "upheld",
+      reasons: "Three members sent screenshots of the threats.",
+    });
     expect(await env.DB.prepare("SELECT status FROM profiles WHERE user_id = ?1").bind(member.id).first("status")).toBe(
       "suspended",
     );
@@ -270,16 +275,11 @@ describe("appeals", () => {
     });
     const owner = await sessionCookie(target.id);
     expect((await get(`/photos/${photoId}/full`, { cookie: owner })).status).toBe(404);
-    await post(link, { explanation: EXPLANATION });
-    const appeal = (await appealOf(decisionId))!;
     expect(
-      await decideAppeal(
-        env,
-        await createOperator("moderator"),
-        appeal.id,
-        { outcome: "reversed", reasons: "The number was a joke." },
-        ORIGIN,
-      ),
+      await appealDecided({ decisionId, link }, "moderator", {
+        outcome: "reversed",
+        reasons: "The number was a joke.",
+      }),
     ).toEqual({ ok: true });
     expect((await get(`/photos/${photoId}/full`, { cookie: owner })).status).toBe(200);
     expect(
@@ -299,15 +299,7 @@ describe("appeals", () => {
     expect(
       await env.DB.prepare("SELECT about_me FROM profiles WHERE user_id = ?1").bind(member.id).first("about_me"),
     ).toBe("");
-    await post(link, { explanation: EXPLANATION });
-    const appeal = (await appealOf(decisionId))!;
-    await decideAppeal(
-      env,
-      await createOperator("admin"),
-      appeal.id,
-      { outcome: "reversed", reasons: "The text breaks no rule." },
-      ORIGIN,
-    );
+    await appealDecided({ decisionId, link }, "admin", { outcome: "reversed", reasons: "The text breaks no rule." });
     expect(
       await env.DB.prepare("SELECT about_me FROM profiles WHERE user_id = ?1").bind(member.id).first("about_me"),
     ).toBe("I love hiking and old films.");
@@ -328,15 +320,7 @@ describe("appeals", () => {
     expect(await send("before: the room caches the rules")).toMatchObject({ ok: true });
     const { decisionId, link } = await decided("restrict_messaging", { member: alice });
     expect(await send("while restricted")).toMatchObject({ ok: false, error: "restricted" });
-    await post(link, { explanation: EXPLANATION });
-    const appeal = (await appealOf(decisionId))!;
-    await decideAppeal(
-      env,
-      await createOperator("admin"),
-      appeal.id,
-      { outcome: "reversed", reasons: "The messages were not hers." },
-      ORIGIN,
-    );
+    await appealDecided({ decisionId, link }, "admin", { outcome: "reversed", reasons: "The messages were not hers." });
     expect(await send("after the appeal")).toMatchObject({ ok: true });
   });
 

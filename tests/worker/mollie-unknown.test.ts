@@ -7,7 +7,6 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { grantStatements } from "../../app/models/credits.server";
 import {
   handleWebhook,
   methodsFor,
@@ -25,7 +24,7 @@ import failedRecurring from "./mollie/payment-failed-recurring.json";
 import refundPending from "./mollie/refund-pending.json";
 import methodsNl from "./mollie/methods-nl.json";
 import failedSepa from "./mollie/payment-failed-directdebit.json";
-import { member, userRow, expectLedgerExplains } from "./payments-helpers";
+import { member, paidPurchase, userRow, expectLedgerExplains } from "./payments-helpers";
 
 type Call = { method: string; url: URL; key: string | null; body: Record<string, unknown> | null };
 type Handler = (call: Call, attempt: number) => Response | Promise<Response>;
@@ -71,31 +70,6 @@ function mollieContext(checks: PaymentCheck[] = []) {
 }
 
 const brand = { id: 1, name: "Amora", refundDays: 14 } as BrandWithCompany;
-
-/** A member with a paid Mollie purchase of p1 (60 credits, EUR 19.95), credited through the ledger. */
-async function paidPurchase(o: { mandate?: boolean } = {}) {
-  const m = await member({ paidUser: true });
-  const id = `pay_${crypto.randomUUID().slice(0, 8)}`;
-  const price = await env.DB.prepare(
-    "SELECT price_cents FROM package_prices WHERE package_id = 'p1' AND currency = 'EUR'",
-  ).first<{ price_cents: number }>();
-  await env.DB.batch([
-    env.DB.prepare(
-      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, provider_ref, status, sequence_type,
-         customer_id, mandate_id, payment_country, paid_at) VALUES (?1, ?2, 1, 'p1', 60, ?3, 'EUR', 'creditcard', 'mollie', ?4, 'paid', ?5, ?6, ?7, 'NL', unixepoch())`,
-    ).bind(
-      id,
-      m.id,
-      price!.price_cents,
-      `tr_${id.slice(4)}`,
-      o.mandate ? "first" : "oneoff",
-      o.mandate ? "cst_8wmqcHMN4U" : null,
-      o.mandate ? "mdt_h3gAaD5zP" : null,
-    ),
-    ...grantStatements(env.DB, m.id, 60, "purchase", { refId: id, premium: true }),
-  ]);
-  return { m, id, providerRef: `tr_${id.slice(4)}`, priceCents: price!.price_cents };
-}
 
 /** Mollie's refund answer for our refund (a recorded answer with the request's amount and metadata). */
 function refundAnswer(call: Call, status = "pending") {

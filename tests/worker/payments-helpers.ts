@@ -3,6 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { flushAll, flushedCredits, ledgerOf } from "./wallet-support";
 import { expect } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
+import { grantStatements } from "../../app/models/credits.server";
 
 /**
  * A member who signed up a month ago: no time bonus or welcome discount, so the full prices apply
@@ -73,6 +74,31 @@ export async function setProviderStatus(providerId: string, status: string, extr
   await env.DB.prepare("UPDATE sandbox_objects SET data = ?2 WHERE id = ?1")
     .bind(providerId, JSON.stringify(data))
     .run();
+}
+
+/** A member with a paid Mollie purchase of p1 (60 credits, EUR 19.95), credited through the ledger. */
+export async function paidPurchase(o: { mandate?: boolean } = {}) {
+  const m = await member({ paidUser: true });
+  const id = `pay_${crypto.randomUUID().slice(0, 8)}`;
+  const price = await env.DB.prepare(
+    "SELECT price_cents FROM package_prices WHERE package_id = 'p1' AND currency = 'EUR'",
+  ).first<{ price_cents: number }>();
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, provider_ref, status, sequence_type,
+         customer_id, mandate_id, payment_country, paid_at) VALUES (?1, ?2, 1, 'p1', 60, ?3, 'EUR', 'creditcard', 'mollie', ?4, 'paid', ?5, ?6, ?7, 'NL', unixepoch())`,
+    ).bind(
+      id,
+      m.id,
+      price!.price_cents,
+      `tr_${id.slice(4)}`,
+      o.mandate ? "first" : "oneoff",
+      o.mandate ? "cst_8wmqcHMN4U" : null,
+      o.mandate ? "mdt_h3gAaD5zP" : null,
+    ),
+    ...grantStatements(env.DB, m.id, 60, "purchase", { refId: id, premium: true }),
+  ]);
+  return { m, id, providerRef: `tr_${id.slice(4)}`, priceCents: price!.price_cents };
 }
 
 export async function paymentRow(id: string) {
