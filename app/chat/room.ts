@@ -339,8 +339,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const rules = await this.rulesFor(i.senderId, receiverId, i.sessionHash ?? null);
     if (!rules) return { result: { ok: false, error: "not_found" } };
     if (sessionRefused(rules, i.sessionHash)) return { result: { ok: false, error: "session" } };
-    // A retried client id answers its stored message; it is looked up only when this send would not
-    // be stored as new (a refusal, short credits, the insert's own conflict): the common send skips it.
+    // A retried client id answers its stored message. The common send does not look it up: the
+    // message's insert finds it (a conflict, nothing written); only a refusal looks first.
     const duplicate = (): { result: SendResult } | null => {
       const earlier = store.byClientId(this.sql, i.senderId, i.clientId);
       return earlier
@@ -414,8 +414,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       stored = attempt();
       // The allowance is topped up from the wallet only when it runs short (the only await here).
       if (stored === "short") {
+        // (Not a retry: the insert went through before the allowance fell short.)
         if (!(await this.cover(c.id, i.senderId, cost, i.prices.message)))
-          return duplicate() ?? { result: { ok: false, error: "credits", cost } };
+          return { result: { ok: false, error: "credits", cost } };
         stored = attempt();
       }
     } catch (e) {

@@ -67,6 +67,27 @@ describe("the charge and the store", () => {
     expect(await explainedBalance(alice.id)).toBe(2);
   });
 
+  it("a retry of a stored message gets it back where a new send would be refused (short credits, a block): a send looks its client id up only then", async () => {
+    const { alice, bob, conversationId } = await pair({ credits: PRICES.message });
+    const clientId = cid();
+    const first = await text(conversationId, alice.id, "hello", clientId);
+    expect(first).toMatchObject({ ok: true, duplicate: false });
+    const id = first.ok ? first.message.id : -1;
+    // The credits are spent: a new message is refused, the retry answers the stored one, free.
+    expect(await text(conversationId, alice.id, "more")).toMatchObject({ ok: false, error: "credits" });
+    expect(await text(conversationId, alice.id, "hello", clientId)).toMatchObject({
+      ok: true,
+      duplicate: true,
+      message: { id },
+    });
+    await block(env, bob.id, alice.id);
+    expect(await text(conversationId, alice.id, "again")).toMatchObject({ ok: false, error: "blocked" });
+    expect(await text(conversationId, alice.id, "hello", clientId)).toMatchObject({ ok: true, duplicate: true });
+    expect(await roomCount(conversationId)).toBe(1);
+    expect(await explainedBalance(alice.id)).toBe(0);
+    expect(await ledgerCount(alice.id, ["message"])).toBe(1);
+  });
+
   it("the no-JS form: a store that fails answers 503 with the translated error, nothing stored, nothing charged", async () => {
     const { alice, conversationId } = await pair({ credits: 3 });
     await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom) => {
