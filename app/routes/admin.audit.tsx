@@ -103,7 +103,7 @@ export default function AdminAudit() {
                 </td>
               </tr>
             ) : null}
-            {rows.map(({ entry, operatorEmail }) => (
+            {rows.map(({ entry, operatorEmail, wallet }) => (
               <tr key={entry.id}>
                 <td>{when(entry.at)}</td>
                 <td>
@@ -131,6 +131,17 @@ export default function AdminAudit() {
                   {entry.after ? (
                     <div>
                       <span className="a-muted">after</span> <code>{JSON.stringify(entry.after)}</code>
+                    </div>
+                  ) : null}
+                  {wallet?.refused ? (
+                    <div>
+                      <span className="a-badge a-badge-red">refused by the wallet</span>{" "}
+                      <span className="a-muted">the credits were spent before it applied; nothing changed</span>
+                    </div>
+                  ) : wallet && wallet.appliedAt === null ? (
+                    <div>
+                      <span className="a-badge">waiting for the wallet</span>{" "}
+                      <span className="a-muted">applied once it answers</span>
                     </div>
                   ) : null}
                 </td>

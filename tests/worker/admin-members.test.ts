@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { flushAll, ledgerOf } from "./wallet-support";
 import { consoleAdjustCredits, MEMBERS_PAGE, searchMembers } from "../../app/models/admin/members.server";
-import { drainOutbox, outboxRow, walletBalance, walletLedger } from "../../app/models/wallet.server";
+import { applyCredits, drainOutbox, outboxRow, walletBalance, walletLedger } from "../../app/models/wallet.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 
@@ -44,6 +44,31 @@ async function expectLedgerExplains(id: string) {
 }
 
 /** Posts an action on a member's page; returns the response. */
+/** An env whose member wallet answers one call (the console's balance check), then is unreachable. */
+function walletDownAfterCheck() {
+  let calls = 0;
+  const real = env.MEMBER_HUB;
+  // Every call of an unreachable object rejects (when awaited: a thenable, so no rejection is left unheard).
+  const unreachable = new Proxy(
+    {},
+    {
+      get: (_t, p) =>
+        p === "then"
+          ? undefined
+          : // oxlint-disable-next-line unicorn/no-thenable -- meant to be awaited: it rejects only then
+            () => ({ then: (_ok: unknown, fail: (e: Error) => void) => fail(new Error("wallet down (injected)")) }),
+    },
+  );
+  return {
+    ...env,
+    MEMBER_HUB: {
+      idFromName: (name: string) => real.idFromName(name),
+      get: (id: DurableObjectId) => (calls++ >= 1 ? unreachable : real.get(id)),
+    } as unknown as typeof real,
+    PAYMENT_CHECKS: { send: async () => {} } as unknown as typeof env.PAYMENT_CHECKS,
+  };
+}
+
 const act = (memberId: string, form: Record<string, string>, cookie: string) =>
   post(`/admin/members/${memberId}`, form, { cookie });
 
@@ -204,27 +229,7 @@ describe("credits", () => {
     const support = await createOperator("support");
     await walletBalance(env, m.id);
     // The wallet answers the check, then is down: the audit row and its outbox row are written, no ledger row.
-    let calls = 0;
-    const real = env.MEMBER_HUB;
-    // Every call of an unreachable object rejects (when awaited: a thenable, so no rejection is left unheard).
-    const unreachable = new Proxy(
-      {},
-      {
-        get: (_t, p) =>
-          p === "then"
-            ? undefined
-            : // oxlint-disable-next-line unicorn/no-thenable -- meant to be awaited: it rejects only then
-              () => ({ then: (_ok: unknown, fail: (e: Error) => void) => fail(new Error("wallet down (injected)")) }),
-      },
-    );
-    const down = {
-      ...env,
-      MEMBER_HUB: {
-        idFromName: (name: string) => real.idFromName(name),
-        get: (id: DurableObjectId) => (calls++ >= 1 ? unreachable : real.get(id)),
-      } as unknown as typeof real,
-      PAYMENT_CHECKS: { send: async () => {} } as unknown as typeof env.PAYMENT_CHECKS,
-    };
+    const down = walletDownAfterCheck();
     expect(await consoleAdjustCredits(down, { id: support.id, role: "support" }, m.id, 7, "goodwill")).toEqual({
       ok: true,
     });
@@ -241,6 +246,33 @@ describe("credits", () => {
     expect((await walletLedger(env, m.id)).filter((r) => r.key === key)).toHaveLength(1);
     expect((await outboxRow(env, m.id, key))!.result).toBe(7);
     await expectLedgerExplains(m.id);
+    expect(await auditRows(m.id)).toHaveLength(1);
+  });
+
+  it("the audit list says when a take waits for the wallet, and when the wallet refused it (spent meanwhile)", async () => {
+    const m = await createMember({ credits: 10 });
+    const support = await createOperator("support");
+    const admin = await operatorCookie((await createOperator("admin")).id);
+    await walletBalance(env, m.id);
+    const take = await consoleAdjustCredits(
+      walletDownAfterCheck(),
+      { id: support.id, role: "support" },
+      m.id,
+      -8,
+      "abuse",
+    );
+    expect(take).toEqual({ ok: true });
+    const page = async () => (await get(`/admin/audit?targetId=${m.id}`, { cookie: admin })).text();
+    expect(await page()).toContain("waiting for the wallet");
+    // The member spends 5 before the wallet is back: the take of 8 no longer fits and is refused.
+    expect(await applyCredits(env, m.id, { key: `photo:${m.id}`, delta: -5, reason: "photo" })).toMatchObject({
+      ok: true,
+    });
+    await drainOutbox(env, { userId: m.id });
+    expect(await walletBalance(env, m.id)).toBe(5);
+    const html = await page();
+    expect(html).toContain("refused by the wallet");
+    expect(html).not.toContain("waiting for the wallet");
     expect(await auditRows(m.id)).toHaveLength(1);
   });
 

@@ -56,9 +56,13 @@ export type AuditFilter = {
 };
 export const AUDIT_PAGE = 50;
 
-/** Newest first, filtered; `before` pages on by id. */
+/**
+ * Newest first, filtered; `before` pages on by id. A row whose change reaches the member's wallet
+ * through the outbox (a credits grant or take, `after.key`, decision 194) comes with that outbox row's
+ * state: the wallet may still have to apply it, or have refused a take spent meanwhile.
+ */
 export async function listAudit(d1: D1Database, f: AuditFilter, beforeId?: number) {
-  const { auditLog, operators } = schema;
+  const { auditLog, operators, walletOutbox } = schema;
   const where: SQL[] = [];
   if (f.operatorEmail) where.push(eq(operators.email, f.operatorEmail.trim().toLowerCase()));
   if (f.action) where.push(sql`${auditLog.action} LIKE ${`${f.action.replace(/[%_]/g, "")}%`}`);
@@ -67,11 +71,26 @@ export async function listAudit(d1: D1Database, f: AuditFilter, beforeId?: numbe
   if (f.from) where.push(gte(auditLog.at, f.from));
   if (f.to) where.push(lt(auditLog.at, f.to));
   if (beforeId) where.push(lt(auditLog.id, beforeId));
-  return getDb(d1)
-    .select({ entry: auditLog, operatorEmail: operators.email })
-    .from(auditLog)
-    .leftJoin(operators, eq(operators.id, auditLog.operatorId))
-    .where(and(...where))
-    .orderBy(desc(auditLog.id))
-    .limit(AUDIT_PAGE);
+  return (
+    getDb(d1)
+      .select({
+        entry: auditLog,
+        operatorEmail: operators.email,
+        // The id first: drizzle takes a joined object whose first column is null for no row.
+        wallet: { id: walletOutbox.id, appliedAt: walletOutbox.appliedAt, refused: walletOutbox.refused },
+      })
+      .from(auditLog)
+      .leftJoin(operators, eq(operators.id, auditLog.operatorId))
+      // By the member (wallet_outbox_user), then the key the audit row names.
+      .leftJoin(
+        walletOutbox,
+        and(
+          eq(walletOutbox.userId, auditLog.targetId),
+          eq(walletOutbox.key, sql`json_extract(${auditLog.after}, '$.key')`),
+        ),
+      )
+      .where(and(...where))
+      .orderBy(desc(auditLog.id))
+      .limit(AUDIT_PAGE)
+  );
 }
