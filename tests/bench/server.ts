@@ -49,6 +49,14 @@ export async function startBenchServer(o: {
   configs?: string[];
   vars?: Record<string, string>;
 }): Promise<BenchServer> {
+  // A server left on this port (a bench killed half-way) would answer instead, over a deleted state.
+  if (
+    await fetch(`http://127.0.0.1:${o.port}/healthz`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${o.port} is in use: stop what serves it, or set BENCH_PORT`);
   const configs = o.configs?.length ? ["wrangler.toml", ...o.configs].flatMap((c) => ["-c", c]) : [];
   const vars = Object.entries(o.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
@@ -74,7 +82,8 @@ export async function startBenchServer(o: {
     base: `http://127.0.0.1:${o.port}`,
     stop() {
       try {
-        process.kill(-child.pid!, "SIGTERM");
+        // SIGKILL: wrangler outlived SIGTERM when the bench exited right after, and kept serving.
+        process.kill(-child.pid!, "SIGKILL");
       } catch {}
     },
   };
