@@ -105,6 +105,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     store.createSchema(this.sql);
+    store.initNoted(this.sql);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
@@ -428,7 +429,10 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     // Covered a moment ago and sends run one at a time: short again means the allowance is broken.
     if (stored === "short") return { result: { ok: false, error: "credits", cost } };
     const { urgent, firstUnread, put } = stored;
-    if (!held) this.notifyMarked.set(receiverId, i.senderId);
+    if (!held) {
+      this.notifyMarked.set(receiverId, i.senderId);
+      this.shownBefore = true;
+    }
     this.seqNext = seq + 1;
     // Committed: the cache takes what the transaction wrote (a rolled-back one leaves it as it was).
     for (const m of put) this.memberCache?.set(m.user_id, { ...m, dirty: 1 });
@@ -496,11 +500,11 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       firstUnread = unread === 1;
       urgent ||= firstUnread || receiver?.hidden_at != null;
       put.push({ user_id: receiverId, unread, hidden_at: null, last_activity_at: now });
-      this.shownBefore ||= store.getMeta(this.sql, "last_message_at") != null;
+      // The conversation's first shown message (D1 had one, or the room has one before this).
+      this.shownBefore ||= store.getMeta(this.sql, "last_message_at") != null || store.shownBefore(this.sql, row.seq);
       urgent ||= !this.shownBefore;
     }
     store.putMembers(this.sql, put);
-    store.noteMessage(this.sql, row.held ? null : { at: now, preview: previewOf(row.kind, row.body, row.gift_id) });
     store.addDayCount(this.sql, brandId, Math.floor(now / DAY));
     return { urgent, firstUnread, put };
   }
@@ -531,9 +535,26 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     return this.flushing;
   }
 
+  /** The messages stored since the last overview write taken into its meta (once per write, not per send). */
+  private noteMessages() {
+    this.ctx.storage.transactionSync(() => {
+      const { noted, top, n } = store.sinceNoted(this.sql);
+      if (top === null) return;
+      const shown = store.lastShown(this.sql);
+      if (shown && shown.seq > noted) {
+        store.setMeta(this.sql, "last_message_at", shown.created_at);
+        store.setMeta(this.sql, "last_message_preview", previewOf(shown.kind, shown.body, shown.gift_id));
+        store.setMeta(this.sql, "conversation_dirty", 1);
+      }
+      store.bump(this.sql, "stat_messages", n);
+      store.setMeta(this.sql, "noted_seq", top);
+    });
+  }
+
   private async writeOnce() {
     const conversationId = this.conversation?.id ?? store.getMeta<string>(this.sql, "conversation_id");
     if (!conversationId) return;
+    this.noteMessages();
     const dirtyConversation = !!store.getMeta(this.sql, "conversation_dirty");
     const lastMessageAt = store.getMeta<number | null>(this.sql, "last_message_at") ?? null;
     const lastMessagePreview = store.getMeta<string | null>(this.sql, "last_message_preview") ?? null;
@@ -876,6 +897,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
 
   /** RPC (tests, bench): messages stored here, and the D1 writes of the overview (writes, rows D1 reported). */
   async stats(): Promise<RoomStats> {
+    this.noteMessages();
     const n = (k: string) => Number(store.getMeta(this.sql, k) ?? 0);
     return {
       messages: n("stat_messages"),

@@ -229,17 +229,28 @@ export function putMembers(sql: SqlStorage, ms: Omit<MemberState, "dirty">[]) {
 }
 
 /**
- * The overview's meta after a shown message, and the stored-messages counter, in one statement
- * (a send wrote them as four). `shown`: null for a held message (only the counter moves).
+ * The newest message the overview's meta (last message, `stat_messages`) has taken in: a send writes
+ * neither, the coalesced overview write takes in what came since (decision 196). Rooms that wrote
+ * them per message start from their newest message.
  */
-export function noteMessage(sql: SqlStorage, shown: { at: number; preview: string } | null) {
-  if (!shown) return bump(sql, "stat_messages", 1);
+export function initNoted(sql: SqlStorage) {
   sql.exec(
-    `INSERT INTO meta (k, v) VALUES ('last_message_at', ?), ('last_message_preview', ?), ('conversation_dirty', 1), ('stat_messages', 1)
-     ON CONFLICT (k) DO UPDATE SET v = CASE WHEN k = 'stat_messages' THEN COALESCE(v, 0) + 1 ELSE excluded.v END`,
-    shown.at,
-    shown.preview,
+    "INSERT INTO meta (k, v) SELECT 'noted_seq', COALESCE(MAX(seq), 0) FROM messages WHERE 1 ON CONFLICT (k) DO NOTHING",
   );
+}
+
+/** Messages stored after `noted_seq`: how many, and the newest number (null: none). */
+export function sinceNoted(sql: SqlStorage): { noted: number; top: number | null; n: number } {
+  const noted = Number(getMeta(sql, "noted_seq") ?? 0);
+  const r = sql
+    .exec<{ top: number | null; n: number }>("SELECT MAX(seq) AS top, COUNT(*) AS n FROM messages WHERE seq > ?", noted)
+    .one();
+  return { noted, top: r.top, n: r.n };
+}
+
+/** Whether a message before `seq` was shown (not held). */
+export function shownBefore(sql: SqlStorage, seq: number): boolean {
+  return sql.exec("SELECT 1 FROM messages WHERE held = 0 AND seq < ? LIMIT 1", seq).toArray().length > 0;
 }
 
 export function addDayCount(sql: SqlStorage, brandId: number, day: number, n = 1) {
