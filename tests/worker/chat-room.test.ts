@@ -187,6 +187,21 @@ describe("the overview in D1, written by the room", () => {
     hub.ws!.close();
   });
 
+  it("messages stored before an eviction reach the chats list's last message, counted once (taken in by the write, not by each send)", async () => {
+    const { alice, bob, conversationId } = await pair({ credits: 10 });
+    expect(await text(conversationId, alice.id, "one")).toMatchObject({ ok: true });
+    await holdAlarm(conversationId);
+    expect(await text(conversationId, bob.id, "two")).toMatchObject({ ok: true });
+    expect(await text(conversationId, alice.id, "three")).toMatchObject({ ok: true });
+    // "two" made Alice's unread count 0 -> 1 (written at once); "three" waits for the write.
+    expect((await listConversations(env.DB, bob.id))[0]).toMatchObject({ lastMessagePreview: "two" });
+    await evictDurableObject(roomStub(env, conversationId));
+    expect(await runDurableObjectAlarm(roomStub(env, conversationId))).toBe(true);
+    expect((await listConversations(env.DB, bob.id))[0]).toMatchObject({ lastMessagePreview: "three", unread: 2 });
+    await flushed(conversationId);
+    expect((await roomStub(env, conversationId).stats()).messages).toBe(3);
+  });
+
   it("100 messages: a few D1 writes, the list right once the room has written", async () => {
     const { alice, bob, conversationId } = await pair({ credits: 200 });
     await holdAlarm(conversationId);
