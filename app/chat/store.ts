@@ -353,16 +353,33 @@ export function spend(
     c.credits,
   ).rowsWritten;
   if (spent === 0) return false;
+  addCharge(sql, { ...c, kind: "charge" });
+  return true;
+}
+
+/** A charge or return for the wallet, kept until it confirms it (`settled`). */
+function addCharge(
+  sql: SqlStorage,
+  c: {
+    key: string;
+    userId: string;
+    kind: ChargeRow["kind"];
+    credits: number;
+    reason: string | null;
+    refId: string | null;
+    at: number;
+  },
+) {
   sql.exec(
-    "INSERT INTO charges (key, user_id, kind, credits, reason, ref_id, created_at) VALUES (?, ?, 'charge', ?, ?, ?, ?)",
+    "INSERT INTO charges (key, user_id, kind, credits, reason, ref_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     c.key,
     c.userId,
+    c.kind,
     c.credits,
     c.reason,
     c.refId,
     c.at,
   );
-  return true;
 }
 
 /** Gives the whole allowance back (a keyed return row, sent with the charges); answers the amount. */
@@ -371,13 +388,7 @@ export function giveBack(sql: SqlStorage, conversationId: string, userId: string
   if (a.amount === 0) return 0;
   const key = `allowance-return:${conversationId}:${userId}:${a.returns + 1}`;
   putAllowance(sql, { ...a, amount: 0, returns: a.returns + 1 });
-  sql.exec(
-    "INSERT INTO charges (key, user_id, kind, credits, reason, ref_id, created_at) VALUES (?, ?, 'return', ?, NULL, NULL, ?)",
-    key,
-    userId,
-    a.amount,
-    at,
-  );
+  addCharge(sql, { key, userId, kind: "return", credits: a.amount, reason: null, refId: null, at });
   return a.amount;
 }
 

@@ -138,26 +138,23 @@ export async function chatBench(base: string, persist: string) {
       chatA.ws.send(JSON.stringify({ type: "send", clientId: `bench-${conversationId}-${i}`, body: `message ${i}` })),
     (text) => text.startsWith('{"type":"message"'),
   );
-  const room = `/ws/echo/${randomId(8)}`;
-  const echoA = await open(base, room, a.cookie);
-  const echoB = await open(base, room, b.cookie);
-  const echo = await run(
-    "EchoRoom (bare relay, no D1)",
-    echoB,
-    (i) => echoA.ws.send(`echo ${i}`),
-    () => true,
-  );
+  /** A relay room of its own, A sending and B counting every frame. */
+  async function relay(label: string, query = "") {
+    const room = `/ws/echo/${randomId(8)}${query}`;
+    const [from, to] = [await open(base, room, a.cookie), await open(base, room, b.cookie)];
+    const row = await run(
+      label,
+      to,
+      (i) => from.ws.send(`echo ${i}`),
+      () => true,
+    );
+    for (const c of [from, to]) c.ws.close(1000);
+    return row;
+  }
+  const echo = await relay("EchoRoom (bare relay, no D1)");
   // The same relay writing each frame as one SQLite row first: what the durable write alone costs.
-  const stored = `/ws/echo/${randomId(8)}?store=1`;
-  const storeA = await open(base, stored, a.cookie);
-  const storeB = await open(base, stored, b.cookie);
-  const echoStore = await run(
-    "EchoRoom + one SQLite row per message (the durable write alone)",
-    storeB,
-    (i) => storeA.ws.send(`echo ${i}`),
-    () => true,
-  );
-  for (const c of [chatA, chatB, echoA, echoB, storeA, storeB]) c.ws.close(1000);
+  const echoStore = await relay("EchoRoom + one SQLite row per message (the durable write alone)", "?store=1");
+  for (const c of [chatA, chatB]) c.ws.close(1000);
 
   // The site: n conversations at once, each A sending SITE_BURST messages to its B as fast as it can.
   const site = [];

@@ -132,14 +132,23 @@ async function holdAlarm(conversationId: string) {
   });
 }
 
+/**
+ * Alice's first message to Bob, written and notified to Bob's badge socket at once; the room's alarm
+ * then held, so what follows waits for an explicit overview write.
+ */
+async function firstBadge(credits: number) {
+  const { alice, bob, conversationId } = await pair({ credits });
+  const hub = await openSocket<HubEvent>("/ws/member", await cookieOf(bob.id));
+  const notifies = () => hub.frames.filter((f) => f.kind === "message").length;
+  expect(await text(conversationId, alice.id, "one")).toMatchObject({ ok: true });
+  await hub.until!(() => notifies() === 1);
+  await holdAlarm(conversationId);
+  return { alice, bob, conversationId, hub, notifies };
+}
+
 describe("the overview in D1, written by the room", () => {
   it("a burst marks the badge notify once, and a message after the overview write marks it again (p50: no statement per message)", async () => {
-    const { alice, bob, conversationId } = await pair({ credits: 10 });
-    const hub = await openSocket<HubEvent>("/ws/member", await cookieOf(bob.id));
-    const notifies = () => hub.frames.filter((f) => f.kind === "message").length;
-    expect(await text(conversationId, alice.id, "one")).toMatchObject({ ok: true });
-    await hub.until!(() => notifies() === 1);
-    await holdAlarm(conversationId);
+    const { alice, bob, conversationId, hub, notifies } = await firstBadge(10);
     for (const body of ["two", "three", "four"])
       expect(await text(conversationId, alice.id, body)).toMatchObject({ ok: true });
     const pending = () =>
@@ -162,13 +171,8 @@ describe("the overview in D1, written by the room", () => {
   });
 
   it("a badge notify waiting for the coalesced write survives the room's eviction: sent once by the alarm", async () => {
-    const { alice, bob, conversationId } = await pair({ credits: 5 });
-    const hub = await openSocket<HubEvent>("/ws/member", await cookieOf(bob.id));
-    const notifies = () => hub.frames.filter((f) => f.kind === "message").length;
     // The first message is written (and notified) at once; the second waits for the alarm.
-    expect(await text(conversationId, alice.id, "one")).toMatchObject({ ok: true });
-    await hub.until!(() => notifies() === 1);
-    await holdAlarm(conversationId);
+    const { alice, bob, conversationId, hub, notifies } = await firstBadge(5);
     expect(await text(conversationId, alice.id, "two")).toMatchObject({ ok: true });
     expect(await unreadInD1(conversationId, bob.id)).toBe(1);
     // Evicted before its alarm: what it owed Bob's badge is in its storage, not in the lost memory.
