@@ -53,7 +53,7 @@ const memberPage = () => document.querySelector(".member-nav, .layout-member") !
  * Single fetch: RemixBrowser's first render suspends (throws a promise, with no Suspense boundary above
  * it) until the loaders' data, streamed in the page's last scripts, is decoded. Input in the moment
  * between hydrateRoot and that render makes React hydrate the root synchronously, and a root that
- * suspends then fails (React error 345: the page never hydrates; issue 26). Called once here, it starts
+ * suspends then fails (React error 345: the page never hydrates; decision 192). Called once here, it starts
  * the decoding and throws the same promise: hydrating after it, no render of the root suspends.
  */
 let loaderData: unknown;

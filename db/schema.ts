@@ -25,7 +25,7 @@ export const companies = sqliteTable("companies", {
 });
 
 /** A brand: one hostname with its own name, niche, language and rules (docs/product.md §3 "Settings"). */
-/** Photo review (issue 20): a brand reviews new photos before others see them, or after. */
+/** Photo review (decision 175): a brand reviews new photos before others see them, or after. */
 export const PHOTO_REVIEW_MODES = ["before", "after"] as const;
 export type PhotoReviewMode = (typeof PHOTO_REVIEW_MODES)[number];
 /** A photo's review state. A rejection is a remove_photo decision, which today deletes the photo and its files. */
@@ -106,12 +106,12 @@ export const brands = sqliteTable("brands", {
     excludedCountries: string[];
   }>("cams_promo"),
   /**
-   * Photo review (issue 20, decision 175): "before" shows a new photo to others only once a moderator
+   * Photo review (decision 175): "before" shows a new photo to others only once a moderator
    * approved it (its owner sees it at once); "after" shows it at once and still queues it for review.
    */
   photoReview: text("photo_review", { enum: PHOTO_REVIEW_MODES }).notNull().default("before"),
   /**
-   * Age assurance (issue 27, decision 185): "before_members_area" asks a proof of 18+ before everything
+   * Age assurance (decision 185): "before_members_area" asks a proof of 18+ before everything
    * but the public pages, "before_photos" before unblurred/private photos and the chat; only for
    * visitors from `age_check_countries`; a proof is honoured `age_check_days` days.
    */
@@ -473,7 +473,7 @@ export const messages = sqliteTable(
     /** Held until the sender confirms their e-mail address. */
     held: integer("held", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
-    /** The message's number within its conversation (1, 2, 3…): the id clients see, never the global `id` (issue 12). */
+    /** The message's number within its conversation (1, 2, 3…): the id clients see, never the global `id` (decision 089). */
     seq: integer("seq").notNull().default(0),
   },
   (t) => [
@@ -529,7 +529,7 @@ export const creditLedger = sqliteTable(
 );
 
 /**
- * The one-time moves of issue 23 that have finished (decision 194): `messages` (D1's messages all in their
+ * The one-time moves that have finished (decision 194): `messages` (D1's messages all in their
  * rooms) and `credit_ledger` (every member's balance and ledger in their wallet). The next release's
  * migration that drops those tables refuses to run unless both rows are here.
  */
@@ -744,7 +744,7 @@ export const mailOutbox = sqliteTable("mail_outbox", {
   createdAt: integer("created_at").notNull().default(now),
 });
 
-// ─── Payments (issue 8): methods per country, provider customers, refunds, the local sandbox ───
+// ─── Payments (decision 090): methods per country, provider customers, refunds, the local sandbox ───
 
 /**
  * Which payment methods are offered in a country, in the order people there use them. Data, not
@@ -831,7 +831,7 @@ export const sandboxObjects = sqliteTable(
   ],
 );
 
-// ─── Direct debit and SMS (issue 8, item 5) ───────────────────────────────────────────────────────
+// ─── Direct debit and SMS (decision 101) ───────────────────────────────────────────────────────
 
 /** Every SMS sent outside production lands here, readable at /dev/sms (like mail_outbox for mail). */
 export const smsOutbox = sqliteTable("sms_outbox", {
@@ -884,7 +884,7 @@ export const directdebitRequests = sqliteTable(
   (t) => [index("directdebit_requests_user").on(t.userId, t.createdAt)],
 );
 
-// ─── Brand currencies (issue 8, local prices) ─────────────────────────────────────────────────────
+// ─── Brand currencies (decision 095, local prices) ────────────────────────────────────────────────────
 
 /**
  * The price of a package in one currency (a local price, not a conversion). A brand sells in its
@@ -926,7 +926,7 @@ export const appKeys = sqliteTable("app_keys", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
 });
-// ─── Offers (issue 9): paid features ───
+// ─── Offers (decision 112): paid features ───
 
 /** A private photo a member unlocked for the brand's photo_credits: charged once, then served full size to them. */
 export const photoUnlocks = sqliteTable(
@@ -943,7 +943,7 @@ export const photoUnlocks = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.photoId] })],
 );
 
-// ─── Trust and safety (issue 20): the operator console ───
+// ─── Trust and safety (decision 167): the operator console ───
 
 /** The console's roles (decision 167): what each may open is OPERATOR_AREAS in app/models/admin/operators.server.ts. */
 export const OPERATOR_ROLES = ["moderator", "support", "finance", "admin"] as const;
@@ -1011,7 +1011,7 @@ export const auditLog = sqliteTable(
   ],
 );
 
-// ─── Trust and safety (issue 20): notice and action ───
+// ─── Trust and safety (decision 167): notice and action ───
 
 /** Report categories as the DSA Transparency Database groups them, most severe first (the queue's order). */
 export const REPORT_CATEGORIES = ["minor", "ncii", "illegal", "scam", "harassment", "fake", "spam", "other"] as const;
@@ -1204,7 +1204,7 @@ export const appeals = sqliteTable(
   (t) => [uniqueIndex("appeals_decision").on(t.decisionId), index("appeals_queue").on(t.status, t.createdAt)],
 );
 
-// ─── Age assurance (issue 27, decision 185) ───
+// ─── Age assurance (decision 185) ───
 
 /**
  * The only thing kept of a proof of age: this member (or this visitor's browser, `subject` "v:" + the
@@ -1266,7 +1266,7 @@ export const ageCheckCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.brandId, t.country, t.day] })],
 );
 
-// ─── The console's campaigns (issue 22 part 7, decision 183) ───
+// ─── The console's campaigns (decision 183) ───
 
 export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "done"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];

@@ -1,5 +1,5 @@
 /**
- * What the chat's composer shows beside the box (issue 29, decision 179): the cost of a message in
+ * What the chat's composer shows beside the box (decision 179): the cost of a message in
  * credits and in money, and the text typed before buying credits from this chat (the checkout's
  * return cookie, read once: the answer clears it).
  */

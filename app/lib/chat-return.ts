@@ -1,5 +1,5 @@
 /**
- * Buying credits from a chat (issue 29, decision 179): the checkout remembers which chat to return to
+ * Buying credits from a chat (decision 179): the checkout remembers which chat to return to
  * and the text the member had typed, so neither is lost, with or without JavaScript. The return path
  * is the member's input: only a chat path of this site passes (never another host, never "//x").
  */

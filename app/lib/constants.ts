@@ -43,7 +43,7 @@ export const TERMS_VERSION_DATE = "2023-12-01T12:00:00Z";
 
 export const PREMIUM_TIERS = ["p0", "p1", "p2", "p3"] as const;
 
-/** docs/product.md's 24 methods less Giropay and Sofort, which Mollie retired in 2024 (decision 090, issue 28). */
+/** docs/product.md's 24 methods less Giropay and Sofort, which Mollie retired in 2024 (decision 090, decision 090). */
 export const PAYMENT_METHODS = [
   "sepa_directdebit",
   "przelewy24",

@@ -1,5 +1,5 @@
 /**
- * What credits are worth in money (issue 29, decision 179): from the packages on sale in the brand's
+ * What credits are worth in money (decision 179): from the packages on sale in the brand's
  * currency, the cheapest and the dearest price of one credit. A message of 2 credits is then "about
  * €0.40–€0.80": the figure a member weighs before writing, not only on /pricing.
  */

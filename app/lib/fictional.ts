@@ -1,5 +1,5 @@
 /**
- * The name of a team-run (fictional) profile's mark (issue 29, decision 179): the brand's own word
+ * The name of a team-run (fictional) profile's mark (decision 179): the brand's own word
  * (its `fictional_singular` setting) on pages and mails in the brand's language, else the translated
  * `common:fictional.label`. Pure: the mark on cards and the notification mails share it.
  */

@@ -1,7 +1,7 @@
 /**
  * Which of the chrome's member alerts (docs/product.md §4) a page shows: the one rule every alert asks.
  * On the payment pages none shows: a member who is paying sees what they buy and the pay button on
- * the first screen of a phone (issue 19). What a payment page says about the payment itself (its
+ * the first screen of a phone (decision 151). What a payment page says about the payment itself (its
  * state, the time bonus, a used try-out) is the page's own content, not a chrome alert.
  */
 import { signupStepOf } from "./nav";
@@ -37,7 +37,7 @@ export function memberAlertShown(alert: MemberAlert, pathname: string, search = 
 }
 
 /**
- * One member prompt at a time (issue 29, decision 179). The server lists the prompts a member may get,
+ * One member prompt at a time (decision 179). The server lists the prompts a member may get,
  * most important first; a page shows only the first of them that it may show (memberAlertShown), so a
  * phone never stacks banners. Push is asked at a moment that explains it: when someone has just
  * written (an unread message), not on arrival. The time-limited discount comes

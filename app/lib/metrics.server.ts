@@ -1,6 +1,6 @@
 import type { Env } from "./env";
 
-/** Business events counted in Workers Analytics Engine (issue 21): the back office reads the counts. */
+/** Business events counted in Workers Analytics Engine (decision 170): the back office reads the counts. */
 export type BusinessEvent = "signup" | "activation" | "payment" | "refund" | "message" | "report";
 
 /**

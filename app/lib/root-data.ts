@@ -40,7 +40,7 @@ const FOOTER_LINKS = [
 ] as const;
 
 /**
- * A brand whose language is German also links its Impressum (§ 5 DDG; issue 29). Decided here, on
+ * A brand whose language is German also links its Impressum (§ 5 DDG; decision 180). Decided here, on
  * the server, so the footer's code (in the landing page's budget) stays a plain list.
  */
 export function footerLinksOf(domainLanguage: string): (readonly [string, string])[] {

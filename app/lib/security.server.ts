@@ -11,7 +11,7 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
     "style-src 'self' 'unsafe-inline'",
-    // The payment methods' logos from Mollie's method list (the method cards; issue 29).
+    // The payment methods' logos from Mollie's method list (the method cards; decision 180).
     `img-src 'self' data: blob: ${MOLLIE_CHECKOUT_ORIGIN}`,
     "font-src 'self'",
     `connect-src 'self'${dev ? " ws://localhost:* ws://127.0.0.1:*" : ""} wss:`,

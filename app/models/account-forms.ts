@@ -89,7 +89,7 @@ export const changePasswordSchema = withConfirmation({
   old_password: z.string({ required_error: "errors.oldPassword" }),
 });
 
-/** Changing the address that receives reset links needs the current password (issue 12). */
+/** Changing the address that receives reset links needs the current password (decision 087). */
 export const changeEmailSchema = z.object({
   intent: z.literal("email"),
   new_email: email("errors.newEmailInvalid"),

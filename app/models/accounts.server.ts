@@ -80,7 +80,7 @@ export const clientIp = (request: Request) => request.headers.get("CF-Connecting
 
 /**
  * Distinct addresses one client may fail to log in to per hour: password spraying stops there
- * (issue 12). Only failures count, so many members behind one address (an office, a mobile
+ * (decision 088). Only failures count, so many members behind one address (an office, a mobile
  * carrier's NAT, a test run) who log in with their own passwords never throttle each other.
  */
 export const LOGIN_ADDRESSES_PER_CLIENT = 20;
@@ -616,7 +616,7 @@ export async function changePassword(
 /**
  * Asks for a new address: the current password must be right (a stolen session alone cannot take
  * the account over), the new address gets the confirmation link, and the current address is told
- * at once with a link that undoes the change for MAIL_UNDO_DAYS days (issue 12, decision 087).
+ * at once with a link that undoes the change for MAIL_UNDO_DAYS days (decision 087).
  */
 export async function requestMailChange(
   env: AccountEnv,

@@ -1,5 +1,5 @@
 /**
- * Age assurance (issue 27, decision 185): where a brand asks a proof of 18+, the gate sends members
+ * Age assurance (decision 185): where a brand asks a proof of 18+, the gate sends members
  * (and visitors) from the listed countries to /age-check; the EU age verification app (or, outside
  * production, the development wallet) answers an OpenID4VP request at /age-check/response; what is
  * kept is only "this subject proved 18+ on D by M, honoured until U".

@@ -132,7 +132,7 @@ export async function loadLander(
       doneText: t("doneText"),
       reply: t("reply"),
       // The city goes in per post, on the client: the placeholder survives this call as written.
-      // Posts and bubbles are illustrations beside real members' photos: `examples` says so where they show (issue 29).
+      // Posts and bubbles are illustrations beside real members' photos: `examples` says so where they show (decision 179).
       posts: [t("feed.hello"), t("feed.photo"), t("feed.looking", { city: "{{city}}" })],
       examples: t("examples"),
       bubbles: [t("night.b1"), t("night.b2"), t("night.b3"), t("night.b4")],

@@ -1,5 +1,5 @@
 /**
- * Notice and action (issue 20, decision 167): members and visitors report a profile, a photo or a
+ * Notice and action (decision 167): members and visitors report a profile, a photo or a
  * message (DSA Art. 16); every notice about the same target joins its one open case, whose severity
  * is its most severe category (minor and non-consensual imagery first). The reporter gets a
  * confirmation mail in their language. Operators decide in the console (app/routes/admin.reports*).

@@ -120,7 +120,7 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
       region: p.region,
       gender: p.gender,
       sender_name: sql<string | null>`${s.name}`.as("sender_name"),
-      // A team-run sender is named with its mark in every notification (issue 29, decision 179).
+      // A team-run sender is named with its mark in every notification (decision 179).
       sender_fictional: sql<number | null>`${s.fictional}`.as("sender_fictional"),
       // The sender's photo only as others may see it (decision 175).
       sender_photo: sql<string | null>`${sql.raw(shownPhotoSql('"s"."main_photo_id"'))}`.as("sender_photo"),
@@ -217,7 +217,7 @@ function planOf(e: NotifyEvent): Plan {
 }
 
 /**
- * A like says what happened (issue 29, decision 179): an automatic like is a suggestion, never the other
+ * A like says what happened (decision 179): an automatic like is a suggestion, never the other
  * member's choice; a like back is a match only when the member's own like was their choice (an automatic
  * like made in their name chose nothing). Null: taken back meanwhile. Pure, see tests/unit/notify.test.ts.
  */

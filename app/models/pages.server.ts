@@ -29,7 +29,7 @@ export const STATIC_PAGES = [
   "service",
   "ban",
   "compliance",
-  // The German Impressum (§ 5 DDG): linked from the footer of German-language brands (issue 29).
+  // The German Impressum (§ 5 DDG): linked from the footer of German-language brands (decision 180).
   "impressum",
 ] as const;
 export type StaticSlug = (typeof STATIC_PAGES)[number] | "complaints";
@@ -214,7 +214,7 @@ export async function loadMemberLanding(
 /**
  * The public card of a member landing: name, age, city and main photo, behind the same access check
  * as the profile page (profileAccess): deleted accounts and disabled profiles are not advertised, and
- * a member blocked by this one does not see it (issue 12).
+ * a member blocked by this one does not see it (docs/architecture.md §5).
  */
 export async function publicMemberCard(context: AppLoadContext, id: string, viewer: Viewer) {
   const { users: u, profiles: p, blocks: b } = schema;

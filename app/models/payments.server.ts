@@ -1,5 +1,5 @@
 /**
- * Money: checkout, the webhook, repeat orders and refunds (issue 8). The provider (Mollie or the
+ * Money: checkout, the webhook, repeat orders and refunds (decision 090). The provider (Mollie or the
  * local sandbox, app/lib/payments/) is the only source of truth for a payment's status: the webhook
  * re-fetches the payment by id and applies the new status once, guarded on the previous status, in
  * one D1 batch with paid_user and the wallet outbox row of its credits, which is then applied to the
@@ -981,7 +981,7 @@ async function unusedOfPurchase(env: OutboxEnv, row: PaymentRow): Promise<{ exis
 
 /**
  * The member's purchases a refund can be asked for now (newest first, by refundQuote's rules): the
- * delete-account page offers them before the credits are lost (issue 29). Only purchases paid within
+ * delete-account page offers them before the credits are lost (decision 180). Only purchases paid within
  * the refund days are quoted (payments_user index, at most a handful).
  */
 export async function refundOffers(context: Ctx, brand: Pick<BrandWithCompany, "refundDays">, userId: string) {

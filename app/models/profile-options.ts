@@ -39,5 +39,5 @@ export const DISTANCES_KM = [10, 25, 50, 100, 250] as const;
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-/** The search's distance filter choices, in km around the member's own city (issue 29). */
+/** The search's distance filter choices, in km around the member's own city (decision 180). */
 export const DISTANCES = [10, 25, 50, 100, 250] as const;

@@ -19,7 +19,7 @@ export const COUNT_CAP = 1000;
 /** Fewer results than this add similar results (same gender and country, any region and age). */
 export const SIMILAR_BELOW = 6;
 
-/** The default age range: this many years either side of the member's own age (issue 29). */
+/** The default age range: this many years either side of the member's own age (decision 180). */
 export const AGE_AROUND = 7;
 
 export const SearchQuery = z.object({
@@ -111,7 +111,7 @@ const VISIBLE_TO = `u.deleted_at IS NULL AND u.invisible = 0 AND p.user_id != ?1
 /**
  * Online now first, then with a photo, then nearest (squared degrees, longitude scaled by the
  * latitude's cosine: an order, never shown), then youngest. The index still bounds the rows (status,
- * gender, country, the age range); the order sorts that range (issue 29).
+ * gender, country, the age range); the order sorts that range (decision 180).
  */
 const ORDER = `ORDER BY (u.invisible = 0 AND u.last_seen_at >= ?7) DESC, (p.main_photo_id IS NOT NULL) DESC,
   CASE WHEN ?8 IS NULL OR p.lat IS NULL THEN 1e9 ELSE (p.lat - ?8) * (p.lat - ?8) + (p.lon - ?9) * (p.lon - ?9) * ?12 END,

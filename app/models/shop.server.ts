@@ -124,7 +124,7 @@ type PaymentRow = Pick<
 
 /**
  * The locale dates are written in: the page language, with English as written in Europe ("24 Nov
- * 2026, 13:46"), not the US order that a bare "en" gives in Intl (issue 29).
+ * 2026, 13:46"), not the US order that a bare "en" gives in Intl (decision 179).
  */
 export const dateLocale = (lng: Language) => (lng === "en" ? "en-GB" : lng);
 

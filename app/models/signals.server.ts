@@ -1,5 +1,5 @@
 /**
- * Scam and spam signals (issue 20 item 7, decision 176): automated rules that open a case about a
+ * Scam and spam signals (decision 176): automated rules that open a case about a
  * member, or add to their open one, and record which rule fired. A signal NEVER restricts anyone:
  * no ban, suspension, removal or hold comes from here; an operator decides in the console, and a
  * decision on a flagged case says automated means detected it (decisions.automated_detection).

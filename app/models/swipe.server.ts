@@ -2,7 +2,7 @@
  * The swipe game: one card at a time, like or pass. At most SWIPE_LIKES_PER_DAY likes a (UTC) day,
  * exact under concurrency: the count and the insert are one statement, and D1 runs writes one at a time.
  * The count is of likes GIVEN today (a day counter raised with each swipe like, in the same batch),
- * so unliking does not refill the quota (issue 12).
+ * so unliking does not refill the quota (decision 053).
  */
 import { eq, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
@@ -20,7 +20,7 @@ const countToday = (d1: D1Database, userId: string, now: Date) =>
   // oxlint-disable-next-line no-restricted-properties -- goes into the swipe cards' raw batch beside the INDEXED BY read
   d1.prepare(`${COUNT_TODAY} AS n`).bind(null, null, null, counterKey(userId, now));
 
-/** "match" when the liked member already liked back: the game shows the match moment (issue 29). */
+/** "match" when the liked member already liked back: the game shows the match moment (decision 180). */
 export type SwipeResult = "liked" | "match" | "limit" | "invalid";
 
 export async function swipeLike(

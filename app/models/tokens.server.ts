@@ -19,7 +19,7 @@ export const TOKEN_TTL_S: Record<TokenKind, number> = {
   activate: 7 * 24 * HOUR,
   reset: 2 * HOUR,
   mail_change: 24 * HOUR,
-  /** The old address's undo link (issue 12): a few days, longer than the change link itself. */
+  /** The old address's undo link (decision 087): a few days, longer than the change link itself. */
   mail_undo: MAIL_UNDO_DAYS * 24 * HOUR,
   reactivate: 14 * 24 * HOUR,
 };

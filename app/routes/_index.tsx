@@ -71,7 +71,7 @@ export default function Landing() {
         <HeroArt niche={niche} />
         <div className="container hero-inner">
           <div>
-            {/* No green "online" dot: the page does not know who is online (issue 29). */}
+            {/* No green "online" dot: the page does not know who is online (decision 179). */}
             <p className="hero-kicker">{t(`${niche}.kicker`)}</p>
             <h1>{t(`${niche}.headline`)}</h1>
             <p className="lead">{t(`${niche}.lead`)}</p>

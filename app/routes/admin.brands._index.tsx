@@ -1,4 +1,4 @@
-/** Brands (admin; issue 22 part 4, decision 181): every brand at a glance, each opening its settings form. */
+/** Brands (admin; decision 181): every brand at a glance, each opening its settings form. */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { NICHES } from "~/lib/constants";

@@ -1,5 +1,5 @@
 /**
- * Packages, prices and payment methods (admin; issue 22 part 5, decision 182): the rows /credits and
+ * Packages, prices and payment methods (admin; decision 182): the rows /credits and
  * the checkout read, changed by plain posts (the console ships no JavaScript). The rules and their
  * guards are in app/models/admin/packages.server.ts; every change is audited in its own batch.
  */

@@ -8,7 +8,7 @@ import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
 
-/** The link mailed to the previous address when someone asks to change it (issue 12, decision 087). */
+/** The link mailed to the previous address when someone asks to change it (decision 087). */
 export const handle = { i18n: ["common", "account"] };
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { readiness } from "~/lib/readiness.server";
 
-/** Readiness (issue 21): D1, R2 and the queue answer. 200 "ready" or 503 naming what failed; no data shown. */
+/** Readiness (decision 170): D1, R2 and the queue answer. 200 "ready" or 503 naming what failed; no data shown. */
 export async function loader({ context }: LoaderFunctionArgs) {
   const checks = await readiness(context.env);
   const failed = Object.entries(checks)

@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const member = await requireMember(request, context);
   const { t, brand, lng } = await pageContext(request, context, "account");
   const step = new URL(request.url).searchParams.get("step") === "reasons" ? "reasons" : "offers";
-  // What leaving costs: the unused credits, and the refund the refund days still allow (issue 29).
+  // What leaving costs: the unused credits, and the refund the refund days still allow (decision 180).
   const refunds = member.credits > 0 ? await refundOffers(context, brand, member.id) : [];
   return {
     title: t("delete.title"),

@@ -1,5 +1,5 @@
 /**
- * Seeding is all or nothing (issue 12, item 13; decision 086): the completion mark is written last,
+ * Seeding is all or nothing (decision 086; decision 086): the completion mark is written last,
  * a run without it starts over from a clean state, and transient errors of the local proxy (a busy
  * machine drops its socket) are retried by starting over.
  */

@@ -1,5 +1,5 @@
 /**
- * The console's payments list on a big site (issue 22, decision 178): 100,000 members and 200,000
+ * The console's payments list on a big site (decision 178): 100,000 members and 200,000
  * payments, seeded here with batched literal inserts into its own local state
  * (.wrangler/bench-admin-payments), served with `wrangler dev`; wall time per request on loopback for
  * the list (first page, filtered, deep keyset page) next to a trivial route.

@@ -1,5 +1,5 @@
 /**
- * Console benchmark (issue 22, decision 177): the dashboard and the member search on a big site
+ * Console benchmark (decision 177): the dashboard and the member search on a big site
  * (100,000 members, 200,000 payments by default, seeded by seed-console.ts), next to a trivial route.
  * Seeds its own local state (.wrangler/bench-console), serves the built Worker with `wrangler dev` on
  * BENCH_PORT (default 8835) and measures wall time per request on loopback after a warm-up.

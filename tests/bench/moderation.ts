@@ -1,5 +1,5 @@
 /**
- * Moderation figures for `npm run bench` (issue 20): the /admin/reports queue page's server time
+ * Moderation figures for `npm run bench` (decision 167): the /admin/reports queue page's server time
  * with 10,000 open cases seeded (and their notices), logged in as the demo moderator. The queue
  * reads its page through moderation_cases_queue (status, severity, opened_at) and counts each
  * row's notices through notices_case; the query plans are printed next to the time.

@@ -137,7 +137,7 @@ const belowTopBar = (page: Page, selector: string) =>
     return document.querySelector(sel)!.getBoundingClientRect().top - bar;
   }, selector);
 
-test.describe("sign-up on a phone: an invalid field is never under the sticky top bar (issue 29)", () => {
+test.describe("sign-up on a phone: an invalid field is never under the sticky top bar (decision 179)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
   test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
 

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { shot } from "./support/shots";
 
 /**
- * The console's brands (issue 22 part 4, decision 181), without JavaScript (the console ships none):
+ * The console's brands (decision 181), without JavaScript (the console ships none):
  * an admin changes a brand's setting in the one form and the brand's site shows it at once; a bad
  * value is refused beside its field. Screenshots of the list and the form when SHOTS is set.
  */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
 /**
- * The console's members part and dashboard (issue 22, decision 177) without JavaScript (the console
+ * The console's members part and dashboard (decision 177) without JavaScript (the console
  * ships none): a support operator finds a member by a payment id, grants credits with a reason, and
  * the member's credits show it. Screenshots at phone and desktop width when SHOTS is set.
  */

@@ -4,7 +4,7 @@ import { openE2eDb, type E2eDb } from "./support/db";
 import { login } from "./support/login";
 
 /**
- * Packages and prices in the console (issue 22 part 5, decision 182), without JavaScript (the
+ * Packages and prices in the console (decision 182), without JavaScript (the
  * console ships none): an admin changes p1's euro price and a seeded member's /credits shows it.
  * Screenshots at phone and desktop width when SHOTS is set.
  */

@@ -3,7 +3,7 @@ import { openE2eDb, type E2eDb } from "./support/db";
 import { login } from "./support/login";
 
 /**
- * The console's payments and codes (issue 22 parts 3 and 6, decision 178) without JavaScript (the
+ * The console's payments and codes (decision 178) without JavaScript (the
  * console ships none): a member buys p1 through the sandbox, a finance operator finds the payment
  * and refunds half of it; the codes page. Screenshots at phone and desktop width when SHOTS is set.
  */

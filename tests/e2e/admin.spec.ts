@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { shot } from "./support/shots";
 
 /**
- * The operator console (issue 20, decision 167) in a browser without JavaScript (it ships none):
+ * The operator console (decision 167) in a browser without JavaScript (it ships none):
  * the development admin logs in, reads the audit log and logs out; the layout is checked at phone
  * and desktop width (screenshots in test-results when SHOTS is set).
  */

@@ -3,7 +3,7 @@ import { createChatMember, disposeChatDb, login } from "./support/chat-db";
 import { operatorPage, shot } from "./support/console";
 
 /**
- * Appeals end to end (issue 20 item 5, decision 174), JavaScript off everywhere: a member is banned,
+ * Appeals end to end (decision 174), JavaScript off everywhere: a member is banned,
  * opens the statement link from the mail (the development outbox) without logging in, appeals; the
  * moderator who banned cannot decide the appeal, a second operator reverses it; the member sees the
  * outcome with reasons and logs in again.

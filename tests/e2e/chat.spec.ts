@@ -97,7 +97,7 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test("on a phone the chat has no serious axe violations, names its icon buttons, and the nav highlights Messages (issue 12)", async ({
+test("on a phone the chat has no serious axe violations, names its icon buttons, and the nav highlights Messages (decision 011)", async ({
   browser,
 }) => {
   const { default: AxeBuilder } = await import("@axe-core/playwright");

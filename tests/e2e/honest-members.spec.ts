@@ -114,7 +114,7 @@ test("a new member on a phone gets one prompt, not a stack", async ({ page, base
   await expect(page.locator(".late-alerts > *")).toHaveCount(1);
 });
 
-test.describe("visitors without JavaScript (issue 29 leftovers)", () => {
+test.describe("visitors without JavaScript (decision 179)", () => {
   test.use({ javaScriptEnabled: false });
 
   test("a team-run profile's member landing carries its mark, whose warning opens with a tap", async ({

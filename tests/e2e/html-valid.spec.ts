@@ -1,5 +1,5 @@
 /**
- * Valid HTML on every page (issue 26, part 5): the server-rendered HTML of every page a visitor, a
+ * Valid HTML on every page (decision 162): the server-rendered HTML of every page a visitor, a
  * free member and a premium member reach by following links, on each of the four demo brands, passes
  * html-validate's "standard" preset (what the HTML standard requires; no style rules). Pages are
  * fetched as a browser without JavaScript would (the same HTML); one page per route pattern.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { openE2eDb } from "./support/db";
 import { login } from "./support/login";
 
-// docs/architecture.md §6 and issue 24: no member page moves under the reader while it loads. The cumulative
+// docs/architecture.md §6 and decision 151: no member page moves under the reader while it loads. The cumulative
 // layout shift of each member page, summed until the page is idle, stays below 0.05 at phone width,
 // for a new member (activation, photo, discount all due; one shown, decision 179) and a premium member (none due).
 const MAX_CLS = 0.05;

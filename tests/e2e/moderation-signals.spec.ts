@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { createChatMember, disposeChatDb, login } from "./support/chat-db";
 
 /**
- * Scam signals and transparency in the console (issue 20 items 7 and 8, decision 176), without
+ * Scam signals and transparency in the console (decision 176), without
  * JavaScript: a new member's first message asks for PayPal, the sender's profile case appears in the
  * queue flagged by automated means with the rule; the moderator reads /admin/transparency.
  * Screenshots at phone and desktop width when SHOTS is set.

@@ -3,7 +3,7 @@ import { operatorPage, shot } from "./support/console";
 import { PASSWORD, createChatMember, disposeChatDb, login } from "./support/chat-db";
 
 /**
- * Notice and action end to end (issue 20): a member reports a message from the chat, a moderator
+ * Notice and action end to end (decision 167): a member reports a message from the chat, a moderator
  * bans the sender with a reason in the console, the sender is thrown out of the open chat and, at
  * the next login, sees the statement of reasons and nothing else. Members come from fixtures.
  */

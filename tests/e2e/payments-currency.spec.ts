@@ -86,7 +86,7 @@ for (const js of [true, false]) {
       );
     });
 
-    test("an EUR code with a €50 minimum is refused for 109 kr and applies to 899 kr (issue 19, item 3)", async ({
+    test("an EUR code with a €50 minimum is refused for 109 kr and applies to 899 kr (decision 115)", async ({
       page,
     }, info) => {
       await swedishMember(page);

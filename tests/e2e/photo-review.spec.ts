@@ -5,7 +5,7 @@ import { shot } from "./support/shots";
 import { EXIF_JPEG, bytesOf } from "../worker/images";
 
 /**
- * Photo review end to end (issue 20 item 6, decision 175): a new member uploads a photo, which
+ * Photo review end to end (decision 175): a new member uploads a photo, which
  * waits for review (they see a note; another member's search shows them without it); a moderator
  * approves it in /admin/photos without JavaScript; then it appears on search.
  */

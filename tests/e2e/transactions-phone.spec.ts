@@ -3,7 +3,7 @@ import { openE2eDb, type E2eDb } from "./support/db";
 import { login } from "./support/login";
 
 /**
- * /transactions on a phone (issue 29 point 9): each payment is a card that fits 390 px (no table
+ * /transactions on a phone (decision 179): each payment is a card that fits 390 px (no table
  * cut off at the right), and its date is written the way the member's language writes dates.
  */
 let db: E2eDb;

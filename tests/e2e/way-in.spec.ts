@@ -1,5 +1,5 @@
 /**
- * The way in (issue 11), as a visitor from a partner site goes through it: sign-up from every lander
+ * The way in (decision 130), as a visitor from a partner site goes through it: sign-up from every lander
  * kind on all three brands (Flirtlokaal with and without a traffic source), a failed sign-up that
  * shows its errors in view and keeps what was typed, and a new member's first screen on a phone.
  */

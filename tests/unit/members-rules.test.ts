@@ -31,7 +31,7 @@ describe("profile-photo alert screens (docs/product.md §4)", () => {
   });
 });
 
-describe("member alerts on the payment pages (issue 19)", () => {
+describe("member alerts on the payment pages (decision 151)", () => {
   const alerts: MemberAlert[] = ["activation", "push", "disabledNotifications", "photo"];
   it("shows none of the chrome's alerts where a member pays: what they buy and the pay button come first", () => {
     const paying = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { navSection } from "../../app/lib/nav";
 
 describe("navSection (which member nav item a page highlights)", () => {
-  it("puts a chat opened from a profile under Messages, not Search (issue 12)", () => {
+  it("puts a chat opened from a profile under Messages, not Search (decision 011)", () => {
     expect(navSection("/members/abc123/chat")).toBe("messages");
     expect(navSection("/chats")).toBe("messages");
     expect(navSection("/chats/xyz")).toBe("messages");

@@ -16,7 +16,7 @@ const facts = (o: Partial<Facts> = {}) =>
   ({ deleted_at: null, invisible: false, blocked: 0, sender_gone: 0, unread: 1, ...o }) as Facts;
 const chat = { senderId: "s", conversationId: "c" };
 
-describe("what a like says (issue 29, decision 179)", () => {
+describe("what a like says (decision 179)", () => {
   const plan = {
     ...chat,
     conversationId: null,

@@ -128,7 +128,7 @@ describe("refund statuses after the fact", () => {
   });
 });
 
-describe("issue 28 rules", () => {
+describe("decision 090 rules", () => {
   it("the checkout locale is the language in the payment country where Mollie has it, else the language's own", () => {
     expect(localeFor("fr", "BE")).toBe("fr_BE");
     expect(localeFor("nl", "BE")).toBe("nl_BE");

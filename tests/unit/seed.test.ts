@@ -190,7 +190,7 @@ describe("seed: bulk insert", () => {
 
 import { isTransient, shouldSeed, withRetries } from "../../db/seed/complete";
 
-describe("seed: all or nothing (issue 12, item 13)", () => {
+describe("seed: all or nothing (decision 086)", () => {
   it("npm start skips only a seed whose completion mark exists", () => {
     expect(shouldSeed({ ifEmpty: true, marked: true })).toBe(false);
     expect(shouldSeed({ ifEmpty: true, marked: false })).toBe(true); // half seeded: start over
@@ -217,7 +217,7 @@ describe("seed: all or nothing (issue 12, item 13)", () => {
   });
 });
 
-describe("region names in the site's languages (issue 11, decision 133)", () => {
+describe("region names in the site's languages (decision 133)", () => {
   it("ships names from the data where it has them, own-language names included", () => {
     const table = loadRegionNames();
     expect(table.DE!["02"]).toMatchObject({ de: "Bayern", fr: "Bavière", it: "Baviera", es: "Baviera" });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { normaliseText } from "~/lib/text";
 import { isRealDate } from "~/lib/dates";
 
-describe("normaliseText (issue 12, item 10)", () => {
+describe("normaliseText (decision 082)", () => {
   it("composes to NFC and trims", () => {
     expect(normaliseText("  Zoe\u0308  ")).toBe("Zo\u00eb");
   });

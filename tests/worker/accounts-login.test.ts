@@ -125,7 +125,7 @@ describe("login", () => {
     expect((await send("/login", { email: m.email, password: PASSWORD }, attacker)).status).toBe(302);
   });
 
-  it("spares the member's known devices when many clients lock the address, and mails the member once (issue 12)", async () => {
+  it("spares the member's known devices when many clients lock the address, and mails the member once (decision 088)", async () => {
     const m = await memberWithPassword();
     // The member logged in on this phone before: it carries the device cookie.
     const before = await send("/login", { email: m.email, password: PASSWORD });
@@ -316,7 +316,7 @@ describe("logout", () => {
 
 describe("abuse throttling", () => {
   it(
-    "throttles one client spraying passwords across many addresses (issue 12)",
+    "throttles one client spraying passwords across many addresses (decision 088)",
     clockStopped(async () => {
       const headers = { "CF-Connecting-IP": "10.201.7.7" };
       const texts: string[] = [];

@@ -72,7 +72,7 @@ describe("settings", () => {
     expect(await pageText(await send("/mail-change/do", { token }))).toContain("Link expired or invalid");
   });
 
-  it("asks for the current password before changing the e-mail address (issue 12, item 4)", async () => {
+  it("asks for the current password before changing the e-mail address (decision 087)", async () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
     const fresh = `takeover-${Date.now()}@example.com`;
@@ -92,7 +92,7 @@ describe("settings", () => {
     ).toContain("We have sent a confirmation link");
   });
 
-  it("tells the old address, whose link undoes the change and signs every device out (issue 12, item 4)", async () => {
+  it("tells the old address, whose link undoes the change and signs every device out (decision 087)", async () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
     const other = await sessionCookie(m.id);
@@ -122,7 +122,7 @@ describe("settings", () => {
     expect(await pageText(await send("/mail-change/undo", { token: "forged" }))).toContain("Link expired or invalid");
   });
 
-  it("undoes a change not yet confirmed: the pending link dies (issue 12, item 4)", async () => {
+  it("undoes a change not yet confirmed: the pending link dies (decision 087)", async () => {
     const m = await memberWithPassword();
     const fresh = `pending-${Date.now()}@example.com`;
     await send(

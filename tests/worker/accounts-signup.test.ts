@@ -193,7 +193,7 @@ describe("activation", () => {
     expect(done).toContain("Your account is active");
     expect(done).toContain("Get Premium");
     // The members card says what /members shows (its order: tests/e2e/search-defaults.spec.ts), not that
-    // everyone there is online right now (issue 29).
+    // everyone there is online right now (decision 179).
     expect(done).toContain("Browse members around your age: those online now come first, then the nearest.");
     expect(done).not.toMatch(/online right now/i);
 

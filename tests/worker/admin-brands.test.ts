@@ -1,5 +1,5 @@
 /**
- * The console's brands (issue 22 part 4, decision 181): admin only, one form with every setting,
+ * The console's brands (decision 181): admin only, one form with every setting,
  * validation that changes nothing, an audit row per save in its batch, and a setting changed here
  * changes what the site does (refund days, invite-only sign-up) — at once, also through the cache.
  */

@@ -1,5 +1,5 @@
 /**
- * The console's campaigns (issue 22 part 7, decision 183): role checks, audit rows, malformed posts
+ * The console's campaigns (decision 183): role checks, audit rows, malformed posts
  * changing nothing, the audience counted before sending, and the paging through the queue: a 2,500-member
  * audience goes out in several pages with every eligible member mailed exactly once, switched-off
  * members counted as skipped, a paused campaign stops at the next page, a retried or doubled page

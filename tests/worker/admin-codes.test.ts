@@ -1,5 +1,5 @@
 /**
- * The console's discount codes (issue 22 part 6, decision 178): role checks, validation with clear
+ * The console's discount codes (decision 178): role checks, validation with clear
  * errors, a code made here applies at checkout (and its total holds), switched off it does not; audited.
  */
 import { env, SELF } from "cloudflare:test";

@@ -1,5 +1,5 @@
 /**
- * The console's dashboard (issue 22 part 1, decision 177): figures read from the payments, refunds and
+ * The console's dashboard (decision 177): figures read from the payments, refunds and
  * members themselves, per brand and period, on a controlled clock; a seeded month's revenue equals
  * the sum of its completed payments minus refunds (and chargebacks).
  */

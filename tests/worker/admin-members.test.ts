@@ -1,5 +1,5 @@
 /**
- * The console's members part (issue 22 part 2, decision 177): finding a member, their page, and every
+ * The console's members part (decision 177): finding a member, their page, and every
  * support action with its role check and its audit row, through the models that own the rules.
  */
 import { env } from "cloudflare:test";

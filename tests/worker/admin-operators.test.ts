@@ -1,5 +1,5 @@
 /**
- * The operator console's base (issue 20, decision 167): operator login (password, TOTP, lockout),
+ * The operator console's base (decision 167): operator login (password, TOTP, lockout),
  * sessions apart from members', the role check on every /admin route, the audit log.
  */
 import { env } from "cloudflare:test";

@@ -1,5 +1,5 @@
 /**
- * The console's packages, prices and payment methods (issue 22 part 5, decision 182): only admin
+ * The console's packages, prices and payment methods (decision 182): only admin
  * opens them; every change is audited in its batch; malformed posts change nothing; a price change
  * shows on the member's /credits and never touches a payment already created; a method switched
  * off, moved or added changes what the checkout offers at once.

@@ -1,5 +1,5 @@
 /**
- * The console's payments (issue 22 part 3, decision 178): role checks, a refund (all or part) through
+ * The console's payments (decision 178): role checks, a refund (all or part) through
  * the payments model with its audit row, one refund per click, the override path, the accounting CSV.
  */
 import { env } from "cloudflare:test";

@@ -1,5 +1,5 @@
 /**
- * Age assurance (issue 27, decision 185): the gate per mode and country, the OpenID4VP response
+ * Age assurance (decision 185): the gate per mode and country, the OpenID4VP response
  * (good once, for its own request only), refusals shown after "Continue", and bodies that store nothing.
  * The mdoc verification itself is tested where it is built (app/lib/age/mdoc.server.ts).
  */

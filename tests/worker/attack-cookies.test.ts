@@ -1,5 +1,5 @@
 /**
- * A bad cookie is no cookie (issue 26, part 6): every cookie the site reads, sent with garbage,
+ * A bad cookie is no cookie (decision 164): every cookie the site reads, sent with garbage,
  * oversized, badly encoded or wrongly signed values, gets the page a visitor without it would get,
  * never a 5xx. (Remix 2's signature check threw on a value that is not base64: `sid=x` answered 500.)
  */

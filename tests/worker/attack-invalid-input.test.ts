@@ -1,5 +1,5 @@
 /**
- * The attacker's and clumsy client's view of form values (issue 12, item 10): impossible dates,
+ * The attacker's and clumsy client's view of form values (decision 082): impossible dates,
  * invisible or direction-flipping names, CR/LF that would reach mail subjects, invisible chat
  * messages and unknown regions are refused or cleaned in one place, and nothing bad is stored.
  */

@@ -1,5 +1,5 @@
 /**
- * The attacker's view of location (issue 12, item 1): a member may set their own position and ask
+ * The attacker's view of location (decision 084): a member may set their own position and ask
  * the match finder whether a target falls inside the distance box around it. Bisecting the box edges
  * used to recover the target's stored position to the metre in about 45 requests. Positions are now
  * snapped to the city on write and searches run around the member's own stored city, so the attack

@@ -1,5 +1,5 @@
 /**
- * The attacker's view of mailed links (issue 12, item 5): a request sent with `Host: evil.test` (or
+ * The attacker's view of mailed links (decision 085): a request sent with `Host: evil.test` (or
  * any other host) must never make a mailed link point there. Links come from the brand's domain.
  */
 import { env, SELF } from "cloudflare:test";

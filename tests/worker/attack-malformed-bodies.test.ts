@@ -1,5 +1,5 @@
 /**
- * The clumsy client's and the attacker's view of request bodies (issue 12, item 7): every action
+ * The clumsy client's and the attacker's view of request bodies (decision 081): every action
  * answers a JSON, text/plain, missing-content-type or broken multipart body with a 400 carrying a
  * translated message, and changes nothing. Never a 5xx.
  */
@@ -119,7 +119,7 @@ describe("malformed bodies answer 400, translated, and change nothing", () => {
     expect(res.status).toBe(413);
   });
 
-  describe("/directdebit and /unsubscribe read their bodies through the shared parser (issue 19, item 5)", () => {
+  describe("/directdebit and /unsubscribe read their bodies through the shared parser (decision 115)", () => {
     const HUGE: Body = {
       name: "huge",
       type: "application/x-www-form-urlencoded",

@@ -1,5 +1,5 @@
 /**
- * The attacker's view of redirect targets (issue 12, item 3): every place that redirects to a
+ * The attacker's view of redirect targets (decision 080): every place that redirects to a
  * client-supplied path must stay on this origin, whatever tabs, CR/LF, backslashes, encoded slashes
  * or schemes the value carries, and never answer 500.
  */

@@ -1,5 +1,5 @@
 /**
- * The attacker's view of revoked sessions (issue 12, item 2): after logout, a password change, a
+ * The attacker's view of revoked sessions (decision 083): after logout, a password change, a
  * reset or account deletion, the sockets opened with that session (chat and member hub) close at
  * once, and the chat object refuses a send whose session is no longer valid: not stored, not charged.
  */

@@ -83,7 +83,7 @@ describe("the chat WebSocket", () => {
     const first = await a.next!(is("ack"));
     const second = await a.next!(is("ack"), a.frames.indexOf(first) + 1);
     expect(second.message.id).toBe(first.message.id);
-    // One message counted in Analytics Engine (issue 21), not the retry.
+    // One message counted in Analytics Engine (decision 170), not the retry.
     expect(counted.mock.calls.filter(([point]) => point?.indexes?.[0] === "message")).toHaveLength(1);
     counted.mockRestore();
     expect(await roomCount(conversationId)).toBe(1);

@@ -167,7 +167,7 @@ describe("direct debit form", () => {
     await refused({ holder: "A".repeat(10_000) }, "Enter the name of the account holder.");
     await refused({ iban: "NL".repeat(10_000) }, "This IBAN is not valid.");
     await refused({ postalCode: "1".repeat(5000) }, "Enter a valid postal code.");
-    // Above the shared body parser's limit the whole post is refused before it is read (issue 19, item 5).
+    // Above the shared body parser's limit the whole post is refused before it is read (decision 115).
     const m = await member();
     const res = await postForm(m.cookie, { ...VALID, mobile: nextMobile(), holder: "A".repeat(100_000) });
     expect(res.status).toBe(413);
@@ -374,7 +374,7 @@ describe("the SMS code", () => {
         `mandate-${m.requestId}`,
       ),
     ).toBe(1);
-    // The request is the click: its payment carries it as the unique key the provider also gets (issue 19, item 1).
+    // The request is the click: its payment carries it as the unique key the provider also gets (decision 115).
     expect(
       await count(
         "SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND intent_key = ?2",

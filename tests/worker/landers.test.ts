@@ -81,7 +81,7 @@ describe("landers", () => {
     expect(html).toContain("Lotte, 30");
     expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/signup"/);
     expect(html).toContain(`<title>`);
-    // No green "online" dot on members' cards or the kicker: a lander does not know who is online (issue 29).
+    // No green "online" dot on members' cards or the kicker: a lander does not know who is online (decision 179).
     expect(html).not.toContain("ld-dot");
   });
 
@@ -148,7 +148,7 @@ describe("landers", () => {
     expect(plan).not.toContain("TEMP B-TREE");
   });
 
-  it("the video landers show a slideshow of photos and say so: no blinking 'Live' badge, no 'watch now' (issue 29)", async () => {
+  it("the video landers show a slideshow of photos and say so: no blinking 'Live' badge, no 'watch now' (decision 179)", async () => {
     for (const kind of ["video", "transitionsvideolanding"]) {
       const { html } = await page(`/landers/${kind}/general`, { country: "NL" });
       expect(html, kind).toContain(`<span class="ld-reel-badge">`);
@@ -170,7 +170,7 @@ describe("landers", () => {
     }
   });
 
-  it("no lander or landing copy claims members are online; example posts are labelled (issue 29)", async () => {
+  it("no lander or landing copy claims members are online; example posts are labelled (decision 179)", async () => {
     // The word for "online" in each language's copy, as the old claims used it.
     const online = /online|en ligne|conectad|en línea|paikalla|pålogget|på nett/i;
     for (const lng of LOCALE_LANGUAGES) {

@@ -34,7 +34,7 @@ describe("search query plans", () => {
     ["region", { ...base, countryregion: "NH" }, "profiles_search_region"],
     ["filtered (online, photo, distance)", { ...base, online: true, photo: true, distance: 25 }, "profiles_search"],
   ] as const) {
-    // Online first, photo first, nearest (issue 29) cannot come from the index: the rows the index bounds
+    // Online first, photo first, nearest (decision 180) cannot come from the index: the rows the index bounds
     // (status, gender, country, age range) are sorted, never a scan of the tables.
     it(`walks ${index} for a ${name} search, with no full scan of profiles or users; only the order sorts`, async () => {
       const s = searchStatements(recorder, f, "viewer", new Date(), origin);

@@ -19,7 +19,7 @@ describe("after sign-up steps", () => {
     expect(await (await get("/complete-signup?step=confirm", { cookie })).text()).toContain("We sent you an e-mail");
   });
 
-  it("a step does not repeat the alert asking for what the step asks (issue 11)", async () => {
+  it("a step does not repeat the alert asking for what the step asks (decision 130)", async () => {
     const m = await member({ status: "not_confirmed" });
     await env.DB.prepare("UPDATE profiles SET status = 'disabled' WHERE user_id = ?1").bind(m.id).run();
     const cookie = await sessionCookie(m.id);
@@ -31,7 +31,7 @@ describe("after sign-up steps", () => {
   it("saves location, personal info and about me, and moves on", async () => {
     const m = await member();
     const cookie = await sessionCookie(m.id);
-    // Only a known region of the chosen country is accepted (issue 12).
+    // Only a known region of the chosen country is accepted (decision 082).
     await env.DB.prepare("INSERT OR IGNORE INTO regions (country, code, name) VALUES ('DE', '16', 'Berlin')").run();
     const loc = await post(
       "/complete-signup?step=location",

@@ -337,7 +337,7 @@ describe("search", () => {
     expect(body.indexOf("Similar members")).toBeLessThan(body.lastIndexOf("Young Wien"));
   });
 
-  it("names the region on cards, profiles and the filter in the page's language where the data has it (issue 11)", async () => {
+  it("names the region on cards, profiles and the filter in the page's language where the data has it (decision 133)", async () => {
     await env.DB.batch([
       env.DB.prepare(
         `INSERT OR REPLACE INTO regions (country, code, name, names) VALUES ('AT', '9', 'Vienna', '{"de":"Wien","it":"Vienna"}')`,

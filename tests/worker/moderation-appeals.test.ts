@@ -1,5 +1,5 @@
 /**
- * Removed photos held for the appeal window, and appeals (issue 20 item 5, decision 174): the window,
+ * Removed photos held for the appeal window, and appeals (decision 174): the window,
  * one appeal per decision, another operator only, each reversal restoring what was removed with its
  * audit row in the same batch, the outcome told to the member in their language.
  */

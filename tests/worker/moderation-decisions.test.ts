@@ -1,5 +1,5 @@
 /**
- * Decisions on cases (issue 20, decision 167): each decision and its effects, the audit row in the
+ * Decisions on cases (decision 167): each decision and its effects, the audit row in the
  * same batch, the statement of reasons in the member's language, the reporter told the outcome,
  * one decision per case however often it is posted.
  */

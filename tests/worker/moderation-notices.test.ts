@@ -1,5 +1,5 @@
 /**
- * Notice and action (issue 20): reporting a profile, a photo or a message, by a member or a visitor;
+ * Notice and action (decision 167): reporting a profile, a photo or a message, by a member or a visitor;
  * one open case per target with several notices; the reporter's confirmation mail in their language.
  */
 import { env } from "cloudflare:test";
@@ -58,7 +58,7 @@ describe("reporting", () => {
       { category: "minor", explanation: "Looks 15" },
       { cookie: await sessionCookie(b.id) },
     );
-    // Two reports counted in Analytics Engine (issue 21): the repeat is not a new notice.
+    // Two reports counted in Analytics Engine (decision 170): the repeat is not a new notice.
     expect(counted.mock.calls.filter(([point]) => point?.indexes?.[0] === "report")).toHaveLength(2);
     counted.mockRestore();
     const c = await caseOf("member", target.id);

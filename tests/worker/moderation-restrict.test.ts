@@ -1,5 +1,5 @@
 /**
- * "Restrict messaging for N days" (issue 20, decision 173): the member keeps logging in and reading,
+ * "Restrict messaging for N days" (decision 173): the member keeps logging in and reading,
  * but every send path (the no-JS form, the first message to someone, the socket, a gift) is refused
  * with the translated reason and charges nothing, until the restriction ends by itself.
  */

@@ -1,5 +1,5 @@
 /**
- * Scam and spam signals (issue 20 item 7, decision 176): each rule fires, records which rule it was,
+ * Scam and spam signals (decision 176): each rule fires, records which rule it was,
  * opens (or adds to) a case marked as flagged by automated means, never restricts anyone, and stays
  * quiet for ordinary use. A decision on a flagged case is marked automated_detection.
  */

@@ -1,5 +1,5 @@
 /**
- * Statements of reasons in the member's account and on the ban page (issue 20, decision 173): the
+ * Statements of reasons in the member's account and on the ban page (decision 173): the
  * account lists only the member's own decisions, in their language; the ban page shows a banned
  * member's statement with the appeal link and nothing else, never someone else's.
  */

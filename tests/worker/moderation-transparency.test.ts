@@ -1,5 +1,5 @@
 /**
- * Transparency (issue 20 item 8, decision 176): the monthly counts against seeded cases, notices,
+ * Transparency (decision 176): the monthly counts against seeded cases, notices,
  * decisions and flags (a controlled clock: a month no other test writes to), the Transparency
  * Database export's fields, its download and audit row, and who may see it.
  */

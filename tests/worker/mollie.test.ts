@@ -159,7 +159,7 @@ describe("Mollie adapter", () => {
     expect(list.map((m) => m.id)).toEqual(["ideal", "creditcard", "paypal"]);
     expect(list[1]!.maximumAmount).toEqual({ cents: 200000, currency: "EUR" });
     expect(list[2]!.maximumAmount).toBeNull();
-    // The logos the method cards show (issue 29): Mollie's own https SVGs only.
+    // The logos the method cards show (decision 180): Mollie's own https SVGs only.
     expect(list[0]!.image).toBe("https://www.mollie.com/external/icons/payment-methods/ideal.svg");
     const elsewhere = stub(200, {
       count: 1,

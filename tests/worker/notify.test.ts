@@ -112,7 +112,7 @@ describe("the queue to the push service", () => {
       expect(JSON.parse(await decryptAes128gcm(pushes[1]!.body, sub))).toMatchObject({
         title: "New message from Alice",
       });
-      // The time from a message to its push request (notes/i10.md; the queue's max_batch_timeout is 1 s).
+      // The time from a message to its push request (printed for decision 120; the queue's max_batch_timeout is 1 s).
       console.log(`message → push request: ${latencies.map((ms) => ms.toFixed(0)).join(", ")} ms`);
     } finally {
       spy.mockRestore();
@@ -175,7 +175,7 @@ describe("every notification type", () => {
       "Alice started a conversation with you",
       "New message from Alice",
     ]);
-    // A team-run sender is named with its mark, and the mail says who writes (issue 29, decision 179).
+    // A team-run sender is named with its mark, and the mail says who writes (decision 179).
     await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(alice.id).run();
     await roomStub(env, conversationId).send({
       conversationId,
@@ -219,7 +219,7 @@ describe("every notification type", () => {
     });
   });
 
-  it("a like says what happened: an automatic like is a suggestion, no match from one, a team profile carries its mark (issue 29)", async () => {
+  it("a like says what happened: an automatic like is a suggestion, no match from one, a team profile carries its mark (decision 179)", async () => {
     const me = await member({ name: "Mo", gender: "male" });
     const team = await member({ name: "Tessa", fictional: true });
     const mailer = outboxMailer(mailerFor(env));
@@ -313,7 +313,7 @@ describe("every notification type", () => {
     expect((await deliver(env, r, s)).mail).toBe(true);
     expect((await deliver(env, r, s)).mail).toBe(false);
     expect(mailer.sent.at(-1)!.subject).toBe("We miss you on Amora");
-    // The reminder does not know who is online now, so it does not say so (issue 29).
+    // The reminder does not know who is online now, so it does not say so (decision 179).
     expect(mailer.sent.at(-1)!.text).not.toMatch(/online/i);
     sent.mockRestore();
   });
@@ -471,7 +471,7 @@ describe("Web Push", () => {
   });
 });
 
-describe("a device that moves to another member (issue 19, item 4)", () => {
+describe("a device that moves to another member (decision 115)", () => {
   const flag = (id: string) => count("SELECT push_subscribed AS n FROM users WHERE id = ?1", id);
   const send = async (cookie: string, body: unknown) =>
     SELF.fetch("http://localhost/api/user.php?push=1", {

@@ -163,7 +163,7 @@ describe("the try-out package of the delete-account offer", () => {
   });
 });
 
-describe("one built-in discount per member (issue 19, item 2)", () => {
+describe("one built-in discount per member (decision 115)", () => {
   it("WELCOME25 typed in one checkout and the time bonus in another: paying both gives one purchase at 25% off and one redemption", async () => {
     const m = await member({}, 0);
     // Before any purchase both built-in discounts are running; the member types the welcome code in one checkout…

@@ -1,5 +1,5 @@
 /**
- * Paying by SEPA direct debit with the member's active discount (issue 9, item 4): the form shows the
+ * Paying by SEPA direct debit with the member's active discount (decision 114): the form shows the
  * discounted price, the mandate's payment is charged it and carries the code, the bank's collection
  * redeems the code once (replays too), and the monthly limit counts what is really charged.
  */

@@ -316,7 +316,7 @@ describe("member landings", () => {
     expect((await page(`/members/${id}/landing`)).status).toBe(404);
   });
 
-  it("labels a team-run profile as everywhere: the brand's mark and warning, no claim that it chose anyone (issue 29)", async () => {
+  it("labels a team-run profile as everywhere: the brand's mark and warning, no claim that it chose anyone (decision 179)", async () => {
     const id = await memberWithPhoto();
     await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(id).run();
     for (const v of ["landing", "landing2/abc", "landing3", "signup"]) {
@@ -335,7 +335,7 @@ describe("member landings", () => {
     expect(real.html).not.toContain("fictional-mark");
   });
 
-  it("claims nothing a real member did not do: no like, no waiting message, to a visitor without a profile (issue 29)", async () => {
+  it("claims nothing a real member did not do: no like, no waiting message, to a visitor without a profile (decision 179)", async () => {
     const id = await memberWithPhoto();
     for (const v of ["landing", "landing2", "landing3"]) {
       const { status, html } = await page(`/members/${id}/${v}`);

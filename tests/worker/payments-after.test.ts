@@ -1,5 +1,5 @@
 /**
- * After the fact (issue 8): Mollie calls the payment's webhook when one of its refunds changes status
+ * After the fact (decision 095): Mollie calls the payment's webhook when one of its refunds changes status
  * or the payment is charged back. The webhook re-reads the payment and applies each change once:
  * refund statuses move forward only, a failed refund gives its credits back, a chargeback takes the
  * purchase's credits back (never below zero) and marks the payment charged back.
@@ -64,7 +64,7 @@ describe("refund status after the fact", () => {
     const sandboxPage = await (await get(`/sandbox/${p.providerId}`)).text();
     expect(sandboxPage).toContain('data-testid="sandbox-refund"');
 
-    // Counted once in Analytics Engine (issue 21), by the check that moved it, not by the replays.
+    // Counted once in Analytics Engine (decision 170), by the check that moved it, not by the replays.
     const counted = vi.spyOn(env.METRICS!, "writeDataPoint");
     await bankSettlesRefund(p.providerId, before!.provider_ref, "refunded");
     expect((await refundOf(p.paymentId))!.status).toBe("refunded");

@@ -1,5 +1,5 @@
 /**
- * A brand's currency (issue 8): a brand selling in SEK offers Swish to members paying from Sweden,
+ * A brand's currency (decision 095): a brand selling in SEK offers Swish to members paying from Sweden,
  * shows its prices in kronor in the member's language, charges the provider that amount and
  * currency, and receipts, refunds and repeat orders stay in kronor. Direct debit (SEPA) is EUR only.
  */

@@ -1,5 +1,5 @@
 /**
- * One charge per click (issue 19, item 1): the same click posted many times at once (a double click,
+ * One charge per click (decision 115): the same click posted many times at once (a double click,
  * a replay) is one payment and one call to the provider. The provider here is the Mollie adapter
  * talking to a fetch stub that plays Mollie's API, so every create call is counted as it leaves.
  */

@@ -1,5 +1,5 @@
 /**
- * Photo review (issue 20 item 6, decision 175): a new photo waits for a moderator. Under "before"
+ * Photo review (decision 175): a new photo waits for a moderator. Under "before"
  * (the default) only its owner sees it, by no URL or variant anyone else; under "after" others see
  * it at once and it is still queued. Landers and the visitor landing show approved photos only.
  * Approve is audited in the same batch and guarded on pending; reject is a decision with a statement.

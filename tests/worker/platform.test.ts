@@ -174,7 +174,7 @@ describe("settings calls", () => {
       { code: "UT", name: "Utrecht" },
     ]);
   });
-  it("names regions in the page's language where the data has it, in that language's order (issue 11)", async () => {
+  it("names regions in the page's language where the data has it, in that language's order (decision 133)", async () => {
     await env.DB.prepare(
       `INSERT OR REPLACE INTO regions (country, code, name, names) VALUES
         ('DE', '02', 'Bavaria', '{"de":"Bayern","fr":"Bavière"}'), ('DE', '07', 'North Rhine-Westphalia', '{"de":"Nordrhein-Westfalen"}'),

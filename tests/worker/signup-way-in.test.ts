@@ -1,5 +1,5 @@
 /**
- * The way in (issue 11): tracking kept from the first visit and carried by every sign-up form, the
+ * The way in (decision 130): tracking kept from the first visit and carried by every sign-up form, the
  * sign-up rule honoured by every form, gender and whom they look for stored, and the sign-up
  * message of a member landing delivered to that member once the address is confirmed.
  */
@@ -337,7 +337,7 @@ describe("'Recently active near you' on the landing", () => {
     const far = await html("/", { country: "US" });
     expect(far).toContain(">Recently active members</h2>");
     expect(far).not.toContain("online-dot");
-    // Nor a green dot before the hero's kicker, whose copy no longer says "online right now" (issue 29).
+    // Nor a green dot before the hero's kicker, whose copy no longer says "online right now" (decision 179).
     expect(far).not.toContain('<span class="dot"');
     expect(far).toContain("Astrid, ");
   });

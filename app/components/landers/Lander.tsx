@@ -165,7 +165,7 @@ function Night({ copy, members }: VisualProps) {
               <span className="ld-night-who">
                 <strong>{label(m)}</strong> · {m.city}
               </span>
-              {/* No "is typing…" dots: nobody is typing to a visitor (issue 29). */}
+              {/* No "is typing…" dots: nobody is typing to a visitor (decision 179). */}
               <span className="ld-bubble">{copy.bubbles[i % copy.bubbles.length]}</span>
               <a href="#signup" className="ld-reply">
                 {copy.reply}

@@ -114,7 +114,7 @@ export function Player({ copy, members, reel }: VisualProps & { reel?: boolean }
             </figcaption>
           </figure>
         ))}
-        {/* A slideshow of members' photos, not a stream: the badge says so, without a blinking "live" dot (issue 29). */}
+        {/* A slideshow of members' photos, not a stream: the badge says so, without a blinking "live" dot (decision 179). */}
         <span className="ld-reel-badge">
           <Icon name="camera" size={14} />
           {copy.reel}
@@ -210,7 +210,7 @@ export function Swipe({ copy, members }: VisualProps) {
   }, [cards]);
   return (
     <div className="ld-swipe" ref={root} data-testid="lander-visual">
-      {/* The inputs are siblings of .sw-stack, not wrapped: the CSS that swipes a card is `:checked ~ .sw-stack` (issue 29). */}
+      {/* The inputs are siblings of .sw-stack, not wrapped: the CSS that swipes a card is `:checked ~ .sw-stack`. */}
       {cards.map((_, i) => (
         <Fragment key={i}>
           <input type="radio" name="sw" id={`sw-like-${i}`} className="sw-in" tabIndex={-1} />

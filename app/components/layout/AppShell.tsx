@@ -131,7 +131,7 @@ export function AppShell({ root, children }: { root: RootData; children: React.R
         ) : null}
       </div>
       {/* After the layout, not above <main>: they arrive after hydration and must move nothing that is
-          on screen (issue 24); the stack sticks to the bottom of the screen (app.css .late-alerts). */}
+          on screen (decision 151); the stack sticks to the bottom of the screen (app.css .late-alerts). */}
       {Extras && root.member ? <Extras member={root.member} alerts /> : null}
     </>
   );

@@ -68,7 +68,7 @@ export function MemberNav({ m }: { m: Member }) {
           label={t("nav.newLikes", { count: m.newLikes })}
         />
       </NavItem>
-      {/* The swipe game is a main item, not hidden in the account menu (issue 29). */}
+      {/* The swipe game is a main item, not hidden in the account menu (decision 180). */}
       <NavItem to="/swipe-game" icon="flame" label={t("nav.swipe")} active={section === "swipe"} />
       {m.paidUser ? (
         <NavItem to="/credits" icon="coin" label={t("nav.credits")} active={section === "credits"}>

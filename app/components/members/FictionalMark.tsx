@@ -4,7 +4,7 @@ import type { RootData } from "~/lib/root-data";
 import { fictionalIcon, fictionalLabel } from "~/lib/fictional";
 
 /**
- * The mark of a team-run (fictional) profile wherever a member meets one (issue 29, decision 179):
+ * The mark of a team-run (fictional) profile wherever a member meets one (decision 179):
  * the brand's icon and name for such profiles, and the full text one tap away in a <details>, which
  * opens without JavaScript. The brand's own name is used on pages in the brand's language; other
  * languages get the translated one.

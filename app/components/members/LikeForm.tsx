@@ -8,7 +8,7 @@ export function LikeForm({ targetId, back }: { targetId: string; back?: { name: 
   return (
     <Form method="post">
       <input type="hidden" name="targetId" value={targetId} />
-      {/* A like back on a received like (issue 29) says whom it answers. */}
+      {/* A like back on a received like says whom it answers. */}
       <button
         type="submit"
         className="btn btn-primary btn-sm"

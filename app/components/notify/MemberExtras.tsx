@@ -6,7 +6,7 @@
  * (likes reloaded after 500 ms).
  *
  * Those alerts are known only after hydration (push state, localStorage dismissals), so they never
- * push the page down (issue 24, decision 151): they come together, once all is known, in one stack at
+ * push the page down (decision 151): they come together, once all is known, in one stack at
  * the end of the page that sticks to the bottom of the screen (AppShell places it after the layout).
  */
 import { Link, useLocation, useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";

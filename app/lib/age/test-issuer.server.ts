@@ -1,5 +1,5 @@
 /**
- * The test attestation provider and development wallet's answers (issue 27 part 4, decision 184):
+ * The test attestation provider and development wallet's answers (decision 184):
  * a test root CA and document signer made on first use and kept in D1 (app_keys), and proof-of-age
  * DeviceResponses signed the way a real wallet signs them, bound to one request. Outside production
  * only: the flow decides when this root is trusted and when the development wallet exists.

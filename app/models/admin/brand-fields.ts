@@ -1,5 +1,5 @@
 /**
- * The console's brand form as data (issue 22 part 4, decision 181): each setting the site reads is one
+ * The console's brand form as data (decision 181): each setting the site reads is one
  * entry (column, label, hint, input kind, how the column shows in the form, and the zod rule that turns
  * the posted text back into the column's value). The page renders the list and the model validates
  * with it, so a new brand setting is one entry here. Not a .server module: the form component reads it.

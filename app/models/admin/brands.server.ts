@@ -1,5 +1,5 @@
 /**
- * Brands in the console (admin; issue 22 part 4, decision 181): list, read for the form, validate with
+ * Brands in the console (admin; decision 181): list, read for the form, validate with
  * the field list (brand-fields.ts), save or add with the audit row in the same D1 batch, then drop this
  * isolate's brand cache so the site acts on the change at once (other isolates within BRAND_CACHE_MS).
  */

@@ -1,5 +1,5 @@
 /**
- * Packages, prices and payment methods from the console (issue 22 part 5, decision 182): the rows
+ * Packages, prices and payment methods from the console (decision 182): the rows
  * the shop and the checkout read (packagesStatement, methodRowsStatement), changed one guarded
  * statement at a time with its audit row in the same batch (`auditAfterChange`: a change refused by
  * its guard leaves no row). A payment keeps the amount and credits it was created with; nothing here

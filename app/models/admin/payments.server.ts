@@ -1,5 +1,5 @@
 /**
- * The console's payments (issue 22 part 3, decision 178): the filtered, keyset-paged list, one
+ * The console's payments (decision 178): the filtered, keyset-paged list, one
  * payment with everything recorded about it, and the accounting export. Reading only: a refund goes
  * through the payments model (operatorRefund), the VAT through its vatLineOf (the receipt's).
  */

@@ -1,5 +1,5 @@
 /**
- * Photo review (issue 20, decision 175): the queue of photos waiting for a moderator, oldest first,
+ * Photo review (decision 175): the queue of photos waiting for a moderator, oldest first,
  * and the two answers. Approving is an audited change guarded on the photo still pending; rejecting
  * is a remove_photo decision on a case for the photo (moderation.server.ts decide), so the member
  * gets a statement of reasons and can appeal it like any other decision.

@@ -1,5 +1,5 @@
 /**
- * Transparency (issue 20 item 8, decision 176): per month, the notices by category, the decisions by
+ * Transparency (decision 176): per month, the notices by category, the decisions by
  * ground (illegal content or the terms) and category, the median time from the first notice to the
  * decision, appeals and reversals, the automated flags by rule; and the month's statements of
  * reasons as JSON in the fields of the EU DSA Transparency Database's statement schema (Art. 24(5)),
