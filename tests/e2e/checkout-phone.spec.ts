@@ -3,7 +3,7 @@ import { openE2eDb, type E2eDb } from "./support/db";
 import { login } from "./support/login";
 
 /**
- * Issue 19: a brand-new member paying on a phone sees what they buy and the pay button on the first
+ * A brand-new member paying on a phone sees what they buy and the pay button on the first
  * screen; the chrome's member alerts (confirm your address, notifications, a photo) stay off the
  * payment pages (app/lib/member-alerts.ts), while the other member pages still show them.
  */
@@ -90,7 +90,7 @@ async function expectInView(page: Page, what: ReturnType<Page["locator"]>, label
   expect(box.y + box.height, `${label}: above the bottom navigation`).toBeLessThanOrEqual(bottom + 1);
 }
 
-// Issue 29 point 3: a tapped method stays in view and highlighted, with "Pay €19.95 with iDEAL" beside it.
+// Decision 180: a tapped method stays in view and highlighted, with "Pay €19.95 with iDEAL" beside it.
 for (const js of [true, false]) {
   for (const viewport of [
     { width: 390, height: 844 },

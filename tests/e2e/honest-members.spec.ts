@@ -3,7 +3,7 @@ import { openE2eDb, type E2eDb } from "./support/db";
 import { login } from "./support/login";
 
 /**
- * Issue 29 points 1 and 2 on a phone (decision 179): a team-run profile is labelled on its search card
+ * Decision 179 on a phone: a team-run profile is labelled on its search card
  * and in the chat (header and composer), the composer shows what a message costs in credits and money,
  * and buying credits from a chat comes back to that chat with the typed text, JavaScript off.
  */

@@ -85,7 +85,7 @@ test.describe("without JavaScript", () => {
   });
 });
 
-// Issue 19: the map lander's list is headed "near you" only when it lists members of the visitor's
+// The map lander's list is headed "near you" only when it lists members of the visitor's
 // country. A US member has no place on the map of Europe, so a US visitor's list is of Europeans.
 for (const js of [true, false]) {
   test.describe(`the map lander's heading with JavaScript ${js ? "on" : "off"}`, () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 29 point 8, lawful defaults: marketing mails only by an active opt-in (unticked at sign-up,
+ * Lawful defaults (decision 180): marketing mails only by an active opt-in (unticked at sign-up,
  * existing members keep their choice), the Impressum on German-language brands, and the delete-account
  * flow telling what credits are lost and offering the refund the refund days allow.
  */

@@ -1,4 +1,4 @@
-/** Issue 29 point 6: nothing lost by one tap (a chat delete asks or offers Undo; Block sits in a ⋯ menu). */
+/** Decision 180: nothing lost by one tap (a chat delete asks or offers Undo; Block sits in a ⋯ menu). */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createChatMember, disposeChatDb, login } from "./support/chat-db";
 import { openE2eDb } from "./support/db";

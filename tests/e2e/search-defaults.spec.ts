@@ -1,5 +1,5 @@
 /**
- * Issue 29 point 7: search starts with the right people (an age range around the member's own age;
+ * Decision 180: search starts with the right people (an age range around the member's own age;
  * online first, with a photo first, then nearest; filters for online now, with photo and distance),
  * the match finder promises no shared interests it has not got, and a received like gets "like back".
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 29 point 9: Flirtlokaal (sign-up only with a traffic source) does not tick "Gratis aanmelden"
+ * Flirtlokaal (sign-up only with a traffic source) does not tick "Gratis aanmelden"
  * for a visitor without one, while sign-up is closed to them; with a traffic source it does.
  */
 import { expect, test } from "@playwright/test";

@@ -1,5 +1,5 @@
 /**
- * Issue 29 point 4: the swipe that works. On the tinderswipe lander a like or a pass (button or drag)
+ * The swipe that works (decision 180). On the tinderswipe lander a like or a pass (button or drag)
  * moves the card and shows the next one, with JavaScript on and off; inside, the swipe game is in the
  * main navigation and a mutual swipe like shows the match moment.
  */
@@ -112,7 +112,7 @@ test.describe("inside", () => {
   }
 });
 
-// Issue 29 point 9: the swipe card's picture is served at least as large as it is drawn (not upscaled, not pixelated).
+// The swipe card's picture is served at least as large as it is drawn (not upscaled, not pixelated).
 for (const viewport of VIEWPORTS) {
   test(`lander: the card image fits its box (${viewport.width}px)`, async ({ browser }) => {
     const context = await browser.newContext({ viewport });

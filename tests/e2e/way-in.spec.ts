@@ -145,7 +145,7 @@ async function holdTasks(page: Page) {
   });
 }
 
-// Issue 26: typing in that moment made React hydrate the whole page at once; Remix's root suspended
+// Decision 192: typing in that moment made React hydrate the whole page at once; Remix's root suspended
 // there (single fetch decodes the loaders' data on its first render) with no boundary above it, React
 // threw error 345 and the page never hydrated (it stayed a form without JavaScript).
 for (const [where, path, form] of [

@@ -45,7 +45,7 @@ describe("redirect targets", () => {
     expect(safeRedirect("//evil.example")).toBe("/");
     expect(safeRedirect("https://evil.example")).toBe("/");
     expect(safeRedirect(null, "/login")).toBe("/login");
-    // Issue 12: what browsers strip or rewrite before following a Location.
+    // Decision 080: what browsers strip or rewrite before following a Location.
     for (const evil of [
       "/\t/evil.test",
       "/\r/evil.test",

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 11: message ids sent to clients must not be the site's global sequence (they would
+ * Decision 089: message ids sent to clients must not be the site's global sequence (they would
  * tell anyone how many messages the whole site carries). Every way a message reaches a client
  * (socket frames, the chat page's loader, the resume backlog, the no-JS post, the data export)
  * numbers it within its conversation.

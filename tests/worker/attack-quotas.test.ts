@@ -1,4 +1,4 @@
-/** Issue 12, item 9: the swipe quota counts likes given today, not likes still standing. */
+/** The swipe quota (decision 053): the swipe quota counts likes given today, not likes still standing. */
 import { describe, expect, it } from "vitest";
 import { post, sessionCookie } from "./fixtures";
 import { member } from "./members-helpers";

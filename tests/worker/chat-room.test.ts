@@ -1,5 +1,5 @@
 /**
- * Issue 23 (decision 190): a conversation's messages live in its ChatRoom's SQLite. The charge goes
+ * Decision 190: a conversation's messages live in its ChatRoom's SQLite. The charge goes
  * through the sender's wallet by a key, a failed store gives it back once, the D1 overview is written
  * coalesced, the rules a send checks are cached until told they changed, and the messages D1 held
  * move into their rooms (resumable, idempotent, safe while members chat).

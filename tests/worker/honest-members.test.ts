@@ -1,5 +1,5 @@
 /**
- * Issue 29 points 1 and 2 (decision 179): team-run profiles carry their mark in every list's data, an
+ * Decision 179: team-run profiles carry their mark in every list's data, an
  * automatic like is a suggestion, the composer shows a message's money value, and buying credits from
  * a chat returns there with the typed text, the return path checked against open redirects.
  */

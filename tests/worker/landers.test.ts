@@ -117,7 +117,7 @@ describe("landers", () => {
     // A visitor from a country without members is promised no distance.
     const far = await page("/landers/maplanding/general", { country: "US" });
     expect(/<div class="ld-nearlist">[\s\S]*?<\/ul>/.exec(far.html)![0]).toContain(`<h2>${enLanders.online}</h2>`);
-    // Issue 19: members of the visitor's country who have no place on the map (outside Europe) are not
+    // Members of the visitor's country who have no place on the map (outside Europe) are not
     // on the map's list, so the list of Europeans under it is not headed "near you in United States".
     await make("Jenny", {
       gender: "female",

@@ -1,5 +1,5 @@
 /**
- * Issue 28 against recorded Mollie answers (tests/worker/mollie/): the models run on the real Mollie
+ * Decision 090 against recorded Mollie answers (tests/worker/mollie/): the models run on the real Mollie
  * adapter, whose fetch is a small fake Mollie that keeps what it made by Idempotency-Key, as Mollie
  * does. A timeout or a 5xx is not a "no": retried with the same key; still unknown, the payment or
  * refund is "checking" until the provider's own record (webhook or queued re-check) says.

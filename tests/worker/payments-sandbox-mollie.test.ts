@@ -1,5 +1,5 @@
 /**
- * Issue 28 by hand, through the sandbox that behaves like Mollie: a chargeback the bank reverses, a
+ * Decision 090's provider answers by hand, through the sandbox that behaves like Mollie: a chargeback the bank reverses, a
  * direct debit the bank refuses with a reason code, PayPal that cannot leave a mandate, Apple Pay
  * listed only when asked, answers lost after the work was done, and the retired methods gone.
  */
