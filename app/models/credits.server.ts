@@ -1,11 +1,14 @@
 /**
- * The credit ledger. users.credits is a cached balance; every change of it is a credit_ledger row
- * written in the same D1 batch (a batch is one transaction), so the balance can always be explained.
+ * What things cost in credits (pricesFor: the one owner of prices), and the statements of the old D1
+ * ledger.
  *
- * A debit is a guarded UPDATE (`credits >= cost`): it never overdraws, however many requests race.
- * What the debit pays for is written by the statements that follow it in the batch, each conditioned
- * on `changes() = 1` of the statement before it, so nothing is stored without being charged and
- * nothing is charged without being stored.
+ * The balance and the ledger no longer live here: they are the member's wallet, in their MemberHub
+ * object (decision 189, app/models/wallet.server.ts); D1's users.credits is a copy the wallet writes
+ * and credit_ledger is moved into the wallets, then dropped by a later migration (decision 194). The
+ * statements below still
+ * write the old shape (a guarded debit `credits >= cost` and its ledger row in one batch): only the
+ * bench's D1 baseline (tests/bench/workerd/) and test fixtures call them; clawbackStatements and
+ * adjustmentStatements have no caller left.
  */
 import { nowS } from "~/lib/dates";
 import type { schema } from "../../db/client";
