@@ -5,10 +5,9 @@
  * The balance and the ledger no longer live here: they are the member's wallet, in their MemberHub
  * object (decision 189, app/models/wallet.server.ts); D1's users.credits is a copy the wallet writes
  * and credit_ledger is moved into the wallets, then dropped by a later migration (decision 194). The
- * statements below still
- * write the old shape (a guarded debit `credits >= cost` and its ledger row in one batch): only the
- * bench's D1 baseline (tests/bench/workerd/) and test fixtures call them; clawbackStatements and
- * adjustmentStatements have no caller left.
+ * statements below still write the old shape (a guarded debit `credits >= cost` and its ledger row in
+ * one batch): only the bench's D1 baseline (tests/bench/workerd/) and test fixtures call them;
+ * clawbackStatements and adjustmentStatements have no caller left.
  */
 import { nowS } from "~/lib/dates";
 import type { schema } from "../../db/client";
