@@ -14,6 +14,7 @@
  * A conversation's room may hold part of the balance as a spending allowance (decision 193):
  * wallet_holds (what each room holds), wallet_hold_ops (grants, charges, returns, once per key).
  */
+import { scheduleRestore, type RestoreAnswer, type RestoreTarget } from "./restore";
 import { orEmptyIfDropped } from "../models/data-moves.server";
 import { DurableObject } from "cloudflare:workers";
 import { and, asc, eq } from "drizzle-orm";
@@ -265,6 +266,15 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
     );
     await this.ctx.storage.deleteAlarm();
     this.ctx.storage.sql.exec(WALLET_SCHEMA);
+  }
+
+  /** Point-in-time recovery of this object's storage (app/chat/restore.ts). */
+  async restoreStorage(to: RestoreTarget): Promise<RestoreAnswer> {
+    return scheduleRestore(this.ctx.storage, to);
+  }
+
+  async restart(): Promise<void> {
+    this.ctx.abort("restart");
   }
 
   /** RPC, tests only: the next `count` wallet calls fail as if the object were unreachable. */

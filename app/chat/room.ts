@@ -11,6 +11,7 @@
  * reads or hides, otherwise by an alarm at most once per OVERVIEW_DELAY_MS.
  * Sockets use the Hibernation API; who a socket belongs to travels in its serialized attachment.
  */
+import { scheduleRestore, type RestoreAnswer, type RestoreTarget } from "./restore";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import type { ChatRoomApi, RoomCharge, RoomHistory, RoomStats, SentByRow } from "./rpc";
@@ -925,6 +926,15 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   }
 
   /** RPC (tests, bench): how many sockets are open, per member. */
+  /** Point-in-time recovery of this object's storage (app/chat/restore.ts). */
+  async restoreStorage(to: RestoreTarget): Promise<RestoreAnswer> {
+    return scheduleRestore(this.ctx.storage, to);
+  }
+
+  async restart(): Promise<void> {
+    this.ctx.abort("restart");
+  }
+
   async sockets(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
     for (const ws of this.ctx.getWebSockets()) {

@@ -4,6 +4,7 @@
  * The classes declare `implements`, so the two cannot drift apart.
  */
 import type { schema } from "../../db/client";
+import type { Restorable } from "./restore";
 import type { HubEvent, MessageKind, SendInput, SendResult, WireMessage } from "./protocol";
 
 /** The conversation page's messages, from the conversation's object. */
@@ -23,7 +24,7 @@ export type SentByRow = {
 /** What a room counts: messages stored, and its D1 writes (the overview, coalesced). */
 export type RoomStats = { messages: number; overviewWrites: number; d1RowsWritten: number };
 
-export interface ChatRoomApi extends Rpc.DurableObjectBranded {
+export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   send(input: SendInput): Promise<SendResult>;
   read(conversationId: string, memberId: string): Promise<void>;
   hide(conversationId: string, memberId: string, hidden: boolean): Promise<boolean>;
@@ -46,7 +47,7 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded {
   pendingCharges(conversationId: string, userId: string): Promise<RoomCharge[]>;
 }
 
-export interface MemberHubApi extends Rpc.DurableObjectBranded {
+export interface MemberHubApi extends Rpc.DurableObjectBranded, Restorable {
   notify(event: HubEvent): Promise<number>;
   closeRevoked(): Promise<number>;
   /** The wallet (decision 189); `userId` is the object's own member (checked against its seed). */

@@ -7,7 +7,7 @@
  * platform's point-in-time recovery, which workerd does not implement locally; this is what can be
  * tested here.
  */
-import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hubStub } from "../../app/chat/stubs";
 import { applyCredits, walletLedger } from "../../app/models/wallet.server";
@@ -61,7 +61,7 @@ const send = (conversationId: string, senderId: string, body: string) =>
 describe("an object's storage restored into a fresh object", () => {
   it("gives the same balance, ledger and messages, and the restored objects go on working", async () => {
     const { alice, bob, conversationId } = await pair({ credits: 40 });
-    const grant = { key: `grant:restore-drill:${alice.id}`, delta: 5, reason: "grant" as const };
+    const grant = { key: `grant:restore-drill:${alice.id}`, delta: 5, reason: "adjustment" as const };
     expect(await applyCredits(env, alice.id, grant)).toMatchObject({ ok: true, applied: true });
     for (const body of ["hello", "are you there?", "see you"])
       expect(await send(conversationId, alice.id, body)).toMatchObject({ ok: true });
@@ -95,5 +95,52 @@ describe("an object's storage restored into a fresh object", () => {
     const next = await send(conversationId, alice.id, "back again");
     expect(next).toMatchObject({ ok: true, message: { id: messages.length + 1 } });
     expect(await walletCredits(alice.id)).toBe(balance - PRICES.message);
+  });
+});
+
+describe("the operator's restore call (POST /api/admin/restore)", () => {
+  const restore = (body: unknown, token: string | null = env.ADMIN_TOKEN!) =>
+    SELF.fetch("http://localhost/api/admin/restore", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  const recently = () => new Date(Date.now() - 60_000).toISOString();
+
+  it("refuses without the operator's token, and malformed or out-of-range requests, changing nothing", async () => {
+    const { alice } = await pair({ credits: 7 });
+    const good = { object: "member", id: alice.id, at: recently() };
+    expect((await restore(good, null)).status).toBe(401);
+    expect((await restore(good, "x".repeat(40))).status).toBe(401);
+    for (const bad of [
+      {},
+      { ...good, object: "brand" },
+      { ...good, id: "../other" },
+      { ...good, at: "yesterday" },
+      { ...good, at: "2999-01-01T00:00:00Z" },
+      { ...good, at: new Date(Date.now() - 31 * 86_400_000).toISOString() },
+      { ...good, bookmark: "abc" },
+      { object: "member", id: alice.id },
+    ]) {
+      const res = await restore(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "invalid" });
+    }
+    expect(await walletCredits(alice.id)).toBe(7);
+  });
+
+  it("reaches the object, which answers that local workerd keeps no history (501), and the object goes on working", async () => {
+    const { alice, conversationId } = await pair({ credits: 7 });
+    for (const body of [
+      { object: "member", id: alice.id, at: recently() },
+      { object: "conversation", id: conversationId, at: recently() },
+      { object: "member", id: alice.id, bookmark: "0000000000000000000000000000000000000000" },
+    ]) {
+      const res = await restore(body);
+      expect(res.status, JSON.stringify(body)).toBe(501);
+      expect(await res.json()).toMatchObject({ error: "restore_unsupported" });
+    }
+    expect(await send(conversationId, alice.id, "still here")).toMatchObject({ ok: true });
+    expect(await walletCredits(alice.id)).toBe(7 - PRICES.message);
   });
 });
