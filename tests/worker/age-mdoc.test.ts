@@ -10,7 +10,7 @@ import {
 } from "~/lib/age/test-issuer.server";
 import { verifyChain } from "~/lib/age/x509.server";
 
-// The cryptographic core of decision 185 (decision 184), inside workerd: WebCrypto only, no eval.
+// The cryptographic core of age assurance (decision 184), inside workerd: WebCrypto only, no eval.
 const NOW = new Date("2026-11-24T12:00:00Z");
 const DAY = 86_400_000;
 const request = {
