@@ -46,6 +46,13 @@ function check(root: string, ...args: string[]): { ok: boolean; out: string } {
   }
 }
 
+/** The check's complaints, once it has failed. */
+function refused(root: string): string {
+  const { ok, out } = check(root);
+  expect(ok).toBe(false);
+  return out;
+}
+
 describe("check-docs", () => {
   it("passes a tree whose decisions are indexed and whose docs announce only what does not exist", () => {
     const root = tree({
@@ -62,8 +69,7 @@ describe("check-docs", () => {
         "- **Not built yet:** the wallet module (app/models/wallet.server.ts) and `age_proofs`.\n\n" +
         "**Not built yet:** `/api/page-hidden.php`.\n\nSection 9 is not built yet.\n",
     });
-    const { ok, out } = check(root);
-    expect(ok).toBe(false);
+    const out = refused(root);
     expect(out).toContain("names the route /admin/brands/x, which exists");
     expect(out).toContain("names the file app/models/wallet.server.ts, which exists");
     expect(out).toContain("names the table age_proofs, which exists");
@@ -78,8 +84,7 @@ describe("check-docs", () => {
       "app/lib/x.ts": `// see ${issue} 12\n// ${issue} #23\nconst a = 1; // ${hash}41)\n`,
       "tests/unit/y.test.ts": `// design in ${work}notes/D23.md\n`,
     });
-    const { ok, out } = check(root);
-    expect(ok).toBe(false);
+    const out = refused(root);
     for (const where of ["app/lib/x.ts:1", "app/lib/x.ts:2", "app/lib/x.ts:3", "tests/unit/y.test.ts:1"])
       expect(out).toContain(where);
   });
@@ -89,8 +94,7 @@ describe("check-docs", () => {
       "docs/decisions/003-third.md": "# 003 Third\n\nStatus: accepted\n\nText.\n",
       "docs/decisions/002-second.md": "# 002: Second\n\nDate: 2026-11-22\nStatus: superseded by 009\n\nText.\n",
     });
-    const { ok, out } = check(root);
-    expect(ok).toBe(false);
+    const out = refused(root);
     expect(out).toContain('003-third.md: no "Date: YYYY-MM-DD" line');
     expect(out).toContain("decision 003 (003-third.md) is not listed");
     expect(out).toContain("superseded by 009, which is not another decision");
@@ -102,8 +106,7 @@ describe("check-docs", () => {
       "docs/decisions/003-third.md": "# 003 Third\n\nDate: 2026-11-27\nStatus: accepted\n\nText.\n",
     });
     expect(check(root, "--write")).toMatchObject({ ok: true });
-    const { ok, out } = check(root);
-    expect(ok).toBe(false);
+    const out = refused(root);
     expect(out).toContain("decision 003 needs its one line");
     expect(out).not.toContain("decision 001");
   });
