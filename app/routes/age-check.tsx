@@ -29,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     brand,
     country,
     memberId: member?.id ?? null,
+    profileCountry: member?.country ?? null,
     next,
     origin: linkOrigin(brand, context.env, request),
   });
