@@ -98,6 +98,8 @@ const OPEN_EXACT = new Set([
   "/healthz",
   "/readyz",
   "/2257",
+  // The prices, as a visitor must see them before signing up (a legal page in that sense).
+  "/pricing",
 ]);
 const OPEN_PREFIXES = [
   "/age-check",
