@@ -38,6 +38,8 @@ export const AV_DCQL_ID = "av";
 export const AGE_RESPONSE_MAX_BYTES = 32 * 1024;
 /** The subject of an under-18 refusal: whose it was is forgotten (decision 197). */
 const FORGOTTEN_SUBJECT = "-";
+/** The request this browser was last shown (its `state`): how an under-18 refusal finds its way back. */
+export const AGE_SHOWN_COOKIE = "age_s";
 /** The visitor's own age cookie (a random id; its hash is the proof's subject). */
 export const AGE_VISITOR_COOKIE = "age_v";
 
@@ -272,24 +274,35 @@ const countStarted = (d1: D1Database, r: { brandId: number; country: string }) =
 /**
  * The subject's open request, or a fresh one (a reload of the page shows the same QR code while it
  * is good). When the latest answer was refused (and is recent), its reason comes along once, so a
- * member who returns from the app learns why. Counts a check started per brand and country.
+ * member who returns from the app learns why; an under-18 refusal names no subject (decision 197), so
+ * it is found by the request this browser was last shown (`shownState`, its own cookie). Counts a
+ * check started per brand and country.
  */
 export async function openRequest(
   d1: D1Database,
-  o: { subject: string; brandId: number; country: string; next: string },
+  o: { subject: string; brandId: number; country: string; next: string; shownState?: string | null },
 ): Promise<{ req: AgeRequest; refused: AgeRefusal | null }> {
   const db = getDb(d1);
   const at = nowS();
+  const shown = o.shownState
+    ? await db
+        .select({ status: ageRequests.status, reason: ageRequests.reason, expiresAt: ageRequests.expiresAt })
+        .from(ageRequests)
+        .where(and(eq(ageRequests.id, o.shownState), eq(ageRequests.subject, FORGOTTEN_SUBJECT)))
+        .get()
+    : undefined;
+  const forgotten = shown?.status === "refused" && shown.expiresAt > at ? (shown.reason as AgeRefusal) : null;
   const latest = await db
     .select()
     .from(ageRequests)
     .where(and(eq(ageRequests.subject, o.subject), eq(ageRequests.brandId, o.brandId)))
     .orderBy(desc(ageRequests.createdAt), sql`rowid DESC`)
     .get();
-  if (latest?.status === "pending" && latest.expiresAt > at + 60 && latest.next === o.next) {
+  if (!forgotten && latest?.status === "pending" && latest.expiresAt > at + 60 && latest.next === o.next) {
     return { req: latest, refused: null };
   }
-  const refused = latest?.status === "refused" && latest.expiresAt > at ? (latest.reason as AgeRefusal) : null;
+  const refused =
+    forgotten ?? (latest?.status === "refused" && latest.expiresAt > at ? (latest.reason as AgeRefusal) : null);
   const fresh: AgeRequest = {
     id: randomId(16),
     nonce: randomId(24),
@@ -563,6 +576,8 @@ export type AgeCheckPage =
   | {
       kind: "ask";
       state: string;
+      /** Set-Cookie remembering this request for this browser (AGE_SHOWN_COOKIE). */
+      shownCookie: string;
       link: string;
       qr: string;
       refused: AgeRefusal | null;
@@ -595,6 +610,7 @@ export async function ageCheckPage(
     brandId: o.brand.id,
     country: o.country,
     next: o.next,
+    shownState: readCookie(request, AGE_SHOWN_COOKIE),
   });
   const link = requestLink(o.origin, req);
   const dc = req.dcKey
@@ -604,7 +620,8 @@ export async function ageCheckPage(
         encryptionInfo: encryptionInfo(req.nonce, JSON.parse(req.dcKey) as JsonWebKey),
       }
     : null;
-  return { kind: "ask", state: req.id, link, qr: renderSVG(link, { border: 2 }), refused, dc };
+  const shownCookie = `${AGE_SHOWN_COOKIE}=${req.id}; Path=/age-check; HttpOnly; Secure; SameSite=Lax; Max-Age=${AGE_REQUEST_TTL_S}`;
+  return { kind: "ask", state: req.id, shownCookie, link, qr: renderSVG(link, { border: 2 }), refused, dc };
 }
 
 /** "Continue" of this browser's member or visitor. */

@@ -214,24 +214,34 @@ describe("the age gate on every way in", () => {
 describe("what the check keeps", () => {
   beforeEach(() => setMode("before_members_area"));
 
+  /** Answers the request the page shows; returns its state and the cookie the page set to remember it. */
   async function answer(cookie: string, kind: "valid" | "under_18") {
-    const page = await (await get("/age-check?next=%2Fchats%2Fsecret-page", { ...de, cookie, country: "FR" })).text();
-    const href = /href="(av:\/\/[^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
+    const res = await get("/age-check?next=%2Fchats%2Fsecret-page", { ...de, cookie, country: "FR" });
+    const shown = (res.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+    const href = /href="(av:\/\/[^"]+)"/.exec(await res.text())![1]!.replaceAll("&amp;", "&");
     const req = parseRequestLink(href)!;
     const presentation = await presentTestAttestation(await loadTestIssuer(env.DB), kind, { ...req, now: new Date() });
     await post("/age-check/response", { vp_token: JSON.stringify({ av: [presentation] }), state: req.state }, de);
-    return req.state;
+    return { state: req.state, shown };
   }
 
   it("an under-18 refusal is kept beside neither the member nor the page; the member is still told", async () => {
     const { me, cookie } = await scene();
-    const state = await answer(cookie, "under_18");
+    const { state, shown } = await answer(cookie, "under_18");
+    expect(shown).toBe(`age_s=${state}`);
     const rows = await env.DB.prepare("SELECT subject, next, reason FROM age_requests WHERE id = ?1 OR subject = ?2")
       .bind(state, me.id)
       .all<{ subject: string; next: string; reason: string | null }>();
     expect(rows.results).toEqual([{ subject: "-", next: "/", reason: "under_18" }]);
     const told = await post("/age-check", { state, next: "/members" }, { ...de, cookie, country: "FR" });
     expect(await told.text()).toContain(deAge.refused.under_18);
+    // Back from the app: the browser's own cookie names the request, so the page says why, once.
+    const back = await get("/age-check?next=%2Fmembers", { ...de, cookie: `${cookie}; ${shown}`, country: "FR" });
+    expect(await back.text()).toContain(deAge.refused.under_18);
+    const fresh = (back.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+    expect(fresh).not.toBe(shown);
+    const again = await get("/age-check?next=%2Fmembers", { ...de, cookie: `${cookie}; ${fresh}`, country: "FR" });
+    expect(await again.text()).not.toContain(deAge.refused.under_18);
   });
 
   it("the member's data export holds their proof of age", async () => {
