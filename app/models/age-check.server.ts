@@ -71,7 +71,9 @@ const UNNAMED_COUNTRIES = new Set(["XX", "T1"]);
 export function ageCheckApplies(brand: BrandAge, country: string, profileCountry?: string | null): boolean {
   if (brand.ageCheck === "off" || brand.ageCheckCountries.length === 0) return false;
   const listed = brand.ageCheckCountries;
-  return listed.includes(country) || UNNAMED_COUNTRIES.has(country) || (!!profileCountry && listed.includes(profileCountry));
+  return (
+    listed.includes(country) || UNNAMED_COUNTRIES.has(country) || (!!profileCountry && listed.includes(profileCountry))
+  );
 }
 
 // Never gated in "before_members_area" (docs/product.md §2's public pages): the landing, the landers'

@@ -168,7 +168,11 @@ async function memberAndGate(request: Request, context: SessionContext) {
     lookupMember(request, context),
     getBrandByHost(context.env, request.headers.get("Host") ?? new URL(request.url).host),
   ]);
-  const refusal = await ageGateRefusal(request, context.env, { brand, member, country: resolveCountry(request, context) });
+  const refusal = await ageGateRefusal(request, context.env, {
+    brand,
+    member,
+    country: resolveCountry(request, context),
+  });
   return { member, refusal };
 }
 

@@ -92,9 +92,9 @@ describe("the age gate on every way in", () => {
       expect(open.text, url).not.toContain("/age-check");
     }
     // The profile's data would name the other member: the control shows the gate is what hid it.
-    expect((await singleFetch(`/members/${other.id}.data?_routes=routes/members.$id._index`, cookie, "NL")).text).toContain(
-      "Zelda",
-    );
+    expect(
+      (await singleFetch(`/members/${other.id}.data?_routes=routes/members.$id._index`, cookie, "NL")).text,
+    ).toContain("Zelda");
   });
 
   it("a route action does nothing: a like, starting a conversation, sending a message", async () => {
@@ -170,7 +170,11 @@ describe("the age gate on every way in", () => {
       expect(await res.json(), path).toEqual({ error: "age_check_required", redirect: "/age-check" });
       expect((await send("GET", path, { cookie, country: "NL" })).status, path).toBe(200);
     }
-    const hide = await send("DELETE", "/api/chat.php", { cookie, country: "FR", form: { conversation: conversationId } });
+    const hide = await send("DELETE", "/api/chat.php", {
+      cookie,
+      country: "FR",
+      form: { conversation: conversationId },
+    });
     expect(hide.status).toBe(403);
     const hidden = await env.DB.prepare(
       "SELECT hidden_at FROM conversation_members WHERE conversation_id = ?1 AND user_id = ?2",
@@ -204,7 +208,10 @@ describe("the age gate on every way in", () => {
     const asked = await get("/members", { ...de, cookie: await sessionCookie(german.id), country: "NL" });
     expect(asked.headers.get("Location")).toBe("/age-check?next=%2Fmembers");
     // The page itself asks them (it does not send them straight back).
-    expect((await get("/age-check?next=%2Fmembers", { ...de, cookie: await sessionCookie(german.id), country: "NL" })).status).toBe(200);
+    expect(
+      (await get("/age-check?next=%2Fmembers", { ...de, cookie: await sessionCookie(german.id), country: "NL" }))
+        .status,
+    ).toBe(200);
     // A brand that asks nobody asks no unknown network either.
     await setMode("off");
     expect((await get("/members", { ...de, cookie })).status).toBe(200);

@@ -256,9 +256,17 @@ describe("age mdoc verification", () => {
     const issuer = await makeIssuer("Young", { from: NOW.getTime() - 10 * DAY, until: NOW.getTime() + 400 * DAY });
     const ctx = await context({ trustedRoots: [issuer.rootDer] });
     const validity = { validFrom: new Date(NOW.getTime() - DAY), validUntil: new Date(NOW.getTime() + DAY) };
-    const before = await issueTestPresentation(issuer, { ...validity, signed: new Date(NOW.getTime() - 20 * DAY) }, request);
+    const before = await issueTestPresentation(
+      issuer,
+      { ...validity, signed: new Date(NOW.getTime() - 20 * DAY) },
+      request,
+    );
     expect(await verifyPresentation(before, ctx)).toEqual({ ok: false, reason: "issuer" });
-    const within = await issueTestPresentation(issuer, { ...validity, signed: new Date(NOW.getTime() - 5 * DAY) }, request);
+    const within = await issueTestPresentation(
+      issuer,
+      { ...validity, signed: new Date(NOW.getTime() - 5 * DAY) },
+      request,
+    );
     expect(await verifyPresentation(within, ctx)).toEqual({ ok: true });
   });
 });
