@@ -25,7 +25,6 @@ import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib
 import { pageTitle } from "./lib/page-title";
 import { memberPrompts } from "./lib/member-prompts.server";
 import { signupContext } from "./models/tracking.server";
-import { ageGate } from "./models/age-check.server";
 import styles from "./styles/app.css";
 import adminStyles from "./styles/admin.css";
 import { isAdminPath } from "./lib/admin-path";
@@ -57,9 +56,9 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     resolveLanguage(request, brand.domainLanguage),
     getMember(request, context),
   ]);
+  // Age assurance (decisions 185, 197): getMember above already sent a gated page without a proof
+  // of 18+ to /age-check, as it does for every loader, action, API call and socket.
   const country = resolveCountry(request, context);
-  // Age assurance (decision 185): a gated page without a proof of 18+ goes to /age-check.
-  await ageGate(request, context.env, { brand, member, country });
   const pub = member && publicMember(member);
   const timeBonus = timeBonusAtLoad(member);
   return {

@@ -20,8 +20,14 @@ async function authenticateUpgrade(
   // Cross-site WebSocket hijacking: browsers always send Origin on a WebSocket handshake.
   const origin = request.headers.get("Origin");
   if (origin && origin !== new URL(request.url).origin) return new Response("Forbidden", { status: 403 });
-  const context = { env };
-  const [member, sessionHash] = await Promise.all([getMember(request, context), currentSessionHash(request, context)]);
+  const context = { env, cf: request.cf as { country?: string } | undefined };
+  // The age gate's refusal (decision 197) is thrown by getMember: answered as it is (403).
+  const member = await getMember(request, context).catch((e: unknown) => {
+    if (e instanceof Response) return e;
+    throw e;
+  });
+  if (member instanceof Response) return member;
+  const sessionHash = await currentSessionHash(request, context);
   if (!member || !sessionHash) return new Response("authentication_required", { status: 403 });
   return { memberId: member.id, country: member.country, sessionHash };
 }

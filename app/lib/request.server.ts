@@ -1,6 +1,5 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { readCookie } from "./cookies.server";
-import { isDeployed } from "./env";
+import { isDeployed, type Env } from "./env";
 
 const COUNTRY = /^[A-Z]{2}$/;
 
@@ -8,7 +7,10 @@ const COUNTRY = /^[A-Z]{2}$/;
  * The visitor's country from request.cf. Outside production a `X-Dev-Country` header or a
  * `dev_country` cookie overrides it, so every country rule can be tried locally.
  */
-export function resolveCountry(request: Request, context: AppLoadContext): string {
+export function resolveCountry(
+  request: Request,
+  context: { env: Pick<Env, "ENVIRONMENT">; cf?: { country?: string } | undefined },
+): string {
   if (!isDeployed(context.env)) {
     const header = request.headers.get("X-Dev-Country")?.toUpperCase();
     if (header && COUNTRY.test(header)) return header;

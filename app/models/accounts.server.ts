@@ -930,6 +930,8 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
     payments,
     notifications,
     discounts,
+    ageProofs,
+    ageRequests,
   ] = await db.batch([
     db.select(stored(userColumns)).from(s.users).where(eq(s.users.id, userId)),
     db
@@ -998,6 +1000,25 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
       .select(stored({ a: s.discountCodes.code, b: s.discountCodes.valuePercentage, c: s.discountCodes.expires }))
       .from(s.discountCodes)
       .where(eq(s.discountCodes.userId, userId)),
+    // The proof of age (decision 185: a method and two dates) and the member's open or settled
+    // requests (kept ten minutes); a request's nonce and reader key are secrets of the check, not data about them.
+    db
+      .select(stored({ a: s.ageProofs.method, b: s.ageProofs.provedAt, c: s.ageProofs.validUntil }))
+      .from(s.ageProofs)
+      .where(eq(s.ageProofs.subject, userId)),
+    db
+      .select(
+        stored({
+          a: s.ageRequests.country,
+          b: s.ageRequests.next,
+          c: s.ageRequests.status,
+          d: s.ageRequests.reason,
+          e: s.ageRequests.createdAt,
+          f: s.ageRequests.expiresAt,
+        }),
+      )
+      .from(s.ageRequests)
+      .where(eq(s.ageRequests.subject, userId)),
   ]);
   // The member's messages live in their conversations' objects (decision 190).
   const messages = (await messagesSentBy(env, userId)).map((m) => ({
@@ -1030,6 +1051,8 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
     payments,
     notifications_disabled: notifications,
     discount_codes: discounts,
+    age_proofs: ageProofs,
+    age_requests: ageRequests,
   };
 }
 

@@ -5,7 +5,7 @@
  * kept is only "this subject proved 18+ on D by M, honoured until U".
  */
 import { redirect } from "@remix-run/cloudflare";
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { AgeCheckMode } from "../../db/schema";
 import { readCookie } from "~/lib/cookies.server";
@@ -36,6 +36,10 @@ export const AV_DOCTYPE = "eu.europa.ec.av.1";
 export const AV_DCQL_ID = "av";
 /** The direct_post body: a DeviceResponse is a few kilobytes; anything much larger is refused unread. */
 export const AGE_RESPONSE_MAX_BYTES = 32 * 1024;
+/** The subject of an under-18 refusal: whose it was is forgotten (decision 197). */
+const FORGOTTEN_SUBJECT = "-";
+/** The request this browser was last shown (its `state`): how an under-18 refusal finds its way back. */
+export const AGE_SHOWN_COOKIE = "age_s";
 /** The visitor's own age cookie (a random id; its hash is the proof's subject). */
 export const AGE_VISITOR_COOKIE = "age_v";
 
@@ -53,14 +57,37 @@ export interface AgeVerifier {
 
 type BrandAge = { id: number; ageCheck: AgeCheckMode; ageCheckCountries: string[]; ageCheckDays: number };
 
-/** Cheap: no D1 read. Whether this brand asks visitors from this country at all. */
-export function ageCheckApplies(brand: BrandAge, country: string): boolean {
-  return brand.ageCheck !== "off" && brand.ageCheckCountries.includes(country);
+/**
+ * Network countries that name no country: Cloudflare's "unknown" and Tor. On a brand that checks age
+ * anywhere, a visitor from there is asked too (decision 197): they could be in any listed country.
+ */
+const UNNAMED_COUNTRIES = new Set(["XX", "T1"]);
+
+/**
+ * Cheap: no D1 read. Whether this brand asks this visitor at all: the network's country is listed, or
+ * names no country, or (a member) their profile's country is listed although they arrive through
+ * another country's network (decision 197: the cautious answer).
+ */
+export function ageCheckApplies(brand: BrandAge, country: string, profileCountry?: string | null): boolean {
+  if (brand.ageCheck === "off" || brand.ageCheckCountries.length === 0) return false;
+  const listed = brand.ageCheckCountries;
+  return (
+    listed.includes(country) || UNNAMED_COUNTRIES.has(country) || (!!profileCountry && listed.includes(profileCountry))
+  );
 }
 
 // Never gated in "before_members_area" (docs/product.md §2's public pages): the landing, the landers'
-// public cards, log-in, sign-up, static pages, the mailed links, and the check itself.
+// public cards, log-in, sign-up, static pages, the mailed links, and the check itself; for a member
+// also log out, account deletion and the data export (decision 197). Photos have their own rule
+// (photoNeedsProof); an API that resolves no member (webhooks, regions, the site-entry popup) never
+// reaches the gate.
 const OPEN_EXACT = new Set([
+  "/api/logout.php",
+  "/api/site-entry",
+  "/settings/delete",
+  "/settings/data",
+  // The member's own notification channel: "something arrived" for their badges, as the open pages show them.
+  "/ws/member",
   "/",
   "/login",
   "/signup",
@@ -75,12 +102,14 @@ const OPEN_EXACT = new Set([
   "/healthz",
   "/readyz",
   "/2257",
+  // The prices, as a visitor must see them before signing up (a legal page in that sense).
+  "/pricing",
 ]);
 const OPEN_PREFIXES = [
   "/age-check",
   "/pages/",
   "/landers/",
-  "/api/",
+  "/photos/",
   "/dev/",
   "/activate",
   "/reset-password",
@@ -91,7 +120,10 @@ const OPEN_PREFIXES = [
 ];
 // The landers' public cards and their sign-up (/members/{id}/landing, landing2, landing3, signup).
 const LANDER_CARD = /^\/members\/[^/]+\/(landing[23]?|signup)(\/|$)/;
-const CHAT = /^\/(chats(\/|$)|members\/[^/]+\/chat$)/;
+// The chat's pages and every other way into a conversation: its socket and the chat APIs.
+const CHAT = /^\/(chats(\/|$)|members\/[^/]+\/chat$|ws\/chat\/|api\/chats?\.php$)/;
+// Answered with a 403 (JSON), not a redirect: a socket or a script's API call cannot follow one.
+const NO_REDIRECT = /^\/(api|ws)\//;
 
 /** The page a request is for: a single-fetch `.data` request counts as its page. */
 function pagePath(pathname: string): string {
@@ -165,7 +197,7 @@ export async function hasValidProof(d1: D1Database, subject: string, at = nowS()
 }
 
 /** The member as the session read them: their proof's end came with it (no read of its own). */
-type GateMember = { id: string; ageProofUntil: number | null } | null;
+type GateMember = { id: string; ageProofUntil: number | null; country?: string } | null;
 
 /** Whether this browser's member (from the session read, no D1 read) or visitor (one read) has a valid proof. */
 async function proven(request: Request, env: Pick<Env, "DB">, member: GateMember): Promise<boolean> {
@@ -174,23 +206,47 @@ async function proven(request: Request, env: Pick<Env, "DB">, member: GateMember
   return !!subject && (await hasValidProof(env.DB, subject));
 }
 
+/** The member of this refusal's JSON (an API call or a socket): not the sign-out "authentication_required". */
+export const AGE_CHECK_REQUIRED = "age_check_required";
+
 /**
- * The gate (root loader; the photo route asks photoNeedsProof): a request for a gated page from a
- * listed country without a valid proof goes to /age-check and comes back to where it was. No D1
- * read unless the brand asks this country and the page is gated, and none for a member (their
- * proof comes with the session read).
+ * The gate, run where a member (or visitor) is resolved for a request (getMember, so every loader,
+ * action, single-fetch `.data` request, API endpoint and socket upgrade): null when the request may
+ * go on, else the answer to give instead. A page, a form post or a `.data` request goes to
+ * /age-check and comes back to the page afterwards (a thrown redirect: Remix's single fetch turns it
+ * into its own redirect for `.data`); an API call or a socket upgrade gets 403 JSON. No D1 read
+ * unless the brand asks this visitor and the path is gated, and none for a member (their proof came
+ * with the session read). An API or socket without a member is left to its own 401/403.
  */
+export async function ageGateRefusal(
+  request: Request,
+  env: Pick<Env, "DB">,
+  o: { brand: BrandAge; member: GateMember; country: string },
+): Promise<Response | null> {
+  if (!ageCheckApplies(o.brand, o.country, o.member?.country)) return null;
+  const url = new URL(request.url);
+  if (!isGatedPath(o.brand.ageCheck, url.pathname)) return null;
+  const noRedirect = NO_REDIRECT.test(url.pathname);
+  if (noRedirect && !o.member) return null;
+  if (await proven(request, env, o.member)) return null;
+  if (noRedirect) return Response.json({ error: AGE_CHECK_REQUIRED, redirect: "/age-check" }, { status: 403 });
+  // Back to the page itself: without single fetch's `_routes` and the action's `index` marker.
+  const search = new URLSearchParams(url.search);
+  search.delete("_routes");
+  search.delete("index");
+  const query = search.toString();
+  const next = pagePath(url.pathname) + (query ? `?${query}` : "");
+  return redirect(`/age-check?next=${encodeURIComponent(next)}`);
+}
+
+/** The gate as a throw (the refusal above), for a caller that has the brand, member and country at hand. */
 export async function ageGate(
   request: Request,
   env: Pick<Env, "DB">,
   o: { brand: BrandAge; member: GateMember; country: string },
 ): Promise<void> {
-  if (!ageCheckApplies(o.brand, o.country)) return;
-  const url = new URL(request.url);
-  if (!isGatedPath(o.brand.ageCheck, url.pathname)) return;
-  if (await proven(request, env, o.member)) return;
-  const next = pagePath(url.pathname) + url.search;
-  throw redirect(`/age-check?next=${encodeURIComponent(next)}`);
+  const refusal = await ageGateRefusal(request, env, o);
+  if (refusal) throw refusal;
 }
 
 /** before_photos: an unblurred or private photo for someone from a listed country needs a proof. */
@@ -199,7 +255,7 @@ export async function photoNeedsProof(
   env: Pick<Env, "DB">,
   o: { brand: BrandAge; member: GateMember; country: string },
 ): Promise<boolean> {
-  if (o.brand.ageCheck !== "before_photos" || !ageCheckApplies(o.brand, o.country)) return false;
+  if (o.brand.ageCheck !== "before_photos" || !ageCheckApplies(o.brand, o.country, o.member?.country)) return false;
   return !(await proven(request, env, o.member));
 }
 
@@ -220,24 +276,35 @@ const countStarted = (d1: D1Database, r: { brandId: number; country: string }) =
 /**
  * The subject's open request, or a fresh one (a reload of the page shows the same QR code while it
  * is good). When the latest answer was refused (and is recent), its reason comes along once, so a
- * member who returns from the app learns why. Counts a check started per brand and country.
+ * member who returns from the app learns why; an under-18 refusal names no subject (decision 197), so
+ * it is found by the request this browser was last shown (`shownState`, its own cookie). Counts a
+ * check started per brand and country.
  */
 export async function openRequest(
   d1: D1Database,
-  o: { subject: string; brandId: number; country: string; next: string },
+  o: { subject: string; brandId: number; country: string; next: string; shownState?: string | null },
 ): Promise<{ req: AgeRequest; refused: AgeRefusal | null }> {
   const db = getDb(d1);
   const at = nowS();
+  const shown = o.shownState
+    ? await db
+        .select({ status: ageRequests.status, reason: ageRequests.reason, expiresAt: ageRequests.expiresAt })
+        .from(ageRequests)
+        .where(and(eq(ageRequests.id, o.shownState), eq(ageRequests.subject, FORGOTTEN_SUBJECT)))
+        .get()
+    : undefined;
+  const forgotten = shown?.status === "refused" && shown.expiresAt > at ? (shown.reason as AgeRefusal) : null;
   const latest = await db
     .select()
     .from(ageRequests)
     .where(and(eq(ageRequests.subject, o.subject), eq(ageRequests.brandId, o.brandId)))
     .orderBy(desc(ageRequests.createdAt), sql`rowid DESC`)
     .get();
-  if (latest?.status === "pending" && latest.expiresAt > at + 60 && latest.next === o.next) {
+  if (!forgotten && latest?.status === "pending" && latest.expiresAt > at + 60 && latest.next === o.next) {
     return { req: latest, refused: null };
   }
-  const refused = latest?.status === "refused" && latest.expiresAt > at ? (latest.reason as AgeRefusal) : null;
+  const refused =
+    forgotten ?? (latest?.status === "refused" && latest.expiresAt > at ? (latest.reason as AgeRefusal) : null);
   const fresh: AgeRequest = {
     id: randomId(16),
     nonce: randomId(24),
@@ -435,8 +502,13 @@ async function settle(
   if (!result.ok) {
     await env.DB.batch([
       // oxlint-disable-next-line no-restricted-properties -- guards: pending → refused only from pending; the count follows on changes() = 1
+      // An under-18 answer is kept beside neither the member nor the page they were opening (decision
+      // 197): the row keeps its reason under its own random id only, which the member's Continue names.
       env.DB.prepare(
-        "UPDATE age_requests SET status = 'refused', reason = ?2, dc_key = NULL WHERE id = ?1 AND status = 'pending'",
+        `UPDATE age_requests SET status = 'refused', reason = ?2, dc_key = NULL,
+           subject = CASE WHEN ?2 = 'under_18' THEN '${FORGOTTEN_SUBJECT}' ELSE subject END,
+           next = CASE WHEN ?2 = 'under_18' THEN '/' ELSE next END
+         WHERE id = ?1 AND status = 'pending'`,
       ).bind(req.id, result.reason),
       // oxlint-disable-next-line no-restricted-properties -- counted once, only when the refusal above changed the request
       env.DB.prepare(
@@ -483,7 +555,7 @@ export async function checkRequest(d1: D1Database, subject: string, state: strin
   const req = await getDb(d1)
     .select()
     .from(ageRequests)
-    .where(and(eq(ageRequests.id, state), eq(ageRequests.subject, subject)))
+    .where(and(eq(ageRequests.id, state), inArray(ageRequests.subject, [subject, FORGOTTEN_SUBJECT])))
     .get();
   if (await hasValidProof(d1, subject))
     return { kind: "passed", next: safeRedirect(req?.next ?? "/members", "/members") };
@@ -506,6 +578,8 @@ export type AgeCheckPage =
   | {
       kind: "ask";
       state: string;
+      /** Set-Cookie remembering this request for this browser (AGE_SHOWN_COOKIE). */
+      shownCookie: string;
       link: string;
       qr: string;
       refused: AgeRefusal | null;
@@ -520,9 +594,16 @@ export type AgeCheckPage =
 export async function ageCheckPage(
   request: Request,
   env: Pick<Env, "DB">,
-  o: { brand: BrandAge; country: string; memberId: string | null; next: string; origin: string },
+  o: {
+    brand: BrandAge;
+    country: string;
+    memberId: string | null;
+    profileCountry?: string | null;
+    next: string;
+    origin: string;
+  },
 ): Promise<AgeCheckPage> {
-  if (!ageCheckApplies(o.brand, o.country)) return { kind: "done" };
+  if (!ageCheckApplies(o.brand, o.country, o.profileCountry)) return { kind: "done" };
   const subject = await ageSubject(request, o.memberId);
   if (!subject) return { kind: "cookie", setCookie: newVisitorCookie() };
   if (await hasValidProof(env.DB, subject)) return { kind: "done" };
@@ -531,6 +612,7 @@ export async function ageCheckPage(
     brandId: o.brand.id,
     country: o.country,
     next: o.next,
+    shownState: readCookie(request, AGE_SHOWN_COOKIE),
   });
   const link = requestLink(o.origin, req);
   const dc = req.dcKey
@@ -540,7 +622,8 @@ export async function ageCheckPage(
         encryptionInfo: encryptionInfo(req.nonce, JSON.parse(req.dcKey) as JsonWebKey),
       }
     : null;
-  return { kind: "ask", state: req.id, link, qr: renderSVG(link, { border: 2 }), refused, dc };
+  const shownCookie = `${AGE_SHOWN_COOKIE}=${req.id}; Path=/age-check; HttpOnly; Secure; SameSite=Lax; Max-Age=${AGE_REQUEST_TTL_S}`;
+  return { kind: "ask", state: req.id, shownCookie, link, qr: renderSVG(link, { border: 2 }), refused, dc };
 }
 
 /** "Continue" of this browser's member or visitor. */

@@ -13,16 +13,21 @@ import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
 import { hubStub, roomStub } from "~/chat/stubs";
 import { walletBalance } from "./wallet.server";
+import { getBrandByHost } from "./brand.server";
+import { ageGateRefusal } from "./age-check.server";
+import { resolveCountry } from "~/lib/request.server";
 
 const DAY = 86_400;
 
 /**
- * What the session functions read: the bindings, and the execution context when there is one. A
- * route's load context is one; the socket upgrade passes `{ env }` (no cast needed).
+ * What the session functions read: the bindings, the execution context when there is one, and the
+ * request's `cf` (its country, for the age gate). A route's load context is one; the socket upgrade
+ * passes `{ env, cf }` (no cast needed).
  */
 export type SessionContext = {
-  env: Pick<Env, "DB" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB">;
+  env: Pick<Env, "DB" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB" | "ENVIRONMENT">;
   ctx?: Pick<ExecutionContext, "waitUntil">;
+  cf?: { country?: string } | undefined;
 };
 
 function authCookie(context: SessionContext) {
@@ -136,19 +141,39 @@ async function sessionIdOf(request: Request, context: SessionContext): Promise<s
 
 const ONLINE_REFRESH_S = 60;
 // The root and the route loaders of one request share the load context: look the member up once.
-const perRequest = new WeakMap<object, Promise<Member | null>>();
+const perRequest = new WeakMap<object, Promise<{ member: Member | null; refusal: Response | null }>>();
 
 /**
  * The logged-in member, or null for a visitor (or an expired/revoked session). Also keeps
  * last_seen_at (online status) fresh, at most one write a minute, after the response.
+ *
+ * The age gate holds here (decision 197): on a gated path of a brand that asks this visitor, a
+ * member (or visitor) without a valid proof gets the gate's answer thrown, whichever loader, action,
+ * API endpoint or socket asked — a redirect to /age-check, or 403 for an API call or a socket.
  */
-export function getMember(request: Request, context: SessionContext): Promise<Member | null> {
-  let member = perRequest.get(context);
-  if (!member) {
-    member = lookupMember(request, context);
-    perRequest.set(context, member);
+export async function getMember(request: Request, context: SessionContext): Promise<Member | null> {
+  let entry = perRequest.get(context);
+  if (!entry) {
+    entry = memberAndGate(request, context);
+    perRequest.set(context, entry);
   }
+  const { member, refusal } = await entry;
+  // Each caller throws its own copy: the root and a route loader may both reach here.
+  if (refusal) throw refusal.clone();
   return member;
+}
+
+async function memberAndGate(request: Request, context: SessionContext) {
+  const [member, brand] = await Promise.all([
+    lookupMember(request, context),
+    getBrandByHost(context.env, request.headers.get("Host") ?? new URL(request.url).host),
+  ]);
+  const refusal = await ageGateRefusal(request, context.env, {
+    brand,
+    member,
+    country: resolveCountry(request, context),
+  });
+  return { member, refusal };
 }
 
 /**

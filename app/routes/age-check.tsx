@@ -4,7 +4,7 @@
  * `next`. Works without JavaScript. Where the browser has the Digital Credentials API, a button asks the
  * wallet on this device first (ISO 18013-7 Annex C); its answer comes back to this action (`intent=dc`).
  */
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
@@ -29,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     brand,
     country,
     memberId: member?.id ?? null,
+    profileCountry: member?.country ?? null,
     next,
     origin: linkOrigin(brand, context.env, request),
   });
@@ -44,19 +45,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const devWallet = isDeployed(context.env)
     ? null
     : `/dev/age-wallet?${new URLSearchParams({ request: page.link, back: `/age-check?next=${encodeURIComponent(next)}` })}`;
-  return {
-    noCookies: false as const,
-    title: t("title"),
-    brandName: brand.name,
-    days: brand.ageCheckDays,
-    state: page.state,
-    link: page.link,
-    qr: page.qr,
-    dc: page.dc,
-    next,
-    devWallet,
-    refused: page.refused ? `${t(`refused.${page.refused}`)} ${t("tryAgain")}` : null,
-  };
+  // The browser remembers which request it was shown: an under-18 refusal is found by it alone.
+  const headers = { "Set-Cookie": page.shownCookie };
+  return data(
+    {
+      noCookies: false as const,
+      title: t("title"),
+      brandName: brand.name,
+      days: brand.ageCheckDays,
+      state: page.state,
+      link: page.link,
+      qr: page.qr,
+      dc: page.dc,
+      next,
+      devWallet,
+      refused: page.refused ? `${t(`refused.${page.refused}`)} ${t("tryAgain")}` : null,
+    },
+    { headers },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

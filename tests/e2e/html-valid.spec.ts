@@ -211,6 +211,12 @@ for (const [brandId, host] of [
         gender: "male",
         country: "DE",
       });
+      // A member who has proved 18+: Herzklang asks one before its members area (decisions 185, 197).
+      await db.DB.prepare(
+        "INSERT INTO age_proofs (subject, method, proved_at, valid_until) VALUES (?1, 'eu_av_app', unixepoch(), unixepoch() + 86400)",
+      )
+        .bind(m.id)
+        .run();
       const cookie = await loginAs(host, m.email, m.password);
       const { pages, errors } = await crawl({ host, cookie }, MEMBER_STARTS, 60);
       console.log(`${host}, ${paidUser ? "premium" : "free"} member: ${pages} pages validated`);

@@ -23,8 +23,8 @@ async function setMode(mode: string, countries = ["DE", "FR", "IT", "GB"], days 
     .run();
 }
 
-async function herzklangMember() {
-  const m = await createMember({ brandId: HERZKLANG, country: "DE", language: "de" });
+async function herzklangMember(country = "DE") {
+  const m = await createMember({ brandId: HERZKLANG, country, language: "de" });
   return { ...m, cookie: await sessionCookie(m.id) };
 }
 
@@ -65,7 +65,7 @@ describe("age assurance", () => {
   afterEach(() => vi.useRealTimers());
 
   it("a Herzklang member from FR sees the check instead of /members until verified; from NL not", async () => {
-    const m = await herzklangMember();
+    const m = await herzklangMember("NL");
     const asked = await get("/members", { ...de, cookie: m.cookie, country: "FR" });
     expect(asked.status).toBe(302);
     expect(asked.headers.get("Location")).toBe("/age-check?next=%2Fmembers");
@@ -262,7 +262,8 @@ describe("age assurance", () => {
     for (const id of [main, second]) {
       for (const v of ["full", "thumb", "blur"] as const) await env.PHOTOS.put(photoKey(id, v), v);
     }
-    const viewer = await createMember({ brandId: HERZKLANG, country: "DE", paidUser: true });
+    // A profile in NL: arriving from NL, not asked (a German profile would be, from anywhere).
+    const viewer = await createMember({ brandId: HERZKLANG, country: "NL", paidUser: true });
     const cookie = await sessionCookie(viewer.id);
     const variant = async (id: string, country: string) =>
       (await get(`/photos/${id}/full`, { ...de, cookie, country })).headers.get("X-Photo-Variant");

@@ -6,7 +6,9 @@ import {
   certificate,
   issueTestPresentation,
   loadTestIssuer,
+  makeIssuer,
   presentTestAttestation,
+  type SignerFlaws,
 } from "~/lib/age/test-issuer.server";
 import { verifyChain } from "~/lib/age/x509.server";
 
@@ -209,5 +211,62 @@ describe("age mdoc verification", () => {
     const huge = vp + "A".repeat(1024 * 1024);
     expect(huge.length).toBeGreaterThan(MAX_DEVICE_RESPONSE_CHARS);
     expect(await verifyPresentation(huge, await context())).toEqual({ ok: false, reason: "malformed" });
+  });
+
+  it("refuses an element disclosed twice: age_over_18 [false, true] is not an adult", async () => {
+    const issuer = await loadTestIssuer(env.DB);
+    const validity = { validFrom: new Date(NOW.getTime() - DAY), validUntil: new Date(NOW.getTime() + DAY) };
+    for (const claims of [
+      [
+        ["age_over_18", false],
+        ["age_over_18", true],
+      ],
+      [
+        ["age_over_18", true],
+        ["age_over_18", true],
+      ],
+    ] as [string, CborValue][][]) {
+      const twice = await issueTestPresentation(issuer, { ...validity, claims }, request);
+      expect(await verifyPresentation(twice, await context())).toEqual({ ok: false, reason: "malformed" });
+    }
+  });
+
+  it("refuses a trusted signer whose certificate is no mdoc document signer", async () => {
+    const validity = { validFrom: new Date(NOW.getTime() - DAY), validUntil: new Date(NOW.getTime() + DAY) };
+    const flawed: [string, SignerFlaws][] = [
+      ["no extended key usage", { eku: null }],
+      ["TLS server purpose instead of the mdoc one", { eku: "2b06010505070301" }],
+      ["no key usage", { noKeyUsage: true }],
+      ["marked a CA", { markedCa: true }],
+    ];
+    for (const [label, flaws] of flawed) {
+      const issuer = await makeIssuer("Flawed", flaws);
+      const vp = await issueTestPresentation(issuer, validity, request);
+      const ctx = await context({ trustedRoots: [issuer.rootDer] });
+      expect(await verifyPresentation(vp, ctx), label).toEqual({ ok: false, reason: "issuer" });
+    }
+    // The same issuer without a flaw passes: the refusals are the profile's.
+    const sound = await makeIssuer("Sound", {});
+    const vp = await issueTestPresentation(sound, validity, request);
+    expect(await verifyPresentation(vp, await context({ trustedRoots: [sound.rootDer] }))).toEqual({ ok: true });
+  });
+
+  it("refuses an MSO signed outside its signer certificate's validity (ISO 18013-5 9.3.1)", async () => {
+    // The signer is valid from ten days before NOW; the attestation itself is valid now.
+    const issuer = await makeIssuer("Young", { from: NOW.getTime() - 10 * DAY, until: NOW.getTime() + 400 * DAY });
+    const ctx = await context({ trustedRoots: [issuer.rootDer] });
+    const validity = { validFrom: new Date(NOW.getTime() - DAY), validUntil: new Date(NOW.getTime() + DAY) };
+    const before = await issueTestPresentation(
+      issuer,
+      { ...validity, signed: new Date(NOW.getTime() - 20 * DAY) },
+      request,
+    );
+    expect(await verifyPresentation(before, ctx)).toEqual({ ok: false, reason: "issuer" });
+    const within = await issueTestPresentation(
+      issuer,
+      { ...validity, signed: new Date(NOW.getTime() - 5 * DAY) },
+      request,
+    );
+    expect(await verifyPresentation(within, ctx)).toEqual({ ok: true });
   });
 });

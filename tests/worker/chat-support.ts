@@ -32,18 +32,25 @@ export type Socket = Awaited<ReturnType<typeof connect>>;
 export function connect(
   conversationId: string,
   cookie: string | null,
-  o: { after?: number; origin?: string; host?: string } = {},
+  o: { after?: number; origin?: string; host?: string; country?: string } = {},
 ) {
   return openSocket<ServerFrame>(`/ws/chat/${conversationId}?after=${o.after ?? 0}`, cookie, o);
 }
 
 /** Opens a WebSocket on `path` as a browser would; `frames` collects the JSON frames received. */
-export async function openSocket<F>(path: string, cookie: string | null, o: { origin?: string; host?: string } = {}) {
+export async function openSocket<F>(
+  path: string,
+  cookie: string | null,
+  o: { origin?: string; host?: string; country?: string } = {},
+) {
   const host = o.host ?? "localhost";
   const headers: Record<string, string> = { Upgrade: "websocket", Host: host };
   if (cookie) headers.Cookie = cookie;
   if (o.origin) headers.Origin = o.origin;
-  const res = await SELF.fetch(`http://${host}${path}`, { headers });
+  const res = await SELF.fetch(`http://${host}${path}`, {
+    headers,
+    cf: o.country ? { country: o.country } : undefined,
+  } as RequestInit);
   const ws = res.webSocket;
   if (res.status !== 101 || !ws)
     return { status: res.status, ws: null, frames: [] as F[], next: null, until: null, closed: null };

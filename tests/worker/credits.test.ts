@@ -109,7 +109,11 @@ describe("credit ledger", () => {
     expect(res.status).toBe(302);
     expect(await balance(ch.alice.id)).toBe(8);
     const jp = await pair({ credits: 10, country: "JP", brandId: 2 });
-    const a = await connect(jp.conversationId, await sessionCookie(jp.alice.id), { host: "de.localhost" });
+    // From JP's network: Herzklang asks no proof there (an unnamed network would be asked, decision 197).
+    const a = await connect(jp.conversationId, await sessionCookie(jp.alice.id), {
+      host: "de.localhost",
+      country: "JP",
+    });
     a.ws!.send(JSON.stringify({ type: "send", clientId: cid(), body: "hi" }));
     expect((await a.next!(is("ack"))).message.body).toBe("hi");
     expect(await balance(jp.alice.id)).toBe(8);

@@ -228,7 +228,8 @@ describe("page titles", () => {
   });
 
   it("a 404 is titled in the visitor's language", async () => {
-    const res = await get("/no-such-page-here", { host: "de.localhost" });
+    // From NL: Herzklang asks a visitor of an unnamed network for a proof first (decision 197).
+    const res = await get("/no-such-page-here", { host: "de.localhost", country: "NL" });
     expect(res.status).toBe(404);
     const de = await import("../../locales/de/common.json");
     expect(/<title>([^<]*)<\/title>/.exec(await res.text())?.[1]).toBe(`${de.error.notFound} – Herzklang`);

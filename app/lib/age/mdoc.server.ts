@@ -7,6 +7,7 @@
  */
 import { Tagged, decodeCbor, embed, encodeCbor, type Bytes, type CborValue } from "./cbor.server";
 import { verifyChain } from "./x509.server";
+import { isDocumentSigner, signedWhileValid } from "./signer-profile.server";
 
 export type AgeRefusal =
   | "malformed"
@@ -168,6 +169,12 @@ async function verify(deviceResponse: string, ctx: PresentationContext): Promise
   // 2. The document signer under a trusted attestation provider at `now`.
   const signer = await verifyChain(chain, ctx.trustedRoots, ctx.now);
   if (!signer) return { ok: false, reason: "issuer" };
+  // A trusted certificate is a document signer only with its profile, and only for MSOs signed
+  // while it was valid (ISO 18013-5 Annex B, §9.3.1; signer-profile.server.ts).
+  const validity = asMap(get(mso, "validityInfo"));
+  if (!isDocumentSigner(signer) || !signedWhileValid(signer, tdate(get(validity, "signed")))) {
+    return { ok: false, reason: "issuer" };
+  }
   if (signer.curve !== "P-256") return { ok: false, reason: "signature" };
   const signerKey = await crypto.subtle.importKey("spki", signer.spki, { name: "ECDSA", namedCurve: "P-256" }, false, [
     "verify",
@@ -180,17 +187,25 @@ async function verify(deviceResponse: string, ctx: PresentationContext): Promise
   let claim: CborValue = undefined;
   for (const [ns, items] of nameSpaces) {
     const digests = asMap(valueDigests.get(ns) ?? refuse("digest"));
+    // Each element once in a namespace (ISO 18013-5 §8.3.2.1.2.2), each digest used once: a second
+    // age_over_18 would let the last one read win.
+    const seen = new Set<CborValue>();
+    const used = new Set<CborValue>();
     for (const entry of asArray(items)) {
       const { raw, value: item } = embedded(entry);
-      const expected = digests.get(get(item, "digestID") as number);
+      const id = get(item, "elementIdentifier");
+      const digestId = get(item, "digestID");
+      check(typeof id === "string" && !seen.has(id) && !used.has(digestId), "malformed");
+      seen.add(id);
+      used.add(digestId);
+      const expected = digests.get(digestId as number);
       const actual = new Uint8Array(await crypto.subtle.digest("SHA-256", raw));
       check(expected instanceof Uint8Array && equalBytes(expected, actual), "digest");
-      if (ns === AV_NAMESPACE && get(item, "elementIdentifier") === AV_CLAIM) claim = get(item, "elementValue");
+      if (ns === AV_NAMESPACE && id === AV_CLAIM) claim = get(item, "elementValue");
     }
   }
 
   // 4. The MSO's validity period.
-  const validity = asMap(get(mso, "validityInfo"));
   const now = ctx.now.getTime();
   check(tdate(get(validity, "validFrom")) <= now && now <= tdate(get(validity, "validUntil")), "expired");
 

@@ -17,6 +17,7 @@ import {
   type Handover,
 } from "./mdoc.server";
 import { OID } from "./x509.server";
+import { EKU_MDOC_DS } from "./signer-profile.server";
 import { concat, dcapiSessionTranscript, encryptedResponse, fromB64url, hpkeSeal } from "./dcapi.server";
 
 export type WalletAnswer = "valid" | "under_18" | "expired" | "wrong_issuer";
@@ -66,8 +67,6 @@ const utcTime = (t: number) =>
   );
 const ext = (id: string, critical: boolean, value: Uint8Array) =>
   seq(oid(id), ...(critical ? [der(0x01, Uint8Array.of(0xff))] : []), der(0x04, value));
-/** mdoc document signer extended key usage, ISO 18013-5 (1.0.18013.5.1.2). */
-const EKU_MDOC_DS = "28818c5d050102";
 
 async function sign(key: CryptoKey, data: Bytes) {
   return new Uint8Array(await crypto.subtle.sign(SIGN, key, data));
@@ -77,6 +76,21 @@ async function sign(key: CryptoKey, data: Bytes) {
 const CERT_FROM = Date.UTC(2024, 0, 1);
 const CERT_UNTIL = Date.UTC(2049, 11, 31, 23, 59, 59);
 
+/**
+ * How a test document signer departs from ISO 18013-5's profile (the negative tests): another or no
+ * extended key usage, no keyUsage, a basicConstraints marking it a CA, its own validity period.
+ */
+export interface SignerFlaws {
+  eku?: string | null;
+  noKeyUsage?: boolean;
+  markedCa?: boolean;
+  from?: number;
+  until?: number;
+}
+
+const caConstraints = (pathLen: number) =>
+  ext(OID.basicConstraints, true, seq(der(0x01, Uint8Array.of(0xff)), der(0x02, Uint8Array.of(pathLen))));
+
 /** A certificate for the tests (a CA with pathLenConstraint `pathLen`, default 0, or a document signer). */
 export async function certificate(opts: {
   subject: string;
@@ -85,25 +99,25 @@ export async function certificate(opts: {
   issuerKey: CryptoKey;
   ca: boolean;
   pathLen?: number;
+  flaws?: SignerFlaws;
 }): Promise<Bytes> {
   const spki = new Uint8Array(await crypto.subtle.exportKey("spki", opts.subjectKey));
+  const f = opts.flaws ?? {};
+  const eku = f.eku === undefined ? EKU_MDOC_DS : f.eku;
   const exts = opts.ca
-    ? [
-        ext(
-          OID.basicConstraints,
-          true,
-          seq(der(0x01, Uint8Array.of(0xff)), der(0x02, Uint8Array.of(opts.pathLen ?? 0))),
-        ),
-        ext(OID.keyUsage, true, der(0x03, Uint8Array.of(1, 0x06))),
-      ]
-    : [ext(OID.keyUsage, true, der(0x03, Uint8Array.of(7, 0x80))), ext(OID.extKeyUsage, false, seq(oid(EKU_MDOC_DS)))];
+    ? [caConstraints(opts.pathLen ?? 0), ext(OID.keyUsage, true, der(0x03, Uint8Array.of(1, 0x06)))]
+    : [
+        ...(f.markedCa ? [caConstraints(0)] : []),
+        ...(f.noKeyUsage ? [] : [ext(OID.keyUsage, true, der(0x03, Uint8Array.of(7, 0x80)))]),
+        ...(eku ? [ext(OID.extKeyUsage, false, seq(oid(eku)))] : []),
+      ];
   const alg = seq(oid(OID.ecdsaSha256));
   const tbs = seq(
     der(0xa0, der(0x02, Uint8Array.of(2))),
     int(crypto.getRandomValues(new Uint8Array(16))),
     alg,
     name(opts.issuer),
-    seq(utcTime(CERT_FROM), utcTime(CERT_UNTIL)),
+    seq(utcTime(f.from ?? CERT_FROM), utcTime(f.until ?? CERT_UNTIL)),
     name(opts.subject),
     spki,
     der(0xa3, seq(...exts)),
@@ -115,8 +129,8 @@ export async function certificate(opts: {
 
 const generate = () => crypto.subtle.generateKey(EC, true, ["sign", "verify"]) as Promise<CryptoKeyPair>;
 
-/** A root CA and a document signer under it. */
-export async function makeIssuer(label: string): Promise<TestIssuer> {
+/** A root CA and a document signer under it (with `flaws`, one that breaks the signer profile). */
+export async function makeIssuer(label: string, flaws?: SignerFlaws): Promise<TestIssuer> {
   const root = await generate();
   const signer = await generate();
   const rootName = `${label} Age Verification Test Root`;
@@ -133,6 +147,7 @@ export async function makeIssuer(label: string): Promise<TestIssuer> {
     subjectKey: signer.publicKey,
     issuerKey: root.privateKey,
     ca: false,
+    flaws,
   });
   return { rootDer, signerDer, signerKey: (await crypto.subtle.exportKey("jwk", signer.privateKey)) as JsonWebKey };
 }
@@ -168,6 +183,8 @@ export interface TestPresentation {
   claims?: [string, CborValue][];
   validFrom: Date;
   validUntil: Date;
+  /** When the MSO says it was signed; default validFrom. */
+  signed?: Date;
 }
 
 const tdate = (d: Date) => new Tagged(0, d.toISOString().replace(/\.\d{3}Z$/, "Z"));
@@ -211,7 +228,7 @@ export async function issueTestPresentation(issuer: TestIssuer, p: TestPresentat
     [
       "validityInfo",
       cborMap([
-        ["signed", tdate(p.validFrom)],
+        ["signed", tdate(p.signed ?? p.validFrom)],
         ["validFrom", tdate(p.validFrom)],
         ["validUntil", tdate(p.validUntil)],
       ]),

@@ -64,6 +64,8 @@ export interface Certificate {
   pathLen: number | undefined;
   /** The keyUsage bits (bit 0 = digitalSignature as the first bit of the string), or undefined if absent. */
   keyUsage: number | undefined;
+  /** The extendedKeyUsage purposes (OIDs as hex), or undefined if absent. */
+  extKeyUsage: string[] | undefined;
   unknownCritical: boolean;
 }
 
@@ -108,6 +110,7 @@ export function parseCertificate(der: Uint8Array): Certificate {
     ca: false,
     pathLen: undefined,
     keyUsage: undefined,
+    extKeyUsage: undefined,
     unknownCritical: false,
   };
   const extsT = rest.find((t) => t.tag === 0xa3);
@@ -126,7 +129,9 @@ export function parseCertificate(der: Uint8Array): Certificate {
       } else if (id === OID.keyUsage) {
         // BIT STRING: first byte is the count of unused bits; bits counted from the most significant.
         c.keyUsage = ((der[inner.body + 1] ?? 0) << 8) | (der[inner.body + 2] ?? 0);
-      } else if (critical && id !== OID.extKeyUsage) {
+      } else if (id === OID.extKeyUsage) {
+        c.extKeyUsage = children(der, inner).map((x) => hex(der.subarray(x.body, x.end)));
+      } else if (critical) {
         c.unknownCritical = true;
       }
     }
