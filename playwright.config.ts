@@ -23,7 +23,8 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  retries: process.env.CI ? 1 : 0,
+  // None: a test that passes on its second try is a flake to fix, not a pass (decision 204).
+  retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   // Generous on purpose: a loaded 2-core machine (a fresh clone's first run, CI beside other work) is
   // slow, and a wait that only ever ends in a pass costs nothing on a quiet one (docs/conventions.md, Tests).

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, operatorLogIn, test } from "./support/fixtures";
 import { shot } from "./support/shots";
 
 /**
@@ -8,12 +9,10 @@ import { shot } from "./support/shots";
  */
 test.use({ javaScriptEnabled: false });
 
+/** The console's home for a seeded operator, logged in by cookie (admin.spec.ts logs in through the form). */
 async function logIn(page: Page, email: string) {
-  await page.goto("/admin/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill("Demo-pass-2026");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await operatorLogIn(page.context(), email);
+  await page.goto("/admin");
 }
 
 test("an admin renames a brand and its site shows the new name at once", async ({ page, baseURL }) => {

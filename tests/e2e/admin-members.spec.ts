@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, operatorLogIn, test } from "./support/fixtures";
 
 /**
  * The console's members part and dashboard (decision 177) without JavaScript (the console
@@ -7,12 +8,10 @@ import { expect, test, type Page } from "@playwright/test";
  */
 test.use({ javaScriptEnabled: false });
 
+/** The console's home for a seeded operator, logged in by cookie (admin.spec.ts logs in through the form). */
 async function logIn(page: Page, email: string) {
-  await page.goto("/admin/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill("Demo-pass-2026");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await operatorLogIn(page.context(), email);
+  await page.goto("/admin");
 }
 
 async function shot(page: Page, name: string) {

@@ -1,26 +1,20 @@
-import { expect, test } from "@playwright/test";
-import { operatorPage, shot } from "./support/console";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import { expect, logIn, operatorPage, test } from "./support/fixtures";
+import { shot } from "./support/console";
+import { e2eDb } from "./support/db";
 
 /**
  * Packages and prices in the console (decision 182), without JavaScript (the
  * console ships none): an admin changes p1's euro price and a seeded member's /credits shows it.
  * Screenshots at phone and desktop width when SHOTS is set.
  */
-test.describe.configure({ timeout: 90_000 });
 const PASSWORD = "Pack-e2e-pass-2026";
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
+const db = e2eDb();
 test.afterAll(async () => {
   // The seeded price again, for whatever runs next on this server.
   await db?.DB.prepare(
     "UPDATE package_prices SET price_cents = 1995 WHERE package_id = 'p1' AND currency = 'EUR'",
   ).run();
-  await db?.dispose();
 });
 
 test("an admin changes a package price and the member's /credits shows it", async ({ browser, page, baseURL }) => {
@@ -37,7 +31,7 @@ test("an admin changes a package price and the member's /credits shows it", asyn
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
   ]);
-  await login(page, m.email, PASSWORD);
+  await logIn(page, m);
   await page.goto("/credits");
   await expect(page.getByText("€19.95").first()).toBeVisible();
 

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 
 /**
  * The console's payments and codes (decision 178) without JavaScript (the
@@ -8,16 +8,9 @@ import { login } from "./support/login";
  * and refunds half of it; the codes page. Screenshots at phone and desktop width when SHOTS is set.
  */
 test.use({ javaScriptEnabled: false });
-test.describe.configure({ timeout: 90_000 });
 const PASSWORD = "Pay-e2e-pass-2026";
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
-test.afterAll(async () => {
-  await db?.dispose();
-});
+const db = e2eDb();
 
 async function shot(page: Page, name: string) {
   if (!process.env.SHOTS) return;
@@ -43,7 +36,7 @@ test("a finance operator refunds half a payment without JavaScript", async ({ pa
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
   ]);
-  await login(page, m.email, PASSWORD);
+  await logIn(page, m);
   await page.goto("/credits/p1/ideal");
   await page.getByRole("button", { name: /^Pay €/ }).click();
   await expect(page).toHaveURL(/\/sandbox\/tr_/);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { E2E_PORT, openE2eDb, type E2eDb } from "./support/db";
+import { E2E_PORT, e2eDb } from "./support/db";
 import { login } from "./support/login";
 import { shot } from "./support/shots";
 
@@ -14,10 +14,7 @@ test.describe.configure({ mode: "serial" }); // one demo member, reset before ea
 const HERZKLANG = `http://de.localhost:${E2E_PORT}`;
 const AGE_MEMBER = { email: "age@example.com", password: "Demo-pass-2026" };
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
+const db = e2eDb();
 test.beforeEach(async () => {
   // The demo member starts unverified every run.
   await db.DB.prepare("DELETE FROM age_proofs WHERE subject = (SELECT id FROM users WHERE email = ?1)")

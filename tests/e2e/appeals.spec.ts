@@ -1,6 +1,7 @@
-import { expect, test } from "@playwright/test";
-import { createChatMember, disposeChatDb, login } from "./support/chat-db";
-import { operatorPage, shot } from "./support/console";
+import { PASSWORD, createChatMember } from "./support/chat-db";
+import { shot } from "./support/console";
+import { expect, logIn, operatorPage, test } from "./support/fixtures";
+import { login } from "./support/login";
 
 /**
  * Appeals end to end (decision 174), JavaScript off everywhere: a member is banned,
@@ -8,8 +9,6 @@ import { operatorPage, shot } from "./support/console";
  * moderator who banned cannot decide the appeal, a second operator reverses it; the member sees the
  * outcome with reasons and logs in again.
  */
-test.afterAll(disposeChatDb);
-test.describe.configure({ timeout: 120_000 });
 test.use({ javaScriptEnabled: false });
 
 test("a banned member appeals from the mailed link, a second operator reverses, the member logs in again", async ({
@@ -21,7 +20,7 @@ test("a banned member appeals from the mailed link, a second operator reverses, 
 
   // A member reports the profile; the development moderator bans it.
   const r = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-  await login(r, reporter.email);
+  await logIn(r, reporter);
   await r.goto(`/report?member=${member.id}`);
   await r.getByLabel("Reason").selectOption("harassment");
   await r.getByLabel("Explanation").fill("Insults in every message.");
@@ -77,7 +76,8 @@ test("a banned member appeals from the mailed link, a second operator reverses, 
   await expect(s.getByText("We reviewed your appeal and reversed the decision.", { exact: false })).toBeVisible();
   await expect(s.getByText("The lines are quotes from a film both members discussed.")).toBeVisible();
   await shot(s, "appeal-outcome");
-  await login(s, member.email);
+  // Through the form on purpose: the reversed ban lets the member in again.
+  await login(s, member.email, PASSWORD);
   await expect(s).not.toHaveURL(/\/statement\//);
   expect((await s.request.get("/api/user.php")).status()).toBe(200);
 });

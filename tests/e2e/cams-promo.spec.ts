@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { E2E_PORT, openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { E2E_PORT, e2eDb } from "./support/db";
 
 /**
  * The cams promo block (decision 160): the seed switches it on for Herzklang (de.localhost) only.
@@ -12,10 +12,7 @@ const PASSWORD = "Cams-e2e-pass-2026";
 const HERZKLANG = `http://de.localhost:${E2E_PORT}`;
 const AMORA = `http://localhost:${E2E_PORT}`;
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
+const db = e2eDb();
 
 async function asMemberOf(page: Page, origin: string, brandId: number, country: string) {
   const m = await db.createMember({ password: PASSWORD, name: "Cam Viewer", gender: "male", country, brandId });
@@ -23,7 +20,7 @@ async function asMemberOf(page: Page, origin: string, brandId: number, country: 
     { name: "entry_ok", value: "1", url: origin },
     { name: "dev_country", value: country, url: origin },
   ]);
-  await login(page, m.email, PASSWORD, origin);
+  await logIn(page, m, origin);
 }
 
 const searchClicks = async () =>

@@ -1,23 +1,19 @@
-import { expect, test, type Browser } from "@playwright/test";
-import { createChatMember, disposeChatDb, login } from "./support/chat-db";
+import { createChatMember } from "./support/chat-db";
+import { expect, logIn, test } from "./support/fixtures";
+import type { Browser } from "@playwright/test";
 
-test.afterAll(disposeChatDb);
-// Two browser contexts and two logins per journey: more than the default 30 s on a loaded machine.
-test.describe.configure({ timeout: 90_000 });
-
-async function memberPage(browser: Browser, email: string, javaScriptEnabled = true) {
+async function memberPage(browser: Browser, member: { id: string }, javaScriptEnabled = true) {
   const context = await browser.newContext({ javaScriptEnabled });
-  // The site-entry warning is for visitors; skip it for a clean view.
+  await logIn(context, member);
   const page = await context.newPage();
-  await login(page, email);
   return { context, page };
 }
 
 test("two members chat live: messages and typing arrive without a reload", async ({ browser }) => {
   const alice = await createChatMember({ name: "Alice Live" });
   const bob = await createChatMember({ name: "Bob Live" });
-  const a = await memberPage(browser, alice.email);
-  const b = await memberPage(browser, bob.email);
+  const a = await memberPage(browser, alice);
+  const b = await memberPage(browser, bob);
 
   // Alice starts the conversation from Bob's profile link.
   await a.page.goto(`/members/${bob.id}/chat`);
@@ -54,7 +50,7 @@ test.describe("without JavaScript", () => {
   test("the send form posts through the same path and the message is shown", async ({ browser }) => {
     const alice = await createChatMember({ name: "Alice NoJS" });
     const bob = await createChatMember({ name: "Bob NoJS" });
-    const a = await memberPage(browser, alice.email, false);
+    const a = await memberPage(browser, alice, false);
     await a.page.goto(`/members/${bob.id}/chat`);
     await a.page.getByRole("textbox", { name: "Message" }).fill("Sent without script");
     await a.page.getByRole("button", { name: "Send", exact: true }).click();
@@ -65,7 +61,7 @@ test.describe("without JavaScript", () => {
     await a.page.getByRole("button", { name: "Send", exact: true }).click();
     await expect(a.page.locator(".chat-messages")).toContainText("Coffee or wine for a first date?");
     // The receiver sees both (server-rendered) and the overview lists the chat.
-    const b = await memberPage(browser, bob.email, false);
+    const b = await memberPage(browser, bob, false);
     await b.page.goto("/chats");
     await b.page.getByRole("link", { name: /^Alice NoJS/ }).click();
     await expect(b.page.locator(".chat-messages")).toContainText("Sent without script");
@@ -80,7 +76,7 @@ for (const javaScriptEnabled of [true, false]) {
   }) => {
     const poor = await createChatMember({ name: "Poor Sender", credits: 1 });
     const other = await createChatMember({ name: "Rich Receiver" });
-    const p = await memberPage(browser, poor.email, javaScriptEnabled);
+    const p = await memberPage(browser, poor, javaScriptEnabled);
     await p.page.goto(`/members/${other.id}/chat`);
     await p.page.getByRole("textbox", { name: "Message" }).fill("my last credit");
     await p.page.getByRole("button", { name: "Send", exact: true }).click();
@@ -104,8 +100,8 @@ test("on a phone the chat has no serious axe violations, names its icon buttons,
   const alice = await createChatMember({ name: "Alice Phone" });
   const bob = await createChatMember({ name: "Bob Phone" });
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await logIn(context, alice);
   const page = await context.newPage();
-  await login(page, alice.email);
   await page.goto(`/members/${bob.id}/chat`);
   await expect(page.getByRole("button", { name: "Icebreakers" })).toBeVisible();
   // A chat opened from a profile belongs to Messages, not Search.

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 
 /**
  * A brand-new member paying on a phone sees what they buy and the pay button on the first
@@ -10,10 +10,7 @@ import { login } from "./support/login";
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 const PASSWORD = "Phone-pay-2026";
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
+const db = e2eDb();
 
 /** Just signed up: address not confirmed (profile disabled), no photo, no notifications set up. */
 async function asBrandNewMember(page: Page, baseURL: string | undefined) {
@@ -30,7 +27,7 @@ async function asBrandNewMember(page: Page, baseURL: string | undefined) {
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
   ]);
-  await login(page, m.email, PASSWORD);
+  await logIn(page, m);
 }
 
 /** Fully on the first screen, above the phone's bottom navigation. */
@@ -108,7 +105,7 @@ for (const js of [true, false]) {
           { name: "entry_ok", value: "1", url: baseURL! },
           { name: "dev_country", value: "NL", url: baseURL! },
         ]);
-        await login(page, m.email, PASSWORD);
+        await logIn(page, m);
         await page.goto("/credits/p1/creditcard");
         if (js) await page.waitForFunction(() => "__remixRouter" in window);
         const methods = page.getByTestId("payment-methods");

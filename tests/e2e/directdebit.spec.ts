@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 
 /**
  * Direct debit as a member pays with it, with JavaScript on and off: the form, a wrong entry, the
@@ -9,10 +9,10 @@ import { login } from "./support/login";
  * screen, and the credits once the (sandbox) bank has collected.
  */
 const PASSWORD = "Dd-e2e-pass-2026";
+const db = e2eDb();
 
 /** By default signed up 8 days ago: past the time bonus and the welcome discount, so prices are the packages' own. */
 async function member(page: Page, baseURL: string | undefined, o: { newMember?: boolean } = {}) {
-  const db = await openE2eDb();
   const m = await db.createMember({ password: PASSWORD, name: "Debit", country: "NL", city: "Utrecht" });
   if (!o.newMember)
     await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
@@ -20,7 +20,7 @@ async function member(page: Page, baseURL: string | undefined, o: { newMember?: 
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
   ]);
-  await login(page, m.email, PASSWORD);
+  await logIn(page, m);
   return m;
 }
 
@@ -53,7 +53,6 @@ async function fillDetails(page: Page, o: { iban: string; mobile: string }) {
 for (const js of [true, false]) {
   test.describe(`direct debit with JavaScript ${js ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled: js });
-    test.describe.configure({ timeout: 60_000 });
 
     test("choose a package → a foreign IBAN is refused → code by SMS → 'Code invalid' → right code → pending → paid", async ({
       page,
@@ -112,7 +111,6 @@ async function expectPendingThenPaid(page: Page, js: boolean) {
   await expect(page).toHaveURL(/\/credits\/p1\/sepa_directdebit\?payment=/);
   await expect(page.getByTestId("payment-pending")).toBeVisible();
   const paymentId = new URL(page.url()).searchParams.get("payment")!;
-  const db = await openE2eDb();
   const row = (await db.DB.prepare("SELECT provider_ref FROM payments WHERE id = ?1").bind(paymentId).first()) as {
     provider_ref: string;
   };

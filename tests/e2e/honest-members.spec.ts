@@ -1,20 +1,16 @@
-import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 
 /**
  * Decision 179 on a phone: a team-run profile is labelled on its search card
  * and in the chat (header and composer), the composer shows what a message costs in credits and money,
  * and buying credits from a chat comes back to that chat with the typed text, JavaScript off.
  */
-test.describe.configure({ timeout: 90_000 });
 test.use({ viewport: { width: 390, height: 844 } });
 const PASSWORD = "Honest-e2e-2026";
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
+const db = e2eDb();
 
 /** A new male member in NL (8 days old: no time bonus) and a team-run woman of a rare age (77). */
 async function setUp(page: Page, baseURL: string | undefined, credits = 0) {
@@ -29,7 +25,7 @@ async function setUp(page: Page, baseURL: string | undefined, credits = 0) {
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
   ]);
-  await login(page, me.email, PASSWORD);
+  await logIn(page, me);
   return { me, team };
 }
 
@@ -106,7 +102,7 @@ test("a new member on a phone gets one prompt, not a stack", async ({ page, base
     ).bind(`c-${me.id}`.slice(0, 60), me.id, writer.id),
   ]);
   await page.context().addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
-  await login(page, me.email, PASSWORD);
+  await logIn(page, me);
   await page.goto("/members");
   await expect(page.getByTestId("push-alert")).toBeVisible();
   await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);

@@ -4,10 +4,10 @@
  * html-validate's "standard" preset (what the HTML standard requires; no style rules). Pages are
  * fetched as a browser without JavaScript would (the same HTML); one page per route pattern.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { HtmlValidate, type Message } from "html-validate";
-import { E2E_PORT, openE2eDb } from "./support/db";
+import { E2E_PORT } from "./support/db";
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -201,8 +201,7 @@ for (const [brandId, host] of [
   [3, "nl.localhost"],
   [4, "se.localhost"],
 ] as const) {
-  test(`every member page of ${host} is valid HTML, free and premium`, async () => {
-    const db = await openE2eDb();
+  test(`every member page of ${host} is valid HTML, free and premium`, async ({ db }) => {
     for (const paidUser of [false, true]) {
       const m = await db.createMember({
         brandId,

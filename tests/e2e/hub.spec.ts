@@ -1,10 +1,6 @@
-import { expect, test } from "@playwright/test";
-import { createChatMember, disposeChatDb, login } from "./support/chat-db";
+import { createChatMember } from "./support/chat-db";
 import { stopClock } from "./support/clock";
-
-test.afterAll(disposeChatDb);
-// Two browser contexts and two logins: more than the default 30 s on a loaded machine.
-test.describe.configure({ timeout: 90_000 });
+import { expect, logIn, test } from "./support/fixtures";
 
 test("a message in a conversation the member does not have open updates the badge and the title at once", async ({
   browser,
@@ -12,8 +8,8 @@ test("a message in a conversation the member does not have open updates the badg
   const alice = await createChatMember({ name: "Alice Hub" });
   const bob = await createChatMember({ name: "Bob Hub" });
   const bobContext = await browser.newContext();
+  await logIn(bobContext, bob);
   const b = await bobContext.newPage();
-  await login(b, bob.email);
   // Bob's timers are stopped once his hub socket is open: the periodic re-fetch cannot be what
   // updates his counts, only the hub's event can.
   await b.clock.install();
@@ -25,8 +21,8 @@ test("a message in a conversation the member does not have open updates the badg
   expect(await b.title()).not.toMatch(/^\(\d+\)/);
 
   const aliceContext = await browser.newContext();
+  await logIn(aliceContext, alice);
   const a = await aliceContext.newPage();
-  await login(a, alice.email);
   await a.goto(`/members/${bob.id}/chat`);
   await a.getByRole("textbox", { name: "Message" }).fill("Hello Bob, anybody home?");
   await a.getByRole("button", { name: "Send", exact: true }).click();

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type BrowserContext } from "@playwright/test";
-import { openE2eDb } from "./support/db";
+import type { BrowserContext } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const BRANDS = [
@@ -94,8 +94,8 @@ for (const js of [true, false]) {
     test("a US visitor is not told the Europeans listed are near them; a Dutch visitor is", async ({
       page,
       context,
+      db,
     }) => {
-      const db = await openE2eDb(port);
       // A recently active US member with a photo: she is among the lander's members, never on its map.
       const us = await db.createMember({
         name: "Jenny",

@@ -3,11 +3,8 @@
  * existing members keep their choice), the Impressum on German-language brands, and the delete-account
  * flow telling what credits are lost and offering the refund the refund days allow.
  */
-import { expect, test } from "@playwright/test";
-import { E2E_PORT, openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
-
-test.describe.configure({ timeout: 90_000 });
+import { expect, logIn, test } from "./support/fixtures";
+import { E2E_PORT, e2eDb } from "./support/db";
 
 const PASSWORD = "Demo-pass-2026";
 const VIEWPORTS = [
@@ -16,10 +13,7 @@ const VIEWPORTS = [
 ];
 const OPT_IN = /e-mail me offers and news/;
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
+const db = e2eDb();
 
 const disabledTypes = async (email: string) =>
   (
@@ -67,7 +61,7 @@ for (const js of [true, false]) {
 
 test("an existing member keeps promotions and news as chosen (no migration flips them)", async ({ page }) => {
   const me = await db.createMember();
-  await login(page, me.email, me.password);
+  await logIn(page, me);
   await page.goto("/notifications");
   await expect(page.getByLabel("Promotions")).toBeChecked();
   await expect(page.getByLabel("News")).toBeChecked();
@@ -128,7 +122,7 @@ for (const js of [true, false]) {
       }
       const context = await browser.newContext({ javaScriptEnabled: js, viewport });
       const page = await context.newPage();
-      await login(page, me.email, me.password);
+      await logIn(page, me);
       await page.goto("/settings/delete");
       const box = page.getByTestId("delete-credits");
       await expect(box).toContainText("Unused credits on your account: 45. They are lost");
@@ -140,7 +134,7 @@ for (const js of [true, false]) {
       await expect(page.getByTestId("delete-credits")).toContainText("45");
       // Past the refund days: the loss is said, no refund is offered.
       await page.context().clearCookies();
-      await login(page, old.email, old.password);
+      await logIn(page, old);
       await page.goto("/settings/delete");
       await expect(page.getByTestId("delete-credits")).toContainText("Unused credits on your account: 45.");
       await expect(page.getByTestId("delete-credits").getByRole("link", { name: "Request a refund" })).toHaveCount(0);

@@ -1,6 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
 
 // docs/architecture.md §6 and decision 151: no member page moves under the reader while it loads. The cumulative
 // layout shift of each member page, summed until the page is idle, stays below 0.05 at phone width,
@@ -42,10 +41,8 @@ async function layoutShift(page: Page) {
 test.use({ viewport: { width: 390, height: 844 } });
 
 for (const kind of ["new", "premium"] as const) {
-  test(`member pages do not move while they load: ${kind} member at 390x844`, async ({ page, context }) => {
-    test.setTimeout(90_000);
+  test(`member pages do not move while they load: ${kind} member at 390x844`, async ({ page, context, db }) => {
     await context.addCookies([{ name: "entry_ok", value: "1", domain: "localhost", path: "/" }]);
-    const db = await openE2eDb();
     const other = await db.createMember({ name: "Shift Partner" });
     const me =
       kind === "new"
@@ -61,7 +58,7 @@ for (const kind of ["new", "premium"] as const) {
       ]);
       await context.addInitScript(() => localStorage.setItem("hide-push-notification-alert", "1"));
     }
-    await login(page, me.email, me.password);
+    await logIn(page, me);
     const shifts: Record<string, number> = {};
     for (const path of PAGES) {
       await test.step(path, async () => {

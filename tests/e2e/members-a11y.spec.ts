@@ -1,7 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
-import { openE2eDb } from "./support/db";
-import { login } from "./support/login";
+import { expect, logIn, test } from "./support/fixtures";
 
 // The screens members spend their time on, checked like the landing and static pages: no serious or
 // critical accessibility violations.
@@ -19,12 +17,11 @@ const SCREENS = [
 ];
 
 for (const screen of SCREENS) {
-  test(`${screen} has no serious accessibility violations`, async ({ page, context }) => {
+  test(`${screen} has no serious accessibility violations`, async ({ page, context, db }) => {
     await context.addCookies([{ name: "entry_ok", value: "1", domain: "localhost", path: "/" }]);
-    const db = await openE2eDb();
     const me = await db.createMember({ gender: "male", paidUser: true, credits: 20 });
     const other = await db.createMember({ name: "Axe Partner" });
-    await login(page, me.email, me.password);
+    await logIn(page, me);
     await page.goto(screen.replace("{other}", other.id));
     await page.waitForLoadState("networkidle");
     const { violations } = await new AxeBuilder({ page }).analyze();

@@ -1,28 +1,19 @@
-import { expect, test } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { dob19, pageAs, tag } from "./support/login";
+import { expect, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
+import { dob19, tag } from "./support/login";
 import { dragRight } from "./support/drag";
 import { EXIF_JPEG, SMALL_PNG, bytesOf } from "../worker/images";
 
-// Each test logs in several members (PBKDF2) and re-encodes photos: more than the default budget on a busy machine.
-test.describe.configure({ timeout: 120_000 });
-
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
-test.afterAll(async () => {
-  await db?.dispose();
-});
+const db = e2eDb();
 
 for (const js of [true, false]) {
   test.describe(`members with JavaScript ${js ? "on" : "off"}`, () => {
-    test("search, open a profile, like, and see the match", async ({ browser }) => {
+    test("search, open a profile, like, and see the match", async ({ loginAs }) => {
       const name = `Mia ${tag()}`;
       const me = await db.createMember({ gender: "male", country: "CH" });
       const her = await db.createMember({ name, country: "CH", city: "Zürich", dateOfBirth: dob19() });
       await db.like(her.id, me.id);
-      const page = await pageAs(browser, js, me);
+      const page = await loginAs(me, { js });
 
       await page.goto("/members");
       await page.locator('select[name="gender"]').selectOption("female");
@@ -43,9 +34,9 @@ for (const js of [true, false]) {
       await page.context().close();
     });
 
-    test("upload a photo: blurred for a free member, sharp for a premium member", async ({ browser }) => {
+    test("upload a photo: blurred for a free member, sharp for a premium member", async ({ loginAs }) => {
       const owner = await db.createMember({ name: `Poppy ${tag()}`, country: "CH" });
-      const page = await pageAs(browser, js, owner);
+      const page = await loginAs(owner, { js });
       await page.goto("/profile/photos");
       for (const [name, b64, mimeType] of [
         ["me.jpg", EXIF_JPEG, "image/jpeg"],
@@ -68,7 +59,7 @@ for (const js of [true, false]) {
         .all<{ id: string; is_main: number }>();
       const other = photos.results.find((p) => !p.is_main)!.id;
 
-      const free = await pageAs(browser, js, await db.createMember({ gender: "male" }));
+      const free = await loginAs(await db.createMember({ gender: "male" }), { js });
       await free.goto(`/members/${owner.id}`);
       await expect(free.locator(".photo-locked")).toHaveCount(1);
       await expect(free.locator(".photo-locked img")).toHaveAttribute("src", `/photos/${other}/blur`);
@@ -78,7 +69,7 @@ for (const js of [true, false]) {
       const blurBytes = await asFree.body();
       await free.context().close();
 
-      const premium = await pageAs(browser, js, await db.createMember({ gender: "male", paidUser: true }));
+      const premium = await loginAs(await db.createMember({ gender: "male", paidUser: true }), { js });
       await premium.goto(`/members/${owner.id}`);
       await expect(premium.locator(".photo-locked")).toHaveCount(0);
       await expect(premium.locator(`img[src="/photos/${other}/thumb"]`)).toBeVisible();
@@ -90,9 +81,9 @@ for (const js of [true, false]) {
   });
 }
 
-test("members pages hydrate without errors", async ({ browser }) => {
+test("members pages hydrate without errors", async ({ loginAs }) => {
   const other = await db.createMember({ name: `Hydra ${tag()}`, country: "CH", city: "Basel" });
-  const page = await pageAs(browser, true, await db.createMember({ gender: "male", country: "CH" }));
+  const page = await loginAs(await db.createMember({ gender: "male", country: "CH" }));
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
   for (const path of [
@@ -116,12 +107,12 @@ test("members pages hydrate without errors", async ({ browser }) => {
   await page.context().close();
 });
 
-test("the like modal appears after t seconds, drops t from the URL and closes on a click", async ({ browser }) => {
+test("the like modal appears after t seconds, drops t from the URL and closes on a click", async ({ loginAs }) => {
   const name = `Liker ${tag()}`;
   const me = await db.createMember({ gender: "male", country: "CH" });
   const liker = await db.createMember({ name, country: "CH" });
   await db.like(liker.id, me.id);
-  const page = await pageAs(browser, true, me);
+  const page = await loginAs(me);
   await page.goto("/likes/sent?t=1");
   const modal = page.getByTestId("like-modal");
   await expect(modal).toContainText(`${name} likes you!`);
@@ -134,12 +125,12 @@ test("the like modal appears after t seconds, drops t from the URL and closes on
 
 for (const js of [true, false]) {
   test(`swipe game: ${js ? "drag a card to the right" : "press like"} to like (JavaScript ${js ? "on" : "off"})`, async ({
-    browser,
+    loginAs,
   }) => {
     const country = js ? "LU" : "PT"; // a country no seeded member lives in, so the cards are known
     const me = await db.createMember({ gender: "male", country });
     const first = await db.createMember({ name: `Swipe ${tag()}`, country, dateOfBirth: dob19() });
-    const page = await pageAs(browser, js, me);
+    const page = await loginAs(me, { js });
     await page.goto("/swipe-game");
     await expect(page.getByText("4 likes left today")).toBeVisible();
     await expect(page.getByTestId("swipe-card")).toContainText(first.name);

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { createChatMember, disposeChatDb, login } from "./support/chat-db";
+import type { Page } from "@playwright/test";
+import { createChatMember } from "./support/chat-db";
+import { expect, logIn, operatorPage, test } from "./support/fixtures";
 
 /**
  * Scam signals and transparency in the console (decision 176), without
@@ -7,8 +8,6 @@ import { createChatMember, disposeChatDb, login } from "./support/chat-db";
  * queue flagged by automated means with the rule; the moderator reads /admin/transparency.
  * Screenshots at phone and desktop width when SHOTS is set.
  */
-test.afterAll(disposeChatDb);
-test.describe.configure({ timeout: 120_000 });
 
 async function shot(page: Page, name: string) {
   if (!process.env.SHOTS) return;
@@ -29,17 +28,13 @@ test("a payment request in a first message flags the sender; the case and the tr
   const sender = await createChatMember({ name: senderName });
   const other = await createChatMember({ name: "Otto Other" });
   const s = await (await browser.newContext()).newPage();
-  await login(s, sender.email);
+  await logIn(s, sender);
   await s.goto(`/members/${other.id}/chat`);
   await s.getByRole("textbox", { name: "Message" }).fill("Hi! Can you send me 50 euros on PayPal for the train?");
   await s.getByRole("button", { name: "Send", exact: true }).click();
   await s.waitForURL(/\/chats\/[\w-]+$/);
 
-  const m = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-  await m.goto("/admin/login");
-  await m.getByLabel("E-mail").fill("moderator@example.com");
-  await m.getByLabel("Password").fill("Demo-pass-2026");
-  await m.getByRole("button", { name: "Log in" }).click();
+  const m = await operatorPage(browser, "moderator@example.com");
   // The check runs after the send answered: the case shows up within moments.
   await expect(async () => {
     await m.goto("/admin/reports");

@@ -1,20 +1,18 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { operatorPage, shot } from "./support/console";
-import { PASSWORD, createChatMember, disposeChatDb, login } from "./support/chat-db";
+import type { Browser, Page } from "@playwright/test";
+import { shot } from "./support/console";
+import { PASSWORD, createChatMember } from "./support/chat-db";
+import { expect, logIn, operatorPage, test } from "./support/fixtures";
 
 /**
  * Notice and action end to end (decision 167): a member reports a message from the chat, a moderator
  * bans the sender with a reason in the console, the sender is thrown out of the open chat and, at
  * the next login, sees the statement of reasons and nothing else. Members come from fixtures.
  */
-test.afterAll(disposeChatDb);
-test.describe.configure({ timeout: 120_000 });
 
-async function memberPage(browser: Browser, email: string) {
+async function memberPage(browser: Browser, member: { id: string }) {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await login(page, email);
-  return page;
+  await logIn(context, member);
+  return context.newPage();
 }
 
 /** The member's first message to `otherId` starts the conversation; the chat's socket is connected. */
@@ -33,11 +31,11 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   const senderName = `Sam Scammer ${Date.now().toString(36)}`;
   const sender = await createChatMember({ name: senderName });
   const reporter = await createChatMember({ name: "Rita Reporter" });
-  const s = await memberPage(browser, sender.email);
+  const s = await memberPage(browser, sender);
   const conversation = await firstMessage(s, reporter.id, "Send me 200 euros in gift cards please");
 
   // The reporter reports the message from its menu in the chat.
-  const r = await memberPage(browser, reporter.email);
+  const r = await memberPage(browser, reporter);
   await r.goto(conversation);
   await r.locator(".chat-msg.is-theirs").getByRole("link", { name: "Report" }).click();
   await expect(r.getByRole("heading", { name: "Report this message" })).toBeVisible();
@@ -88,10 +86,10 @@ test("a moderator restricts a member's messaging; the member's open chat refuses
   const name = `Rex Rude ${Date.now().toString(36)}`;
   const member = await createChatMember({ name });
   const other = await createChatMember({ name: "Olga Other" });
-  const s = await memberPage(browser, member.email);
+  const s = await memberPage(browser, member);
   await firstMessage(s, other.id, "You are ugly anyway");
 
-  const r = await memberPage(browser, other.email);
+  const r = await memberPage(browser, other);
   await r.goto(`/report?member=${member.id}`);
   await r.getByLabel("Reason").selectOption("harassment");
   await r.getByLabel("Explanation").fill("Insults me in the chat.");
@@ -124,7 +122,7 @@ test("a moderator restricts a member's messaging; the member's open chat refuses
   await shot(s, "chat-restricted");
   // Without JavaScript too.
   const n = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-  await login(n, member.email);
+  await logIn(n, member);
   await n.goto(new URL(s.url()).pathname);
   await expect(n.getByText(/A moderator has restricted your messaging until/)).toBeVisible();
   // The statement is in the account: settings → decisions about my account.

@@ -1,10 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
-import { createChatMember, disposeChatDb, login } from "./support/chat-db";
-import { openE2eDb } from "./support/db";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { createChatMember } from "./support/chat-db";
 import { stopClock } from "./support/clock";
-
-test.afterAll(disposeChatDb);
-test.describe.configure({ timeout: 60_000 });
 
 const controlled = (page: Page) =>
   page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 20_000 });
@@ -25,11 +22,10 @@ test("the service worker registers from the root and controls the page; offline 
   await context.setOffline(false);
 });
 
-test("the push alert appears when someone has written, offers push, and stays dismissed", async ({ page }) => {
+test("the push alert appears when someone has written, offers push, and stays dismissed", async ({ page, db }) => {
   const m = await createChatMember({ name: "Pia Push" });
   // Push is asked at a moment that explains it (decision 179): here, an unread message.
   const writer = await createChatMember({ name: "Wim Writer" });
-  const db = await openE2eDb();
   const c = `c-${m.id}`.slice(0, 60);
   const [a, b] = [m.id, writer.id].sort();
   await db.DB.batch([
@@ -40,7 +36,7 @@ test("the push alert appears when someone has written, offers push, and stays di
       "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 1), (?1, ?3, 0)",
     ).bind(c, m.id, writer.id),
   ]);
-  await login(page, m.email);
+  await logIn(page, m);
   await page.goto("/members");
   const alert = page.getByTestId("push-alert");
   await expect(alert).toBeVisible();
@@ -60,13 +56,13 @@ test("the push alert appears when someone has written, offers push, and stays di
 
 test("the disabled-notifications alert shows after a bounce, leads to /notifications, and stays dismissed", async ({
   page,
+  db,
 }) => {
   const m = await createChatMember({ name: "Bo Bounce" });
-  const db = await openE2eDb();
   await db.DB.prepare("INSERT INTO notifications_disabled (user_id, type, reason) VALUES (?1, 'new_message', 'bounce')")
     .bind(m.id)
     .run();
-  await login(page, m.email);
+  await logIn(page, m);
   await page.goto("/members");
   const alert = page.getByTestId("disabled-notifications-alert");
   await expect(alert).toBeVisible();
@@ -92,7 +88,8 @@ test("installed mode (display-mode: standalone) shows the back button on profile
       /display-mode:\s*standalone/.test(q) ? ({ ...real("all"), matches: true, media: q } as MediaQueryList) : real(q);
   });
   const m = await createChatMember({ name: "Ina Installed" });
-  await login(page, m.email);
+  await logIn(page, m);
+  await page.goto("/members"); // where the login form would have landed
   expect(await page.evaluate(() => matchMedia("(display-mode: standalone)").matches)).toBe(true);
   const back = page.getByRole("button", { name: "Back" });
   for (const path of ["/profile", "/likes", "/credits"]) {
@@ -111,12 +108,13 @@ test("installed mode (display-mode: standalone) shows the back button on profile
 test("a message to a member who is away reaches them by mail through the queue; its one-click unsubscribe switches that type off", async ({
   browser,
   page,
+  db,
 }) => {
   const alice = await createChatMember({ name: "Alma Away" });
   const bob = await createChatMember({ name: "Bert Away" });
   const a = await browser.newContext({ javaScriptEnabled: false });
   const ap = await a.newPage();
-  await login(ap, alice.email);
+  await logIn(ap, alice);
   await ap.goto(`/members/${bob.id}/chat`);
   await ap.getByRole("textbox", { name: "Message" }).fill("Are you there?");
   await ap.getByRole("button", { name: "Send", exact: true }).click();
@@ -133,7 +131,6 @@ test("a message to a member who is away reaches them by mail through the queue; 
   // What a mail client's one-click unsubscribe sends (RFC 8058): a POST, no cookie needed.
   await mail.getByRole("button", { name: "One-click unsubscribe" }).click();
   await expect(page.getByRole("status")).toContainText("You will no longer receive e-mails");
-  const db = await openE2eDb();
   expect(
     await db.DB.prepare("SELECT type || ':' || reason AS r FROM notifications_disabled WHERE user_id = ?1")
       .bind(bob.id)
@@ -141,7 +138,7 @@ test("a message to a member who is away reaches them by mail through the queue; 
       .then((r) => r.results.map((x) => x.r)),
   ).toEqual(["new_conversation:list_unsubscribe"]);
   // Bob sees why in /notifications and can switch it on again.
-  await login(page, bob.email);
+  await logIn(page, bob);
   await page.goto("/notifications");
   await expect(page.locator(".alert-warning")).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "New conversation" })).not.toBeChecked();
@@ -171,7 +168,7 @@ test("push states: a denied permission or a browser without push hides the push 
     origin: new URL(baseURL!).origin,
     browserContextId: targetInfo.browserContextId,
   });
-  await login(page, m.email);
+  await logIn(page, m);
   await page.goto("/members");
   await expect(page.locator("body[data-hub]")).toBeAttached();
   await expect(page.getByTestId("push-alert")).toHaveCount(0);
@@ -184,7 +181,7 @@ test("push states: a denied permission or a browser without push hides the push 
   await p2.addInitScript(() => {
     delete (window as { PushManager?: unknown }).PushManager;
   });
-  await login(p2, m.email);
+  await logIn(p2, m);
   await p2.goto("/notifications");
   await expect(p2.locator('[data-push-state="unsupported"]')).toBeVisible();
   await p2.goto("/members");
@@ -195,10 +192,10 @@ test("push states: a denied permission or a browser without push hides the push 
 
 test("the app badge shows unread messages plus new likes; counts are re-fetched every 60 s, every 300 s with push", async ({
   page,
+  db,
 }) => {
   const m = await createChatMember({ name: "Bea Badge" });
   const fan = await createChatMember({ name: "Finn Fan" });
-  const db = await openE2eDb();
   // One new like and two unread messages in a conversation with the fan.
   await db.DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2)").bind(fan.id, m.id).run();
   const [a, b] = [m.id, fan.id].sort();
@@ -235,7 +232,7 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
     await page.waitForLoadState("networkidle"); // see countdownRunning in offers.spec.ts
     await stopClock(page);
   };
-  await login(page, m.email);
+  await logIn(page, m);
   await open();
   await expect.poll(() => page.evaluate(() => (window as unknown as { badges: number[] }).badges.at(-1))).toBe(3);
   await page.clock.runFor(5_000);
@@ -259,10 +256,10 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
 
 test("presence: a hidden page sends the page-hidden beacon and the member shows offline; after sign-up the auto-like runs and likes are re-fetched", async ({
   page,
+  db,
 }) => {
   const m = await createChatMember({ name: "Hanna Hidden" });
-  const db = await openE2eDb();
-  await login(page, m.email);
+  await logIn(page, m);
   await page.goto("/members");
   await expect(page.locator("body[data-hub]")).toBeAttached();
   const lastSeen = () =>
@@ -291,14 +288,14 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   test("push can be turned off on every device from /notifications; unsubscribe pages work with a plain form", async ({
     page,
+    db,
   }) => {
     const m = await createChatMember({ name: "Nora NoJS" });
-    const db = await openE2eDb();
     await db.DB.prepare("INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES (?1, ?2, 'k', 'a')")
       .bind(m.id, `https://push.example.net/${m.id}`)
       .run();
     await db.DB.prepare("UPDATE users SET push_subscribed = 1 WHERE id = ?1").bind(m.id).run();
-    await login(page, m.email);
+    await logIn(page, m);
     await page.goto("/notifications");
     await page.getByRole("button", { name: "Turn off on all devices" }).click();
     await expect(page.getByRole("button", { name: "Turn off on all devices" })).toHaveCount(0);

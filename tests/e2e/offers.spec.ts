@@ -3,9 +3,9 @@
  * clock drives the countdown and the 40-second popup) and off (the banner shows the time left at load);
  * buying with the discount in the sandbox; typed codes; paid features (photo unlock, gifts) that ask first.
  */
-import { expect, test, type Page } from "@playwright/test";
-import { E2E_PORT, openE2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { E2E_PORT, e2eDb } from "./support/db";
 import { stopClock } from "./support/clock";
 
 const toSeconds = (hms: string) =>
@@ -14,8 +14,9 @@ const toSeconds = (hms: string) =>
     .map(Number)
     .reduce((a, n) => a * 60 + n, 0);
 
+const db = e2eDb();
+
 async function newMember(o: { credits?: number; paidUser?: boolean; hoursAgo?: number } = {}) {
-  const db = await openE2eDb();
   const m = await db.createMember({ credits: o.credits ?? 0, paidUser: o.paidUser });
   if (o.hoursAgo)
     await db.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1")
@@ -43,16 +44,13 @@ async function countdown(page: Page) {
   return toSeconds((await page.getByTestId("time-bonus-countdown").textContent())!.trim());
 }
 
-// The shared e2e server is slow under load: logins take seconds.
-test.describe.configure({ timeout: 60_000 });
-
 test.describe("time bonus with JavaScript", () => {
   test("a member minutes old sees the countdown tick every second, in hh:mm:ss, linking to /credits", async ({
     page,
   }) => {
     await page.clock.install();
     const m = await newMember();
-    await login(page, m.email, m.password);
+    await logIn(page, m);
     await page.goto("/members");
     const timer = page.getByTestId("time-bonus-countdown");
     await expect(timer).toHaveText(/^0[34]:\d\d:\d\d$/);
@@ -71,7 +69,7 @@ test.describe("time bonus with JavaScript", () => {
   test("the popup opens after 40 s for a member with 0 credits; closing it is remembered", async ({ page }) => {
     await page.clock.install();
     const m = await newMember({ credits: 0 });
-    await login(page, m.email, m.password);
+    await logIn(page, m);
     await page.goto("/chats");
     await countdownRunning(page);
     // The 40 s count from the banner's start; the clock stopped a moment after it (countdownRunning).
@@ -94,7 +92,7 @@ test.describe("time bonus with JavaScript", () => {
   test("no popup for a member with credits", async ({ page }) => {
     await page.clock.install();
     const rich = await newMember({ credits: 5 });
-    await login(page, rich.email, rich.password);
+    await logIn(page, rich);
     await page.goto("/members");
     await countdownRunning(page);
     await page.clock.runFor(41_000);
@@ -107,7 +105,7 @@ test.describe("time bonus with JavaScript", () => {
   ] as const) {
     test(`no bonus for ${who}`, async ({ page }) => {
       const m = await newMember(o);
-      await login(page, m.email, m.password);
+      await logIn(page, m);
       await page.goto("/members");
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
@@ -123,7 +121,7 @@ test.describe("time bonus with JavaScript", () => {
   test("the countdown ends at zero and the banner goes", async ({ page }) => {
     await page.clock.install();
     const m = await newMember({ hoursAgo: 4 - 30 / 3600 }); // half a minute left
-    await login(page, m.email, m.password);
+    await logIn(page, m);
     await page.goto("/members");
     await countdownRunning(page);
     await page.clock.runFor(31_000);
@@ -135,7 +133,7 @@ test.describe("time bonus without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   test("the banner shows the time left as of the page load", async ({ page }) => {
     const m = await newMember({ hoursAgo: 1 });
-    await login(page, m.email, m.password);
+    await logIn(page, m);
     await page.goto("/likes");
     const timer = page.getByTestId("time-bonus-countdown");
     await expect(timer).toHaveText(/^0[23]:\d\d:\d\d$/);
@@ -152,7 +150,7 @@ test.describe("discount code at checkout without JavaScript", () => {
     page,
   }) => {
     const m = await newMember({ hoursAgo: 5 }); // past the time bonus, within the welcome window
-    await login(page, m.email, m.password);
+    await logIn(page, m);
     // The payment country (iDEAL is offered in NL), set after login: logged out, NL shows the site-entry warning.
     await page.context().addCookies([{ name: "dev_country", value: "NL", url: `http://localhost:${E2E_PORT}` }]);
     await page.goto("/credits/p1/ideal");
@@ -180,7 +178,7 @@ async function asNewPayer(page: Page, o: { credits?: number } = {}) {
     { name: "entry_ok", value: "1", url },
     { name: "dev_country", value: "NL", url },
   ]);
-  await login(page, m.email, m.password);
+  await logIn(page, m);
   return m;
 }
 
@@ -234,7 +232,6 @@ for (const js of [true, false]) {
     test("a free member unlocks a private photo for 5 credits after confirming; it is then shown sharp", async ({
       page,
     }) => {
-      const db = await openE2eDb();
       const owner = await db.createMember({ name: "Privata" });
       const photoId = `e2e-private-${Date.now().toString(36)}${js ? "j" : "n"}`;
       await db.DB.prepare(
@@ -252,11 +249,9 @@ for (const js of [true, false]) {
       await expect(page.locator(`img[src="/photos/${photoId}/blur"]`)).toHaveCount(0);
       await expect(page.locator(`img[src^="/photos/${photoId}/"]:not([src$="/blur"])`)).toHaveCount(1);
       expect(await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(me.id).first("credits")).toBe(2);
-      await db.dispose();
     });
 
     test("a gift asks before spending its 10 credits", async ({ page }) => {
-      const db = await openE2eDb();
       const other = await db.createMember({ name: "Giftee" });
       const me = await asNewPayer(page, { credits: 30 });
       await page.goto(`/members/${other.id}/chat`);
@@ -274,7 +269,6 @@ for (const js of [true, false]) {
           timeout: 15_000,
         })
         .toBe(20);
-      await db.dispose();
     });
   });
 }

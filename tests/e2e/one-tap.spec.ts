@@ -1,10 +1,8 @@
 /** Decision 180: nothing lost by one tap (a chat delete asks or offers Undo; Block sits in a ⋯ menu). */
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createChatMember, disposeChatDb, login } from "./support/chat-db";
-import { openE2eDb } from "./support/db";
-
-test.afterAll(disposeChatDb);
-test.describe.configure({ timeout: 90_000 });
+import type { Browser, Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { createChatMember } from "./support/chat-db";
+import { e2eDb } from "./support/db";
 
 /** A member with one chat (a message from `other`), logged in. */
 async function withChat(
@@ -15,7 +13,7 @@ async function withChat(
 ) {
   const m = await createChatMember({ name: `Mia ${name}` });
   const other = await createChatMember({ name: `Otto ${name}` });
-  const db = await openE2eDb();
+  const db = e2eDb();
   const c = `c1-${m.id}`.slice(0, 60);
   const [a, b] = [m.id, other.id].sort();
   await db.DB.batch([
@@ -26,10 +24,9 @@ async function withChat(
       "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 0), (?1, ?3, 0)",
     ).bind(c, m.id, other.id),
   ]);
-  await db.dispose();
   const context = await browser.newContext({ javaScriptEnabled, viewport });
   const page = await context.newPage();
-  await login(page, m.email);
+  await logIn(page, m);
   return { page, context, other };
 }
 

@@ -1,6 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
-import { openE2eDb } from "./support/db";
+import { expect, test } from "./support/fixtures";
 
 /** Every lander (LANDER_KINDS in app/models/landers.server.ts). */
 const LANDERS = [
@@ -72,9 +71,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.locator("html")).toHaveAttribute("lang", "de");
     });
 
-    test("a free member is sent from repeat order to premium", async ({ page }) => {
+    test("a free member is sent from repeat order to premium", async ({ page, db }) => {
       // The test's own free member: a failed login fails the test (it never skips itself).
-      const db = await openE2eDb();
       const free = await db.createMember({ paidUser: false });
       await page.goto("/credits/repeat-order");
       await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcredits%2Frepeat-order/);

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { E2E_PORT, openE2eDb, type E2eDb } from "./support/db";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { E2E_PORT, e2eDb } from "./support/db";
 
 /**
  * A brand selling in Swedish kronor (Hjärtslag, se.localhost): a member paying from Sweden sees the
@@ -7,17 +8,10 @@ import { E2E_PORT, openE2eDb, type E2eDb } from "./support/db";
  * is in kronor with Swedish VAT. Then the bank charges the payment back (sandbox) and the member's
  * transactions say so. JavaScript on and off.
  */
-test.describe.configure({ timeout: 90_000 });
 const PASSWORD = "Pay-e2e-pass-2026";
 const SE = `http://se.localhost:${E2E_PORT}`;
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
-test.afterAll(async () => {
-  await db?.dispose();
-});
+const db = e2eDb();
 
 async function swedishMember(page: Page) {
   const m = await db.createMember({
@@ -35,13 +29,7 @@ async function swedishMember(page: Page) {
     { name: "entry_ok", value: "1", url: SE },
     { name: "dev_country", value: "SE", url: SE },
   ]);
-  await page.goto(`${SE}/login`);
-  await page.locator('input[name="email"]').fill(m.email);
-  await page.locator('input[name="password"]').fill(PASSWORD);
-  await Promise.all([
-    page.waitForURL((url) => !url.pathname.startsWith("/login")),
-    page.locator('form:has(input[name="password"]) button[type="submit"]').click(),
-  ]);
+  await logIn(page, m, SE);
   return m;
 }
 

@@ -1,22 +1,15 @@
-import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 
 /**
  * Money as a member meets it, with JavaScript on and off, through the local sandbox checkout:
  * buy p1 with iDEAL and become premium at once, retry a failed payment with another method,
  * repeat an order on the card's mandate, and refund unused credits from the receipt.
  */
-test.describe.configure({ timeout: 90_000 });
 const PASSWORD = "Pay-e2e-pass-2026";
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
-test.afterAll(async () => {
-  await db?.dispose();
-});
+const db = e2eDb();
 
 async function asNewMember(page: Page, baseURL: string | undefined, o: { paidUser?: boolean } = {}) {
   const m = await db.createMember({
@@ -33,7 +26,7 @@ async function asNewMember(page: Page, baseURL: string | undefined, o: { paidUse
     { name: "entry_ok", value: "1", url: baseURL! },
     { name: "dev_country", value: "NL", url: baseURL! },
   ]);
-  await login(page, m.email, PASSWORD);
+  await logIn(page, m);
   return m;
 }
 

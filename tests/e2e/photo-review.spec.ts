@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { dob19, pageAs, tag } from "./support/login";
+import { expect, operatorPage, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
+import { dob19, tag } from "./support/login";
 import { shot } from "./support/shots";
 import { EXIF_JPEG, bytesOf } from "../worker/images";
 
@@ -9,22 +9,16 @@ import { EXIF_JPEG, bytesOf } from "../worker/images";
  * waits for review (they see a note; another member's search shows them without it); a moderator
  * approves it in /admin/photos without JavaScript; then it appears on search.
  */
-test.describe.configure({ timeout: 120_000 });
 
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
-test.afterAll(async () => {
-  await db?.dispose();
-});
+const db = e2eDb();
 
 test("a new member's photo waits for review, a moderator approves it without JavaScript, then it is on search", async ({
   browser,
+  loginAs,
 }) => {
   const name = `Pia ${tag()}`;
   const owner = await db.createMember({ name, gender: "female", country: "CH", city: "Bern", dateOfBirth: dob19() });
-  const me = await pageAs(browser, true, owner);
+  const me = await loginAs(owner);
   await me.goto("/profile/photos");
   await me
     .locator('input[type="file"]')
@@ -40,7 +34,7 @@ test("a new member's photo waits for review, a moderator approves it without Jav
   await me.context().close();
 
   // Another member (no JavaScript) finds her on search, with the placeholder; the file is not served.
-  const other = await pageAs(browser, false, await db.createMember({ gender: "male", country: "CH" }));
+  const other = await loginAs(await db.createMember({ gender: "male", country: "CH" }), { js: false });
   const search = "/members?gender=female&country=CH&min_age=18&max_age=20";
   await other.goto(search);
   const card = other.locator(".member-card", { hasText: name });
@@ -50,11 +44,7 @@ test("a new member's photo waits for review, a moderator approves it without Jav
   expect((await other.request.get(`/photos/${photoId}/blur`)).status()).toBe(404);
 
   // A moderator approves it in the console, JavaScript off.
-  const m = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-  await m.goto("/admin/login");
-  await m.getByLabel("E-mail").fill("moderator@example.com");
-  await m.getByLabel("Password").fill("Demo-pass-2026");
-  await m.getByRole("button", { name: "Log in" }).click();
+  const m = await operatorPage(browser, "moderator@example.com");
   await m.goto("/admin/photos");
   // Oldest first: page on until her photo shows (other runs may have left older pending photos).
   const tile = m.locator(".a-photo", { has: m.locator(`img[src="/admin/photo/${photoId}/thumb"]`) });

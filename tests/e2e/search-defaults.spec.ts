@@ -3,16 +3,10 @@
  * online first, with a photo first, then nearest; filters for online now, with photo and distance),
  * the match finder promises no shared interests it has not got, and a received like gets "like back".
  */
-import { expect, test } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 
-test.describe.configure({ timeout: 90_000 });
-
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
+const db = e2eDb();
 
 const tag = () => Math.random().toString(36).slice(2, 8);
 /** A date of birth for someone `years` old today. */
@@ -47,7 +41,7 @@ for (const js of [true, false]) {
       await set(photo.id, "lat = -37.81, lon = 144.96, main_photo_id = 'no-such-photo'");
       const context = await browser.newContext({ javaScriptEnabled: js, viewport });
       const page = await context.newPage();
-      await login(page, me.email, me.password);
+      await logIn(page, me);
       // The results (not the "similar members" below them).
       const names = () => page.locator("ul.member-grid").first().locator(".member-card-name").allInnerTexts();
 
@@ -82,7 +76,7 @@ for (const js of [true, false]) {
     await db.like(liker.id, me.id);
     const context = await browser.newContext({ javaScriptEnabled: js });
     const page = await context.newPage();
-    await login(page, me.email, me.password);
+    await logIn(page, me);
     await page.goto("/likes");
     const button = page.getByRole("button", { name: `Like ${liker.name} back` });
     await expect(button).toBeVisible();
@@ -102,7 +96,7 @@ for (const js of [true, false]) {
 test("the match finder shows no '0 shared interests' under a promise of the same interests", async ({ page }) => {
   const me = await db.createMember({ gender: "male", country: "IE" });
   await db.createMember({ name: `Finder ${tag()}`, country: "IE" });
-  await login(page, me.email, me.password);
+  await logIn(page, me);
   await page.goto("/match-finder");
   await expect(page.locator("main")).not.toContainText("with the same interests");
   await expect(page.locator("main")).not.toContainText("0 shared interests");

@@ -3,12 +3,10 @@
  * moves the card and shows the next one, with JavaScript on and off; inside, the swipe game is in the
  * main navigation and a mutual swipe like shows the match moment.
  */
-import { expect, test, type Page } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import type { Page } from "@playwright/test";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 import { dragRight } from "./support/drag";
-
-test.describe.configure({ timeout: 90_000 });
 
 const VIEWPORTS = [
   { width: 390, height: 844 },
@@ -57,17 +55,14 @@ for (const js of [true, false]) {
 }
 
 test.describe("inside", () => {
-  let db: E2eDb;
-  test.beforeAll(async () => {
-    db = await openE2eDb();
-  });
+  const db = e2eDb();
 
   for (const viewport of VIEWPORTS) {
     test(`the swipe game is in the main navigation (${viewport.width}px)`, async ({ browser }) => {
       const me = await db.createMember({ gender: "male" });
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
-      await login(page, me.email, me.password);
+      await logIn(page, me);
       await page.goto("/members");
       const item = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Swipe", exact: true });
       await expect(item).toBeVisible(); // not behind the account menu
@@ -87,7 +82,7 @@ test.describe("inside", () => {
       await db.like(her.id, me.id);
       const context = await browser.newContext({ javaScriptEnabled: js });
       const page = await context.newPage();
-      await login(page, me.email, me.password);
+      await logIn(page, me);
       await page.goto("/swipe-game");
       await expect(page.getByTestId("swipe-card")).toContainText(her.name);
       await expect(page.getByTestId("swipe-match")).toHaveCount(0);

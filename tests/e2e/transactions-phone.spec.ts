@@ -1,18 +1,11 @@
-import { expect, test } from "@playwright/test";
-import { openE2eDb, type E2eDb } from "./support/db";
-import { login } from "./support/login";
+import { expect, logIn, test } from "./support/fixtures";
+import { e2eDb } from "./support/db";
 
 /**
  * /transactions on a phone (decision 179): each payment is a card that fits 390 px (no table
  * cut off at the right), and its date is written the way the member's language writes dates.
  */
-let db: E2eDb;
-test.beforeAll(async () => {
-  db = await openE2eDb();
-});
-test.afterAll(async () => {
-  await db?.dispose();
-});
+const db = e2eDb();
 
 // 24 November 2026, 12:05 UTC: a fixed time, so the expected text does not depend on the clock.
 const AT = Date.UTC(2026, 10, 24, 12, 5) / 1000;
@@ -44,7 +37,7 @@ for (const js of [true, false]) {
       const me = await memberWithPayments(language);
       const context = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
-      await login(page, me.email, me.password);
+      await logIn(page, me);
       await page.goto("/transactions");
       const table = page.getByTestId("transactions");
       await expect(table.getByRole("link").first()).toHaveText(new RegExp(`^${date.replace(/\./g, "\\.")}`));
@@ -78,7 +71,7 @@ test("/transactions at 1280 px stays a table with its column headings", async ({
   const me = await memberWithPayments("en");
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await login(page, me.email, me.password);
+  await logIn(page, me);
   await page.goto("/transactions");
   await expect(page.getByRole("columnheader", { name: "Amount" })).toBeVisible();
   await expect(page.getByTestId("transactions").getByRole("row")).toHaveCount(3);

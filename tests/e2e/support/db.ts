@@ -2,9 +2,8 @@
  * Test data in the end-to-end server's D1 (the state tests/e2e/server.sh creates), so a test can set
  * up its own members.
  *
- *   const db = await openE2eDb();
+ *   const db = e2eDb();          // or the `db` fixture of support/fixtures.ts
  *   const alice = await db.createMember({ name: "Alice", password: "pw" });
- *   await db.dispose();
  */
 import { hashPassword } from "../../../app/lib/password.ts";
 
@@ -75,7 +74,14 @@ function serverDb(base: string): D1Database {
   } as unknown as D1Database;
 }
 
-export async function openE2eDb(port = E2E_PORT) {
+const opened = new Map<number, ReturnType<typeof open>>();
+/** The client for the e2e server on `port` (one per port; it holds no connection, nothing to close). */
+export function e2eDb(port = E2E_PORT) {
+  if (!opened.has(port)) opened.set(port, open(port));
+  return opened.get(port)!;
+}
+
+function open(port: number) {
   const DB = serverDb(`http://localhost:${port}`);
   return {
     DB,
@@ -122,8 +128,7 @@ export async function openE2eDb(port = E2E_PORT) {
         .bind(likerId, likedId)
         .run();
     },
-    dispose: async () => {},
   };
 }
 
-export type E2eDb = Awaited<ReturnType<typeof openE2eDb>>;
+export type E2eDb = ReturnType<typeof e2eDb>;

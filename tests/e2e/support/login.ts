@@ -1,6 +1,9 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 
-/** Logs in through the /login form (works with JavaScript on or off); `origin` for another brand's host. */
+/**
+ * Logs in through the /login form (works with JavaScript on or off); `origin` for another brand's host.
+ * For the journeys that are about logging in: other tests log in by cookie (support/fixtures.ts).
+ */
 export async function login(page: Page, email: string, password: string, origin = "") {
   await page.goto(`${origin}/login`);
   await page.locator('input[name="email"]').fill(email);
@@ -9,14 +12,6 @@ export async function login(page: Page, email: string, password: string, origin 
     page.waitForURL((url) => !url.pathname.startsWith("/login")),
     page.locator('form:has(input[name="password"]) button[type="submit"]').click(),
   ]);
-}
-
-/** A new browser context (JavaScript on or off) logged in as `user`. */
-export async function pageAs(browser: Browser, js: boolean, user: { email: string; password: string }) {
-  const context = await browser.newContext({ javaScriptEnabled: js });
-  const page = await context.newPage();
-  await login(page, user.email, user.password);
-  return page;
 }
 
 /** A short random tag that makes a test's member names unique. */
