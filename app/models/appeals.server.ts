@@ -12,6 +12,7 @@ import { nowS } from "~/lib/dates";
 import type { Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { randomId } from "~/lib/password";
+import { caseContent } from "./admin/queue.server";
 import { appealDeadline } from "./held-photos.server";
 import { forgetChatRules } from "./chat.server";
 import { mailerFor, renderMail } from "./mail.server";
@@ -103,9 +104,11 @@ export async function appealDetail(d1: D1Database, appealId: string) {
       d: decisions,
       targetType: cases.targetType,
       targetId: cases.targetId,
+      severity: cases.severity,
       flaggedBy: cases.flaggedBy,
       decidedBy: operators.name,
       name: profiles.name,
+      aboutMe: profiles.aboutMe,
       email: users.email,
     })
     .from(appeals)
@@ -123,7 +126,13 @@ export async function appealDetail(d1: D1Database, appealId: string) {
       .from(heldPhotos)
       .where(eq(heldPhotos.decisionId, row.d.id)),
   ]);
-  return { ...row, notices: list, heldPhoto: held[0] ?? null };
+  // The second moderator sees what the first one decided on (a held photo included).
+  const content = await caseContent(
+    d1,
+    { targetType: row.targetType, targetId: row.targetId, memberId: row.d.memberId, severity: row.severity },
+    list,
+  );
+  return { ...row, notices: list, heldPhoto: held[0] ?? null, ...content };
 }
 
 type AppealEnv = Pick<Env, "DB" | "CHAT_ROOM" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET">;

@@ -14,3 +14,18 @@ export const messagingRestricted = (until: number | null | undefined, now = nowS
 /** A decision's date (its time, its end) as statements and the chat show it, in the member's language. */
 export const decisionDate = (lng: string, at: number) =>
   new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
+
+/** What a content decision removed (kept in `decisions.removed` for its appeal). */
+export type RemovedContent = {
+  aboutMe?: string;
+  name?: string;
+  photoId?: string;
+  held?: boolean;
+  message?: { conversationId: string; seq: number; body: string; kind: string; createdAt: number };
+};
+
+/** The removed text of a decision (profile text, display name, message), for the appeal's moderator. */
+export function removedText(removed: unknown): string | null {
+  const r = (removed ?? {}) as RemovedContent;
+  return r.aboutMe ?? r.name ?? r.message?.body ?? null;
+}

@@ -9,7 +9,7 @@ import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { linkOrigin } from "~/models/brand.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
-import { caseDetail, messageExcerpt } from "~/models/admin/queue.server";
+import { caseDetail, messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
 import {
   DECISION_ACTIONS,
   SUSPEND_MAX_DAYS,
@@ -19,6 +19,7 @@ import {
   hasDays,
 } from "~/models/moderation.server";
 import { ACTION_LABELS, CATEGORY_LABELS, FLAG_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
+import { MessageExcerpt, ProfilePhotos, ReportedPhoto } from "~/components/admin/CaseContent";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "reports";
@@ -42,6 +43,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const caseId = params.id ?? "";
   const form = Object.fromEntries(await readForm(request, context));
+  if (form.intent === "reveal") {
+    if (!(await caseDetail(context.env.DB, caseId))) throw new Response("No such case.", { status: 404 });
+    await revealPhotos(context.env.DB, operator, { type: "case", id: caseId });
+    return { revealed: true };
+  }
   if (form.intent === "excerpt") {
     const c = await caseDetail(context.env.DB, caseId);
     const m = c && c.c.targetType === "message" ? /^(.+):(\d+)$/.exec(c.c.targetId) : null;
@@ -83,6 +89,7 @@ export default function AdminCase() {
   const { c, actions, rules } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const open = c.c.status === "open";
+  const revealed = !!(result && "revealed" in result);
   return (
     <>
       <p>
@@ -108,12 +115,26 @@ export default function AdminCase() {
           {c.suspendedUntil ? ` · suspended until ${when(c.suspendedUntil)}` : ""}
           {c.messagingRestrictedUntil ? ` · messaging restricted until ${when(c.messagingRestrictedUntil)}` : ""}
         </p>
-        {c.c.targetType === "member" ? <p className="a-muted">About me: {c.aboutMe || "(empty)"}</p> : null}
+        {c.c.targetType === "member" ? (
+          <>
+            <dl className="a-facts">
+              <dt>Display name</dt>
+              <dd>{c.name}</dd>
+              <dt>About me</dt>
+              <dd className="a-pre">{c.aboutMe || "(empty)"}</dd>
+            </dl>
+            <h3>Photos of the profile</h3>
+            <ProfilePhotos photos={c.profilePhotos} blurred={c.blurred} revealed={revealed} />
+          </>
+        ) : null}
         {c.c.targetType === "photo" ? (
-          <p>
-            Photo <code>{c.c.targetId}</code>
-            {c.photo ? null : " (already gone)"}
-          </p>
+          c.photo ? (
+            <ReportedPhoto photo={c.photo} blurred={c.blurred} revealed={revealed} />
+          ) : (
+            <p>
+              Photo <code>{c.c.targetId}</code> (already gone)
+            </p>
+          )
         ) : null}
         {c.c.flaggedBy ? (
           <div className="a-flags">
@@ -132,23 +153,10 @@ export default function AdminCase() {
           </div>
         ) : null}
         {c.c.targetType === "message" ? (
-          result && "excerpt" in result && result.excerpt ? (
-            <ol className="a-excerpt">
-              {result.excerpt.map((m) => (
-                <li key={m.seq} className={m.seq === result.seq ? "a-reported" : undefined}>
-                  <strong>{m.name}</strong> <span className="a-muted">{when(m.createdAt)}</span>:{" "}
-                  {m.kind === "gift" ? "(gift)" : m.body}
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <form method="post">
-              <input type="hidden" name="intent" value="excerpt" />
-              <button type="submit" className="a-btn a-btn-quiet">
-                Show the reported message with ten before and after (logged)
-              </button>
-            </form>
-          )
+          <MessageExcerpt
+            excerpt={result && "excerpt" in result ? result.excerpt : null}
+            seq={Number(c.c.targetId.split(":")[1])}
+          />
         ) : null}
       </div>
       <div className="a-card">
