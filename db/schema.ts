@@ -1109,6 +1109,9 @@ export const DECISION_ACTIONS = [
   "no_action",
   "remove_photo",
   "remove_profile_text",
+  // Content decisions (decision 205): a message leaves both members' views; a display name is reset.
+  "remove_message",
+  "reset_name",
   "restrict_messaging",
   "suspend",
   "ban",

@@ -15,6 +15,8 @@ import { randomId } from "~/lib/password";
 import { caseContent } from "./admin/queue.server";
 import { appealDeadline } from "./held-photos.server";
 import { forgetChatRules } from "./chat.server";
+import type { RemovedContent } from "./moderation-rules";
+import { roomStub } from "~/chat/stubs";
 import { mailerFor, renderMail } from "./mail.server";
 import { statementOf, statementToken } from "./moderation.server";
 
@@ -166,7 +168,7 @@ export async function decideAppeal(
   const memberId = d.memberId;
   const ref = randomId();
   const ours = sql`EXISTS (SELECT 1 FROM ${appeals} WHERE ${appeals.id} = ${appealId} AND ${appeals.outcomeRef} = ${ref})`;
-  const removed = (d.removed ?? {}) as { aboutMe?: string; photoId?: string; profileStatus?: string };
+  const removed = (d.removed ?? {}) as RemovedContent & { profileStatus?: string };
   const reversed = input.outcome === "reversed";
 
   // What a reversal restores, per action: the one place to add an action's undo.
@@ -199,6 +201,15 @@ export async function decideAppeal(
         );
         break;
       }
+      case "reset_name":
+        // The old name back, unless the member has chosen a new one since.
+        restore.push(
+          db
+            .update(profiles)
+            .set({ name: removed.name ?? "" })
+            .where(and(eq(profiles.userId, memberId), eq(profiles.name, removed.resetTo ?? ""), ours)),
+        );
+        break;
       case "remove_profile_text":
         // The old text back, unless the member has written a new one since.
         restore.push(
@@ -274,6 +285,20 @@ export async function decideAppeal(
   // The conversations' objects cache what a send checks (decision 190): a lifted suspension, ban or
   // restriction counts from the member's next message, not after the cache's minute.
   if (reversed && ["suspend", "ban", "restrict_messaging"].includes(d.action)) await forgetChatRules(env, memberId);
+  // A removed message goes back into its conversation's object, for both members (decision 205).
+  const m = removed.message;
+  if (reversed && d.action === "remove_message" && m)
+    await roomStub(env, m.conversationId).restoreMessage(m.conversationId, {
+      seq: m.seq,
+      sender_id: memberId,
+      client_id: m.clientId,
+      kind: m.kind,
+      body: m.body,
+      gift_id: m.giftId,
+      credits_charged: 0,
+      held: 0,
+      created_at: m.createdAt,
+    });
   await mailOutcome(env, d.id, o.origin);
   return { ok: true };
 }

@@ -4,6 +4,7 @@
  */
 import { nowS } from "~/lib/dates";
 import type { DecisionAction } from "../../db/schema";
+import type { MessageKind } from "~/chat/protocol";
 
 /** Decisions that last N days (the console's form asks for the days). */
 export const hasDays = (action: DecisionAction) => action === "suspend" || action === "restrict_messaging";
@@ -18,10 +19,20 @@ export const decisionDate = (lng: string, at: number) =>
 /** What a content decision removed (kept in `decisions.removed` for its appeal). */
 export type RemovedContent = {
   aboutMe?: string;
+  /** The display name before a reset, and the one it was reset to. */
   name?: string;
+  resetTo?: string;
   photoId?: string;
   held?: boolean;
-  message?: { conversationId: string; seq: number; body: string; kind: string; createdAt: number };
+  message?: {
+    conversationId: string;
+    seq: number;
+    clientId: string;
+    kind: MessageKind;
+    body: string;
+    giftId: string | null;
+    createdAt: number;
+  };
 };
 
 /** The removed text of a decision (profile text, display name, message), for the appeal's moderator. */

@@ -37,6 +37,11 @@ const DecisionForm = z.object({
   rule: z.enum(TERMS_RULES).or(z.literal("")),
   facts: paragraph(z.string().min(10).max(2000)),
   days: z.coerce.number().int().min(1).max(SUSPEND_MAX_DAYS).optional().catch(undefined),
+  photoId: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .optional()
+    .catch(undefined),
 });
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -67,7 +72,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     context.env,
     operator,
     caseId,
-    { action: input.action, rule: input.rule, facts: input.facts, days: input.days ?? null },
+    { action: input.action, rule: input.rule, facts: input.facts, days: input.days ?? null, photoId: input.photoId },
     {
       origin: (domain) => linkOrigin({ domain }, context.env, request),
     },
@@ -79,7 +84,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           ? "This case was already decided."
           : result.error === "action"
             ? "That decision does not fit this target."
-            : "No such case.",
+            : result.error === "gone"
+              ? "That content is no longer there (choose the photo for a photo removal)."
+              : "No such case.",
     };
   }
   return redirect("/admin/reports");
@@ -208,6 +215,20 @@ export default function AdminCase() {
               ))}
             </select>
           </label>
+          {c.c.targetType === "member" && c.profilePhotos.length > 0 ? (
+            <label className="a-field">
+              <span>Photo (for a photo removal)</span>
+              <select name="photoId" defaultValue="">
+                <option value="">None</option>
+                {c.profilePhotos.map((p, i) => (
+                  <option key={p.id} value={p.id}>
+                    Photo {i + 1} ({p.review}
+                    {p.isPrivate ? ", private" : ""})
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <label className="a-field">
             <span>Days (suspension or messaging restriction)</span>
             <input name="days" type="number" min={1} max={365} />

@@ -61,8 +61,9 @@ export function ProfilePhotos({
   return (
     <>
       <ul className="a-thumbs">
-        {photos.map((p) => (
+        {photos.map((p, i) => (
           <li key={p.id}>
+            <strong>Photo {i + 1}</strong>{" "}
             <a href={hidden ? undefined : src(p.id, "full")}>
               <img src={src(p.id, hidden ? "blur" : "thumb")} alt={`Photo ${p.id}`} width={160} height={160} />
             </a>

@@ -225,6 +225,8 @@ function restrictionOf(action: string, endsAt: number | null) {
   switch (action) {
     case "remove_photo":
     case "remove_profile_text":
+    case "remove_message":
+    case "reset_name":
       return { decision_visibility: ["DECISION_VISIBILITY_CONTENT_REMOVED"], end_date_visibility_restriction: null };
     case "suspend":
       return { decision_account: "DECISION_ACCOUNT_SUSPENDED", end_date_account_restriction: until };
@@ -242,7 +244,7 @@ function contentTypeOf(
 ): { content_type: string[]; content_type_other: string | null } {
   if (targetType === "photo" || action === "remove_photo")
     return { content_type: ["CONTENT_TYPE_IMAGE"], content_type_other: null };
-  if (targetType === "message" || action === "remove_profile_text")
+  if (targetType === "message" || action === "remove_profile_text" || action === "reset_name")
     return { content_type: ["CONTENT_TYPE_TEXT"], content_type_other: null };
   return { content_type: ["CONTENT_TYPE_OTHER"], content_type_other: "Member profile" };
 }
