@@ -204,6 +204,10 @@ export type DecisionInput = {
   days: number | null;
   /** On a profile case, which of its photos a remove_photo removes (a photo case removes its own). */
   photoId?: string;
+  /** The facts for the public Transparency Database, without personal data (decision 205). */
+  publicFacts?: string;
+  /** The legal provision of an illegal-content decision (a LEGAL_GROUNDS key). */
+  legalGround?: string;
 };
 
 /**
@@ -399,7 +403,8 @@ export async function decide(
       .where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
     db.insert(decisions)
       .select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
-      ${hasDays(input.action) ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}, NULL
+      ${hasDays(input.action) ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}, NULL,
+      ${input.publicFacts ?? ""}, ${input.legalGround ?? ""}
       WHERE changes() = 1`),
     ...effects,
     db.insert(auditLog)
