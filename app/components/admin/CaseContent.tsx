@@ -34,7 +34,7 @@ export function ReportedPhoto({
     <figure className="a-case-photo">
       <img
         src={src(photo.id, hidden ? "blur" : "full")}
-        alt={hidden ? "Reported photo, blurred" : "Reported photo"}
+        alt={hidden ? "The reported upload, blurred" : "The reported upload"}
         width={480}
         height={480}
       />
@@ -65,7 +65,7 @@ export function ProfilePhotos({
           <li key={p.id}>
             <strong>Photo {i + 1}</strong>{" "}
             <a href={hidden ? undefined : src(p.id, "full")}>
-              <img src={src(p.id, hidden ? "blur" : "thumb")} alt={`Photo ${p.id}`} width={160} height={160} />
+              <img src={src(p.id, hidden ? "blur" : "thumb")} alt={`Upload ${i + 1} of the profile`} width={160} height={160} />
             </a>
             <PhotoNote p={p} />
           </li>
