@@ -4,7 +4,9 @@
  * and the same to the second moderator of an appeal, a held photo included; served through the
  * console to moderation roles only, never to the public.
  */
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../app/entry.worker";
+import type { Env } from "../../app/lib/env";
 import { describe, expect, it } from "vitest";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
@@ -97,5 +99,23 @@ describe("the reported content in its case", () => {
     expect(new TextDecoder().decode(await image.arrayBuffer())).toBe("bytes-full");
     for (const v of VARIANTS)
       expect((await get(`/photos/${photoId}/${v}`, { cookie: await sessionCookie(target.id) })).status).toBe(404);
+  });
+});
+
+describe("the console's own hostname", () => {
+  const through = async (url: string, bindings: Env) => {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(new Request(url, { redirect: "manual" }), bindings, ctx);
+    await waitOnExecutionContext(ctx);
+    return res.status;
+  };
+  it("with ADMIN_HOST set, /admin and /api/admin answer 404 on any other host; the member site is unchanged", async () => {
+    const bindings = { ...(env as unknown as Env), ADMIN_HOST: "console.example.com" };
+    for (const path of ["/admin/login", "/admin", "/admin/reports", "/admin/photo/x/full", "/api/admin/campaign"])
+      expect(await through(`http://localhost${path}`, bindings)).toBe(404);
+    expect(await through("http://console.example.com/admin/login", bindings)).toBe(200);
+    expect(await through("http://localhost/pages/terms", bindings)).toBe(200);
+    // Unset (development): the console answers on every host.
+    expect(await through("http://localhost/admin/login", env as unknown as Env)).toBe(200);
   });
 });
