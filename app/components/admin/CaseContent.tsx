@@ -65,7 +65,12 @@ export function ProfilePhotos({
           <li key={p.id}>
             <strong>Photo {i + 1}</strong>{" "}
             <a href={hidden ? undefined : src(p.id, "full")}>
-              <img src={src(p.id, hidden ? "blur" : "thumb")} alt={`Upload ${i + 1} of the profile`} width={160} height={160} />
+              <img
+                src={src(p.id, hidden ? "blur" : "thumb")}
+                alt={`Upload ${i + 1} of the profile`}
+                width={160}
+                height={160}
+              />
             </a>
             <PhotoNote p={p} />
           </li>
