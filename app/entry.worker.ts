@@ -37,6 +37,7 @@ const {
   startWalletMigration,
   handleMovesBatch,
   isDeployed,
+  consoleHostRefused,
   refuseUnconfigured,
   reportError,
   ChatRoom,
@@ -81,6 +82,9 @@ const worker = {
       await room.flushOverview();
       return Response.json(await room.stats());
     }
+    // The console answers only on its own hostname when one is set (decision 205).
+    if (consoleHostRefused(url, env.ADMIN_HOST))
+      return withSecurityHeaders(new Response("Not found", { status: 404 }), nonce, dev);
     if (!isSameOrigin(request)) {
       return withSecurityHeaders(new Response("Forbidden: cross-origin request", { status: 403 }), nonce, dev);
     }

@@ -21,5 +21,6 @@ export { roomStub } from "./chat/stubs";
 export { startWalletMigration } from "./models/wallet.server";
 export { handleMovesBatch } from "./models/moves.server";
 export { isDeployed } from "./lib/env";
+export { consoleHostRefused } from "./lib/admin-path";
 export { refuseUnconfigured } from "./lib/config.server";
 export { reportError } from "./lib/sentry.server";

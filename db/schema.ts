@@ -1109,6 +1109,9 @@ export const DECISION_ACTIONS = [
   "no_action",
   "remove_photo",
   "remove_profile_text",
+  // Content decisions (decision 205): a message leaves both members' views; a display name is reset.
+  "remove_message",
+  "reset_name",
   "restrict_messaging",
   "suspend",
   "ban",
@@ -1142,6 +1145,13 @@ export const decisions = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     /** Set when an appeal reversed it (decision 174): it no longer restricts anyone. */
     reversedAt: integer("reversed_at"),
+    /**
+     * The facts as published in the EU Transparency Database (decision 205): written apart from the
+     * member's statement, without personal data (DSA Art. 24(5)). Empty for decisions before it.
+     */
+    publicFacts: text("public_facts").notNull().default(""),
+    /** The legal provision an illegal-content decision rests on (LEGAL_GROUNDS in app/models/dsa-database.ts). */
+    legalGround: text("legal_ground").notNull().default(""),
   },
   (t) => [
     index("decisions_member").on(t.memberId, t.createdAt),

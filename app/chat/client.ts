@@ -123,6 +123,9 @@ export function useChatRoom(o: {
         case "read":
           if (f.memberId !== o.meId) setOtherRead(true);
           break;
+        case "removed":
+          setMessages((list) => list.filter((m) => m.id !== f.id));
+          break;
       }
     };
     const connect = () => {

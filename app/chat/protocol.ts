@@ -77,7 +77,9 @@ export type ServerFrame =
   | { type: "ack"; clientId: string; message: WireMessage }
   | { type: "error"; clientId?: string; error: SendError }
   | { type: "typing"; memberId: string; typing: boolean }
-  | { type: "read"; memberId: string };
+  | { type: "read"; memberId: string }
+  /** A moderation decision removed this message (both members' views), or an appeal restored it. */
+  | { type: "removed"; id: number };
 
 /**
  * What a member's hub (GET /ws/member) sends to each of their tabs: their counts changed. A message

@@ -841,6 +841,52 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     return store.around(this.sql, seq, n).map(store.toWire);
   }
 
+  /**
+   * RPC (a moderation decision, decision 205): message `seq` of `senderId` leaves both members' views:
+   * deleted here, the open chats told, the conversation list's last message moved back if it was this
+   * one. Answers the removed message (the decision keeps it for an appeal), null when there is none.
+   */
+  async removeMessage(conversationId: string, seq: number, senderId: string): Promise<store.StoredMessage | null> {
+    const removed = await this.serial(async () => {
+      const c = await this.open(conversationId);
+      const m = c ? store.bySeq(this.sql, seq) : null;
+      if (!m || m.sender_id !== senderId) return null;
+      this.ctx.storage.transactionSync(() => {
+        store.deleteMessage(this.sql, seq);
+        this.overviewFromLastShown();
+      });
+      return m;
+    });
+    if (!removed) return null;
+    this.broadcast({ type: "removed", id: seq }, () => true);
+    await this.flush();
+    return removed;
+  }
+
+  /** RPC (an appeal reversed the removal): the message back where it was; open chats see it on reload. */
+  async restoreMessage(conversationId: string, m: store.StoredMessage): Promise<boolean> {
+    const back = await this.serial(async () => {
+      const c = await this.open(conversationId);
+      if (!c || !this.isMember(c, m.sender_id)) return false;
+      let ok = false;
+      this.ctx.storage.transactionSync(() => {
+        ok = store.importMessage(this.sql, m);
+        if (ok) this.overviewFromLastShown();
+      });
+      return ok;
+    });
+    if (back) await this.flush();
+    return back;
+  }
+
+  /** The overview shows the newest shown message (after a removal or a restore). */
+  private overviewFromLastShown() {
+    const shown = store.lastShown(this.sql);
+    store.setMeta(this.sql, "last_message_at", shown?.created_at ?? null);
+    store.setMeta(this.sql, "last_message_preview", shown ? previewOf(shown.kind, shown.body, shown.gift_id) : null);
+    store.setMeta(this.sql, "conversation_dirty", 1);
+  }
+
   /** RPC: the sender's messages among the conversation's first `upTo` (the signals' openers). */
   async openers(
     conversationId: string,

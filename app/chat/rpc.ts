@@ -6,6 +6,7 @@
 import type { schema } from "../../db/client";
 import type { Restorable } from "./restore";
 import type { HubEvent, MessageKind, SendInput, SendResult, WireMessage } from "./protocol";
+import type { StoredMessage } from "./store";
 
 /** The conversation page's messages, from the conversation's object. */
 export type RoomHistory = { messages: WireMessage[]; olderHidden: boolean };
@@ -33,6 +34,9 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   sentBy(conversationId: string, userId: string): Promise<SentByRow[]>;
   excerpt(conversationId: string, seq: number, n: number): Promise<WireMessage[]>;
   openers(conversationId: string, senderId: string, upTo: number): Promise<{ body: string; createdAt: number }[]>;
+  /** A moderation decision removes a message from both members' views (decision 205); an appeal restores it. */
+  removeMessage(conversationId: string, seq: number, senderId: string): Promise<StoredMessage | null>;
+  restoreMessage(conversationId: string, m: StoredMessage): Promise<boolean>;
   migrate(conversationId: string): Promise<number>;
   wipe(conversationId: string): Promise<void>;
   forget(): Promise<void>;

@@ -170,6 +170,15 @@ export function around(sql: SqlStorage, seq: number, n: number): StoredMessage[]
     .toArray();
 }
 
+export function bySeq(sql: SqlStorage, seq: number): StoredMessage | null {
+  return sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE seq = ?`, seq).toArray()[0] ?? null;
+}
+
+/** A message removed by a moderation decision: gone for both members (its copy is in the decision). */
+export function deleteMessage(sql: SqlStorage, seq: number) {
+  sql.exec("DELETE FROM messages WHERE seq = ?", seq);
+}
+
 export function bySender(sql: SqlStorage, senderId: string): StoredMessage[] {
   return sql
     .exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE sender_id = ? ORDER BY seq`, senderId)

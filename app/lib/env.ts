@@ -63,6 +63,8 @@ export interface Env {
    * characters). Development: .dev.vars (scripts/dev-vars.mjs writes a random one). Absent: refused.
    */
   ADMIN_TOKEN?: string;
+  /** The operator console's own hostname (e.g. "console.example.com"): /admin answers only there. Unset: every host. */
+  ADMIN_HOST?: string;
   /** "cloudflare" (default: the MAIL send_email binding) or "http" (MAIL_API_KEY; decision 172). */
   MAIL_TRANSPORT?: "cloudflare" | "http";
   /** Secret of the HTTP mail API when MAIL_TRANSPORT is "http". */

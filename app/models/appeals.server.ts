@@ -12,8 +12,11 @@ import { nowS } from "~/lib/dates";
 import type { Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { randomId } from "~/lib/password";
+import { caseContent } from "./admin/queue.server";
 import { appealDeadline } from "./held-photos.server";
 import { forgetChatRules } from "./chat.server";
+import type { RemovedContent } from "./moderation-rules";
+import { roomStub } from "~/chat/stubs";
 import { mailerFor, renderMail } from "./mail.server";
 import { statementOf, statementToken } from "./moderation.server";
 
@@ -103,9 +106,11 @@ export async function appealDetail(d1: D1Database, appealId: string) {
       d: decisions,
       targetType: cases.targetType,
       targetId: cases.targetId,
+      severity: cases.severity,
       flaggedBy: cases.flaggedBy,
       decidedBy: operators.name,
       name: profiles.name,
+      aboutMe: profiles.aboutMe,
       email: users.email,
     })
     .from(appeals)
@@ -123,7 +128,13 @@ export async function appealDetail(d1: D1Database, appealId: string) {
       .from(heldPhotos)
       .where(eq(heldPhotos.decisionId, row.d.id)),
   ]);
-  return { ...row, notices: list, heldPhoto: held[0] ?? null };
+  // The second moderator sees what the first one decided on (a held photo included).
+  const content = await caseContent(
+    d1,
+    { targetType: row.targetType, targetId: row.targetId, memberId: row.d.memberId, severity: row.severity },
+    list,
+  );
+  return { ...row, notices: list, heldPhoto: held[0] ?? null, ...content };
 }
 
 type AppealEnv = Pick<Env, "DB" | "CHAT_ROOM" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET">;
@@ -157,7 +168,7 @@ export async function decideAppeal(
   const memberId = d.memberId;
   const ref = randomId();
   const ours = sql`EXISTS (SELECT 1 FROM ${appeals} WHERE ${appeals.id} = ${appealId} AND ${appeals.outcomeRef} = ${ref})`;
-  const removed = (d.removed ?? {}) as { aboutMe?: string; photoId?: string; profileStatus?: string };
+  const removed = (d.removed ?? {}) as RemovedContent & { profileStatus?: string };
   const reversed = input.outcome === "reversed";
 
   // What a reversal restores, per action: the one place to add an action's undo.
@@ -190,6 +201,15 @@ export async function decideAppeal(
         );
         break;
       }
+      case "reset_name":
+        // The old name back, unless the member has chosen a new one since.
+        restore.push(
+          db
+            .update(profiles)
+            .set({ name: removed.name ?? "" })
+            .where(and(eq(profiles.userId, memberId), eq(profiles.name, removed.resetTo ?? ""), ours)),
+        );
+        break;
       case "remove_profile_text":
         // The old text back, unless the member has written a new one since.
         restore.push(
@@ -265,6 +285,20 @@ export async function decideAppeal(
   // The conversations' objects cache what a send checks (decision 190): a lifted suspension, ban or
   // restriction counts from the member's next message, not after the cache's minute.
   if (reversed && ["suspend", "ban", "restrict_messaging"].includes(d.action)) await forgetChatRules(env, memberId);
+  // A removed message goes back into its conversation's object, for both members (decision 205).
+  const m = removed.message;
+  if (reversed && d.action === "remove_message" && m)
+    await roomStub(env, m.conversationId).restoreMessage(m.conversationId, {
+      seq: m.seq,
+      sender_id: memberId,
+      client_id: m.clientId,
+      kind: m.kind,
+      body: m.body,
+      gift_id: m.giftId,
+      credits_charged: 0,
+      held: 0,
+      created_at: m.createdAt,
+    });
   await mailOutcome(env, d.id, o.origin);
   return { ok: true };
 }

@@ -4,6 +4,7 @@
  */
 import { nowS } from "~/lib/dates";
 import type { DecisionAction } from "../../db/schema";
+import type { MessageKind } from "~/chat/protocol";
 
 /** Decisions that last N days (the console's form asks for the days). */
 export const hasDays = (action: DecisionAction) => action === "suspend" || action === "restrict_messaging";
@@ -14,3 +15,28 @@ export const messagingRestricted = (until: number | null | undefined, now = nowS
 /** A decision's date (its time, its end) as statements and the chat show it, in the member's language. */
 export const decisionDate = (lng: string, at: number) =>
   new Intl.DateTimeFormat(lng, { dateStyle: "long", timeZone: "UTC" }).format(new Date(at * 1000));
+
+/** What a content decision removed (kept in `decisions.removed` for its appeal). */
+export type RemovedContent = {
+  aboutMe?: string;
+  /** The display name before a reset, and the one it was reset to. */
+  name?: string;
+  resetTo?: string;
+  photoId?: string;
+  held?: boolean;
+  message?: {
+    conversationId: string;
+    seq: number;
+    clientId: string;
+    kind: MessageKind;
+    body: string;
+    giftId: string | null;
+    createdAt: number;
+  };
+};
+
+/** The removed text of a decision (profile text, display name, message), for the appeal's moderator. */
+export function removedText(removed: unknown): string | null {
+  const r = (removed ?? {}) as RemovedContent;
+  return r.aboutMe ?? r.name ?? r.message?.body ?? null;
+}

@@ -18,7 +18,7 @@ import { deleteObjects } from "./photos.server";
 import { closeRevokedSockets } from "./session.server";
 import { roomStub } from "~/chat/stubs";
 import { forgetChatRules } from "./chat.server";
-import { decisionDate, hasDays } from "./moderation-rules";
+import { decisionDate, hasDays, type RemovedContent } from "./moderation-rules";
 import { reportsFlagStatements } from "./signals.server";
 import { countEvent } from "~/lib/metrics.server";
 
@@ -197,13 +197,34 @@ const DAY = 86_400;
 /** Removed photos of these categories are deleted at once, never held for an appeal (decision 174). */
 export const DELETE_AT_ONCE: readonly ReportCategory[] = ["minor", "ncii"];
 
-export type DecisionInput = { action: DecisionAction; rule: TermsRule | ""; facts: string; days: number | null };
+export type DecisionInput = {
+  action: DecisionAction;
+  rule: TermsRule | "";
+  facts: string;
+  days: number | null;
+  /** On a profile case, which of its photos a remove_photo removes (a photo case removes its own). */
+  photoId?: string;
+  /** The facts for the public Transparency Database, without personal data (decision 205). */
+  publicFacts?: string;
+  /** The legal provision of an illegal-content decision (a LEGAL_GROUNDS key). */
+  legalGround?: string;
+};
 
-/** Which actions fit which target: a photo removal needs a photo case, a text removal a profile case. */
+/**
+ * Which actions fit which target: a photo removal needs a photo case or a profile case (one of its
+ * photos), a text or name reset a profile case, a message removal a message case.
+ */
 export function actionFits(action: DecisionAction, targetType: "member" | "photo" | "message"): boolean {
-  if (action === "remove_photo") return targetType === "photo";
-  if (action === "remove_profile_text") return targetType === "member";
+  if (action === "remove_photo") return targetType === "photo" || targetType === "member";
+  if (action === "remove_profile_text" || action === "reset_name") return targetType === "member";
+  if (action === "remove_message") return targetType === "message";
   return true;
+}
+
+/** "<conversation>:<seq>", a message case's target. */
+export function messageTarget(targetId: string): { conversationId: string; seq: number } | null {
+  const m = /^([\w-]{1,64}):(\d{1,9})$/.exec(targetId);
+  return m ? { conversationId: m[1]!, seq: Number(m[2]) } : null;
 }
 
 /** Signs a decision id for the statement link in the mail (works without logging in, e.g. when banned). */
@@ -250,7 +271,7 @@ export async function decide(
   caseId: string,
   input: DecisionInput,
   o: { origin: (brandDomain: string) => string; now?: number },
-): Promise<{ ok: true; decisionId: string } | { ok: false; error: "not_found" | "closed" | "action" }> {
+): Promise<{ ok: true; decisionId: string } | { ok: false; error: "not_found" | "closed" | "action" | "gone" }> {
   const now = o.now ?? nowS();
   const db = getDb(env.DB);
   const { moderationCases: cases, users, profiles, photos, sessions, decisions, auditLog } = schema;
@@ -258,6 +279,8 @@ export async function decide(
     .select({
       c: cases,
       aboutMe: profiles.aboutMe,
+      name: profiles.name,
+      language: users.language,
       profileStatus: profiles.status,
       suspendedUntil: users.suspendedUntil,
       messagingRestrictedUntil: users.messagingRestrictedUntil,
@@ -271,6 +294,21 @@ export async function decide(
   if (!actionFits(input.action, c.c.targetType)) return { ok: false, error: "action" };
   const id = randomId();
   const memberId = c.c.memberId;
+  // The content item the decision is about: the photo (the case's, or one of the profile's), the message.
+  const photoId = c.c.targetType === "photo" ? c.c.targetId : (input.photoId ?? "");
+  if (input.action === "remove_photo" && c.c.targetType === "member") {
+    const [own] = await db
+      .select({ id: photos.id })
+      .from(photos)
+      .where(and(eq(photos.id, photoId), eq(photos.userId, memberId)));
+    if (!own) return { ok: false, error: "gone" };
+  }
+  const message = input.action === "remove_message" ? await reportedMessage(env, c.c.targetId, memberId) : null;
+  if (input.action === "remove_message" && !message) return { ok: false, error: "gone" };
+  const resetTo =
+    input.action === "reset_name"
+      ? (await getFixedT(memberLanguage(c.language), "safety"))("resetName", { n: 1000 + randomInt(9000) })
+      : "";
   // A removed photo waits for the appeal window (decision 174), except minor and non-consensual
   // intimate imagery: the case's severity is its most severe notice, and those are deleted at once.
   const holdPhoto = input.action === "remove_photo" && !DELETE_AT_ONCE.includes(REPORT_CATEGORIES[c.c.severity]!);
@@ -280,16 +318,20 @@ export async function decide(
       : hasDays(input.action)
         ? now + Math.min(Math.max(input.days ?? 1, 1), SUSPEND_MAX_DAYS) * DAY
         : null;
-  const removed =
+  const removed: RemovedContent | Record<string, unknown> | null =
     input.action === "remove_profile_text"
       ? { aboutMe: c.aboutMe }
-      : input.action === "remove_photo"
-        ? { photoId: c.c.targetId, held: holdPhoto }
-        : input.action === "suspend" || input.action === "ban"
-          ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
-          : input.action === "restrict_messaging"
-            ? { messagingRestrictedUntil: c.messagingRestrictedUntil }
-            : null;
+      : input.action === "reset_name"
+        ? { name: c.name, resetTo }
+        : input.action === "remove_message"
+          ? { message: message! }
+          : input.action === "remove_photo"
+            ? { photoId, held: holdPhoto }
+            : input.action === "suspend" || input.action === "ban"
+              ? { profileStatus: c.profileStatus, suspendedUntil: c.suspendedUntil }
+              : input.action === "restrict_messaging"
+                ? { messagingRestrictedUntil: c.messagingRestrictedUntil }
+                : null;
   // Every effect below runs only if this batch's decision row exists, i.e. the case was still open.
   const decided = sql`EXISTS (SELECT 1 FROM ${decisions} WHERE ${decisions.id} = ${id})`;
   const effects =
@@ -298,7 +340,7 @@ export async function decide(
           ...(holdPhoto
             ? [
                 holdPhotoStatement(db, {
-                  photoId: c.c.targetId,
+                  photoId,
                   memberId,
                   decisionId: id,
                   until: appealDeadline(now),
@@ -306,45 +348,52 @@ export async function decide(
                 }),
               ]
             : []),
-          db.delete(photos).where(and(eq(photos.id, c.c.targetId), eq(photos.userId, memberId), decided)),
+          db.delete(photos).where(and(eq(photos.id, photoId), eq(photos.userId, memberId), decided)),
           db
             .update(profiles)
             .set({
               mainPhotoId: sql`(SELECT ${photos.id} FROM ${photos} WHERE ${photos.userId} = ${memberId} AND ${photos.isPrivate} = 0
             ORDER BY ${photos.createdAt}, ${photos}.rowid LIMIT 1)`,
             })
-            .where(and(eq(profiles.userId, memberId), eq(profiles.mainPhotoId, c.c.targetId), decided)),
+            .where(and(eq(profiles.userId, memberId), eq(profiles.mainPhotoId, photoId), decided)),
         ]
-      : input.action === "remove_profile_text"
+      : input.action === "reset_name"
         ? [
             db
               .update(profiles)
-              .set({ aboutMe: "" })
+              .set({ name: resetTo })
               .where(and(eq(profiles.userId, memberId), decided)),
           ]
-        : input.action === "suspend" || input.action === "ban"
+        : input.action === "remove_profile_text"
           ? [
               db
-                .update(users)
-                .set({ suspendedUntil: sql`max(coalesce(${users.suspendedUntil}, 0), ${endsAt})` })
-                .where(and(eq(users.id, memberId), decided)),
-              db
                 .update(profiles)
-                .set({ status: "suspended" })
+                .set({ aboutMe: "" })
                 .where(and(eq(profiles.userId, memberId), decided)),
-              db.delete(sessions).where(and(eq(sessions.userId, memberId), decided)),
             ]
-          : input.action === "restrict_messaging"
+          : input.action === "suspend" || input.action === "ban"
             ? [
-                // The member keeps logging in and browsing; the chat's guarded send refuses until then.
                 db
                   .update(users)
-                  .set({
-                    messagingRestrictedUntil: sql`max(coalesce(${users.messagingRestrictedUntil}, 0), ${endsAt})`,
-                  })
+                  .set({ suspendedUntil: sql`max(coalesce(${users.suspendedUntil}, 0), ${endsAt})` })
                   .where(and(eq(users.id, memberId), decided)),
+                db
+                  .update(profiles)
+                  .set({ status: "suspended" })
+                  .where(and(eq(profiles.userId, memberId), decided)),
+                db.delete(sessions).where(and(eq(sessions.userId, memberId), decided)),
               ]
-            : [];
+            : input.action === "restrict_messaging"
+              ? [
+                  // The member keeps logging in and browsing; the chat's guarded send refuses until then.
+                  db
+                    .update(users)
+                    .set({
+                      messagingRestrictedUntil: sql`max(coalesce(${users.messagingRestrictedUntil}, 0), ${endsAt})`,
+                    })
+                    .where(and(eq(users.id, memberId), decided)),
+                ]
+              : [];
   // Guarded chain: the case's status guard decides whether anything else happens. The INSERT … SELECTs
   // list every column in table order (a null id takes the next rowid).
   const [closed] = await db.batch([
@@ -354,7 +403,8 @@ export async function decide(
       .where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
     db.insert(decisions)
       .select(sql`SELECT ${id}, ${caseId}, ${memberId}, ${operator.id}, ${input.action}, ${input.rule}, ${input.facts},
-      ${hasDays(input.action) ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}, NULL
+      ${hasDays(input.action) ? input.days : null}, ${endsAt}, ${c.c.flaggedBy ? 1 : 0}, ${removed ? JSON.stringify(removed) : null}, ${now}, NULL,
+      ${input.publicFacts ?? ""}, ${input.legalGround ?? ""}
       WHERE changes() = 1`),
     ...effects,
     db.insert(auditLog)
@@ -363,13 +413,38 @@ export async function decide(
       ${JSON.stringify({ case: caseId, decision: id, endsAt })} WHERE ${decided}`),
   ]);
   if ((closed?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
-  if (input.action === "remove_photo" && !holdPhoto) await deleteObjects(env.PHOTOS, c.c.targetId);
+  if (input.action === "remove_photo" && !holdPhoto) await deleteObjects(env.PHOTOS, photoId);
+  // The message leaves both members' views in its conversation's object (decision 190).
+  if (message) await roomStub(env, message.conversationId).removeMessage(message.conversationId, message.seq, memberId);
   if (input.action === "suspend" || input.action === "ban") await closeRevokedSockets(env, memberId);
   // A restriction or suspension holds from the next send: the member's conversations re-read their rules.
   else if (input.action === "restrict_messaging") await forgetChatRules(env, memberId);
   await mailDecision(env, id, o.origin);
   return { ok: true, decisionId: id };
 }
+
+/** The reported message of a message case, if it is still there and `memberId` wrote it. */
+async function reportedMessage(
+  env: Pick<Env, "CHAT_ROOM">,
+  targetId: string,
+  memberId: string,
+): Promise<NonNullable<RemovedContent["message"]> | null> {
+  const t = messageTarget(targetId);
+  if (!t) return null;
+  const [m] = await roomStub(env, t.conversationId).excerpt(t.conversationId, t.seq, 0);
+  if (!m || m.id !== t.seq || m.senderId !== memberId) return null;
+  return {
+    conversationId: t.conversationId,
+    seq: m.id,
+    clientId: m.clientId,
+    kind: m.kind,
+    body: m.body,
+    giftId: m.giftId,
+    createdAt: m.createdAt,
+  };
+}
+
+const randomInt = (below: number) => crypto.getRandomValues(new Uint32Array(1))[0]! % below;
 
 /** Decisions with what their statements show (one query for one decision and for a member's list). */
 function statementQuery(d1: D1Database) {
@@ -413,8 +488,16 @@ export type Statement = NonNullable<Awaited<ReturnType<typeof statementOf>>>;
 export function statementLines(t: (key: string, vars?: Record<string, unknown>) => string, s: Statement, lng: string) {
   const date = (at: number) => decisionDate(lng, at);
   const d = s.d;
+  // A content decision says which content: the message (its date and words), the names.
+  const r = (d.removed ?? {}) as RemovedContent;
   return {
-    what: t(`statement.what.${d.action}`, { until: d.endsAt ? date(d.endsAt) : "" }),
+    what: t(`statement.what.${d.action}`, {
+      until: d.endsAt ? date(d.endsAt) : "",
+      sent: r.message ? date(r.message.createdAt) : "",
+      quote: r.message ? clip(r.message.body, 200) : "",
+      old: r.name ?? "",
+      name: r.resetTo ?? "",
+    }),
     facts: d.facts,
     rule: d.rule ? t(`rules.${d.rule}`) : "",
     automated: t(d.automatedDetection ? "statement.automatedYes" : "statement.automatedNo"),
@@ -526,6 +609,7 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
     });
   }
 }
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const REPORT_LANGS: readonly Language[] = ["da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv"];
 
 /** The member's current suspension or ban (its decision), if any: the login shows it instead of logging in. */

@@ -11,6 +11,9 @@ import { linkOrigin } from "~/models/brand.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { APPEAL_REASONS_MIN, appealDetail, decideAppeal } from "~/models/appeals.server";
 import { ACTION_LABELS, CATEGORY_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
+import { MessageExcerpt, ProfilePhotos, ReportedPhoto } from "~/components/admin/CaseContent";
+import { messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
+import { removedText } from "~/models/moderation-rules";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "appeals";
@@ -19,7 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const a = await appealDetail(context.env.DB, params.id ?? "");
   if (!a) throw new Response("No such appeal.", { status: 404 });
-  return { a, mine: a.d.operatorId === operator.id };
+  return { a, mine: a.d.operatorId === operator.id, removedText: removedText(a.d.removed) };
 }
 
 const OutcomeForm = z.object({
@@ -29,7 +32,20 @@ const OutcomeForm = z.object({
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
-  const parsed = OutcomeForm.safeParse(Object.fromEntries(await readForm(request, context)));
+  const form = Object.fromEntries(await readForm(request, context));
+  if (form.intent === "reveal" || form.intent === "excerpt") {
+    const a = await appealDetail(context.env.DB, params.id ?? "");
+    if (!a) throw new Response("No such appeal.", { status: 404 });
+    if (form.intent === "reveal") {
+      await revealPhotos(context.env.DB, operator, { type: "appeal", id: a.a.id });
+      return { revealed: true };
+    }
+    const m = a.targetType === "message" ? /^(.+):(\d+)$/.exec(a.targetId) : null;
+    if (!m) throw new Response("No message in this appeal.", { status: 404 });
+    const target = { conversationId: m[1]!, seq: Number(m[2]) };
+    return { excerpt: await messageExcerpt(context.env, operator, a.d.caseId, target) };
+  }
+  const parsed = OutcomeForm.safeParse(form);
   if (!parsed.success) return { error: "Choose uphold or reverse and write the reasons (at least 10 characters)." };
   const result = await decideAppeal(context.env, operator, params.id ?? "", parsed.data, {
     origin: (domain) => linkOrigin({ domain }, context.env, request),
@@ -48,9 +64,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AdminAppeal() {
-  const { a, mine } = useLoaderData<typeof loader>();
+  const { a, mine, removedText } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const d = a.d;
+  const revealed = !!(result && "revealed" in result);
+  const error = result && "error" in result ? result.error : null;
   return (
     <>
       <p>
@@ -59,9 +77,9 @@ export default function AdminAppeal() {
       <h1>
         Appeal: {ACTION_LABELS[d.action]} · {a.name ?? "(deleted member)"}
       </h1>
-      {result?.error ? (
+      {error ? (
         <p className="a-error" role="alert">
-          {result.error}
+          {error}
         </p>
       ) : null}
       <div className="a-card">
@@ -96,6 +114,34 @@ export default function AdminAppeal() {
               : ""}
           </dd>
         </dl>
+      </div>
+      <div className="a-card">
+        <h2>What was decided on</h2>
+        {a.photo ? <ReportedPhoto photo={a.photo} blurred={a.blurred} revealed={revealed} /> : null}
+        {a.targetType === "photo" && !a.photo ? <p className="a-muted">The photo was deleted.</p> : null}
+        {a.targetType === "member" ? (
+          <>
+            <dl className="a-facts">
+              <dt>Display name now</dt>
+              <dd>{a.name ?? "(deleted)"}</dd>
+              <dt>About me now</dt>
+              <dd className="a-pre">{a.aboutMe || "(empty)"}</dd>
+            </dl>
+            <ProfilePhotos photos={a.profilePhotos} blurred={a.blurred} revealed={revealed} />
+          </>
+        ) : null}
+        {removedText ? (
+          <dl className="a-facts">
+            <dt>Removed</dt>
+            <dd className="a-pre">{removedText}</dd>
+          </dl>
+        ) : null}
+        {a.targetType === "message" ? (
+          <MessageExcerpt
+            excerpt={result && "excerpt" in result ? result.excerpt : null}
+            seq={Number(a.targetId.split(":")[1])}
+          />
+        ) : null}
       </div>
       <div className="a-card">
         <h2>Notices ({a.notices.length})</h2>

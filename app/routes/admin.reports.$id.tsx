@@ -9,7 +9,7 @@ import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { linkOrigin } from "~/models/brand.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
-import { caseDetail, messageExcerpt } from "~/models/admin/queue.server";
+import { caseDetail, messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
 import {
   DECISION_ACTIONS,
   SUSPEND_MAX_DAYS,
@@ -18,7 +18,10 @@ import {
   decide,
   hasDays,
 } from "~/models/moderation.server";
+import { groundOf } from "~/models/admin/transparency.server";
+import { LEGAL_GROUNDS, isLegalGround, personalDataIn } from "~/models/dsa-database";
 import { ACTION_LABELS, CATEGORY_LABELS, FLAG_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
+import { MessageExcerpt, ProfilePhotos, ReportedPhoto } from "~/components/admin/CaseContent";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "reports";
@@ -27,7 +30,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context, area);
   const c = await caseDetail(context.env.DB, params.id ?? "");
   if (!c) throw new Response("No such case.", { status: 404 });
-  return { c, actions: DECISION_ACTIONS.filter((a) => actionFits(a, c.c.targetType)), rules: TERMS_RULES };
+  return {
+    c,
+    actions: DECISION_ACTIONS.filter((a) => actionFits(a, c.c.targetType)),
+    rules: TERMS_RULES,
+    legalGrounds: Object.entries(LEGAL_GROUNDS).map(([key, g]) => ({ key, ...g })),
+  };
 }
 
 const DecisionForm = z.object({
@@ -36,12 +44,25 @@ const DecisionForm = z.object({
   rule: z.enum(TERMS_RULES).or(z.literal("")),
   facts: paragraph(z.string().min(10).max(2000)),
   days: z.coerce.number().int().min(1).max(SUSPEND_MAX_DAYS).optional().catch(undefined),
+  publicFacts: paragraph(z.string().max(2000)).catch(""),
+  legalGround: z.string().max(40).catch(""),
+  publicOk: z.literal("1").optional().catch(undefined),
+  photoId: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .optional()
+    .catch(undefined),
 });
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const caseId = params.id ?? "";
   const form = Object.fromEntries(await readForm(request, context));
+  if (form.intent === "reveal") {
+    if (!(await caseDetail(context.env.DB, caseId))) throw new Response("No such case.", { status: 404 });
+    await revealPhotos(context.env.DB, operator, { type: "case", id: caseId });
+    return { revealed: true };
+  }
   if (form.intent === "excerpt") {
     const c = await caseDetail(context.env.DB, caseId);
     const m = c && c.c.targetType === "message" ? /^(.+):(\d+)$/.exec(c.c.targetId) : null;
@@ -52,37 +73,75 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     };
   }
   const parsed = DecisionForm.safeParse(form);
-  if (!parsed.success) return { error: "Choose a decision and write the facts (at least 10 characters)." };
+  if (!parsed.success)
+    return {
+      error: "Choose a decision and write the facts (at least 10 characters).",
+      typed: {
+        facts: String(form.facts ?? "").slice(0, 2000),
+        publicFacts: String(form.publicFacts ?? "").slice(0, 2000),
+      },
+    };
   const input = parsed.data;
-  if (input.action !== "no_action" && !input.rule) return { error: "A restriction needs the rule that was broken." };
+  const typed = { ...input, days: input.days ?? null };
+  if (input.action !== "no_action" && !input.rule)
+    return { error: "A restriction needs the rule that was broken.", typed };
+  // The statement for the EU Transparency Database (decision 205): its own facts, the legal provision.
+  if (input.action !== "no_action" && input.publicFacts.trim().length < 10)
+    return { error: "Write the public facts for the Transparency Database (at least 10 characters).", typed };
+  if (input.rule && groundOf(input.rule) === "illegal" && !isLegalGround(input.legalGround))
+    return { error: "Illegal content needs the legal provision it breaks: choose one.", typed };
+  if (input.legalGround && !isLegalGround(input.legalGround)) return { error: "Choose a listed provision.", typed };
+  const c = await caseDetail(context.env.DB, caseId);
+  const personal = personalDataIn(input.publicFacts, [c?.name ?? "", c?.email?.split("@")[0] ?? ""]);
+  if (personal.length > 0 && !input.publicOk)
+    return {
+      error: `The public facts seem to contain personal data (${personal.join(", ")}). Rewrite them, or tick the box if they do not.`,
+      typed,
+      personal,
+    };
   if (hasDays(input.action) && !input.days)
-    return { error: "A suspension or messaging restriction needs its length in days (1 to 365)." };
+    return { error: "A suspension or messaging restriction needs its length in days (1 to 365).", typed };
   const result = await decide(
     context.env,
     operator,
     caseId,
-    { action: input.action, rule: input.rule, facts: input.facts, days: input.days ?? null },
+    {
+      action: input.action,
+      rule: input.rule,
+      facts: input.facts,
+      days: input.days ?? null,
+      photoId: input.photoId,
+      publicFacts: input.action === "no_action" ? "" : input.publicFacts.trim(),
+      legalGround: input.rule && groundOf(input.rule) === "illegal" ? input.legalGround : "",
+    },
     {
       origin: (domain) => linkOrigin({ domain }, context.env, request),
     },
   );
   if (!result.ok) {
     return {
+      typed,
       error:
         result.error === "closed"
           ? "This case was already decided."
           : result.error === "action"
             ? "That decision does not fit this target."
-            : "No such case.",
+            : result.error === "gone"
+              ? "That content is no longer there (choose the photo for a photo removal)."
+              : "No such case.",
     };
   }
   return redirect("/admin/reports");
 }
 
 export default function AdminCase() {
-  const { c, actions, rules } = useLoaderData<typeof loader>();
+  const { c, actions, rules, legalGrounds } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const open = c.c.status === "open";
+  const revealed = !!(result && "revealed" in result);
+  // What the moderator typed comes back with an error, so nothing typed is lost.
+  const typed: Partial<Record<string, string | number | null>> = (result && "typed" in result && result.typed) || {};
+  const str = (k: string) => (typed[k] == null ? undefined : String(typed[k]));
   return (
     <>
       <p>
@@ -108,12 +167,26 @@ export default function AdminCase() {
           {c.suspendedUntil ? ` · suspended until ${when(c.suspendedUntil)}` : ""}
           {c.messagingRestrictedUntil ? ` · messaging restricted until ${when(c.messagingRestrictedUntil)}` : ""}
         </p>
-        {c.c.targetType === "member" ? <p className="a-muted">About me: {c.aboutMe || "(empty)"}</p> : null}
+        {c.c.targetType === "member" ? (
+          <>
+            <dl className="a-facts">
+              <dt>Display name</dt>
+              <dd>{c.name}</dd>
+              <dt>About me</dt>
+              <dd className="a-pre">{c.aboutMe || "(empty)"}</dd>
+            </dl>
+            <h3>Photos of the profile</h3>
+            <ProfilePhotos photos={c.profilePhotos} blurred={c.blurred} revealed={revealed} />
+          </>
+        ) : null}
         {c.c.targetType === "photo" ? (
-          <p>
-            Photo <code>{c.c.targetId}</code>
-            {c.photo ? null : " (already gone)"}
-          </p>
+          c.photo ? (
+            <ReportedPhoto photo={c.photo} blurred={c.blurred} revealed={revealed} />
+          ) : (
+            <p>
+              Photo <code>{c.c.targetId}</code> (already gone)
+            </p>
+          )
         ) : null}
         {c.c.flaggedBy ? (
           <div className="a-flags">
@@ -132,23 +205,10 @@ export default function AdminCase() {
           </div>
         ) : null}
         {c.c.targetType === "message" ? (
-          result && "excerpt" in result && result.excerpt ? (
-            <ol className="a-excerpt">
-              {result.excerpt.map((m) => (
-                <li key={m.seq} className={m.seq === result.seq ? "a-reported" : undefined}>
-                  <strong>{m.name}</strong> <span className="a-muted">{when(m.createdAt)}</span>:{" "}
-                  {m.kind === "gift" ? "(gift)" : m.body}
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <form method="post">
-              <input type="hidden" name="intent" value="excerpt" />
-              <button type="submit" className="a-btn a-btn-quiet">
-                Show the reported message with ten before and after (logged)
-              </button>
-            </form>
-          )
+          <MessageExcerpt
+            excerpt={result && "excerpt" in result ? result.excerpt : null}
+            seq={Number(c.c.targetId.split(":")[1])}
+          />
         ) : null}
       </div>
       <div className="a-card">
@@ -189,7 +249,7 @@ export default function AdminCase() {
           <input type="hidden" name="intent" value="decide" />
           <label className="a-field">
             <span>Decision</span>
-            <select name="action" required defaultValue="">
+            <select name="action" required defaultValue={str("action") ?? ""}>
               <option value="" disabled>
                 Choose
               </option>
@@ -200,13 +260,27 @@ export default function AdminCase() {
               ))}
             </select>
           </label>
+          {c.c.targetType === "member" && c.profilePhotos.length > 0 ? (
+            <label className="a-field">
+              <span>Photo (for a photo removal)</span>
+              <select name="photoId" defaultValue="">
+                <option value="">None</option>
+                {c.profilePhotos.map((p, i) => (
+                  <option key={p.id} value={p.id}>
+                    Photo {i + 1} ({p.review}
+                    {p.isPrivate ? ", private" : ""})
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <label className="a-field">
             <span>Days (suspension or messaging restriction)</span>
-            <input name="days" type="number" min={1} max={365} />
+            <input name="days" type="number" min={1} max={365} defaultValue={str("days")} />
           </label>
           <label className="a-field">
             <span>Rule broken (section of the terms)</span>
-            <select name="rule" defaultValue="">
+            <select name="rule" defaultValue={str("rule") ?? ""}>
               <option value="">None (no action)</option>
               {rules.map((r) => (
                 <option key={r} value={r}>
@@ -216,9 +290,29 @@ export default function AdminCase() {
             </select>
           </label>
           <label className="a-field">
-            <span>Facts (shown to the member in the statement of reasons)</span>
-            <textarea name="facts" rows={4} required minLength={10} maxLength={2000} />
+            <span>Legal provision (illegal content: minimum age, consent, illegal content)</span>
+            <select name="legalGround" defaultValue={str("legalGround") ?? ""}>
+              <option value="">None (a breach of the terms only)</option>
+              {legalGrounds.map((g) => (
+                <option key={g.key} value={g.key}>
+                  {CATEGORY_LABELS[g.category]}: {g.text}
+                </option>
+              ))}
+            </select>
           </label>
+          <label className="a-field">
+            <span>Facts (shown to the member in the statement of reasons)</span>
+            <textarea name="facts" rows={4} required minLength={10} maxLength={2000} defaultValue={str("facts")} />
+          </label>
+          <label className="a-field">
+            <span>Public facts (published in the EU Transparency Database: no names, e-mail addresses, numbers)</span>
+            <textarea name="publicFacts" rows={3} maxLength={2000} defaultValue={str("publicFacts")} />
+          </label>
+          {result && "personal" in result ? (
+            <label className="a-check">
+              <input type="checkbox" name="publicOk" value="1" /> The public facts contain no personal data
+            </label>
+          ) : null}
           <button type="submit" className="a-btn">
             Decide
           </button>

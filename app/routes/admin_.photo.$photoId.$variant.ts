@@ -1,5 +1,6 @@
 /**
- * GET /admin/photo/{id}/{thumb|full}: a photo's bytes for the review console (moderator, admin).
+ * GET /admin/photo/{id}/{thumb|full|blur}: a photo's bytes for the console (moderator, admin): the
+ * review queue, a reported photo or profile in its case, a held photo in its appeal.
  * The member route /photos/… never serves a pending photo to anyone but its owner (decision 175),
  * and operators have no member session, so the console has its own.
  */
@@ -12,7 +13,7 @@ export const area: OperatorArea = "photos";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context, area);
-  const variant = params.variant === "full" ? "full" : params.variant === "thumb" ? "thumb" : null;
+  const variant = (["full", "thumb", "blur"] as const).find((v) => v === params.variant) ?? null;
   const object =
     variant && /^[\w-]{1,64}$/.test(params.photoId ?? "")
       ? await photoForReview(context.env, params.photoId!, variant)

@@ -35,6 +35,7 @@ test("a banned member appeals from the mailed link, a second operator reverses, 
   await m.locator('select[name="action"]').selectOption("ban");
   await m.getByLabel("Rule broken (section of the terms)").selectOption("conduct");
   await m.getByLabel(/^Facts/).fill("Insulted four members on 21 November.");
+  await m.getByLabel(/^Public facts/).fill("A member was insulted or asked for money in private messages.");
   await m.getByRole("button", { name: "Decide" }).click();
   await expect(m).toHaveURL(/\/admin\/reports$/);
 

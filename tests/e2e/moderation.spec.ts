@@ -60,6 +60,7 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   await m.locator('select[name="action"]').selectOption("ban");
   await m.getByLabel("Rule broken (section of the terms)").selectOption("fraud");
   await m.getByLabel(/^Facts/).fill("Asked a member for 200 euros in gift cards.");
+  await m.getByLabel(/^Public facts/).fill("A member was insulted or asked for money in private messages.");
   await shot(m, "admin-case");
   await m.getByRole("button", { name: "Decide" }).click();
   await expect(m).toHaveURL(/\/admin\/reports$/);
@@ -106,6 +107,7 @@ test("a moderator restricts a member's messaging; the member's open chat refuses
   await m.getByLabel(/^Days/).fill("7");
   await m.getByLabel("Rule broken (section of the terms)").selectOption("conduct");
   await m.getByLabel(/^Facts/).fill("Insulted a member in the chat after she declined.");
+  await m.getByLabel(/^Public facts/).fill("A member was insulted or asked for money in private messages.");
   await m.getByRole("button", { name: "Decide" }).click();
   await expect(m).toHaveURL(/\/admin\/reports$/);
 

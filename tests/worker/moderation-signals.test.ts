@@ -239,6 +239,7 @@ describe("signals", () => {
         days: "3",
         rule: "fraud",
         facts: "Asked a member for money in the first message.",
+        publicFacts: "Asked another member for money in a first message.",
       },
       { cookie },
     );

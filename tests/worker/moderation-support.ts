@@ -23,8 +23,20 @@ export async function reportedCase(
   return { caseId: c!.id, reporter };
 }
 export const moderator = async () => operatorCookie((await createOperator("moderator")).id);
+/** Illegal-content rules need a legal provision (decision 205): a fitting one unless the test names its own. */
+const PROVISION: Record<string, string> = { age: "csam", consent: "ncii", illegal: "hatred" };
+/** Posts the decision form; public facts and the provision are filled in unless given. */
 export const decideAs = (cookie: string, caseId: string, form: Record<string, string>) =>
-  post(`/admin/reports/${caseId}`, { intent: "decide", ...form }, { cookie });
+  post(
+    `/admin/reports/${caseId}`,
+    {
+      intent: "decide",
+      publicFacts: "Content in breach of the terms was reviewed by a moderator.",
+      legalGround: PROVISION[form.rule ?? ""] ?? "",
+      ...form,
+    },
+    { cookie },
+  );
 export const mailsTo = (to: string) =>
   env.DB.prepare('SELECT subject, text FROM mail_outbox WHERE "to" = ?1 ORDER BY id')
     .bind(to)

@@ -21,7 +21,14 @@ async function seedCase(o: {
   flaggedBy?: string;
   notices?: { category: string; at: number }[];
   flag?: { rule: string; at: number };
-  decision?: { action: string; rule: string; at: number; endsAt?: number; automated?: boolean };
+  decision?: {
+    action: string;
+    rule: string;
+    at: number;
+    endsAt?: number;
+    automated?: boolean;
+    legalGround?: string;
+  };
 }) {
   const id = `tc-${++n}-${Math.random().toString(36).slice(2, 8)}`;
   const s = [
@@ -56,8 +63,8 @@ async function seedCase(o: {
   if (o.decision)
     s.push(
       env.DB.prepare(
-        `INSERT INTO decisions (id, case_id, member_id, operator_id, action, rule, facts, ends_at, automated_detection, created_at)
-         VALUES (?1, ?2, ?3, 'op-seed', ?4, ?5, ?6, ?7, ?8, ?9)`,
+        `INSERT INTO decisions (id, case_id, member_id, operator_id, action, rule, facts, ends_at, automated_detection, created_at, public_facts, legal_ground)
+         VALUES (?1, ?2, ?3, 'op-seed', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`,
       ).bind(
         `d-${id}`,
         id,
@@ -68,6 +75,8 @@ async function seedCase(o: {
         o.decision.endsAt ?? null,
         o.decision.automated ? 1 : 0,
         o.decision.at,
+        `Public facts of ${o.decision.action}.`,
+        o.decision.legalGround ?? "",
       ),
     );
   await env.DB.batch(s);
@@ -95,7 +104,7 @@ async function seedMarch(y: number) {
     severity: 1, // ncii
     openedAt: t1,
     notices: [{ category: "ncii", at: t1 }],
-    decision: { action: "remove_photo", rule: "consent", at: t1 + 7200 },
+    decision: { action: "remove_photo", rule: "consent", at: t1 + 7200, legalGround: "ncii" },
   });
   const t2 = at(y, 3, 20);
   await seedCase({
@@ -210,10 +219,11 @@ describe("transparency", () => {
     expect(suspension).toMatchObject({
       decision_ground: "DECISION_GROUND_INCOMPATIBLE_CONTENT",
       incompatible_content_ground: "Respectful conduct",
-      incompatible_content_explanation: "Facts of suspend.",
+      incompatible_content_explanation: "Public facts of suspend.",
       incompatible_content_illegal: "No",
       illegal_content_legal_ground: null,
-      category: "STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH",
+      category: "STATEMENT_CATEGORY_CYBER_VIOLENCE",
+      category_specification: ["KEYWORD_CYBER_HARASSMENT"],
       content_type: ["CONTENT_TYPE_OTHER"],
       content_language: "DE",
       application_date: "2032-03-02",
@@ -229,9 +239,11 @@ describe("transparency", () => {
     ).toBeTruthy();
     expect(photo).toMatchObject({
       decision_ground: "DECISION_GROUND_ILLEGAL_CONTENT",
-      illegal_content_legal_ground: "Consent to intimate images",
-      illegal_content_explanation: "Facts of remove_photo.",
-      category: "STATEMENT_CATEGORY_NON_CONSENSUAL_BEHAVIOUR",
+      illegal_content_legal_ground:
+        "Directive (EU) 2024/1385, Art. 5 (non-consensual sharing of intimate or manipulated material)",
+      illegal_content_explanation: "Public facts of remove_photo.",
+      decision_facts: "Public facts of remove_photo.",
+      category: "STATEMENT_CATEGORY_CYBER_VIOLENCE",
       category_specification: ["KEYWORD_NON_CONSENSUAL_IMAGE_SHARING"],
       content_type: ["CONTENT_TYPE_IMAGE"],
     });

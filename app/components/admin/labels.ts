@@ -13,6 +13,8 @@ export const ACTION_LABELS: Record<string, string> = {
   no_action: "No action",
   remove_photo: "Remove the photo",
   remove_profile_text: "Remove the profile text",
+  remove_message: "Remove the message (both members' views)",
+  reset_name: "Reset the display name",
   restrict_messaging: "Restrict messaging for N days",
   suspend: "Suspend for N days",
   ban: "Ban",

@@ -68,17 +68,23 @@ export async function pendingPhotos(d1: D1Database, after: QueueCursor | null) {
   return { photos: page, pending: total?.n ?? 0, next: rows.length > PHOTO_PAGE && last ? cursorText(last) : null };
 }
 
-/** The bytes of any photo for the console's own image route (moderators see what they review). */
+/**
+ * The bytes of a photo for the console's own image route (moderators see what they decide on): a
+ * photo in `photos` (pending ones included), or one held for its appeal window (decision 174), so the
+ * second moderator of an appeal sees what was removed. The member route never serves either.
+ */
 export async function photoForReview(
   env: { DB: D1Database; PHOTOS: R2Bucket },
   photoId: string,
-  variant: "thumb" | "full",
+  variant: "thumb" | "full" | "blur",
 ) {
-  const [row] = await getDb(env.DB)
-    .select({ id: schema.photos.id })
-    .from(schema.photos)
-    .where(eq(schema.photos.id, photoId));
-  return row ? env.PHOTOS.get(photoKey(photoId, variant)) : null;
+  const { photos, heldPhotos } = schema;
+  const db = getDb(env.DB);
+  const [[live], [held]] = await db.batch([
+    db.select({ id: photos.id }).from(photos).where(eq(photos.id, photoId)),
+    db.select({ id: heldPhotos.id }).from(heldPhotos).where(eq(heldPhotos.id, photoId)),
+  ]);
+  return live || held ? env.PHOTOS.get(photoKey(photoId, variant)) : null;
 }
 
 /**

@@ -46,7 +46,7 @@ export async function openCases(d1: D1Database) {
 
 export async function caseDetail(d1: D1Database, caseId: string) {
   const db = getDb(d1);
-  const { moderationCases: cases, notices, profiles, users, decisions, photos, caseFlags } = schema;
+  const { moderationCases: cases, notices, profiles, users, decisions, caseFlags } = schema;
   const [[c], list, earlier, flags] = await db.batch([
     // Aliased: in a D1 batch rows come back keyed by column name, and cases.status would hide profiles.status.
     db
@@ -78,17 +78,54 @@ export async function caseDetail(d1: D1Database, caseId: string) {
       .orderBy(asc(caseFlags.id)),
   ]);
   if (!c) return null;
-  const photo =
-    c.c.targetType === "photo"
-      ? ((
-          await db
-            .select({ id: photos.id, isPrivate: photos.isPrivate })
-            .from(photos)
-            .where(eq(photos.id, c.c.targetId))
-        )[0] ?? null)
-      : null;
-  return { ...c, notices: list, earlier, photo, flags };
+  const content = await caseContent(d1, c.c, list);
+  return { ...c, notices: list, earlier, flags, ...content };
 }
+
+/** Categories whose photos are blurred in the console until the moderator asks to see them. */
+export const BLURRED_CATEGORIES: readonly string[] = ["minor", "ncii"];
+
+/**
+ * What a case is about, for the moderator to see (the reported photo, or the profile's photos and
+ * texts; a message is opened through the audited excerpt). A photo removed by a decision may be held
+ * for its appeal window (decision 174): the console shows it from there. `blurred` when the case or
+ * one of its notices is about a minor or non-consensual imagery.
+ */
+export async function caseContent(
+  d1: D1Database,
+  c: { targetType: "member" | "photo" | "message"; targetId: string; memberId: string; severity: number },
+  caseNotices: readonly { category: string }[],
+) {
+  const db = getDb(d1);
+  const { photos, heldPhotos } = schema;
+  const blurred =
+    BLURRED_CATEGORIES.includes(REPORT_CATEGORIES[c.severity] ?? "other") ||
+    caseNotices.some((n) => BLURRED_CATEGORIES.includes(n.category));
+  const photoCols = { id: photos.id, isPrivate: photos.isPrivate, review: photos.review };
+  if (c.targetType === "photo") {
+    const [[live], [held]] = await db.batch([
+      db.select(photoCols).from(photos).where(eq(photos.id, c.targetId)),
+      db
+        .select({ id: heldPhotos.id, isPrivate: heldPhotos.isPrivate })
+        .from(heldPhotos)
+        .where(eq(heldPhotos.id, c.targetId)),
+    ]);
+    const photo = live ? { ...live, held: false } : held ? { ...held, review: "held" as const, held: true } : null;
+    return { photo, profilePhotos: [], blurred };
+  }
+  if (c.targetType === "member") {
+    // Every photo of the profile, private and pending ones included: a fake profile shows in its photos.
+    const profilePhotos = await db
+      .select(photoCols)
+      .from(photos)
+      .where(eq(photos.userId, c.memberId))
+      .orderBy(asc(photos.createdAt), asc(photos.id))
+      .limit(50);
+    return { photo: null, profilePhotos: profilePhotos.map((p) => ({ ...p, held: false })), blurred };
+  }
+  return { photo: null, profilePhotos: [], blurred };
+}
+export type CasePhoto = { id: string; isPrivate: boolean; review: string; held: boolean };
 
 /**
  * The reported message with the ten before and after it, and the audit row saying who opened it,
@@ -126,4 +163,13 @@ export async function messageExcerpt(
     kind: m.kind,
     createdAt: m.createdAt,
   }));
+}
+
+/** A moderator unblurred the photos of a case or appeal about a minor or intimate imagery: logged. */
+export function revealPhotos(d1: D1Database, actor: Actor, target: { type: "case" | "appeal"; id: string }) {
+  return auditStatement(getDb(d1), actor, {
+    action: `${target.type}.view_photo`,
+    targetType: target.type,
+    targetId: target.id,
+  });
 }

@@ -10,6 +10,9 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb, schema } from "../../../db/client";
 import { FLAG_RULES, REPORT_CATEGORIES, type FlagRule, type ReportCategory } from "../../../db/schema";
 import { auditStatement, type Actor } from "./audit.server";
+import { EEA_COUNTRIES, LEGAL_GROUNDS, isLegalGround, type DsaStatement } from "../dsa-database";
+
+export type { DsaStatement };
 
 /** How many months the report shows, the current one included. */
 export const REPORT_MONTHS = 12;
@@ -25,16 +28,13 @@ const DSA_CATEGORY: Record<ReportCategory, { category: string; keywords: string[
     category: "STATEMENT_CATEGORY_PROTECTION_OF_MINORS",
     keywords: ["KEYWORD_AGE_SPECIFIC_RESTRICTIONS_MINORS"],
   },
-  ncii: { category: "STATEMENT_CATEGORY_NON_CONSENSUAL_BEHAVIOUR", keywords: ["KEYWORD_NON_CONSENSUAL_IMAGE_SHARING"] },
+  ncii: { category: "STATEMENT_CATEGORY_CYBER_VIOLENCE", keywords: ["KEYWORD_NON_CONSENSUAL_IMAGE_SHARING"] },
   illegal: { category: "STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH", keywords: [] },
   scam: { category: "STATEMENT_CATEGORY_SCAMS_AND_FRAUD", keywords: [] },
-  harassment: {
-    category: "STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH",
-    keywords: ["KEYWORD_ONLINE_BULLYING_INTIMIDATION"],
-  },
+  harassment: { category: "STATEMENT_CATEGORY_CYBER_VIOLENCE", keywords: ["KEYWORD_CYBER_HARASSMENT"] },
   fake: { category: "STATEMENT_CATEGORY_SCAMS_AND_FRAUD", keywords: ["KEYWORD_INAUTHENTIC_ACCOUNTS"] },
-  spam: { category: "STATEMENT_CATEGORY_SCOPE_OF_PLATFORM_SERVICE", keywords: [] },
-  other: { category: "STATEMENT_CATEGORY_SCOPE_OF_PLATFORM_SERVICE", keywords: [] },
+  spam: { category: "STATEMENT_CATEGORY_OTHER_VIOLATION_TC", keywords: [] },
+  other: { category: "STATEMENT_CATEGORY_OTHER_VIOLATION_TC", keywords: [] },
 };
 const categoryOf = (severity: number): ReportCategory => REPORT_CATEGORIES[severity] ?? "other";
 
@@ -187,36 +187,15 @@ export async function transparencyReport(d1: D1Database, now: number): Promise<M
 
 const day = (at: number) => new Date(at * 1000).toISOString().slice(0, 10);
 
-/** One statement of reasons in the Transparency Database's fields (its API's names and values). */
-export type DsaStatement = {
-  puid: string;
-  decision_visibility: string[] | null;
-  decision_monetary: null;
-  decision_provision: string | null;
-  decision_account: string | null;
-  account_type: "ACCOUNT_TYPE_PRIVATE";
-  decision_ground: "DECISION_GROUND_ILLEGAL_CONTENT" | "DECISION_GROUND_INCOMPATIBLE_CONTENT";
-  decision_ground_reference_url: string;
-  illegal_content_legal_ground: string | null;
-  illegal_content_explanation: string | null;
-  incompatible_content_ground: string | null;
-  incompatible_content_explanation: string | null;
-  incompatible_content_illegal: "Yes" | "No" | null;
-  category: string;
-  category_specification: string[];
-  content_type: string[];
-  content_type_other: string | null;
-  content_language: string;
-  content_date: string;
-  application_date: string;
-  end_date_account_restriction: string | null;
-  end_date_visibility_restriction: string | null;
-  end_date_service_restriction: string | null;
-  decision_facts: string;
-  source_type: "SOURCE_ARTICLE_16" | "SOURCE_VOLUNTARY";
-  automated_detection: "Yes" | "No";
-  automated_decision: "AUTOMATED_DECISION_NOT_AUTOMATED";
-  territorial_scope: string[];
+/** The public facts of a decision taken before they were written apart (no personal data). */
+const ACTION_FACTS: Record<string, string> = {
+  remove_photo: "A photo was removed",
+  remove_profile_text: "A profile text was removed",
+  remove_message: "A message was removed",
+  reset_name: "A display name was reset",
+  restrict_messaging: "Messaging was restricted",
+  suspend: "The account was suspended",
+  ban: "The account was terminated",
 };
 
 /** Which restriction an action is, in the database's four kinds. */
@@ -225,6 +204,8 @@ function restrictionOf(action: string, endsAt: number | null) {
   switch (action) {
     case "remove_photo":
     case "remove_profile_text":
+    case "remove_message":
+    case "reset_name":
       return { decision_visibility: ["DECISION_VISIBILITY_CONTENT_REMOVED"], end_date_visibility_restriction: null };
     case "suspend":
       return { decision_account: "DECISION_ACCOUNT_SUSPENDED", end_date_account_restriction: until };
@@ -242,7 +223,7 @@ function contentTypeOf(
 ): { content_type: string[]; content_type_other: string | null } {
   if (targetType === "photo" || action === "remove_photo")
     return { content_type: ["CONTENT_TYPE_IMAGE"], content_type_other: null };
-  if (targetType === "message" || action === "remove_profile_text")
+  if (targetType === "message" || action === "remove_profile_text" || action === "reset_name")
     return { content_type: ["CONTENT_TYPE_TEXT"], content_type_other: null };
   return { content_type: ["CONTENT_TYPE_OTHER"], content_type_other: "Member profile" };
 }
@@ -267,7 +248,8 @@ export async function exportStatements(
         id: decisions.id,
         action: decisions.action,
         rule: decisions.rule,
-        facts: decisions.facts,
+        publicFacts: decisions.publicFacts,
+        legalGround: decisions.legalGround,
         endsAt: decisions.endsAt,
         automated: decisions.automatedDetection,
         createdAt: decisions.createdAt,
@@ -296,9 +278,15 @@ export async function exportStatements(
     auditStatement(db, actor, { action: "transparency.export", targetType: "month", targetId: month }),
   ]);
   const statements = rows.map((r): DsaStatement => {
-    const illegal = groundOf(r.rule) === "illegal";
+    // Illegal content names the legal provision chosen; a decision without one (taken before the
+    // choice existed) is published on its terms ground, marked as considered illegal.
+    const provision = isLegalGround(r.legalGround) ? LEGAL_GROUNDS[r.legalGround].text : null;
+    const illegal = groundOf(r.rule) === "illegal" && provision !== null;
     const { category, keywords } = DSA_CATEGORY[categoryOf(r.severity)];
-    const ground = ruleLabel(r.rule);
+    // The public facts, never the member's statement text (DSA Art. 24(5)); older decisions without
+    // them say only what was decided.
+    const facts = r.publicFacts || `${ACTION_FACTS[r.action] ?? "Restriction"} after a review by a moderator.`;
+    const scope = r.countries.filter((c) => (EEA_COUNTRIES as readonly string[]).includes(c));
     return {
       puid: r.id,
       decision_visibility: null,
@@ -312,23 +300,24 @@ export async function exportStatements(
       account_type: "ACCOUNT_TYPE_PRIVATE",
       decision_ground: illegal ? "DECISION_GROUND_ILLEGAL_CONTENT" : "DECISION_GROUND_INCOMPATIBLE_CONTENT",
       decision_ground_reference_url: `https://${r.domain}/pages/terms`,
-      illegal_content_legal_ground: illegal ? ground : null,
-      illegal_content_explanation: illegal ? r.facts : null,
-      incompatible_content_ground: illegal ? null : ground,
-      incompatible_content_explanation: illegal ? null : r.facts,
-      incompatible_content_illegal: illegal ? null : "No",
+      illegal_content_legal_ground: illegal ? provision : null,
+      illegal_content_explanation: illegal ? facts : null,
+      incompatible_content_ground: illegal ? null : ruleLabel(r.rule),
+      incompatible_content_explanation: illegal ? null : facts,
+      incompatible_content_illegal: illegal ? null : groundOf(r.rule) === "illegal" ? "Yes" : "No",
       category,
       category_specification: keywords,
       ...contentTypeOf(r.targetType, r.action),
       content_language: r.language.toUpperCase(),
       content_date: day(r.contentAt),
       application_date: day(r.createdAt),
-      decision_facts: r.facts,
+      decision_facts: facts,
       source_type: r.noticed ? "SOURCE_ARTICLE_16" : "SOURCE_VOLUNTARY",
       automated_detection: r.automated ? "Yes" : "No",
       // Never automated: an operator takes every decision (decision 176).
       automated_decision: "AUTOMATED_DECISION_NOT_AUTOMATED",
-      territorial_scope: r.countries,
+      // Only EU and EEA member states are accepted (a brand may also serve CH, GB…).
+      territorial_scope: scope.length > 0 ? scope : null,
     };
   });
   return { statements };
