@@ -121,6 +121,12 @@ test.describe("the welcome offer with JavaScript", () => {
     await offerRunning(page);
     await page.clock.runFor(31_000);
     await expect(page.getByTestId("time-bonus-banner")).toHaveCount(0);
+    // The server's clock reaches the end too (held here, not waited for): no code continues the discount.
+    await (
+      await openE2eDb()
+    ).DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1")
+      .bind(m.id, WEEK + 1)
+      .run();
     await page.clock.resume();
     await page.goto("/credits");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
