@@ -76,7 +76,9 @@ export function WelcomeOffer() {
     const wait = Math.max(0, enteredMembersAreaAt + WELCOME_OFFER_POPUP_DELAY_S * 1000 - Date.now());
     const timer = setTimeout(() => {
       const inArea = (Date.now() - enteredMembersAreaAt!) / 1000;
-      const dismissed = !!localStorage.getItem(HIDE_WELCOME_OFFER_MODAL);
+      // Another open dialog (the like pop-up, the site-entry notice) counts as dismissed for now: one prompt at a time.
+      const dismissed =
+        !!localStorage.getItem(HIDE_WELCOME_OFFER_MODAL) || !!document.querySelector('[aria-modal="true"]');
       setPopup(
         showWelcomeOfferPopup({
           remaining: 1,
