@@ -89,7 +89,7 @@ describe("sign-up", () => {
     [
       "under the brand's minimum age",
       { date_of_birth: `${new Date().getUTCFullYear() - 17}-01-01` },
-      "Enter your date of birth (18+)",
+      "You must be 18 or older to sign up.",
     ],
     ["impossible date of birth", { date_of_birth: "1990-02-31" }, "Invalid date of birth."],
     ["invalid e-mail", { email: "not-an-address" }, "Invalid email"],
@@ -111,7 +111,7 @@ describe("sign-up", () => {
     await env.DB.prepare("UPDATE brands SET min_age = 21 WHERE hostname = 'localhost'").run();
     try {
       const res = await send("/signup", signupForm({ date_of_birth: `${new Date().getUTCFullYear() - 20}-01-01` }));
-      expect(await pageText(res)).toContain("Enter your date of birth (21+)");
+      expect(await pageText(res)).toContain("You must be 21 or older to sign up.");
     } finally {
       await env.DB.prepare("UPDATE brands SET min_age = 18 WHERE hostname = 'localhost'").run();
     }
