@@ -233,9 +233,7 @@ describe("every notification type", () => {
     expect(await deliver(env, { kind: "like", likerId: team.id, likedId: me.id }, s)).toEqual({ mail: true, push: 1 });
     const mail = mailer.sent.at(-1)!;
     expect(mail.subject).toBe("🎭 Tessa (Team-run profile) was suggested to you");
-    expect(mail.text).toContain(
-      "This is an automatic suggestion: 🎭 Tessa (Team-run profile) did not choose you.",
-    );
+    expect(mail.text).toContain("This is an automatic suggestion: 🎭 Tessa (Team-run profile) did not choose you.");
     expect(mail.text).toContain(enCommon.fictional.warning);
     expect(mail.subject).not.toMatch(/likes you/);
     expect(await payloadOf(push.received.at(-1)!, sub)).toMatchObject({

@@ -65,8 +65,7 @@ const redemptions = async (userId: string) =>
       .bind(userId)
       .all<{ code: string; payment_id: string }>()
   ).results;
-const timeBonusId = () =>
-  env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'WELCOME25'").first<number>("id");
+const timeBonusId = () => env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'WELCOME25'").first<number>("id");
 
 describe("direct debit with the welcome offer", () => {
   it("a member minutes old sees 25% off, is charged 25% less on the mandate, and the code is redeemed once when the bank collects", async () => {
