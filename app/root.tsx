@@ -21,7 +21,7 @@ import { resolveCountry } from "./lib/request.server";
 import { SITE_ENTRY_COOKIE } from "./lib/site-entry";
 import { useNonce } from "./lib/nonce";
 import { isDeployed } from "./lib/env";
-import { publicBrand, publicMember, timeBonusAtLoad, type RootData } from "./lib/root-data";
+import { publicBrand, publicMember, welcomeOfferAtLoad, type RootData } from "./lib/root-data";
 import { pageTitle } from "./lib/page-title";
 import { memberPrompts } from "./lib/member-prompts.server";
 import { signupContext } from "./models/tracking.server";
@@ -44,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
       country: "",
       brand: publicBrand(brand),
       member: null,
-      timeBonus: null,
+      welcomeOffer: null,
       prompts: [],
       siteEntrySkipped: true,
       signup: null,
@@ -60,15 +60,15 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
   // of 18+ to /age-check, as it does for every loader, action, API call and socket.
   const country = resolveCountry(request, context);
   const pub = member && publicMember(member);
-  const timeBonus = timeBonusAtLoad(member);
+  const welcomeOffer = welcomeOfferAtLoad(member, brand.welcomeDiscountS);
   return {
     lang,
     country,
     brand: publicBrand(brand),
     member: pub,
-    timeBonus,
+    welcomeOffer,
     // One member prompt at a time, chosen here (decision 179).
-    prompts: pub ? memberPrompts(pub, timeBonus !== null) : [],
+    prompts: pub ? memberPrompts(pub, welcomeOffer !== null) : [],
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
     // One decision per request for every sign-up form and the header's button (docs/product.md §6).
     signup: member ? null : signupContext(request, brand.signups),

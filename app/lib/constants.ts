@@ -10,12 +10,9 @@ export const USER_REFETCH_INTERVAL_S = 60;
 export const USER_REFETCH_INTERVAL_PUSH_S = 300;
 export const USER_REFETCH_FIRST_DELAY_S = 5;
 
-export const TIME_BONUS_POPUP_DELAY_S = 40;
-export const TIME_BONUS_PERCENTAGE = 25;
-export const TIME_BONUS_CODE = "TIMEBONUS25";
-export const TIME_BONUS_VALID_S = 14400;
-export const TIME_BONUS_TICK_MS = 1000;
-export const TIME_BONUS_ACT_FAST_VALUE = 4;
+/** The welcome offer (decision 202): one code, one end (the brand's welcome window after sign-up). */
+export const WELCOME_OFFER_POPUP_DELAY_S = 40;
+export const WELCOME_OFFER_TICK_MS = 1000;
 export const WELCOME_DISCOUNT_PERCENTAGE = 25;
 
 export const SWIPE_LIKES_PER_DAY = 4;

@@ -1,8 +1,8 @@
 /**
  * Which of the chrome's member alerts (docs/product.md §4) a page shows: the one rule every alert asks.
  * On the payment pages none shows: a member who is paying sees what they buy and the pay button on
- * the first screen of a phone (decision 151). What a payment page says about the payment itself (its
- * state, the time bonus, a used try-out) is the page's own content, not a chrome alert.
+ * the first screen of a phone (issue 19). What a payment page says about the payment itself (its
+ * state, the welcome offer, a used try-out) is the page's own content, not a chrome alert.
  */
 import { signupStepOf } from "./nav";
 
@@ -43,7 +43,7 @@ export function memberAlertShown(alert: MemberAlert, pathname: string, search = 
  * written (an unread message), not on arrival. The time-limited discount comes
  * before the photo reminder, which waits for it to end.
  */
-export type MemberPrompt = MemberAlert | "timeBonus";
+export type MemberPrompt = MemberAlert | "welcomeOffer";
 
 export type PromptFacts = {
   status: string;
@@ -55,19 +55,19 @@ export type PromptFacts = {
   newLikes: number;
 };
 
-export function memberPrompts(m: PromptFacts, timeBonus: boolean): MemberPrompt[] {
+export function memberPrompts(m: PromptFacts, welcomeOffer: boolean): MemberPrompt[] {
   const all: [MemberPrompt, boolean][] = [
     ["activation", m.status === "not_confirmed" && m.profileStatus === "disabled" && !m.notificationsDisabled.length],
     // Mail that bounced or was switched off reaches the member before any offer does.
     ["disabledNotifications", m.notificationsDisabled.length > 0],
     ["push", !m.pushSubscribed && m.unreadMessages > 0],
-    ["timeBonus", timeBonus],
+    ["welcomeOffer", welcomeOffer],
     ["photo", !m.hasMainImage],
   ];
   return all.filter(([, on]) => on).map(([p]) => p);
 }
 
-/** The one prompt this page shows: the first listed that the page may show (the time bonus: where its banner is). */
+/** The one prompt this page shows: the first listed that the page may show (the welcome offer: where its banner is). */
 export function promptOnPage(prompts: MemberPrompt[] | undefined, pathname: string, search = ""): MemberPrompt | null {
-  return (prompts ?? []).find((p) => p === "timeBonus" || memberAlertShown(p, pathname, search)) ?? null;
+  return (prompts ?? []).find((p) => p === "welcomeOffer" || memberAlertShown(p, pathname, search)) ?? null;
 }

@@ -2,49 +2,27 @@
  * The pure rules of the offers (docs/product.md §3, §4 and §9), shared by the server (which decides) and
  * the members-area client code (which only counts down). No I/O here: every function takes `now`.
  */
-import {
-  TIME_BONUS_CODE,
-  TIME_BONUS_PERCENTAGE,
-  TIME_BONUS_TICK_MS,
-  TIME_BONUS_VALID_S,
-  WELCOME_DISCOUNT_PERCENTAGE,
-} from "./constants";
+import { WELCOME_DISCOUNT_PERCENTAGE, WELCOME_OFFER_TICK_MS } from "./constants";
 
+/** The welcome offer's one code: its name everywhere (decision 202). */
 export const WELCOME_CODE = `WELCOME${WELCOME_DISCOUNT_PERCENTAGE}`;
-export const HIDE_TIME_BONUS_MODAL = "hide-time-bonus-modal";
+export const HIDE_WELCOME_OFFER_MODAL = "hide-time-bonus-modal";
 
 /** What the rules need of a member. */
 export type OfferMember = { paidUser: boolean; createdAt: number };
 
 /**
- * Seconds of time bonus left: it runs for a logged-in, non-paying member whose sign-up is under
- * TIME_BONUS_VALID_S old; 0 (cleared) for a visitor, a paying (premium) member, or once it is over,
- * including a sign-up already over 4 hours old at load.
+ * Seconds of the welcome offer left (25% off the first purchase until the brand's window after sign-up
+ * ends): 0 for a visitor, a paying (premium) member, or once it is over. One offer with one end: when
+ * it is over no other code continues the same discount (decision 202).
  */
-export function timeBonusRemaining(member: OfferMember | null, nowS: number): number {
-  if (!member || member.paidUser) return 0;
-  const left = member.createdAt + TIME_BONUS_VALID_S - nowS;
-  return left > 0 ? Math.min(left, TIME_BONUS_VALID_S) : 0;
-}
-
-/** Seconds of the welcome discount left (25% off the first purchase, the brand's window after sign-up). */
 export function welcomeRemaining(member: OfferMember | null, welcomeDiscountS: number, nowS: number): number {
   if (!member || member.paidUser) return 0;
   const left = member.createdAt + welcomeDiscountS - nowS;
-  return left > 0 ? left : 0;
+  return left > 0 ? Math.min(left, welcomeDiscountS) : 0;
 }
 
-export type ActiveDiscount = { code: string; percentage: number; expires: number; kind: "time_bonus" | "welcome" };
-
-export function timeBonus(member: OfferMember | null, nowS: number): ActiveDiscount | null {
-  if (!member || timeBonusRemaining(member, nowS) === 0) return null;
-  return {
-    code: TIME_BONUS_CODE,
-    percentage: TIME_BONUS_PERCENTAGE,
-    expires: member.createdAt + TIME_BONUS_VALID_S,
-    kind: "time_bonus",
-  };
-}
+export type ActiveDiscount = { code: string; percentage: number; expires: number; kind: "welcome" };
 
 export function welcomeDiscount(
   member: OfferMember | null,
@@ -60,24 +38,11 @@ export function welcomeDiscount(
   };
 }
 
-/** The active discount: the time bonus if there is one, else the welcome code, else none. */
-export function activeDiscount(
-  member: OfferMember | null,
-  welcomeDiscountS: number,
-  nowS: number,
-): ActiveDiscount | null {
-  return timeBonus(member, nowS) ?? welcomeDiscount(member, welcomeDiscountS, nowS);
-}
+/** The active discount: the welcome offer while it runs, else none. */
+export const activeDiscount = welcomeDiscount;
 
-/** hh:mm:ss, each zero padded (hours too: 04:00:00). */
-export function formatCountdown(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
-}
-
-/** The popup: after the delay in the members area, for a member with 0 credits, bonus running, not dismissed. */
-export function showTimeBonusPopup(o: {
+/** The popup: after the delay in the members area, for a member with 0 credits, offer running, not dismissed. */
+export function showWelcomeOfferPopup(o: {
   remaining: number;
   credits: number;
   dismissed: boolean;
@@ -111,8 +76,8 @@ export function discountedPrice(priceCents: number, percentage: string | number)
 }
 
 /**
- * Counts a time bonus down on the client: `onTick` gets the seconds left at once and every
- * TIME_BONUS_TICK_MS; at zero it stops (the bonus is cleared). The deadline is fixed from the
+ * Counts the welcome offer down on the client: `onTick` gets the seconds left at once and every
+ * WELCOME_OFFER_TICK_MS; at zero it stops (the offer is over). The deadline is fixed from the
  * server's remaining seconds at load, so a wrong clock on the device changes nothing. Returns stop().
  */
 export function startCountdown(remainingAtLoad: number, onTick: (secondsLeft: number) => void): () => void {
@@ -124,6 +89,6 @@ export function startCountdown(remainingAtLoad: number, onTick: (secondsLeft: nu
     const s = left();
     onTick(s);
     if (s === 0) clearInterval(timer);
-  }, TIME_BONUS_TICK_MS);
+  }, WELCOME_OFFER_TICK_MS);
   return () => clearInterval(timer);
 }

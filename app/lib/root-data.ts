@@ -4,8 +4,7 @@ import { nicheOf, termsVersionDate, cleanPhone } from "~/models/brand.server";
 import type { SignupState, Tracking } from "~/models/signup-rules";
 import type { Language } from "./constants";
 import { nowS } from "~/lib/dates";
-import { timeBonusRemaining } from "~/lib/offers";
-import { TIME_BONUS_VALID_S } from "~/lib/constants";
+import { welcomeRemaining } from "~/lib/offers";
 import type { MemberPrompt } from "~/lib/member-alerts";
 
 /** What the root loader gives every page (the chrome's data); components read it through this type. */
@@ -14,8 +13,8 @@ export interface RootData {
   country: string;
   brand: ReturnType<typeof publicBrand>;
   member: ReturnType<typeof publicMember> | null;
-  /** The time bonus at this load (members only), see timeBonusAtLoad. */
-  timeBonus: ReturnType<typeof timeBonusAtLoad>;
+  /** The welcome offer at this load (members only), see welcomeOfferAtLoad. */
+  welcomeOffer: ReturnType<typeof welcomeOfferAtLoad>;
   /** The member prompts this member may get, most important first; a page shows one (decision 179). */
   prompts: MemberPrompt[];
   siteEntrySkipped: boolean;
@@ -106,10 +105,10 @@ export function publicMember(m: Member) {
 }
 
 /**
- * The time bonus at this load (docs/product.md §4): when it ends (server time) and the seconds left now;
- * null when none runs (visitors, paid users, a sign-up 4 hours old or more).
+ * The welcome offer at this load (docs/product.md §4): when it ends (server time) and the seconds left now;
+ * null when none runs (visitors, paid users, a sign-up older than the brand's welcome window).
  */
-export function timeBonusAtLoad(m: Member | null) {
-  const left = timeBonusRemaining(m, nowS());
-  return m && left > 0 ? { ends: m.createdAt + TIME_BONUS_VALID_S, left } : null;
+export function welcomeOfferAtLoad(m: Member | null, welcomeDiscountS: number) {
+  const left = welcomeRemaining(m, welcomeDiscountS, nowS());
+  return m && left > 0 ? { ends: m.createdAt + welcomeDiscountS, left } : null;
 }

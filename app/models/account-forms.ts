@@ -61,7 +61,7 @@ export function signupSchema(minAge: number, today = new Date()) {
           message: v.date_of_birth ? "errors.dobInvalid" : "errors.dobRequired",
         });
       } else if (age < minAge) {
-        ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: "errors.dobRequired" });
+        ctx.addIssue({ code: "custom", path: ["date_of_birth"], message: "errors.tooYoung" });
       }
     });
 }

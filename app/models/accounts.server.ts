@@ -319,7 +319,10 @@ export async function signup(
 ): Promise<{ ok: true; userId: string; conversationId: string | null } | { ok: false; error: EmailState }> {
   const email = normalizeEmail(input.email);
   const state = await emailState(env.DB, brand.id, email);
-  if (state !== "free") return { ok: false, error: state };
+  if (state !== "free") {
+    await mailOwnerOfKnownAddress(env, brand, email, state, o.origin);
+    return { ok: false, error: state };
+  }
   const d1 = env.DB;
   const id = randomId();
   const credits = Math.max(0, brand.signupCredits);
@@ -401,6 +404,35 @@ export async function signup(
   return { ok: true, userId: id, conversationId };
 }
 
+/**
+ * A sign-up with an address that already has an account (decision 202): the page answers as for a new
+ * one, and the owner gets the mail instead: a way to log in or choose a new password, or, for an account
+ * pending deletion, the reactivation link. At most RESET_MAILS_PER_DAY a day per account, silently, so a
+ * stranger cannot flood the owner's inbox nor learn from the answer that the address is known.
+ */
+async function mailOwnerOfKnownAddress(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  email: string,
+  state: Exclude<EmailState, "free">,
+  origin: string,
+) {
+  if (state === "pending_deletion") {
+    await requestReactivation(env, brand, email, origin);
+    return;
+  }
+  const { users, profiles } = schema;
+  const [user] = await getDb(env.DB)
+    .select({ id: users.id, email: users.email, language: users.language, name: profiles.name })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(users.brandId, brand.id), eq(users.email, email), isNull(users.deletedAt)));
+  if (!user || !(await takeDailyQuota(env.DB, `signup-known:${user.id}`, RESET_MAILS_PER_DAY))) return;
+  await sendAccountMail(env, brand, user, "signupKnown", null, origin, user.email, {
+    resetLink: `${origin}/reset-password`,
+  });
+}
+
 /** The sign-up message's client id: one per member, so a retried delivery is stored once. */
 const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
 
@@ -439,6 +471,7 @@ const LINK_PATH: Record<AccountMailKind, string> = {
   mailUndo: "/mail-change/undo",
   reactivate: "/reactivate",
   lockout: "/reset-password",
+  signupKnown: "/login",
 };
 
 async function sendAccountMail(
@@ -535,6 +568,10 @@ export async function resendActivation(
 // ---------------------------------------------------------------------------------------------
 // Password reset and change
 
+/**
+ * Mails a reset link to the account of `email`, if there is one and it has mail left today. The page
+ * answers the same in every case (decision 202): whether an address has an account is nobody's business.
+ */
 export async function requestPasswordReset(env: AccountEnv, brand: BrandWithCompany, email: string, origin: string) {
   const { users, profiles } = schema;
   const db = getDb(env.DB);

@@ -9,7 +9,7 @@
  * - The code is 6 digits, stored only as an HMAC keyed with the session secret, valid CODE_TTL_S,
  *   at most MAX_ATTEMPTS wrong tries (then the request is spent), a new code at most every
  *   RESEND_AFTER_S and MAX_SENDS times per request, and SMS_PER_DAY SMS per member a day.
- * - The price is the package's, less the member's active discount (time bonus, else welcome code), fixed
+ * - The price is the package's, less the member's active discount (the welcome offer), fixed
  *   when the form is sent; the payment records the code, redeemed when the bank has collected (decision 114).
  * - Verification is one guarded batch: the first right code flips `open` → `verified` once; a replay,
  *   or twenty at once, finds it no longer open.
@@ -142,7 +142,7 @@ export async function getPackageRow(db: D1Database, id: string): Promise<Package
 }
 
 // ---------------------------------------------------------------------------------------------
-// The member's active discount (time bonus, else welcome code), as at the card checkout
+// The member's active discount (the welcome offer), as at the card checkout
 
 /**
  * The statement reading the code of the member's active discount as of `at` (null without one):

@@ -1,6 +1,5 @@
 /**
- * Discount codes (docs/product.md §3, §4, §5 and §9): the member's active discount (time bonus, else the
- * welcome code), checking a code a member typed, and the statements that make a once-per-member code
+ * Discount codes (docs/product.md §3, §4, §5 and §9): the member's active discount (the welcome offer), checking a code a member typed, and the statements that make a once-per-member code
  * usable once. The pure rules (who gets which bonus, the price arithmetic) live in app/lib/offers.ts.
  *
  * Once per member is enforced in D1 statements, so racing requests cannot slip through:
@@ -9,13 +8,11 @@
  * - the completed payment's batch writes the redemption (`redemptionStatement`); the primary key
  *   (code_id, user_id) keeps one row however many completions race.
  */
-import { TIME_BONUS_CODE } from "~/lib/constants";
 import { nowS } from "~/lib/dates";
 import {
   activeDiscount,
   discountedPrice,
   percentageBasisPoints,
-  timeBonus,
   WELCOME_CODE,
   welcomeDiscount,
   type ActiveDiscount,
@@ -104,10 +101,17 @@ type CodeLookup = Pick<
 };
 
 /**
- * The welcome discount and the time bonus are one built-in discount per member (both are 25% off the
- * first purchase): using or holding either counts as using or holding both. Other codes stand alone.
+ * The welcome offer's former second code: a 4-hour "time bonus" that the welcome code continued after
+ * its countdown. One offer has one code now (decision 202): this one is refused as expired, and a member
+ * who used or holds it has used or holds the welcome offer.
  */
-export const BUILT_IN_CODES = [TIME_BONUS_CODE, WELCOME_CODE] as const;
+export const RETIRED_TIME_BONUS_CODE = "TIMEBONUS25";
+
+/**
+ * The built-in codes are one welcome offer per member (25% off the first purchase): using or holding
+ * either counts as using or holding both. Other codes stand alone.
+ */
+export const BUILT_IN_CODES = [RETIRED_TIME_BONUS_CODE, WELCOME_CODE] as const;
 const BUILT_IN_SQL = `(${BUILT_IN_CODES.map((c) => `'${c}'`).join(", ")})`;
 
 /** The ids of the codes that count as the code `idExpr` (named `codeExpr`) for once per member: itself, or both built-in codes. */
@@ -182,7 +186,7 @@ export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
   if (row.oncePerUser && (row.redeemed || row.claimed)) return { ok: false, error: "used" };
   if (row.maxUses !== null && row.uses >= row.maxUses) return { ok: false, error: "used" };
   const builtInOver =
-    (row.code === TIME_BONUS_CODE && !timeBonus(o.member, now)) ||
+    row.code === RETIRED_TIME_BONUS_CODE ||
     (row.code === WELCOME_CODE && !welcomeDiscount(o.member, o.brand.welcomeDiscountS, now));
   if (builtInOver || (row.expires !== null && row.expires <= now)) return { ok: false, error: "expired" };
   const countries = countriesOf(row.country);
@@ -213,7 +217,7 @@ export async function checkCode(d1: D1Database, o: CodeOrder & { code: string })
   return evaluateCode(await lookup.first<CodeLookup>(), o);
 }
 
-/** The code the member's prices use: the one they typed, else their active discount (time bonus or welcome). */
+/** The code the member's prices use: the one they typed, else their active discount (the welcome offer). */
 export function codeForPrices(
   member: DiscountMember,
   brand: DiscountBrand,

@@ -52,29 +52,19 @@ export function mapPosition(lat: number | null, lon: number | null): { x: number
   return { x: Math.round(x), y: Math.round(y) };
 }
 
-/** What a lander shows of a member: name, age, city, photo, how recently active, and the map cell. */
+/** What a lander shows of a member: name, age, city, photo and the map cell (no made-up activity, decision 202). */
 export interface LanderMember {
   id: string;
   name: string;
   age: number;
   city: string;
   photoId: string;
-  ago: string;
   near: boolean;
   x: number | null;
   y: number | null;
 }
 
-/** "5 minutes ago" in the page's language, from seconds. */
-export function agoText(seconds: number, lng: string): string {
-  const rtf = new Intl.RelativeTimeFormat(lng, { numeric: "auto" });
-  if (seconds < 60) return rtf.format(0, "minute");
-  if (seconds < 3600) return rtf.format(-Math.floor(seconds / 60), "minute");
-  if (seconds < 86_400) return rtf.format(-Math.floor(seconds / 3600), "hour");
-  return rtf.format(-Math.floor(seconds / 86_400), "day");
-}
-
-function toLanderMember(m: LandingMember, country: string, lng: string): LanderMember {
+function toLanderMember(m: LandingMember, country: string): LanderMember {
   const pos = mapPosition(m.lat, m.lon);
   return {
     id: m.id,
@@ -82,7 +72,6 @@ function toLanderMember(m: LandingMember, country: string, lng: string): LanderM
     age: m.age,
     city: m.city,
     photoId: m.photoId,
-    ago: agoText(m.seenAgo, lng),
     near: m.country === country,
     x: pos?.x ?? null,
     y: pos?.y ?? null,
@@ -131,14 +120,9 @@ export async function loadLander(
       doneTitle: t("doneTitle"),
       doneText: t("doneText"),
       reply: t("reply"),
-      // The city goes in per post, on the client: the placeholder survives this call as written.
-      // Posts and bubbles are illustrations beside real members' photos: `examples` says so where they show (decision 179).
-      posts: [t("feed.hello"), t("feed.photo"), t("feed.looking", { city: "{{city}}" })],
-      examples: t("examples"),
-      bubbles: [t("night.b1"), t("night.b2"), t("night.b3"), t("night.b4")],
       steps: ([1, 2, 3] as const).map((n) => ({ title: t(`steps.s${n}`), text: t(`steps.t${n}`) })),
     },
-    members: members.map((m) => toLanderMember(m, country, lng)),
+    members: members.map((m) => toLanderMember(m, country)),
     signup: signupCopy(brand, await getFixedT(lng, "pages"), form.state),
     form,
   };

@@ -118,7 +118,14 @@ export async function listOutbox(d1: D1Database, to?: string, limit = 50): Promi
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-export type AccountMailKind = "activate" | "reset" | "mailChange" | "mailUndo" | "reactivate" | "lockout";
+export type AccountMailKind =
+  | "activate"
+  | "reset"
+  | "mailChange"
+  | "mailUndo"
+  | "reactivate"
+  | "lockout"
+  | "signupKnown";
 
 /**
  * A mail with one call to action, in the member's language (t is fixed to their language and the

@@ -7,7 +7,7 @@ import { hideConversation, listConversations } from "~/models/chat.server";
 import { requireMember } from "~/models/session.server";
 import chatStyles from "~/styles/chat.css";
 import { readForm } from "~/lib/body.server";
-import { TimeBonus } from "~/components/offers/TimeBonus";
+import { WelcomeOffer } from "~/components/offers/WelcomeOffer";
 import { CamsPromo } from "~/components/promo/CamsPromo";
 import { camsPromoShown } from "~/models/cams-promo.server";
 import promoStyles from "~/styles/promo.css";
@@ -51,7 +51,7 @@ export default function Chats() {
   const { t } = useTranslation("chat");
   return (
     <>
-      <TimeBonus />
+      <WelcomeOffer />
       <div className="container chat-overview">
         <h1>{t("overview.title")}</h1>
         {confirm ? (

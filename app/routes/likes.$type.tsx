@@ -7,7 +7,7 @@ import { LIKE_LIST_TYPES, like, listLikes, type LikeListType } from "~/models/li
 import { readForm } from "~/lib/body.server";
 import { LikesPage } from "~/components/members/LikesPage";
 import styles from "~/styles/members.css";
-import { TimeBonus } from "~/components/offers/TimeBonus";
+import { WelcomeOffer } from "~/components/offers/WelcomeOffer";
 
 export const handle = { i18n: ["common", "members", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -37,7 +37,7 @@ export default function Likes() {
   const { type, members } = useLoaderData<typeof loader>();
   return (
     <>
-      <TimeBonus />
+      <WelcomeOffer />
       <LikesPage type={type} members={members} />
     </>
   );

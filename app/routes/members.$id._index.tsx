@@ -16,7 +16,7 @@ import { block, unblock } from "~/models/blocks.server";
 import { BlockedNotice, ProfileView } from "~/components/members/ProfileView";
 import styles from "~/styles/members.css";
 import { readForm } from "~/lib/body.server";
-import { TimeBonus } from "~/components/offers/TimeBonus";
+import { WelcomeOffer } from "~/components/offers/WelcomeOffer";
 import { pricesFor } from "~/models/credits.server";
 import { discountCodeFields } from "~/models/discounts.server";
 import { unlockPhoto } from "~/models/offers.server";
@@ -84,7 +84,7 @@ export default function MemberProfile() {
   if (data.blocked) return <BlockedNotice name={data.name} />;
   return (
     <>
-      <TimeBonus />
+      <WelcomeOffer />
       <ProfileView data={data} />
     </>
   );

@@ -18,7 +18,7 @@ import { AGES, DISTANCES } from "~/models/profile-options";
 import { MemberGrid } from "~/components/members/MemberCard";
 import { countryName } from "~/components/members/labels";
 import styles from "~/styles/members.css";
-import { TimeBonus } from "~/components/offers/TimeBonus";
+import { WelcomeOffer } from "~/components/offers/WelcomeOffer";
 import { CamsPromo } from "~/components/promo/CamsPromo";
 import { camsPromoShown } from "~/models/cams-promo.server";
 import promoStyles from "~/styles/promo.css";
@@ -77,7 +77,7 @@ export default function Search() {
   };
   return (
     <>
-      <TimeBonus />
+      <WelcomeOffer />
       <div className="container members-page">
         <h1>{t("search.title")}</h1>
         <FilterForm

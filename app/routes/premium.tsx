@@ -11,7 +11,7 @@ import { paymentsHandle } from "~/components/payments/Payments";
 import { CreditWorth } from "~/components/payments/CreditWorth";
 import { creditWorth, countryName } from "~/models/shop.server";
 import { pricesFor } from "~/models/credits.server";
-import { TimeBonus } from "~/components/offers/TimeBonus";
+import { WelcomeOffer } from "~/components/offers/WelcomeOffer";
 import paymentsStyles from "~/styles/payments.css";
 
 /** What premium gives (docs/product.md §6); the first credit purchase makes a member premium. */
@@ -47,7 +47,7 @@ export default function Premium() {
   const { t } = useTranslation(["shop", "payments"]);
   return (
     <>
-      <TimeBonus />
+      <WelcomeOffer />
       <ShopPage title={t("premium.title")} lead={t("premium.lead")}>
         {paidUser ? (
           <p className="alert alert-success" data-testid="is-premium">

@@ -25,15 +25,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return { ...submission.reply(), sent: false };
   if (!(await withinRateLimit(context.env, request, "reset", submission.value.email)))
     return { ...submission.reply({ formErrors: ["errors.rateLimited"] }), sent: false };
-  const result = await requestPasswordReset(
-    context.env,
-    brand,
-    submission.value.email,
-    linkOrigin(brand, context.env, request),
-  );
-  if (result === "not_found")
-    return { ...submission.reply({ fieldErrors: { email: ["errors.emailNotFound"] } }), sent: false };
-  if (result === "too_many") return { ...submission.reply({ formErrors: ["errors.tooManyResets"] }), sent: false };
+  // One answer for a known, an unknown and an over-quota address (decision 202).
+  await requestPasswordReset(context.env, brand, submission.value.email, linkOrigin(brand, context.env, request));
   return { ...submission.reply({ resetForm: true }), sent: true };
 }
 

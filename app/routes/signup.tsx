@@ -43,15 +43,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ...extra,
   });
   if (formData.get("intent") === "reactivate") {
-    const result = await requestReactivation(
-      context.env,
-      brand,
-      String(formData.get("reactivate_email") ?? ""),
-      origin,
-    );
-    return result === "sent"
-      ? reply({}, { notice: "signup.reactivationSent" })
-      : reply({ formErrors: [result === "too_many" ? "errors.tooManyResets" : "errors.generic"] });
+    // The same answer whether or not the address has an account to reactivate (decision 202).
+    await requestReactivation(context.env, brand, String(formData.get("reactivate_email") ?? ""), origin);
+    return reply({}, { notice: "signup.reactivationSent" });
   }
   const allowed = signupAllowed(brand.signups, tracking);
   if (allowed !== "open")
@@ -76,12 +70,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
     { tracking, language: lng, country, origin },
   );
-  if (!result.ok) {
-    return reply(
-      { fieldErrors: { email: ["errors.emailExists"] } },
-      result.error === "pending_deletion" ? { pendingDeletion: v.email } : {},
-    );
-  }
+  // A known address: the same "check your e-mail" as a new one; its owner got the mail (decision 202).
+  if (!result.ok) return reply({ resetForm: true }, { notice: "signup.checkMail" });
   const headers = await startSession(request, context, result.userId);
   // Signed up to write to a member: straight into that conversation (the message waits for confirmation).
   return redirect(result.conversationId ? `/chats/${result.conversationId}` : "/signup-matches", { headers });

@@ -32,7 +32,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Send me a message and let's see where it goes.",
       "Curious? Say hello!",
       "Make me smile and you have my attention.",
-      "No games, just a real connection.",
+      "Tell me about your day.",
     ],
   },
   nl: {
@@ -58,7 +58,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Stuur me een berichtje en we zien wel waar het heen gaat.",
       "Nieuwsgierig? Zeg gerust hallo!",
       "Laat me lachen en je hebt mijn aandacht.",
-      "Geen spelletjes, gewoon een echte klik.",
+      "Vertel me over je dag.",
     ],
   },
   de: {
@@ -84,7 +84,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Schreib mir und wir schauen, wohin es führt.",
       "Neugierig? Sag einfach Hallo!",
       "Bring mich zum Lachen und du hast meine Aufmerksamkeit.",
-      "Keine Spielchen, nur echte Begegnungen.",
+      "Erzähl mir von deinem Tag.",
     ],
   },
   fr: {
@@ -110,7 +110,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Envoie-moi un message et on verra où ça nous mène.",
       "Envie d'en savoir plus ? Dis-moi bonjour !",
       "Fais-moi sourire et tu auras toute mon attention.",
-      "Pas de jeux, juste de vraies rencontres.",
+      "Raconte-moi ta journée.",
     ],
   },
   es: {
@@ -136,7 +136,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Escríbeme y veamos adónde nos lleva.",
       "¿Te pica la curiosidad? ¡Salúdame!",
       "Hazme sonreír y tendrás toda mi atención.",
-      "Nada de juegos, solo conexiones de verdad.",
+      "Cuéntame qué tal tu día.",
     ],
   },
   it: {
@@ -162,7 +162,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Scrivimi e vediamo dove ci porta.",
       "Ti incuriosisco? Mandami un saluto!",
       "Fammi sorridere e avrai tutta la mia attenzione.",
-      "Niente giochetti, solo incontri veri.",
+      "Raccontami della tua giornata.",
     ],
   },
   pl: {
@@ -188,7 +188,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Napisz do mnie, a zobaczymy, dokąd nas to zaprowadzi.",
       "Masz ochotę pogadać? Przywitaj się!",
       "Rozbaw mnie, a masz moją uwagę.",
-      "Żadnych gierek, tylko prawdziwe relacje.",
+      "Opowiedz mi o swoim dniu.",
     ],
   },
   da: {
@@ -214,7 +214,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Skriv til mig, så ser vi, hvor det fører hen.",
       "Nysgerrig? Sig hej!",
       "Få mig til at smile, så har du min opmærksomhed.",
-      "Ingen spil, bare ægte forbindelser.",
+      "Fortæl mig om din dag.",
     ],
   },
   fi: {
@@ -240,7 +240,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Laita viestiä, niin katsotaan, mihin tämä johtaa.",
       "Kiinnostaako? Sano hei!",
       "Saa minut hymyilemään, niin sinulla on huomioni.",
-      "Ei pelejä, vain aitoja kohtaamisia.",
+      "Kerro minulle päivästäsi.",
     ],
   },
   nb: {
@@ -266,7 +266,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Send meg en melding, så ser vi hvor det bærer.",
       "Nysgjerrig? Si hei!",
       "Få meg til å smile, så har du oppmerksomheten min.",
-      "Ingen spill, bare ekte forbindelser.",
+      "Fortell meg om dagen din.",
     ],
   },
   sv: {
@@ -292,7 +292,7 @@ export const ABOUT_ME: Record<Language, Bank> = {
       "Skicka ett meddelande så ser vi vart det leder.",
       "Nyfiken? Säg hej!",
       "Få mig att le så har du min uppmärksamhet.",
-      "Inga spel, bara äkta möten.",
+      "Berätta om din dag.",
     ],
   },
 };

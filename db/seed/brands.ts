@@ -89,8 +89,8 @@ export const brands = [
     mailName: "Amora",
     refundDays: 14,
     fictionalWarning: "Some profiles are run by our team for entertainment.",
-    fictionalSingular: "entertainment profile",
-    fictionalPlural: "entertainment profiles",
+    fictionalSingular: "team-run profile",
+    fictionalPlural: "team-run profiles",
   },
   {
     ...shared,
@@ -110,8 +110,8 @@ export const brands = [
     messageCredits: 2,
     signupCredits: 5,
     fictionalWarning: "Einige Profile werden von unserem Team betrieben.",
-    fictionalSingular: "Unterhaltungsprofil",
-    fictionalPlural: "Unterhaltungsprofile",
+    fictionalSingular: "vom Team betriebenes Profil",
+    fictionalPlural: "vom Team betriebene Profile",
     // The demo of the cams promo block (decision 160): on here, off on the other brands.
     camsPromoEnabled: true,
     camsPromo: {
@@ -143,8 +143,8 @@ export const brands = [
     refundDays: 30,
     signups: "with_trafficsource" as const,
     fictionalWarning: "Sommige profielen worden door ons team beheerd.",
-    fictionalSingular: "entertainmentprofiel",
-    fictionalPlural: "entertainmentprofielen",
+    fictionalSingular: "profiel beheerd door ons team",
+    fictionalPlural: "profielen beheerd door ons team",
   },
   {
     // Sells in Swedish kronor: members paying from Sweden get Swish first (package_prices SEK).
@@ -164,8 +164,8 @@ export const brands = [
     refundDays: 14,
     currency: "SEK",
     fictionalWarning: "Vissa profiler drivs av vårt team för underhållning.",
-    fictionalSingular: "underhållningsprofil",
-    fictionalPlural: "underhållningsprofiler",
+    fictionalSingular: "teamdriven profil",
+    fictionalPlural: "teamdrivna profiler",
   },
 ];
 

@@ -136,7 +136,7 @@ test.describe("a member minutes old (time bonus), without JavaScript", () => {
     await expect(page.getByRole("link", { name: /Popular/ }).getByTestId("price-was")).toHaveText("€19.95");
     await page.getByRole("link", { name: /Popular/ }).click();
     await expect(page.getByTestId("dd-package")).toContainText("You pay €14.96 for 60 credits");
-    await expect(page.getByTestId("dd-offer")).toContainText("25% discount with code TIMEBONUS25");
+    await expect(page.getByTestId("dd-offer")).toContainText("25% discount with code WELCOME25");
     await expect(page.getByTestId("dd-offer").getByTestId("price-was")).toHaveText("€19.95");
     const mobile = mobileNumber();
     await fillDetails(page, { iban: "NL91 ABNA 0417 1643 00", mobile });

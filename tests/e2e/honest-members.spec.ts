@@ -38,7 +38,7 @@ test("a team-run profile is labelled on its search card and in the chat; the com
   const card = page.locator(".member-card", { has: page.locator(`a[href="/members/${team.id}"]`) });
   const mark = card.getByTestId("fictional-mark");
   await expect(mark).toBeVisible();
-  await expect(mark.locator("summary")).toContainText("Entertainment profile");
+  await expect(mark.locator("summary")).toContainText("Team-run profile");
   await mark.locator("summary").click();
   await expect(mark.getByText("This profile is run by our team")).toBeVisible();
 

@@ -123,6 +123,27 @@ test("the like modal appears after t seconds, drops t from the URL and closes on
   await page.context().close();
 });
 
+test("the like modal of a team-run liker: tapping the label opens its text, the close button closes it (decision 202)", async ({
+  browser,
+}) => {
+  const me = await db.createMember({ gender: "male", country: "CH" });
+  const liker = await db.createMember({ name: `Team ${tag()}`, country: "CH" });
+  await db.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(liker.id).run();
+  await db.like(liker.id, me.id);
+  const page = await pageAs(browser, true, me);
+  await page.goto("/likes/sent?t=1");
+  const modal = page.getByTestId("like-modal");
+  const mark = modal.getByTestId("fictional-mark");
+  await expect(mark.locator("summary")).toHaveText("Team-run profile");
+  await expect(mark.locator("summary svg")).toBeVisible();
+  await mark.locator("summary").click();
+  await expect(modal).toBeVisible();
+  await expect(mark.getByText("Replies come from our team, and you cannot meet this person.")).toBeVisible();
+  await modal.getByRole("button", { name: "Close" }).click();
+  await expect(modal).toHaveCount(0);
+  await page.context().close();
+});
+
 for (const js of [true, false]) {
   test(`swipe game: ${js ? "drag a card to the right" : "press like"} to like (JavaScript ${js ? "on" : "off"})`, async ({
     loginAs,

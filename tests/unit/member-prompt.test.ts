@@ -13,12 +13,12 @@ const newMember: PromptFacts = {
 
 describe("one member prompt at a time (decision 179)", () => {
   it("lists the due prompts by priority: address, mail that does not arrive, push when someone wrote, discount, photo", () => {
-    expect(memberPrompts(newMember, true)).toEqual(["activation", "timeBonus", "photo"]);
+    expect(memberPrompts(newMember, true)).toEqual(["activation", "welcomeOffer", "photo"]);
     const confirmed = { ...newMember, status: "confirmed", profileStatus: "active" };
-    expect(memberPrompts(confirmed, true)).toEqual(["timeBonus", "photo"]);
+    expect(memberPrompts(confirmed, true)).toEqual(["welcomeOffer", "photo"]);
     // Push is asked when someone has written, not on arrival, and not once subscribed.
-    expect(memberPrompts({ ...confirmed, newLikes: 3 }, true)).toEqual(["timeBonus", "photo"]);
-    expect(memberPrompts({ ...confirmed, unreadMessages: 1 }, true)).toEqual(["push", "timeBonus", "photo"]);
+    expect(memberPrompts({ ...confirmed, newLikes: 3 }, true)).toEqual(["welcomeOffer", "photo"]);
+    expect(memberPrompts({ ...confirmed, unreadMessages: 1 }, true)).toEqual(["push", "welcomeOffer", "photo"]);
     expect(memberPrompts({ ...confirmed, unreadMessages: 1, pushSubscribed: true }, false)).toEqual(["photo"]);
     expect(memberPrompts({ ...confirmed, hasMainImage: true, notificationsDisabled: ["new_message"] }, false)).toEqual([
       "disabledNotifications",
@@ -26,7 +26,7 @@ describe("one member prompt at a time (decision 179)", () => {
     // A bounced address outranks the offer and the photo.
     expect(memberPrompts({ ...confirmed, notificationsDisabled: ["new_message"] }, true)).toEqual([
       "disabledNotifications",
-      "timeBonus",
+      "welcomeOffer",
       "photo",
     ]);
   });
@@ -35,7 +35,7 @@ describe("one member prompt at a time (decision 179)", () => {
     const prompts = memberPrompts(newMember, true);
     expect(promptOnPage(prompts, "/members")).toBe("activation");
     // The address reminder is not shown on /settings: the discount is, and still only it.
-    expect(promptOnPage(prompts, "/settings")).toBe("timeBonus");
+    expect(promptOnPage(prompts, "/settings")).toBe("welcomeOffer");
     expect(promptOnPage(["push", "photo"], "/notifications")).toBeNull();
     expect(promptOnPage(["push", "photo"], "/members")).toBe("push");
     expect(promptOnPage(["photo"], "/profile")).toBeNull();

@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TIME_BONUS_POPUP_DELAY_S } from "../../app/lib/constants";
+import { WELCOME_OFFER_POPUP_DELAY_S } from "../../app/lib/constants";
 import {
   activeDiscount,
   discountedPrice,
-  formatCountdown,
   percentageBasisPoints,
-  showTimeBonusPopup,
+  showWelcomeOfferPopup,
   startCountdown,
-  timeBonusRemaining,
+  welcomeRemaining,
   WELCOME_CODE,
 } from "../../app/lib/offers";
 
@@ -15,58 +14,45 @@ const SIGNUP = 1_800_000_000;
 const WEEK = 7 * 86_400;
 const free = { paidUser: false, createdAt: SIGNUP };
 
-describe("time bonus rules", () => {
-  it("starts for a logged-in non-paying member whose sign-up is under 14400 s old", () => {
-    expect(timeBonusRemaining(free, SIGNUP)).toBe(14_400);
-    expect(timeBonusRemaining(free, SIGNUP + 60)).toBe(14_340);
-    expect(timeBonusRemaining(free, SIGNUP + 14_399)).toBe(1);
+describe("welcome offer rules", () => {
+  it("runs for a logged-in non-paying member until the brand's window after sign-up ends", () => {
+    expect(welcomeRemaining(free, WEEK, SIGNUP)).toBe(WEEK);
+    expect(welcomeRemaining(free, WEEK, SIGNUP + 14_400)).toBe(WEEK - 14_400);
+    expect(welcomeRemaining(free, WEEK, SIGNUP + WEEK - 1)).toBe(1);
   });
-  it("is cleared for a visitor (logged out), a paid user, and a sign-up 4 hours old or more at load", () => {
-    expect(timeBonusRemaining(null, SIGNUP)).toBe(0);
-    expect(timeBonusRemaining({ ...free, paidUser: true }, SIGNUP + 10)).toBe(0);
-    expect(timeBonusRemaining(free, SIGNUP + 14_400)).toBe(0);
-    expect(timeBonusRemaining(free, SIGNUP + 86_400)).toBe(0);
+  it("is over for a visitor (logged out), a paid user, and once the window has passed", () => {
+    expect(welcomeRemaining(null, WEEK, SIGNUP)).toBe(0);
+    expect(welcomeRemaining({ ...free, paidUser: true }, WEEK, SIGNUP + 10)).toBe(0);
+    expect(welcomeRemaining(free, WEEK, SIGNUP + WEEK)).toBe(0);
   });
-  it("never runs longer than 4 hours, even with a sign-up time in the future", () => {
-    expect(timeBonusRemaining({ ...free, createdAt: SIGNUP + 999 }, SIGNUP)).toBe(14_400);
+  it("never runs longer than the window, even with a sign-up time in the future", () => {
+    expect(welcomeRemaining({ ...free, createdAt: SIGNUP + 999 }, WEEK, SIGNUP)).toBe(WEEK);
   });
-  it("the active discount is the time bonus, else the welcome code, else none", () => {
-    expect(activeDiscount(free, WEEK, SIGNUP + 10)).toMatchObject({
-      code: "TIMEBONUS25",
-      percentage: 25,
-      kind: "time_bonus",
-      expires: SIGNUP + 14_400,
-    });
-    expect(activeDiscount(free, WEEK, SIGNUP + 14_400)).toMatchObject({
-      code: WELCOME_CODE,
-      percentage: 25,
-      kind: "welcome",
-      expires: SIGNUP + WEEK,
-    });
+  it("the active discount is the welcome offer with one code and one end, then none (no second code continues it)", () => {
+    for (const at of [SIGNUP + 10, SIGNUP + 14_400, SIGNUP + WEEK - 1])
+      expect(activeDiscount(free, WEEK, at)).toEqual({
+        code: WELCOME_CODE,
+        percentage: 25,
+        kind: "welcome",
+        expires: SIGNUP + WEEK,
+      });
     expect(activeDiscount(free, WEEK, SIGNUP + WEEK)).toBeNull();
     expect(activeDiscount({ ...free, paidUser: true }, WEEK, SIGNUP + 10)).toBeNull();
     expect(activeDiscount(null, WEEK, SIGNUP)).toBeNull();
-  });
-  it("formats the countdown as zero-padded hh:mm:ss", () => {
-    expect(formatCountdown(14_400)).toBe("04:00:00");
-    expect(formatCountdown(3_599)).toBe("00:59:59");
-    expect(formatCountdown(61)).toBe("00:01:01");
-    expect(formatCountdown(0)).toBe("00:00:00");
-    expect(formatCountdown(-5)).toBe("00:00:00");
   });
   it("shows the popup only after the delay, with 0 credits, while running and not dismissed", () => {
     const base = {
       remaining: 100,
       credits: 0,
       dismissed: false,
-      secondsInMembersArea: TIME_BONUS_POPUP_DELAY_S,
-      delayS: TIME_BONUS_POPUP_DELAY_S,
+      secondsInMembersArea: WELCOME_OFFER_POPUP_DELAY_S,
+      delayS: WELCOME_OFFER_POPUP_DELAY_S,
     };
-    expect(showTimeBonusPopup(base)).toBe(true);
-    expect(showTimeBonusPopup({ ...base, secondsInMembersArea: 39 })).toBe(false);
-    expect(showTimeBonusPopup({ ...base, credits: 1 })).toBe(false);
-    expect(showTimeBonusPopup({ ...base, dismissed: true })).toBe(false);
-    expect(showTimeBonusPopup({ ...base, remaining: 0 })).toBe(false);
+    expect(showWelcomeOfferPopup(base)).toBe(true);
+    expect(showWelcomeOfferPopup({ ...base, secondsInMembersArea: 39 })).toBe(false);
+    expect(showWelcomeOfferPopup({ ...base, credits: 1 })).toBe(false);
+    expect(showWelcomeOfferPopup({ ...base, dismissed: true })).toBe(false);
+    expect(showWelcomeOfferPopup({ ...base, remaining: 0 })).toBe(false);
   });
 });
 

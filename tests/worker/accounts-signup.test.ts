@@ -4,9 +4,18 @@ import { ledgerOf } from "./wallet-support";
 import { get } from "./fixtures";
 import { cookiesOf, lastMailTo, mailedToken, pageText, send, signupForm, uniqueEmail } from "./accounts-helpers";
 import { clockStopped } from "./clock";
+import { RESET_MAILS_PER_DAY } from "../../app/models/accounts.server";
 
 const setSignups = (host: string, value: string) =>
   env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
+
+/** A new sign-up's address (its answer is a redirect into the site, with a session). */
+async function newSignup() {
+  const form = signupForm();
+  const res = await send("/signup", form);
+  expect(res.status).toBe(302);
+  return form;
+}
 
 describe("sign-up", () => {
   afterEach(async () => {
@@ -81,7 +90,7 @@ describe("sign-up", () => {
     [
       "under the brand's minimum age",
       { date_of_birth: `${new Date().getUTCFullYear() - 17}-01-01` },
-      "Enter your date of birth (18+)",
+      "You must be 18 or older to sign up.",
     ],
     ["impossible date of birth", { date_of_birth: "1990-02-31" }, "Invalid date of birth."],
     ["invalid e-mail", { email: "not-an-address" }, "Invalid email"],
@@ -103,29 +112,60 @@ describe("sign-up", () => {
     await env.DB.prepare("UPDATE brands SET min_age = 21 WHERE hostname = 'localhost'").run();
     try {
       const res = await send("/signup", signupForm({ date_of_birth: `${new Date().getUTCFullYear() - 20}-01-01` }));
-      expect(await pageText(res)).toContain("Enter your date of birth (21+)");
+      expect(await pageText(res)).toContain("You must be 21 or older to sign up.");
     } finally {
       await env.DB.prepare("UPDATE brands SET min_age = 18 WHERE hostname = 'localhost'").run();
     }
   });
 
-  it("refuses an e-mail that already owns an account", async () => {
+  const mailCount = (to: string) =>
+    env.DB.prepare('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" = ?1').bind(to).first<number>("n");
+  const users = (email: string) =>
+    env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(email.toLowerCase()).first<number>("n");
+
+  it("a known address answers 'check your e-mail' as a new one does, creates nothing, and mails its owner a way in (decision 202)", async () => {
     const form = signupForm();
     await send("/signup", form);
-    const res = await send("/signup", { ...signupForm(), email: form.email.toUpperCase() });
-    expect(await pageText(res)).toContain("An account with this e-mail address already exists");
+    const known = await send("/signup", { ...signupForm(), email: form.email.toUpperCase() });
+    expect(known.status).toBe(200);
+    const text = await pageText(known);
+    expect(text).toContain("Check your e-mail: we have sent a message to this address. Open it to continue.");
+    expect(text).not.toMatch(/already exists|already has an account/i);
+    expect(cookiesOf(known)).not.toContain("__session");
+    expect(await users(form.email)).toBe(1);
+    const mail = await lastMailTo(form.email);
+    expect(mail!.subject).toBe("Someone tried to sign up at Amora with your e-mail address");
+    expect(mail!.text).toContain("http://localhost/login");
+    expect(mail!.text).toContain("http://localhost/reset-password");
+    // A new address gets the same words where it lands: the activation mail went to it.
+    expect((await lastMailTo((await newSignup()).email))!.subject).toContain("Confirm");
   });
 
-  it("offers reactivation for an account pending deletion", async () => {
+  it(
+    "the owner's mail about a known address is sent a few times a day at most, the answer staying the same",
+    clockStopped(async () => {
+      const form = signupForm();
+      await send("/signup", form);
+      const before = (await mailCount(form.email))!;
+      for (let i = 0; i < 5; i++)
+        expect(await pageText(await send("/signup", signupForm({ email: form.email })))).toContain("Check your e-mail");
+      expect((await mailCount(form.email))! - before).toBe(RESET_MAILS_PER_DAY);
+    }),
+  );
+
+  it("an account pending deletion: the same answer, and its owner gets the reactivation link", async () => {
     const form = signupForm();
     await send("/signup", form);
     await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE email = ?1").bind(form.email).run();
     const text = await pageText(await send("/signup", signupForm({ email: form.email })));
-    expect(text).toContain("An account with this e-mail address already exists");
-    expect(text).toContain("can still be reactivated");
-    const sent = await send("/signup", { intent: "reactivate", reactivate_email: form.email, email: form.email });
-    expect(await pageText(sent)).toContain("We have sent you an e-mail with a link to reactivate your account.");
+    expect(text).toContain("Check your e-mail: we have sent a message to this address.");
+    expect(text).not.toMatch(/already exists|can still be reactivated/);
     expect(await mailedToken(form.email, "/reactivate")).toBeTruthy();
+    // Asking for reactivation of an unknown address answers as for a known one.
+    for (const email of [form.email, uniqueEmail("ghost")])
+      expect(await pageText(await send("/signup", { intent: "reactivate", reactivate_email: email, email }))).toContain(
+        "We have sent you an e-mail with a link to reactivate your account.",
+      );
   });
 
   it("ignores a filled-in honeypot", async () => {

@@ -13,6 +13,35 @@ import { member } from "./members-helpers";
 
 const fictional = (id: string) => env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(id).run();
 
+describe("the label where people decide (decision 202)", () => {
+  const WORDS: Record<string, string> = {
+    en: "Team-run profile – replies come from our team and you cannot meet this person",
+    de: "Vom Team betriebenes Profil – Antworten kommen von unserem Team, und du kannst diese Person nicht treffen",
+    nl: "Profiel beheerd door ons team – antwoorden komen van ons team en je kunt deze persoon niet ontmoeten",
+  };
+
+  it("a team-run profile's own page says under the name, in text, who replies and that you cannot meet; a mark without emoji", async () => {
+    const { alice, bob } = await pair();
+    await fictional(bob.id);
+    const cookie = await sessionCookie(alice.id);
+    for (const [lng, words] of Object.entries(WORDS)) {
+      const html = await (await get(`/members/${bob.id}`, { cookie: `${cookie}; lng=${lng}` })).text();
+      const h1 = html.indexOf("</h1>");
+      const label = html.indexOf('data-testid="fictional-label"');
+      expect(label, lng).toBeGreaterThan(h1);
+      const text = html.slice(label, html.indexOf("</p>", label));
+      expect(text, lng).toContain(words);
+      expect(text).toContain("<svg");
+      // Neither the name nor the label depend on a colour-emoji font.
+      expect(html.slice(html.indexOf("<h1"), label + text.length)).not.toContain("🎭");
+      expect(html).not.toMatch(/Entertainment profile|Unterhaltungsprofil|Teamprofiel/i);
+    }
+    // A real member's page carries no label.
+    const own = await (await get(`/members/${alice.id}`, { cookie: await sessionCookie(bob.id) })).text();
+    expect(own).not.toContain('data-testid="fictional-label"');
+  });
+});
+
 describe("team-run profiles are labelled in every list's data", () => {
   it("the conversation list and the conversation carry the other profile's fictional flag", async () => {
     const { alice, bob, conversationId } = await pair();

@@ -170,7 +170,7 @@ describe("landers", () => {
     }
   });
 
-  it("no lander or landing copy claims members are online; example posts are labelled (decision 179)", async () => {
+  it("no lander or landing copy claims members are online (decisions 179, 202)", async () => {
     // The word for "online" in each language's copy, as the old claims used it.
     const online = /online|en ligne|conectad|en línea|paikalla|pålogget|på nett/i;
     for (const lng of LOCALE_LANGUAGES) {
@@ -178,7 +178,6 @@ describe("landers", () => {
       const landing = m.landing as Record<string, { kicker?: string; ctaTitle?: string }>;
       const landers = m.landers as {
         niche: Record<string, string>;
-        feed: Record<string, string>;
         steps: { s2: string };
       };
       const pages = m.pages as { niche: Record<string, string>; landers: Record<string, { headline?: string }> };
@@ -188,7 +187,6 @@ describe("landers", () => {
           landing[n]!.ctaTitle!,
         ]),
         ...Object.values(landers.niche),
-        ...Object.values(landers.feed),
         landers.steps.s2,
         ...Object.values(pages.niche),
         ...Object.values(pages.landers).flatMap((l) => (typeof l.headline === "string" ? [l.headline] : [])),
@@ -200,11 +198,27 @@ describe("landers", () => {
     }
     for (const kind of ["socialnetwork", "alonetonight"]) {
       const { html } = await page(`/landers/${kind}/general`, { country: "NL" });
-      expect(html).toContain(enLanders.examples);
       expect(html).not.toContain("Just got online");
       expect(html).not.toContain("ld-typing"); // nobody is typing to a visitor
     }
     const map = await page("/landers/maplanding/general", { country: "NL" });
     expect(map.html).not.toMatch(/online (right )?now/i);
+  });
+
+  it("no illustrative text or made-up time beside a real member; the swipe end card claims nothing happened (decision 202)", async () => {
+    const social = (await page("/landers/socialnetwork/general", { country: "NL" })).html;
+    const night = (await page("/landers/alonetonight/general", { country: "NL" })).html;
+    for (const html of [social, night]) {
+      expect(html).toContain("Lotte, 30");
+      expect(html).not.toMatch(/minutes? ago|hours? ago|to meet this week|I reply to everyone|New here\. Who is up/i);
+      expect(html).not.toContain("ld-bubble");
+    }
+    const swipe = (await page("/landers/tinderswipe/general", { country: "NL" })).html;
+    expect(swipe).not.toMatch(/liked you back|your matches/i);
+    for (const lng of LOCALE_LANGUAGES) {
+      const copy = MESSAGES[lng]().landers as Record<string, unknown>;
+      expect(copy.feed, lng).toBeUndefined();
+      expect(copy.night, lng).toBeUndefined();
+    }
   });
 });

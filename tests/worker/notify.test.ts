@@ -187,7 +187,7 @@ describe("every notification type", () => {
     });
     const third: NotifyEvent = { ...first, messageId: (await lastMessageId(conversationId))! };
     expect((await deliver(env, third, s)).mail).toBe(true);
-    expect(mailer.sent.at(-1)!.subject).toBe("New message from 🎭 Alice (Entertainment profile)");
+    expect(mailer.sent.at(-1)!.subject).toBe("New message from 🎭 Alice (Team-run profile)");
     expect(mailer.sent.at(-1)!.text).toContain(enCommon.fictional.warning);
   });
 
@@ -232,14 +232,12 @@ describe("every notification type", () => {
       .run();
     expect(await deliver(env, { kind: "like", likerId: team.id, likedId: me.id }, s)).toEqual({ mail: true, push: 1 });
     const mail = mailer.sent.at(-1)!;
-    expect(mail.subject).toBe("🎭 Tessa (Entertainment profile) was suggested to you");
-    expect(mail.text).toContain(
-      "This is an automatic suggestion: 🎭 Tessa (Entertainment profile) did not choose you.",
-    );
+    expect(mail.subject).toBe("🎭 Tessa (Team-run profile) was suggested to you");
+    expect(mail.text).toContain("This is an automatic suggestion: 🎭 Tessa (Team-run profile) did not choose you.");
     expect(mail.text).toContain(enCommon.fictional.warning);
     expect(mail.subject).not.toMatch(/likes you/);
     expect(await payloadOf(push.received.at(-1)!, sub)).toMatchObject({
-      title: "🎭 Tessa (Entertainment profile) was suggested to you",
+      title: "🎭 Tessa (Team-run profile) was suggested to you",
     });
 
     // A real member whom the auto-like picked never chose: the like back is a like, not "a match".
@@ -255,7 +253,7 @@ describe("every notification type", () => {
     const de = await member({ name: "Jonas", gender: "male", language: "de" });
     await like({ env: byHand }, team.id, de.id);
     expect((await deliver(env, { kind: "like", likerId: team.id, likedId: de.id }, s)).mail).toBe(true);
-    expect(mailer.sent.at(-1)!.subject).toBe("🎭 Tessa (Team-Profil) mag dich");
+    expect(mailer.sent.at(-1)!.subject).toBe("🎭 Tessa (Vom Team betriebenes Profil) mag dich");
     expect(mailer.sent.at(-1)!.text).toContain(deCommon.fictional.warning);
   });
 

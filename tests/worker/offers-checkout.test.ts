@@ -25,8 +25,8 @@ const redemptions = async (userId: string) =>
       .all<{ code: string; payment_id: string }>()
   ).results;
 
-describe("checkout with the time bonus", () => {
-  it("a member minutes old sees 25% off struck through, pays the discounted amount, and TIMEBONUS25 is then used up", async () => {
+describe("checkout with the welcome offer", () => {
+  it("a member minutes old sees 25% off struck through, pays the discounted amount, and WELCOME25 is then used up", async () => {
     const m = await member({}, 0);
     for (const path of ["/credits", "/credits/p1", "/credits/p1/ideal", "/premium"]) {
       const html = await (await get(path, { cookie: m.cookie })).text();
@@ -37,12 +37,12 @@ describe("checkout with the time bonus", () => {
     const open = await paymentRow(paymentId);
     expect(open).toMatchObject({ amount_cents: 1496, original_amount_cents: 1995, status: "open" });
     expect(open!.discount_code_id).toBe(
-      await env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'TIMEBONUS25'").first("id"),
+      await env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'WELCOME25'").first("id"),
     );
     // While it is open, the code is held: a second checkout gets no second discount.
     const second = await post(
       "/credits/p0/ideal",
-      { intent: "pay", intent_key: clickKey(), method: "ideal", code: "TIMEBONUS25" },
+      { intent: "pay", intent_key: clickKey(), method: "ideal", code: "WELCOME25" },
       { cookie: m.cookie },
     );
     expect(second.status).toBe(200);
@@ -52,10 +52,10 @@ describe("checkout with the time bonus", () => {
     await webhook(providerId);
     expect(await paymentRow(paymentId)).toMatchObject({ status: "paid", amount_cents: 1496 });
     expect(await userRow(m.id)).toMatchObject({ credits: 60, paid_user: 1 });
-    expect(await redemptions(m.id)).toEqual([{ code: "TIMEBONUS25", payment_id: paymentId }]);
+    expect(await redemptions(m.id)).toEqual([{ code: "WELCOME25", payment_id: paymentId }]);
     await expectLedgerExplains(m.id);
-    // Paid now: no time bonus, no discounted prices; typing the code again is refused.
-    const after = await (await get("/credits/p1/ideal?code=timebonus25", { cookie: m.cookie })).text();
+    // Paid now: no welcome offer, no discounted prices; typing the code again is refused.
+    const after = await (await get("/credits/p1/ideal?code=welcome25", { cookie: m.cookie })).text();
     expect(after).not.toContain("price-was");
     expect(after).toMatch(/Code already used|This code has expired/);
   });
@@ -98,7 +98,7 @@ describe("checkout with the time bonus", () => {
     expect((await redemptions(m.id)).map((r) => r.code)).toEqual([stay.code]);
   });
 
-  it("20 checkouts at once with the time bonus: one payment carries it", async () => {
+  it("20 checkouts at once with the welcome offer: one payment carries it", async () => {
     const m = await member({}, 0);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -164,12 +164,12 @@ describe("the try-out package of the delete-account offer", () => {
 });
 
 describe("one built-in discount per member (decision 115)", () => {
-  it("WELCOME25 typed in one checkout and the time bonus in another: paying both gives one purchase at 25% off and one redemption", async () => {
+  it("WELCOME25 typed in one checkout, another checkout after it: paying both gives one purchase at 25% off and one redemption", async () => {
     const m = await member({}, 0);
     // Before any purchase both built-in discounts are running; the member types the welcome code in one checkout…
     const welcome = await startPayment(m.cookie, "p1", "ideal", { code: "WELCOME25" });
     expect(await paymentRow(welcome.paymentId)).toMatchObject({ amount_cents: 1496, original_amount_cents: 1995 });
-    // …and opens another that would carry the time bonus: it is the same built-in discount, already held.
+    // …and opens another: the offer is already held, and the retired TIMEBONUS25 counts as the same offer.
     const page = await (await get("/credits/p0/ideal", { cookie: m.cookie })).text();
     expect(page).not.toContain("price-was");
     const typed = await post(

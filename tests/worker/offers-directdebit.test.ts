@@ -21,7 +21,7 @@ import {
 let phone = 20_000_000;
 const nextMobile = () => `06${String(++phone).slice(-8)}`;
 
-/** A member who signed up `secondsAgo` ago (minutes: the time bonus runs; a month: no offer). */
+/** A member who signed up `secondsAgo` ago (minutes: the welcome offer runs; a month: no offer). */
 async function signedUp(secondsAgo: number) {
   const m = await member({ credits: 0 }, 0);
   await env.DB.prepare("UPDATE users SET created_at = unixepoch() - ?2 WHERE id = ?1").bind(m.id, secondsAgo).run();
@@ -65,10 +65,9 @@ const redemptions = async (userId: string) =>
       .bind(userId)
       .all<{ code: string; payment_id: string }>()
   ).results;
-const timeBonusId = () =>
-  env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'TIMEBONUS25'").first<number>("id");
+const timeBonusId = () => env.DB.prepare("SELECT id FROM discount_codes WHERE code = 'WELCOME25'").first<number>("id");
 
-describe("direct debit with the time bonus", () => {
+describe("direct debit with the welcome offer", () => {
   it("a member minutes old sees 25% off, is charged 25% less on the mandate, and the code is redeemed once when the bank collects", async () => {
     const m = await signedUp(5 * 60);
     for (const query of ["", "?package=p1"]) {
@@ -78,7 +77,7 @@ describe("direct debit with the time bonus", () => {
     }
     const form = await page(m.cookie, "?package=p1");
     expect(form).toContain("You pay €14.96 for 60 credits");
-    expect(form).toContain("25% discount with code TIMEBONUS25");
+    expect(form).toContain("25% discount with code WELCOME25");
     expect(form).toMatch(/collect €14\.96 once/);
 
     const dd = await payByDirectDebit(m.cookie, m.id);
@@ -110,7 +109,7 @@ describe("direct debit with the time bonus", () => {
     expect(settle.status).toBe(302);
     await Promise.all(Array.from({ length: 10 }, () => webhook(payment.provider_ref as string)));
     expect(await paymentRow(paymentId)).toMatchObject({ status: "paid", amount_cents: 1496 });
-    expect(await redemptions(m.id)).toEqual([{ code: "TIMEBONUS25", payment_id: paymentId }]);
+    expect(await redemptions(m.id)).toEqual([{ code: "WELCOME25", payment_id: paymentId }]);
     expect(await userRow(m.id)).toEqual({ credits: 60, paid_user: 1 });
     expect((await ledgerOf(m.id, (r) => r.reason === "purchase")).length).toBe(1);
     await expectLedgerExplains(m.id);
@@ -169,7 +168,7 @@ describe("direct debit with the time bonus", () => {
     const m = await signedUp(5 * 60);
     const dd = await payByDirectDebit(m.cookie, m.id);
     expect(dd.request.amount_cents).toBe(1496);
-    // Meanwhile the member starts a card checkout, which takes the time bonus.
+    // Meanwhile the member starts a card checkout, which takes the welcome offer.
     const card = await startPayment(m.cookie, "p0", "ideal");
     expect(await paymentRow(card.paymentId)).toMatchObject({
       amount_cents: 746,

@@ -77,7 +77,7 @@ describe("GET /api/discountcode.php", () => {
     expect(await res.json()).toEqual({ error: "authentication_required" });
   });
 
-  it("gives a member minutes old the time bonus with the spec's fields, and welcome=true the welcome code", async () => {
+  it("gives a member minutes old the welcome offer with the spec's fields, ending with the brand's window; welcome=true the same", async () => {
     const m = await memberSince(60);
     const cookie = await sessionCookie(m.id);
     const res = await get("/api/discountcode.php", { cookie });
@@ -98,7 +98,7 @@ describe("GET /api/discountcode.php", () => {
       "value_percentage",
     ]);
     expect(body).toMatchObject({
-      code: "TIMEBONUS25",
+      code: "WELCOME25",
       value_percentage: "25",
       user_id: m.id,
       status: "active",
@@ -106,15 +106,15 @@ describe("GET /api/discountcode.php", () => {
       expired: false,
       currency: "EUR",
     });
-    expect(Date.parse(body.expires as string) / 1000).toBe(m.member.createdAt + 4 * HOUR);
+    expect(Date.parse(body.expires as string) / 1000).toBe(m.member.createdAt + 7 * 24 * HOUR);
     const welcome = (await (await get("/api/discountcode.php?welcome=true", { cookie })).json()) as Record<
       string,
       unknown
     >;
-    expect(welcome).toMatchObject({ code: "WELCOME25", value_percentage: "25" });
+    expect(welcome).toEqual(body);
   });
 
-  it("gives the welcome code after 4 hours, nothing after the brand's window or to a paid user", async () => {
+  it("gives the same welcome code after 4 hours, nothing after the brand's window or to a paid user", async () => {
     const later = await memberSince(5 * HOUR);
     expect(await (await get("/api/discountcode.php", { cookie: await sessionCookie(later.id) })).json()).toMatchObject({
       code: "WELCOME25",
@@ -123,6 +123,40 @@ describe("GET /api/discountcode.php", () => {
     expect((await get("/api/discountcode.php", { cookie: await sessionCookie(old.id) })).status).toBe(404);
     const paid = await memberSince(60, { paidUser: true });
     expect((await get("/api/discountcode.php", { cookie: await sessionCookie(paid.id) })).status).toBe(404);
+  });
+});
+
+describe("one welcome offer with one real end (decision 202)", () => {
+  const page = async (secondsAgo: number) => {
+    const m = await memberSince(secondsAgo);
+    const cookie = await sessionCookie(m.id);
+    return {
+      m,
+      html: await (await get("/members", { cookie })).text(),
+      credits: await (await get("/credits", { cookie })).text(),
+    };
+  };
+
+  it("the banner names the offer and its end as a date and time, the end the checkout's code has", async () => {
+    for (const age of [60, 5 * HOUR, 6 * 24 * HOUR]) {
+      const { m, html, credits } = await page(age);
+      const end = new Date((m.member.createdAt + 7 * 24 * HOUR) * 1000).toISOString();
+      expect(html, `${age}`).toContain("Welcome offer: 25% off your first credits");
+      expect(html, `${age}`).toContain(`dateTime="${end}"`);
+      expect(html).not.toMatch(/Act fast|Ends in|TIMEBONUS/i);
+      expect(credits, `${age}`).toContain("25% discount with code WELCOME25");
+      expect(credits).not.toContain("TIMEBONUS25");
+    }
+  });
+
+  it("when the end passes the offer is over: no banner, full prices, the code refused", async () => {
+    const { m, html, credits } = await page(7 * 24 * HOUR + 1);
+    expect(html).not.toContain("Welcome offer");
+    expect(credits).not.toContain("price-was");
+    for (const c of ["WELCOME25", "TIMEBONUS25"])
+      expect(await (await get(`/credits/p0/ideal?code=${c}`, { cookie: await sessionCookie(m.id) })).text()).toContain(
+        "This code has expired.",
+      );
   });
 });
 
@@ -181,7 +215,7 @@ describe("checking a typed code", () => {
     expect((await check((await memberSince(10 * 24 * HOUR)).member, c)).ok).toBe(true);
   });
 
-  it("expired: past its date, TIMEBONUS25 after 4 hours, WELCOME25 after the brand's window or for a paying member", async () => {
+  it("expired: past its date, the retired TIMEBONUS25 always, WELCOME25 after the brand's window or for a paying member", async () => {
     const { member } = await memberSince(5 * HOUR);
     expect(await check(member, await code({ expires: nowS() - 1 }))).toEqual({ ok: false, error: "expired" });
     expect(await check(member, "TIMEBONUS25")).toEqual({ ok: false, error: "expired" });
@@ -194,7 +228,8 @@ describe("checking a typed code", () => {
       ok: false,
       error: "expired",
     });
-    expect((await check((await memberSince(60)).member, "TIMEBONUS25")).ok).toBe(true);
+    // One offer has one code (decision 202): the former 4-hour code is over even minutes after sign-up.
+    expect(await check((await memberSince(60)).member, "TIMEBONUS25")).toEqual({ ok: false, error: "expired" });
   });
 
   it("wrong country, below the minimum order value, a payment method the code does not allow", async () => {

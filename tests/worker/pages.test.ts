@@ -323,7 +323,7 @@ describe("member landings", () => {
       const { status, html } = await page(`/members/${id}/${v}`);
       expect(status, v).toBe(200);
       expect(html, v).toContain('data-testid="fictional-mark"');
-      expect(html, v).toContain("Entertainment profile"); // the brand's own word, on a page in its language
+      expect(html, v).toContain("Team-run profile"); // the one plain term (decision 202)
       expect(html, v).toContain("Sanne is a profile run by the");
       expect(html, v).not.toContain("wants to chat with you");
       expect(html, v).not.toContain("liked your profile");

@@ -114,9 +114,7 @@ function Social({ copy, members }: VisualProps) {
           </li>
         ))}
       </ul>
-      <p className="ld-examples" data-testid="lander-examples">
-        {copy.examples}
-      </p>
+      {/* Real members with only their own facts: no made-up posts or post times beside them (decision 202). */}
       <ul className="ld-feed">
         {members.slice(0, 5).map((m, i) => (
           <li key={m.id} className="ld-post">
@@ -124,12 +122,9 @@ function Social({ copy, members }: VisualProps) {
               <Photo m={m} className="ld-avatar" eager={i === 0} />
               <div>
                 <strong>{label(m)}</strong>
-                <span>
-                  {m.city} · {m.ago}
-                </span>
+                <span>{m.city}</span>
               </div>
             </header>
-            <p>{copy.posts[i % copy.posts.length]!.replace("{{city}}", m.city)}</p>
             <a href="#signup" className="ld-post-photo" aria-label={label(m)}>
               <Photo m={m} eager={i === 0} />
             </a>
@@ -154,9 +149,6 @@ function Night({ copy, members }: VisualProps) {
   const shown = members.slice(0, 4);
   return (
     <>
-      <p className="ld-examples" data-testid="lander-examples">
-        {copy.examples}
-      </p>
       <ul className="ld-night" data-testid="lander-visual">
         {shown.map((m, i) => (
           <li key={m.id} style={{ animationDelay: `${0.4 + i * 0.9}s` }}>
@@ -165,8 +157,7 @@ function Night({ copy, members }: VisualProps) {
               <span className="ld-night-who">
                 <strong>{label(m)}</strong> · {m.city}
               </span>
-              {/* No "is typing…" dots: nobody is typing to a visitor (decision 179). */}
-              <span className="ld-bubble">{copy.bubbles[i % copy.bubbles.length]}</span>
+              {/* No "is typing…" dots and no words the member did not write: nobody wrote to a visitor (decision 202). */}
               <a href="#signup" className="ld-reply">
                 {copy.reply}
               </a>

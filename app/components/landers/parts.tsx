@@ -5,7 +5,6 @@ export interface LanderMember {
   age: number;
   city: string;
   photoId: string;
-  ago: string;
   near: boolean;
   x: number | null;
   y: number | null;
@@ -31,10 +30,6 @@ export interface LanderCopy {
   doneTitle: string;
   doneText: string;
   reply: string;
-  posts: string[];
-  bubbles: string[];
-  /** Says that posts and bubbles are examples, not written by the members they stand beside. */
-  examples: string;
   steps: { title: string; text: string }[];
 }
 

@@ -1,6 +1,7 @@
 import { apiFetch } from "~/lib/api-client";
 import { useEffect, useState } from "react";
 import { FictionalMark } from "./FictionalMark";
+import { Icon } from "../Icon";
 import { useTranslation } from "~/lib/i18n-react";
 
 const backdrop: React.CSSProperties = {
@@ -25,6 +26,14 @@ const card: React.CSSProperties = {
   borderRadius: ".75rem",
 };
 
+const closeButton: React.CSSProperties = {
+  justifySelf: "end",
+  minWidth: 44,
+  minHeight: 44,
+  padding: 0,
+  margin: "-.75rem -.75rem 0 0",
+};
+
 type Liker = {
   id: string;
   suggested?: boolean;
@@ -33,7 +42,8 @@ type Liker = {
 
 /**
  * docs/product.md §4: after the seconds in the query `t`, show the newest like, then drop `t` from the
- * URL. Any click closes it; the image and the button open that member's profile.
+ * URL. The close button, Escape or a click beside the card close it; a click inside the card does not
+ * (the team-run label opens its text there); the image and the button open that member's profile.
  */
 export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
   const { t, ready } = useTranslation("members", { useSuspense: false });
@@ -50,24 +60,22 @@ export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
       if (!res.ok) return;
       const data = (await res.json()) as { liked_by: (Liker & { like_new: boolean })[] };
       const first = data.liked_by.find((l) => l.like_new) ?? data.liked_by[0];
-      if (first) setLiker(first);
+      // One prompt at a time: never on top of another dialog (the welcome offer, the site-entry notice).
+      if (first && !document.querySelector('[aria-modal="true"]')) setLiker(first);
     }, seconds * 1000);
     return () => window.clearTimeout(timer);
   }, [loggedIn]);
   useEffect(() => {
     if (!liker) return;
-    const close = () => setLiker(null);
-    // Registered after the current click has finished, so the opening does not close it.
-    const id = window.setTimeout(() => document.addEventListener("click", close), 0);
-    return () => {
-      window.clearTimeout(id);
-      document.removeEventListener("click", close);
-    };
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setLiker(null);
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
   }, [liker]);
   if (!liker || !ready) return null;
   const href = `/members/${liker.id}`;
   return (
     // Inline styles: the modal can open on any page, including those that do not link members.css.
+    // oxlint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click beside the card closes it; Escape (document listener) and the close button do for keyboards
     <div
       className="like-modal-backdrop"
       style={backdrop}
@@ -75,8 +83,19 @@ export function LikeModal({ loggedIn }: { loggedIn: boolean }) {
       aria-modal="true"
       aria-labelledby="like-modal-title"
       data-testid="like-modal"
+      onClick={(e) => e.target === e.currentTarget && setLiker(null)}
     >
       <div className="like-modal card" style={card}>
+        <button
+          type="button"
+          className="btn btn-link like-modal-close"
+          style={closeButton}
+          aria-label={t("likes.modalClose")}
+          data-testid="like-modal-close"
+          onClick={() => setLiker(null)}
+        >
+          <Icon name="close" />
+        </button>
         <h2 id="like-modal-title">
           {liker.suggested ? t("likes.suggested") : t("likes.modalTitle", { name: liker.profile.name })}
         </h2>

@@ -5,6 +5,7 @@ import { Icon } from "../Icon";
 import { Avatar, PhotoTile } from "./PhotoTile";
 import { NotEnoughCredits } from "../offers/PaidFeatures";
 import { SafetyMenu } from "./SafetyMenu";
+import { FictionalLabel } from "./FictionalMark";
 
 export interface ProfileViewData {
   profile: {
@@ -49,15 +50,8 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
           <Avatar photoId={p.mainPhotoId} name={p.name} size="full" eager />
         </div>
         <div className="profile-summary">
-          <h1>
-            {p.name}{" "}
-            {p.fictional && data.fictional.icon ? (
-              <span className="fictional-icon" title={data.fictional.singular}>
-                <span aria-hidden="true">{data.fictional.icon}</span>
-                <span className="visually-hidden">{data.fictional.singular}</span>
-              </span>
-            ) : null}
-          </h1>
+          <h1>{p.name}</h1>
+          {p.fictional ? <FictionalLabel /> : null}
           <p className="profile-meta">
             {t("profile.age", { count: p.age })}
             {place ? ` · ${place}` : ""}
