@@ -23,3 +23,4 @@ export { handleMovesBatch } from "./models/moves.server";
 export { isDeployed } from "./lib/env";
 export { refuseUnconfigured } from "./lib/config.server";
 export { reportError } from "./lib/sentry.server";
+export { traceRoundTrips, roundTripsTiming } from "./lib/trace.server";
