@@ -64,6 +64,7 @@ function traceD1(db: D1Database, chain: Chain): D1Database {
   };
   return new Proxy(db, {
     get(target, key) {
+      // oxlint-disable-next-line no-restricted-properties -- guards: passes the app's own statements through, adds none
       if (key === "prepare") return (sql: string) => wrap(target.prepare(sql), sql);
       if (key === "batch") {
         return (statements: D1PreparedStatement[]) =>

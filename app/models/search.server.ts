@@ -3,9 +3,7 @@
  * given) and a range on date_of_birth, so it walks the profiles_search / profiles_search_region
  * index in date order and stops at the page size: no full scan, whatever the member count.
  */
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, schema } from "../../db/client";
 import { ageOn } from "~/lib/dates";
 import { CARD_COLUMNS, ONLINE_WINDOW_S, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { regionsIn, regionsStatement, type Region, type RegionRow } from "./geo.server";
