@@ -60,7 +60,7 @@ const worker = {
   async fetch(request: Request, bindings: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
     // The round-trip bench (tests/bench/round-trips.ts) only; null everywhere else.
-    const trace = traceRoundTrips(bindings);
+    const trace = traceRoundTrips(bindings, request);
     const env = trace?.env ?? bindings;
     // Staging and production never serve with a missing, short or development secret (decision 170).
     const refused = refuseUnconfigured(env);

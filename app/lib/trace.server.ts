@@ -1,10 +1,11 @@
 /**
  * What a request sends across the distance (docs/architecture.md §6): D1 round trips and how many of
  * them wait on each other, Durable Object calls likewise, R2 reads. Development only, switched on by
- * the TRACE_ROUND_TRIPS variable (tests/bench/round-trips.ts); it can also hold every round trip back
- * by a fixed delay, as if the Worker ran far from the database. Never wraps anything in production.
+ * the TRACE_ROUND_TRIPS variable (tests/bench/round-trips.ts) or, for one request, the header
+ * `X-Trace-Round-Trips: 1` (tests/worker/round-trips.test.ts); it can also hold every round trip back by
+ * a fixed delay, as if the Worker ran far from the database. Never wraps anything when deployed.
  */
-import type { Env } from "./env";
+import { isDeployed, type Env } from "./env";
 
 /** Counts and sequential depth of one request's round trips, per kind. */
 export interface RoundTrips {
@@ -118,11 +119,13 @@ function traceR2(bucket: R2Bucket, counter: { r2: number }): R2Bucket {
  * The request's env with its D1, Durable Object and R2 bindings counted (and delayed by
  * `TRACE_DELAY_MS` per round trip), and a function that reads the counts; `null` when tracing is off.
  */
-export function traceRoundTrips(env: Env): { env: Env; read: () => RoundTrips } | null {
-  if (!env.TRACE_ROUND_TRIPS || env.ENVIRONMENT === "production" || env.ENVIRONMENT === "staging") return null;
+export function traceRoundTrips(env: Env, request: Request): { env: Env; read: () => RoundTrips } | null {
+  if (isDeployed(env)) return null;
+  const asked = env.TRACE_ROUND_TRIPS ?? request.headers.get("X-Trace-Round-Trips");
+  if (asked !== "1" && asked !== "log") return null;
   const delay = Number(env.TRACE_DELAY_MS ?? 0) || 0;
   // TRACE_ROUND_TRIPS=log also prints each round trip with its place in the chain.
-  const log = env.TRACE_ROUND_TRIPS === "log";
+  const log = asked === "log";
   const d1 = new Chain(delay, log);
   const objects = new Chain(delay, log);
   const r2 = { r2: 0 };

@@ -24,8 +24,10 @@ export const handle = { layout: "chat", i18n: ["common", "chat", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const member = await requireMember(request, context);
-  const { brand, t, lng } = await pageContext(request, context, "chat");
+  const [member, { brand, t, lng }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "chat"),
+  ]);
   // Opening the chat marks it read inside the object's history call (the sender sees the receipt).
   const viewing = conversationView(context.env, params.id ?? "", member.id, brand.chatHistoryDays, true);
   // The composer's prices are read beside the conversation, not after it (docs/architecture.md §6).
