@@ -40,6 +40,8 @@ const {
   consoleHostRefused,
   refuseUnconfigured,
   reportError,
+  traceRoundTrips,
+  roundTripsTiming,
   ChatRoom,
   EchoRoom,
   MemberHub,
@@ -56,8 +58,11 @@ const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 let migrationsChecked = false;
 
 const worker = {
-  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  async fetch(request: Request, bindings: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
+    // The round-trip bench (tests/bench/round-trips.ts) only; null everywhere else.
+    const trace = traceRoundTrips(bindings, request);
+    const env = trace?.env ?? bindings;
     // Staging and production never serve with a missing, short or development secret (decision 170).
     const refused = refuseUnconfigured(env);
     if (refused) return refused;
@@ -96,7 +101,7 @@ const worker = {
         cf,
         nonce,
         requestId: requestIdOf(request),
-        deliver: (r) => worker.fetch(r, env, ctx),
+        deliver: (r) => worker.fetch(r, bindings, ctx),
       }),
       nonce,
       dev,
@@ -105,7 +110,10 @@ const worker = {
     const tracked = firstTouchCookie(request);
     if (tracked) response.headers.append("Set-Cookie", tracked);
     // Outside production, the server's own time for the benchmark (npm run bench).
-    if (dev) response.headers.set("Server-Timing", `worker;dur=${(performance.now() - started).toFixed(2)}`);
+    if (dev) {
+      const own = `worker;dur=${(performance.now() - started).toFixed(2)}`;
+      response.headers.set("Server-Timing", trace ? `${own}, ${roundTripsTiming(trace.read())}` : own);
+    }
     return response;
   },
   async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {

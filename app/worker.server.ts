@@ -24,3 +24,4 @@ export { isDeployed } from "./lib/env";
 export { consoleHostRefused } from "./lib/admin-path";
 export { refuseUnconfigured } from "./lib/config.server";
 export { reportError } from "./lib/sentry.server";
+export { traceRoundTrips, roundTripsTiming } from "./lib/trace.server";

@@ -13,13 +13,21 @@ import type { Language } from "~/lib/constants";
 export async function composerData(
   request: Request,
   context: AppLoadContext,
-  // `also`: the other path of the same chat (the first message's page, before the conversation existed).
-  o: { brand: BrandWithCompany; country: string | null; lng: Language; path: string; also?: string },
+  // `also`: the other path of the same chat (the first message's page, before the conversation existed);
+  // a promise when the page is still looking the conversation up, so the prices are read beside it.
+  o: {
+    brand: BrandWithCompany;
+    country: string | null;
+    lng: Language;
+    path: string;
+    also?: Promise<string | undefined>;
+  },
 ) {
   const prices = pricesFor(o.brand, o.country);
   const worth = await creditWorthFor(context, o.lng, o.brand.currency, prices);
   const back = readChatReturn(request);
-  const mine = !!back && (back.path === o.path || back.path === o.also);
+  const also = await o.also;
+  const mine = !!back && (back.path === o.path || back.path === also);
   return {
     composer: {
       cost: prices.message,

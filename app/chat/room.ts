@@ -737,12 +737,22 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   async read(conversationId: string, memberId: string): Promise<void> {
     const changed = await this.serial(async () => {
       const c = await this.open(conversationId);
-      const m = c && this.isMember(c, memberId) ? store.member(this.sql, memberId) : null;
-      if (!m) return null;
-      if (m.unread > 0) this.putMember({ ...m, unread: 0 });
-      return m.unread > 0;
+      return c && this.isMember(c, memberId) ? this.markRead(memberId) : null;
     });
     if (changed === null) return;
+    await this.afterRead(memberId, changed);
+  }
+
+  /** Inside serial(): the member's unread count to 0; true when it was not 0 already. */
+  private markRead(memberId: string): boolean {
+    const m = store.member(this.sql, memberId);
+    if (!m) return false;
+    if (m.unread > 0) this.putMember({ ...m, unread: 0 });
+    return m.unread > 0;
+  }
+
+  /** The other side's receipt, and the overview written when the count changed. */
+  private async afterRead(memberId: string, changed: boolean) {
     this.broadcast({ type: "read", memberId }, (m) => m !== memberId);
     if (changed) await this.flush();
   }
@@ -761,9 +771,20 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   }
 
   /** RPC: the conversation page's messages for `viewerId` (null: not a member). */
-  async history(conversationId: string, viewerId: string, chatHistoryDays: number): Promise<RoomHistory | null> {
-    const c = await this.serial(() => this.open(conversationId));
-    if (!c || !this.isMember(c, viewerId)) return null;
+  async history(
+    conversationId: string,
+    viewerId: string,
+    chatHistoryDays: number,
+    opened = false,
+  ): Promise<RoomHistory | null> {
+    const c = await this.serial(async () => {
+      const c = await this.open(conversationId);
+      if (!c || !this.isMember(c, viewerId)) return null;
+      return { changed: opened && this.markRead(viewerId) };
+    });
+    if (!c) return null;
+    // The page that opens the chat reads it in the same call (one object call for the page, not two).
+    if (c.changed) await this.afterRead(viewerId, true);
     const cutoff = historyCutoff(chatHistoryDays);
     return {
       messages: store.lastVisible(this.sql, viewerId, cutoff, PAGE_MESSAGES),

@@ -29,7 +29,13 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   send(input: SendInput): Promise<SendResult>;
   read(conversationId: string, memberId: string): Promise<void>;
   hide(conversationId: string, memberId: string, hidden: boolean): Promise<boolean>;
-  history(conversationId: string, viewerId: string, chatHistoryDays: number): Promise<RoomHistory | null>;
+  /** `opened`: the viewer opens the chat, so it is marked read in the same call. */
+  history(
+    conversationId: string,
+    viewerId: string,
+    chatHistoryDays: number,
+    opened?: boolean,
+  ): Promise<RoomHistory | null>;
   release(conversationId: string, senderId: string): Promise<{ count: number; receiverId: string | null }>;
   sentBy(conversationId: string, userId: string): Promise<SentByRow[]>;
   excerpt(conversationId: string, seq: number, n: number): Promise<WireMessage[]>;

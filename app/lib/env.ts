@@ -77,6 +77,10 @@ export interface Env {
   AGE_TRUSTED_LIST_URL?: string;
   /** The list's pinned signing certificates: base64 DER, comma-separated. Without both, no provider is trusted. */
   AGE_TRUSTED_LIST_SIGNERS?: string;
+  /** Development only: count D1, object and R2 round trips per request (app/lib/trace.server.ts). */
+  TRACE_ROUND_TRIPS?: string;
+  /** Development only, with TRACE_ROUND_TRIPS: hold every round trip back this many milliseconds. */
+  TRACE_DELAY_MS?: string;
   /** Business event counts (Workers Analytics Engine); optional, absent in tests. */
   METRICS?: AnalyticsEngineDataset;
 }

@@ -207,19 +207,22 @@ export interface ConversationView {
 
 /**
  * Everything the conversation page needs: who, and the overview, from D1 in one batch; the messages
- * from the conversation's object, which keeps them (decision 190); both at once. Null: not a member (404).
+ * from the conversation's object, which keeps them (decision 190) and, when the member opens the chat,
+ * marks it read in the same call; both at once. Null: not a member (404).
  */
 export async function conversationView(
   env: Pick<Env, "DB" | "CHAT_ROOM">,
   conversationId: string,
   memberId: string,
   chatHistoryDays: number,
+  // The member opens the chat (its page): marked read in the object's same call.
+  opened = false,
 ): Promise<ConversationView | null> {
   if (!conversationId || conversationId.length > 64) return null;
   const db = env.DB;
   const [[access, list], history] = await Promise.all([
     db.batch([accessStatement(db, conversationId, memberId), listStatement(db, memberId)]),
-    roomStub(env, conversationId).history(conversationId, memberId, chatHistoryDays),
+    roomStub(env, conversationId).history(conversationId, memberId, chatHistoryDays, opened),
   ]);
   const accessRow = (access!.results as AccessRow[])[0];
   if (!accessRow || !history) return null;

@@ -3,9 +3,7 @@
  * given) and a range on date_of_birth, so it walks the profiles_search / profiles_search_region
  * index in date order and stops at the page size: no full scan, whatever the member count.
  */
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, schema } from "../../db/client";
 import { ageOn } from "~/lib/dates";
 import { CARD_COLUMNS, ONLINE_WINDOW_S, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { regionsIn, regionsStatement, type Region, type RegionRow } from "./geo.server";
@@ -210,25 +208,19 @@ export async function searchMembers(
   };
 }
 
-/** What the search defaults need to know about the member searching. */
-export async function searcherOf(d1: D1Database, userId: string) {
-  const { profiles } = schema;
-  const [me] = await getDb(d1)
-    .select({
-      gender: profiles.gender,
-      sexuality: profiles.sexuality,
-      country: profiles.country,
-      dateOfBirth: profiles.dateOfBirth,
-      lat: profiles.lat,
-      lon: profiles.lon,
-    })
-    .from(profiles)
-    .where(eq(profiles.userId, userId));
-  if (!me) return null;
+/** What the search defaults need to know about the member searching: the session read it already. */
+export function searcherOf(member: {
+  country: string;
+  profile: { gender: string; sexuality: string; dateOfBirth: string; lat: number | null; lon: number | null };
+}) {
+  const { gender, sexuality, dateOfBirth, lat, lon } = member.profile;
   return {
-    ...me,
-    age: ageOn(me.dateOfBirth, new Date()),
-    origin: me.lat !== null && me.lon !== null ? { lat: me.lat, lon: me.lon } : null,
+    gender,
+    sexuality,
+    country: member.country,
+    dateOfBirth,
+    age: ageOn(dateOfBirth, new Date()),
+    origin: lat !== null && lon !== null ? { lat, lon } : null,
   };
 }
 

@@ -63,6 +63,8 @@ export interface Member {
   messagingRestrictedUntil: number | null;
   /** Until when the member's proof of 18+ is honoured (seconds), or null: read here so the age gate costs no read (decision 185). */
   ageProofUntil: number | null;
+  /** What search's and the swipe game's defaults need (searcherFrom), read here so they cost no round trip. */
+  profile: { gender: string; sexuality: string; dateOfBirth: string; lat: number | null; lon: number | null };
 }
 
 // Marketing types a member simply did not opt in to are not "disabled notifications" (no alert for them).
@@ -90,6 +92,11 @@ function memberQuery(db: Db, idHash: string, now: number, onScreen: string) {
       profile_status: sql<Member["profileStatus"]>`${p.status}`.as("profile_status"),
       main_photo_id: p.mainPhotoId,
       country: p.country,
+      gender: p.gender,
+      sexuality: p.sexuality,
+      date_of_birth: p.dateOfBirth,
+      lat: p.lat,
+      lon: p.lon,
       unread: sql<number>`(SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
          WHERE cm.user_id = ${u.id} AND cm.hidden_at IS NULL AND cm.conversation_id != ${onScreen})`.as("unread"),
       new_likes: sql<number>`(SELECT COUNT(*) FROM likes l WHERE l.liked_id = ${u.id} AND l.like_new = 1)`.as(
@@ -131,6 +138,7 @@ function toMember(r: MemberRow): Member {
     notificationsDisabled: r.disabled ? r.disabled.split(",") : [],
     messagingRestrictedUntil: r.messaging_restricted_until,
     ageProofUntil: r.age_proof_until,
+    profile: { gender: r.gender, sexuality: r.sexuality, dateOfBirth: r.date_of_birth, lat: r.lat, lon: r.lon },
   };
 }
 

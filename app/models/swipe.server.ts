@@ -71,12 +71,12 @@ export async function swipePass(d1: D1Database, userId: string, targetId: string
 /** The next cards: members of the wanted gender in the player's country not yet liked or passed. */
 export async function nextCards(
   d1: D1Database,
-  userId: string,
+  player: Parameters<typeof searcherOf>[0] & { id: string },
   limit = 5,
   lng = "en",
 ): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
-  const me = await searcherOf(d1, userId);
-  if (!me) return { cards: [], likesLeft: 0 };
+  const userId = player.id;
+  const me = searcherOf(player);
   const [cards, used] = await d1.batch<unknown>([
     d1
       // oxlint-disable-next-line no-restricted-properties -- INDEXED BY profiles_search: the builder cannot say it, and without it D1's planner (no statistics) walks the wrong index

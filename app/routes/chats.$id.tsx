@@ -24,20 +24,23 @@ export const handle = { layout: "chat", i18n: ["common", "chat", "offers"] };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chatStyles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const member = await requireMember(request, context);
-  const { brand, t, lng } = await pageContext(request, context, "chat");
-  const view = await conversationView(context.env, params.id ?? "", member.id, brand.chatHistoryDays);
-  if (!view) throw new Response(t("errors.not_found"), { status: 404 });
-  const a = view.access;
-  // Opening a chat sets its unread count to 0; through the object, so the sender sees the receipt.
-  if (a.myUnread > 0) await roomStub(context.env, a.id).read(a.id, member.id);
-  const { composer, headers } = await composerData(request, context, {
+  const [member, { brand, t, lng }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "chat"),
+  ]);
+  // Opening the chat marks it read inside the object's history call (the sender sees the receipt).
+  const viewing = conversationView(context.env, params.id ?? "", member.id, brand.chatHistoryDays, true);
+  // The composer's prices are read beside the conversation, not after it (docs/architecture.md §6).
+  const composing = composerData(request, context, {
     brand,
     country: member.country,
     lng,
-    path: `/chats/${a.id}`,
-    also: `/members/${a.otherId}/chat`,
+    path: `/chats/${params.id ?? ""}`,
+    also: viewing.then((v) => (v ? `/members/${v.access.otherId}/chat` : undefined)),
   });
+  const [view, { composer, headers }] = await Promise.all([viewing, composing]);
+  if (!view) throw new Response(t("errors.not_found"), { status: 404 });
+  const a = view.access;
   return data(
     {
       title: t("room.title", { name: a.otherName }),

@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!profile) throw new Response("Not found", { status: 404 });
   const [regions, suggestions] = await Promise.all([
     step === "location" ? regionsOf(d1, profile.country, lng) : Promise.resolve([] as Region[]),
-    step === "message" ? nextCards(d1, member.id, 6, lng).then((r) => r.cards) : Promise.resolve([] as ProfileCard[]),
+    step === "message" ? nextCards(d1, member, 6, lng).then((r) => r.cards) : Promise.resolve([] as ProfileCard[]),
   ]);
   const countries = brand.countries.map((code) => ({ code, name: countryName(code, lng) }));
   return {

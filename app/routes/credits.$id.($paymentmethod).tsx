@@ -49,8 +49,10 @@ export const handle = paymentsHandle;
 export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const member = await requireMember(request, context);
-  const { brand, lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
+  const [member, { brand, lng, t, country: visitorCountry }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "shop"),
+  ]);
   const method = params.paymentmethod;
   if (method !== undefined && !isPaymentMethod(method)) throw new Response("Not found", { status: 404 });
   const country = paymentCountryOf(request, visitorCountry);

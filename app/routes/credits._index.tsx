@@ -27,8 +27,10 @@ export const handle = paymentsHandle;
 export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const member = await requireMember(request, context);
-  const { brand, lng, t, country: visitorCountry } = await pageContext(request, context, "shop");
+  const [member, { brand, lng, t, country: visitorCountry }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "shop"),
+  ]);
   const country = paymentCountryOf(request, visitorCountry);
   const active = codeForPrices(member, brand);
   const data = await shopData(context, {

@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!member && !visitorMaySearch(brand, url.searchParams)) {
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
-  const me = member ? await searcherOf(context.env.DB, member.id) : null;
+  const me = member ? searcherOf(member) : null;
   const fallbackCountry = brand.countries.includes(country) ? country : (brand.countries[0] ?? "NL");
   // The member's position counts only in their own country (nearest first, the distance filter).
   const filters = resolveFilters(

@@ -27,9 +27,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     requireMember(request, context),
     pageContext(request, context, "members"),
   ]);
-  const profile = await loadOwnProfile(context.env.DB, member.id);
+  // The session knows the profile's country: its regions are read beside the profile, not after it.
+  const [profile, regions] = await Promise.all([
+    loadOwnProfile(context.env.DB, member.id),
+    regionsOf(context.env.DB, member.country, lng),
+  ]);
   if (!profile) throw new Response("Not found", { status: 404 });
-  const regions = await regionsOf(context.env.DB, profile.country, lng);
   const countries = brand.countries
     .map((code) => ({ code, name: countryName(code, lng) }))
     .sort((a, b) => a.name.localeCompare(b.name, lng));

@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // After a mutual swipe like the action sends the member here with ?match=<id>: the match moment.
   const matchId = new URL(request.url).searchParams.get("match");
   const [next, match] = await Promise.all([
-    nextCards(context.env.DB, member.id, 1, lng),
+    nextCards(context.env.DB, member, 1, lng),
     matchId ? swipeMatch(context.env.DB, member.id, matchId.slice(0, 64)) : null,
   ]);
   return { title: t("swipe.title"), premium: member.paidUser, match, ...next };

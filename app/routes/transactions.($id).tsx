@@ -18,8 +18,10 @@ export const handle = paymentsHandle;
 export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const member = await requireMember(request, context);
-  const { lng, t, brand } = await pageContext(request, context, "shop");
+  const [member, { lng, t, brand }] = await Promise.all([
+    requireMember(request, context),
+    pageContext(request, context, "shop"),
+  ]);
   if (!params.id)
     return { title: t("transactions.title"), list: await listTransactions(context, lng, member.id), one: null };
   const [one, row] = await Promise.all([
