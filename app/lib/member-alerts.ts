@@ -1,7 +1,7 @@
 /**
  * Which of the chrome's member alerts (docs/product.md §4) a page shows: the one rule every alert asks.
  * On the payment pages none shows: a member who is paying sees what they buy and the pay button on
- * the first screen of a phone (issue 19). What a payment page says about the payment itself (its
+ * the first screen of a phone (decision 151). What a payment page says about the payment itself (its
  * state, the welcome offer, a used try-out) is the page's own content, not a chrome alert.
  */
 import { signupStepOf } from "./nav";

@@ -124,13 +124,13 @@ test("the like modal appears after t seconds, drops t from the URL and closes on
 });
 
 test("the like modal of a team-run liker: tapping the label opens its text, the close button closes it (decision 202)", async ({
-  browser,
+  loginAs,
 }) => {
   const me = await db.createMember({ gender: "male", country: "CH" });
   const liker = await db.createMember({ name: `Team ${tag()}`, country: "CH" });
   await db.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(liker.id).run();
   await db.like(liker.id, me.id);
-  const page = await pageAs(browser, true, me);
+  const page = await loginAs(me);
   await page.goto("/likes/sent?t=1");
   const modal = page.getByTestId("like-modal");
   const mark = modal.getByTestId("fictional-mark");

@@ -5,7 +5,7 @@ import { fictionalLabel } from "~/lib/fictional";
 import { Icon } from "../Icon";
 
 /**
- * The mark of a team-run (fictional) profile wherever a member meets one (issue 29, decision 179):
+ * The mark of a team-run (fictional) profile wherever a member meets one (decision 179):
  * an inline SVG (an emoji is an empty box where no colour-emoji font exists) and the one plain term
  * (decision 202), with the full text one tap away in a <details>, which opens without JavaScript.
  */
