@@ -79,7 +79,13 @@ export async function refreshTrustedList(
 /** The stored list's state at `now` (seconds): current, overdue (past NextUpdate, in its grace) or expired (no longer trusted). */
 export type TrustedListState =
   | { state: "none" }
-  | { state: "current" | "overdue" | "expired"; nextUpdate: number | null; fetchedAt: number };
+  | {
+      state: "current" | "overdue" | "expired";
+      nextUpdate: number | null;
+      /** When it stops being trusted: NextUpdate plus the grace period. */
+      trustedUntil: number | null;
+      fetchedAt: number;
+    };
 
 export async function trustedListState(d1: D1Database, now: number): Promise<TrustedListState> {
   const { ageTrustedRoots } = schema;
@@ -91,7 +97,7 @@ export async function trustedListState(d1: D1Database, now: number): Promise<Tru
   const { nextUpdate, fetchedAt } = row;
   const state =
     nextUpdate === null || nextUpdate > now ? "current" : nextUpdate + TRUSTED_LIST_GRACE_S > now ? "overdue" : "expired";
-  return { state, nextUpdate, fetchedAt };
+  return { state, nextUpdate, trustedUntil: nextUpdate === null ? null : nextUpdate + TRUSTED_LIST_GRACE_S, fetchedAt };
 }
 
 /**

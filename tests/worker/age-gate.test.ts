@@ -171,7 +171,7 @@ describe("age assurance", () => {
     const valid = await present("valid", req);
 
     expect((await respond(valid, { state: "no-such-state.s" })).status).toBe(400);
-    expect((await respond(valid, "")).status).toBe(400);
+    expect((await respond(valid, { state: "" })).status).toBe(400);
     const json = await SELF.fetch("http://de.localhost/age-check/response", {
       method: "POST",
       headers: { Host: "de.localhost", "Content-Type": "application/json" },
