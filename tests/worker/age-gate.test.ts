@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
 import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm } from "./accounts-helpers";
 import { photoKey } from "../../app/models/photos.server";
-import { ageGate, parseRequestLink } from "../../app/models/age-check.server";
+import { ageGate, parseRequestLink, requestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
 import { loadTestIssuer, presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
 import deAge from "../../locales/de/age.json";
@@ -67,6 +67,93 @@ async function statusOf(state: string) {
   return (await env.DB.prepare("SELECT status FROM age_requests WHERE id = ?1").bind(id).first<{ status: string }>())
     ?.status;
 }
+
+/**
+ * An authorization request by value as a strict OpenID4VP 1.0 wallet reads it (§5.1, §5.9.3 the
+ * `redirect_uri:` prefix, §6 DCQL, §8.2 direct_post): every parameter exactly once, no request object.
+ */
+function strictAuthorizationRequest(link: string) {
+  const params = new URL(link).searchParams;
+  const names = [...params.keys()];
+  expect(new Set(names).size, "each parameter once").toBe(names.length);
+  expect(names.sort()).toEqual(["client_id", "dcql_query", "nonce", "response_mode", "response_type", "response_uri", "state"]);
+  const get = (name: string) => params.get(name)!;
+  expect(get("response_type")).toBe("vp_token");
+  expect(get("response_mode")).toBe("direct_post");
+  // redirect_uri: prefix: unsigned, and with direct_post the response_uri is the client id's own URI.
+  expect(get("client_id")).toBe(`redirect_uri:${get("response_uri")}`);
+  expect(new URL(get("response_uri")).pathname).toBe("/age-check/response");
+  expect(get("nonce")).toMatch(/^[\w-]{22,}$/); // 16 random bytes or more, base64url
+  expect(get("state")).toMatch(/^[\w.-]{16,}$/);
+  const dcql = JSON.parse(get("dcql_query")) as {
+    credentials: { id: string; format: string; meta: { doctype_value: string }; claims: { path: string[] }[] }[];
+  };
+  expect(dcql.credentials).toHaveLength(1);
+  const [credential] = dcql.credentials;
+  expect(credential!.id).toMatch(/^[A-Za-z0-9_-]+$/);
+  expect(credential!.format).toBe("mso_mdoc");
+  expect(credential!.meta).toEqual({ doctype_value: "eu.europa.ec.av.1" });
+  expect(credential!.claims).toEqual([{ path: ["eu.europa.ec.av.1", "age_over_18"] }]);
+  return { clientId: get("client_id"), responseUri: get("response_uri"), nonce: get("nonce"), state: get("state") };
+}
+
+describe("the OpenID4VP request and its same-device binding", () => {
+  beforeEach(() => setMode("before_members_area"));
+
+  it("the page's link and QR code are plain OpenID4VP 1.0 parameters, no request object", async () => {
+    const m = await herzklangMember();
+    const page = await (await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" })).text();
+    const href = /href="(av:\/\/[^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
+    const link = strictAuthorizationRequest(href);
+    expect(link.clientId).toBe("redirect_uri:http://de.localhost/age-check/response");
+    const qr = strictAuthorizationRequest(requestLink("http://de.localhost", { id: "r".repeat(16), nonce: link.nonce }, "cross_device"));
+    expect([qr.state, link.state.endsWith(".s")]).toEqual(["r".repeat(16) + ".x", true]);
+  });
+
+  it("a same-device answer completes only in the browser that made the request, with its response_code", async () => {
+    const maker = await herzklangMember(); // opens the check and relays its link to someone else
+    const other = await herzklangMember(); // whose app answers it; the app opens their browser
+    const req = await openRequest(maker.cookie);
+    const res = await post("/age-check/response", { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state: req.state }, de);
+    expect(res.status).toBe(200);
+    const back = new URL(((await res.json()) as { redirect_uri: string }).redirect_uri);
+    const path = back.pathname + back.search;
+    expect(await statusOf(req.state)).toBe("answered");
+    // "Continue" in the maker's browser does not complete it, nor does a made-up code.
+    const cont = await post(
+      "/age-check",
+      { state: req.id, next: "/members" },
+      { ...de, cookie: maker.cookie, country: "FR" },
+    );
+    expect([cont.status, cont.headers.get("Location")]).toEqual([200, null]);
+    expect(await cont.text()).toContain(deAge.otherBrowser);
+    const guess = await get(`/age-check?next=%2Fmembers&response_code=${"A".repeat(22)}`, { ...de, cookie: maker.cookie, country: "FR" });
+    expect(guess.status).toBe(200);
+    // The other browser follows the redirect: told so, and nobody is credited.
+    const there = await get(path, { ...de, cookie: other.cookie, country: "FR" });
+    expect(there.status).toBe(200);
+    expect(await there.text()).toContain(deAge.otherBrowser);
+    expect([await proofs(maker.id), await proofs(other.id), await statusOf(req.state)]).toEqual([0, 0, "answered"]);
+    // The maker's browser with the code: the proof, once.
+    const done = await get(path, { ...de, cookie: maker.cookie, country: "FR" });
+    expect([done.status, done.headers.get("Location")]).toEqual([302, "/members"]);
+    expect([await proofs(maker.id), await statusOf(req.state)]).toEqual([1, "used"]);
+    const code = await env.DB.prepare("SELECT response_code FROM age_requests WHERE id = ?1").bind(req.id).first();
+    expect(code).toEqual({ response_code: null });
+  });
+
+  it("a cross-device answer (the QR code) gets no redirect; Continue in the browser that made it completes it", async () => {
+    const m = await herzklangMember();
+    const req = await openRequest(m.cookie);
+    const state = req.id + ".x";
+    const res = await post("/age-check/response", { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state }, de);
+    expect([res.status, await res.json()]).toEqual([200, {}]);
+    const cont = await post("/age-check", { state: req.id, next: "/members" }, { ...de, cookie: m.cookie, country: "FR" });
+    expect([cont.status, cont.headers.get("Location")]).toEqual([302, "/members"]);
+    // A suffix of neither flow is no state of ours.
+    expect((await respond(await present("valid", req), { state: req.id })).status).toBe(400);
+  });
+});
 
 describe("age assurance", () => {
   beforeEach(() => setMode("before_members_area"));
