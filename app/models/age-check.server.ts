@@ -299,10 +299,10 @@ function parseWalletState(state: string): { id: string; flow: AgeFlow } | null {
 export function requestLink(origin: string, r: Pick<AgeRequest, "id" | "nonce">, flow: AgeFlow): string {
   const responseUri = responseUriOf(origin);
   return `av://?${new URLSearchParams({
-    response_type: "vp_token",
     client_id: clientIdOf(responseUri),
-    response_uri: responseUri,
+    response_type: "vp_token",
     response_mode: "direct_post",
+    response_uri: responseUri,
     nonce: r.nonce,
     state: walletState(r.id, flow),
     dcql_query: JSON.stringify(dcqlQuery()),
