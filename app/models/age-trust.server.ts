@@ -90,13 +90,20 @@ export type TrustedListState =
 export async function trustedListState(d1: D1Database, now: number): Promise<TrustedListState> {
   const { ageTrustedRoots } = schema;
   const row = await getDb(d1)
-    .select({ nextUpdate: sql<number | null>`MIN(${ageTrustedRoots.nextUpdate})`, fetchedAt: ageTrustedRoots.fetchedAt })
+    .select({
+      nextUpdate: sql<number | null>`MIN(${ageTrustedRoots.nextUpdate})`,
+      fetchedAt: ageTrustedRoots.fetchedAt,
+    })
     .from(ageTrustedRoots)
     .get();
   if (!row?.fetchedAt) return { state: "none" };
   const { nextUpdate, fetchedAt } = row;
   const state =
-    nextUpdate === null || nextUpdate > now ? "current" : nextUpdate + TRUSTED_LIST_GRACE_S > now ? "overdue" : "expired";
+    nextUpdate === null || nextUpdate > now
+      ? "current"
+      : nextUpdate + TRUSTED_LIST_GRACE_S > now
+        ? "overdue"
+        : "expired";
   return { state, nextUpdate, trustedUntil: nextUpdate === null ? null : nextUpdate + TRUSTED_LIST_GRACE_S, fetchedAt };
 }
 

@@ -49,9 +49,14 @@ async function present(answer: WalletAnswer, req: { nonce: string; clientId: str
 
 /** The app's direct_post; a same-device answer's redirect is then followed in the browser that made the request. */
 async function respond(presentation: string, req: { state: string; cookie?: string }) {
-  const res = await post("/age-check/response", { vp_token: JSON.stringify({ av: [presentation] }), state: req.state }, de);
+  const res = await post(
+    "/age-check/response",
+    { vp_token: JSON.stringify({ av: [presentation] }), state: req.state },
+    de,
+  );
   const redirect = res.status === 200 ? ((await res.clone().json()) as { redirect_uri?: string }).redirect_uri : null;
-  if (redirect && req.cookie) await get(new URL(redirect).pathname + new URL(redirect).search, { ...de, cookie: req.cookie });
+  if (redirect && req.cookie)
+    await get(new URL(redirect).pathname + new URL(redirect).search, { ...de, cookie: req.cookie });
   return res;
 }
 
@@ -76,7 +81,15 @@ function strictAuthorizationRequest(link: string) {
   const params = new URL(link).searchParams;
   const names = [...params.keys()];
   expect(new Set(names).size, "each parameter once").toBe(names.length);
-  expect(names.sort()).toEqual(["client_id", "dcql_query", "nonce", "response_mode", "response_type", "response_uri", "state"]);
+  expect(names.sort()).toEqual([
+    "client_id",
+    "dcql_query",
+    "nonce",
+    "response_mode",
+    "response_type",
+    "response_uri",
+    "state",
+  ]);
   const get = (name: string) => params.get(name)!;
   expect(get("response_type")).toBe("vp_token");
   expect(get("response_mode")).toBe("direct_post");
@@ -106,7 +119,9 @@ describe("the OpenID4VP request and its same-device binding", () => {
     const href = /href="(av:\/\/[^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
     const link = strictAuthorizationRequest(href);
     expect(link.clientId).toBe("redirect_uri:http://de.localhost/age-check/response");
-    const qr = strictAuthorizationRequest(requestLink("http://de.localhost", { id: "r".repeat(16), nonce: link.nonce }, "cross_device"));
+    const qr = strictAuthorizationRequest(
+      requestLink("http://de.localhost", { id: "r".repeat(16), nonce: link.nonce }, "cross_device"),
+    );
     expect([qr.state, link.state.endsWith(".s")]).toEqual(["r".repeat(16) + ".x", true]);
   });
 
@@ -114,7 +129,11 @@ describe("the OpenID4VP request and its same-device binding", () => {
     const maker = await herzklangMember(); // opens the check and relays its link to someone else
     const other = await herzklangMember(); // whose app answers it; the app opens their browser
     const req = await openRequest(maker.cookie);
-    const res = await post("/age-check/response", { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state: req.state }, de);
+    const res = await post(
+      "/age-check/response",
+      { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state: req.state },
+      de,
+    );
     expect(res.status).toBe(200);
     const back = new URL(((await res.json()) as { redirect_uri: string }).redirect_uri);
     const path = back.pathname + back.search;
@@ -127,7 +146,11 @@ describe("the OpenID4VP request and its same-device binding", () => {
     );
     expect([cont.status, cont.headers.get("Location")]).toEqual([200, null]);
     expect(await cont.text()).toContain(deAge.otherBrowser);
-    const guess = await get(`/age-check?next=%2Fmembers&response_code=${"A".repeat(22)}`, { ...de, cookie: maker.cookie, country: "FR" });
+    const guess = await get(`/age-check?next=%2Fmembers&response_code=${"A".repeat(22)}`, {
+      ...de,
+      cookie: maker.cookie,
+      country: "FR",
+    });
     expect(guess.status).toBe(200);
     // The other browser follows the redirect: told so, and nobody is credited.
     const there = await get(path, { ...de, cookie: other.cookie, country: "FR" });
@@ -146,9 +169,17 @@ describe("the OpenID4VP request and its same-device binding", () => {
     const m = await herzklangMember();
     const req = await openRequest(m.cookie);
     const state = req.id + ".x";
-    const res = await post("/age-check/response", { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state }, de);
+    const res = await post(
+      "/age-check/response",
+      { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state },
+      de,
+    );
     expect([res.status, await res.json()]).toEqual([200, {}]);
-    const cont = await post("/age-check", { state: req.id, next: "/members" }, { ...de, cookie: m.cookie, country: "FR" });
+    const cont = await post(
+      "/age-check",
+      { state: req.id, next: "/members" },
+      { ...de, cookie: m.cookie, country: "FR" },
+    );
     expect([cont.status, cont.headers.get("Location")]).toEqual([302, "/members"]);
     // A suffix of neither flow is no state of ours.
     expect((await respond(await present("valid", req), { state: req.id })).status).toBe(400);

@@ -138,14 +138,20 @@ describe("age trusted list", () => {
     // A changed SignedInfo (an attribute added) breaks the signature itself.
     const resigned = xml.replace('<ds:Reference URI="">', '<ds:Reference URI="" Id="r">');
     expect(await readTrustedList(resigned, opts)).toMatchObject({ ok: false, reason: "signature" });
-    expect(await readTrustedList(xml, { ...opts, signers: [old.signerDer] })).toMatchObject({ ok: false, reason: "signer" });
+    expect(await readTrustedList(xml, { ...opts, signers: [old.signerDer] })).toMatchObject({
+      ok: false,
+      reason: "signer",
+    });
     expect(await readTrustedList(xml, { ...opts, now: new Date("2027-01-01T00:00:00Z") })).toMatchObject({
       ok: false,
       reason: "stale",
     });
     const dtd = xml.replace("<!-- generated for the tests -->", '<!DOCTYPE x [<!ENTITY e "boom">]>');
     expect(await readTrustedList(dtd, opts)).toMatchObject({ ok: false, reason: "malformed" });
-    expect(await readTrustedList("<tsl:TrustServiceStatusList", opts)).toMatchObject({ ok: false, reason: "malformed" });
+    expect(await readTrustedList("<tsl:TrustServiceStatusList", opts)).toMatchObject({
+      ok: false,
+      reason: "malformed",
+    });
     // Unsigned: the signature removed altogether.
     const unsigned = xml.replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, "");
     expect(await readTrustedList(unsigned, opts)).toMatchObject({ ok: false, reason: "malformed" });
@@ -259,7 +265,10 @@ describe("age trusted list", () => {
       [false, "RSA 2048"],
     ]);
     // Changed by one character: refused.
-    const changed = realList.replace("TEST LU Proof of Age Attestation Service 2", "TEST LU Proof of Age Attestation Service 3");
+    const changed = realList.replace(
+      "TEST LU Proof of Age Attestation Service 2",
+      "TEST LU Proof of Age Attestation Service 3",
+    );
     expect(await readTrustedList(changed, { signers: [signer], now: at })).toMatchObject({ reason: "signature" });
     // Another signer pinned, or past its NextUpdate: refused, with what it says still readable.
     const other = await makeIssuer("Other");
@@ -283,7 +292,12 @@ describe("age trusted list", () => {
   it("a listed document signer is trusted directly, P-256 or RSA, and only that certificate", async () => {
     const ec = await loadTestIssuer(env.DB);
     const rsa = await makeIssuer("RSA provider", { rsa: true });
-    const request = { nonce: "n2", clientId: "redirect_uri:https://x.test/r", responseUri: "https://x.test/r", now: NOW };
+    const request = {
+      nonce: "n2",
+      clientId: "redirect_uri:https://x.test/r",
+      responseUri: "https://x.test/r",
+      now: NOW,
+    };
     for (const issuer of [ec, rsa]) {
       const vp = await presentTestAttestation(issuer, "valid", request);
       // Its CA is not listed, the signer itself is.
@@ -305,7 +319,11 @@ describe("age trusted list", () => {
     const signer = await makeIssuer("List signer");
     const issuer = await loadTestIssuer(env.DB);
     const xml = await signedList(signer, issuer.signerDer, issuer.rootDer);
-    const config = { DB: env.DB, AGE_TRUSTED_LIST_URL: "https://list.test/av.xml", AGE_TRUSTED_LIST_SIGNERS: b64(signer.signerDer) };
+    const config = {
+      DB: env.DB,
+      AGE_TRUSTED_LIST_URL: "https://list.test/av.xml",
+      AGE_TRUSTED_LIST_SIGNERS: b64(signer.signerDer),
+    };
     const s = (d: Date) => Math.floor(d.getTime() / 1000);
     expect(await refreshAndAlert(config, NOW, async () => new Response(xml))).toBe("stored");
     const next = s(new Date("2026-12-24T00:00:00Z"));

@@ -117,11 +117,10 @@ const generate = () => crypto.subtle.generateKey(EC, true, ["sign", "verify"]) a
 
 const RSA_PSS = { name: "RSA-PSS", hash: "SHA-256", saltLength: 32 } as const;
 const generateRsa = () =>
-  crypto.subtle.generateKey(
-    { ...RSA_PSS, modulusLength: 2048, publicExponent: Uint8Array.of(1, 0, 1) },
-    true,
-    ["sign", "verify"],
-  ) as Promise<CryptoKeyPair>;
+  crypto.subtle.generateKey({ ...RSA_PSS, modulusLength: 2048, publicExponent: Uint8Array.of(1, 0, 1) }, true, [
+    "sign",
+    "verify",
+  ]) as Promise<CryptoKeyPair>;
 
 /** A root CA and a document signer under it (P-256, or RSA signing PS256 as some listed providers do). */
 export async function makeIssuer(label: string, o: { rsa?: boolean } = {}): Promise<TestIssuer> {

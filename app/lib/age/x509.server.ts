@@ -246,7 +246,10 @@ export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now:
     const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
     const t = now.getTime();
     const usable = (c: Certificate) =>
-      !c.unknownCritical && t >= c.notBefore && t <= c.notAfter && (c.keyUsage ?? KU_DIGITAL_SIGNATURE) & KU_DIGITAL_SIGNATURE;
+      !c.unknownCritical &&
+      t >= c.notBefore &&
+      t <= c.notAfter &&
+      (c.keyUsage ?? KU_DIGITAL_SIGNATURE) & KU_DIGITAL_SIGNATURE;
     if (anchors.some((a) => same(a.der, path[0].der))) return usable(path[0]) ? path[0] : null;
     // The wallet may include the root; it is the anchor then, not part of the checked path.
     if (path.length > 1 && anchors.some((a) => same(a.der, path[path.length - 1].der))) path.pop();
