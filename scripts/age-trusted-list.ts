@@ -46,11 +46,11 @@ const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
 const sha256 = async (b: Uint8Array) =>
   Buffer.from(await crypto.subtle.digest("SHA-256", b as Uint8Array<ArrayBuffer>)).toString("hex");
 
-function certLine(bytes: Uint8Array): string {
+function certLine(bytes: Uint8Array, listed = true): string {
   try {
     const c = parseCertificate(bytes);
     const key = c.curve ? `EC ${c.curve}` : c.rsaBits ? `RSA ${c.rsaBits}` : "unsupported key";
-    const role = c.ca ? "CA" : "end-entity (trusted as listed)";
+    const role = c.ca ? "CA" : listed ? "end-entity (trusted as listed)" : "end-entity";
     const valid = `${day(new Date(c.notBefore))} to ${day(new Date(c.notAfter))}`;
     const expired = now.getTime() > c.notAfter || now.getTime() < c.notBefore ? " — NOT VALID at --at" : "";
     return `${distinguishedName(c)}\n      ${key}, ${role}, valid ${valid}${expired}`;
@@ -82,13 +82,14 @@ if (info.nextUpdate) {
 } else console.log("NextUpdate:      (none: a closed list)");
 
 if (reason === "scheme") console.log(`Signature:       not checked: not a list of the AV scheme (${AV_SCHEME.type})`);
-else if (reason === "signature" || reason === "malformed") console.log("Signature:       DOES NOT VERIFY");
+else if (reason === "signature") console.log("Signature:       DOES NOT VERIFY");
+else if (reason === "malformed") console.log("Signature:       not verifiable: missing, or a form this reader refuses");
 else {
   const pinned = reason !== "signer" ? "verifies, signer pinned" : "verifies, but its signer is NOT pinned";
   console.log(`Signature:       ${pinned}`);
 }
 if (info.signer) {
-  console.log(`Signer:          ${certLine(info.signer)}`);
+  console.log(`Signer:          ${certLine(info.signer, false)}`);
   console.log(`      SHA-256 ${await sha256(info.signer)}`);
   if (reason === "signer")
     console.log(`      to pin it (after checking it out of band): AGE_TRUSTED_LIST_SIGNERS=${b64(info.signer)}`);
