@@ -165,6 +165,25 @@ describe("the OpenID4VP request and its same-device binding", () => {
     expect(code).toEqual({ response_code: null });
   });
 
+  it("the development wallet reads the link, answers, and its way back completes the check", async () => {
+    const m = await herzklangMember();
+    const page = await (await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" })).text();
+    const href = /href="(av:\/\/[^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
+    const sent = await post(
+      "/dev/age-wallet",
+      { request: href, answer: "valid", previous: "" },
+      { ...de, cookie: m.cookie },
+    );
+    expect(sent.status).toBe(200);
+    const html = await sent.text();
+    const back = /href="(http:\/\/de\.localhost\/age-check\?[^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
+    expect(back).toMatch(/&response_code=[\w-]{22}$/);
+    expect(await proofs(m.id)).toBe(0);
+    const url = new URL(back);
+    const done = await get(url.pathname + url.search, { ...de, cookie: m.cookie, country: "FR" });
+    expect([done.status, done.headers.get("Location"), await proofs(m.id)]).toEqual([302, "/members", 1]);
+  });
+
   it("a cross-device answer (the QR code) gets no redirect; Continue in the browser that made it completes it", async () => {
     const m = await herzklangMember();
     const req = await openRequest(m.cookie);
