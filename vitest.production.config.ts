@@ -20,6 +20,8 @@ export const PRODUCTION_SECRETS = {
   TWILIO_ACCOUNT_SID: "AC" + "0123456789abcdef".repeat(2),
   TWILIO_AUTH_TOKEN: "f".repeat(32),
   SMS_FROM: "Amora",
+  AGE_TRUSTED_LIST_URL: "https://trusted-list.example/av-tl.xml",
+  AGE_TRUSTED_LIST_SIGNERS: "MII" + "C".repeat(300),
 };
 
 export default defineConfig({

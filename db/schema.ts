@@ -1230,8 +1230,10 @@ export const ageProofs = sqliteTable("age_proofs", {
 });
 
 /**
- * A pending OpenID4VP request: `id` is its `state`, the nonce is good once (pending → used/refused,
- * guarded). A refusal keeps only its reason, so the member can be told after "Continue".
+ * A pending OpenID4VP request: `id` is its `state` (with the flow's suffix, walletState), the nonce is
+ * good once (pending → used/refused, guarded). A refusal keeps only its reason, so the member can be
+ * told after "Continue". An answer to the same-device link waits as `answered` until the browser the
+ * wallet sends back brings its response_code (decision 198).
  */
 export const ageRequests = sqliteTable(
   "age_requests",
@@ -1243,10 +1245,12 @@ export const ageRequests = sqliteTable(
     country: text("country").notNull(),
     /** Where the member returns afterwards (a same-site path). */
     next: text("next").notNull().default("/members"),
-    status: text("status", { enum: ["pending", "used", "refused"] })
+    status: text("status", { enum: ["pending", "answered", "used", "refused"] })
       .notNull()
       .default("pending"),
     reason: text("reason"),
+    /** SHA-256 (base64) of the response_code an `answered` request waits for; cleared when used. */
+    responseCode: text("response_code"),
     /** The Digital Credentials API path's reader key for this request (private JWK, ISO 18013-7 Annex C): gone with the request. */
     dcKey: text("dc_key"),
     createdAt: integer("created_at").notNull().default(now),
@@ -1255,11 +1259,16 @@ export const ageRequests = sqliteTable(
   (t) => [index("age_requests_subject").on(t.subject, t.createdAt), index("age_requests_expiry").on(t.expiresAt)],
 );
 
-/** Trusted age attestation providers' root certificates (DER, base64) from the Commission's list; empty until fetched. */
+/**
+ * Trusted age attestation providers' certificates (DER, base64: their CAs or document signers) from the
+ * Commission's list; empty until fetched. `next_update` is the list's NextUpdate: a list not replaced
+ * by then is used for a grace period only (decision 198).
+ */
 export const ageTrustedRoots = sqliteTable("age_trusted_roots", {
   id: text("id").primaryKey(),
   der: text("der").notNull(),
   fetchedAt: integer("fetched_at").notNull(),
+  nextUpdate: integer("next_update"),
 });
 
 /** Checks started, passed and refused per brand, country and UTC day (the console's dashboard). */

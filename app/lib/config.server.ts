@@ -31,6 +31,10 @@ export const REQUIRED_SECRETS: readonly Rule[] = [
   { name: "TWILIO_ACCOUNT_SID", min: 34, when: directDebit, prefix: () => ["AC"] },
   { name: "TWILIO_AUTH_TOKEN", min: 32, when: directDebit },
   { name: "SMS_FROM", min: 3, when: directDebit },
+  // The age check's trusted list (decision 198): without it every proof of age is refused. The URL is
+  // the Commission's list; the signers are its pinned certificates, base64 DER ("MII…"), comma-separated.
+  { name: "AGE_TRUSTED_LIST_URL", min: 12, prefix: () => ["https://"] },
+  { name: "AGE_TRUSTED_LIST_SIGNERS", min: 200, prefix: () => ["MII"] },
 ];
 
 export interface ConfigProblem {

@@ -11,7 +11,7 @@ import { requeueStaleChecks } from "../models/payments.server";
 import { drainOutbox, startWalletMigration } from "../models/wallet.server";
 import { liftEndedRestrictions } from "../models/moderation.server";
 import { purgeAgeRequests } from "../models/age-purge.server";
-import { refreshTrustedList } from "../models/age-trust.server";
+import { refreshAndAlert } from "../models/age-trust.server";
 import { startDueCampaigns } from "../models/campaign-send.server";
 import { startChatMigration } from "../models/chat.server";
 
@@ -42,7 +42,7 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   // Age requests long expired and proofs past their validity (decision 185).
   await purgeAgeRequests(env.DB, now);
   // The age attestation providers we trust, checked and kept for the day's verifications (decision 185).
-  await refreshTrustedList(env, when);
+  await refreshAndAlert(env, when);
   await getDb(env.DB).delete(schema.counters).where(lt(schema.counters.expiresAt, now));
   // Direct debit details that never became a mandate (the direct debit model decides which).
   await staleRequestsStatement(env.DB, now).run();

@@ -16,6 +16,7 @@ import { renderSVG } from "uqr";
 import { verifyPresentation, type AgeRefusal } from "~/lib/age/mdoc.server";
 import { loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
 import { WALLET_CHOICES } from "~/lib/age/wallet-choices";
+import { usableTrustedRoots } from "./age-trust.server";
 import {
   DC_PROTOCOL,
   dcapiSessionTranscript,
@@ -25,7 +26,7 @@ import {
   openDcResponse,
 } from "~/lib/age/dcapi.server";
 
-const { ageProofs, ageRequests, ageTrustedRoots, ageCheckCounts } = schema;
+const { ageProofs, ageRequests, ageCheckCounts } = schema;
 
 /** The one method there is today; a second one (a commercial provider) would be another AgeVerifier. */
 export const EU_AV_METHOD = "eu_av_app";
@@ -316,6 +317,7 @@ export async function openRequest(
     reason: null,
     // The Digital Credentials API path's reader key: the same request, answered from this browser.
     dcKey: JSON.stringify(await newReaderKey()),
+    responseCode: null,
     createdAt: at,
     expiresAt: at + AGE_REQUEST_TTL_S,
   };
@@ -326,12 +328,6 @@ export async function openRequest(
 /** The response_uri of a brand's site; the client id is its `redirect_uri:` form. */
 export const responseUriOf = (origin: string) => `${origin}/age-check/response`;
 export const clientIdOf = (responseUri: string) => `redirect_uri:${responseUri}`;
-
-const b64url = (text: string) =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
 
 /** The DCQL query: one ISO mdoc of the proof-of-age doctype, only its age_over_18. */
 export function dcqlQuery() {
@@ -348,48 +344,54 @@ export function dcqlQuery() {
 }
 
 /**
- * The authorization request, by value: an unsigned request object (the `redirect_uri:` client id
- * prefix allows no signature) carried in `request`, and the link that opens the app.
+ * How the wallet was reached (decision 198). `same_device`: the link on this device; the answer is
+ * completed only in the browser the wallet sends back, with the response_code of the redirect
+ * (OpenID4VP 1.0, session fixation). `cross_device`: the QR code scanned with another device; the app
+ * gets no redirect and "Continue" in this browser completes it (the protection cannot apply there).
  */
-export function requestLink(origin: string, r: Pick<AgeRequest, "id" | "nonce">): string {
-  const responseUri = responseUriOf(origin);
-  const clientId = clientIdOf(responseUri);
-  const payload = {
-    response_type: "vp_token",
-    response_mode: "direct_post",
-    client_id: clientId,
-    response_uri: responseUri,
-    nonce: r.nonce,
-    state: r.id,
-    dcql_query: dcqlQuery(),
-  };
-  const jwt = `${b64url(JSON.stringify({ alg: "none", typ: "oauth-authz-req+jwt" }))}.${b64url(JSON.stringify(payload))}.`;
-  return `av://?${new URLSearchParams({ client_id: clientId, request: jwt })}`;
+export type AgeFlow = "same_device" | "cross_device";
+const FLOW_SUFFIX: Record<AgeFlow, string> = { same_device: ".s", cross_device: ".x" };
+/** The `state` the wallet gets: the request id and the flow it was shown for. */
+export const walletState = (id: string, flow: AgeFlow) => id + FLOW_SUFFIX[flow];
+function parseWalletState(state: string): { id: string; flow: AgeFlow } | null {
+  const m = /^([A-Za-z0-9_-]{1,64})\.([sx])$/.exec(state);
+  return m ? { id: m[1]!, flow: m[2] === "s" ? "same_device" : "cross_device" } : null;
 }
 
-/** The request a link carries (the development wallet reads it as the app would); null if malformed. */
+/**
+ * The authorization request, by value as plain parameters (OpenID4VP 1.0 §5; the AV profile's own
+ * example): the `redirect_uri:` client id prefix allows no signed request object, and the EU wallet
+ * library refuses an unsigned one, so there is no `request` parameter.
+ */
+export function requestLink(origin: string, r: Pick<AgeRequest, "id" | "nonce">, flow: AgeFlow): string {
+  const responseUri = responseUriOf(origin);
+  return `av://?${new URLSearchParams({
+    client_id: clientIdOf(responseUri),
+    response_type: "vp_token",
+    response_mode: "direct_post",
+    response_uri: responseUri,
+    nonce: r.nonce,
+    state: walletState(r.id, flow),
+    dcql_query: JSON.stringify(dcqlQuery()),
+  })}`;
+}
+
+/**
+ * The request a link carries, read as a wallet reads it (the development wallet): every parameter
+ * once, the client id the `redirect_uri:` form of the response_uri, no request object; null otherwise.
+ */
 export function parseRequestLink(
   link: string,
 ): { clientId: string; responseUri: string; nonce: string; state: string } | null {
   try {
-    const q = link.includes("?") ? link.slice(link.indexOf("?") + 1) : link;
-    const params = new URLSearchParams(q);
-    const jwt = params.get("request") ?? "";
-    const body = jwt.split(".")[1] ?? "";
-    const json = JSON.parse(
-      new TextDecoder().decode(
-        Uint8Array.from(atob(body.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)),
-      ),
-    ) as Record<string, unknown>;
-    const { client_id, response_uri, nonce, state } = json;
-    if ([client_id, response_uri, nonce, state].some((v) => typeof v !== "string")) return null;
-    if (client_id !== params.get("client_id") || client_id !== clientIdOf(response_uri as string)) return null;
-    return {
-      clientId: client_id as string,
-      responseUri: response_uri as string,
-      nonce: nonce as string,
-      state: state as string,
-    };
+    const params = new URLSearchParams(link.includes("?") ? link.slice(link.indexOf("?") + 1) : link);
+    const one = (name: string) => (params.getAll(name).length === 1 ? params.get(name) : null);
+    if (params.has("request") || params.has("request_uri")) return null;
+    const [clientId, responseUri, nonce, state] = ["client_id", "response_uri", "nonce", "state"].map(one);
+    if (one("response_type") !== "vp_token" || one("response_mode") !== "direct_post") return null;
+    if (!clientId || !responseUri || !nonce || !state || clientId !== clientIdOf(responseUri)) return null;
+    JSON.parse(one("dcql_query") ?? "");
+    return { clientId, responseUri, nonce, state };
   } catch {
     return null;
   }
@@ -397,16 +399,16 @@ export function parseRequestLink(
 
 // ─── The response (direct_post) ───
 
-async function trustedRoots(env: Pick<Env, "DB" | "ENVIRONMENT">): Promise<Uint8Array[]> {
-  const rows = await getDb(env.DB).select({ der: ageTrustedRoots.der }).from(ageTrustedRoots);
-  const roots: Uint8Array[] = rows.map((r) => Uint8Array.from(atob(r.der), (c) => c.charCodeAt(0)));
+async function trustedRoots(env: Pick<Env, "DB" | "ENVIRONMENT">, at: number): Promise<Uint8Array[]> {
+  // A stored list past its NextUpdate and grace period trusts no one (decision 198).
+  const roots = await usableTrustedRoots(env.DB, at);
   // Outside production the development wallet's test root is trusted as well (docs: decision 185).
   if (!isDeployed(env)) roots.push((await loadTestIssuer(env.DB)).rootDer);
   return roots;
 }
 
 export type ResponseOutcome =
-  | { status: 200; redirectTo: string }
+  | { status: 200; redirectTo: string | null }
   | { status: 400; error: "invalid_request"; reason?: AgeRefusal };
 
 /** The vp_token's one presentation for our DCQL id, or null when the shape is anything else. */
@@ -424,18 +426,21 @@ function presentationOf(vpToken: string): string | null {
 
 /**
  * A wallet's answer to request `state`. The request must be pending and unexpired; the presentation is
- * verified against its nonce and our client id and response_uri; then, in one batch, the request goes
- * pending → used (guarded) and only if that changed a row the proof is stored. A replay finds the
- * request used (or another request's nonce) and stores nothing.
+ * verified against its nonce and our client id and response_uri. Shown as the QR code (cross-device):
+ * in one batch the request goes pending → used (guarded) and only if that changed a row the proof is
+ * stored. Shown as the link (same-device): it goes pending → answered with a fresh response_code that
+ * only the redirect carries, and the proof is stored when that browser brings it (completeAnswer). A
+ * replay finds the request used or answered (or another request's nonce) and stores nothing.
  */
 export async function acceptResponse(
   env: Pick<Env, "DB" | "ENVIRONMENT">,
   origin: string,
   form: { vpToken: string | null; state: string | null },
 ): Promise<ResponseOutcome> {
-  if (!form.state || !form.vpToken || form.state.length > 64) return { status: 400, error: "invalid_request" };
+  const wallet = form.state && form.state.length <= 66 ? parseWalletState(form.state) : null;
+  if (!wallet || !form.vpToken) return { status: 400, error: "invalid_request" };
   const at = nowS();
-  const req = await pendingRequest(env.DB, form.state, at);
+  const req = await pendingRequest(env.DB, wallet.id, at);
   if (!req) return { status: 400, error: "invalid_request" };
   const presentation = presentationOf(form.vpToken);
   const responseUri = responseUriOf(origin);
@@ -445,10 +450,50 @@ export async function acceptResponse(
         clientId: clientIdOf(responseUri),
         responseUri,
         now: new Date(at * 1000),
-        trustedRoots: await trustedRoots(env),
+        trustedRoots: await trustedRoots(env, at),
       })
     : ({ ok: false, reason: "malformed" } as const);
-  return settle(env, origin, req, result, at);
+  if (result.ok && wallet.flow === "same_device") return awaitRedirect(env, origin, req, at);
+  return settle(env, req, result, at, null);
+}
+
+/** The answer to a same-device link holds for this long while its browser follows the redirect. */
+const ANSWERED_TTL_S = 5 * 60;
+
+/** pending → answered with the hash of a fresh response_code; the redirect carries the code itself. */
+async function awaitRedirect(env: Pick<Env, "DB">, origin: string, req: AgeRequest, at: number) {
+  const code = randomId(16);
+  const flip = await getDb(env.DB)
+    .update(ageRequests)
+    .set({ status: "answered", responseCode: await sha256(code), dcKey: null, expiresAt: at + ANSWERED_TTL_S })
+    .where(and(eq(ageRequests.id, req.id), eq(ageRequests.status, "pending"), gt(ageRequests.expiresAt, at)))
+    .run();
+  if (flip.meta.changes !== 1) return { status: 400, error: "invalid_request" } as const;
+  const query = new URLSearchParams({ next: req.next, response_code: code });
+  return { status: 200, redirectTo: `${origin}/age-check?${query}` } as const;
+}
+
+/**
+ * The redirect of a same-device answer, in whichever browser the wallet opened: the proof is stored
+ * only when this browser's subject made the request and brings its response_code (one batch, guarded
+ * answered → used). Elsewhere nothing happens: a relayed request cannot credit its maker.
+ */
+export async function completeAnswer(
+  request: Request,
+  env: Pick<Env, "DB">,
+  o: { memberId: string | null; code: string },
+): Promise<{ ok: true; next: string } | { ok: false }> {
+  const subject = await ageSubject(request, o.memberId);
+  if (!subject || !/^[A-Za-z0-9_-]{16,64}$/.test(o.code)) return { ok: false };
+  const at = nowS();
+  const req = await getDb(env.DB)
+    .select()
+    .from(ageRequests)
+    .where(and(eq(ageRequests.subject, subject), eq(ageRequests.responseCode, await sha256(o.code))))
+    .get();
+  if (!req || req.status !== "answered" || req.expiresAt <= at) return { ok: false };
+  const stored = await settle(env, req, { ok: true }, at, "answered");
+  return stored.status === 200 ? { ok: true, next: safeRedirect(req.next, "/members") } : { ok: false };
 }
 
 /** The request `state` while it can still be answered (pending, unexpired), else null. */
@@ -481,22 +526,23 @@ export async function acceptDcResponse(
     ? await verifyPresentation(opened.deviceResponse, {
         transcript,
         now: new Date(at * 1000),
-        trustedRoots: await trustedRoots(env),
+        trustedRoots: await trustedRoots(env, at),
       })
     : opened;
-  return settle(env, origin, req, result, at);
+  return settle(env, req, result, at, null);
 }
 
 /**
  * A verified (or refused) answer to a pending request: in one batch the request goes pending → used
- * (guarded) and only if that changed a row the proof is stored; a refusal marks it refused with its reason.
+ * (guarded) and only if that changed a row the proof is stored; a refusal marks it refused with its
+ * reason. `answered`: a same-device answer whose browser came back with its response_code.
  */
 async function settle(
   env: Pick<Env, "DB">,
-  origin: string,
   req: AgeRequest,
   result: { ok: true } | { ok: false; reason: AgeRefusal },
   at: number,
+  answered: "answered" | null,
 ): Promise<ResponseOutcome> {
   const db = getDb(env.DB);
   if (!result.ok) {
@@ -527,8 +573,8 @@ async function settle(
   const [flip] = await env.DB.batch<unknown>([
     // oxlint-disable-next-line no-restricted-properties -- guards: the nonce is good once (pending → used, unexpired); the proof and count follow on changes() = 1
     env.DB.prepare(
-      "UPDATE age_requests SET status = 'used', dc_key = NULL WHERE id = ?1 AND status = 'pending' AND expires_at > ?2",
-    ).bind(req.id, at),
+      "UPDATE age_requests SET status = 'used', dc_key = NULL, response_code = NULL WHERE id = ?1 AND status = ?3 AND expires_at > ?2",
+    ).bind(req.id, at, answered ?? "pending"),
     // oxlint-disable-next-line no-restricted-properties -- stored only when the request above flipped (changes() = 1), same batch
     env.DB.prepare(
       `INSERT INTO age_proofs (subject, method, proved_at, valid_until) SELECT ?1, ?2, ?3, ?4 WHERE changes() = 1
@@ -541,13 +587,17 @@ async function settle(
     ).bind(req.brandId, req.country, new Date(at * 1000).toISOString().slice(0, 10)),
   ]);
   if ((flip as D1Result).meta.changes !== 1) return { status: 400, error: "invalid_request" };
-  return { status: 200, redirectTo: `${origin}/age-check?next=${encodeURIComponent(req.next)}` };
+  // The cross-device app gets no redirect (OpenID4VP 1.0: it would open this page on the phone); the
+  // Digital Credentials API page goes on itself.
+  return { status: 200, redirectTo: null };
 }
 
 export type CheckResult =
   | { kind: "passed"; next: string }
   | { kind: "refused"; reason: AgeRefusal }
   | { kind: "waiting" }
+  /** The same-device answer came, but its redirect was not followed in this browser. */
+  | { kind: "elsewhere" }
   | { kind: "expired" };
 
 /** "Continue": what became of this subject's request (read on the server, so it works without JS). */
@@ -561,6 +611,7 @@ export async function checkRequest(d1: D1Database, subject: string, state: strin
     return { kind: "passed", next: safeRedirect(req?.next ?? "/members", "/members") };
   if (!req) return { kind: "expired" };
   if (req.status === "refused") return { kind: "refused", reason: (req.reason ?? "malformed") as AgeRefusal };
+  if (req.status === "answered") return { kind: "elsewhere" };
   if (req.expiresAt <= nowS()) return { kind: "expired" };
   return { kind: "waiting" };
 }
@@ -614,7 +665,7 @@ export async function ageCheckPage(
     next: o.next,
     shownState: readCookie(request, AGE_SHOWN_COOKIE),
   });
-  const link = requestLink(o.origin, req);
+  const link = requestLink(o.origin, req, "same_device");
   const dc = req.dcKey
     ? {
         protocol: DC_PROTOCOL,
@@ -623,7 +674,8 @@ export async function ageCheckPage(
       }
     : null;
   const shownCookie = `${AGE_SHOWN_COOKIE}=${req.id}; Path=/age-check; HttpOnly; Secure; SameSite=Lax; Max-Age=${AGE_REQUEST_TTL_S}`;
-  return { kind: "ask", state: req.id, shownCookie, link, qr: renderSVG(link, { border: 2 }), refused, dc };
+  const qr = renderSVG(requestLink(o.origin, req, "cross_device"), { border: 2 });
+  return { kind: "ask", state: req.id, shownCookie, link, qr, refused, dc };
 }
 
 /** "Continue" of this browser's member or visitor. */

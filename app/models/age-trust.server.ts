@@ -1,12 +1,20 @@
 /**
- * Whom the age check trusts (decisions 184, 185): the Commission's list of age verification attestation
- * providers (ETSI TS 119 612), fetched by the daily cron, its signature checked against the signers the
- * operator pins, and kept in age_trusted_roots with the time it was fetched. A verification only reads
- * that table, never the network; a list that fails any check leaves the last good one in place.
+ * Whom the age check trusts (decisions 184, 185, 198): the Commission's list of age verification
+ * attestation providers (ETSI TS 119 612), fetched by the daily cron, its scheme and signature checked
+ * against the signers the operator pins, and kept in age_trusted_roots with the time it was fetched and
+ * the list's NextUpdate. A verification only reads that table, never the network; a list that fails any
+ * check leaves the last good one in place, but only until its NextUpdate plus a grace period: a list
+ * that has stopped refreshing is not trusted for ever, and the operator is alerted from NextUpdate on.
  */
+import { gt, isNull, or, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { Env } from "~/lib/env";
-import { MAX_TRUSTED_LIST_CHARS, readTrustedList, type TrustedListRefusal } from "~/lib/age/trusted-list.server";
+import {
+  MAX_TRUSTED_LIST_CHARS,
+  TRUSTED_LIST_GRACE_S,
+  readTrustedList,
+  type TrustedListRefusal,
+} from "~/lib/age/trusted-list.server";
 import { logError, logWarning } from "~/lib/log.server";
 
 export type TrustEnv = Pick<Env, "DB" | "AGE_TRUSTED_LIST_URL" | "AGE_TRUSTED_LIST_SIGNERS">;
@@ -57,12 +65,73 @@ export async function refreshTrustedList(
     return list.reason;
   }
   const fetchedAt = Math.floor(now.getTime() / 1000);
+  const nextUpdate = list.nextUpdate ? Math.floor(list.nextUpdate.getTime() / 1000) : null;
   const rows = await Promise.all(
-    list.roots.map(async (root) => ({ id: await hexSha256(root), der: b64(root), fetchedAt })),
+    list.roots.map(async (root) => ({ id: await hexSha256(root), der: b64(root), fetchedAt, nextUpdate })),
   );
   const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
   const db = getDb(env.DB);
   const { ageTrustedRoots } = schema;
   await db.batch([db.delete(ageTrustedRoots), ...unique.map((row) => db.insert(ageTrustedRoots).values(row))]);
   return "stored";
+}
+
+/** The stored list's state at `now` (seconds): current, overdue (past NextUpdate, in its grace) or expired (no longer trusted). */
+export type TrustedListState =
+  | { state: "none" }
+  | {
+      state: "current" | "overdue" | "expired";
+      nextUpdate: number | null;
+      /** When it stops being trusted: NextUpdate plus the grace period. */
+      trustedUntil: number | null;
+      fetchedAt: number;
+    };
+
+export async function trustedListState(d1: D1Database, now: number): Promise<TrustedListState> {
+  const { ageTrustedRoots } = schema;
+  const row = await getDb(d1)
+    .select({
+      nextUpdate: sql<number | null>`MIN(${ageTrustedRoots.nextUpdate})`,
+      fetchedAt: ageTrustedRoots.fetchedAt,
+    })
+    .from(ageTrustedRoots)
+    .get();
+  if (!row?.fetchedAt) return { state: "none" };
+  const { nextUpdate, fetchedAt } = row;
+  const state =
+    nextUpdate === null || nextUpdate > now
+      ? "current"
+      : nextUpdate + TRUSTED_LIST_GRACE_S > now
+        ? "overdue"
+        : "expired";
+  return { state, nextUpdate, trustedUntil: nextUpdate === null ? null : nextUpdate + TRUSTED_LIST_GRACE_S, fetchedAt };
+}
+
+/**
+ * The daily refresh, then the operator's alert: from the stored list's NextUpdate on, every day until a
+ * current list is stored, one error line in the logs (the same the console's dashboard shows).
+ */
+export async function refreshAndAlert(env: TrustEnv, now: Date, fetcher?: Parameters<typeof refreshTrustedList>[2]) {
+  const outcome = await refreshTrustedList(env, now, fetcher);
+  const at = Math.floor(now.getTime() / 1000);
+  const stored = await trustedListState(env.DB, at);
+  if (stored.state === "overdue" || stored.state === "expired") {
+    logError("age.trusted_list_overdue", new Error(`trusted list past its NextUpdate (${outcome})`), {
+      nextUpdate: new Date(stored.nextUpdate! * 1000).toISOString(),
+      trustedUntil: new Date((stored.nextUpdate! + TRUSTED_LIST_GRACE_S) * 1000).toISOString(),
+      expired: stored.state === "expired",
+      outcome,
+    });
+  }
+  return outcome;
+}
+
+/** The providers' certificates a verification may use at `now` (seconds): none of a list past its grace. */
+export async function usableTrustedRoots(d1: D1Database, now: number): Promise<Uint8Array[]> {
+  const { ageTrustedRoots } = schema;
+  const rows = await getDb(d1)
+    .select({ der: ageTrustedRoots.der })
+    .from(ageTrustedRoots)
+    .where(or(isNull(ageTrustedRoots.nextUpdate), gt(ageTrustedRoots.nextUpdate, now - TRUSTED_LIST_GRACE_S)));
+  return rows.map((r) => der(r.der));
 }

@@ -10,6 +10,8 @@ import { money, percent } from "~/components/admin/labels";
 import { PERIODS, ageCheckFigures, dashboard, type Figures } from "~/models/admin/dashboard.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { consoleOverview } from "~/models/admin/overview.server";
+import { trustedListState } from "~/models/age-trust.server";
+import { nowS } from "~/lib/dates";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "home";
@@ -18,13 +20,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const raw = new URL(request.url).searchParams.get("brand");
   const brandId = raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-  const [overview, board, ageChecks] = await Promise.all([
+  const [overview, board, ageChecks, trustedList] = await Promise.all([
     consoleOverview(context.env.DB, operator.role),
     dashboard(context.env.DB, brandId),
     ageCheckFigures(context.env.DB, brandId),
+    trustedListState(context.env.DB, nowS()),
   ]);
-  return { overview, board, ageChecks, title: "Dashboard" };
+  return { overview, board, ageChecks, trustedList, title: "Dashboard" };
 }
+
+/** A UTC day of a time in seconds. */
+const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
 
 type Row = { label: string; hint?: string; cells: (f: Figures) => React.ReactNode[] };
 
@@ -88,7 +94,7 @@ const ROWS: Row[] = [
 ];
 
 export default function AdminDashboard() {
-  const { overview, board, ageChecks } = useLoaderData<typeof loader>();
+  const { overview, board, ageChecks, trustedList } = useLoaderData<typeof loader>();
   const f = board.figures;
   const scope =
     board.brandId === null ? "All brands" : (board.brands.find((b) => b.id === board.brandId)?.name ?? "Unknown brand");
@@ -109,6 +115,14 @@ export default function AdminDashboard() {
         </nav>
       </div>
 
+      {trustedList.state === "overdue" || trustedList.state === "expired" ? (
+        <p className="a-card a-alert" role="alert" data-testid="trusted-list-alert">
+          {`The trusted list of age verification providers was due for renewal on ${day(trustedList.nextUpdate!)} and no newer list could be taken in (Workers Logs: age.trusted_list_overdue). `}
+          {trustedList.state === "expired"
+            ? "Its grace period is over: no proof of age is accepted until a current list is stored."
+            : `It is still used until ${day(trustedList.trustedUntil!)}; then no proof of age is accepted.`}
+        </p>
+      ) : null}
       {overview.length ? (
         <div className="a-tiles a-tiles-small">
           {overview.map((tile) => (

@@ -1,7 +1,8 @@
 /**
- * /age-check (decision 185): why a proof of 18+ is asked, the OpenID4VP request as a QR code (desktop)
- * and an `av://` link (phone), and "Continue", which reads the result on the server and returns to
- * `next`. Works without JavaScript. Where the browser has the Digital Credentials API, a button asks the
+ * /age-check (decisions 185, 198): why a proof of 18+ is asked, the OpenID4VP request as a QR code
+ * (another device: "Continue" here completes it) and an `av://` link (this device: the app sends this
+ * browser back with a response_code, which completes it), and "Continue", which reads the result on
+ * the server and returns to `next`. Works without JavaScript. Where the browser has the Digital Credentials API, a button asks the
  * wallet on this device first (ISO 18013-7 Annex C); its answer comes back to this action (`intent=dc`).
  */
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
@@ -13,7 +14,7 @@ import { safeRedirect } from "~/lib/request.server";
 import { isDeployed } from "~/lib/env";
 import { linkOrigin } from "~/models/brand.server";
 import { getMember } from "~/models/session.server";
-import { acceptDcResponse, ageCheckPage, continueCheck } from "~/models/age-check.server";
+import { acceptDcResponse, ageCheckPage, completeAnswer, continueCheck } from "~/models/age-check.server";
 import { DigitalCredentialOption } from "~/components/age/DigitalCredentialOption";
 import accountStyles from "~/styles/account.css";
 
@@ -25,6 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const next = safeRedirect(url.searchParams.get("next"), "/members");
   const member = await getMember(request, context);
+  // The same-device app's redirect: completes the answer when this browser made the request.
+  const code = url.searchParams.get("response_code");
+  if (code !== null) {
+    const done = await completeAnswer(request, context.env, { memberId: member?.id ?? null, code });
+    if (done.ok) throw redirect(done.next);
+  }
   const page = await ageCheckPage(request, context.env, {
     brand,
     country,
@@ -59,7 +66,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       dc: page.dc,
       next,
       devWallet,
-      refused: page.refused ? `${t(`refused.${page.refused}`)} ${t("tryAgain")}` : null,
+      refused:
+        code !== null ? t("otherBrowser") : page.refused ? `${t(`refused.${page.refused}`)} ${t("tryAgain")}` : null,
     },
     { headers },
   );
@@ -89,7 +97,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ? `${t(`refused.${result.reason}`)} ${t("tryAgain")}`
       : result.kind === "expired"
         ? t("expired")
-        : t("waiting");
+        : result.kind === "elsewhere"
+          ? t("otherBrowser")
+          : t("waiting");
   return { error: message };
 }
 

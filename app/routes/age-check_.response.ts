@@ -1,7 +1,8 @@
 /**
  * POST /age-check/response: the OpenID4VP response_uri (response_mode direct_post). The wallet posts
  * `vp_token` (JSON {"av": ["<DeviceResponse>"]}) and `state`; the answer is JSON as OpenID4VP says:
- * 200 with the redirect_uri back to the site, or 400 `invalid_request`. Decision 185.
+ * 200, with the redirect_uri carrying a response_code for the same-device link (none for the QR code),
+ * or 400 `invalid_request`. Decisions 185, 198.
  */
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { readRawBody } from "~/lib/body.server";
@@ -27,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     state: form.get("state"),
   });
   return outcome.status === 200
-    ? Response.json({ redirect_uri: outcome.redirectTo }, { headers: NO_STORE })
+    ? Response.json(outcome.redirectTo ? { redirect_uri: outcome.redirectTo } : {}, { headers: NO_STORE })
     : Response.json(
         { error: outcome.error, ...(outcome.reason ? { error_description: outcome.reason } : {}) },
         { status: 400, headers: NO_STORE },

@@ -9,7 +9,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
-import { parseRequestLink } from "../../app/models/age-check.server";
 import { loadTestIssuer, presentTestAttestationDc, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
 import { encodeCbor } from "../../app/lib/age/cbor.server";
 import { encryptionInfo, hpkeOpen, hpkeSeal, newReaderKey, readerKeyPair } from "../../app/lib/age/dcapi.server";
@@ -35,8 +34,8 @@ async function openDcRequest(cookie: string) {
   const res = await get("/age-check?next=%2Fmembers", { ...de, cookie, country: "FR" });
   expect(res.status).toBe(200);
   const html = await res.text();
-  const href = /href="(av:\/\/[^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
-  const { state } = parseRequestLink(href)!;
+  // The page's own state (the app's link carries it with its flow's suffix).
+  const state = /name="state" value="([^"]+)"/.exec(html)![1]!;
   const row = await env.DB.prepare("SELECT nonce, dc_key FROM age_requests WHERE id = ?1")
     .bind(state)
     .first<{ nonce: string; dc_key: string }>();

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
 import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm } from "./accounts-helpers";
 import { photoKey } from "../../app/models/photos.server";
-import { ageGate, parseRequestLink } from "../../app/models/age-check.server";
+import { ageGate, parseRequestLink, requestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
 import { loadTestIssuer, presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
 import deAge from "../../locales/de/age.json";
@@ -28,7 +28,10 @@ async function herzklangMember(country = "DE") {
   return { ...m, cookie: await sessionCookie(m.id) };
 }
 
-/** The request the /age-check page shows this browser (the `av://` link), as the app reads it. */
+/**
+ * The request the /age-check page shows this browser (the same-device `av://` link), as the app reads
+ * it; `id` is the page's own state ("Continue"), `cookie` the browser that made it.
+ */
 async function openRequest(cookie: string, country = "FR") {
   const res = await get("/age-check?next=%2Fmembers", { ...de, cookie, country });
   expect(res.status).toBe(200);
@@ -37,15 +40,24 @@ async function openRequest(cookie: string, country = "FR") {
   expect(href).toBeTruthy();
   const req = parseRequestLink(href!);
   expect(req).not.toBeNull();
-  return req!;
+  return { ...req!, id: req!.state.replace(/\.s$/, ""), cookie };
 }
 
 async function present(answer: WalletAnswer, req: { nonce: string; clientId: string; responseUri: string }) {
   return presentTestAttestation(await loadTestIssuer(env.DB), answer, { ...req, now: new Date() });
 }
 
-function respond(presentation: string, state: string) {
-  return post("/age-check/response", { vp_token: JSON.stringify({ av: [presentation] }), state }, de);
+/** The app's direct_post; a same-device answer's redirect is then followed in the browser that made the request. */
+async function respond(presentation: string, req: { state: string; cookie?: string }) {
+  const res = await post(
+    "/age-check/response",
+    { vp_token: JSON.stringify({ av: [presentation] }), state: req.state },
+    de,
+  );
+  const redirect = res.status === 200 ? ((await res.clone().json()) as { redirect_uri?: string }).redirect_uri : null;
+  if (redirect && req.cookie)
+    await get(new URL(redirect).pathname + new URL(redirect).search, { ...de, cookie: req.cookie });
+  return res;
 }
 
 async function proofs(subject: string) {
@@ -56,9 +68,142 @@ async function proofs(subject: string) {
 }
 
 async function statusOf(state: string) {
-  return (await env.DB.prepare("SELECT status FROM age_requests WHERE id = ?1").bind(state).first<{ status: string }>())
+  const id = state.replace(/\.[sx]$/, "");
+  return (await env.DB.prepare("SELECT status FROM age_requests WHERE id = ?1").bind(id).first<{ status: string }>())
     ?.status;
 }
+
+/**
+ * An authorization request by value as a strict OpenID4VP 1.0 wallet reads it (§5.1, §5.9.3 the
+ * `redirect_uri:` prefix, §6 DCQL, §8.2 direct_post): every parameter exactly once, no request object.
+ */
+function strictAuthorizationRequest(link: string) {
+  const params = new URL(link).searchParams;
+  const names = [...params.keys()];
+  expect(new Set(names).size, "each parameter once").toBe(names.length);
+  expect(names.sort()).toEqual([
+    "client_id",
+    "dcql_query",
+    "nonce",
+    "response_mode",
+    "response_type",
+    "response_uri",
+    "state",
+  ]);
+  const get = (name: string) => params.get(name)!;
+  expect(get("response_type")).toBe("vp_token");
+  expect(get("response_mode")).toBe("direct_post");
+  // redirect_uri: prefix: unsigned, and with direct_post the response_uri is the client id's own URI.
+  expect(get("client_id")).toBe(`redirect_uri:${get("response_uri")}`);
+  expect(new URL(get("response_uri")).pathname).toBe("/age-check/response");
+  expect(get("nonce")).toMatch(/^[\w-]{22,}$/); // 16 random bytes or more, base64url
+  expect(get("state")).toMatch(/^[\w.-]{16,}$/);
+  const dcql = JSON.parse(get("dcql_query")) as {
+    credentials: { id: string; format: string; meta: { doctype_value: string }; claims: { path: string[] }[] }[];
+  };
+  expect(dcql.credentials).toHaveLength(1);
+  const [credential] = dcql.credentials;
+  expect(credential!.id).toMatch(/^[A-Za-z0-9_-]+$/);
+  expect(credential!.format).toBe("mso_mdoc");
+  expect(credential!.meta).toEqual({ doctype_value: "eu.europa.ec.av.1" });
+  expect(credential!.claims).toEqual([{ path: ["eu.europa.ec.av.1", "age_over_18"] }]);
+  return { clientId: get("client_id"), responseUri: get("response_uri"), nonce: get("nonce"), state: get("state") };
+}
+
+describe("the OpenID4VP request and its same-device binding", () => {
+  beforeEach(() => setMode("before_members_area"));
+
+  it("the page's link and QR code are plain OpenID4VP 1.0 parameters, no request object", async () => {
+    const m = await herzklangMember();
+    const page = await (await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" })).text();
+    const href = /href="(av:\/\/[^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
+    const link = strictAuthorizationRequest(href);
+    expect(link.clientId).toBe("redirect_uri:http://de.localhost/age-check/response");
+    const qr = strictAuthorizationRequest(
+      requestLink("http://de.localhost", { id: "r".repeat(16), nonce: link.nonce }, "cross_device"),
+    );
+    expect([qr.state, link.state.endsWith(".s")]).toEqual(["r".repeat(16) + ".x", true]);
+  });
+
+  it("a same-device answer completes only in the browser that made the request, with its response_code", async () => {
+    const maker = await herzklangMember(); // opens the check and relays its link to someone else
+    const other = await herzklangMember(); // whose app answers it; the app opens their browser
+    const req = await openRequest(maker.cookie);
+    const res = await post(
+      "/age-check/response",
+      { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state: req.state },
+      de,
+    );
+    expect(res.status).toBe(200);
+    const back = new URL(((await res.json()) as { redirect_uri: string }).redirect_uri);
+    const path = back.pathname + back.search;
+    expect(await statusOf(req.state)).toBe("answered");
+    // "Continue" in the maker's browser does not complete it, nor does a made-up code.
+    const cont = await post(
+      "/age-check",
+      { state: req.id, next: "/members" },
+      { ...de, cookie: maker.cookie, country: "FR" },
+    );
+    expect([cont.status, cont.headers.get("Location")]).toEqual([200, null]);
+    expect(await cont.text()).toContain(deAge.otherBrowser);
+    const guess = await get(`/age-check?next=%2Fmembers&response_code=${"A".repeat(22)}`, {
+      ...de,
+      cookie: maker.cookie,
+      country: "FR",
+    });
+    expect(guess.status).toBe(200);
+    // The other browser follows the redirect: told so, and nobody is credited.
+    const there = await get(path, { ...de, cookie: other.cookie, country: "FR" });
+    expect(there.status).toBe(200);
+    expect(await there.text()).toContain(deAge.otherBrowser);
+    expect([await proofs(maker.id), await proofs(other.id), await statusOf(req.state)]).toEqual([0, 0, "answered"]);
+    // The maker's browser with the code: the proof, once.
+    const done = await get(path, { ...de, cookie: maker.cookie, country: "FR" });
+    expect([done.status, done.headers.get("Location")]).toEqual([302, "/members"]);
+    expect([await proofs(maker.id), await statusOf(req.state)]).toEqual([1, "used"]);
+    const code = await env.DB.prepare("SELECT response_code FROM age_requests WHERE id = ?1").bind(req.id).first();
+    expect(code).toEqual({ response_code: null });
+  });
+
+  it("the development wallet reads the link, answers, and its way back completes the check", async () => {
+    const m = await herzklangMember();
+    const page = await (await get("/age-check?next=%2Fmembers", { ...de, cookie: m.cookie, country: "FR" })).text();
+    const href = /href="(av:\/\/[^"]+)"/.exec(page)![1]!.replaceAll("&amp;", "&");
+    const sent = await post(
+      "/dev/age-wallet",
+      { request: href, answer: "valid", previous: "" },
+      { ...de, cookie: m.cookie },
+    );
+    expect(sent.status).toBe(200);
+    const html = await sent.text();
+    const back = /href="(http:\/\/de\.localhost\/age-check\?[^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
+    expect(back).toMatch(/&response_code=[\w-]{22}$/);
+    expect(await proofs(m.id)).toBe(0);
+    const url = new URL(back);
+    const done = await get(url.pathname + url.search, { ...de, cookie: m.cookie, country: "FR" });
+    expect([done.status, done.headers.get("Location"), await proofs(m.id)]).toEqual([302, "/members", 1]);
+  });
+
+  it("a cross-device answer (the QR code) gets no redirect; Continue in the browser that made it completes it", async () => {
+    const m = await herzklangMember();
+    const req = await openRequest(m.cookie);
+    const state = req.id + ".x";
+    const res = await post(
+      "/age-check/response",
+      { vp_token: JSON.stringify({ av: [await present("valid", req)] }), state },
+      de,
+    );
+    expect([res.status, await res.json()]).toEqual([200, {}]);
+    const cont = await post(
+      "/age-check",
+      { state: req.id, next: "/members" },
+      { ...de, cookie: m.cookie, country: "FR" },
+    );
+    expect([cont.status, cont.headers.get("Location")]).toEqual([302, "/members"]);
+    // A suffix of neither flow is no state of ours.
+    expect((await respond(await present("valid", req), { state: req.id })).status).toBe(400);
+  });
+});
 
 describe("age assurance", () => {
   beforeEach(() => setMode("before_members_area"));
@@ -81,16 +226,18 @@ describe("age assurance", () => {
 
     const req = await openRequest(m.cookie);
     expect(req.clientId).toBe("redirect_uri:http://de.localhost/age-check/response");
-    const ok = await respond(await present("valid", req), req.state);
+    const ok = await respond(await present("valid", req), req);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ redirect_uri: "http://de.localhost/age-check?next=%2Fmembers" });
+    // The same-device link's answer sends the app's browser back with a response_code (OpenID4VP 1.0).
+    const { redirect_uri } = (await ok.json()) as { redirect_uri: string };
+    expect(redirect_uri).toMatch(/^http:\/\/de\.localhost\/age-check\?next=%2Fmembers&response_code=[\w-]{22}$/);
     expect((await get("/members", { ...de, cookie: m.cookie, country: "FR" })).status).toBe(200);
     // Continue returns to where the member was.
-    const cont = await post("/age-check", { state: req.state, next: "/members?page=2" }, { ...de, cookie: m.cookie });
+    const cont = await post("/age-check", { state: req.id, next: "/members?page=2" }, { ...de, cookie: m.cookie });
     expect(cont.status).toBe(302);
     expect(cont.headers.get("Location")).toBe("/members?page=2");
     // Only same-site paths.
-    const away = await post("/age-check", { state: req.state, next: "//evil.test/x" }, { ...de, cookie: m.cookie });
+    const away = await post("/age-check", { state: req.id, next: "//evil.test/x" }, { ...de, cookie: m.cookie });
     expect(away.headers.get("Location")).toBe("/members");
   });
 
@@ -99,7 +246,7 @@ describe("age assurance", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: start });
     const m = await herzklangMember();
     const req = await openRequest(m.cookie);
-    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    expect((await respond(await present("valid", req), req)).status).toBe(200);
 
     vi.setSystemTime(start + 364 * DAY_MS);
     const later = await sessionCookie(m.id);
@@ -116,16 +263,16 @@ describe("age assurance", () => {
     const a = await herzklangMember();
     const reqA = await openRequest(a.cookie);
     const presentation = await present("valid", reqA);
-    expect((await respond(presentation, reqA.state)).status).toBe(200);
+    expect((await respond(presentation, reqA)).status).toBe(200);
     expect(await proofs(a.id)).toBe(1);
 
-    const again = await respond(presentation, reqA.state);
+    const again = await respond(presentation, reqA);
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: "invalid_request" });
 
     const b = await herzklangMember();
     const reqB = await openRequest(b.cookie);
-    const stolen = await respond(presentation, reqB.state);
+    const stolen = await respond(presentation, reqB);
     expect(stolen.status).toBe(400);
     expect(await stolen.json()).toEqual({ error: "invalid_request", error_description: "nonce" });
     expect(await proofs(b.id)).toBe(0);
@@ -144,11 +291,11 @@ describe("age assurance", () => {
     const req = await openRequest(a.cookie, "GB");
     await openRequest(a.cookie, "GB"); // a reload shows the same request: no second start
     const presentation = await present("valid", req);
-    await respond(presentation, req.state);
-    await respond(presentation, req.state); // the replay counts nothing
+    await respond(presentation, req);
+    await respond(presentation, req); // the replay counts nothing
     const b = await herzklangMember();
     const reqB = await openRequest(b.cookie, "GB");
-    await respond(await present("under_18", reqB), reqB.state);
+    await respond(await present("under_18", reqB), reqB);
     const after = await figures();
     expect([after.started - before.started, after.passed - before.passed, after.refused - before.refused]).toEqual([
       2, 1, 1,
@@ -160,8 +307,8 @@ describe("age assurance", () => {
     const req = await openRequest(m.cookie);
     const valid = await present("valid", req);
 
-    expect((await respond(valid, "no-such-state")).status).toBe(400);
-    expect((await respond(valid, "")).status).toBe(400);
+    expect((await respond(valid, { state: "no-such-state.s" })).status).toBe(400);
+    expect((await respond(valid, { state: "" })).status).toBe(400);
     const json = await SELF.fetch("http://de.localhost/age-check/response", {
       method: "POST",
       headers: { Host: "de.localhost", "Content-Type": "application/json" },
@@ -185,14 +332,14 @@ describe("age assurance", () => {
   it("an under-18 answer is refused and the member is told why after Continue, in their language", async () => {
     const m = await herzklangMember();
     const req = await openRequest(m.cookie);
-    const refused = await respond(await present("under_18", req), req.state);
+    const refused = await respond(await present("under_18", req), req);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ error: "invalid_request", error_description: "under_18" });
     expect(await statusOf(req.state)).toBe("refused");
 
     const cont = await post(
       "/age-check",
-      { state: req.state, next: "/members" },
+      { state: req.id, next: "/members" },
       { ...de, cookie: m.cookie, country: "FR" },
     );
     expect(cont.status).toBe(200);
@@ -200,13 +347,13 @@ describe("age assurance", () => {
     expect(html).toContain(deAge.refused.under_18);
     expect(await proofs(m.id)).toBe(0);
     // A fresh request is shown to try again.
-    expect(html).not.toContain(`state" value="${req.state}"`);
+    expect(html).not.toContain(`state" value="${req.id}"`);
 
     // Before the app answered: "waiting", nothing passes.
     const req2 = await openRequest(m.cookie);
     const waiting = await post(
       "/age-check",
-      { state: req2.state, next: "/members" },
+      { state: req2.id, next: "/members" },
       { ...de, cookie: m.cookie, country: "FR" },
     );
     expect(await waiting.text()).toContain(deAge.waiting);
@@ -219,7 +366,7 @@ describe("age assurance", () => {
     ] as const) {
       const m = await herzklangMember();
       const req = await openRequest(m.cookie);
-      const res = await respond(await present(answer, req), req.state);
+      const res = await respond(await present(answer, req), req);
       expect(await res.json()).toEqual({ error: "invalid_request", error_description: reason });
       expect(await proofs(m.id)).toBe(0);
       // Back on the page (as the app's return or a reload): the reason, once, with a fresh request.
@@ -271,7 +418,7 @@ describe("age assurance", () => {
     expect(await variant(second, "FR")).toBe("blur");
     expect(await variant(second, "NL")).toBe("full");
     const req = await openRequest(cookie);
-    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    expect((await respond(await present("valid", req), req)).status).toBe(200);
     expect(await variant(second, "FR")).toBe("full");
   });
 
@@ -281,7 +428,7 @@ describe("age assurance", () => {
     const cookie = first.headers.get("Set-Cookie")!.split(";")[0]!;
     expect(cookie).toMatch(/^age_v=/);
     const req = await openRequest(cookie);
-    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    expect((await respond(await present("valid", req), req)).status).toBe(200);
     const subject = await env.DB.prepare(
       "SELECT subject FROM age_proofs WHERE subject LIKE 'v:%' ORDER BY proved_at DESC",
     ).first<{
@@ -330,7 +477,7 @@ describe("the gate's cost for a member", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: start });
     const m = await herzklangMember();
     const req = await openRequest(m.cookie);
-    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    expect((await respond(await present("valid", req), req)).status).toBe(200);
     vi.setSystemTime(start + DAY_MS - 60_000);
     expect((await get("/members", { ...de, cookie: m.cookie, country: "FR" })).status).toBe(200);
     vi.setSystemTime(start + DAY_MS + 60_000);
@@ -371,7 +518,7 @@ describe("a visitor's proof at log-in and sign-up", () => {
     const first = await get("/age-check?next=%2Fmembers", { ...de, country: "FR" });
     const cookie = first.headers.get("Set-Cookie")!.split(";")[0]!;
     const req = await openRequest(cookie);
-    expect((await respond(await present("valid", req), req.state)).status).toBe(200);
+    expect((await respond(await present("valid", req), req)).status).toBe(200);
     const row = await env.DB.prepare(
       "SELECT subject, method, proved_at, valid_until FROM age_proofs WHERE subject LIKE 'v:%' ORDER BY rowid DESC",
     ).first<{ subject: string; method: string; proved_at: number; valid_until: number }>();

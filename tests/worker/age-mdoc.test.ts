@@ -99,10 +99,27 @@ describe("age mdoc verification", () => {
     });
   });
 
-  it("refuses a signer certificate used as a CA", async () => {
+  it("a listed document signer vouches for itself only, never as a CA for another certificate", async () => {
     const issuer = await loadTestIssuer(env.DB);
-    // The DS certificate is no CA: trusting it as a root must not let it vouch for itself or others.
-    expect(await verifyChain([issuer.signerDer], [issuer.signerDer], NOW)).toBeNull();
+    // The AV trusted list names the providers' document signers: such a certificate is trusted as it is.
+    expect(await verifyChain([issuer.signerDer], [issuer.signerDer], NOW)).not.toBeNull();
+    // It is no CA: a certificate it signed is not trusted through it, with or without it in the chain.
+    const ds = await crypto.subtle.importKey("jwk", issuer.signerKey, { name: "ECDSA", namedCurve: "P-256" }, false, [
+      "sign",
+    ]);
+    const leaf = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, [
+      "sign",
+      "verify",
+    ])) as CryptoKeyPair;
+    const leafDer = await certificate({
+      subject: "L",
+      issuer: "Development Age Verification Test DS",
+      subjectKey: leaf.publicKey,
+      issuerKey: ds,
+      ca: false,
+    });
+    expect(await verifyChain([leafDer, issuer.signerDer], [issuer.signerDer], NOW)).toBeNull();
+    expect(await verifyChain([leafDer], [issuer.signerDer], NOW)).toBeNull();
   });
 
   it("follows an intermediate CA within the root's path length, and no further", async () => {
@@ -240,7 +257,7 @@ describe("age mdoc verification", () => {
       ["marked a CA", { markedCa: true }],
     ];
     for (const [label, flaws] of flawed) {
-      const issuer = await makeIssuer("Flawed", flaws);
+      const issuer = await makeIssuer("Flawed", { flaws });
       const vp = await issueTestPresentation(issuer, validity, request);
       const ctx = await context({ trustedRoots: [issuer.rootDer] });
       expect(await verifyPresentation(vp, ctx), label).toEqual({ ok: false, reason: "issuer" });
@@ -253,7 +270,7 @@ describe("age mdoc verification", () => {
 
   it("refuses an MSO signed outside its signer certificate's validity (ISO 18013-5 9.3.1)", async () => {
     // The signer is valid from ten days before NOW; the attestation itself is valid now.
-    const issuer = await makeIssuer("Young", { from: NOW.getTime() - 10 * DAY, until: NOW.getTime() + 400 * DAY });
+    const issuer = await makeIssuer("Young", { flaws: { from: NOW.getTime() - 10 * DAY, until: NOW.getTime() + 400 * DAY } });
     const ctx = await context({ trustedRoots: [issuer.rootDer] });
     const validity = { validFrom: new Date(NOW.getTime() - DAY), validUntil: new Date(NOW.getTime() + DAY) };
     const before = await issueTestPresentation(

@@ -1,12 +1,12 @@
 /**
  * Verifies a proof-of-age mdoc presented over OpenID4VP 1.0 (redirect flow, direct_post), as the EU
  * age verification profile asks (docs/decisions/184-age-mdoc-verification.md): ISO 18013-5
- * DeviceResponse, issuer COSE_Sign1 (ES256) over the MSO, x5chain to a trusted attestation provider,
+ * DeviceResponse, issuer COSE_Sign1 (ECDSA or RSA) over the MSO, x5chain to a trusted attestation provider,
  * value digests, validity, device signature over the OpenID4VP SessionTranscript, age_over_18.
  * Nothing throws to the caller: every failure is a reason. Replay (a nonce used once) is the flow's.
  */
 import { Tagged, decodeCbor, embed, encodeCbor, type Bytes, type CborValue } from "./cbor.server";
-import { verifyChain } from "./x509.server";
+import { verifyChain, type Certificate } from "./x509.server";
 import { isDocumentSigner, signedWhileValid } from "./signer-profile.server";
 
 export type AgeRefusal =
@@ -124,6 +124,39 @@ const verifyEs256 = async (key: CryptoKey, sign1: ReturnType<typeof coseSign1>, 
     sigStructure(sign1.protectedBytes, payload),
   );
 
+/**
+ * The document signer's COSE algorithms (RFC 9053, RFC 8230): ECDSA on the signer's own curve, and RSA
+ * (PSS or PKCS#1 v1.5, 2048 bits at least), since the AV trusted list's providers sign with either.
+ */
+const ISSUER_ALGS: Record<number, { name: string; hash: string; curve?: string; size?: number; saltLength?: number }> =
+  {
+    [-7]: { name: "ECDSA", hash: "SHA-256", curve: "P-256", size: 64 },
+    [-35]: { name: "ECDSA", hash: "SHA-384", curve: "P-384", size: 96 },
+    [-37]: { name: "RSA-PSS", hash: "SHA-256", saltLength: 32 },
+    [-38]: { name: "RSA-PSS", hash: "SHA-384", saltLength: 48 },
+    [-39]: { name: "RSA-PSS", hash: "SHA-512", saltLength: 64 },
+    [-257]: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+    [-258]: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-384" },
+    [-259]: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-512" },
+  };
+
+/** The issuer's COSE_Sign1 over the MSO, by the document signer's key in the algorithm the header names. */
+async function verifyIssuerAuth(signer: Certificate, sign1: ReturnType<typeof coseSign1>, payload: Bytes) {
+  const alg = ISSUER_ALGS[sign1.prot.get(COSE_ALG) as number];
+  if (!alg) return false;
+  if (alg.curve ? signer.curve !== alg.curve || sign1.signature.length !== alg.size : (signer.rsaBits ?? 0) < 2048)
+    return false;
+  const key = await crypto.subtle.importKey(
+    "spki",
+    signer.spki,
+    alg.curve ? { name: "ECDSA", namedCurve: alg.curve } : { name: alg.name, hash: alg.hash },
+    false,
+    ["verify"],
+  );
+  const params = { name: alg.name, hash: alg.hash, saltLength: alg.saltLength };
+  return crypto.subtle.verify(params, key, sign1.signature, sigStructure(sign1.protectedBytes, payload));
+}
+
 /** The device key from the MSO: a COSE_Key EC2 on P-256 (kty 2, crv 1, x -2, y -3). */
 function deviceKey(coseKey: CborValue): Promise<CryptoKey> {
   check(get(coseKey, 1) === 2 && get(coseKey, -1) === 1, "malformed");
@@ -175,11 +208,7 @@ async function verify(deviceResponse: string, ctx: PresentationContext): Promise
   if (!isDocumentSigner(signer) || !signedWhileValid(signer, tdate(get(validity, "signed")))) {
     return { ok: false, reason: "issuer" };
   }
-  if (signer.curve !== "P-256") return { ok: false, reason: "signature" };
-  const signerKey = await crypto.subtle.importKey("spki", signer.spki, { name: "ECDSA", namedCurve: "P-256" }, false, [
-    "verify",
-  ]);
-  check(await verifyEs256(signerKey, issuerAuth, payload), "signature");
+  check(await verifyIssuerAuth(signer, issuerAuth, payload), "signature");
 
   // 3. Every disclosed item against its value digest (over the item's exact #6.24 bytes).
   const valueDigests = asMap(get(mso, "valueDigests"));

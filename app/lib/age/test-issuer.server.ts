@@ -129,10 +129,20 @@ export async function certificate(opts: {
 
 const generate = () => crypto.subtle.generateKey(EC, true, ["sign", "verify"]) as Promise<CryptoKeyPair>;
 
-/** A root CA and a document signer under it (with `flaws`, one that breaks the signer profile). */
-export async function makeIssuer(label: string, flaws?: SignerFlaws): Promise<TestIssuer> {
+const RSA_PSS = { name: "RSA-PSS", hash: "SHA-256", saltLength: 32 } as const;
+const generateRsa = () =>
+  crypto.subtle.generateKey({ ...RSA_PSS, modulusLength: 2048, publicExponent: Uint8Array.of(1, 0, 1) }, true, [
+    "sign",
+    "verify",
+  ]) as Promise<CryptoKeyPair>;
+
+/**
+ * A root CA and a document signer under it (P-256, or RSA signing PS256 as some listed providers do;
+ * with `flaws`, one that breaks the signer profile).
+ */
+export async function makeIssuer(label: string, o: { rsa?: boolean; flaws?: SignerFlaws } = {}): Promise<TestIssuer> {
   const root = await generate();
-  const signer = await generate();
+  const signer = await (o.rsa ? generateRsa() : generate());
   const rootName = `${label} Age Verification Test Root`;
   const rootDer = await certificate({
     subject: rootName,
@@ -147,7 +157,7 @@ export async function makeIssuer(label: string, flaws?: SignerFlaws): Promise<Te
     subjectKey: signer.publicKey,
     issuerKey: root.privateKey,
     ca: false,
-    flaws,
+    flaws: o.flaws,
   });
   return { rootDer, signerDer, signerKey: (await crypto.subtle.exportKey("jwk", signer.privateKey)) as JsonWebKey };
 }
@@ -236,12 +246,14 @@ export async function issueTestPresentation(issuer: TestIssuer, p: TestPresentat
   ]);
   const protectedEs256 = encodeCbor(cborMap([[1, -7]]));
   const payload = encodeCbor(embed(mso));
-  const signerKey = await crypto.subtle.importKey("jwk", issuer.signerKey, EC, false, ["sign"]);
+  const rsa = issuer.signerKey.kty === "RSA";
+  const protectedIssuer = rsa ? encodeCbor(cborMap([[1, -37]])) : protectedEs256;
+  const signerKey = await crypto.subtle.importKey("jwk", issuer.signerKey, rsa ? RSA_PSS : EC, false, ["sign"]);
   const issuerAuth = [
-    protectedEs256,
+    protectedIssuer,
     cborMap([[33, issuer.signerDer]]),
     payload,
-    await sign(signerKey, sigStructure(protectedEs256, payload)),
+    new Uint8Array(await crypto.subtle.sign(rsa ? RSA_PSS : SIGN, signerKey, sigStructure(protectedIssuer, payload))),
   ];
 
   const deviceNameSpaces = embed(new Map());

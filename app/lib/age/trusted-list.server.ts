@@ -1,28 +1,53 @@
 /**
  * The Commission's trusted list of age verification attestation providers (ETSI TS 119 612 XML), its
- * enveloped XML signature checked (decision 184): a strict small XML reader (no DTD, no entities
+ * enveloped XML signature checked (decisions 184, 198): a strict small XML reader (no DTD, no entities
  * beyond the five predefined and character references, no processing instructions), Exclusive XML
- * Canonicalization 1.0 without comments, and XMLDSig with ECDSA or RSA over SHA-256. The signer's
- * certificate must be one the operator pinned (as the EU list of lists pins each list's signers).
+ * Canonicalization 1.0 without comments, and XMLDSig with ECDSA or RSA, the signature taken out by the
+ * enveloped-signature transform or by the XPath Filter 2.0 form the Commission's signing tool writes.
+ * The signer's certificate must be one the operator pinned (as the EU list of lists pins each list's
+ * signers), and the list must be of the configured type (the AV scheme's by default).
  * Anything this reader does not support refuses the list: the cron then keeps the last good one.
  */
-import { parseCertificate, publicKey } from "./x509.server";
+import { parseCertificate, publicKey } from "./x509.server.ts";
 
 const NS_TSL = "http://uri.etsi.org/02231/v2#";
 const NS_DS = "http://www.w3.org/2000/09/xmldsig#";
 const NS_XML = "http://www.w3.org/XML/1998/namespace";
 const EXC_C14N = "http://www.w3.org/2001/10/xml-exc-c14n#";
 const ENVELOPED = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
+const FILTER2 = "http://www.w3.org/2002/06/xmldsig-filter2";
 const DIGESTS: Record<string, string> = {
   "http://www.w3.org/2001/04/xmlenc#sha256": "SHA-256",
+  "http://www.w3.org/2001/04/xmldsig-more#sha384": "SHA-384",
   "http://www.w3.org/2001/04/xmlenc#sha512": "SHA-512",
 };
 const SIGNATURES: Record<string, { name: string; hash: string }> = {
   "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256": { name: "ECDSA", hash: "SHA-256" },
   "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384": { name: "ECDSA", hash: "SHA-384" },
   "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256": { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384": { name: "RSASSA-PKCS1-v1_5", hash: "SHA-384" },
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512": { name: "RSASSA-PKCS1-v1_5", hash: "SHA-512" },
 };
-const GRANTED = "http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted";
+/** The EU age verification trusted list: its TSLType and scheme rules (what a list must declare by default). */
+export const AV_SCHEME = {
+  type: "http://ec.europa.eu/tools/lotl/av/TrstSvc/TrustedList/TSLType/AVTL",
+  rules: "http://ec.europa.eu/tools/lotl/av/TrstSvc/TrustedList/schemerules/AVTL",
+} as const;
+export type TrustedListScheme = { type: string; rules: string };
+/**
+ * The statuses under which a listed service is trusted: ETSI's `granted`, and `recognized` of the AV
+ * scheme's own vocabulary (its other status, `deprecated`, like ETSI's `withdrawn`, is not trusted).
+ */
+export const TRUSTED_STATUSES: ReadonlySet<string> = new Set([
+  "http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted",
+  "http://ec.europa.eu/tools/lotl/av/TrstSvc/TrustedList/Svcstatus/recognized",
+]);
+/**
+ * How long a stored list is still used after its NextUpdate when no newer one could be taken in (the
+ * Commission late, its site down, a list refused): the operator is alerted from NextUpdate on; after
+ * this, no provider is trusted until a current list is stored.
+ */
+export const TRUSTED_LIST_GRACE_S = 7 * 86_400;
 /** A list far larger than any real one is refused unread. */
 export const MAX_TRUSTED_LIST_CHARS = 4 * 1024 * 1024;
 
@@ -182,10 +207,14 @@ const escAttr = (s: string) =>
 
 /**
  * Exclusive XML Canonicalization 1.0 without comments (no InclusiveNamespaces) of `el`'s subtree,
- * leaving out `omit` (the enveloped signature). A namespace is rendered where it is visibly used and
- * the nearest rendered ancestor did not render it with the same URI.
+ * leaving out the subtrees in `omit` (the signature a transform takes out). A namespace is rendered
+ * where it is visibly used and the nearest rendered ancestor did not render it with the same URI.
  */
-export function excC14n(el: XmlElement, omit?: XmlElement, rendered = new Map<string, string>()): string {
+export function excC14n(
+  el: XmlElement,
+  omit: ReadonlySet<XmlElement> = new Set(),
+  rendered = new Map<string, string>(),
+): string {
   const used = new Set<string>([el.prefix]);
   for (const a of el.attrs) if (a.prefix && a.prefix !== "xml") used.add(a.prefix);
   const scope = new Map(rendered);
@@ -206,7 +235,7 @@ export function excC14n(el: XmlElement, omit?: XmlElement, rendered = new Map<st
   out += ">";
   for (const c of el.children) {
     if (typeof c === "string") out += escText(c);
-    else if (c !== omit) out += excC14n(c, omit, scope);
+    else if (!omit.has(c)) out += excC14n(c, omit, scope);
   }
   return `${out}</${el.name}>`;
 }
@@ -214,16 +243,32 @@ export function excC14n(el: XmlElement, omit?: XmlElement, rendered = new Map<st
 const b64decode = (s: string) => Uint8Array.from(atob(s.replace(/\s+/g, "")), (c) => c.charCodeAt(0));
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-export type TrustedListRefusal = "malformed" | "signature" | "signer" | "stale";
+export type TrustedListRefusal = "malformed" | "scheme" | "signature" | "signer" | "stale";
 export interface TrustedService {
+  /** The provider (TSPName) and the service's own name, in English where the list has it. */
+  provider: string;
+  name: string;
   type: string;
   status: string;
-  name: string;
+  /** Whether its status is one we trust (TRUSTED_STATUSES). */
+  trusted: boolean;
   certificates: Uint8Array[];
 }
+/** What a list says about itself and its providers (read before any check but the scheme's). */
+export interface TrustedListInfo {
+  type: string;
+  rules: string[];
+  operator: string;
+  sequence: number | null;
+  issued: Date;
+  nextUpdate: Date | null;
+  services: TrustedService[];
+  /** The certificate in the signature's KeyInfo (whether pinned or not), when there is one. */
+  signer: Uint8Array | null;
+}
 export type TrustedListResult =
-  | { ok: true; issued: Date; nextUpdate: Date | null; services: TrustedService[]; roots: Uint8Array[] }
-  | { ok: false; reason: TrustedListRefusal };
+  | ({ ok: true; roots: Uint8Array[] } & TrustedListInfo)
+  | { ok: false; reason: TrustedListRefusal; list?: TrustedListInfo };
 
 class Refused extends Error {
   constructor(readonly reason: TrustedListRefusal) {
@@ -246,7 +291,46 @@ function byId(root: XmlElement, id: string): XmlElement[] {
   return out;
 }
 
-async function checkSignature(root: XmlElement, signers: Uint8Array[], now: Date) {
+/** Every ds:Signature element in the document. */
+function signatures(root: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  const walk = (e: XmlElement) => (is(e, NS_DS, "Signature") ? out.push(e) : elements(e).forEach(walk));
+  walk(root);
+  return out;
+}
+
+/**
+ * XPath Filter 2.0 in the one form a signed list uses it for (the Commission's signing tool writes it
+ * instead of enveloped-signature): one XPath, Filter="subtract", `/descendant::<p>:Signature` with <p>
+ * bound to XMLDSig: every signature element and its subtree taken out. Any other expression refuses.
+ */
+function isFilter2SubtractSignatures(t: XmlElement): boolean {
+  const xpaths = elements(t);
+  const xp = xpaths[0];
+  if (xpaths.length !== 1 || !is(xp, FILTER2, "XPath") || xp.attrs.length !== 1) return false;
+  if (attr(xp, "Filter") !== "subtract" || elements(xp).length) return false;
+  const m = /^\/descendant::([A-Za-z_][\w.-]*):Signature$/.exec(text(xp).trim());
+  return !!m && resolve(xp, m[1]) === NS_DS;
+}
+
+/** What a Reference's transforms take out of its target, or null when they are not ones we reproduce exactly. */
+function omitted(ref: XmlElement, root: XmlElement, sig: XmlElement): Set<XmlElement> | null {
+  const transforms = childrenNamed(child(ref, NS_DS, "Transforms"), NS_DS, "Transform");
+  const last = transforms[transforms.length - 1];
+  // exc-c14n last (the digest is over its output), nothing but signature removal before it.
+  if (!last || attr(last, "Algorithm") !== EXC_C14N || elements(last).length) return null;
+  const omit = new Set<XmlElement>();
+  for (const t of transforms.slice(0, -1)) {
+    const alg = attr(t, "Algorithm");
+    if (alg === ENVELOPED && !elements(t).length) omit.add(sig);
+    else if (alg === FILTER2 && isFilter2SubtractSignatures(t)) signatures(root).forEach((s) => omit.add(s));
+    else return null;
+  }
+  return omit;
+}
+
+/** The signature's checks; returns the signer's certificate (DER). Pinning is the caller's. */
+async function checkSignature(root: XmlElement): Promise<Uint8Array> {
   const sigs = childrenNamed(root, NS_DS, "Signature");
   const sig = need(sigs.length === 1 && sigs[0]);
   const signedInfo = need(child(sig, NS_DS, "SignedInfo"));
@@ -257,10 +341,10 @@ async function checkSignature(root: XmlElement, signers: Uint8Array[], now: Date
   need(references.some((r) => attr(r, "URI") === ""));
   for (const ref of references) {
     const uri = need(attr(ref, "URI"));
-    const transforms = childrenNamed(child(ref, NS_DS, "Transforms"), NS_DS, "Transform");
-    const algs = transforms.map((t) => (elements(t).length ? "" : attr(t, "Algorithm")));
-    // Only [enveloped-signature,] exc-c14n: nothing we cannot reproduce exactly.
-    need(algs[algs.length - 1] === EXC_C14N && algs.slice(0, -1).every((a) => a === ENVELOPED));
+    const omit = need(omitted(ref, root, sig));
+    // The whole list must be signed with its signature taken out: a reference to it that leaves the
+    // signature in could never verify, one that leaves more out signs less than the list.
+    if (uri === "") need(omit.has(sig));
     let target: XmlElement;
     if (uri === "") target = root;
     else {
@@ -268,18 +352,13 @@ async function checkSignature(root: XmlElement, signers: Uint8Array[], now: Date
       target = need(found.length === 1 && found[0]);
     }
     const hash = need(DIGESTS[attr(need(child(ref, NS_DS, "DigestMethod")), "Algorithm") ?? ""]);
-    const data = new TextEncoder().encode(excC14n(target, algs.includes(ENVELOPED) ? sig : undefined));
+    const data = new TextEncoder().encode(excC14n(target, omit));
     const digest = new Uint8Array(await crypto.subtle.digest(hash, data));
     need(equal(digest, b64decode(text(child(ref, NS_DS, "DigestValue")))), "signature");
   }
   const x509 = child(child(child(sig, NS_DS, "KeyInfo"), NS_DS, "X509Data"), NS_DS, "X509Certificate");
   const certDer = b64decode(text(need(x509, "signer")));
-  need(
-    signers.some((s) => equal(s, certDer)),
-    "signer",
-  );
   const cert = parseCertificate(certDer);
-  need(now.getTime() >= cert.notBefore && now.getTime() <= cert.notAfter, "signer");
   // XMLDSig 1.1: an ECDSA SignatureValue is r||s, as WebCrypto takes it.
   const value = b64decode(text(child(sig, NS_DS, "SignatureValue")));
   const key =
@@ -288,43 +367,85 @@ async function checkSignature(root: XmlElement, signers: Uint8Array[], now: Date
       : await crypto.subtle.importKey("spki", cert.spki, { name: method.name, hash: method.hash }, false, ["verify"]);
   const signed = new TextEncoder().encode(excC14n(signedInfo));
   need(key && (await crypto.subtle.verify({ name: method.name, hash: method.hash }, key, value, signed)), "signature");
+  return certDer;
+}
+
+/** A name in English where the list has one, else the first. */
+const nameOf = (el: XmlElement | undefined) => {
+  const names = childrenNamed(el, NS_TSL, "Name");
+  const en = names.find((n) => attr(n, "xml:lang") === "en") ?? names[0];
+  return text(en).replace(/\s+/g, " ").trim();
+};
+
+/** The list's own statements: scheme, dates, providers. */
+function describe(root: XmlElement): TrustedListInfo {
+  const scheme = need(child(root, NS_TSL, "SchemeInformation"));
+  const issued = new Date(text(need(child(scheme, NS_TSL, "ListIssueDateTime"))).trim());
+  const next = text(child(child(scheme, NS_TSL, "NextUpdate"), NS_TSL, "dateTime")).trim();
+  const nextUpdate = next ? new Date(next) : null;
+  need(!Number.isNaN(issued.getTime()) && (!nextUpdate || !Number.isNaN(nextUpdate.getTime())));
+  const sequence = text(child(scheme, NS_TSL, "TSLSequenceNumber")).trim();
+  const services: TrustedService[] = [];
+  for (const tsp of childrenNamed(child(root, NS_TSL, "TrustServiceProviderList"), NS_TSL, "TrustServiceProvider")) {
+    const provider = nameOf(child(child(tsp, NS_TSL, "TSPInformation"), NS_TSL, "TSPName"));
+    for (const svc of childrenNamed(child(tsp, NS_TSL, "TSPServices"), NS_TSL, "TSPService")) {
+      const info = need(child(svc, NS_TSL, "ServiceInformation"));
+      const ids = childrenNamed(child(info, NS_TSL, "ServiceDigitalIdentity"), NS_TSL, "DigitalId");
+      const status = text(child(info, NS_TSL, "ServiceStatus")).trim();
+      services.push({
+        provider,
+        name: nameOf(child(info, NS_TSL, "ServiceName")),
+        type: text(child(info, NS_TSL, "ServiceTypeIdentifier")).trim(),
+        status,
+        trusted: TRUSTED_STATUSES.has(status),
+        certificates: ids.flatMap((d) => childrenNamed(d, NS_TSL, "X509Certificate").map((c) => b64decode(text(c)))),
+      });
+    }
+  }
+  const sig = childrenNamed(root, NS_DS, "Signature")[0];
+  const x509 = child(child(child(sig, NS_DS, "KeyInfo"), NS_DS, "X509Data"), NS_DS, "X509Certificate");
+  return {
+    type: text(child(scheme, NS_TSL, "TSLType")).trim(),
+    rules: childrenNamed(child(scheme, NS_TSL, "SchemeTypeCommunityRules"), NS_TSL, "URI").map((u) => text(u).trim()),
+    operator: nameOf(child(scheme, NS_TSL, "SchemeOperatorName")),
+    sequence: /^\d{1,9}$/.test(sequence) ? Number(sequence) : null,
+    issued,
+    nextUpdate,
+    services,
+    signer: x509 ? b64decode(text(x509)) : null,
+  };
 }
 
 /**
- * Parses a TS 119 612 list, checks its enveloped signature against the pinned `signers` (DER), and
- * returns the services with the CA certificates of those granted (the attestation providers' roots).
+ * Parses a TS 119 612 list, checks that it is of `scheme` (the AV scheme by default), checks its
+ * signature and that its signer is one of the pinned `signers` (DER) and valid now, and that it is not
+ * past its NextUpdate; returns the services and, as `roots`, the certificates of those whose status
+ * is trusted: the providers' CAs or their document signers themselves, as the AV list has them (the
+ * mdoc check takes either: verifyChain). A refusal after the list was read carries it (`list`).
  */
 export async function readTrustedList(
   xml: string,
-  opts: { signers: Uint8Array[]; now: Date },
+  opts: { signers: Uint8Array[]; now: Date; scheme?: TrustedListScheme },
 ): Promise<TrustedListResult> {
+  let list: TrustedListInfo | undefined;
   try {
     need(typeof xml === "string" && xml.length <= MAX_TRUSTED_LIST_CHARS);
     const root = parseXml(xml);
     need(is(root, NS_TSL, "TrustServiceStatusList"));
-    await checkSignature(root, opts.signers, opts.now);
-    const scheme = need(child(root, NS_TSL, "SchemeInformation"));
-    const issued = new Date(text(need(child(scheme, NS_TSL, "ListIssueDateTime"))).trim());
-    const next = text(child(child(scheme, NS_TSL, "NextUpdate"), NS_TSL, "dateTime")).trim();
-    const nextUpdate = next ? new Date(next) : null;
-    need(!Number.isNaN(issued.getTime()) && (!nextUpdate || !Number.isNaN(nextUpdate.getTime())));
-    need(!nextUpdate || nextUpdate.getTime() > opts.now.getTime(), "stale");
-    const services: TrustedService[] = [];
-    for (const tsp of childrenNamed(child(root, NS_TSL, "TrustServiceProviderList"), NS_TSL, "TrustServiceProvider")) {
-      for (const svc of childrenNamed(child(tsp, NS_TSL, "TSPServices"), NS_TSL, "TSPService")) {
-        const info = need(child(svc, NS_TSL, "ServiceInformation"));
-        const ids = childrenNamed(child(info, NS_TSL, "ServiceDigitalIdentity"), NS_TSL, "DigitalId");
-        services.push({
-          type: text(child(info, NS_TSL, "ServiceTypeIdentifier")).trim(),
-          status: text(child(info, NS_TSL, "ServiceStatus")).trim(),
-          name: text(child(child(info, NS_TSL, "ServiceName"), NS_TSL, "Name")).trim(),
-          certificates: ids.flatMap((d) => childrenNamed(d, NS_TSL, "X509Certificate").map((c) => b64decode(text(c)))),
-        });
-      }
-    }
-    const roots = services.filter((s) => s.status === GRANTED).flatMap((s) => s.certificates);
-    return { ok: true, issued, nextUpdate, services, roots };
+    list = describe(root);
+    const scheme = opts.scheme ?? AV_SCHEME;
+    need(list.type === scheme.type && list.rules.includes(scheme.rules), "scheme");
+    const signer = await checkSignature(root);
+    need(
+      opts.signers.some((s) => equal(s, signer)),
+      "signer",
+    );
+    const cert = parseCertificate(signer);
+    need(opts.now.getTime() >= cert.notBefore && opts.now.getTime() <= cert.notAfter, "signer");
+    need(!list.nextUpdate || list.nextUpdate.getTime() > opts.now.getTime(), "stale");
+    const roots = list.services.filter((s) => s.trusted).flatMap((s) => s.certificates);
+    return { ok: true, ...list, roots };
   } catch (e) {
-    return { ok: false, reason: e instanceof Refused ? e.reason : "malformed" };
+    return { ok: false, reason: e instanceof Refused ? e.reason : "malformed", ...(list ? { list } : {}) };
   }
 }

@@ -1,8 +1,8 @@
 /**
- * Just enough X.509 (RFC 5280) for the mdoc issuer chain (decision 184): a DER reader, the fields a
- * path check needs, and the path check itself (signatures through WebCrypto, validity periods, basic
- * constraints and key usage, unknown critical extensions refused). Only ECDSA P-256/P-384 keys with
- * SHA-256/384, the suites the EU age verification profile and its trusted list use. No revocation
+ * Just enough X.509 (RFC 5280) for the mdoc issuer chain (decisions 184, 198): a DER reader, the fields
+ * a path check needs, and the path check itself (signatures through WebCrypto, validity periods, basic
+ * constraints and key usage, unknown critical extensions refused). ECDSA P-256/P-384 and RSA keys with
+ * SHA-256/384/512, the suites the EU age verification profile and its trusted list use. No revocation
  * (the profile leaves it out of scope; the attestations are short-lived).
  */
 
@@ -42,12 +42,21 @@ export const OID = {
   p384: "2b81040022",
   ecdsaSha256: "2a8648ce3d040302",
   ecdsaSha384: "2a8648ce3d040303",
+  rsaEncryption: "2a864886f70d010101",
+  rsaSha256: "2a864886f70d01010b",
+  rsaSha384: "2a864886f70d01010c",
+  rsaSha512: "2a864886f70d01010d",
   basicConstraints: "551d13",
   keyUsage: "551d0f",
   extKeyUsage: "551d25",
 } as const;
 const CURVES: Record<string, string> = { [OID.p256]: "P-256", [OID.p384]: "P-384" };
 const HASHES: Record<string, string> = { [OID.ecdsaSha256]: "SHA-256", [OID.ecdsaSha384]: "SHA-384" };
+const RSA_HASHES: Record<string, string> = {
+  [OID.rsaSha256]: "SHA-256",
+  [OID.rsaSha384]: "SHA-384",
+  [OID.rsaSha512]: "SHA-512",
+};
 
 export interface Certificate {
   der: Uint8Array;
@@ -56,10 +65,14 @@ export interface Certificate {
   signature: Uint8Array;
   issuer: string;
   subject: string;
+  /** The subject name's DER (distinguishedName prints it). */
+  subjectDer: Uint8Array;
   notBefore: number;
   notAfter: number;
   spki: Uint8Array<ArrayBuffer>;
   curve: string | undefined;
+  /** An RSA key's modulus length in bits (undefined for any other key). */
+  rsaBits: number | undefined;
   ca: boolean;
   pathLen: number | undefined;
   /** The keyUsage bits (bit 0 = digitalSignature as the first bit of the string), or undefined if absent. */
@@ -100,6 +113,7 @@ export function parseCertificate(der: Uint8Array): Certificate {
     signature: der.subarray(sigT.body + 1, sigT.end),
     issuer: hex(der.subarray(issuerT.start, issuerT.end)),
     subject: hex(der.subarray(subjectT.start, subjectT.end)),
+    subjectDer: der.slice(subjectT.start, subjectT.end),
     notBefore: time(der, nb),
     notAfter: time(der, na),
     spki: der.slice(spkiT.start, spkiT.end),
@@ -107,6 +121,7 @@ export function parseCertificate(der: Uint8Array): Certificate {
       hex(der.subarray(keyAlg.body, keyAlg.end)) === OID.ecPublicKey && curveOid
         ? CURVES[hex(der.subarray(curveOid.body, curveOid.end))]
         : undefined,
+    rsaBits: hex(der.subarray(keyAlg.body, keyAlg.end)) === OID.rsaEncryption ? rsaBits(der, spkiT) : undefined,
     ca: false,
     pathLen: undefined,
     keyUsage: undefined,
@@ -139,6 +154,43 @@ export function parseCertificate(der: Uint8Array): Certificate {
   return c;
 }
 
+/** The modulus length of an RSA SubjectPublicKeyInfo (BIT STRING of SEQUENCE { n, e }). */
+function rsaBits(der: Uint8Array, spki: Tlv): number {
+  const bits = children(der, spki)[1];
+  const [n] = children(der, tlv(der, bits.body + 1, bits.end));
+  let i = n.body;
+  while (i < n.end && der[i] === 0) i++;
+  return i < n.end ? (n.end - i - 1) * 8 + (32 - Math.clz32(der[i])) : 0;
+}
+
+const NAME_ATTRIBUTES: Record<string, string> = {
+  "550406": "C",
+  "55040a": "O",
+  "55040b": "OU",
+  "550403": "CN",
+  "550407": "L",
+  "550408": "ST",
+  "550405": "serialNumber",
+  "550461": "organizationIdentifier",
+  "550404": "SN",
+  "55042a": "GN",
+  "2a864886f70d010901": "emailAddress",
+};
+
+/** A name as people read it (RFC 4514 order reversed to the certificate's own: C=…, O=…, CN=…). */
+export function distinguishedName(c: Certificate): string {
+  const d = c.subjectDer;
+  const parts: string[] = [];
+  for (const rdn of children(d, tlv(d, 0))) {
+    for (const atv of children(d, rdn)) {
+      const [type, value] = children(d, atv);
+      const id = hex(d.subarray(type.body, type.end));
+      parts.push(`${NAME_ATTRIBUTES[id] ?? id}=${new TextDecoder().decode(d.subarray(value.body, value.end))}`);
+    }
+  }
+  return parts.join(", ");
+}
+
 /** keyUsage bits as parsed above. */
 export const KU_DIGITAL_SIGNATURE = 0x8000;
 export const KU_KEY_CERT_SIGN = 0x0400;
@@ -164,16 +216,26 @@ export async function publicKey(c: Certificate): Promise<CryptoKey | null> {
 }
 
 async function signedBy(child: Certificate, parent: Certificate): Promise<boolean> {
+  if (child.issuer !== parent.subject) return false;
+  const rsaHash = RSA_HASHES[child.sigAlg];
+  if (rsaHash) {
+    if (!parent.rsaBits || parent.rsaBits < 2048) return false;
+    const alg = { name: "RSASSA-PKCS1-v1_5", hash: rsaHash };
+    const rsa = await crypto.subtle.importKey("spki", parent.spki, alg, false, ["verify"]);
+    return crypto.subtle.verify(alg, rsa, new Uint8Array(child.signature), child.tbs);
+  }
   const hash = HASHES[child.sigAlg];
   const key = await publicKey(parent);
-  if (!hash || !key || child.issuer !== parent.subject) return false;
+  if (!hash || !key) return false;
   const raw = ecdsaDerToRaw(child.signature, parent.curve === "P-384" ? 48 : 32);
   return crypto.subtle.verify({ name: "ECDSA", hash }, key, raw, child.tbs);
 }
 
 /**
  * Checks `chain` (leaf first, as in an x5chain) up to one of `roots` at `now`. The chain may end with
- * the root itself or with the certificate the root signed. Returns the leaf, or null when untrusted.
+ * the root itself or with the certificate the root signed. A leaf that is itself one of `roots` (the
+ * AV trusted list names the providers' document signers, not their CAs) is trusted as it is: its
+ * validity, key usage and critical extensions are still checked. Returns the leaf, or null when untrusted.
  */
 export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now: Date): Promise<Certificate | null> {
   try {
@@ -187,6 +249,13 @@ export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now:
       }
     });
     const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+    const t = now.getTime();
+    const usable = (c: Certificate) =>
+      !c.unknownCritical &&
+      t >= c.notBefore &&
+      t <= c.notAfter &&
+      (c.keyUsage ?? KU_DIGITAL_SIGNATURE) & KU_DIGITAL_SIGNATURE;
+    if (anchors.some((a) => same(a.der, path[0].der))) return usable(path[0]) ? path[0] : null;
     // The wallet may include the root; it is the anchor then, not part of the checked path.
     if (path.length > 1 && anchors.some((a) => same(a.der, path[path.length - 1].der))) path.pop();
     const top = path[path.length - 1];
@@ -194,7 +263,6 @@ export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now:
     for (const a of anchors) if (await signedBy(top, a)) anchor = a;
     if (!anchor) return null;
     const all = [...path, anchor];
-    const t = now.getTime();
     for (const [i, c] of all.entries()) {
       if (c.unknownCritical || t < c.notBefore || t > c.notAfter) return null;
       if (i === 0) {

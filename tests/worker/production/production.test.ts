@@ -40,6 +40,18 @@ describe("production refuses to serve with a wrong secret", () => {
     ["a Mollie test key", { MOLLIE_API_KEY: "test_" + "a".repeat(30) }, "MOLLIE_API_KEY (wrong kind)"],
     ["missing admin token", { ADMIN_TOKEN: undefined }, "ADMIN_TOKEN (missing)"],
     ["missing Twilio token with direct debit on", { TWILIO_AUTH_TOKEN: undefined }, "TWILIO_AUTH_TOKEN (missing)"],
+    ["missing age trusted list URL", { AGE_TRUSTED_LIST_URL: undefined }, "AGE_TRUSTED_LIST_URL (missing)"],
+    ["missing age trusted list signers", { AGE_TRUSTED_LIST_SIGNERS: "" }, "AGE_TRUSTED_LIST_SIGNERS (missing)"],
+    [
+      "age trusted list signers that are no certificates",
+      { AGE_TRUSTED_LIST_SIGNERS: "-----BEGIN CERTIFICATE-----" + "x".repeat(300) },
+      "AGE_TRUSTED_LIST_SIGNERS (wrong kind)",
+    ],
+    [
+      "an age trusted list over plain HTTP",
+      { AGE_TRUSTED_LIST_URL: "http://trusted-list.example/av-tl.xml" },
+      "AGE_TRUSTED_LIST_URL (wrong kind)",
+    ],
   ];
   for (const [name, change, logged] of cases) {
     it(`${name}: 503 "not configured" on every route, one log line naming it without its value`, async () => {
