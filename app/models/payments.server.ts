@@ -54,6 +54,9 @@ import {
   creditsForRefund,
   isBankReasonCode,
   localeFor,
+  INFERRED_FAILURE,
+  providerOverrides,
+  disagreement,
   type PaymentCheck,
   type PaymentStatus,
   type PaymentView,
@@ -428,7 +431,7 @@ export async function startCheckout(
     await context.env.DB.prepare(
       "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
     )
-      .bind(id, `provider: ${e.title}`, nowS())
+      .bind(id, `${INFERRED_FAILURE} ${e.title}`, nowS())
       .run();
     return { ok: false, error: "provider" };
   }
@@ -507,7 +510,12 @@ export async function applyProviderPayment(
       return null;
     }
     const to = statusFromProvider(pp.status);
-    if (!canMove(row.status as PaymentStatus, to)) {
+    const from = row.status as PaymentStatus;
+    // The provider's paid wins over a failure we only inferred: the member paid, so they get the credits (once).
+    const overrides = providerOverrides(from, row.failureReason, to);
+    if (!canMove(from, to) && !overrides) {
+      const differs = disagreement(from, to);
+      if (differs) await alertFinance(db, row, pp.id, differs);
       // Nothing new about the payment itself: what may have changed since is its refunds or a chargeback.
       return (await applyAfterTheFact(context, row, pp)) ?? row;
     }
@@ -537,12 +545,28 @@ export async function applyProviderPayment(
     }
     // 0 changes: another webhook moved it first; read again and see whether anything is left to do.
     if (changed === 1) {
+      if (overrides) await alertFinance(db, row, pp.id, `provider says paid after we marked it failed (${row.failureReason}): credited`);
       // Counted once: only the webhook whose guarded update moved the row counts it.
       if (to === "paid") countEvent(context.env, "payment", { brandId: row.brandId, cents: row.amountCents });
       return { ...row, status: to };
     }
   }
   return paymentWhere(db, eq(P.id, id));
+}
+
+/**
+ * Finance is told that the provider's record and ours disagree: the payment row carries what (the
+ * console's payments list and page show it) and a log line says it once (guarded: the same words
+ * again change nothing, so a replayed webhook does not repeat the alert).
+ */
+async function alertFinance(db: D1Database, row: Pick<PaymentRow, "id" | "userId" | "brandId">, providerRef: string, what: string) {
+  const changed = await getDb(db)
+    .update(P)
+    .set({ providerAlert: what.slice(0, 500), providerAlertAt: nowS() })
+    .where(and(eq(P.id, row.id), sql`${P.providerAlert} IS NOT ${what.slice(0, 500)}`))
+    .run();
+  if (changed.meta.changes === 1)
+    logWarning("payments.provider_disagrees", { paymentId: row.id, providerRef, memberId: row.userId, brandId: row.brandId, what });
 }
 
 /**
@@ -885,7 +909,7 @@ export async function chargeMandate(
       await context.env.DB.prepare(
         "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
       )
-        .bind(id, `provider: ${e.title}`, nowS())
+        .bind(id, `${INFERRED_FAILURE} ${e.title}`, nowS())
         .run();
     }
     return { ok: true, payment: (await ownPayment(context, o.userId, id))! };
@@ -1207,7 +1231,7 @@ async function enqueueCheck(context: Ctx, check: PaymentCheck) {
 export async function recheck(
   context: Pick<Ctx, "env" | "deliver">,
   check: PaymentCheck,
-): Promise<"found" | "missing" | "settled"> {
+): Promise<"found" | "missing" | "settled" | "unsure"> {
   const ctx = context as Ctx;
   const db = context.env.DB;
   if (check.kind === "wallet") {
@@ -1226,9 +1250,9 @@ export async function recheck(
     await db
       // oxlint-disable-next-line no-restricted-properties -- guards: checking → failed only from checking
       .prepare(
-        "UPDATE payments SET status = 'failed', failure_reason = 'provider: not made', updated_at = ?2 WHERE id = ?1 AND status = 'checking'",
+        "UPDATE payments SET status = 'failed', failure_reason = ?3, updated_at = ?2 WHERE id = ?1 AND status = 'checking'",
       )
-      .bind(row.id, nowS())
+      .bind(row.id, nowS(), `${INFERRED_FAILURE} not made`)
       .run();
     return "missing";
   }
@@ -1253,8 +1277,26 @@ export async function recheck(
     await applyProviderPayment(ctx, pp);
     return "found";
   }
+  // Not listed, but the provider counts more refunded than our other refunds: it may be ours after all
+  // (a list cut short, a refund made without our metadata). The credits stay taken; finance decides.
+  if (pp && (pp.amountRefunded?.cents ?? 0) > (await otherRefundedCents(db, refund.paymentId, refund.id))) {
+    const row = (await paymentWhere(db, eq(P.id, refund.paymentId)))!;
+    await alertFinance(db, row, pp.id, `refund ${refund.id} not found at the provider, which counts more refunded than we do`);
+    return "unsure";
+  }
   await failRefund(context.env, refund, "checking");
   return "missing";
+}
+
+/** What the payment's other live refunds add up to (ours), to hold against the provider's amountRefunded. */
+async function otherRefundedCents(db: D1Database, paymentId: string, refundId: string): Promise<number> {
+  const R = schema.refunds;
+  const r = await getDb(db)
+    .select({ cents: sql<number>`COALESCE(SUM(${R.amountCents}), 0)` })
+    .from(R)
+    .where(and(eq(R.paymentId, paymentId), sql`${R.id} <> ${refundId}`, notInArray(R.status, ["failed", "canceled"])))
+    .get();
+  return r?.cents ?? 0;
 }
 
 /**

@@ -5,9 +5,14 @@
  * the first result instead of charging twice. Errors come back as application/hal+json
  * `{ status, title, detail, field? }` and become a PaymentProviderError.
  *
- * A network error, a timeout or a 5xx is retried with the same Idempotency-Key (as Mollie's own Node
- * and PHP clients do), a bounded number of times with a growing pause; if it still fails, the error
- * says `unknownOutcome` and the caller must not treat it as a refusal (Mollie may have done it).
+ * Retries are our own choice, not a copy of Mollie's clients (its Node client retries only a 5xx, 2 s
+ * apart, three attempts; its PHP client only network errors): a creating POST whose outcome is unknown
+ * (network error, timeout, 5xx) is retried with the same Idempotency-Key at least 2 s later, each
+ * attempt allowed 15 s; a 429 is waited out once (its Retry-After). If it still fails, or a retry is
+ * refused (409, 429, or any 4xx after an attempt that may have been executed), the error says
+ * `unknownOutcome` and the caller must not treat it as a refusal (Mollie may have done it).
+ * A GET is never retried (the callers have a cache, a fallback or a later look): 2.5 s, one try, and a
+ * 429 waited out once when its Retry-After is short.
  */
 import type {
   CreateCustomerInput,
@@ -34,11 +39,16 @@ export const MOLLIE_CHECKOUT_ORIGIN = "https://www.mollie.com";
 /** Where Mollie's method list points its logos (image.svg). */
 export const MOLLIE_IMAGES = `${MOLLIE_CHECKOUT_ORIGIN}/external/icons/`;
 
-/** Attempts per request (the first and two retries, as Mollie's Node client) and the pauses between them. */
+/** Attempts of a creating POST whose outcome is unknown (the first and two retries) and the pauses between them. */
 export const MOLLIE_ATTEMPTS = 3;
-const RETRY_PAUSES_MS = [250, 750];
+export const RETRY_PAUSES_MS = [2000, 4000];
 /** One attempt longer than this is a timeout (Workers' fetch has no deadline of its own). */
-const ATTEMPT_TIMEOUT_MS = 8000;
+export const POST_TIMEOUT_MS = 15_000;
+/** A GET is a read the page can live without (the methods list falls back to its table): short, no retry. */
+export const GET_TIMEOUT_MS = 2500;
+/** The longest Retry-After a GET waits out (a page is rendering); a POST waits up to the longer one. */
+const GET_RETRY_AFTER_MAX_MS = 3000;
+const POST_RETRY_AFTER_MAX_MS = 10_000;
 
 type MollieAmount = { value: string; currency: string };
 type MollieLink = { href: string; type: string };
@@ -181,31 +191,59 @@ function toMandate(m: MollieMandate, customerId: string): ProviderMandate {
   };
 }
 
+/**
+ * How the adapter waits between attempts: a real timer. Worker tests replace `pause` to record the
+ * waits (at least 2 s, a 429's Retry-After) without spending them; the adapter always looks it up here.
+ */
+export const mollieTiming = { pause: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+
+/** Retry-After in seconds (RFC 9110; an HTTP date is ignored), as milliseconds; null when absent or unreadable. */
+function retryAfterMs(header: string | null): number | null {
+  if (!header || !/^\d{1,6}$/.test(header.trim())) return null;
+  return Number(header.trim()) * 1000;
+}
+
 export class MollieProvider implements PaymentProvider {
   readonly name = "mollie" as const;
   constructor(
     private readonly apiKey: string,
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
     private readonly base = MOLLIE_API,
-    /** The pause between attempts (tests pass one that does not wait). */
-    private readonly pause: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    /** The pause between attempts. */
+    private readonly pause: (ms: number) => Promise<void> = (ms) => mollieTiming.pause(ms),
   ) {}
 
   /**
-   * One request, retried while its outcome is unknown (network error, timeout, 5xx) with the same
-   * body and Idempotency-Key, so Mollie does it at most once; the last error is thrown as it is.
+   * One request. A POST is retried while its outcome is unknown (network error, timeout, 5xx) with
+   * the same body and Idempotency-Key, so Mollie does it at most once; a 429 is waited out once
+   * (Retry-After, else the usual pause). Once an attempt's outcome was unknown, any later refusal
+   * (409, 429, 422 "already refunded") is thrown as unknown too: the first attempt may have been done.
    */
   private async call<T>(
     method: "GET" | "POST",
     path: string,
     o: { body?: unknown; idempotencyKey?: string; notFound?: "null" } = {},
   ): Promise<T | null> {
+    let doubt = false;
+    let waitedOut429 = false;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt<T>(method, path, o);
       } catch (e) {
-        if (!(e instanceof PaymentProviderError) || !e.unknownOutcome || attempt >= MOLLIE_ATTEMPTS) throw e;
-        await this.pause(RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]!);
+        if (!(e instanceof PaymentProviderError)) throw e;
+        const error = doubt ? new PaymentProviderError(e.status, e.title, e.message, e.field, true) : e;
+        const pauseMs = RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]!;
+        if (e.status === 429 && !doubt && !waitedOut429 && attempt < MOLLIE_ATTEMPTS) {
+          const waitMs = e.retryAfterMs ?? pauseMs;
+          if (waitMs > (method === "GET" ? GET_RETRY_AFTER_MAX_MS : POST_RETRY_AFTER_MAX_MS)) throw error;
+          waitedOut429 = true;
+          await this.pause(Math.max(waitMs, method === "POST" ? RETRY_PAUSES_MS[0]! : 0));
+          continue;
+        }
+        // A 409 is Mollie still executing the same request: asking again cannot tell more than the re-check.
+        if (method === "GET" || !e.unknownOutcome || e.status === 409 || attempt >= MOLLIE_ATTEMPTS) throw error;
+        doubt = true;
+        await this.pause(pauseMs);
       }
     }
   }
@@ -224,7 +262,7 @@ export class MollieProvider implements PaymentProvider {
         method,
         headers,
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        signal: AbortSignal.timeout(method === "GET" ? GET_TIMEOUT_MS : POST_TIMEOUT_MS),
       });
     } catch (e) {
       throw new PaymentProviderError(0, "Network Error", e instanceof Error ? e.message : String(e));
@@ -243,12 +281,14 @@ export class MollieProvider implements PaymentProvider {
       );
     }
     if (!response.ok) {
-      throw new PaymentProviderError(
+      const error = new PaymentProviderError(
         response.status,
         typeof json.title === "string" ? json.title : response.statusText,
         typeof json.detail === "string" ? json.detail : "Mollie refused the request",
         typeof json.field === "string" ? json.field : null,
       );
+      error.retryAfterMs = retryAfterMs(response.headers.get("Retry-After"));
+      throw error;
     }
     return json as T;
   }
