@@ -62,4 +62,5 @@ beforeEach(() => {
 afterEach(() => {
   mollieTiming.pause = realPause;
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
