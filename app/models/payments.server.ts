@@ -21,7 +21,7 @@ import {
 } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
-import { and, desc, eq, getTableColumns, gte, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import {
   handleWalletCheck,
@@ -1325,6 +1325,80 @@ export async function requeueStaleChecks(env: Pick<Ctx["env"], "DB" | "PAYMENT_C
   ];
   if (checks.length) await env.PAYMENT_CHECKS.sendBatch(checks.map((body) => ({ body, contentType: "json" as const })));
   return checks.length;
+}
+
+// ─── Payments that never hear back ───
+
+/** An open or pending payment not heard of for this long is asked about at the provider. */
+export const SILENT_AFTER_S = 5 * 60;
+/**
+ * How far back the sweep looks: Mollie lets a bank transfer stay open for 12 days by default (the
+ * longest of our methods; every other one expires within hours), so two weeks covers them all.
+ */
+export const SWEEP_WINDOW_S = 14 * 86_400;
+const SWEEP_LIMIT = 100;
+
+/**
+ * The scheduled sweep for payments whose webhook never came (blocked on the way, an outage longer
+ * than the provider's retries): every open or pending payment older than SILENT_AFTER_S, not asked
+ * about in that time, is fetched from the provider and applied like a webhook (once, guarded).
+ * Oldest asked first, at most SWEEP_LIMIT a run; an unreachable provider ends the run (the next tries).
+ */
+export async function sweepSilentPayments(context: Pick<Ctx, "env" | "deliver">, now: number): Promise<number> {
+  const ctx = context as Ctx;
+  const provider = paymentProvider(ctx);
+  const rows = await getDb(context.env.DB)
+    .select({ id: P.id, providerRef: P.providerRef })
+    .from(P)
+    .where(
+      and(
+        inArray(P.status, ["open", "pending"]),
+        eq(P.provider, provider.name),
+        isNotNull(P.providerRef),
+        gte(P.createdAt, now - SWEEP_WINDOW_S),
+        lt(P.createdAt, now - SILENT_AFTER_S),
+        lt(sql`COALESCE(${P.providerCheckedAt}, 0)`, now - SILENT_AFTER_S),
+      ),
+    )
+    .orderBy(sql`COALESCE(${P.providerCheckedAt}, ${P.createdAt})`)
+    .limit(SWEEP_LIMIT);
+  let asked = 0;
+  for (const row of rows) {
+    await getDb(context.env.DB).update(P).set({ providerCheckedAt: now }).where(eq(P.id, row.id));
+    try {
+      const pp = await provider.getPayment(row.providerRef!);
+      if (pp) await applyProviderPayment(ctx, pp);
+      asked++;
+    } catch (e) {
+      logError("payments.sweep_unreachable", e, { paymentId: row.id });
+      break;
+    }
+  }
+  return asked;
+}
+
+/**
+ * The return page's one look of its own: a payment still open or pending when the member comes back,
+ * never asked about before, is fetched from the provider once (guarded: of two renders one asks) and
+ * applied like a webhook. Answers the row as it is now; a provider that cannot be reached changes nothing.
+ */
+export async function askProviderOnce(context: Ctx, row: PaymentRow): Promise<PaymentRow> {
+  if ((row.status !== "open" && row.status !== "pending") || !row.providerRef || row.providerCheckedAt !== null)
+    return row;
+  const db = context.env.DB;
+  const claimed = await getDb(db)
+    .update(P)
+    .set({ providerCheckedAt: nowS() })
+    .where(and(eq(P.id, row.id), sql`${P.providerCheckedAt} IS NULL`))
+    .run();
+  if (claimed.meta.changes !== 1) return row;
+  try {
+    const pp = await paymentProvider(context).getPayment(row.providerRef);
+    if (pp) await applyProviderPayment(context, pp);
+  } catch (e) {
+    logError("payments.return_check_failed", e, { paymentId: row.id });
+  }
+  return (await paymentWhere(db, eq(P.id, row.id))) ?? row;
 }
 
 export type RefundRow = Awaited<ReturnType<typeof refundsOf>>[number];

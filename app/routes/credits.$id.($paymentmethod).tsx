@@ -21,6 +21,7 @@ import {
   paymentCountryOf,
   paymentView,
   shopData,
+  askProviderOnce,
   startCheckout,
 } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
@@ -104,7 +105,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
-    payment: data.payment ? paymentView(lng, data.payment.row) : null,
+    // Still open when the member comes back (no webhook yet): the provider is asked once.
+    payment: data.payment ? paymentView(lng, await askProviderOnce(context, data.payment.row)) : null,
     firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
     // Bought from a chat: the completed payment leads back there, where the typed text waits (decision 179).
