@@ -37,12 +37,13 @@ export function fakeMollie(route: Handler) {
   return calls;
 }
 
-export function mollieContext(checks: PaymentCheck[] = []) {
+/** A context whose payments go to the (fake) Mollie; `apiKey`: another account (the methods cache is per account). */
+export function mollieContext(checks: PaymentCheck[] = [], apiKey = "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM") {
   return {
     env: {
       ...env,
       PAYMENT_PROVIDER: "mollie",
-      MOLLIE_API_KEY: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM",
+      MOLLIE_API_KEY: apiKey,
       PAYMENT_CHECKS: { send: async (m: PaymentCheck) => void checks.push(m) },
     },
     deliver: (r: Request) => SELF.fetch(r),

@@ -251,8 +251,14 @@ describe("Mollie adapter", () => {
     expect(e).toBeInstanceOf(PaymentProviderError);
     expect(e.status).toBe(0);
     expect(e.unknownOutcome).toBe(true);
-    // A network error is retried (3 attempts in all, as Mollie's Node client); a 4xx is final at once.
-    expect(tries).toBe(3);
+    // A GET is tried once (its callers have a cache, a fallback or a later look); a creating POST is retried
+    // with its key while the outcome is unknown (3 attempts in all); a 4xx is final at once.
+    expect(tries).toBe(1);
+    const posted = await down
+      .createRefund({ paymentId: "tr_x", amount: { cents: 1, currency: "EUR" }, description: "", metadata: {}, idempotencyKey: "k" })
+      .catch((x) => x);
+    expect(posted.unknownOutcome).toBe(true);
+    expect(tries).toBe(4);
     const html = new MollieProvider(
       "test_x",
       (async () => new Response("<html>502</html>", { status: 502 })) as typeof fetch,

@@ -197,6 +197,22 @@ function toMandate(m: MollieMandate, customerId: string): ProviderMandate {
  */
 export const mollieTiming = { pause: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
+/** How long a methods list is kept: Mollie's activated methods change only when the merchant changes them. */
+export const METHODS_TTL_S = 30 * 60;
+/** Upper edges (minor units) of the amount bands a methods list is cached for. */
+const AMOUNT_BANDS = [100, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000];
+export function amountBand(cents: number): number {
+  const i = AMOUNT_BANDS.findIndex((edge) => cents < edge);
+  return i < 0 ? AMOUNT_BANDS.length : i;
+}
+
+/** Whether a method's own limits allow `amount` (limits in another currency are Mollie's to check, so they pass). */
+function allows(min: Money | null, max: Money | null, amount: Money): boolean {
+  if (min && min.currency === amount.currency && amount.cents < min.cents) return false;
+  if (max && max.currency === amount.currency && amount.cents > max.cents) return false;
+  return true;
+}
+
 /** Retry-After in seconds (RFC 9110; an HTTP date is ignored), as milliseconds; null when absent or unreadable. */
 function retryAfterMs(header: string | null): number | null {
   if (!header || !/^\d{1,6}$/.test(header.trim())) return null;
@@ -328,7 +344,44 @@ export class MollieProvider implements PaymentProvider {
     return toRefund(r);
   }
 
+  /**
+   * The methods Mollie has activated for this payer, cached (Cache API, METHODS_TTL_S) per account,
+   * country, currency, amount band, sequence type, wallets and locale: a page render or a pay click asks
+   * Mollie at most once per window. Within a band the cached list is narrowed to the methods whose own
+   * minimum and maximum allow the amount, so a cached list never offers what Mollie would not.
+   */
   async listMethods(input: ListMethodsInput): Promise<ProviderMethod[]> {
+    const key = await this.methodsCacheKey(input);
+    const cache = typeof caches === "undefined" ? null : caches.default;
+    const hit = await cache?.match(key);
+    const methods = hit ? ((await hit.json()) as ProviderMethod[]) : await this.fetchMethods(input);
+    if (!hit && cache)
+      await cache.put(
+        key,
+        new Response(JSON.stringify(methods), {
+          headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${METHODS_TTL_S}` },
+        }),
+      );
+    return methods.filter((m) => allows(m.minimumAmount, m.maximumAmount, input.amount));
+  }
+
+  /** The cache's key: an internal URL naming the account by a hash of its key (never the key itself). */
+  private async methodsCacheKey(input: ListMethodsInput): Promise<Request> {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(this.apiKey));
+    const account = [...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const parts = [
+      account,
+      input.country,
+      input.amount.currency,
+      String(amountBand(input.amount.cents)),
+      input.sequenceType,
+      (input.includeWallets ?? []).join(",") || "-",
+      input.locale ?? "-",
+    ];
+    return new Request(`https://mollie-methods.cache/${parts.map(encodeURIComponent).join("/")}`);
+  }
+
+  private async fetchMethods(input: ListMethodsInput): Promise<ProviderMethod[]> {
     const a = toMollieAmount(input.amount);
     const q = new URLSearchParams({
       "amount[value]": a.value,
