@@ -709,10 +709,39 @@ async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): P
       },
       { afterChange: true, now },
     ),
+    // No repeat order or direct debit for the member until support clears the hold (the console's member page).
+    holdStatement(db, row.userId, row.id),
   ]);
   if (update!.meta.changes !== 1) return null;
   await settleWallet(context.env, row.userId);
   return paymentWhere(db, eq(P.id, row.id));
+}
+
+/**
+ * The member's payments hold after a chargeback (payment_holds), in the chargeback's batch: only when
+ * the payment is charged back now (the guarded change before it), once per member.
+ */
+function holdStatement(db: D1Database, userId: string, paymentId: string) {
+  return (
+    db
+      // oxlint-disable-next-line no-restricted-properties -- guards: only after the charged_back change of this batch; one hold per member (ON CONFLICT)
+      .prepare(
+        `INSERT INTO payment_holds (user_id, payment_id, created_at)
+         SELECT ?1, ?2, unixepoch() WHERE EXISTS (SELECT 1 FROM payments WHERE id = ?2 AND status = 'charged_back')
+         ON CONFLICT (user_id) DO NOTHING`,
+      )
+      .bind(userId, paymentId)
+  );
+}
+
+/** SQL: the member ?N has no payments hold (a chargeback support has not cleared). */
+export const noHoldSql = (userParam: string) =>
+  `NOT EXISTS (SELECT 1 FROM payment_holds WHERE user_id = ${userParam})`;
+
+/** The member's payments hold, if any: the charged-back payment and since when. */
+export async function paymentHoldOf(d1: D1Database, userId: string) {
+  const H = schema.paymentHolds;
+  return (await getDb(d1).select().from(H).where(eq(H.userId, userId)).get()) ?? null;
 }
 
 const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
@@ -811,7 +840,7 @@ export async function lastMandateOrder(context: Ctx, userId: string): Promise<Pa
 
 export type RecurringResult =
   | { ok: true; payment: PaymentRow }
-  | { ok: false; error: "none" | "provider" | "discount" };
+  | { ok: false; error: "none" | "provider" | "discount" | "mandate" | "hold" };
 
 /**
  * Charges a package on a mandate without a redirect (repeat order; the direct debit form's first
@@ -846,7 +875,8 @@ export async function chargeMandate(
   const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
        customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15 WHERE ${claimGuardSql("?13", "?2")}
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15
+     WHERE ${claimGuardSql("?13", "?2")} AND ${noHoldSql("?2")}
      ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
@@ -869,7 +899,8 @@ export async function chargeMandate(
     .run();
   if (inserted.meta.changes !== 1) {
     const same = await paymentOfIntent(context.env.DB, o.userId, o.intentKey);
-    return same ? { ok: true, payment: same } : { ok: false, error: "discount" };
+    if (same) return { ok: true, payment: same };
+    return { ok: false, error: (await paymentHoldOf(context.env.DB, o.userId)) ? "hold" : "discount" };
   }
   try {
     const created = await provider.createPayment({
@@ -923,6 +954,17 @@ export async function repeatOrder(
 ): Promise<RecurringResult> {
   const last = await lastMandateOrder(context, o.userId);
   if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
+  // After a chargeback nothing is charged on a mandate until support clears the hold.
+  if (await paymentHoldOf(context.env.DB, o.userId)) return { ok: false, error: "hold" };
+  // The mandate as the provider knows it now: revoked, expired or never approved, it is not charged.
+  let mandates;
+  try {
+    mandates = await paymentProvider(context).listMandates(last.customerId);
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    return { ok: false, error: "provider" };
+  }
+  if (mandates.find((m) => m.id === last.mandateId)?.status !== "valid") return { ok: false, error: "mandate" };
   // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
   const pkg = await packageRow(context, last.packageId, last.currency);
   if (!pkg) return { ok: false, error: "none" };

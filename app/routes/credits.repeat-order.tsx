@@ -140,7 +140,11 @@ export default function RepeatOrder() {
       ) : null}
       {failure?.error ? (
         <p className="alert alert-warning" role="alert">
-          {failure.error === "stale" ? t("payments:pay.error") : noMandate}
+          {failure.error === "hold"
+            ? t("payments:repeat.hold")
+            : failure.error === "stale" || failure.error === "provider"
+              ? t("payments:pay.error")
+              : noMandate}
         </p>
       ) : null}
       {r && p?.state !== "failed" ? (

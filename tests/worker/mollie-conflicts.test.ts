@@ -23,7 +23,18 @@ import tooMany from "./mollie/error-429.json";
 import unavailable from "./mollie/error-503.json";
 import methodsNl from "./mollie/methods-nl.json";
 import { expectLedgerExplains, member, paidPurchase, userRow } from "./payments-helpers";
-import { brand, clone, fakeMollie, json, mollieContext, pauses, timeout, type Call } from "./mollie-helpers";
+import {
+  brand,
+  clone,
+  fakeMollie,
+  json,
+  listAnswer,
+  mandatesAnswer,
+  mollieContext,
+  pauses,
+  timeout,
+  type Call,
+} from "./mollie-helpers";
 import { createOperator, operatorCookie } from "./admin-support";
 import { get } from "./fixtures";
 
@@ -172,8 +183,7 @@ describe("a recurring payment answered 409: unknown, not failed", () => {
         };
         return json(409, { ...conflict, detail: "A duplicate payment has been detected" });
       }
-      if (call.url.pathname.endsWith("/mandates")) return json(200, { count: 0, _embedded: { mandates: [] }, _links: {} });
-      return json(200, { count: 1, _embedded: { payments: [made] }, _links: {} });
+      return mandatesAnswer(call) ?? listAnswer("payments", call, [made]);
     });
     const ctx = mollieContext(checks);
     const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });

@@ -5,6 +5,8 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { BrandWithCompany } from "../../app/models/brand.server";
 import type { PaymentCheck } from "../../app/models/payment-rules";
 import { mollieTiming } from "../../app/lib/payments/mollie.server";
+import mandatesList from "./mollie/mandates-list.json";
+import mandatesInvalid from "./mollie/mandates-list-invalid.json";
 
 export type Call = { method: string; url: URL; key: string | null; body: Record<string, unknown> | null };
 export type Handler = (call: Call, attempt: number) => Response | Promise<Response>;
@@ -48,6 +50,29 @@ export function mollieContext(checks: PaymentCheck[] = [], apiKey = "test_dHar4X
     },
     deliver: (r: Request) => SELF.fetch(r),
   } as unknown as AppLoadContext;
+}
+
+/**
+ * The customer's mandates as Mollie lists them (GET /customers/{id}/mandates): the recording where the
+ * card mandate mdt_h3gAaD5zP is valid, or the one where it became invalid; null for any other call.
+ */
+export function mandatesAnswer(call: Call, o: { invalid?: boolean } = {}): Response | null {
+  if (call.method !== "GET" || !/^\/v2\/customers\/[^/]+\/mandates$/.test(call.url.pathname)) return null;
+  return json(200, clone(o.invalid ? mandatesInvalid : mandatesList));
+}
+
+/** A list answer as Mollie sends it (count, _embedded, and its _links: self, previous, next, documentation). */
+export function listAnswer(kind: "payments" | "mandates", call: Call, items: unknown[]) {
+  return json(200, {
+    count: items.length,
+    _embedded: { [kind]: items },
+    _links: {
+      self: { href: `https://api.mollie.com${call.url.pathname}${call.url.search}`, type: "application/hal+json" },
+      previous: null,
+      next: null,
+      documentation: { href: `https://docs.mollie.com/reference/list-customer-${kind}`, type: "text/html" },
+    },
+  });
 }
 
 export const brand = { id: 1, name: "Amora", refundDays: 14 } as BrandWithCompany;

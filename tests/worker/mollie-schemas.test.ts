@@ -30,6 +30,11 @@ const RECORDED: Record<string, string> = {
   "payment-open.json": "create-payment",
   "payment-paid-first.json": "get-payment",
   "payment-paid-refund-chargeback.json": "get-payment",
+  "payment-chargeback-sepa.json": "get-payment",
+  "payment-chargeback-reversed.json": "get-payment",
+  "payment-refunded.json": "get-payment",
+  "payment-expired.json": "get-payment",
+  "mandates-list-invalid.json": "list-mandates",
   "refund-pending-sek.json": "create-refund",
   "refund-pending.json": "create-refund",
 };

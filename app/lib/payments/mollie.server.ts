@@ -352,7 +352,7 @@ export class MollieProvider implements PaymentProvider {
    */
   async listMethods(input: ListMethodsInput): Promise<ProviderMethod[]> {
     const key = await this.methodsCacheKey(input);
-    const cache = typeof caches === "undefined" ? null : caches.default;
+    const cache = typeof caches === "undefined" ? null : await caches.open("mollie-methods");
     const hit = await cache?.match(key);
     const methods = hit ? ((await hit.json()) as ProviderMethod[]) : await this.fetchMethods(input);
     if (!hit && cache)
