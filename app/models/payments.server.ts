@@ -952,10 +952,10 @@ export async function repeatOrder(
   context: Ctx,
   o: { brand: BrandWithCompany; userId: string; origin: string; intentKey: string },
 ): Promise<RecurringResult> {
-  const last = await lastMandateOrder(context, o.userId);
-  if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
   // After a chargeback nothing is charged on a mandate until support clears the hold.
   if (await paymentHoldOf(context.env.DB, o.userId)) return { ok: false, error: "hold" };
+  const last = await lastMandateOrder(context, o.userId);
+  if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
   // The mandate as the provider knows it now: revoked, expired or never approved, it is not charged.
   let mandates;
   try {
