@@ -509,6 +509,7 @@ export async function applyProviderPayment(
       console.error("payments: provider payment does not match ours", pp.id, id);
       return null;
     }
+    if (attempt === 0) await keepEvidence(db, row, pp);
     const to = statusFromProvider(pp.status);
     const from = row.status as PaymentStatus;
     // The provider's paid wins over a failure we only inferred: the member paid, so they get the credits (once).
@@ -552,6 +553,23 @@ export async function applyProviderPayment(
     }
   }
   return paymentWhere(db, eq(P.id, id));
+}
+
+/**
+ * The provider's evidence kept with the payment, written only when it changed: the payer's country as
+ * the provider saw it (EU VAT evidence; the console flags one that differs from the payment country)
+ * and what it settles to us.
+ */
+async function keepEvidence(db: D1Database, row: PaymentRow, pp: ProviderPayment) {
+  const country = pp.countryCode ?? row.providerCountry;
+  const settlement = pp.settlement ?? null;
+  const cents = settlement?.cents ?? row.settlementCents;
+  const currency = settlement?.currency ?? row.settlementCurrency;
+  if (country === row.providerCountry && cents === row.settlementCents && currency === row.settlementCurrency) return;
+  await getDb(db)
+    .update(P)
+    .set({ providerCountry: country, settlementCents: cents, settlementCurrency: currency })
+    .where(eq(P.id, row.id));
 }
 
 /**

@@ -278,3 +278,54 @@ describe("a paid that arrives after we marked the payment failed", () => {
     expect((await userRow(m.id))!.credits).toBe(0);
   });
 });
+
+describe("evidence and the account's mode", () => {
+  it("keeps Mollie's countryCode and settlementAmount with the payment; the console flags a payer country that differs", async () => {
+    const m = await member();
+    const id = `pay_${crypto.randomUUID().slice(0, 8)}`;
+    await env.DB.prepare(
+      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, provider_ref, status, sequence_type, payment_country)
+       VALUES (?1, ?2, 1, 'p1', 60, 1995, 'EUR', 'creditcard', 'mollie', 'tr_Ev4CntrQx1', 'open', 'oneoff', 'NL')`,
+    )
+      .bind(id, m.id)
+      .run();
+    fakeMollie(() =>
+      json(200, {
+        ...clone(paidFirst),
+        id: "tr_Ev4CntrQx1",
+        sequenceType: "oneoff",
+        amount: { value: "19.95", currency: "EUR" },
+        countryCode: "DE",
+        settlementAmount: { value: "19.36", currency: "EUR" },
+        metadata: { paymentId: id },
+      }),
+    );
+    await handleWebhook(mollieContext(), "tr_Ev4CntrQx1");
+    const row = await env.DB.prepare(
+      "SELECT status, provider_country, settlement_cents, settlement_currency FROM payments WHERE id = ?1",
+    )
+      .bind(id)
+      .first();
+    expect(row).toEqual({ status: "paid", provider_country: "DE", settlement_cents: 1936, settlement_currency: "EUR" });
+    const op = await createOperator("finance");
+    const page = await (await get(`/admin/payments/${id}`, { cookie: await operatorCookie(op.id) })).text();
+    expect(page).toContain("DE — differs from the payment country NL");
+  });
+
+  it("a live-mode answer to a test_ key is the wrong account: nothing is applied", async () => {
+    const m = await member();
+    const id = `pay_${crypto.randomUUID().slice(0, 8)}`;
+    await env.DB.prepare(
+      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, provider_ref, status, sequence_type)
+       VALUES (?1, ?2, 1, 'p1', 60, 1995, 'EUR', 'creditcard', 'mollie', 'tr_Md5LiveQx2', 'open', 'oneoff')`,
+    )
+      .bind(id, m.id)
+      .run();
+    fakeMollie(() =>
+      json(200, { ...clone(paidFirst), id: "tr_Md5LiveQx2", mode: "live", sequenceType: "oneoff", metadata: { paymentId: id } }),
+    );
+    await expect(handleWebhook(mollieContext(), "tr_Md5LiveQx2")).rejects.toThrow(/live object to a test key/);
+    expect((await env.DB.prepare("SELECT status FROM payments WHERE id = ?1").bind(id).first())!.status).toBe("open");
+    expect((await userRow(m.id))!.credits).toBe(0);
+  });
+});

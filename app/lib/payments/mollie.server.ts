@@ -70,6 +70,8 @@ type MolliePayment = {
   details?: { failureReason?: string | null; bankReasonCode?: string | null; bankReason?: string | null } | null;
   createdAt: string;
   paidAt?: string;
+  countryCode?: string | null;
+  settlementAmount?: MollieAmount | null;
   _links: { checkout?: MollieLink };
   /** Present when asked for with `embed=refunds` (and chargebacks, which we read as amountChargedBack). */
   _embedded?: { refunds?: MollieRefund[]; chargebacks?: MollieChargeback[] };
@@ -174,6 +176,8 @@ function toPayment(p: MolliePayment): ProviderPayment {
     bankReason: p.details?.bankReason ?? null,
     createdAt: p.createdAt,
     paidAt: p.paidAt ?? null,
+    countryCode: typeof p.countryCode === "string" && /^[A-Z]{2}$/.test(p.countryCode) ? p.countryCode : null,
+    settlement: p.settlementAmount ? fromMollieAmount(p.settlementAmount) : null,
   };
 }
 
@@ -221,6 +225,10 @@ function retryAfterMs(header: string | null): number | null {
 
 export class MollieProvider implements PaymentProvider {
   readonly name = "mollie" as const;
+  /** The mode every answer must be in: a live_ key's objects are live, a test_ key's test. */
+  private get mode(): "live" | "test" {
+    return this.apiKey.startsWith("live_") ? "live" : "test";
+  }
   constructor(
     private readonly apiKey: string,
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
@@ -296,6 +304,9 @@ export class MollieProvider implements PaymentProvider {
         "Mollie answered with something that is not JSON",
       );
     }
+    // A test_ key answers test objects, a live_ key live ones: anything else is the wrong account, never acted on.
+    if (response.ok && typeof json.mode === "string" && json.mode !== this.mode)
+      throw new PaymentProviderError(502, "Bad Gateway", `Mollie answered a ${json.mode} object to a ${this.mode} key`);
     if (!response.ok) {
       const error = new PaymentProviderError(
         response.status,

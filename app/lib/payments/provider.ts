@@ -80,6 +80,10 @@ export type ProviderPayment = {
   chargebacks: ProviderChargeback[];
   createdAt: string;
   paidAt: string | null;
+  /** The payer's country as the provider saw it (Mollie's countryCode: the card's or bank's); null when unknown. */
+  countryCode?: string | null;
+  /** What the provider settles to the merchant for it (Mollie's settlementAmount); null until known. */
+  settlement?: Money | null;
 };
 
 export type ProviderChargeback = {
