@@ -1,3 +1,4 @@
+import { paymentOrigin } from "~/models/brand.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
@@ -158,7 +159,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     pkg,
     method,
     country,
-    origin: here.origin,
+    origin: paymentOrigin(brand, context.env, request),
     discount: check?.ok ? { codeId: check.code.id, amountCents: check.code.finalCents } : undefined,
     intentKey,
   });

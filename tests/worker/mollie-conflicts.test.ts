@@ -36,6 +36,7 @@ import {
   type Call,
 } from "./mollie-helpers";
 import { createOperator, operatorCookie } from "./admin-support";
+import { paymentOrigin } from "../../app/models/brand.server";
 import { get } from "./fixtures";
 
 const withRetryAfter = (status: number, body: unknown, seconds: string) =>
@@ -327,5 +328,18 @@ describe("evidence and the account's mode", () => {
     await expect(handleWebhook(mollieContext(), "tr_Md5LiveQx2")).rejects.toThrow(/live object to a test key/);
     expect((await env.DB.prepare("SELECT status FROM payments WHERE id = ?1").bind(id).first())!.status).toBe("open");
     expect((await userRow(m.id))!.credits).toBe(0);
+  });
+});
+
+describe("the URLs Mollie is given", () => {
+  it("deployed: the brand's configured https origin, whatever Host the request claims; locally the request's own", () => {
+    const spoofed = new Request("https://attacker.example/credits/p1/ideal");
+    expect(paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "production" }, spoofed)).toBe(
+      "https://amora.example",
+    );
+    expect(paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "staging" }, spoofed)).toBe("https://amora.example");
+    expect(paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "test" }, new Request("http://localhost:8787/x"))).toBe(
+      "http://localhost:8787",
+    );
   });
 });
