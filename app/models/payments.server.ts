@@ -546,7 +546,13 @@ export async function applyProviderPayment(
     }
     // 0 changes: another webhook moved it first; read again and see whether anything is left to do.
     if (changed === 1) {
-      if (overrides) await alertFinance(db, row, pp.id, `provider says paid after we marked it failed (${row.failureReason}): credited`);
+      if (overrides)
+        await alertFinance(
+          db,
+          row,
+          pp.id,
+          `provider says paid after we marked it failed (${row.failureReason}): credited`,
+        );
       // Counted once: only the webhook whose guarded update moved the row counts it.
       if (to === "paid") countEvent(context.env, "payment", { brandId: row.brandId, cents: row.amountCents });
       return { ...row, status: to };
@@ -577,14 +583,25 @@ async function keepEvidence(db: D1Database, row: PaymentRow, pp: ProviderPayment
  * console's payments list and page show it) and a log line says it once (guarded: the same words
  * again change nothing, so a replayed webhook does not repeat the alert).
  */
-async function alertFinance(db: D1Database, row: Pick<PaymentRow, "id" | "userId" | "brandId">, providerRef: string, what: string) {
+async function alertFinance(
+  db: D1Database,
+  row: Pick<PaymentRow, "id" | "userId" | "brandId">,
+  providerRef: string,
+  what: string,
+) {
   const changed = await getDb(db)
     .update(P)
     .set({ providerAlert: what.slice(0, 500), providerAlertAt: nowS() })
     .where(and(eq(P.id, row.id), sql`${P.providerAlert} IS NOT ${what.slice(0, 500)}`))
     .run();
   if (changed.meta.changes === 1)
-    logWarning("payments.provider_disagrees", { paymentId: row.id, providerRef, memberId: row.userId, brandId: row.brandId, what });
+    logWarning("payments.provider_disagrees", {
+      paymentId: row.id,
+      providerRef,
+      memberId: row.userId,
+      brandId: row.brandId,
+      what,
+    });
 }
 
 /**
@@ -753,8 +770,7 @@ function holdStatement(db: D1Database, userId: string, paymentId: string) {
 }
 
 /** SQL: the member ?N has no payments hold (a chargeback support has not cleared). */
-export const noHoldSql = (userParam: string) =>
-  `NOT EXISTS (SELECT 1 FROM payment_holds WHERE user_id = ${userParam})`;
+export const noHoldSql = (userParam: string) => `NOT EXISTS (SELECT 1 FROM payment_holds WHERE user_id = ${userParam})`;
 
 /** The member's payments hold, if any: the charged-back payment and since when. */
 export async function paymentHoldOf(d1: D1Database, userId: string) {
@@ -1341,7 +1357,12 @@ export async function recheck(
   // (a list cut short, a refund made without our metadata). The credits stay taken; finance decides.
   if (pp && (pp.amountRefunded?.cents ?? 0) > (await otherRefundedCents(db, refund.paymentId, refund.id))) {
     const row = (await paymentWhere(db, eq(P.id, refund.paymentId)))!;
-    await alertFinance(db, row, pp.id, `refund ${refund.id} not found at the provider, which counts more refunded than we do`);
+    await alertFinance(
+      db,
+      row,
+      pp.id,
+      `refund ${refund.id} not found at the provider, which counts more refunded than we do`,
+    );
     return "unsure";
   }
   await failRefund(context.env, refund, "checking");

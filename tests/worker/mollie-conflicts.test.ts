@@ -187,7 +187,12 @@ describe("a recurring payment answered 409: unknown, not failed", () => {
       return mandatesAnswer(call) ?? listAnswer("payments", call, [made]);
     });
     const ctx = mollieContext(checks);
-    const result = await repeatOrder(ctx, { brand, userId: p.m.id, origin: "https://amora.example", intentKey: crypto.randomUUID() });
+    const result = await repeatOrder(ctx, {
+      brand,
+      userId: p.m.id,
+      origin: "https://amora.example",
+      intentKey: crypto.randomUUID(),
+    });
     expect(result.ok && result.payment.status).toBe("checking");
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(1);
     expect((await userRow(p.m.id))!.credits).toBe(60);
@@ -271,7 +276,12 @@ describe("a paid that arrives after we marked the payment failed", () => {
       .bind(id, m.id)
       .run();
     fakeMollie(() =>
-      json(200, { ...clone(paidFirst), id: "tr_Ex7pQx2Lm4", metadata: { paymentId: id }, amount: { value: "19.95", currency: "EUR" } }),
+      json(200, {
+        ...clone(paidFirst),
+        id: "tr_Ex7pQx2Lm4",
+        metadata: { paymentId: id },
+        amount: { value: "19.95", currency: "EUR" },
+      }),
     );
     await handleWebhook(mollieContext(), "tr_Ex7pQx2Lm4");
     const row = await env.DB.prepare("SELECT status, provider_alert FROM payments WHERE id = ?1").bind(id).first();
@@ -323,7 +333,13 @@ describe("evidence and the account's mode", () => {
       .bind(id, m.id)
       .run();
     fakeMollie(() =>
-      json(200, { ...clone(paidFirst), id: "tr_Md5LiveQx2", mode: "live", sequenceType: "oneoff", metadata: { paymentId: id } }),
+      json(200, {
+        ...clone(paidFirst),
+        id: "tr_Md5LiveQx2",
+        mode: "live",
+        sequenceType: "oneoff",
+        metadata: { paymentId: id },
+      }),
     );
     await expect(handleWebhook(mollieContext(), "tr_Md5LiveQx2")).rejects.toThrow(/live object to a test key/);
     expect((await env.DB.prepare("SELECT status FROM payments WHERE id = ?1").bind(id).first())!.status).toBe("open");
@@ -337,9 +353,11 @@ describe("the URLs Mollie is given", () => {
     expect(paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "production" }, spoofed)).toBe(
       "https://amora.example",
     );
-    expect(paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "staging" }, spoofed)).toBe("https://amora.example");
-    expect(paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "test" }, new Request("http://localhost:8787/x"))).toBe(
-      "http://localhost:8787",
+    expect(paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "staging" }, spoofed)).toBe(
+      "https://amora.example",
     );
+    expect(
+      paymentOrigin({ domain: "amora.example" }, { ENVIRONMENT: "test" }, new Request("http://localhost:8787/x")),
+    ).toBe("http://localhost:8787");
   });
 });

@@ -77,7 +77,6 @@ export function listAnswer(kind: "payments" | "mandates", call: Call, items: unk
 
 export const brand = { id: 1, name: "Amora", refundDays: 14 } as BrandWithCompany;
 
-
 /** The adapter's waits between attempts, recorded instead of spent (set anew for every test). */
 export const pauses: number[] = [];
 const realPause = mollieTiming.pause;

@@ -117,7 +117,11 @@ describe("after a chargeback", () => {
     expect(await order(m.id)).toEqual({ ok: false, error: "hold" });
     expect(calls).toHaveLength(0);
     // The member's page says so in their language.
-    const page = await post("/credits/repeat-order", { intent: "repeat", intent_key: crypto.randomUUID().replaceAll("-", "") }, { cookie: m.cookie });
+    const page = await post(
+      "/credits/repeat-order",
+      { intent: "repeat", intent_key: crypto.randomUUID().replaceAll("-", "") },
+      { cookie: m.cookie },
+    );
     expect(await page.text()).toContain("repeat orders and direct debit are paused");
 
     // Support sees the hold on the member's page and clears it with a reason; the audit log has it.
@@ -126,11 +130,19 @@ describe("after a chargeback", () => {
     const before = await (await get(`/admin/members/${m.id}`, { cookie })).text();
     expect(before).toContain("on hold");
     expect(before).toContain(id);
-    const cleared = await post(`/admin/members/${m.id}`, { intent: "clear_payment_hold", reason: "Member explained the chargeback" }, { cookie });
+    const cleared = await post(
+      `/admin/members/${m.id}`,
+      { intent: "clear_payment_hold", reason: "Member explained the chargeback" },
+      { cookie },
+    );
     expect(cleared.status).toBe(302);
     expect(await env.DB.prepare("SELECT 1 FROM payment_holds WHERE user_id = ?1").bind(m.id).first()).toBeNull();
     const audit = (await auditRows(m.id)).reverse();
-    expect(audit[0]).toMatchObject({ action: "member.payment_hold_clear", operatorId: op.id, reason: "Member explained the chargeback" });
+    expect(audit[0]).toMatchObject({
+      action: "member.payment_hold_clear",
+      operatorId: op.id,
+      reason: "Member explained the chargeback",
+    });
     // Cleared twice: refused, no second audit row.
     await post(`/admin/members/${m.id}`, { intent: "clear_payment_hold", reason: "again" }, { cookie });
     expect((await auditRows(m.id)).filter((a) => a.action === "member.payment_hold_clear")).toHaveLength(1);
@@ -146,8 +158,12 @@ describe("after a chargeback", () => {
     await handleWebhook(ctx, "tr_Sc8ChbQx4m");
     await handleWebhook(ctx, "tr_Sc8ChbQx4m");
     expect((await userRow(m.id))!.credits).toBe(85);
-    expect(await env.DB.prepare("SELECT status FROM payments WHERE id = ?1").bind(id).first()).toEqual({ status: "paid" });
-    expect(await env.DB.prepare("SELECT 1 AS held FROM payment_holds WHERE user_id = ?1").bind(m.id).first()).toEqual({ held: 1 });
+    expect(await env.DB.prepare("SELECT status FROM payments WHERE id = ?1").bind(id).first()).toEqual({
+      status: "paid",
+    });
+    expect(await env.DB.prepare("SELECT 1 AS held FROM payment_holds WHERE user_id = ?1").bind(m.id).first()).toEqual({
+      held: 1,
+    });
     await expectLedgerExplains(m.id);
   });
 });

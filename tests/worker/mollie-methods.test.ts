@@ -61,7 +61,10 @@ describe("the methods list", () => {
       attempt === 1
         ? new Response(JSON.stringify(tooMany), {
             status: 429,
-            headers: { "Content-Type": "application/hal+json", "Retry-After": call.url.searchParams.get("billingCountry") === "NL" ? "1" : "60" },
+            headers: {
+              "Content-Type": "application/hal+json",
+              "Retry-After": call.url.searchParams.get("billingCountry") === "NL" ? "1" : "60",
+            },
           })
         : json(200, clone(methodsNl)),
     );

@@ -8,7 +8,15 @@ import { describe, expect, it } from "vitest";
 import { SILENT_AFTER_S, sweepSilentPayments } from "../../app/models/payments.server";
 import paidFirst from "./mollie/payment-paid-first.json";
 import openPayment from "./mollie/payment-open.json";
-import { expectLedgerExplains, get, member, paymentRow, setProviderStatus, startPayment, userRow } from "./payments-helpers";
+import {
+  expectLedgerExplains,
+  get,
+  member,
+  paymentRow,
+  setProviderStatus,
+  startPayment,
+  userRow,
+} from "./payments-helpers";
 import { clone, fakeMollie, json, mollieContext } from "./mollie-helpers";
 
 describe("the sweep of silent payments", () => {
@@ -42,7 +50,13 @@ describe("the sweep of silent payments", () => {
     const calls = fakeMollie((call) => {
       const id = call.url.pathname.split("/")[3];
       if (id === "tr_Sw1PaidAb1")
-        return json(200, { ...clone(paidFirst), id, sequenceType: "oneoff", amount: money, metadata: { paymentId: ids.paid } });
+        return json(200, {
+          ...clone(paidFirst),
+          id,
+          sequenceType: "oneoff",
+          amount: money,
+          metadata: { paymentId: ids.paid },
+        });
       return json(200, {
         ...clone(openPayment),
         id,
@@ -53,7 +67,10 @@ describe("the sweep of silent payments", () => {
     });
     const ctx = mollieContext();
     expect(await sweepSilentPayments(ctx, now)).toBe(2);
-    expect(calls.map((c) => c.url.pathname).sort()).toEqual(["/v2/payments/tr_Sw1PaidAb1", "/v2/payments/tr_Sw2TrnsfAb"]);
+    expect(calls.map((c) => c.url.pathname).sort()).toEqual([
+      "/v2/payments/tr_Sw1PaidAb1",
+      "/v2/payments/tr_Sw2TrnsfAb",
+    ]);
     expect((await paymentRow(ids.paid))!.status).toBe("paid");
     expect((await paymentRow(ids.transfer))!.status).toBe("open");
     expect((await userRow(m.id))!.credits).toBe(60);
@@ -61,7 +78,10 @@ describe("the sweep of silent payments", () => {
     expect(await sweepSilentPayments(ctx, now + 60)).toBe(0);
     expect(await sweepSilentPayments(ctx, now + SILENT_AFTER_S + 1)).toBe(2);
     // Never asked first.
-    expect(calls.slice(2).map((c) => c.url.pathname)).toEqual(["/v2/payments/tr_Sw3FreshAb", "/v2/payments/tr_Sw2TrnsfAb"]);
+    expect(calls.slice(2).map((c) => c.url.pathname)).toEqual([
+      "/v2/payments/tr_Sw3FreshAb",
+      "/v2/payments/tr_Sw2TrnsfAb",
+    ]);
     expect((await userRow(m.id))!.credits).toBe(60);
     await expectLedgerExplains(m.id);
   });

@@ -259,7 +259,9 @@ describe("a repeat order whose answer is lost", () => {
   it("not made after all: the re-check finds nothing at Mollie and marks it failed, nothing credited", async () => {
     const p = await paidPurchase({ mandate: true });
     const checks: PaymentCheck[] = [];
-    fakeMollie((call) => mandatesAnswer(call) ?? (call.method === "POST" ? timeout() : listAnswer("payments", call, [])));
+    fakeMollie(
+      (call) => mandatesAnswer(call) ?? (call.method === "POST" ? timeout() : listAnswer("payments", call, [])),
+    );
     const ctx = mollieContext(checks);
     const result = await repeatOrder(ctx, {
       brand,

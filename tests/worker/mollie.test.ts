@@ -223,9 +223,9 @@ describe("Mollie adapter", () => {
       [401, error401, 401, null],
       [422, error422Refund, 422, "amount"],
     ];
-    for (const [status, body, expected, field] of cases) {
-      const { mollie } = stub(status, body);
-      const e = await mollie
+    /** A one-cent refund, answering the error it was refused with. */
+    const refundTry = (m: MollieProvider) =>
+      m
         .createRefund({
           paymentId: "tr_x",
           amount: { cents: 1, currency: "EUR" },
@@ -234,6 +234,9 @@ describe("Mollie adapter", () => {
           idempotencyKey: "k",
         })
         .catch((x) => x);
+    for (const [status, body, expected, field] of cases) {
+      const { mollie } = stub(status, body);
+      const e = await refundTry(mollie);
       expect(e).toBeInstanceOf(PaymentProviderError);
       expect([e.status, e.field]).toEqual([expected, field]);
     }
@@ -254,9 +257,7 @@ describe("Mollie adapter", () => {
     // A GET is tried once (its callers have a cache, a fallback or a later look); a creating POST is retried
     // with its key while the outcome is unknown (3 attempts in all); a 4xx is final at once.
     expect(tries).toBe(1);
-    const posted = await down
-      .createRefund({ paymentId: "tr_x", amount: { cents: 1, currency: "EUR" }, description: "", metadata: {}, idempotencyKey: "k" })
-      .catch((x) => x);
+    const posted = await refundTry(down);
     expect(posted.unknownOutcome).toBe(true);
     expect(tries).toBe(4);
     const html = new MollieProvider(

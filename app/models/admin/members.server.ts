@@ -187,8 +187,8 @@ export const LEDGER_ROWS = 100;
 export async function memberAccount(env: Pick<ConsoleEnv, "DB" | "MEMBER_HUB">, id: string, now = nowS()) {
   const db = getDb(env.DB);
   const s = schema;
-  const [[user], payments, refunds, sessions, devices, disabled, decisions, cases, pendingMail, audit, holds] = await db.batch(
-    [
+  const [[user], payments, refunds, sessions, devices, disabled, decisions, cases, pendingMail, audit, holds] =
+    await db.batch([
       db
         .select({
           user: s.users,
@@ -288,8 +288,7 @@ export async function memberAccount(env: Pick<ConsoleEnv, "DB" | "MEMBER_HUB">, 
         .orderBy(desc(s.auditLog.id))
         .limit(20),
       db.select().from(s.paymentHolds).where(eq(s.paymentHolds.userId, id)),
-    ],
-  );
+    ]);
   if (!user) return null;
   const [ledger, summary] = await Promise.all([walletLedger(env, id, { limit: LEDGER_ROWS }), walletSummary(env, id)]);
   // The wallet's balance is the truth; D1's users.credits is its copy (a chat spend's may lag seconds).
