@@ -645,9 +645,25 @@ export const payments = sqliteTable(
      * provider's Idempotency-Key. Null on payments made before it existed.
      */
     intentKey: text("intent_key"),
+    /**
+     * Set when the provider's record and ours disagree (a paid payment we had marked failed, a payment
+     * paid here that the provider calls failed, a refund we cannot place): what, for finance, with when.
+     * Cleared by nobody: the console lists every payment that has one.
+     */
+    providerAlert: text("provider_alert"),
+    providerAlertAt: integer("provider_alert_at"),
+    /** When we last asked the provider about this payment ourselves (the return page once, the sweep). */
+    providerCheckedAt: integer("provider_checked_at"),
+    /** The payer's country as the provider saw it (Mollie's countryCode: card or bank country); EU VAT evidence. */
+    providerCountry: text("provider_country"),
+    /** What the provider settles to us for it (Mollie's settlementAmount), in minor units of settlementCurrency. */
+    settlementCents: integer("settlement_cents"),
+    settlementCurrency: text("settlement_currency"),
   },
   (t) => [
     index("payments_user").on(t.userId, t.createdAt),
+    // The console's "provider disagrees" list.
+    index("payments_provider_alert").on(t.providerAlertAt),
     index("payments_provider_ref").on(t.provider, t.providerRef),
     uniqueIndex("payments_intent_key").on(t.intentKey),
     // The console dashboard (decision 177): revenue by the day it was paid, chargebacks by when they came.
@@ -780,6 +796,19 @@ export const paymentCustomers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.provider] })],
 );
+
+/**
+ * A member whose payments the bank charged back: no repeat orders or direct debits on a mandate until
+ * support clears the hold in the console (audited). One row per member; clearing deletes it.
+ */
+export const paymentHolds = sqliteTable("payment_holds", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** The charged-back payment that set it. */
+  paymentId: text("payment_id").notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});
 
 /** A refund of the unused credits of one paid payment. */
 export const refunds = sqliteTable(

@@ -26,7 +26,7 @@ export const REQUIRED_SECRETS: readonly Rule[] = [
   { name: "VAPID_PUBLIC_KEY", min: 86 },
   { name: "VAPID_PRIVATE_KEY", min: 42 },
   // Mollie keys are live_/test_ plus 30 characters; production takes real money only.
-  { name: "MOLLIE_API_KEY", min: 35, prefix: (env) => (isLive(env) ? ["live_"] : ["live_", "test_"]) },
+  { name: "MOLLIE_API_KEY", min: 35, prefix: (env) => (isLive(env) ? ["live_"] : ["test_"]) },
   { name: "MAIL_API_KEY", min: 20, when: (env) => env.MAIL_TRANSPORT === "http" },
   { name: "TWILIO_ACCOUNT_SID", min: 34, when: directDebit, prefix: () => ["AC"] },
   { name: "TWILIO_AUTH_TOKEN", min: 32, when: directDebit },

@@ -7,7 +7,7 @@ import { purgeExpiredSessions } from "../models/session.server";
 import { purgeExpiredTokens } from "../models/tokens.server";
 import { runNotificationSchedules } from "../models/notify.server";
 import { staleRequestsStatement } from "../models/directdebit.server";
-import { requeueStaleChecks } from "../models/payments.server";
+import { requeueStaleChecks, sweepSilentPayments } from "../models/payments.server";
 import { drainOutbox, startWalletMigration } from "../models/wallet.server";
 import { liftEndedRestrictions } from "../models/moderation.server";
 import { purgeAgeRequests } from "../models/age-purge.server";
@@ -30,6 +30,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   const now = Math.floor(Date.now() / 1000);
   // Payments and refunds whose provider answer was lost and whose queued re-check went missing.
   await requeueStaleChecks(env, now);
+  // Open or pending payments whose webhook never came: asked at the provider (the sandbox's own pages need no delivery here).
+  await sweepSilentPayments({ env, deliver: () => Promise.reject(new Error("no delivery from the cron")) }, now);
   // Wallet changes whose outbox row was not applied yet (the wallet was unreachable, a queue message lost).
   await drainOutbox(env, { olderThan: now - 60, limit: 500 });
   // Campaigns scheduled for now or earlier start paging; a stalled one is started again (decision 183).

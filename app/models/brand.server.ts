@@ -46,6 +46,15 @@ export function linkOrigin(brand: Pick<Brand, "domain">, env: Pick<Env, "ENVIRON
   return `${url.protocol}//${brand.domain}${url.port ? `:${url.port}` : ""}`;
 }
 
+/**
+ * Where the provider sends the member back and calls its webhook: the brand's configured https origin
+ * once deployed (never the request's Host, which a caller controls); locally the request's own origin,
+ * so the sandbox's pages and tests on localhost work.
+ */
+export function paymentOrigin(brand: Pick<Brand, "domain">, env: Pick<Env, "ENVIRONMENT">, request: Request): string {
+  return isDeployed(env) ? linkOrigin(brand, env, request) : new URL(request.url).origin;
+}
+
 async function loadAll(d1: D1Database) {
   const rows = await getDb(d1)
     .select()

@@ -33,7 +33,7 @@ import {
   type CodeLookup,
   type DiscountMember,
 } from "./discounts.server";
-import { chargeMandate, ensureCustomer, packageRow } from "./payments.server";
+import { chargeMandate, ensureCustomer, noHoldSql, packageRow } from "./payments.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 import { and, eq, inArray, isNull, lt, ne } from "drizzle-orm";
@@ -98,7 +98,7 @@ function eligibilityStatement(db: D1Database, userId: string, paymentCountry: st
     db
       // oxlint-disable-next-line no-restricted-properties -- goes into the direct debit page's raw batch beside shop's packagesStatement and discounts' code lookup
       .prepare(
-        `SELECT u.directdebit_blocked AS blocked, ${USED_SQL} AS used,
+        `SELECT (u.directdebit_blocked OR NOT ${noHoldSql("u.id")}) AS blocked, ${USED_SQL} AS used,
               EXISTS (SELECT 1 FROM payment_methods pm WHERE pm.method = ?3 AND pm.enabled = 1 AND pm.country =
                 (SELECT CASE WHEN EXISTS (SELECT 1 FROM payment_methods WHERE country = ?4) THEN ?4 ELSE '*' END)) AS offered
          FROM users u WHERE u.id = ?1`,
@@ -556,6 +556,12 @@ export async function payByMandate(
       mandateReference: mandateReference(row.id),
       idempotencyKey: `mandate-${row.id}`,
     });
+    // Mollie may answer a mandate it will not collect on (an IBAN it refused): nothing is charged on it.
+    if (mandate.status === "invalid") {
+      console.error("directdebit: the provider made the mandate invalid", mandate.id);
+      await cancelRequest(db, o.member.id, row.id);
+      return { ok: false, reason: "provider" };
+    }
     mandateId = mandate.id;
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
@@ -568,7 +574,7 @@ export async function payByMandate(
     .prepare(
       `UPDATE directdebit_requests SET status = 'done', iban = ?4
         WHERE id = ?5 AND user_id = ?1 AND status = 'verified'
-          AND (SELECT directdebit_blocked FROM users WHERE id = ?1) = 0
+          AND (SELECT directdebit_blocked FROM users WHERE id = ?1) = 0 AND ${noHoldSql("?1")}
           AND ${USED_SQL} + ?6 <= ?7 AND ${claimGuardSql("?8", "?1")}`,
     )
     .bind(

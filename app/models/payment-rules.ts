@@ -43,6 +43,30 @@ export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {
   return NEXT[from].includes(to);
 }
 
+/** The prefix of a failure_reason we wrote ourselves (the provider never told us it failed). */
+export const INFERRED_FAILURE = "provider:";
+
+/**
+ * Whether the provider's `to` overrides our final status: only "paid" over a failure we inferred (an
+ * unknown outcome at checkout, a refusal after a retry, a re-check that found nothing), never over
+ * the provider's own failed, canceled or expired (final at Mollie, so a later paid cannot be its word).
+ */
+export function providerOverrides(from: PaymentStatus, failureReason: string | null, to: PaymentStatus): boolean {
+  return to === "paid" && from === "failed" && (failureReason ?? "").startsWith(INFERRED_FAILURE);
+}
+
+/**
+ * What finance must be told when the provider's final word and our final record disagree (paid on
+ * one side, not paid on the other), in words for the console; null when they agree or nothing is final.
+ */
+export function disagreement(ours: PaymentStatus, theirs: PaymentStatus): string | null {
+  const notPaid = ["failed", "canceled", "expired"];
+  const paid = ["paid", "refunded", "charged_back"];
+  if (theirs === "paid" && notPaid.includes(ours)) return `provider says paid, we have ${ours}`;
+  if (paid.includes(ours) && notPaid.includes(theirs)) return `provider says ${theirs}, we have ${ours}`;
+  return null;
+}
+
 /** What the member sees for a payment: waiting (open/pending), completed, or it did not go through. */
 export function paymentState(status: PaymentStatus): "pending" | "completed" | "failed" {
   if (status === "paid" || status === "refunded" || status === "charged_back") return "completed";

@@ -21,7 +21,7 @@ import {
 } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
-import { and, desc, eq, getTableColumns, gte, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BrandWithCompany } from "./brand.server";
 import {
   handleWalletCheck,
@@ -54,6 +54,9 @@ import {
   creditsForRefund,
   isBankReasonCode,
   localeFor,
+  INFERRED_FAILURE,
+  providerOverrides,
+  disagreement,
   type PaymentCheck,
   type PaymentStatus,
   type PaymentView,
@@ -428,7 +431,7 @@ export async function startCheckout(
     await context.env.DB.prepare(
       "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
     )
-      .bind(id, `provider: ${e.title}`, nowS())
+      .bind(id, `${INFERRED_FAILURE} ${e.title}`, nowS())
       .run();
     return { ok: false, error: "provider" };
   }
@@ -506,8 +509,14 @@ export async function applyProviderPayment(
       console.error("payments: provider payment does not match ours", pp.id, id);
       return null;
     }
+    if (attempt === 0) await keepEvidence(db, row, pp);
     const to = statusFromProvider(pp.status);
-    if (!canMove(row.status as PaymentStatus, to)) {
+    const from = row.status as PaymentStatus;
+    // The provider's paid wins over a failure we only inferred: the member paid, so they get the credits (once).
+    const overrides = providerOverrides(from, row.failureReason, to);
+    if (!canMove(from, to) && !overrides) {
+      const differs = disagreement(from, to);
+      if (differs) await alertFinance(db, row, pp.id, differs);
       // Nothing new about the payment itself: what may have changed since is its refunds or a chargeback.
       return (await applyAfterTheFact(context, row, pp)) ?? row;
     }
@@ -537,12 +546,62 @@ export async function applyProviderPayment(
     }
     // 0 changes: another webhook moved it first; read again and see whether anything is left to do.
     if (changed === 1) {
+      if (overrides)
+        await alertFinance(
+          db,
+          row,
+          pp.id,
+          `provider says paid after we marked it failed (${row.failureReason}): credited`,
+        );
       // Counted once: only the webhook whose guarded update moved the row counts it.
       if (to === "paid") countEvent(context.env, "payment", { brandId: row.brandId, cents: row.amountCents });
       return { ...row, status: to };
     }
   }
   return paymentWhere(db, eq(P.id, id));
+}
+
+/**
+ * The provider's evidence kept with the payment, written only when it changed: the payer's country as
+ * the provider saw it (EU VAT evidence; the console flags one that differs from the payment country)
+ * and what it settles to us.
+ */
+async function keepEvidence(db: D1Database, row: PaymentRow, pp: ProviderPayment) {
+  const country = pp.countryCode ?? row.providerCountry;
+  const settlement = pp.settlement ?? null;
+  const cents = settlement?.cents ?? row.settlementCents;
+  const currency = settlement?.currency ?? row.settlementCurrency;
+  if (country === row.providerCountry && cents === row.settlementCents && currency === row.settlementCurrency) return;
+  await getDb(db)
+    .update(P)
+    .set({ providerCountry: country, settlementCents: cents, settlementCurrency: currency })
+    .where(eq(P.id, row.id));
+}
+
+/**
+ * Finance is told that the provider's record and ours disagree: the payment row carries what (the
+ * console's payments list and page show it) and a log line says it once (guarded: the same words
+ * again change nothing, so a replayed webhook does not repeat the alert).
+ */
+async function alertFinance(
+  db: D1Database,
+  row: Pick<PaymentRow, "id" | "userId" | "brandId">,
+  providerRef: string,
+  what: string,
+) {
+  const changed = await getDb(db)
+    .update(P)
+    .set({ providerAlert: what.slice(0, 500), providerAlertAt: nowS() })
+    .where(and(eq(P.id, row.id), sql`${P.providerAlert} IS NOT ${what.slice(0, 500)}`))
+    .run();
+  if (changed.meta.changes === 1)
+    logWarning("payments.provider_disagrees", {
+      paymentId: row.id,
+      providerRef,
+      memberId: row.userId,
+      brandId: row.brandId,
+      what,
+    });
 }
 
 /**
@@ -685,10 +744,38 @@ async function applyChargeback(context: Ctx, row: PaymentRow, charged: Money): P
       },
       { afterChange: true, now },
     ),
+    // No repeat order or direct debit for the member until support clears the hold (the console's member page).
+    holdStatement(db, row.userId, row.id),
   ]);
   if (update!.meta.changes !== 1) return null;
   await settleWallet(context.env, row.userId);
   return paymentWhere(db, eq(P.id, row.id));
+}
+
+/**
+ * The member's payments hold after a chargeback (payment_holds), in the chargeback's batch: only when
+ * the payment is charged back now (the guarded change before it), once per member.
+ */
+function holdStatement(db: D1Database, userId: string, paymentId: string) {
+  return (
+    db
+      // oxlint-disable-next-line no-restricted-properties -- guards: only after the charged_back change of this batch; one hold per member (ON CONFLICT)
+      .prepare(
+        `INSERT INTO payment_holds (user_id, payment_id, created_at)
+         SELECT ?1, ?2, unixepoch() WHERE EXISTS (SELECT 1 FROM payments WHERE id = ?2 AND status = 'charged_back')
+         ON CONFLICT (user_id) DO NOTHING`,
+      )
+      .bind(userId, paymentId)
+  );
+}
+
+/** SQL: the member ?N has no payments hold (a chargeback support has not cleared). */
+export const noHoldSql = (userParam: string) => `NOT EXISTS (SELECT 1 FROM payment_holds WHERE user_id = ${userParam})`;
+
+/** The member's payments hold, if any: the charged-back payment and since when. */
+export async function paymentHoldOf(d1: D1Database, userId: string) {
+  const H = schema.paymentHolds;
+  return (await getDb(d1).select().from(H).where(eq(H.userId, userId)).get()) ?? null;
 }
 
 const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
@@ -787,7 +874,7 @@ export async function lastMandateOrder(context: Ctx, userId: string): Promise<Pa
 
 export type RecurringResult =
   | { ok: true; payment: PaymentRow }
-  | { ok: false; error: "none" | "provider" | "discount" };
+  | { ok: false; error: "none" | "provider" | "discount" | "mandate" | "hold" };
 
 /**
  * Charges a package on a mandate without a redirect (repeat order; the direct debit form's first
@@ -822,7 +909,8 @@ export async function chargeMandate(
   const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
        customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15 WHERE ${claimGuardSql("?13", "?2")}
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15
+     WHERE ${claimGuardSql("?13", "?2")} AND ${noHoldSql("?2")}
      ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
@@ -845,7 +933,8 @@ export async function chargeMandate(
     .run();
   if (inserted.meta.changes !== 1) {
     const same = await paymentOfIntent(context.env.DB, o.userId, o.intentKey);
-    return same ? { ok: true, payment: same } : { ok: false, error: "discount" };
+    if (same) return { ok: true, payment: same };
+    return { ok: false, error: (await paymentHoldOf(context.env.DB, o.userId)) ? "hold" : "discount" };
   }
   try {
     const created = await provider.createPayment({
@@ -885,7 +974,7 @@ export async function chargeMandate(
       await context.env.DB.prepare(
         "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
       )
-        .bind(id, `provider: ${e.title}`, nowS())
+        .bind(id, `${INFERRED_FAILURE} ${e.title}`, nowS())
         .run();
     }
     return { ok: true, payment: (await ownPayment(context, o.userId, id))! };
@@ -897,8 +986,19 @@ export async function repeatOrder(
   context: Ctx,
   o: { brand: BrandWithCompany; userId: string; origin: string; intentKey: string },
 ): Promise<RecurringResult> {
+  // After a chargeback nothing is charged on a mandate until support clears the hold.
+  if (await paymentHoldOf(context.env.DB, o.userId)) return { ok: false, error: "hold" };
   const last = await lastMandateOrder(context, o.userId);
   if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
+  // The mandate as the provider knows it now: revoked, expired or never approved, it is not charged.
+  let mandates;
+  try {
+    mandates = await paymentProvider(context).listMandates(last.customerId);
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    return { ok: false, error: "provider" };
+  }
+  if (mandates.find((m) => m.id === last.mandateId)?.status !== "valid") return { ok: false, error: "mandate" };
   // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
   const pkg = await packageRow(context, last.packageId, last.currency);
   if (!pkg) return { ok: false, error: "none" };
@@ -1207,7 +1307,7 @@ async function enqueueCheck(context: Ctx, check: PaymentCheck) {
 export async function recheck(
   context: Pick<Ctx, "env" | "deliver">,
   check: PaymentCheck,
-): Promise<"found" | "missing" | "settled"> {
+): Promise<"found" | "missing" | "settled" | "unsure"> {
   const ctx = context as Ctx;
   const db = context.env.DB;
   if (check.kind === "wallet") {
@@ -1226,9 +1326,9 @@ export async function recheck(
     await db
       // oxlint-disable-next-line no-restricted-properties -- guards: checking → failed only from checking
       .prepare(
-        "UPDATE payments SET status = 'failed', failure_reason = 'provider: not made', updated_at = ?2 WHERE id = ?1 AND status = 'checking'",
+        "UPDATE payments SET status = 'failed', failure_reason = ?3, updated_at = ?2 WHERE id = ?1 AND status = 'checking'",
       )
-      .bind(row.id, nowS())
+      .bind(row.id, nowS(), `${INFERRED_FAILURE} not made`)
       .run();
     return "missing";
   }
@@ -1253,8 +1353,31 @@ export async function recheck(
     await applyProviderPayment(ctx, pp);
     return "found";
   }
+  // Not listed, but the provider counts more refunded than our other refunds: it may be ours after all
+  // (a list cut short, a refund made without our metadata). The credits stay taken; finance decides.
+  if (pp && (pp.amountRefunded?.cents ?? 0) > (await otherRefundedCents(db, refund.paymentId, refund.id))) {
+    const row = (await paymentWhere(db, eq(P.id, refund.paymentId)))!;
+    await alertFinance(
+      db,
+      row,
+      pp.id,
+      `refund ${refund.id} not found at the provider, which counts more refunded than we do`,
+    );
+    return "unsure";
+  }
   await failRefund(context.env, refund, "checking");
   return "missing";
+}
+
+/** What the payment's other live refunds add up to (ours), to hold against the provider's amountRefunded. */
+async function otherRefundedCents(db: D1Database, paymentId: string, refundId: string): Promise<number> {
+  const R = schema.refunds;
+  const r = await getDb(db)
+    .select({ cents: sql<number>`COALESCE(SUM(${R.amountCents}), 0)` })
+    .from(R)
+    .where(and(eq(R.paymentId, paymentId), sql`${R.id} <> ${refundId}`, notInArray(R.status, ["failed", "canceled"])))
+    .get();
+  return r?.cents ?? 0;
 }
 
 /**
@@ -1283,6 +1406,80 @@ export async function requeueStaleChecks(env: Pick<Ctx["env"], "DB" | "PAYMENT_C
   ];
   if (checks.length) await env.PAYMENT_CHECKS.sendBatch(checks.map((body) => ({ body, contentType: "json" as const })));
   return checks.length;
+}
+
+// ─── Payments that never hear back ───
+
+/** An open or pending payment not heard of for this long is asked about at the provider. */
+export const SILENT_AFTER_S = 5 * 60;
+/**
+ * How far back the sweep looks: Mollie lets a bank transfer stay open for 12 days by default (the
+ * longest of our methods; every other one expires within hours), so two weeks covers them all.
+ */
+export const SWEEP_WINDOW_S = 14 * 86_400;
+const SWEEP_LIMIT = 100;
+
+/**
+ * The scheduled sweep for payments whose webhook never came (blocked on the way, an outage longer
+ * than the provider's retries): every open or pending payment older than SILENT_AFTER_S, not asked
+ * about in that time, is fetched from the provider and applied like a webhook (once, guarded).
+ * Oldest asked first, at most SWEEP_LIMIT a run; an unreachable provider ends the run (the next tries).
+ */
+export async function sweepSilentPayments(context: Pick<Ctx, "env" | "deliver">, now: number): Promise<number> {
+  const ctx = context as Ctx;
+  const provider = paymentProvider(ctx);
+  const rows = await getDb(context.env.DB)
+    .select({ id: P.id, providerRef: P.providerRef })
+    .from(P)
+    .where(
+      and(
+        inArray(P.status, ["open", "pending"]),
+        eq(P.provider, provider.name),
+        isNotNull(P.providerRef),
+        gte(P.createdAt, now - SWEEP_WINDOW_S),
+        lt(P.createdAt, now - SILENT_AFTER_S),
+        lt(sql`COALESCE(${P.providerCheckedAt}, 0)`, now - SILENT_AFTER_S),
+      ),
+    )
+    .orderBy(sql`COALESCE(${P.providerCheckedAt}, ${P.createdAt})`)
+    .limit(SWEEP_LIMIT);
+  let asked = 0;
+  for (const row of rows) {
+    await getDb(context.env.DB).update(P).set({ providerCheckedAt: now }).where(eq(P.id, row.id));
+    try {
+      const pp = await provider.getPayment(row.providerRef!);
+      if (pp) await applyProviderPayment(ctx, pp);
+      asked++;
+    } catch (e) {
+      logError("payments.sweep_unreachable", e, { paymentId: row.id });
+      break;
+    }
+  }
+  return asked;
+}
+
+/**
+ * The return page's one look of its own: a payment still open or pending when the member comes back,
+ * never asked about before, is fetched from the provider once (guarded: of two renders one asks) and
+ * applied like a webhook. Answers the row as it is now; a provider that cannot be reached changes nothing.
+ */
+export async function askProviderOnce(context: Ctx, row: PaymentRow): Promise<PaymentRow> {
+  if ((row.status !== "open" && row.status !== "pending") || !row.providerRef || row.providerCheckedAt !== null)
+    return row;
+  const db = context.env.DB;
+  const claimed = await getDb(db)
+    .update(P)
+    .set({ providerCheckedAt: nowS() })
+    .where(and(eq(P.id, row.id), sql`${P.providerCheckedAt} IS NULL`))
+    .run();
+  if (claimed.meta.changes !== 1) return row;
+  try {
+    const pp = await paymentProvider(context).getPayment(row.providerRef);
+    if (pp) await applyProviderPayment(context, pp);
+  } catch (e) {
+    logError("payments.return_check_failed", e, { paymentId: row.id });
+  }
+  return (await paymentWhere(db, eq(P.id, row.id))) ?? row;
 }
 
 export type RefundRow = Awaited<ReturnType<typeof refundsOf>>[number];

@@ -18,6 +18,7 @@ import {
   consoleNotificationsOn,
   consoleResendActivation,
   consoleUnblockDirectDebit,
+  consoleClearPaymentHold,
   memberAccount,
   type ActionResult,
 } from "~/models/admin/members.server";
@@ -52,6 +53,7 @@ const intents = z.discriminatedUnion("intent", [
     reason,
   }),
   z.object({ intent: z.literal("unblock_directdebit"), reason }),
+  z.object({ intent: z.literal("clear_payment_hold"), reason }),
   z.object({ intent: z.literal("notifications_on"), reason }),
   z.object({ intent: z.literal("delete"), confirm: z.literal("yes"), reason }),
 ]);
@@ -66,6 +68,7 @@ const DONE: Record<Intent, string> = {
   granted: "Credits granted.",
   taken: "Credits taken.",
   unblock_directdebit: "Direct debit is allowed again.",
+  clear_payment_hold: "The payments hold is cleared: repeat orders and direct debit work again.",
   notifications_on: "Every notification is switched on again.",
   delete: "The account is deleted; the member was mailed a reactivation link.",
 };
@@ -112,6 +115,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       break;
     case "unblock_directdebit":
       result = await consoleUnblockDirectDebit(env, operator, id, input.reason);
+      break;
+    case "clear_payment_hold":
+      result = await consoleClearPaymentHold(env, operator, id, input.reason);
       break;
     case "notifications_on":
       result = await consoleNotificationsOn(env, operator, id, input.reason);
@@ -213,6 +219,18 @@ export default function AdminMember() {
             </dd>
             <dt>Direct debit</dt>
             <dd>{a.directdebitBlocked ? <span className="a-badge a-badge-red">blocked</span> : "allowed"}</dd>
+            <dt>Payments hold</dt>
+            <dd>
+              {m.paymentHold ? (
+                <>
+                  <span className="a-badge a-badge-red">on hold</span> since {when(m.paymentHold.createdAt)}: chargeback
+                  of <a href={`/admin/payments/${m.paymentHold.paymentId}`}>{m.paymentHold.paymentId}</a>; no repeat
+                  orders or direct debit
+                </>
+              ) : (
+                "none"
+              )}
+            </dd>
             <dt>Pending address</dt>
             <dd>{m.pendingMail ? `${m.pendingMail.email} (until ${when(m.pendingMail.expiresAt)})` : "none"}</dd>
             <dt>Sign-up source</dt>
@@ -315,6 +333,17 @@ export default function AdminMember() {
             <ReasonField />
             <button type="submit" className="a-btn a-btn-quiet" disabled={deleted}>
               Unblock
+            </button>
+          </form>
+        ) : null}
+        {m.paymentHold ? (
+          <form method="post">
+            <h3>Clear the payments hold</h3>
+            <p className="a-muted">Repeat orders and direct debit work again for this member.</p>
+            <input type="hidden" name="intent" value="clear_payment_hold" />
+            <ReasonField />
+            <button type="submit" className="a-btn a-btn-quiet" disabled={deleted}>
+              Clear the hold
             </button>
           </form>
         ) : null}

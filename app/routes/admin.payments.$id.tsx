@@ -149,6 +149,16 @@ export default function AdminPayment() {
     ["Created", when(p.createdAt)],
     ["Paid", p.paidAt ? when(p.paidAt) : "–"],
     ["Last change from the provider", when(p.updatedAt)],
+    [
+      "Payer's card or bank country",
+      p.providerCountry
+        ? `${p.providerCountry}${p.paymentCountry && p.providerCountry !== p.paymentCountry ? ` — differs from the payment country ${p.paymentCountry}` : ""}`
+        : "–",
+    ],
+    [
+      "Settled to us",
+      p.settlementCents !== null && p.settlementCurrency ? money(p.settlementCents, p.settlementCurrency) : "–",
+    ],
     ...(p.failureReason
       ? ([["Failure", `${p.failureReason}${p.bankReason ? ` — ${p.bankReason}` : ""}`]] as [string, string][])
       : []),
@@ -161,6 +171,11 @@ export default function AdminPayment() {
       <h1>
         Payment <code>{p.id}</code>
       </h1>
+      {p.providerAlert ? (
+        <p className="a-error" role="alert">
+          Mollie and our record disagree ({p.providerAlertAt ? when(p.providerAlertAt) : ""}): {p.providerAlert}
+        </p>
+      ) : null}
       {d.done ? (
         <p className="a-ok" role="status">
           Refund <code>{d.done}</code> made. The provider pays it out; its status follows below.

@@ -8,6 +8,7 @@ import {
   amountCentsSchema,
   listPayments,
   paymentFilterOptions,
+  providerAlertCount,
 } from "~/models/admin/payments.server";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
@@ -38,6 +39,7 @@ const filterSchema = z.object({
   to: day.optional().catch(undefined),
   min: amountCentsSchema.optional().catch(undefined),
   max: amountCentsSchema.optional().catch(undefined),
+  alert: z.literal("1").optional().catch(undefined),
   after: z
     .string()
     .regex(/^\d{1,12}\.[A-Za-z0-9_-]{1,64}$/)
@@ -50,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const f = filterSchema.parse(Object.fromEntries([...params].filter(([, v]) => v !== "")));
   const [createdAt, ...id] = f.after?.split(".") ?? [];
-  const [{ rows, next }, options, brands] = await Promise.all([
+  const [{ rows, next }, options, brands, alerts] = await Promise.all([
     listPayments(context.env.DB, {
       brandId: f.brand,
       status: f.status,
@@ -60,10 +62,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       to: f.to !== undefined ? f.to + 86_400 : undefined,
       minCents: f.min,
       maxCents: f.max,
+      alert: f.alert === "1",
       after: f.after ? { createdAt: Number(createdAt), id: id.join(".") } : undefined,
     }),
     paymentFilterOptions(context.env.DB),
     brandsById(context.env),
+    providerAlertCount(context.env.DB),
   ]);
   const keep = [...params].filter(([k, v]) => k !== "after" && v !== "");
   const thisMonth = new Date().toISOString().slice(0, 7);
@@ -74,6 +78,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     query: Object.fromEntries(params),
     brands: [...brands.values()].map((b) => ({ id: b.id, name: b.name })),
     statuses: PAYMENT_STATUSES,
+    alerts,
     ...options,
     thisMonth,
     title: "Payments",
@@ -98,10 +103,17 @@ function Choice(p: { label: string; name: string; value?: string; any?: string; 
 }
 
 export default function AdminPayments() {
-  const { rows, next, first, query, brands, statuses, methods, countries, thisMonth } = useLoaderData<typeof loader>();
+  const { rows, next, first, query, brands, statuses, methods, countries, thisMonth, alerts } =
+    useLoaderData<typeof loader>();
   return (
     <>
       <h1>Payments</h1>
+      {alerts > 0 ? (
+        <p className="a-error" role="alert">
+          Mollie and our record disagree on {alerts === 1 ? "1 payment" : `${alerts} payments`}.{" "}
+          <a href="/admin/payments?alert=1">Show them</a>
+        </p>
+      ) : null}
       <form method="get" className="a-filters" aria-label="Filter payments">
         <Choice
           label="Brand"
@@ -113,6 +125,13 @@ export default function AdminPayments() {
         <Choice label="Status" name="status" value={query.status} options={statuses.map((v) => [v, v])} />
         <Choice label="Method" name="method" value={query.method} options={methods.map((v) => [v, v])} />
         <Choice label="Country" name="country" value={query.country} options={countries.map((v) => [v, v])} />
+        <Choice
+          label="Provider"
+          name="alert"
+          value={query.alert}
+          any="Any"
+          options={[["1", "Disagrees with our record"]]}
+        />
         <label className="a-field">
           <span>From (UTC day)</span>
           <input name="from" type="date" defaultValue={query.from ?? ""} />
@@ -167,6 +186,11 @@ export default function AdminPayments() {
                 <td>{p.email ?? p.userId}</td>
                 <td>
                   <span className={statusBadge(p.status)}>{p.status}</span>
+                  {p.alert ? (
+                    <span className="a-badge a-badge-red" title={p.alert}>
+                      provider disagrees
+                    </span>
+                  ) : null}
                 </td>
                 <td>{p.method}</td>
                 <td>{p.country ?? ""}</td>

@@ -1,3 +1,4 @@
+import { paymentOrigin } from "~/models/brand.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
@@ -21,6 +22,7 @@ import {
   paymentCountryOf,
   paymentView,
   shopData,
+  askProviderOnce,
   startCheckout,
 } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
@@ -106,7 +108,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
-    payment: data.payment ? paymentView(lng, data.payment.row) : null,
+    // Still open when the member comes back (no webhook yet): the provider is asked once.
+    payment: data.payment ? paymentView(lng, await askProviderOnce(context, data.payment.row)) : null,
     firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
     // Bought from a chat: the completed payment leads back there, where the typed text waits (decision 179).
@@ -158,7 +161,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     pkg,
     method,
     country,
-    origin: here.origin,
+    origin: paymentOrigin(brand, context.env, request),
     discount: check?.ok ? { codeId: check.code.id, amountCents: check.code.finalCents } : undefined,
     intentKey,
   });

@@ -1,3 +1,4 @@
+import { paymentOrigin } from "~/models/brand.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
@@ -66,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await repeatOrder(context, {
     brand,
     userId: member.id,
-    origin: new URL(request.url).origin,
+    origin: paymentOrigin(brand, context.env, request),
     intentKey,
   });
   if (!result.ok) return { error: result.error };
@@ -140,7 +141,11 @@ export default function RepeatOrder() {
       ) : null}
       {failure?.error ? (
         <p className="alert alert-warning" role="alert">
-          {failure.error === "stale" ? t("payments:pay.error") : noMandate}
+          {failure.error === "hold"
+            ? t("payments:repeat.hold")
+            : failure.error === "stale" || failure.error === "provider"
+              ? t("payments:pay.error")
+              : noMandate}
         </p>
       ) : null}
       {r && p?.state !== "failed" ? (

@@ -1,3 +1,4 @@
+import { paymentOrigin } from "~/models/brand.server";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import {
@@ -126,7 +127,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const complete = async (id: string) => {
-    const done = await payByMandate(context, { brand, member, requestId: id, origin: new URL(request.url).origin });
+    const done = await payByMandate(context, {
+      brand,
+      member,
+      requestId: id,
+      origin: paymentOrigin(brand, context.env, request),
+    });
     if (done.ok) throw redirect(done.redirectTo);
     const status = { notFound: 404, blocked: 403, limit: 403, provider: 503, discount: 409 }[done.reason];
     // The discount the request was priced with is gone (used by another payment): the member starts again at today's price.

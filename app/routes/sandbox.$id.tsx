@@ -42,6 +42,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       ((p.amountChargedBack?.cents ?? 0) > 0 && !p.chargebacks?.length),
     reversed: (p.chargebacks ?? []).some((c) => c.reversedAt),
     timeoutNextRefund: !!p.timeoutNextRefund,
+    nextRefundAnswer: p.nextRefundAnswer ?? null,
     bankReasons: p.method === "directdebit" ? Object.keys(SANDBOX_BANK_REASONS) : [],
     title: t("sandbox.title"),
     id: p.id,
@@ -64,6 +65,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   if (outcome === "refund_timeout") {
     if (!(await sandbox.timeoutNextRefund(id))) throw new Response("Not found", { status: 404 });
+    return redirect(`/sandbox/${id}`);
+  }
+  if (outcome === "refund_409" || outcome === "refund_429") {
+    if (!(await sandbox.answerNextRefund(id, outcome === "refund_409" ? 409 : 429)))
+      throw new Response("Not found", { status: 404 });
     return redirect(`/sandbox/${id}`);
   }
   const bankCode = form?.get("bankReason");
@@ -220,14 +226,24 @@ function AfterPayment() {
         </Form>
       )}
       <Form method="post" className="sandbox-outcomes">
-        {p.timeoutNextRefund ? (
+        {p.timeoutNextRefund || p.nextRefundAnswer ? (
           <p className="alert alert-info" role="status">
-            {t("sandbox.refundTimeoutOn")}
+            {p.nextRefundAnswer
+              ? t("sandbox.refundAnswerOn", { status: p.nextRefundAnswer })
+              : t("sandbox.refundTimeoutOn")}
           </p>
         ) : (
-          <button type="submit" name="outcome" value="refund_timeout" className="btn btn-outline btn-block">
-            {t("sandbox.refundTimeout")}
-          </button>
+          <>
+            <button type="submit" name="outcome" value="refund_timeout" className="btn btn-outline btn-block">
+              {t("sandbox.refundTimeout")}
+            </button>
+            <button type="submit" name="outcome" value="refund_409" className="btn btn-outline btn-block">
+              {t("sandbox.refund409")}
+            </button>
+            <button type="submit" name="outcome" value="refund_429" className="btn btn-outline btn-block">
+              {t("sandbox.refund429")}
+            </button>
+          </>
         )}
       </Form>
     </section>

@@ -25,6 +25,8 @@ describe("the secrets check (decision 170)", () => {
     expect(configProblems({ ENVIRONMENT: "staging" } as Env).map((p) => p.name)).toContain("SESSION_SECRET");
     expect(problems({ ENVIRONMENT: "staging", MOLLIE_API_KEY: "test_" + "m".repeat(30) })).toBe("");
     expect(problems({ MOLLIE_API_KEY: "test_" + "m".repeat(30) })).toBe("MOLLIE_API_KEY (wrong kind)");
+    // Staging never holds a live key: nothing outside production moves real money.
+    expect(problems({ ENVIRONMENT: "staging" })).toBe("MOLLIE_API_KEY (wrong kind)");
   });
   it("names each missing, short or development secret", () => {
     expect(problems({ SESSION_SECRET: undefined })).toBe("SESSION_SECRET (missing)");

@@ -6,7 +6,6 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import {
   handleWebhook,
   methodsFor,
@@ -17,7 +16,6 @@ import {
   requeueStaleChecks,
   startCheckout,
 } from "../../app/models/payments.server";
-import type { BrandWithCompany } from "../../app/models/brand.server";
 import type { PaymentCheck } from "../../app/models/payment-rules";
 import paidFirst from "./mollie/payment-paid-first.json";
 import failedRecurring from "./mollie/payment-failed-recurring.json";
@@ -25,51 +23,17 @@ import refundPending from "./mollie/refund-pending.json";
 import methodsNl from "./mollie/methods-nl.json";
 import failedSepa from "./mollie/payment-failed-directdebit.json";
 import { member, paidPurchase, userRow, expectLedgerExplains } from "./payments-helpers";
-
-type Call = { method: string; url: URL; key: string | null; body: Record<string, unknown> | null };
-type Handler = (call: Call, attempt: number) => Response | Promise<Response>;
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/hal+json" } });
-const timeout = () => {
-  throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
-};
-const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
-
-/** A fake Mollie: `route` answers each call; `calls` records them (attempt = how often this key was seen). */
-function fakeMollie(route: Handler) {
-  const calls: Call[] = [];
-  const seen = new Map<string, number>();
-  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input));
-    const headers = new Headers(init?.headers);
-    const call: Call = {
-      method: init?.method ?? "GET",
-      url,
-      key: headers.get("Idempotency-Key"),
-      body: init?.body ? JSON.parse(String(init.body)) : null,
-    };
-    calls.push(call);
-    const id = `${call.method} ${url.pathname} ${call.key ?? url.search}`;
-    seen.set(id, (seen.get(id) ?? 0) + 1);
-    return route(call, seen.get(id)!);
-  });
-  return calls;
-}
-
-function mollieContext(checks: PaymentCheck[] = []) {
-  return {
-    env: {
-      ...env,
-      PAYMENT_PROVIDER: "mollie",
-      MOLLIE_API_KEY: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM",
-      PAYMENT_CHECKS: { send: async (m: PaymentCheck) => void checks.push(m) },
-    },
-    deliver: (r: Request) => SELF.fetch(r),
-  } as unknown as AppLoadContext;
-}
-
-const brand = { id: 1, name: "Amora", refundDays: 14 } as BrandWithCompany;
+import {
+  brand,
+  clone,
+  fakeMollie,
+  json,
+  listAnswer,
+  mandatesAnswer,
+  mollieContext,
+  timeout,
+  type Call,
+} from "./mollie-helpers";
 
 /** Mollie's refund answer for our refund (a recorded answer with the request's amount and metadata). */
 function refundAnswer(call: Call, status = "pending") {
@@ -218,8 +182,13 @@ describe("a repeat order whose answer is lost", () => {
     const p = await paidPurchase({ mandate: true });
     let made: Record<string, unknown> | null = null;
     const calls = fakeMollie((call, attempt) => {
+      const mandates = mandatesAnswer(call);
+      if (mandates) return mandates;
       made ??= recurringAnswer(call);
-      return attempt === 1 ? json(502, { status: 502, title: "Bad Gateway", detail: "Bad Gateway" }) : json(201, made);
+      // The create's first attempt fails (a GET is never retried: the webhook's read just answers).
+      return call.method === "POST" && attempt === 1
+        ? json(502, { status: 502, title: "Bad Gateway", detail: "Bad Gateway" })
+        : json(201, made);
     });
     const ctx = mollieContext();
     const result = await repeatOrder(ctx, {
@@ -229,8 +198,10 @@ describe("a repeat order whose answer is lost", () => {
       intentKey: crypto.randomUUID(),
     });
     expect(result.ok && result.payment.status).toBe("paid");
-    expect(calls).toHaveLength(2);
-    expect(calls[0]!.key).toBe(calls[1]!.key);
+    // The mandate looked at first (valid), then the create twice with one key.
+    const posts = calls.filter((c) => c.method === "POST");
+    expect(posts).toHaveLength(2);
+    expect(posts[0]!.key).toBe(posts[1]!.key);
     expect((await userRow(p.m.id))!.credits).toBe(120);
     await handleWebhook(ctx, "tr_Rq8pWd3Kx2");
     expect((await userRow(p.m.id))!.credits).toBe(120);
@@ -242,6 +213,8 @@ describe("a repeat order whose answer is lost", () => {
     let made: Record<string, unknown> | null = null;
     const checks: PaymentCheck[] = [];
     const calls = fakeMollie((call) => {
+      const mandates = mandatesAnswer(call);
+      if (mandates) return mandates;
       if (call.method === "POST") {
         made ??= recurringAnswer(call);
         return json(502, { status: 502, title: "Bad Gateway", detail: "Bad Gateway" });
@@ -268,7 +241,7 @@ describe("a repeat order whose answer is lost", () => {
     });
     expect(result.ok && result.payment.status).toBe("checking");
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(3);
-    expect(new Set(calls.map((c) => c.key)).size).toBe(1);
+    expect(new Set(calls.filter((c) => c.method === "POST").map((c) => c.key)).size).toBe(1);
     expect((await userRow(p.m.id))!.credits).toBe(60);
     const id = result.ok ? result.payment.id : "";
     expect(checks).toEqual([{ kind: "payment", paymentId: id }]);
@@ -286,8 +259,8 @@ describe("a repeat order whose answer is lost", () => {
   it("not made after all: the re-check finds nothing at Mollie and marks it failed, nothing credited", async () => {
     const p = await paidPurchase({ mandate: true });
     const checks: PaymentCheck[] = [];
-    fakeMollie((call) =>
-      call.method === "POST" ? timeout() : json(200, { count: 0, _embedded: { payments: [] }, _links: {} }),
+    fakeMollie(
+      (call) => mandatesAnswer(call) ?? (call.method === "POST" ? timeout() : listAnswer("payments", call, [])),
     );
     const ctx = mollieContext(checks);
     const result = await repeatOrder(ctx, {

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import mandatesList from "./mollie/mandates-list.json";
 import { grantStatements } from "../../app/models/credits.server";
 import { expectLedgerExplains, get, member, post, userRow } from "./payments-helpers";
 
@@ -48,6 +49,9 @@ function playMollie() {
       };
       return Response.json(payment, { status: 201, headers: { "Content-Type": "application/hal+json" } });
     }
+    // The repeat order looks at its mandate first: the recorded list, where mdt_h3gAaD5zP is valid.
+    if (req.method === "GET" && url.pathname === "/v2/customers/cst_8wmqcHMN4U/mandates")
+      return Response.json(mandatesList, { headers: { "Content-Type": "application/hal+json" } });
     if (req.method === "GET" && url.pathname === "/v2/methods") {
       return Response.json({
         count: 1,

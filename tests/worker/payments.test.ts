@@ -153,5 +153,11 @@ describe("provider choice", () => {
     } as never;
     expect(paymentProvider(live).name).toBe("mollie");
     expect(paymentProvider({ env, deliver: async () => new Response() } as never).name).toBe("sandbox");
+    // Outside production only a test_ key: a live key there is refused before any request.
+    const liveOutside = {
+      env: { ...env, PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY: "live_abc" },
+      deliver: async () => new Response(),
+    } as never;
+    expect(() => paymentProvider(liveOutside)).toThrow(/test_/);
   });
 });

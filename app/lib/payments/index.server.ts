@@ -19,6 +19,9 @@ export function paymentProvider(context: AppLoadContext): PaymentProvider {
     if (!env.MOLLIE_API_KEY) throw new Error("MOLLIE_API_KEY is not set (wrangler secret put MOLLIE_API_KEY)");
     if (isLive(env) && !env.MOLLIE_API_KEY.startsWith("live_"))
       throw new Error("Production needs a live_ Mollie API key");
+    // Outside production only test mode: a staging or local run never moves real money.
+    if (!isLive(env) && !env.MOLLIE_API_KEY.startsWith("test_"))
+      throw new Error("Outside production the Mollie API key must be a test_ key");
     return new MollieProvider(env.MOLLIE_API_KEY);
   }
   return sandboxProvider(context);

@@ -5,9 +5,14 @@
  * the first result instead of charging twice. Errors come back as application/hal+json
  * `{ status, title, detail, field? }` and become a PaymentProviderError.
  *
- * A network error, a timeout or a 5xx is retried with the same Idempotency-Key (as Mollie's own Node
- * and PHP clients do), a bounded number of times with a growing pause; if it still fails, the error
- * says `unknownOutcome` and the caller must not treat it as a refusal (Mollie may have done it).
+ * Retries are our own choice, not a copy of Mollie's clients (its Node client retries only a 5xx, 2 s
+ * apart, three attempts; its PHP client only network errors): a creating POST whose outcome is unknown
+ * (network error, timeout, 5xx) is retried with the same Idempotency-Key at least 2 s later, each
+ * attempt allowed 15 s; a 429 is waited out once (its Retry-After). If it still fails, or a retry is
+ * refused (409, 429, or any 4xx after an attempt that may have been executed), the error says
+ * `unknownOutcome` and the caller must not treat it as a refusal (Mollie may have done it).
+ * A GET is never retried (the callers have a cache, a fallback or a later look): 2.5 s, one try, and a
+ * 429 waited out once when its Retry-After is short.
  */
 import type {
   CreateCustomerInput,
@@ -34,11 +39,16 @@ export const MOLLIE_CHECKOUT_ORIGIN = "https://www.mollie.com";
 /** Where Mollie's method list points its logos (image.svg). */
 export const MOLLIE_IMAGES = `${MOLLIE_CHECKOUT_ORIGIN}/external/icons/`;
 
-/** Attempts per request (the first and two retries, as Mollie's Node client) and the pauses between them. */
+/** Attempts of a creating POST whose outcome is unknown (the first and two retries) and the pauses between them. */
 export const MOLLIE_ATTEMPTS = 3;
-const RETRY_PAUSES_MS = [250, 750];
+export const RETRY_PAUSES_MS = [2000, 4000];
 /** One attempt longer than this is a timeout (Workers' fetch has no deadline of its own). */
-const ATTEMPT_TIMEOUT_MS = 8000;
+export const POST_TIMEOUT_MS = 15_000;
+/** A GET is a read the page can live without (the methods list falls back to its table): short, no retry. */
+export const GET_TIMEOUT_MS = 2500;
+/** The longest Retry-After a GET waits out (a page is rendering); a POST waits up to the longer one. */
+const GET_RETRY_AFTER_MAX_MS = 3000;
+const POST_RETRY_AFTER_MAX_MS = 10_000;
 
 type MollieAmount = { value: string; currency: string };
 type MollieLink = { href: string; type: string };
@@ -60,6 +70,8 @@ type MolliePayment = {
   details?: { failureReason?: string | null; bankReasonCode?: string | null; bankReason?: string | null } | null;
   createdAt: string;
   paidAt?: string;
+  countryCode?: string | null;
+  settlementAmount?: MollieAmount | null;
   _links: { checkout?: MollieLink };
   /** Present when asked for with `embed=refunds` (and chargebacks, which we read as amountChargedBack). */
   _embedded?: { refunds?: MollieRefund[]; chargebacks?: MollieChargeback[] };
@@ -164,6 +176,8 @@ function toPayment(p: MolliePayment): ProviderPayment {
     bankReason: p.details?.bankReason ?? null,
     createdAt: p.createdAt,
     paidAt: p.paidAt ?? null,
+    countryCode: typeof p.countryCode === "string" && /^[A-Z]{2}$/.test(p.countryCode) ? p.countryCode : null,
+    settlement: p.settlementAmount ? fromMollieAmount(p.settlementAmount) : null,
   };
 }
 
@@ -181,31 +195,79 @@ function toMandate(m: MollieMandate, customerId: string): ProviderMandate {
   };
 }
 
+/**
+ * How the adapter waits between attempts: a real timer. Worker tests replace `pause` to record the
+ * waits (at least 2 s, a 429's Retry-After) without spending them; the adapter always looks it up here.
+ */
+export const mollieTiming = { pause: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+
+/** How long a methods list is kept: Mollie's activated methods change only when the merchant changes them. */
+export const METHODS_TTL_S = 30 * 60;
+/** Upper edges (minor units) of the amount bands a methods list is cached for. */
+const AMOUNT_BANDS = [100, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000];
+export function amountBand(cents: number): number {
+  const i = AMOUNT_BANDS.findIndex((edge) => cents < edge);
+  return i < 0 ? AMOUNT_BANDS.length : i;
+}
+
+/** Whether a method's own limits allow `amount` (limits in another currency are Mollie's to check, so they pass). */
+function allows(min: Money | null, max: Money | null, amount: Money): boolean {
+  if (min && min.currency === amount.currency && amount.cents < min.cents) return false;
+  if (max && max.currency === amount.currency && amount.cents > max.cents) return false;
+  return true;
+}
+
+/** Retry-After in seconds (RFC 9110; an HTTP date is ignored), as milliseconds; null when absent or unreadable. */
+function retryAfterMs(header: string | null): number | null {
+  if (!header || !/^\d{1,6}$/.test(header.trim())) return null;
+  return Number(header.trim()) * 1000;
+}
+
 export class MollieProvider implements PaymentProvider {
   readonly name = "mollie" as const;
+  /** The mode every answer must be in: a live_ key's objects are live, a test_ key's test. */
+  private get mode(): "live" | "test" {
+    return this.apiKey.startsWith("live_") ? "live" : "test";
+  }
   constructor(
     private readonly apiKey: string,
     private readonly fetcher: typeof fetch = (input, init) => fetch(input, init),
     private readonly base = MOLLIE_API,
-    /** The pause between attempts (tests pass one that does not wait). */
-    private readonly pause: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    /** The pause between attempts. */
+    private readonly pause: (ms: number) => Promise<void> = (ms) => mollieTiming.pause(ms),
   ) {}
 
   /**
-   * One request, retried while its outcome is unknown (network error, timeout, 5xx) with the same
-   * body and Idempotency-Key, so Mollie does it at most once; the last error is thrown as it is.
+   * One request. A POST is retried while its outcome is unknown (network error, timeout, 5xx) with
+   * the same body and Idempotency-Key, so Mollie does it at most once; a 429 is waited out once
+   * (Retry-After, else the usual pause). Once an attempt's outcome was unknown, any later refusal
+   * (409, 429, 422 "already refunded") is thrown as unknown too: the first attempt may have been done.
    */
   private async call<T>(
     method: "GET" | "POST",
     path: string,
     o: { body?: unknown; idempotencyKey?: string; notFound?: "null" } = {},
   ): Promise<T | null> {
+    let doubt = false;
+    let waitedOut429 = false;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt<T>(method, path, o);
       } catch (e) {
-        if (!(e instanceof PaymentProviderError) || !e.unknownOutcome || attempt >= MOLLIE_ATTEMPTS) throw e;
-        await this.pause(RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]!);
+        if (!(e instanceof PaymentProviderError)) throw e;
+        const error = doubt ? new PaymentProviderError(e.status, e.title, e.message, e.field, true) : e;
+        const pauseMs = RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]!;
+        if (e.status === 429 && !doubt && !waitedOut429 && attempt < MOLLIE_ATTEMPTS) {
+          const waitMs = e.retryAfterMs ?? pauseMs;
+          if (waitMs > (method === "GET" ? GET_RETRY_AFTER_MAX_MS : POST_RETRY_AFTER_MAX_MS)) throw error;
+          waitedOut429 = true;
+          await this.pause(Math.max(waitMs, method === "POST" ? RETRY_PAUSES_MS[0]! : 0));
+          continue;
+        }
+        // A 409 is Mollie still executing the same request: asking again cannot tell more than the re-check.
+        if (method === "GET" || !e.unknownOutcome || e.status === 409 || attempt >= MOLLIE_ATTEMPTS) throw error;
+        doubt = true;
+        await this.pause(pauseMs);
       }
     }
   }
@@ -224,7 +286,7 @@ export class MollieProvider implements PaymentProvider {
         method,
         headers,
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        signal: AbortSignal.timeout(method === "GET" ? GET_TIMEOUT_MS : POST_TIMEOUT_MS),
       });
     } catch (e) {
       throw new PaymentProviderError(0, "Network Error", e instanceof Error ? e.message : String(e));
@@ -242,13 +304,18 @@ export class MollieProvider implements PaymentProvider {
         "Mollie answered with something that is not JSON",
       );
     }
+    // A test_ key answers test objects, a live_ key live ones: anything else is the wrong account, never acted on.
+    if (response.ok && typeof json.mode === "string" && json.mode !== this.mode)
+      throw new PaymentProviderError(502, "Bad Gateway", `Mollie answered a ${json.mode} object to a ${this.mode} key`);
     if (!response.ok) {
-      throw new PaymentProviderError(
+      const error = new PaymentProviderError(
         response.status,
         typeof json.title === "string" ? json.title : response.statusText,
         typeof json.detail === "string" ? json.detail : "Mollie refused the request",
         typeof json.field === "string" ? json.field : null,
       );
+      error.retryAfterMs = retryAfterMs(response.headers.get("Retry-After"));
+      throw error;
     }
     return json as T;
   }
@@ -288,7 +355,44 @@ export class MollieProvider implements PaymentProvider {
     return toRefund(r);
   }
 
+  /**
+   * The methods Mollie has activated for this payer, cached (Cache API, METHODS_TTL_S) per account,
+   * country, currency, amount band, sequence type, wallets and locale: a page render or a pay click asks
+   * Mollie at most once per window. Within a band the cached list is narrowed to the methods whose own
+   * minimum and maximum allow the amount, so a cached list never offers what Mollie would not.
+   */
   async listMethods(input: ListMethodsInput): Promise<ProviderMethod[]> {
+    const key = await this.methodsCacheKey(input);
+    const cache = typeof caches === "undefined" ? null : await caches.open("mollie-methods");
+    const hit = await cache?.match(key);
+    const methods = hit ? ((await hit.json()) as ProviderMethod[]) : await this.fetchMethods(input);
+    if (!hit && cache)
+      await cache.put(
+        key,
+        new Response(JSON.stringify(methods), {
+          headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${METHODS_TTL_S}` },
+        }),
+      );
+    return methods.filter((m) => allows(m.minimumAmount, m.maximumAmount, input.amount));
+  }
+
+  /** The cache's key: an internal URL naming the account by a hash of its key (never the key itself). */
+  private async methodsCacheKey(input: ListMethodsInput): Promise<Request> {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(this.apiKey));
+    const account = [...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const parts = [
+      account,
+      input.country,
+      input.amount.currency,
+      String(amountBand(input.amount.cents)),
+      input.sequenceType,
+      (input.includeWallets ?? []).join(",") || "-",
+      input.locale ?? "-",
+    ];
+    return new Request(`https://mollie-methods.cache/${parts.map(encodeURIComponent).join("/")}`);
+  }
+
+  private async fetchMethods(input: ListMethodsInput): Promise<ProviderMethod[]> {
     const a = toMollieAmount(input.amount);
     const q = new URLSearchParams({
       "amount[value]": a.value,

@@ -80,6 +80,10 @@ export type ProviderPayment = {
   chargebacks: ProviderChargeback[];
   createdAt: string;
   paidAt: string | null;
+  /** The payer's country as the provider saw it (Mollie's countryCode: the card's or bank's); null when unknown. */
+  countryCode?: string | null;
+  /** What the provider settles to the merchant for it (Mollie's settlementAmount); null until known. */
+  settlement?: Money | null;
 };
 
 export type ProviderChargeback = {
@@ -171,27 +175,33 @@ export type ProviderMandate = {
 /**
  * A provider refused a request or could not be reached. `status` is the HTTP status (0 when the
  * network failed), `field` the input Mollie blamed (e.g. "amount"). Callers map it to a translated
- * message; its text is for logs only.
+ * message; its text is for logs only. `afterDoubt`: an earlier attempt of the same request ended
+ * with an unknown outcome, so even a refusal now may be about a request Mollie already executed.
  */
 export class PaymentProviderError extends Error {
+  /** A 429's Retry-After, in milliseconds, when the provider gave one. */
+  retryAfterMs: number | null = null;
   constructor(
     readonly status: number,
     readonly title: string,
     message: string,
     readonly field: string | null = null,
+    readonly afterDoubt = false,
   ) {
     super(message);
     this.name = "PaymentProviderError";
   }
 
   /**
-   * Whether the provider may have done the work anyway: the network failed or timed out (status 0) or
-   * it answered 5xx. Mollie's idempotency guide: a timed-out request may still be executed. Such an
-   * outcome is unknown, never a "no": nothing is given back or charged again until the provider's own
-   * record says what happened.
+   * Whether the provider may have done the work anyway: the network failed or timed out (status 0),
+   * it answered 5xx, or 409 (Mollie: two identical requests in short succession, the first possibly
+   * still being executed), or any refusal that follows an attempt whose outcome was unknown (a 429 on
+   * a retry). Mollie's idempotency guide: a timed-out request may still be executed. Such an outcome
+   * is unknown, never a "no": nothing is given back or charged again until the provider's own record
+   * says what happened.
    */
   get unknownOutcome(): boolean {
-    return this.status === 0 || this.status >= 500;
+    return this.afterDoubt || this.status === 0 || this.status >= 500 || this.status === 409;
   }
 }
 

@@ -39,12 +39,23 @@ type SandboxPayment = Omit<ProviderPayment, "refunds" | "amountChargedBack" | "c
   bankReason?: string | null;
   /** The tester asked that the next refund request be made and then time out (the answer is lost). */
   timeoutNextRefund?: boolean;
+  /**
+   * The tester asked that the next refund be made and answered as the real Mollie can: 409 (the same
+   * request twice in short succession) or 429 on a retry. Both are unknown outcomes, never a refusal.
+   */
+  nextRefundAnswer?: 409 | 429;
 };
 /**
  * A mandate the tester marked at checkout so that repeat orders on it fail (an expired card); one
  * signed on the direct debit form collects like a bank does: pending until the tester settles it.
  */
-type SandboxMandate = ProviderMandate & { failRecurring?: boolean; collectLater?: boolean; timeoutRecurring?: boolean };
+type SandboxMandate = ProviderMandate & {
+  failRecurring?: boolean;
+  collectLater?: boolean;
+  timeoutRecurring?: boolean;
+  /** Repeat orders are charged, then answered 409 (as Mollie answers a duplicate in short succession). */
+  conflictRecurring?: boolean;
+};
 type Kind = "payment" | "customer" | "mandate" | "refund";
 
 /** The outcomes a tester can pick on the sandbox checkout. */
@@ -52,6 +63,7 @@ export const SANDBOX_OUTCOMES = [
   "paid",
   "paid_fail_recurring",
   "paid_timeout_recurring",
+  "paid_conflict_recurring",
   "failed",
   "canceled",
   "expired",
@@ -108,6 +120,10 @@ const iso = () => new Date().toISOString();
 /** Ids shaped like Mollie's: a prefix and letters and digits only. */
 const newId = (prefix: string) =>
   `${prefix}_${[...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(36).padStart(2, "0")).join("")}`;
+
+/** Mollie's 409: the same request twice in short succession (the first may still be executed). */
+const conflict = (what: "payment" | "refund") =>
+  new PaymentProviderError(409, "Conflict", `A duplicate ${what} has been detected`);
 
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;
@@ -208,6 +224,7 @@ export class SandboxProvider implements PaymentProvider {
       await this.settle(id, mandate!.failRecurring ? "failed" : mandate!.collectLater ? "pending" : "paid");
       // Like a request whose answer is lost on the way back: the charge was made, the caller cannot know.
       if (mandate!.timeoutRecurring) throw new PaymentProviderError(0, "Network Error", "The operation timed out");
+      if (mandate!.conflictRecurring) throw conflict("payment");
       return (await this.getPayment(id))!;
     }
     return publicPayment(stored, []);
@@ -285,6 +302,15 @@ export class SandboxProvider implements PaymentProvider {
     return p.redirectUrl;
   }
 
+  /** The tester's choice: the next refund is made and answered 409, or 429 as on a retry. */
+  async answerNextRefund(paymentId: string, status: 409 | 429): Promise<string | null> {
+    const p = await this.load<SandboxPayment>("payment", paymentId);
+    if (!p) return null;
+    p.nextRefundAnswer = status;
+    await this.save("payment", p);
+    return p.redirectUrl;
+  }
+
   /** The checkout page's view: the payment with where it returns to. */
   async getCheckout(id: string): Promise<SandboxPayment | null> {
     return this.load<SandboxPayment>("payment", id);
@@ -307,7 +333,10 @@ export class SandboxProvider implements PaymentProvider {
     const status: ProviderPaymentStatus =
       typeof outcome === "object"
         ? "failed"
-        : outcome === "paid_fail_recurring" || outcome === "paid_timeout_recurring" || outcome === "paid_later"
+        : outcome === "paid_fail_recurring" ||
+            outcome === "paid_timeout_recurring" ||
+            outcome === "paid_conflict_recurring" ||
+            outcome === "paid_later"
           ? "paid"
           : outcome === "pending"
             ? "pending"
@@ -330,6 +359,7 @@ export class SandboxProvider implements PaymentProvider {
           createdAt: p.paidAt,
           failRecurring: outcome === "paid_fail_recurring",
           timeoutRecurring: outcome === "paid_timeout_recurring",
+          conflictRecurring: outcome === "paid_conflict_recurring",
         };
         await this.insert("mandate", mandate, p.customerId, null);
         p.mandateId = mandate.id;
@@ -386,10 +416,16 @@ export class SandboxProvider implements PaymentProvider {
     if (stored.id === refund.id) {
       p.amountRefunded = { cents: refunded + input.amount.cents, currency: p.amount.currency };
       const lost = p.timeoutNextRefund;
+      const answer = p.nextRefundAnswer;
       p.timeoutNextRefund = false;
+      delete p.nextRefundAnswer;
       await this.save("payment", p);
       // The refund is made, but its answer is lost on the way back: the caller cannot tell.
       if (lost) throw new PaymentProviderError(0, "Network Error", "The operation timed out");
+      if (answer === 409) throw conflict("refund");
+      // A retry after a lost answer, refused for the rate: the first attempt was made.
+      if (answer === 429)
+        throw new PaymentProviderError(429, "Too Many Requests", "You have exceeded the rate limit", null, true);
     }
     return stored;
   }
@@ -460,6 +496,6 @@ function publicPayment(p: SandboxPayment, refunds: ProviderRefund[]): ProviderPa
 }
 
 function publicMandate(m: SandboxMandate): ProviderMandate {
-  const { failRecurring: _f, collectLater: _c, timeoutRecurring: _t, ...rest } = m;
+  const { failRecurring: _f, collectLater: _c, timeoutRecurring: _t, conflictRecurring: _x, ...rest } = m;
   return rest;
 }

@@ -187,8 +187,8 @@ export const LEDGER_ROWS = 100;
 export async function memberAccount(env: Pick<ConsoleEnv, "DB" | "MEMBER_HUB">, id: string, now = nowS()) {
   const db = getDb(env.DB);
   const s = schema;
-  const [[user], payments, refunds, sessions, devices, disabled, decisions, cases, pendingMail, audit] = await db.batch(
-    [
+  const [[user], payments, refunds, sessions, devices, disabled, decisions, cases, pendingMail, audit, holds] =
+    await db.batch([
       db
         .select({
           user: s.users,
@@ -287,8 +287,8 @@ export async function memberAccount(env: Pick<ConsoleEnv, "DB" | "MEMBER_HUB">, 
         .where(and(eq(s.auditLog.targetType, "member"), eq(s.auditLog.targetId, id)))
         .orderBy(desc(s.auditLog.id))
         .limit(20),
-    ],
-  );
+      db.select().from(s.paymentHolds).where(eq(s.paymentHolds.userId, id)),
+    ]);
   if (!user) return null;
   const [ledger, summary] = await Promise.all([walletLedger(env, id, { limit: LEDGER_ROWS }), walletSummary(env, id)]);
   // The wallet's balance is the truth; D1's users.credits is its copy (a chat spend's may lag seconds).
@@ -315,6 +315,8 @@ export async function memberAccount(env: Pick<ConsoleEnv, "DB" | "MEMBER_HUB">, 
     openCases: cases,
     pendingMail: pendingMail[0] ?? null,
     audit,
+    /** Repeat orders and direct debit stopped after a chargeback, until support clears it. */
+    paymentHold: holds[0] ?? null,
   };
 }
 export type MemberAccount = NonNullable<Awaited<ReturnType<typeof memberAccount>>>;
@@ -510,6 +512,38 @@ export async function consoleUnblockDirectDebit(
       ),
     ]);
     if ((changed.meta.changes ?? 0) !== 1) return { ok: false, error: "Direct debit is not blocked for this member." };
+    return { ok: true };
+  });
+}
+
+/**
+ * Support clears a member's payments hold after a chargeback (repeat orders and direct debit work
+ * again): the hold's delete and the audit row in one batch, the audit row only when a hold was there.
+ */
+export async function consoleClearPaymentHold(
+  env: ConsoleEnv,
+  actor: Actor,
+  id: string,
+  reason: string,
+): Promise<ActionResult> {
+  return onLiveMember(env, id, reason, async (_t, db, audit) => {
+    const hold = await db.select().from(schema.paymentHolds).where(eq(schema.paymentHolds.userId, id)).get();
+    if (!hold) return { ok: false, error: "There is no payments hold on this member." };
+    const [changed] = await db.batch([
+      db
+        .delete(schema.paymentHolds)
+        .where(and(eq(schema.paymentHolds.userId, id), eq(schema.paymentHolds.paymentId, hold.paymentId))),
+      auditAfterChange(
+        db,
+        actor,
+        audit({
+          action: "member.payment_hold_clear",
+          before: { paymentHold: hold.paymentId },
+          after: { paymentHold: null },
+        }),
+      ),
+    ]);
+    if ((changed.meta.changes ?? 0) !== 1) return { ok: false, error: "There is no payments hold on this member." };
     return { ok: true };
   });
 }

@@ -3,7 +3,7 @@
  * payment with everything recorded about it, and the accounting export. Reading only: a refund goes
  * through the payments model (operatorRefund), the VAT through its vatLineOf (the receipt's).
  */
-import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { getDb, schema } from "../../../db/client";
 import type { BrandWithCompany } from "../brand.server";
 import { vatLineOf, type PaymentRow } from "../payments.server";
@@ -28,6 +28,8 @@ export type PaymentFilter = {
   /** Amount in minor units of the payment's currency, inclusive. */
   minCents?: number;
   maxCents?: number;
+  /** Only payments where the provider's record and ours disagree (provider_alert set). */
+  alert?: boolean;
   /** Keyset: the last row of the previous page ("createdAt.id"). */
   after?: { createdAt: number; id: string };
 };
@@ -47,6 +49,7 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
   if (f.to !== undefined) where.push(lt(P.createdAt, f.to));
   if (f.minCents !== undefined) where.push(gte(P.amountCents, f.minCents));
   if (f.maxCents !== undefined) where.push(lte(P.amountCents, f.maxCents));
+  if (f.alert) where.push(isNotNull(P.providerAlertAt));
   if (f.after)
     where.push(or(lt(P.createdAt, f.after.createdAt), and(eq(P.createdAt, f.after.createdAt), lt(P.id, f.after.id)))!);
   const rows = await getDb(d1)
@@ -63,6 +66,7 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
       credits: P.credits,
       createdAt: P.createdAt,
       paidAt: P.paidAt,
+      alert: P.providerAlert,
     })
     .from(P)
     .leftJoin(U, eq(U.id, P.userId))
@@ -73,6 +77,17 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
   const page = more ? rows.slice(0, PAYMENTS_PAGE) : rows;
   const last = page.at(-1);
   return { rows: page, next: more && last ? `${last.createdAt}.${last.id}` : null };
+}
+
+/** How many payments carry a disagreement with the provider: the list's banner for finance. */
+export async function providerAlertCount(d1: D1Database): Promise<number> {
+  const P = schema.payments;
+  const r = await getDb(d1)
+    .select({ n: sql<number>`COUNT(*)` })
+    .from(P)
+    .where(isNotNull(P.providerAlertAt))
+    .get();
+  return r?.n ?? 0;
 }
 
 /** What the filters offer: the methods and countries payments were made with. */

@@ -1,0 +1,91 @@
+/** A fake Mollie for the worker tests that run the models on the real Mollie adapter (recorded answers in ./mollie/). */
+import { env, SELF } from "cloudflare:test";
+import { afterEach, beforeEach, vi } from "vitest";
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { BrandWithCompany } from "../../app/models/brand.server";
+import type { PaymentCheck } from "../../app/models/payment-rules";
+import { mollieTiming } from "../../app/lib/payments/mollie.server";
+import mandatesList from "./mollie/mandates-list.json";
+import mandatesInvalid from "./mollie/mandates-list-invalid.json";
+
+export type Call = { method: string; url: URL; key: string | null; body: Record<string, unknown> | null };
+export type Handler = (call: Call, attempt: number) => Response | Promise<Response>;
+
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/hal+json" } });
+export const timeout = () => {
+  throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+};
+export const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+
+/** A fake Mollie: `route` answers each call; `calls` records them (attempt = how often this key was seen). */
+export function fakeMollie(route: Handler) {
+  const calls: Call[] = [];
+  const seen = new Map<string, number>();
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    const call: Call = {
+      method: init?.method ?? "GET",
+      url,
+      key: headers.get("Idempotency-Key"),
+      body: init?.body ? JSON.parse(String(init.body)) : null,
+    };
+    calls.push(call);
+    const id = `${call.method} ${url.pathname} ${call.key ?? url.search}`;
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    return route(call, seen.get(id)!);
+  });
+  return calls;
+}
+
+/** A context whose payments go to the (fake) Mollie; `apiKey`: another account (the methods cache is per account). */
+export function mollieContext(checks: PaymentCheck[] = [], apiKey = "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM") {
+  return {
+    env: {
+      ...env,
+      PAYMENT_PROVIDER: "mollie",
+      MOLLIE_API_KEY: apiKey,
+      PAYMENT_CHECKS: { send: async (m: PaymentCheck) => void checks.push(m) },
+    },
+    deliver: (r: Request) => SELF.fetch(r),
+  } as unknown as AppLoadContext;
+}
+
+/**
+ * The customer's mandates as Mollie lists them (GET /customers/{id}/mandates): the recording where the
+ * card mandate mdt_h3gAaD5zP is valid, or the one where it became invalid; null for any other call.
+ */
+export function mandatesAnswer(call: Call, o: { invalid?: boolean } = {}): Response | null {
+  if (call.method !== "GET" || !/^\/v2\/customers\/[^/]+\/mandates$/.test(call.url.pathname)) return null;
+  return json(200, clone(o.invalid ? mandatesInvalid : mandatesList));
+}
+
+/** A list answer as Mollie sends it (count, _embedded, and its _links: self, previous, next, documentation). */
+export function listAnswer(kind: "payments" | "mandates", call: Call, items: unknown[]) {
+  return json(200, {
+    count: items.length,
+    _embedded: { [kind]: items },
+    _links: {
+      self: { href: `https://api.mollie.com${call.url.pathname}${call.url.search}`, type: "application/hal+json" },
+      previous: null,
+      next: null,
+      documentation: { href: `https://docs.mollie.com/reference/list-customer-${kind}`, type: "text/html" },
+    },
+  });
+}
+
+export const brand = { id: 1, name: "Amora", refundDays: 14 } as BrandWithCompany;
+
+/** The adapter's waits between attempts, recorded instead of spent (set anew for every test). */
+export const pauses: number[] = [];
+const realPause = mollieTiming.pause;
+beforeEach(() => {
+  pauses.length = 0;
+  mollieTiming.pause = async (ms) => void pauses.push(ms);
+});
+afterEach(() => {
+  mollieTiming.pause = realPause;
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
