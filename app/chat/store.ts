@@ -195,6 +195,74 @@ export function lastShown(sql: SqlStorage): StoredMessage | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A team-run profile's conversation (decision 201): what the team's inbox needs, from the messages
+
+export type TeamState = {
+  /** The member's first shown message after the profile's last one (null: nothing waits). */
+  waitingSince: number | null;
+  waitingSeq: number | null;
+  /** Credits the member spent here. */
+  credits: number;
+  /** The profile's first message here (null: never answered). */
+  firstReplyAt: number | null;
+};
+
+/** The newest message of the team-run profile (its number, or one below every number: none). */
+function lastReplySeq(sql: SqlStorage, profileId: string): number {
+  const r = sql
+    .exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM messages WHERE sender_id = ?", profileId)
+    .one().s as number | null;
+  return r ?? Number.MIN_SAFE_INTEGER;
+}
+
+export function teamState(sql: SqlStorage, profileId: string, memberId: string): TeamState {
+  const last = lastReplySeq(sql, profileId);
+  const waiting = sql
+    .exec<{ seq: number; created_at: number }>(
+      "SELECT seq, created_at FROM messages WHERE sender_id = ? AND held = 0 AND seq > ? ORDER BY seq LIMIT 1",
+      memberId,
+      last,
+    )
+    .toArray()[0];
+  const totals = sql
+    .exec<{ credits: number; first: number | null }>(
+      `SELECT (SELECT COALESCE(SUM(credits_charged), 0) FROM messages WHERE sender_id = ?) AS credits,
+              (SELECT MIN(created_at) FROM messages WHERE sender_id = ?) AS first`,
+      memberId,
+      profileId,
+    )
+    .one();
+  return {
+    waitingSince: waiting?.created_at ?? null,
+    waitingSeq: waiting?.seq ?? null,
+    credits: Number(totals.credits),
+    firstReplyAt: (totals.first as number | null) ?? null,
+  };
+}
+
+/**
+ * The member's paid, shown messages after the profile's last reply, older than `before` and above
+ * `afterSeq` (the ones whose credits have not gone back yet): what the reply window gives back.
+ */
+export function unansweredPaid(
+  sql: SqlStorage,
+  profileId: string,
+  memberId: string,
+  afterSeq: number,
+  before: number,
+): StoredMessage[] {
+  return sql
+    .exec<StoredMessage>(
+      `SELECT ${COLUMNS} FROM messages WHERE sender_id = ? AND held = 0 AND credits_charged > 0 AND seq > ? AND created_at <= ?
+         ORDER BY seq`,
+      memberId,
+      Math.max(afterSeq, lastReplySeq(sql, profileId)),
+      before,
+    )
+    .toArray();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Read state and the overview
 
 export function member(sql: SqlStorage, userId: string): MemberState | null {
