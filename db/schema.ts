@@ -524,6 +524,8 @@ export const creditLedger = sqliteTable(
         "adjustment",
         "chargeback",
         "chargeback_reversed",
+        // A paid message to a team-run profile unanswered within the brand's reply window (decision 201).
+        "noreply",
       ],
     }).notNull(),
     refId: text("ref_id"),
@@ -1347,14 +1349,20 @@ export const teamConversations = sqliteTable(
     claimedAt: integer("claimed_at"),
     /** The profile's first message here (the dashboard's first-reply time). */
     firstReplyAt: integer("first_reply_at"),
-    /** Messages given back after the brand's reply window: every unanswered member message up to this seq. */
-    refundedSeq: integer("refunded_seq").notNull().default(0),
+    /** The member's oldest paid, unanswered message whose credits have not gone back (null: none). */
+    refundFrom: integer("refund_from"),
+    /** Credits given back here after the brand's reply window passed without an answer. */
+    creditsReturned: integer("credits_returned").notNull().default(0),
   },
   (t) => [
     // The inbox: only waiting rows, longest wait first; the refund cron walks the same index.
     index("team_conversations_waiting")
       .on(t.waitingSince)
       .where(sql`waiting_since IS NOT NULL`),
+    // The reply window's cron: only rows with credits that may have to go back, oldest first.
+    index("team_conversations_refund")
+      .on(t.refundFrom)
+      .where(sql`refund_from IS NOT NULL`),
     index("team_conversations_member").on(t.memberId),
     index("team_conversations_profile").on(t.profileId),
   ],

@@ -10,13 +10,15 @@ CREATE TABLE `team_conversations` (
 	`claimed_by` text,
 	`claimed_at` integer,
 	`first_reply_at` integer,
-	`refunded_seq` integer DEFAULT 0 NOT NULL,
+	`refund_from` integer,
+	`credits_returned` integer DEFAULT 0 NOT NULL,
 	FOREIGN KEY (`conversation_id`) REFERENCES `conversations`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`profile_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`member_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
 CREATE INDEX `team_conversations_waiting` ON `team_conversations` (`waiting_since`) WHERE waiting_since IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `team_conversations_refund` ON `team_conversations` (`refund_from`) WHERE refund_from IS NOT NULL;--> statement-breakpoint
 CREATE INDEX `team_conversations_member` ON `team_conversations` (`member_id`);--> statement-breakpoint
 CREATE INDEX `team_conversations_profile` ON `team_conversations` (`profile_id`);--> statement-breakpoint
 CREATE TABLE `team_member_notes` (

@@ -45,6 +45,7 @@ import {
   type SendRules,
 } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
+import { applyCredits } from "../models/wallet.server";
 import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
 import { SIGNALS, checkMessage } from "../models/signals.server";
@@ -469,6 +470,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.later(
         checkMessage(this.env, {
           ...message,
+          kind: "text",
           seq,
           senderId: i.senderId,
           conversationId: c.id,
@@ -756,6 +758,60 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   async pendingCharges(conversationId: string, userId: string): Promise<RoomCharge[]> {
     if (store.getMeta<string>(this.sql, "conversation_id") !== conversationId) return [];
     return store.unsettled(this.sql, userId).map(toRoomCharge);
+  }
+
+  /**
+   * RPC (the hourly cron, decision 201): the member's paid messages to this team-run profile that
+   * have waited longer than the brand's window (`hours`) without a reply get their credits back, once
+   * each (the wallet's key names the message), with a line in the conversation. Answers the credits
+   * given back now (0: nothing was due).
+   */
+  async returnUnanswered(conversationId: string, hours: number, now = nowS()): Promise<number> {
+    return this.serial(async () => {
+      const c = await this.open(conversationId);
+      const profileId = store.getMeta<string>(this.sql, "team_profile");
+      if (!c || !profileId || !this.isMember(c, profileId)) return 0;
+      const memberId = this.otherOf(c, profileId);
+      const done = Number(store.getMeta(this.sql, "team_returned_seq") ?? Number.MIN_SAFE_INTEGER);
+      const due = store.unansweredPaid(this.sql, profileId, memberId, done, now - hours * 3600);
+      if (due.length === 0) return 0;
+      // The charges reach the wallet first, so its ledger shows each charge before its return.
+      await this.settle(memberId);
+      let credits = 0;
+      for (const m of due) {
+        await applyCredits(this.env, memberId, {
+          key: `noreply:${c.id}:${m.seq}`,
+          delta: m.credits_charged,
+          reason: "noreply",
+          refId: `message:${c.id}:${m.seq}`,
+          at: now,
+        });
+        credits += m.credits_charged;
+      }
+      const last = due[due.length - 1]!.seq;
+      const seq = (this.seqNext ??= store.nextSeq(this.sql));
+      const row: store.StoredMessage = {
+        seq,
+        sender_id: "",
+        client_id: `noreply-${last}`,
+        kind: "notice",
+        body: `${credits}|${hours}`,
+        gift_id: null,
+        credits_charged: 0,
+        held: 0,
+        created_at: now,
+      };
+      this.ctx.storage.transactionSync(() => {
+        store.insertNew(this.sql, row);
+        store.setMeta(this.sql, "team_returned_seq", last);
+        store.bump(this.sql, "team_returned", credits);
+        store.bump(this.sql, "team_v", 1);
+      });
+      this.seqNext = seq + 1;
+      this.broadcast({ type: "message", message: store.toWire(row) }, () => true);
+      await this.flush();
+      return credits;
+    });
   }
 
   /** RPC (tests, bench): writes the overview now. */

@@ -15,6 +15,7 @@ import type {
   ChatPrices,
   ConversationSummary,
   MessageKind,
+  ShownKind,
   SendError,
   SendInput,
   SendResult,
@@ -56,7 +57,7 @@ export function validateBody(body: string, messageLength: number): SendError | n
 }
 
 /** What the overview shows for a message: gifts as "gift:<id>" (rendered translated). */
-export function previewOf(kind: MessageKind, body: string, giftId: string | null): string {
+export function previewOf(kind: ShownKind, body: string, giftId: string | null): string {
   return kind === "gift" ? `gift:${giftId}` : body.trim().slice(0, PREVIEW_CHARS);
 }
 
@@ -556,6 +557,8 @@ export type OverviewWrite = {
     waitingSeq: number | null;
     credits: number;
     firstReplyAt: number | null;
+    refundFrom: number | null;
+    creditsReturned: number;
   } | null;
 };
 
@@ -616,6 +619,8 @@ function teamConversationUpsert(
       waitingSeq: t.waitingSeq,
       credits: t.credits,
       firstReplyAt: t.firstReplyAt,
+      refundFrom: t.refundFrom,
+      creditsReturned: t.creditsReturned,
     })
     .onConflictDoUpdate({
       target: tc.conversationId,
@@ -624,6 +629,8 @@ function teamConversationUpsert(
         waitingSeq: sql`excluded.waiting_seq`,
         credits: sql`excluded.credits`,
         firstReplyAt: sql`excluded.first_reply_at`,
+        refundFrom: sql`excluded.refund_from`,
+        creditsReturned: sql`excluded.credits_returned`,
         language: sql`excluded.language`,
         claimedBy: sql`CASE WHEN excluded.waiting_since IS NULL THEN NULL ELSE ${tc.claimedBy} END`,
         claimedAt: sql`CASE WHEN excluded.waiting_since IS NULL THEN NULL ELSE ${tc.claimedAt} END`,

@@ -121,15 +121,21 @@ export default function AdminInboxConversation() {
             spent here · language {view.language}
           </p>
           <ol className="a-thread">
-            {view.messages.map((m) => (
-              <li key={m.id} className={m.senderId === view.profileId ? "a-msg a-msg-team" : "a-msg"}>
-                <span className="a-muted">
-                  {m.senderId === view.profileId ? profile?.name : member?.name} · {when(m.createdAt)}
-                </span>
-                <br />
-                {m.kind === "gift" ? <em>sent a gift ({m.giftId})</em> : m.body}
-              </li>
-            ))}
+            {view.messages.map((m) =>
+              m.kind === "notice" ? (
+                <li key={m.id} className="a-muted">
+                  {when(m.createdAt)}: no reply in time, {m.body.split("|")[0]} credits went back to the member.
+                </li>
+              ) : (
+                <li key={m.id} className={m.senderId === view.profileId ? "a-msg a-msg-team" : "a-msg"}>
+                  <span className="a-muted">
+                    {m.senderId === view.profileId ? profile?.name : member?.name} · {when(m.createdAt)}
+                  </span>
+                  <br />
+                  {m.kind === "gift" ? <em>sent a gift ({m.giftId})</em> : m.body}
+                </li>
+              ),
+            )}
           </ol>
           {mine ? (
             <form method="post" className="a-reply">

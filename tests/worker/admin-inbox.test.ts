@@ -10,7 +10,8 @@ import { startConversation } from "../../app/models/chat.server";
 import { exportMemberData } from "../../app/models/accounts.server";
 import { createMember, get, post } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { cid, connect, cookieOf, explainedBalance, is, PRICES, roomCount, roomStub } from "./chat-support";
+import { cid, connect, cookieOf, explainedBalance, is, ledgerCount, PRICES, roomCount, roomRows, roomStub } from "./chat-support";
+import { returnUnansweredCredits } from "../../app/models/team.server";
 
 const asRole = async (role: "admin" | "support" | "moderator" | "finance" | "chat_team") => {
   const op = await createOperator(role);
@@ -47,6 +48,8 @@ const teamRow = (conversationId: string) =>
       language: string;
       claimed_by: string | null;
       first_reply_at: number | null;
+      credits_returned: number;
+      refund_from: number | null;
     }>();
 
 const replyForm = (body: string) => ({ intent: "reply", body, clientId: `team-${cid()}` });
@@ -142,7 +145,7 @@ describe("the inbox", () => {
     );
     // The member's data export says the conversation was with a team-run profile.
     const data = await exportMemberData(env, member.id);
-    expect(data.conversations.find((c) => c.id === conversationId)).toMatchObject({ with_team_run_profile: true });
+    expect(data.conversations.find((c) => (c as { id?: string }).id === conversationId)).toMatchObject({ with_team_run_profile: true });
     socket.ws!.close();
   });
 
@@ -162,6 +165,43 @@ describe("the inbox", () => {
       expect(html).toContain(reason);
     }
     expect(await roomCount(conversationId)).toBe(1);
+  });
+});
+
+describe("nothing paid goes unanswered", () => {
+  it("an unanswered paid message gets its credits back once after the brand's window (clock held), with a line in the chat", async () => {
+    const { member, conversationId } = await waitingMember();
+    const sentAt = (await teamRow(conversationId))!.waiting_since!;
+    const before = await explainedBalance(member.id);
+    // Within the window (24 h by default): nothing goes back.
+    await returnUnansweredCredits(env, sentAt + 23 * 3600);
+    expect(await explainedBalance(member.id)).toBe(before);
+    // After it: once, however often the cron runs.
+    for (let run = 0; run < 2; run++) await returnUnansweredCredits(env, sentAt + 25 * 3600);
+    expect(await explainedBalance(member.id)).toBe(before + PRICES.message);
+    expect(await ledgerCount(member.id, ["noreply"], PRICES.message)).toBe(1);
+    const notices = await roomRows<{ body: string; sender_id: string }>(conversationId, "kind = 'notice'");
+    expect(notices).toEqual([expect.objectContaining({ body: `${PRICES.message}|24`, sender_id: "" })]);
+    // The member sees it among the messages; the inbox keeps the conversation (the team may still answer).
+    const history = await roomStub(env, conversationId).history(conversationId, member.id, 90);
+    expect(history!.messages.at(-1)).toMatchObject({ kind: "notice" });
+    expect(await teamRow(conversationId)).toMatchObject({ credits_returned: PRICES.message, refund_from: null });
+    expect((await teamRow(conversationId))!.waiting_since).toBe(sentAt);
+  });
+
+  it("an answered message is not given back", async () => {
+    const { profile, conversationId } = await waitingMember();
+    const sentAt = (await teamRow(conversationId))!.waiting_since!;
+    await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: profile.id,
+      prices: { message: 0, gift: 0 },
+      clientId: cid(),
+      kind: "text",
+      body: "Hi!",
+    });
+    await roomStub(env, conversationId).settled();
+    expect(await returnUnansweredCredits(env, sentAt + 48 * 3600)).toMatchObject({ credits: 0 });
   });
 });
 

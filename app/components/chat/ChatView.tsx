@@ -103,6 +103,15 @@ function Bubble({
   conversationId?: string;
 }) {
   const { t, i18n } = useTranslation("chat");
+  if (m.kind === "notice") {
+    // The site's own line (decision 201): "<credits>|<hours>" of a paid message nobody answered in time.
+    const [credits = 0, hours = 24] = m.body.split("|").map(Number);
+    return (
+      <li className="chat-notice" data-message-id={m.id || undefined}>
+        {t("room.noReply", { count: credits, hours })}
+      </li>
+    );
+  }
   return (
     <li
       className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`}
