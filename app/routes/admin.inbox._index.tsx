@@ -121,7 +121,9 @@ export default function AdminInbox() {
                     <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>
                   </td>
                   <td data-label="To">
-                    {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
+                    <span>
+                      {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
+                    </span>
                   </td>
                   <td data-label="Waiting" title={when(r.waitingSince ?? now)}>
                     {ageOf(now - (r.waitingSince ?? now))}

@@ -205,6 +205,57 @@ describe("nothing paid goes unanswered", () => {
   });
 });
 
+describe("team-run profiles in the console", () => {
+  const form = (o: Record<string, string> = {}) => ({
+    intent: "save",
+    brandId: "1",
+    name: "Noor",
+    gender: "female",
+    dateOfBirth: "1994-03-02",
+    country: "NL",
+    city: "Zwolle",
+    aboutMe: "Cyclist, coffee, old films.",
+    languages: "nl",
+    notes: "Works as a nurse, night shifts. No children. Loves the IJssel.",
+    ...o,
+  });
+
+  it("the chat team creates a team-run profile (marked, at its town's coordinates, persona notes, audited); a promising text is warned about; it can be retired", async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO cities (id, name, country, region_code, lat, lon, population) VALUES (990001, 'Zwolle', 'NL', '', 52.5125, 6.0944, 130000)",
+    ).run();
+    const team = await asRole("chat_team");
+    const res = await post("/admin/team-profiles", form(), { cookie: team.cookie });
+    expect(res.status).toBe(302);
+    const id = res.headers.get("Location")!.split("/").pop()!;
+    const row = await env.DB.prepare(
+      `SELECT p.fictional, p.status, p.lat, p.lon, p.city, u.brand_id, u.password_hash, tp.notes, tp.languages
+         FROM profiles p JOIN users u ON u.id = p.user_id JOIN team_personas tp ON tp.user_id = p.user_id WHERE p.user_id = ?1`,
+    )
+      .bind(id)
+      .first();
+    expect(row).toMatchObject({ fictional: 1, status: "active", lat: 52.5125, lon: 6.0944, city: "Zwolle", brand_id: 1 });
+    expect(row).toMatchObject({ password_hash: "!", languages: "nl", notes: expect.stringContaining("night shifts") });
+    expect((await auditRows(id)).map((r) => r.action)).toEqual(["team_profile.create"]);
+    // An unknown town is refused, as for members.
+    const unknown = await post("/admin/team-profiles", form({ city: "Atlantis" }), { cookie: team.cookie });
+    expect(await unknown.text()).toContain("No town of that name");
+    // Editing with a promise of a meeting saves, with the warning; the mark stays.
+    const edited = await post(`/admin/team-profiles/${id}`, form({ aboutMe: "Looking for a real connection, let's meet!" }), {
+      cookie: team.cookie,
+    });
+    expect(await edited.text()).toContain("It proposes meeting in person.");
+    const retired = await post(`/admin/team-profiles/${id}`, { intent: "retire" }, { cookie: team.cookie });
+    expect(await retired.text()).toContain("Retired");
+    expect(
+      await env.DB.prepare("SELECT fictional, status FROM profiles WHERE user_id = ?1").bind(id).first(),
+    ).toEqual({ fictional: 1, status: "disabled" });
+    // A moderator cannot open them.
+    const moderator = await asRole("moderator");
+    expect((await get("/admin/team-profiles", { cookie: moderator.cookie })).status).toBe(403);
+  });
+});
+
 describe("who sees what", () => {
   it("a moderator (and support, finance) cannot open the inbox; the chat team cannot open payments, members or the dashboard", async () => {
     const { conversationId } = await waitingMember();
