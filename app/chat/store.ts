@@ -190,9 +190,10 @@ export function unhold(sql: SqlStorage, senderId: string, upToSeq: number) {
 export function lastShown(sql: SqlStorage): StoredMessage | null {
   return (
     sql
-      .exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE held = 0 AND kind != 'notice' ORDER BY seq DESC LIMIT 1`)
-      .toArray()[0] ??
-    null
+      .exec<StoredMessage>(
+        `SELECT ${COLUMNS} FROM messages WHERE held = 0 AND kind != 'notice' ORDER BY seq DESC LIMIT 1`,
+      )
+      .toArray()[0] ?? null
   );
 }
 
@@ -214,9 +215,8 @@ export type TeamState = {
 
 /** The newest message of the team-run profile (its number, or one below every number: none). */
 function lastReplySeq(sql: SqlStorage, profileId: string): number {
-  const r = sql
-    .exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM messages WHERE sender_id = ?", profileId)
-    .one().s as number | null;
+  const r = sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM messages WHERE sender_id = ?", profileId).one()
+    .s as number | null;
   return r ?? Number.MIN_SAFE_INTEGER;
 }
 

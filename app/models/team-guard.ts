@@ -38,13 +38,54 @@ export function foldText(text: string): string {
 /** Per language; matched on whole words after folding (so "meeting point" in a longer word does not count). */
 const PHRASES: Record<string, Lists> = {
   en: {
-    meeting: ["let s meet", "meet up", "meet me", "meet you", "see you in person", "my place", "your place", "come over", "date tonight", "in real life"],
-    contact: ["whatsapp", "telegram", "snapchat", "instagram", "kik", "signal me", "my number", "call me", "text me", "skype"],
-    money: ["send money", "gift card", "giftcard", "paypal", "western union", "bitcoin", "bank transfer", "iban", "wire me", "amazon voucher", "moneygram"],
+    meeting: [
+      "let s meet",
+      "meet up",
+      "meet me",
+      "meet you",
+      "see you in person",
+      "my place",
+      "your place",
+      "come over",
+      "date tonight",
+      "in real life",
+    ],
+    contact: [
+      "whatsapp",
+      "telegram",
+      "snapchat",
+      "instagram",
+      "kik",
+      "signal me",
+      "my number",
+      "call me",
+      "text me",
+      "skype",
+    ],
+    money: [
+      "send money",
+      "gift card",
+      "giftcard",
+      "paypal",
+      "western union",
+      "bitcoin",
+      "bank transfer",
+      "iban",
+      "wire me",
+      "amazon voucher",
+      "moneygram",
+    ],
     relationship: ["real connection", "real relationship", "real love", "soulmate", "we will meet", "marry"],
   },
   de: {
-    meeting: ["treffen wir uns", "lass uns treffen", "uns treffen", "komm vorbei", "im echten leben", "persönlich sehen"],
+    meeting: [
+      "treffen wir uns",
+      "lass uns treffen",
+      "uns treffen",
+      "komm vorbei",
+      "im echten leben",
+      "persönlich sehen",
+    ],
     contact: ["meine nummer", "ruf mich an", "schreib mir auf"],
     money: ["geld schicken", "uberweisung", "gutschein", "geschenkkarte", "uberweise"],
     relationship: ["echte verbindung", "echte beziehung", "echte liebe", "seelenverwandt"],
@@ -105,10 +146,11 @@ const PHRASES: Record<string, Lists> = {
   },
 };
 
-const URL_PATTERN = /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]{2,}\s*(?:\.|\(dot\)|\[dot\])\s*(?:com|net|org|info|io|me|ly|app|de|nl|fr|es|it|pl|dk|se|no|fi|eu|co|uk|be|at|ch)\b/i;
+const URL_PATTERN =
+  /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]{2,}\s*(?:\.|\(dot\)|\[dot\])\s*(?:com|net|org|info|io|me|ly|app|de|nl|fr|es|it|pl|dk|se|no|fi|eu|co|uk|be|at|ch)\b/i;
 const EMAIL_PATTERN = /[\w.+-]+\s*(?:@|\(at\)|\[at\])\s*[\w-]+\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}/i;
 /** Seven or more digits with only separators between them (spaces, dots, dashes, brackets, a leading +). */
-const PHONE_PATTERN = /(?:\+|\b)\d(?:[\s().\/-]{0,3}\d){6,}/;
+const PHONE_PATTERN = /(?:\+|\b)\d(?:[\s()./-]{0,3}\d){6,}/;
 
 /** The brand's own phrases (one per line). */
 export const brandPhrases = (raw: string) =>

@@ -151,9 +151,7 @@ export default function AdminInboxConversation() {
                   defaultValue={result && "body" in result ? result.body : ""}
                 />
               </label>
-              <p className="a-muted">
-                No meeting, no contact details or links, no money or gifts outside the site.
-              </p>
+              <p className="a-muted">No meeting, no contact details or links, no money or gifts outside the site.</p>
               <button type="submit" className="a-btn">
                 Send as {profile?.name}
               </button>
@@ -209,8 +207,8 @@ export default function AdminInboxConversation() {
               <ul>
                 {view.earlier.map((e) => (
                   <li key={e.conversationId}>
-                    <a href={`/admin/inbox/${encodeURIComponent(e.conversationId)}`}>{e.profileName}</a> ·{" "}
-                    {e.credits} credits{e.waitingSince ? " · waiting" : ""}
+                    <a href={`/admin/inbox/${encodeURIComponent(e.conversationId)}`}>{e.profileName}</a> · {e.credits}{" "}
+                    credits{e.waitingSince ? " · waiting" : ""}
                   </li>
                 ))}
               </ul>

@@ -31,7 +31,13 @@ test("the chat team answers a member as a team-run profile; the member's open ch
   browser,
   baseURL,
 }) => {
-  const member = await db.createMember({ name: "Mats Member", password: PASSWORD, gender: "male", credits: 30, paidUser: true });
+  const member = await db.createMember({
+    name: "Mats Member",
+    password: PASSWORD,
+    gender: "male",
+    credits: 30,
+    paidUser: true,
+  });
   const team = await db.createMember({ name: "Ilse Inbox", gender: "female", country: "NL" });
   await db.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(team.id).run();
 

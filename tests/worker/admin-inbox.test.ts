@@ -10,7 +10,18 @@ import { startConversation } from "../../app/models/chat.server";
 import { exportMemberData } from "../../app/models/accounts.server";
 import { createMember, get, post } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { cid, connect, cookieOf, explainedBalance, is, ledgerCount, PRICES, roomCount, roomRows, roomStub } from "./chat-support";
+import {
+  cid,
+  connect,
+  cookieOf,
+  explainedBalance,
+  is,
+  ledgerCount,
+  PRICES,
+  roomCount,
+  roomRows,
+  roomStub,
+} from "./chat-support";
 import { returnUnansweredCredits } from "../../app/models/team.server";
 
 const asRole = async (role: "admin" | "support" | "moderator" | "finance" | "chat_team") => {
@@ -40,17 +51,15 @@ async function waitingMember(body = "Hello there, how is your week going?") {
 }
 
 const teamRow = (conversationId: string) =>
-  env.DB.prepare("SELECT * FROM team_conversations WHERE conversation_id = ?1")
-    .bind(conversationId)
-    .first<{
-      waiting_since: number | null;
-      credits: number;
-      language: string;
-      claimed_by: string | null;
-      first_reply_at: number | null;
-      credits_returned: number;
-      refund_from: number | null;
-    }>();
+  env.DB.prepare("SELECT * FROM team_conversations WHERE conversation_id = ?1").bind(conversationId).first<{
+    waiting_since: number | null;
+    credits: number;
+    language: string;
+    claimed_by: string | null;
+    first_reply_at: number | null;
+    credits_returned: number;
+    refund_from: number | null;
+  }>();
 
 const replyForm = (body: string) => ({ intent: "reply", body, clientId: `team-${cid()}` });
 
@@ -63,7 +72,9 @@ describe("the inbox", () => {
     const team = await asRole("chat_team");
     const page = await (await get("/admin/inbox", { cookie: team.cookie })).text();
     expect(page).toContain(`/admin/inbox/${conversationId}`);
-    const name = await env.DB.prepare("SELECT name FROM profiles WHERE user_id = ?1").bind(member.id).first<{ name: string }>();
+    const name = await env.DB.prepare("SELECT name FROM profiles WHERE user_id = ?1")
+      .bind(member.id)
+      .first<{ name: string }>();
     expect(page).toContain(name!.name);
     // Filtered by another language, it is not listed.
     const other = await (await get("/admin/inbox?language=fi", { cookie: team.cookie })).text();
@@ -145,7 +156,9 @@ describe("the inbox", () => {
     );
     // The member's data export says the conversation was with a team-run profile.
     const data = await exportMemberData(env, member.id);
-    expect(data.conversations.find((c) => (c as { id?: string }).id === conversationId)).toMatchObject({ with_team_run_profile: true });
+    expect(data.conversations.find((c) => (c as { id?: string }).id === conversationId)).toMatchObject({
+      with_team_run_profile: true,
+    });
     socket.ws!.close();
   });
 
@@ -234,22 +247,34 @@ describe("team-run profiles in the console", () => {
     )
       .bind(id)
       .first();
-    expect(row).toMatchObject({ fictional: 1, status: "active", lat: 52.5125, lon: 6.0944, city: "Zwolle", brand_id: 1 });
+    expect(row).toMatchObject({
+      fictional: 1,
+      status: "active",
+      lat: 52.5125,
+      lon: 6.0944,
+      city: "Zwolle",
+      brand_id: 1,
+    });
     expect(row).toMatchObject({ password_hash: "!", languages: "nl", notes: expect.stringContaining("night shifts") });
     expect((await auditRows(id)).map((r) => r.action)).toEqual(["team_profile.create"]);
     // An unknown town is refused, as for members.
     const unknown = await post("/admin/team-profiles", form({ city: "Atlantis" }), { cookie: team.cookie });
     expect(await unknown.text()).toContain("No town of that name");
     // Editing with a promise of a meeting saves, with the warning; the mark stays.
-    const edited = await post(`/admin/team-profiles/${id}`, form({ aboutMe: "Looking for a real connection, let's meet!" }), {
-      cookie: team.cookie,
-    });
+    const edited = await post(
+      `/admin/team-profiles/${id}`,
+      form({ aboutMe: "Looking for a real connection, let's meet!" }),
+      {
+        cookie: team.cookie,
+      },
+    );
     expect(await edited.text()).toContain("It proposes meeting in person.");
     const retired = await post(`/admin/team-profiles/${id}`, { intent: "retire" }, { cookie: team.cookie });
     expect(await retired.text()).toContain("Retired");
-    expect(
-      await env.DB.prepare("SELECT fictional, status FROM profiles WHERE user_id = ?1").bind(id).first(),
-    ).toEqual({ fictional: 1, status: "disabled" });
+    expect(await env.DB.prepare("SELECT fictional, status FROM profiles WHERE user_id = ?1").bind(id).first()).toEqual({
+      fictional: 1,
+      status: "disabled",
+    });
     // A moderator cannot open them.
     const moderator = await asRole("moderator");
     expect((await get("/admin/team-profiles", { cookie: moderator.cookie })).status).toBe(403);

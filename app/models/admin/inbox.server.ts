@@ -30,7 +30,12 @@ export const NOTES_MAX = 2000;
 
 type InboxEnv = Pick<Env, "DB" | "CHAT_ROOM">;
 
-export type InboxFilter = { brandId?: number | null; language?: string | null; profileId?: string | null; mine?: boolean };
+export type InboxFilter = {
+  brandId?: number | null;
+  language?: string | null;
+  profileId?: string | null;
+  mine?: boolean;
+};
 
 const live = (now: number) => gt(schema.teamConversations.claimedAt, now - CLAIM_IDLE_S);
 
@@ -79,11 +84,7 @@ export async function inboxChoices(d1: D1Database) {
       .innerJoin(users, eq(users.id, profiles.userId))
       .where(and(eq(profiles.fictional, true), sql`${users.deletedAt} IS NULL`))
       .orderBy(profiles.name),
-    db
-      .selectDistinct({ language: tc.language })
-      .from(tc)
-      .where(isNotNull(tc.waitingSince))
-      .orderBy(tc.language),
+    db.selectDistinct({ language: tc.language }).from(tc).where(isNotNull(tc.waitingSince)).orderBy(tc.language),
   ]);
   return { brands: brandRows, profiles: profileRows, languages: languages.map((l) => l.language) };
 }
@@ -186,7 +187,12 @@ export async function teamConversation(env: InboxEnv, conversationId: string, no
     publicProfile(row.memberId),
     publicProfile(row.profileId),
     db
-      .select({ conversationId: tc.conversationId, profileName: pp.name, credits: tc.credits, waitingSince: tc.waitingSince })
+      .select({
+        conversationId: tc.conversationId,
+        profileName: pp.name,
+        credits: tc.credits,
+        waitingSince: tc.waitingSince,
+      })
       .from(tc)
       .innerJoin(pp, eq(pp.userId, tc.profileId))
       .where(and(eq(tc.memberId, row.memberId), ne(tc.conversationId, conversationId), eq(tc.brandId, row.brandId))),
@@ -285,7 +291,13 @@ export async function teamReply(
 export const replyClientId = () => `team-${randomId(9)}`;
 
 /** The team's notes about a member (replaced; the newest text wins). */
-export async function saveMemberNotes(d1: D1Database, operator: Operator, memberId: string, notes: string, now = nowS()) {
+export async function saveMemberNotes(
+  d1: D1Database,
+  operator: Operator,
+  memberId: string,
+  notes: string,
+  now = nowS(),
+) {
   const text = normaliseText(notes, { multiline: true }).slice(0, NOTES_MAX);
   const n = schema.teamMemberNotes;
   await getDb(d1)

@@ -11,7 +11,8 @@ import { returnUnansweredCredits } from "../../../app/models/team.server";
 import { seedBrands } from "../../worker/fixtures";
 
 const CONVERSATIONS = 100_000;
-const WAITING = 1_000;
+/** Every 100th conversation waits: 1,000. */
+const WAIT_EVERY = 100;
 const PROFILES = 200;
 const RUNS = 60;
 const pct = (xs: number[], p: number) =>
@@ -43,11 +44,13 @@ describe("the team's inbox at 100,000 conversations (printed)", () => {
         `${upTo(CONVERSATIONS)} INSERT INTO team_conversations (conversation_id, brand_id, profile_id, member_id, language, waiting_since, credits)
            SELECT 'bc-' || i, 1 + (i / 100) % 2, 'b-' || (${CONVERSATIONS} + 1 + (i / 100) % ${PROFILES}), 'b-' || i,
              CASE (i / 100) % 3 WHEN 0 THEN 'de' WHEN 1 THEN 'nl' ELSE 'en' END,
-             CASE WHEN i % 100 = 0 THEN ${now} - i ELSE NULL END, i % 7 FROM k`,
+             CASE WHEN i % ${WAIT_EVERY} = 0 THEN ${now} - i ELSE NULL END, i % 7 FROM k`,
       ),
       env.DB.prepare("ANALYZE"),
     ]);
-    console.log(`[team inbox] seeded ${CONVERSATIONS} conversations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `[team inbox] seeded ${CONVERSATIONS} conversations in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const op = { id: "bench-op", email: "", name: "Bench", role: "chat_team" as const };
     const cases: [string, Parameters<typeof teamInbox>[2]][] = [
       ["all", {}],
