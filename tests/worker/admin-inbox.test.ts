@@ -181,6 +181,32 @@ describe("the inbox", () => {
   });
 });
 
+describe("a member reports a team reply", () => {
+  it("reaches the moderators like any report: a case on the message, naming the team-run profile", async () => {
+    const { profile, member, conversationId } = await waitingMember();
+    const team = await asRole("chat_team");
+    await get(`/admin/inbox/${conversationId}`, { cookie: team.cookie });
+    await post(`/admin/inbox/${conversationId}`, replyForm("I only chat here, sorry."), { cookie: team.cookie });
+    const ok = await post(
+      `/report?message=${conversationId}:2`,
+      { category: "fake", explanation: "I think this is not a real person" },
+      { cookie: await cookieOf(member.id) },
+    );
+    expect(ok.status).toBe(302);
+    const row = await env.DB.prepare(
+      "SELECT member_id, status FROM moderation_cases WHERE target_type = 'message' AND target_id = ?1",
+    )
+      .bind(`${conversationId}:2`)
+      .first();
+    expect(row).toEqual({ member_id: profile.id, status: "open" });
+    const moderator = await asRole("moderator");
+    const name = await env.DB.prepare("SELECT name FROM profiles WHERE user_id = ?1")
+      .bind(profile.id)
+      .first<{ name: string }>();
+    expect(await (await get("/admin/reports", { cookie: moderator.cookie })).text()).toContain(name!.name);
+  });
+});
+
 describe("nothing paid goes unanswered", () => {
   it("an unanswered paid message gets its credits back once after the brand's window (clock held), with a line in the chat", async () => {
     const { member, conversationId } = await waitingMember();
