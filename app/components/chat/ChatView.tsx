@@ -185,7 +185,8 @@ export function ChatView(p: ChatViewProps) {
   const lastMine = [...room.messages].reverse().find((m) => m.senderId === p.meId && !m.held);
   const list = p.list.map((c) => {
     if (c.id !== p.conversationId) return c;
-    const last = room.messages.at(-1);
+    // The site's own lines are not a message of either member: the list keeps the last real one.
+    const last = room.messages.findLast((m) => m.kind !== "notice");
     if (!last || last.held) return { ...c, unread: 0 };
     return {
       ...c,
