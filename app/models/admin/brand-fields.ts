@@ -448,7 +448,12 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "One per line, any language, besides the built-in lists (meeting, contact, links, money).",
         kind: "lines",
         toForm: (b) => b.teamPhrases,
-        schema: z.string().max(4000),
+        // An empty field arrives as no value at all (conform): no phrases of the brand's own.
+        schema: z
+          .string()
+          .max(4000, "Too long.")
+          .optional()
+          .transform((v) => v ?? ""),
       },
       {
         name: "camsPromoEnabled",
