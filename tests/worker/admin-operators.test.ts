@@ -209,7 +209,8 @@ describe("every /admin route checks the role in its loader and its action", () =
         if (route.module.loader) {
           const res = await get(url, { cookie });
           // The chat team's console opens on its inbox: the dashboard sends it there (decision 201).
-          if (area === "home" && role === "chat_team") expect(res.headers.get("Location")).toBe("/admin/inbox");
+          if (route.id === "routes/admin._index" && role === "chat_team")
+            expect(res.headers.get("Location")).toBe("/admin/inbox");
           else expect(res.status, `${url} GET as ${role}`).toBe(403);
         }
         if (route.module.action)
