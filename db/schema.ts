@@ -85,6 +85,10 @@ export const brands = sqliteTable("brands", {
   minAge: integer("min_age").notNull().default(18),
   /** Days of chat history a member can still see; older messages are hidden for privacy. */
   chatHistoryDays: integer("chat_history_days").notNull().default(90),
+  /** A member's paid message to a team-run profile unanswered this long gets its credits back (decision 201). */
+  teamReplyHours: integer("team_reply_hours").notNull().default(24),
+  /** Extra phrases a team reply may not contain (one per line, any language), beside the built-in lists. */
+  teamPhrases: text("team_phrases").notNull().default(""),
   /** How long after sign-up the welcome discount (25% off the first purchase) stays valid, in seconds. */
   welcomeDiscountS: integer("welcome_discount_s").notNull().default(604800),
   /** Most a member may pay by SEPA direct debit in one calendar month (UTC), in cents of the brand's currency. */
@@ -520,6 +524,8 @@ export const creditLedger = sqliteTable(
         "adjustment",
         "chargeback",
         "chargeback_reversed",
+        // A paid message to a team-run profile unanswered within the brand's reply window (decision 201).
+        "noreply",
       ],
     }).notNull(),
     refId: text("ref_id"),
@@ -975,7 +981,7 @@ export const photoUnlocks = sqliteTable(
 // ─── Trust and safety (decision 167): the operator console ───
 
 /** The console's roles (decision 167): what each may open is OPERATOR_AREAS in app/models/admin/operators.server.ts. */
-export const OPERATOR_ROLES = ["moderator", "support", "finance", "admin"] as const;
+export const OPERATOR_ROLES = ["moderator", "support", "finance", "chat_team", "admin"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /** Staff are not members: their own accounts, login, sessions and second factor. */
@@ -1359,3 +1365,75 @@ export const campaigns = sqliteTable(
   },
   (t) => [index("campaigns_due").on(t.status, t.sendAt), index("campaigns_brand").on(t.brandId, t.id)],
 );
+
+// ─── The team behind the team-run profiles (decision 201) ───
+
+/**
+ * One row per conversation between a member and a team-run profile, written by the conversation's
+ * object with its overview (app/chat/room.ts): whether the member waits for an answer and since when,
+ * and what they spent there. The console's inbox reads it; claims live here too.
+ */
+export const teamConversations = sqliteTable(
+  "team_conversations",
+  {
+    conversationId: text("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id").notNull(),
+    profileId: text("profile_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    language: text("language").notNull().default(""),
+    /** The member's first message after the profile's last reply (null: answered, nothing waits). */
+    waitingSince: integer("waiting_since"),
+    waitingSeq: integer("waiting_seq"),
+    /** Credits the member spent in this conversation (messages and gifts). */
+    credits: integer("credits").notNull().default(0),
+    /** The operator answering it now, and since when (a claim lapses after CLAIM_IDLE_S). */
+    claimedBy: text("claimed_by"),
+    claimedAt: integer("claimed_at"),
+    /** The profile's first message here (the dashboard's first-reply time). */
+    firstReplyAt: integer("first_reply_at"),
+    /** The member's oldest paid, unanswered message whose credits have not gone back (null: none). */
+    refundFrom: integer("refund_from"),
+    /** Credits given back here after the brand's reply window passed without an answer. */
+    creditsReturned: integer("credits_returned").notNull().default(0),
+  },
+  (t) => [
+    // The inbox: only waiting rows, longest wait first; the refund cron walks the same index.
+    index("team_conversations_waiting")
+      .on(t.waitingSince)
+      .where(sql`waiting_since IS NOT NULL`),
+    // The reply window's cron: only rows with credits that may have to go back, oldest first.
+    index("team_conversations_refund")
+      .on(t.refundFrom)
+      .where(sql`refund_from IS NOT NULL`),
+    index("team_conversations_member").on(t.memberId),
+    index("team_conversations_profile").on(t.profileId),
+  ],
+);
+
+/** What the team must keep consistent about a team-run profile, and the languages it answers in. */
+export const teamPersonas = sqliteTable("team_personas", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  notes: text("notes").notNull().default(""),
+  /** Comma-separated language codes the profile answers in. */
+  languages: text("languages").notNull().default(""),
+  retiredAt: integer("retired_at"),
+  updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/** The team's notes about a member ("works nights"), shared by every team-run profile of the brand. */
+export const teamMemberNotes = sqliteTable("team_member_notes", {
+  memberId: text("member_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  notes: text("notes").notNull().default(""),
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: integer("updated_at").notNull().default(now),
+});

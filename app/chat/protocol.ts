@@ -4,13 +4,19 @@
  * from what the Worker attached when it accepted the upgrade.
  */
 
+/** What a member sends. */
 export type MessageKind = "text" | "gift";
+/**
+ * What a conversation shows: also the site's own lines (no sender), e.g. "no reply within the brand's
+ * window: your credits are back" (decision 201), body "<credits>|<hours>".
+ */
+export type ShownKind = MessageKind | "notice";
 
 export interface WireMessage {
   id: number;
   senderId: string;
   clientId: string;
-  kind: MessageKind;
+  kind: ShownKind;
   body: string;
   giftId: string | null;
   /** Unix seconds. */

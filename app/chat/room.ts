@@ -46,6 +46,7 @@ import {
   type SendRules,
 } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
+import { applyCredits } from "../models/wallet.server";
 import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
 import { SIGNALS, checkMessage } from "../models/signals.server";
@@ -366,7 +367,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     if (heldBefore) this.pendingNotify.set(receiverId, i.senderId);
 
     const cost = priceOf(i.prices, i.kind);
-    const held = rules.held;
+    // A team-run profile's reply (the console, decision 201) is never held: the profile has no address to confirm.
+    const held = rules.held && !rules.senderFictional;
+    const teamProfile = rules.senderFictional ? i.senderId : rules.otherFictional ? receiverId : null;
     const seq = (this.seqNext ??= store.nextSeq(this.sql));
     let row!: store.StoredMessage;
     let stored: ReturnType<ChatRoom["afterStored"]> | "short" | "duplicate";
@@ -403,7 +406,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
             this.failNextStore = false;
             throw new Error("injected store failure");
           }
-          const after = this.afterStored(c, row, rules.brandId);
+          const after = this.afterStored(c, row, rules.brandId, teamProfile);
           if (!held && this.notifyMarked.get(receiverId) !== i.senderId) this.pendingNotify.set(receiverId, i.senderId);
           return after;
         });
@@ -468,6 +471,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.later(
         checkMessage(this.env, {
           ...message,
+          kind: "text",
           seq,
           senderId: i.senderId,
           conversationId: c.id,
@@ -484,7 +488,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
    * to D1 at once: the conversation's first shown message, the receiver's unread count going 0 -> 1,
    * or a chat hidden by either member shown again.
    */
-  private afterStored(c: Conversation, row: store.StoredMessage, brandId: number) {
+  private afterStored(c: Conversation, row: store.StoredMessage, brandId: number, teamProfile: string | null) {
     const now = row.created_at;
     const receiverId = this.otherOf(c, row.sender_id);
     // Few statements: each costs on the send's path (both members read once, then from memory; one write).
@@ -507,7 +511,24 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     }
     store.putMembers(this.sql, put);
     store.addDayCount(this.sql, brandId, Math.floor(now / DAY));
+    if (teamProfile) {
+      // Held messages too: their release (unholdAll) then knows this is a team-run profile's conversation.
+      store.setMeta(this.sql, "team_profile", teamProfile);
+      if (!row.held) urgent = this.teamChanged(teamProfile, row.sender_id !== teamProfile) || urgent;
+    }
     return { urgent, firstUnread, put };
+  }
+
+  /**
+   * A shown message in a team-run profile's conversation (decision 201): the team's inbox row is
+   * written with the next overview, at once when the member starts or stops waiting (the inbox shows
+   * a new wait, and a reply takes it off, without the coalescing delay). True: urgent.
+   */
+  private teamChanged(profileId: string, waiting: boolean): boolean {
+    store.bump(this.sql, "team_v", 1);
+    const was = !!store.getMeta(this.sql, "team_waiting");
+    store.setMeta(this.sql, "team_waiting", waiting ? 1 : 0);
+    return was !== waiting;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -563,7 +584,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const days = store.dayCounts(this.sql);
     const notify = this.pendingNotify.list();
     this.notifyMarked.clear();
-    if (!dirtyConversation && members.length === 0 && days.length === 0 && notify.length === 0) return;
+    const team = this.teamWrite();
+    if (!dirtyConversation && members.length === 0 && days.length === 0 && notify.length === 0 && !team) return;
     const written = await writeOverview(this.env.DB, conversationId, {
       conversation: dirtyConversation ? { lastMessageAt, lastMessagePreview } : null,
       members: members.map((m) => ({
@@ -573,6 +595,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
         lastActivityAt: m.last_activity_at,
       })),
       days: days.map((d) => ({ brandId: d.brand_id, day: d.day, n: d.n })),
+      team: team?.row ?? null,
     });
     // Clean only what is still what was written: a message stored meanwhile keeps its row dirty.
     this.ctx.storage.transactionSync(() => {
@@ -592,10 +615,23 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       }
       store.subtractDayCounts(this.sql, days);
       this.pendingNotify.done(notify);
+      if (team) store.setMeta(this.sql, "team_written_v", team.v);
     });
     // The receivers' badges, now that D1 (what their tabs re-fetch) has the count.
     for (const p of notify)
       this.later(notifyMember(this.env, p.receiver_id, { kind: "message", conversationId, senderId: p.sender_id }));
+  }
+
+  /** The team's inbox row when it changed since the last write (a team-run profile's conversation only). */
+  private teamWrite() {
+    const profileId = store.getMeta<string>(this.sql, "team_profile");
+    if (!profileId) return null;
+    const v = Number(store.getMeta(this.sql, "team_v") ?? 0);
+    if (v === Number(store.getMeta(this.sql, "team_written_v") ?? 0)) return null;
+    const a = store.getMeta<string>(this.sql, "member_a")!;
+    const memberId = profileId === a ? store.getMeta<string>(this.sql, "member_b")! : a;
+    const brandId = store.getMeta<number>(this.sql, `brand:${profileId}`) ?? 0;
+    return { v, row: { brandId, profileId, memberId, ...store.teamState(this.sql, profileId, memberId) } };
   }
 
   private scheduleFlush() {
@@ -725,6 +761,60 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     return store.unsettled(this.sql, userId).map(toRoomCharge);
   }
 
+  /**
+   * RPC (the hourly cron, decision 201): the member's paid messages to this team-run profile that
+   * have waited longer than the brand's window (`hours`) without a reply get their credits back, once
+   * each (the wallet's key names the message), with a line in the conversation. Answers the credits
+   * given back now (0: nothing was due).
+   */
+  async returnUnanswered(conversationId: string, hours: number, now = nowS()): Promise<number> {
+    return this.serial(async () => {
+      const c = await this.open(conversationId);
+      const profileId = store.getMeta<string>(this.sql, "team_profile");
+      if (!c || !profileId || !this.isMember(c, profileId)) return 0;
+      const memberId = this.otherOf(c, profileId);
+      const done = Number(store.getMeta(this.sql, "team_returned_seq") ?? Number.MIN_SAFE_INTEGER);
+      const due = store.unansweredPaid(this.sql, profileId, memberId, done, now - hours * 3600);
+      if (due.length === 0) return 0;
+      // The charges reach the wallet first, so its ledger shows each charge before its return.
+      await this.settle(memberId);
+      let credits = 0;
+      for (const m of due) {
+        await applyCredits(this.env, memberId, {
+          key: `noreply:${c.id}:${m.seq}`,
+          delta: m.credits_charged,
+          reason: "noreply",
+          refId: `message:${c.id}:${m.seq}`,
+          at: now,
+        });
+        credits += m.credits_charged;
+      }
+      const last = due[due.length - 1]!.seq;
+      const seq = (this.seqNext ??= store.nextSeq(this.sql));
+      const row: store.StoredMessage = {
+        seq,
+        sender_id: "",
+        client_id: `noreply-${last}`,
+        kind: "notice",
+        body: `${credits}|${hours}`,
+        gift_id: null,
+        credits_charged: 0,
+        held: 0,
+        created_at: now,
+      };
+      this.ctx.storage.transactionSync(() => {
+        store.insertNew(this.sql, row);
+        store.setMeta(this.sql, "team_returned_seq", last);
+        store.bump(this.sql, "team_returned", credits);
+        store.bump(this.sql, "team_v", 1);
+      });
+      this.seqNext = seq + 1;
+      this.broadcast({ type: "message", message: store.toWire(row) }, () => true);
+      await this.flush();
+      return credits;
+    });
+  }
+
   /** RPC (tests, bench): writes the overview now. */
   async flushOverview(): Promise<void> {
     await this.flush();
@@ -834,6 +924,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       store.setMeta(this.sql, "last_message_at", shown.created_at);
       store.setMeta(this.sql, "last_message_preview", previewOf(shown.kind, shown.body, shown.gift_id));
       store.setMeta(this.sql, "conversation_dirty", 1);
+      // Shown now: a team-run profile's conversation waits for the team from here.
+      const teamProfile = store.getMeta<string>(this.sql, "team_profile");
+      if (teamProfile && teamProfile !== senderId) this.teamChanged(teamProfile, true);
     });
     const messages = held.map((m) => ({ ...store.toWire(m), held: false }));
     for (const message of messages) this.broadcast({ type: "message", message }, () => true);

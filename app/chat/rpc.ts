@@ -5,7 +5,7 @@
  */
 import type { schema } from "../../db/client";
 import type { Restorable } from "./restore";
-import type { HubEvent, MessageKind, SendInput, SendResult, WireMessage } from "./protocol";
+import type { HubEvent, SendInput, SendResult, ShownKind, WireMessage } from "./protocol";
 import type { StoredMessage } from "./store";
 
 /** The conversation page's messages, from the conversation's object. */
@@ -15,7 +15,7 @@ export type RoomHistory = { messages: WireMessage[]; olderHidden: boolean };
 export type SentByRow = {
   conversationId: string;
   seq: number;
-  kind: MessageKind;
+  kind: ShownKind;
   body: string;
   giftId: string | null;
   creditsCharged: number;
@@ -47,6 +47,8 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   wipe(conversationId: string): Promise<void>;
   forget(): Promise<void>;
   flushOverview(): Promise<void>;
+  /** A team-run profile's conversation: paid messages unanswered for `hours` get their credits back (decision 201). */
+  returnUnanswered(conversationId: string, hours: number, now?: number): Promise<number>;
   stats(): Promise<RoomStats>;
   sockets(): Promise<Record<string, number>>;
   settled(): Promise<void>;

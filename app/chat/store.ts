@@ -4,13 +4,13 @@
  * copies to D1 coalesced. Synchronous SQLite on the object's own disk: no network trip on a send.
  * Pure functions over `SqlStorage`, so the room stays short and tests can read a room directly.
  */
-import type { MessageKind, WireMessage } from "./protocol";
+import type { ShownKind, WireMessage } from "./protocol";
 
 export type StoredMessage = {
   seq: number;
   sender_id: string;
   client_id: string;
-  kind: MessageKind;
+  kind: ShownKind;
   body: string;
   gift_id: string | null;
   credits_charged: number;
@@ -198,9 +198,92 @@ export function unhold(sql: SqlStorage, senderId: string, upToSeq: number) {
 /** The last message anyone but its held sender sees: what the overview shows. */
 export function lastShown(sql: SqlStorage): StoredMessage | null {
   return (
-    sql.exec<StoredMessage>(`SELECT ${COLUMNS} FROM messages WHERE held = 0 ORDER BY seq DESC LIMIT 1`).toArray()[0] ??
-    null
+    sql
+      .exec<StoredMessage>(
+        `SELECT ${COLUMNS} FROM messages WHERE held = 0 AND kind != 'notice' ORDER BY seq DESC LIMIT 1`,
+      )
+      .toArray()[0] ?? null
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A team-run profile's conversation (decision 201): what the team's inbox needs, from the messages
+
+export type TeamState = {
+  /** The member's first shown message after the profile's last one (null: nothing waits). */
+  waitingSince: number | null;
+  waitingSeq: number | null;
+  /** Credits the member spent here. */
+  credits: number;
+  /** The profile's first message here (null: never answered). */
+  firstReplyAt: number | null;
+  /** The oldest paid, unanswered message whose credits have not gone back (null: none). */
+  refundFrom: number | null;
+  creditsReturned: number;
+};
+
+/** The newest message of the team-run profile (its number, or one below every number: none). */
+function lastReplySeq(sql: SqlStorage, profileId: string): number {
+  const r = sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM messages WHERE sender_id = ?", profileId).one()
+    .s as number | null;
+  return r ?? Number.MIN_SAFE_INTEGER;
+}
+
+export function teamState(sql: SqlStorage, profileId: string, memberId: string): TeamState {
+  const last = lastReplySeq(sql, profileId);
+  const returned = Number(getMeta(sql, "team_returned_seq") ?? Number.MIN_SAFE_INTEGER);
+  const due = sql
+    .exec<{ at: number | null }>(
+      "SELECT MIN(created_at) AS at FROM messages WHERE sender_id = ? AND held = 0 AND credits_charged > 0 AND seq > ?",
+      memberId,
+      Math.max(last, returned),
+    )
+    .one().at as number | null;
+  const waiting = sql
+    .exec<{ seq: number; created_at: number }>(
+      "SELECT seq, created_at FROM messages WHERE sender_id = ? AND held = 0 AND seq > ? ORDER BY seq LIMIT 1",
+      memberId,
+      last,
+    )
+    .toArray()[0];
+  const totals = sql
+    .exec<{ credits: number; first: number | null }>(
+      `SELECT (SELECT COALESCE(SUM(credits_charged), 0) FROM messages WHERE sender_id = ?) AS credits,
+              (SELECT MIN(created_at) FROM messages WHERE sender_id = ?) AS first`,
+      memberId,
+      profileId,
+    )
+    .one();
+  return {
+    waitingSince: waiting?.created_at ?? null,
+    waitingSeq: waiting?.seq ?? null,
+    credits: Number(totals.credits),
+    firstReplyAt: (totals.first as number | null) ?? null,
+    refundFrom: due ?? null,
+    creditsReturned: Number(getMeta(sql, "team_returned") ?? 0),
+  };
+}
+
+/**
+ * The member's paid, shown messages after the profile's last reply, older than `before` and above
+ * `afterSeq` (the ones whose credits have not gone back yet): what the reply window gives back.
+ */
+export function unansweredPaid(
+  sql: SqlStorage,
+  profileId: string,
+  memberId: string,
+  afterSeq: number,
+  before: number,
+): StoredMessage[] {
+  return sql
+    .exec<StoredMessage>(
+      `SELECT ${COLUMNS} FROM messages WHERE sender_id = ? AND held = 0 AND credits_charged > 0 AND seq > ? AND created_at <= ?
+         ORDER BY seq`,
+      memberId,
+      Math.max(afterSeq, lastReplySeq(sql, profileId)),
+      before,
+    )
+    .toArray();
 }
 
 // ---------------------------------------------------------------------------------------------

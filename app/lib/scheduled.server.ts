@@ -14,6 +14,7 @@ import { purgeAgeRequests } from "../models/age-purge.server";
 import { refreshAndAlert } from "../models/age-trust.server";
 import { startDueCampaigns } from "../models/campaign-send.server";
 import { startChatMigration } from "../models/chat.server";
+import { returnUnansweredCredits } from "../models/team.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -38,6 +39,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await startDueCampaigns(env, now);
   // Suspensions and messaging restrictions that have ended, without waiting for a login (decision 173).
   await liftEndedRestrictions(env.DB, now);
+  // Paid messages to team-run profiles unanswered within the brand's window get their credits back (decision 201).
+  await returnUnansweredCredits(env, now);
   if (controller?.cron === HOURLY_CRON) return;
   await purgeExpiredSessions(env.DB, now);
   await purgeExpiredTokens(env.DB, now);

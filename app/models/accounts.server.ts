@@ -998,14 +998,17 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
       .from(s.blocks)
       .where(eq(s.blocks.blockerId, userId)),
     db
-      .select(
-        stored({
+      .select({
+        ...stored({
           a: s.conversations.id,
           b: s.conversations.memberA,
           c: s.conversations.memberB,
           d: s.conversations.createdAt,
         }),
-      )
+        // Said plainly (decision 201): the other side was a profile run by the brand's team.
+        with_team_run_profile: sql<number>`EXISTS (SELECT 1 FROM ${s.profiles} WHERE ${s.profiles.fictional} = 1
+          AND ${s.profiles.userId} IN (${s.conversations.memberA}, ${s.conversations.memberB}))`.mapWith(Boolean),
+      })
       .from(s.conversations)
       .where(or(eq(s.conversations.memberA, userId), eq(s.conversations.memberB, userId))),
     db

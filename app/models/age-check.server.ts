@@ -547,9 +547,9 @@ async function settle(
   const db = getDb(env.DB);
   if (!result.ok) {
     await env.DB.batch([
-      // oxlint-disable-next-line no-restricted-properties -- guards: pending → refused only from pending; the count follows on changes() = 1
       // An under-18 answer is kept beside neither the member nor the page they were opening (decision
       // 197): the row keeps its reason under its own random id only, which the member's Continue names.
+      // oxlint-disable-next-line no-restricted-properties -- guards: pending → refused only from pending; the count follows on changes() = 1
       env.DB.prepare(
         `UPDATE age_requests SET status = 'refused', reason = ?2, dc_key = NULL,
            subject = CASE WHEN ?2 = 'under_18' THEN '${FORGOTTEN_SUBJECT}' ELSE subject END,

@@ -15,6 +15,7 @@ import type {
   ChatPrices,
   ConversationSummary,
   MessageKind,
+  ShownKind,
   SendError,
   SendInput,
   SendResult,
@@ -56,7 +57,7 @@ export function validateBody(body: string, messageLength: number): SendError | n
 }
 
 /** What the overview shows for a message: gifts as "gift:<id>" (rendered translated). */
-export function previewOf(kind: MessageKind, body: string, giftId: string | null): string {
+export function previewOf(kind: ShownKind, body: string, giftId: string | null): string {
   return kind === "gift" ? `gift:${giftId}` : body.trim().slice(0, PREVIEW_CHARS);
 }
 
@@ -421,6 +422,9 @@ export type SendRules = {
   blocked: boolean;
   /** The socket's session's expiry (null: no such live session of the sender). */
   sessionExpires: number | null;
+  /** Which side is a team-run profile (decision 201): its conversation goes to the team's inbox. */
+  senderFictional: boolean;
+  otherFictional: boolean;
 };
 
 /** One read: the rules of a send by `senderId` to `otherId` (null: the sender is gone). */
@@ -445,6 +449,8 @@ export async function sendRules(
       sessionExpires: sql<
         number | null
       >`(SELECT ${s.expiresAt} FROM ${s} WHERE ${s.idHash} = ${sessionHash} AND ${s.userId} = ${senderId})`,
+      senderFictional: sql<number | null>`(SELECT ${p.fictional} FROM ${p} WHERE ${p.userId} = ${senderId})`,
+      otherFictional: sql<number | null>`(SELECT ${p.fictional} FROM ${p} WHERE ${p.userId} = ${otherId})`,
     })
     .from(u)
     .innerJoin(b, eq(b.id, u.brandId))
@@ -460,6 +466,8 @@ export async function sendRules(
     otherDeleted: row.otherDeletedAt !== null,
     blocked: !!row.blocked,
     sessionExpires: row.sessionExpires,
+    senderFictional: !!row.senderFictional,
+    otherFictional: !!row.otherFictional,
   };
 }
 
@@ -543,6 +551,18 @@ export type OverviewWrite = {
   members: { userId: string; unread: number; hiddenAt: number | null; lastActivityAt: number | null }[];
   /** Messages per brand and day since the last write (the console's dashboard). */
   days: { brandId: number; day: number; n: number }[];
+  /** A team-run profile's conversation (decision 201): the team's inbox row. */
+  team?: {
+    brandId: number;
+    profileId: string;
+    memberId: string;
+    waitingSince: number | null;
+    waitingSeq: number | null;
+    credits: number;
+    firstReplyAt: number | null;
+    refundFrom: number | null;
+    creditsReturned: number;
+  } | null;
 };
 
 /**
@@ -572,10 +592,53 @@ export async function writeOverview(db: D1Database, conversationId: string, w: O
         .values({ brandId: x.brandId, day: x.day, messages: x.n })
         .onConflictDoUpdate({ target: [d.brandId, d.day], set: { messages: sql`${d.messages} + excluded.messages` } }),
     );
+  if (w.team) statements.push(teamConversationUpsert(orm, conversationId, w.team));
   const [first, ...rest] = statements;
   if (!first) return 0;
   const results = (await orm.batch([first, ...rest])) as { meta?: { rows_written?: number } }[];
   return results.reduce((n, r) => n + (r?.meta?.rows_written ?? 0), 0);
+}
+
+/**
+ * The team's inbox row of a conversation with a team-run profile, as its object computed it. A reply
+ * (nothing waits any more) ends the claim on it.
+ */
+function teamConversationUpsert(
+  orm: ReturnType<typeof getDb>,
+  conversationId: string,
+  t: NonNullable<OverviewWrite["team"]>,
+) {
+  const tc = schema.teamConversations;
+  const language = sql<string>`COALESCE((SELECT ${schema.users.language} FROM ${schema.users} WHERE ${schema.users.id} = ${t.memberId}), '')`;
+  return orm
+    .insert(tc)
+    .values({
+      conversationId,
+      brandId: t.brandId,
+      profileId: t.profileId,
+      memberId: t.memberId,
+      language,
+      waitingSince: t.waitingSince,
+      waitingSeq: t.waitingSeq,
+      credits: t.credits,
+      firstReplyAt: t.firstReplyAt,
+      refundFrom: t.refundFrom,
+      creditsReturned: t.creditsReturned,
+    })
+    .onConflictDoUpdate({
+      target: tc.conversationId,
+      set: {
+        waitingSince: sql`excluded.waiting_since`,
+        waitingSeq: sql`excluded.waiting_seq`,
+        credits: sql`excluded.credits`,
+        firstReplyAt: sql`excluded.first_reply_at`,
+        refundFrom: sql`excluded.refund_from`,
+        creditsReturned: sql`excluded.credits_returned`,
+        language: sql`excluded.language`,
+        claimedBy: sql`CASE WHEN excluded.waiting_since IS NULL THEN NULL ELSE ${tc.claimedBy} END`,
+        claimedAt: sql`CASE WHEN excluded.waiting_since IS NULL THEN NULL ELSE ${tc.claimedAt} END`,
+      },
+    });
 }
 
 /** The conversations a member belongs to (their rooms), from the overview. */

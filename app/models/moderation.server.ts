@@ -432,7 +432,7 @@ async function reportedMessage(
   const t = messageTarget(targetId);
   if (!t) return null;
   const [m] = await roomStub(env, t.conversationId).excerpt(t.conversationId, t.seq, 0);
-  if (!m || m.id !== t.seq || m.senderId !== memberId) return null;
+  if (!m || m.kind === "notice" || m.id !== t.seq || m.senderId !== memberId) return null;
   return {
     conversationId: t.conversationId,
     seq: m.id,

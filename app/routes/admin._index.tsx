@@ -3,12 +3,12 @@
  * days, with the revenue per day and the sign-up funnel as server-rendered SVG; and the operator's
  * own work queues (the tiles of the parts their role opens).
  */
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { Funnel, RevenueChart } from "~/components/admin/Charts";
 import { money, percent } from "~/components/admin/labels";
 import { PERIODS, ageCheckFigures, dashboard, type Figures } from "~/models/admin/dashboard.server";
-import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { getOperator, mayOpen, requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { consoleOverview } from "~/models/admin/overview.server";
 import { trustedListState } from "~/models/age-trust.server";
 import { nowS } from "~/lib/dates";
@@ -17,6 +17,9 @@ import { nowS } from "~/lib/dates";
 export const area: OperatorArea = "home";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The chat team's console is its inbox (the dashboard shows the business's money).
+  const signedIn = await getOperator(request, context);
+  if (signedIn && !mayOpen(signedIn.role, area) && mayOpen(signedIn.role, "inbox")) throw redirect("/admin/inbox");
   const operator = await requireOperator(request, context, area);
   const raw = new URL(request.url).searchParams.get("brand");
   const brandId = raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null;

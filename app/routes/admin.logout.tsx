@@ -3,7 +3,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { endOperatorSession, requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
-export const area: OperatorArea = "home";
+export const area: OperatorArea = "console";
 
 export async function loader({ request, context }: ActionFunctionArgs) {
   await requireOperator(request, context, area);

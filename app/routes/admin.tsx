@@ -5,7 +5,7 @@ import { AdminError, AdminShell } from "~/components/admin/AdminShell";
 import { OPERATOR_AREAS, mayOpen, requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
-export const area: OperatorArea = "home";
+export const area: OperatorArea = "console";
 
 // The member site's empty layout (no member chrome: the root reads no member session on /admin).
 export const handle = { layout: "empty" };
@@ -15,6 +15,7 @@ export const meta: MetaFunction = () => [{ name: "robots", content: "noindex" }]
 
 /** The console's parts that have pages. */
 const LIVE: OperatorArea[] = [
+  "inbox",
   "members",
   "payments",
   "codes",

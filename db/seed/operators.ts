@@ -12,6 +12,7 @@ export const DEMO_OPERATORS = [
   { email: "moderator@example.com", name: "Milan Moderator", role: "moderator" },
   { email: "support@example.com", name: "Sanne Support", role: "support" },
   { email: "finance@example.com", name: "Finn Finance", role: "finance" },
+  { email: "team@example.com", name: "Tara Team", role: "chat_team" },
 ] as const;
 
 /** Adds the demo operators that are missing (kept across reseeds, so the audit log keeps its names). */

@@ -270,7 +270,9 @@ describe("age mdoc verification", () => {
 
   it("refuses an MSO signed outside its signer certificate's validity (ISO 18013-5 9.3.1)", async () => {
     // The signer is valid from ten days before NOW; the attestation itself is valid now.
-    const issuer = await makeIssuer("Young", { flaws: { from: NOW.getTime() - 10 * DAY, until: NOW.getTime() + 400 * DAY } });
+    const issuer = await makeIssuer("Young", {
+      flaws: { from: NOW.getTime() - 10 * DAY, until: NOW.getTime() + 400 * DAY },
+    });
     const ctx = await context({ trustedRoots: [issuer.rootDer] });
     const validity = { validFrom: new Date(NOW.getTime() - DAY), validUntil: new Date(NOW.getTime() + DAY) };
     const before = await issueTestPresentation(

@@ -4,6 +4,8 @@ import { NavLink } from "@remix-run/react";
 export type ShellOperator = { name: string; email: string; role: string; areas: string[] };
 
 const NAV: { area: string; to: string; label: string }[] = [
+  { area: "inbox", to: "/admin/inbox", label: "Inbox" },
+  { area: "inbox", to: "/admin/team-profiles", label: "Team-run profiles" },
   { area: "members", to: "/admin/members", label: "Members" },
   { area: "reports", to: "/admin/reports", label: "Reports" },
   { area: "photos", to: "/admin/photos", label: "Photos" },

@@ -103,6 +103,15 @@ function Bubble({
   conversationId?: string;
 }) {
   const { t, i18n } = useTranslation("chat");
+  if (m.kind === "notice") {
+    // The site's own line (decision 201): "<credits>|<hours>" of a paid message nobody answered in time.
+    const [credits = 0, hours = 24] = m.body.split("|").map(Number);
+    return (
+      <li className="chat-notice" data-message-id={m.id || undefined}>
+        {t("room.noReply", { count: credits, hours })}
+      </li>
+    );
+  }
   return (
     <li
       className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`}
@@ -176,7 +185,8 @@ export function ChatView(p: ChatViewProps) {
   const lastMine = [...room.messages].reverse().find((m) => m.senderId === p.meId && !m.held);
   const list = p.list.map((c) => {
     if (c.id !== p.conversationId) return c;
-    const last = room.messages.at(-1);
+    // The site's own lines are not a message of either member: the list keeps the last real one.
+    const last = room.messages.findLast((m) => m.kind !== "notice");
     if (!last || last.held) return { ...c, unread: 0 };
     return {
       ...c,

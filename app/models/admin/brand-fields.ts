@@ -435,6 +435,27 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         schema: int(1, 3650),
       },
       {
+        name: "teamReplyHours",
+        label: "Team-run profiles: reply window (hours)",
+        hint: "A paid message to a team-run profile unanswered this long gets its credits back.",
+        kind: "int",
+        toForm: (b) => String(b.teamReplyHours),
+        schema: int(1, 168),
+      },
+      {
+        name: "teamPhrases",
+        label: "Team-run profiles: phrases a reply may not contain",
+        hint: "One per line, any language, besides the built-in lists (meeting, contact, links, money).",
+        kind: "lines",
+        toForm: (b) => b.teamPhrases,
+        // An empty field arrives as no value at all (conform): no phrases of the brand's own.
+        schema: z
+          .string()
+          .max(4000, "Too long.")
+          .optional()
+          .transform((v) => v ?? ""),
+      },
+      {
         name: "camsPromoEnabled",
         label: "Cams promo block",
         hint: "Shown only when its partner settings are valid.",

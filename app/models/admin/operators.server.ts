@@ -27,7 +27,11 @@ export { OPERATOR_ROLES, type OperatorRole } from "../../../db/schema";
 
 /** What each part of the console needs; admin opens everything. The one table of who may do what. */
 export const OPERATOR_AREAS = {
+  /** The console's frame (every role); each page checks its own part. */
+  console: ["moderator", "support", "finance", "chat_team", "admin"],
   home: ["moderator", "support", "finance", "admin"],
+  /** The team-run profiles' inbox and the profiles themselves (decision 201): not moderators, nobody seeing payments. */
+  inbox: ["chat_team", "admin"],
   reports: ["moderator", "admin"],
   photos: ["moderator", "admin"],
   appeals: ["moderator", "admin"],

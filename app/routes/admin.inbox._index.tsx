@@ -1,0 +1,152 @@
+/**
+ * The team's inbox (chat team, admin; decision 201): conversations where a member waits for a team-run
+ * profile's answer, longest wait first, with the wait, the member's language, what they spent there
+ * and who holds each. Filters by brand, language, profile and "mine". Without JavaScript the page
+ * reloads itself every half minute (and has a refresh link): new waits and claims show up.
+ */
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { ageOf, when } from "~/components/admin/labels";
+import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { INBOX_PAGE, inboxChoices, teamInbox } from "~/models/admin/inbox.server";
+import { nowS } from "~/lib/dates";
+
+/** The console part this page belongs to: its loader and action admit only the roles that open it. */
+export const area: OperatorArea = "inbox";
+
+/** Reloads the list every 30 s (no script: the console ships none). */
+export const meta: MetaFunction = ({ matches }) => [
+  ...matches.flatMap((m) => m.meta ?? []),
+  { httpEquiv: "refresh", content: "30" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const operator = await requireOperator(request, context, area);
+  const params = new URL(request.url).searchParams;
+  const brand = params.get("brand") ?? "";
+  const language = (params.get("language") ?? "").slice(0, 8);
+  const profile = (params.get("profile") ?? "").slice(0, 64);
+  const mine = params.get("mine") === "1";
+  const filter = {
+    brandId: /^\d{1,9}$/.test(brand) ? Number(brand) : null,
+    language: /^[a-z]{2}$/.test(language) ? language : null,
+    profileId: /^[\w-]{1,64}$/.test(profile) ? profile : null,
+    mine,
+  };
+  const now = nowS();
+  const [rows, choices] = await Promise.all([
+    teamInbox(context.env.DB, operator, filter, now),
+    inboxChoices(context.env.DB),
+  ]);
+  const sent = params.get("sent") === "1";
+  return { rows, choices, filter, now, sent, search: params.toString(), title: "Inbox" };
+}
+
+export default function AdminInbox() {
+  const { rows, choices, filter, now, sent, search } = useLoaderData<typeof loader>();
+  const brandName = new Map(choices.brands.map((b) => [b.id, b.name]));
+  const profiles = choices.profiles.filter((p) => !filter.brandId || p.brandId === filter.brandId);
+  return (
+    <>
+      <h1>Inbox</h1>
+      {sent ? (
+        <p className="a-ok" role="status">
+          Reply sent.
+        </p>
+      ) : null}
+      <form method="get" className="a-filters">
+        <label className="a-field">
+          <span>Brand</span>
+          <select name="brand" defaultValue={filter.brandId ?? ""}>
+            <option value="">All brands</option>
+            {choices.brands.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="a-field">
+          <span>Language</span>
+          <select name="language" defaultValue={filter.language ?? ""}>
+            <option value="">All</option>
+            {choices.languages.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="a-field">
+          <span>Team-run profile</span>
+          <select name="profile" defaultValue={filter.profileId ?? ""}>
+            <option value="">All</option>
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({brandName.get(p.brandId) ?? p.brandId})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="a-check">
+          <input type="checkbox" name="mine" value="1" defaultChecked={filter.mine} /> Mine
+        </label>
+        <button type="submit" className="a-btn">
+          Filter
+        </button>
+      </form>
+      <p className="a-muted">
+        {rows.length === 0
+          ? "Nobody waits for an answer."
+          : `${rows.length}${rows.length === INBOX_PAGE ? "+" : ""} waiting, longest wait first.`}{" "}
+        <a href={`/admin/inbox${search ? `?${search}` : ""}`}>Refresh</a>
+      </p>
+      {rows.length > 0 ? (
+        <div className="a-table-wrap">
+          <table className="a-table a-inbox">
+            <thead>
+              <tr>
+                <th>Member</th>
+                <th>To</th>
+                <th>Waiting</th>
+                <th>Lang.</th>
+                <th className="a-num">Credits</th>
+                <th>Held by</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.conversationId}>
+                  <td data-label="Member">
+                    <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>
+                  </td>
+                  <td data-label="To">
+                    <span>
+                      {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
+                    </span>
+                  </td>
+                  <td data-label="Waiting" title={when(r.waitingSince ?? now)}>
+                    {ageOf(now - (r.waitingSince ?? now))}
+                  </td>
+                  <td data-label="Lang.">{r.language}</td>
+                  <td data-label="Credits" className="a-num">
+                    {r.credits}
+                  </td>
+                  <td data-label="Held by">
+                    {r.claimedBy ? (
+                      <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
+                        {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
+                      </span>
+                    ) : (
+                      <span className="a-muted">free</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
