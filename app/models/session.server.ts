@@ -63,7 +63,7 @@ export interface Member {
   messagingRestrictedUntil: number | null;
   /** Until when the member's proof of 18+ is honoured (seconds), or null: read here so the age gate costs no read (decision 185). */
   ageProofUntil: number | null;
-  /** What search's and the swipe game's defaults need (searcherFrom), read here so they cost no round trip. */
+  /** What search's and the swipe game's defaults need (searcherOf in search.server.ts), read here so they cost no round trip. */
   profile: { gender: string; sexuality: string; dateOfBirth: string; lat: number | null; lon: number | null };
 }
 

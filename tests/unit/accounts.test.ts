@@ -46,7 +46,7 @@ describe("sign-up schema", () => {
     expect(messages({ name: "@anna" })).toContain("errors.nameAt");
   });
   it("asks for a date of birth at least the minimum age", () => {
-    expect(messages({ date_of_birth: "2008-06-16" })).toContain("errors.dobRequired");
+    expect(messages({ date_of_birth: "2008-06-16" })).toContain("errors.tooYoung");
     expect(messages({ date_of_birth: "2008-06-15" })).toEqual([]);
     expect(messages({ date_of_birth: "1800-01-01" })).toContain("errors.dobInvalid");
   });

@@ -12,6 +12,8 @@ const good = {
   VAPID_PUBLIC_KEY: "B".repeat(87),
   VAPID_PRIVATE_KEY: "k".repeat(43),
   MOLLIE_API_KEY: "live_" + "m".repeat(30),
+  AGE_TRUSTED_LIST_URL: "https://trusted-list.example/av-tl.xml",
+  AGE_TRUSTED_LIST_SIGNERS: "MII" + "C".repeat(300),
 } as unknown as Env;
 const problems = (change: Record<string, unknown>) => describeProblems(configProblems({ ...good, ...change } as Env));
 
