@@ -228,8 +228,19 @@ describe("what the check keeps", () => {
     const href = /href="(av:\/\/[^"]+)"/.exec(await res.text())![1]!.replaceAll("&amp;", "&");
     const req = parseRequestLink(href)!;
     const presentation = await presentTestAttestation(await loadTestIssuer(env.DB), kind, { ...req, now: new Date() });
-    await post("/age-check/response", { vp_token: JSON.stringify({ av: [presentation] }), state: req.state }, de);
-    return { state: req.state, shown };
+    const res = await post(
+      "/age-check/response",
+      { vp_token: JSON.stringify({ av: [presentation] }), state: req.state },
+      de,
+    );
+    // The link on this device: the app's redirect completes the answer in this browser (decision 198).
+    const redirect = res.status === 200 ? ((await res.json()) as { redirect_uri?: string }).redirect_uri : null;
+    if (redirect) {
+      const back = new URL(redirect);
+      await (await get(back.pathname + back.search, { ...de, cookie: `${cookie}; ${shown}`, country: "FR" })).text();
+    }
+    // The wallet's state is the request id and the flow it was shown for.
+    return { state: req.state.replace(/\.[sx]$/, ""), shown };
   }
 
   it("an under-18 refusal is kept beside neither the member nor the page; the member is still told", async () => {
