@@ -228,13 +228,14 @@ describe("what the check keeps", () => {
     const href = /href="(av:\/\/[^"]+)"/.exec(await res.text())![1]!.replaceAll("&amp;", "&");
     const req = parseRequestLink(href)!;
     const presentation = await presentTestAttestation(await loadTestIssuer(env.DB), kind, { ...req, now: new Date() });
-    const res = await post(
+    const answered = await post(
       "/age-check/response",
       { vp_token: JSON.stringify({ av: [presentation] }), state: req.state },
       de,
     );
     // The link on this device: the app's redirect completes the answer in this browser (decision 198).
-    const redirect = res.status === 200 ? ((await res.json()) as { redirect_uri?: string }).redirect_uri : null;
+    const redirect =
+      answered.status === 200 ? ((await answered.json()) as { redirect_uri?: string }).redirect_uri : null;
     if (redirect) {
       const back = new URL(redirect);
       await (await get(back.pathname + back.search, { ...de, cookie: `${cookie}; ${shown}`, country: "FR" })).text();
