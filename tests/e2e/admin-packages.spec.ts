@@ -36,6 +36,7 @@ test("an admin changes a package price and the member's /credits shows it", asyn
   await expect(page.getByText("€19.95").first()).toBeVisible();
 
   const admin = await operatorPage(browser, "operator@example.com");
+  await admin.goto("/admin");
   await admin.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Packages" }).click();
   await expect(admin.getByRole("heading", { name: "Packages, prices and methods" })).toBeVisible();
   await shot(admin, "admin-packages");
