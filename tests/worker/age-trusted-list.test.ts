@@ -11,6 +11,7 @@ import {
   type XmlElement,
 } from "~/lib/age/trusted-list.server";
 import { parseCertificate } from "~/lib/age/x509.server";
+import { isDocumentSigner } from "~/lib/age/signer-profile.server";
 import { refreshAndAlert, refreshTrustedList, trustedListState, usableTrustedRoots } from "~/models/age-trust.server";
 // The EU age verification test trusted list as the Commission's reference verifier keeps it, in its two
 // signed versions: signed 2025-09-12 (enveloped-signature, five services) and 2025-10-02 (XPath Filter 2.0).
@@ -264,6 +265,11 @@ describe("age trusted list", () => {
       [false, "RSA 2048"],
       [false, "RSA 2048"],
     ]);
+    // Each listed signer passes the document signer profile as the list names it (the reference
+    // implementation's carries 1.3.130.2.0.0.1.2, the others no extendedKeyUsage at all); the three
+    // without one would not pass as a certificate under a listed CA.
+    expect(certs.map((c) => isDocumentSigner(c, { listed: true }))).toEqual([true, true, true, true]);
+    expect(certs.map((c) => isDocumentSigner(c))).toEqual([true, false, false, false]);
     // Changed by one character: refused.
     const changed = realList.replace(
       "TEST LU Proof of Age Attestation Service 2",

@@ -205,7 +205,8 @@ async function verify(deviceResponse: string, ctx: PresentationContext): Promise
   // A trusted certificate is a document signer only with its profile, and only for MSOs signed
   // while it was valid (ISO 18013-5 Annex B, §9.3.1; signer-profile.server.ts).
   const validity = asMap(get(mso, "validityInfo"));
-  if (!isDocumentSigner(signer) || !signedWhileValid(signer, tdate(get(validity, "signed")))) {
+  const listed = ctx.trustedRoots.some((r) => r.length === signer.der.length && r.every((b, i) => b === signer.der[i]));
+  if (!isDocumentSigner(signer, { listed }) || !signedWhileValid(signer, tdate(get(validity, "signed")))) {
     return { ok: false, reason: "issuer" };
   }
   check(await verifyIssuerAuth(signer, issuerAuth, payload), "signature");
