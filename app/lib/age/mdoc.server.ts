@@ -6,7 +6,7 @@
  * Nothing throws to the caller: every failure is a reason. Replay (a nonce used once) is the flow's.
  */
 import { Tagged, decodeCbor, embed, encodeCbor, type Bytes, type CborValue } from "./cbor.server";
-import { verifyChain, type Certificate } from "./x509.server";
+import { equalBytes, verifyChain, type Certificate } from "./x509.server";
 import { isDocumentSigner, signedWhileValid } from "./signer-profile.server";
 
 export type AgeRefusal =
@@ -177,8 +177,6 @@ function deviceKey(coseKey: CborValue): Promise<CryptoKey> {
   );
 }
 
-const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 async function verify(deviceResponse: string, ctx: PresentationContext): Promise<AgeVerification> {
   check(typeof deviceResponse === "string" && deviceResponse.length <= MAX_DEVICE_RESPONSE_CHARS, "malformed");
   const response = decodeCbor(b64urlDecode(deviceResponse));
@@ -205,7 +203,7 @@ async function verify(deviceResponse: string, ctx: PresentationContext): Promise
   // A trusted certificate is a document signer only with its profile, and only for MSOs signed
   // while it was valid (ISO 18013-5 Annex B, §9.3.1; signer-profile.server.ts).
   const validity = asMap(get(mso, "validityInfo"));
-  const listed = ctx.trustedRoots.some((r) => r.length === signer.der.length && r.every((b, i) => b === signer.der[i]));
+  const listed = ctx.trustedRoots.some((r) => equalBytes(r, signer.der));
   if (!isDocumentSigner(signer, { listed }) || !signedWhileValid(signer, tdate(get(validity, "signed")))) {
     return { ok: false, reason: "issuer" };
   }

@@ -8,7 +8,7 @@
  * signers), and the list must be of the configured type (the AV scheme's by default).
  * Anything this reader does not support refuses the list: the cron then keeps the last good one.
  */
-import { parseCertificate, publicKey } from "./x509.server.ts";
+import { equalBytes, parseCertificate, publicKey } from "./x509.server.ts";
 
 const NS_TSL = "http://uri.etsi.org/02231/v2#";
 const NS_DS = "http://www.w3.org/2000/09/xmldsig#";
@@ -241,7 +241,6 @@ export function excC14n(
 }
 
 const b64decode = (s: string) => Uint8Array.from(atob(s.replace(/\s+/g, "")), (c) => c.charCodeAt(0));
-const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export type TrustedListRefusal = "malformed" | "scheme" | "signature" | "signer" | "stale";
 export interface TrustedService {
@@ -354,7 +353,7 @@ async function checkSignature(root: XmlElement): Promise<Uint8Array> {
     const hash = need(DIGESTS[attr(need(child(ref, NS_DS, "DigestMethod")), "Algorithm") ?? ""]);
     const data = new TextEncoder().encode(excC14n(target, omit));
     const digest = new Uint8Array(await crypto.subtle.digest(hash, data));
-    need(equal(digest, b64decode(text(child(ref, NS_DS, "DigestValue")))), "signature");
+    need(equalBytes(digest, b64decode(text(child(ref, NS_DS, "DigestValue")))), "signature");
   }
   const x509 = child(child(child(sig, NS_DS, "KeyInfo"), NS_DS, "X509Data"), NS_DS, "X509Certificate");
   const certDer = b64decode(text(need(x509, "signer")));
@@ -437,7 +436,7 @@ export async function readTrustedList(
     need(list.type === scheme.type && list.rules.includes(scheme.rules), "scheme");
     const signer = await checkSignature(root);
     need(
-      opts.signers.some((s) => equal(s, signer)),
+      opts.signers.some((s) => equalBytes(s, signer)),
       "signer",
     );
     const cert = parseCertificate(signer);

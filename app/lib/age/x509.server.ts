@@ -231,6 +231,9 @@ async function signedBy(child: Certificate, parent: Certificate): Promise<boolea
   return crypto.subtle.verify({ name: "ECDSA", hash }, key, raw, child.tbs);
 }
 
+/** Byte-for-byte equality (certificates, digests). */
+export const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /**
  * Checks `chain` (leaf first, as in an x5chain) up to one of `roots` at `now`. The chain may end with
  * the root itself or with the certificate the root signed. A leaf that is itself one of `roots` (the
@@ -248,16 +251,15 @@ export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now:
         return [];
       }
     });
-    const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
     const t = now.getTime();
     const usable = (c: Certificate) =>
       !c.unknownCritical &&
       t >= c.notBefore &&
       t <= c.notAfter &&
       (c.keyUsage ?? KU_DIGITAL_SIGNATURE) & KU_DIGITAL_SIGNATURE;
-    if (anchors.some((a) => same(a.der, path[0].der))) return usable(path[0]) ? path[0] : null;
+    if (anchors.some((a) => equalBytes(a.der, path[0].der))) return usable(path[0]) ? path[0] : null;
     // The wallet may include the root; it is the anchor then, not part of the checked path.
-    if (path.length > 1 && anchors.some((a) => same(a.der, path[path.length - 1].der))) path.pop();
+    if (path.length > 1 && anchors.some((a) => equalBytes(a.der, path[path.length - 1].der))) path.pop();
     const top = path[path.length - 1];
     let anchor: Certificate | undefined;
     for (const a of anchors) if (await signedBy(top, a)) anchor = a;
