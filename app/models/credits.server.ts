@@ -6,8 +6,7 @@
  * object (decision 189, app/models/wallet.server.ts); D1's users.credits is a copy the wallet writes
  * and credit_ledger is moved into the wallets, then dropped by a later migration (decision 194). The
  * statements below still write the old shape (a guarded debit `credits >= cost` and its ledger row in
- * one batch): only the bench's D1 baseline (tests/bench/workerd/) and test fixtures call them;
- * clawbackStatements and adjustmentStatements have no caller left.
+ * one batch): only the bench's D1 baseline (tests/bench/workerd/) and test fixtures call them.
  */
 import { nowS } from "~/lib/dates";
 import type { schema } from "../../db/client";
@@ -107,37 +106,6 @@ export function ledgerStatement(
 }
 
 /**
- * Statements taking back up to `credits` (a chargeback), never below zero, only if the statement
- * just before changed a row: the ledger row records what the balance allowed (MIN(credits,
- * balance), possibly 0), and the balance moves by exactly that row's delta. `credits` may be SQL
- * using parameters from ?6 on (values in `params`).
- */
-export function clawbackStatements(
-  db: D1Database,
-  userId: string,
-  credits: number | SqlAmount,
-  reason: CreditReason,
-  o: { refId?: string | null; now?: number; params?: unknown[] } = {},
-) {
-  const c = amount(credits, "?2");
-  return [
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: the clawback's ledger row only after a change (changes() = 1), never below zero
-      .prepare(
-        `INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at)
-         SELECT ?1, -MAX(0, MIN(${c.expr}, u.credits)), ?3, ?4, ?5 FROM users u WHERE u.id = ?1 AND changes() = 1`,
-      )
-      .bind(userId, c.value, reason, o.refId ?? null, o.now ?? nowS(), ...(o.params ?? [])),
-    db
-      // oxlint-disable-next-line no-restricted-properties -- guards: the balance moves by exactly the ledger row just written, only when it was written (changes() = 1)
-      .prepare(
-        "UPDATE users SET credits = credits + (SELECT delta FROM credit_ledger WHERE id = last_insert_rowid()) WHERE id = ?1 AND changes() = 1",
-      )
-      .bind(userId),
-  ];
-}
-
-/**
  * Statements adding credits (sign-up, purchase, refund, adjustment) with their ledger row. With
  * `afterChange`, nothing is added unless the statement just before changed a row (e.g. a payment's
  * guarded `status = 'open'` → 'paid'), so a grant is applied once however often it is retried.
@@ -160,19 +128,4 @@ export function grantStatements(
       .bind(userId, credits),
     ledgerStatement(db, { userId, delta: credits, reason, refId: o.refId, now: o.now }),
   ];
-}
-
-/**
- * A correction of a member's balance by support (decision 177), reason "adjustment": a grant adds
- * `delta` credits; a take (negative `delta`) is a guarded debit, so it never goes below zero, and
- * changes nothing at all when the balance does not cover it. The ledger row follows its change on
- * `changes() = 1`, so whatever comes next in the batch (the audit row) may guard on changes() too.
- */
-export function adjustmentStatements(db: D1Database, userId: string, delta: number, refId: string) {
-  if (!Number.isInteger(delta) || delta === 0) throw new Error(`bad adjustment ${delta}`);
-  if (delta > 0) {
-    const [grant, ledger] = grantStatements(db, userId, delta, "adjustment", { refId });
-    return [grant!, ledger!];
-  }
-  return [debitStatement(db, userId, -delta), ledgerStatement(db, { userId, delta, reason: "adjustment", refId })];
 }

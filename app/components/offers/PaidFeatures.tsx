@@ -13,7 +13,7 @@ export function UnlockPhoto({ photoId, credits }: { photoId: string; credits: nu
         <span className="unlock-closed">{t("photo.unlock", { count: credits })}</span>
         <span className="unlock-open">{t("photo.cancel")}</span>
       </summary>
-      <Form method="post" className="unlock-confirm" role="group" aria-label={t("photo.locked")}>
+      <Form method="post" className="unlock-confirm" aria-label={t("photo.locked")}>
         <p>{t("photo.confirm", { count: credits })}</p>
         <input type="hidden" name="intent" value="unlock" />
         <input type="hidden" name="photoId" value={photoId} />
