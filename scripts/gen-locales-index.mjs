@@ -1,7 +1,8 @@
 // Writes app/lib/resources.generated.ts: every language's messages (all locales/<lng>/<ns>.json) as
-// one object literal inside a function, so the Worker carries all translations without a file system
-// yet an isolate only builds the languages it serves (app/lib/messages.ts): a function's body is only
-// pre-parsed until it is first called. Runs before every build and type check.
+// one JSON string per language, parsed on first use, so the Worker carries all translations without a
+// file system yet an isolate only builds the languages it serves (app/lib/messages.ts). A string, not an
+// object literal: the start-up pre-parse scans a string literal without tokenising its 900 KB, and
+// JSON.parse builds it faster than the literal would be compiled. Runs before every build and type check.
 import { readdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 
 const LANGS = ["da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv"];
@@ -21,7 +22,7 @@ for (const lng of LANGS) {
     const file = `locales/${lng}/${ns}.json`;
     if (existsSync(file)) messages[ns] = JSON.parse(readFileSync(file, "utf8"));
   }
-  out += `  ${lng}: () => (${JSON.stringify(messages)}),\n`;
+  out += `  ${lng}: () => JSON.parse(${JSON.stringify(JSON.stringify(messages))}),\n`;
 }
 out += "};\n";
 const target = "app/lib/resources.generated.ts";
