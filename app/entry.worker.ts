@@ -42,6 +42,7 @@ const {
   reportError,
   traceRoundTrips,
   roundTripsTiming,
+  withD1Session,
   ChatRoom,
   EchoRoom,
   MemberHub,
@@ -60,17 +61,19 @@ let migrationsChecked = false;
 const worker = {
   async fetch(request: Request, bindings: Env, ctx: ExecutionContext): Promise<Response> {
     const started = performance.now();
-    // The round-trip bench (tests/bench/round-trips.ts) only; null everywhere else.
-    const trace = traceRoundTrips(bindings, request);
-    const env = trace?.env ?? bindings;
     // Staging and production never serve with a missing, short or development secret (decision 170).
-    const refused = refuseUnconfigured(env);
+    const refused = refuseUnconfigured(bindings);
     if (refused) return refused;
+    // Every D1 read of the request through one session: replicas where a moment's lag is harmless (decision 222).
+    const d1 = withD1Session(bindings, request);
+    // The round-trip bench (tests/bench/round-trips.ts) only; null everywhere else.
+    const trace = traceRoundTrips(d1.env, request);
+    const env = trace?.env ?? d1.env;
     const dev = !isDeployed(env);
     if (!migrationsChecked) {
       migrationsChecked = true;
-      ctx.waitUntil(startChatMigration(env).catch((e: unknown) => logError("chat.migration_start_failed", e)));
-      ctx.waitUntil(startWalletMigration(env).catch((e: unknown) => logError("wallet.migration_start_failed", e)));
+      ctx.waitUntil(startChatMigration(bindings).catch((e: unknown) => logError("chat.migration_start_failed", e)));
+      ctx.waitUntil(startWalletMigration(bindings).catch((e: unknown) => logError("wallet.migration_start_failed", e)));
     }
     const nonce = newNonce();
     const url = new URL(request.url);
@@ -109,6 +112,8 @@ const worker = {
     // Partners' tracking data from the first tracked visit, whatever page it landed on.
     const tracked = firstTouchCookie(request);
     if (tracked) response.headers.append("Set-Cookie", tracked);
+    const bookmark = d1.bookmarkCookie(response);
+    if (bookmark) response.headers.append("Set-Cookie", bookmark);
     // Outside production, the server's own time for the benchmark (npm run bench).
     if (dev) {
       const own = `worker;dur=${(performance.now() - started).toFixed(2)}`;

@@ -25,3 +25,4 @@ export { consoleHostRefused } from "./lib/admin-path";
 export { refuseUnconfigured } from "./lib/config.server";
 export { reportError } from "./lib/sentry.server";
 export { traceRoundTrips, roundTripsTiming } from "./lib/trace.server";
+export { withD1Session } from "./lib/d1-session.server";

@@ -4,6 +4,12 @@
  * and theirs, and the R2 reads, counted by the Worker itself (app/lib/trace.server.ts); then each page's
  * wall time with every round trip held back by DELAY ms, as from an edge far from the primary.
  *
+ * Last, a model of placement (decision 223) from the counted depths: each page's time spent on round trips
+ * for a member far from the primary (DELAY ms a round trip) and one near it (5 ms), once with the Worker at
+ * their edge reading replicas (a visitor's and a member's GET; posts and the console read the primary)
+ * and once with the Worker placed beside the primary (Smart Placement: one long hop to reach it, then
+ * every D1 and object call local, the objects having been created next to it).
+ *
  *   npm run build && node --experimental-strip-types tests/bench/round-trips.ts [delay=40] [--markdown]
  */
 import { execSync } from "node:child_process";
@@ -118,6 +124,20 @@ execSync(`"${process.execPath}" --experimental-strip-types db/seed.ts`, {
 });
 const near = await measure(0);
 const far = await measure(DELAY);
+/** Round trips in ms: a replica or an object near the Worker, a call inside the primary's region. */
+const REPLICA_MS = 2;
+const LOCAL_MS = 1;
+const NEAR_PRIMARY_MS = 5;
+const depthOf = (pair: string) => Number(pair.split("/")[1] ?? 0) || 0;
+function placement(row: Row, step: Step, distance: number) {
+  const d1 = depthOf(row.d1);
+  const objects = depthOf(row.objects);
+  const primaryOnly = Boolean(step.form) || step.who === "operator";
+  const edge = d1 * (primaryOnly ? distance : REPLICA_MS) + objects * REPLICA_MS;
+  const placed = distance + (d1 + objects) * LOCAL_MS;
+  return { edge, placed };
+}
+const stepsRun = steps({ profile: "p", chat: "c" });
 const table = near.map((r, i) => ({
   who: r.who,
   page: r.page,
@@ -127,6 +147,12 @@ const table = near.map((r, i) => ({
   "R2 reads": r.r2,
   "ms near": Math.round(r.ms),
   [`ms with ${DELAY} ms a round trip`]: Math.round(far[i]!.ms),
+  [`model far: edge+replicas / placed`]: (({ edge, placed }) => `${edge} / ${placed}`)(
+    placement(r, stepsRun[i]!, DELAY),
+  ),
+  [`model near: edge+replicas / placed`]: (({ edge, placed }) => `${edge} / ${placed}`)(
+    placement(r, stepsRun[i]!, NEAR_PRIMARY_MS),
+  ),
 }));
 if (MARKDOWN) {
   const keys = Object.keys(table[0]!);
