@@ -46,7 +46,7 @@ for (const root of roots) {
   });
 }
 
-const spans = new Map<string, number[]>(roots.map((r) => [r, []]));
+const spans = new Map<string, number[]>(roots.map((r: string) => [r, []]));
 for (let run = 0; run < RUNS; run++) {
   for (const root of roots) {
     const out = join(work, `${roots.indexOf(root)}-${run}.cpuprofile`);
