@@ -11,6 +11,7 @@ import { Icebreakers } from "./Icebreakers";
 import { LocalTime } from "./LocalTime";
 import { SafetyMenu } from "../members/SafetyMenu";
 import { FictionalMark } from "../members/FictionalMark";
+import { Icon } from "../Icon";
 
 /** Why a send was refused; `draft` is the refused text, put back in the box; `gift`: the refused send was a gift. */
 export type ChatError = { code: SendError | "premium" | "self"; max?: number; draft?: string; gift?: boolean };
@@ -34,6 +35,8 @@ export interface ChatViewProps {
   cost: number;
   /** The message's money value in the brand's currency ("€0.20–€0.40"), beside the composer (decision 179). */
   costWorth: string | null;
+  /** The member's credits, beside the cost: what they have before they send (decision 215). */
+  balance: number;
   /** Text typed before buying credits from this chat, put back in the box (decision 179). */
   draft: string | null;
   /** This page's path: where a purchase started from here returns. */
@@ -117,12 +120,27 @@ function Bubble({
       className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`}
       data-message-id={m.id || undefined}
     >
-      <div className="chat-bubble">
-        {m.kind === "gift" ? (
-          <span className="chat-gift">{giftLabel(m.giftId, t, mine ? "sent" : "received", otherName)}</span>
-        ) : (
-          <span className="chat-body">{m.body}</span>
-        )}
+      <div className="chat-msg-row">
+        <div className="chat-bubble">
+          {m.kind === "gift" ? (
+            <span className="chat-gift">{giftLabel(m.giftId, t, mine ? "sent" : "received", otherName)}</span>
+          ) : (
+            <span className="chat-body">{m.body}</span>
+          )}
+        </div>
+        {/* Report behind a 44 px "⋯" beside the message (decision 215): a <details>, so it opens without JavaScript. */}
+        {!mine && m.id && conversationId ? (
+          <details className="dropdown chat-msg-menu">
+            <summary className="chat-msg-more" aria-label={t("room.messageMore")} title={t("room.messageMore")}>
+              <span aria-hidden="true">⋯</span>
+            </summary>
+            <div className="dropdown-menu">
+              <a className="dropdown-item chat-report" href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}>
+                {t("room.report")}
+              </a>
+            </div>
+          </details>
+        ) : null}
       </div>
       <div className="chat-meta">
         {m.createdAt ? <LocalTime at={m.createdAt} lng={i18n.language} /> : null}
@@ -130,11 +148,6 @@ function Bubble({
           <span className="chat-held">{t("room.held")}</span>
         ) : status ? (
           <span className="chat-status">{status}</span>
-        ) : null}
-        {!mine && m.id && conversationId ? (
-          <a className="chat-report" href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}>
-            {t("room.report")}
-          </a>
         ) : null}
       </div>
     </li>
@@ -348,9 +361,14 @@ export function ChatView(p: ChatViewProps) {
                 <button type="submit" name="intent" value="send" className="btn btn-primary chat-send-btn">
                   {t("room.send")}
                 </button>
-                <p className="chat-cost" data-testid="chat-cost">
-                  {t("room.cost", { count: p.cost })}
-                  {p.costWorth ? ` · ${t("room.costWorth", { money: p.costWorth })}` : null}
+                <p className="chat-cost">
+                  <span data-testid="chat-cost">
+                    {t("room.cost", { count: p.cost })}
+                    {p.costWorth ? ` · ${t("room.costWorth", { money: p.costWorth })}` : null}
+                  </span>
+                  <span className="chat-balance" data-testid="chat-balance">
+                    <Icon name="coin" size={14} /> {t("room.balance", { count: p.balance })}
+                  </span>
                 </p>
                 {p.other.fictional ? <FictionalMark className="fictional-mark-composer" /> : null}
               </Form>
