@@ -1,6 +1,6 @@
 /**
  * What the chat's composer shows beside the box (decision 179): the cost of a message in
- * credits and in money, the member's balance (decision 215), and the text typed before buying credits from this chat (the checkout's
+ * credits and in money, and the text typed before buying credits from this chat (the checkout's
  * return cookie, read once: the answer clears it).
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
@@ -21,8 +21,6 @@ export async function composerData(
     lng: Language;
     path: string;
     also?: Promise<string | undefined>;
-    /** The member's credits, shown beside the cost (decision 215). */
-    balance: number;
   },
 ) {
   const prices = pricesFor(o.brand, o.country);
@@ -34,7 +32,6 @@ export async function composerData(
     composer: {
       cost: prices.message,
       costWorth: worth.message.money,
-      balance: o.balance,
       giftCredits: prices.gift,
       messageLength: o.brand.messageLength,
       draft: mine ? back!.draft : null,

@@ -34,7 +34,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const composing = composerData(request, context, {
     brand,
     country: member.country,
-    balance: member.credits,
     lng,
     path: `/chats/${params.id ?? ""}`,
     also: viewing.then((v) => (v ? `/members/${v.access.otherId}/chat` : undefined)),

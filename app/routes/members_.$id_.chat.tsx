@@ -44,7 +44,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { composer, headers } = await composerData(request, context, {
     brand,
     country: member.country,
-    balance: member.credits,
     lng,
     path: `/members/${other.id}/chat`,
   });

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useNavigation, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { SendError, WireMessage } from "~/chat/protocol";
@@ -12,6 +12,7 @@ import { LocalTime } from "./LocalTime";
 import { SafetyMenu } from "../members/SafetyMenu";
 import { FictionalMark } from "../members/FictionalMark";
 import { Icon } from "../Icon";
+import type { RootData } from "~/lib/root-data";
 
 /** Why a send was refused; `draft` is the refused text, put back in the box; `gift`: the refused send was a gift. */
 export type ChatError = { code: SendError | "premium" | "self"; max?: number; draft?: string; gift?: boolean };
@@ -35,8 +36,6 @@ export interface ChatViewProps {
   cost: number;
   /** The message's money value in the brand's currency ("€0.20–€0.40"), beside the composer (decision 179). */
   costWorth: string | null;
-  /** The member's credits, beside the cost: what they have before they send (decision 215). */
-  balance: number;
   /** Text typed before buying credits from this chat, put back in the box (decision 179). */
   draft: string | null;
   /** This page's path: where a purchase started from here returns. */
@@ -171,6 +170,9 @@ export function ChatView(p: ChatViewProps) {
       if (q.kind === "text" && textarea.current && !textarea.current.value) textarea.current.value = q.body;
     },
   });
+  // The member's credits beside the cost (decision 215): the root's, which a send's acknowledgement refreshes
+  // (this route keeps its own data while the socket keeps the conversation live).
+  const balance = useRouteLoaderData<RootData>("root")?.member?.credits ?? 0;
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
     setHydrated(true);
@@ -367,7 +369,7 @@ export function ChatView(p: ChatViewProps) {
                     {p.costWorth ? ` · ${t("room.costWorth", { money: p.costWorth })}` : null}
                   </span>
                   <span className="chat-balance" data-testid="chat-balance">
-                    <Icon name="coin" size={14} /> {t("room.balance", { count: p.balance })}
+                    <Icon name="coin" size={14} /> {t("room.balance", { count: balance })}
                   </span>
                 </p>
                 {p.other.fictional ? <FictionalMark className="fictional-mark-composer" /> : null}
