@@ -55,7 +55,10 @@ test("the phone checkout is never wider than the phone, for every method and lan
             };
           }),
         );
-      expect(cards.every((c) => c.right <= PHONE.width && !c.clipped), where).toBe(true);
+      expect(
+        cards.every((c) => c.right <= PHONE.width && !c.clipped),
+        where,
+      ).toBe(true);
     }
   }
   // The logos are the provider's method list's own (the sandbox's neutral badges), 32 × 24 like Mollie's.
@@ -109,7 +112,13 @@ async function written(
   credits: number,
 ) {
   const me = await db.createMember({ gender: "male", country: "NL", paidUser: true, credits });
-  const team = await db.createMember({ name: "Tanja Team", gender: "female", country: "NL", paidUser: true, credits: 50 });
+  const team = await db.createMember({
+    name: "Tanja Team",
+    gender: "female",
+    country: "NL",
+    paidUser: true,
+    credits: 50,
+  });
   await db.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(team.id).run();
   const writer = await loginAs(team, { js: false });
   await writer.goto(`/members/${me.id}/chat`);

@@ -5,7 +5,11 @@ import { expect, test } from "./support/fixtures";
  * defaults), shows under Suggestions with a plain Like, never under Received, and raises no likes badge.
  */
 
-test("the automatic like is a suggestion: not under Received, no badge, a plain Like", async ({ db, loginAs, baseURL }) => {
+test("the automatic like is a suggestion: not under Received, no badge, a plain Like", async ({
+  db,
+  loginAs,
+  baseURL,
+}) => {
   const me = await db.createMember({ gender: "male", country: "NL", dateOfBirth: "1990-03-10" });
   const page = await loginAs(me, { viewport: { width: 390, height: 844 } });
   await page.context().addCookies([

@@ -134,7 +134,10 @@ function Bubble({
               <span aria-hidden="true">⋯</span>
             </summary>
             <div className="dropdown-menu">
-              <a className="dropdown-item chat-report" href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}>
+              <a
+                className="dropdown-item chat-report"
+                href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}
+              >
                 {t("room.report")}
               </a>
             </div>
