@@ -6,8 +6,11 @@ export function countBadge(n: number): string | null {
   return n > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(n);
 }
 
-/** The credits badge: shown at 10 or fewer credits, warning colour above 0, danger at 0. */
-export function creditBadge(credits: number): { text: string; tone: "warning" | "danger" } | null {
-  if (credits > CREDIT_BADGE_THRESHOLD) return null;
-  return { text: String(credits), tone: credits > 0 ? "warning" : "danger" };
+/**
+ * The credits badge: the balance, always (decision 215: a member sees what they have before they spend it), in a
+ * quiet colour above 10 credits, the warning colour at 10 or fewer, the danger colour at 0 (docs/product.md §2).
+ */
+export function creditBadge(credits: number): { text: string; tone: "muted" | "warning" | "danger" } {
+  const tone = credits > CREDIT_BADGE_THRESHOLD ? "muted" : credits > 0 ? "warning" : "danger";
+  return { text: String(Math.max(0, credits)), tone };
 }

@@ -10,6 +10,7 @@ import { notifyMemberLater, type Later } from "./hub.server";
 import { enqueue } from "./notify-queue";
 import {
   cardFields,
+  chosenLikers,
   likeStateOf,
   mainImageOf,
   toCard,
@@ -17,11 +18,13 @@ import {
   type LikeState,
   type ProfileCard,
 } from "./profiles.server";
+import { defaultDeckStatement, searcherOf } from "./search.server";
 
 export { likeStateOf, type LikeState };
 
 export type LikeSource = "profile" | "swipe" | "auto" | "finder";
-export const LIKE_LIST_TYPES = ["received", "sent", "matches"] as const;
+/** suggestions: the automatic likes, kept apart from the likes people chose (decision 214). */
+export const LIKE_LIST_TYPES = ["received", "suggestions", "sent", "matches"] as const;
 export type LikeListType = (typeof LIKE_LIST_TYPES)[number];
 
 /** Who may be liked: an active, not deleted member other than oneself, with no block either way. */
@@ -48,11 +51,11 @@ export function likeStatement(
   );
 }
 
-/** The like state between two members, as the viewer sees it. */
+/** The like state between two members, as the viewer sees it (an automatic like is no like: decision 214). */
 export async function stateBetween(d1: D1Database, viewerId: string, targetId: string): Promise<LikeState> {
   const { likes } = schema;
   const rows = await getDb(d1)
-    .select({ likerId: likes.likerId })
+    .select({ likerId: likes.likerId, source: likes.source })
     .from(likes)
     .where(
       or(
@@ -60,10 +63,7 @@ export async function stateBetween(d1: D1Database, viewerId: string, targetId: s
         and(eq(likes.likerId, targetId), eq(likes.likedId, viewerId)),
       ),
     );
-  return likeStateOf(
-    viewerId,
-    rows.map((r) => r.likerId),
-  );
+  return likeStateOf(viewerId, chosenLikers(viewerId, rows));
 }
 
 /** What liking needs: the database, the liked member's hub, the notification queue, and (in a request) its waitUntil. */
@@ -100,14 +100,16 @@ export async function unlike(d1: D1Database, likerId: string, likedId: string) {
 }
 
 /**
- * The card list of one kind (docs/product.md §4 likes): received (new first, then the newest), sent, or
- * matches (both liked; the later like's time). Only active, not deleted members who did not block the member.
- * suggested: an automatic like (decision 179); liked_back: the member already answered it (no "like back" button).
+ * The card list of one kind (docs/product.md §4 likes): received (new first, then the newest), suggestions (the
+ * automatic likes, newest first: not a person's choice, so never "new", never a match: decision 214), sent, or
+ * matches (both chose to like; the later like's time). Only active, not deleted members who did not block the member.
+ * liked_back: the member already liked them (no like button).
  */
 function likeListQuery(db: Db, userId: string, type: LikeListType, limit: number) {
   const { likes: l, profiles: p, users: u } = schema;
   const back = alias(l, "r");
-  const other = type === "received" ? l.likerId : l.likedId;
+  const toMe = type === "received" || type === "suggestions";
+  const other = toMe ? l.likerId : l.likedId;
   const zero = (name: string) => sql<number>`0`.as(name);
   const likedAt =
     type === "matches"
@@ -116,24 +118,29 @@ function likeListQuery(db: Db, userId: string, type: LikeListType, limit: number
   const fields = {
     ...cardFields(),
     like_new: type === "received" ? sql<number>`${l.likeNew}`.as("like_new") : zero("like_new"),
-    suggested: type === "received" ? sql<number>`${l.source} = 'auto'`.as("suggested") : zero("suggested"),
+    suggested: type === "suggestions" ? sql<number>`1`.as("suggested") : zero("suggested"),
     liked_at: likedAt,
-    liked_back:
-      type === "received"
-        ? sql<number>`EXISTS (SELECT 1 FROM likes r WHERE r.liker_id = ${userId} AND r.liked_id = ${l.likerId})`.as(
-            "liked_back",
-          )
-        : zero("liked_back"),
+    liked_back: toMe
+      ? sql<number>`EXISTS (SELECT 1 FROM likes r WHERE r.liker_id = ${userId} AND r.liked_id = ${l.likerId})`.as(
+          "liked_back",
+        )
+      : zero("liked_back"),
   };
   const from = db.select(fields).from(l);
   const joined =
-    type === "matches" ? from.innerJoin(back, and(eq(back.likerId, l.likedId), eq(back.likedId, l.likerId))) : from;
+    type === "matches"
+      ? from.innerJoin(
+          back,
+          and(eq(back.likerId, l.likedId), eq(back.likedId, l.likerId), sql`${back.source} != 'auto'`),
+        )
+      : from;
   return joined
     .innerJoin(p, eq(p.userId, other))
     .innerJoin(u, eq(u.id, p.userId))
     .where(
       and(
-        type === "received" ? eq(l.likedId, userId) : eq(l.likerId, userId),
+        toMe ? eq(l.likedId, userId) : eq(l.likerId, userId),
+        type === "received" ? sql`${l.source} != 'auto'` : type === "suggestions" ? eq(l.source, "auto") : undefined,
         isNull(u.deletedAt),
         eq(p.status, "active"),
         sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${p.userId} AND b.blocked_id = ${userId})`,
@@ -160,20 +167,22 @@ export async function listLikes(
   const results = await likeListQuery(getDb(d1), userId, type, limit);
   const today = new Date();
   // Sent likes and matches are liked by the member by definition.
+  const toMe = type === "received" || type === "suggestions";
   return results.map((r) => ({
     ...toCard(r, today, lng),
     likeNew: !!r.like_new,
     suggested: !!r.suggested,
-    likedBack: type !== "received" || !!r.liked_back,
+    likedBack: !toMe || !!r.liked_back,
   }));
 }
 
 /** GET /api/likes.php: the profiles the member liked, and liked_by entries (id, like_new). */
 export async function likesApi(d1: D1Database, userId: string) {
   const db = getDb(d1);
-  const [sent, received] = await db.batch([
+  const [sent, received, suggestions] = await db.batch([
     likeListQuery(db, userId, "sent", 200),
     likeListQuery(db, userId, "received", 200),
+    likeListQuery(db, userId, "suggestions", 50),
   ]);
   const today = new Date();
   const apiProfile = (r: CardRow) => {
@@ -191,7 +200,8 @@ export async function likesApi(d1: D1Database, userId: string) {
   };
   return {
     profiles: sent.map(apiProfile),
-    liked_by: received.map((r) => ({
+    // Suggestions after the likes people chose, marked `suggested` (the like modal says so).
+    liked_by: [...received, ...suggestions].map((r) => ({
       id: r.id,
       like_new: !!r.like_new,
       suggested: !!r.suggested,
@@ -201,30 +211,46 @@ export async function likesApi(d1: D1Database, userId: string) {
 }
 
 /**
- * GET /api/auto-like.php (a GET by the spec): an active team-run profile of the brand that has not
- * liked the caller yet likes them, at most once a day per caller, so repeated calls cannot flood likes.
- * Only team-run profiles: a like is never written in a real member's name, who did not choose it
- * (decision 179). Answers that profile, or null when the brand has none left.
+ * GET /api/auto-like.php (a GET by the spec): at most once a day per caller, an active team-run profile of the
+ * brand that fits the caller as search's defaults do (the gender they look for, their country, around their age,
+ * nearest first: decision 214) and that neither liked them nor was liked by them yet "likes" them. It is a
+ * suggestion, not a like (decision 214): no new-like mark, listed under suggestions, never counted in the badge.
+ * Only team-run profiles: a like is never written in a real member's name, who did not choose it (decision 179).
+ * Answers the newest suggestion, or null when nothing fits.
  */
-export async function autoLike(d1: D1Database, userId: string, today = new Date()) {
+export async function autoLike(
+  d1: D1Database,
+  member: Parameters<typeof searcherOf>[0] & { id: string },
+  today = new Date(),
+) {
   const day = today.toISOString().slice(0, 10);
-  const key = `autolike:${userId}:${day}`;
+  const me = member.id;
+  const key = `autolike:${me}:${day}`;
   const expires = Math.floor(today.getTime() / 1000) + 2 * 86_400;
   const { counters, likes: l, profiles: p, users: u } = schema;
-  const me = userId;
-  const pick = sql`(SELECT p.user_id FROM profiles p JOIN users u ON u.id = p.user_id
-    WHERE u.brand_id = (SELECT brand_id FROM users WHERE id = ${me}) AND p.status = 'active' AND u.deleted_at IS NULL
-      AND p.fictional = 1 AND p.user_id != ${me} AND p.gender != (SELECT gender FROM profiles WHERE user_id = ${me})
-      AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = p.user_id AND l.liked_id = ${me})
-      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${me} AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = ${me}))
-    ORDER BY u.last_seen_at DESC LIMIT 1)`;
+  const fits = await defaultDeckStatement(
+    d1,
+    { id: me, me: searcherOf(member) },
+    1,
+    {
+      sql: `AND p.fictional = 1 AND u.brand_id = (SELECT brand_id FROM users WHERE id = ?1)
+        AND NOT EXISTS (SELECT 1 FROM likes l WHERE (l.liker_id = p.user_id AND l.liked_id = ?1) OR (l.liker_id = ?1 AND l.liked_id = p.user_id))
+        AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)`,
+      args: [],
+    },
+    today,
+  ).first<CardRow>();
+  const pick = fits?.id ?? null;
   const db = getDb(d1);
-  // Guards: the counter row claims today's auto-like (ON CONFLICT DO NOTHING); the like insert after it runs only
-  // when that claim changed a row (changes() = 1, same batch), so one request a day inserts one like.
+  // Guards: the counter row claims today's suggestion (ON CONFLICT DO NOTHING); the like insert after it runs only
+  // when that claim changed a row (changes() = 1, same batch), so one request a day inserts at most one.
   const [, , chosen] = await db.batch([
     db.insert(counters).values({ key, count: 1, expiresAt: expires }).onConflictDoNothing(),
-    // Every column of likes in table order (liker_id, liked_id, like_new, source, created_at).
-    db.insert(l).select(sql`SELECT ${pick}, ${me}, 1, 'auto', unixepoch() WHERE changes() = 1 AND ${pick} IS NOT NULL`),
+    // Every column of likes in table order (liker_id, liked_id, like_new, source, created_at); like_new 0: nothing new happened.
+    db
+      .insert(l)
+      .select(sql`SELECT ${pick}, ${me}, 0, 'auto', unixepoch() WHERE changes() = 1 AND ${pick} IS NOT NULL`)
+      .onConflictDoNothing(),
     db
       .select(cardFields())
       .from(l)

@@ -161,6 +161,16 @@ export type PaymentView = {
   bankReason: string | null;
 };
 
+/**
+ * The title of a page that shows a payment it started (decision 215): named for what happened ("Payment complete"),
+ * in the tab as in the heading; null while nothing happened yet (the page keeps its own title).
+ */
+export function paymentTitleKey(payment: Pick<PaymentView, "state"> | null): string | null {
+  if (payment?.state === "completed") return "payments:state.completedTitle";
+  if (payment?.state === "pending") return "payments:state.pendingTitle";
+  return null;
+}
+
 /** SEPA reason codes the pages explain in the member's language (locales payments.bankReasons); others show the bank's words. */
 export const BANK_REASON_CODES = ["AC01", "AC04", "AC06", "AM04", "MD01", "MD06", "MS02", "MS03", "SL01"] as const;
 

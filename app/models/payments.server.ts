@@ -114,6 +114,10 @@ export function isCountryCode(value: unknown): value is string {
 export type MethodOption = { method: string; providerMethod: string; sequenceType: SequenceType; image: string | null };
 type MethodRow = { method: string; provider_method: string; currencies: string | null };
 
+/** The methods' logos by method, for the method cards (PaymentMethods' `images`). */
+export const methodImages = (methods: MethodOption[]): Record<string, string> =>
+  Object.fromEntries(methods.flatMap((m) => (m.image ? [[m.method, m.image]] : [])));
+
 const methodRowsStatement = (db: D1Database, country: string) =>
   db
     // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch beside shop's packagesStatement and discounts' codeLookupStatement

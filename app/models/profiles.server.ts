@@ -46,6 +46,13 @@ export function likeStateOf(viewerId: string, likers: string[]): LikeState {
   return sent && received ? "match" : sent ? "sent" : received ? "received" : "none";
 }
 
+/**
+ * The likers of the rows between two members that count as likes: the viewer's own, and the other's unless it
+ * was the automatic one, a suggestion that makes no "received" and no match (decisions 179, 214).
+ */
+export const chosenLikers = (viewerId: string, rows: { likerId: string; source: string }[]) =>
+  rows.filter((r) => r.likerId === viewerId || r.source !== "auto").map((r) => r.likerId);
+
 /** A member counts as online this long after their last request. */
 export const ONLINE_WINDOW_S = 5 * 60;
 
@@ -263,7 +270,7 @@ export async function loadProfilePage(
   add("gender", r.gender, true);
   add("sexuality", r.sexuality, true);
   for (const key of Object.keys(CHOICE_FIELDS) as ChoiceField[]) add(key, r[key], true);
-  const likers = likeRows.map((l) => l.likerId);
+  const likers = chosenLikers(viewerId, likeRows);
   const card = toCard(r, new Date(), lng);
   return {
     access: "ok",

@@ -115,14 +115,8 @@ const ORDER = `ORDER BY (u.invisible = 0 AND u.last_seen_at >= ?7) DESC, (p.main
   CASE WHEN ?8 IS NULL OR p.lat IS NULL THEN 1e9 ELSE (p.lat - ?8) * (p.lat - ?8) + (p.lon - ?9) * (p.lon - ?9) * ?12 END,
   p.date_of_birth DESC`;
 
-/** The search statements; exported so a test can EXPLAIN them. */
-export function searchStatements(
-  d1: D1Database,
-  f: SearchFilters,
-  viewerId: string,
-  today = new Date(),
-  origin: SearchOrigin = null,
-) {
+/** The WHERE of a search and its arguments ?1 to ?12 (pages bind ?13 and ?14, a caller's own conditions ?15 on). */
+function searchWhere(f: SearchFilters, viewerId: string, today: Date, origin: SearchOrigin) {
   const { from: born0, to: born1 } = birthDateRange(f.min_age, f.max_age, today);
   const region = f.countryregion ? "AND p.region = ?6" : "AND ?6 = ''";
   // Without statistics SQLite may pick the shorter index for a region search; name the one that fits.
@@ -151,6 +145,18 @@ export function searchStatements(
     km / (111 * cos),
     cos * cos,
   ];
+  return { from, where, args };
+}
+
+/** The search statements; exported so a test can EXPLAIN them. */
+export function searchStatements(
+  d1: D1Database,
+  f: SearchFilters,
+  viewerId: string,
+  today = new Date(),
+  origin: SearchOrigin = null,
+) {
+  const { from, where, args } = searchWhere(f, viewerId, today, origin);
   return {
     page: d1
       // oxlint-disable-next-line no-restricted-properties -- INDEXED BY: the builder cannot say it, and without it D1's planner (no statistics) may walk the shorter index
@@ -222,6 +228,36 @@ export function searcherOf(member: {
     age: ageOn(dateOfBirth, new Date()),
     origin: lat !== null && lon !== null ? { lat, lon } : null,
   };
+}
+
+/** A member's search with nothing chosen: the gender they look for, in their country, around their own age. */
+export function defaultFilters(me: ReturnType<typeof searcherOf>): SearchFilters {
+  return resolveFilters(
+    new URLSearchParams(),
+    { gender: wantedGender(me.gender, me.sexuality), country: me.country, countries: [me.country], age: me.age },
+    me.origin,
+  );
+}
+
+/**
+ * Members picked for a member without asking (the swipe deck, the sign-up steps' members, the automatic
+ * like): search's defaults and search's order (online, with a photo, nearest), so every place that picks
+ * for a member picks the same people (decision 214). `extra` adds conditions with arguments from ?15 on.
+ */
+export function defaultDeckStatement(
+  d1: D1Database,
+  viewer: { id: string; me: ReturnType<typeof searcherOf> },
+  limit: number,
+  extra: { sql: string; args: unknown[] } = { sql: "", args: [] },
+  today = new Date(),
+) {
+  const { from, where, args } = searchWhere(defaultFilters(viewer.me), viewer.id, today, viewer.me.origin);
+  return (
+    d1
+      // oxlint-disable-next-line no-restricted-properties -- INDEXED BY: the builder cannot say it, and without it D1's planner (no statistics) may walk the shorter index
+      .prepare(`SELECT ${CARD_COLUMNS} FROM ${from} WHERE ${where} ${extra.sql} ${ORDER} LIMIT ?13 OFFSET ?14`)
+      .bind(...args, limit, 0, ...extra.args)
+  );
 }
 
 /** docs/product.md §6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */

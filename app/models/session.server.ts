@@ -99,9 +99,11 @@ function memberQuery(db: Db, idHash: string, now: number, onScreen: string) {
       lon: p.lon,
       unread: sql<number>`(SELECT COALESCE(SUM(cm.unread), 0) FROM conversation_members cm
          WHERE cm.user_id = ${u.id} AND cm.hidden_at IS NULL AND cm.conversation_id != ${onScreen})`.as("unread"),
-      new_likes: sql<number>`(SELECT COUNT(*) FROM likes l WHERE l.liked_id = ${u.id} AND l.like_new = 1)`.as(
-        "new_likes",
-      ),
+      // An automatic like is a suggestion, never a new like (decision 214), whatever its like_new says.
+      new_likes:
+        sql<number>`(SELECT COUNT(*) FROM likes l WHERE l.liked_id = ${u.id} AND l.like_new = 1 AND l.source != 'auto')`.as(
+          "new_likes",
+        ),
       disabled: sql<
         string | null
       >`(SELECT group_concat(nd.type) FROM notifications_disabled nd WHERE nd.user_id = ${u.id}

@@ -39,8 +39,8 @@ export function toPackage(lng: Language, r: PackageRow) {
     tier: r.tier,
     credits: r.credits,
     price: formatMoney(lng, r.price_cents, r.currency),
-    // A third decimal keeps cheap credits (e.g. 0.199) honest.
-    perCredit: formatMoney(lng, r.price_cents / r.credits, r.currency, 3),
+    // To the cent, as every other price on the page (decision 215): €9.95 for 50 credits is "€0.20 per credit".
+    perCredit: formatMoney(lng, r.price_cents / r.credits, r.currency),
   };
 }
 export type Package = ReturnType<typeof toPackage>;

@@ -8,8 +8,8 @@ import { eq, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
 import { likeNotice, likeStatement, stateBetween, type LikeApp } from "./likes.server";
-import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles.server";
-import { searcherOf, wantedGender } from "./search.server";
+import { toCard, type CardRow, type ProfileCard } from "./profiles.server";
+import { defaultDeckStatement, searcherOf } from "./search.server";
 
 export const dayStart = (now = new Date()) =>
   Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 1000);
@@ -68,7 +68,10 @@ export async function swipePass(d1: D1Database, userId: string, targetId: string
     .onConflictDoNothing();
 }
 
-/** The next cards: members of the wanted gender in the player's country not yet liked or passed. */
+/**
+ * The next cards: search's defaults and order (the gender the player looks for, their country, around their
+ * age, nearest first: decision 214), less those already liked, passed or blocked.
+ */
 export async function nextCards(
   d1: D1Database,
   player: Parameters<typeof searcherOf>[0] & { id: string },
@@ -76,20 +79,13 @@ export async function nextCards(
   lng = "en",
 ): Promise<{ cards: ProfileCard[]; likesLeft: number }> {
   const userId = player.id;
-  const me = searcherOf(player);
   const [cards, used] = await d1.batch<unknown>([
-    d1
-      // oxlint-disable-next-line no-restricted-properties -- INDEXED BY profiles_search: the builder cannot say it, and without it D1's planner (no statistics) walks the wrong index
-      .prepare(
-        `SELECT ${CARD_COLUMNS} FROM profiles p INDEXED BY profiles_search JOIN users u ON u.id = p.user_id
-       WHERE p.status = 'active' AND p.gender = ?2 AND p.country = ?3 AND p.user_id != ?1
-         AND u.deleted_at IS NULL AND u.invisible = 0
-         AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = ?1 AND l.liked_id = p.user_id)
+    defaultDeckStatement(d1, { id: userId, me: searcherOf(player) }, limit, {
+      sql: `AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = ?1 AND l.liked_id = p.user_id)
          AND NOT EXISTS (SELECT 1 FROM swipe_passes s WHERE s.user_id = ?1 AND s.target_id = p.user_id)
-         AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = p.user_id AND b.blocked_id = ?1) OR (b.blocker_id = ?1 AND b.blocked_id = p.user_id))
-       ORDER BY p.date_of_birth DESC LIMIT ?4`,
-      )
-      .bind(userId, wantedGender(me.gender, me.sexuality), me.country, limit),
+         AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = p.user_id)`,
+      args: [],
+    }),
     countToday(d1, userId, new Date()),
   ]);
   const n = (used!.results as { n: number }[])[0]?.n ?? 0;

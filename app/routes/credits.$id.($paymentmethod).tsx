@@ -20,11 +20,13 @@ import {
   packageRow,
   paymentCountryCookie,
   paymentCountryOf,
+  methodImages,
   paymentView,
   shopData,
   askProviderOnce,
   startCheckout,
 } from "~/models/payments.server";
+import { paymentTitleKey } from "~/models/payment-rules";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
 import { oneTimeUsed } from "~/models/offers.server";
 import {
@@ -95,8 +97,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
           minimum: check.minimum ? formatMoney(lng, check.minimum.cents, check.minimum.currency) : null,
         };
   }
+  // Still open when the member comes back (no webhook yet): the provider is asked once.
+  const payment = data.payment ? paymentView(lng, await askProviderOnce(context, data.payment.row)) : null;
   return {
-    title: t("method.title"),
+    title: t(paymentTitleKey(payment) ?? "method.title"),
     pkg,
     code: pkg.was && data.discount ? data.discount.code : null,
     typed,
@@ -104,12 +108,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     method: method ?? null,
     // A one-time package is not bought on a direct debit mandate (the mandate's form sells the tiers).
     methods: data.methods.map((m) => m.method).filter((m) => !(pkg.oneTime && m === "sepa_directdebit")),
-    images: Object.fromEntries(data.methods.flatMap((m) => (m.image ? [[m.method, m.image]] : []))),
+    images: methodImages(data.methods),
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
-    // Still open when the member comes back (no webhook yet): the provider is asked once.
-    payment: data.payment ? paymentView(lng, await askProviderOnce(context, data.payment.row)) : null,
+    payment,
     firstPurchase: data.payment?.firstPurchase ?? false,
     balance: member.credits,
     // Bought from a chat: the completed payment leads back there, where the typed text waits (decision 179).
@@ -182,7 +185,7 @@ export default function PaymentMethod() {
   const usable = useWalletMethods(d.methods);
   if (p && p.state === "completed") {
     return (
-      <ShopPage title={t("credits.title")}>
+      <ShopPage title={t(paymentTitleKey(p)!)}>
         {d.backToChat ? (
           <p className="pay-back-to-chat">
             <Link to={d.backToChat} className="btn btn-primary btn-lg" data-testid="back-to-chat">
@@ -196,7 +199,7 @@ export default function PaymentMethod() {
   }
   if (p && p.state === "pending") {
     return (
-      <ShopPage title={t("credits.title")}>
+      <ShopPage title={t(paymentTitleKey(p)!)}>
         <PendingState payment={p} />
       </ShopPage>
     );

@@ -7,6 +7,7 @@ import { codeForPrices, codeLookupStatement, discountedPackage } from "~/models/
 import {
   countryOptions,
   isCountryCode,
+  methodImages,
   paymentCountryCookie,
   paymentCountryOf,
   shopData,
@@ -54,6 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     paidUser: member.paidUser,
     packages,
     methods: data.methods.map((m) => m.method),
+    images: methodImages(data.methods),
     country,
     countries: countryOptions(lng, data.countries, country),
   };
@@ -95,7 +97,7 @@ export default function Credits() {
         <CountryPicker country={d.country} countries={d.countries} />
         <div>
           <h2>{t("credits.methods")}</h2>
-          <PaymentMethods methods={d.methods} />
+          <PaymentMethods methods={d.methods} images={d.images} />
         </div>
       </section>
       <p className="payment-actions">

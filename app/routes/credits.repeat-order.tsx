@@ -15,6 +15,7 @@ import {
   paymentView,
   repeatOrder,
 } from "~/models/payments.server";
+import { paymentTitleKey } from "~/models/payment-rules";
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
 import { BankReason, CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";
 import paymentsStyles from "~/styles/payments.css";
@@ -44,12 +45,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     mandateMethodsFor(context, paymentCountryOf(request, country), brand.currency),
   ]);
   if (paymentId && !found) throw new Response("Not found", { status: 404 });
+  const payment = found ? paymentView(lng, found.row) : null;
   return {
     ...base,
+    title: t(paymentTitleKey(payment) ?? "repeat.title"),
     premium: true as const,
     last,
     repeatable: mandate ? paymentView(lng, mandate) : null,
-    payment: found ? paymentView(lng, found.row) : null,
+    payment,
     mandateMethods: new Intl.ListFormat(lng, { type: "disjunction" }).format(
       mandateMethods.map((m) => t(`methods.${m}`)),
     ),
@@ -93,14 +96,14 @@ export default function RepeatOrder() {
   const p = d.payment;
   if (p?.state === "completed") {
     return (
-      <ShopPage title={t("repeat.title")}>
+      <ShopPage title={t(paymentTitleKey(p)!)}>
         <CompletedState payment={p} balance={d.balance} firstPurchase={false} />
       </ShopPage>
     );
   }
   if (p?.state === "pending") {
     return (
-      <ShopPage title={t("repeat.title")}>
+      <ShopPage title={t(paymentTitleKey(p)!)}>
         <PendingState payment={p} />
       </ShopPage>
     );

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
-import { findMatches } from "~/models/finder.server";
+import { nextCards } from "~/models/swipe.server";
 import { like } from "~/models/likes.server";
 import { MemberCard } from "~/components/members/MemberCard";
 import { LikeForm } from "~/components/members/LikeForm";
@@ -19,8 +19,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     requireMember(request, context),
     pageContext(request, context, "members"),
   ]);
-  const found = await findMatches(context.env.DB, member.id, new URLSearchParams(), lng);
-  return { title: t("signupMatches.title"), matches: found?.matches.slice(0, 12) ?? [] };
+  // Search's defaults, as the swipe deck and the first sign-up step (decision 214).
+  const { cards } = await nextCards(context.env.DB, member, 12, lng);
+  return { title: t("signupMatches.title"), matches: cards };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

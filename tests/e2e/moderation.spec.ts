@@ -37,7 +37,9 @@ test("a member reports a message, a moderator bans the sender, the sender is thr
   // The reporter reports the message from its menu in the chat.
   const r = await memberPage(browser, reporter);
   await r.goto(conversation);
-  await r.locator(".chat-msg.is-theirs").getByRole("link", { name: "Report" }).click();
+  const message = r.locator(".chat-msg.is-theirs");
+  await message.getByLabel("More for this message").click();
+  await message.getByRole("link", { name: "Report" }).click();
   await expect(r.getByRole("heading", { name: "Report this message" })).toBeVisible();
   await r.getByLabel("Reason").selectOption("scam");
   await r.getByLabel("Explanation").fill("Asks me for money in gift cards.");

@@ -78,7 +78,8 @@ test.describe("inside", () => {
       const country = js ? "MT" : "CY"; // no seeded member lives there: the card is known
       const me = await db.createMember({ gender: "male", country });
       const her = await db.createMember({ name: `Match ${Math.random().toString(36).slice(2, 7)}`, country });
-      const other = await db.createMember({ name: "Not a match", country, dateOfBirth: "1980-01-01" });
+      // Older than her, within the deck's age range around his (decision 214): the card after hers.
+      const other = await db.createMember({ name: "Not a match", country, dateOfBirth: "1988-01-01" });
       await db.like(her.id, me.id);
       const context = await browser.newContext({ javaScriptEnabled: js });
       const page = await context.newPage();

@@ -8,8 +8,9 @@ describe("top bar badges", () => {
     expect(countBadge(99)).toBe("99");
     expect(countBadge(100)).toBe("99+");
   });
-  it("shows the credits badge at 10 or fewer, warning above 0 and danger at 0", () => {
-    expect(creditBadge(11)).toBeNull();
+  it("shows the balance always: quiet above 10, warning at 10 or fewer, danger at 0", () => {
+    expect(creditBadge(11)).toEqual({ text: "11", tone: "muted" });
+    expect(creditBadge(1250)).toEqual({ text: "1250", tone: "muted" });
     expect(creditBadge(10)).toEqual({ text: "10", tone: "warning" });
     expect(creditBadge(1)).toEqual({ text: "1", tone: "warning" });
     expect(creditBadge(0)).toEqual({ text: "0", tone: "danger" });

@@ -73,7 +73,9 @@ describe("member top bar", () => {
   });
 
   it.each([
-    [11, null],
+    // The balance is always there (decision 215), quiet above 10.
+    [11, { tone: "muted", text: "11" }],
+    [250, { tone: "muted", text: "250" }],
     [10, { tone: "warning", text: "10" }],
     [1, { tone: "warning", text: "1" }],
     [0, { tone: "danger", text: "0" }],

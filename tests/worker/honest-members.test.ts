@@ -69,7 +69,7 @@ describe("team-run profiles are labelled in every list's data", () => {
     expect(cost).toContain("about €0.20–€0.40");
   });
 
-  it("an automatic like is a suggestion in the received list and the likes API; a chosen like is not", async () => {
+  it("an automatic like is a suggestion in the suggestions list and the likes API; a chosen like is not", async () => {
     const me = await member({ gender: "male" });
     const team = await member({ gender: "female", fictional: true });
     const person = await member({ gender: "female" });
@@ -81,11 +81,13 @@ describe("team-run profiles are labelled in every list's data", () => {
       ),
     ]);
     const received = await listLikes(env.DB, me.id, "received");
-    expect(received.find((c) => c.id === team.id)).toMatchObject({ suggested: true, fictional: true });
+    const suggestions = await listLikes(env.DB, me.id, "suggestions");
+    expect(suggestions.find((c) => c.id === team.id)).toMatchObject({ suggested: true, fictional: true });
+    expect(received.find((c) => c.id === team.id)).toBeUndefined();
     expect(received.find((c) => c.id === person.id)).toMatchObject({ suggested: false, fictional: false });
     const api = await likesApi(env.DB, me.id);
     expect(api.liked_by.find((l) => l.id === team.id)).toMatchObject({ suggested: true, profile: { fictional: true } });
-    const html = await (await get("/likes/received", { cookie: await sessionCookie(me.id) })).text();
+    const html = await (await get("/likes/suggestions", { cookie: await sessionCookie(me.id) })).text();
     expect(html).toContain("A profile you may like");
     expect(html.match(/data-testid="fictional-mark"/g)?.length).toBe(1);
     // The team profile's page does not say "likes you" either.

@@ -117,7 +117,8 @@ describe("pricing", () => {
     const { status, html } = await page("/pricing");
     expect(status).toBe(200);
     for (const price of ["€9.95", "€19.95", "€39.95", "€79.95"]) expect(html).toContain(price);
-    expect(html).toContain("€0.398 per credit");
+    // To the cent (decision 215).
+    expect(html).toContain("€0.40 per credit");
     expect(html).toContain("Sending a message: 1 credit");
     expect(html).toContain("Sending a gift: 10 credits");
     expect(html).toContain("Viewing a private photo: 5 credits");

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useNavigation, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 import type { SendError, WireMessage } from "~/chat/protocol";
@@ -11,6 +11,8 @@ import { Icebreakers } from "./Icebreakers";
 import { LocalTime } from "./LocalTime";
 import { SafetyMenu } from "../members/SafetyMenu";
 import { FictionalMark } from "../members/FictionalMark";
+import { Icon } from "../Icon";
+import type { RootData } from "~/lib/root-data";
 
 /** Why a send was refused; `draft` is the refused text, put back in the box; `gift`: the refused send was a gift. */
 export type ChatError = { code: SendError | "premium" | "self"; max?: number; draft?: string; gift?: boolean };
@@ -117,12 +119,30 @@ function Bubble({
       className={`chat-msg ${mine ? "is-mine" : "is-theirs"}${m.kind === "gift" ? " is-gift" : ""}`}
       data-message-id={m.id || undefined}
     >
-      <div className="chat-bubble">
-        {m.kind === "gift" ? (
-          <span className="chat-gift">{giftLabel(m.giftId, t, mine ? "sent" : "received", otherName)}</span>
-        ) : (
-          <span className="chat-body">{m.body}</span>
-        )}
+      <div className="chat-msg-row">
+        <div className="chat-bubble">
+          {m.kind === "gift" ? (
+            <span className="chat-gift">{giftLabel(m.giftId, t, mine ? "sent" : "received", otherName)}</span>
+          ) : (
+            <span className="chat-body">{m.body}</span>
+          )}
+        </div>
+        {/* Report behind a 44 px "⋯" beside the message (decision 215): a <details>, so it opens without JavaScript. */}
+        {!mine && m.id && conversationId ? (
+          <details className="dropdown chat-msg-menu">
+            <summary className="chat-msg-more" aria-label={t("room.messageMore")} title={t("room.messageMore")}>
+              <span aria-hidden="true">⋯</span>
+            </summary>
+            <div className="dropdown-menu">
+              <a
+                className="dropdown-item chat-report"
+                href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}
+              >
+                {t("room.report")}
+              </a>
+            </div>
+          </details>
+        ) : null}
       </div>
       <div className="chat-meta">
         {m.createdAt ? <LocalTime at={m.createdAt} lng={i18n.language} /> : null}
@@ -130,11 +150,6 @@ function Bubble({
           <span className="chat-held">{t("room.held")}</span>
         ) : status ? (
           <span className="chat-status">{status}</span>
-        ) : null}
-        {!mine && m.id && conversationId ? (
-          <a className="chat-report" href={`/report?message=${encodeURIComponent(conversationId)}:${m.id}`}>
-            {t("room.report")}
-          </a>
         ) : null}
       </div>
     </li>
@@ -158,6 +173,9 @@ export function ChatView(p: ChatViewProps) {
       if (q.kind === "text" && textarea.current && !textarea.current.value) textarea.current.value = q.body;
     },
   });
+  // The member's credits beside the cost (decision 215): the root's, which a send's acknowledgement refreshes
+  // (this route keeps its own data while the socket keeps the conversation live).
+  const balance = useRouteLoaderData<RootData>("root")?.member?.credits ?? 0;
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
     setHydrated(true);
@@ -348,9 +366,14 @@ export function ChatView(p: ChatViewProps) {
                 <button type="submit" name="intent" value="send" className="btn btn-primary chat-send-btn">
                   {t("room.send")}
                 </button>
-                <p className="chat-cost" data-testid="chat-cost">
-                  {t("room.cost", { count: p.cost })}
-                  {p.costWorth ? ` · ${t("room.costWorth", { money: p.costWorth })}` : null}
+                <p className="chat-cost">
+                  <span data-testid="chat-cost">
+                    {t("room.cost", { count: p.cost })}
+                    {p.costWorth ? ` · ${t("room.costWorth", { money: p.costWorth })}` : null}
+                  </span>
+                  <span className="chat-balance" data-testid="chat-balance">
+                    <Icon name="coin" size={14} /> {t("room.balance", { count: balance })}
+                  </span>
                 </p>
                 {p.other.fictional ? <FictionalMark className="fictional-mark-composer" /> : null}
               </Form>

@@ -3,7 +3,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import { MemberCard, MemberGrid, type CardData } from "./MemberCard";
 import { LikeForm } from "./LikeForm";
 
-const TYPES = ["received", "sent", "matches"] as const;
+const TYPES = ["received", "suggestions", "sent", "matches"] as const;
 
 /** /likes and /likes/{type}: tabs and the list; profiles open under /likes/m/{id}. */
 export function LikesPage({
@@ -29,12 +29,16 @@ export function LikesPage({
           </NavLink>
         ))}
       </nav>
-      {members.length && type === "received" ? (
-        // A received like not yet answered gets "like back" on its card: a form post, with or without JavaScript.
+      {type === "suggestions" ? <p className="likes-note">{t("likes.suggestionsNote")}</p> : null}
+      {members.length && (type === "received" || type === "suggestions") ? (
+        // Not yet liked: "like back" on a received like, a plain "like" on a suggestion (nobody chose the member:
+        // decision 214); a form post, with or without JavaScript.
         <ul className="member-grid">
           {members.map((m) => (
             <MemberCard key={m.id} m={m} base="/likes/m">
-              {m.likedBack ? null : <LikeForm targetId={m.id} back={{ name: m.name }} />}
+              {m.likedBack ? null : (
+                <LikeForm targetId={m.id} back={type === "received" ? { name: m.name } : undefined} />
+              )}
             </MemberCard>
           ))}
         </ul>

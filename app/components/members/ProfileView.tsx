@@ -73,9 +73,10 @@ export function ProfileView({ data }: { data: ProfileViewData }) {
             <p className="alert alert-success match-banner">{t("likes.itsAMatch", { name: p.name })}</p>
           ) : null}
           {data.likeState === "received" ? (
-            <p className="alert alert-info">
-              {data.likeSuggested ? t("likes.suggested") : t("likes.likedYou", { name: p.name })}
-            </p>
+            <p className="alert alert-info">{t("likes.likedYou", { name: p.name })}</p>
+          ) : data.likeSuggested ? (
+            // The automatic like: a suggestion, never "X likes you" (decision 214).
+            <p className="alert alert-info">{t("likes.suggested")}</p>
           ) : null}
           {!data.own ? (
             <ProfileActions data={data} busy={busy} />

@@ -108,12 +108,12 @@ export function PaymentMethods({
           {linkTo ? (
             <Link to={linkTo(m)} aria-current={m === selected ? "true" : undefined} preventScrollReset>
               <MethodBadge method={m} image={images?.[m]} />
-              {t(`methods.${m}`)}
+              <span className="method-name">{t(`methods.${m}`)}</span>
             </Link>
           ) : (
             <span>
               <MethodBadge method={m} image={images?.[m]} />
-              {t(`methods.${m}`)}
+              <span className="method-name">{t(`methods.${m}`)}</span>
             </span>
           )}
         </li>

@@ -1,7 +1,7 @@
 /**
- * A payment method's badge on its card: the provider's own logo where its method list gives one
- * (Mollie's `image.svg`), else a neutral drawing of the kind of method (the sandbox, and the table's
- * methods the provider does not describe). Drawn inline: nothing is fetched from elsewhere.
+ * A payment method's badge on its card: the logo its provider's method list gives (Mollie's `image.svg`, the
+ * sandbox's neutral data: badge), else a neutral drawing of the kind of method (a method the provider did not
+ * describe, or a list that could not be read). 32 × 24, the size of Mollie's logos (decision 215).
  */
 const CARD = ["creditcard", "visa", "mastercard", "maestro", "dankort", "carte_bancaire", "nexi"];
 const PHONE = ["blik", "mobilepay", "swish", "twint", "satispay", "vipps", "applepay", "paypal"];
@@ -22,13 +22,13 @@ const DRAWINGS = {
 } as const;
 
 export function MethodBadge({ method, image }: { method: string; image?: string | null }) {
-  if (image) return <img className="method-badge" src={image} alt="" width={36} height={24} loading="lazy" />;
+  if (image) return <img className="method-badge" src={image} alt="" width={32} height={24} />;
   return (
     <svg
       className="method-badge"
-      width={36}
+      width={32}
       height={24}
-      viewBox="0 0 36 24"
+      viewBox="-2 0 36 24"
       aria-hidden="true"
       data-kind={kindOf(method)}
     >

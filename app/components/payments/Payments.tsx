@@ -100,13 +100,13 @@ function useRefreshWhilePending(pending: boolean) {
   }, [pending, revalidator]);
 }
 
+/** The page's own heading says what happened (paymentTitleKey in payment-rules.ts); the card does not repeat it. */
 export function PendingState({ payment }: { payment: PaymentView }) {
   const { t } = useTranslation("payments");
   useRefreshWhilePending(true);
   return (
     <section className="card payment-state payment-pending" data-testid="payment-pending" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
-      <h2>{t("state.pendingTitle")}</h2>
       <p>{t("state.pendingText")}</p>
       <p className="payment-state-note">{t("state.pendingAuto")}</p>
       {/* Without JavaScript: reload the same page (a GET changes nothing). */}
@@ -135,7 +135,6 @@ export function CompletedState({
       <span className="payment-state-icon" aria-hidden="true">
         ✓
       </span>
-      <h2>{t("state.completedTitle")}</h2>
       <p>{t("state.completedText", { count: payment.credits })}</p>
       <p className="payment-balance" data-testid="new-balance">
         {t("state.balance", { count: balance })}

@@ -131,7 +131,7 @@ export type ProviderMethod = {
   description: string;
   minimumAmount: Money | null;
   maximumAmount: Money | null;
-  /** The method's logo (an https SVG) where the provider's list gives one; the sandbox gives none. */
+  /** The method's logo where the provider's list gives one: Mollie's https SVG, the sandbox's data: badge (sandboxBadge). */
   image?: string | null;
 };
 

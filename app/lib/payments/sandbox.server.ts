@@ -91,24 +91,39 @@ export const SANDBOX_BANK_REASONS: Record<string, string> = {
  * merchant whose PayPal account has no recurring payments enabled. `wallet`: listed only when the
  * checkout asks for it with includeWallets, as Mollie does.
  */
-const METHODS: Record<string, { description: string; currencies?: string[]; recurring?: boolean; wallet?: boolean }> = {
-  ideal: { description: "iDEAL", currencies: ["EUR"], recurring: true },
-  bancontact: { description: "Bancontact", currencies: ["EUR"], recurring: true },
-  creditcard: { description: "Card", recurring: true },
-  paypal: { description: "PayPal" },
-  applepay: { description: "Apple Pay", wallet: true },
-  banktransfer: { description: "Bank transfer", currencies: ["EUR"] },
-  directdebit: { description: "SEPA Direct Debit", currencies: ["EUR"], recurring: true },
-  przelewy24: { description: "Przelewy24", currencies: ["PLN", "EUR"] },
-  blik: { description: "BLIK", currencies: ["PLN"] },
-  eps: { description: "eps", currencies: ["EUR"], recurring: true },
-  paysafecard: { description: "paysafecard", currencies: ["EUR"] },
-  satispay: { description: "Satispay", currencies: ["EUR"] },
-  twint: { description: "TWINT", currencies: ["CHF"] },
-  swish: { description: "Swish", currencies: ["SEK"] },
-  vipps: { description: "Vipps", currencies: ["NOK"] },
-  mobilepay: { description: "MobilePay", currencies: ["DKK", "EUR", "NOK", "SEK"] },
+/** `badge`: the short name the sandbox's neutral logo shows (sandboxBadge). */
+const METHODS: Record<
+  string,
+  { description: string; badge: string; currencies?: string[]; recurring?: boolean; wallet?: boolean }
+> = {
+  ideal: { description: "iDEAL", badge: "iDEAL", currencies: ["EUR"], recurring: true },
+  bancontact: { description: "Bancontact", badge: "BC", currencies: ["EUR"], recurring: true },
+  creditcard: { description: "Card", badge: "CARD", recurring: true },
+  paypal: { description: "PayPal", badge: "PP" },
+  applepay: { description: "Apple Pay", badge: "PAY", wallet: true },
+  banktransfer: { description: "Bank transfer", badge: "BANK", currencies: ["EUR"] },
+  directdebit: { description: "SEPA Direct Debit", badge: "SEPA", currencies: ["EUR"], recurring: true },
+  przelewy24: { description: "Przelewy24", badge: "P24", currencies: ["PLN", "EUR"] },
+  blik: { description: "BLIK", badge: "BLIK", currencies: ["PLN"] },
+  eps: { description: "eps", badge: "eps", currencies: ["EUR"], recurring: true },
+  paysafecard: { description: "paysafecard", badge: "PSC", currencies: ["EUR"] },
+  satispay: { description: "Satispay", badge: "SP", currencies: ["EUR"] },
+  twint: { description: "TWINT", badge: "TWINT", currencies: ["CHF"] },
+  swish: { description: "Swish", badge: "SW", currencies: ["SEK"] },
+  vipps: { description: "Vipps", badge: "VIPPS", currencies: ["NOK"] },
+  mobilepay: { description: "MobilePay", badge: "MP", currencies: ["DKK", "EUR", "NOK", "SEK"] },
 };
+
+/**
+ * The sandbox's logo of a method, as Mollie's list gives one per method (32 × 24, its size1x): a neutral grey badge
+ * with the method's short name, drawn here as a data: SVG, so nothing is fetched and the CSP's img-src (data:) holds.
+ * Not the brands' marks: the sandbox imitates the shape of the answer, not the artwork (decision 215).
+ */
+export function sandboxBadge(label: string): string {
+  const size = Math.min(9, Math.floor(46 / Math.max(label.length, 1)));
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="24" viewBox="0 0 32 24"><rect x=".5" y=".5" width="31" height="23" rx="3" fill="#fff" stroke="#c9c1c5"/><text x="16" y="12" dy=".35em" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="${size}" fill="#4d4549">${label}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
 
 export type SandboxDeps = {
   db: D1Database;
@@ -440,6 +455,7 @@ export class SandboxProvider implements PaymentProvider {
         description: m.description,
         minimumAmount: { cents: 1, currency: input.amount.currency },
         maximumAmount: null,
+        image: sandboxBadge(m.badge),
       }));
   }
 
