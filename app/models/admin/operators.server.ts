@@ -108,6 +108,8 @@ export type OperatorLoginResult =
 /** Who is logging in: the client address and the console's device cookie (the operator it was set for). */
 export type OperatorClient = { ip: string; device?: { id: string; operatorId: string } | null };
 
+const failKey = (ip: string, email: string) => `op-login-fail:ip:${ip}:${email}`;
+
 /** Failed logins and lockouts are audited with no operator: whoever typed was not logged in. */
 const LOGIN_FORM = { id: "", role: "login" };
 
