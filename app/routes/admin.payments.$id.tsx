@@ -257,9 +257,9 @@ export default function AdminPayment() {
         <table className="a-table">
           <thead>
             <tr>
-              <th>Time (UTC)</th>
-              <th>Reason</th>
-              <th className="a-num">Credits</th>
+              <th scope="col">Time (UTC)</th>
+              <th scope="col">Reason</th>
+              <th scope="col" className="a-num">Credits</th>
             </tr>
           </thead>
           <tbody>
@@ -281,8 +281,10 @@ export default function AdminPayment() {
           {d.ledger.length > 1 ? (
             <tfoot>
               <tr>
-                <th colSpan={2}>Net</th>
-                <th className="a-num">{d.ledger.reduce((s, l) => s + l.delta, 0)}</th>
+                <th scope="row" colSpan={2}>
+                  Net
+                </th>
+                <td className="a-num">{d.ledger.reduce((s, l) => s + l.delta, 0)}</td>
               </tr>
             </tfoot>
           ) : null}
@@ -293,12 +295,12 @@ export default function AdminPayment() {
         <table className="a-table">
           <thead>
             <tr>
-              <th>Time (UTC)</th>
-              <th>Refund</th>
-              <th>Provider id</th>
-              <th>Status</th>
-              <th className="a-num">Credits</th>
-              <th className="a-num">Amount</th>
+              <th scope="col">Time (UTC)</th>
+              <th scope="col">Refund</th>
+              <th scope="col">Provider id</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="a-num">Credits</th>
+              <th scope="col" className="a-num">Amount</th>
             </tr>
           </thead>
           <tbody>
