@@ -107,13 +107,10 @@ const operatorStrategy = new FormStrategy<OperatorAuth>(async ({ form, context, 
   const { env } = context as StrategyContext;
   const email = String(form.get("email") ?? "");
   if (!(await withinRateLimit(env, request, "admin-login", email))) throw new LoginRefused({ reason: "rate_limited" });
-  const result = await operatorLogin(
-    env,
-    email,
-    String(form.get("password") ?? ""),
-    String(form.get("code") ?? ""),
-    { ip: clientIp(request), device: await operatorDevice(request, { env }) },
-  );
+  const result = await operatorLogin(env, email, String(form.get("password") ?? ""), String(form.get("code") ?? ""), {
+    ip: clientIp(request),
+    device: await operatorDevice(request, { env }),
+  });
   if (!result.ok) throw new LoginRefused(result);
   return { operator: result.operator };
 });

@@ -42,7 +42,15 @@ export default function AdminApprovals() {
         {approvals.map((a) => (
           <li key={a.id} className="a-card">
             <div className="a-op-head">
-              <span className={a.status === "pending" ? "a-badge" : a.status === "approved" ? "a-badge a-badge-ok" : "a-badge a-badge-red"}>
+              <span
+                className={
+                  a.status === "pending"
+                    ? "a-badge"
+                    : a.status === "approved"
+                      ? "a-badge a-badge-ok"
+                      : "a-badge a-badge-red"
+                }
+              >
                 {a.status}
               </span>
               <strong>{a.impact}</strong>

@@ -200,7 +200,9 @@ export default function AdminMember() {
           {result.done}
         </p>
       ) : null}
-      {result && "confirm" in result ? <ConfirmStep confirm={result.confirm} cancel={`/admin/members/${a.id}`} /> : null}
+      {result && "confirm" in result && result.confirm ? (
+        <ConfirmStep confirm={result.confirm} cancel={`/admin/members/${a.id}`} />
+      ) : null}
       {done && !result ? (
         <p className="a-ok" role="status">
           {done}

@@ -57,7 +57,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   const operator = await requireOperator(request, context, area);
   const form = Object.fromEntries(await readForm(request, context));
   const parsed = intents.safeParse({ intent: "status", ...form });
-  if (!parsed.success) return { error: FIELD_ERRORS[String(parsed.error.issues[0]?.path[0])] ?? "That action is not known." };
+  if (!parsed.success)
+    return { error: FIELD_ERRORS[String(parsed.error.issues[0]?.path[0])] ?? "That action is not known." };
   const input = parsed.data;
   const env = context.env;
   let result: StaffResult;
@@ -72,16 +73,27 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
       return result.ok ? { done: "Role changed." } : { error: result.error };
     case "reset_password":
     case "reset_totp":
-      result = await resetOperator(env, operator, input.id, input.intent === "reset_totp" ? "totp" : "password", input.reason);
+      result = await resetOperator(
+        env,
+        operator,
+        input.id,
+        input.intent === "reset_totp" ? "totp" : "password",
+        input.reason,
+      );
       if (!result.ok) return { error: result.error };
       return {
-        done: input.intent === "reset_totp" ? "Second factor reset; their sessions ended." : "Password reset; their sessions ended.",
+        done:
+          input.intent === "reset_totp"
+            ? "Second factor reset; their sessions ended."
+            : "Password reset; their sessions ended.",
         password: result.password,
         email: (await listOperators(env.DB)).find((o) => o.id === input.id)?.email,
       };
     case "status": {
       const ok = await setOperatorDisabled(env.DB, operator, input.id, input.disabled === "1", input.reason);
-      return ok ? { done: "Saved." } : { error: "Nothing changed (already so, unknown, your own account, or the last admin)." };
+      return ok
+        ? { done: "Saved." }
+        : { error: "Nothing changed (already so, unknown, your own account, or the last admin)." };
     }
   }
 }
@@ -105,9 +117,8 @@ export default function AdminOperators() {
       {result && "password" in result && result.password ? (
         <div className="a-card a-once" role="status">
           <p>
-            One-time password for <strong>{result.email}</strong>, shown only now. Hand it over in person or by
-            phone, not by e-mail: at their first login the console asks for their own password and an
-            authenticator app.
+            One-time password for <strong>{result.email}</strong>, shown only now. Hand it over in person or by phone,
+            not by e-mail: at their first login the console asks for their own password and an authenticator app.
           </p>
           <p>
             <code className="a-key">{result.password}</code>

@@ -207,7 +207,9 @@ export default function AdminPackages() {
           {result.error}
         </p>
       ) : null}
-      {result && "confirm" in result && result.confirm ? <ConfirmStep confirm={result.confirm} cancel="/admin/packages" /> : null}
+      {result && "confirm" in result && result.confirm ? (
+        <ConfirmStep confirm={result.confirm} cancel="/admin/packages" />
+      ) : null}
 
       <h2>Packages</h2>
       <div className="a-table-wrap">

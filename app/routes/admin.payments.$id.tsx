@@ -205,7 +205,9 @@ export default function AdminPayment() {
           {result.done}
         </p>
       ) : null}
-      {result && "confirm" in result ? <ConfirmStep confirm={result.confirm} cancel={`/admin/payments/${p.id}`} /> : null}
+      {result && "confirm" in result && result.confirm ? (
+        <ConfirmStep confirm={result.confirm} cancel={`/admin/payments/${p.id}`} />
+      ) : null}
       {result && "error" in result ? (
         <p className="a-error" role="alert">
           {result.error}
@@ -259,7 +261,9 @@ export default function AdminPayment() {
             <tr>
               <th scope="col">Time (UTC)</th>
               <th scope="col">Reason</th>
-              <th scope="col" className="a-num">Credits</th>
+              <th scope="col" className="a-num">
+                Credits
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -299,8 +303,12 @@ export default function AdminPayment() {
               <th scope="col">Refund</th>
               <th scope="col">Provider id</th>
               <th scope="col">Status</th>
-              <th scope="col" className="a-num">Credits</th>
-              <th scope="col" className="a-num">Amount</th>
+              <th scope="col" className="a-num">
+                Credits
+              </th>
+              <th scope="col" className="a-num">
+                Amount
+              </th>
             </tr>
           </thead>
           <tbody>

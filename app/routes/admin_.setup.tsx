@@ -58,7 +58,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (operator.mustChangePassword && password !== field("repeat"))
     return { error: "The two passwords differ.", totp: enrolment(operator, key || undefined) };
   const result = await completeSetup(context.env, operator, { password, key, code: field("code") });
-  if (!result.ok) return { error: result.error, totp: enrolment(operator, /^[A-Za-z0-9+/]{27}=$/.test(key) ? key : undefined) };
+  if (!result.ok)
+    return { error: result.error, totp: enrolment(operator, /^[A-Za-z0-9+/]{27}=$/.test(key) ? key : undefined) };
   return redirect("/admin", { headers: { "Cache-Control": "no-store" } });
 }
 
@@ -72,7 +73,12 @@ export default function AdminSetup() {
         <h1>Set up your console account</h1>
         <p className="a-muted">
           {email}: before anything else in the console,{" "}
-          {password && totp ? "choose your own password and enrol a second factor" : password ? "choose your own password" : "enrol a second factor"}.
+          {password && totp
+            ? "choose your own password and enrol a second factor"
+            : password
+              ? "choose your own password"
+              : "enrol a second factor"}
+          .
         </p>
         {result?.error ? (
           <p className="a-error" role="alert">
@@ -101,7 +107,12 @@ export default function AdminSetup() {
         {totp ? (
           <>
             <p>Scan this code with an authenticator app, or type the key into it.</p>
-            <div className="a-qr" role="img" aria-label="QR code of the authenticator key" dangerouslySetInnerHTML={{ __html: totp.qr }} />
+            <div
+              className="a-qr"
+              role="img"
+              aria-label="QR code of the authenticator key"
+              dangerouslySetInnerHTML={{ __html: totp.qr }}
+            />
             <p>
               Key: <code className="a-key">{totp.secret}</code>
             </p>

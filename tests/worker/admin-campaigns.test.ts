@@ -167,7 +167,8 @@ describe("the console's actions", () => {
 
     for (const intent of ["send", "pause", "resume"]) {
       // Sending is confirmed, with the password again (decision 217).
-      const confirmed = intent === "send" ? { confirmed: "1", reauth_password: OPERATOR_PASSWORD } : {};
+      const confirmed: Record<string, string> =
+        intent === "send" ? { confirmed: "1", reauth_password: OPERATOR_PASSWORD } : {};
       const res = await post(`/admin/campaigns/${id}`, op.cookie, { intent, ...confirmed });
       expect(res.status, intent).toBe(302);
     }

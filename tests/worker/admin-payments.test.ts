@@ -21,7 +21,11 @@ import {
 
 /** A refund post as the confirmation step sends it: confirmed, with the password again (decision 217). */
 const post = (path: string, form: Record<string, string>, init: Parameters<typeof rawPost>[2]) =>
-  rawPost(path, form.intent === "refund" ? { ...form, confirmed: "1", reauth_password: OPERATOR_PASSWORD } : form, init);
+  rawPost(
+    path,
+    form.intent === "refund" ? { ...form, confirmed: "1", reauth_password: OPERATOR_PASSWORD } : form,
+    init,
+  );
 
 async function operator(role: "finance" | "admin" | "support" | "moderator") {
   const op = await createOperator(role);

@@ -61,7 +61,9 @@ export function AdminShell({
         {notices?.lockouts.length ? (
           <p className="a-error" role="alert">
             Staff login locked out in the last 24 hours:{" "}
-            {notices.lockouts.map((l) => `${l.email ?? "?"} (${new Date(l.at * 1000).toISOString().slice(11, 16)} UTC)`).join(", ")}
+            {notices.lockouts
+              .map((l) => `${l.email ?? "?"} (${new Date(l.at * 1000).toISOString().slice(11, 16)} UTC)`)
+              .join(", ")}
             . <a href="/admin/audit?action=operator.lockout">See the audit log</a>
           </p>
         ) : null}

@@ -44,7 +44,11 @@ export async function listApprovals(d1: D1Database) {
 export type Decided = { ok: true } | { ok: false; error: string };
 
 /** Runs an approved request's action; its own rules still hold (a campaign no longer a draft, a spent balance). */
-async function run(context: AppLoadContext, actor: Operator, a: typeof schema.consoleApprovals.$inferSelect): Promise<Decided> {
+async function run(
+  context: AppLoadContext,
+  actor: Operator,
+  a: typeof schema.consoleApprovals.$inferSelect,
+): Promise<Decided> {
   const p = a.params as Record<string, string | number>;
   const why = `${String(p.reason ?? "")} (second approval ${a.id})`.trim();
   switch (a.kind as GuardedKind) {
@@ -114,8 +118,22 @@ export async function decideApproval(
   const done = await run(context, actor, a);
   if (!done.ok)
     await db.batch([
-      db.update(A).set({ status: "failed" }).where(and(eq(A.id, id), eq(A.status, "approved"))),
-      auditStatement(db, actor, { action: "approval.failed", targetType: a.targetType, targetId: a.targetId, reason: done.error, after: { approval: id } }, now),
+      db
+        .update(A)
+        .set({ status: "failed" })
+        .where(and(eq(A.id, id), eq(A.status, "approved"))),
+      auditStatement(
+        db,
+        actor,
+        {
+          action: "approval.failed",
+          targetType: a.targetType,
+          targetId: a.targetId,
+          reason: done.error,
+          after: { approval: id },
+        },
+        now,
+      ),
     ]);
   return done;
 }

@@ -87,7 +87,11 @@ export async function guardAction(
   const rule = GUARDED[a.kind];
   const db = getDb(env.DB);
   const [row] = await db
-    .select({ totpSecret: schema.operators.totpSecret, totpLastStep: schema.operators.totpLastStep, passwordHash: schema.operators.passwordHash })
+    .select({
+      totpSecret: schema.operators.totpSecret,
+      totpLastStep: schema.operators.totpLastStep,
+      passwordHash: schema.operators.passwordHash,
+    })
     .from(schema.operators)
     .where(eq(schema.operators.id, operator.id));
   if (!row) return { refused: "Your account is gone." };
@@ -103,7 +107,12 @@ export async function guardAction(
   if (env.CONSOLE_LIMITER) {
     const { success } = await env.CONSOLE_LIMITER.limit({ key: `console:${operator.id}` });
     if (!success) {
-      await auditStatement(db, operator, { action: "console.rate_limited", targetType: a.target.type, targetId: a.target.id, after: { kind: a.kind } }, now);
+      await auditStatement(
+        db,
+        operator,
+        { action: "console.rate_limited", targetType: a.target.type, targetId: a.target.id, after: { kind: a.kind } },
+        now,
+      );
       return { refused: "Too many destructive actions in a minute: wait a minute, then confirm again." };
     }
   }
@@ -120,7 +129,13 @@ export async function guardAction(
             .where(and(eq(schema.operators.id, operator.id), lt(schema.operators.totpLastStep, step)))
         ).meta.changes === 1;
       if (!used) return confirmation("The authentication code is wrong or was already used.");
-    } else if (!(await verifyPassword(String(form.get("reauth_password") ?? "").slice(0, 200), row.passwordHash, env.PASSWORD_PEPPER))) {
+    } else if (
+      !(await verifyPassword(
+        String(form.get("reauth_password") ?? "").slice(0, 200),
+        row.passwordHash,
+        env.PASSWORD_PEPPER,
+      ))
+    ) {
       return confirmation("The password is wrong.");
     }
   }
@@ -141,7 +156,12 @@ export async function guardAction(
       auditStatement(
         db,
         operator,
-        { action: "approval.request", targetType: a.target.type, targetId: a.target.id, after: { approval: id, kind: a.kind, size: a.size, threshold: limit } },
+        {
+          action: "approval.request",
+          targetType: a.target.type,
+          targetId: a.target.id,
+          after: { approval: id, kind: a.kind, size: a.size, threshold: limit },
+        },
         now,
       ),
     ]);

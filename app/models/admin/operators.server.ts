@@ -173,7 +173,12 @@ export async function operatorLogin(
     clientFailureStatement(db, key, now),
     accountFailureStatement(db, operators, op.id, until),
     ...failedAddressStatements(db, ip, address, now),
-    auditStatement(db, LOGIN_FORM, { action: "operator.login_failed", ...target, after: { ip, knownDevice: known } }, now),
+    auditStatement(
+      db,
+      LOGIN_FORM,
+      { action: "operator.login_failed", ...target, after: { ip, knownDevice: known } },
+      now,
+    ),
   ]);
   const clientLocked = (clientRow[0]?.count ?? 0) >= LOGIN_MAX_ATTEMPTS;
   const accountLockStarted = accountRow[0]?.blockedUntil === until;
@@ -201,7 +206,10 @@ export async function adminNotices(d1: D1Database, now = nowS()) {
       .where(and(gt(auditLog.at, now - 86_400), eq(auditLog.action, "operator.lockout")))
       .orderBy(sql`${auditLog.id} DESC`)
       .limit(5),
-    db.select({ n: sql<number>`count(*)` }).from(consoleApprovals).where(eq(consoleApprovals.status, "pending")),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(consoleApprovals)
+      .where(eq(consoleApprovals.status, "pending")),
   ]);
   return { lockouts, approvals: waiting?.n ?? 0 };
 }
@@ -449,7 +457,13 @@ export async function changeOperatorRole(
     db
       .update(operators)
       .set({ role })
-      .where(and(eq(operators.id, id), eq(operators.role, before.role), before.role === "admin" ? anotherAdmin(id) : undefined)),
+      .where(
+        and(
+          eq(operators.id, id),
+          eq(operators.role, before.role),
+          before.role === "admin" ? anotherAdmin(id) : undefined,
+        ),
+      ),
     auditAfterChange(
       db,
       actor,
@@ -458,7 +472,10 @@ export async function changeOperatorRole(
     ),
   ]);
   if (res.meta.changes !== 1)
-    return { ok: false, error: "Nothing changed: the console must keep an enabled admin (or the role changed meanwhile)." };
+    return {
+      ok: false,
+      error: "Nothing changed: the console must keep an enabled admin (or the role changed meanwhile).",
+    };
   return { ok: true };
 }
 
@@ -494,7 +511,12 @@ export async function resetOperator(
     auditAfterChange(
       db,
       actor,
-      { action: what === "totp" ? "operator.reset_totp" : "operator.reset_password", targetType: "operator", targetId: id, reason },
+      {
+        action: what === "totp" ? "operator.reset_totp" : "operator.reset_password",
+        targetType: "operator",
+        targetId: id,
+        reason,
+      },
       now,
     ),
     db.delete(operatorSessions).where(eq(operatorSessions.operatorId, id)),
@@ -528,7 +550,11 @@ export async function completeSetup(
   }
   if (row.mustEnrolTotp) {
     const step = /^[A-Za-z0-9+/]{27}=$/.test(input.key) ? totpStep(input.key, input.code.trim(), 0, now) : null;
-    if (step === null) return { ok: false, error: "The authentication code does not match the key: scan it again and give the current code." };
+    if (step === null)
+      return {
+        ok: false,
+        error: "The authentication code does not match the key: scan it again and give the current code.",
+      };
     set.totpSecret = input.key;
     set.totpLastStep = step;
     set.mustEnrolTotp = false;
