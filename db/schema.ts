@@ -1001,6 +1001,10 @@ export const operators = sqliteTable(
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     failedLogins: integer("failed_logins").notNull().default(0),
     blockedUntil: integer("blocked_until"),
+    /** Made or reset in the console with a one-time password: the console opens only to choose a new one. */
+    mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
+    /** Made in the console or second factor reset: the console opens only to enrol a TOTP key. */
+    mustEnrolTotp: integer("must_enrol_totp", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [uniqueIndex("operators_email").on(t.email)],
@@ -1019,6 +1023,31 @@ export const operatorSessions = sqliteTable(
     userAgent: text("user_agent").notNull().default(""),
   },
   (t) => [index("operator_sessions_operator").on(t.operatorId)],
+);
+
+export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "failed"] as const;
+
+/**
+ * A console action above its threshold (a credits grant, a refund, a campaign's size) waiting for a
+ * second admin (decision 216): what would be done (`kind`, `params`), its impact as shown, who asked.
+ * Applied once, by another admin, through a guarded status change.
+ */
+export const consoleApprovals = sqliteTable(
+  "console_approvals",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    params: json<Record<string, unknown>>("params").notNull(),
+    impact: text("impact").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    requestedAt: integer("requested_at").notNull().default(now),
+    status: text("status", { enum: APPROVAL_STATUSES }).notNull().default("pending"),
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at"),
+  },
+  (t) => [index("console_approvals_status").on(t.status, t.requestedAt)],
 );
 
 /**

@@ -39,13 +39,14 @@ if (values["no-totp"] && (values.remote || values.env)) fail("--no-totp is for t
 const password = randomBytes(18).toString("base64url");
 const key = new Uint8Array(randomBytes(20));
 const totpSecret = values["no-totp"] ? null : Buffer.from(key).toString("base64");
-const row = { id: randomId(), email, name, role, totpSecret };
+// The one-time password opens only the console's setup page until the operator chose their own (decision 216).
+const row = { id: randomId(), email, name, role, totpSecret, mustChangePassword: true };
 
 if (values.remote) {
   const pepper = process.env.PASSWORD_PEPPER ?? fail("set PASSWORD_PEPPER to the Worker's secret for --remote");
   const hash = await hashPassword(password, pepper);
   const q = (v: string | null) => (v === null ? "NULL" : `'${v.replace(/'/g, "''")}'`);
-  const sql = `INSERT INTO operators (id, email, name, role, password_hash, totp_secret) VALUES (${[row.id, email, name, role, hash, totpSecret].map(q).join(", ")});`;
+  const sql = `INSERT INTO operators (id, email, name, role, password_hash, totp_secret, must_change_password) VALUES (${[row.id, email, name, role, hash, totpSecret].map(q).join(", ")}, 1);`;
   const args = [
     "wrangler",
     "d1",

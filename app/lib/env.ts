@@ -31,6 +31,8 @@ export interface Env {
   ECHO_ROOM?: DurableObjectNamespace;
   ASSETS: Fetcher;
   RATE_LIMITER: RateLimit;
+  /** Destructive and bulk console actions per operator, 10 a minute (decision 217); absent: not limited. */
+  CONSOLE_LIMITER?: RateLimit;
   MAIL?: SendEmail;
   /** "staging" and "production" are deployed: real services, secrets checked, no development tools. */
   ENVIRONMENT: "development" | "test" | "staging" | "production";
@@ -65,6 +67,10 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** The operator console's own hostname (e.g. "console.example.com"): /admin answers only there. Unset: every host. */
   ADMIN_HOST?: string;
+  /** Console actions above these need a second admin (decision 217); unset: the defaults in app/models/admin/guard.server.ts. */
+  APPROVAL_CREDITS_ABOVE?: string;
+  APPROVAL_REFUND_CENTS_ABOVE?: string;
+  APPROVAL_CAMPAIGN_ABOVE?: string;
   /** "cloudflare" (default: the MAIL send_email binding) or "http" (MAIL_API_KEY; decision 172). */
   MAIL_TRANSPORT?: "cloudflare" | "http";
   /** Secret of the HTTP mail API when MAIL_TRANSPORT is "http". */

@@ -17,7 +17,7 @@ import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.s
 import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
 import { carryVisitorProof } from "./age-check.server";
-import { operatorLogin, type Operator } from "./admin/operators.server";
+import { operatorDevice, operatorLogin, type Operator } from "./admin/operators.server";
 import { activeSuspension, liftEndedRestrictions, statementToken } from "./moderation.server";
 
 const DEVICE_DAYS = 365;
@@ -62,7 +62,6 @@ export type AuthRefusal =
   | { reason: "failed" }
   | { reason: "blocked"; minutes: number }
   | { reason: "rate_limited" }
-  | { reason: "code" }
   /** `statement`: the page (path) that shows the member the statement of reasons. */
   | { reason: "suspended"; statement: string };
 
@@ -108,14 +107,11 @@ const operatorStrategy = new FormStrategy<OperatorAuth>(async ({ form, context, 
   const { env } = context as StrategyContext;
   const email = String(form.get("email") ?? "");
   if (!(await withinRateLimit(env, request, "admin-login", email))) throw new LoginRefused({ reason: "rate_limited" });
-  const result = await operatorLogin(
-    env,
-    email,
-    String(form.get("password") ?? ""),
-    String(form.get("code") ?? ""),
-    clientIp(request),
-  );
-  if (!result.ok) throw new LoginRefused(result.reason === "code" ? { reason: "code" } : result);
+  const result = await operatorLogin(env, email, String(form.get("password") ?? ""), String(form.get("code") ?? ""), {
+    ip: clientIp(request),
+    device: await operatorDevice(request, { env }),
+  });
+  if (!result.ok) throw new LoginRefused(result);
   return { operator: result.operator };
 });
 

@@ -26,6 +26,8 @@ import {
   type Transition,
 } from "~/models/admin/campaigns.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { guardAction, guardAnswer } from "~/models/admin/guard.server";
+import { ConfirmStep } from "~/components/admin/Confirm";
 import { statusClass } from "./admin.campaigns._index";
 import { LANGUAGE_NAMES } from "~/lib/i18n";
 
@@ -114,6 +116,23 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     sendAt = futureTime(parsed.data.sendAt);
     if (sendAt === null) return fail("Give a day and time in the future (UTC).");
   }
+  if (parsed.data.intent === "send" || parsed.data.intent === "schedule") {
+    // A mass mailing: confirmed with its size, the code asked again, a second admin above the threshold.
+    const c = await getCampaign(context.env.DB, id);
+    if (!c) return fail("There is no campaign with this id.", 404);
+    const { eligible } = await audienceOf(context.env.DB, c);
+    const verb = parsed.data.intent === "send" ? "now" : `at ${when(sendAt!)} UTC`;
+    const wait = guardAnswer(
+      await guardAction(context.env, operator, form, {
+        kind: "campaign.send",
+        impact: `Mail ${eligible.toLocaleString("en")} members ${verb} (campaign ${id}).`,
+        size: eligible,
+        target: { type: "campaign", id: String(id) },
+        params: { intent: parsed.data.intent, sendAt },
+      }),
+    );
+    if (wait) return wait;
+  }
   const changed = await changeStatus(context.env, operator, id, parsed.data.intent, sendAt);
   return changed
     ? redirect(`/admin/campaigns/${id}?done=${parsed.data.intent}`)
@@ -150,6 +169,7 @@ export default function AdminCampaign() {
         ? { done: result.done }
         : null;
   const preview = result && "preview" in result ? result.preview : null;
+  const confirm = result && "confirm" in result ? result.confirm : null;
   const brandLng = (id: string) => brands.find((b) => String(b.id) === id)?.lng;
 
   return (
@@ -194,6 +214,7 @@ export default function AdminCampaign() {
         </div>
       ) : null}
 
+      {confirm && c ? <ConfirmStep confirm={confirm} cancel={`/admin/campaigns/${c.id}`} /> : null}
       {c ? (
         <div className="a-card a-actions">
           <h2>Send</h2>

@@ -23,6 +23,9 @@ import {
   type ActionResult,
 } from "~/models/admin/members.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { auditReason } from "~/models/admin/audit.server";
+import { guardAction, guardAnswer } from "~/models/admin/guard.server";
+import { ConfirmStep } from "~/components/admin/Confirm";
 import { linkOrigin } from "~/models/brand.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -41,7 +44,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-const reason = z.string().trim().min(3).max(500);
+const reason = auditReason;
 const intents = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("resend_activation"), reason }),
   z.object({ intent: z.literal("change_email"), email: z.string().trim().email().max(200), reason }),
@@ -86,10 +89,30 @@ function inputError(issues: z.ZodIssue[]): string {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const id = (params.id ?? "").slice(0, 100);
-  const parsed = intents.safeParse(Object.fromEntries(await readForm(request, context)));
+  const form = await readForm(request, context);
+  const parsed = intents.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: inputError(parsed.error.issues) };
   const input = parsed.data;
   const env = context.env;
+  // A grant and a deletion are confirmed with their impact and the code asked again; a big grant waits for a second admin.
+  const guarded =
+    input.intent === "credits" && input.direction === "grant"
+      ? await guardAction(env, operator, form, {
+          kind: "credits.grant",
+          impact: `Grant ${input.amount.toLocaleString("en")} credits to member ${id}.`,
+          size: input.amount,
+          target: { type: "member", id },
+          params: { amount: input.amount, reason: input.reason },
+        })
+      : input.intent === "delete"
+        ? await guardAction(env, operator, form, {
+            kind: "member.delete",
+            impact: `Delete the account of member ${id}: they are logged out and mailed a reactivation link.`,
+            target: { type: "member", id },
+          })
+        : null;
+  const wait = guarded && guardAnswer(guarded);
+  if (wait) return wait;
   const origin = (brand: Parameters<typeof linkOrigin>[0]) => linkOrigin(brand, env, request);
   let result: ActionResult;
   let done: Intent = input.intent;
@@ -171,6 +194,14 @@ export default function AdminMember() {
         <p className="a-error" role="alert">
           {result.error}
         </p>
+      ) : null}
+      {result && "done" in result ? (
+        <p className="a-ok" role="status">
+          {result.done}
+        </p>
+      ) : null}
+      {result && "confirm" in result && result.confirm ? (
+        <ConfirmStep confirm={result.confirm} cancel={`/admin/members/${a.id}`} />
       ) : null}
       {done && !result ? (
         <p className="a-ok" role="status">

@@ -6,6 +6,8 @@
 import { parseWithZod } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { ConfirmStep } from "~/components/admin/Confirm";
+import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 import { z } from "zod";
 import { readForm } from "~/lib/body.server";
 import { PAYMENT_METHODS } from "~/lib/constants";
@@ -130,6 +132,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const f = submission.value;
   const db = context.env.DB;
+  // A price change or a package no longer sold touches every brand selling in that currency: confirmed first.
+  if (f.intent === "price" || f.intent === "remove") {
+    const wait = guardAnswer(
+      await guardAction(context.env, operator, form, {
+        kind: f.intent === "price" ? "price.change" : "package.stop",
+        impact:
+          f.intent === "price"
+            ? `Sell ${f.package} in ${f.currency} at ${(f.amount / 100).toFixed(2)} on every brand selling in ${f.currency}, from the next purchase.`
+            : `Stop selling ${f.package} in ${f.currency} on every brand selling in ${f.currency}.`,
+        target: { type: "package", id: f.package },
+      }),
+    );
+    if (wait) return { ...wait, values };
+  }
   let result: Change;
   switch (f.intent) {
     case "credits":
@@ -190,6 +206,9 @@ export default function AdminPackages() {
         <p className="a-error" role="alert">
           {result.error}
         </p>
+      ) : null}
+      {result && "confirm" in result && result.confirm ? (
+        <ConfirmStep confirm={result.confirm} cancel="/admin/packages" />
       ) : null}
 
       <h2>Packages</h2>

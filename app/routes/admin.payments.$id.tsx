@@ -14,6 +14,8 @@ import { intentKeyOf, newIntentKey, operatorRefund, refundQuote, receiptOf } fro
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
+import { ConfirmStep } from "~/components/admin/Confirm";
+import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "payments";
@@ -74,7 +76,8 @@ const REFUSALS: Record<string, string> = {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const { detail, brand } = await load(context, params.id ?? "");
-  const parsed = RefundForm.safeParse(Object.fromEntries(await readForm(request, context)));
+  const form = await readForm(request, context);
+  const parsed = RefundForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return {
@@ -88,6 +91,22 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const intentKey = intentKeyOf(parsed.data.intent_key);
   if (!intentKey) return { error: "The form is out of date; reload the page and try again." };
+  // A refund is confirmed with its amount and the code asked again; above the threshold a second admin approves it.
+  const wait = guardAnswer(
+    await guardAction(context.env, operator, form, {
+      kind: "refund",
+      impact: `Refund ${money(parsed.data.amount, detail.row.currency)} of payment ${detail.row.id} to the member.`,
+      size: parsed.data.amount,
+      target: { type: "payment", id: detail.row.id },
+      params: {
+        amountCents: parsed.data.amount,
+        override: parsed.data.override ? parsed.data.reason! : null,
+        intentKey,
+        reason: parsed.data.reason ?? "",
+      },
+    }),
+  );
+  if (wait) return wait;
   const result = await operatorRefund(context, brand, detail.row, operator, {
     amountCents: parsed.data.amount,
     override: parsed.data.override ? parsed.data.reason! : null,
@@ -181,6 +200,14 @@ export default function AdminPayment() {
           Refund <code>{d.done}</code> made. The provider pays it out; its status follows below.
         </p>
       ) : null}
+      {result && "done" in result ? (
+        <p className="a-ok" role="status">
+          {result.done}
+        </p>
+      ) : null}
+      {result && "confirm" in result && result.confirm ? (
+        <ConfirmStep confirm={result.confirm} cancel={`/admin/payments/${p.id}`} />
+      ) : null}
       {result && "error" in result ? (
         <p className="a-error" role="alert">
           {result.error}
@@ -232,9 +259,11 @@ export default function AdminPayment() {
         <table className="a-table">
           <thead>
             <tr>
-              <th>Time (UTC)</th>
-              <th>Reason</th>
-              <th className="a-num">Credits</th>
+              <th scope="col">Time (UTC)</th>
+              <th scope="col">Reason</th>
+              <th scope="col" className="a-num">
+                Credits
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -256,8 +285,10 @@ export default function AdminPayment() {
           {d.ledger.length > 1 ? (
             <tfoot>
               <tr>
-                <th colSpan={2}>Net</th>
-                <th className="a-num">{d.ledger.reduce((s, l) => s + l.delta, 0)}</th>
+                <th scope="row" colSpan={2}>
+                  Net
+                </th>
+                <td className="a-num">{d.ledger.reduce((s, l) => s + l.delta, 0)}</td>
               </tr>
             </tfoot>
           ) : null}
@@ -268,12 +299,16 @@ export default function AdminPayment() {
         <table className="a-table">
           <thead>
             <tr>
-              <th>Time (UTC)</th>
-              <th>Refund</th>
-              <th>Provider id</th>
-              <th>Status</th>
-              <th className="a-num">Credits</th>
-              <th className="a-num">Amount</th>
+              <th scope="col">Time (UTC)</th>
+              <th scope="col">Refund</th>
+              <th scope="col">Provider id</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="a-num">
+                Credits
+              </th>
+              <th scope="col" className="a-num">
+                Amount
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -213,7 +213,8 @@ export default function AdminPayments() {
         <form method="post" action="/admin/payments/export" className="a-filters">
           <label className="a-field">
             <span>Brand</span>
-            <select name="brand" required defaultValue={query.brand ?? brands[0]?.id}>
+            {/* Not `required`: its first option is a brand, so a choice is always made (and HTML forbids that pairing). */}
+            <select name="brand" defaultValue={query.brand ?? brands[0]?.id}>
               {brands.map((b) => (
                 <option key={b.id} value={b.id}>
                   {b.name}
@@ -223,7 +224,7 @@ export default function AdminPayments() {
           </label>
           <label className="a-field">
             <span>Month</span>
-            <input name="month" type="month" required defaultValue={thisMonth} pattern="\d{4}-\d{2}" />
+            <input name="month" type="month" required defaultValue={thisMonth} />
           </label>
           <button type="submit" className="a-btn a-btn-quiet">
             Download CSV

@@ -2,7 +2,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminError, AdminShell } from "~/components/admin/AdminShell";
-import { OPERATOR_AREAS, mayOpen, requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import {
+  OPERATOR_AREAS,
+  adminNotices,
+  mayOpen,
+  requireOperator,
+  type OperatorArea,
+} from "~/models/admin/operators.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "console";
@@ -28,18 +34,20 @@ const LIVE: OperatorArea[] = [
   "transparency",
   "audit",
   "operators",
+  "approvals",
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const areas = (Object.keys(OPERATOR_AREAS) as OperatorArea[]).filter((a) => mayOpen(operator.role, a));
-  return { operator: { ...operator, areas }, live: LIVE, title: "Console" };
+  const notices = operator.role === "admin" ? await adminNotices(context.env.DB) : null;
+  return { operator: { ...operator, areas }, live: LIVE, notices, title: "Console" };
 }
 
 export default function AdminLayout() {
-  const { operator, live } = useLoaderData<typeof loader>();
+  const { operator, live, notices } = useLoaderData<typeof loader>();
   return (
-    <AdminShell operator={operator} live={live}>
+    <AdminShell operator={operator} live={live} notices={notices}>
       <Outlet />
     </AdminShell>
   );

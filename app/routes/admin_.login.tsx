@@ -6,7 +6,7 @@ import { safeRedirect } from "~/lib/request.server";
 import { isAdminPath } from "~/lib/admin-path";
 import { isDeployed } from "~/lib/env";
 import { authenticate } from "~/models/auth.server";
-import { getOperator, startOperatorSession } from "~/models/admin/operators.server";
+import { deviceCookieFor, getOperator, startOperatorSession } from "~/models/admin/operators.server";
 
 export const handle = { layout: "empty" };
 
@@ -29,18 +29,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!email || !formData.get("password")) return { error: "Enter your e-mail address and password." };
   const result = await authenticate("operator", request, context, formData);
   if (!result.ok) {
+    // One answer for a wrong address, password or code: it never tells that only the code was wrong.
     const error =
       result.reason === "blocked"
         ? `Too many incorrect attempts, account blocked for ${result.minutes} min.`
         : result.reason === "rate_limited"
           ? "Too many attempts. Please wait a minute and try again."
-          : result.reason === "code"
-            ? "The authentication code is wrong or was already used."
-            : "E-mail address or password is incorrect.";
+          : "E-mail address, password or authentication code is incorrect.";
     return { error };
   }
-  const cookie = await startOperatorSession(request, context, result.operator.id);
-  return redirect(target(formData.get("redirectTo")), { headers: { "Set-Cookie": cookie } });
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  headers.append("Set-Cookie", await startOperatorSession(request, context, result.operator.id));
+  headers.append("Set-Cookie", await deviceCookieFor(request, context, result.operator.id));
+  return redirect(target(formData.get("redirectTo")), { headers });
 }
 
 export default function AdminLogin() {

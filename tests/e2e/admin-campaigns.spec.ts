@@ -45,6 +45,11 @@ test("a campaign: write, preview, test to me, send", async ({ page }) => {
   await page.getByRole("button", { name: "Send a test to me" }).click();
   await expect(page.getByRole("status")).toHaveText("A test was mailed to support@example.com.");
   await page.getByRole("button", { name: /^Send now to \d+ members$/ }).click();
+  // Confirmed with the audience's size and the password again (decision 217).
+  await expect(page.getByText(/^Mail \d+ members now \(campaign \d+\)\.$/)).toBeVisible();
+  await shot(page, "admin-campaign-confirm");
+  await page.getByLabel("Your password").fill("Demo-pass-2026");
+  await page.getByRole("button", { name: "Yes, do it" }).click();
   await expect(page.getByRole("status")).toContainText("Sending started");
   await shot(page, "admin-campaign-sending");
 

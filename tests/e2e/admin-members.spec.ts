@@ -42,6 +42,10 @@ test("support finds a member by payment id and grants credits; the member's cred
   await form.getByLabel("Credits").fill("25");
   await form.getByLabel("Reason (for the audit log)").fill("Payment went through, credits missing");
   await form.getByRole("button", { name: "Grant" }).click();
+  // Confirmed with the password again (decision 217).
+  await expect(page.getByText(/^Grant 25 credits to member /)).toBeVisible();
+  await page.getByLabel("Your password").fill("Demo-pass-2026");
+  await page.getByRole("button", { name: "Yes, do it" }).click();
   await expect(page.getByRole("status")).toHaveText("Credits granted.");
   await expect(credits).toHaveText(String(before + 25));
   await expect(page.getByText("explains the balance")).toBeVisible();

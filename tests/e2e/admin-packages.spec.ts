@@ -43,6 +43,9 @@ test("an admin changes a package price and the member's /credits shows it", asyn
   const euros = admin.locator("#package-p1 form").filter({ has: admin.getByLabel("Price in EUR", { exact: true }) });
   await euros.getByLabel("Price in EUR", { exact: true }).fill("21.95");
   await euros.getByRole("button", { name: "Save price" }).click();
+  // A price change is confirmed with its reach first (decision 217).
+  await expect(admin.getByText("Sell p1 in EUR at 21.95 on every brand selling in EUR")).toBeVisible();
+  await admin.getByRole("button", { name: "Yes, do it" }).click();
   await expect(admin.getByRole("status")).toContainText("Price saved.");
   await expect(admin.getByRole("cell", { name: "€21.95" })).toBeVisible();
   await admin.goto("/admin/packages?country=NL#methods");

@@ -69,6 +69,10 @@ test("a finance operator refunds half a payment without JavaScript", async ({ pa
 
   await page.getByLabel(/Amount to refund/).fill("9.97");
   await page.getByRole("button", { name: "Refund" }).click();
+  // Confirmed with its amount and the password again (decision 217).
+  await expect(page.getByText(`Refund €9.97 of payment ${paymentId} to the member.`)).toBeVisible();
+  await page.getByLabel("Your password").fill("Demo-pass-2026");
+  await page.getByRole("button", { name: "Yes, do it" }).click();
   await expect(page.getByRole("status")).toContainText("made");
   await expect(page.getByRole("cell", { name: "€9.97" })).toBeVisible();
   await expect(page.getByRole("cell", { name: "-30", exact: true })).toBeVisible();

@@ -11,7 +11,7 @@ import type { Mail } from "../../app/models/mail.server";
 import { changeStatus, saveCampaign, type CampaignForm } from "../../app/models/admin/campaigns.server";
 import { countAudience, runCampaignPage } from "../../app/models/campaign-send.server";
 import { deliver, type NotifyMessage } from "../../app/models/notify.server";
-import { auditRows, createOperator, operatorCookie } from "./admin-support";
+import { OPERATOR_PASSWORD, auditRows, createOperator, operatorCookie } from "./admin-support";
 import { createMember } from "./fixtures";
 import { senders } from "./notify-support";
 
@@ -166,7 +166,10 @@ describe("the console's actions", () => {
     expect(outbox.results).toEqual([{ subject: "[Test] Nieuwe actie" }]);
 
     for (const intent of ["send", "pause", "resume"]) {
-      const res = await post(`/admin/campaigns/${id}`, op.cookie, { intent });
+      // Sending is confirmed, with the password again (decision 217).
+      const confirmed: Record<string, string> =
+        intent === "send" ? { confirmed: "1", reauth_password: OPERATOR_PASSWORD } : {};
+      const res = await post(`/admin/campaigns/${id}`, op.cookie, { intent, ...confirmed });
       expect(res.status, intent).toBe(302);
     }
     const actions = (await auditRows(String(id))).filter((r) => r.targetType === "campaign").map((r) => r.action);
@@ -226,7 +229,7 @@ describe("the console's actions", () => {
       const res = await post(`/admin/campaigns/${id}`, op.cookie, fields);
       expect(res.status, JSON.stringify(fields)).toBe(status);
     }
-    expect((await post("/admin/campaigns/99999999", op.cookie, { intent: "send" })).status).toBe(409);
+    expect((await post("/admin/campaigns/99999999", op.cookie, { intent: "send" })).status).toBe(404);
     expect((await post("/admin/campaigns/abc", op.cookie, { intent: "send" })).status).toBe(404);
     expect(await campaignRow(id)).toMatchObject({ status: "draft", send_at: null });
     expect(await auditRows(String(id))).toEqual(before);

@@ -8,7 +8,7 @@ import { flushAll, ledgerOf } from "./wallet-support";
 import { consoleAdjustCredits, MEMBERS_PAGE, searchMembers } from "../../app/models/admin/members.server";
 import { applyCredits, drainOutbox, outboxRow, walletBalance, walletLedger } from "../../app/models/wallet.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
-import { auditRows, createOperator, operatorCookie } from "./admin-support";
+import { OPERATOR_PASSWORD, auditRows, createOperator, operatorCookie } from "./admin-support";
 
 const asRole = async (role: "admin" | "support" | "moderator" | "finance") =>
   operatorCookie((await createOperator(role)).id);
@@ -72,15 +72,18 @@ function walletDownAfterCheck() {
 const act = (memberId: string, form: Record<string, string>, cookie: string) =>
   post(`/admin/members/${memberId}`, form, { cookie });
 
-/** One valid form per action (a reason each). */
+/** What a confirmed guarded action posts (decision 217): its confirmation and the password again. */
+const CONFIRMED = { confirmed: "1", reauth_password: OPERATOR_PASSWORD };
+
+/** One valid form per action (a reason each; the guarded ones confirmed). */
 const FORMS: Record<string, Record<string, string>> = {
-  credits: { intent: "credits", direction: "grant", amount: "10", reason: "goodwill" },
+  credits: { intent: "credits", direction: "grant", amount: "10", reason: "goodwill", ...CONFIRMED },
   change_email: { intent: "change_email", email: "moved-elsewhere@example.com", reason: "lost access" },
   end_sessions: { intent: "end_sessions", reason: "stolen phone" },
   resend_activation: { intent: "resend_activation", reason: "no mail" },
   unblock_directdebit: { intent: "unblock_directdebit", reason: "bank confirmed" },
   notifications_on: { intent: "notifications_on", reason: "asked for it" },
-  delete: { intent: "delete", confirm: "yes", reason: "asked by mail" },
+  delete: { intent: "delete", confirm: "yes", reason: "asked by mail", ...CONFIRMED },
 };
 
 describe("roles", () => {
@@ -179,7 +182,7 @@ describe("credits", () => {
     const support = await createOperator("support");
     const res = await act(
       m.id,
-      { intent: "credits", direction: "grant", amount: "40", reason: "payment went through, no credits" },
+      { intent: "credits", direction: "grant", amount: "40", reason: "payment went through, no credits", ...CONFIRMED },
       await operatorCookie(support.id),
     );
     expect(res.status).toBe(302);

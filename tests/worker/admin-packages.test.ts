@@ -7,7 +7,11 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { choose, get, member, paymentRow, post, startPayment } from "./payments-helpers";
+import { choose, get, member, paymentRow, post as rawPost, startPayment } from "./payments-helpers";
+
+/** A post as the page's confirmation step sends it: price changes and "stop selling" confirmed (decision 217). */
+const post = (path: string, form: Record<string, string>, init: Parameters<typeof rawPost>[2]) =>
+  rawPost(path, form.intent === "price" || form.intent === "remove" ? { ...form, confirmed: "1" } : form, init);
 
 async function operator(role: "finance" | "admin" | "support" | "moderator") {
   const op = await createOperator(role);
@@ -116,6 +120,10 @@ describe("prices", () => {
   it("stop selling in a currency, then sell again; the last package of a brand's currency is kept", async () => {
     const op = await operator("admin");
     const m = await member();
+    // Unconfirmed: the confirmation step names the reach, and nothing changes.
+    const ask = await rawPost("/admin/packages", { intent: "remove", package: "p3", currency: "EUR" }, op);
+    expect(await ask.text()).toContain("Stop selling p3 in EUR on every brand selling in EUR.");
+    expect(await price("p3", "EUR")).not.toBeNull();
     expect((await post("/admin/packages", { intent: "remove", package: "p3", currency: "EUR" }, op)).status).toBe(302);
     expect(await price("p3", "EUR")).toBeNull();
     expect(await (await get("/credits", { cookie: m.cookie })).text()).not.toContain("€79.95");

@@ -7,8 +7,25 @@ import { describe, expect, it } from "vitest";
 import { ledgerOf as walletRows, spendViaWallet } from "./wallet-support";
 import { VAT_RATES_BP, vatOf } from "../../app/models/payment-rules";
 import { createMember } from "./fixtures";
-import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { choose, expectLedgerExplains, get, member, paymentRow, post, startPayment, userRow } from "./payments-helpers";
+import { OPERATOR_PASSWORD, auditRows, createOperator, operatorCookie } from "./admin-support";
+import {
+  choose,
+  expectLedgerExplains,
+  get,
+  member,
+  paymentRow,
+  post as rawPost,
+  startPayment,
+  userRow,
+} from "./payments-helpers";
+
+/** A refund post as the confirmation step sends it: confirmed, with the password again (decision 217). */
+const post = (path: string, form: Record<string, string>, init: Parameters<typeof rawPost>[2]) =>
+  rawPost(
+    path,
+    form.intent === "refund" ? { ...form, confirmed: "1", reauth_password: OPERATOR_PASSWORD } : form,
+    init,
+  );
 
 async function operator(role: "finance" | "admin" | "support" | "moderator") {
   const op = await createOperator(role);

@@ -18,16 +18,22 @@ const NAV: { area: string; to: string; label: string }[] = [
   { area: "campaigns", to: "/admin/campaigns", label: "Campaigns" },
   { area: "audit", to: "/admin/audit", label: "Audit log" },
   { area: "operators", to: "/admin/operators", label: "Operators" },
+  { area: "approvals", to: "/admin/approvals", label: "Approvals" },
 ];
+
+/** What an admin is told on every page (decision 216, 217): staff logins locked out today, requests waiting. */
+export type ShellNotices = { lockouts: { at: number; email: string | null }[]; approvals: number };
 
 export function AdminShell({
   operator,
   children,
   live,
+  notices,
 }: {
   operator: ShellOperator;
   children: React.ReactNode;
   live: string[];
+  notices?: ShellNotices | null;
 }) {
   return (
     <>
@@ -51,7 +57,24 @@ export function AdminShell({
           </form>
         </div>
       </header>
-      <div className="a-main">{children}</div>
+      <div className="a-main">
+        {notices?.lockouts.length ? (
+          <p className="a-error" role="alert">
+            Staff login locked out in the last 24 hours:{" "}
+            {notices.lockouts
+              .map((l) => `${l.email ?? "?"} (${new Date(l.at * 1000).toISOString().slice(11, 16)} UTC)`)
+              .join(", ")}
+            . <a href="/admin/audit?action=operator.lockout">See the audit log</a>
+          </p>
+        ) : null}
+        {notices?.approvals ? (
+          <p className="a-warn" role="status">
+            {notices.approvals === 1 ? "1 request waits" : `${notices.approvals} requests wait`} for a second admin.{" "}
+            <a href="/admin/approvals">Approvals</a>
+          </p>
+        ) : null}
+        {children}
+      </div>
     </>
   );
 }
