@@ -24,6 +24,7 @@ import {
   shopData,
   askProviderOnce,
   startCheckout,
+  paymentTarget,
 } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
 import { oneTimeUsed } from "~/models/offers.server";
@@ -65,6 +66,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const chosen = codeForPrices(member, brand, typed);
   const discount = chosen && codeLookupStatement(context.env.DB, chosen.code, member.id);
   const data = await shopData(context, {
+    target: paymentTarget(brand),
     country,
     currency: brand.currency,
     packageId: params.id ?? "",
