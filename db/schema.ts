@@ -810,12 +810,15 @@ export const paymentCustomers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
-    /** The account the customer lives in (decision 206): never used with another company's key. */
+    /**
+     * The account the customer lives in (decision 206): never used with another company's key. A member
+     * whose brand moved to another company gets a new customer there, which replaces this row.
+     */
     account: text("account").notNull().default(""),
     customerId: text("customer_id").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.provider, t.account] })],
+  (t) => [primaryKey({ columns: [t.userId, t.provider] })],
 );
 
 /**

@@ -183,6 +183,8 @@ export async function refuseBrandWithoutAccount(env: Env, request: Request): Pro
   if (!isDeployed(env)) return null;
   const url = new URL(request.url);
   if (isAdminPath(url.pathname) || /^\/api\/admin(?:[/.]|$)/.test(url.pathname)) return null;
+  // The deployment's own health checks are not a brand's pages.
+  if (url.pathname === "/healthz" || url.pathname === "/readyz") return null;
   if (env.ADMIN_HOST && url.hostname.toLowerCase() === env.ADMIN_HOST.trim().toLowerCase()) return null;
   const brand = await getBrandByHost(env, request.headers.get("Host") ?? url.host);
   const account = accountView(env, brand);

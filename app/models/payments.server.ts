@@ -267,8 +267,9 @@ export async function packageRow(context: Ctx, id: string, currency: string): Pr
 }
 
 /**
- * The provider customer of a member in one account (made once, kept in payment_customers by
- * account): a customer lives in its company's Mollie organisation, never used with another's key.
+ * The provider customer of a member in one account (made once, kept in payment_customers with its
+ * account): a customer lives in its company's Mollie organisation and is never used with another's
+ * key. One made in another account (the brand moved to another company) is replaced by a new one here.
  */
 async function customerOf(
   context: Ctx,
@@ -278,25 +279,28 @@ async function customerOf(
 ): Promise<string> {
   const db = context.env.DB;
   const { paymentCustomers: c } = schema;
-  const stored = () =>
-    getDb(db)
-      .select({ customerId: c.customerId })
-      .from(c)
-      .where(and(eq(c.userId, member.id), eq(c.provider, provider.name), eq(c.account, account)))
-      .get();
+  const mine = and(eq(c.userId, member.id), eq(c.provider, provider.name));
+  const stored = () => getDb(db).select({ customerId: c.customerId, account: c.account }).from(c).where(mine).get();
   const row = await stored();
-  if (row) return row.customerId;
+  if (row?.account === account) return row.customerId;
   const customer = await provider.createCustomer({
     name: member.name,
     email: member.email,
     metadata: { userId: member.id },
+    // Idempotency keys are per account at Mollie (and in the sandbox): one customer per member there.
     idempotencyKey: `customer-${member.id}`,
   });
   await getDb(db)
     .insert(c)
     .values({ userId: member.id, provider: provider.name, account, customerId: customer.id })
-    .onConflictDoNothing();
-  return (await stored())!.customerId;
+    .onConflictDoUpdate({
+      target: [c.userId, c.provider],
+      set: { account, customerId: customer.id },
+      // Guarded: only the other account's row is replaced; a racing request's row of this account stays.
+      setWhere: sql`${c.account} <> ${account}`,
+    });
+  const now = await stored();
+  return now?.account === account ? now.customerId : customer.id;
 }
 
 /** The customer id a member has in this account (made if needed): the direct debit mandate needs it. */
