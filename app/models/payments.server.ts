@@ -843,22 +843,21 @@ const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
  */
 export async function handleWebhook(context: Ctx, providerId: unknown, extras?: CompletionExtras): Promise<void> {
   if (typeof providerId !== "string" || !PROVIDER_ID.test(providerId)) return;
-  const db = getDb(context.env.DB);
   const name = paymentProviderName(context.env);
   const known = await paymentWhere(context.env.DB, and(eq(P.provider, name), eq(P.providerRef, providerId)));
-  if (known) {
-    const pp = await (await providerOfRow(context, known)).getPayment(providerId);
-    if (pp && pp.metadata.paymentId === known.id) await applyProviderPayment(context, pp, extras);
-    return;
-  }
-  const unplaced = await db
-    .selectDistinct({ brandId: P.brandId, providerAccount: P.providerAccount })
-    .from(P)
-    .where(and(eq(P.provider, name), isNull(P.providerRef), gte(P.createdAt, nowS() - SWEEP_WINDOW_S)));
   const targets = new Map<string, PaymentTarget>();
-  for (const row of unplaced) {
-    const target = await targetOfRow(context.env, row);
+  if (known) {
+    const target = await targetOfRow(context.env, known);
     targets.set(target.account, target);
+  } else {
+    const unplaced = await getDb(context.env.DB)
+      .selectDistinct({ brandId: P.brandId, providerAccount: P.providerAccount })
+      .from(P)
+      .where(and(eq(P.provider, name), isNull(P.providerRef), gte(P.createdAt, nowS() - SWEEP_WINDOW_S)));
+    for (const row of unplaced) {
+      const target = await targetOfRow(context.env, row);
+      targets.set(target.account, target);
+    }
   }
   for (const target of targets.values()) {
     let pp: ProviderPayment | null;
@@ -871,8 +870,9 @@ export async function handleWebhook(context: Ctx, providerId: unknown, extras?: 
       continue;
     }
     if (!pp) continue;
+    // Applied only to a payment of the account that answered: another company's payment is not its to change.
     const ours = pp.metadata.paymentId ? await paymentWhere(context.env.DB, eq(P.id, pp.metadata.paymentId)) : null;
-    if (ours && ours.providerRef === null && (await targetOfRow(context.env, ours)).account === target.account)
+    if (ours && (await targetOfRow(context.env, ours)).account === target.account)
       await applyProviderPayment(context, pp, extras);
     return;
   }
