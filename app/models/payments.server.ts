@@ -22,7 +22,21 @@ import {
 } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
-import { and, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import { getBrandById, type BrandWithCompany } from "./brand.server";
 import {
   handleWalletCheck,
@@ -940,7 +954,11 @@ export async function ownPayment(context: Ctx, userId: string, id: string): Prom
  * The last paid payment that left a valid mandate in this account: what a repeat order buys again
  * (never a one-time package). A mandate made in another company's account is not this one's to charge.
  */
-export async function lastMandateOrder(context: Ctx, target: PaymentTarget, userId: string): Promise<PaymentRow | null> {
+export async function lastMandateOrder(
+  context: Ctx,
+  target: PaymentTarget,
+  userId: string,
+): Promise<PaymentRow | null> {
   const db = getDb(context.env.DB);
   const { packages } = schema;
   const row = await db
@@ -1258,7 +1276,9 @@ async function makeRefund(
     return { ok: false, reason: taken?.refused ? "used" : "provider" };
   }
   try {
-    const refund = await (await providerOfRow(context, row)).createRefund({
+    const refund = await (
+      await providerOfRow(context, row)
+    ).createRefund({
       paymentId: row.providerRef ?? "",
       amount: { cents: r.amountCents, currency: row.currency },
       description: `Refund of ${r.credits} unused credits`,

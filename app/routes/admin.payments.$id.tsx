@@ -82,7 +82,10 @@ const REFUSALS: Record<string, string> = {
 /** Finance marks the provider alert dealt with: what was done, and the alert's time as it was read. */
 const AlertForm = z.object({
   intent: z.literal("alert_dealt"),
-  alert_at: z.string().regex(/^\d{1,12}$/).transform(Number),
+  alert_at: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .transform(Number),
   note: paragraph(z.string().trim().min(5).max(1000)),
 });
 

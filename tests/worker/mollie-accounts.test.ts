@@ -44,7 +44,12 @@ function mollieOrganisations() {
     if (call.method === "POST" && path === "/v2/payments") {
       const customer = call.body!.customerId as string | undefined;
       if (customer && customers.get(customer) !== call.auth)
-        return json(422, { status: 422, title: "Unprocessable Entity", detail: "The customer id is invalid", field: "customerId" });
+        return json(422, {
+          status: 422,
+          title: "Unprocessable Entity",
+          detail: "The customer id is invalid",
+          field: "customerId",
+        });
       const id = `tr_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
       payments.set(id, { key: call.auth!, body: call.body!, status: "open", refunded: 0 });
       return json(201, answer(id));
@@ -81,9 +86,7 @@ function mollieOrganisations() {
       sequenceType: p.body.sequenceType,
       customerId: p.body.customerId,
       ...(p.status === "paid" ? { paidAt: new Date().toISOString() } : {}),
-      ...(p.refunded
-        ? { amountRefunded: { value: (p.refunded / 100).toFixed(2), currency: "EUR" } }
-        : {}),
+      ...(p.refunded ? { amountRefunded: { value: (p.refunded / 100).toFixed(2), currency: "EUR" } } : {}),
     };
   }
   return { calls, payments, customers };
@@ -273,12 +276,18 @@ describe("provider alerts", () => {
     expect(page).toContain("Mark dealt with");
 
     // A note is required; an alert changed since it was read is not closed.
-    expect(await (await post(`/admin/payments/${id}`, { intent: "alert_dealt", alert_at: "1790000000", note: "" }, { cookie })).text()).toContain(
-      "Write what was done",
-    );
     expect(
       await (
-        await post(`/admin/payments/${id}`, { intent: "alert_dealt", alert_at: "1790000001", note: "Credited by hand" }, { cookie })
+        await post(`/admin/payments/${id}`, { intent: "alert_dealt", alert_at: "1790000000", note: "" }, { cookie })
+      ).text(),
+    ).toContain("Write what was done");
+    expect(
+      await (
+        await post(
+          `/admin/payments/${id}`,
+          { intent: "alert_dealt", alert_at: "1790000001", note: "Credited by hand" },
+          { cookie },
+        )
       ).text(),
     ).toContain("changed while you read it");
 
@@ -302,7 +311,11 @@ describe("provider alerts", () => {
     expect(after).not.toContain("Mark dealt with");
 
     // Twice: refused, no second audit row.
-    await post(`/admin/payments/${id}`, { intent: "alert_dealt", alert_at: "1790000000", note: "again, again" }, { cookie });
+    await post(
+      `/admin/payments/${id}`,
+      { intent: "alert_dealt", alert_at: "1790000000", note: "again, again" },
+      { cookie },
+    );
     expect((await auditRows(id)).filter((a) => a.action === "payment.alert_dealt")).toHaveLength(1);
   });
 });

@@ -36,11 +36,13 @@ describe("the methods list", () => {
     const id = list._embedded.methods[0]!.id as string;
     fakeMollie(() => json(200, list));
     const ctx = mollieContext([], account());
-    expect((await methodsFor(ctx, AMORA, "NL", { cents: 1995, currency: "EUR" })).map((m) => m.providerMethod)).toContain(id);
+    expect(
+      (await methodsFor(ctx, AMORA, "NL", { cents: 1995, currency: "EUR" })).map((m) => m.providerMethod),
+    ).toContain(id);
     // Same band (25.00 and under), above that method's maximum: not offered from the cache.
-    expect((await methodsFor(ctx, AMORA, "NL", { cents: 2400, currency: "EUR" })).map((m) => m.providerMethod)).not.toContain(
-      id,
-    );
+    expect(
+      (await methodsFor(ctx, AMORA, "NL", { cents: 2400, currency: "EUR" })).map((m) => m.providerMethod),
+    ).not.toContain(id);
   });
 
   it("a GET is tried once: a 503 is not retried, the page falls back to the table and nothing is cached", async () => {

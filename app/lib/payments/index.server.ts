@@ -23,7 +23,9 @@ export function paymentProvider(context: AppLoadContext, target: PaymentTarget):
   if (paymentProviderName(env) === "mollie") {
     const key = mollieKey(env, target.account);
     if (!key)
-      throw new Error(`The Mollie key of account ${target.account} is not set (wrangler secret put ${mollieKeyName(target.account)})`);
+      throw new Error(
+        `The Mollie key of account ${target.account} is not set (wrangler secret put ${mollieKeyName(target.account)})`,
+      );
     const organization = key.startsWith("access_");
     if (isLive(env) && !organization && !key.startsWith("live_"))
       throw new Error("Production needs a live_ Mollie API key");

@@ -137,7 +137,9 @@ export class SandboxProvider implements PaymentProvider {
 
   /** The stored objects' JSON, to be narrowed by a where. */
   private objects() {
-    return getDb(this.deps.db).select({ data: sandboxObjects.data, account: sandboxObjects.account }).from(sandboxObjects);
+    return getDb(this.deps.db)
+      .select({ data: sandboxObjects.data, account: sandboxObjects.account })
+      .from(sandboxObjects);
   }
 
   /** Only the caller's account, like a Mollie key (the hosted pages, with none, see every account). */

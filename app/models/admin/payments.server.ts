@@ -4,7 +4,22 @@
  * alert dealt with (audited). A refund goes through the payments model (operatorRefund), the VAT
  * through its vatLineOf (the receipt's).
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import { nowS } from "~/lib/dates";
 import { auditAfterChange, type Actor } from "./audit.server";
 import { getDb, schema } from "../../../db/client";
