@@ -16,7 +16,9 @@ export const PRODUCTION_SECRETS = {
   ADMIN_TOKEN: "prod-test-admin-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e",
   VAPID_PUBLIC_KEY: "B" + "x".repeat(86),
   VAPID_PRIVATE_KEY: "y".repeat(43),
-  MOLLIE_API_KEY: "live_" + "a".repeat(30),
+  // One Mollie account per company (decision 206): the demo's Amora Media B.V. and Herzklang GmbH.
+  MOLLIE_API_KEY_AMORA: "live_" + "a".repeat(30),
+  MOLLIE_API_KEY_HERZKLANG: "live_" + "h".repeat(30),
   TWILIO_ACCOUNT_SID: "AC" + "0123456789abcdef".repeat(2),
   TWILIO_AUTH_TOKEN: "f".repeat(32),
   SMS_FROM: "Amora",

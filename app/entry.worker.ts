@@ -39,6 +39,7 @@ const {
   isDeployed,
   consoleHostRefused,
   refuseUnconfigured,
+  refuseBrandWithoutAccount,
   reportError,
   traceRoundTrips,
   roundTripsTiming,
@@ -77,6 +78,9 @@ const worker = {
     }
     const nonce = newNonce();
     const url = new URL(request.url);
+    // Nor a brand whose company has no usable Mollie key (decision 206); the console stays.
+    const noAccount = await refuseBrandWithoutAccount(env, request);
+    if (noAccount) return noAccount;
     if (url.pathname.startsWith("/ws/chat/")) return handleChatSocket(request, env);
     if (url.pathname === HUB_PATH) return handleMemberSocket(request, env);
     // The chat benchmark's baseline (tests/bench/chat.ts): a bare relay object, never in production.

@@ -23,6 +23,7 @@ export { handleMovesBatch } from "./models/moves.server";
 export { isDeployed } from "./lib/env";
 export { consoleHostRefused } from "./lib/admin-path";
 export { refuseUnconfigured } from "./lib/config.server";
+export { refuseBrandWithoutAccount } from "./models/brand.server";
 export { reportError } from "./lib/sentry.server";
 export { traceRoundTrips, roundTripsTiming } from "./lib/trace.server";
 export { withD1Session } from "./lib/d1-session.server";

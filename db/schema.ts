@@ -22,6 +22,11 @@ export const companies = sqliteTable("companies", {
   deleteDiscount: integer("delete_discount").notNull().default(0),
   /** ISO date the company details were added; later than the terms date moves the terms version. */
   added: text("added").notNull(),
+  /**
+   * The company's own Mollie account (decision 206): the name of its secret, MOLLIE_API_KEY_<account>
+   * (A–Z, 0–9, _). Null: no account, so production refuses its brands.
+   */
+  mollieAccount: text("mollie_account").unique(),
 });
 
 /** A brand: one hostname with its own name, niche, language and rules (docs/product.md §3 "Settings"). */
@@ -81,6 +86,8 @@ export const brands = sqliteTable("brands", {
   companyId: integer("company_id")
     .notNull()
     .references(() => companies.id),
+  /** The brand's website profile in its company's Mollie account (pfl_…), where the company has several. */
+  mollieProfileId: text("mollie_profile_id"),
   mailName: text("mail_name").notNull(),
   minAge: integer("min_age").notNull().default(18),
   /** Days of chat history a member can still see; older messages are hidden for privacy. */
@@ -665,6 +672,12 @@ export const payments = sqliteTable(
     /** What the provider settles to us for it (Mollie's settlementAmount), in minor units of settlementCurrency. */
     settlementCents: integer("settlement_cents"),
     settlementCurrency: text("settlement_currency"),
+    /** The provider account (its company's, decision 206) the payment was made in: every later call uses it. */
+    providerAccount: text("provider_account"),
+    /** Finance marked the provider alert dealt with: when, by whom, and what was done. */
+    providerAlertDealtAt: integer("provider_alert_dealt_at"),
+    providerAlertDealtBy: text("provider_alert_dealt_by"),
+    providerAlertNote: text("provider_alert_note"),
   },
   (t) => [
     index("payments_user").on(t.userId, t.createdAt),
@@ -797,6 +810,11 @@ export const paymentCustomers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     provider: text("provider", { enum: ["sandbox", "mollie"] }).notNull(),
+    /**
+     * The account the customer lives in (decision 206): never used with another company's key. A member
+     * whose brand moved to another company gets a new customer there, which replaces this row.
+     */
+    account: text("account").notNull().default(""),
     customerId: text("customer_id").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
@@ -853,6 +871,8 @@ export const sandboxObjects = sqliteTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind", { enum: ["payment", "customer", "mandate", "refund"] }).notNull(),
+    /** The account (API key) that made it: another account's calls do not find it, as at Mollie. */
+    account: text("account").notNull().default(""),
     /** The customer of a mandate or payment, the payment of a refund. */
     parentId: text("parent_id"),
     /** The idempotency key of the request that created it. */
@@ -862,7 +882,7 @@ export const sandboxObjects = sqliteTable(
   },
   (t) => [
     index("sandbox_objects_parent").on(t.kind, t.parentId),
-    uniqueIndex("sandbox_objects_idempotency").on(t.kind, t.idempotencyKey),
+    uniqueIndex("sandbox_objects_idempotency").on(t.account, t.kind, t.idempotencyKey),
   ],
 );
 

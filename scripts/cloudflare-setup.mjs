@@ -47,4 +47,8 @@ else {
   console.log('Still to set (each asks for the value; see README "Going live" for what goes in):');
   for (const name of missing) console.log(`  npx wrangler secret put ${name} --env ${env}`);
 }
+console.log(
+  `\nMollie: one key per company (decision 206): npx wrangler secret put MOLLIE_API_KEY_<ACCOUNT> --env ${env}, ` +
+    "ACCOUNT being the company's Mollie account named in the console (the brand's page shows whether it is set).",
+);
 console.log("\nOptional: npx wrangler secret put SENTRY_DSN --env " + env + " (errors to Sentry)");

@@ -25,8 +25,6 @@ export const REQUIRED_SECRETS: readonly Rule[] = [
   { name: "ADMIN_TOKEN", min: 32 },
   { name: "VAPID_PUBLIC_KEY", min: 86 },
   { name: "VAPID_PRIVATE_KEY", min: 42 },
-  // Mollie keys are live_/test_ plus 30 characters; production takes real money only.
-  { name: "MOLLIE_API_KEY", min: 35, prefix: (env) => (isLive(env) ? ["live_"] : ["test_"]) },
   { name: "MAIL_API_KEY", min: 20, when: (env) => env.MAIL_TRANSPORT === "http" },
   { name: "TWILIO_ACCOUNT_SID", min: 34, when: directDebit, prefix: () => ["AC"] },
   { name: "TWILIO_AUTH_TOKEN", min: 32, when: directDebit },
@@ -63,6 +61,16 @@ export function configProblems(env: Env): ConfigProblem[] {
       name: "SESSION_SECRET/PASSWORD_PEPPER/MAIL_WEBHOOK_SECRET/ADMIN_TOKEN",
       problem: "development value",
     });
+  // Each company's Mollie key (decision 206): live_/test_ plus 30 characters, production real money only;
+  // an organisation access token (access_) asks in test mode outside production. A company without
+  // its key is refused per brand (refuseBrandWithoutAccount), as only D1 knows the companies.
+  for (const [name, value] of Object.entries(env))
+    if (name.startsWith("MOLLIE_API_KEY_") && typeof value === "string" && value.trim() !== "") {
+      const v = value.trim();
+      if (v.length < 35) problems.push({ name, problem: "too short" });
+      else if (!(isLive(env) ? ["live_", "access_"] : ["test_", "access_"]).some((p) => v.startsWith(p)))
+        problems.push({ name, problem: "wrong kind" });
+    }
   if ((env.MAIL_TRANSPORT ?? "cloudflare") === "cloudflare" && !env.MAIL)
     problems.push({ name: "MAIL (send_email binding)", problem: "missing" });
   return problems;

@@ -58,8 +58,12 @@ export interface Env {
   SMS_FROM?: string;
   /** "sandbox" (default outside production) or "mollie" (always in production). */
   PAYMENT_PROVIDER?: "sandbox" | "mollie";
-  /** Secret: wrangler secret put MOLLIE_API_KEY (test_… or live_…). */
-  MOLLIE_API_KEY?: string;
+  /**
+   * Secrets, one per company (decision 206): wrangler secret put MOLLIE_API_KEY_<account>, the account
+   * being the company's mollie_account (test_… outside production, live_… in production, or an
+   * organisation access token access_…). Read by name in app/lib/payments/account.ts.
+   */
+  [mollieKey: `MOLLIE_API_KEY_${string}`]: string | undefined;
   /**
    * Secret: the operator's bearer token for /api/admin/* (wrangler secret put ADMIN_TOKEN, at least 32
    * characters). Development: .dev.vars (scripts/dev-vars.mjs writes a random one). Absent: refused.

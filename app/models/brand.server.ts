@@ -8,6 +8,8 @@ import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { isDeployed, type Env } from "~/lib/env";
 import { INTERESTS, NICHES, TERMS_VERSION_DATE, type Niche } from "~/lib/constants";
+import { isAdminPath } from "~/lib/admin-path";
+import { accountView } from "~/lib/payments/account";
 
 export type Brand = typeof schema.brands.$inferSelect;
 export type Company = typeof schema.companies.$inferSelect;
@@ -166,4 +168,48 @@ export function companyInfoOf(brand: BrandWithCompany) {
     delete_discount: c.deleteDiscount,
     added: c.added,
   };
+}
+
+const refusedLogged = new Set<string>();
+
+/**
+ * Staging and production never serve a brand whose company cannot take its money (decision 206): no
+ * Mollie account named, its key missing or of the wrong mode, or an organisation token without the
+ * brand's profile. Every page of that brand answers 503 with a plain page, and one log line per
+ * isolate names the brand, the company and the secret (never a value). The console is still served,
+ * where the brand's and company's settings show what is missing.
+ */
+export async function refuseBrandWithoutAccount(env: Env, request: Request): Promise<Response | null> {
+  if (!isDeployed(env)) return null;
+  const url = new URL(request.url);
+  if (isAdminPath(url.pathname) || /^\/api\/admin(?:[/.]|$)/.test(url.pathname)) return null;
+  // The deployment's own health checks are not a brand's pages.
+  if (url.pathname === "/healthz" || url.pathname === "/readyz") return null;
+  if (env.ADMIN_HOST && url.hostname.toLowerCase() === env.ADMIN_HOST.trim().toLowerCase()) return null;
+  const brand = await getBrandByHost(env, request.headers.get("Host") ?? url.host);
+  const account = accountView(env, brand);
+  if (!account.problem) return null;
+  const line = `${brand.id}:${account.problem}`;
+  if (!refusedLogged.has(line)) {
+    refusedLogged.add(line);
+    console.error(
+      JSON.stringify({
+        level: "error",
+        event: "config.brand_without_payment_account",
+        environment: env.ENVIRONMENT,
+        brand: brand.name,
+        company: brand.company.name,
+        secret: account.secret,
+        problem: account.problem,
+      }),
+    );
+  }
+  return new Response(
+    "<!doctype html><title>503 Not configured</title><h1>503 Not configured</h1>" +
+      "<p>This site is not configured yet: its company has no payment account.</p>\n",
+    {
+      status: 503,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "300" },
+    },
+  );
 }

@@ -33,7 +33,7 @@ import {
   type CodeLookup,
   type DiscountMember,
 } from "./discounts.server";
-import { chargeMandate, ensureCustomer, noHoldSql, packageRow } from "./payments.server";
+import { chargeMandate, ensureCustomer, noHoldSql, packageRow, paymentTarget } from "./payments.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 import { and, eq, inArray, isNull, lt, ne } from "drizzle-orm";
@@ -546,8 +546,10 @@ export async function payByMandate(
   let customerId: string;
   let mandateId: string;
   try {
-    customerId = await ensureCustomer(context, o.member);
-    const mandate = await paymentProvider(context).createMandate({
+    // The customer and its mandate live in the brand's company's account (decision 206).
+    const target = paymentTarget(o.brand);
+    customerId = await ensureCustomer(context, target, o.member);
+    const mandate = await paymentProvider(context, target).createMandate({
       customerId,
       method: "directdebit",
       consumerName: row.holder,

@@ -11,7 +11,8 @@ import { countEvent } from "~/lib/metrics.server";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
-import { paymentProvider } from "~/lib/payments/index.server";
+import { paymentProvider, paymentProviderName, type PaymentTarget } from "~/lib/payments/index.server";
+import { accountOf } from "~/lib/payments/account";
 import {
   PaymentProviderError,
   type Money,
@@ -21,8 +22,22 @@ import {
 } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
 import { getDb, schema, toStatement } from "../../db/client";
-import { and, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
-import type { BrandWithCompany } from "./brand.server";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
+import { getBrandById, type BrandWithCompany } from "./brand.server";
 import {
   handleWalletCheck,
   outboxRow,
@@ -139,6 +154,7 @@ const methodRowsStatement = (db: D1Database, country: string) =>
  */
 async function offeredMethods(
   context: Ctx,
+  target: PaymentTarget,
   rows: MethodRow[],
   country: string,
   amount: { cents: number; currency: string },
@@ -149,7 +165,7 @@ async function offeredMethods(
   let first: Set<string> | null = null;
   let images = new Map<string, string>();
   try {
-    const provider = paymentProvider(context);
+    const provider = paymentProvider(context, target);
     const [o, f] = await Promise.all([
       provider.listMethods({ country, amount, sequenceType: "oneoff", includeWallets: ["applepay"] }),
       wantsMandate ? provider.listMethods({ country, amount, sequenceType: "first" }) : [],
@@ -184,11 +200,12 @@ async function offeredMethods(
 
 export async function methodsFor(
   context: Ctx,
+  target: PaymentTarget,
   country: string,
   amount: { cents: number; currency: string },
 ): Promise<MethodOption[]> {
   const { results } = await methodRowsStatement(context.env.DB, country).all<MethodRow>();
-  return offeredMethods(context, results, country, amount);
+  return offeredMethods(context, target, results, country, amount);
 }
 
 /**
@@ -196,11 +213,16 @@ export async function methodsFor(
  * provider lists for first payments, and SEPA direct debit with its own mandate), priced on the
  * cheapest package: what the repeat-order page may promise, nothing more.
  */
-export async function mandateMethodsFor(context: Ctx, country: string, currency: string): Promise<string[]> {
+export async function mandateMethodsFor(
+  context: Ctx,
+  target: PaymentTarget,
+  country: string,
+  currency: string,
+): Promise<string[]> {
   const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow & { one_time?: number }>();
   const cheapest = results.filter((p) => !p.one_time).sort((a, b) => a.price_cents - b.price_cents)[0];
   if (!cheapest) return [];
-  const offered = await methodsFor(context, country, { cents: cheapest.price_cents, currency });
+  const offered = await methodsFor(context, target, country, { cents: cheapest.price_cents, currency });
   return offered.filter((m) => m.sequenceType === "first" || m.providerMethod === "directdebit").map((m) => m.method);
 }
 
@@ -212,6 +234,8 @@ export async function mandateMethodsFor(context: Ctx, country: string, currency:
 export async function shopData(
   context: Ctx,
   o: {
+    /** The brand's account (paymentTarget): its activated methods. */
+    target: PaymentTarget;
     country: string;
     currency: string;
     packageId?: string;
@@ -235,7 +259,7 @@ export async function shopData(
   const packages = pkgs!.results as (PackageRow & { tier: Tier; one_time?: number })[];
   const priced = packages[0];
   const methods = priced
-    ? await offeredMethods(context, methodRows!.results as MethodRow[], o.country, {
+    ? await offeredMethods(context, o.target, methodRows!.results as MethodRow[], o.country, {
         cents: priced.price_cents,
         currency: priced.currency,
       })
@@ -260,41 +284,75 @@ export async function packageRow(context: Ctx, id: string, currency: string): Pr
   return packagesStatement(context.env.DB, currency, id).first<PackageRow>();
 }
 
-/** The provider customer of a member (made once, kept in payment_customers). */
+/**
+ * The provider customer of a member in one account (made once, kept in payment_customers with its
+ * account): a customer lives in its company's Mollie organisation and is never used with another's
+ * key. One made in another account (the brand moved to another company) is replaced by a new one here.
+ */
 async function customerOf(
   context: Ctx,
   provider: PaymentProvider,
+  account: string,
   member: { id: string; name: string; email: string },
 ): Promise<string> {
   const db = context.env.DB;
   const { paymentCustomers: c } = schema;
-  const stored = () =>
-    getDb(db)
-      .select({ customerId: c.customerId })
-      .from(c)
-      .where(and(eq(c.userId, member.id), eq(c.provider, provider.name)))
-      .get();
+  const mine = and(eq(c.userId, member.id), eq(c.provider, provider.name));
+  const stored = () => getDb(db).select({ customerId: c.customerId, account: c.account }).from(c).where(mine).get();
   const row = await stored();
-  if (row) return row.customerId;
+  if (row?.account === account) return row.customerId;
   const customer = await provider.createCustomer({
     name: member.name,
     email: member.email,
     metadata: { userId: member.id },
+    // Idempotency keys are per account at Mollie (and in the sandbox): one customer per member there.
     idempotencyKey: `customer-${member.id}`,
   });
   await getDb(db)
     .insert(c)
-    .values({ userId: member.id, provider: provider.name, customerId: customer.id })
-    .onConflictDoNothing();
-  return (await stored())!.customerId;
+    .values({ userId: member.id, provider: provider.name, account, customerId: customer.id })
+    .onConflictDoUpdate({
+      target: [c.userId, c.provider],
+      set: { account, customerId: customer.id },
+      // Guarded: only the other account's row is replaced; a racing request's row of this account stays.
+      setWhere: sql`${c.account} <> ${account}`,
+    });
+  const now = await stored();
+  return now?.account === account ? now.customerId : customer.id;
 }
 
-/** The customer id a member has at the current provider (made if needed): the direct debit mandate needs it. */
+/** The customer id a member has in this account (made if needed): the direct debit mandate needs it. */
 export async function ensureCustomer(
   context: Ctx,
+  target: PaymentTarget,
   member: { id: string; name: string; email: string },
 ): Promise<string> {
-  return customerOf(context, paymentProvider(context), member);
+  return customerOf(context, paymentProvider(context, target), target.account, member);
+}
+
+// ─── Whose account (decision 206) ───
+
+/** The account a brand's payments are made in: its company's, with the brand's website profile there. */
+export function paymentTarget(brand: Pick<BrandWithCompany, "mollieProfileId" | "company">): PaymentTarget {
+  return { account: accountOf(brand.company), profileId: brand.mollieProfileId };
+}
+
+/**
+ * The account of one of our payments: the one it was made in (stored on it), else (made before
+ * accounts were stored) its brand's company's. Always from our row, never from a request.
+ */
+async function targetOfRow(
+  env: Ctx["env"],
+  row: Pick<PaymentRow, "brandId" | "providerAccount">,
+): Promise<PaymentTarget> {
+  const brand = await getBrandById(env, row.brandId);
+  if (!brand) throw new Error(`payments: the brand ${row.brandId} of a payment is gone`);
+  return { account: row.providerAccount ?? accountOf(brand.company), profileId: brand.mollieProfileId };
+}
+
+/** The provider in a payment's own account. */
+async function providerOfRow(context: Ctx, row: Pick<PaymentRow, "brandId" | "providerAccount">) {
+  return paymentProvider(context, await targetOfRow(context.env, row));
 }
 
 // ─── One charge per click ───
@@ -365,14 +423,15 @@ export async function startCheckout(
 ): Promise<CheckoutResult> {
   const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
   if (!Number.isInteger(amountCents) || amountCents < 1) return { ok: false, error: "provider" };
-  const option = (await methodsFor(context, o.country, { cents: amountCents, currency: o.pkg.currency })).find(
+  const target = paymentTarget(o.brand);
+  const option = (await methodsFor(context, target, o.country, { cents: amountCents, currency: o.pkg.currency })).find(
     (m) => m.method === o.method,
   );
   if (!option) return { ok: false, error: "method" };
   if (option.providerMethod === "directdebit")
     return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
 
-  const provider = paymentProvider(context);
+  const provider = paymentProvider(context, target);
   const sequenceType = option.sequenceType;
   const id = randomId();
   // A once-per-member code rides on one live payment at a time (claimGuardSql): 20 racing checkouts, one discount.
@@ -380,8 +439,8 @@ export async function startCheckout(
   // oxlint-disable-next-line no-restricted-properties -- guards: inserts only while the discount code is unclaimed and the one-time package unused; ON CONFLICT (intent_key) makes a repeated click insert nothing
   const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
-       payment_country, discount_code_id, original_amount_cents, intent_key)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14 WHERE ${claimGuardSql("?12", "?2")} AND ${oneTimeGuardSql("?4", "?2")}
+       payment_country, discount_code_id, original_amount_cents, intent_key, provider_account)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', ?10, ?11, ?12, ?13, ?14, ?15 WHERE ${claimGuardSql("?12", "?2")} AND ${oneTimeGuardSql("?4", "?2")}
      ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
@@ -399,6 +458,7 @@ export async function startCheckout(
       o.discount?.codeId ?? null,
       o.discount ? o.pkg.price_cents : null,
       o.intentKey,
+      target.account,
     )
     .run();
   if (inserted.meta.changes !== 1) {
@@ -408,7 +468,7 @@ export async function startCheckout(
   }
   try {
     // Only the click that stored the payment talks to the provider (the customer too).
-    const customerId = sequenceType === "first" ? await customerOf(context, provider, o.member) : null;
+    const customerId = sequenceType === "first" ? await customerOf(context, provider, target.account, o.member) : null;
     const created = await provider.createPayment({
       amount: { cents: amountCents, currency: o.pkg.currency },
       description: `${o.brand.name}: ${o.pkg.credits} credits (${id})`,
@@ -504,7 +564,7 @@ export async function applyProviderPayment(
   if (!id) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await paymentWhere(db, eq(P.id, id));
-    if (!row || row.provider !== paymentProvider(context).name) return null;
+    if (!row || row.provider !== paymentProviderName(context.env)) return null;
     if (
       (row.providerRef && row.providerRef !== pp.id) ||
       pp.amount.cents !== row.amountCents ||
@@ -595,7 +655,14 @@ async function alertFinance(
 ) {
   const changed = await getDb(db)
     .update(P)
-    .set({ providerAlert: what.slice(0, 500), providerAlertAt: nowS() })
+    // A new disagreement is open again, whatever finance noted about the last one.
+    .set({
+      providerAlert: what.slice(0, 500),
+      providerAlertAt: nowS(),
+      providerAlertDealtAt: null,
+      providerAlertDealtBy: null,
+      providerAlertNote: null,
+    })
     .where(and(eq(P.id, row.id), sql`${P.providerAlert} IS NOT ${what.slice(0, 500)}`))
     .run();
   if (changed.meta.changes === 1)
@@ -786,13 +853,47 @@ const PROVIDER_ID = /^[A-Za-z0-9_]{1,100}$/;
 
 /**
  * A webhook call: trusts nothing but the id, re-fetches the payment from the provider and applies it.
- * Unknown ids change nothing (the route answers 200 as Mollie expects). Throws only when the
- * provider cannot be reached, so the route answers 5xx and the provider calls again later.
+ * The account it is asked in is our payment's (decision 206), never anything the request says: the
+ * payment that has this provider id, or, for an id we never stored (the create's answer was lost),
+ * each account with such payments of the last SWEEP_WINDOW_S, applied only to a payment of the account
+ * that knows it. Unknown ids change nothing (the route answers 200 as Mollie expects). Throws only
+ * when the provider cannot be reached, so the route answers 5xx and the provider calls again later.
  */
 export async function handleWebhook(context: Ctx, providerId: unknown, extras?: CompletionExtras): Promise<void> {
   if (typeof providerId !== "string" || !PROVIDER_ID.test(providerId)) return;
-  const pp = await paymentProvider(context).getPayment(providerId);
-  if (pp) await applyProviderPayment(context, pp, extras);
+  const name = paymentProviderName(context.env);
+  const known = await paymentWhere(context.env.DB, and(eq(P.provider, name), eq(P.providerRef, providerId)));
+  const targets = new Map<string, PaymentTarget>();
+  if (known) {
+    const target = await targetOfRow(context.env, known);
+    targets.set(target.account, target);
+  } else {
+    const unplaced = await getDb(context.env.DB)
+      .selectDistinct({ brandId: P.brandId, providerAccount: P.providerAccount })
+      .from(P)
+      .where(and(eq(P.provider, name), isNull(P.providerRef), gte(P.createdAt, nowS() - SWEEP_WINDOW_S)));
+    for (const row of unplaced) {
+      const target = await targetOfRow(context.env, row);
+      targets.set(target.account, target);
+    }
+  }
+  for (const target of targets.values()) {
+    let pp: ProviderPayment | null;
+    try {
+      pp = await paymentProvider(context, target).getPayment(providerId);
+    } catch (e) {
+      // An account without its key cannot be asked (production refuses its brands); another can.
+      if (e instanceof PaymentProviderError) throw e;
+      logError("payments.webhook_account_unusable", e, { account: target.account });
+      continue;
+    }
+    if (!pp) continue;
+    // Applied only to a payment of the account that answered: another company's payment is not its to change.
+    const ours = pp.metadata.paymentId ? await paymentWhere(context.env.DB, eq(P.id, pp.metadata.paymentId)) : null;
+    if (ours && (await targetOfRow(context.env, ours)).account === target.account)
+      await applyProviderPayment(context, pp, extras);
+    return;
+  }
 }
 
 // ─── Reading payments ───
@@ -853,8 +954,15 @@ export async function ownPayment(context: Ctx, userId: string, id: string): Prom
   return paymentWhere(context.env.DB, and(eq(P.id, id), eq(P.userId, userId)));
 }
 
-/** The last paid payment that left a valid mandate: what a repeat order buys again (never a one-time package). */
-export async function lastMandateOrder(context: Ctx, userId: string): Promise<PaymentRow | null> {
+/**
+ * The last paid payment that left a valid mandate in this account: what a repeat order buys again
+ * (never a one-time package). A mandate made in another company's account is not this one's to charge.
+ */
+export async function lastMandateOrder(
+  context: Ctx,
+  target: PaymentTarget,
+  userId: string,
+): Promise<PaymentRow | null> {
   const db = getDb(context.env.DB);
   const { packages } = schema;
   const row = await db
@@ -863,6 +971,8 @@ export async function lastMandateOrder(context: Ctx, userId: string): Promise<Pa
     .where(
       and(
         eq(P.userId, userId),
+        // A payment made before accounts were stored is its brand's, so the member's own company's.
+        or(eq(P.providerAccount, target.account), isNull(P.providerAccount)),
         eq(P.status, "paid"),
         isNotNull(P.mandateId),
         notInArray(P.packageId, db.select({ id: packages.id }).from(packages).where(eq(packages.oneTime, true))),
@@ -904,7 +1014,8 @@ export async function chargeMandate(
     intentKey: string;
   },
 ): Promise<RecurringResult> {
-  const provider = paymentProvider(context);
+  const target = paymentTarget(o.brand);
+  const provider = paymentProvider(context, target);
   const id = randomId();
   const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
   // A once-per-member code rides on one live payment at a time (claimGuardSql), as at the card checkout;
@@ -912,8 +1023,8 @@ export async function chargeMandate(
   // oxlint-disable-next-line no-restricted-properties -- guards: inserts only while the discount code is unclaimed; ON CONFLICT (intent_key) makes a repeated click charge nothing
   const inserted = await context.env.DB.prepare(
     `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type,
-       customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15
+       customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key, provider_account)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15, ?16
      WHERE ${claimGuardSql("?13", "?2")} AND ${noHoldSql("?2")}
      ON CONFLICT (intent_key) DO NOTHING`,
   )
@@ -933,6 +1044,7 @@ export async function chargeMandate(
       o.discount?.codeId ?? null,
       o.discount ? o.pkg.price_cents : null,
       o.intentKey,
+      target.account,
     )
     .run();
   if (inserted.meta.changes !== 1) {
@@ -992,12 +1104,13 @@ export async function repeatOrder(
 ): Promise<RecurringResult> {
   // After a chargeback nothing is charged on a mandate until support clears the hold.
   if (await paymentHoldOf(context.env.DB, o.userId)) return { ok: false, error: "hold" };
-  const last = await lastMandateOrder(context, o.userId);
+  const target = paymentTarget(o.brand);
+  const last = await lastMandateOrder(context, target, o.userId);
   if (!last || !last.customerId || !last.mandateId) return { ok: false, error: "none" };
   // The mandate as the provider knows it now: revoked, expired or never approved, it is not charged.
   let mandates;
   try {
-    mandates = await paymentProvider(context).listMandates(last.customerId);
+    mandates = await paymentProvider(context, target).listMandates(last.customerId);
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
     return { ok: false, error: "provider" };
@@ -1167,7 +1280,9 @@ async function makeRefund(
     return { ok: false, reason: taken?.refused ? "used" : "provider" };
   }
   try {
-    const refund = await paymentProvider(context).createRefund({
+    const refund = await (
+      await providerOfRow(context, row)
+    ).createRefund({
       paymentId: row.providerRef ?? "",
       amount: { cents: r.amountCents, currency: row.currency },
       description: `Refund of ${r.credits} unused credits`,
@@ -1318,10 +1433,11 @@ export async function recheck(
     await handleWalletCheck(context.env, check);
     return "settled";
   }
-  const provider = paymentProvider(ctx);
   if (check.kind === "payment") {
     const row = await paymentWhere(db, eq(P.id, check.paymentId));
-    if (!row || row.status !== "checking" || row.provider !== provider.name || !row.customerId) return "settled";
+    if (!row || row.status !== "checking" || row.provider !== paymentProviderName(ctx.env) || !row.customerId)
+      return "settled";
+    const provider = await providerOfRow(ctx, row);
     const theirs = (await provider.listCustomerPayments(row.customerId)).find((p) => p.metadata.paymentId === row.id);
     if (theirs) {
       await applyProviderPayment(ctx, theirs);
@@ -1346,13 +1462,15 @@ export async function recheck(
       status: R.status,
       providerRef: P.providerRef,
       provider: P.provider,
+      brandId: P.brandId,
+      providerAccount: P.providerAccount,
     })
     .from(R)
     .innerJoin(P, eq(P.id, R.paymentId))
     .where(eq(R.id, check.refundId))
     .get();
-  if (!refund || refund.status !== "checking" || refund.provider !== provider.name) return "settled";
-  const pp = refund.providerRef ? await provider.getPayment(refund.providerRef) : null;
+  if (!refund || refund.status !== "checking" || refund.provider !== paymentProviderName(ctx.env)) return "settled";
+  const pp = refund.providerRef ? await (await providerOfRow(ctx, refund)).getPayment(refund.providerRef) : null;
   if (pp && pp.refunds.some((r) => r.metadata.refundId === refund.id)) {
     await applyProviderPayment(ctx, pp);
     return "found";
@@ -1431,14 +1549,13 @@ const SWEEP_LIMIT = 100;
  */
 export async function sweepSilentPayments(context: Pick<Ctx, "env" | "deliver">, now: number): Promise<number> {
   const ctx = context as Ctx;
-  const provider = paymentProvider(ctx);
   const rows = await getDb(context.env.DB)
-    .select({ id: P.id, providerRef: P.providerRef })
+    .select({ id: P.id, providerRef: P.providerRef, brandId: P.brandId, providerAccount: P.providerAccount })
     .from(P)
     .where(
       and(
         inArray(P.status, ["open", "pending"]),
-        eq(P.provider, provider.name),
+        eq(P.provider, paymentProviderName(ctx.env)),
         isNotNull(P.providerRef),
         gte(P.createdAt, now - SWEEP_WINDOW_S),
         lt(P.createdAt, now - SILENT_AFTER_S),
@@ -1450,6 +1567,14 @@ export async function sweepSilentPayments(context: Pick<Ctx, "env" | "deliver">,
   let asked = 0;
   for (const row of rows) {
     await getDb(context.env.DB).update(P).set({ providerCheckedAt: now }).where(eq(P.id, row.id));
+    let provider: PaymentProvider;
+    try {
+      // Each payment in its own account; one without its key is skipped (production refuses its brand).
+      provider = await providerOfRow(ctx, row);
+    } catch (e) {
+      logError("payments.sweep_account_unusable", e, { paymentId: row.id });
+      continue;
+    }
     try {
       const pp = await provider.getPayment(row.providerRef!);
       if (pp) await applyProviderPayment(ctx, pp);
@@ -1478,7 +1603,7 @@ export async function askProviderOnce(context: Ctx, row: PaymentRow): Promise<Pa
     .run();
   if (claimed.meta.changes !== 1) return row;
   try {
-    const pp = await paymentProvider(context).getPayment(row.providerRef);
+    const pp = await (await providerOfRow(context, row)).getPayment(row.providerRef);
     if (pp) await applyProviderPayment(context, pp);
   } catch (e) {
     logError("payments.return_check_failed", e, { paymentId: row.id });

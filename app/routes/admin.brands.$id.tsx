@@ -6,6 +6,8 @@ import { readForm } from "~/lib/body.server";
 import { BRAND_FIELDS, COMPANY_FIELDSET, COMPANY_PREFIX, formValuesOf } from "~/models/admin/brand-fields";
 import { brandForForm, companyChoices, saveBrand } from "~/models/admin/brands.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { accountView } from "~/lib/payments/account";
+import { PaymentAccount } from "~/components/admin/PaymentAccount";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "brands";
@@ -28,6 +30,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       companyId: String(found.brand.companyId),
     },
     companies: await companyChoices(context.env.DB),
+    // Which Mollie account the brand's money goes to, and whether its key is there (never the key).
+    account: accountView(context.env, { ...found.brand, company: found.company }),
     saved: saved === "1" ? "Saved. The site uses the new settings now." : saved === "0" ? "Nothing changed." : null,
     title: `Brand ${found.brand.name}`,
   };
@@ -43,7 +47,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AdminBrand() {
-  const { name, hostname, stored, companies, saved } = useLoaderData<typeof loader>();
+  const { name, hostname, stored, companies, saved, account } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <>
@@ -58,6 +62,7 @@ export default function AdminBrand() {
           {saved}
         </p>
       ) : null}
+      <PaymentAccount account={account} />
       <BrandForm stored={stored} last={result?.reply} companies={companies} editsCompany submit="Save settings" />
     </>
   );

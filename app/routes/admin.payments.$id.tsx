@@ -9,7 +9,7 @@ import { z } from "zod";
 import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
-import { amountCentsSchema, paymentDetail } from "~/models/admin/payments.server";
+import { amountCentsSchema, markAlertDealt, paymentDetail } from "~/models/admin/payments.server";
 import { intentKeyOf, newIntentKey, operatorRefund, refundQuote, receiptOf } from "~/models/payments.server";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
@@ -35,6 +35,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const quote = row.status === "paid" ? await refundQuote(context, brand, row) : null;
   const receipt = row.paidAt ? receiptOf("en", brand, row) : null;
   const done = new URL(request.url).searchParams.get("refunded");
+  const dealtNow = new URL(request.url).searchParams.get("dealt") === "1";
   return {
     ...detail,
     brand: { id: brand.id, name: brand.name, refundDays: brand.refundDays },
@@ -45,6 +46,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // A fresh token per render: the refund's id, so a double-submitted form refunds once (decision 178).
     intentKey: newIntentKey(),
     done: done && detail.refunds.some((r) => r.id === done) ? done : null,
+    dealtNow: dealtNow && row.providerAlertDealtAt !== null,
+    // Who marked the provider alert dealt with (the operator of its audit row).
+    dealtBy:
+      row.providerAlertDealtBy === null
+        ? null
+        : (detail.audit.find((a) => a.entry.operatorId === row.providerAlertDealtBy)?.operatorEmail ??
+          row.providerAlertDealtBy),
     title: `Payment ${row.id}`,
   };
 }
@@ -73,11 +81,38 @@ const REFUSALS: Record<string, string> = {
     "The payment provider refused the refund, or the member's wallet could not be reached; nothing was taken back. Try again later.",
 };
 
+/** Finance marks the provider alert dealt with: what was done, and the alert's time as it was read. */
+const AlertForm = z.object({
+  intent: z.literal("alert_dealt"),
+  alert_at: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .transform(Number),
+  note: paragraph(z.string().trim().min(5).max(1000)),
+});
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const { detail, brand } = await load(context, params.id ?? "");
   const form = await readForm(request, context);
-  const parsed = RefundForm.safeParse(Object.fromEntries(form));
+  const fields = Object.fromEntries(form);
+  if (fields.intent === "alert_dealt") {
+    const alert = AlertForm.safeParse(fields);
+    if (!alert.success)
+      return {
+        error:
+          alert.error.issues[0]?.path[0] === "note"
+            ? "Write what was done about it (5 to 1,000 characters)."
+            : "The form was not complete; reload the page and try again.",
+      };
+    const marked = await markAlertDealt(context.env.DB, operator, detail.row.id, {
+      alertAt: alert.data.alert_at,
+      note: alert.data.note,
+    });
+    if (!marked.ok) return { error: marked.error };
+    return redirect(`/admin/payments/${detail.row.id}?dealt=1`);
+  }
+  const parsed = RefundForm.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return {
@@ -190,9 +225,25 @@ export default function AdminPayment() {
       <h1>
         Payment <code>{p.id}</code>
       </h1>
-      {p.providerAlert ? (
-        <p className="a-error" role="alert">
-          Mollie and our record disagree ({p.providerAlertAt ? when(p.providerAlertAt) : ""}): {p.providerAlert}
+      {p.providerAlert && p.providerAlertDealtAt === null ? (
+        <form method="post" className="a-card a-alert">
+          <p className="a-error" role="alert">
+            Mollie and our record disagree ({p.providerAlertAt ? when(p.providerAlertAt) : ""}): {p.providerAlert}
+          </p>
+          <input type="hidden" name="intent" value="alert_dealt" />
+          <input type="hidden" name="alert_at" value={p.providerAlertAt ?? ""} />
+          <label className="a-field">
+            <span>What was done about it (audited)</span>
+            <textarea name="note" required minLength={5} maxLength={1000} rows={2} />
+          </label>
+          <button type="submit" className="a-btn">
+            Mark dealt with
+          </button>
+        </form>
+      ) : null}
+      {p.providerAlert && p.providerAlertDealtAt !== null ? (
+        <p className={d.dealtNow ? "a-ok" : "a-muted"} role="status">
+          {`Mollie and our record disagreed (${p.providerAlertAt ? when(p.providerAlertAt) : ""}): ${p.providerAlert}. Dealt with ${when(p.providerAlertDealtAt)} by ${d.dealtBy ?? "?"}: ${p.providerAlertNote ?? ""}`}
         </p>
       ) : null}
       {d.done ? (

@@ -187,8 +187,8 @@ export default function AdminPayments() {
                 <td>
                   <span className={statusBadge(p.status)}>{p.status}</span>
                   {p.alert ? (
-                    <span className="a-badge a-badge-red" title={p.alert}>
-                      provider disagrees
+                    <span className={p.alertDealt ? "a-badge" : "a-badge a-badge-red"} title={p.alert}>
+                      {p.alertDealt ? "provider disagreed (dealt with)" : "provider disagrees"}
                     </span>
                   ) : null}
                 </td>

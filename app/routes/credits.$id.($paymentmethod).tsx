@@ -25,6 +25,7 @@ import {
   shopData,
   askProviderOnce,
   startCheckout,
+  paymentTarget,
 } from "~/models/payments.server";
 import { paymentTitleKey } from "~/models/payment-rules";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
@@ -67,6 +68,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const chosen = codeForPrices(member, brand, typed);
   const discount = chosen && codeLookupStatement(context.env.DB, chosen.code, member.id);
   const data = await shopData(context, {
+    target: paymentTarget(brand),
     country,
     currency: brand.currency,
     packageId: params.id ?? "",

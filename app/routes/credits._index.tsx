@@ -11,6 +11,7 @@ import {
   paymentCountryCookie,
   paymentCountryOf,
   shopData,
+  paymentTarget,
 } from "~/models/payments.server";
 import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CountryPicker, paymentsHandle } from "~/components/payments/Payments";
@@ -35,6 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const country = paymentCountryOf(request, visitorCountry);
   const active = codeForPrices(member, brand);
   const data = await shopData(context, {
+    target: paymentTarget(brand),
     country,
     currency: brand.currency,
     userId: member.id,

@@ -14,6 +14,7 @@ import {
   paymentCountryOf,
   paymentView,
   repeatOrder,
+  paymentTarget,
 } from "~/models/payments.server";
 import { paymentTitleKey } from "~/models/payment-rules";
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
@@ -39,10 +40,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const paymentId = new URL(request.url).searchParams.get("payment");
   const [last, mandate, found, mandateMethods] = await Promise.all([
     lastPaidOrder(context, lng, member.id),
-    lastMandateOrder(context, member.id),
+    lastMandateOrder(context, paymentTarget(brand), member.id),
     paymentId ? ownPaymentWithHistory(context, member.id, paymentId) : null,
     // Only the methods that can leave a mandate here and now are named (recurring PayPal depends on the merchant's account).
-    mandateMethodsFor(context, paymentCountryOf(request, country), brand.currency),
+    mandateMethodsFor(context, paymentTarget(brand), paymentCountryOf(request, country), brand.currency),
   ]);
   if (paymentId && !found) throw new Response("Not found", { status: 404 });
   const payment = found ? paymentView(lng, found.row) : null;

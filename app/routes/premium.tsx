@@ -4,7 +4,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
-import { paymentCountryOf, shopData } from "~/models/payments.server";
+import { paymentCountryOf, paymentTarget, shopData } from "~/models/payments.server";
 import { codeForPrices, codeLookupStatement, discountedPackage } from "~/models/discounts.server";
 import { PackageGrid, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { paymentsHandle } from "~/components/payments/Payments";
@@ -26,6 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const country = paymentCountryOf(request, visitorCountry);
   const active = codeForPrices(member, brand);
   const data = await shopData(context, {
+    target: paymentTarget(brand),
     country,
     currency: brand.currency,
     userId: member.id,

@@ -55,6 +55,8 @@ export const companies = [
     supportPhone: "+31 20-123 45 67",
     deleteDiscount: 50,
     added: "2023-06-01T00:00:00Z",
+    // Its own Mollie organisation: secret MOLLIE_API_KEY_AMORA (decision 206).
+    mollieAccount: "AMORA",
   },
   {
     id: 2,
@@ -68,6 +70,7 @@ export const companies = [
     supportPhone: "+49 30 - 555 012 34",
     deleteDiscount: 40,
     added: "2024-02-15T00:00:00Z",
+    mollieAccount: "HERZKLANG",
   },
 ];
 

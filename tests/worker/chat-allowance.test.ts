@@ -200,7 +200,7 @@ describe("a refund that needs credits a room holds", () => {
       env: {
         ...env,
         PAYMENT_PROVIDER: "mollie",
-        MOLLIE_API_KEY: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM",
+        MOLLIE_API_KEY_AMORA: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM",
         PAYMENT_CHECKS: { send: async () => undefined },
       },
       deliver: (r: Request) => SELF.fetch(r),

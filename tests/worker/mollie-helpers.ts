@@ -8,7 +8,14 @@ import { mollieTiming } from "../../app/lib/payments/mollie.server";
 import mandatesList from "./mollie/mandates-list.json";
 import mandatesInvalid from "./mollie/mandates-list-invalid.json";
 
-export type Call = { method: string; url: URL; key: string | null; body: Record<string, unknown> | null };
+export type Call = {
+  method: string;
+  url: URL;
+  key: string | null;
+  body: Record<string, unknown> | null;
+  /** The Authorization header's key: which company's account the call was made with. */
+  auth: string | null;
+};
 export type Handler = (call: Call, attempt: number) => Response | Promise<Response>;
 
 export const json = (status: number, body: unknown) =>
@@ -30,6 +37,7 @@ export function fakeMollie(route: Handler) {
       url,
       key: headers.get("Idempotency-Key"),
       body: init?.body ? JSON.parse(String(init.body)) : null,
+      auth: headers.get("Authorization")?.replace(/^Bearer /, "") ?? null,
     };
     calls.push(call);
     const id = `${call.method} ${url.pathname} ${call.key ?? url.search}`;
@@ -39,13 +47,23 @@ export function fakeMollie(route: Handler) {
   return calls;
 }
 
-/** A context whose payments go to the (fake) Mollie; `apiKey`: another account (the methods cache is per account). */
-export function mollieContext(checks: PaymentCheck[] = [], apiKey = "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM") {
+/** The demo companies' test keys (decision 206: one Mollie account each). */
+export const AMORA_KEY = "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM";
+export const HERZKLANG_KEY = "test_Hk7yT2bQw9ZcR4nLp6VsJx3MdFa8Eg";
+/** Amora Media B.V.'s account, where the Amora brand (id 1) pays. */
+export const AMORA = { account: "AMORA", profileId: null };
+
+/**
+ * A context whose payments go to the (fake) Mollie, each company with its own key; `apiKey`: Amora's
+ * account with another key (the methods cache is per key).
+ */
+export function mollieContext(checks: PaymentCheck[] = [], apiKey = AMORA_KEY) {
   return {
     env: {
       ...env,
       PAYMENT_PROVIDER: "mollie",
-      MOLLIE_API_KEY: apiKey,
+      MOLLIE_API_KEY_AMORA: apiKey,
+      MOLLIE_API_KEY_HERZKLANG: HERZKLANG_KEY,
       PAYMENT_CHECKS: { send: async (m: PaymentCheck) => void checks.push(m) },
     },
     deliver: (r: Request) => SELF.fetch(r),
@@ -75,7 +93,13 @@ export function listAnswer(kind: "payments" | "mandates", call: Call, items: unk
   });
 }
 
-export const brand = { id: 1, name: "Amora", refundDays: 14 } as BrandWithCompany;
+export const brand = {
+  id: 1,
+  name: "Amora",
+  refundDays: 14,
+  mollieProfileId: null,
+  company: { id: 1, mollieAccount: "AMORA" },
+} as BrandWithCompany;
 
 /** The adapter's waits between attempts, recorded instead of spent (set anew for every test). */
 export const pauses: number[] = [];

@@ -8,7 +8,7 @@ import { methodsFor } from "../../app/models/payments.server";
 import methodsNl from "./mollie/methods-nl.json";
 import tooMany from "./mollie/error-429.json";
 import unavailable from "./mollie/error-503.json";
-import { clone, fakeMollie, json, mollieContext, pauses } from "./mollie-helpers";
+import { AMORA, clone, fakeMollie, json, mollieContext, pauses } from "./mollie-helpers";
 
 /** A test_ key of its own, so no other test's cached list answers. */
 const account = () => `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 30)}`;
@@ -17,16 +17,16 @@ describe("the methods list", () => {
   it("one call per sequence type per cache window: renders and pay clicks in the same amount band ask Mollie no more", async () => {
     const calls = fakeMollie(() => json(200, clone(methodsNl)));
     const ctx = mollieContext([], account());
-    const first = await methodsFor(ctx, "NL", { cents: 1995, currency: "EUR" });
+    const first = await methodsFor(ctx, AMORA, "NL", { cents: 1995, currency: "EUR" });
     expect(calls).toHaveLength(2);
     // The page again, a pay click, and a cheaper package in the same band: from the cache.
-    expect(await methodsFor(ctx, "NL", { cents: 1995, currency: "EUR" })).toEqual(first);
-    await methodsFor(ctx, "NL", { cents: 1495, currency: "EUR" });
+    expect(await methodsFor(ctx, AMORA, "NL", { cents: 1995, currency: "EUR" })).toEqual(first);
+    await methodsFor(ctx, AMORA, "NL", { cents: 1495, currency: "EUR" });
     expect(calls).toHaveLength(2);
     // Another country, another band, another account: asked.
-    await methodsFor(ctx, "BE", { cents: 1995, currency: "EUR" });
-    await methodsFor(ctx, "NL", { cents: 9995, currency: "EUR" });
-    await methodsFor(mollieContext([], account()), "NL", { cents: 1995, currency: "EUR" });
+    await methodsFor(ctx, AMORA, "BE", { cents: 1995, currency: "EUR" });
+    await methodsFor(ctx, AMORA, "NL", { cents: 9995, currency: "EUR" });
+    await methodsFor(mollieContext([], account()), AMORA, "NL", { cents: 1995, currency: "EUR" });
     expect(calls).toHaveLength(8);
   });
 
@@ -36,23 +36,25 @@ describe("the methods list", () => {
     const id = list._embedded.methods[0]!.id as string;
     fakeMollie(() => json(200, list));
     const ctx = mollieContext([], account());
-    expect((await methodsFor(ctx, "NL", { cents: 1995, currency: "EUR" })).map((m) => m.providerMethod)).toContain(id);
+    expect(
+      (await methodsFor(ctx, AMORA, "NL", { cents: 1995, currency: "EUR" })).map((m) => m.providerMethod),
+    ).toContain(id);
     // Same band (25.00 and under), above that method's maximum: not offered from the cache.
-    expect((await methodsFor(ctx, "NL", { cents: 2400, currency: "EUR" })).map((m) => m.providerMethod)).not.toContain(
-      id,
-    );
+    expect(
+      (await methodsFor(ctx, AMORA, "NL", { cents: 2400, currency: "EUR" })).map((m) => m.providerMethod),
+    ).not.toContain(id);
   });
 
   it("a GET is tried once: a 503 is not retried, the page falls back to the table and nothing is cached", async () => {
     let down = true;
     const calls = fakeMollie(() => (down ? json(503, unavailable) : json(200, clone(methodsNl))));
     const ctx = mollieContext([], account());
-    const fallback = await methodsFor(ctx, "NL", { cents: 1995, currency: "EUR" });
+    const fallback = await methodsFor(ctx, AMORA, "NL", { cents: 1995, currency: "EUR" });
     expect(calls).toHaveLength(2);
     expect(pauses).toEqual([]);
     expect(fallback.length).toBeGreaterThan(0);
     down = false;
-    await methodsFor(ctx, "NL", { cents: 1995, currency: "EUR" });
+    await methodsFor(ctx, AMORA, "NL", { cents: 1995, currency: "EUR" });
     expect(calls).toHaveLength(4);
   });
 
@@ -68,11 +70,11 @@ describe("the methods list", () => {
           })
         : json(200, clone(methodsNl)),
     );
-    await methodsFor(mollieContext([], account()), "NL", { cents: 1995, currency: "EUR" });
+    await methodsFor(mollieContext([], account()), AMORA, "NL", { cents: 1995, currency: "EUR" });
     expect(pauses).toEqual([1000, 1000]);
     expect(calls).toHaveLength(4);
     pauses.length = 0;
-    await methodsFor(mollieContext([], account()), "DE", { cents: 1995, currency: "EUR" });
+    await methodsFor(mollieContext([], account()), AMORA, "DE", { cents: 1995, currency: "EUR" });
     expect(pauses).toEqual([]);
     expect(calls).toHaveLength(6);
   });

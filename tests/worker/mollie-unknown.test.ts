@@ -33,6 +33,7 @@ import {
   mollieContext,
   timeout,
   type Call,
+  AMORA,
 } from "./mollie-helpers";
 
 /** Mollie's refund answer for our refund (a recorded answer with the request's amount and metadata). */
@@ -291,7 +292,7 @@ describe("methods as Mollie lists them", () => {
         methods = [...methods, { ...methods[1]!, id: "applepay", description: "Apple Pay" }];
       return json(200, { ...list, count: methods.length, _embedded: { methods } });
     });
-    const methods = await methodsFor(mollieContext(), "NL", { cents: 1995, currency: "EUR" });
+    const methods = await methodsFor(mollieContext(), AMORA, "NL", { cents: 1995, currency: "EUR" });
     for (const c of calls) expect(c.url.searchParams.has("resource")).toBe(false);
     expect(
       calls.map((c) => [c.url.searchParams.get("sequenceType"), c.url.searchParams.get("includeWallets")]),

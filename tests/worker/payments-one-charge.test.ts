@@ -16,8 +16,8 @@ let restore: (() => void) | null = null;
 /** Mollie's API as far as these flows use it: payments are created (recurring ones paid at once); the rest is unavailable. */
 function playMollie() {
   const realFetch = globalThis.fetch;
-  const saved = { provider: env.PAYMENT_PROVIDER, key: env.MOLLIE_API_KEY };
-  Object.assign(env, { PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM" });
+  const saved = { provider: env.PAYMENT_PROVIDER, key: env.MOLLIE_API_KEY_AMORA };
+  Object.assign(env, { PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY_AMORA: "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM" });
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const req = new Request(input, init);
     const url = new URL(req.url);
@@ -62,7 +62,7 @@ function playMollie() {
   });
   restore = () => {
     spy.mockRestore();
-    Object.assign(env, { PAYMENT_PROVIDER: saved.provider, MOLLIE_API_KEY: saved.key });
+    Object.assign(env, { PAYMENT_PROVIDER: saved.provider, MOLLIE_API_KEY_AMORA: saved.key });
   };
 }
 

@@ -137,27 +137,30 @@ describe("checkout through the sandbox", () => {
 });
 
 describe("provider choice", () => {
-  it("the sandbox is refused in production; production needs a live Mollie key", async () => {
+  it("the sandbox is refused in production; production needs the company's live Mollie key", async () => {
     const { paymentProvider, sandboxProvider } = await import("../../app/lib/payments/index.server");
+    const amora = { account: "AMORA", profileId: null };
     const prod = { env: { ...env, ENVIRONMENT: "production" }, deliver: async () => new Response() } as never;
     expect(() => sandboxProvider(prod)).toThrow();
-    expect(() => paymentProvider(prod)).toThrow(/MOLLIE_API_KEY/);
+    expect(() => paymentProvider(prod, amora)).toThrow(/MOLLIE_API_KEY_AMORA/);
     const testKey = {
-      env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "test_abc" },
+      env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY_AMORA: "test_abc" },
       deliver: async () => new Response(),
     } as never;
-    expect(() => paymentProvider(testKey)).toThrow(/live_/);
+    expect(() => paymentProvider(testKey, amora)).toThrow(/live_/);
     const live = {
-      env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY: "live_abc" },
+      env: { ...env, ENVIRONMENT: "production", MOLLIE_API_KEY_AMORA: "live_abc" },
       deliver: async () => new Response(),
     } as never;
-    expect(paymentProvider(live).name).toBe("mollie");
-    expect(paymentProvider({ env, deliver: async () => new Response() } as never).name).toBe("sandbox");
+    expect(paymentProvider(live, amora).name).toBe("mollie");
+    // Another company's key is never used for Amora's account.
+    expect(() => paymentProvider(live, { account: "HERZKLANG", profileId: null })).toThrow(/MOLLIE_API_KEY_HERZKLANG/);
+    expect(paymentProvider({ env, deliver: async () => new Response() } as never, amora).name).toBe("sandbox");
     // Outside production only a test_ key: a live key there is refused before any request.
     const liveOutside = {
-      env: { ...env, PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY: "live_abc" },
+      env: { ...env, PAYMENT_PROVIDER: "mollie", MOLLIE_API_KEY_AMORA: "live_abc" },
       deliver: async () => new Response(),
     } as never;
-    expect(() => paymentProvider(liveOutside)).toThrow(/test_/);
+    expect(() => paymentProvider(liveOutside, amora)).toThrow(/test_/);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Which payment provider this Worker talks to: Mollie when PAYMENT_PROVIDER is "mollie" (always in
- * production, with the MOLLIE_API_KEY secret), otherwise the local sandbox. The sandbox is refused in
- * production, so a misconfigured deploy cannot hand out credits for pretend payments.
+ * production), otherwise the local sandbox. The sandbox is refused in production, so a misconfigured
+ * deploy cannot hand out credits for pretend payments. Every call is made in one account, its
+ * company's (decision 206): the key is that company's secret, never another's.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { isDeployed, isLive } from "~/lib/env";
+import { mollieKey, mollieKeyName } from "./account";
 import { MollieProvider } from "./mollie.server";
 import type { PaymentProvider } from "./provider";
 import { SandboxProvider } from "./sandbox.server";
@@ -13,22 +15,38 @@ export function paymentProviderName(env: AppLoadContext["env"]): "sandbox" | "mo
   return isDeployed(env) || env.PAYMENT_PROVIDER === "mollie" ? "mollie" : "sandbox";
 }
 
-export function paymentProvider(context: AppLoadContext): PaymentProvider {
+/** The account a call is made in (app/lib/payments/account.ts) and the brand's website profile there. */
+export type PaymentTarget = { account: string; profileId: string | null };
+
+export function paymentProvider(context: AppLoadContext, target: PaymentTarget): PaymentProvider {
   const { env } = context;
   if (paymentProviderName(env) === "mollie") {
-    if (!env.MOLLIE_API_KEY) throw new Error("MOLLIE_API_KEY is not set (wrangler secret put MOLLIE_API_KEY)");
-    if (isLive(env) && !env.MOLLIE_API_KEY.startsWith("live_"))
+    const key = mollieKey(env, target.account);
+    if (!key)
+      throw new Error(
+        `The Mollie key of account ${target.account} is not set (wrangler secret put ${mollieKeyName(target.account)})`,
+      );
+    const organization = key.startsWith("access_");
+    if (isLive(env) && !organization && !key.startsWith("live_"))
       throw new Error("Production needs a live_ Mollie API key");
     // Outside production only test mode: a staging or local run never moves real money.
-    if (!isLive(env) && !env.MOLLIE_API_KEY.startsWith("test_"))
+    if (!isLive(env) && !organization && !key.startsWith("test_"))
       throw new Error("Outside production the Mollie API key must be a test_ key");
-    return new MollieProvider(env.MOLLIE_API_KEY);
+    if (organization && !target.profileId) throw new Error("An organisation access token needs the brand's profile id");
+    return new MollieProvider(key, undefined, undefined, undefined, {
+      profileId: organization ? target.profileId : null,
+      testmode: organization && !isLive(env),
+    });
   }
-  return sandboxProvider(context);
+  return sandboxProvider(context, target.account);
 }
 
-/** The sandbox itself (its checkout page needs more than the interface). Throws in production. */
-export function sandboxProvider(context: AppLoadContext): SandboxProvider {
+/**
+ * The sandbox itself (its checkout page needs more than the interface). Throws in production. With an
+ * account it sees that account's objects only, as a Mollie key does; without one it is the sandbox's
+ * own hosted pages, which find any payment by its id.
+ */
+export function sandboxProvider(context: AppLoadContext, account?: string): SandboxProvider {
   if (isDeployed(context.env)) throw new Response("Not found", { status: 404 });
-  return new SandboxProvider({ db: context.env.DB, deliver: context.deliver });
+  return new SandboxProvider({ db: context.env.DB, deliver: context.deliver, account });
 }

@@ -225,8 +225,12 @@ function retryAfterMs(header: string | null): number | null {
 
 export class MollieProvider implements PaymentProvider {
   readonly name = "mollie" as const;
-  /** The mode every answer must be in: a live_ key's objects are live, a test_ key's test. */
+  /**
+   * The mode every answer must be in: a live_ key's objects are live, a test_ key's test; an
+   * organisation access token's are test when it asks in test mode, else live.
+   */
   private get mode(): "live" | "test" {
+    if (this.apiKey.startsWith("access_")) return this.org.testmode ? "test" : "live";
     return this.apiKey.startsWith("live_") ? "live" : "test";
   }
   constructor(
@@ -235,6 +239,12 @@ export class MollieProvider implements PaymentProvider {
     private readonly base = MOLLIE_API,
     /** The pause between attempts. */
     private readonly pause: (ms: number) => Promise<void> = (ms) => mollieTiming.pause(ms),
+    /**
+     * With an organisation access token (a company with several websites, decision 206): the brand's
+     * website profile, sent where Mollie needs it (payments, methods), and test mode outside production
+     * (Mollie's `testmode`). A profile's own API key carries both itself and sends neither.
+     */
+    private readonly org: { profileId: string | null; testmode: boolean } = { profileId: null, testmode: false },
   ) {}
 
   /**
@@ -280,12 +290,18 @@ export class MollieProvider implements PaymentProvider {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}`, Accept: "application/hal+json" };
     if (o.body !== undefined) headers["Content-Type"] = "application/json";
     if (o.idempotencyKey) headers["Idempotency-Key"] = o.idempotencyKey;
+    let url = `${this.base}${path}`;
+    let body = o.body;
+    if (this.org.testmode) {
+      if (method === "GET") url += `${path.includes("?") ? "&" : "?"}testmode=true`;
+      else body = { ...(body as Record<string, unknown> | undefined), testmode: true };
+    }
     let response: Response;
     try {
-      response = await this.fetcher(`${this.base}${path}`, {
+      response = await this.fetcher(url, {
         method,
         headers,
-        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+        body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(method === "GET" ? GET_TIMEOUT_MS : POST_TIMEOUT_MS),
       });
     } catch (e) {
@@ -334,6 +350,7 @@ export class MollieProvider implements PaymentProvider {
     if (input.customerId) body.customerId = input.customerId;
     if (input.mandateId) body.mandateId = input.mandateId;
     if (input.locale) body.locale = input.locale;
+    if (this.org.profileId) body.profileId = this.org.profileId;
     return toPayment(
       (await this.call<MolliePayment>("POST", "/payments", { body, idempotencyKey: input.idempotencyKey }))!,
     );
@@ -388,6 +405,7 @@ export class MollieProvider implements PaymentProvider {
       input.sequenceType,
       (input.includeWallets ?? []).join(",") || "-",
       input.locale ?? "-",
+      this.org.profileId ?? "-",
     ];
     return new Request(`https://mollie-methods.cache/${parts.map(encodeURIComponent).join("/")}`);
   }
@@ -401,6 +419,7 @@ export class MollieProvider implements PaymentProvider {
       sequenceType: input.sequenceType,
     });
     if (input.locale) q.set("locale", input.locale);
+    if (this.org.profileId) q.set("profileId", this.org.profileId);
     // Mollie lists Apple Pay only when the checkout says it can check the browser for it.
     if (input.includeWallets?.length) q.set("includeWallets", input.includeWallets.join(","));
     const r = (await this.call<{

@@ -129,6 +129,12 @@ export type SandboxDeps = {
   db: D1Database;
   /** Hands a request to this Worker (the webhook POST). */
   deliver: (request: Request) => Promise<Response>;
+  /**
+   * The account (as a Mollie API key) the calls come with: its objects only are found, and what it
+   * makes is its own, so one company's payments, customers and mandates are unknown to another's key.
+   * Absent: the sandbox's own hosted pages, which find a payment by id in any account.
+   */
+  account?: string;
 };
 
 const iso = () => new Date().toISOString();
@@ -146,30 +152,47 @@ export class SandboxProvider implements PaymentProvider {
 
   /** The stored objects' JSON, to be narrowed by a where. */
   private objects() {
-    return getDb(this.deps.db).select({ data: sandboxObjects.data }).from(sandboxObjects);
+    return getDb(this.deps.db)
+      .select({ data: sandboxObjects.data, account: sandboxObjects.account })
+      .from(sandboxObjects);
+  }
+
+  /** Only the caller's account, like a Mollie key (the hosted pages, with none, see every account). */
+  private mine() {
+    return this.deps.account === undefined ? undefined : eq(sandboxObjects.account, this.deps.account);
+  }
+
+  private async loadRow<T>(kind: Kind, id: string): Promise<{ obj: T; account: string } | null> {
+    const row = await this.objects()
+      .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, kind), this.mine()))
+      .get();
+    return row ? { obj: JSON.parse(row.data) as T, account: row.account } : null;
   }
 
   private async load<T>(kind: Kind, id: string): Promise<T | null> {
-    const row = await this.objects()
-      .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, kind)))
-      .get();
-    return row ? (JSON.parse(row.data) as T) : null;
+    return (await this.loadRow<T>(kind, id))?.obj ?? null;
   }
 
-  /** Stores a new object unless one was already made with this idempotency key; returns the stored one. */
+  /**
+   * Stores a new object unless the account already made one with this idempotency key; returns the
+   * stored one. `account`: where an object the sandbox makes itself belongs (a paid first payment's mandate).
+   */
   private async insert<T extends { id: string }>(
     kind: Kind,
     obj: T,
     parentId: string | null,
     key: string | null,
+    account = this.deps.account ?? "",
   ): Promise<T> {
     await getDb(this.deps.db)
       .insert(sandboxObjects)
-      .values({ id: obj.id, kind, parentId, idempotencyKey: key, data: JSON.stringify(obj) })
+      .values({ id: obj.id, kind, account, parentId, idempotencyKey: key, data: JSON.stringify(obj) })
       .onConflictDoNothing();
     if (!key) return obj;
     const row = await this.objects()
-      .where(and(eq(sandboxObjects.kind, kind), eq(sandboxObjects.idempotencyKey, key)))
+      .where(
+        and(eq(sandboxObjects.account, account), eq(sandboxObjects.kind, kind), eq(sandboxObjects.idempotencyKey, key)),
+      )
       .get();
     return JSON.parse(row!.data) as T;
   }
@@ -193,6 +216,9 @@ export class SandboxProvider implements PaymentProvider {
         "customerId",
       );
     }
+    // Like Mollie, a customer of another account (another company's key) does not exist here.
+    if (input.customerId && !(await this.load("customer", input.customerId)))
+      throw new PaymentProviderError(422, "Unprocessable Entity", "The customer id is invalid", "customerId");
     const method = input.method ?? null;
     if (method && !METHODS[method])
       throw new PaymentProviderError(422, "Unprocessable Entity", "The payment method is invalid", "method");
@@ -253,7 +279,7 @@ export class SandboxProvider implements PaymentProvider {
   /** A payment's refunds, oldest first (a payment has a handful at most). */
   async refundsOf(paymentId: string): Promise<ProviderRefund[]> {
     const results = await this.objects()
-      .where(and(eq(sandboxObjects.kind, "refund"), eq(sandboxObjects.parentId, paymentId)))
+      .where(and(eq(sandboxObjects.kind, "refund"), eq(sandboxObjects.parentId, paymentId), this.mine()))
       .orderBy(sandboxObjects.createdAt, sql`rowid`);
     return results.map((r) => JSON.parse(r.data) as ProviderRefund);
   }
@@ -340,8 +366,9 @@ export class SandboxProvider implements PaymentProvider {
     id: string,
     outcome: SandboxOutcome | "paid_later" | { bankReasonCode: string },
   ): Promise<string | null> {
-    const p = await this.load<SandboxPayment>("payment", id);
-    if (!p) return null;
+    const found = await this.loadRow<SandboxPayment>("payment", id);
+    if (!found) return null;
+    const p = found.obj;
     const from: ProviderPaymentStatus[] =
       outcome === "paid_later" || typeof outcome === "object" ? ["pending"] : ["open", "pending"];
     if (!from.includes(p.status)) return p.redirectUrl;
@@ -376,7 +403,7 @@ export class SandboxProvider implements PaymentProvider {
           timeoutRecurring: outcome === "paid_timeout_recurring",
           conflictRecurring: outcome === "paid_conflict_recurring",
         };
-        await this.insert("mandate", mandate, p.customerId, null);
+        await this.insert("mandate", mandate, p.customerId, null, found.account);
         p.mandateId = mandate.id;
       }
     }
@@ -464,9 +491,14 @@ export class SandboxProvider implements PaymentProvider {
     return this.insert("customer", customer, null, input.idempotencyKey);
   }
 
-  async createMandate(input: CreateMandateInput): Promise<ProviderMandate> {
-    if (!(await this.load("customer", input.customerId)))
+  /** Mollie answers 404 for a customer its key's organisation does not have. */
+  private async customerHere(customerId: string) {
+    if (!(await this.load("customer", customerId)))
       throw new PaymentProviderError(404, "Not Found", "No customer exists with this id", null);
+  }
+
+  async createMandate(input: CreateMandateInput): Promise<ProviderMandate> {
+    await this.customerHere(input.customerId);
     const mandate: SandboxMandate = {
       id: newId("mdt"),
       customerId: input.customerId,
@@ -483,17 +515,19 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async listMandates(customerId: string): Promise<ProviderMandate[]> {
+    await this.customerHere(customerId);
     const results = await this.objects()
-      .where(and(eq(sandboxObjects.kind, "mandate"), eq(sandboxObjects.parentId, customerId)))
+      .where(and(eq(sandboxObjects.kind, "mandate"), eq(sandboxObjects.parentId, customerId), this.mine()))
       .orderBy(desc(sandboxObjects.createdAt), sql`rowid DESC`);
     return results.map((r) => publicMandate(JSON.parse(r.data) as SandboxMandate));
   }
 
   async listCustomerPayments(customerId: string): Promise<ProviderPayment[]> {
+    await this.customerHere(customerId);
     const results = await getDb(this.deps.db)
       .select({ id: sandboxObjects.id })
       .from(sandboxObjects)
-      .where(and(eq(sandboxObjects.kind, "payment"), eq(sandboxObjects.parentId, customerId)))
+      .where(and(eq(sandboxObjects.kind, "payment"), eq(sandboxObjects.parentId, customerId), this.mine()))
       .orderBy(desc(sandboxObjects.createdAt), sql`rowid DESC`)
       .limit(50);
     return Promise.all(results.map(async (r) => (await this.getPayment(r.id))!));

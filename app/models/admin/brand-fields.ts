@@ -9,6 +9,7 @@ import { amountCentsSchema } from "~/lib/amount";
 import { LANGUAGES, NICHES } from "~/lib/constants";
 import type { brands, companies } from "../../../db/schema";
 import { LANGUAGE_NAMES } from "~/lib/i18n";
+import { MOLLIE_ACCOUNT_PATTERN, MOLLIE_PROFILE_PATTERN } from "~/lib/payments/account";
 
 type Brand = typeof brands.$inferSelect;
 type Company = typeof companies.$inferSelect;
@@ -79,6 +80,16 @@ const hostname = z
 
 // Text shown on pages and in mail headers: no control characters (a line break in a mail header is an injection).
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/** An optional code: empty is null; else it must match (upper-cased first when `upper`). */
+const optional = (pattern: RegExp, message: string, upper = false) =>
+  z
+    .string()
+    // An empty field is not posted at all.
+    .default("")
+    .transform((v) => (upper ? v.trim().toUpperCase() : v.trim()))
+    .refine((v) => v === "" || pattern.test(v), message)
+    .transform((v) => (v === "" ? null : v));
+
 const line = (min: number, max: number) =>
   z
     .string()
@@ -410,6 +421,15 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         toForm: (b) => money(b.directdebitMonthlyLimitCents),
         schema: amount(10_000_00),
       },
+      {
+        name: "mollieProfileId",
+        label: "Mollie profile id",
+        hint: "The brand's website profile in its company's Mollie account (pfl_…), where the company has several websites. Empty: the key's own profile.",
+        kind: "text",
+        toForm: (b) => b.mollieProfileId ?? "",
+        schema: optional(MOLLIE_PROFILE_PATTERN, "A Mollie profile id such as pfl_v9hTwCvYqw."),
+        blankWhenNew: true,
+      },
     ],
   },
   {
@@ -566,6 +586,14 @@ export const COMPANY_FIELDSET: Fieldset<Company> = {
       kind: "int",
       toForm: (c) => String(c.deleteDiscount),
       schema: int(0, 90),
+    },
+    {
+      name: "mollieAccount",
+      label: "Mollie account",
+      hint: "The company's own Mollie organisation: its key is the secret MOLLIE_API_KEY_<this name> (capitals, digits, _). Empty: none, and production refuses its brands.",
+      kind: "text",
+      toForm: (c) => c.mollieAccount ?? "",
+      schema: optional(MOLLIE_ACCOUNT_PATTERN, "Capital letters, digits and _ such as AMORA (at most 40).", true),
     },
   ],
 };

@@ -121,6 +121,17 @@ export async function saveBrand(d1: D1Database, actor: Actor, id: number | null,
       .where(id === null ? undefined : ne(brands.id, id)),
   ]);
   const takenHosts = new Set(taken.map((t) => t.hostname));
+  // One Mollie account is one company's: another company's account name is refused here.
+  const takenAccounts = new Set(
+    editsCompany
+      ? (
+          await db
+            .select({ account: companies.mollieAccount })
+            .from(companies)
+            .where(ne(companies.id, existing!.company.id))
+        ).flatMap((c) => (c.account ? [c.account] : []))
+      : [],
+  );
   // The checks that need the database refine their own field, so their message shows beside the others.
   const base = editsCompany ? brandSchema.merge(companySchema) : brandSchema;
   const submission = parseWithZod(form, {
@@ -129,6 +140,14 @@ export async function saveBrand(d1: D1Database, actor: Actor, id: number | null,
         (c: string) => sold.includes(c),
         (c: string) => ({ message: `No package is priced in ${c} (priced: ${sold.join(", ")}).` }),
       ),
+      ...(editsCompany
+        ? {
+            [`${COMPANY_PREFIX}mollieAccount`]: companySchema.shape[`${COMPANY_PREFIX}mollieAccount`]!.refine(
+              (a: string | null) => a === null || !takenAccounts.has(a),
+              "Another company uses this Mollie account.",
+            ),
+          }
+        : {}),
       hostname: base.shape.hostname!.refine(
         (h: string) => !takenHosts.has(h),
         "Another brand answers on this host name.",

@@ -1,5 +1,5 @@
 /** The console's start page: one tile per part the role opens, with its count, in one round trip. */
-import { count, eq, gte } from "drizzle-orm";
+import { and, count, eq, gte, isNotNull, isNull } from "drizzle-orm";
 import { getDb, schema } from "../../../db/client";
 import { nowS } from "~/lib/dates";
 import { mayOpen, type OperatorRole } from "./operators.server";
@@ -8,7 +8,8 @@ export type Tile = { href: string; label: string; count: number | null };
 
 export async function consoleOverview(d1: D1Database, role: OperatorRole, now = nowS()): Promise<Tile[]> {
   const db = getDb(d1);
-  const [[audit], [ops], [cases], [photos]] = await db.batch([
+  const P = schema.payments;
+  const [[audit], [ops], [cases], [photos], [alerts]] = await db.batch([
     db
       .select({ n: count() })
       .from(schema.auditLog)
@@ -16,8 +17,19 @@ export async function consoleOverview(d1: D1Database, role: OperatorRole, now = 
     db.select({ n: count() }).from(schema.operators),
     db.select({ n: count() }).from(schema.moderationCases).where(eq(schema.moderationCases.status, "open")),
     db.select({ n: count() }).from(schema.photos).where(eq(schema.photos.review, "pending")),
+    // Mollie and our record disagree, and nobody has dealt with it yet (payments_provider_alert).
+    db
+      .select({ n: count() })
+      .from(P)
+      .where(and(isNotNull(P.providerAlertAt), isNull(P.providerAlertDealtAt))),
   ]);
   const tiles: Tile[] = [];
+  if (mayOpen(role, "payments"))
+    tiles.push({
+      href: "/admin/payments?alert=1",
+      label: "open provider alerts (Mollie and our record disagree)",
+      count: alerts?.n ?? 0,
+    });
   if (mayOpen(role, "reports"))
     tiles.push({ href: "/admin/reports", label: "open report cases", count: cases?.n ?? 0 });
   if (mayOpen(role, "photos"))

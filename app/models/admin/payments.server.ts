@@ -1,9 +1,27 @@
 /**
  * The console's payments (decision 178): the filtered, keyset-paged list, one
- * payment with everything recorded about it, and the accounting export. Reading only: a refund goes
- * through the payments model (operatorRefund), the VAT through its vatLineOf (the receipt's).
+ * payment with everything recorded about it, the accounting export, and finance marking a provider
+ * alert dealt with (audited). A refund goes through the payments model (operatorRefund), the VAT
+ * through its vatLineOf (the receipt's).
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
+import { nowS } from "~/lib/dates";
+import { auditAfterChange, type Actor } from "./audit.server";
 import { getDb, schema } from "../../../db/client";
 import type { BrandWithCompany } from "../brand.server";
 import { vatLineOf, type PaymentRow } from "../payments.server";
@@ -28,7 +46,7 @@ export type PaymentFilter = {
   /** Amount in minor units of the payment's currency, inclusive. */
   minCents?: number;
   maxCents?: number;
-  /** Only payments where the provider's record and ours disagree (provider_alert set). */
+  /** Only payments where the provider's record and ours disagree and nobody dealt with it yet. */
   alert?: boolean;
   /** Keyset: the last row of the previous page ("createdAt.id"). */
   after?: { createdAt: number; id: string };
@@ -49,7 +67,7 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
   if (f.to !== undefined) where.push(lt(P.createdAt, f.to));
   if (f.minCents !== undefined) where.push(gte(P.amountCents, f.minCents));
   if (f.maxCents !== undefined) where.push(lte(P.amountCents, f.maxCents));
-  if (f.alert) where.push(isNotNull(P.providerAlertAt));
+  if (f.alert) where.push(isNotNull(P.providerAlertAt), isNull(P.providerAlertDealtAt));
   if (f.after)
     where.push(or(lt(P.createdAt, f.after.createdAt), and(eq(P.createdAt, f.after.createdAt), lt(P.id, f.after.id)))!);
   const rows = await getDb(d1)
@@ -67,6 +85,7 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
       createdAt: P.createdAt,
       paidAt: P.paidAt,
       alert: P.providerAlert,
+      alertDealt: P.providerAlertDealtAt,
     })
     .from(P)
     .leftJoin(U, eq(U.id, P.userId))
@@ -79,15 +98,63 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
   return { rows: page, next: more && last ? `${last.createdAt}.${last.id}` : null };
 }
 
-/** How many payments carry a disagreement with the provider: the list's banner for finance. */
+/** How many payments carry a disagreement with the provider nobody dealt with yet: the list's banner for finance. */
 export async function providerAlertCount(d1: D1Database): Promise<number> {
   const P = schema.payments;
   const r = await getDb(d1)
     .select({ n: sql<number>`COUNT(*)` })
     .from(P)
-    .where(isNotNull(P.providerAlertAt))
+    .where(and(isNotNull(P.providerAlertAt), isNull(P.providerAlertDealtAt)))
     .get();
   return r?.n ?? 0;
+}
+
+export type AlertDealtResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * Finance marks a provider alert dealt with: who, when and what was done, with the audit row
+ * (`payment.alert_dealt`) in the same batch. Guarded on the alert as the operator saw it (its time),
+ * so an alert that changed meanwhile (a new disagreement) is not closed unread, and twice is refused.
+ */
+export async function markAlertDealt(
+  d1: D1Database,
+  actor: Actor,
+  paymentId: string,
+  o: { alertAt: number; note: string },
+): Promise<AlertDealtResult> {
+  const P = schema.payments;
+  const db = getDb(d1);
+  const row = await db
+    .select({ alert: P.providerAlert, at: P.providerAlertAt, dealt: P.providerAlertDealtAt })
+    .from(P)
+    .where(eq(P.id, paymentId))
+    .get();
+  if (!row?.alert || row.at === null) return { ok: false, error: "This payment has no provider alert." };
+  if (row.dealt !== null) return { ok: false, error: "This alert was marked dealt with already." };
+  if (row.at !== o.alertAt)
+    return { ok: false, error: "The alert changed while you read it: read it again before marking it dealt with." };
+  const now = nowS();
+  const [changed] = await db.batch([
+    db
+      .update(P)
+      .set({ providerAlertDealtAt: now, providerAlertDealtBy: actor.id, providerAlertNote: o.note })
+      .where(and(eq(P.id, paymentId), eq(P.providerAlertAt, o.alertAt), isNull(P.providerAlertDealtAt))),
+    auditAfterChange(
+      db,
+      actor,
+      {
+        action: "payment.alert_dealt",
+        targetType: "payment",
+        targetId: paymentId,
+        reason: o.note,
+        before: { providerAlert: row.alert, dealt: false },
+        after: { providerAlert: row.alert, dealt: true },
+      },
+      now,
+    ),
+  ]);
+  if ((changed.meta.changes ?? 0) !== 1) return { ok: false, error: "This alert was marked dealt with already." };
+  return { ok: true };
 }
 
 /** What the filters offer: the methods and countries payments were made with. */

@@ -37,7 +37,7 @@ describe("production refuses to serve with a wrong secret", () => {
       "MAIL_WEBHOOK_SECRET (development value)",
     ],
     ["missing VAPID private key", { VAPID_PRIVATE_KEY: "" }, "VAPID_PRIVATE_KEY (missing)"],
-    ["a Mollie test key", { MOLLIE_API_KEY: "test_" + "a".repeat(30) }, "MOLLIE_API_KEY (wrong kind)"],
+    ["a Mollie test key", { MOLLIE_API_KEY_AMORA: "test_" + "a".repeat(30) }, "MOLLIE_API_KEY_AMORA (wrong kind)"],
     ["missing admin token", { ADMIN_TOKEN: undefined }, "ADMIN_TOKEN (missing)"],
     ["missing Twilio token with direct debit on", { TWILIO_AUTH_TOKEN: undefined }, "TWILIO_AUTH_TOKEN (missing)"],
     ["missing age trusted list URL", { AGE_TRUSTED_LIST_URL: undefined }, "AGE_TRUSTED_LIST_URL (missing)"],
@@ -115,6 +115,45 @@ describe("production refuses to serve with a wrong secret", () => {
     expect((await probe())?.n).toBe(1);
     await cron(env as Env);
     expect((await probe())?.n).toBe(0);
+  });
+});
+
+describe("production refuses a brand whose company has no Mollie key (decision 206)", () => {
+  const host = (e: Env, hostname: string, path = "/") =>
+    worker.fetch(new Request(`http://${hostname}${path}`, { headers: { Host: hostname } }), e, ctx());
+  it("Herzklang's brand answers 503 naming the missing account; Amora's brands and the console are served", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const noKey = { ...env, MOLLIE_API_KEY_HERZKLANG: undefined } as unknown as Env;
+      for (const path of ["/", "/login", "/credits", "/api/payments/webhook"]) {
+        const res = await host(noKey, "de.localhost", path);
+        expect(res.status, path).toBe(503);
+        expect(await res.text()).toContain("its company has no payment account");
+      }
+      expect((await host(noKey, "localhost")).status).toBe(200);
+      // The console stays, where the company's settings show what is missing.
+      expect((await host(noKey, "de.localhost", "/admin/login")).status).not.toBe(503);
+      expect((await host(noKey, "de.localhost", "/healthz")).status).toBe(200);
+      const lines = spy.mock.calls.map((c) => String(c[0])).filter((l) => l.includes("brand_without_payment_account"));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("MOLLIE_API_KEY_HERZKLANG");
+      expect(lines[0]).toContain("Herzklang GmbH");
+      expect(lines[0]).toContain("key missing");
+      // With its key back the brand is served again.
+      expect((await host(env as Env, "de.localhost")).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+  it("a company key of the wrong mode is refused by the isolate's own check, naming the secret", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const test = await host({ ...env, MOLLIE_API_KEY_HERZKLANG: "test_" + "h".repeat(30) } as Env, "localhost");
+      expect(test.status).toBe(503);
+      expect(spy.mock.calls.map((c) => String(c[0])).join("\n")).toContain("MOLLIE_API_KEY_HERZKLANG (wrong kind)");
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
