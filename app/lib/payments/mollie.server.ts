@@ -67,7 +67,15 @@ type MolliePayment = {
   amountRefunded?: MollieAmount;
   amountChargedBack?: MollieAmount;
   /** Cards: failureReason; SEPA direct debit: bankReasonCode and bankReason (the bank's words). */
-  details?: { failureReason?: string | null; bankReasonCode?: string | null; bankReason?: string | null } | null;
+  details?: {
+    failureReason?: string | null;
+    bankReasonCode?: string | null;
+    bankReason?: string | null;
+    /** Cards: the issuing country. */
+    cardCountryCode?: string | null;
+    /** Bank methods (iDEAL, Bancontact, EPS, direct debit, bank transfer): the payer's IBAN. */
+    consumerAccount?: string | null;
+  } | null;
   createdAt: string;
   paidAt?: string;
   countryCode?: string | null;
@@ -176,9 +184,22 @@ function toPayment(p: MolliePayment): ProviderPayment {
     bankReason: p.details?.bankReason ?? null,
     createdAt: p.createdAt,
     paidAt: p.paidAt ?? null,
-    countryCode: typeof p.countryCode === "string" && /^[A-Z]{2}$/.test(p.countryCode) ? p.countryCode : null,
+    countryCode: payerCountry(p),
     settlement: p.settlementAmount ? fromMollieAmount(p.settlementAmount) : null,
   };
+}
+
+const COUNTRY = /^[A-Z]{2}$/;
+/**
+ * The payer's country as VAT evidence: the card's issuing country, else the country of the IBAN the
+ * bank paid from (its first two letters), else what Mollie detected at checkout (countryCode).
+ */
+function payerCountry(p: MolliePayment): string | null {
+  const card = p.details?.cardCountryCode;
+  if (typeof card === "string" && COUNTRY.test(card)) return card;
+  const iban = p.details?.consumerAccount?.replace(/\s/g, "").toUpperCase().slice(0, 2);
+  if (iban && COUNTRY.test(iban)) return iban;
+  return typeof p.countryCode === "string" && COUNTRY.test(p.countryCode) ? p.countryCode : null;
 }
 
 function toMandate(m: MollieMandate, customerId: string): ProviderMandate {
@@ -334,6 +355,8 @@ export class MollieProvider implements PaymentProvider {
     if (input.customerId) body.customerId = input.customerId;
     if (input.mandateId) body.mandateId = input.mandateId;
     if (input.locale) body.locale = input.locale;
+    if (input.digitalGoods) body.digitalGoods = true;
+    if (input.customerReference) body.customerReference = input.customerReference;
     return toPayment(
       (await this.call<MolliePayment>("POST", "/payments", { body, idempotencyKey: input.idempotencyKey }))!,
     );

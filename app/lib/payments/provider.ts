@@ -45,6 +45,10 @@ export type CreatePaymentInput = {
   mandateId?: string;
   /** The checkout's language, e.g. "nl_NL". */
   locale?: string;
+  /** PayPal: what is sold is digital (credits), which decides PayPal's seller protection. */
+  digitalGoods?: boolean;
+  /** paysafecard: who pays, across payments (a hash of the member, never anything that identifies them). */
+  customerReference?: string;
 };
 
 export type ProviderPayment = {
@@ -80,7 +84,10 @@ export type ProviderPayment = {
   chargebacks: ProviderChargeback[];
   createdAt: string;
   paidAt: string | null;
-  /** The payer's country as the provider saw it (Mollie's countryCode: the card's or bank's); null when unknown. */
+  /**
+   * The country of the payer's card or bank account (Mollie: details.cardCountryCode, else the IBAN's
+   * country of details.consumerAccount, else the countryCode Mollie detected at checkout); null when unknown.
+   */
   countryCode?: string | null;
   /** What the provider settles to the merchant for it (Mollie's settlementAmount); null until known. */
   settlement?: Money | null;

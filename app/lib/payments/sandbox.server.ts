@@ -346,7 +346,11 @@ export class SandboxProvider implements PaymentProvider {
     if (p.method === null) p.method = "creditcard";
     if (status === "paid") {
       p.paidAt = iso();
+      // As Mollie: what it settles (no currency conversion here) and, for a bank's payment, the IBAN's country.
+      p.settlement ??= p.amount;
+      if (p.method !== "creditcard" && p.method !== "paypal" && p.method !== "applepay") p.countryCode ??= "NL";
       if (p.sequenceType === "first" && p.customerId) {
+        // A bank's first payment (iDEAL, Bancontact, EPS) leaves a valid SEPA direct debit mandate on the account that paid.
         const mandate: SandboxMandate = {
           id: newId("mdt"),
           customerId: p.customerId,
@@ -361,6 +365,8 @@ export class SandboxProvider implements PaymentProvider {
           timeoutRecurring: outcome === "paid_timeout_recurring",
           conflictRecurring: outcome === "paid_conflict_recurring",
         };
+        // A direct debit is pending until the bank has collected it, as on a mandate from the form.
+        if (mandate.method === "directdebit") mandate.collectLater = true;
         await this.insert("mandate", mandate, p.customerId, null);
         p.mandateId = mandate.id;
       }
