@@ -59,6 +59,11 @@ export interface Env {
   /** Secret: wrangler secret put MOLLIE_API_KEY (test_… or live_…). */
   MOLLIE_API_KEY?: string;
   /**
+   * Secret, optional: wrangler secret put MOLLIE_ACCESS_TOKEN (an organization access token, access_…,
+   * with settlements.read): the monthly settlement import (decision 209). Without it nothing is imported.
+   */
+  MOLLIE_ACCESS_TOKEN?: string;
+  /**
    * Secret: the operator's bearer token for /api/admin/* (wrangler secret put ADMIN_TOKEN, at least 32
    * characters). Development: .dev.vars (scripts/dev-vars.mjs writes a random one). Absent: refused.
    */

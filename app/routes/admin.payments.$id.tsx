@@ -150,14 +150,38 @@ export default function AdminPayment() {
     ["Paid", p.paidAt ? when(p.paidAt) : "–"],
     ["Last change from the provider", when(p.updatedAt)],
     [
-      "Payer's card or bank country",
-      p.providerCountry
-        ? `${p.providerCountry}${p.paymentCountry && p.providerCountry !== p.paymentCountry ? ` — differs from the payment country ${p.paymentCountry}` : ""}`
-        : "–",
+      "Payer's card or bank country (VAT evidence)",
+      p.providerCountry ? (
+        <>
+          {p.providerCountry}
+          {p.paymentCountry && p.providerCountry !== p.paymentCountry ? (
+            <>
+              {" "}
+              <span className="a-badge a-badge-red">differs from the payment country {p.paymentCountry}</span>
+            </>
+          ) : null}
+        </>
+      ) : (
+        "–"
+      ),
     ],
     [
       "Settled to us",
       p.settlementCents !== null && p.settlementCurrency ? money(p.settlementCents, p.settlementCurrency) : "–",
+    ],
+    [
+      "In Mollie settlements",
+      d.settled.length ? (
+        <>
+          {d.settled.map((l) => (
+            <span key={l.providerRef}>
+              {l.kind} <code>{l.settlementId}</code> ({l.state}){" "}
+            </span>
+          ))}
+        </>
+      ) : (
+        "– (not imported yet)"
+      ),
     ],
     ...(p.failureReason
       ? ([["Failure", `${p.failureReason}${p.bankReason ? ` — ${p.bankReason}` : ""}`]] as [string, string][])

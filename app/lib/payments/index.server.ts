@@ -6,7 +6,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { isDeployed, isLive } from "~/lib/env";
 import { MollieProvider } from "./mollie.server";
-import type { PaymentProvider } from "./provider";
+import type { PaymentProvider, SettlementSource } from "./provider";
 import { SandboxProvider } from "./sandbox.server";
 
 export function paymentProviderName(env: AppLoadContext["env"]): "sandbox" | "mollie" {
@@ -31,4 +31,15 @@ export function paymentProvider(context: AppLoadContext): PaymentProvider {
 export function sandboxProvider(context: AppLoadContext): SandboxProvider {
   if (isDeployed(context.env)) throw new Response("Not found", { status: 404 });
   return new SandboxProvider({ db: context.env.DB, deliver: context.deliver });
+}
+
+/**
+ * Where settlements are read (decision 209): with Mollie, its Settlements API through the organization
+ * access token (a payments key cannot read them); null when none is configured. Locally the sandbox.
+ */
+export function settlementSource(context: Pick<AppLoadContext, "env" | "deliver">): SettlementSource | null {
+  const { env } = context;
+  if (paymentProviderName(env) === "mollie")
+    return env.MOLLIE_ACCESS_TOKEN?.startsWith("access_") ? new MollieProvider(env.MOLLIE_ACCESS_TOKEN) : null;
+  return sandboxProvider(context as AppLoadContext);
 }
