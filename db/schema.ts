@@ -868,10 +868,7 @@ export const settlementLines = sqliteTable(
     /** ok: as ours; differs: another amount; unknown: not ours (or not found). */
     state: text("state", { enum: ["ok", "differs", "unknown"] }).notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.settlementId, t.providerRef] }),
-    index("settlement_lines_payment").on(t.paymentId),
-  ],
+  (t) => [primaryKey({ columns: [t.settlementId, t.providerRef] }), index("settlement_lines_payment").on(t.paymentId)],
 );
 
 /** A refund of the unused credits of one paid payment. */

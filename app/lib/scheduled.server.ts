@@ -63,7 +63,11 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   // Mollie's settlements of last month, reconciled (decision 209): the first days of each month, as its
   // last settlements are paid out (importing again replaces them; the console can import on demand).
   if (when.getUTCDate() <= SETTLEMENT_IMPORT_DAYS)
-    await importSettlements({ env, deliver: () => Promise.reject(new Error("no delivery from the cron")) }, previousMonth(now), now);
+    await importSettlements(
+      { env, deliver: () => Promise.reject(new Error("no delivery from the cron")) },
+      previousMonth(now),
+      now,
+    );
 }
 
 /** Days at the start of a month on which the daily cron imports the month before's settlements. */

@@ -640,9 +640,7 @@ export async function payByMandate(
   return { ok: true, paymentId: charged.payment.id, redirectTo: pendingScreen(charged.payment.id) };
 }
 
-export type FirstPaymentResult =
-  | CheckoutResult
-  | { ok: false; error: "blocked" | "limit" | "country" };
+export type FirstPaymentResult = CheckoutResult | { ok: false; error: "blocked" | "limit" | "country" };
 
 /**
  * SEPA direct debit set up by the member's own bank (decision 208): the package is paid once with the
@@ -675,7 +673,10 @@ export async function startFirstPayment(
   const amountCents = discount ? discount.finalCents : o.pkg.price_cents;
   const check = await eligibility(db, o.brand, o.member.id, amountCents, o.paymentCountry, now);
   if (!check.ok) return { ok: false, error: check.reason };
-  const bank = await directDebitFirstMethod(context, o.paymentCountry, { cents: amountCents, currency: o.pkg.currency });
+  const bank = await directDebitFirstMethod(context, o.paymentCountry, {
+    cents: amountCents,
+    currency: o.pkg.currency,
+  });
   if (!bank) return { ok: false, error: "country" };
   return startCheckout(context, {
     brand: o.brand,

@@ -492,7 +492,6 @@ async function notificationMail(
 // ---------------------------------------------------------------------------------------------
 // Unsubscribe (RFC 8058), bounces and complaints
 
-
 /** Constant-time comparison of two hex strings. */
 function sameHex(a: string, b: string) {
   if (a.length !== b.length) return false;

@@ -229,7 +229,8 @@ export async function directDebitFirstMethod(
   }
   for (const r of rows) {
     const m = listed.find((l) => l.id === r.provider_method);
-    if (m) return { method: r.method, providerMethod: r.provider_method, sequenceType: "first", image: m.image ?? null };
+    if (m)
+      return { method: r.method, providerMethod: r.provider_method, sequenceType: "first", image: m.image ?? null };
   }
   return null;
 }

@@ -25,9 +25,11 @@ type LineRow = typeof L.$inferInsert;
 const IDS_PER_QUERY = 90;
 const LINES_PER_INSERT = 14;
 
-const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+const chunks = <T>(xs: T[], n: number) =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
-const unix = (iso: string | null) => (iso && !Number.isNaN(Date.parse(iso)) ? Math.floor(Date.parse(iso) / 1000) : null);
+const unix = (iso: string | null) =>
+  iso && !Number.isNaN(Date.parse(iso)) ? Math.floor(Date.parse(iso) / 1000) : null;
 
 /** The month before the one `now` is in, as "YYYY-MM" (the monthly import's month). */
 export function previousMonth(now: number): string {
@@ -47,7 +49,13 @@ async function ourRecords(d1: D1Database, items: ProviderSettlementItem[]) {
     for (const p of await db.select().from(P).where(inArray(P.providerRef, ids))) payments.set(p.providerRef!, p);
   for (const ids of chunks(refundRefs, IDS_PER_QUERY))
     for (const r of await db
-      .select({ ref: R.providerRef, id: R.id, paymentId: R.paymentId, amountCents: R.amountCents, currency: R.currency })
+      .select({
+        ref: R.providerRef,
+        id: R.id,
+        paymentId: R.paymentId,
+        amountCents: R.amountCents,
+        currency: R.currency,
+      })
       .from(R)
       .where(and(inArray(R.providerRef, ids), sql`${R.status} NOT IN ('failed', 'canceled')`)))
       refunds.set(r.ref!, r);
@@ -219,7 +227,11 @@ export async function settlementOfLines(
   };
   const refs = [...new Set([...o.paymentRefs, ...o.refundRefs])];
   for (const ids of chunks(refs, IDS_PER_QUERY))
-    for (const row of await db.select(columns).from(L).innerJoin(S, eq(S.id, L.settlementId)).where(inArray(L.providerRef, ids)))
+    for (const row of await db
+      .select(columns)
+      .from(L)
+      .innerJoin(S, eq(S.id, L.settlementId))
+      .where(inArray(L.providerRef, ids)))
       if (row.kind !== "chargeback") out.set(`${row.kind}:${row.ref}`, row);
   for (const ids of chunks([...new Set(o.chargebackPayments)], IDS_PER_QUERY))
     for (const row of await db

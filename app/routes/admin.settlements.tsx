@@ -174,9 +174,7 @@ export default function AdminSettlements() {
                         <span className="a-badge a-badge-red">{l.state}</span>
                       </td>
                       <td className="a-num">{money(l.settledCents, s.currency)}</td>
-                      <td className="a-num">
-                        {l.expectedCents === null ? "–" : money(l.expectedCents, s.currency)}
-                      </td>
+                      <td className="a-num">{l.expectedCents === null ? "–" : money(l.expectedCents, s.currency)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -35,12 +35,7 @@ import {
   type VerifyResult,
 } from "~/models/directdebit.server";
 import type { AppliedCode } from "~/models/discounts.server";
-import {
-  directDebitFirstMethod,
-  intentKeyOf,
-  newIntentKey,
-  paymentCountryOf,
-} from "~/models/payments.server";
+import { directDebitFirstMethod, intentKeyOf, newIntentKey, paymentCountryOf } from "~/models/payments.server";
 import { requireMember } from "~/models/session.server";
 import { formatMoney } from "~/models/shop.server";
 import ddStyles from "~/styles/directdebit.css";

@@ -49,7 +49,11 @@ describe("without an approved form, direct debit starts with a first payment by 
 
   it("in the sandbox, a paid first iDEAL payment leaves a valid directdebit mandate; a repeat order is a direct debit on it", async () => {
     const m = await member({ brandId: FLIRTLOKAAL });
-    const res = await post("/directdebit", { intent: "first", package: "p1", intentKey: clickKey() }, { host: HOST, cookie: m.cookie });
+    const res = await post(
+      "/directdebit",
+      { intent: "first", package: "p1", intentKey: clickKey() },
+      { host: HOST, cookie: m.cookie },
+    );
     expect(res.status).toBe(302);
     const providerId = /\/sandbox\/(tr_\w+)$/.exec(res.headers.get("Location")!)![1]!;
     const first = await env.DB.prepare("SELECT * FROM payments WHERE provider_ref = ?1").bind(providerId).first();
@@ -152,9 +156,15 @@ describe("without an approved form, direct debit starts with a first payment by 
     const cookie = m.cookie.replace("dev_country=NL", "dev_country=DE");
     const page = await (await get("/directdebit?package=p1", { host: HOST, cookie })).text();
     expect(page).not.toContain('data-testid="dd-bank"');
-    const res = await post("/directdebit", { intent: "first", package: "p1", intentKey: clickKey() }, { host: HOST, cookie });
+    const res = await post(
+      "/directdebit",
+      { intent: "first", package: "p1", intentKey: clickKey() },
+      { host: HOST, cookie },
+    );
     expect(res.status).toBe(403);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(m.id).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1")
+      .bind(m.id)
+      .first<{ n: number }>();
     expect(n!.n).toBe(0);
   });
 });

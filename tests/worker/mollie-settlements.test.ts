@@ -4,7 +4,7 @@
  * reconciled against our payments, refunds and chargebacks with Mollie's fees, shown in the finance
  * console and named in the accounting CSV; the sandbox settles its own payments the same way.
  */
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { MOLLIE_API, MollieProvider } from "../../app/lib/payments/mollie.server";
@@ -18,7 +18,6 @@ import { clone, fakeMollie, json, mollieContext } from "./mollie-helpers";
 import { choose, member, startPayment } from "./payments-helpers";
 import { createOperator, operatorCookie } from "./admin-support";
 import { get, post } from "./fixtures";
-import { SELF } from "cloudflare:test";
 
 const TOKEN = "access_Pq9xR2dWm4Lk7Vb3Nc8Hs5Tg1Jf6Yz0a";
 
@@ -104,11 +103,46 @@ describe("Mollie's settlements", () => {
       "SELECT kind, provider_ref, payment_id, settled_cents, expected_cents, state FROM settlement_lines ORDER BY kind, provider_ref",
     ).all();
     expect(lines.results).toEqual([
-      { kind: "chargeback", provider_ref: "chb_StlChbQx1a", payment_id: "pay_s2", settled_cents: -995, expected_cents: -995, state: "ok" },
-      { kind: "payment", provider_ref: "tr_StlForQx3c", payment_id: null, settled_cents: 1250, expected_cents: null, state: "unknown" },
-      { kind: "payment", provider_ref: "tr_StlPayQx1a", payment_id: "pay_s1", settled_cents: 1995, expected_cents: 1995, state: "ok" },
-      { kind: "payment", provider_ref: "tr_StlPayQx2b", payment_id: "pay_s2", settled_cents: 995, expected_cents: 995, state: "ok" },
-      { kind: "refund", provider_ref: "re_StlRefQx1a", payment_id: "pay_s1", settled_cents: -595, expected_cents: -495, state: "differs" },
+      {
+        kind: "chargeback",
+        provider_ref: "chb_StlChbQx1a",
+        payment_id: "pay_s2",
+        settled_cents: -995,
+        expected_cents: -995,
+        state: "ok",
+      },
+      {
+        kind: "payment",
+        provider_ref: "tr_StlForQx3c",
+        payment_id: null,
+        settled_cents: 1250,
+        expected_cents: null,
+        state: "unknown",
+      },
+      {
+        kind: "payment",
+        provider_ref: "tr_StlPayQx1a",
+        payment_id: "pay_s1",
+        settled_cents: 1995,
+        expected_cents: 1995,
+        state: "ok",
+      },
+      {
+        kind: "payment",
+        provider_ref: "tr_StlPayQx2b",
+        payment_id: "pay_s2",
+        settled_cents: 995,
+        expected_cents: 995,
+        state: "ok",
+      },
+      {
+        kind: "refund",
+        provider_ref: "re_StlRefQx1a",
+        payment_id: "pay_s1",
+        settled_cents: -595,
+        expected_cents: -495,
+        state: "differs",
+      },
     ]);
     const [s] = await settlementsOfMonth(env.DB, "2026-11");
     expect(s).toMatchObject({ feesCents: 122, feesVatCents: 21, amountCents: 2528, unexplainedCents: 0 });
@@ -123,11 +157,18 @@ describe("Mollie's settlements", () => {
     expect(page).toContain("differs");
     expect(page).toContain("-€1.22");
     const csv = await (await post("/admin/payments/export", { brand: "1", month: "2026-11" }, { cookie })).text();
-    const rows = csv.trimEnd().split("\r\n").map((l) => l.split(","));
+    const rows = csv
+      .trimEnd()
+      .split("\r\n")
+      .map((l) => l.split(","));
     const col = (name: string) => rows[0]!.indexOf(name);
     const s1 = rows.find((r) => r[0] === "payment" && r[1] === "pay_s1")!;
     expect([s1[col("payer_country")], s1[col("payer_country_differs")]]).toEqual(["BE", "yes"]);
-    expect([s1[col("settlement_id")], s1[col("settled")], s1[col("settlement_check")]]).toEqual(["stl_Amr2611x01", "19.95", "ok"]);
+    expect([s1[col("settlement_id")], s1[col("settled")], s1[col("settlement_check")]]).toEqual([
+      "stl_Amr2611x01",
+      "19.95",
+      "ok",
+    ]);
     const refund = rows.find((r) => r[0] === "refund" && r[1] === "ref_s1")!;
     expect([refund[col("settled")], refund[col("settlement_check")]]).toEqual(["-5.95", "differs"]);
     const chargeback = rows.find((r) => r[0] === "chargeback" && r[1] === "pay_s2")!;
