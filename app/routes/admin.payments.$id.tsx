@@ -174,9 +174,9 @@ export default function AdminPayment() {
       d.settled.length ? (
         <>
           {d.settled.map((l) => (
-            <span key={l.providerRef}>
-              {l.kind} <code>{l.settlementId}</code> ({l.state}){" "}
-            </span>
+            <div key={l.providerRef}>
+              {l.kind} in <code>{l.settlementId}</code> ({l.state})
+            </div>
           ))}
         </>
       ) : (
@@ -213,7 +213,7 @@ export default function AdminPayment() {
       <div className="a-grid">
         <div className="a-card">
           <h2>Payment</h2>
-          <dl className="a-dl">
+          <dl className="a-dl a-dl-rows">
             {facts.map(([k, v]) => (
               <div key={k}>
                 <dt>{k}</dt>
@@ -224,7 +224,7 @@ export default function AdminPayment() {
         </div>
         <div className="a-card">
           <h2>Provider record</h2>
-          <dl className="a-dl">
+          <dl className="a-dl a-dl-rows">
             {provider.map(([k, v]) => (
               <div key={k}>
                 <dt>{k}</dt>

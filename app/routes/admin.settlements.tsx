@@ -99,7 +99,7 @@ export default function AdminSettlements() {
           <h2>
             <code>{s.id}</code> {s.reference ? `· ${s.reference}` : ""} · {s.status}
           </h2>
-          <dl className="a-dl">
+          <dl className="a-dl a-dl-rows">
             <div>
               <dt>Paid out</dt>
               <dd>
