@@ -100,6 +100,12 @@ export const brands = sqliteTable("brands", {
   welcomeDiscountS: integer("welcome_discount_s").notNull().default(604800),
   /** Most a member may pay by SEPA direct debit in one calendar month (UTC), in cents of the brand's currency. */
   directdebitMonthlyLimitCents: integer("directdebit_monthly_limit_cents").notNull().default(30000),
+  /**
+   * Mollie approved this brand's own direct debit form (a typed IBAN and an SMS code, mandates made with
+   * POST /mandates). Off: direct debit starts with a first payment by the member's bank (iDEAL,
+   * Bancontact, EPS), from which Mollie makes a verified mandate (decision 208).
+   */
+  sepaIbanForm: integer("sepa_iban_form", { mode: "boolean" }).notNull().default(false),
   /** ISO 4217 currency the brand sells in: its package prices (package_prices) and payments. */
   currency: text("currency").notNull().default("EUR"),
   /** The cams promo block (docs/product.md §2) in the members area; off by default (decision 160). */
@@ -833,6 +839,55 @@ export const paymentHolds = sqliteTable("payment_holds", {
   paymentId: text("payment_id").notNull(),
   createdAt: integer("created_at").notNull().default(now),
 });
+
+/**
+ * A Mollie settlement (a payout to the company's bank account) as imported from its Settlements API
+ * (decision 209): its total and Mollie's fees, then its payments, refunds and chargebacks as lines
+ * reconciled against ours.
+ */
+export const settlements = sqliteTable(
+  "settlements",
+  {
+    /** Mollie's stl_ id. */
+    id: text("id").primaryKey(),
+    reference: text("reference"),
+    status: text("status").notNull(),
+    /** The month imported for ("YYYY-MM", UTC), by when Mollie created the settlement. */
+    month: text("month").notNull(),
+    currency: text("currency").notNull(),
+    /** What is paid out (Mollie's amount): revenue less refunds, chargebacks and fees. */
+    amountCents: integer("amount_cents").notNull(),
+    /** Mollie's fees in it (the costs of its periods, gross), and their VAT. */
+    feesCents: integer("fees_cents").notNull(),
+    feesVatCents: integer("fees_vat_cents").notNull(),
+    settledAt: integer("settled_at"),
+    createdAt: integer("created_at").notNull(),
+    importedAt: integer("imported_at").notNull(),
+  },
+  (t) => [index("settlements_month").on(t.month)],
+);
+
+/** One payment, refund or chargeback of a settlement, and how it compares with our record. */
+export const settlementLines = sqliteTable(
+  "settlement_lines",
+  {
+    settlementId: text("settlement_id")
+      .notNull()
+      .references(() => settlements.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["payment", "refund", "chargeback"] }).notNull(),
+    /** Mollie's id of it (tr_, re_, chb_). */
+    providerRef: text("provider_ref").notNull(),
+    /** Our payment it belongs to (a refund's or chargeback's payment too); null when we have none. */
+    paymentId: text("payment_id"),
+    /** What Mollie settled for it (negative for refunds and chargebacks), in the settlement's currency. */
+    settledCents: integer("settled_cents").notNull(),
+    /** What our record says it should be, in the same currency and sign; null when we have none. */
+    expectedCents: integer("expected_cents"),
+    /** ok: as ours; differs: another amount; unknown: not ours (or not found). */
+    state: text("state", { enum: ["ok", "differs", "unknown"] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.settlementId, t.providerRef] }), index("settlement_lines_payment").on(t.paymentId)],
+);
 
 /** A refund of the unused credits of one paid payment. */
 export const refunds = sqliteTable(

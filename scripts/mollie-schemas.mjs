@@ -22,6 +22,10 @@ const RESPONSES = {
   "create-mandate": ["/v2/customers/{customerId}/mandates", "post", "201"],
   "list-mandates": ["/v2/customers/{customerId}/mandates", "get", "200"],
   "list-customer-payments": ["/v2/customers/{customerId}/payments", "get", "200"],
+  "list-settlements": ["/v2/settlements", "get", "200"],
+  "list-settlement-payments": ["/v2/settlements/{settlementId}/payments", "get", "200"],
+  "list-settlement-refunds": ["/v2/settlements/{settlementId}/refunds", "get", "200"],
+  "list-settlement-chargebacks": ["/v2/settlements/{settlementId}/chargebacks", "get", "200"],
 };
 /** Schemas read on their own: the embedded refunds and chargebacks of a payment, and errors. */
 const EXTRA = ["entity-refund-response", "entity-chargeback", "error-response"];

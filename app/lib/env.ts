@@ -65,6 +65,12 @@ export interface Env {
    */
   [mollieKey: `MOLLIE_API_KEY_${string}`]: string | undefined;
   /**
+   * Secrets, optional, one per company: wrangler secret put MOLLIE_ACCESS_TOKEN_<account> (an organization
+   * access token, access_…, with settlements.read): that company's monthly settlement import (decisions
+   * 206, 209), unless its key is itself such a token. Without one its settlements are not imported.
+   */
+  [mollieToken: `MOLLIE_ACCESS_TOKEN_${string}`]: string | undefined;
+  /**
    * Secret: the operator's bearer token for /api/admin/* (wrangler secret put ADMIN_TOKEN, at least 32
    * characters). Development: .dev.vars (scripts/dev-vars.mjs writes a random one). Absent: refused.
    */

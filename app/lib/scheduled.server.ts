@@ -15,6 +15,7 @@ import { refreshAndAlert } from "../models/age-trust.server";
 import { startDueCampaigns } from "../models/campaign-send.server";
 import { startChatMigration } from "../models/chat.server";
 import { returnUnansweredCredits } from "../models/team.server";
+import { importSettlements, previousMonth } from "../models/settlements.server";
 
 /** The hourly cron (wrangler.toml): only the unread reminders. */
 export const HOURLY_CRON = "5 * * * *";
@@ -59,4 +60,15 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await purgeHeldPhotos(env, now);
   // Messages still in D1 move into their conversations' objects, until none is left (decision 190).
   await startChatMigration(env);
+  // Mollie's settlements of last month, reconciled (decision 209): the first days of each month, as its
+  // last settlements are paid out (importing again replaces them; the console can import on demand).
+  if (when.getUTCDate() <= SETTLEMENT_IMPORT_DAYS)
+    await importSettlements(
+      { env, deliver: () => Promise.reject(new Error("no delivery from the cron")) },
+      previousMonth(now),
+      now,
+    );
 }
+
+/** Days at the start of a month on which the daily cron imports the month before's settlements. */
+export const SETTLEMENT_IMPORT_DAYS = 7;

@@ -33,7 +33,18 @@ import {
   type CodeLookup,
   type DiscountMember,
 } from "./discounts.server";
-import { chargeMandate, ensureCustomer, noHoldSql, packageRow, paymentTarget } from "./payments.server";
+import { DIRECT_DEBIT_METHOD } from "./payment-rules";
+import {
+  chargeMandate,
+  directDebitFirstMethod,
+  ensureCustomer,
+  noHoldSql,
+  packageRow,
+  paymentTarget,
+  startCheckout,
+  type CheckoutMember,
+  type CheckoutResult,
+} from "./payments.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 import { and, eq, inArray, isNull, lt, ne } from "drizzle-orm";
@@ -48,8 +59,7 @@ export const MAX_SENDS = 3;
 export const SMS_PER_DAY = 6;
 /** A request left unfinished this long is no longer shown; the member starts again. */
 export const REQUEST_TTL_S = 60 * 60;
-/** Our method id of direct debits in `payments.method` (PAYMENT_METHODS). */
-export const DIRECT_DEBIT_METHOD = "sepa_directdebit";
+export { DIRECT_DEBIT_METHOD };
 /** SEPA collects euros only: a brand selling in another currency does not offer direct debit. */
 export const DIRECT_DEBIT_CURRENCY = "EUR";
 type DirectDebitBrand = Pick<BrandWithCompany, "directdebitMonthlyLimitCents" | "currency" | "welcomeDiscountS">;
@@ -297,7 +307,10 @@ function smsText(t: TFunction, brandName: string, code: string) {
 
 export type StartResult =
   | { ok: true; requestId: string }
-  | { ok: false; reason: "blocked" | "limit" | "country" | "tooManySms" | "mobileUnreachable" | "smsFailed" };
+  | {
+      ok: false;
+      reason: "blocked" | "limit" | "country" | "tooManySms" | "mobileUnreachable" | "smsFailed" | "notOffered";
+    };
 
 /**
  * Checks the member may pay, stores the details with a fresh code (any earlier open request of the
@@ -316,6 +329,8 @@ export async function startDirectDebit(
     now?: number;
   },
 ): Promise<StartResult> {
+  // The typed IBAN proves nothing about who owns the account: only where Mollie approved this brand's form.
+  if (!o.brand.sepaIbanForm) return { ok: false, reason: "notOffered" };
   const now = o.now ?? nowS();
   const userId = o.member.id;
   // The price is fixed here, with the member's active discount: the SMS step and the mandate name this amount.
@@ -485,7 +500,7 @@ export async function cancelRequest(db: D1Database, userId: string, requestId: s
 
 export type CompleteResult =
   | { ok: true; paymentId: string; redirectTo: string }
-  | { ok: false; reason: "notFound" | "blocked" | "limit" | "provider" | "discount" };
+  | { ok: false; reason: "notFound" | "blocked" | "limit" | "provider" | "discount" | "notOffered" };
 
 /** A SEPA mandate reference: at most 35 characters of the SEPA set; ours is unique per request. */
 const mandateReference = (requestId: string) =>
@@ -511,6 +526,8 @@ export async function payByMandate(
     now?: number;
   },
 ): Promise<CompleteResult> {
+  // A request started while the form was approved is not made into a mandate once the approval is gone.
+  if (!o.brand.sepaIbanForm) return { ok: false, reason: "notOffered" };
   const db = context.env.DB;
   const now = o.now ?? nowS();
   const { id, packageId, amountCents, holder, iban, country, status, paymentId, createdAt } = R;
@@ -624,6 +641,57 @@ export async function payByMandate(
   if (!charged.ok) return { ok: false, reason: "provider" };
   await getDb(db).update(R).set({ paymentId: charged.payment.id }).where(eq(R.id, row.id));
   return { ok: true, paymentId: charged.payment.id, redirectTo: pendingScreen(charged.payment.id) };
+}
+
+export type FirstPaymentResult = CheckoutResult | { ok: false; error: "blocked" | "limit" | "country" };
+
+/**
+ * SEPA direct debit set up by the member's own bank (decision 208): the package is paid once with the
+ * country's bank method (iDEAL, Bancontact, EPS) as a first payment; Mollie then makes a verified
+ * directdebit mandate from the account that paid, which later orders are collected on (repeat orders
+ * check that it is still valid). The same checks as the form: not blocked, no chargeback hold, within the
+ * monthly limit, the member's active discount as at the form.
+ */
+export async function startFirstPayment(
+  context: AppLoadContext,
+  o: {
+    brand: BrandWithCompany;
+    member: DiscountMember & CheckoutMember;
+    pkg: PackageRow;
+    paymentCountry: string;
+    origin: string;
+    intentKey: string;
+    now?: number;
+  },
+): Promise<FirstPaymentResult> {
+  const now = o.now ?? nowS();
+  const db = context.env.DB;
+  const discount = await activeDiscountFor(db, {
+    brand: o.brand,
+    member: o.member,
+    pkg: o.pkg,
+    country: o.paymentCountry,
+    at: now,
+  });
+  const amountCents = discount ? discount.finalCents : o.pkg.price_cents;
+  const check = await eligibility(db, o.brand, o.member.id, amountCents, o.paymentCountry, now);
+  if (!check.ok) return { ok: false, error: check.reason };
+  const bank = await directDebitFirstMethod(context, paymentTarget(o.brand), o.paymentCountry, {
+    cents: amountCents,
+    currency: o.pkg.currency,
+  });
+  if (!bank) return { ok: false, error: "country" };
+  return startCheckout(context, {
+    brand: o.brand,
+    member: o.member,
+    pkg: o.pkg,
+    method: bank.method,
+    country: o.paymentCountry,
+    origin: o.origin,
+    discount: discount ? { codeId: discount.id, amountCents: discount.finalCents } : undefined,
+    intentKey: o.intentKey,
+    directDebitFirst: true,
+  });
 }
 
 /**

@@ -18,6 +18,7 @@ import { NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import { isDeployed, type Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { nowS } from "~/lib/dates";
+import { hmacHex } from "~/lib/hmac.server";
 import { fictionalIcon, fictionalLabel } from "~/lib/fictional";
 import { safeRedirect } from "~/lib/request.server";
 import { mailerFor, renderMail, type Mailer } from "./mail.server";
@@ -490,14 +491,6 @@ async function notificationMail(
 
 // ---------------------------------------------------------------------------------------------
 // Unsubscribe (RFC 8058), bounces and complaints
-
-const hmacKey = (secret: string) =>
-  crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
-
-async function hmacHex(secret: string, data: string) {
-  return hex(await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(data)));
-}
 
 /** Constant-time comparison of two hex strings. */
 function sameHex(a: string, b: string) {

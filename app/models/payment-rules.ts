@@ -101,6 +101,14 @@ export function refundReturnsCredits(status: ProviderRefundStatus): boolean {
   return status === "failed" || status === "canceled";
 }
 
+/** Our method id of SEPA direct debits in `payments.method` (PAYMENT_METHODS). */
+export const DIRECT_DEBIT_METHOD = "sepa_directdebit";
+/**
+ * Bank methods whose paid first payment leaves a SEPA direct debit mandate made from the paying account
+ * (Mollie: iDEAL, Bancontact, EPS): how direct debit is set up unless the brand's own form is approved.
+ */
+export const DIRECT_DEBIT_FIRST_METHODS = ["ideal", "bancontact", "eps"];
+
 /** Provider methods whose first payment also creates a mandate for repeat orders. */
 const MANDATE_METHODS = new Set(["creditcard", "paypal"]);
 export function sequenceTypeFor(providerMethod: string): SequenceType {

@@ -21,6 +21,7 @@ import {
   type SequenceType,
 } from "~/lib/payments/provider";
 import { readCookie } from "~/lib/cookies.server";
+import { hmacHex } from "~/lib/hmac.server";
 import { getDb, schema, toStatement } from "../../db/client";
 import {
   and,
@@ -70,6 +71,8 @@ import {
   isBankReasonCode,
   localeFor,
   INFERRED_FAILURE,
+  DIRECT_DEBIT_METHOD,
+  DIRECT_DEBIT_FIRST_METHODS,
   providerOverrides,
   disagreement,
   type PaymentCheck,
@@ -224,6 +227,51 @@ export async function mandateMethodsFor(
   if (!cheapest) return [];
   const offered = await methodsFor(context, target, country, { cents: cheapest.price_cents, currency });
   return offered.filter((m) => m.sequenceType === "first" || m.providerMethod === "directdebit").map((m) => m.method);
+}
+
+/**
+ * How this member's bank can set up SEPA direct debit (decision 208): the first of the country's bank
+ * methods (iDEAL, Bancontact, EPS; in the table's order, switched on, accepting the currency) that the
+ * provider lists for first payments at this amount. Its paid first payment leaves a directdebit mandate
+ * made from the very account that paid, so later orders are collected by direct debit. Null when the
+ * country has none or the provider cannot be asked (nothing is promised then).
+ */
+export async function directDebitFirstMethod(
+  context: Ctx,
+  target: PaymentTarget,
+  country: string,
+  amount: { cents: number; currency: string },
+): Promise<MethodOption | null> {
+  const { results } = await methodRowsStatement(context.env.DB, country).all<MethodRow>();
+  const rows = results.filter(
+    (r) => DIRECT_DEBIT_FIRST_METHODS.includes(r.provider_method) && acceptsCurrency(r.currencies, amount.currency),
+  );
+  if (rows.length === 0) return null;
+  let listed;
+  try {
+    listed = await paymentProvider(context, target).listMethods({ country, amount, sequenceType: "first" });
+  } catch (e) {
+    console.error("payments: listing the provider's first-payment methods failed", e);
+    return null;
+  }
+  for (const r of rows) {
+    const m = listed.find((l) => l.id === r.provider_method);
+    if (m)
+      return { method: r.method, providerMethod: r.provider_method, sequenceType: "first", image: m.image ?? null };
+  }
+  return null;
+}
+
+/**
+ * What Mollie takes per method beside the payment (its method-specific parameters): PayPal is told the
+ * goods are digital (credits; it decides PayPal's seller protection), paysafecard gets who pays as a
+ * keyed hash of the member (its limits work per customer; Mollie would otherwise hash the IP address).
+ */
+async function methodParameters(env: Ctx["env"], providerMethod: string, userId: string) {
+  if (providerMethod === "paypal") return { digitalGoods: true };
+  if (providerMethod === "paysafecard")
+    return { customerReference: (await hmacHex(env.SESSION_SECRET, `paysafecard:${userId}`)).slice(0, 32) };
+  return {};
 }
 
 /**
@@ -419,15 +467,18 @@ export async function startCheckout(
     discount?: CheckoutDiscount;
     /** The click's one-time token (intentKeyOf): the same click twice is one payment and one provider call. */
     intentKey: string;
+    /** A bank's first payment that sets up SEPA direct debit (directDebitFirstMethod), not a plain purchase. */
+    directDebitFirst?: boolean;
   },
 ): Promise<CheckoutResult> {
   const amountCents = o.discount ? o.discount.amountCents : o.pkg.price_cents;
   if (!Number.isInteger(amountCents) || amountCents < 1) return { ok: false, error: "provider" };
   const target = paymentTarget(o.brand);
-  const option = (await methodsFor(context, target, o.country, { cents: amountCents, currency: o.pkg.currency })).find(
-    (m) => m.method === o.method,
-  );
-  if (!option) return { ok: false, error: "method" };
+  const amount = { cents: amountCents, currency: o.pkg.currency };
+  const option = o.directDebitFirst
+    ? await directDebitFirstMethod(context, target, o.country, amount)
+    : (await methodsFor(context, target, o.country, amount)).find((m) => m.method === o.method);
+  if (!option || option.method !== o.method) return { ok: false, error: "method" };
   if (option.providerMethod === "directdebit")
     return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
 
@@ -481,6 +532,7 @@ export async function startCheckout(
       customerId: customerId ?? undefined,
       // Language and payment country: Mollie picks the bank transfer's target account by it (nl_BE, de_AT, …).
       locale: localeFor(o.member.language, o.country),
+      ...(await methodParameters(context.env, option.providerMethod, o.member.id)),
     });
     await getDb(context.env.DB)
       .update(P)
@@ -1115,7 +1167,8 @@ export async function repeatOrder(
     if (!(e instanceof PaymentProviderError)) throw e;
     return { ok: false, error: "provider" };
   }
-  if (mandates.find((m) => m.id === last.mandateId)?.status !== "valid") return { ok: false, error: "mandate" };
+  const mandate = mandates.find((m) => m.id === last.mandateId);
+  if (mandate?.status !== "valid") return { ok: false, error: "mandate" };
   // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
   const pkg = await packageRow(context, last.packageId, last.currency);
   if (!pkg) return { ok: false, error: "none" };
@@ -1123,7 +1176,8 @@ export async function repeatOrder(
     brand: o.brand,
     userId: o.userId,
     pkg,
-    method: last.method,
+    // A bank's first payment (iDEAL, Bancontact, EPS) left a direct debit mandate: later orders are direct debits.
+    method: mandate.method === "directdebit" ? DIRECT_DEBIT_METHOD : last.method,
     customerId: last.customerId,
     mandateId: last.mandateId,
     origin: o.origin,

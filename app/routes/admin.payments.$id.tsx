@@ -204,14 +204,38 @@ export default function AdminPayment() {
     ["Paid", p.paidAt ? when(p.paidAt) : "–"],
     ["Last change from the provider", when(p.updatedAt)],
     [
-      "Payer's card or bank country",
-      p.providerCountry
-        ? `${p.providerCountry}${p.paymentCountry && p.providerCountry !== p.paymentCountry ? ` — differs from the payment country ${p.paymentCountry}` : ""}`
-        : "–",
+      "Payer's card or bank country (VAT evidence)",
+      p.providerCountry ? (
+        <>
+          {p.providerCountry}
+          {p.paymentCountry && p.providerCountry !== p.paymentCountry ? (
+            <>
+              {" "}
+              <span className="a-badge a-badge-red">differs from the payment country {p.paymentCountry}</span>
+            </>
+          ) : null}
+        </>
+      ) : (
+        "–"
+      ),
     ],
     [
       "Settled to us",
       p.settlementCents !== null && p.settlementCurrency ? money(p.settlementCents, p.settlementCurrency) : "–",
+    ],
+    [
+      "In Mollie settlements",
+      d.settled.length ? (
+        <>
+          {d.settled.map((l) => (
+            <div key={l.providerRef}>
+              {l.kind} in <code>{l.settlementId}</code> ({l.state})
+            </div>
+          ))}
+        </>
+      ) : (
+        "– (not imported yet)"
+      ),
     ],
     ...(p.failureReason
       ? ([["Failure", `${p.failureReason}${p.bankReason ? ` — ${p.bankReason}` : ""}`]] as [string, string][])
@@ -267,7 +291,7 @@ export default function AdminPayment() {
       <div className="a-grid">
         <div className="a-card">
           <h2>Payment</h2>
-          <dl className="a-dl">
+          <dl className="a-dl a-dl-rows">
             {facts.map(([k, v]) => (
               <div key={k}>
                 <dt>{k}</dt>
@@ -278,7 +302,7 @@ export default function AdminPayment() {
         </div>
         <div className="a-card">
           <h2>Provider record</h2>
-          <dl className="a-dl">
+          <dl className="a-dl a-dl-rows">
             {provider.map(([k, v]) => (
               <div key={k}>
                 <dt>{k}</dt>

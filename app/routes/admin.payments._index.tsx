@@ -208,7 +208,11 @@ export default function AdminPayments() {
         <h2>Export for accounting</h2>
         <p className="a-muted">
           One brand's month as CSV: every payment paid in it, every refund and chargeback applied in it, with VAT per
-          country as on the receipts, and a total per country and currency.
+          country as on the receipts, and a total per country and currency. Each line names the payer's card or bank
+          country (flagged when it differs from the payment country) and the Mollie settlement that carried it.
+        </p>
+        <p>
+          <a href="/admin/settlements">Mollie settlements, reconciled with fees</a>
         </p>
         <form method="post" action="/admin/payments/export" className="a-filters">
           <label className="a-field">

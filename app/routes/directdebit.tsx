@@ -28,21 +28,30 @@ import {
   payByMandate,
   resendCode,
   startDirectDebit,
+  startFirstPayment,
   verifyCode,
   type PackageRow,
   type StartResult,
   type VerifyResult,
 } from "~/models/directdebit.server";
 import type { AppliedCode } from "~/models/discounts.server";
-import { paymentCountryOf } from "~/models/payments.server";
+import {
+  directDebitFirstMethod,
+  intentKeyOf,
+  newIntentKey,
+  paymentCountryOf,
+  paymentTarget,
+} from "~/models/payments.server";
 import { requireMember } from "~/models/session.server";
 import { formatMoney } from "~/models/shop.server";
 import ddStyles from "~/styles/directdebit.css";
 import { readForm } from "~/lib/body.server";
 
 /**
- * /directdebit?package={id}: SEPA direct debit of a package. The form (docs/product.md §3), then the code
- * sent by SMS, then the provider's mandate and payment (pending until the bank collects it).
+ * /directdebit?package={id}: SEPA direct debit of a package. Where Mollie approved the brand's own form:
+ * the form (docs/product.md §3), then the code sent by SMS, then the provider's mandate and payment
+ * (pending until the bank collects it). Otherwise the package is paid once with the member's bank
+ * (iDEAL, Bancontact, EPS), which leaves a verified direct debit mandate for later orders (decision 208).
  * Which step shows follows from the member's unfinished request, so every step is a plain form post.
  */
 export const handle = { i18n: ["common", "shop", "offers", "directdebit"] };
@@ -68,8 +77,28 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { member, brand, lng, t, paymentCountry } = await setup(request, context);
   const packageId = new URL(request.url).searchParams.get("package");
   const page = await directDebitPage(context.env.DB, brand, member, packageId, paymentCountry);
-  const step = page.request ? (page.request.status === "verified" ? "verified" : "code") : page.pkg ? "form" : "choose";
+  const step = !brand.sepaIbanForm
+    ? page.pkg
+      ? "bank"
+      : "choose"
+    : page.request
+      ? page.request.status === "verified"
+        ? "verified"
+        : "code"
+      : page.pkg
+        ? "form"
+        : "choose";
+  // Without the approved form: the bank that sets the mandate up (its name as the provider lists it).
+  const bank =
+    step === "bank" && page.pkg && page.eligibility.ok
+      ? await directDebitFirstMethod(context, paymentTarget(brand), paymentCountry, {
+          cents: page.pkg.amountCents,
+          currency: page.pkg.currency,
+        })
+      : null;
   return {
+    bank: bank ? { method: bank.method, name: BANK_NAMES[bank.providerMethod] ?? bank.providerMethod } : null,
+    intentKey: newIntentKey(),
     title: t("title"),
     step,
     packages: page.packages.map((p) => packageView(lng, p)),
@@ -85,6 +114,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+/** The bank methods' own names (brands, not translated). */
+const BANK_NAMES: Record<string, string> = { ideal: "iDEAL", bancontact: "Bancontact", eps: "eps" };
+
 type ActionResult = { intent: string; reply?: SubmissionResult<string[]>; error?: string; notice?: string };
 const answer = (result: ActionResult, status = 200) => data(result, { status });
 
@@ -95,6 +127,7 @@ const START_STATUS: Record<Exclude<StartResult, { ok: true }>["reason"], number>
   tooManySms: 429,
   mobileUnreachable: 422,
   smsFailed: 503,
+  notOffered: 403,
 };
 const CODE_ERRORS: Record<Exclude<VerifyResult, "ok">, { key: string; status: number }> = {
   invalid: { key: "errors.codeInvalid", status: 400 },
@@ -111,6 +144,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   const requestId = String(form.get("request") ?? "").slice(0, 64);
   const env = context.env;
+
+  if (intent === "first") {
+    const pkg = await getPackageRow(env.DB, String(form.get("package") ?? "").slice(0, 16));
+    const intentKey = intentKeyOf(form.get("intentKey"));
+    if (!pkg || !intentKey) return answer({ intent, error: "errors.notFound" }, 400);
+    const started = await startFirstPayment(context, {
+      brand,
+      member,
+      pkg,
+      paymentCountry,
+      origin: paymentOrigin(brand, context.env, request),
+      intentKey,
+    });
+    if (started.ok) throw redirect(started.redirectTo);
+    const error = {
+      blocked: "errors.blocked",
+      limit: "errors.limit",
+      country: "errors.country",
+      method: "errors.country",
+      discount: "offers:codeErrors.used",
+      once: "errors.generic",
+      provider: "errors.generic",
+    }[started.error];
+    return answer({ intent, error }, started.error === "provider" ? 503 : started.error === "discount" ? 409 : 403);
+  }
 
   if (intent === "details") {
     const pkg = await getPackageRow(env.DB, String(form.get("package") ?? "").slice(0, 16));
@@ -134,7 +192,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       origin: paymentOrigin(brand, context.env, request),
     });
     if (done.ok) throw redirect(done.redirectTo);
-    const status = { notFound: 404, blocked: 403, limit: 403, provider: 503, discount: 409 }[done.reason];
+    const status = { notFound: 404, blocked: 403, limit: 403, provider: 503, discount: 409, notOffered: 403 }[
+      done.reason
+    ];
     // The discount the request was priced with is gone (used by another payment): the member starts again at today's price.
     const error =
       { provider: "errors.generic", discount: "offers:codeErrors.used" }[done.reason as string] ??
@@ -204,16 +264,18 @@ export default function DirectDebit() {
               <span>{t("offers:code.active", d.pkg.offer)}</span>
             </p>
           ) : null}
-          {d.step === "form" ? <Link to="/directdebit">{t("otherPackage")}</Link> : null}
+          {d.step === "form" || d.step === "bank" ? <Link to="/directdebit">{t("otherPackage")}</Link> : null}
         </div>
       ) : null}
       {/* A code step's answer after its request has gone (replayed, cancelled elsewhere) still says why. */}
-      {d.step === "choose" || d.step === "form" ? (
-        <Message result={result} intent={["code", "resend", "complete"]} />
+      {d.step === "choose" || d.step === "form" || d.step === "bank" ? (
+        <Message result={result} intent={["code", "resend", "complete", "first"]} />
       ) : null}
       {d.step === "choose" ? <ChoosePackage packages={d.packages} /> : null}
       {d.step === "form" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
       {d.step === "form" && !d.refusal ? <DetailsForm d={d} /> : null}
+      {d.step === "bank" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
+      {d.step === "bank" && !d.refusal ? <BankFirst d={d} /> : null}
       {d.step === "code" ? <CodeStep d={d} /> : null}
       {d.step === "verified" ? <VerifiedStep d={d} /> : null}
       <p className="dd-links">
@@ -312,6 +374,26 @@ function DetailsForm({ d }: { d: LoaderData }) {
       <p className="dd-mandate">{t("mandate", { company: d.company, amount: d.pkg!.price })}</p>
       <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={busy}>
         {t("send")}
+      </button>
+    </Form>
+  );
+}
+
+/** The package paid once by the member's bank, whose account then becomes the direct debit mandate. */
+function BankFirst({ d }: { d: LoaderData }) {
+  const { t } = useTranslation("directdebit");
+  const busy = useNavigation().state === "submitting";
+  if (!d.bank) return <Refusal reason="country" vars={d.vars} />;
+  return (
+    <Form method="post" className="card form-card" data-testid="dd-bank">
+      <h2>{t("bank.title", { bank: d.bank.name })}</h2>
+      <p>{t("bank.how", { bank: d.bank.name, amount: d.pkg!.price })}</p>
+      <p className="dd-mandate">{t("bank.mandate", { company: d.company, bank: d.bank.name })}</p>
+      <input type="hidden" name="intent" value="first" />
+      <input type="hidden" name="package" value={d.pkg!.id} />
+      <input type="hidden" name="intentKey" value={d.intentKey} />
+      <button type="submit" className="btn btn-primary btn-block btn-lg" disabled={busy}>
+        {t("bank.pay", { bank: d.bank.name, amount: d.pkg!.price })}
       </button>
     </Form>
   );

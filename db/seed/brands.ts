@@ -91,6 +91,9 @@ export const brands = [
     companyId: 1,
     mailName: "Amora",
     refundDays: 14,
+    // The demo of a brand whose own direct debit form Mollie approved; the other brands set direct debit up
+    // with a first payment by the member's bank.
+    sepaIbanForm: true,
     fictionalWarning: "Some profiles are run by our team for entertainment.",
     fictionalSingular: "team-run profile",
     fictionalPlural: "team-run profiles",

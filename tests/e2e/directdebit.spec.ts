@@ -171,3 +171,30 @@ test("the form with its errors and the code step have no serious accessibility v
   await expect(page.getByRole("heading", { name: "Confirm with the code" })).toBeVisible();
   expect(await serious()).toEqual([]);
 });
+
+test("without the approved form (Flirtlokaal): one iDEAL payment sets direct debit up; no IBAN is typed", async ({
+  page,
+}) => {
+  const origin = `http://nl.localhost:${process.env.E2E_PORT ?? 8788}`;
+  const m = await db.createMember({ password: PASSWORD, name: "Bank", country: "NL", brandId: 3, language: "en" });
+  await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
+  await page.context().addCookies([
+    { name: "entry_ok", value: "1", url: origin },
+    { name: "dev_country", value: "NL", url: origin },
+  ]);
+  await logIn(page, m, origin);
+  await page.goto(`${origin}/directdebit?package=p1`);
+  await expect(page.getByRole("heading", { name: "Set up direct debit with iDEAL" })).toBeVisible();
+  await expect(page.getByLabel("IBAN")).toHaveCount(0);
+  await page.getByRole("button", { name: /^Pay €19\.95 with iDEAL$/ }).click();
+  await expect(page).toHaveURL(/\/sandbox\/tr_/);
+  await page.getByRole("button", { name: "Paid", exact: true }).click();
+  await expect(page).toHaveURL(/\/credits\/p1\/ideal\?payment=/);
+  const row = await db.DB.prepare(
+    "SELECT status, sequence_type, mandate_id FROM payments WHERE user_id = ?1 ORDER BY created_at DESC LIMIT 1",
+  )
+    .bind(m.id)
+    .first<{ status: string; sequence_type: string; mandate_id: string | null }>();
+  expect(row).toMatchObject({ status: "paid", sequence_type: "first" });
+  expect(row!.mandate_id).toMatch(/^mdt_/);
+});

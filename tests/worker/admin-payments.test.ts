@@ -277,7 +277,7 @@ describe("the accounting export", () => {
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename=".+-2025-03\.csv"$/);
     const [header, ...lines] = (await res.text()).trimEnd().split("\r\n");
     expect(header).toBe(
-      "type,id,payment_id,date_utc,member_id,method,vat_country,vat_rate_percent,currency,gross,vat,net",
+      "type,id,payment_id,date_utc,member_id,method,vat_country,vat_rate_percent,currency,gross,vat,net,payer_country,payer_country_differs,settlement_id,settled,settled_currency,settlement_check",
     );
     const cells = lines.map((l) => l.split(","));
     const cents = (v: string) => Math.round(Number(v) * 100);

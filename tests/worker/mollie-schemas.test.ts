@@ -37,6 +37,11 @@ const RECORDED: Record<string, string> = {
   "mandates-list-invalid.json": "list-mandates",
   "refund-pending-sek.json": "create-refund",
   "refund-pending.json": "create-refund",
+  "payment-paid-first-ideal.json": "get-payment",
+  "settlements-list.json": "list-settlements",
+  "settlement-payments.json": "list-settlement-payments",
+  "settlement-refunds.json": "list-settlement-refunds",
+  "settlement-chargebacks.json": "list-settlement-chargebacks",
 };
 
 const root = schemas as unknown as {

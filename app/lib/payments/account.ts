@@ -42,6 +42,13 @@ export function mollieKey(env: Env, account: string): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
+/** The account's organization access token for its settlements (MOLLIE_ACCESS_TOKEN_<account>), when set. */
+export function mollieAccessToken(env: Env, account: string): string | null {
+  if (!MOLLIE_ACCOUNT_PATTERN.test(account)) return null;
+  const value = (env as unknown as Record<string, unknown>)[`MOLLIE_ACCESS_TOKEN_${account}`];
+  return typeof value === "string" && value.trim().startsWith("access_") ? value.trim() : null;
+}
+
 export type AccountProblem = "no account" | "key missing" | "wrong kind" | "profile needed";
 
 /** What a brand's Mollie account looks like to the console: never the key, only its presence and mode. */

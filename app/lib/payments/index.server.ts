@@ -6,9 +6,9 @@
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { isDeployed, isLive } from "~/lib/env";
-import { mollieKey, mollieKeyName } from "./account";
+import { mollieAccessToken, mollieKey, mollieKeyName } from "./account";
 import { MollieProvider } from "./mollie.server";
-import type { PaymentProvider } from "./provider";
+import type { PaymentProvider, SettlementSource } from "./provider";
 import { SandboxProvider } from "./sandbox.server";
 
 export function paymentProviderName(env: AppLoadContext["env"]): "sandbox" | "mollie" {
@@ -49,4 +49,22 @@ export function paymentProvider(context: AppLoadContext, target: PaymentTarget):
 export function sandboxProvider(context: AppLoadContext, account?: string): SandboxProvider {
   if (isDeployed(context.env)) throw new Response("Not found", { status: 404 });
   return new SandboxProvider({ db: context.env.DB, deliver: context.deliver, account });
+}
+
+/**
+ * Where one account's settlements are read (decisions 206, 209): with Mollie, its Settlements API through
+ * an organization access token (a payments key cannot read them): the company's key itself when it is
+ * one, else its `MOLLIE_ACCESS_TOKEN_<account>`; null when it has none. Locally the sandbox, per account.
+ */
+export function settlementSource(
+  context: Pick<AppLoadContext, "env" | "deliver">,
+  account: string,
+): SettlementSource | null {
+  const { env } = context;
+  if (paymentProviderName(env) === "mollie") {
+    const key = mollieKey(env, account);
+    const token = key?.startsWith("access_") ? key : mollieAccessToken(env, account);
+    return token ? new MollieProvider(token) : null;
+  }
+  return sandboxProvider(context as AppLoadContext, account);
 }

@@ -29,7 +29,11 @@ import type {
   ProviderPayment,
   ProviderPaymentStatus,
   ProviderRefund,
+  ProviderSettlement,
+  ProviderSettlementItem,
   SequenceType,
+  SettlementSource,
+  SignedMoney,
 } from "./provider";
 import { PaymentProviderError, PROVIDER_PAYMENT_STATUSES } from "./provider";
 
@@ -67,7 +71,15 @@ type MolliePayment = {
   amountRefunded?: MollieAmount;
   amountChargedBack?: MollieAmount;
   /** Cards: failureReason; SEPA direct debit: bankReasonCode and bankReason (the bank's words). */
-  details?: { failureReason?: string | null; bankReasonCode?: string | null; bankReason?: string | null } | null;
+  details?: {
+    failureReason?: string | null;
+    bankReasonCode?: string | null;
+    bankReason?: string | null;
+    /** Cards: the issuing country. */
+    cardCountryCode?: string | null;
+    /** Bank methods (iDEAL, Bancontact, EPS, direct debit, bank transfer): the payer's IBAN. */
+    consumerAccount?: string | null;
+  } | null;
   createdAt: string;
   paidAt?: string;
   countryCode?: string | null;
@@ -130,6 +142,13 @@ export function fromMollieAmount(a: MollieAmount): Money {
   return { cents: Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0")), currency: a.currency };
 }
 
+/** A signed amount ("-12.34": a settlement's refunds, chargebacks, a negative payout) to integer minor units. */
+export function fromMollieSignedAmount(a: MollieAmount): SignedMoney {
+  const negative = a.value.startsWith("-");
+  const m = fromMollieAmount({ value: negative ? a.value.slice(1) : a.value, currency: a.currency });
+  return { cents: negative ? -m.cents : m.cents, currency: m.currency };
+}
+
 /** Metadata values we set are strings; anything else is dropped. */
 function stringsOf(metadata: Record<string, unknown> | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -176,9 +195,22 @@ function toPayment(p: MolliePayment): ProviderPayment {
     bankReason: p.details?.bankReason ?? null,
     createdAt: p.createdAt,
     paidAt: p.paidAt ?? null,
-    countryCode: typeof p.countryCode === "string" && /^[A-Z]{2}$/.test(p.countryCode) ? p.countryCode : null,
+    countryCode: payerCountry(p),
     settlement: p.settlementAmount ? fromMollieAmount(p.settlementAmount) : null,
   };
+}
+
+const COUNTRY = /^[A-Z]{2}$/;
+/**
+ * The payer's country as VAT evidence: the card's issuing country, else the country of the IBAN the
+ * bank paid from (its first two letters), else what Mollie detected at checkout (countryCode).
+ */
+function payerCountry(p: MolliePayment): string | null {
+  const card = p.details?.cardCountryCode;
+  if (typeof card === "string" && COUNTRY.test(card)) return card;
+  const iban = p.details?.consumerAccount?.replace(/\s/g, "").toUpperCase().slice(0, 2);
+  if (iban && COUNTRY.test(iban)) return iban;
+  return typeof p.countryCode === "string" && COUNTRY.test(p.countryCode) ? p.countryCode : null;
 }
 
 function toMandate(m: MollieMandate, customerId: string): ProviderMandate {
@@ -223,7 +255,29 @@ function retryAfterMs(header: string | null): number | null {
   return Number(header.trim()) * 1000;
 }
 
-export class MollieProvider implements PaymentProvider {
+/** A settlement as Mollie lists it (GET /v2/settlements): what we read of it. */
+type MollieSettlement = {
+  id: string;
+  reference?: string | null;
+  status: string;
+  amount: MollieAmount;
+  createdAt: string;
+  settledAt?: string | null;
+  /** Year → month → its revenue and costs (the fees), each with net, VAT and gross. */
+  periods?: Record<
+    string,
+    Record<string, { costs?: { amountGross: MollieAmount; amountVat?: MollieAmount | null }[] }>
+  > | null;
+};
+type MollieSettlementItem = {
+  id: string;
+  paymentId?: string;
+  settlementAmount?: MollieAmount | null;
+};
+/** The most pages of one list read (250 a page): a settlement has far fewer items, a loop never runs away. */
+const MAX_PAGES = 200;
+
+export class MollieProvider implements PaymentProvider, SettlementSource {
   readonly name = "mollie" as const;
   /**
    * The mode every answer must be in: a live_ key's objects are live, a test_ key's test; an
@@ -321,7 +375,7 @@ export class MollieProvider implements PaymentProvider {
       );
     }
     // A test_ key answers test objects, a live_ key live ones: anything else is the wrong account, never acted on.
-    if (response.ok && typeof json.mode === "string" && json.mode !== this.mode)
+    if (response.ok && this.mode && typeof json.mode === "string" && json.mode !== this.mode)
       throw new PaymentProviderError(502, "Bad Gateway", `Mollie answered a ${json.mode} object to a ${this.mode} key`);
     if (!response.ok) {
       const error = new PaymentProviderError(
@@ -351,6 +405,8 @@ export class MollieProvider implements PaymentProvider {
     if (input.mandateId) body.mandateId = input.mandateId;
     if (input.locale) body.locale = input.locale;
     if (this.org.profileId) body.profileId = this.org.profileId;
+    if (input.digitalGoods) body.digitalGoods = true;
+    if (input.customerReference) body.customerReference = input.customerReference;
     return toPayment(
       (await this.call<MolliePayment>("POST", "/payments", { body, idempotencyKey: input.idempotencyKey }))!,
     );
@@ -483,5 +539,62 @@ export class MollieProvider implements PaymentProvider {
       `/customers/${encodeURIComponent(customerId)}/payments?limit=50`,
     ))!;
     return r._embedded.payments.map(toPayment);
+  }
+
+  /** Every item of a list, page by page along Mollie's own `_links.next` (only ever to Mollie's API). */
+  private async listAll<T>(path: string, kind: string): Promise<T[]> {
+    const items: T[] = [];
+    let next: string | null = path;
+    for (let page = 0; next && page < MAX_PAGES; page++) {
+      const r: { _embedded?: Record<string, T[]>; _links?: { next?: { href: string } | null } } | null =
+        await this.call("GET", next);
+      items.push(...(r?._embedded?.[kind] ?? []));
+      const href: string | undefined = r?._links?.next?.href;
+      next = href?.startsWith(`${this.base}/`) ? href.slice(this.base.length) : null;
+    }
+    return items;
+  }
+
+  async listSettlements(year: number, month: number): Promise<ProviderSettlement[]> {
+    const q = new URLSearchParams({ year: String(year), month: String(month), limit: "250" });
+    const list = await this.listAll<MollieSettlement>(`/settlements?${q}`, "settlements");
+    return list.map((st) => {
+      const costs = Object.values(st.periods ?? {}).flatMap((months) =>
+        Object.values(months).flatMap((period) => period.costs ?? []),
+      );
+      const sum = (amounts: (MollieAmount | null | undefined)[]) =>
+        amounts.reduce((total, a) => total + (a ? fromMollieSignedAmount(a).cents : 0), 0);
+      const currency = st.amount.currency;
+      return {
+        id: st.id,
+        reference: st.reference ?? null,
+        status: st.status,
+        amount: fromMollieSignedAmount(st.amount),
+        fees: { cents: sum(costs.map((c) => c.amountGross)), currency },
+        feesVat: { cents: sum(costs.map((c) => c.amountVat)), currency },
+        createdAt: st.createdAt,
+        settledAt: st.settledAt ?? null,
+      };
+    });
+  }
+
+  async settlementItems(settlementId: string): Promise<ProviderSettlementItem[]> {
+    if (!/^stl_[A-Za-z0-9]{1,64}$/.test(settlementId)) return [];
+    const out: ProviderSettlementItem[] = [];
+    for (const [kind, path] of [
+      ["payment", "payments"],
+      ["refund", "refunds"],
+      ["chargeback", "chargebacks"],
+    ] as const) {
+      const items = await this.listAll<MollieSettlementItem>(`/settlements/${settlementId}/${path}?limit=250`, path);
+      for (const it of items)
+        out.push({
+          kind,
+          id: it.id,
+          paymentId: kind === "payment" ? it.id : (it.paymentId ?? ""),
+          settled: it.settlementAmount ? fromMollieSignedAmount(it.settlementAmount) : null,
+        });
+    }
+    return out;
   }
 }

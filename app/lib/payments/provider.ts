@@ -45,6 +45,10 @@ export type CreatePaymentInput = {
   mandateId?: string;
   /** The checkout's language, e.g. "nl_NL". */
   locale?: string;
+  /** PayPal: what is sold is digital (credits), which decides PayPal's seller protection. */
+  digitalGoods?: boolean;
+  /** paysafecard: who pays, across payments (a hash of the member, never anything that identifies them). */
+  customerReference?: string;
 };
 
 export type ProviderPayment = {
@@ -80,7 +84,10 @@ export type ProviderPayment = {
   chargebacks: ProviderChargeback[];
   createdAt: string;
   paidAt: string | null;
-  /** The payer's country as the provider saw it (Mollie's countryCode: the card's or bank's); null when unknown. */
+  /**
+   * The country of the payer's card or bank account (Mollie: details.cardCountryCode, else the IBAN's
+   * country of details.consumerAccount, else the countryCode Mollie detected at checkout); null when unknown.
+   */
   countryCode?: string | null;
   /** What the provider settles to the merchant for it (Mollie's settlementAmount); null until known. */
   settlement?: Money | null;
@@ -222,4 +229,44 @@ export interface PaymentProvider {
   listMandates(customerId: string): Promise<ProviderMandate[]>;
   /** A customer's payments, newest first (the recent ones): how an unknown create outcome is checked. */
   listCustomerPayments(customerId: string): Promise<ProviderPayment[]>;
+}
+
+/** A signed amount in minor units (a settlement's refunds and chargebacks are negative). */
+export type SignedMoney = { cents: number; currency: string };
+
+/** A payout of the provider to the merchant's bank account (Mollie's settlement). */
+export type ProviderSettlement = {
+  id: string;
+  reference: string | null;
+  /** open, pending, processing-at-bank, paidout, failed (Mollie's words, kept as they come). */
+  status: string;
+  /** What is paid out: revenue less refunds, chargebacks and the provider's fees. */
+  amount: SignedMoney;
+  /** The provider's fees in it (Mollie: its periods' costs), gross, and the VAT in them. */
+  fees: SignedMoney;
+  feesVat: SignedMoney;
+  createdAt: string;
+  settledAt: string | null;
+};
+
+/** One payment, refund or chargeback a settlement carries, with what it settled (negative for money going back). */
+export type ProviderSettlementItem = {
+  kind: "payment" | "refund" | "chargeback";
+  /** The item's own id (tr_, re_, chb_). */
+  id: string;
+  /** The payment it belongs to (tr_; the payment's own id for a payment). */
+  paymentId: string;
+  /** Null when the provider gives none (PayPal's refunds are not Mollie's to pay out: settled at zero). */
+  settled: SignedMoney | null;
+};
+
+/**
+ * Where settlements are read (decision 209): Mollie's Settlements API (an organization access token,
+ * not a payments key; settlements exist in live mode only), or the sandbox's own.
+ */
+export interface SettlementSource {
+  /** The settlements Mollie made in the month (UTC), newest first. */
+  listSettlements(year: number, month: number): Promise<ProviderSettlement[]>;
+  /** Everything one settlement carries: its payments, refunds and chargebacks. */
+  settlementItems(settlementId: string): Promise<ProviderSettlementItem[]>;
 }

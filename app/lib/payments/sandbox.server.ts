@@ -20,6 +20,9 @@ import type {
   ProviderPayment,
   ProviderPaymentStatus,
   ProviderRefund,
+  ProviderSettlement,
+  ProviderSettlementItem,
+  SettlementSource,
 } from "./provider";
 import { PaymentProviderError } from "./provider";
 import { and, desc, eq, sql } from "drizzle-orm";
@@ -146,7 +149,12 @@ const newId = (prefix: string) =>
 const conflict = (what: "payment" | "refund") =>
   new PaymentProviderError(409, "Conflict", `A duplicate ${what} has been detected`);
 
-export class SandboxProvider implements PaymentProvider {
+/** The sandbox's fee per paid payment in its settlements (a round figure of its own, not Mollie's prices). */
+export const SANDBOX_FEE_CENTS = 29;
+/** The sandbox's VAT on its fees (21 %, as a Dutch provider invoices). */
+const SANDBOX_FEE_VAT_BP = 2100;
+
+export class SandboxProvider implements PaymentProvider, SettlementSource {
   readonly name = "sandbox" as const;
   constructor(private readonly deps: SandboxDeps) {}
 
@@ -276,6 +284,78 @@ export class SandboxProvider implements PaymentProvider {
     return p ? publicPayment(p, await this.refundsOf(id)) : null;
   }
 
+  /**
+   * The sandbox settles like Mollie (decision 209): one settlement per month and currency, carrying the
+   * payments paid in it, the refunds made in it that were not given up (failed or canceled) and the
+   * chargebacks received in it, less its fee per payment; paid out ("paidout") once the month is over.
+   */
+  /** The account in a settlement's id, so two companies' settlements of one month never share one. */
+  private get accountTag() {
+    return (this.deps.account ?? "").toLowerCase().replace(/[^a-z0-9]/g, "");
+  }
+
+  private async settlementsOf(year: number, month: number) {
+    const start = Date.UTC(year, month - 1, 1);
+    const end = Date.UTC(year, month, 1);
+    const within = (at: string | null | undefined) => !!at && Date.parse(at) >= start && Date.parse(at) < end;
+    // Like Mollie's, a settlement belongs to one organisation: this account's payments and refunds only.
+    const rows = await this.objects().where(and(eq(sandboxObjects.kind, "payment"), this.mine()));
+    const refunds = await this.objects().where(and(eq(sandboxObjects.kind, "refund"), this.mine()));
+    const byCurrency = new Map<string, ProviderSettlementItem[]>();
+    const add = (currency: string, item: ProviderSettlementItem) =>
+      byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), item]);
+    for (const row of rows) {
+      const p = JSON.parse(row.data) as SandboxPayment;
+      if (p.paidAt && within(p.paidAt))
+        add(p.amount.currency, { kind: "payment", id: p.id, paymentId: p.id, settled: p.amount });
+      for (const c of p.chargebacks ?? [])
+        if (within(c.createdAt))
+          add(c.amount.currency, {
+            kind: "chargeback",
+            id: c.id,
+            paymentId: p.id,
+            settled: { cents: -c.amount.cents, currency: c.amount.currency },
+          });
+    }
+    for (const row of refunds) {
+      const r = JSON.parse(row.data) as ProviderRefund;
+      if (within(r.createdAt) && r.status !== "failed" && r.status !== "canceled")
+        add(r.amount.currency, {
+          kind: "refund",
+          id: r.id,
+          paymentId: r.paymentId,
+          settled: { cents: -r.amount.cents, currency: r.amount.currency },
+        });
+    }
+    const over = Date.now() >= end;
+    return [...byCurrency].map(([currency, items]) => {
+      const paid = items.filter((i) => i.kind === "payment").length;
+      const fees = paid * SANDBOX_FEE_CENTS;
+      const settlement: ProviderSettlement = {
+        id: `stl_sbx${year}${String(month).padStart(2, "0")}${currency.toLowerCase()}${this.accountTag}`,
+        reference: `SANDBOX.${year}${String(month).padStart(2, "0")}.${currency}`,
+        status: over ? "paidout" : "open",
+        amount: { cents: items.reduce((sum, i) => sum + i.settled!.cents, 0) - fees, currency },
+        fees: { cents: fees, currency },
+        feesVat: { cents: Math.round((fees * SANDBOX_FEE_VAT_BP) / (10_000 + SANDBOX_FEE_VAT_BP)), currency },
+        createdAt: new Date(Math.min(end, Date.now())).toISOString(),
+        settledAt: over ? new Date(end).toISOString() : null,
+      };
+      return { settlement, items };
+    });
+  }
+
+  async listSettlements(year: number, month: number): Promise<ProviderSettlement[]> {
+    return (await this.settlementsOf(year, month)).map((s) => s.settlement);
+  }
+
+  async settlementItems(settlementId: string): Promise<ProviderSettlementItem[]> {
+    const m = /^stl_sbx(\d{4})(\d{2})[a-z]{3}[a-z0-9]*$/.exec(settlementId);
+    if (!m) return [];
+    const found = (await this.settlementsOf(Number(m[1]), Number(m[2]))).find((s) => s.settlement.id === settlementId);
+    return found?.items ?? [];
+  }
+
   /** A payment's refunds, oldest first (a payment has a handful at most). */
   async refundsOf(paymentId: string): Promise<ProviderRefund[]> {
     const results = await this.objects()
@@ -388,7 +468,11 @@ export class SandboxProvider implements PaymentProvider {
     if (p.method === null) p.method = "creditcard";
     if (status === "paid") {
       p.paidAt = iso();
+      // As Mollie: what it settles (no currency conversion here) and, for a bank's payment, the IBAN's country.
+      p.settlement ??= p.amount;
+      if (p.method !== "creditcard" && p.method !== "paypal" && p.method !== "applepay") p.countryCode ??= "NL";
       if (p.sequenceType === "first" && p.customerId) {
+        // A bank's first payment (iDEAL, Bancontact, EPS) leaves a valid SEPA direct debit mandate on the account that paid.
         const mandate: SandboxMandate = {
           id: newId("mdt"),
           customerId: p.customerId,
@@ -403,6 +487,8 @@ export class SandboxProvider implements PaymentProvider {
           timeoutRecurring: outcome === "paid_timeout_recurring",
           conflictRecurring: outcome === "paid_conflict_recurring",
         };
+        // A direct debit is pending until the bank has collected it, as on a mandate from the form.
+        if (mandate.method === "directdebit") mandate.collectLater = true;
         await this.insert("mandate", mandate, p.customerId, null, found.account);
         p.mandateId = mandate.id;
       }

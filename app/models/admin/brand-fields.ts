@@ -430,6 +430,14 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         schema: optional(MOLLIE_PROFILE_PATTERN, "A Mollie profile id such as pfl_v9hTwCvYqw."),
         blankWhenNew: true,
       },
+      {
+        name: "sepaIbanForm",
+        label: "Direct debit form approved by Mollie",
+        hint: "Only when Mollie approved it: members then type their IBAN and confirm by SMS. Off: direct debit starts with a payment by the member's bank (iDEAL, Bancontact, EPS), which gives a verified mandate.",
+        kind: "check",
+        toForm: (b) => (b.sepaIbanForm ? "on" : ""),
+        schema: check,
+      },
     ],
   },
   {

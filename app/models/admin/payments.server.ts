@@ -26,6 +26,7 @@ import { getDb, schema } from "../../../db/client";
 import type { BrandWithCompany } from "../brand.server";
 import { vatLineOf, type PaymentRow } from "../payments.server";
 import { walletBalance, walletLedger } from "../wallet.server";
+import { settlementOfLines } from "../settlements.server";
 import type { Env } from "../../lib/env";
 
 export const PAYMENTS_PAGE = 50;
@@ -181,7 +182,7 @@ export async function paymentFilterOptions(d1: D1Database) {
 export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: string) {
   const db = getDb(env.DB);
   const { payments: P, users: U, refunds: R, discountCodes: D, auditLog: A, operators: O } = schema;
-  const [[row], [member], refunds, [code], audit] = await db.batch([
+  const [[row], [member], refunds, [code], audit, settled] = await db.batch([
     db.select().from(P).where(eq(P.id, id)),
     db
       .select({ id: U.id, email: U.email, credits: U.credits, deletedAt: U.deletedAt })
@@ -199,6 +200,8 @@ export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: str
       .where(and(eq(A.targetType, "payment"), eq(A.targetId, id)))
       .orderBy(desc(A.id))
       .limit(50),
+    // The Mollie settlements that carried it, its refunds and chargebacks (decision 209).
+    db.select().from(schema.settlementLines).where(eq(schema.settlementLines.paymentId, id)),
   ]);
   if (!row) return null;
   // The payment's rows of the member's ledger and their balance, from their wallet (decision 189).
@@ -218,6 +221,7 @@ export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: str
     refunds,
     code: code ?? null,
     audit,
+    settled,
     refundedCents: liveRefunds.reduce((s, r) => s + r.amountCents, 0),
     refundedCredits: liveRefunds.reduce((s, r) => s + r.credits, 0),
   };
@@ -251,6 +255,12 @@ export const EXPORT_COLUMNS = [
   "gross",
   "vat",
   "net",
+  "payer_country",
+  "payer_country_differs",
+  "settlement_id",
+  "settled",
+  "settled_currency",
+  "settlement_check",
 ] as const;
 
 type ExportLine = {
@@ -266,6 +276,11 @@ type ExportLine = {
   grossCents: number;
   vatCents: number;
   netCents: number;
+  /** The payer's card or bank country (VAT evidence) and whether it differs from the payment country. */
+  payerCountry: string | null;
+  payerDiffers: boolean;
+  /** The Mollie settlement that carried it, what it settled and how that compares with ours (decision 209). */
+  settlement: { settlementId: string; settledCents: number; currency: string; state: string } | null;
 };
 
 /** The UTC month "YYYY-MM" as [start, end) unix seconds. */
@@ -290,7 +305,7 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
   const line = (
     type: ExportLine["type"],
     id: string,
-    p: Pick<PaymentRow, "id" | "userId" | "method" | "paymentCountry" | "currency">,
+    p: Pick<PaymentRow, "id" | "userId" | "method" | "paymentCountry" | "currency" | "providerCountry">,
     at: number | null,
     grossCents: number,
   ) => {
@@ -311,8 +326,14 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
       grossCents,
       vatCents: sign * vat.vatCents,
       netCents: sign * vat.netCents,
+      payerCountry: p.providerCountry,
+      payerDiffers: !!p.providerCountry && !!p.paymentCountry && p.providerCountry !== p.paymentCountry,
+      settlement: null,
     });
   };
+  // Mollie's ids of each line, to find the settlement that carried it.
+  const paymentRefs = new Map<string, string>();
+  const refundRefs = new Map<string, string>();
   // Payments paid in the month (whatever happened to them later: refunds and chargebacks are their own lines).
   let after: { paidAt: number; id: string } | null = null;
   for (;;) {
@@ -332,7 +353,10 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
       )
       .orderBy(asc(P.paidAt), asc(P.id))
       .limit(EXPORT_CHUNK);
-    for (const p of chunk) line("payment", p.id, p, p.paidAt, p.amountCents);
+    for (const p of chunk) {
+      line("payment", p.id, p, p.paidAt, p.amountCents);
+      if (p.providerRef) paymentRefs.set(p.id, p.providerRef);
+    }
     if (chunk.length < EXPORT_CHUNK) break;
     const last = chunk.at(-1)!;
     after = { paidAt: last.paidAt!, id: last.id };
@@ -349,7 +373,9 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
         userId: P.userId,
         method: P.method,
         paymentCountry: P.paymentCountry,
+        providerCountry: P.providerCountry,
         currency: P.currency,
+        providerRef: sql<string | null>`${R.providerRef}`.as("refund_ref"),
       })
       .from(R)
       .innerJoin(P, eq(P.id, R.paymentId))
@@ -368,8 +394,25 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
       .where(and(eq(P.brandId, brand.id), eq(P.status, "charged_back"), gte(P.updatedAt, start), lt(P.updatedAt, end)))
       .orderBy(asc(P.updatedAt), asc(P.id)),
   ]);
-  for (const r of refunds) line("refund", r.id, { ...r, id: r.paymentId }, r.createdAt, -r.amountCents);
+  for (const r of refunds) {
+    line("refund", r.id, { ...r, id: r.paymentId }, r.createdAt, -r.amountCents);
+    if (r.providerRef) refundRefs.set(r.id, r.providerRef);
+  }
   for (const p of chargebacks) line("chargeback", p.id, p, p.updatedAt, -(p.chargedBackCents ?? p.amountCents));
+  const settled = await settlementOfLines(d1, {
+    paymentRefs: [...paymentRefs.values()],
+    refundRefs: [...refundRefs.values()],
+    chargebackPayments: chargebacks.map((p) => p.id),
+  });
+  for (const l of lines) {
+    const key =
+      l.type === "payment"
+        ? `payment:${paymentRefs.get(l.id)}`
+        : l.type === "refund"
+          ? `refund:${refundRefs.get(l.id)}`
+          : `chargeback:${l.paymentId}`;
+    l.settlement = settled.get(key) ?? null;
+  }
   // One total per VAT country and currency: the sums of the lines above.
   const totals = new Map<string, ExportLine>();
   for (const l of lines) {
@@ -385,6 +428,9 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
       grossCents: 0,
       vatCents: 0,
       netCents: 0,
+      payerCountry: null,
+      payerDiffers: false,
+      settlement: null,
     };
     t.grossCents += l.grossCents;
     t.vatCents += l.vatCents;
@@ -413,6 +459,12 @@ export function accountingCsv(lines: ExportLine[]): string {
       decimal(l.grossCents),
       decimal(l.vatCents),
       decimal(l.netCents),
+      l.payerCountry,
+      l.payerDiffers ? "yes" : "",
+      l.settlement?.settlementId ?? "",
+      l.settlement ? decimal(l.settlement.settledCents) : "",
+      l.settlement?.currency ?? "",
+      l.settlement?.state ?? "",
     ]
       .map(csvCell)
       .join(","),
