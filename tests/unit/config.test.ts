@@ -11,7 +11,7 @@ const good = {
   ADMIN_TOKEN: "a".repeat(40),
   VAPID_PUBLIC_KEY: "B".repeat(87),
   VAPID_PRIVATE_KEY: "k".repeat(43),
-  MOLLIE_API_KEY: "live_" + "m".repeat(30),
+  MOLLIE_API_KEY_AMORA: "live_" + "m".repeat(30),
   AGE_TRUSTED_LIST_URL: "https://trusted-list.example/av-tl.xml",
   AGE_TRUSTED_LIST_SIGNERS: "MII" + "C".repeat(300),
 } as unknown as Env;
@@ -23,12 +23,15 @@ describe("the secrets check (decision 170)", () => {
     expect(configProblems({ ENVIRONMENT: "development" } as Env)).toEqual([]);
     expect(configProblems({ ENVIRONMENT: "test" } as Env)).toEqual([]);
   });
-  it("checks staging like production, with Mollie's test mode allowed there only", () => {
+  it("checks staging like production, with Mollie's test mode allowed there only (each company's key, decision 206)", () => {
     expect(configProblems({ ENVIRONMENT: "staging" } as Env).map((p) => p.name)).toContain("SESSION_SECRET");
-    expect(problems({ ENVIRONMENT: "staging", MOLLIE_API_KEY: "test_" + "m".repeat(30) })).toBe("");
-    expect(problems({ MOLLIE_API_KEY: "test_" + "m".repeat(30) })).toBe("MOLLIE_API_KEY (wrong kind)");
+    expect(problems({ ENVIRONMENT: "staging", MOLLIE_API_KEY_AMORA: "test_" + "m".repeat(30) })).toBe("");
+    expect(problems({ MOLLIE_API_KEY_AMORA: "test_" + "m".repeat(30) })).toBe("MOLLIE_API_KEY_AMORA (wrong kind)");
     // Staging never holds a live key: nothing outside production moves real money.
-    expect(problems({ ENVIRONMENT: "staging" })).toBe("MOLLIE_API_KEY (wrong kind)");
+    expect(problems({ ENVIRONMENT: "staging" })).toBe("MOLLIE_API_KEY_AMORA (wrong kind)");
+    expect(problems({ MOLLIE_API_KEY_HERZKLANG: "live_" + "m".repeat(10) })).toBe("MOLLIE_API_KEY_HERZKLANG (too short)");
+    // An organisation access token serves in either (test mode outside production).
+    expect(problems({ MOLLIE_API_KEY_AMORA: "access_" + "m".repeat(30) })).toBe("");
   });
   it("names each missing, short or development secret", () => {
     expect(problems({ SESSION_SECRET: undefined })).toBe("SESSION_SECRET (missing)");
