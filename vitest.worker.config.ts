@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -76,6 +77,9 @@ export default defineConfig({
     // Generous: on a busy 2-core machine a test that hashes passwords 20 times is several times slower;
     // a hang still fails within a minute. Speed belongs in `npm run bench`, not here.
     testTimeout: 60_000,
+    // Every core (Vitest's default leaves one for itself: on two cores one file at a time). Each file
+    // starts its own runtime, and a file waiting on its start leaves a core idle (decision 220).
+    maxWorkers: Math.max(2, availableParallelism()),
     deps: WORKER_DEPS,
   },
 });
