@@ -58,7 +58,13 @@ async function startServer() {
   server.on("exit", () => (server = null));
 }
 const stopServer = () => {
-  if (server) process.kill(-server.pid, "SIGTERM"); // its group: wrangler and workerd with it
+  if (!server) return;
+  try {
+    process.kill(-server.pid, "SIGTERM"); // its group: wrangler and workerd with it
+  } catch {
+    // gone already
+  }
+  server = null;
 };
 process.on("exit", stopServer);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
@@ -107,3 +113,5 @@ if (steps.length > 1) {
   console.log("\nWall time per step:");
   report();
 }
+// The server child would keep this process alive: stop it (its process group) and leave.
+stopServer();
