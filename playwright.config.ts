@@ -40,7 +40,8 @@ export default defineConfig({
     // A separate local state so tests never touch the developer's demo database.
     command: `bash tests/e2e/server.sh ${port}`,
     url: `http://localhost:${port}/`,
-    reuseExistingServer: !process.env.CI,
+    // scripts/test.mjs starts the server early, beside the worker suites, and says so (decision 220).
+    reuseExistingServer: !process.env.CI || process.env.E2E_SERVER_STARTED === "1",
     timeout: 300_000,
     stdout: "ignore",
     stderr: "pipe",
