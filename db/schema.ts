@@ -164,7 +164,12 @@ export const cities = sqliteTable(
     lon: real("lon").notNull(),
     population: integer("population").notNull().default(0),
   },
-  (t) => [index("cities_lat_lon").on(t.lat, t.lon), index("cities_country_region").on(t.country, t.regionCode)],
+  (t) => [
+    index("cities_lat_lon").on(t.lat, t.lon),
+    index("cities_country_region").on(t.country, t.regionCode),
+    // A team reply naming a town as the persona's home is checked against the table by name (decision 210).
+    index("cities_name").on(t.name),
+  ],
 );
 
 export const interests = sqliteTable("interests", {
@@ -1001,6 +1006,11 @@ export const operators = sqliteTable(
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     failedLogins: integer("failed_logins").notNull().default(0),
     blockedUntil: integer("blocked_until"),
+    /**
+     * The brands a chat team member works for (decision 211): their inbox, conversations and team-run
+     * profiles are these brands' only. Null: every brand (the admin; a chat team member nobody limited).
+     */
+    brandIds: text("brand_ids", { mode: "json" }).$type<number[]>(),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [uniqueIndex("operators_email").on(t.email)],

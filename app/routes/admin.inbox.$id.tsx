@@ -38,7 +38,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const now = nowS();
   const claim = await claimConversation(context.env.DB, operator, id.data, now);
   if (!claim.ok && "missing" in claim) throw new Response("Not found", { status: 404 });
-  const view = await teamConversation(context.env, id.data, now);
+  const view = await teamConversation(context.env, operator, id.data, now);
   if (!view) throw new Response("Not found", { status: 404 });
   // Opened by its holder: the member's messages are read, as when anyone opens a chat.
   if (claim.ok) await markReadAsProfile(context.env, id.data, view.profileId);
@@ -73,7 +73,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     throw redirect("/admin/inbox");
   }
   if (input.intent === "notes") {
-    const view = await teamConversation(context.env, id.data);
+    const view = await teamConversation(context.env, operator, id.data);
     if (!view) throw new Response("Not found", { status: 404 });
     await saveMemberNotes(context.env.DB, operator, view.memberId, input.notes);
     return { done: "Notes saved." };

@@ -36,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = nowS();
   const [rows, choices] = await Promise.all([
     teamInbox(context.env.DB, operator, filter, now),
-    inboxChoices(context.env.DB),
+    inboxChoices(context.env.DB, operator),
   ]);
   const sent = params.get("sent") === "1";
   return { rows, choices, filter, now, sent, search: params.toString(), title: "Inbox" };

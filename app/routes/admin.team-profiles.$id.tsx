@@ -20,10 +20,10 @@ const warningsOf = (raw: string | null) =>
     .map((w) => GUARD_REASONS[w]);
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  await requireOperator(request, context, area);
-  const profile = await teamProfile(context.env.DB, params.id ?? "");
+  const operator = await requireOperator(request, context, area);
+  const profile = await teamProfile(context.env.DB, operator, params.id ?? "");
   if (!profile) throw new Response("Not found", { status: 404 });
-  const { brands } = await inboxChoices(context.env.DB);
+  const { brands } = await inboxChoices(context.env.DB, operator);
   const warnings = warningsOf(new URL(request.url).searchParams.get("warn"));
   return { profile, brands, warnings, title: `Team-run profile · ${profile.name}` };
 }

@@ -5,7 +5,7 @@
  * coordinates like a member (never finer), with the languages it answers in and persona notes. Texts
  * that promise a meeting or a real relationship are saved with a warning (the guard rails' lists).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, schema } from "../../../db/client";
 import { LANGUAGES } from "~/lib/constants";
@@ -15,7 +15,7 @@ import { normaliseText } from "~/lib/text";
 import { cityPosition } from "../geo.server";
 import { brandPhrases, guardReasons, type GuardReason } from "../team-guard";
 import { auditStatement } from "./audit.server";
-import type { Operator } from "./operators.server";
+import { brandScope, inBrandScope, type Operator } from "./operators.server";
 
 export const TeamProfileForm = z.object({
   brandId: z.coerce.number().int().positive(),
@@ -34,7 +34,9 @@ export type SaveResult =
   | { ok: true; id: string; warnings: GuardReason[] }
   | { ok: false; error: "brand" | "age" | "country" | "city" | "missing" };
 
-export async function listTeamProfiles(d1: D1Database) {
+/** The team-run profiles of the operator's brands (decision 211). */
+export async function listTeamProfiles(d1: D1Database, operator: Operator) {
+  const scope = brandScope(operator);
   const { profiles: p, users: u, brands: b, teamPersonas: tp } = schema;
   return getDb(d1)
     .select({
@@ -53,11 +55,12 @@ export async function listTeamProfiles(d1: D1Database) {
     .innerJoin(u, eq(u.id, p.userId))
     .innerJoin(b, eq(b.id, u.brandId))
     .leftJoin(tp, eq(tp.userId, p.userId))
-    .where(and(eq(p.fictional, true), sql`${u.deletedAt} IS NULL`))
+    .where(and(eq(p.fictional, true), sql`${u.deletedAt} IS NULL`, scope ? inArray(u.brandId, scope) : undefined))
     .orderBy(b.id, p.name);
 }
 
-export async function teamProfile(d1: D1Database, id: string) {
+/** One team-run profile, if it is of one of the operator's brands. */
+export async function teamProfile(d1: D1Database, operator: Operator, id: string) {
   const { profiles: p, users: u, teamPersonas: tp } = schema;
   const [row] = await getDb(d1)
     .select({
@@ -78,7 +81,7 @@ export async function teamProfile(d1: D1Database, id: string) {
     .innerJoin(u, eq(u.id, p.userId))
     .leftJoin(tp, eq(tp.userId, p.userId))
     .where(and(eq(p.userId, id), eq(p.fictional, true)));
-  return row ?? null;
+  return row && inBrandScope(operator, row.brandId) ? row : null;
 }
 
 /** Creates (no `id`) or edits a team-run profile, audited in the same batch; warns on promising texts. */
@@ -92,7 +95,7 @@ export async function saveTeamProfile(
   const db = getDb(d1);
   const { brands, users, profiles, teamPersonas } = schema;
   const [brand] = await db.select().from(brands).where(eq(brands.id, input.brandId));
-  if (!brand) return { ok: false, error: "brand" };
+  if (!brand || !inBrandScope(operator, brand.id)) return { ok: false, error: "brand" };
   if (ageOn(input.dateOfBirth, new Date(now * 1000)) < brand.minAge) return { ok: false, error: "age" };
   if (!brand.countries.includes(input.country)) return { ok: false, error: "country" };
   // The members' rule: a town's own coordinates, never a finer position.
@@ -142,7 +145,7 @@ export async function saveTeamProfile(
     ]);
     return { ok: true, id: userId, warnings };
   }
-  const existing = await teamProfile(d1, id);
+  const existing = await teamProfile(d1, operator, id);
   if (!existing || existing.brandId !== brand.id) return { ok: false, error: "missing" };
   await db.batch([
     // Guarded on the mark: only a team-run profile is edited here, and the mark itself is never written.
@@ -161,7 +164,7 @@ export async function saveTeamProfile(
 
 /** Retires a team-run profile: hidden everywhere (as a disabled profile), kept for its conversations. Once. */
 export async function retireTeamProfile(d1: D1Database, operator: Operator, id: string, now = nowS()) {
-  if (!(await teamProfile(d1, id))) return false;
+  if (!(await teamProfile(d1, operator, id))) return false;
   const db = getDb(d1);
   const { profiles, teamPersonas } = schema;
   const [changed] = await db.batch([
