@@ -1426,6 +1426,35 @@ export const teamConversations = sqliteTable(
   ],
 );
 
+/**
+ * The dashboard's reply figures (decision 210): one row per team reply that answered a waiting member
+ * (`reply`: how long the member waited, how many paid messages it answered, how many in the brand's
+ * window, how many of those had been given back) and per conversation whose unanswered paid messages
+ * went back (`return`). Written beside the audit row / by the cron, never per member message.
+ */
+export const teamEvents = sqliteTable(
+  "team_events",
+  {
+    id: integer("id").primaryKey(),
+    kind: text("kind", { enum: ["reply", "return"] }).notNull(),
+    brandId: integer("brand_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    /** The team member who replied (null for a return). */
+    operatorId: text("operator_id"),
+    at: integer("at").notNull(),
+    /** Seconds from the member's first unanswered message to this reply. */
+    waited: integer("waited"),
+    /** Paid messages answered (reply) or given back (return). */
+    paid: integer("paid").notNull().default(0),
+    /** Of a reply's paid messages, those answered within the brand's window. */
+    paidInTime: integer("paid_in_time").notNull().default(0),
+    /** Of a reply's paid messages, those already given back before it (counted once, as returned). */
+    paidReturned: integer("paid_returned").notNull().default(0),
+    credits: integer("credits").notNull().default(0),
+  },
+  (t) => [index("team_events_brand_at").on(t.brandId, t.at)],
+);
+
 /** What the team must keep consistent about a team-run profile, and the languages it answers in. */
 export const teamPersonas = sqliteTable("team_personas", {
   userId: text("user_id")

@@ -99,7 +99,7 @@ export default function AdminInbox() {
         {rows.length === 0
           ? "Nobody waits for an answer."
           : `${rows.length}${rows.length === INBOX_PAGE ? "+" : ""} waiting, longest wait first.`}{" "}
-        <a href={`/admin/inbox${search ? `?${search}` : ""}`}>Refresh</a>
+        <a href={`/admin/inbox${search ? `?${search}` : ""}`}>Refresh</a> · <a href="/admin/inbox/figures">Reply figures</a>
       </p>
       {rows.length > 0 ? (
         <div className="a-table-wrap">

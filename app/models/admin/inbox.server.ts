@@ -15,6 +15,7 @@ import { roomStub } from "~/chat/stubs";
 import type { WireMessage } from "~/chat/protocol";
 import { normaliseText } from "~/lib/text";
 import { sendMessage } from "../chat.server";
+import { TEAM_REPLY_HOURS_MIN } from "../team.server";
 import { brandPhrases, guardReasons, personaReasons, statedTowns, type GuardReason } from "../team-guard";
 import { auditStatement } from "./audit.server";
 import { brandScope, inBrandScope, type Operator } from "./operators.server";
@@ -266,6 +267,7 @@ export async function teamReply(
   const { teamConversations: tc, brands, profiles } = schema;
   const [row] = await db
     .select({
+      replyHours: brands.teamReplyHours,
       profileId: tc.profileId,
       teamPhrases: brands.teamPhrases,
       fictional: profiles.fictional,
@@ -290,6 +292,8 @@ export async function teamReply(
     .set({ claimedAt: now })
     .where(and(eq(tc.conversationId, conversationId), eq(tc.claimedBy, operator.id), live(now)));
   if (kept.meta.changes !== 1) return { ok: false, error: "claim" };
+  // What this reply answers, read before it is stored (the dashboard's figures).
+  const waiting = (await roomStub(env, conversationId).teamWaiting(conversationId)) ?? [];
   const sent = await sendMessage(env, {
     conversationId,
     senderId: row.profileId,
@@ -300,18 +304,35 @@ export async function teamReply(
     prices: { message: 0, gift: 0 },
   });
   if (!sent.ok) return { ok: false, error: "send", detail: sent.error };
-  if (!sent.duplicate)
-    await auditStatement(
-      db,
-      operator,
-      {
-        action: "team.reply",
-        targetType: "conversation",
-        targetId: conversationId,
-        after: { profileId: row.profileId, seq: sent.message.id },
-      },
-      now,
-    );
+  if (!sent.duplicate) {
+    const paid = waiting.filter((m) => m.paid);
+    const windowS = Math.max(row.replyHours, TEAM_REPLY_HOURS_MIN) * 3600;
+    await db.batch([
+      auditStatement(
+        db,
+        operator,
+        {
+          action: "team.reply",
+          targetType: "conversation",
+          targetId: conversationId,
+          after: { profileId: row.profileId, seq: sent.message.id },
+        },
+        now,
+      ),
+      db.insert(schema.teamEvents).values({
+        kind: "reply",
+        brandId: row.brandId,
+        conversationId,
+        operatorId: operator.id,
+        at: now,
+        // A follow-up while nothing waits is no reply time.
+        waited: waiting.length ? Math.max(0, now - waiting[0]!.createdAt) : null,
+        paid: paid.length,
+        paidInTime: paid.filter((m) => !m.returned && now - m.createdAt <= windowS).length,
+        paidReturned: paid.filter((m) => m.returned).length,
+      }),
+    ]);
+  }
   return { ok: true, seq: sent.message.id };
 }
 
