@@ -1,19 +1,22 @@
 /**
- * The team inbox, continued (decisions 210, 211): the reply figures (answered in time, median and p90
+ * The team inbox, continued (decisions 210, 211): a team-run profile's photo through the members'
+ * pipeline, the reply figures (answered in time, median and p90
  * first reply per brand and team member, credits returned; clock held), the persona's age and town in
  * a reply, and a chat team member limited to their brands.
  */
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { claimConversation, teamReply } from "../../app/models/admin/inbox.server";
 import { teamFigures } from "../../app/models/admin/team-figures.server";
+import type { Operator } from "../../app/models/admin/operators.server";
 import { returnUnansweredCredits } from "../../app/models/team.server";
-import { get, post } from "./fixtures";
-import { auditRows } from "./admin-support";
+import { createMember, get, post, sessionCookie } from "./fixtures";
+import { auditRows, createOperator, operatorCookie } from "./admin-support";
+import { EXIF_JPEG, bytesOf } from "./images";
 import { cid, PRICES, roomCount } from "./chat-support";
 import { asRole, replyForm, teamRow, waitingMember } from "./team-support";
 
-const asOperator = (op: { id: string; role: "chat_team" | "admin" }) => ({
+const asOperator = (op: { id: string; role: Operator["role"] }) => ({
   id: op.id,
   email: "",
   name: `Test ${op.role}`,
@@ -124,5 +127,78 @@ describe("a chat team member limited to their brands", () => {
     const moderator = await asRole("moderator");
     const refused = await post("/admin/operators", { intent: "brands", id: moderator.id, brand: "2" }, { cookie: admin.cookie });
     expect(await refused.text()).toContain("Nothing changed");
+  });
+});
+
+describe("a team-run profile with a photo", () => {
+  const uploadAs = (cookie: string, id: string) => {
+    const form = new FormData();
+    form.set("intent", "photo");
+    form.set("photo", new File([bytesOf(EXIF_JPEG)], "a.jpg"));
+    return SELF.fetch(`http://localhost/admin/team-profiles/${id}`, {
+      method: "POST",
+      body: form,
+      redirect: "manual",
+      headers: { Host: "localhost", Origin: "http://localhost", Cookie: cookie },
+    });
+  };
+
+  it("the chat team creates one and uploads a photo: re-encoded, in the moderators' review, shown to members once approved", async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO cities (id, name, country, region_code, lat, lon, population) VALUES (990001, 'Zwolle', 'NL', '', 52.5125, 6.0944, 130000)",
+    ).run();
+    const team = await asRole("chat_team");
+    const created = await post(
+      "/admin/team-profiles",
+      {
+        intent: "save",
+        brandId: "1",
+        name: "Fenna",
+        gender: "female",
+        dateOfBirth: "1993-05-06",
+        country: "NL",
+        city: "Zwolle",
+        aboutMe: "Books and long walks.",
+        languages: "nl",
+        notes: "Librarian.",
+      },
+      { cookie: team.cookie },
+    );
+    const id = created.headers.get("Location")!.split("/").pop()!;
+    const res = await uploadAs(team.cookie, id);
+    expect(await res.text()).toContain("Photo added");
+    const photo = await env.DB.prepare(
+      "SELECT ph.id, ph.review, p.main_photo_id AS main FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = ?1",
+    )
+      .bind(id)
+      .first<{ id: string; review: string; main: string }>();
+    expect(photo).toMatchObject({ review: "pending" });
+    expect(photo!.main).toBe(photo!.id);
+    // Re-encoded by the members' pipeline: three variants, none of them the uploaded bytes (EXIF gone).
+    for (const v of ["full", "thumb", "blur"]) {
+      const object = await env.PHOTOS.get(`photos/${photo!.id}/${v}.webp`);
+      expect(object, v).not.toBeNull();
+      expect(new Uint8Array(await object!.arrayBuffer())).not.toEqual(bytesOf(EXIF_JPEG));
+    }
+    expect((await auditRows(id)).map((r) => r.action)).toContain("team_profile.photo");
+    // The editor shows it (its own console route), waiting for review.
+    const editor = await (await get(`/admin/team-profiles/${id}`, { cookie: team.cookie })).text();
+    expect(editor).toContain(`/admin/team-photo/${photo!.id}/thumb`);
+    expect(editor).toContain("waiting for review");
+    expect((await get(`/admin/team-photo/${photo!.id}/thumb`, { cookie: team.cookie })).status).toBe(200);
+    // A member does not see it before review (the brand reviews before showing)...
+    const member = await sessionCookie((await createMember({ paidUser: true })).id);
+    expect(await (await get(`/members/${id}`, { cookie: member })).text()).not.toContain(photo!.id);
+    // ...it is in the moderators' review queue like a member's photo, and shows once approved.
+    const moderator = await operatorCookie((await createOperator("moderator")).id);
+    expect(await (await get("/admin/photos", { cookie: moderator })).text()).toContain(photo!.id);
+    await post("/admin/photos", { intent: "approve", photo: photo!.id }, { cookie: moderator });
+    expect(await (await get(`/members/${id}`, { cookie: member })).text()).toContain(photo!.id);
+    // A member's photo is not the chat team's to see.
+    const other = await createMember();
+    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height, review) VALUES ('real-photo-1', ?1, 10, 10, 'pending')")
+      .bind(other.id)
+      .run();
+    expect((await get("/admin/team-photo/real-photo-1/thumb", { cookie: team.cookie })).status).toBe(404);
   });
 });

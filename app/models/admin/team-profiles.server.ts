@@ -13,6 +13,8 @@ import { ageOn, isRealDate, nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
 import { normaliseText } from "~/lib/text";
 import { cityPosition } from "../geo.server";
+import { deletePhoto, listOwnPhotos, uploadPhoto, type UploadError } from "../photos.server";
+import type { Env } from "~/lib/env";
 import { brandPhrases, guardReasons, type GuardReason } from "../team-guard";
 import { auditStatement } from "./audit.server";
 import { brandScope, inBrandScope, type Operator } from "./operators.server";
@@ -180,4 +182,60 @@ export async function retireTeamProfile(d1: D1Database, operator: Operator, id: 
   if (changed.meta.changes !== 1) return false;
   await auditStatement(db, operator, { action: "team_profile.retire", targetType: "team_profile", targetId: id }, now);
   return true;
+}
+
+type PhotoEnv = Pick<Env, "DB" | "PHOTOS" | "IMAGES">;
+
+/** A team-run profile's photos with their review state (the editor's list). */
+export const teamProfilePhotos = (d1: D1Database, id: string) => listOwnPhotos(d1, id);
+
+/**
+ * A photo for a team-run profile (decision 210): the members' own pipeline (checked, re-encoded without
+ * EXIF by the images Worker, three variants in R2, `pending` until a moderator approves it, shown
+ * meanwhile only where the brand's review mode shows members' pending photos), at the paid members'
+ * photo limit; audited.
+ */
+export async function addTeamProfilePhoto(
+  env: PhotoEnv,
+  operator: Operator,
+  id: string,
+  bytes: Uint8Array,
+  now = nowS(),
+): Promise<{ ok: true; photoId: string } | { ok: false; error: UploadError | "missing" }> {
+  if (!(await teamProfile(env.DB, operator, id))) return { ok: false, error: "missing" };
+  const uploaded = await uploadPhoto(env, { id, paidUser: true }, bytes);
+  if (!uploaded.ok) return uploaded;
+  await auditStatement(
+    getDb(env.DB),
+    operator,
+    { action: "team_profile.photo", targetType: "team_profile", targetId: id, after: { photoId: uploaded.id } },
+    now,
+  );
+  return { ok: true, photoId: uploaded.id };
+}
+
+/** Removes one of a team-run profile's photos (row and files), audited. */
+export async function removeTeamProfilePhoto(env: PhotoEnv, operator: Operator, id: string, photoId: string, now = nowS()) {
+  if (!(await teamProfile(env.DB, operator, id))) return false;
+  if (!(await listOwnPhotos(env.DB, id)).some((p) => p.id === photoId)) return false;
+  await deletePhoto(env, id, photoId);
+  await auditStatement(
+    getDb(env.DB),
+    operator,
+    { action: "team_profile.photo_delete", targetType: "team_profile", targetId: id, before: { photoId } },
+    now,
+  );
+  return true;
+}
+
+/** Is `photoId` a photo of a team-run profile this operator works on? (The console's photo route.) */
+export async function isTeamPhotoInScope(d1: D1Database, operator: Operator, photoId: string) {
+  const { photos, profiles, users } = schema;
+  const [row] = await getDb(d1)
+    .select({ brandId: users.brandId })
+    .from(photos)
+    .innerJoin(profiles, eq(profiles.userId, photos.userId))
+    .innerJoin(users, eq(users.id, photos.userId))
+    .where(and(eq(photos.id, photoId), eq(profiles.fictional, true)));
+  return !!row && inBrandScope(operator, row.brandId);
 }
