@@ -820,6 +820,15 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     });
   }
 
+  /** RPC: the team-run profile types (its team member writes in the console's reply box; decision 210). */
+  async teamTyping(conversationId: string, typing: boolean): Promise<boolean> {
+    const c = await this.serial(() => this.open(conversationId));
+    const profileId = store.getMeta<string>(this.sql, "team_profile");
+    if (!c || !profileId || !this.isMember(c, profileId)) return false;
+    this.broadcast({ type: "typing", memberId: profileId, typing }, (m) => m !== profileId);
+    return true;
+  }
+
   /** RPC: what a team reply now would answer (the dashboard's reply times and answered-in-time share). */
   async teamWaiting(conversationId: string): Promise<TeamWaiting | null> {
     return this.serial(async () => {

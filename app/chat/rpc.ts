@@ -54,6 +54,8 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   returnUnanswered(conversationId: string, hours: number, now?: number): Promise<{ credits: number; messages: number }>;
   /** What a team reply now would answer: the member's shown messages since the profile's last one (decision 210). */
   teamWaiting(conversationId: string): Promise<TeamWaiting | null>;
+  /** The team-run profile is typing (the team writes in the console): the member sees it as from anyone. */
+  teamTyping(conversationId: string, typing: boolean): Promise<boolean>;
   stats(): Promise<RoomStats>;
   sockets(): Promise<Record<string, number>>;
   settled(): Promise<void>;

@@ -25,6 +25,7 @@ import {
   teamReply,
 } from "~/models/admin/inbox.server";
 import { GUARD_REASONS } from "~/models/team-guard";
+import { LiveScript } from "~/components/admin/LiveScript";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "inbox";
@@ -151,10 +152,14 @@ export default function AdminInboxConversation() {
                   defaultValue={result && "body" in result ? result.body : ""}
                 />
               </label>
-              <p className="a-muted">No meeting, no contact details or links, no money or gifts outside the site.</p>
+              <p className="a-muted">
+                No meeting, no contact details or links, no money or gifts outside the site; the profile&rsquo;s own
+                age and town only.
+              </p>
               <button type="submit" className="a-btn">
                 Send as {profile?.name}
               </button>
+              <LiveScript part="typing" />
             </form>
           ) : null}
           {mine ? (

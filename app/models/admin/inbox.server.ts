@@ -347,6 +347,39 @@ async function knownTowns(d1: D1Database, names: string[]): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/**
+ * The profile is typing: its team member writes in the reply box (the console's script posts this
+ * every few seconds while they type). Only the live claim's holder; the member sees "typing" as from anyone.
+ */
+export async function teamTyping(env: InboxEnv, operator: Operator, conversationId: string, now = nowS()) {
+  const tc = schema.teamConversations;
+  const [row] = await getDb(env.DB)
+    .select({ brandId: tc.brandId })
+    .from(tc)
+    .where(and(eq(tc.conversationId, conversationId), eq(tc.claimedBy, operator.id), live(now)));
+  if (!row || !inBrandScope(operator, row.brandId)) return false;
+  return roomStub(env, conversationId).teamTyping(conversationId, true);
+}
+
+/**
+ * What changed in the inbox, in one string: the waiting conversations and their claims (through the
+ * waiting index, the operator's brands only). The live list compares it every few seconds.
+ */
+export async function inboxVersion(d1: D1Database, operator: Operator) {
+  const tc = schema.teamConversations;
+  const scope = brandScope(operator);
+  const [row] = await getDb(d1)
+    .select({
+      n: sql<number>`COUNT(*)`,
+      w: sql<number>`COALESCE(SUM(${tc.waitingSince}), 0)`,
+      c: sql<number>`COALESCE(SUM(${tc.claimedAt}), 0)`,
+      k: sql<number>`COUNT(${tc.claimedBy})`,
+    })
+    .from(tc)
+    .where(and(isNotNull(tc.waitingSince), scope ? inArray(tc.brandId, scope) : undefined));
+  return row ? `${row.n}.${row.w}.${row.c}.${row.k}` : "0";
+}
+
 /** A new client id for a reply form (a repeated post of the same form is one message). */
 export const replyClientId = () => `team-${randomId(9)}`;
 
