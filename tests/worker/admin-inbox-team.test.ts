@@ -13,7 +13,7 @@ import { returnUnansweredCredits } from "../../app/models/team.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { EXIF_JPEG, bytesOf } from "./images";
-import { cid, PRICES, roomCount } from "./chat-support";
+import { cid, connect, cookieOf, PRICES, roomCount } from "./chat-support";
 import { asRole, replyForm, teamRow, waitingMember } from "./team-support";
 
 const asOperator = (op: { id: string; role: Operator["role"] }) => ({
@@ -200,5 +200,41 @@ describe("a team-run profile with a photo", () => {
       .bind(other.id)
       .run();
     expect((await get("/admin/team-photo/real-photo-1/thumb", { cookie: team.cookie })).status).toBe(404);
+  });
+});
+
+describe("live", () => {
+  it("the member sees the profile typing while its team member writes; only the claim's holder can say so", async () => {
+    const { profile, member, conversationId } = await waitingMember();
+    const socket = await connect(conversationId, await cookieOf(member.id));
+    const [holder, other] = [await asRole("chat_team"), await asRole("chat_team")];
+    await get(`/admin/inbox/${conversationId}`, { cookie: holder.cookie });
+    expect((await post(`/admin/inbox/${conversationId}/typing`, {}, { cookie: other.cookie })).status).toBe(409);
+    expect((await post(`/admin/inbox/${conversationId}/typing`, {}, { cookie: holder.cookie })).status).toBe(204);
+    const frame = await socket.next!(
+      (f): f is Extract<typeof f, { type: "typing" }> => f.type === "typing" && f.typing === true,
+    );
+    expect(frame.memberId).toBe(profile.id);
+    // The page carries the reply box's script.
+    expect(await (await get(`/admin/inbox/${conversationId}`, { cookie: holder.cookie })).text()).toContain("/typing");
+    socket.ws!.close();
+  });
+
+  it("the inbox stream sends the inbox's version at once; a new wait changes it", async () => {
+    const team = await asRole("chat_team");
+    const first = async () => {
+      const res = await get("/admin/inbox/live", { cookie: team.cookie });
+      expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+      const reader = res.body!.getReader();
+      let text = "";
+      while (!text.includes("event: inbox")) text += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      return /data: (\S+)/.exec(text.slice(text.indexOf("event: inbox")))![1];
+    };
+    const before = await first();
+    await waitingMember();
+    expect(await first()).not.toBe(before);
+    const moderator = await asRole("moderator");
+    expect((await get("/admin/inbox/live", { cookie: moderator.cookie })).status).toBe(403);
   });
 });
