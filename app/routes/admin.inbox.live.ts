@@ -20,6 +20,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const encoder = new TextEncoder();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
+  // A browser that goes away rejects these: nothing to do then.
+  writer.closed.catch(() => {});
+  writer.ready.catch(() => {});
   const run = async () => {
     let last = "";
     const until = Date.now() + LIVE_STREAM_MS;
