@@ -153,8 +153,8 @@ export default function AdminInboxConversation() {
                 />
               </label>
               <p className="a-muted">
-                No meeting, no contact details or links, no money or gifts outside the site; the profile&rsquo;s own
-                age and town only.
+                No meeting, no contact details or links, no money or gifts outside the site; the profile&rsquo;s own age
+                and town only.
               </p>
               <button type="submit" className="a-btn">
                 Send as {profile?.name}

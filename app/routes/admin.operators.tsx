@@ -94,7 +94,12 @@ export default function AdminOperators() {
                       <input type="hidden" name="id" value={o.id} />
                       {brands.map((b) => (
                         <label key={b.id} className="a-check">
-                          <input type="checkbox" name="brand" value={b.id} defaultChecked={o.brandIds?.includes(b.id)} />{" "}
+                          <input
+                            type="checkbox"
+                            name="brand"
+                            value={b.id}
+                            defaultChecked={o.brandIds?.includes(b.id)}
+                          />{" "}
                           {b.name}
                         </label>
                       ))}

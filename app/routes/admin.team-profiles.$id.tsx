@@ -130,8 +130,8 @@ export default function AdminTeamProfile() {
           </button>
         </form>
         <p className="a-muted">
-          Re-encoded without its metadata and reviewed by a moderator like a member&rsquo;s photo; members see it
-          once approved.
+          Re-encoded without its metadata and reviewed by a moderator like a member&rsquo;s photo; members see it once
+          approved.
         </p>
       </section>
       {profile.status === "active" ? (

@@ -18,7 +18,10 @@ export const area: OperatorArea = "inbox";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
-  const [profiles, choices] = await Promise.all([listTeamProfiles(context.env.DB, operator), inboxChoices(context.env.DB, operator)]);
+  const [profiles, choices] = await Promise.all([
+    listTeamProfiles(context.env.DB, operator),
+    inboxChoices(context.env.DB, operator),
+  ]);
   return { profiles, brands: choices.brands, title: "Team-run profiles" };
 }
 

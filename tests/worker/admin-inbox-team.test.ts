@@ -87,7 +87,9 @@ describe("the persona's own facts", () => {
       ["I live in Amsterdam, near the canals", "another town"],
       ["Ich wohne in Amsterdam", "another town"],
     ] as const) {
-      const html = await (await post(`/admin/inbox/${conversationId}`, replyForm(body), { cookie: team.cookie })).text();
+      const html = await (
+        await post(`/admin/inbox/${conversationId}`, replyForm(body), { cookie: team.cookie })
+      ).text();
       expect(html, body).toContain("Not sent.");
       expect(html, body).toContain(reason);
     }
@@ -125,7 +127,11 @@ describe("a chat team member limited to their brands", () => {
     // The admin is never limited, and only a chat team account can be.
     expect(await (await get("/admin/inbox", { cookie: admin.cookie })).text()).toContain(one.conversationId);
     const moderator = await asRole("moderator");
-    const refused = await post("/admin/operators", { intent: "brands", id: moderator.id, brand: "2" }, { cookie: admin.cookie });
+    const refused = await post(
+      "/admin/operators",
+      { intent: "brands", id: moderator.id, brand: "2" },
+      { cookie: admin.cookie },
+    );
     expect(await refused.text()).toContain("Nothing changed");
   });
 });
@@ -196,7 +202,9 @@ describe("a team-run profile with a photo", () => {
     expect(await (await get(`/members/${id}`, { cookie: member })).text()).toContain(photo!.id);
     // A member's photo is not the chat team's to see.
     const other = await createMember();
-    await env.DB.prepare("INSERT INTO photos (id, user_id, width, height, review) VALUES ('real-photo-1', ?1, 10, 10, 'pending')")
+    await env.DB.prepare(
+      "INSERT INTO photos (id, user_id, width, height, review) VALUES ('real-photo-1', ?1, 10, 10, 'pending')",
+    )
       .bind(other.id)
       .run();
     expect((await get("/admin/team-photo/real-photo-1/thumb", { cookie: team.cookie })).status).toBe(404);

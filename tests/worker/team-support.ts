@@ -15,7 +15,13 @@ export const asRole = async (role: "admin" | "support" | "moderator" | "finance"
 export async function waitingMember(body = "Hello there, how is your week going?", o: { brandId?: number } = {}) {
   const profile = await createMember({ name: `Persona ${cid()}`, gender: "female", brandId: o.brandId });
   await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(profile.id).run();
-  const member = await createMember({ name: `Waiter ${cid()}`, gender: "male", credits: 50, language: "de", brandId: o.brandId });
+  const member = await createMember({
+    name: `Waiter ${cid()}`,
+    gender: "male",
+    credits: 50,
+    language: "de",
+    brandId: o.brandId,
+  });
   const started = await startConversation(env.DB, member.id, profile.id);
   if (!started.ok) throw new Error(started.error);
   const conversationId = started.id;
@@ -44,4 +50,3 @@ export const teamRow = (conversationId: string) =>
   }>();
 
 export const replyForm = (body: string) => ({ intent: "reply", body, clientId: `team-${cid()}` });
-

@@ -41,8 +41,12 @@ export async function teamFigures(d1: D1Database, operator: Operator, from: numb
   // Brand ids are integers from the operator's own row: safe to inline.
   const inScope = scope ? `AND brand_id IN (${scope.map(Number).join(",")})` : "";
   const [brands, sums, brandTimes, operatorTimes] = await d1.batch([
-    d1.prepare(`SELECT id, name FROM brands WHERE 1 = 1 ${scope ? `AND id IN (${scope.map(Number).join(",")})` : ""} ORDER BY id`),
+    // oxlint-disable-next-line no-restricted-properties -- one batch with the window-function queries below
+    d1.prepare(
+      `SELECT id, name FROM brands WHERE 1 = 1 ${scope ? `AND id IN (${scope.map(Number).join(",")})` : ""} ORDER BY id`,
+    ),
     d1
+      // oxlint-disable-next-line no-restricted-properties -- one batch with the window-function queries below
       .prepare(
         `SELECT brand_id,
            SUM(CASE kind WHEN 'reply' THEN paid - paid_returned ELSE paid END) AS paid,
@@ -51,8 +55,10 @@ export async function teamFigures(d1: D1Database, operator: Operator, from: numb
          FROM team_events WHERE at >= ?1 AND at < ?2 ${inScope} GROUP BY brand_id`,
       )
       .bind(from, to),
+    // oxlint-disable-next-line no-restricted-properties -- window functions (percentiles): not in drizzle's builder
     d1.prepare(quantilesSql("brand_id", inScope)).bind(from, to),
     d1
+      // oxlint-disable-next-line no-restricted-properties -- window functions (percentiles): not in drizzle's builder
       .prepare(
         `SELECT q.k, q.replies, q.median, q.p90, o.name FROM (${quantilesSql("operator_id", inScope)}) q
            LEFT JOIN operators o ON o.id = q.k ORDER BY o.name`,

@@ -215,7 +215,13 @@ export async function addTeamProfilePhoto(
 }
 
 /** Removes one of a team-run profile's photos (row and files), audited. */
-export async function removeTeamProfilePhoto(env: PhotoEnv, operator: Operator, id: string, photoId: string, now = nowS()) {
+export async function removeTeamProfilePhoto(
+  env: PhotoEnv,
+  operator: Operator,
+  id: string,
+  photoId: string,
+  now = nowS(),
+) {
   if (!(await teamProfile(env.DB, operator, id))) return false;
   if (!(await listOwnPhotos(env.DB, id)).some((p) => p.id === photoId)) return false;
   await deletePhoto(env, id, photoId);
