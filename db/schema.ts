@@ -177,7 +177,12 @@ export const cities = sqliteTable(
     lon: real("lon").notNull(),
     population: integer("population").notNull().default(0),
   },
-  (t) => [index("cities_lat_lon").on(t.lat, t.lon), index("cities_country_region").on(t.country, t.regionCode)],
+  (t) => [
+    index("cities_lat_lon").on(t.lat, t.lon),
+    index("cities_country_region").on(t.country, t.regionCode),
+    // A team reply naming a town as the persona's home is checked against the table by name (decision 210).
+    index("cities_name").on(t.name),
+  ],
 );
 
 export const interests = sqliteTable("interests", {
@@ -1080,6 +1085,11 @@ export const operators = sqliteTable(
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
     /** Made in the console or second factor reset: the console opens only to enrol a TOTP key. */
     mustEnrolTotp: integer("must_enrol_totp", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The brands a chat team member works for (decision 211): their inbox, conversations and team-run
+     * profiles are these brands' only. Null: every brand (the admin; a chat team member nobody limited).
+     */
+    brandIds: text("brand_ids", { mode: "json" }).$type<number[]>(),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [uniqueIndex("operators_email").on(t.email)],
@@ -1518,6 +1528,35 @@ export const teamConversations = sqliteTable(
     index("team_conversations_member").on(t.memberId),
     index("team_conversations_profile").on(t.profileId),
   ],
+);
+
+/**
+ * The dashboard's reply figures (decision 210): one row per team reply that answered a waiting member
+ * (`reply`: how long the member waited, how many paid messages it answered, how many in the brand's
+ * window, how many of those had been given back) and per conversation whose unanswered paid messages
+ * went back (`return`). Written beside the audit row / by the cron, never per member message.
+ */
+export const teamEvents = sqliteTable(
+  "team_events",
+  {
+    id: integer("id").primaryKey(),
+    kind: text("kind", { enum: ["reply", "return"] }).notNull(),
+    brandId: integer("brand_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    /** The team member who replied (null for a return). */
+    operatorId: text("operator_id"),
+    at: integer("at").notNull(),
+    /** Seconds from the member's first unanswered message to this reply. */
+    waited: integer("waited"),
+    /** Paid messages answered (reply) or given back (return). */
+    paid: integer("paid").notNull().default(0),
+    /** Of a reply's paid messages, those answered within the brand's window. */
+    paidInTime: integer("paid_in_time").notNull().default(0),
+    /** Of a reply's paid messages, those already given back before it (counted once, as returned). */
+    paidReturned: integer("paid_returned").notNull().default(0),
+    credits: integer("credits").notNull().default(0),
+  },
+  (t) => [index("team_events_brand_at").on(t.brandId, t.at)],
 );
 
 /** What the team must keep consistent about a team-run profile, and the languages it answers in. */

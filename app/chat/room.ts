@@ -14,7 +14,7 @@
 import { scheduleRestore, type RestoreAnswer, type RestoreTarget } from "./restore";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
-import type { ChatRoomApi, RoomCharge, RoomHistory, RoomStats, SentByRow } from "./rpc";
+import type { ChatRoomApi, RoomCharge, RoomHistory, RoomStats, SentByRow, TeamWaiting } from "./rpc";
 import {
   CONVERSATION_HEADER,
   MEMBER_HEADER,
@@ -767,15 +767,20 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
    * each (the wallet's key names the message), with a line in the conversation. Answers the credits
    * given back now (0: nothing was due).
    */
-  async returnUnanswered(conversationId: string, hours: number, now = nowS()): Promise<number> {
+  async returnUnanswered(
+    conversationId: string,
+    hours: number,
+    now = nowS(),
+  ): Promise<{ credits: number; messages: number }> {
     return this.serial(async () => {
+      const none = { credits: 0, messages: 0 };
       const c = await this.open(conversationId);
       const profileId = store.getMeta<string>(this.sql, "team_profile");
-      if (!c || !profileId || !this.isMember(c, profileId)) return 0;
+      if (!c || !profileId || !this.isMember(c, profileId)) return none;
       const memberId = this.otherOf(c, profileId);
       const done = Number(store.getMeta(this.sql, "team_returned_seq") ?? Number.MIN_SAFE_INTEGER);
       const due = store.unansweredPaid(this.sql, profileId, memberId, done, now - hours * 3600);
-      if (due.length === 0) return 0;
+      if (due.length === 0) return none;
       // The charges reach the wallet first, so its ledger shows each charge before its return.
       await this.settle(memberId);
       let credits = 0;
@@ -811,7 +816,32 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.seqNext = seq + 1;
       this.broadcast({ type: "message", message: store.toWire(row) }, () => true);
       await this.flush();
-      return credits;
+      return { credits, messages: due.length };
+    });
+  }
+
+  /** RPC: the team-run profile types (its team member writes in the console's reply box; decision 210). */
+  async teamTyping(conversationId: string, typing: boolean): Promise<boolean> {
+    const c = await this.serial(() => this.open(conversationId));
+    const profileId = store.getMeta<string>(this.sql, "team_profile");
+    if (!c || !profileId || !this.isMember(c, profileId)) return false;
+    this.broadcast({ type: "typing", memberId: profileId, typing }, (m) => m !== profileId);
+    return true;
+  }
+
+  /** RPC: what a team reply now would answer (the dashboard's reply times and answered-in-time share). */
+  async teamWaiting(conversationId: string): Promise<TeamWaiting | null> {
+    return this.serial(async () => {
+      const c = await this.open(conversationId);
+      const profileId = store.getMeta<string>(this.sql, "team_profile");
+      if (!c || !profileId || !this.isMember(c, profileId)) return null;
+      const memberId = this.otherOf(c, profileId);
+      const returned = Number(store.getMeta(this.sql, "team_returned_seq") ?? Number.MIN_SAFE_INTEGER);
+      return store.teamWaitingMessages(this.sql, profileId, memberId).map((m) => ({
+        createdAt: m.created_at,
+        paid: m.credits_charged > 0,
+        returned: m.credits_charged > 0 && m.seq <= returned,
+      }));
     });
   }
 

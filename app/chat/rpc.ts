@@ -25,6 +25,9 @@ export type SentByRow = {
 /** What a room counts: messages stored, and its D1 writes (the overview, coalesced). */
 export type RoomStats = { messages: number; overviewWrites: number; d1RowsWritten: number };
 
+/** The member's shown messages a team reply would answer: when each was written, whether paid and already given back. */
+export type TeamWaiting = { createdAt: number; paid: boolean; returned: boolean }[];
+
 export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   send(input: SendInput): Promise<SendResult>;
   read(conversationId: string, memberId: string): Promise<void>;
@@ -48,7 +51,11 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   forget(): Promise<void>;
   flushOverview(): Promise<void>;
   /** A team-run profile's conversation: paid messages unanswered for `hours` get their credits back (decision 201). */
-  returnUnanswered(conversationId: string, hours: number, now?: number): Promise<number>;
+  returnUnanswered(conversationId: string, hours: number, now?: number): Promise<{ credits: number; messages: number }>;
+  /** What a team reply now would answer: the member's shown messages since the profile's last one (decision 210). */
+  teamWaiting(conversationId: string): Promise<TeamWaiting | null>;
+  /** The team-run profile is typing (the team writes in the console): the member sees it as from anyone. */
+  teamTyping(conversationId: string, typing: boolean): Promise<boolean>;
   stats(): Promise<RoomStats>;
   sockets(): Promise<Record<string, number>>;
   settled(): Promise<void>;

@@ -264,6 +264,17 @@ export function teamState(sql: SqlStorage, profileId: string, memberId: string):
   };
 }
 
+/** The member's shown messages after the profile's last reply (what a reply now answers), oldest first. */
+export function teamWaitingMessages(sql: SqlStorage, profileId: string, memberId: string): StoredMessage[] {
+  return sql
+    .exec<StoredMessage>(
+      `SELECT ${COLUMNS} FROM messages WHERE sender_id = ? AND held = 0 AND seq > ? ORDER BY seq`,
+      memberId,
+      lastReplySeq(sql, profileId),
+    )
+    .toArray();
+}
+
 /**
  * The member's paid, shown messages after the profile's last reply, older than `before` and above
  * `afterSeq` (the ones whose credits have not gone back yet): what the reply window gives back.

@@ -6,7 +6,7 @@
  * phone, e-mail and URL patterns. Pure: the console's reply, the profile editor and tests share it.
  */
 
-export type GuardReason = "meeting" | "contact" | "link" | "money" | "relationship" | "brand";
+export type GuardReason = "meeting" | "contact" | "link" | "money" | "relationship" | "brand" | "age" | "town";
 
 /** Why the console refuses (or warns about) a text, as it tells the operator. */
 export const GUARD_REASONS: Record<GuardReason, string> = {
@@ -16,9 +16,11 @@ export const GUARD_REASONS: Record<GuardReason, string> = {
   money: "It asks for money or gifts outside the site.",
   relationship: "It promises a meeting or a real relationship.",
   brand: "It contains a phrase on the brand's list.",
+  age: "It states an age other than the profile's.",
+  town: "It names another town as the profile's home.",
 };
 
-type Lists = Record<Exclude<GuardReason, "link" | "brand">, string[]>;
+type Lists = Record<Exclude<GuardReason, "link" | "brand" | "age" | "town">, string[]>;
 
 /** Lower case, accents and punctuation folded, single spaces: "Let's  Meet!" -> "let s meet". */
 export function foldText(text: string): string {
@@ -180,4 +182,118 @@ export function guardReasons(text: string, extra: string[] = [], profileText = f
   }
   if (firstPhrase(folded, extra)) out.add("brand");
   return [...out];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The persona's own facts. A heuristic, kept to clear first-person statements per language: "I'm 25",
+// "ich bin 25", "j'ai 25 ans"; "I live in Utrecht", "ik woon in Utrecht", "je suis de Lyon". A town
+// counts only when written capitalised and found in the towns table (the caller looks it up), so "I
+// live in a small village" or "I'm from Germany" never refuse; inflected forms (Polish "w Krakowie",
+// Finnish "Helsingissä") are not caught.
+
+/** Folded first-person age statements per language (the number follows). */
+const AGE_STATEMENTS = [
+  "i m",
+  "i am",
+  "i turned",
+  "ich bin",
+  "ich werde",
+  "ik ben",
+  "ik word",
+  "j ai",
+  "tengo",
+  "ho",
+  "mam",
+  "jeg er",
+  "jeg blir",
+  "jag ar",
+  "jag fyller",
+  "olen",
+];
+/** A number followed by one of these is a distance, a time or an amount, not an age. */
+const NOT_AGE =
+  /^(?:min\w*|minut\w*|km|kilomet\w*|mil\w*|mi|m|meter\w*|cm|kg|kilo\w*|euro?s?|eur|€|h|hours?|hrs?|uur|stunde\w*|timer?|tim\w*|tunti\w*|godzin\w*|ore|heures?|horas?|procent|percent|prozent|prosent|%|times|keer|mal|gange|ganger|kertaa|veces|fois|volte|razy|o clock|uhr|euros)$/;
+const AGE_PATTERN = new RegExp(` (?:${AGE_STATEMENTS.join("|")}) (\\d{1,3})(?: (\\S+))?`, "g");
+
+/** Ages the text states as the writer's own. */
+export function statedAges(text: string): number[] {
+  const folded = foldText(text);
+  const out: number[] = [];
+  // Overlapping matches: step back one character after each (the pattern starts with a space).
+  AGE_PATTERN.lastIndex = 0;
+  for (let m = AGE_PATTERN.exec(folded); m; m = AGE_PATTERN.exec(folded)) {
+    AGE_PATTERN.lastIndex = m.index + 1;
+    const age = Number(m[1]);
+    if (age < 16 || age > 99) continue;
+    if (m[2] && NOT_AGE.test(m[2])) continue;
+    out.push(age);
+  }
+  return out;
+}
+
+/** First-person statements of one's home town per language, on the raw text (the name keeps its capital). */
+const TOWN_STATEMENTS = [
+  "i live in",
+  "i(?:'|’| a)?m from",
+  "my home ?town is",
+  "ich wohne in",
+  "ich lebe in",
+  "ich komme aus",
+  "ik woon in",
+  "ik kom uit",
+  "j(?:'|’)habite (?:à|a)",
+  "je vis (?:à|a)",
+  "je suis de",
+  "vivo en",
+  "soy de",
+  "abito a",
+  "vivo a",
+  "sono di",
+  "mieszkam w",
+  "jestem z",
+  "jeg bor i",
+  "jeg er fra",
+  "jag bor i",
+  "jag (?:är|ar) från",
+  "asun",
+  "olen kotoisin",
+];
+const TOWN_STATEMENT = new RegExp(
+  `(?<!\\p{L})(?:${TOWN_STATEMENTS.map((s) => s.replace(/ /g, "\\s+")).join("|")})` +
+    "\\s+([\\p{L}][\\p{L}'’.-]*(?:[\\s-]+[\\p{L}][\\p{L}'’.-]*){0,2})",
+  "giu",
+);
+
+/** Towns the text names as the writer's home: capitalised names after a first-person statement (1–3 words). */
+export function statedTowns(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(TOWN_STATEMENT)) {
+    const words: string[] = [];
+    for (const w of m[1]!.split(/\s+/)) {
+      if (!/^\p{Lu}/u.test(w)) break;
+      words.push(w.replace(/[.'’-]+$/, ""));
+    }
+    // "Den Haag", "Frankfurt am Main": every prefix is a candidate (the table decides which is a town).
+    for (let n = words.length; n >= 1; n--) out.add(words.slice(0, n).join(" "));
+  }
+  return [...out];
+}
+
+/** Does a stated town name the profile's own (accents and case folded)? */
+export const sameTown = (a: string, b: string) => foldText(a) === foldText(b);
+
+/**
+ * The persona rules: an age stated other than the profile's, a known town (`knownTowns`: those of the
+ * stated names the towns table holds) other than the profile's named as home.
+ */
+export function personaReasons(
+  text: string,
+  profile: { age: number | null; city: string },
+  knownTowns: string[],
+): GuardReason[] {
+  const out: GuardReason[] = [];
+  if (profile.age !== null && statedAges(text).some((a) => a !== profile.age)) out.push("age");
+  const own = statedTowns(text).some((t) => sameTown(t, profile.city));
+  if (!own && knownTowns.some((t) => !sameTown(t, profile.city))) out.push("town");
+  return out;
 }

@@ -20,7 +20,7 @@ export const RETURN_BATCH = 500;
 export async function returnUnansweredCredits(env: Pick<Env, "DB" | "CHAT_ROOM">, now = nowS()) {
   const { teamConversations: tc, brands } = schema;
   const due = await getDb(env.DB)
-    .select({ conversationId: tc.conversationId, hours: brands.teamReplyHours })
+    .select({ conversationId: tc.conversationId, brandId: tc.brandId, hours: brands.teamReplyHours })
     .from(tc)
     .innerJoin(brands, eq(brands.id, tc.brandId))
     .where(
@@ -41,8 +41,18 @@ export async function returnUnansweredCredits(env: Pick<Env, "DB" | "CHAT_ROOM">
         Math.max(d.hours, TEAM_REPLY_HOURS_MIN),
         now,
       );
-      if (given > 0) conversations++;
-      credits += given;
+      if (given.messages === 0) continue;
+      conversations++;
+      credits += given.credits;
+      // The dashboard's figures: these paid messages were not answered in time.
+      await getDb(env.DB).insert(schema.teamEvents).values({
+        kind: "return",
+        brandId: d.brandId,
+        conversationId: d.conversationId,
+        at: now,
+        paid: given.messages,
+        credits: given.credits,
+      });
     } catch (e) {
       // The next hour tries again (the wallet's keys make a repeat harmless).
       logError("team.return_failed", e, { conversationId: d.conversationId });

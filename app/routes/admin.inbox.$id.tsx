@@ -25,6 +25,7 @@ import {
   teamReply,
 } from "~/models/admin/inbox.server";
 import { GUARD_REASONS } from "~/models/team-guard";
+import { LiveScript } from "~/components/admin/LiveScript";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "inbox";
@@ -38,7 +39,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const now = nowS();
   const claim = await claimConversation(context.env.DB, operator, id.data, now);
   if (!claim.ok && "missing" in claim) throw new Response("Not found", { status: 404 });
-  const view = await teamConversation(context.env, id.data, now);
+  const view = await teamConversation(context.env, operator, id.data, now);
   if (!view) throw new Response("Not found", { status: 404 });
   // Opened by its holder: the member's messages are read, as when anyone opens a chat.
   if (claim.ok) await markReadAsProfile(context.env, id.data, view.profileId);
@@ -73,7 +74,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     throw redirect("/admin/inbox");
   }
   if (input.intent === "notes") {
-    const view = await teamConversation(context.env, id.data);
+    const view = await teamConversation(context.env, operator, id.data);
     if (!view) throw new Response("Not found", { status: 404 });
     await saveMemberNotes(context.env.DB, operator, view.memberId, input.notes);
     return { done: "Notes saved." };
@@ -151,10 +152,14 @@ export default function AdminInboxConversation() {
                   defaultValue={result && "body" in result ? result.body : ""}
                 />
               </label>
-              <p className="a-muted">No meeting, no contact details or links, no money or gifts outside the site.</p>
+              <p className="a-muted">
+                No meeting, no contact details or links, no money or gifts outside the site; the profile&rsquo;s own age
+                and town only.
+              </p>
               <button type="submit" className="a-btn">
                 Send as {profile?.name}
               </button>
+              <LiveScript part="typing" />
             </form>
           ) : null}
           {mine ? (

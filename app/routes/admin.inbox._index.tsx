@@ -10,6 +10,7 @@ import { ageOf, when } from "~/components/admin/labels";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { INBOX_PAGE, inboxChoices, teamInbox } from "~/models/admin/inbox.server";
 import { nowS } from "~/lib/dates";
+import { LiveScript } from "~/components/admin/LiveScript";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "inbox";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = nowS();
   const [rows, choices] = await Promise.all([
     teamInbox(context.env.DB, operator, filter, now),
-    inboxChoices(context.env.DB),
+    inboxChoices(context.env.DB, operator),
   ]);
   const sent = params.get("sent") === "1";
   return { rows, choices, filter, now, sent, search: params.toString(), title: "Inbox" };
@@ -95,58 +96,62 @@ export default function AdminInbox() {
           Filter
         </button>
       </form>
-      <p className="a-muted">
-        {rows.length === 0
-          ? "Nobody waits for an answer."
-          : `${rows.length}${rows.length === INBOX_PAGE ? "+" : ""} waiting, longest wait first.`}{" "}
-        <a href={`/admin/inbox${search ? `?${search}` : ""}`}>Refresh</a>
-      </p>
-      {rows.length > 0 ? (
-        <div className="a-table-wrap">
-          <table className="a-table a-inbox">
-            <thead>
-              <tr>
-                <th>Member</th>
-                <th>To</th>
-                <th>Waiting</th>
-                <th>Lang.</th>
-                <th className="a-num">Credits</th>
-                <th>Held by</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.conversationId}>
-                  <td data-label="Member">
-                    <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>
-                  </td>
-                  <td data-label="To">
-                    <span>
-                      {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
-                    </span>
-                  </td>
-                  <td data-label="Waiting" title={when(r.waitingSince ?? now)}>
-                    {ageOf(now - (r.waitingSince ?? now))}
-                  </td>
-                  <td data-label="Lang.">{r.language}</td>
-                  <td data-label="Credits" className="a-num">
-                    {r.credits}
-                  </td>
-                  <td data-label="Held by">
-                    {r.claimedBy ? (
-                      <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
-                        {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
-                      </span>
-                    ) : (
-                      <span className="a-muted">free</span>
-                    )}
-                  </td>
+      <div id="inbox-live">
+        <p className="a-muted">
+          {rows.length === 0
+            ? "Nobody waits for an answer."
+            : `${rows.length}${rows.length === INBOX_PAGE ? "+" : ""} waiting, longest wait first.`}{" "}
+          <a href={`/admin/inbox${search ? `?${search}` : ""}`}>Refresh</a> ·{" "}
+          <a href="/admin/inbox/figures">Reply figures</a>
+        </p>
+        {rows.length > 0 ? (
+          <div className="a-table-wrap">
+            <table className="a-table a-inbox">
+              <thead>
+                <tr>
+                  <th>Member</th>
+                  <th>To</th>
+                  <th>Waiting</th>
+                  <th>Lang.</th>
+                  <th className="a-num">Credits</th>
+                  <th>Held by</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.conversationId}>
+                    <td data-label="Member">
+                      <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>
+                    </td>
+                    <td data-label="To">
+                      <span>
+                        {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
+                      </span>
+                    </td>
+                    <td data-label="Waiting" title={when(r.waitingSince ?? now)}>
+                      {ageOf(now - (r.waitingSince ?? now))}
+                    </td>
+                    <td data-label="Lang.">{r.language}</td>
+                    <td data-label="Credits" className="a-num">
+                      {r.credits}
+                    </td>
+                    <td data-label="Held by">
+                      {r.claimedBy ? (
+                        <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
+                          {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
+                        </span>
+                      ) : (
+                        <span className="a-muted">free</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </div>
+      <LiveScript part="list" />
     </>
   );
 }

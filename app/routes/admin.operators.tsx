@@ -1,6 +1,7 @@
 /**
  * Operator accounts (admin, decision 216): add an operator (a one-time password shown once), change a
- * role, reset a password or the second factor, disable or enable; each with a reason, audited.
+ * role, reset a password or the second factor, disable or enable; each with a reason, audited; and which
+ * brands a chat team member works for (decision 211).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -15,18 +16,21 @@ import {
   listOperators,
   requireOperator,
   resetOperator,
+  setOperatorBrands,
   setOperatorDisabled,
   type OperatorArea,
   type StaffResult,
 } from "~/models/admin/operators.server";
 import { line } from "~/lib/text";
+import { listBrands } from "~/models/admin/brands.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "operators";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);
-  return { me: operator.id, operators: await listOperators(context.env.DB), title: "Operators" };
+  const [operators, brands] = await Promise.all([listOperators(context.env.DB), listBrands(context.env.DB)]);
+  return { me: operator.id, operators, brands: brands.map((b) => ({ id: b.id, name: b.name })), title: "Operators" };
 }
 
 const id = z.string().min(1).max(100);
@@ -44,6 +48,9 @@ const intents = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("status"), id, disabled: z.enum(["0", "1"]), reason: auditReason }),
 ]);
 
+/** A chat team member's brands: a list of ticked boxes, so read apart from the one-value forms. */
+const brandsSchema = z.object({ id, brand: z.array(z.coerce.number().int().positive()).max(100) });
+
 const FIELD_ERRORS: Record<string, string> = {
   email: "Give a valid e-mail address.",
   name: "Give a name (up to 80 characters).",
@@ -55,7 +62,15 @@ type ActionData = { error: string } | { done: string; password?: string; email?:
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<ActionData> {
   const operator = await requireOperator(request, context, area);
-  const form = Object.fromEntries(await readForm(request, context));
+  const body = await readForm(request, context);
+  if (body.get("intent") === "brands") {
+    const brands = brandsSchema.safeParse({ id: body.get("id"), brand: body.getAll("brand") });
+    if (!brands.success) return { error: "That form was not complete." };
+    return (await setOperatorBrands(context.env.DB, operator, brands.data.id, brands.data.brand))
+      ? { done: "Saved." }
+      : { error: "Nothing changed (not a chat team account, or an unknown brand)." };
+  }
+  const form = Object.fromEntries(body);
   const parsed = intents.safeParse({ intent: "status", ...form });
   if (!parsed.success)
     return { error: FIELD_ERRORS[String(parsed.error.issues[0]?.path[0])] ?? "That action is not known." };
@@ -108,7 +123,7 @@ function ReasonField() {
 }
 
 export default function AdminOperators() {
-  const { me, operators } = useLoaderData<typeof loader>();
+  const { me, operators, brands } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <>
@@ -169,6 +184,23 @@ export default function AdminOperators() {
                 <span className="a-badge a-badge-ok">active</span>
               )}
             </div>
+            {o.role === "chat_team" ? (
+              <form method="post" className="a-filters" aria-label={`Brands of ${o.email}`}>
+                <input type="hidden" name="intent" value="brands" />
+                <input type="hidden" name="id" value={o.id} />
+                <span>Brands:</span>
+                {brands.map((b) => (
+                  <label key={b.id} className="a-check">
+                    <input type="checkbox" name="brand" value={b.id} defaultChecked={o.brandIds?.includes(b.id)} />{" "}
+                    {b.name}
+                  </label>
+                ))}
+                <button type="submit" className="a-btn a-btn-quiet">
+                  Save brands
+                </button>
+                {o.brandIds ? null : <span className="a-muted">none ticked: every brand</span>}
+              </form>
+            ) : null}
             {o.id === me ? (
               <p className="a-muted">Your own account: another admin changes it.</p>
             ) : (

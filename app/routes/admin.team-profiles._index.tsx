@@ -17,8 +17,11 @@ import { SAVE_ERRORS, parseTeamProfile } from "~/models/admin/team-profile-form.
 export const area: OperatorArea = "inbox";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireOperator(request, context, area);
-  const [profiles, choices] = await Promise.all([listTeamProfiles(context.env.DB), inboxChoices(context.env.DB)]);
+  const operator = await requireOperator(request, context, area);
+  const [profiles, choices] = await Promise.all([
+    listTeamProfiles(context.env.DB, operator),
+    inboxChoices(context.env.DB, operator),
+  ]);
   return { profiles, brands: choices.brands, title: "Team-run profiles" };
 }
 

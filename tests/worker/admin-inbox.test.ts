@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { startConversation } from "../../app/models/chat.server";
 import { exportMemberData } from "../../app/models/accounts.server";
 import { createMember, get, post } from "./fixtures";
-import { auditRows, createOperator, operatorCookie } from "./admin-support";
+import { auditRows } from "./admin-support";
 import {
   cid,
   connect,
@@ -22,46 +22,8 @@ import {
   roomRows,
   roomStub,
 } from "./chat-support";
+import { asRole, replyForm, teamRow, waitingMember } from "./team-support";
 import { returnUnansweredCredits } from "../../app/models/team.server";
-
-const asRole = async (role: "admin" | "support" | "moderator" | "finance" | "chat_team") => {
-  const op = await createOperator(role);
-  return { ...op, cookie: await operatorCookie(op.id) };
-};
-
-/** A member of brand 1 who wrote a paid message to a team-run profile of the brand. */
-async function waitingMember(body = "Hello there, how is your week going?") {
-  const profile = await createMember({ name: `Persona ${cid()}`, gender: "female" });
-  await env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(profile.id).run();
-  const member = await createMember({ name: `Waiter ${cid()}`, gender: "male", credits: 50, language: "de" });
-  const started = await startConversation(env.DB, member.id, profile.id);
-  if (!started.ok) throw new Error(started.error);
-  const conversationId = started.id;
-  const sent = await roomStub(env, conversationId).send({
-    conversationId,
-    senderId: member.id,
-    prices: PRICES,
-    clientId: cid(),
-    kind: "text",
-    body,
-  });
-  expect(sent).toMatchObject({ ok: true, cost: PRICES.message });
-  await roomStub(env, conversationId).settled();
-  return { profile, member, conversationId };
-}
-
-const teamRow = (conversationId: string) =>
-  env.DB.prepare("SELECT * FROM team_conversations WHERE conversation_id = ?1").bind(conversationId).first<{
-    waiting_since: number | null;
-    credits: number;
-    language: string;
-    claimed_by: string | null;
-    first_reply_at: number | null;
-    credits_returned: number;
-    refund_from: number | null;
-  }>();
-
-const replyForm = (body: string) => ({ intent: "reply", body, clientId: `team-${cid()}` });
 
 describe("the inbox", () => {
   it("a member's paid message to a team-run profile waits in the inbox, with the language and the credits spent", async () => {

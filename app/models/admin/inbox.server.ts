@@ -5,7 +5,7 @@
  * own object like any message (free for the member). The inbox rows are written by the rooms with
  * their overview (app/chat/room.ts); nothing here reads a member's e-mail address or payments.
  */
-import { and, asc, eq, gt, isNotNull, ne, or, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, ne, or, lt, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { getDb, schema } from "../../../db/client";
 import { ageOn, nowS } from "~/lib/dates";
@@ -15,9 +15,10 @@ import { roomStub } from "~/chat/stubs";
 import type { WireMessage } from "~/chat/protocol";
 import { normaliseText } from "~/lib/text";
 import { sendMessage } from "../chat.server";
-import { brandPhrases, guardReasons, type GuardReason } from "../team-guard";
+import { TEAM_REPLY_HOURS_MIN } from "../team.server";
+import { brandPhrases, guardReasons, personaReasons, statedTowns, type GuardReason } from "../team-guard";
 import { auditStatement } from "./audit.server";
-import type { Operator } from "./operators.server";
+import { brandScope, inBrandScope, type Operator } from "./operators.server";
 
 /** A claim nobody acts on for this long lapses: another team member may take the conversation. */
 export const CLAIM_IDLE_S = 5 * 60;
@@ -45,6 +46,8 @@ export async function teamInbox(d1: D1Database, operator: Operator, f: InboxFilt
   const pp = alias(profiles, "pp");
   const mp = alias(profiles, "mp");
   const where: SQL[] = [isNotNull(tc.waitingSince)];
+  const scope = brandScope(operator);
+  if (scope) where.push(inArray(tc.brandId, scope));
   if (f.brandId) where.push(eq(tc.brandId, f.brandId));
   if (f.language) where.push(eq(tc.language, f.language));
   if (f.profileId) where.push(eq(tc.profileId, f.profileId));
@@ -72,19 +75,31 @@ export async function teamInbox(d1: D1Database, operator: Operator, f: InboxFilt
     .limit(INBOX_PAGE);
 }
 
-/** The filters' choices: brands, languages waiting, and the brand's team-run profiles. */
-export async function inboxChoices(d1: D1Database) {
+/** The filters' choices: the operator's brands, languages waiting, and the brands' team-run profiles. */
+export async function inboxChoices(d1: D1Database, operator: Operator) {
   const db = getDb(d1);
   const { brands, profiles, users, teamConversations: tc } = schema;
+  const scope = brandScope(operator);
+  const brandWhere = scope ? inArray(brands.id, scope) : undefined;
   const [brandRows, profileRows, languages] = await db.batch([
-    db.select({ id: brands.id, name: brands.name }).from(brands).orderBy(brands.id),
+    db.select({ id: brands.id, name: brands.name }).from(brands).where(brandWhere).orderBy(brands.id),
     db
       .select({ id: profiles.userId, name: profiles.name, brandId: users.brandId })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
-      .where(and(eq(profiles.fictional, true), sql`${users.deletedAt} IS NULL`))
+      .where(
+        and(
+          eq(profiles.fictional, true),
+          sql`${users.deletedAt} IS NULL`,
+          scope ? inArray(users.brandId, scope) : undefined,
+        ),
+      )
       .orderBy(profiles.name),
-    db.selectDistinct({ language: tc.language }).from(tc).where(isNotNull(tc.waitingSince)).orderBy(tc.language),
+    db
+      .selectDistinct({ language: tc.language })
+      .from(tc)
+      .where(and(isNotNull(tc.waitingSince), scope ? inArray(tc.brandId, scope) : undefined))
+      .orderBy(tc.language),
   ]);
   return { brands: brandRows, profiles: profileRows, languages: languages.map((l) => l.language) };
 }
@@ -103,6 +118,7 @@ export async function claimConversation(
 ): Promise<ClaimResult> {
   const { teamConversations: tc, operators } = schema;
   const db = getDb(d1);
+  const scope = brandScope(operator);
   const [claimed, [row]] = await db.batch([
     db
       .update(tc)
@@ -110,16 +126,18 @@ export async function claimConversation(
       .where(
         and(
           eq(tc.conversationId, conversationId),
+          // Another brand's conversation is not this team member's to take.
+          scope ? inArray(tc.brandId, scope) : undefined,
           or(sql`${tc.claimedBy} IS NULL`, eq(tc.claimedBy, operator.id), lt(tc.claimedAt, now - CLAIM_IDLE_S + 1)),
         ),
       ),
     db
-      .select({ claimedBy: tc.claimedBy, claimedAt: tc.claimedAt, name: operators.name })
+      .select({ claimedBy: tc.claimedBy, claimedAt: tc.claimedAt, name: operators.name, brandId: tc.brandId })
       .from(tc)
       .leftJoin(operators, eq(operators.id, tc.claimedBy))
       .where(eq(tc.conversationId, conversationId)),
   ]);
-  if (!row) return { ok: false, missing: true };
+  if (!row || !inBrandScope(operator, row.brandId)) return { ok: false, missing: true };
   if (claimed.meta.changes === 1 && row.claimedBy === operator.id) return { ok: true };
   return { ok: false, holder: row.name ?? "another team member", since: row.claimedAt ?? now };
 }
@@ -140,7 +158,7 @@ export async function releaseClaim(d1: D1Database, operator: Operator, conversat
  * with the brand's team-run profiles, the persona notes and the team's notes on the member. Null: not
  * a team-run profile's conversation.
  */
-export async function teamConversation(env: InboxEnv, conversationId: string, now = nowS()) {
+export async function teamConversation(env: InboxEnv, operator: Operator, conversationId: string, now = nowS()) {
   const db = getDb(env.DB);
   const { teamConversations: tc, profiles, brands, users, teamPersonas, teamMemberNotes, operators } = schema;
   const pp = alias(profiles, "pp");
@@ -166,7 +184,7 @@ export async function teamConversation(env: InboxEnv, conversationId: string, no
     .innerJoin(brands, eq(brands.id, tc.brandId))
     .leftJoin(operators, eq(operators.id, tc.claimedBy))
     .where(eq(tc.conversationId, conversationId));
-  if (!row || !row.fictional) return null;
+  if (!row || !row.fictional || !inBrandScope(operator, row.brandId)) return null;
   const publicProfile = (id: string) =>
     db
       .select({
@@ -248,13 +266,25 @@ export async function teamReply(
   const db = getDb(env.DB);
   const { teamConversations: tc, brands, profiles } = schema;
   const [row] = await db
-    .select({ profileId: tc.profileId, teamPhrases: brands.teamPhrases, fictional: profiles.fictional })
+    .select({
+      replyHours: brands.teamReplyHours,
+      profileId: tc.profileId,
+      teamPhrases: brands.teamPhrases,
+      fictional: profiles.fictional,
+      dateOfBirth: profiles.dateOfBirth,
+      city: profiles.city,
+      brandId: tc.brandId,
+    })
     .from(tc)
     .innerJoin(brands, eq(brands.id, tc.brandId))
     .innerJoin(profiles, eq(profiles.userId, tc.profileId))
     .where(eq(tc.conversationId, conversationId));
-  if (!row || !row.fictional) return { ok: false, error: "claim" };
-  const reasons = guardReasons(body, brandPhrases(row.teamPhrases));
+  if (!row || !row.fictional || !inBrandScope(operator, row.brandId)) return { ok: false, error: "claim" };
+  const persona = { age: ageOn(row.dateOfBirth, new Date(now * 1000)), city: row.city };
+  const reasons = [
+    ...guardReasons(body, brandPhrases(row.teamPhrases)),
+    ...personaReasons(body, persona, await knownTowns(env.DB, statedTowns(body))),
+  ];
   if (reasons.length > 0) return { ok: false, error: "guard", reasons };
   // Still mine (and kept alive): a lapsed claim taken by someone else refuses the reply.
   const kept = await db
@@ -262,6 +292,8 @@ export async function teamReply(
     .set({ claimedAt: now })
     .where(and(eq(tc.conversationId, conversationId), eq(tc.claimedBy, operator.id), live(now)));
   if (kept.meta.changes !== 1) return { ok: false, error: "claim" };
+  // What this reply answers, read before it is stored (the dashboard's figures).
+  const waiting = (await roomStub(env, conversationId).teamWaiting(conversationId)) ?? [];
   const sent = await sendMessage(env, {
     conversationId,
     senderId: row.profileId,
@@ -272,19 +304,80 @@ export async function teamReply(
     prices: { message: 0, gift: 0 },
   });
   if (!sent.ok) return { ok: false, error: "send", detail: sent.error };
-  if (!sent.duplicate)
-    await auditStatement(
-      db,
-      operator,
-      {
-        action: "team.reply",
-        targetType: "conversation",
-        targetId: conversationId,
-        after: { profileId: row.profileId, seq: sent.message.id },
-      },
-      now,
-    );
+  if (!sent.duplicate) {
+    const paid = waiting.filter((m) => m.paid);
+    const windowS = Math.max(row.replyHours, TEAM_REPLY_HOURS_MIN) * 3600;
+    await db.batch([
+      auditStatement(
+        db,
+        operator,
+        {
+          action: "team.reply",
+          targetType: "conversation",
+          targetId: conversationId,
+          after: { profileId: row.profileId, seq: sent.message.id },
+        },
+        now,
+      ),
+      db.insert(schema.teamEvents).values({
+        kind: "reply",
+        brandId: row.brandId,
+        conversationId,
+        operatorId: operator.id,
+        at: now,
+        // A follow-up while nothing waits is no reply time.
+        waited: waiting.length ? Math.max(0, now - waiting[0]!.createdAt) : null,
+        paid: paid.length,
+        paidInTime: paid.filter((m) => !m.returned && now - m.createdAt <= windowS).length,
+        paidReturned: paid.filter((m) => m.returned).length,
+      }),
+    ]);
+  }
   return { ok: true, seq: sent.message.id };
+}
+
+/** Which of the names are towns (the towns table, by its name index); no query when a reply names none. */
+async function knownTowns(d1: D1Database, names: string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const { cities } = schema;
+  const rows = await getDb(d1)
+    .selectDistinct({ name: cities.name })
+    .from(cities)
+    .where(sql`${cities.name} IN (SELECT value FROM json_each(${JSON.stringify(names.slice(0, 50))}))`);
+  return rows.map((r) => r.name);
+}
+
+/**
+ * The profile is typing: its team member writes in the reply box (the console's script posts this
+ * every few seconds while they type). Only the live claim's holder; the member sees "typing" as from anyone.
+ */
+export async function teamTyping(env: InboxEnv, operator: Operator, conversationId: string, now = nowS()) {
+  const tc = schema.teamConversations;
+  const [row] = await getDb(env.DB)
+    .select({ brandId: tc.brandId })
+    .from(tc)
+    .where(and(eq(tc.conversationId, conversationId), eq(tc.claimedBy, operator.id), live(now)));
+  if (!row || !inBrandScope(operator, row.brandId)) return false;
+  return roomStub(env, conversationId).teamTyping(conversationId, true);
+}
+
+/**
+ * What changed in the inbox, in one string: the waiting conversations and their claims (through the
+ * waiting index, the operator's brands only). The live list compares it every few seconds.
+ */
+export async function inboxVersion(d1: D1Database, operator: Operator) {
+  const tc = schema.teamConversations;
+  const scope = brandScope(operator);
+  const [row] = await getDb(d1)
+    .select({
+      n: sql<number>`COUNT(*)`,
+      w: sql<number>`COALESCE(SUM(${tc.waitingSince}), 0)`,
+      c: sql<number>`COALESCE(SUM(${tc.claimedAt}), 0)`,
+      k: sql<number>`COUNT(${tc.claimedBy})`,
+    })
+    .from(tc)
+    .where(and(isNotNull(tc.waitingSince), scope ? inArray(tc.brandId, scope) : undefined));
+  return row ? `${row.n}.${row.w}.${row.c}.${row.k}` : "0";
 }
 
 /** A new client id for a reply form (a repeated post of the same form is one message). */

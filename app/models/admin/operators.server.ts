@@ -57,7 +57,22 @@ export const OPERATOR_SESSION_HOURS = 12;
 const TOTP_PERIOD = 30;
 const TOTP_DIGITS = 6;
 
-export type Operator = Pick<typeof schema.operators.$inferSelect, "id" | "email" | "name" | "role">;
+export type Operator = Pick<typeof schema.operators.$inferSelect, "id" | "email" | "name" | "role"> & {
+  /** The brands a chat team member works for (decision 211); null or absent: every brand. */
+  brandIds?: number[] | null;
+};
+
+/**
+ * The brands whose team-run profiles and conversations this operator may see (decision 211), or null
+ * for every brand. Only the chat team is limited: the admin sees every brand.
+ */
+export const brandScope = (operator: Operator): number[] | null =>
+  operator.role === "chat_team" && operator.brandIds ? operator.brandIds : null;
+/** May this operator work on this brand's team-run profiles? */
+export const inBrandScope = (operator: Operator, brandId: number) => {
+  const scope = brandScope(operator);
+  return scope === null || scope.includes(brandId);
+};
 
 type OperatorEnv = Pick<Env, "DB" | "ENVIRONMENT" | "PASSWORD_PEPPER">;
 
@@ -277,6 +292,7 @@ export function getOperator(request: Request, context: SessionEnv): Promise<Sess
           role: operators.role,
           mustChangePassword: operators.mustChangePassword,
           mustEnrolTotp: operators.mustEnrolTotp,
+          brandIds: operators.brandIds,
         })
         .from(operatorSessions)
         .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
@@ -379,6 +395,7 @@ export async function listOperators(d1: D1Database) {
       disabled: operators.disabled,
       hasTotp: sql<number>`${operators.totpSecret} IS NOT NULL`,
       setupPending: sql<number>`${operators.mustChangePassword} OR ${operators.mustEnrolTotp}`,
+      brandIds: operators.brandIds,
       createdAt: operators.createdAt,
     })
     .from(operators)
@@ -642,6 +659,33 @@ export async function setOperatorDisabled(
       after: { disabled },
     }),
     ...(disabled ? [db.delete(operatorSessions).where(eq(operatorSessions.operatorId, id))] : []),
+  ]);
+  return (changed?.meta.changes ?? 0) === 1;
+}
+
+/**
+ * Limits a chat team member to some brands (decision 211; an empty list: every brand), audited in the
+ * same batch. Only chat team accounts are limited.
+ */
+export async function setOperatorBrands(d1: D1Database, actor: Operator, id: string, brandIds: number[]) {
+  const db = getDb(d1);
+  const { operators, brands } = schema;
+  const known = brandIds.length
+    ? (await db.select({ id: brands.id }).from(brands)).map((b) => b.id).filter((b) => brandIds.includes(b))
+    : [];
+  if (known.length !== new Set(brandIds).size) return false;
+  const value = known.length ? known.sort((a, b) => a - b) : null;
+  const [changed] = await db.batch([
+    db
+      .update(operators)
+      .set({ brandIds: value })
+      .where(and(eq(operators.id, id), eq(operators.role, "chat_team"))),
+    auditAfterChange(db, actor, {
+      action: "operator.brands",
+      targetType: "operator",
+      targetId: id,
+      after: { brandIds: value },
+    }),
   ]);
   return (changed?.meta.changes ?? 0) === 1;
 }

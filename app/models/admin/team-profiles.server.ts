@@ -5,7 +5,7 @@
  * coordinates like a member (never finer), with the languages it answers in and persona notes. Texts
  * that promise a meeting or a real relationship are saved with a warning (the guard rails' lists).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, schema } from "../../../db/client";
 import { LANGUAGES } from "~/lib/constants";
@@ -13,9 +13,11 @@ import { ageOn, isRealDate, nowS } from "~/lib/dates";
 import { randomId } from "~/lib/password";
 import { normaliseText } from "~/lib/text";
 import { cityPosition } from "../geo.server";
+import { deletePhoto, listOwnPhotos, uploadPhoto, type UploadError } from "../photos.server";
+import type { Env } from "~/lib/env";
 import { brandPhrases, guardReasons, type GuardReason } from "../team-guard";
 import { auditStatement } from "./audit.server";
-import type { Operator } from "./operators.server";
+import { brandScope, inBrandScope, type Operator } from "./operators.server";
 
 export const TeamProfileForm = z.object({
   brandId: z.coerce.number().int().positive(),
@@ -34,7 +36,9 @@ export type SaveResult =
   | { ok: true; id: string; warnings: GuardReason[] }
   | { ok: false; error: "brand" | "age" | "country" | "city" | "missing" };
 
-export async function listTeamProfiles(d1: D1Database) {
+/** The team-run profiles of the operator's brands (decision 211). */
+export async function listTeamProfiles(d1: D1Database, operator: Operator) {
+  const scope = brandScope(operator);
   const { profiles: p, users: u, brands: b, teamPersonas: tp } = schema;
   return getDb(d1)
     .select({
@@ -53,11 +57,12 @@ export async function listTeamProfiles(d1: D1Database) {
     .innerJoin(u, eq(u.id, p.userId))
     .innerJoin(b, eq(b.id, u.brandId))
     .leftJoin(tp, eq(tp.userId, p.userId))
-    .where(and(eq(p.fictional, true), sql`${u.deletedAt} IS NULL`))
+    .where(and(eq(p.fictional, true), sql`${u.deletedAt} IS NULL`, scope ? inArray(u.brandId, scope) : undefined))
     .orderBy(b.id, p.name);
 }
 
-export async function teamProfile(d1: D1Database, id: string) {
+/** One team-run profile, if it is of one of the operator's brands. */
+export async function teamProfile(d1: D1Database, operator: Operator, id: string) {
   const { profiles: p, users: u, teamPersonas: tp } = schema;
   const [row] = await getDb(d1)
     .select({
@@ -78,7 +83,7 @@ export async function teamProfile(d1: D1Database, id: string) {
     .innerJoin(u, eq(u.id, p.userId))
     .leftJoin(tp, eq(tp.userId, p.userId))
     .where(and(eq(p.userId, id), eq(p.fictional, true)));
-  return row ?? null;
+  return row && inBrandScope(operator, row.brandId) ? row : null;
 }
 
 /** Creates (no `id`) or edits a team-run profile, audited in the same batch; warns on promising texts. */
@@ -92,7 +97,7 @@ export async function saveTeamProfile(
   const db = getDb(d1);
   const { brands, users, profiles, teamPersonas } = schema;
   const [brand] = await db.select().from(brands).where(eq(brands.id, input.brandId));
-  if (!brand) return { ok: false, error: "brand" };
+  if (!brand || !inBrandScope(operator, brand.id)) return { ok: false, error: "brand" };
   if (ageOn(input.dateOfBirth, new Date(now * 1000)) < brand.minAge) return { ok: false, error: "age" };
   if (!brand.countries.includes(input.country)) return { ok: false, error: "country" };
   // The members' rule: a town's own coordinates, never a finer position.
@@ -142,7 +147,7 @@ export async function saveTeamProfile(
     ]);
     return { ok: true, id: userId, warnings };
   }
-  const existing = await teamProfile(d1, id);
+  const existing = await teamProfile(d1, operator, id);
   if (!existing || existing.brandId !== brand.id) return { ok: false, error: "missing" };
   await db.batch([
     // Guarded on the mark: only a team-run profile is edited here, and the mark itself is never written.
@@ -161,7 +166,7 @@ export async function saveTeamProfile(
 
 /** Retires a team-run profile: hidden everywhere (as a disabled profile), kept for its conversations. Once. */
 export async function retireTeamProfile(d1: D1Database, operator: Operator, id: string, now = nowS()) {
-  if (!(await teamProfile(d1, id))) return false;
+  if (!(await teamProfile(d1, operator, id))) return false;
   const db = getDb(d1);
   const { profiles, teamPersonas } = schema;
   const [changed] = await db.batch([
@@ -177,4 +182,66 @@ export async function retireTeamProfile(d1: D1Database, operator: Operator, id: 
   if (changed.meta.changes !== 1) return false;
   await auditStatement(db, operator, { action: "team_profile.retire", targetType: "team_profile", targetId: id }, now);
   return true;
+}
+
+type PhotoEnv = Pick<Env, "DB" | "PHOTOS" | "IMAGES">;
+
+/** A team-run profile's photos with their review state (the editor's list). */
+export const teamProfilePhotos = (d1: D1Database, id: string) => listOwnPhotos(d1, id);
+
+/**
+ * A photo for a team-run profile (decision 210): the members' own pipeline (checked, re-encoded without
+ * EXIF by the images Worker, three variants in R2, `pending` until a moderator approves it, shown
+ * meanwhile only where the brand's review mode shows members' pending photos), at the paid members'
+ * photo limit; audited.
+ */
+export async function addTeamProfilePhoto(
+  env: PhotoEnv,
+  operator: Operator,
+  id: string,
+  bytes: Uint8Array,
+  now = nowS(),
+): Promise<{ ok: true; photoId: string } | { ok: false; error: UploadError | "missing" }> {
+  if (!(await teamProfile(env.DB, operator, id))) return { ok: false, error: "missing" };
+  const uploaded = await uploadPhoto(env, { id, paidUser: true }, bytes);
+  if (!uploaded.ok) return uploaded;
+  await auditStatement(
+    getDb(env.DB),
+    operator,
+    { action: "team_profile.photo", targetType: "team_profile", targetId: id, after: { photoId: uploaded.id } },
+    now,
+  );
+  return { ok: true, photoId: uploaded.id };
+}
+
+/** Removes one of a team-run profile's photos (row and files), audited. */
+export async function removeTeamProfilePhoto(
+  env: PhotoEnv,
+  operator: Operator,
+  id: string,
+  photoId: string,
+  now = nowS(),
+) {
+  if (!(await teamProfile(env.DB, operator, id))) return false;
+  if (!(await listOwnPhotos(env.DB, id)).some((p) => p.id === photoId)) return false;
+  await deletePhoto(env, id, photoId);
+  await auditStatement(
+    getDb(env.DB),
+    operator,
+    { action: "team_profile.photo_delete", targetType: "team_profile", targetId: id, before: { photoId } },
+    now,
+  );
+  return true;
+}
+
+/** Is `photoId` a photo of a team-run profile this operator works on? (The console's photo route.) */
+export async function isTeamPhotoInScope(d1: D1Database, operator: Operator, photoId: string) {
+  const { photos, profiles, users } = schema;
+  const [row] = await getDb(d1)
+    .select({ brandId: users.brandId })
+    .from(photos)
+    .innerJoin(profiles, eq(profiles.userId, photos.userId))
+    .innerJoin(users, eq(users.id, photos.userId))
+    .where(and(eq(photos.id, photoId), eq(profiles.fictional, true)));
+  return !!row && inBrandScope(operator, row.brandId);
 }
