@@ -21,6 +21,8 @@ import { forgetChatRules } from "./chat.server";
 import { decisionDate, hasDays, type RemovedContent } from "./moderation-rules";
 import { reportsFlagStatements } from "./signals.server";
 import { countEvent } from "~/lib/metrics.server";
+import { enqueueStatement, queueSubmissionStatement } from "./dsa-submit.server";
+import { preserveEvidence } from "./admin/evidence.server";
 
 export { REPORT_CATEGORIES, type ReportCategory };
 export { hasDays, messagingRestricted } from "./moderation-rules";
@@ -254,7 +256,17 @@ async function hmac(secret: string, text: string): Promise<string> {
 
 type DecideEnv = Pick<
   Env,
-  "DB" | "PHOTOS" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB"
+  | "DB"
+  | "PHOTOS"
+  | "EVIDENCE"
+  | "EVIDENCE_RETENTION_DAYS"
+  | "DSA_QUEUE"
+  | "ENVIRONMENT"
+  | "MAIL"
+  | "MAIL_FROM"
+  | "SESSION_SECRET"
+  | "CHAT_ROOM"
+  | "MEMBER_HUB"
 >;
 
 /**
@@ -407,18 +419,30 @@ export async function decide(
       ${input.publicFacts ?? ""}, ${input.legalGround ?? ""}
       WHERE changes() = 1`),
     ...effects,
+    // The statement goes to the Transparency Database as it is made (decision 218): "no action" is none.
+    ...(input.action === "no_action" ? [] : [queueSubmissionStatement(db, id, now, decided)]),
     db.insert(auditLog)
       .select(sql`SELECT NULL, ${now}, ${operator.id}, ${operator.role}, ${`decision.${input.action}`}, 'member', ${memberId},
       ${`${input.rule}: ${input.facts}`.slice(0, 2000)}, ${removed ? JSON.stringify(removed) : null},
       ${JSON.stringify({ case: caseId, decision: id, endsAt })} WHERE ${decided}`),
   ]);
   if ((closed?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
-  if (input.action === "remove_photo" && !holdPhoto) await deleteObjects(env.PHOTOS, photoId);
+  if (input.action === "remove_photo" && !holdPhoto) {
+    // Minor or intimate imagery: kept as evidence for the authorities before the files go (decision 218).
+    await preserveEvidence(
+      env,
+      operator,
+      { caseId, decisionId: id, memberId, photoId, category: REPORT_CATEGORIES[c.c.severity]! },
+      now,
+    );
+    await deleteObjects(env.PHOTOS, photoId);
+  }
   // The message leaves both members' views in its conversation's object (decision 190).
   if (message) await roomStub(env, message.conversationId).removeMessage(message.conversationId, message.seq, memberId);
   if (input.action === "suspend" || input.action === "ban") await closeRevokedSockets(env, memberId);
   // A restriction or suspension holds from the next send: the member's conversations re-read their rules.
   else if (input.action === "restrict_messaging") await forgetChatRules(env, memberId);
+  if (input.action !== "no_action") await enqueueStatement(env, id);
   await mailDecision(env, id, o.origin);
   return { ok: true, decisionId: id };
 }
