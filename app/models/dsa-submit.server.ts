@@ -24,15 +24,18 @@ const RESPONSE_MAX = 2000;
 /** The submission row of a decision, written in the decision's batch (only if `decided`). */
 export function queueSubmissionStatement(db: Db, decisionId: string, now: number, decided: SQL) {
   const { dsaSubmissions } = schema;
-  return db.insert(dsaSubmissions).select(
-    sql`SELECT ${decisionId}, 'queued', 0, NULL, NULL, NULL, ${now}, ${now} WHERE ${decided}`,
-  );
+  return db
+    .insert(dsaSubmissions)
+    .select(sql`SELECT ${decisionId}, 'queued', 0, NULL, NULL, NULL, ${now}, ${now} WHERE ${decided}`);
 }
 
 /** The database's answer, as the real one or the stand-in gives it. */
 type Answer = { status: number; body: Record<string, unknown>; error?: undefined } | { status: 0; error: string };
 
-async function post(env: Pick<Env, "DSA_DATABASE_URL" | "DSA_DATABASE_TOKEN">, statement: Record<string, unknown>): Promise<Answer> {
+async function post(
+  env: Pick<Env, "DSA_DATABASE_URL" | "DSA_DATABASE_TOKEN">,
+  statement: Record<string, unknown>,
+): Promise<Answer> {
   if (!env.DSA_DATABASE_URL) return standInStore(statement);
   try {
     const res = await fetch(`${env.DSA_DATABASE_URL.replace(/\/$/, "")}${DSA_STATEMENT_PATH}`, {

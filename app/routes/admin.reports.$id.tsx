@@ -98,7 +98,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const e = EscalationForm.safeParse(form);
     const at = e.success ? Date.parse(`${e.data.reportedAt}Z`) / 1000 : NaN;
     if (!e.success || !Number.isFinite(at) || at > Date.now() / 1000 + 300)
-      return { escalateError: "Say to whom (type and name, up to 200 characters) and when (not in the future) it was reported." };
+      return {
+        escalateError:
+          "Say to whom (type and name, up to 200 characters) and when (not in the future) it was reported.",
+      };
     if (
       !(await escalate(context.env.DB, operator, caseId, {
         recipientType: e.data.recipientType,
@@ -178,10 +181,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           : result.error === "failed"
             ? "The decision could not be saved (a server error). Nothing you typed is lost: check the case and try again."
             : result.error === "action"
-            ? "That decision does not fit this target."
-            : result.error === "gone"
-              ? "That content is no longer there (choose the photo for a photo removal)."
-              : "No such case.",
+              ? "That decision does not fit this target."
+              : result.error === "gone"
+                ? "That content is no longer there (choose the photo for a photo removal)."
+                : "No such case.",
     };
   }
   return redirect("/admin/reports");

@@ -70,7 +70,8 @@ export function EvidenceCard({
         <ul>
           {escalations.map((e) => (
             <li key={e.id}>
-              {when(e.reportedAt)} · {RECIPIENT_LABELS[e.recipientType] ?? e.recipientType}: <strong>{e.recipient}</strong>
+              {when(e.reportedAt)} · {RECIPIENT_LABELS[e.recipientType] ?? e.recipientType}:{" "}
+              <strong>{e.recipient}</strong>
               {e.reference ? ` · reference ${e.reference}` : ""} · recorded by {e.by}
             </li>
           ))}

@@ -89,9 +89,7 @@ export function queueQuery(db: Db, f: QueueFilter, operatorId: string, now: numb
       ),
     )
     .orderBy(
-      ...(f.status === "open"
-        ? [asc(cases.severity), asc(cases.openedAt)]
-        : [desc(cases.openedAt), desc(cases.id)]),
+      ...(f.status === "open" ? [asc(cases.severity), asc(cases.openedAt)] : [desc(cases.openedAt), desc(cases.id)]),
     )
     .limit(QUEUE_PAGE);
 }
@@ -125,14 +123,27 @@ export async function assignCase(d1: D1Database, actor: Actor, caseId: string, t
       .update(cases)
       .set({ assignedTo: take ? actor.id : null })
       .where(and(eq(cases.id, caseId), eq(cases.status, "open"))),
-    auditAfterChange(db, actor, { action: take ? "case.assign" : "case.unassign", targetType: "case", targetId: caseId }),
+    auditAfterChange(db, actor, {
+      action: take ? "case.assign" : "case.unassign",
+      targetType: "case",
+      targetId: caseId,
+    }),
   ]);
 }
 
 export async function caseDetail(d1: D1Database, caseId: string) {
   const db = getDb(d1);
-  const { moderationCases: cases, notices, profiles, users, decisions, caseFlags, dsaSubmissions, brands, operators } =
-    schema;
+  const {
+    moderationCases: cases,
+    notices,
+    profiles,
+    users,
+    decisions,
+    caseFlags,
+    dsaSubmissions,
+    brands,
+    operators,
+  } = schema;
   const reporter = alias(profiles, "reporter");
   const [[c], list, earlier, flags] = await db.batch([
     // Aliased: in a D1 batch rows come back keyed by column name, and cases.status would hide profiles.status.
