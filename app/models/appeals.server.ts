@@ -403,7 +403,10 @@ async function mailOutcome(env: AppealEnv, appealId: string, originOf: (brandDom
   const origin = originOf(s.brandDomain);
   if (a.noticeId !== 0) {
     const [r] = await getDb(env.DB)
-      .select({ email: sql<string | null>`coalesce(${users.email}, ${notices.reporterEmail})`, language: notices.language })
+      .select({
+        email: sql<string | null>`coalesce(${users.email}, ${notices.reporterEmail})`,
+        language: notices.language,
+      })
       .from(notices)
       .leftJoin(users, eq(users.id, notices.reporterId))
       .where(eq(notices.id, a.noticeId));
