@@ -231,8 +231,8 @@ export default function AdminCase() {
       <div className="a-card">
         <h2>Target</h2>
         <p>
-          Member <strong>{c.name}</strong> ({c.email}) · language <strong>{languageName}</strong> · profile{" "}
-          {c.profileStatus}
+          Member <strong>{c.name}</strong> ({c.email}) · language <strong>{languageName}</strong>{" "}
+          <span>· profile {c.profileStatus}</span>
           {c.suspendedUntil ? ` · suspended until ${when(c.suspendedUntil)}` : ""}
           {c.messagingRestrictedUntil ? ` · messaging restricted until ${when(c.messagingRestrictedUntil)}` : ""}
         </p>
