@@ -1111,32 +1111,9 @@ export const notices = sqliteTable(
     uniqueIndex("notices_case_reporter").on(t.caseId, t.reporterId),
     // The transparency report counts by month (decision 176).
     index("notices_at").on(t.createdAt),
-    // A reporter's record (decision 218): their notices and outcomes, newest first.
-    index("notices_reporter").on(t.reporterId, t.createdAt),
-    index("notices_reporter_email").on(t.reporterEmail, t.createdAt),
   ],
 );
 
-/**
- * Notices from a reporter who frequently submits unfounded ones are not processed until `until`
- * (DSA Art. 23(2), decision 218): a member by id, a visitor by e-mail address. Decided by an
- * operator with reasons, audited; the reporter is told when they report again.
- */
-export const noticeSuspensions = sqliteTable(
-  "notice_suspensions",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    /** The member id, or "email:" + the visitor's address (lower case). */
-    reporter: text("reporter").notNull(),
-    until: integer("until").notNull(),
-    reason: text("reason").notNull(),
-    operatorId: text("operator_id").notNull(),
-    createdAt: integer("created_at").notNull().default(now),
-    /** Ended early by an operator. */
-    liftedAt: integer("lifted_at"),
-  },
-  (t) => [index("notice_suspensions_reporter").on(t.reporter, t.until)],
-);
 
 /** The automated rules that open or raise a case (decision 176); SIGNALS in app/models/signals.server.ts tunes them. */
 export const FLAG_RULES = [

@@ -39,22 +39,9 @@ CREATE TABLE `evidence` (
 --> statement-breakpoint
 CREATE INDEX `evidence_case` ON `evidence` (`case_id`);--> statement-breakpoint
 CREATE INDEX `evidence_retain` ON `evidence` (`deleted_at`,`retain_until`);--> statement-breakpoint
-CREATE TABLE `notice_suspensions` (
-	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`reporter` text NOT NULL,
-	`until` integer NOT NULL,
-	`reason` text NOT NULL,
-	`operator_id` text NOT NULL,
-	`created_at` integer DEFAULT (unixepoch()) NOT NULL,
-	`lifted_at` integer
-);
---> statement-breakpoint
-CREATE INDEX `notice_suspensions_reporter` ON `notice_suspensions` (`reporter`,`until`);--> statement-breakpoint
 DROP INDEX `appeals_decision`;--> statement-breakpoint
 ALTER TABLE `appeals` ADD `notice_id` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX `appeals_decision_notice` ON `appeals` (`decision_id`,`notice_id`);--> statement-breakpoint
 ALTER TABLE `moderation_cases` ADD `assigned_to` text;--> statement-breakpoint
 CREATE INDEX `moderation_cases_brand_queue` ON `moderation_cases` (`brand_id`,`status`,`severity`,`opened_at`);--> statement-breakpoint
-CREATE INDEX `moderation_cases_assigned` ON `moderation_cases` (`assigned_to`,`status`,`severity`,`opened_at`);--> statement-breakpoint
-CREATE INDEX `notices_reporter` ON `notices` (`reporter_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `notices_reporter_email` ON `notices` (`reporter_email`,`created_at`);
+CREATE INDEX `moderation_cases_assigned` ON `moderation_cases` (`assigned_to`,`status`,`severity`,`opened_at`);

@@ -287,15 +287,7 @@ export default function AdminCase() {
           {c.notices.map((n) => (
             <li key={n.id}>
               {when(n.createdAt)} · {CATEGORY_LABELS[n.category]} ·{" "}
-              {n.reporterId ? (
-                <a href={`/admin/reporters/${encodeURIComponent(n.reporterId)}`}>
-                  member {n.reporterName ?? n.reporterId}
-                </a>
-              ) : (
-                <a href={`/admin/reporters/${encodeURIComponent(`email:${n.reporterEmail ?? ""}`)}`}>
-                  visitor {n.reporterEmail}
-                </a>
-              )}
+              {n.reporterId ? `member ${n.reporterName ?? n.reporterId}` : `visitor ${n.reporterEmail}`}
               {n.goodFaith ? " · good faith confirmed" : ""}
               {n.explanation ? (
                 <>
