@@ -132,7 +132,11 @@ const worker = {
    * payments whose provider answer was lost, the data moves into the objects and the statements of
    * reasons for the DSA Transparency Database; each retried on failure.
    */
-  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove | DsaSubmission>, env: Env, ctx: ExecutionContext) {
+  async queue(
+    batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove | DsaSubmission>,
+    env: Env,
+    ctx: ExecutionContext,
+  ) {
     // Kept for when the secrets are set: nothing is sent or settled with a broken configuration.
     if (refuseUnconfigured(env)) return batch.retryAll({ delaySeconds: 300 });
     // Queue names carry the environment (payment-checks-production…).
@@ -165,7 +169,11 @@ export default {
     }
   },
   scheduled: worker.scheduled,
-  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove | DsaSubmission>, env: Env, ctx: ExecutionContext) {
+  async queue(
+    batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove | DsaSubmission>,
+    env: Env,
+    ctx: ExecutionContext,
+  ) {
     try {
       return await worker.queue(batch, env, ctx);
     } catch (error) {

@@ -1114,7 +1114,6 @@ export const notices = sqliteTable(
   ],
 );
 
-
 /** The automated rules that open or raise a case (decision 176); SIGNALS in app/models/signals.server.ts tunes them. */
 export const FLAG_RULES = [
   "new_account_burst",
