@@ -24,6 +24,8 @@ export const PRODUCTION_SECRETS = {
   SMS_FROM: "Amora",
   AGE_TRUSTED_LIST_URL: "https://trusted-list.example/av-tl.xml",
   AGE_TRUSTED_LIST_SIGNERS: "MII" + "C".repeat(300),
+  // The Transparency Database token, required once DSA_DATABASE_URL is set (decision 218).
+  DSA_DATABASE_TOKEN: "X|production-transparency-token-0123456789",
 };
 
 export default defineConfig({

@@ -11,6 +11,7 @@ import type { Env } from "./lib/env";
 import type { NotifyMessage } from "./models/notify.server";
 import type { PaymentCheck } from "./models/payment-rules";
 import type { DataMove } from "./models/moves";
+import type { DsaSubmission } from "./models/dsa-database";
 import type * as EntryServer from "./entry.server";
 
 /**
@@ -36,6 +37,7 @@ const {
   roomStub,
   startWalletMigration,
   handleMovesBatch,
+  handleDsaBatch,
   isDeployed,
   consoleHostRefused,
   refuseUnconfigured,
@@ -136,13 +138,19 @@ const worker = {
   },
   /**
    * The queues' consumer (wrangler.toml): notifications (mail and Web Push), the re-checks of
-   * payments whose provider answer was lost, and the data moves into the objects; each retried on failure.
+   * payments whose provider answer was lost, the data moves into the objects and the statements of
+   * reasons for the DSA Transparency Database; each retried on failure.
    */
-  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove>, env: Env, ctx: ExecutionContext) {
+  async queue(
+    batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove | DsaSubmission>,
+    env: Env,
+    ctx: ExecutionContext,
+  ) {
     // Kept for when the secrets are set: nothing is sent or settled with a broken configuration.
     if (refuseUnconfigured(env)) return batch.retryAll({ delaySeconds: 300 });
     // Queue names carry the environment (payment-checks-production…).
     if (batch.queue.startsWith("data-moves")) return handleMovesBatch(batch as MessageBatch<DataMove>, env);
+    if (batch.queue.startsWith("dsa-statements")) return handleDsaBatch(batch as MessageBatch<DsaSubmission>, env);
     if (!batch.queue.startsWith("payment-checks")) return handleNotifyBatch(batch as MessageBatch<NotifyMessage>, env);
     for (const message of batch.messages as readonly Message<PaymentCheck>[]) {
       try {
@@ -154,7 +162,7 @@ const worker = {
       }
     }
   },
-} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove>;
+} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove | DsaSubmission>;
 
 /**
  * Errors that escape a handler go to Sentry (with the request id, or the cron or queue) when the
@@ -170,7 +178,11 @@ export default {
     }
   },
   scheduled: worker.scheduled,
-  async queue(batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove>, env: Env, ctx: ExecutionContext) {
+  async queue(
+    batch: MessageBatch<NotifyMessage | PaymentCheck | DataMove | DsaSubmission>,
+    env: Env,
+    ctx: ExecutionContext,
+  ) {
     try {
       return await worker.queue(batch, env, ctx);
     } catch (error) {
@@ -178,4 +190,4 @@ export default {
       throw error;
     }
   },
-} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove>;
+} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove | DsaSubmission>;

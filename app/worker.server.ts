@@ -20,6 +20,7 @@ export { startChatMigration } from "./models/chat.server";
 export { roomStub } from "./chat/stubs";
 export { startWalletMigration } from "./models/wallet.server";
 export { handleMovesBatch } from "./models/moves.server";
+export { handleDsaBatch } from "./models/dsa-submit.server";
 export { isDeployed } from "./lib/env";
 export { consoleHostRefused } from "./lib/admin-path";
 export { refuseUnconfigured } from "./lib/config.server";

@@ -1189,6 +1189,8 @@ export const moderationCases = sqliteTable(
     flaggedBy: text("flagged_by"),
     openedAt: integer("opened_at").notNull().default(now),
     closedAt: integer("closed_at"),
+    /** The operator who took the case (the queue's "mine" and "unassigned"); null: nobody yet. */
+    assignedTo: text("assigned_to"),
   },
   (t) => [
     uniqueIndex("moderation_cases_open_target")
@@ -1196,6 +1198,9 @@ export const moderationCases = sqliteTable(
       .where(sql`status = 'open'`),
     index("moderation_cases_queue").on(t.status, t.severity, t.openedAt),
     index("moderation_cases_member").on(t.memberId, t.openedAt),
+    // The shared queue (decision 218): one brand's cases, and an operator's own, in the queue's order.
+    index("moderation_cases_brand_queue").on(t.brandId, t.status, t.severity, t.openedAt),
+    index("moderation_cases_assigned").on(t.assignedTo, t.status, t.severity, t.openedAt),
   ],
 );
 
@@ -1359,8 +1364,88 @@ export const appeals = sqliteTable(
     decidedAt: integer("decided_at"),
     /** Random per outcome: the later statements of the outcome's batch run only if this batch set it. */
     outcomeRef: text("outcome_ref"),
+    /**
+     * 0: the member's appeal against a restriction; otherwise the notice whose reporter appeals a
+     * decision to take no action (DSA Art. 20(1), decision 219): one appeal per member or notice.
+     */
+    noticeId: integer("notice_id").notNull().default(0),
   },
-  (t) => [uniqueIndex("appeals_decision").on(t.decisionId), index("appeals_queue").on(t.status, t.createdAt)],
+  (t) => [
+    uniqueIndex("appeals_decision_notice").on(t.decisionId, t.noticeId),
+    index("appeals_queue").on(t.status, t.createdAt),
+  ],
+);
+
+/**
+ * Each statement of reasons on its way to the EU DSA Transparency Database (decision 218): queued
+ * when the decision is taken, sent by the DSA_QUEUE consumer (retried with backoff), refused with
+ * the database's errors. The database's answer is kept as it came.
+ */
+export const dsaSubmissions = sqliteTable(
+  "dsa_submissions",
+  {
+    decisionId: text("decision_id").primaryKey(),
+    status: text("status", { enum: ["queued", "sent", "refused"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    /** The last error: the database's validation errors, or why it could not be reached. */
+    error: text("error"),
+    /** The database's id of the statement once created. */
+    uuid: text("uuid"),
+    /** The database's last answer: HTTP status and body (clipped). */
+    response: text("response"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("dsa_submissions_status").on(t.status, t.updatedAt)],
+);
+
+/**
+ * Evidence (DSA Art. 18, decision 218): a photo removed as showing a minor or intimate imagery without
+ * consent is copied to its own R2 bucket (EVIDENCE) before it is deleted, kept until `retain_until`
+ * for the authorities, shown to the admin only (each view audited), then deleted by the daily cron
+ * (the deletion audited; the row stays, marked deleted).
+ */
+export const evidence = sqliteTable(
+  "evidence",
+  {
+    id: text("id").primaryKey(),
+    caseId: text("case_id").notNull(),
+    decisionId: text("decision_id").notNull(),
+    memberId: text("member_id").notNull(),
+    photoId: text("photo_id").notNull(),
+    /** The report category it was removed for (minor or ncii). */
+    category: text("category").notNull(),
+    /** Its key in the EVIDENCE bucket. */
+    objectKey: text("object_key").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    retainUntil: integer("retain_until").notNull(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("evidence_case").on(t.caseId), index("evidence_retain").on(t.deletedAt, t.retainUntil)],
+);
+
+/** To whom a case was reported, and when (DSA Art. 18, decision 218): police, a national hotline, other. */
+export const ESCALATION_RECIPIENTS = ["police", "hotline", "other"] as const;
+export const escalations = sqliteTable(
+  "escalations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    caseId: text("case_id").notNull(),
+    operatorId: text("operator_id").notNull(),
+    recipientType: text("recipient_type", { enum: ESCALATION_RECIPIENTS }).notNull(),
+    /** Who exactly (e.g. "Polizei Berlin, LKA 4", "INHOPE hotline jugendschutz.net"). */
+    recipient: text("recipient").notNull(),
+    /** Their file number, if they gave one. */
+    reference: text("reference").notNull().default(""),
+    /** When it was reported to them. */
+    reportedAt: integer("reported_at").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("escalations_case").on(t.caseId)],
 );
 
 // ─── Age assurance (decision 185) ───

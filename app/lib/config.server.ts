@@ -33,6 +33,8 @@ export const REQUIRED_SECRETS: readonly Rule[] = [
   // the Commission's list; the signers are its pinned certificates, base64 DER ("MII…"), comma-separated.
   { name: "AGE_TRUSTED_LIST_URL", min: 12, prefix: () => ["https://"] },
   { name: "AGE_TRUSTED_LIST_SIGNERS", min: 200, prefix: () => ["MII"] },
+  // The DSA Transparency Database (decision 218): its API token once its address is set.
+  { name: "DSA_DATABASE_TOKEN", min: 20, when: (env) => !!env.DSA_DATABASE_URL },
 ];
 
 export interface ConfigProblem {

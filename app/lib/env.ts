@@ -2,6 +2,7 @@ import type { ChatRoomApi, MemberHubApi } from "../chat/rpc";
 import type { NotifyMessage } from "../models/notify-events";
 import type { DataMove } from "../models/moves";
 import type { PaymentCheck } from "../models/payment-rules";
+import type { DsaSubmission } from "../models/dsa-database";
 
 /** An upload re-encoded (EXIF and GPS dropped) by the images Worker. */
 export interface ImageVariants {
@@ -21,6 +22,10 @@ export interface ImagesService {
 export interface Env {
   DB: D1Database;
   PHOTOS: R2Bucket;
+  /** Evidence of minors and intimate imagery, apart from members' photos (decision 218): admin only. */
+  EVIDENCE: R2Bucket;
+  /** Days evidence is kept before the daily cron deletes it (default EVIDENCE_RETENTION_DEFAULT_DAYS). */
+  EVIDENCE_RETENTION_DAYS?: string;
   /** Image re-encoding in its own Worker, so page requests never load photon (decision 171). */
   IMAGES: ImagesService;
   /** One object per conversation (app/chat/room.ts). */
@@ -45,6 +50,12 @@ export interface Env {
   PAYMENT_CHECKS: Queue<PaymentCheck>;
   /** The one-time moves of D1's messages and credits into the objects, apart from mail and push (decision 194). */
   MOVES_QUEUE: Queue<DataMove>;
+  /** Statements of reasons on their way to the EU DSA Transparency Database (decision 218). */
+  DSA_QUEUE: Queue<DsaSubmission>;
+  /** The database's base address (https://transparency.dsa.ec.europa.eu); unset: the local stand-in. */
+  DSA_DATABASE_URL?: string;
+  /** Secret: the platform's API token of the database (required once DSA_DATABASE_URL is set). */
+  DSA_DATABASE_TOKEN?: string;
   /** HMAC key of the mail provider's bounce/complaint webhook. */
   MAIL_WEBHOOK_SECRET: string;
   VAPID_SUBJECT: string;

@@ -3,6 +3,7 @@ import { getDb, schema } from "../../db/client";
 import type { Env } from "./env";
 import { purgeDeletedAccounts } from "../models/account-purge.server";
 import { purgeHeldPhotos } from "../models/held-photos.server";
+import { purgeEvidence } from "../models/admin/evidence.server";
 import { purgeExpiredSessions } from "../models/session.server";
 import { purgeExpiredTokens } from "../models/tokens.server";
 import { runNotificationSchedules } from "../models/notify.server";
@@ -58,6 +59,8 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await purgeDeletedAccounts(env, now);
   // Photos removed by a decision whose appeal window has ended (decision 174).
   await purgeHeldPhotos(env, now);
+  // Evidence of minors and intimate imagery past its retention (decision 218); each deletion audited.
+  await purgeEvidence(env, now);
   // Messages still in D1 move into their conversations' objects, until none is left (decision 190).
   await startChatMigration(env);
   // Mollie's settlements of last month, reconciled (decision 209): the first days of each month, as its

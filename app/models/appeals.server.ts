@@ -28,11 +28,76 @@ export const APPEAL_REASONS_MIN = 10;
 export type Appeal = typeof schema.appeals.$inferSelect;
 export type AppealError = "not_found" | "not_yours" | "window" | "exists" | "not_appealable";
 
-/** The appeal of a decision, if one was filed. */
-export async function appealOf(d1: D1Database, decisionId: string): Promise<Appeal | null> {
+/** The member's appeal of a decision (or, with `noticeId`, that reporter's), if one was filed. */
+export async function appealOf(d1: D1Database, decisionId: string, noticeId = 0): Promise<Appeal | null> {
   const { appeals } = schema;
-  const [row] = await getDb(d1).select().from(appeals).where(eq(appeals.decisionId, decisionId));
+  const [row] = await getDb(d1)
+    .select()
+    .from(appeals)
+    .where(and(eq(appeals.decisionId, decisionId), eq(appeals.noticeId, noticeId)));
   return row ?? null;
+}
+
+/**
+ * What a reporter's review link shows (decision 219): their notice, the case's latest decision and
+ * their request for a review of it, if any. Null when the notice is gone.
+ */
+export async function reporterReview(d1: D1Database, noticeId: number) {
+  const db = getDb(d1);
+  const { notices, decisions, moderationCases: cases, appeals } = schema;
+  const [row] = await db
+    .select({ notice: notices, targetType: cases.targetType })
+    .from(notices)
+    .innerJoin(cases, eq(cases.id, notices.caseId))
+    .where(eq(notices.id, noticeId));
+  if (!row) return null;
+  const [d] = await db
+    .select()
+    .from(decisions)
+    .where(and(eq(decisions.caseId, row.notice.caseId), sql`${decisions.createdAt} >= ${row.notice.createdAt}`))
+    .orderBy(desc(decisions.createdAt), desc(sql`${decisions}.rowid`))
+    .limit(1);
+  const [appeal] = d
+    ? await db
+        .select()
+        .from(appeals)
+        .where(and(eq(appeals.decisionId, d.id), eq(appeals.noticeId, noticeId)))
+    : [];
+  return { ...row, decision: d ?? null, appeal: appeal ?? null };
+}
+
+/**
+ * A reporter asks for a review of a decision to take no action on their notice (DSA Art. 20(1),
+ * decision 219): within the appeal window, once per notice and decision; decided like a member's
+ * appeal, by an operator other than the one who decided.
+ */
+export async function fileReporterAppeal(
+  d1: D1Database,
+  noticeId: number,
+  input: { explanation: string; language: Language },
+  now = nowS(),
+): Promise<{ ok: true; appealId: string } | { ok: false; error: AppealError }> {
+  const review = await reporterReview(d1, noticeId);
+  const d = review?.decision;
+  if (!review || !d) return { ok: false, error: "not_found" };
+  if (d.action !== "no_action" || d.reversedAt !== null) return { ok: false, error: "not_appealable" };
+  if (now >= appealDeadline(d.createdAt)) return { ok: false, error: "window" };
+  const id = randomId();
+  const inserted = await getDb(d1)
+    .insert(schema.appeals)
+    .values({
+      id,
+      decisionId: d.id,
+      memberId: d.memberId,
+      noticeId,
+      explanation: input.explanation.slice(0, APPEAL_EXPLANATION_MAX),
+      language: input.language,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: schema.appeals.id });
+  if (inserted.length === 0) return { ok: false, error: "exists" };
+  return { ok: true, appealId: id };
 }
 
 /** Whether the member may still appeal this decision now (the statement shows the form). */
@@ -246,13 +311,36 @@ export async function decideAppeal(
         break;
       }
       case "restrict_messaging":
+        // Lifted unless another, unreversed restriction still runs (this decision is already marked reversed).
         restore.push(
           db
             .update(users)
-            .set({ messagingRestrictedUntil: null })
+            .set({
+              messagingRestrictedUntil: sql`(SELECT max(${decisions.endsAt}) FROM ${decisions} WHERE ${decisions.memberId} = ${memberId}
+                AND ${decisions.action} = 'restrict_messaging' AND ${decisions.reversedAt} IS NULL AND ${decisions.endsAt} > ${now})`,
+            })
             .where(and(eq(users.id, memberId), ours)),
         );
         break;
+      case "no_action": {
+        // A reporter's review found action may be due: the case opens again for a new decision,
+        // unless another case about the same target is open already.
+        const { moderationCases: cases } = schema;
+        restore.push(
+          db
+            .update(cases)
+            .set({ status: "open", closedAt: null, assignedTo: null })
+            .where(
+              and(
+                eq(cases.id, d.caseId),
+                sql`NOT EXISTS (SELECT 1 FROM ${cases} AS other WHERE other.target_type = ${cases.targetType}
+                  AND other.target_id = ${cases.targetId} AND other.status = 'open')`,
+                ours,
+              ),
+            ),
+        );
+        break;
+      }
       default:
         break;
     }
@@ -299,21 +387,55 @@ export async function decideAppeal(
       held: 0,
       created_at: m.createdAt,
     });
-  await mailOutcome(env, d.id, o.origin);
+  await mailOutcome(env, appealId, o.origin);
   return { ok: true };
 }
 
-/** The appeal's outcome, mailed to the member in their language with the link to the statement. */
-async function mailOutcome(env: AppealEnv, decisionId: string, originOf: (brandDomain: string) => string) {
-  const [s, a] = await Promise.all([statementOf(env.DB, decisionId), appealOf(env.DB, decisionId)]);
+/**
+ * The appeal's outcome, mailed in the appellant's language: the member with the link to the
+ * statement, or the reporter who asked for a review of "no action" (decision 219).
+ */
+async function mailOutcome(env: AppealEnv, appealId: string, originOf: (brandDomain: string) => string) {
+  const { appeals, notices, users } = schema;
+  const [a] = await getDb(env.DB).select().from(appeals).where(eq(appeals.id, appealId));
+  const s = a ? await statementOf(env.DB, a.decisionId) : null;
   if (!s || !a || a.status === "open") return;
+  const origin = originOf(s.brandDomain);
+  if (a.noticeId !== 0) {
+    const [r] = await getDb(env.DB)
+      .select({
+        email: sql<string | null>`coalesce(${users.email}, ${notices.reporterEmail})`,
+        language: notices.language,
+      })
+      .from(notices)
+      .leftJoin(users, eq(users.id, notices.reporterId))
+      .where(eq(notices.id, a.noticeId));
+    if (!r?.email) return;
+    const lng: Language = isLanguage(r.language) ? r.language : "en";
+    const t = await getFixedT(lng, "safety");
+    const { text, html } = renderMail({
+      greeting: t("mail.greetingVisitor"),
+      body: [t(`review.${a.status}`), `${t("appeal.reasons")}: ${a.reasons ?? ""}`, t("redress")].join("\n\n"),
+      action: t("mail.received.action"),
+      link: `${origin}/pages/terms`,
+      footer: [t("mail.footer", { brand: s.brandName })],
+    });
+    await mailerFor(env).send({
+      brandId: s.brandId,
+      to: r.email,
+      subject: t("appeal.mailSubject", { brand: s.brandName }),
+      text,
+      html,
+      fromName: s.brandName,
+    });
+    return;
+  }
   const lng: Language = isLanguage(s.language) ? s.language : "en";
   const t = await getFixedT(lng, "safety");
-  const origin = originOf(s.brandDomain);
-  const link = `${origin}/statement/${encodeURIComponent(await statementToken(env.SESSION_SECRET, decisionId))}`;
+  const link = `${origin}/statement/${encodeURIComponent(await statementToken(env.SESSION_SECRET, s.d.id))}`;
   const { text, html } = renderMail({
     greeting: t("mail.greeting", { name: s.name }),
-    body: [t(`appeal.outcome.${a.status}`), `${t("appeal.reasons")}: ${a.reasons ?? ""}`].join("\n\n"),
+    body: [t(`appeal.outcome.${a.status}`), `${t("appeal.reasons")}: ${a.reasons ?? ""}`, t("redress")].join("\n\n"),
     action: t("appeal.view"),
     link,
     footer: [t("statement.footer", { brand: s.brandName })],

@@ -268,3 +268,29 @@ export function personalDataIn(facts: string, names: readonly string[]): string[
     if (n.trim().length >= 2 && lower.includes(n.trim().toLowerCase())) found.push(`the name "${n}"`);
   return found;
 }
+
+/** A queue message: submit this decision's statement (decision 218). */
+export type DsaSubmission = { decisionId: string };
+
+/**
+ * The local stand-in of the database's POST /api/v1/statement (development and tests, decision
+ * 218): the same answers as the real one for what it checks: 422 with `message` and `errors` per
+ * field when the statement breaks a rule, 201 with the statement and a new `uuid` otherwise.
+ */
+export function standInStore(body: Record<string, unknown>): { status: number; body: Record<string, unknown> } {
+  const errors = dsaErrors(body);
+  if (errors.length > 0) {
+    const byField: Record<string, string[]> = {};
+    for (const e of errors) {
+      const [field, ...why] = e.split(": ");
+      (byField[field!] ??= []).push(`The ${field!.replace(/_/g, " ")} field is ${why.join(": ")}.`);
+    }
+    const first = Object.values(byField)[0]![0]!;
+    const more = errors.length - 1;
+    return { status: 422, body: { message: more > 0 ? `${first} (and ${more} more errors)` : first, errors: byField } };
+  }
+  return { status: 201, body: { ...body, uuid: crypto.randomUUID(), created_at: new Date().toISOString() } };
+}
+
+/** Seconds before the next try of a submission that could not reach the database: 1, 2, 4… minutes, at most 12 hours. */
+export const retryDelay = (attempts: number) => Math.min(60 * 2 ** Math.max(0, attempts - 1), 43_200);

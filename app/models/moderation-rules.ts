@@ -40,3 +40,17 @@ export function removedText(removed: unknown): string | null {
   const r = (removed ?? {}) as RemovedContent;
   return r.aboutMe ?? r.name ?? r.message?.body ?? null;
 }
+
+/**
+ * The sections of the terms in the words the Transparency Database publishes as the incompatible
+ * content ground (and the console shows): English, the database's language.
+ */
+export const RULE_LABELS: Record<string, string> = {
+  age: "Minimum age",
+  consent: "Consent to intimate images",
+  illegal: "Illegal content",
+  fraud: "Fraud and scams",
+  conduct: "Respectful conduct",
+  commercial: "No advertising or paid services",
+  identity: "Real identity and one account",
+};

@@ -21,6 +21,8 @@ import { forgetChatRules } from "./chat.server";
 import { decisionDate, hasDays, type RemovedContent } from "./moderation-rules";
 import { reportsFlagStatements } from "./signals.server";
 import { countEvent } from "~/lib/metrics.server";
+import { enqueueStatement, queueSubmissionStatement } from "./dsa-submit.server";
+import { preserveEvidence } from "./admin/evidence.server";
 
 export { REPORT_CATEGORIES, type ReportCategory };
 export { hasDays, messagingRestricted } from "./moderation-rules";
@@ -237,6 +239,16 @@ export async function decisionOfToken(secret: string, token: string): Promise<st
   const expected = await hmac(secret, `statement:${id}`);
   return expected.length === sig.length && expected === sig ? id : null;
 }
+/** Signs a notice id for its reporter's review link in the outcome mail (decision 219). */
+export async function noticeToken(secret: string, noticeId: number): Promise<string> {
+  return `${noticeId}.${await hmac(secret, `notice:${noticeId}`)}`;
+}
+export async function noticeOfToken(secret: string, token: string): Promise<number | null> {
+  const [id, sig] = token.split(".");
+  if (!id || !sig || !/^\d{1,12}$/.test(id)) return null;
+  const expected = await hmac(secret, `notice:${id}`);
+  return expected.length === sig.length && expected === sig ? Number(id) : null;
+}
 async function hmac(secret: string, text: string): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
@@ -254,7 +266,17 @@ async function hmac(secret: string, text: string): Promise<string> {
 
 type DecideEnv = Pick<
   Env,
-  "DB" | "PHOTOS" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "SESSION_SECRET" | "CHAT_ROOM" | "MEMBER_HUB"
+  | "DB"
+  | "PHOTOS"
+  | "EVIDENCE"
+  | "EVIDENCE_RETENTION_DAYS"
+  | "DSA_QUEUE"
+  | "ENVIRONMENT"
+  | "MAIL"
+  | "MAIL_FROM"
+  | "SESSION_SECRET"
+  | "CHAT_ROOM"
+  | "MEMBER_HUB"
 >;
 
 /**
@@ -407,18 +429,30 @@ export async function decide(
       ${input.publicFacts ?? ""}, ${input.legalGround ?? ""}
       WHERE changes() = 1`),
     ...effects,
+    // The statement goes to the Transparency Database as it is made (decision 218): "no action" is none.
+    ...(input.action === "no_action" ? [] : [queueSubmissionStatement(db, id, now, decided)]),
     db.insert(auditLog)
       .select(sql`SELECT NULL, ${now}, ${operator.id}, ${operator.role}, ${`decision.${input.action}`}, 'member', ${memberId},
       ${`${input.rule}: ${input.facts}`.slice(0, 2000)}, ${removed ? JSON.stringify(removed) : null},
       ${JSON.stringify({ case: caseId, decision: id, endsAt })} WHERE ${decided}`),
   ]);
   if ((closed?.meta.changes ?? 0) !== 1) return { ok: false, error: "closed" };
-  if (input.action === "remove_photo" && !holdPhoto) await deleteObjects(env.PHOTOS, photoId);
+  if (input.action === "remove_photo" && !holdPhoto) {
+    // Minor or intimate imagery: kept as evidence for the authorities before the files go (decision 218).
+    await preserveEvidence(
+      env,
+      operator,
+      { caseId, decisionId: id, memberId, photoId, category: REPORT_CATEGORIES[c.c.severity]! },
+      now,
+    );
+    await deleteObjects(env.PHOTOS, photoId);
+  }
   // The message leaves both members' views in its conversation's object (decision 190).
   if (message) await roomStub(env, message.conversationId).removeMessage(message.conversationId, message.seq, memberId);
   if (input.action === "suspend" || input.action === "ban") await closeRevokedSockets(env, memberId);
   // A restriction or suspension holds from the next send: the member's conversations re-read their rules.
   else if (input.action === "restrict_messaging") await forgetChatRules(env, memberId);
+  if (input.action !== "no_action") await enqueueStatement(env, id);
   await mailDecision(env, id, o.origin);
   return { ok: true, decisionId: id };
 }
@@ -564,6 +598,8 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
       l.automated,
       `${t("statement.date")}: ${l.date}`,
       t("statement.appeal"),
+      // Beyond our own complaint handling: out-of-court dispute settlement (DSA Art. 21) and the courts.
+      t("redress"),
     ].join("\n\n");
     const { text, html } = renderMail({
       greeting: t("mail.greeting", { name: s.name }),
@@ -581,10 +617,15 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
       fromName: s.brandName,
     });
   }
-  // Each reporter hears the outcome, not the details.
+  // Each reporter hears what was decided (not the member's details) and their redress (decision 219):
+  // after "no action" a review of it (DSA Art. 20), always out-of-court settlement and the courts.
   const { notices, users } = schema;
   const reporters = await getDb(env.DB)
-    .select({ email: sql<string>`coalesce(${users.email}, ${notices.reporterEmail})`, language: notices.language })
+    .select({
+      id: notices.id,
+      email: sql<string>`coalesce(${users.email}, ${notices.reporterEmail})`,
+      language: notices.language,
+    })
     .from(notices)
     .leftJoin(users, eq(users.id, notices.reporterId))
     .where(eq(notices.caseId, s.d.caseId));
@@ -592,11 +633,20 @@ async function mailDecision(env: DecideEnv, decisionId: string, originOf: (brand
     if (!r.email) continue;
     const rt = await getFixedT(memberLanguage(r.language), "safety");
     const vars = { brand: s.brandName, target: rt(`target.${s.targetType}`) };
+    const none = s.d.action === "no_action";
+    const body = [
+      rt(none ? "outcome.none" : "outcome.action", vars),
+      rt("outcome.decided", { decision: rt(`outcome.what.${s.d.action}`) }),
+      ...(none ? [rt("outcome.reviewOffer")] : []),
+      rt("redress"),
+    ].join("\n\n");
     const { text, html } = renderMail({
       greeting: rt("mail.greetingVisitor"),
-      body: rt(s.d.action === "no_action" ? "outcome.none" : "outcome.action", vars),
-      action: rt("mail.received.action"),
-      link: `${origin}/pages/terms`,
+      body,
+      action: none ? rt("outcome.reviewAction") : rt("mail.received.action"),
+      link: none
+        ? `${origin}/report/review/${encodeURIComponent(await noticeToken(env.SESSION_SECRET, r.id))}`
+        : `${origin}/pages/terms`,
       footer: [rt("mail.footer", vars)],
     });
     await mailer.send({

@@ -191,7 +191,7 @@ export function flagStatements(
     db
       .insert(cases)
       .select(sql`SELECT ${randomId()}, ${f.brandId}, 'member', ${f.memberId}, ${f.memberId}, ${f.severity}, 'open',
-        ${f.rule}, ${f.now}, NULL WHERE ${when}`)
+        ${f.rule}, ${f.now}, NULL, NULL WHERE ${when}`)
       .onConflictDoNothing(),
     db
       .update(cases)

@@ -4,11 +4,12 @@
  * actions. Each action is a plain form (no JavaScript), goes through the model that owns its rule,
  * is audited in the same batch, and redirects back with what happened (a reload posts nothing again).
  */
+import { DecisionState } from "~/components/admin/DecisionState";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { readForm } from "~/lib/body.server";
-import { money, when, ACTION_LABELS } from "~/components/admin/labels";
+import { money, when } from "~/components/admin/labels";
 import {
   MAX_ADJUSTMENT,
   consoleAdjustCredits,
@@ -524,8 +525,7 @@ export default function AdminMember() {
                 <tr key={d.id}>
                   <td>{when(d.createdAt)}</td>
                   <td>
-                    {ACTION_LABELS[d.action] ?? d.action}
-                    {d.endsAt ? ` until ${when(d.endsAt)}` : ""}
+                    <DecisionState d={d} />
                   </td>
                   <td>
                     {d.rule ? `${d.rule} · ` : ""}

@@ -8,8 +8,14 @@ import { z } from "zod";
 import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { linkOrigin } from "~/models/brand.server";
-import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
-import { caseDetail, messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
+import { mayOpen, requireOperator, type OperatorArea } from "~/models/admin/operators.server";
+import { assignCase, caseDetail, messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
+import { ESCALATION_RECIPIENTS, caseEvidence, escalate } from "~/models/admin/evidence.server";
+import { resubmitStatement } from "~/models/dsa-submit.server";
+import { LANGUAGE_NAMES } from "~/lib/i18n";
+import { logError } from "~/lib/log.server";
+import { DecisionState } from "~/components/admin/DecisionState";
+import { EvidenceCard } from "~/components/admin/EvidenceCard";
 import {
   DECISION_ACTIONS,
   SUSPEND_MAX_DAYS,
@@ -27,11 +33,17 @@ import { MessageExcerpt, ProfilePhotos, ReportedPhoto } from "~/components/admin
 export const area: OperatorArea = "reports";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  await requireOperator(request, context, area);
+  const operator = await requireOperator(request, context, area);
   const c = await caseDetail(context.env.DB, params.id ?? "");
   if (!c) throw new Response("No such case.", { status: 404 });
+  // Evidence and escalations: the admin's only (decision 218); no other role's page carries them.
+  const evidence = mayOpen(operator.role, "evidence") ? await caseEvidence(context.env.DB, c.c.id) : null;
   return {
     c,
+    me: operator.id,
+    evidence,
+    recipients: ESCALATION_RECIPIENTS,
+    languageName: LANGUAGE_NAMES[c.language] ?? c.language,
     actions: DECISION_ACTIONS.filter((a) => actionFits(a, c.c.targetType)),
     rules: TERMS_RULES,
     legalGrounds: Object.entries(LEGAL_GROUNDS).map(([key, g]) => ({ key, ...g })),
@@ -54,6 +66,14 @@ const DecisionForm = z.object({
     .catch(undefined),
 });
 
+const EscalationForm = z.object({
+  recipientType: z.enum(ESCALATION_RECIPIENTS),
+  recipient: z.string().trim().min(2).max(200),
+  reference: z.string().trim().max(200).catch(""),
+  /** datetime-local, taken as UTC (the console shows UTC). */
+  reportedAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/),
+});
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const caseId = params.id ?? "";
@@ -62,6 +82,36 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (!(await caseDetail(context.env.DB, caseId))) throw new Response("No such case.", { status: 404 });
     await revealPhotos(context.env.DB, operator, { type: "case", id: caseId });
     return { revealed: true };
+  }
+  if (form.intent === "assign" || form.intent === "unassign") {
+    await assignCase(context.env.DB, operator, caseId, form.intent === "assign");
+    return redirect(`/admin/reports/${caseId}`);
+  }
+  if (form.intent === "resubmit") {
+    const decisionId = String(form.decisionId ?? "");
+    if (!/^[\w-]{1,64}$/.test(decisionId) || !(await resubmitStatement(context.env, operator, decisionId)))
+      return { error: "That statement is not refused: nothing to send again." };
+    return redirect(`/admin/reports/${caseId}`);
+  }
+  if (form.intent === "escalate") {
+    if (!mayOpen(operator.role, "evidence")) throw new Response("Forbidden", { status: 403 });
+    const e = EscalationForm.safeParse(form);
+    const at = e.success ? Date.parse(`${e.data.reportedAt}Z`) / 1000 : NaN;
+    if (!e.success || !Number.isFinite(at) || at > Date.now() / 1000 + 300)
+      return {
+        escalateError:
+          "Say to whom (type and name, up to 200 characters) and when (not in the future) it was reported.",
+      };
+    if (
+      !(await escalate(context.env.DB, operator, caseId, {
+        recipientType: e.data.recipientType,
+        recipient: e.data.recipient,
+        reference: e.data.reference,
+        reportedAt: Math.floor(at),
+      }))
+    )
+      throw new Response("No such case.", { status: 404 });
+    return redirect(`/admin/reports/${caseId}`);
   }
   if (form.intent === "excerpt") {
     const c = await caseDetail(context.env.DB, caseId);
@@ -101,6 +151,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     };
   if (hasDays(input.action) && !input.days)
     return { error: "A suspension or messaging restriction needs its length in days (1 to 365).", typed };
+  // A failure past this point (the database, the mail) keeps what was typed: the form comes back with it.
   const result = await decide(
     context.env,
     operator,
@@ -117,25 +168,30 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     {
       origin: (domain) => linkOrigin({ domain }, context.env, request),
     },
-  );
+  ).catch((error: unknown) => {
+    logError("moderation: decision failed", error, { case: caseId });
+    return { ok: false as const, error: "failed" as const };
+  });
   if (!result.ok) {
     return {
       typed,
       error:
         result.error === "closed"
           ? "This case was already decided."
-          : result.error === "action"
-            ? "That decision does not fit this target."
-            : result.error === "gone"
-              ? "That content is no longer there (choose the photo for a photo removal)."
-              : "No such case.",
+          : result.error === "failed"
+            ? "The decision could not be saved (a server error). Nothing you typed is lost: check the case and try again."
+            : result.error === "action"
+              ? "That decision does not fit this target."
+              : result.error === "gone"
+                ? "That content is no longer there (choose the photo for a photo removal)."
+                : "No such case.",
     };
   }
   return redirect("/admin/reports");
 }
 
 export default function AdminCase() {
-  const { c, actions, rules, legalGrounds } = useLoaderData<typeof loader>();
+  const { c, actions, rules, legalGrounds, me, evidence, recipients, languageName } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const open = c.c.status === "open";
   const revealed = !!(result && "revealed" in result);
@@ -160,10 +216,23 @@ export default function AdminCase() {
           {result.error}
         </p>
       ) : null}
+      <p className="a-muted">
+        {c.brandName} · {c.c.status === "open" ? "open" : `closed ${c.c.closedAt ? when(c.c.closedAt) : ""}`} ·{" "}
+        {c.assignee ? <>assigned to {c.assignee}</> : "unassigned"}{" "}
+        {open ? (
+          <form method="post" className="a-inline">
+            <input type="hidden" name="intent" value={c.c.assignedTo === me ? "unassign" : "assign"} />
+            <button type="submit" className="a-btn a-btn-quiet">
+              {c.c.assignedTo === me ? "Give back" : "Take this case"}
+            </button>
+          </form>
+        ) : null}
+      </p>
       <div className="a-card">
         <h2>Target</h2>
         <p>
-          Member <strong>{c.name}</strong> ({c.email}) · profile {c.profileStatus}
+          Member <strong>{c.name}</strong> ({c.email}) · language <strong>{languageName}</strong>{" "}
+          <span>· profile {c.profileStatus}</span>
           {c.suspendedUntil ? ` · suspended until ${when(c.suspendedUntil)}` : ""}
           {c.messagingRestrictedUntil ? ` · messaging restricted until ${when(c.messagingRestrictedUntil)}` : ""}
         </p>
@@ -218,7 +287,7 @@ export default function AdminCase() {
           {c.notices.map((n) => (
             <li key={n.id}>
               {when(n.createdAt)} · {CATEGORY_LABELS[n.category]} ·{" "}
-              {n.reporterId ? "member" : `visitor ${n.reporterEmail}`}
+              {n.reporterId ? `member ${n.reporterName ?? n.reporterId}` : `visitor ${n.reporterEmail}`}
               {n.goodFaith ? " · good faith confirmed" : ""}
               {n.explanation ? (
                 <>
@@ -237,7 +306,29 @@ export default function AdminCase() {
           <ul>
             {c.earlier.map((d) => (
               <li key={d.id}>
-                {when(d.createdAt)} · {ACTION_LABELS[d.action]} · {d.rule ? RULE_LABELS[d.rule] : ""} · {d.facts}
+                {when(d.createdAt)} · <DecisionState d={d} /> · {d.rule ? RULE_LABELS[d.rule] : ""} · {d.facts}
+                {d.dsa ? (
+                  <div className="a-muted">
+                    Transparency Database:{" "}
+                    <span
+                      className={`a-badge${d.dsa.status === "refused" ? " a-badge-red" : d.dsa.status === "sent" ? " a-badge-ok" : ""}`}
+                    >
+                      {d.dsa.status}
+                    </span>
+                    {d.dsa.uuid ? <> · {d.dsa.uuid}</> : null}
+                    {d.dsa.status !== "sent" && (d.dsa.attempts ?? 0) > 0 ? ` · ${d.dsa.attempts} tries` : ""}
+                    {d.dsa.error && d.dsa.status !== "sent" ? <> · {d.dsa.error}</> : null}
+                    {d.dsa.status === "refused" ? (
+                      <form method="post" className="a-inline">
+                        <input type="hidden" name="intent" value="resubmit" />
+                        <input type="hidden" name="decisionId" value={d.id} />{" "}
+                        <button type="submit" className="a-btn a-btn-quiet">
+                          Send again
+                        </button>
+                      </form>
+                    ) : null}
+                  </div>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -301,8 +392,19 @@ export default function AdminCase() {
             </select>
           </label>
           <label className="a-field">
-            <span>Facts (shown to the member in the statement of reasons)</span>
-            <textarea name="facts" rows={4} required minLength={10} maxLength={2000} defaultValue={str("facts")} />
+            <span>
+              Facts (shown to the member in the statement of reasons, in <strong>{languageName}</strong>: write them in
+              it)
+            </span>
+            <textarea
+              name="facts"
+              rows={4}
+              required
+              minLength={10}
+              maxLength={2000}
+              lang={c.language}
+              defaultValue={str("facts")}
+            />
           </label>
           <label className="a-field">
             <span>Public facts (published in the EU Transparency Database: no names, e-mail addresses, numbers)</span>
@@ -320,6 +422,14 @@ export default function AdminCase() {
       ) : (
         <p className="a-ok">This case is closed.</p>
       )}
+      {evidence ? (
+        <EvidenceCard
+          items={evidence.items}
+          escalations={evidence.escalations}
+          recipients={recipients}
+          error={result && "escalateError" in result ? result.escalateError : undefined}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,20 +1,27 @@
-/** The moderation queue (moderator, admin): open cases, most severe and oldest first; the oldest case's age on top. */
+/**
+ * The moderation queue (moderator, admin; decision 218), shared by the team: open cases most severe
+ * and oldest first, or closed ones newest first; search (case id, e-mail, name), brand, category,
+ * age and assignment ("mine", "unassigned") filters, in a GET form that works without JavaScript.
+ */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
-import { openCases } from "~/models/admin/queue.server";
+import { QUEUE_AGES, listCases, parseQueueFilter } from "~/models/admin/queue.server";
+import { REPORT_CATEGORIES } from "~/models/moderation.server";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "reports";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireOperator(request, context, area);
-  return { ...(await openCases(context.env.DB)), now: Math.floor(Date.now() / 1000) };
+  const operator = await requireOperator(request, context, area);
+  const filter = parseQueueFilter(new URL(request.url).searchParams);
+  const now = Math.floor(Date.now() / 1000);
+  return { ...(await listCases(context.env.DB, filter, operator.id, now)), filter, now };
 }
 
 export default function AdminReports() {
-  const { cases, oldestAt, open, now } = useLoaderData<typeof loader>();
+  const { cases, oldestAt, open, now, filter, brands } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Reports</h1>
@@ -27,6 +34,64 @@ export default function AdminReports() {
           </>
         ) : null}
       </p>
+      <form method="get" className="a-filters">
+        <label className="a-field">
+          <span>Search</span>
+          <input name="q" defaultValue={filter.q} placeholder="case id, e-mail or name" maxLength={100} />
+        </label>
+        <label className="a-field">
+          <span>Cases</span>
+          <select name="status" defaultValue={filter.status}>
+            <option value="open">Open</option>
+            <option value="closed">Closed</option>
+            <option value="all">All</option>
+          </select>
+        </label>
+        <label className="a-field">
+          <span>Assigned</span>
+          <select name="assigned" defaultValue={filter.assigned}>
+            <option value="any">Anyone</option>
+            <option value="mine">Mine</option>
+            <option value="unassigned">Unassigned</option>
+          </select>
+        </label>
+        <label className="a-field">
+          <span>Brand</span>
+          <select name="brand" defaultValue={filter.brandId ?? ""}>
+            <option value="">All brands</option>
+            {brands.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="a-field">
+          <span>Category</span>
+          <select name="category" defaultValue={filter.category ?? ""}>
+            <option value="">All categories</option>
+            {REPORT_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_LABELS[c]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="a-field">
+          <span>Opened</span>
+          <select name="age" defaultValue={filter.olderThanDays ?? ""}>
+            <option value="">Any time</option>
+            {QUEUE_AGES.map((d) => (
+              <option key={d} value={d}>
+                {d === 1 ? "over a day ago" : `over ${d} days ago`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="a-btn">
+          Filter
+        </button>
+      </form>
       <div className="a-table-wrap">
         <table className="a-table">
           <thead>
@@ -34,16 +99,18 @@ export default function AdminReports() {
               <th>Category</th>
               <th>Target</th>
               <th>Member</th>
+              <th>Brand</th>
               <th>Notices</th>
-              <th>Open for</th>
+              <th>{filter.status === "open" ? "Open for" : "Opened"}</th>
+              <th>Assigned</th>
               <th></th>
             </tr>
           </thead>
           <tbody>
             {cases.length === 0 ? (
               <tr>
-                <td colSpan={6} className="a-muted">
-                  No open cases.
+                <td colSpan={8} className="a-muted">
+                  {filter.status === "open" ? "No open cases." : "No cases."}
                 </td>
               </tr>
             ) : null}
@@ -59,11 +126,19 @@ export default function AdminReports() {
                       <span className="a-badge">flag: {FLAG_LABELS[c.flaggedBy] ?? c.flaggedBy}</span>
                     </>
                   ) : null}
+                  {c.status === "closed" ? (
+                    <>
+                      {" "}
+                      <span className="a-badge a-badge-ok">closed</span>
+                    </>
+                  ) : null}
                 </td>
                 <td>{c.targetType}</td>
                 <td>{c.name ?? c.memberId}</td>
+                <td>{c.brand ?? ""}</td>
                 <td>{c.notices}</td>
                 <td>{ageOf(now - c.openedAt)}</td>
+                <td>{c.assignee ?? <span className="a-muted">nobody</span>}</td>
                 <td>
                   <a href={`/admin/reports/${c.id}`}>Open</a>
                 </td>

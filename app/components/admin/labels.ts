@@ -19,15 +19,7 @@ export const ACTION_LABELS: Record<string, string> = {
   suspend: "Suspend for N days",
   ban: "Ban",
 };
-export const RULE_LABELS: Record<string, string> = {
-  age: "Minimum age",
-  consent: "Consent to intimate images",
-  illegal: "Illegal content",
-  fraud: "Fraud and scams",
-  conduct: "Respectful conduct",
-  commercial: "No advertising or paid services",
-  identity: "Real identity and one account",
-};
+export { RULE_LABELS } from "~/models/moderation-rules";
 
 /** The automated rules (decision 176). */
 export const FLAG_LABELS: Record<string, string> = {

@@ -255,6 +255,7 @@ export async function memberAccount(env: Pick<ConsoleEnv, "DB" | "MEMBER_HUB">, 
           facts: s.decisions.facts,
           endsAt: s.decisions.endsAt,
           createdAt: s.decisions.createdAt,
+          reversedAt: s.decisions.reversedAt,
         })
         .from(s.decisions)
         .where(eq(s.decisions.memberId, id))

@@ -36,6 +36,8 @@ export const OPERATOR_AREAS = {
   photos: ["moderator", "admin"],
   appeals: ["moderator", "admin"],
   transparency: ["moderator", "admin"],
+  /** Evidence of minors and intimate imagery, and the escalations to the authorities (decision 218). */
+  evidence: ["admin"],
   members: ["support", "admin"],
   payments: ["finance", "admin"],
   codes: ["finance", "admin"],

@@ -5,7 +5,7 @@
  * reasons as JSON in the fields of the EU DSA Transparency Database's statement schema (Art. 24(5)),
  * ready for its API's multi-statement submission. The export is audited.
  */
-import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb, schema } from "../../../db/client";
 import { FLAG_RULES, REPORT_CATEGORIES, type FlagRule, type ReportCategory } from "../../../db/schema";
@@ -228,6 +228,93 @@ function contentTypeOf(
   return { content_type: ["CONTENT_TYPE_OTHER"], content_type_other: "Member profile" };
 }
 
+/** The rows statements are made of (the month's export, or one decision for its submission). */
+function statementRows(db: ReturnType<typeof getDb>, where: SQL | undefined) {
+  const { decisions, moderationCases: cases, users, brands, notices, photos } = schema;
+  return db
+    .select({
+      id: decisions.id,
+      action: decisions.action,
+      rule: decisions.rule,
+      publicFacts: decisions.publicFacts,
+      legalGround: decisions.legalGround,
+      endsAt: decisions.endsAt,
+      automated: decisions.automatedDetection,
+      createdAt: decisions.createdAt,
+      targetType: cases.targetType,
+      severity: cases.severity,
+      // When the content was posted: the profile's account, the photo's upload; a message's report at the latest.
+      contentAt: sql<number>`CASE ${cases.targetType} WHEN 'member' THEN ${users.createdAt}
+          ELSE coalesce((SELECT ${photos.createdAt} FROM ${photos} WHERE ${photos.id} = ${cases.targetId}), ${cases.openedAt}) END`,
+      noticed: sql<number>`EXISTS (SELECT 1 FROM ${notices} WHERE ${notices.caseId} = ${cases.id})`,
+      language: users.language,
+      domain: brands.domain,
+      countries: brands.countries,
+    })
+    .from(decisions)
+    .innerJoin(cases, eq(cases.id, decisions.caseId))
+    .innerJoin(users, eq(users.id, decisions.memberId))
+    .innerJoin(brands, eq(brands.id, users.brandId))
+    .where(and(where, sql`${decisions.action} != 'no_action'`))
+    .orderBy(asc(decisions.createdAt), asc(decisions.id));
+}
+type StatementRow = Awaited<ReturnType<typeof statementRows>>[number];
+
+/** One decision as a statement in the database's fields. */
+function toStatement(r: StatementRow, ruleLabel: (rule: string) => string): DsaStatement {
+  // Illegal content names the legal provision chosen; a decision without one (taken before the
+  // choice existed) is published on its terms ground, marked as considered illegal.
+  const provision = isLegalGround(r.legalGround) ? LEGAL_GROUNDS[r.legalGround].text : null;
+  const illegal = groundOf(r.rule) === "illegal" && provision !== null;
+  const { category, keywords } = DSA_CATEGORY[categoryOf(r.severity)];
+  // The public facts, never the member's statement text (DSA Art. 24(5)); older decisions without
+  // them say only what was decided.
+  const facts = r.publicFacts || `${ACTION_FACTS[r.action] ?? "Restriction"} after a review by a moderator.`;
+  const scope = r.countries.filter((c) => (EEA_COUNTRIES as readonly string[]).includes(c));
+  return {
+    puid: r.id,
+    decision_visibility: null,
+    decision_monetary: null,
+    decision_provision: null,
+    decision_account: null,
+    end_date_account_restriction: null,
+    end_date_visibility_restriction: null,
+    end_date_service_restriction: null,
+    ...restrictionOf(r.action, r.endsAt),
+    account_type: "ACCOUNT_TYPE_PRIVATE",
+    decision_ground: illegal ? "DECISION_GROUND_ILLEGAL_CONTENT" : "DECISION_GROUND_INCOMPATIBLE_CONTENT",
+    decision_ground_reference_url: `https://${r.domain}/pages/terms`,
+    illegal_content_legal_ground: illegal ? provision : null,
+    illegal_content_explanation: illegal ? facts : null,
+    incompatible_content_ground: illegal ? null : ruleLabel(r.rule),
+    incompatible_content_explanation: illegal ? null : facts,
+    incompatible_content_illegal: illegal ? null : groundOf(r.rule) === "illegal" ? "Yes" : "No",
+    category,
+    category_specification: keywords,
+    ...contentTypeOf(r.targetType, r.action),
+    content_language: r.language.toUpperCase(),
+    content_date: day(r.contentAt),
+    application_date: day(r.createdAt),
+    decision_facts: facts,
+    source_type: r.noticed ? "SOURCE_ARTICLE_16" : "SOURCE_VOLUNTARY",
+    automated_detection: r.automated ? "Yes" : "No",
+    // Never automated: an operator takes every decision (decision 176).
+    automated_decision: "AUTOMATED_DECISION_NOT_AUTOMATED",
+    // Only EU and EEA member states are accepted (a brand may also serve CH, GB…).
+    territorial_scope: scope.length > 0 ? scope : null,
+  };
+}
+
+/** The statement of one decision (null for "no action", which is no statement), for its submission. */
+export async function statementOfDecision(
+  d1: D1Database,
+  decisionId: string,
+  ruleLabel: (rule: string) => string,
+): Promise<DsaStatement | null> {
+  const [row] = await statementRows(getDb(d1), eq(schema.decisions.id, decisionId));
+  return row ? toStatement(row, ruleLabel) : null;
+}
+
 /**
  * The month's statements of reasons (every decision that restricted something; "no action" is not
  * a statement) in the database's fields, and the audit row of the export, in one batch.
@@ -241,84 +328,10 @@ export async function exportStatements(
   const range = monthRange(month);
   if (!range) return null;
   const db = getDb(d1);
-  const { decisions, moderationCases: cases, users, brands, notices, photos } = schema;
+  const { decisions } = schema;
   const [rows] = await db.batch([
-    db
-      .select({
-        id: decisions.id,
-        action: decisions.action,
-        rule: decisions.rule,
-        publicFacts: decisions.publicFacts,
-        legalGround: decisions.legalGround,
-        endsAt: decisions.endsAt,
-        automated: decisions.automatedDetection,
-        createdAt: decisions.createdAt,
-        targetType: cases.targetType,
-        severity: cases.severity,
-        // When the content was posted: the profile's account, the photo's upload; a message's report at the latest.
-        contentAt: sql<number>`CASE ${cases.targetType} WHEN 'member' THEN ${users.createdAt}
-          ELSE coalesce((SELECT ${photos.createdAt} FROM ${photos} WHERE ${photos.id} = ${cases.targetId}), ${cases.openedAt}) END`,
-        noticed: sql<number>`EXISTS (SELECT 1 FROM ${notices} WHERE ${notices.caseId} = ${cases.id})`,
-        language: users.language,
-        domain: brands.domain,
-        countries: brands.countries,
-      })
-      .from(decisions)
-      .innerJoin(cases, eq(cases.id, decisions.caseId))
-      .innerJoin(users, eq(users.id, decisions.memberId))
-      .innerJoin(brands, eq(brands.id, users.brandId))
-      .where(
-        and(
-          gte(decisions.createdAt, range[0]),
-          lt(decisions.createdAt, range[1]),
-          sql`${decisions.action} != 'no_action'`,
-        ),
-      )
-      .orderBy(asc(decisions.createdAt), asc(decisions.id)),
+    statementRows(db, and(gte(decisions.createdAt, range[0]), lt(decisions.createdAt, range[1]))),
     auditStatement(db, actor, { action: "transparency.export", targetType: "month", targetId: month }),
   ]);
-  const statements = rows.map((r): DsaStatement => {
-    // Illegal content names the legal provision chosen; a decision without one (taken before the
-    // choice existed) is published on its terms ground, marked as considered illegal.
-    const provision = isLegalGround(r.legalGround) ? LEGAL_GROUNDS[r.legalGround].text : null;
-    const illegal = groundOf(r.rule) === "illegal" && provision !== null;
-    const { category, keywords } = DSA_CATEGORY[categoryOf(r.severity)];
-    // The public facts, never the member's statement text (DSA Art. 24(5)); older decisions without
-    // them say only what was decided.
-    const facts = r.publicFacts || `${ACTION_FACTS[r.action] ?? "Restriction"} after a review by a moderator.`;
-    const scope = r.countries.filter((c) => (EEA_COUNTRIES as readonly string[]).includes(c));
-    return {
-      puid: r.id,
-      decision_visibility: null,
-      decision_monetary: null,
-      decision_provision: null,
-      decision_account: null,
-      end_date_account_restriction: null,
-      end_date_visibility_restriction: null,
-      end_date_service_restriction: null,
-      ...restrictionOf(r.action, r.endsAt),
-      account_type: "ACCOUNT_TYPE_PRIVATE",
-      decision_ground: illegal ? "DECISION_GROUND_ILLEGAL_CONTENT" : "DECISION_GROUND_INCOMPATIBLE_CONTENT",
-      decision_ground_reference_url: `https://${r.domain}/pages/terms`,
-      illegal_content_legal_ground: illegal ? provision : null,
-      illegal_content_explanation: illegal ? facts : null,
-      incompatible_content_ground: illegal ? null : ruleLabel(r.rule),
-      incompatible_content_explanation: illegal ? null : facts,
-      incompatible_content_illegal: illegal ? null : groundOf(r.rule) === "illegal" ? "Yes" : "No",
-      category,
-      category_specification: keywords,
-      ...contentTypeOf(r.targetType, r.action),
-      content_language: r.language.toUpperCase(),
-      content_date: day(r.contentAt),
-      application_date: day(r.createdAt),
-      decision_facts: facts,
-      source_type: r.noticed ? "SOURCE_ARTICLE_16" : "SOURCE_VOLUNTARY",
-      automated_detection: r.automated ? "Yes" : "No",
-      // Never automated: an operator takes every decision (decision 176).
-      automated_decision: "AUTOMATED_DECISION_NOT_AUTOMATED",
-      // Only EU and EEA member states are accepted (a brand may also serve CH, GB…).
-      territorial_scope: scope.length > 0 ? scope : null,
-    };
-  });
-  return { statements };
+  return { statements: rows.map((r) => toStatement(r, ruleLabel)) };
 }
