@@ -98,6 +98,11 @@ export function nicheOf(brand: Pick<Brand, "niche">): Niche {
   return NICHES[brand.niche as keyof typeof NICHES] ?? "general";
 }
 
+/** A brand needs an Impressum when its language is German or its company sits in Germany or Austria (decision 213). */
+export function needsImpressum(domainLanguage: string, companyCountry: string): boolean {
+  return domainLanguage.toLowerCase().startsWith("de") || ["DE", "AT"].includes(companyCountry.toUpperCase());
+}
+
 /** docs/product.md §9: the terms version is 2023-12-01T12:00:00Z, or the company's added date if later. */
 export function termsVersionDate(company: Pick<Company, "added">): string {
   const base = new Date(TERMS_VERSION_DATE);

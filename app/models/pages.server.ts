@@ -105,6 +105,12 @@ export function pageVars(brand: BrandWithCompany, lng: Language) {
     premiumPhotos: PREMIUM_PHOTOS,
     reactivationDays: REACTIVATION_DAYS,
     chatHistoryDays: brand.chatHistoryDays,
+    // The Impressum's details (decision 213).
+    registerCourt: c.registerCourt,
+    managingDirectors: c.managingDirectors,
+    youthOfficer: c.youthOfficerName,
+    youthContact: [c.youthOfficerEmail, c.youthOfficerPhone].filter(Boolean).join(" · "),
+    board: c.disputeBoard,
   };
 }
 
@@ -125,7 +131,9 @@ export function companyDetails(brand: BrandWithCompany, lng: Language, t: TFunct
 
 /** Everything a static page renders, already translated for the request's language and brand. */
 export function staticPage(slug: StaticSlug, brand: BrandWithCompany, lng: Language, t: TFunction) {
-  const vars = pageVars(brand, lng);
+  const base = pageVars(brand, lng);
+  const stance = brand.company.disputeResolution;
+  const vars = { ...base, dispute: stance ? (t(`static.impressum.dispute.${stance}`, base) as string) : "" };
   const blocks = PAGE_BLOCKS[slug];
   const text = (key: string) => t(`static.${slug}.${key}`, vars) as string;
   return {
