@@ -1,6 +1,6 @@
 import type { BrandWithCompany } from "~/models/brand.server";
 import type { Member } from "~/models/session.server";
-import { nicheOf, termsVersionDate, cleanPhone, needsImpressum } from "~/models/brand.server";
+import { copyOf, nicheOf, termsVersionDate, cleanPhone, needsImpressum } from "~/models/brand.server";
 import type { SignupState, Tracking } from "~/models/signup-rules";
 import type { Language } from "./constants";
 import { nowS } from "~/lib/dates";
@@ -74,6 +74,8 @@ export function publicBrand(b: BrandWithCompany) {
     signups: b.signups,
     termsVersion: termsVersionDate(b.company),
     footerLinks: footerLinksOf(b.domainLanguage, b.company.country),
+    // Which copy the pages read (decision 212); the browser's reader takes it from <html data-copy>.
+    copy: copyOf(b),
     company: {
       name: b.company.name,
       address: b.company.address,

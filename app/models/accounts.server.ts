@@ -15,7 +15,7 @@ import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
 import { hashPassword, randomId, verifyPassword } from "~/lib/password";
 import type { DELETE_REASONS } from "./account-forms";
-import { nicheOf, type BrandWithCompany } from "./brand.server";
+import { copyOf, nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { messagesSentBy, releaseHeldMessages, startAndSend } from "./chat.server";
@@ -484,7 +484,7 @@ async function sendAccountMail(
   to = user.email,
   vars: Record<string, unknown> = {},
 ) {
-  const t = await getFixedT(user.language as Language, "account");
+  const t = await getFixedT(user.language as Language, "account", copyOf(brand));
   const link = `${origin}${LINK_PATH[kind]}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
   await mailerFor(env).send(
     accountMail(t, kind, {

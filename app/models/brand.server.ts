@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import { isDeployed, type Env } from "~/lib/env";
 import { INTERESTS, NICHES, TERMS_VERSION_DATE, type Niche } from "~/lib/constants";
+import type { Copy } from "~/lib/i18n";
 
 export type Brand = typeof schema.brands.$inferSelect;
 export type Company = typeof schema.companies.$inferSelect;
@@ -92,6 +93,11 @@ export async function brandsById(env: Pick<Env, "DB" | "ENVIRONMENT">): Promise<
 /** A brand by its id (the console acts for members of every brand), from the same cache; null if unknown. */
 export async function getBrandById(env: Pick<Env, "DB" | "ENVIRONMENT">, id: number): Promise<BrandWithCompany | null> {
   return (await brandsById(env)).get(id) ?? null;
+}
+
+/** The brand's copy (decision 212): a brand that runs team profiles reads the entertainment variants. */
+export function copyOf(brand: Pick<Brand, "runsTeamProfiles">): Copy {
+  return brand.runsTeamProfiles ? "entertainment" : null;
 }
 
 export function nicheOf(brand: Pick<Brand, "niche">): Niche {

@@ -68,7 +68,7 @@ describe("New members and Reminders by opt-in", () => {
     await scheduleInactiveReminders(env, new Date());
     const events = sent.mock.calls.flatMap((c) => [...c[0]].map((m) => m.body as NotifyEvent));
     sent.mockRestore();
-    const to = (id: string) => events.filter((e) => e.kind === "digest" && e.userId === id).map((e) => e.type);
+    const to = (id: string) => events.flatMap((e) => (e.kind === "digest" && e.userId === id ? [e.type] : []));
     expect(to(idOf(quiet.email))).toEqual([]);
     expect(to(idOf(keen.email)).sort()).toEqual(["new_members", "reminders"]);
   });
