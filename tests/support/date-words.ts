@@ -14,7 +14,7 @@ export const DATE_WORDS: Record<Language, WordList> = {
     allowed: ["date of birth", "cannot meet this person"],
   },
   de: {
-    words: ["Date", "Dates", "daten", "Dating", "treffen", "trifft", "Treffen", "kennenlernen", "kennen lernen", "Verabredung", "Rendezvous", "echte Gespräche", "wartet auf dich", "wartet auf deine Nachricht", "warten lassen", "warten auf dich"],
+    words: ["Date", "Dates", "Dating", "treffen", "trifft", "Treffen", "kennenlernen", "kennen lernen", "Verabredung", "Rendezvous", "echte Gespräche", "wartet auf dich", "wartet auf deine Nachricht", "warten lassen", "warten auf dich"],
     allowed: ["diese Person nicht treffen", "diese Person kannst du nicht treffen"],
   },
   nl: {
