@@ -15,7 +15,7 @@ import { profileAccess } from "./profiles.server";
 import { approvedPhotoSql, type Viewer } from "./photos.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
-import type { SignupState } from "./signup-rules";
+import { closedSignupKeys, type SignupState } from "./signup-rules";
 import { signupForm } from "./tracking.server";
 import { pricesFor } from "./credits.server";
 
@@ -174,8 +174,8 @@ export function signupCopy(brand: BrandWithCompany, t: TFunction, state: SignupS
     title: t("signup.title", { brand: brand.name }),
     login: t("signup.login"),
     minAge: brand.minAge,
-    closedTitle: t("landing:signup.closedTitle"),
-    closed: t(state === "needs_source" ? "account:signup.needsSource" : "account:signup.inviteOnly"),
+    closedTitle: t(closedSignupKeys(state === "open" ? "invite_only" : state).title),
+    closed: t(closedSignupKeys(state === "open" ? "invite_only" : state).text),
   };
 }
 

@@ -110,6 +110,7 @@ describe("a brand that runs team profiles promises no dates or meetings", () => 
       const mailer = outboxMailer(mailerFor(env));
       for (const type of ["reminders", "new_members"] as const)
         await deliver(env, { kind: "digest", type, userId: member.id, ref: `copy-${lng}` }, senders({ mailer }));
+      expect(mailer.sent.length, lng).toBeGreaterThan(0);
       for (const m of mailer.sent) check(`${m.subject} mail`, `${m.subject}\n${m.text}`, lng);
 
       // Every text a notification or account mail can use, as this brand reads them.
