@@ -379,10 +379,20 @@ describe("a German or Austrian brand's Impressum (decision 213)", () => {
     );
     expect(blank.status).toBe(400);
     const html = await pageText(blank);
-    for (const field of ["registerCourt", "managingDirectors", "youthOfficerName", "youthOfficerEmail", "disputeResolution"])
+    for (const field of [
+      "registerCourt",
+      "managingDirectors",
+      "youthOfficerName",
+      "youthOfficerEmail",
+      "disputeResolution",
+    ])
       expect(html, field).toContain(`id="err-company_${field}">Required for a German or Austrian brand's Impressum`);
     // "Willing" names its board.
-    const noBoard = await postForm("/admin/brands/2", admin.cookie, await formOf(2, { company_disputeResolution: "willing" }));
+    const noBoard = await postForm(
+      "/admin/brands/2",
+      admin.cookie,
+      await formOf(2, { company_disputeResolution: "willing" }),
+    );
     expect(noBoard.status).toBe(400);
     expect(await pageText(noBoard)).toContain('id="err-company_disputeBoard">Required');
     expect(await companyRow(2)).toEqual(before);
@@ -405,6 +415,8 @@ describe("a German or Austrian brand's Impressum (decision 213)", () => {
     expect(saved.status).toBe(302);
     const page = await pageText(await getPage("/pages/impressum", { host: "de.localhost" }));
     expect(page).toContain("Universalschlichtungsstelle des Bundes, Straßburger Str. 8, 77694 Kehl");
-    await env.DB.prepare("UPDATE companies SET dispute_resolution = 'unwilling', dispute_board = '' WHERE id = 2").run();
+    await env.DB.prepare(
+      "UPDATE companies SET dispute_resolution = 'unwilling', dispute_board = '' WHERE id = 2",
+    ).run();
   });
 });

@@ -119,7 +119,8 @@ describe("a brand that runs team profiles promises no dates or meetings", () => 
         ["account", { mail: accountTexts.mail }],
       ] as const) {
         const t = await getFixedT(lng, ns, "entertainment");
-        for (const key of leafKeys(tree)) check(`${ns}:${key}`, t(key, { brand: "Amora", name: "Lina", count: 2 }), lng);
+        for (const key of leafKeys(tree))
+          check(`${ns}:${key}`, t(key, { brand: "Amora", name: "Lina", count: 2 }), lng);
       }
     }
     expect(findings).toEqual([]);

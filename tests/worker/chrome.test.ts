@@ -138,7 +138,9 @@ describe("visitor top bar and footer", () => {
     ])
       expect(body).toContain(`href="${href}"`);
     // A brand with team profiles: the entertainment service says so in its footer (decision 212).
-    expect(body).toContain("Flirtlokaal is een online chat- en flirtdienst ter vermaak voor volwassenen van 18 jaar en ouder");
+    expect(body).toContain(
+      "Flirtlokaal is een online chat- en flirtdienst ter vermaak voor volwassenen van 18 jaar en ouder",
+    );
   });
 
   it("shows the US footer only to visitors from the US reading English", async () => {

@@ -34,10 +34,9 @@ describe("the data export as a page", () => {
     // 2026-01-01T00:00:00Z and 2026-02-03T10:30:00Z: fixed moments, not the clock.
     await env.DB.batch([
       env.DB.prepare("UPDATE users SET created_at = 1767225600 WHERE id = ?1").bind(me.id),
-      env.DB.prepare("INSERT INTO likes (liker_id, liked_id, source, created_at) VALUES (?1, ?2, 'profile', 1770114600)").bind(
-        me.id,
-        other.id,
-      ),
+      env.DB.prepare(
+        "INSERT INTO likes (liker_id, liked_id, source, created_at) VALUES (?1, ?2, 'profile', 1770114600)",
+      ).bind(me.id, other.id),
     ]);
     const res = await get("/settings/my-data", { cookie: await sessionCookie(me.id) });
     expect(res.status).toBe(200);
@@ -64,11 +63,13 @@ describe("the match moment", () => {
     await env.DB.batch([
       photoRow(me.id, `p-${me.id}`),
       photoRow(her.id, `p-${her.id}`),
-      env.DB.prepare("UPDATE profiles SET main_photo_id = 'p-' || user_id WHERE user_id IN (?1, ?2)").bind(me.id, her.id),
-      env.DB.prepare("INSERT INTO likes (liker_id, liked_id, source) VALUES (?1, ?2, 'swipe'), (?2, ?1, 'profile')").bind(
+      env.DB.prepare("UPDATE profiles SET main_photo_id = 'p-' || user_id WHERE user_id IN (?1, ?2)").bind(
         me.id,
         her.id,
       ),
+      env.DB.prepare(
+        "INSERT INTO likes (liker_id, liked_id, source) VALUES (?1, ?2, 'swipe'), (?2, ?1, 'profile')",
+      ).bind(me.id, her.id),
     ]);
     const html = await pageText(await get(`/swipe-game?match=${her.id}`, { cookie: await sessionCookie(me.id) }));
     expect(visible(html).match(/It's a match!/g)).toHaveLength(1);

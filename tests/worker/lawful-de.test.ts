@@ -23,9 +23,7 @@ describe("Impressum", () => {
       "nicht bereit und nicht verpflichtet, an Streitbeilegungsverfahren vor einer Verbraucherschlichtungsstelle teilzunehmen (§ 36 VSBG)",
     ])
       expect(de, text).toContain(text);
-    const en = await pageText(
-      await get("/pages/impressum", { host: "de.localhost", headers: { Cookie: "lng=en" } }),
-    );
+    const en = await pageText(await get("/pages/impressum", { host: "de.localhost", headers: { Cookie: "lng=en" } }));
     for (const text of [
       "Register court: Amtsgericht Charlottenburg",
       "Represented by the managing directors: Katrin Vogel, Jonas Brandt",

@@ -622,7 +622,10 @@ export const COMPANY_FIELDSET: Fieldset<Company> = {
       label: "Youth-protection officer's phone",
       kind: "text",
       toForm: (c) => c.youthOfficerPhone,
-      schema: optionalLine(30).refine((v) => v === "" || phone.safeParse(v).success, "A phone number such as +31 20-123 45 67."),
+      schema: optionalLine(30).refine(
+        (v) => v === "" || phone.safeParse(v).success,
+        "A phone number such as +31 20-123 45 67.",
+      ),
     },
     {
       name: "disputeResolution",
