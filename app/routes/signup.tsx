@@ -24,9 +24,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { state, tracking } = signupContext(request, brand.signups);
   return {
     title: t(state === "open" ? "signup.title" : closedSignupKeys(state).title),
+    // Translated here: the closed title lives in the landing's namespace, which this page does not load.
+    closed:
+      state === "open" ? null : { title: t(closedSignupKeys(state).title), text: t(closedSignupKeys(state).text) },
     minAge: brand.minAge,
     brandName: brand.name,
-    allowed: state,
     tracking,
     who: NICHE_WHO[nicheOf(brand)],
   };
@@ -79,16 +81,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Signup() {
   const { t } = useTranslation("account");
-  const { minAge, allowed, tracking, brandName, who } = useLoaderData<typeof loader>();
+  const { minAge, tracking, brandName, who, closed } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  if (allowed !== "open") {
+  if (closed) {
     // Closed: the same one reason as the landing page says (no "free in under a minute" above it).
-    const closed = closedSignupKeys(allowed);
     return (
       <div className="container container-narrow account-page">
-        <h1>{t(closed.title)}</h1>
+        <h1>{closed.title}</h1>
         <div className="card card-body" role="status">
-          <p className="alert alert-info">{t(closed.text)}</p>
+          <p className="alert alert-info">{closed.text}</p>
           <p className="form-links">
             <Link to="/login">{t("signup.haveAccount")}</Link>
           </p>
