@@ -22,6 +22,8 @@ const fetchJson = (url: string, tries = 3): Promise<unknown> =>
 const pending = new Map<string, Promise<void>>();
 const store: I18nStore = {
   lng,
+  // The brand's copy (decision 212), as the server rendered it.
+  copy: document.documentElement.dataset.copy === "entertainment" ? "entertainment" : null,
   resources: {},
   // Each namespace of the page's language is fetched once, on demand (docs/product.md §7).
   load(ns) {

@@ -7,6 +7,7 @@ import { resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
 import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
+import type { Copy } from "./lib/i18n";
 import { closeDocumentLast } from "./lib/html-stream.server";
 import { logError, logWarning, refusalOf } from "./lib/log.server";
 import { reportError } from "./lib/sentry.server";
@@ -23,7 +24,9 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const root = remixContext.staticHandlerContext.loaderData.root as { lang?: Language } | undefined;
+  const root = remixContext.staticHandlerContext.loaderData.root as
+    | { lang?: Language; brand?: { copy?: Copy } }
+    | undefined;
   const lng =
     root?.lang ??
     (await resolveLanguage(
@@ -34,7 +37,7 @@ export default async function handleRequest(
 
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
-      <I18nProvider value={{ lng, resources: resources[lng] }}>
+      <I18nProvider value={{ lng, resources: resources[lng], copy: root?.brand?.copy ?? null }}>
         <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
       </I18nProvider>
     </NonceContext.Provider>,

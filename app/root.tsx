@@ -110,7 +110,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const lang = root?.lang ?? i18n.language ?? "en";
   const title = useDocumentTitle(root);
   return (
-    <html lang={lang} dir="ltr">
+    <html lang={lang} dir="ltr" data-copy={root?.brand.copy ?? undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

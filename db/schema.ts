@@ -27,6 +27,20 @@ export const companies = sqliteTable("companies", {
    * (A–Z, 0–9, _). Null: no account, so production refuses its brands.
    */
   mollieAccount: text("mollie_account").unique(),
+  /**
+   * The Impressum of German and Austrian brands (decision 213): the register court (§ 5 DDG), the
+   * managing directors, the youth-protection officer and how to reach them (§ 7 JMStV), and whether
+   * the company takes part in consumer dispute resolution (§ 36 VSBG; "willing" names its board).
+   */
+  registerCourt: text("register_court").notNull().default(""),
+  managingDirectors: text("managing_directors").notNull().default(""),
+  youthOfficerName: text("youth_officer_name").notNull().default(""),
+  youthOfficerEmail: text("youth_officer_email").notNull().default(""),
+  youthOfficerPhone: text("youth_officer_phone").notNull().default(""),
+  disputeResolution: text("dispute_resolution", { enum: ["", "unwilling", "willing"] })
+    .notNull()
+    .default(""),
+  disputeBoard: text("dispute_board").notNull().default(""),
 });
 
 /** A brand: one hostname with its own name, niche, language and rules (docs/product.md §3 "Settings"). */
@@ -135,6 +149,11 @@ export const brands = sqliteTable("brands", {
   ageCheck: text("age_check", { enum: AGE_CHECK_MODES }).notNull().default("off"),
   ageCheckCountries: json<string[]>("age_check_countries").notNull().default([]),
   ageCheckDays: integer("age_check_days").notNull().default(365),
+  /**
+   * The brand runs team-run profiles (decision 212): its copy then presents a chat and flirt
+   * entertainment service and never promises dates or meetings (the `_entertainment` locale variants).
+   */
+  runsTeamProfiles: integer("runs_team_profiles", { mode: "boolean" }).notNull().default(false),
 });
 
 /** Clicks on a brand's cams promo, counted per day and placement (decision 160). */

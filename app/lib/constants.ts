@@ -79,10 +79,11 @@ export const NOTIFICATION_TYPES = [
 
 /**
  * Marketing mails: off until the member opts in (GDPR consent; a pre-ticked box is not consent).
- * A new member who did not tick the sign-up opt-in gets these as "user" rows of notifications_disabled;
- * members from before keep what they chose (no migration). Decision 180.
+ * A new member who did not tick the sign-up opt-in gets these as "user" rows of notifications_disabled
+ * (decision 180). "New members" and "Reminders" advertise the service too (decision 213): off for
+ * everyone until they opt in, members from before included (migration 0038).
  */
-export const MARKETING_TYPES = ["promotions", "news"] as const;
+export const MARKETING_TYPES = ["promotions", "news", "new_members", "reminders"] as const;
 
 export const INTERESTS = [
   "adventure",

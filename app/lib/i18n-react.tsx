@@ -5,12 +5,15 @@
  * A unit test checks this reader gives i18next's output for every key of every locale.
  */
 import { createContext, useContext, useEffect, useState } from "react";
+import type { Copy } from "./i18n";
 
 type Tree = { [key: string]: unknown };
 export interface I18nStore {
   lng: string;
   /** namespace → its tree, for this language */
   resources: Record<string, Tree>;
+  /** The brand's copy (decision 212): a key's `<key>_<copy>` variant is read first, where there is one. */
+  copy?: Copy;
   /** Client only: loads a namespace not yet present (the render suspends until it is there). */
   load?: (ns: string) => Promise<void>;
 }
@@ -69,10 +72,14 @@ export function translate(store: I18nStore, namespaces: string[], key: string, o
   }
   const tree = store.resources[ns];
   let value: unknown;
-  if (typeof options?.count === "number") {
-    value = lookup(tree, `${path}_${pluralOf(store.lng, options.count)}`) ?? lookup(tree, `${path}_other`);
+  // As i18next's context: the brand's variant first, then the key itself; each with its plural forms.
+  for (const p of store.copy ? [`${path}_${store.copy}`, path] : [path]) {
+    if (typeof options?.count === "number") {
+      value = lookup(tree, `${p}_${pluralOf(store.lng, options.count)}`) ?? lookup(tree, `${p}_other`);
+    }
+    value ??= lookup(tree, p);
+    if (value !== undefined) break;
   }
-  value ??= lookup(tree, path);
   if (value === undefined) return options?.defaultValue ?? key;
   if (typeof value !== "string") return options?.returnObjects ? (interpolateDeep(value, options) as string) : key;
   return interpolate(value, options);

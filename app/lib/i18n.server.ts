@@ -9,7 +9,7 @@ import type { TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
 import { cookieFromHeader } from "./cookies.server";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE_DAYS, LANGUAGES, type Language } from "./constants";
-import { i18nConfig } from "./i18n";
+import { i18nConfig, type Copy } from "./i18n";
 import { NAMESPACES, resources } from "./messages";
 
 /**
@@ -66,12 +66,18 @@ export { NAMESPACES, resources };
 // RemixI18Next.getFixedT makes a new i18next instance per call: keep one per language and namespace.
 const fixedT = new Map<string, Promise<TFunction>>();
 
-/** A translation function for a language and namespace (loaders, actions, mails). */
-export function getFixedT(lng: Language, ns: string = "common"): Promise<TFunction> {
-  const key = `${lng}:${ns}`;
+/**
+ * A translation function for a language and namespace (loaders, actions, mails). With a brand's `copy`
+ * (decision 212) each key reads its `<key>_<copy>` variant where there is one: i18next's context.
+ */
+export function getFixedT(lng: Language, ns: string = "common", copy: Copy = null): Promise<TFunction> {
+  const key = `${lng}:${ns}:${copy ?? ""}`;
   let t = fixedT.get(key);
   if (!t) {
-    t = remixI18nFor(lng).getFixedT(lng, ns) as Promise<TFunction>;
+    const plain = remixI18nFor(lng).getFixedT(lng, ns) as Promise<TFunction>;
+    t = copy
+      ? plain.then((base) => ((k: string, o?: object) => base(k, { context: copy, ...o })) as unknown as TFunction)
+      : plain;
     fixedT.set(key, t);
   }
   return t;

@@ -1,6 +1,6 @@
 import type { BrandWithCompany } from "~/models/brand.server";
 import type { Member } from "~/models/session.server";
-import { nicheOf, termsVersionDate, cleanPhone } from "~/models/brand.server";
+import { copyOf, nicheOf, termsVersionDate, cleanPhone, needsImpressum } from "~/models/brand.server";
 import type { SignupState, Tracking } from "~/models/signup-rules";
 import type { Language } from "./constants";
 import { nowS } from "~/lib/dates";
@@ -39,11 +39,11 @@ const FOOTER_LINKS = [
 ] as const;
 
 /**
- * A brand whose language is German also links its Impressum (§ 5 DDG; decision 180). Decided here, on
+ * A German or Austrian brand (its language or its company) also links its Impressum (§ 5 DDG; decisions 180, 213). Decided here, on
  * the server, so the footer's code (in the landing page's budget) stays a plain list.
  */
-export function footerLinksOf(domainLanguage: string): (readonly [string, string])[] {
-  return domainLanguage.toLowerCase().startsWith("de")
+export function footerLinksOf(domainLanguage: string, companyCountry: string): (readonly [string, string])[] {
+  return needsImpressum(domainLanguage, companyCountry)
     ? [...FOOTER_LINKS, ["impressum", "/pages/impressum"]]
     : [...FOOTER_LINKS];
 }
@@ -73,7 +73,9 @@ export function publicBrand(b: BrandWithCompany) {
     minAge: b.minAge,
     signups: b.signups,
     termsVersion: termsVersionDate(b.company),
-    footerLinks: footerLinksOf(b.domainLanguage),
+    footerLinks: footerLinksOf(b.domainLanguage, b.company.country),
+    // Which copy the pages read (decision 212); the browser's reader takes it from <html data-copy>.
+    copy: copyOf(b),
     company: {
       name: b.company.name,
       address: b.company.address,

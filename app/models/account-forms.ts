@@ -44,7 +44,7 @@ export function signupSchema(minAge: number, today = new Date()) {
       // Who the member is and whom they look for; a form of a niche that decides both sends neither.
       gender: z.enum(["male", "female"], { errorMap: () => ({ message: "errors.generic" }) }).optional(),
       seeking: z.enum(SEEKING, { errorMap: () => ({ message: "errors.generic" }) }).optional(),
-      // The opt-in to promotions and news mails: unticked by default; only "on" (a ticked box) says yes.
+      // The opt-in to marketing mails (MARKETING_TYPES): unticked by default; only "on" (a ticked box) says yes.
       marketing: z.literal("on").optional(),
       // The honeypot: invisible to people, filled in by bots.
       website: z.string().max(0, "errors.generic").optional(),

@@ -15,7 +15,7 @@ import type { Env } from "~/lib/env";
 import { getFixedT } from "~/lib/i18n.server";
 import { hashPassword, randomId, verifyPassword } from "~/lib/password";
 import type { DELETE_REASONS } from "./account-forms";
-import { nicheOf, type BrandWithCompany } from "./brand.server";
+import { copyOf, nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { messagesSentBy, releaseHeldMessages, startAndSend } from "./chat.server";
@@ -301,7 +301,7 @@ export interface SignupInput {
   /** Missing answers take the niche's default (NICHE_WHO). */
   gender?: Gender;
   seeking?: Seeking;
-  /** Ticked the opt-in to promotions and news mails; without it they stay off (decision 180). */
+  /** Ticked the opt-in to marketing mails (MARKETING_TYPES); without it they stay off (decisions 180, 213). */
   marketing?: boolean;
 }
 
@@ -365,7 +365,7 @@ export async function signup(
     statement,
     // A disposable address opens a case for a moderator (decision 176); it never refuses the sign-up.
     ...signupFlagStatements(db, { id, brandId: brand.id, email }),
-    // Marketing only by opt-in: without the ticked box promotions and news start switched off.
+    // Marketing only by opt-in: without the ticked box every MARKETING_TYPES mail starts switched off.
     ...(input.marketing
       ? []
       : MARKETING_TYPES.map((type) =>
@@ -484,7 +484,7 @@ async function sendAccountMail(
   to = user.email,
   vars: Record<string, unknown> = {},
 ) {
-  const t = await getFixedT(user.language as Language, "account");
+  const t = await getFixedT(user.language as Language, "account", copyOf(brand));
   const link = `${origin}${LINK_PATH[kind]}${token ? `?token=${encodeURIComponent(token)}` : ""}`;
   await mailerFor(env).send(
     accountMail(t, kind, {

@@ -10,6 +10,7 @@ import { isDeployed, type Env } from "~/lib/env";
 import { INTERESTS, NICHES, TERMS_VERSION_DATE, type Niche } from "~/lib/constants";
 import { isAdminPath } from "~/lib/admin-path";
 import { accountView } from "~/lib/payments/account";
+import type { Copy } from "~/lib/i18n";
 
 export type Brand = typeof schema.brands.$inferSelect;
 export type Company = typeof schema.companies.$inferSelect;
@@ -96,8 +97,18 @@ export async function getBrandById(env: Pick<Env, "DB" | "ENVIRONMENT">, id: num
   return (await brandsById(env)).get(id) ?? null;
 }
 
+/** The brand's copy (decision 212): a brand that runs team profiles reads the entertainment variants. */
+export function copyOf(brand: Pick<Brand, "runsTeamProfiles">): Copy {
+  return brand.runsTeamProfiles ? "entertainment" : null;
+}
+
 export function nicheOf(brand: Pick<Brand, "niche">): Niche {
   return NICHES[brand.niche as keyof typeof NICHES] ?? "general";
+}
+
+/** A brand needs an Impressum when its language is German or its company sits in Germany or Austria (decision 213). */
+export function needsImpressum(domainLanguage: string, companyCountry: string): boolean {
+  return domainLanguage.toLowerCase().startsWith("de") || ["DE", "AT"].includes(companyCountry.toUpperCase());
 }
 
 /** docs/product.md §9: the terms version is 2023-12-01T12:00:00Z, or the company's added date if later. */

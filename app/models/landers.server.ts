@@ -9,7 +9,7 @@ import { NICHES, type Niche } from "~/lib/constants";
 import { EUROPE_MAP } from "~/lib/europe-map.generated";
 import { getFixedT } from "~/lib/i18n.server";
 import { pageContext } from "~/lib/page.server";
-import { nicheOf, type BrandWithCompany } from "./brand.server";
+import { copyOf, nicheOf, type BrandWithCompany } from "./brand.server";
 import { landingMembers, type LandingMember } from "./landing.server";
 import { signupCopy } from "./pages.server";
 import { NICHE_WHO } from "./signup-rules";
@@ -123,7 +123,7 @@ export async function loadLander(
       steps: ([1, 2, 3] as const).map((n) => ({ title: t(`steps.s${n}`), text: t(`steps.t${n}`) })),
     },
     members: members.map((m) => toLanderMember(m, country)),
-    signup: signupCopy(brand, await getFixedT(lng, "pages"), form.state),
+    signup: signupCopy(brand, await getFixedT(lng, "pages", copyOf(brand)), form.state),
     form,
   };
 }

@@ -27,6 +27,7 @@ export async function landingPageLoader({ request, context }: LoaderFunctionArgs
     members: members.members,
     near: members.near,
     signupOpen: form.state === "open",
+    signupState: form.state,
     // "Free sign-up" is ticked only where this visitor can sign up (not while sign-up is closed).
     points: form.state === "open" ? ["free", "discreet", "adults"] : ["discreet", "adults"],
     tracking: form.tracking,

@@ -19,6 +19,7 @@ import { isDeployed, type Env } from "~/lib/env";
 import { getFixedT, isLanguage } from "~/lib/i18n.server";
 import { nowS } from "~/lib/dates";
 import { hmacHex } from "~/lib/hmac.server";
+import { copyOf } from "./brand.server";
 import { fictionalIcon, fictionalLabel } from "~/lib/fictional";
 import { safeRedirect } from "~/lib/request.server";
 import { mailerFor, renderMail, type Mailer } from "./mail.server";
@@ -113,6 +114,7 @@ function factsQuery(db: Db, userId: string, senderId: string | null, conversatio
       brand_lang: sql<string>`substr(${b.domainLanguage}, 1, 2)`.as("brand_lang"),
       fictional_icon: b.fictionalIcon,
       fictional_singular: b.fictionalSingular,
+      runs_team_profiles: b.runsTeamProfiles,
       disabled: sql<
         string | null
       >`(SELECT group_concat(${nd.type} || ':' || ${nd.reason}) FROM ${nd} WHERE ${nd.userId} = ${u.id})`,
@@ -295,7 +297,7 @@ export async function deliver(
   }
   const channels = channelsOf(f.disabled, plan.type);
   const lng: Language = isLanguage(f.language) ? f.language : "en";
-  const t = await getFixedT(lng, "notify");
+  const t = await getFixedT(lng, "notify", copyOf({ runsTeamProfiles: f.runs_team_profiles }));
   const content = await contentOf(env, plan, f, t, texts);
   if (!content) return sent;
   if (campaignId && !channels.mail) await countOutcome(db, campaignId, "skipped");
@@ -774,7 +776,7 @@ export async function previewCampaign(
   const event = { kind: "campaign", type: c.type, userId: f.id, ref: campaignRef(c), path: c.path } as const;
   const plan = planOf(event);
   const lng: Language = isLanguage(f.language) ? f.language : "en";
-  const t = await getFixedT(lng, "notify");
+  const t = await getFixedT(lng, "notify", copyOf({ runsTeamProfiles: f.runs_team_profiles }));
   const content = (await contentOf(env, plan, f, t, texts ?? null))!;
   const mail = await notificationMail(env, t, plan.type, plan.path, f, content);
   const channels = channelsOf(f.disabled, plan.type);
@@ -806,6 +808,7 @@ export async function sendCampaignTest(
       mail_name: b.mailName,
       brand_name: sql<string>`${b.name}`.as("brand_name"),
       lng: b.domainLanguage,
+      runsTeamProfiles: b.runsTeamProfiles,
     })
     .from(C)
     .innerJoin(b, eq(b.id, C.brandId))
@@ -825,6 +828,7 @@ export async function sendCampaignTest(
     brand_name: row.brand_name,
     member_name: to.name,
     sender_name: null,
+    runs_team_profiles: row.runsTeamProfiles,
   } as unknown as Facts;
   const plan = planOf({
     kind: "campaign",
@@ -833,7 +837,7 @@ export async function sendCampaignTest(
     ref: campaignRef(row.c),
     path: row.c.path,
   });
-  const t = await getFixedT(lng, "notify");
+  const t = await getFixedT(lng, "notify", copyOf({ runsTeamProfiles: row.runsTeamProfiles }));
   const content = (await contentOf(env, plan, f, t, texts ?? null))!;
   const mail = await notificationMail(env, t, plan.type, plan.path, f, content);
   await senders.mailer.send({ ...mail, subject: `[Test] ${mail.subject}` });

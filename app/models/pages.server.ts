@@ -15,7 +15,7 @@ import { profileAccess } from "./profiles.server";
 import { approvedPhotoSql, type Viewer } from "./photos.server";
 import { PREMIUM_PHOTOS, REACTIVATION_DAYS, type Language } from "~/lib/constants";
 import { cleanPhone, nicheOf, termsVersionDate, type BrandWithCompany } from "./brand.server";
-import type { SignupState } from "./signup-rules";
+import { closedSignupKeys, type SignupState } from "./signup-rules";
 import { signupForm } from "./tracking.server";
 import { pricesFor } from "./credits.server";
 
@@ -105,6 +105,12 @@ export function pageVars(brand: BrandWithCompany, lng: Language) {
     premiumPhotos: PREMIUM_PHOTOS,
     reactivationDays: REACTIVATION_DAYS,
     chatHistoryDays: brand.chatHistoryDays,
+    // The Impressum's details (decision 213).
+    registerCourt: c.registerCourt,
+    managingDirectors: c.managingDirectors,
+    youthOfficer: c.youthOfficerName,
+    youthContact: [c.youthOfficerEmail, c.youthOfficerPhone].filter(Boolean).join(" · "),
+    board: c.disputeBoard,
   };
 }
 
@@ -125,7 +131,9 @@ export function companyDetails(brand: BrandWithCompany, lng: Language, t: TFunct
 
 /** Everything a static page renders, already translated for the request's language and brand. */
 export function staticPage(slug: StaticSlug, brand: BrandWithCompany, lng: Language, t: TFunction) {
-  const vars = pageVars(brand, lng);
+  const base = pageVars(brand, lng);
+  const stance = brand.company.disputeResolution;
+  const vars = { ...base, dispute: stance ? (t(`static.impressum.dispute.${stance}`, base) as string) : "" };
   const blocks = PAGE_BLOCKS[slug];
   const text = (key: string) => t(`static.${slug}.${key}`, vars) as string;
   return {
@@ -166,8 +174,8 @@ export function signupCopy(brand: BrandWithCompany, t: TFunction, state: SignupS
     title: t("signup.title", { brand: brand.name }),
     login: t("signup.login"),
     minAge: brand.minAge,
-    closedTitle: t("landing:signup.closedTitle"),
-    closed: t(state === "needs_source" ? "account:signup.needsSource" : "account:signup.inviteOnly"),
+    closedTitle: t(closedSignupKeys(state === "open" ? "invite_only" : state).title),
+    closed: t(closedSignupKeys(state === "open" ? "invite_only" : state).text),
   };
 }
 

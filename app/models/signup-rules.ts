@@ -51,6 +51,16 @@ export function signupAllowed(setting: SignupSetting, tracking: Pick<Tracking, "
   return "invite_only";
 }
 
+/**
+ * What a closed sign-up says, everywhere (landing, /signup, landers): one reason per state, a title and
+ * its text, so no page says "sign up free in a minute" while another says "only through partners".
+ */
+export function closedSignupKeys(state: Exclude<SignupState, "open">) {
+  return state === "needs_source"
+    ? { title: "landing:signup.partnersTitle", text: "account:signup.needsSource" }
+    : { title: "landing:signup.closedTitle", text: "account:signup.inviteOnly" };
+}
+
 /** Whom a new member looks for; with their gender it gives the profile's sexuality. */
 export const SEEKING = ["female", "male", "both"] as const;
 export type Seeking = (typeof SEEKING)[number];

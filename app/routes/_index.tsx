@@ -7,6 +7,7 @@ import { HeroArt } from "~/components/landing/HeroArt";
 import { SignupForm } from "~/components/account/SignupForm";
 import accountStyles from "~/styles/account.css";
 import type { landingPageLoader as loader } from "~/models/landing-page.server";
+import { closedSignupKeys } from "~/models/signup-rules";
 
 // The loader lives in models/landing-page.server (one server import: see there why).
 export { landingPageLoader as loader } from "~/models/landing-page.server";
@@ -34,11 +35,12 @@ const BENEFIT_ICONS: Record<Niche, [IconName, IconName, IconName]> = {
 
 function SignupCard({ data }: { data: ReturnType<typeof useLoaderData<typeof loader>> }) {
   const { t } = useTranslation("landing");
-  if (!data.signupOpen) {
+  if (data.signupState !== "open") {
+    const closed = closedSignupKeys(data.signupState);
     return (
       <div className="signup-card" id="signup">
-        <h2>{t("signup.closedTitle")}</h2>
-        <p className="text-muted">{t("signup.closedText")}</p>
+        <h2>{t(closed.title)}</h2>
+        <p className="text-muted">{t(closed.text)}</p>
         <Link to="/login" className="btn btn-primary btn-block btn-lg">
           {t("signup.login")}
         </Link>
@@ -199,7 +201,8 @@ export default function Landing() {
       <section className="cta-band">
         <div className="container">
           <h2>{t(`${niche}.ctaTitle`)}</h2>
-          <p>{t("ctaText")}</p>
+          {/* "Joining takes less than a minute" only where this visitor can join. */}
+          {data.signupOpen ? <p>{t("ctaText")}</p> : null}
           {data.signupOpen ? (
             <a href="#signup" className="btn btn-light btn-lg">
               {t("cta")}

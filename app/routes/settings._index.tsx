@@ -208,6 +208,9 @@ export default function Settings() {
             <Link to="/notifications">{t("notifications.title")}</Link>
           </li>
           <li>
+            <Link to="/settings/my-data">{t("settings.myData")}</Link>
+          </li>
+          <li>
             <a href="/settings/data" download>
               {t("settings.download")}
             </a>

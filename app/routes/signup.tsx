@@ -8,7 +8,7 @@ import { pageContext } from "~/lib/page.server";
 import { signupSchema } from "~/models/account-forms";
 import { requestReactivation, signup, withinRateLimit } from "~/models/accounts.server";
 import { signupContext, visitorTracking } from "~/models/tracking.server";
-import { NICHE_WHO, signupAllowed } from "~/models/signup-rules";
+import { closedSignupKeys, NICHE_WHO, signupAllowed } from "~/models/signup-rules";
 import { linkOrigin, nicheOf } from "~/models/brand.server";
 import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
@@ -23,10 +23,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { brand, t } = await pageContext(request, context, "account");
   const { state, tracking } = signupContext(request, brand.signups);
   return {
-    title: t("signup.title"),
+    title: t(state === "open" ? "signup.title" : closedSignupKeys(state).title),
+    // Translated here: the closed title lives in the landing's namespace, which this page does not load.
+    closed:
+      state === "open" ? null : { title: t(closedSignupKeys(state).title), text: t(closedSignupKeys(state).text) },
     minAge: brand.minAge,
     brandName: brand.name,
-    allowed: state,
     tracking,
     who: NICHE_WHO[nicheOf(brand)],
   };
@@ -79,26 +81,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Signup() {
   const { t } = useTranslation("account");
-  const { minAge, allowed, tracking, brandName, who } = useLoaderData<typeof loader>();
+  const { minAge, tracking, brandName, who, closed } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  return (
-    <div className="container container-narrow account-page">
-      <h1>{t("signup.title")}</h1>
-      <p className="lead">{t("signup.lead", { brand: brandName })}</p>
-      {allowed === "open" ? (
-        <div className="card">
-          <ValidatedSignupForm minAge={minAge} tracking={tracking} who={who} lastResult={lastResult} />
-        </div>
-      ) : (
+  if (closed) {
+    // Closed: the same one reason as the landing page says (no "free in under a minute" above it).
+    return (
+      <div className="container container-narrow account-page">
+        <h1>{closed.title}</h1>
         <div className="card card-body" role="status">
-          <p className="alert alert-info">
-            {t(allowed === "invite_only" ? "signup.inviteOnly" : "signup.needsSource")}
-          </p>
+          <p className="alert alert-info">{closed.text}</p>
           <p className="form-links">
             <Link to="/login">{t("signup.haveAccount")}</Link>
           </p>
         </div>
-      )}
+      </div>
+    );
+  }
+  return (
+    <div className="container container-narrow account-page">
+      <h1>{t("signup.title")}</h1>
+      <p className="lead">{t("signup.lead", { brand: brandName })}</p>
+      <div className="card">
+        <ValidatedSignupForm minAge={minAge} tracking={tracking} who={who} lastResult={lastResult} />
+      </div>
     </div>
   );
 }

@@ -31,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     nextCards(context.env.DB, member, 1, lng),
     matchId ? swipeMatch(context.env.DB, member.id, matchId.slice(0, 64)) : null,
   ]);
-  return { title: t("swipe.title"), premium: member.paidUser, match, ...next };
+  const me = { name: member.name, mainPhotoId: member.mainPhotoId };
+  return { title: t("swipe.title"), premium: member.paidUser, match, me, ...next };
 }
 
 const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().min(1).max(64) });
@@ -54,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SwipeGame() {
-  const { cards, likesLeft, premium, match } = useLoaderData<typeof loader>();
+  const { cards, likesLeft, premium, match, me } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { t } = useTranslation("members");
   const card = cards[0];
@@ -62,7 +63,7 @@ export default function SwipeGame() {
     <div className="container container-narrow members-page swipe-game">
       <h1>{t("swipe.title")}</h1>
       <p className="hint">{t("swipe.left", { count: likesLeft })}</p>
-      {match ? <SwipeMatch m={match} /> : null}
+      {match ? <SwipeMatch m={match} me={me} /> : null}
       {data?.error || likesLeft === 0 ? (
         // At the daily limit the heart still answers: it says why, with the premium offer.
         <div

@@ -4,7 +4,7 @@ import { expect, test } from "./support/fixtures";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const BRANDS = [
-  { host: "localhost", lang: "en", name: "Amora", headline: "Meet singles near you", cta: "Sign up free" },
+  { host: "localhost", lang: "en", name: "Amora", headline: "Chat and flirt online", cta: "Sign up free" },
   {
     host: "de.localhost",
     lang: "de",
@@ -67,7 +67,7 @@ test.describe("without JavaScript", () => {
   test("the landing page renders fully with a working sign-up form and FAQ", async ({ page, context }) => {
     await fromCountry(context, "localhost", "US");
     await page.goto("/");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Meet singles near you");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chat and flirt online");
     const form = page.locator('form[action="/signup"]');
     for (const name of ["email", "name", "date_of_birth", "password"])
       await expect(form.locator(`[name="${name}"]`)).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * Lawful defaults (decision 180): marketing mails only by an active opt-in (unticked at sign-up,
+ * Lawful defaults (decisions 180, 213): marketing mails (new members and reminders too) only by an active opt-in (unticked at sign-up,
  * existing members keep their choice), the Impressum on German-language brands, and the delete-account
  * flow telling what credits are lost and offering the refund the refund days allow.
  */
@@ -11,7 +11,7 @@ const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ];
-const OPT_IN = /e-mail me offers and news/;
+const OPT_IN = /e-mail me offers, news, new members and reminders/;
 
 const db = e2eDb();
 
@@ -27,7 +27,7 @@ const disabledTypes = async (email: string) =>
 for (const js of [true, false]) {
   for (const viewport of VIEWPORTS) {
     for (const optIn of viewport.width === 390 ? [false, true] : [false]) {
-      test(`sign-up: promotions and news ${optIn ? "on after ticking the opt-in" : "off without the opt-in"} (${viewport.width}px, JavaScript ${js ? "on" : "off"})`, async ({
+      test(`sign-up: promotions, news, new members and reminders ${optIn ? "on after ticking the opt-in" : "off without the opt-in"} (${viewport.width}px, JavaScript ${js ? "on" : "off"})`, async ({
         browser,
         baseURL,
       }) => {
@@ -46,10 +46,12 @@ for (const js of [true, false]) {
         if (js) await page.waitForFunction(() => "__remixRouter" in window); // hydrated: the click is not lost
         await main.getByRole("button", { name: "Sign up free" }).click();
         await expect(page).toHaveURL(/\/signup-matches$/, { timeout: 20_000 }); // a real password hash, on a shared machine
-        expect(await disabledTypes(email)).toEqual(optIn ? [] : ["news", "promotions"]);
+        expect(await disabledTypes(email)).toEqual(optIn ? [] : ["new_members", "news", "promotions", "reminders"]);
         await page.goto("/notifications");
         await expect(page.getByLabel("Promotions")).toBeChecked({ checked: optIn });
         await expect(page.getByLabel("News")).toBeChecked({ checked: optIn });
+        await expect(page.getByLabel("New members")).toBeChecked({ checked: optIn });
+        await expect(page.getByLabel("Reminders", { exact: true })).toBeChecked({ checked: optIn });
         await expect(page.getByLabel("New message")).toBeChecked(); // the service's own mails stay on
         // Not opting in is no "disabled notifications" alert.
         await expect(page.getByTestId("disabled-notifications-alert")).toHaveCount(0);

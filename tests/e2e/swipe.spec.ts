@@ -91,11 +91,17 @@ test.describe("inside", () => {
       const moment = page.getByTestId("swipe-match");
       await expect(moment).toContainText("It's a match!");
       await expect(moment).toContainText(`You and ${her.name} like each other.`);
+      // Said once, over the whole screen, with both members' pictures.
+      await expect(page.getByText("It's a match!")).toHaveCount(1);
+      expect(await moment.boundingBox()).toEqual({ x: 0, y: 0, width: 1280, height: 720 });
+      await expect(moment.locator(".avatar")).toHaveCount(2);
       await expect(moment.getByRole("link", { name: "Send a message" })).toHaveAttribute(
         "href",
         `/members/${her.id}/chat`,
       );
-      // The next card is already under it; a one-sided like shows no moment.
+      // Keep swiping closes it; the next card is under it; a one-sided like shows no moment.
+      await moment.getByRole("link", { name: "Keep swiping" }).click();
+      await expect(page.getByTestId("swipe-match")).toHaveCount(0);
       await expect(page.getByTestId("swipe-card")).toContainText(other.name);
       await page.getByRole("button", { name: "Like" }).click();
       await expect(page.getByText("2 likes left today")).toBeVisible();

@@ -352,3 +352,71 @@ describe("a setting changed in the console changes what the site does", () => {
     forgetBrands();
   });
 });
+
+describe("a German or Austrian brand's Impressum (decision 213)", () => {
+  it("the company's Impressum details are edited here; without them a German brand is not saved, nor is Amora once its company sits in Austria", async () => {
+    const admin = await operator("admin");
+    const before = await companyRow(2);
+    const form = await formOf(2);
+    for (const [field, value] of [
+      ["company_registerCourt", "Amtsgericht Charlottenburg"],
+      ["company_managingDirectors", "Katrin Vogel, Jonas Brandt"],
+      ["company_youthOfficerName", "Dr. Miriam Albers"],
+      ["company_youthOfficerEmail", "jugendschutz@herzklang.example"],
+      ["company_disputeResolution", "unwilling"],
+    ])
+      expect(form[field], field).toBe(value);
+    const blank = await postForm(
+      "/admin/brands/2",
+      admin.cookie,
+      await formOf(2, {
+        company_registerCourt: null,
+        company_managingDirectors: "",
+        company_youthOfficerName: null,
+        company_youthOfficerEmail: null,
+        company_disputeResolution: null,
+      }),
+    );
+    expect(blank.status).toBe(400);
+    const html = await pageText(blank);
+    for (const field of [
+      "registerCourt",
+      "managingDirectors",
+      "youthOfficerName",
+      "youthOfficerEmail",
+      "disputeResolution",
+    ])
+      expect(html, field).toContain(`id="err-company_${field}">Required for a German or Austrian brand's Impressum`);
+    // "Willing" names its board.
+    const noBoard = await postForm(
+      "/admin/brands/2",
+      admin.cookie,
+      await formOf(2, { company_disputeResolution: "willing" }),
+    );
+    expect(noBoard.status).toBe(400);
+    expect(await pageText(noBoard)).toContain('id="err-company_disputeBoard">Required');
+    expect(await companyRow(2)).toEqual(before);
+
+    // An English-language brand whose company moves to Austria needs them too; its company has none.
+    const austria = await postForm("/admin/brands/1", admin.cookie, await formOf(1, { company_country: "AT" }));
+    expect(austria.status).toBe(400);
+    expect(await pageText(austria)).toContain('id="err-company_registerCourt">Required');
+    expect((await companyRow(1))!.country).toBe("NL");
+
+    // Filled in, it saves and the Impressum shows it.
+    const saved = await postForm(
+      "/admin/brands/2",
+      admin.cookie,
+      await formOf(2, {
+        company_disputeResolution: "willing",
+        company_disputeBoard: "Universalschlichtungsstelle des Bundes, Straßburger Str. 8, 77694 Kehl",
+      }),
+    );
+    expect(saved.status).toBe(302);
+    const page = await pageText(await getPage("/pages/impressum", { host: "de.localhost" }));
+    expect(page).toContain("Universalschlichtungsstelle des Bundes, Straßburger Str. 8, 77694 Kehl");
+    await env.DB.prepare(
+      "UPDATE companies SET dispute_resolution = 'unwilling', dispute_board = '' WHERE id = 2",
+    ).run();
+  });
+});

@@ -139,7 +139,10 @@ describe("visitor top bar and footer", () => {
       "/pages/service",
     ])
       expect(body).toContain(`href="${href}"`);
-    expect(body).toContain("Flirtlokaal is een online dating- en chatdienst voor volwassenen van 18 jaar en ouder");
+    // A brand with team profiles: the entertainment service says so in its footer (decision 212).
+    expect(body).toContain(
+      "Flirtlokaal is een online chat- en flirtdienst ter vermaak voor volwassenen van 18 jaar en ouder",
+    );
   });
 
   it("shows the US footer only to visitors from the US reading English", async () => {
@@ -183,7 +186,7 @@ describe("landing page", () => {
   it("renders each brand's niche in its language with a sign-up form posting the spec fields to /signup", async () => {
     const amora = await html("/");
     expect(amora.body).toContain('data-niche="general"');
-    expect(amora.body).toContain("Meet singles near you");
+    expect(amora.body).toContain("Chat and flirt online"); // a brand with team profiles: the entertainment copy (decision 212)
     const form = /<form method="post" action="\/signup"[\s\S]*?<\/form>/.exec(amora.body)?.[0] ?? "";
     for (const name of ["email", "name", "date_of_birth", "password"]) expect(form).toContain(`name="${name}"`);
     expect(amora.body).toContain('href="/login"');
@@ -197,7 +200,7 @@ describe("landing page", () => {
   it("opens sign-up on a traffic-source brand only with a traffic source, passing it on", async () => {
     const closed = await html("/", { host: "nl.localhost" });
     expect(closed.body).toContain('data-niche="she"');
-    expect(closed.body).toContain("Aanmelden op uitnodiging");
+    expect(closed.body).toContain("Aanmelden via onze partners");
     expect(closed.body).not.toContain('action="/signup"');
     // sub1-3 are tracking, not a traffic source: the landing follows the same rule as /signup.
     expect((await html("/?sub1=abc", { host: "nl.localhost" })).body).not.toContain('action="/signup');

@@ -345,7 +345,7 @@ describe("member landings", () => {
         /wants to chat with you|liked your profile|waiting for your answer|read the messages/,
       );
     }
-    expect((await page(`/members/${id}/landing2`)).html).toContain("Meet Sanne");
+    expect((await page(`/members/${id}/landing2`)).html).toContain("Chat with Sanne"); // decision 212: no "Meet"
   });
 
   it("speaks the brand's language", async () => {

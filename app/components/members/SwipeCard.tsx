@@ -89,24 +89,40 @@ export function SwipeCard({ m, disabled }: { m: CardData; disabled: boolean }) {
   );
 }
 
-/** The match moment: shown above the next card after a swipe like that the other member had already given. */
-export function SwipeMatch({ m }: { m: { id: string; name: string; mainPhotoId: string | null } }) {
+/**
+ * The match moment after a swipe like the other member had already given: it fills the screen with
+ * both photos and says "It's a match!" once. Plain links close it (works without JavaScript).
+ */
+export function SwipeMatch({
+  m,
+  me,
+}: {
+  m: { id: string; name: string; mainPhotoId: string | null };
+  me: { name: string; mainPhotoId: string | null };
+}) {
   const { t } = useTranslation("members");
   return (
-    <section className="swipe-match card" role="status" data-testid="swipe-match">
-      <Avatar photoId={m.mainPhotoId} name={m.name} eager />
-      <div>
-        <h2>{t("swipe.matchTitle")}</h2>
-        <p>{t("likes.itsAMatch", { name: m.name })}</p>
-        <div className="swipe-match-actions">
-          <Link to={`/members/${m.id}/chat`} className="btn btn-primary btn-sm">
-            <Icon name="chat" size={18} />
-            {t("swipe.sendMessage")}
-          </Link>
-          <Link to="/swipe-game" className="btn btn-outline btn-sm">
-            {t("swipe.keepSwiping")}
-          </Link>
-        </div>
+    <section
+      className="swipe-match"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="swipe-match-title"
+      data-testid="swipe-match"
+    >
+      <div className="swipe-match-photos">
+        <Avatar photoId={me.mainPhotoId} name={me.name} size="full" eager />
+        <Avatar photoId={m.mainPhotoId} name={m.name} size="full" eager />
+      </div>
+      <h2 id="swipe-match-title">{t("swipe.matchTitle")}</h2>
+      <p>{t("swipe.matchText", { name: m.name })}</p>
+      <div className="swipe-match-actions">
+        <Link to={`/members/${m.id}/chat`} className="btn btn-primary btn-lg">
+          <Icon name="chat" size={20} />
+          {t("swipe.sendMessage")}
+        </Link>
+        <Link to="/swipe-game" className="btn btn-light btn-lg">
+          {t("swipe.keepSwiping")}
+        </Link>
       </div>
     </section>
   );

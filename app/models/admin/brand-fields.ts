@@ -98,6 +98,15 @@ const line = (min: number, max: number) =>
     .max(max, `At most ${max} characters.`)
     .refine((v) => !CONTROL.test(v), "No line breaks or control characters.");
 
+/** Text that may stay empty (conform posts an empty field as no value at all): a line of at most `max` characters. */
+const optionalLine = (max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim())
+    .refine((v) => v.length <= max, `At most ${max} characters.`)
+    .refine((v) => !CONTROL.test(v), "No line breaks or control characters.");
+
 const int = (min: number, max: number) =>
   z
     .string()
@@ -444,6 +453,14 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
     legend: "Members area",
     fields: [
       {
+        name: "runsTeamProfiles",
+        label: "Runs team profiles",
+        hint: "On: the site presents itself as a chat and flirt entertainment service and promises no dates or meetings (decision 212).",
+        kind: "check",
+        toForm: (b) => (b.runsTeamProfiles ? "on" : ""),
+        schema: check,
+      },
+      {
         name: "photoReview",
         label: "Photo review",
         kind: "select",
@@ -602,6 +619,70 @@ export const COMPANY_FIELDSET: Fieldset<Company> = {
       kind: "text",
       toForm: (c) => c.mollieAccount ?? "",
       schema: optional(MOLLIE_ACCOUNT_PATTERN, "Capital letters, digits and _ such as AMORA (at most 40).", true),
+    },
+    // The Impressum's fields (decision 213): required where a German or Austrian brand uses the company.
+    {
+      name: "registerCourt",
+      label: "Register court (Impressum)",
+      hint: "The court that keeps the commercial register, e.g. Amtsgericht Charlottenburg.",
+      kind: "text",
+      toForm: (c) => c.registerCourt,
+      schema: optionalLine(120),
+    },
+    {
+      name: "managingDirectors",
+      label: "Managing directors (Impressum)",
+      hint: "Comma separated.",
+      kind: "text",
+      toForm: (c) => c.managingDirectors,
+      schema: optionalLine(200),
+    },
+    {
+      name: "youthOfficerName",
+      label: "Youth-protection officer (Jugendschutzbeauftragter)",
+      kind: "text",
+      toForm: (c) => c.youthOfficerName,
+      schema: optionalLine(120),
+    },
+    {
+      name: "youthOfficerEmail",
+      label: "Youth-protection officer's e-mail",
+      kind: "email",
+      toForm: (c) => c.youthOfficerEmail,
+      schema: optionalLine(254)
+        .transform((v) => v.toLowerCase())
+        .refine((v) => v === "" || z.string().email().safeParse(v).success, "An e-mail address."),
+    },
+    {
+      name: "youthOfficerPhone",
+      label: "Youth-protection officer's phone",
+      kind: "text",
+      toForm: (c) => c.youthOfficerPhone,
+      schema: optionalLine(30).refine(
+        (v) => v === "" || phone.safeParse(v).success,
+        "A phone number such as +31 20-123 45 67.",
+      ),
+    },
+    {
+      name: "disputeResolution",
+      label: "Consumer dispute resolution (§ 36 VSBG)",
+      kind: "select",
+      options: [
+        ["", "Not stated"],
+        ["unwilling", "Neither willing nor obliged to take part"],
+        ["willing", "Takes part before the board named below"],
+      ],
+      toForm: (c) => c.disputeResolution,
+      schema: oneOf(["unwilling", "willing"])
+        .optional()
+        .transform((v) => v ?? ""),
+    },
+    {
+      name: "disputeBoard",
+      label: "Consumer dispute board (name and address)",
+      kind: "text",
+      toForm: (c) => c.disputeBoard,
+      schema: optionalLine(300),
     },
   ],
 };

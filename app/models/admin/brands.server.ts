@@ -9,7 +9,7 @@ import { asc, count, eq, max, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, schema } from "../../../db/client";
 import { nowS } from "~/lib/dates";
-import { forgetBrands, type Brand, type Company } from "../brand.server";
+import { forgetBrands, needsImpressum, type Brand, type Company } from "../brand.server";
 import { auditStatement, type Actor } from "./audit.server";
 import { BRAND_FIELDS, COMPANY_FIELDSET, COMPANY_PREFIX, schemaOf } from "./brand-fields";
 
@@ -74,6 +74,29 @@ export async function companyChoices(d1: D1Database) {
 export async function currenciesSold(d1: D1Database): Promise<string[]> {
   const P = packagePrices;
   return (await getDb(d1).selectDistinct({ c: P.currency }).from(P).orderBy(P.currency)).map((r) => r.c);
+}
+
+/** The company fields a German or Austrian brand's Impressum needs (§ 5 DDG, § 7 JMStV, § 36 VSBG; decision 213). */
+const IMPRESSUM_FIELDS = [
+  "registerCourt",
+  "managingDirectors",
+  "youthOfficerName",
+  "youthOfficerEmail",
+  "disputeResolution",
+] as const satisfies readonly (keyof Company)[];
+
+/**
+ * The Impressum fields the company still lacks for such a brand, by field name (a "willing" statement
+ * also names its board). Empty when the brand needs no Impressum or nothing is missing.
+ */
+export function missingImpressum(
+  domainLanguage: string,
+  company: Pick<Company, "country" | (typeof IMPRESSUM_FIELDS)[number] | "disputeBoard">,
+): (keyof Company)[] {
+  if (!needsImpressum(domainLanguage, company.country)) return [];
+  const missing: (keyof Company)[] = IMPRESSUM_FIELDS.filter((f) => !company[f].trim());
+  if (company.disputeResolution === "willing" && !company.disputeBoard.trim()) missing.push("disputeBoard");
+  return missing;
 }
 
 type BrandValues = Partial<Omit<Brand, "id" | "isDefault">>;
@@ -168,6 +191,23 @@ export async function saveBrand(d1: D1Database, actor: Actor, id: number | null,
   if (editsCompany)
     for (const f of COMPANY_FIELDSET.fields)
       (companyValues as Record<string, unknown>)[f.name] = values[COMPANY_PREFIX + f.name];
+  // A German or Austrian brand is not saved without its Impressum's company details (decision 213).
+  const company = editsCompany
+    ? { ...existing.company, ...companyValues }
+    : (await db.select().from(companies).where(eq(companies.id, brandValues.companyId!)))[0]!;
+  const missing = missingImpressum(String(brandValues.domainLanguage), company);
+  if (missing.length > 0) {
+    const why = "Required for a German or Austrian brand's Impressum (§ 5 DDG, § 7 JMStV, § 36 VSBG).";
+    return {
+      ok: false,
+      status: 400,
+      reply: editsCompany
+        ? submission.reply({ fieldErrors: Object.fromEntries(missing.map((f) => [COMPANY_PREFIX + f, [why]])) })
+        : submission.reply({
+            formErrors: [`The company ${company.name} lacks its Impressum details (${missing.join(", ")}): ${why}`],
+          }),
+    };
+  }
   const at = nowS();
 
   if (existing === null) {
