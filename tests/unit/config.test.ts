@@ -29,7 +29,9 @@ describe("the secrets check (decision 170)", () => {
     expect(problems({ MOLLIE_API_KEY_AMORA: "test_" + "m".repeat(30) })).toBe("MOLLIE_API_KEY_AMORA (wrong kind)");
     // Staging never holds a live key: nothing outside production moves real money.
     expect(problems({ ENVIRONMENT: "staging" })).toBe("MOLLIE_API_KEY_AMORA (wrong kind)");
-    expect(problems({ MOLLIE_API_KEY_HERZKLANG: "live_" + "m".repeat(10) })).toBe("MOLLIE_API_KEY_HERZKLANG (too short)");
+    expect(problems({ MOLLIE_API_KEY_HERZKLANG: "live_" + "m".repeat(10) })).toBe(
+      "MOLLIE_API_KEY_HERZKLANG (too short)",
+    );
     // An organisation access token serves in either (test mode outside production).
     expect(problems({ MOLLIE_API_KEY_AMORA: "access_" + "m".repeat(30) })).toBe("");
   });
