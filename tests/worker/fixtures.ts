@@ -128,3 +128,12 @@ export function photoRow(userId: string, photoId: string, review: "pending" | "a
     review,
   );
 }
+
+/**
+ * The response's Set-Cookie as a test of the app's own cookies sees it: without `d1b`, the D1 bookmark
+ * every signed-in response may carry (decision 222); null when nothing else is set.
+ */
+export function appSetCookie(res: Response): string | null {
+  const own = res.headers.getSetCookie().filter((c) => !c.startsWith("d1b="));
+  return own.length ? own.join(", ") : null;
+}

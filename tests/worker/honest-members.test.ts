@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { conversationView, listConversations } from "../../app/models/chat.server";
 import { likesApi, listLikes } from "../../app/models/likes.server";
-import { get, post, sessionCookie } from "./fixtures";
+import { appSetCookie, get, post, sessionCookie } from "./fixtures";
 import { pair } from "./chat-support";
 import { member } from "./members-helpers";
 
@@ -107,14 +107,14 @@ describe("buying credits from a chat", () => {
     const res = await fromChat(cookie, `/chats/${conversationId}`, "See you at eight? <b>");
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/credits");
-    const set = res.headers.get("Set-Cookie") ?? "";
+    const set = appSetCookie(res) ?? "";
     expect(set).toMatch(/^chat_return=[^;]+; Path=\/; Max-Age=3600; SameSite=Lax; Secure; HttpOnly$/);
     const back = set.split(";")[0]!;
     const credits = await (await get("/credits", { cookie: `${cookie}; ${back}` })).text();
     expect(credits).toContain('data-testid="from-chat"');
     expect(credits).toContain('data-testid="credit-worth"');
     const chat = await get(`/chats/${conversationId}`, { cookie: `${cookie}; ${back}` });
-    expect(chat.headers.get("Set-Cookie")).toMatch(/^chat_return=; Path=\/; Max-Age=0/);
+    expect(appSetCookie(chat)).toMatch(/^chat_return=; Path=\/; Max-Age=0/);
     const html = await chat.text();
     expect(html).toMatch(/<textarea[^>]*name="body"[^>]*>See you at eight\? &lt;b&gt;<\/textarea>/);
     // Another chat does not take this chat's text.
@@ -122,7 +122,7 @@ describe("buying credits from a chat", () => {
     const elsewhere = await get(`/chats/${other.conversationId}`, {
       cookie: `${await sessionCookie(other.alice.id)}; ${back}`,
     });
-    expect(elsewhere.headers.get("Set-Cookie")).toBeNull();
+    expect(appSetCookie(elsewhere)).toBeNull();
   });
 
   it("refuses return paths that leave the chat pages: no cookie, nothing remembered", async () => {
@@ -141,11 +141,11 @@ describe("buying credits from a chat", () => {
       const res = await fromChat(cookie, bad);
       expect(res.status, bad).toBe(302);
       expect(res.headers.get("Location"), bad).toBe("/credits");
-      expect(res.headers.get("Set-Cookie"), bad).toBeNull();
+      expect(appSetCookie(res), bad).toBeNull();
     }
     // Logged out: the login page, nothing set.
     const out = await post("/credits?index", { intent: "fromChat", returnTo: "/chats/abc", body: "x" });
-    expect(out.headers.get("Set-Cookie")).toBeNull();
+    expect(appSetCookie(out)).toBeNull();
   });
 
   it("a planted or malformed cookie is no cookie", async () => {
@@ -159,7 +159,7 @@ describe("buying credits from a chat", () => {
     ]) {
       const res = await get(`/chats/${conversationId}`, { cookie: `${cookie}; ${planted}` });
       expect(res.status, planted).toBe(200);
-      expect(res.headers.get("Set-Cookie"), planted).toBeNull();
+      expect(appSetCookie(res), planted).toBeNull();
     }
   });
 });
