@@ -195,7 +195,13 @@ describe("eyes on production", () => {
     expect(ready.status).toBe(200);
     const broken = {
       ...env,
-      DB: { prepare: () => ({ first: () => Promise.reject(new Error("D1 down")) }) },
+      // A database that is down, read through a session as every request reads (decision 222).
+      DB: {
+        prepare: () => ({ first: () => Promise.reject(new Error("D1 down")) }),
+        withSession() {
+          return { prepare: this.prepare, getBookmark: () => null };
+        },
+      },
     } as unknown as Env;
     const res = await call(broken, "/readyz");
     expect(res.status).toBe(503);
