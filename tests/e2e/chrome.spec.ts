@@ -19,7 +19,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.locator("html")).toHaveAttribute("lang", "en");
       await switchLanguage(page, "Nederlands");
       await expect(page.locator("html")).toHaveAttribute("lang", "nl");
-      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ontmoet singles bij jou in de buurt");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Online chatten en flirten");
       await page.reload();
       await expect(page.getByTestId("login-button")).toHaveText("Inloggen");
       await switchLanguage(page, "English");

@@ -149,7 +149,8 @@ for (const js of [true, false]) {
     loginAs,
   }) => {
     const country = js ? "LU" : "PT"; // a country no seeded member lives in, so the cards are known
-    const me = await db.createMember({ gender: "male", country });
+    // The deck picks as search does (decision 214): the card's member is of an age near the player's.
+    const me = await db.createMember({ gender: "male", country, dateOfBirth: dob19() });
     const first = await db.createMember({ name: `Swipe ${tag()}`, country, dateOfBirth: dob19() });
     const page = await loginAs(me, { js });
     await page.goto("/swipe-game");
