@@ -4,7 +4,8 @@
  * language the notice was written in. The form within six months; then the request's state and outcome.
  */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AppealForm } from "~/components/safety/AppealForm";
 import { readForm } from "~/lib/body.server";
 import { getFixedT } from "~/lib/i18n.server";
 import { normaliseText } from "~/lib/text";
@@ -96,28 +97,7 @@ export default function ReporterReviewPage() {
         {s.closed ? <p>{s.closed}</p> : null}
         <p className="field-hint">{s.redress}</p>
       </section>
-      {s.form ? (
-        <Form method="post" className="card form-card appeal">
-          <p>{s.intro}</p>
-          <p className="field-hint">{s.form.deadline}</p>
-          {result?.error ? (
-            <p className="alert alert-danger" role="alert">
-              {result.error}
-            </p>
-          ) : null}
-          <label className="field">
-            <span>{s.form.explanation}</span>
-            <textarea name="explanation" rows={6} required minLength={10} maxLength={3000} />
-          </label>
-          <button type="submit" className="btn btn-primary btn-block">
-            {s.form.submit}
-          </button>
-        </Form>
-      ) : result?.error ? (
-        <p className="alert alert-danger" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <AppealForm form={s.form} intro={s.intro} error={result?.error} />
     </div>
   );
 }

@@ -5,7 +5,8 @@
  * decision 174): the form within six months, then the appeal's state and its outcome with reasons.
  */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AppealForm } from "~/components/safety/AppealForm";
 import { readForm } from "~/lib/body.server";
 import { getFixedT } from "~/lib/i18n.server";
 import { normaliseText } from "~/lib/text";
@@ -116,29 +117,7 @@ export default function StatementPage() {
           )}
         </section>
       ) : null}
-      {s.form ? (
-        <Form method="post" className="card form-card appeal" aria-labelledby="appeal-form-title">
-          <h2 id="appeal-form-title">{s.form.title}</h2>
-          <p>{s.form.intro}</p>
-          <p className="field-hint">{s.form.deadline}</p>
-          {result?.error ? (
-            <p className="alert alert-danger" role="alert">
-              {result.error}
-            </p>
-          ) : null}
-          <label className="field">
-            <span>{s.form.explanation}</span>
-            <textarea name="explanation" rows={6} required minLength={10} maxLength={3000} />
-          </label>
-          <button type="submit" className="btn btn-primary btn-block">
-            {s.form.submit}
-          </button>
-        </Form>
-      ) : result?.error ? (
-        <p className="alert alert-danger" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <AppealForm form={s.form} intro={s.form?.intro ?? ""} error={result?.error} />
     </div>
   );
 }
