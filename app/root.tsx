@@ -103,6 +103,22 @@ function useDocumentTitle(root: RootData | undefined) {
   return pageTitle({ title, brandName: root?.brand.name ?? "", indexTitle: root?.brand.indexTitle ?? "", unread });
 }
 
+/**
+ * A page that must stay current without JavaScript (the console's inbox) names a reload interval in its
+ * handle; the refresh sits inside <noscript>, so a browser that runs the page's live script never reloads.
+ */
+function RefreshWithoutScript() {
+  const seconds = useMatches()
+    .map((m) => (m.handle as { refreshWithoutScript?: number } | undefined)?.refreshWithoutScript)
+    .findLast((s) => typeof s === "number");
+  if (!seconds) return null;
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content={String(seconds)} />
+    </noscript>
+  );
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const nonce = useNonce();
@@ -117,6 +133,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#c8102e" />
         <title>{title}</title>
         <Meta />
+        <RefreshWithoutScript />
         {root?.admin ? <link rel="stylesheet" href={root.admin} /> : <Links />}
       </head>
       <body>

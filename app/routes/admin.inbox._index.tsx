@@ -1,10 +1,11 @@
 /**
  * The team's inbox (chat team, admin; decision 201): conversations where a member waits for a team-run
  * profile's answer, longest wait first, with the wait, the member's language, what they spent there
- * and who holds each. Filters by brand, language, profile and "mine". Without JavaScript the page
- * reloads itself every half minute (and has a refresh link): new waits and claims show up.
+ * and who holds each. Filters by brand, language, profile and "mine". With JavaScript the list follows
+ * its live stream; without, the page reloads itself every half minute (a refresh inside <noscript>, so
+ * it never fires beside the script) and has a refresh link.
  */
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { ageOf, when } from "~/components/admin/labels";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
@@ -15,11 +16,8 @@ import { LiveScript } from "~/components/admin/LiveScript";
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "inbox";
 
-/** Reloads the list every 30 s (no script: the console ships none). */
-export const meta: MetaFunction = ({ matches }) => [
-  ...matches.flatMap((m) => m.meta ?? []),
-  { httpEquiv: "refresh", content: "30" },
-];
+/** Without JavaScript the list reloads itself every 30 s (root's Layout reads `refreshWithoutScript`). */
+export const handle = { refreshWithoutScript: 30 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const operator = await requireOperator(request, context, area);

@@ -1,24 +1,16 @@
-import type { Page } from "@playwright/test";
-import { expect, logIn, test } from "./support/fixtures";
+import { expect, logIn, operatorPage, test } from "./support/fixtures";
+import { shot } from "./support/shots";
+import { EXIF_JPEG, bytesOf } from "../worker/images";
 import { e2eDb } from "./support/db";
 
 /**
  * The team behind the team-run profiles (decision 201): a member writes to a team-run profile and
  * keeps the chat open; the development chat-team operator (no JavaScript: the console ships none)
  * finds it in the inbox, opens it (claims it) and replies as the profile; the member's open chat shows
- * the reply live. Screenshots of the inbox at 390 and 1280 px go to $INBOX_SHOTS when it is set.
+ * the reply live. With SHOTS set, the inbox, a conversation, a team-run profile's photos and the reply
+ * figures are taken at 390 and 1280 px (docs/screenshots).
  */
 const db = e2eDb();
-
-async function inboxShot(page: Page, name: string) {
-  const dir = process.env.INBOX_SHOTS;
-  if (!dir) return;
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 844 });
-    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test("the chat team answers a member as a team-run profile; the member's open chat shows it live", async ({
   browser,
@@ -54,11 +46,11 @@ test("the chat team answers a member as a team-run profile; the member's open ch
   const row = op.getByRole("row", { name: /Mats Member/ });
   await expect(row).toBeVisible();
   await expect(row).toContainText("Ilse Inbox");
-  await inboxShot(op, "inbox");
+  await shot(op, "inbox-list");
   await row.getByRole("link", { name: "Mats Member" }).click();
   await expect(op.getByText("You hold this conversation")).toBeVisible();
   await expect(op.getByText("Hi Ilse, how was your weekend?")).toBeVisible();
-  await inboxShot(op, "inbox-conversation");
+  await shot(op, "inbox-conversation");
   // A phone number is refused, with the reason.
   await op.getByLabel("Reply as Ilse Inbox").fill("Call me: 06 1234 5678");
   await op.getByRole("button", { name: "Send as Ilse Inbox" }).click();
@@ -72,4 +64,25 @@ test("the chat team answers a member as a team-run profile; the member's open ch
   await expect(mp.locator(".chat-head").getByTestId("fictional-mark")).toBeVisible();
   await m.close();
   await o.close();
+});
+
+test("the chat team adds a photo to a team-run profile (reviewed like a member's) and reads the reply figures", async ({
+  browser,
+}) => {
+  const op = await operatorPage(browser, "team@example.com");
+  await op.goto("/admin/team-profiles");
+  await op.getByRole("table").getByRole("link").first().click();
+  await expect(op.getByText("team-run", { exact: false }).first()).toBeVisible();
+  await op
+    .locator('input[type="file"][name="photo"]')
+    .setInputFiles({ name: "persona.jpg", mimeType: "image/jpeg", buffer: Buffer.from(bytesOf(EXIF_JPEG)) });
+  await op.getByRole("button", { name: "Upload" }).click();
+  await expect(op.getByText("Photo added.", { exact: false })).toBeVisible();
+  await expect(op.locator(".a-photos li").filter({ hasText: "waiting for review" }).first()).toBeVisible();
+  await shot(op, "inbox-team-profile");
+  await op.goto("/admin/inbox/figures");
+  await expect(op.getByRole("heading", { name: "Reply figures" })).toBeVisible();
+  await expect(op.getByRole("heading", { name: "Per brand" })).toBeVisible();
+  await shot(op, "inbox-figures");
+  await op.context().close();
 });

@@ -245,4 +245,14 @@ describe("live", () => {
     const moderator = await asRole("moderator");
     expect((await get("/admin/inbox/live", { cookie: moderator.cookie })).status).toBe(403);
   });
+
+  it("without JavaScript the list reloads itself; with it, only the stream updates it (the reload sits in <noscript>)", async () => {
+    const team = await asRole("chat_team");
+    const html = await (await get("/admin/inbox", { cookie: team.cookie })).text();
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toMatch(/<noscript><meta http-equiv="refresh" content="30"\/?><\/noscript>/);
+    // No reload outside <noscript>: a browser running the live script must not also reload the page.
+    expect(head.replace(/<noscript>.*?<\/noscript>/gs, "")).not.toContain('http-equiv="refresh"');
+    expect(html).toContain("/admin/inbox/live");
+  });
 });
