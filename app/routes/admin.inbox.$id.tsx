@@ -118,8 +118,8 @@ export default function AdminInboxConversation() {
       <div className="a-inbox-grid">
         <section className="a-card" aria-label="Conversation">
           <p className="a-muted">
-            {view.waitingSince ? `Waiting ${ageOf(now - view.waitingSince)}` : "Answered"} · {view.credits} credits
-            spent here · language {view.language}
+            {view.waitingSince ? `Waiting ${ageOf(now - view.waitingSince)}` : "Answered"} ·{" "}
+            {view.credits === 1 ? "1 credit" : `${view.credits} credits`} spent here · language {view.language}
           </p>
           <ol className="a-thread">
             {view.messages.map((m) =>
