@@ -512,7 +512,13 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       // After the overview write: the consumer checks D1's unread count before it mails.
       this.later(
         (overview ?? Promise.resolve()).then(() =>
-          enqueue(this.env, { kind: "message", conversationId: c.id, senderId: i.senderId, receiverId, messageId: row.seq }),
+          enqueue(this.env, {
+            kind: "message",
+            conversationId: c.id,
+            senderId: i.senderId,
+            receiverId,
+            messageId: row.seq,
+          }),
         ),
       );
     }

@@ -22,7 +22,9 @@ const VERSION_TABLE = "_schema_version";
 
 /** The version the object's storage is at (0: never migrated, including an object from before versions). */
 export function schemaVersion(sql: SqlStorage): number {
-  sql.exec(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`);
+  sql.exec(
+    `CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`,
+  );
   const row = sql.exec<{ version: number }>(`SELECT version FROM ${VERSION_TABLE} WHERE id = 1`).toArray()[0];
   return row?.version ?? 0;
 }

@@ -42,7 +42,9 @@ export class ChatRoomUnderTest extends ChatRoom {
 
 /** The names a production ChatRoom must not have (every member the subclass adds). */
 export const CHAT_ROOM_TEST_HOOKS = [
-  ...Object.getOwnPropertyNames(ChatRoomUnderTest.prototype).filter((n) => n !== "constructor" && n !== "overviewOfSend"),
+  ...Object.getOwnPropertyNames(ChatRoomUnderTest.prototype).filter(
+    (n) => n !== "constructor" && n !== "overviewOfSend",
+  ),
   "failNext",
 ];
 
