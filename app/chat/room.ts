@@ -1,15 +1,15 @@
 /**
  * ChatRoom: one Durable Object per conversation (idFromName(conversationId)), and the home of its
  * messages (decision 190): numbers, client ids, held flags, gifts and each member's read state live
- * in the object's own SQLite (app/chat/store.ts). Every send passes through here, live (WebSocket)
- * or not (RPC from a form action), one at a time: the rules (D1 reads, cached until told they
- * changed), the charge (the sender's wallet, by a key made of conversation, sender and client id),
- * the store, the broadcast. The charge is spent from the sender's allowance held here (decision 193),
- * in the message's own transaction; the wallet is asked for a block only when it runs out. D1 is
- * written after that, coalesced: the overview (`conversations`,
- * `conversation_members`) at once when a conversation starts, an unread count goes 0 -> 1, a member
- * reads or hides, otherwise by an alarm at most once per OVERVIEW_DELAY_MS.
- * Sockets use the Hibernation API; who a socket belongs to travels in its serialized attachment.
+ * in the object's own SQLite (app/chat/store.ts, its schema versioned: decision 230). Every send
+ * passes through here, live (WebSocket) or not (RPC from a form action), one at a time, in three
+ * steps (decision 230): check (the rules: D1 reads, cached until told they changed), commit (the
+ * message and its charge in one transaction: spent from the sender's allowance held here, decision
+ * 193; the wallet is asked for a block only when it runs out), after-commit (the broadcast, then D1,
+ * coalesced: the overview (`conversations`, `conversation_members`) at once when a conversation
+ * starts, an unread count goes 0 -> 1, a member reads or hides, otherwise by an alarm at most once
+ * per OVERVIEW_DELAY_MS). Sockets use the Hibernation API; who a socket belongs to travels in its
+ * serialized attachment. The worker tests run a subclass with their hooks (tests/worker/worker-main.ts).
  */
 import { scheduleRestore, type RestoreAnswer, type RestoreTarget } from "./restore";
 import { DurableObject } from "cloudflare:workers";
