@@ -95,14 +95,14 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
    * | -------------- | ------------------------------------------- | ---------------------------------------------------- |
    * | conversation   | meta conversation_id, member_a, member_b    | wipe()                                               |
    * | rules          | D1: sendRules() per sender and session      | forget(), release(), closeRevoked(), wipe(); TTL     |
-   * | seqNext        | MAX(messages.seq) + 1                       | a commit (+1), importFromD1(), wipe()                |
+   * | seqNext        | MAX(messages.seq) + 1                       | a commit or a notice (+1), importFromD1(), wipe()    |
    * | noneHeld       | "no held message of this sender" per sender | a held commit (that sender), importFromD1(), wipe()  |
    * | memberCache    | the members table (both read states)        | putMember() (any write but a send's), wipe(); a      |
    * |                |                                             | commit writes its own change into it                 |
    * | shownBefore    | "a message was shown here" (only turns on)  | wipe()                                               |
    * | notifyMarked   | pending_notify rows not yet written to D1   | each overview write, wipe(); lost on restart (safe:  |
    * |                |                                             | the next message writes its row again)               |
-   * | alarmAt        | the overview alarm this instance set        | alarm()                                              |
+   * | alarmAt        | the overview alarm this instance set        | scheduleFlush() sets it, alarm() clears it           |
    *
    * And what coordinates the work (not copies of anything): `queue` (sends, imports and connects one
    * at a time), `flushing`/`again` (one overview write at a time, the newest state wins), `reserving`
