@@ -61,6 +61,9 @@ export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
+      // Production's entry with ChatRoom's test hooks in a subclass (decision 230); the deployed
+      // bundle (and the production project below) never has them.
+      main: "./tests/worker/worker-main.ts",
       // The development secrets are not [vars] (decision 170): the tests bring their own.
       miniflare: {
         bindings: { TEST_MIGRATIONS: migrations, ...TEST_SECRETS },

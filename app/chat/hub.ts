@@ -21,6 +21,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { Env } from "../lib/env";
 import { logError } from "../lib/log.server";
+import { migrateObjectSchema } from "../lib/object-schema";
 import type {
   CreditReason,
   MemberHubApi,
@@ -45,7 +46,10 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
-    ctx.storage.sql.exec(WALLET_SCHEMA);
+    // The wallet's tables, versioned (decision 230): each migration once, before anything reaches the object.
+    void ctx.blockConcurrencyWhile(async () => {
+      migrateObjectSchema(ctx.storage, [{ name: "baseline: the wallet", up: (sql) => sql.exec(WALLET_SCHEMA) }]);
+    });
   }
 
   /** The WebSocket upgrade, forwarded by the Worker after it authenticated the member. */

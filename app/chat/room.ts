@@ -1,15 +1,15 @@
 /**
  * ChatRoom: one Durable Object per conversation (idFromName(conversationId)), and the home of its
  * messages (decision 190): numbers, client ids, held flags, gifts and each member's read state live
- * in the object's own SQLite (app/chat/store.ts). Every send passes through here, live (WebSocket)
- * or not (RPC from a form action), one at a time: the rules (D1 reads, cached until told they
- * changed), the charge (the sender's wallet, by a key made of conversation, sender and client id),
- * the store, the broadcast. The charge is spent from the sender's allowance held here (decision 193),
- * in the message's own transaction; the wallet is asked for a block only when it runs out. D1 is
- * written after that, coalesced: the overview (`conversations`,
- * `conversation_members`) at once when a conversation starts, an unread count goes 0 -> 1, a member
- * reads or hides, otherwise by an alarm at most once per OVERVIEW_DELAY_MS.
- * Sockets use the Hibernation API; who a socket belongs to travels in its serialized attachment.
+ * in the object's own SQLite (app/chat/store.ts, its schema versioned: decision 230). Every send
+ * passes through here, live (WebSocket) or not (RPC from a form action), one at a time, in three
+ * steps (decision 230): check (the rules: D1 reads, cached until told they changed), commit (the
+ * message and its charge in one transaction: spent from the sender's allowance held here, decision
+ * 193; the wallet is asked for a block only when it runs out), after-commit (the broadcast, then D1,
+ * coalesced: the overview (`conversations`, `conversation_members`) at once when a conversation
+ * starts, an unread count goes 0 -> 1, a member reads or hides, otherwise by an alarm at most once
+ * per OVERVIEW_DELAY_MS). Sockets use the Hibernation API; who a socket belongs to travels in its
+ * serialized attachment. The worker tests run a subclass with their hooks (tests/worker/worker-main.ts).
  */
 import { scheduleRestore, type RestoreAnswer, type RestoreTarget } from "./restore";
 import { DurableObject } from "cloudflare:workers";
@@ -24,6 +24,7 @@ import {
   SESSION_HEADER,
   parseClientFrame,
   type ChatPrices,
+  type SendError,
   type SendInput,
   type SendResult,
   type ServerFrame,
@@ -37,13 +38,12 @@ import {
   historyCutoff,
   messageContent,
   previewOf,
-  priceOf,
-  refusalAfterRetry,
   roomConversation,
   sendRules,
-  sessionRefused,
+  sendVerdict,
   writeOverview,
   type SendRules,
+  type SendVerdict,
 } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
 import { applyCredits } from "../models/wallet.server";
@@ -52,6 +52,7 @@ import { enqueue } from "../models/notify-queue";
 import { SIGNALS, checkMessage } from "../models/signals.server";
 import { logError } from "../lib/log.server";
 import { nowS } from "../lib/dates";
+import { migrateObjectSchema } from "../lib/object-schema";
 import * as store from "./store";
 import { ALLOWANCE_IDLE_S, ALLOWANCE_MESSAGES, reserve, settleWith, toRoomCharge } from "./charge";
 
@@ -66,53 +67,91 @@ const DAY = 86_400;
 const SHORT = Symbol("short");
 
 type Conversation = { id: string; memberA: string; memberB: string };
+type Answer = { result: SendResult; overview?: Promise<void> };
+/** A send that passed its check: what commit() stores and after-commit announces. */
+type CheckedSend = {
+  i: SendInput;
+  c: Conversation;
+  receiverId: string;
+  body: string;
+  giftId: string | null;
+  rules: SendRules;
+  verdict: Extract<SendVerdict, { ok: true }>;
+};
+/** A committed send: its row, and what its transaction changed that after-commit acts on. */
+type CommittedSend = {
+  row: store.StoredMessage;
+  urgent: boolean;
+  firstUnread: boolean;
+  /** Held messages of the sender released before this one (their receiver is notified at once). */
+  releasedBefore: boolean;
+};
 
 export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
-  /** Serializes sends, imports and connects: awaits (rules, charge) would otherwise let them interleave. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private sql: SqlStorage;
-  private conversation: Conversation | null = null;
-  /** Rules per sender (and socket session), read from D1; dropped by forget() and after RULES_TTL_MS. */
-  private rules = new Map<string, { at: number; rules: SendRules }>();
-  /** One overview write at a time; `again` asks for one more after it (the newest state wins). */
-  private flushing: Promise<void> | null = null;
-  private again = false;
-  /** Receivers to notify (hub) once their coalesced unread count reached D1; in storage, sent after a restart too. */
-  private get pendingNotify() {
-    return store.pendingNotifies(this.sql);
-  }
-  /**
-   * Receiver -> sender of a pending notify stored here and not yet read by an overview write: a
-   * further message needs no statement (the write will notify once all the same). Memory only: after
-   * a restart the next message writes it again.
+  /*
+   * What the room keeps in memory, beside its SQLite (the truth) and D1 (the rules, the overview):
+   *
+   * | field          | a copy of                                   | dropped or updated by                                |
+   * | -------------- | ------------------------------------------- | ---------------------------------------------------- |
+   * | conversation   | meta conversation_id, member_a, member_b    | wipe()                                               |
+   * | rules          | D1: sendRules() per sender and session      | forget(), release(), closeRevoked(), wipe(); TTL     |
+   * | seqNext        | MAX(messages.seq) + 1                       | a commit or a notice (+1), importFromD1(), wipe()    |
+   * | noneHeld       | "no held message of this sender" per sender | a held commit (that sender), importFromD1(), wipe()  |
+   * | memberCache    | the members table (both read states)        | putMember() (any write but a send's), wipe(); a      |
+   * |                |                                             | commit writes its own change into it                 |
+   * | shownBefore    | "a message was shown here" (only turns on)  | wipe()                                               |
+   * | notifyMarked   | pending_notify rows not yet written to D1   | each overview write, wipe(); lost on restart (safe:  |
+   * |                |                                             | the next message writes its row again)               |
+   * | alarmAt        | the overview alarm this instance set        | scheduleFlush() sets it, alarm() clears it           |
+   *
+   * And what coordinates the work (not copies of anything): `queue` (sends, imports and connects one
+   * at a time), `flushing`/`again` (one overview write at a time, the newest state wins), `reserving`
+   * and `settling` (one wallet call per member), `background` (work after an answer).
    */
+  private conversation: Conversation | null = null;
+  private rules = new Map<string, { at: number; rules: SendRules }>();
+  private seqNext: number | null = null;
+  private noneHeld = new Set<string>();
+  private memberCache: Map<string, store.MemberState> | null = null;
+  private shownBefore = false;
   private notifyMarked = new Map<string, string>();
   private alarmAt: number | null = null;
-  /** Tests: makes the next store fail after the charge (inside its transaction: nothing is charged). */
-  failNextStore = false;
-  /** The next message number, once read (only this object writes messages; dropped by an import or a wipe). */
-  private seqNext: number | null = null;
-  /** Senders known to have no held message here (a send skips the look-up); emptied by an import or a wipe. */
-  private noneHeld = new Set<string>();
-  /** Both members' read state as stored (a send reads it without a statement); dropped by any other write of it. */
-  private memberCache: Map<string, store.MemberState> | null = null;
-  /** Whether the overview has shown a message yet (once true, true until a wipe). */
-  private shownBefore = false;
+
+  private queue: Promise<unknown> = Promise.resolve();
+  protected flushing: Promise<void> | null = null;
+  private again = false;
   /** Members whose allowance a send is topping up right now (its grant's answer is on its way). */
   private reserving = new Set<string>();
   /** Per member, the send of their charges to the wallet in flight (one at a time). */
   private settling = new Map<string, Promise<void>>();
+  /** Work that runs after the answer (notifications, mail, the overview). */
+  protected background = new Set<Promise<unknown>>();
+
+  private sql: SqlStorage;
+  /** Receivers to notify (hub) once their coalesced unread count reached D1; in storage, sent after a restart too. */
+  private pendingNotify: ReturnType<typeof store.pendingNotifies>;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    store.createSchema(this.sql);
-    store.initNoted(this.sql);
+    this.pendingNotify = store.pendingNotifies(this.sql);
+    // Nothing reaches the object before its storage is at this code's schema version.
+    void ctx.blockConcurrencyWhile(async () => {
+      migrateObjectSchema(ctx.storage, store.ROOM_MIGRATIONS);
+    });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
-  /** Work that runs after the answer (notifications, mail, the overview); `settled()` lets tests wait on it. */
-  private background = new Set<Promise<unknown>>();
+  /** A wipe: every copy in memory goes with what it copied. */
+  private dropCaches() {
+    this.conversation = null;
+    this.rules.clear();
+    this.seqNext = null;
+    this.noneHeld.clear();
+    this.memberCache = null;
+    this.shownBefore = false;
+    this.notifyMarked.clear();
+  }
 
   private later(work: Promise<unknown>) {
     const tracked = work.finally(() => this.background.delete(tracked));
@@ -263,7 +302,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
           frame.type === "send"
             ? { ...base, kind: "text", body: frame.body }
             : { ...base, kind: "gift", giftId: frame.giftId };
-        const { result, overview } = await this.serial(() => this.store(input));
+        const { result, overview } = await this.serial(() => this.sendOne(input));
         // The sender's ack does not wait for D1 either.
         if (overview) this.later(overview);
         if (!result.ok && result.error === "session") return closeRevoked(ws);
@@ -306,7 +345,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Sending
+  // Sending: check -> commit -> after-commit, one send at a time (inside serial())
 
   /**
    * RPC: sends a message (form posts call this; the WebSocket path too), then broadcasts it. Answers
@@ -314,9 +353,44 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
    * shows it (the socket path does not wait).
    */
   async send(input: SendInput): Promise<SendResult> {
-    const { result, overview } = await this.serial(() => this.store(input));
+    const { result, overview } = await this.serial(() => this.sendOne(input));
     if (overview) await overview;
     return result;
+  }
+
+  /**
+   * One send. `overview` is the D1 write it made urgent, if any (run outside the queue; everything
+   * else after the answer is background work).
+   */
+  private async sendOne(i: SendInput): Promise<Answer> {
+    const checked = await this.check(i);
+    if ("result" in checked) return checked;
+    const committed = await this.commit(checked);
+    if ("result" in committed) return committed;
+    return this.afterCommit(checked, committed);
+  }
+
+  /**
+   * Check: may this send be stored, and how? Reads only (the conversation and the rules, from memory
+   * or D1 once); a refusal answers the stored message instead when the send is a retry of one.
+   */
+  private async check(i: SendInput): Promise<CheckedSend | { result: SendResult }> {
+    const refuse = (error: SendError) => ({ result: { ok: false, error } as SendResult });
+    const content = messageContent(i);
+    if (typeof content === "string") return refuse(content);
+    const c = await this.open(i.conversationId);
+    if (!c || !this.isMember(c, i.senderId)) return refuse("not_found");
+    const receiverId = this.otherOf(c, i.senderId);
+    const rules = await this.rulesFor(i.senderId, receiverId, i.sessionHash ?? null);
+    if (!rules) return refuse("not_found");
+    const verdict = sendVerdict(rules, i, content.body, receiverId);
+    if (!verdict.ok) {
+      if (verdict.error === "session") return refuse("session");
+      // A retried client id answers its stored message. The common send does not look it up (the
+      // insert finds it); only a refusal looks first.
+      return this.earlier(i, receiverId) ?? refuse(verdict.error);
+    }
+    return { i, c, receiverId, body: content.body, giftId: content.giftId, rules, verdict };
   }
 
   /** The rules of a send, from the cache or one D1 read. */
@@ -329,52 +403,30 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     return rules;
   }
 
+  /** The stored message of a retried send (same sender and client id), as a send's answer; null: none. */
+  private earlier(i: SendInput, receiverId: string): { result: SendResult } | null {
+    const m = store.byClientId(this.sql, i.senderId, i.clientId);
+    if (!m) return null;
+    const message = store.toWire(m);
+    return { result: { ok: true, message, duplicate: true, receiverId, firstUnread: false, cost: 0 } };
+  }
+
   /**
-   * One send, inside the queue: rules, charge, store, broadcast. `overview` is the D1 write it made
-   * urgent, if any (run outside the queue; everything else after it is background work).
+   * Commit: the message, its charge and the room's overview in one SQLite transaction (neither
+   * exists without the other). The allowance is topped up from the wallet only when it runs short
+   * (the only await). On success the caches take what the transaction wrote.
    */
-  private async store(i: SendInput): Promise<{ result: SendResult; overview?: Promise<void> }> {
-    const content = messageContent(i);
-    if (typeof content === "string") return { result: { ok: false, error: content } };
-    const c = await this.open(i.conversationId);
-    if (!c || !this.isMember(c, i.senderId)) return { result: { ok: false, error: "not_found" } };
-    const receiverId = this.otherOf(c, i.senderId);
-    const rules = await this.rulesFor(i.senderId, receiverId, i.sessionHash ?? null);
-    if (!rules) return { result: { ok: false, error: "not_found" } };
-    if (sessionRefused(rules, i.sessionHash)) return { result: { ok: false, error: "session" } };
-    // A retried client id answers its stored message. The common send does not look it up: the
-    // message's insert finds it (a conflict, nothing written); only a refusal looks first.
-    const duplicate = (): { result: SendResult } | null => {
-      const earlier = store.byClientId(this.sql, i.senderId, i.clientId);
-      return earlier
-        ? {
-            result: {
-              ok: true,
-              message: store.toWire(earlier),
-              duplicate: true,
-              receiverId,
-              firstUnread: false,
-              cost: 0,
-            },
-          }
-        : null;
-    };
-    const refused = refusalAfterRetry(rules, i, content.body);
-    if (refused) return duplicate() ?? { result: { ok: false, error: refused } };
+  private async commit(s: CheckedSend): Promise<CommittedSend | { result: SendResult }> {
+    const { i, c, receiverId, verdict } = s;
+    const { cost, held } = verdict;
     // A confirmed sender with messages still held here (their release could not reach this room):
     // released now, before the new one, so the order stays the sending order.
-    const heldBefore = rules.held ? null : this.unholdAll(c, i.senderId);
-    if (heldBefore) this.pendingNotify.set(receiverId, i.senderId);
-
-    const cost = priceOf(i.prices, i.kind);
-    // A team-run profile's reply (the console, decision 201) is never held: the profile has no address to confirm.
-    const held = rules.held && !rules.senderFictional;
-    const teamProfile = rules.senderFictional ? i.senderId : rules.otherFictional ? receiverId : null;
+    const releasedBefore = !s.rules.held && this.unholdAll(c, i.senderId) !== null;
+    if (releasedBefore) this.pendingNotify.set(receiverId, i.senderId);
     const seq = (this.seqNext ??= store.nextSeq(this.sql));
     let row!: store.StoredMessage;
-    let stored: ReturnType<ChatRoom["afterStored"]> | "short" | "duplicate";
-    // The message and its charge are one transaction: neither exists without the other. "duplicate":
-    // the client id is stored already (nothing written); "short": the allowance does not cover it (rolled back).
+    // "duplicate": the client id is stored already (nothing written); "short": the allowance does not
+    // cover it (rolled back).
     const attempt = () => {
       const now = nowS();
       row = {
@@ -382,8 +434,8 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
         sender_id: i.senderId,
         client_id: i.clientId,
         kind: i.kind,
-        body: content.body,
-        gift_id: content.giftId,
+        body: s.body,
+        gift_id: s.giftId,
         credits_charged: cost,
         held: held ? 1 : 0,
         created_at: now,
@@ -402,11 +454,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
         return this.ctx.storage.transactionSync(() => {
           if (!store.insertNew(this.sql, row)) return "duplicate" as const;
           if (cost > 0 && !store.spend(this.sql, charge)) throw SHORT;
-          if (this.failNextStore) {
-            this.failNextStore = false;
-            throw new Error("injected store failure");
-          }
-          const after = this.afterStored(c, row, rules.brandId, teamProfile);
+          const after = this.overviewOfSend(c, row, s.rules.brandId, verdict.teamProfile);
           if (!held && this.notifyMarked.get(receiverId) !== i.senderId) this.pendingNotify.set(receiverId, i.senderId);
           return after;
         });
@@ -415,9 +463,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
         throw e;
       }
     };
+    let stored: ReturnType<typeof attempt>;
     try {
       stored = attempt();
-      // The allowance is topped up from the wallet only when it runs short (the only await here).
       if (stored === "short") {
         // (Not a retry: the insert went through before the allowance fell short.)
         if (!(await this.cover(c.id, i.senderId, cost, i.prices.message)))
@@ -429,7 +477,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       logError("chat.store_failed", e, { conversationId: c.id, memberId: i.senderId });
       return { result: { ok: false, error: "generic" } };
     }
-    if (stored === "duplicate") return duplicate() ?? { result: { ok: false, error: "generic" } };
+    if (stored === "duplicate") return this.earlier(i, receiverId) ?? { result: { ok: false, error: "generic" } };
     // Covered a moment ago and sends run one at a time: short again means the allowance is broken.
     if (stored === "short") return { result: { ok: false, error: "credits", cost } };
     const { urgent, firstUnread, put } = stored;
@@ -438,16 +486,25 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
       this.shownBefore = true;
     }
     this.seqNext = seq + 1;
-    // Committed: the cache takes what the transaction wrote (a rolled-back one leaves it as it was).
+    // The cache takes what the transaction wrote (a rolled-back one leaves it as it was).
     for (const m of put) this.memberCache?.set(m.user_id, { ...m, dirty: 1 });
     if (held) this.noneHeld.delete(i.senderId);
+    return { row, urgent, firstUnread, releasedBefore };
+  }
+
+  /**
+   * After-commit: the message reaches the screens, then the overview (at once when urgent), the
+   * receiver's mail or push, the scam signals. Nothing here can undo the send.
+   */
+  private afterCommit(s: CheckedSend, d: CommittedSend): Answer {
+    const { i, c, receiverId } = s;
+    const { cost, held } = s.verdict;
+    const { row, firstUnread } = d;
     countEvent(this.env, "message");
     const message = store.toWire(row);
     // A held message is only shown to its sender until their address is confirmed.
     this.broadcast({ type: "message", message }, (m) => !held || m === i.senderId);
-
-    // Everything below happens after the message reached the screens.
-    const overview = urgent || heldBefore ? this.flush() : (this.scheduleFlush(), undefined);
+    const overview = d.urgent || d.releasedBefore ? this.flush() : (this.scheduleFlush(), undefined);
     // The charge reaches the wallet's ledger by the alarm (or sooner, when the wallet reads).
     if (cost > 0) this.scheduleFlush();
     // Mail and push (app/models/notify.server.ts) for a receiver not in this conversation, once per unread burst.
@@ -460,35 +517,33 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
             conversationId: c.id,
             senderId: i.senderId,
             receiverId,
-            messageId: seq,
+            messageId: row.seq,
           }),
         ),
       );
     }
     // Scam and spam signals (decision 176): after the answer; they may open a case, never restrict.
     // Only a conversation's first messages can flag (checkMessage's own test): later ones start no work.
-    if (message.kind === "text" && seq <= SIGNALS.firstMessages)
+    if (message.kind === "text" && row.seq <= SIGNALS.firstMessages)
       this.later(
         checkMessage(this.env, {
           ...message,
           kind: "text",
-          seq,
+          seq: row.seq,
           senderId: i.senderId,
           conversationId: c.id,
         }).catch((e) => logError("signals.check_failed", e, { conversationId: c.id })),
       );
-    return {
-      result: { ok: true, message, duplicate: false, receiverId, firstUnread, cost },
-      overview,
-    };
+    return { result: { ok: true, message, duplicate: false, receiverId, firstUnread, cost }, overview };
   }
 
   /**
-   * The room's overview after a stored message (inside the store's transaction). Urgent, i.e. written
-   * to D1 at once: the conversation's first shown message, the receiver's unread count going 0 -> 1,
-   * or a chat hidden by either member shown again.
+   * Inside a send's transaction: the members' read state, the day count and the team's inbox row
+   * after the stored message. Urgent, i.e. written to D1 at once: the conversation's first shown
+   * message, the receiver's unread count going 0 -> 1, or a chat hidden by either member shown again.
+   * (Protected: the worker tests' subclass fails a commit here, inside the transaction.)
    */
-  private afterStored(c: Conversation, row: store.StoredMessage, brandId: number, teamProfile: string | null) {
+  protected overviewOfSend(c: Conversation, row: store.StoredMessage, brandId: number, teamProfile: string | null) {
     const now = row.created_at;
     const receiverId = this.otherOf(c, row.sender_id);
     // Few statements: each costs on the send's path (both members read once, then from memory; one write).
@@ -1075,13 +1130,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
             logError("chat.allowance_return_failed", e, { conversationId, memberId: a.user_id }),
           );
       store.wipe(this.sql);
-      this.conversation = null;
-      this.seqNext = null;
-      this.noneHeld.clear();
-      this.shownBefore = false;
-      this.memberCache = null;
-      this.notifyMarked.clear();
-      this.rules.clear();
+      this.dropCaches();
       await this.ctx.storage.deleteAlarm();
     });
   }
@@ -1102,20 +1151,12 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     this.rules.clear();
   }
 
-  /** RPC (tests): resolves once the work started after earlier answers (notifications, mail) is done. */
-  async settled(): Promise<void> {
-    while (this.background.size > 0 || this.flushing) {
-      await Promise.allSettled([...this.background, this.flushing]);
-    }
-  }
-
   /** RPC: some sessions of this member were revoked; their sockets here close now, and the rules are re-read. */
   async closeRevoked(memberId: string): Promise<number> {
     this.rules.clear();
     return closeSocketsOfRevokedSessions(this.env.DB, this.ctx.getWebSockets(memberId));
   }
 
-  /** RPC (tests, bench): how many sockets are open, per member. */
   /** Point-in-time recovery of this object's storage (app/chat/restore.ts). */
   async restoreStorage(to: RestoreTarget): Promise<RestoreAnswer> {
     return scheduleRestore(this.ctx.storage, to);
@@ -1123,15 +1164,6 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
 
   async restart(): Promise<void> {
     this.ctx.abort("restart");
-  }
-
-  async sockets(): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const ws of this.ctx.getWebSockets()) {
-      const who = ws.deserializeAttachment() as Attachment | null;
-      if (who) out[who.memberId] = (out[who.memberId] ?? 0) + 1;
-    }
-    return out;
   }
 
   private isOnline(memberId: string, except?: WebSocket): boolean {

@@ -56,9 +56,8 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
   teamWaiting(conversationId: string): Promise<TeamWaiting | null>;
   /** The team-run profile is typing (the team writes in the console): the member sees it as from anyone. */
   teamTyping(conversationId: string, typing: boolean): Promise<boolean>;
+  /** The bench's figures (the dev-only /dev/chat-stats route), with flushOverview. */
   stats(): Promise<RoomStats>;
-  sockets(): Promise<Record<string, number>>;
-  settled(): Promise<void>;
   closeRevoked(memberId: string): Promise<number>;
   /** The spending allowance (decision 193): the wallet asks for what the room holds of `userId`'s credits back. */
   returnAllowance(conversationId: string, userId: string): Promise<{ gone: boolean }>;

@@ -4,6 +4,7 @@
  * copies to D1 coalesced. Synchronous SQLite on the object's own disk: no network trip on a send.
  * Pure functions over `SqlStorage`, so the room stays short and tests can read a room directly.
  */
+import type { ObjectMigration } from "../lib/object-schema";
 import type { ShownKind, WireMessage } from "./protocol";
 
 export type StoredMessage = {
@@ -27,8 +28,8 @@ export type MemberState = {
   dirty: number;
 };
 
-/** Created on every start of an object (IF NOT EXISTS: a few microseconds, no migration step). */
-const SCHEMA = [
+/** The room's schema before versions existed (decision 230): every statement is idempotent. */
+const BASELINE = [
   `CREATE TABLE IF NOT EXISTS messages (
      seq INTEGER PRIMARY KEY, sender_id TEXT NOT NULL, client_id TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'text',
      body TEXT NOT NULL, gift_id TEXT, credits_charged INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0,
@@ -54,9 +55,19 @@ const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS pending_notify (receiver_id TEXT PRIMARY KEY, sender_id TEXT NOT NULL, v INTEGER NOT NULL)",
 ];
 
-export function createSchema(sql: SqlStorage) {
-  for (const s of SCHEMA) sql.exec(s);
-}
+/**
+ * The room's storage, in order (app/lib/object-schema.ts runs each once, at construction). Append,
+ * never edit one that shipped; each only adds, so the release before it still runs on the result.
+ */
+export const ROOM_MIGRATIONS: readonly ObjectMigration[] = [
+  {
+    name: "baseline: messages, members, meta, day counts, allowances, charges, pending notifies",
+    up(sql) {
+      for (const s of BASELINE) sql.exec(s);
+      initNoted(sql);
+    },
+  },
+];
 
 export function getMeta<T = string | number | null>(sql: SqlStorage, k: string): T | undefined {
   const row = sql.exec("SELECT v FROM meta WHERE k = ?", k).toArray()[0];
@@ -334,9 +345,9 @@ export function putMembers(sql: SqlStorage, ms: Omit<MemberState, "dirty">[]) {
 /**
  * The newest message the overview's meta (last message, `stat_messages`) has taken in: a send writes
  * neither, the coalesced overview write takes in what came since (decision 196). Rooms that wrote
- * them per message start from their newest message.
+ * them per message start from their newest message (part of the baseline migration).
  */
-export function initNoted(sql: SqlStorage) {
+function initNoted(sql: SqlStorage) {
   sql.exec(
     "INSERT INTO meta (k, v) SELECT 'noted_seq', COALESCE(MAX(seq), 0) FROM messages WHERE 1 ON CONFLICT (k) DO NOTHING",
   );

@@ -471,13 +471,38 @@ export async function sendRules(
   };
 }
 
-/** A live socket's send is refused once its session was revoked or expired (the form path passes none). */
-export function sessionRefused(r: SendRules, sessionHash: string | null | undefined, now = nowS()): boolean {
-  return sessionHash != null && !(r.sessionExpires !== null && r.sessionExpires > now);
+/** What a send's rules answer: refused, or what it costs, whether it is held, which side is team-run. */
+export type SendVerdict =
+  | { ok: false; error: SendError }
+  | { ok: true; cost: number; held: boolean; teamProfile: string | null };
+
+/**
+ * The rules of one send, applied (pure): the room's check asks once per send, with the rules it
+ * holds (decision 230). "session" is final; any other refusal lets a retry answer its stored message.
+ */
+export function sendVerdict(
+  r: SendRules,
+  i: Pick<SendInput, "kind" | "prices" | "senderId" | "sessionHash">,
+  body: string,
+  receiverId: string,
+  now = nowS(),
+): SendVerdict {
+  // A live socket's send is refused once its session was revoked or expired (the form path passes none).
+  if (i.sessionHash != null && !(r.sessionExpires !== null && r.sessionExpires > now))
+    return { ok: false, error: "session" };
+  const refused = refusal(r, i, body);
+  if (refused) return { ok: false, error: refused };
+  return {
+    ok: true,
+    cost: priceOf(i.prices, i.kind),
+    // A team-run profile's reply (the console, decision 201) is never held: the profile has no address to confirm.
+    held: r.held && !r.senderFictional,
+    teamProfile: r.senderFictional ? i.senderId : r.otherFictional ? receiverId : null,
+  };
 }
 
-/** The rules after the retry check, in the order the old single batch answered them. */
-export function refusalAfterRetry(r: SendRules, i: Pick<SendInput, "kind">, body: string): SendError | null {
+/** The refusals after the session's, in the order the old single batch answered them. */
+function refusal(r: SendRules, i: Pick<SendInput, "kind">, body: string): SendError | null {
   if (messagingRestricted(r.restrictedUntil)) return "restricted";
   if (r.otherDeleted) return "deleted";
   if (r.blocked) return "blocked";

@@ -50,9 +50,7 @@ describe("the charge and the store", () => {
   it("a send whose store fails is not charged (one transaction, decision 193); its retry is stored and charged once", async () => {
     const { alice, conversationId } = await pair({ credits: 3 });
     const clientId = cid();
-    await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom) => {
-      room.failNextStore = true;
-    });
+    await roomStub(env, conversationId).failNextCommit();
     expect(await text(conversationId, alice.id, "lost", clientId)).toMatchObject({ ok: false, error: "generic" });
     expect(await roomCount(conversationId)).toBe(0);
     expect(await explainedBalance(alice.id)).toBe(3);
@@ -90,9 +88,7 @@ describe("the charge and the store", () => {
 
   it("the no-JS form: a store that fails answers 503 with the translated error, nothing stored, nothing charged", async () => {
     const { alice, conversationId } = await pair({ credits: 3 });
-    await runInDurableObject(roomStub(env, conversationId), async (room: ChatRoom) => {
-      room.failNextStore = true;
-    });
+    await roomStub(env, conversationId).failNextCommit();
     const res = await post(
       `/chats/${conversationId}`,
       { clientId: cid(), body: "lost" },

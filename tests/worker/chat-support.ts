@@ -2,14 +2,17 @@
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import type { ServerFrame } from "../../app/chat/protocol";
-import { roomStub } from "../../app/chat/stubs";
+import type { Env } from "../../app/lib/env";
 import { startConversation } from "../../app/models/chat.server";
 import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { createMember, sessionCookie } from "./fixtures";
+import type { ChatRoomUnderTest } from "./worker-main";
 import { walletBalance, walletLedger, walletSummary, type CreditReason } from "../../app/models/wallet.server";
 
-export { roomStub };
+/** A conversation's room as the worker tests run it: with the test-only hooks (tests/worker/worker-main.ts). */
+export const roomStub = (e: Pick<Env, "CHAT_ROOM">, conversationId: string) =>
+  e.CHAT_ROOM.get(e.CHAT_ROOM.idFromName(conversationId)) as unknown as DurableObjectStub<ChatRoomUnderTest>;
 
 /** What a member of the seed's first brand in NL pays (what the routes and the socket pass on). */
 export const PRICES = pricesFor(brands[0]!, "NL");

@@ -3,7 +3,7 @@
  * it refuses to serve with a missing, short or development secret, and none of the development tools
  * exist. Decision 170.
  */
-import { env, SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../../../app/entry.worker";
 import { resolveCountry } from "../../../app/lib/request.server";
@@ -11,6 +11,7 @@ import { paymentProviderName } from "../../../app/lib/payments/index.server";
 import { outboxAvailable } from "../../../app/models/mail.server";
 import { smsOutboxAvailable } from "../../../app/models/sms.server";
 import type { Env } from "../../../app/lib/env";
+import { CHAT_ROOM_TEST_HOOKS } from "../worker-main";
 
 const ctx = () => ({ waitUntil() {}, passThroughOnException() {}, props: {} }) as unknown as ExecutionContext;
 const call = (e: Env, path = "/", init?: RequestInit) =>
@@ -180,6 +181,12 @@ describe("development tools do not exist in production", () => {
   it("ignores the X-Dev-Country header and dev_country cookie", () => {
     const req = new Request("http://localhost/", { headers: { "X-Dev-Country": "NL", Cookie: "dev_country=PL" } });
     expect(resolveCountry(req, { env, cf: { country: "DE" } } as never)).toBe("DE");
+  });
+  it("the conversation's object has none of the worker tests' hooks (decision 230)", async () => {
+    const stub = env.CHAT_ROOM.get(env.CHAT_ROOM.idFromName("no-test-hooks"));
+    const names = await runInDurableObject(stub, (room) => CHAT_ROOM_TEST_HOOKS.filter((name) => name in room));
+    expect(CHAT_ROOM_TEST_HOOKS).toContain("failNextCommit");
+    expect(names).toEqual([]);
   });
   it("the chat benchmark's echo relay is not routed", async () => {
     const res = await SELF.fetch("http://localhost/ws/echo/x", { headers: { Upgrade: "websocket" } });
