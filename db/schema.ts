@@ -1398,13 +1398,14 @@ export const appeals = sqliteTable(
 /**
  * Each statement of reasons on its way to the EU DSA Transparency Database (decision 218): queued
  * when the decision is taken, sent by the DSA_QUEUE consumer (retried with backoff), refused with
- * the database's errors. The database's answer is kept as it came.
+ * the database's errors, failed with the last error once the retries ran out. The database's answer is kept as it came.
  */
 export const dsaSubmissions = sqliteTable(
   "dsa_submissions",
   {
     decisionId: text("decision_id").primaryKey(),
-    status: text("status", { enum: ["queued", "sent", "refused"] })
+    // failed: the queue's tries ran out (decision 225); the case offers to send it again.
+    status: text("status", { enum: ["queued", "sent", "refused", "failed"] })
       .notNull()
       .default("queued"),
     attempts: integer("attempts").notNull().default(0),

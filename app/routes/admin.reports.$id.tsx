@@ -90,7 +90,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (form.intent === "resubmit") {
     const decisionId = String(form.decisionId ?? "");
     if (!/^[\w-]{1,64}$/.test(decisionId) || !(await resubmitStatement(context.env, operator, decisionId)))
-      return { error: "That statement is not refused: nothing to send again." };
+      return { error: "That statement is neither refused nor failed: nothing to send again." };
     return redirect(`/admin/reports/${caseId}`);
   }
   if (form.intent === "escalate") {
@@ -311,14 +311,14 @@ export default function AdminCase() {
                   <div className="a-muted">
                     Transparency Database:{" "}
                     <span
-                      className={`a-badge${d.dsa.status === "refused" ? " a-badge-red" : d.dsa.status === "sent" ? " a-badge-ok" : ""}`}
+                      className={`a-badge${d.dsa.status === "refused" || d.dsa.status === "failed" ? " a-badge-red" : d.dsa.status === "sent" ? " a-badge-ok" : ""}`}
                     >
-                      {d.dsa.status}
+                      {d.dsa.status === "failed" ? "failed: the tries ran out" : d.dsa.status}
                     </span>
                     {d.dsa.uuid ? <> · {d.dsa.uuid}</> : null}
                     {d.dsa.status !== "sent" && (d.dsa.attempts ?? 0) > 0 ? ` · ${d.dsa.attempts} tries` : ""}
                     {d.dsa.error && d.dsa.status !== "sent" ? <> · {d.dsa.error}</> : null}
-                    {d.dsa.status === "refused" ? (
+                    {d.dsa.status === "refused" || d.dsa.status === "failed" ? (
                       <form method="post" className="a-inline">
                         <input type="hidden" name="intent" value="resubmit" />
                         <input type="hidden" name="decisionId" value={d.id} />{" "}
