@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const approve = parsed.data.decision === "approve";
   if (approve) {
     const waiting = await pendingApproval(context.env.DB, parsed.data.id, operator.id);
-    if ("error" in waiting) return { error: waiting.error };
+    if (!waiting.ok) return { error: waiting.error };
     const a = waiting.approval;
     const wait = guardAnswer(
       await guardAction(context.env, operator, form, {
@@ -53,7 +53,7 @@ export default function AdminApprovals() {
   return (
     <>
       <h1>Approvals</h1>
-      {result && "confirm" in result ? (
+      {result && "confirm" in result && result.confirm ? (
         <ConfirmStep confirm={result.confirm} cancel="/admin/approvals" />
       ) : (
         <Flash result={result} />

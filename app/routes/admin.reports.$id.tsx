@@ -12,6 +12,8 @@ import { mayOpen, requireOperator, type OperatorArea } from "~/models/admin/oper
 import { assignCase, caseDetail, messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
 import { ESCALATION_RECIPIENTS, caseEvidence, escalate } from "~/models/admin/evidence.server";
 import { resubmitStatement } from "~/models/dsa-submit.server";
+import { reporterHref, reporterSummaries } from "~/models/reporters.server";
+import { percent } from "~/models/reporter-rules";
 import { LANGUAGE_NAMES } from "~/lib/i18n";
 import { logError } from "~/lib/log.server";
 import { DecisionState } from "~/components/admin/DecisionState";
@@ -37,9 +39,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const c = await caseDetail(context.env.DB, params.id ?? "");
   if (!c) throw new Response("No such case.", { status: 404 });
   // Evidence and escalations: the admin's only (decision 218); no other role's page carries them.
-  const evidence = mayOpen(operator.role, "evidence") ? await caseEvidence(context.env.DB, c.c.id) : null;
+  const [evidence, reporters] = await Promise.all([
+    mayOpen(operator.role, "evidence") ? caseEvidence(context.env.DB, c.c.id) : null,
+    // Each reporter's record in brief, and the hint of DSA Art. 23 (decision 225).
+    reporterSummaries(context.env.DB, c.notices),
+  ]);
   return {
     c,
+    reporters: Object.fromEntries(reporters),
     me: operator.id,
     evidence,
     recipients: ESCALATION_RECIPIENTS,
@@ -190,8 +197,35 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect("/admin/reports");
 }
 
+/** A reporter's record in brief under their notice: outcomes, share unfounded, the hint, a suspension. */
+function ReporterLine({
+  n,
+  s,
+}: {
+  n: { reporterId: string | null; reporterEmail: string | null };
+  s?: {
+    all: { total: number; action: number; noAction: number; pending: number; unfoundedShare: number };
+    hint: boolean;
+    suspendedUntil: number | null;
+  };
+}) {
+  if (!s) return null;
+  return (
+    <div className="a-muted">
+      Reporter&apos;s record: {s.all.total} notices · {s.all.action} action taken · {s.all.noAction} no action ·{" "}
+      {s.all.pending} pending · {percent(s.all.unfoundedShare)} unfounded{" "}
+      {s.hint ? <span className="a-badge a-badge-red">often unfounded lately</span> : null}{" "}
+      {s.suspendedUntil ? (
+        <span className="a-badge a-badge-red">processing suspended until {when(s.suspendedUntil)}</span>
+      ) : null}{" "}
+      <a href={reporterHref(n)}>Open the record</a>
+    </div>
+  );
+}
+
 export default function AdminCase() {
-  const { c, actions, rules, legalGrounds, me, evidence, recipients, languageName } = useLoaderData<typeof loader>();
+  const { c, actions, rules, legalGrounds, me, evidence, recipients, languageName, reporters } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const open = c.c.status === "open";
   const revealed = !!(result && "revealed" in result);
@@ -294,6 +328,7 @@ export default function AdminCase() {
                   : <q>{n.explanation}</q>
                 </>
               ) : null}
+              <ReporterLine n={n} s={reporters[n.reporterId ?? n.reporterEmail ?? ""]} />
             </li>
           ))}
         </ul>

@@ -494,7 +494,7 @@ describe("dangerous actions", () => {
       expect(await state()).toEqual(untouched);
       // A forged confirmation without a code, with a wrong code, or with the password instead: refused.
       for (const extra of [
-        {},
+        {} as Record<string, string>,
         { reauth_code: totpCode(key) === "123456" ? "654321" : "123456" },
         { reauth_password: OPERATOR_PASSWORD },
       ]) {

@@ -42,12 +42,16 @@ export async function listApprovals(d1: D1Database) {
 }
 
 /** A request still waiting, and whether `actorId` may decide it (not their own). */
-export async function pendingApproval(d1: D1Database, id: string, actorId: string) {
+export async function pendingApproval(
+  d1: D1Database,
+  id: string,
+  actorId: string,
+): Promise<{ ok: true; approval: typeof schema.consoleApprovals.$inferSelect } | { ok: false; error: string }> {
   const A = schema.consoleApprovals;
   const [a] = await getDb(d1).select().from(A).where(eq(A.id, id));
-  if (!a || a.status !== "pending") return { error: "This request is no longer waiting." } as const;
-  if (a.requestedBy === actorId) return { error: "Another admin must approve your own request." } as const;
-  return { approval: a } as const;
+  if (!a || a.status !== "pending") return { ok: false, error: "This request is no longer waiting." };
+  if (a.requestedBy === actorId) return { ok: false, error: "Another admin must approve your own request." };
+  return { ok: true, approval: a };
 }
 
 export type Decided = { ok: true } | { ok: false; error: string };
@@ -103,7 +107,7 @@ export async function decideApproval(
   const db = getDb(context.env.DB);
   const A = schema.consoleApprovals;
   const waiting = await pendingApproval(context.env.DB, id, actor.id);
-  if ("error" in waiting) return { ok: false, error: waiting.error };
+  if (!waiting.ok) return waiting;
   const a = waiting.approval;
   const [res] = await db.batch([
     db
