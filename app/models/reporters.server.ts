@@ -177,19 +177,16 @@ export async function reporterRecord(d1: D1Database, ref: { id: string } | { ema
     db
       .select()
       .from(aside)
-      .where(
-        r.id
-          ? eq(aside.reporterId, r.id)
-          : and(isNull(aside.reporterId), eq(aside.reporterEmail, r.email)),
-      )
+      .where(r.id ? eq(aside.reporterId, r.id) : and(isNull(aside.reporterId), eq(aside.reporterEmail, r.email)))
       .orderBy(desc(aside.createdAt))
       .limit(50),
   ]);
   const recentStats = statsOf(recent);
-  const running = measures.find(
-    (x) => x.m.kind === "suspension" && !x.m.liftedAt && (x.m.endsAt ?? 0) > now,
-  )?.m;
-  const warnedAt = latestWarning(measures.map((x) => x.m), now);
+  const running = measures.find((x) => x.m.kind === "suspension" && !x.m.liftedAt && (x.m.endsAt ?? 0) > now)?.m;
+  const warnedAt = latestWarning(
+    measures.map((x) => x.m),
+    now,
+  );
   return {
     who,
     notices: list,
@@ -225,14 +222,25 @@ export async function reporterSummaries(
   const emails = [
     ...new Set(caseNotices.filter((n) => !n.reporterId && n.reporterEmail).map((n) => n.reporterEmail!)),
   ].slice(0, 40);
-  const out = new Map<string, { all: ReporterStats; recent: ReporterStats; hint: boolean; suspendedUntil: number | null }>();
+  const out = new Map<
+    string,
+    { all: ReporterStats; recent: ReporterStats; hint: boolean; suspendedUntil: number | null }
+  >();
   if (ids.length + emails.length === 0) return out;
   const db = getDb(d1);
   const { notices, moderationCases: cases, reporterMeasures: m } = schema;
   const who = sql<string>`coalesce(${notices.reporterId}, ${notices.reporterEmail})`;
-  const inIds = ids.length ? sql`${notices.reporterId} IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})` : sql`0`;
+  const inIds = ids.length
+    ? sql`${notices.reporterId} IN (${sql.join(
+        ids.map((i) => sql`${i}`),
+        sql`, `,
+      )})`
+    : sql`0`;
   const inEmails = emails.length
-    ? sql`(${notices.reporterId} IS NULL AND ${notices.reporterEmail} IN (${sql.join(emails.map((e) => sql`${e}`), sql`, `)}))`
+    ? sql`(${notices.reporterId} IS NULL AND ${notices.reporterEmail} IN (${sql.join(
+        emails.map((e) => sql`${e}`),
+        sql`, `,
+      )}))`
     : sql`0`;
   const [rows, running] = await db.batch([
     db
@@ -254,7 +262,13 @@ export async function reporterSummaries(
           eq(m.kind, "suspension"),
           isNull(m.liftedAt),
           gt(m.endsAt, now),
-          sql`(${m.reporterId} IN (${sql.join([...ids, ""].map((i) => sql`${i}`), sql`, `)}) OR ${m.reporterEmail} IN (${sql.join([...emails, ""].map((e) => sql`${e}`), sql`, `)}))`,
+          sql`(${m.reporterId} IN (${sql.join(
+            [...ids, ""].map((i) => sql`${i}`),
+            sql`, `,
+          )}) OR ${m.reporterEmail} IN (${sql.join(
+            [...emails, ""].map((e) => sql`${e}`),
+            sql`, `,
+          )}))`,
         ),
       ),
   ]);
@@ -384,7 +398,8 @@ export async function suspendReporter(
   const { reporterMeasures: m } = schema;
   const id = randomId();
   const [made] = await db.batch([
-    db.insert(m).select(sql`SELECT ${id}, 'suspension', ${who.id}, ${who.email}, ${input.reason}, ${days}, ${now}, ${endsAt},
+    db.insert(m)
+      .select(sql`SELECT ${id}, 'suspension', ${who.id}, ${who.email}, ${input.reason}, ${days}, ${now}, ${endsAt},
       ${actor.id}, NULL, NULL, NULL
       WHERE EXISTS (SELECT 1 FROM ${m} WHERE ${measuresOf(r)} AND ${m.kind} = 'warning'
           AND ${m.startsAt} > ${now - WARNING_VALID_DAYS * DAY} AND ${m.startsAt} <= ${now})

@@ -117,8 +117,8 @@ export default function AdminReporter() {
         {r.hint ? (
           <p className="a-error" role="note">
             At least {REPORTER_HINT.minDecided} decided notices in {REPORTER_HINT.days} days, at least{" "}
-            {percent(REPORTER_HINT.unfoundedShare)} without action: judge whether they are manifestly unfounded
-            before a warning or a suspension (DSA Art. 23).
+            {percent(REPORTER_HINT.unfoundedShare)} without action: judge whether they are manifestly unfounded before a
+            warning or a suspension (DSA Art. 23).
           </p>
         ) : null}
         {r.suspension ? (
