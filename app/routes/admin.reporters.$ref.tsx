@@ -86,8 +86,8 @@ const OUTCOME_LABELS = { action: "action taken", no_action: "no action", pending
 function Stats({ s }: { s: ReporterStats }) {
   return (
     <>
-      {s.total} notices · {s.action} action taken · {s.noAction} no action · {s.pending} pending ·{" "}
-      <strong>{percent(s.unfoundedShare)} unfounded</strong> of those decided
+      {s.total} {s.total === 1 ? "notice" : "notices"} · {s.action} action taken · {s.noAction} no action · {s.pending}{" "}
+      pending · <strong>{percent(s.unfoundedShare)} unfounded</strong> of those decided
     </>
   );
 }
@@ -164,7 +164,7 @@ export default function AdminReporter() {
             </button>
           </form>
         ) : (
-          <div className="a-grid2">
+          <div className="a-grid2 a-measures">
             <form method="post" className="a-stack" aria-label="Warn">
               <input type="hidden" name="intent" value="warn" />
               <label className="a-field">

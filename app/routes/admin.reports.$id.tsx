@@ -212,8 +212,8 @@ function ReporterLine({
   if (!s) return null;
   return (
     <div className="a-muted">
-      Reporter&apos;s record: {s.all.total} notices · {s.all.action} action taken · {s.all.noAction} no action ·{" "}
-      {s.all.pending} pending · {percent(s.all.unfoundedShare)} unfounded{" "}
+      Reporter&apos;s record: {s.all.total} {s.all.total === 1 ? "notice" : "notices"} · {s.all.action} action taken ·{" "}
+      {s.all.noAction} no action · {s.all.pending} pending · {percent(s.all.unfoundedShare)} unfounded{" "}
       {s.hint ? <span className="a-badge a-badge-red">often unfounded lately</span> : null}{" "}
       {s.suspendedUntil ? (
         <span className="a-badge a-badge-red">processing suspended until {when(s.suspendedUntil)}</span>

@@ -31,6 +31,7 @@ test("a reported photo shows in its case, the reporter's record opens from it; q
     .setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: Buffer.from(bytesOf(EXIF_JPEG)) });
   await me.getByRole("button", { name: "Upload photo" }).click();
   await expect(me).toHaveURL(/\/profile\/photos$/);
+  await expect(me.getByText("Waiting for review", { exact: true })).toBeVisible();
   const photoId = (await db.DB.prepare("SELECT id FROM photos WHERE user_id = ?1").bind(owner.id).first<string>("id"))!;
   await me.context().close();
 
@@ -59,7 +60,7 @@ test("a reported photo shows in its case, the reporter's record opens from it; q
   await expect(img).toBeVisible();
   await expect(img).toHaveJSProperty("complete", true);
   expect(await img.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0);
-  await expect(m.getByText(/Reporter's record: 1 notices · 0 action taken · 0 no action · 1 pending/)).toBeVisible();
+  await expect(m.getByText(/Reporter's record: 1 notice · 0 action taken · 0 no action · 1 pending/)).toBeVisible();
   await fitsPhone(m);
   await shot(m, "moderation-photo-case");
 
