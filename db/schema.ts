@@ -1244,6 +1244,66 @@ export const notices = sqliteTable(
     uniqueIndex("notices_case_reporter").on(t.caseId, t.reporterId),
     // The transparency report counts by month (decision 176).
     index("notices_at").on(t.createdAt),
+    // A reporter's record (decision 225): a member's notices, a visitor's by address.
+    index("notices_reporter").on(t.reporterId, t.createdAt),
+    index("notices_reporter_email").on(t.reporterEmail, t.createdAt),
+  ],
+);
+
+/**
+ * A measure against a reporter who frequently submits manifestly unfounded notices (DSA Art. 23,
+ * decision 225): a warning first, then a suspension of the processing of their notices until
+ * `ends_at` (it ends by itself), which an operator may lift early. A member is named by id and the
+ * address they had; a visitor by address. Every measure is audited and mailed to the reporter.
+ */
+export const reporterMeasures = sqliteTable(
+  "reporter_measures",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["warning", "suspension"] }).notNull(),
+    reporterId: text("reporter_id"),
+    reporterEmail: text("reporter_email"),
+    /** Why, as the reporter is told (in their language). */
+    reason: text("reason").notNull(),
+    days: integer("days"),
+    startsAt: integer("starts_at").notNull(),
+    /** A suspension's end; null for a warning. */
+    endsAt: integer("ends_at"),
+    operatorId: text("operator_id").notNull(),
+    liftedAt: integer("lifted_at"),
+    liftedBy: text("lifted_by"),
+    liftReason: text("lift_reason"),
+  },
+  (t) => [
+    index("reporter_measures_reporter").on(t.reporterId, t.startsAt),
+    index("reporter_measures_email").on(t.reporterEmail, t.startsAt),
+  ],
+);
+
+/**
+ * A notice received while its reporter's notices are not processed (decision 225): kept for the
+ * reporter's record, never joined to a case. Notices alleging illegal content (minors, intimate
+ * images without consent, illegal content) are processed whatever the suspension and never land here.
+ */
+export const setAsideNotices = sqliteTable(
+  "set_aside_notices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    measureId: text("measure_id").notNull(),
+    brandId: integer("brand_id").notNull(),
+    targetType: text("target_type", { enum: ["member", "photo", "message"] }).notNull(),
+    targetId: text("target_id").notNull(),
+    memberId: text("member_id").notNull(),
+    reporterId: text("reporter_id"),
+    reporterEmail: text("reporter_email"),
+    category: text("category", { enum: REPORT_CATEGORIES }).notNull(),
+    explanation: text("explanation").notNull().default(""),
+    language: text("language").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    index("set_aside_notices_reporter").on(t.reporterId, t.createdAt),
+    index("set_aside_notices_email").on(t.reporterEmail, t.createdAt),
   ],
 );
 
@@ -1398,13 +1458,14 @@ export const appeals = sqliteTable(
 /**
  * Each statement of reasons on its way to the EU DSA Transparency Database (decision 218): queued
  * when the decision is taken, sent by the DSA_QUEUE consumer (retried with backoff), refused with
- * the database's errors. The database's answer is kept as it came.
+ * the database's errors, failed with the last error once the retries ran out. The database's answer is kept as it came.
  */
 export const dsaSubmissions = sqliteTable(
   "dsa_submissions",
   {
     decisionId: text("decision_id").primaryKey(),
-    status: text("status", { enum: ["queued", "sent", "refused"] })
+    // failed: the queue's tries ran out (decision 225); the case offers to send it again.
+    status: text("status", { enum: ["queued", "sent", "refused", "failed"] })
       .notNull()
       .default("queued"),
     attempts: integer("attempts").notNull().default(0),

@@ -294,3 +294,10 @@ export function standInStore(body: Record<string, unknown>): { status: number; b
 
 /** Seconds before the next try of a submission that could not reach the database: 1, 2, 4… minutes, at most 12 hours. */
 export const retryDelay = (attempts: number) => Math.min(60 * 2 ** Math.max(0, attempts - 1), 43_200);
+
+/**
+ * Deliveries of one queue message before its statement is marked failed (decision 225): the first and
+ * `max_retries` (20) more, as every `dsa-statements` consumer in wrangler.toml sets it (a unit test
+ * holds the two together). With retryDelay that is about five and a half days of trying.
+ */
+export const DSA_MAX_DELIVERIES = 21;

@@ -4,17 +4,18 @@
  * puts a message on DSA_QUEUE, whose consumer posts the statement to the database's
  * POST /api/v1/statement (Bearer token, JSON) and records the answer: 201 "sent" with its uuid;
  * 422 "refused" with the database's errors (a puid it already has counts as sent); anything else
- * (unreachable, 401, 429, 5xx) stays "queued" with the error and is retried with a growing delay.
+ * (unreachable, 401, 429, 5xx) stays "queued" with the error and is retried with a growing delay;
+ * after the last try (DSA_MAX_DELIVERIES) it is "failed" with that error, for a person to send again.
  * Without DSA_DATABASE_URL (development, tests) the local stand-in answers, validating as the
  * database does; a deployed Worker without it keeps its statements queued.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, schema, type Db } from "../../db/client";
 import { nowS } from "~/lib/dates";
 import { isDeployed, type Env } from "~/lib/env";
 import { statementOfDecision } from "./admin/transparency.server";
 import { RULE_LABELS } from "./moderation-rules";
-import { dsaErrors, retryDelay, standInStore, type DsaSubmission } from "./dsa-database";
+import { DSA_MAX_DELIVERIES, dsaErrors, retryDelay, standInStore, type DsaSubmission } from "./dsa-database";
 import { auditAfterChange, type Actor } from "./admin/audit.server";
 
 export type { DsaSubmission };
@@ -130,18 +131,57 @@ export async function submitStatement(
   return "retry";
 }
 
-/** The queue's consumer: each message one try; what could not reach the database waits longer each time. */
-export async function handleDsaBatch(batch: MessageBatch<DsaSubmission>, env: Env) {
+/**
+ * The queue's consumer: each message one try; what could not reach the database waits longer each
+ * time. The last delivery the queue makes (DSA_MAX_DELIVERIES) marks the statement failed instead of
+ * asking for a retry the queue would drop: it would otherwise show "queued" for ever (decision 225).
+ */
+export async function handleDsaBatch(batch: MessageBatch<DsaSubmission>, env: Env, now = nowS()) {
   for (const message of batch.messages) {
+    const last = message.attempts >= DSA_MAX_DELIVERIES;
     try {
-      const outcome = await submitStatement(env, message.body.decisionId);
-      if (outcome === "retry") message.retry({ delaySeconds: retryDelay(message.attempts) });
+      const outcome = await submitStatement(env, message.body.decisionId, now);
+      if (outcome === "retry" && last) await failStatement(env.DB, message.body.decisionId, null, now);
+      if (outcome === "retry" && !last) message.retry({ delaySeconds: retryDelay(message.attempts) });
       else message.ack();
     } catch (e) {
       console.error("dsa: submission failed, retried later", e);
-      message.retry({ delaySeconds: retryDelay(message.attempts) });
+      if (!last) message.retry({ delaySeconds: retryDelay(message.attempts) });
+      else {
+        await failStatement(env.DB, message.body.decisionId, e instanceof Error ? e.message : String(e), now);
+        message.ack();
+      }
     }
   }
+}
+
+/** A queued statement whose tries ran out: failed, keeping its last error (or the given one). */
+async function failStatement(d1: D1Database, decisionId: string, error: string | null, now: number) {
+  const { dsaSubmissions: subs } = schema;
+  await getDb(d1)
+    .update(subs)
+    .set({ status: "failed", updatedAt: now, ...(error ? { error: `error: ${error}`.slice(0, RESPONSE_MAX) } : {}) })
+    .where(and(eq(subs.decisionId, decisionId), eq(subs.status, "queued")));
+}
+
+/** How many statements failed (the dashboard's count) and the cases of the newest, to send them again. */
+export async function failedStatements(d1: D1Database) {
+  const db = getDb(d1);
+  const { dsaSubmissions: subs, decisions } = schema;
+  const [[total], recent] = await db.batch([
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(subs)
+      .where(eq(subs.status, "failed")),
+    db
+      .select({ decisionId: subs.decisionId, caseId: decisions.caseId, error: subs.error, at: subs.updatedAt })
+      .from(subs)
+      .innerJoin(decisions, eq(decisions.id, subs.decisionId))
+      .where(eq(subs.status, "failed"))
+      .orderBy(sql`${subs.updatedAt} DESC`)
+      .limit(10),
+  ]);
+  return { count: total?.n ?? 0, recent };
 }
 
 /** Puts a decision's statement on the queue (after its batch wrote the row). */
@@ -149,7 +189,7 @@ export async function enqueueStatement(env: Pick<Env, "DSA_QUEUE">, decisionId: 
   await env.DSA_QUEUE.send({ decisionId });
 }
 
-/** A refused statement sent again after a fix (admin or moderator; audited). */
+/** A refused statement sent again after a fix, or a failed one once the database answers (admin or moderator; audited). */
 export async function resubmitStatement(env: Pick<Env, "DB" | "DSA_QUEUE">, actor: Actor, decisionId: string) {
   const db = getDb(env.DB);
   const { dsaSubmissions: subs } = schema;
@@ -157,7 +197,7 @@ export async function resubmitStatement(env: Pick<Env, "DB" | "DSA_QUEUE">, acto
     db
       .update(subs)
       .set({ status: "queued", updatedAt: nowS() })
-      .where(and(eq(subs.decisionId, decisionId), eq(subs.status, "refused"))),
+      .where(and(eq(subs.decisionId, decisionId), inArray(subs.status, ["refused", "failed"]))),
     auditAfterChange(db, actor, { action: "dsa.resubmit", targetType: "decision", targetId: decisionId }),
   ]);
   if ((flipped.meta.changes ?? 0) === 0) return false;

@@ -23,6 +23,8 @@ import { reportsFlagStatements } from "./signals.server";
 import { countEvent } from "~/lib/metrics.server";
 import { enqueueStatement, queueSubmissionStatement } from "./dsa-submit.server";
 import { preserveEvidence } from "./admin/evidence.server";
+import { activeReporterSuspension } from "./reporters.server";
+import { ALWAYS_PROCESSED } from "./reporter-rules";
 
 export { REPORT_CATEGORIES, type ReportCategory };
 export { hasDays, messagingRestricted } from "./moderation-rules";
@@ -114,19 +116,43 @@ export type NoticeInput = {
  * Files a notice: opens the target's case or joins its open one (raising its severity), in one
  * batch; a member's second notice about the same open case is not counted twice. Then mails the
  * reporter a confirmation in their language. False when the target cannot be reported.
+ *
+ * While the processing of the reporter's notices is suspended (DSA Art. 23, decision 225) the notice
+ * is received but set aside, not queued, and the reporter is told so (`heldUntil`); one alleging
+ * illegal content (ALWAYS_PROCESSED) is processed all the same.
  */
 export async function fileNotice(
   env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM" | "METRICS" | "CHAT_ROOM">,
   brand: { id: number; name: string },
   input: NoticeInput,
   o: { origin: string; now?: number },
-): Promise<boolean> {
+): Promise<false | { heldUntil: number | null }> {
   const owner = await targetOwner(env, input.target, input.reporter.id);
   if (!owner || owner.brandId !== brand.id) return false;
   const d1 = env.DB;
   const db = getDb(d1);
   const now = o.now ?? nowS();
   const key = targetKey(input.target);
+  const suspension = ALWAYS_PROCESSED.includes(input.category)
+    ? null
+    : await activeReporterSuspension(d1, input.reporter, now);
+  if (suspension) {
+    await db.insert(schema.setAsideNotices).values({
+      measureId: suspension.id,
+      brandId: brand.id,
+      targetType: input.target.type,
+      targetId: key,
+      memberId: owner.memberId,
+      reporterId: input.reporter.id,
+      reporterEmail: input.reporter.id ? null : input.reporter.email,
+      category: input.category,
+      explanation: input.explanation.slice(0, EXPLANATION_MAX),
+      language: input.language,
+      createdAt: now,
+    });
+    await mailReceived(env, brand, input, "held", o.origin, suspension.endsAt);
+    return { heldUntil: suspension.endsAt };
+  }
   const severity = severityOf(input.category);
   const { moderationCases: cases, notices } = schema;
   const openCase = and(eq(cases.targetType, input.target.type), eq(cases.targetId, key), eq(cases.status, "open"));
@@ -159,29 +185,42 @@ export async function fileNotice(
   ]);
   // Counted once: a repeated notice of the same reporter is not stored again.
   if ((notice as unknown as D1Result).meta.changes > 0) countEvent(env, "report", { brandId: brand.id });
+  await mailReceived(env, brand, input, "received", o.origin, null);
+  return { heldUntil: null };
+}
+
+/** The reporter's confirmation in their language: received, or received but set aside until `until`. */
+async function mailReceived(
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "MAIL" | "MAIL_FROM">,
+  brand: { id: number; name: string },
+  input: NoticeInput,
+  kind: "received" | "held",
+  origin: string,
+  until: number | null,
+) {
   const t = await getFixedT(input.language, "safety");
   const vars = {
     brand: brand.name,
     name: input.reporter.name ?? "",
     target: t(`target.${input.target.type}`),
     category: t(`categories.${input.category}`),
+    until: until ? decisionDate(input.language, until) : "",
   };
   const { text, html } = renderMail({
     greeting: input.reporter.name ? t("mail.greeting", vars) : t("mail.greetingVisitor", vars),
-    body: t("mail.received.body", vars),
-    action: t("mail.received.action", vars),
-    link: `${o.origin}/pages/terms`,
+    body: t(`mail.${kind}.body`, vars),
+    action: t(kind === "held" ? "reporter.complainAction" : "mail.received.action", vars),
+    link: `${origin}${kind === "held" ? "/complaints" : "/pages/terms"}`,
     footer: [t("mail.footer", vars)],
   });
   await mailerFor(env).send({
     brandId: brand.id,
     to: input.reporter.email,
-    subject: t("mail.received.subject", vars),
+    subject: t(`mail.${kind}.subject`, vars),
     text,
     html,
     fromName: brand.name,
   });
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

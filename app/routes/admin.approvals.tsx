@@ -1,11 +1,17 @@
-/** Requests above a threshold waiting for a second admin (decision 217): approve (it runs) or reject. */
+/**
+ * Requests above a threshold waiting for a second admin (decision 217): approve (it runs) or reject.
+ * Approving runs a dangerous action, so it asks for the code (or password) again as that action does
+ * (decision 226); rejecting changes nothing but the request and takes one click.
+ */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { ConfirmStep } from "~/components/admin/Confirm";
 import { Flash } from "~/components/admin/Flash";
 import { when } from "~/components/admin/labels";
 import { readForm } from "~/lib/body.server";
-import { decideApproval, listApprovals } from "~/models/admin/approvals.server";
+import { decideApproval, listApprovals, pendingApproval } from "~/models/admin/approvals.server";
+import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -20,9 +26,23 @@ const decision = z.object({ id: z.string().min(1).max(100), decision: z.enum(["a
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
-  const parsed = decision.safeParse(Object.fromEntries(await readForm(request, context)));
+  const form = await readForm(request, context);
+  const parsed = decision.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: "That action is not known." };
   const approve = parsed.data.decision === "approve";
+  if (approve) {
+    const waiting = await pendingApproval(context.env.DB, parsed.data.id, operator.id);
+    if (!waiting.ok) return { error: waiting.error };
+    const a = waiting.approval;
+    const wait = guardAnswer(
+      await guardAction(context.env, operator, form, {
+        kind: "approval.approve",
+        impact: `Approve and run: ${a.impact}`,
+        target: { type: a.targetType, id: a.targetId },
+      }),
+    );
+    if (wait) return wait;
+  }
   const result = await decideApproval(context, operator, parsed.data.id, approve);
   return result.ok ? { done: approve ? "Approved and done." : "Rejected: nothing was done." } : { error: result.error };
 }
@@ -33,7 +53,11 @@ export default function AdminApprovals() {
   return (
     <>
       <h1>Approvals</h1>
-      <Flash result={result} />
+      {result && "confirm" in result && result.confirm ? (
+        <ConfirmStep confirm={result.confirm} cancel="/admin/approvals" />
+      ) : (
+        <Flash result={result} />
+      )}
       <p className="a-muted">
         Grants, refunds and campaigns above their thresholds wait here until another admin approves them.
       </p>

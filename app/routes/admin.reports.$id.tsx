@@ -12,6 +12,8 @@ import { mayOpen, requireOperator, type OperatorArea } from "~/models/admin/oper
 import { assignCase, caseDetail, messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
 import { ESCALATION_RECIPIENTS, caseEvidence, escalate } from "~/models/admin/evidence.server";
 import { resubmitStatement } from "~/models/dsa-submit.server";
+import { reporterHref, reporterSummaries } from "~/models/reporters.server";
+import { percent } from "~/models/reporter-rules";
 import { LANGUAGE_NAMES } from "~/lib/i18n";
 import { logError } from "~/lib/log.server";
 import { DecisionState } from "~/components/admin/DecisionState";
@@ -37,9 +39,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const c = await caseDetail(context.env.DB, params.id ?? "");
   if (!c) throw new Response("No such case.", { status: 404 });
   // Evidence and escalations: the admin's only (decision 218); no other role's page carries them.
-  const evidence = mayOpen(operator.role, "evidence") ? await caseEvidence(context.env.DB, c.c.id) : null;
+  const [evidence, reporters] = await Promise.all([
+    mayOpen(operator.role, "evidence") ? caseEvidence(context.env.DB, c.c.id) : null,
+    // Each reporter's record in brief, and the hint of DSA Art. 23 (decision 225).
+    reporterSummaries(context.env.DB, c.notices),
+  ]);
   return {
     c,
+    reporters: Object.fromEntries(reporters),
     me: operator.id,
     evidence,
     recipients: ESCALATION_RECIPIENTS,
@@ -90,7 +97,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (form.intent === "resubmit") {
     const decisionId = String(form.decisionId ?? "");
     if (!/^[\w-]{1,64}$/.test(decisionId) || !(await resubmitStatement(context.env, operator, decisionId)))
-      return { error: "That statement is not refused: nothing to send again." };
+      return { error: "That statement is neither refused nor failed: nothing to send again." };
     return redirect(`/admin/reports/${caseId}`);
   }
   if (form.intent === "escalate") {
@@ -190,8 +197,35 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect("/admin/reports");
 }
 
+/** A reporter's record in brief under their notice: outcomes, share unfounded, the hint, a suspension. */
+function ReporterLine({
+  n,
+  s,
+}: {
+  n: { reporterId: string | null; reporterEmail: string | null };
+  s?: {
+    all: { total: number; action: number; noAction: number; pending: number; unfoundedShare: number };
+    hint: boolean;
+    suspendedUntil: number | null;
+  };
+}) {
+  if (!s) return null;
+  return (
+    <div className="a-muted">
+      Reporter&apos;s record: {s.all.total} {s.all.total === 1 ? "notice" : "notices"} · {s.all.action} action taken ·{" "}
+      {s.all.noAction} no action · {s.all.pending} pending · {percent(s.all.unfoundedShare)} unfounded{" "}
+      {s.hint ? <span className="a-badge a-badge-red">often unfounded lately</span> : null}{" "}
+      {s.suspendedUntil ? (
+        <span className="a-badge a-badge-red">processing suspended until {when(s.suspendedUntil)}</span>
+      ) : null}{" "}
+      <a href={reporterHref(n)}>Open the record</a>
+    </div>
+  );
+}
+
 export default function AdminCase() {
-  const { c, actions, rules, legalGrounds, me, evidence, recipients, languageName } = useLoaderData<typeof loader>();
+  const { c, actions, rules, legalGrounds, me, evidence, recipients, languageName, reporters } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const open = c.c.status === "open";
   const revealed = !!(result && "revealed" in result);
@@ -294,6 +328,7 @@ export default function AdminCase() {
                   : <q>{n.explanation}</q>
                 </>
               ) : null}
+              <ReporterLine n={n} s={reporters[n.reporterId ?? n.reporterEmail ?? ""]} />
             </li>
           ))}
         </ul>
@@ -311,14 +346,14 @@ export default function AdminCase() {
                   <div className="a-muted">
                     Transparency Database:{" "}
                     <span
-                      className={`a-badge${d.dsa.status === "refused" ? " a-badge-red" : d.dsa.status === "sent" ? " a-badge-ok" : ""}`}
+                      className={`a-badge${d.dsa.status === "refused" || d.dsa.status === "failed" ? " a-badge-red" : d.dsa.status === "sent" ? " a-badge-ok" : ""}`}
                     >
-                      {d.dsa.status}
+                      {d.dsa.status === "failed" ? "failed: the tries ran out" : d.dsa.status}
                     </span>
                     {d.dsa.uuid ? <> · {d.dsa.uuid}</> : null}
                     {d.dsa.status !== "sent" && (d.dsa.attempts ?? 0) > 0 ? ` · ${d.dsa.attempts} tries` : ""}
                     {d.dsa.error && d.dsa.status !== "sent" ? <> · {d.dsa.error}</> : null}
-                    {d.dsa.status === "refused" ? (
+                    {d.dsa.status === "refused" || d.dsa.status === "failed" ? (
                       <form method="post" className="a-inline">
                         <input type="hidden" name="intent" value="resubmit" />
                         <input type="hidden" name="decisionId" value={d.id} />{" "}

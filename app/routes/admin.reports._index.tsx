@@ -93,7 +93,7 @@ export default function AdminReports() {
         </button>
       </form>
       <div className="a-table-wrap">
-        <table className="a-table">
+        <table className="a-table a-queue">
           <thead>
             <tr>
               <th>Category</th>
@@ -133,12 +133,12 @@ export default function AdminReports() {
                     </>
                   ) : null}
                 </td>
-                <td>{c.targetType}</td>
-                <td>{c.name ?? c.memberId}</td>
-                <td>{c.brand ?? ""}</td>
-                <td>{c.notices}</td>
-                <td>{ageOf(now - c.openedAt)}</td>
-                <td>{c.assignee ?? <span className="a-muted">nobody</span>}</td>
+                <td data-label="Target">{c.targetType}</td>
+                <td data-label="Member">{c.name ?? c.memberId}</td>
+                <td data-label="Brand">{c.brand ?? ""}</td>
+                <td data-label="Notices">{c.notices}</td>
+                <td data-label={filter.status === "open" ? "Open for" : "Opened"}>{ageOf(now - c.openedAt)}</td>
+                <td data-label="Assigned">{c.assignee ?? <span className="a-muted">nobody</span>}</td>
                 <td>
                   <a href={`/admin/reports/${c.id}`}>Open</a>
                 </td>

@@ -2,13 +2,15 @@
  * Transparency (moderator, admin; decision 176): per month, notices by category, decisions by ground
  * and category, median time from the first notice to the decision, appeals and reversals, automated
  * flags by rule; the month's statements of reasons as a Transparency Database JSON file
- * (admin.transparency.export.ts, an audited POST).
+ * (admin.transparency.export.ts, an audited POST); the statements whose tries to reach the database
+ * ran out (decision 225), each linked to its case to be sent again.
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { nowS } from "~/lib/dates";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { lastMonths, transparencyReport } from "~/models/admin/transparency.server";
+import { failedStatements } from "~/models/dsa-submit.server";
 import { REPORT_CATEGORIES } from "~/models/moderation.server";
 import { FLAG_RULES } from "~/models/signals.server";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
@@ -19,10 +21,13 @@ export const area: OperatorArea = "transparency";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, area);
   const now = nowS();
-  const months = await transparencyReport(context.env.DB, now);
+  const [months, failed] = await Promise.all([
+    transparencyReport(context.env.DB, now),
+    failedStatements(context.env.DB),
+  ]);
   const asked = new URL(request.url).searchParams.get("month") ?? "";
   const month = lastMonths(now).includes(asked) ? asked : months[0]!.month;
-  return { months, month, title: "Transparency" };
+  return { months, month, failed, title: "Transparency" };
 }
 
 /** A card with a label → count table. */
@@ -47,12 +52,29 @@ function Counts({ title, rows }: { title: string; rows: [string, number][] }) {
 const duration = (s: number | null) => (s === null ? "–" : ageOf(s));
 
 export default function AdminTransparency() {
-  const { months, month } = useLoaderData<typeof loader>();
+  const { months, month, failed } = useLoaderData<typeof loader>();
   const m = months.find((x) => x.month === month)!;
   const max = Math.max(1, ...months.map((x) => x.notices));
   return (
     <>
       <h1>Transparency</h1>
+      {failed.count > 0 ? (
+        <div className="a-card" id="failed">
+          <h2>
+            <span className="a-badge a-badge-red">{failed.count}</span> statements failed to reach the Transparency
+            Database
+          </h2>
+          <p className="a-muted">Their tries ran out. Open the case and send each again once the database answers.</p>
+          <ul>
+            {failed.recent.map((f) => (
+              <li key={f.decisionId}>
+                <a href={`/admin/reports/${f.caseId}`}>Case {f.caseId}</a> · failed, send again
+                {f.error ? <span className="a-muted"> · {f.error}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <p className="a-muted">
         Counts per calendar month (UTC). Grounds: a breach of the rules on minors, consent or the law is illegal
         content; every other rule is the terms. Signals only flag; every decision is taken by a person.

@@ -12,6 +12,7 @@ import { isLanguage } from "~/lib/i18n.server";
 import { pageContext } from "~/lib/page.server";
 import { line, paragraph } from "~/lib/text";
 import { linkOrigin } from "~/models/brand.server";
+import { decisionDate } from "~/models/moderation-rules";
 import { withinRateLimit } from "~/models/accounts.server";
 import {
   EXPLANATION_MAX,
@@ -29,8 +30,12 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const { t } = await pageContext(request, context, "safety");
-  if (url.searchParams.get("sent") === "1") return { sent: true as const, title: t("done.title") };
+  const { t, lng } = await pageContext(request, context, "safety");
+  if (url.searchParams.get("sent") === "1") return { sent: true as const, held: null, title: t("done.title") };
+  // Received but set aside: the processing of this reporter's notices is suspended (decision 225).
+  const until = Number(url.searchParams.get("until"));
+  if (url.searchParams.get("sent") === "held" && Number.isInteger(until) && until > 0)
+    return { sent: true as const, held: decisionDate(lng, until), title: t("done.heldTitle") };
   const target = parseTarget(url.searchParams);
   const member = await getMember(request, context);
   if (!target || !(await targetOwner(context.env, target, member?.id ?? null)))
@@ -80,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     { origin: linkOrigin(brand, context.env, request) },
   );
   if (!filed) throw new Response(t("errors.target"), { status: 404 });
-  return redirect("/report?sent=1");
+  return redirect(filed.heldUntil ? `/report?sent=held&until=${filed.heldUntil}` : "/report?sent=1");
 }
 
 export default function Report() {
@@ -90,9 +95,14 @@ export default function Report() {
   if (data.sent) {
     return (
       <div className="container container-narrow account-page">
-        <h1>{t("done.title")}</h1>
+        <h1>{data.held ? t("done.heldTitle") : t("done.title")}</h1>
         <div className="card form-card">
-          <p role="status">{t("done.body")}</p>
+          <p role="status">{data.held ? t("done.heldBody", { until: data.held }) : t("done.body")}</p>
+          {data.held ? (
+            <p>
+              {t("reporter.suspension.still")} <Link to="/complaints">{t("reporter.complainAction")}</Link>
+            </p>
+          ) : null}
           <Link to="/" className="btn btn-primary">
             {t("done.back")}
           </Link>

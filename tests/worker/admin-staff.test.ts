@@ -438,9 +438,11 @@ describe("dangerous actions", () => {
     expect(
       (await get("/admin/approvals", { cookie: await operatorCookie((await createOperator("support")).id) })).status,
     ).toBe(403);
-    const ok = await post("/admin/approvals", { id: approval, decision: "approve" }, { cookie: b.cookie });
+    // Approving asks for the approver's password again, as the grant itself did (decision 226).
+    const approve = { id: approval, decision: "approve", confirmed: "1", reauth_password: OPERATOR_PASSWORD };
+    const ok = await post("/admin/approvals", approve, { cookie: b.cookie });
     expect(await ok.text()).toContain("Approved and done.");
-    const again = await post("/admin/approvals", { id: approval, decision: "approve" }, { cookie: b.cookie });
+    const again = await post("/admin/approvals", approve, { cookie: b.cookie });
     expect(await again.text()).toContain("no longer waiting");
     await flushAll(m.id);
     expect(await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(m.id).first("credits")).toBe(amount);
@@ -451,6 +453,74 @@ describe("dangerous actions", () => {
       ["member.credits_grant", b.id],
     ]);
   });
+
+  it(
+    "approving a request asks for the approver's code (or password) again; without it nothing is approved or run",
+    clockStopped(async () => {
+      const m = await createMember({ credits: 0 });
+      const a = await admin();
+      const key = newTotpKey();
+      const b = await createOperator("admin", { totpSecret: key });
+      const bCookie = await operatorCookie(b.id);
+      const amount = APPROVAL_DEFAULTS.credits + 5;
+      await post(
+        `/admin/members/${m.id}`,
+        {
+          intent: "credits",
+          direction: "grant",
+          amount: String(amount),
+          reason: "big goodwill",
+          confirmed: "1",
+          reauth_password: OPERATOR_PASSWORD,
+        },
+        { cookie: a.cookie },
+      );
+      const id = (await env.DB.prepare("SELECT id FROM console_approvals WHERE target_id = ?1")
+        .bind(m.id)
+        .first("id")) as string;
+      const state = async () => ({
+        status: await env.DB.prepare("SELECT status FROM console_approvals WHERE id = ?1").bind(id).first("status"),
+        credits:
+          (await flushAll(m.id),
+          await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(m.id).first("credits")),
+        audit: (await auditRows(m.id)).map((r) => r.action),
+      });
+      const untouched = { status: "pending", credits: 0, audit: ["approval.request"] };
+      // One click answers with the confirmation step naming the impact and asking for the code.
+      const ask = await post("/admin/approvals", { id, decision: "approve" }, { cookie: bCookie });
+      const html = await ask.text();
+      expect(html).toContain(`Approve and run: Grant ${amount.toLocaleString("en")} credits`);
+      expect(html).toContain('name="reauth_code"');
+      expect(await state()).toEqual(untouched);
+      // A forged confirmation without a code, with a wrong code, or with the password instead: refused.
+      for (const extra of [
+        {} as Record<string, string>,
+        { reauth_code: totpCode(key) === "123456" ? "654321" : "123456" },
+        { reauth_password: OPERATOR_PASSWORD },
+      ]) {
+        const res = await post(
+          "/admin/approvals",
+          { id, decision: "approve", confirmed: "1", ...extra },
+          { cookie: bCookie },
+        );
+        expect(await res.text()).toContain("The authentication code is wrong or was already used.");
+        expect(await state()).toEqual(untouched);
+      }
+      // The right code approves and runs it, once; the same code cannot approve anything again.
+      const code = totpCode(key);
+      const ok = await post(
+        "/admin/approvals",
+        { id, decision: "approve", confirmed: "1", reauth_code: code },
+        { cookie: bCookie },
+      );
+      expect(await ok.text()).toContain("Approved and done.");
+      expect(await state()).toEqual({
+        status: "approved",
+        credits: amount,
+        audit: ["approval.request", "approval.approve", "member.credits_grant"],
+      });
+    }),
+  );
 
   it("each operator may confirm only a few dangerous actions a minute (CONSOLE_LIMITER)", async () => {
     const limiter = windowLimiter(10, 60);

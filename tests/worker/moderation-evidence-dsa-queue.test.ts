@@ -12,18 +12,20 @@ import { purgeEvidence } from "../../app/models/admin/evidence.server";
 import { parseQueueFilter, queueQuery } from "../../app/models/admin/queue.server";
 import { photoKey } from "../../app/models/photos.server";
 import { getDb } from "../../db/client";
+import type { Env } from "../../app/lib/env";
+import { DSA_MAX_DELIVERIES } from "../../app/models/dsa-database";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { createMember, get, photoRow, post } from "./fixtures";
 import { decideAs, moderator, reportedCase } from "./moderation-support";
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** Runs the DSA queue's consumer on one decision, as the queue would deliver it. */
-async function deliver(decisionId: string) {
+/** Runs the DSA queue's consumer on one decision, as the queue would deliver it (its `attempts`th delivery). */
+async function deliver(decisionId: string, attempts = 1, bindings: Env = env as unknown as Env) {
   const batch = createMessageBatch<DsaSubmission>("dsa-statements", [
-    { id: `m-${decisionId}`, timestamp: new Date(), attempts: 1, body: { decisionId } },
+    { id: `m-${decisionId}`, timestamp: new Date(), attempts, body: { decisionId } },
   ]);
-  await handleDsaBatch(batch, env);
+  await handleDsaBatch(batch, bindings);
   return getQueueResult(batch, createExecutionContext());
 }
 const submission = (decisionId: string) =>
@@ -275,6 +277,63 @@ describe("statements sent to the Transparency Database as they are made", () => 
     });
     expect(await submitStatement(real, decisionId)).toBe("retry");
     expect((await submission(decisionId))!.error).toBe("unreachable: connection reset");
+  });
+});
+
+describe("a statement whose tries ran out", () => {
+  it("is marked failed with its last error on the queue's last delivery, shown in the case to send again and counted on the dashboard", async () => {
+    const member = await createMember();
+    const { caseId } = await reportedCase(member, "harassment");
+    const mod = await moderator();
+    await decideAs(mod, caseId, {
+      action: "suspend",
+      days: "2",
+      rule: "conduct",
+      facts: "You insulted another member.",
+      publicFacts: "Insults sent to another member.",
+    });
+    const decisionId = await decisionOf(caseId);
+    await env.DB.prepare("UPDATE dsa_submissions SET status = 'queued', uuid = NULL WHERE decision_id = ?1")
+      .bind(decisionId)
+      .run();
+    const real = {
+      ...env,
+      ENVIRONMENT: "production",
+      DSA_DATABASE_URL: "https://tdb.example",
+      DSA_DATABASE_TOKEN: "X|token-of-the-platform-0123",
+    } as unknown as Env;
+    vi.stubGlobal("fetch", async () => new Response("busy", { status: 503 }));
+    // Before the last delivery: still queued, retried.
+    const before = await deliver(decisionId, DSA_MAX_DELIVERIES - 1, real);
+    expect(before.retryMessages.map((m) => m.msgId)).toEqual([`m-${decisionId}`]);
+    expect((await submission(decisionId))!).toMatchObject({ status: "queued", error: "HTTP 503" });
+    // The last delivery: failed with the last error, acknowledged (no retry the queue would drop).
+    vi.stubGlobal("fetch", async () => new Response("gateway timeout", { status: 504 }));
+    const last = await deliver(decisionId, DSA_MAX_DELIVERIES, real);
+    expect(last.retryMessages).toEqual([]);
+    expect(last.explicitAcks).toEqual([`m-${decisionId}`]);
+    expect((await submission(decisionId))!).toMatchObject({ status: "failed", error: "HTTP 504" });
+
+    const page = await (await get(`/admin/reports/${caseId}`, { cookie: mod })).text();
+    expect(page).toContain("failed: the tries ran out");
+    expect(page).toContain("HTTP 504");
+    expect(page).toContain('name="intent" value="resubmit"');
+    const dashboard = await (await get("/admin", { cookie: mod })).text();
+    expect(dashboard).toMatch(/statements that failed to reach the Transparency Database/);
+    const transparency = await (await get("/admin/transparency", { cookie: mod })).text();
+    expect(transparency).toContain(`/admin/reports/${caseId}`);
+    expect(transparency).toContain("failed, send again");
+    // Sent again (audited): queued, and the database answers this time.
+    expect((await post(`/admin/reports/${caseId}`, { intent: "resubmit", decisionId }, { cookie: mod })).status).toBe(
+      302,
+    );
+    expect((await submission(decisionId))!.status).toBe("queued");
+    vi.stubGlobal("fetch", async () =>
+      Response.json({ uuid: "4b989c23-3736-4fd9-8612-a975b98d88d6", puid: decisionId }, { status: 201 }),
+    );
+    await deliver(decisionId, 1, real);
+    expect((await submission(decisionId))!.status).toBe("sent");
+    expect((await auditRows(decisionId)).map((r) => r.action)).toContain("dsa.resubmit");
   });
 });
 

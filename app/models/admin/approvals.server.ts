@@ -41,6 +41,19 @@ export async function listApprovals(d1: D1Database) {
     .limit(100);
 }
 
+/** A request still waiting, and whether `actorId` may decide it (not their own). */
+export async function pendingApproval(
+  d1: D1Database,
+  id: string,
+  actorId: string,
+): Promise<{ ok: true; approval: typeof schema.consoleApprovals.$inferSelect } | { ok: false; error: string }> {
+  const A = schema.consoleApprovals;
+  const [a] = await getDb(d1).select().from(A).where(eq(A.id, id));
+  if (!a || a.status !== "pending") return { ok: false, error: "This request is no longer waiting." };
+  if (a.requestedBy === actorId) return { ok: false, error: "Another admin must approve your own request." };
+  return { ok: true, approval: a };
+}
+
 export type Decided = { ok: true } | { ok: false; error: string };
 
 /** Runs an approved request's action; its own rules still hold (a campaign no longer a draft, a spent balance). */
@@ -93,9 +106,9 @@ export async function decideApproval(
 ): Promise<Decided> {
   const db = getDb(context.env.DB);
   const A = schema.consoleApprovals;
-  const [a] = await db.select().from(A).where(eq(A.id, id));
-  if (!a || a.status !== "pending") return { ok: false, error: "This request is no longer waiting." };
-  if (a.requestedBy === actor.id) return { ok: false, error: "Another admin must approve your own request." };
+  const waiting = await pendingApproval(context.env.DB, id, actor.id);
+  if (!waiting.ok) return waiting;
+  const a = waiting.approval;
   const [res] = await db.batch([
     db
       .update(A)

@@ -19,6 +19,8 @@ export const GUARDED = {
   "credits.grant": { reauth: true, threshold: "credits" },
   refund: { reauth: true, threshold: "refund" },
   "member.delete": { reauth: true, threshold: null },
+  // Approving a second-approver request runs the dangerous action: the approver proves it is them too.
+  "approval.approve": { reauth: true, threshold: null },
   "package.stop": { reauth: false, threshold: null },
   "price.change": { reauth: false, threshold: null },
 } as const satisfies Record<string, { reauth: boolean; threshold: Threshold | null }>;

@@ -9,7 +9,7 @@ export type Tile = { href: string; label: string; count: number | null };
 export async function consoleOverview(d1: D1Database, role: OperatorRole, now = nowS()): Promise<Tile[]> {
   const db = getDb(d1);
   const P = schema.payments;
-  const [[audit], [ops], [cases], [photos], [alerts]] = await db.batch([
+  const [[audit], [ops], [cases], [photos], [alerts], [failed]] = await db.batch([
     db
       .select({ n: count() })
       .from(schema.auditLog)
@@ -22,6 +22,8 @@ export async function consoleOverview(d1: D1Database, role: OperatorRole, now = 
       .select({ n: count() })
       .from(P)
       .where(and(isNotNull(P.providerAlertAt), isNull(P.providerAlertDealtAt))),
+    // Statements whose tries to reach the Transparency Database ran out (decision 225).
+    db.select({ n: count() }).from(schema.dsaSubmissions).where(eq(schema.dsaSubmissions.status, "failed")),
   ]);
   const tiles: Tile[] = [];
   if (mayOpen(role, "payments"))
@@ -32,6 +34,12 @@ export async function consoleOverview(d1: D1Database, role: OperatorRole, now = 
     });
   if (mayOpen(role, "reports"))
     tiles.push({ href: "/admin/reports", label: "open report cases", count: cases?.n ?? 0 });
+  if (mayOpen(role, "transparency"))
+    tiles.push({
+      href: "/admin/transparency#failed",
+      label: "statements that failed to reach the Transparency Database",
+      count: failed?.n ?? 0,
+    });
   if (mayOpen(role, "photos"))
     tiles.push({ href: "/admin/photos", label: "photos waiting for review", count: photos?.n ?? 0 });
   if (mayOpen(role, "audit"))
