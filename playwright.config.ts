@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
 
 // Chromium from Debian (/usr/bin/chromium) where present; Playwright's own browser elsewhere.
@@ -22,7 +23,10 @@ const launchOptions = {
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Every core, at least two, with or without CI (Playwright's default, half the cores, is one worker
+  // on two: a fresh clone's `npm test` ran the journeys one at a time). A test waits on the server and
+  // the browser much of its time, so two share two cores well (decision 233).
+  workers: Math.max(2, availableParallelism()),
   // None: a test that passes on its second try is a flake to fix, not a pass (decision 204).
   retries: 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],

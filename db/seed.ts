@@ -13,6 +13,8 @@ import { SEED_MARK, shouldSeed, withRetries } from "./seed/complete.ts";
 import { isDeployed } from "../app/lib/env.ts";
 
 const ifEmpty = process.argv.includes("--if-empty");
+// The pending migrations first, through this seed's runtime (db/seed/migrate.ts; tests/e2e/server.sh).
+const migrate = process.argv.includes("--migrate");
 type SeedEnv = { DB: D1Database; PHOTOS: R2Bucket; ENVIRONMENT: string; PASSWORD_PEPPER: string };
 const openProxy = () =>
   getPlatformProxy<SeedEnv>({ persist: process.env.WRANGLER_PERSIST ? { path: process.env.WRANGLER_PERSIST } : true });
@@ -64,6 +66,12 @@ async function seedOnce(attempt: number): Promise<boolean> {
     // Demo members with known passwords must never reach a deployed database (staging or production).
     if (isDeployed(proxy.env as { ENVIRONMENT: "production" }))
       throw new Error(`Refusing to seed demo data in ${proxy.env.ENVIRONMENT}`);
+    if (migrate) {
+      const { applyMigrations } = await import("./seed/migrate.ts");
+      const t = Date.now();
+      const applied = await applyMigrations(DB);
+      console.log(`Migrations applied: ${applied.length} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
     const mark = await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1")
       .bind(SEED_MARK.key)
       .first()

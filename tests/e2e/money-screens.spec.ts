@@ -19,24 +19,25 @@ async function cookies(context: BrowserContext, baseURL: string | undefined, lng
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
-test("the phone checkout is never wider than the phone, for every method and language; each method shows its logo", async ({
-  db,
-  loginAs,
-  baseURL,
-}) => {
-  // Many pages: seven languages times the Netherlands' methods, without JavaScript (the server's render is what is measured).
-  test.setTimeout(180_000);
-  const me = await db.createMember({ gender: "male", country: "NL", paidUser: true, credits: 5 });
-  const page = await loginAs(me, { js: false, viewport: PHONE, isMobile: true, hasTouch: true });
-  await cookies(page.context(), baseURL);
-  await page.goto("/credits/p1");
-  const methods = await page
-    .getByTestId("payment-methods")
-    .locator(".method a")
-    .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname.split("/")[3]!));
-  expect(methods).toContain("paysafecard");
-  expect(methods).toContain("wire_transfer");
-  for (const lng of ["nl", "de", "fi", "da", "es", "it", "pl"]) {
+// Seven languages times the Netherlands' methods, without JavaScript (the server's render is what is
+// measured): a test per language, so the workers share the pages.
+const CHECKOUT_LANGUAGES = ["nl", "de", "fi", "da", "es", "it", "pl"];
+for (const lng of CHECKOUT_LANGUAGES) {
+  test(`the phone checkout in ${lng} is never wider than the phone, for every method${lng === "nl" ? "; each method shows its logo" : ""}`, async ({
+    db,
+    loginAs,
+    baseURL,
+  }) => {
+    const me = await db.createMember({ gender: "male", country: "NL", paidUser: true, credits: 5 });
+    const page = await loginAs(me, { js: false, viewport: PHONE, isMobile: true, hasTouch: true });
+    await cookies(page.context(), baseURL);
+    await page.goto("/credits/p1");
+    const methods = await page
+      .getByTestId("payment-methods")
+      .locator(".method a")
+      .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname.split("/")[3]!));
+    expect(methods).toContain("paysafecard");
+    expect(methods).toContain("wire_transfer");
     await cookies(page.context(), baseURL, lng);
     for (const method of methods) {
       await page.goto(`/credits/p1/${method}`);
@@ -60,16 +61,17 @@ test("the phone checkout is never wider than the phone, for every method and lan
         where,
       ).toBe(true);
     }
-  }
-  // The logos are the provider's method list's own (the sandbox's neutral badges), 32 × 24 like Mollie's.
-  const badges = page.getByTestId("payment-methods").locator(".method-badge");
-  expect(await badges.count()).toBe(methods.length);
-  for (const badge of await badges.all()) {
-    await expect(badge).toHaveJSProperty("tagName", "IMG");
-    await expect(badge).toHaveAttribute("src", /^data:image\/svg\+xml,/);
-    expect(await badge.boundingBox()).toMatchObject({ width: 32, height: 24 });
-  }
-});
+    if (lng !== "nl") return;
+    // The logos are the provider's method list's own (the sandbox's neutral badges), 32 × 24 like Mollie's.
+    const badges = page.getByTestId("payment-methods").locator(".method-badge");
+    expect(await badges.count()).toBe(methods.length);
+    for (const badge of await badges.all()) {
+      await expect(badge).toHaveJSProperty("tagName", "IMG");
+      await expect(badge).toHaveAttribute("src", /^data:image\/svg\+xml,/);
+      expect(await badge.boundingBox()).toMatchObject({ width: 32, height: 24 });
+    }
+  });
+}
 
 test("credits: a coin, prices per credit to the cent, one highlighted package; after paying, 'Payment complete'", async ({
   db,

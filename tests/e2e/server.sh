@@ -9,6 +9,6 @@ port="${1:-8788}"
 state=".wrangler/e2e-$port"
 rm -rf "$state"
 node scripts/dev-vars.mjs >/dev/null
-npx wrangler d1 migrations apply DB --local --persist-to "$state" >/dev/null
-WRANGLER_PERSIST="$state/v3" node --experimental-strip-types db/seed.ts >/dev/null
+# Migrations and seed through one local runtime (wrangler's apply starts one per migration: decision 233).
+WRANGLER_PERSIST="$state/v3" node --experimental-strip-types db/seed.ts --migrate >/dev/null
 exec npx wrangler dev -c wrangler.toml -c workers/images/wrangler.toml --port "$port" --ip 127.0.0.1 --inspector-port "$((port + 1000))" --persist-to "$state" --var ENVIRONMENT:test
