@@ -98,13 +98,13 @@ describe("a brand that runs team profiles promises no dates or meetings", () => 
     expect(findings).toEqual([]);
   });
 
-  it("mails: the activation mail, the digests and every text of the notification and account mails, in every language", async () => {
+  it("mails: the sign-up mail, the digests and every text of the notification and account mails, in every language", async () => {
     findings.length = 0;
     for (const lng of LANGUAGES) {
       const form = signupForm();
       expect((await send("/signup", form, { headers: { Cookie: `lng=${lng}` } })).status).toBe(302);
       const mail = (await lastMailTo(form.email))!;
-      check("activation mail", `${mail.subject}\n${mail.text}`, lng);
+      check("sign-up mail", `${mail.subject}\n${mail.text}`, lng);
 
       const member = await createMember({ language: lng });
       const mailer = outboxMailer(mailerFor(env));
