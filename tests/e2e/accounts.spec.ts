@@ -1,4 +1,5 @@
-import { expect, test, logIn, type Page } from "./support/fixtures";
+import type { Page } from "@playwright/test";
+import { expect, test, logIn } from "./support/fixtures";
 
 /**
  * Member journeys of the accounts area, once with JavaScript and once without: every form must work
