@@ -375,9 +375,18 @@ export async function requestSignup(
       expiresAt: now + SIGNUP_CONFIRM_HOURS * HOUR,
       createdAt: now,
     });
-  await sendAccountMail(env, brand, { id: "", email, name: pending.name, language: o.language }, "signupConfirm", token, o.origin, email, {
-    hours: SIGNUP_CONFIRM_HOURS,
-  });
+  await sendAccountMail(
+    env,
+    brand,
+    { id: "", email, name: pending.name, language: o.language },
+    "signupConfirm",
+    token,
+    o.origin,
+    email,
+    {
+      hours: SIGNUP_CONFIRM_HOURS,
+    },
+  );
 }
 
 /** Whether a sign-up link of this brand can still be followed (to show its button), without using it. */

@@ -88,7 +88,9 @@ for (const js of [true, false]) {
       expect(await loggedIn(page)).toBe(false);
       await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
       const newest = page.locator(`article[data-to="${email}"]`).first();
-      await expect(newest.locator(".outbox-subject")).toHaveText("Someone tried to sign up at Amora with your e-mail address");
+      await expect(newest.locator(".outbox-subject")).toHaveText(
+        "Someone tried to sign up at Amora with your e-mail address",
+      );
       await expect(newest.locator('a[href*="/reset-password"]').first()).toBeVisible();
 
       await page.goto("/login?redirectTo=%2Fsettings");

@@ -28,7 +28,13 @@ export const DATE_WORDS: Record<Language, WordList> = {
       "are waiting",
     ],
     // A payment's calendar date, and meeting an obligation, are no promise of a meeting.
-    allowed: ["date of birth", "cannot meet this person", "date or number of the payment", "the date and amount", "meet our accounting"],
+    allowed: [
+      "date of birth",
+      "cannot meet this person",
+      "date or number of the payment",
+      "the date and amount",
+      "meet our accounting",
+    ],
   },
   de: {
     words: [

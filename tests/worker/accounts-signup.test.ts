@@ -2,7 +2,16 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { ledgerOf } from "./wallet-support";
 import { createMember, get, sessionCookie } from "./fixtures";
-import { cookiesOf, lastMailTo, mailedToken, pageText, send, signUp, signupForm, uniqueEmail } from "./accounts-helpers";
+import {
+  cookiesOf,
+  lastMailTo,
+  mailedToken,
+  pageText,
+  send,
+  signUp,
+  signupForm,
+  uniqueEmail,
+} from "./accounts-helpers";
 import { clockStopped } from "./clock";
 import { RESET_MAILS_PER_DAY } from "../../app/models/accounts.server";
 
@@ -135,7 +144,9 @@ describe("sign-up", () => {
     const known = await send("/signup", { ...signupForm(), email: form.email.toUpperCase() });
     await expectSent(known);
     const text = await pageText(await get("/signup/sent"));
-    expect(text).toContain("We have sent an e-mail to the address you entered. Open it and follow its link to continue.");
+    expect(text).toContain(
+      "We have sent an e-mail to the address you entered. Open it and follow its link to continue.",
+    );
     expect(text).not.toMatch(/already exists|already has an account/i);
     expect(await users(form.email)).toBe(1);
     const mail = await lastMailTo(form.email);

@@ -101,7 +101,11 @@ describe("a brand that runs team profiles promises no dates or meetings", () => 
 
   it("the static pages (terms, FAQ, privacy, cookies, returns, service, ban, 2257, complaints, prices) and the Impressum, in every language", async () => {
     findings.length = 0;
-    const paths = [...STATIC_PAGES.filter((s) => s !== "impressum").map((s) => `/pages/${s}`), "/complaints", "/pricing"];
+    const paths = [
+      ...STATIC_PAGES.filter((s) => s !== "impressum").map((s) => `/pages/${s}`),
+      "/complaints",
+      "/pricing",
+    ];
     for (const lng of LANGUAGES) {
       for (const path of paths) check(path, await page(path, "localhost", lng), lng);
       // The Impressum is Herzklang's (a German-language brand with team profiles, decision 213).

@@ -93,14 +93,16 @@ describe("sign-up by confirmation link first (decision 224)", () => {
     });
     expect(user!.password_hash).toMatch(/^pbkdf2-sha256\$/);
     // The member can log in with the password typed on the form.
-    expect(cookiesOf(await send("/login", { email: form.email, password: PASSWORD }, { host: "de.localhost" }))).toContain(
-      "sid=",
-    );
+    expect(
+      cookiesOf(await send("/login", { email: form.email, password: PASSWORD }, { host: "de.localhost" })),
+    ).toContain("sid=");
 
     const again = await send("/signup/confirm", { token }, { host: "de.localhost" });
     expect(again.status).toBe(400);
     expect(cookiesOf(again)).not.toContain("sid=");
-    expect(await pageText(again)).toContain("Dieser Anmeldelink ist abgelaufen, wurde schon benutzt oder ist ungültig.");
+    expect(await pageText(again)).toContain(
+      "Dieser Anmeldelink ist abgelaufen, wurde schon benutzt oder ist ungültig.",
+    );
     expect(await accounts(form.email)).toBe(1);
   });
 

@@ -112,7 +112,11 @@ describe("every sign-up form carries the tracking data and honours the sign-up r
       const page = await visit.text();
       expect(page, kind).toContain(hidden("ref", `partner-${kind}`));
       const form = signupForm({ ref: `partner-${kind}` });
-      const res = await signUp(form, { path: `/signup?ref=partner-${kind}`, host: "nl.localhost", cookie: cookiesOf(visit) });
+      const res = await signUp(form, {
+        path: `/signup?ref=partner-${kind}`,
+        host: "nl.localhost",
+        cookie: cookiesOf(visit),
+      });
       expect(res.status, kind).toBe(302);
       expect(await userByEmail(form.email), kind).toMatchObject({ ref: `partner-${kind}`, brand_id: 3 });
     }

@@ -14,7 +14,12 @@ export const SIGNUP_SENT = /\/signup\/sent$/;
 export async function confirmSignupFromOutbox(page: Page, email: string, landing: RegExp = /\/signup-matches$/) {
   const origin = new URL(page.url()).origin;
   await page.goto(`${origin}/dev/outbox?to=${encodeURIComponent(email)}`);
-  await page.locator(`article[data-to="${email}"]`).first().locator('a[href*="/signup/confirm?token="]').first().click();
+  await page
+    .locator(`article[data-to="${email}"]`)
+    .first()
+    .locator('a[href*="/signup/confirm?token="]')
+    .first()
+    .click();
   await page.locator('main form:has(input[name="token"]) button[type="submit"]').click();
   await expect(page).toHaveURL(landing);
 }
