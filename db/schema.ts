@@ -385,6 +385,28 @@ export const tokens = sqliteTable(
   (t) => [index("tokens_user_kind").on(t.userId, t.kind)],
 );
 
+/**
+ * A sign-up waiting for its address to be confirmed (decision 224): nothing of it is an account yet, so
+ * its answer cannot differ from a known address's. The mailed link carries a random token; only its
+ * SHA-256 is kept, with what the form collected (JSON; the password only as its hash). Purged a day
+ * after it expires.
+ */
+export const signupRequests = sqliteTable(
+  "signup_requests",
+  {
+    idHash: text("id_hash").primaryKey(),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    payload: text("payload").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("signup_requests_email").on(t.brandId, t.email), index("signup_requests_expires").on(t.expiresAt)],
+);
+
 /** Exact business quotas (failed logins, reset mails a day, swipe likes a day). */
 export const counters = sqliteTable("counters", {
   key: text("key").primaryKey(),

@@ -305,68 +305,199 @@ export interface SignupInput {
   marketing?: boolean;
 }
 
+/** How long a sign-up's confirmation link works (decision 224). */
+export const SIGNUP_CONFIRM_HOURS = 24;
+/** Confirmation mails one address can be sent per day and brand (a stranger cannot flood an inbox). */
+export const SIGNUP_MAILS_PER_DAY = 3;
+
+/** What a sign-up form collected, kept with its confirmation link until the link is followed (decision 224). */
+interface PendingSignup {
+  email: string;
+  name: string;
+  dateOfBirth: string;
+  passwordHash: string;
+  signupMessage: string | null;
+  signupProfileId: string | null;
+  gender: Gender;
+  seeking: Seeking;
+  marketing: boolean;
+  tracking: Tracking;
+  language: Language;
+  country: string;
+}
+
 /**
- * Creates a member: user, (disabled) profile, the brand's sign-up credits (to their wallet, by the outbox), and
- * the activation token, all in one D1 batch; then mails the activation link in their language.
- * The form asks gender and whom they look for (the niche's answers preselected, or decided by the
- * gay niche); location is filled in later (/complete-signup).
+ * A sign-up (docs/product.md §6, decision 224): the answer is the same "check your e-mail" whether the
+ * address is new or known, so it returns nothing a route could tell apart. A new address gets a link
+ * that creates the account (confirmSignup); what the form collected waits with the link's hash in
+ * signup_requests, the password only as its hash. A known address's owner gets a way in instead
+ * (mailOwnerOfKnownAddress), never a second account. Both paths hash the password, take a daily mail
+ * quota and send at most one mail, so neither is noticeably quicker.
  */
-export async function signup(
+export async function requestSignup(
   env: AccountEnv,
   brand: BrandWithCompany,
   input: SignupInput,
   o: { tracking: Tracking; language: Language; country: string; origin: string },
-): Promise<{ ok: true; userId: string; conversationId: string | null } | { ok: false; error: EmailState }> {
+  now = nowS(),
+): Promise<void> {
   const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password, env.PASSWORD_PEPPER);
   const state = await emailState(env.DB, brand.id, email);
   if (state !== "free") {
     await mailOwnerOfKnownAddress(env, brand, email, state, o.origin);
-    return { ok: false, error: state };
+    return;
   }
+  if (!(await takeDailyQuota(env.DB, `signup-confirm:${brand.id}:${email}`, SIGNUP_MAILS_PER_DAY, now))) return;
+  const who = NICHE_WHO[nicheOf(brand)];
+  const pending: PendingSignup = {
+    email,
+    name: input.name.trim(),
+    dateOfBirth: input.dateOfBirth,
+    passwordHash,
+    signupMessage: input.signupMessage?.trim() || null,
+    signupProfileId: input.signupProfileId || null,
+    gender: who.fixed ? who.gender : (input.gender ?? who.gender),
+    seeking: who.fixed ? who.seeking : (input.seeking ?? who.seeking),
+    marketing: !!input.marketing,
+    tracking: o.tracking,
+    language: o.language,
+    country: brand.countries.includes(o.country) ? o.country : (brand.countries[0] ?? o.country),
+  };
+  const token = randomId(24);
+  await getDb(env.DB)
+    .insert(schema.signupRequests)
+    .values({
+      idHash: await tokenHash(token),
+      brandId: brand.id,
+      email,
+      payload: JSON.stringify(pending),
+      expiresAt: now + SIGNUP_CONFIRM_HOURS * HOUR,
+      createdAt: now,
+    });
+  await sendAccountMail(
+    env,
+    brand,
+    { id: "", email, name: pending.name, language: o.language },
+    "signupConfirm",
+    token,
+    o.origin,
+    email,
+    {
+      hours: SIGNUP_CONFIRM_HOURS,
+    },
+  );
+}
+
+/** Whether a sign-up link of this brand can still be followed (to show its button), without using it. */
+export async function signupLinkUsable(d1: D1Database, brand: Pick<BrandWithCompany, "id">, token: string) {
+  if (!token) return false;
+  const R = schema.signupRequests;
+  const [row] = await getDb(d1)
+    .select({ email: R.email })
+    .from(R)
+    .where(and(eq(R.idHash, await tokenHash(token)), usableSignup(brand.id, nowS())));
+  return !!row;
+}
+
+const usableSignup = (brandId: number, now: number) => {
+  const R = schema.signupRequests;
+  return and(eq(R.brandId, brandId), isNull(R.usedAt), gt(R.expiresAt, now));
+};
+
+export type SignupConfirmation =
+  | { ok: true; userId: string; conversationId: string | null }
+  | { ok: false; reason: "invalid" | "taken" };
+
+/**
+ * Follows a sign-up link (decision 224): the link is used (one conditional UPDATE: two clicks never both
+ * succeed; only this brand's, unused and unexpired), then the account is created confirmed, since
+ * following the link proved the address. "taken": the address got an account meanwhile (another of its
+ * links was followed first); the link is spent either way. If creating the account fails otherwise, the
+ * link is given back, so the member can try again.
+ */
+export async function confirmSignup(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  token: string,
+  now = nowS(),
+): Promise<SignupConfirmation> {
+  if (!token || token.length > 100) return { ok: false, reason: "invalid" };
+  const db = getDb(env.DB);
+  const R = schema.signupRequests;
+  const hash = await tokenHash(token);
+  const [row] = await db
+    .update(R)
+    .set({ usedAt: now })
+    .where(and(eq(R.idHash, hash), usableSignup(brand.id, now)))
+    .returning({ payload: R.payload });
+  if (!row) return { ok: false, reason: "invalid" };
+  const pending = JSON.parse(row.payload) as PendingSignup;
+  try {
+    const created = await createAccount(env, brand, pending, hash, now);
+    if (!created) return { ok: false, reason: "taken" };
+    return { ok: true, ...created };
+  } catch (e) {
+    await db.update(R).set({ usedAt: null }).where(eq(R.idHash, hash));
+    throw e;
+  }
+}
+
+/**
+ * Creates a member from a confirmed sign-up: user (confirmed), active profile, the brand's sign-up credits
+ * (to their wallet, by the outbox), the marketing opt-outs, in one D1 batch that also drops the
+ * address's other sign-up links. Null when the address already has an account (the unique index
+ * decides, also between two links followed at once). Location is filled in later (/complete-signup).
+ */
+async function createAccount(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  p: PendingSignup,
+  usedHash: string,
+  now: number,
+): Promise<{ userId: string; conversationId: string | null } | null> {
   const d1 = env.DB;
   const id = randomId();
   const credits = Math.max(0, brand.signupCredits);
-  const who = NICHE_WHO[nicheOf(brand)];
-  const gender = who.fixed ? who.gender : (input.gender ?? who.gender);
-  const sexuality = sexualityOf(gender, who.fixed ? who.seeking : (input.seeking ?? who.seeking));
-  const country = brand.countries.includes(o.country) ? o.country : (brand.countries[0] ?? o.country);
   const db = getDb(d1);
-  const { token, statement } = await newToken(db, id, "activate");
-  const t = o.tracking;
+  const t = p.tracking;
+  const R = schema.signupRequests;
   // One D1 batch with the ledger's statements of credits.server.ts (raw until that model moves).
   const statements = [
     db.insert(schema.users).values({
       id,
       brandId: brand.id,
-      email,
-      passwordHash: await hashPassword(input.password, env.PASSWORD_PEPPER),
-      language: o.language,
-      status: "not_confirmed",
+      email: p.email,
+      passwordHash: p.passwordHash,
+      language: p.language,
+      status: "confirmed",
       network: t.network,
       ref: t.ref,
       sub1: t.sub1,
       sub2: t.sub2,
       sub3: t.sub3,
       lb: t.lb,
-      signupMessage: input.signupMessage?.trim() || null,
-      signupProfileId: input.signupProfileId || null,
+      signupMessage: p.signupMessage,
+      signupProfileId: p.signupProfileId,
       // Born with a wallet (its credits come through the outbox): nothing of it in D1 to move (decision 194).
-      walletAt: nowS(),
+      walletAt: now,
+      createdAt: now,
+      lastSeenAt: now,
     }),
     db.insert(schema.profiles).values({
       userId: id,
-      name: input.name.trim(),
-      status: "disabled",
-      gender,
-      sexuality,
-      dateOfBirth: input.dateOfBirth,
-      country,
+      name: p.name,
+      status: "active",
+      gender: p.gender,
+      sexuality: sexualityOf(p.gender, p.seeking),
+      dateOfBirth: p.dateOfBirth,
+      country: p.country,
     }),
-    statement,
+    db.delete(R).where(and(eq(R.brandId, brand.id), eq(R.email, p.email), ne(R.idHash, usedHash))),
     // A disposable address opens a case for a moderator (decision 176); it never refuses the sign-up.
-    ...signupFlagStatements(db, { id, brandId: brand.id, email }),
+    ...signupFlagStatements(db, { id, brandId: brand.id, email: p.email }),
     // Marketing only by opt-in: without the ticked box every MARKETING_TYPES mail starts switched off.
-    ...(input.marketing
+    ...(p.marketing
       ? []
       : MARKETING_TYPES.map((type) =>
           db.insert(schema.notificationsDisabled).values({ userId: id, type, reason: "user" }),
@@ -384,24 +515,17 @@ export async function signup(
   try {
     await d1.batch(statements);
   } catch (e) {
-    // Two sign-ups with one address at once: the unique index decides, the second sees "taken".
-    if (String(e).includes("UNIQUE")) return { ok: false, error: "taken" };
+    // Two links of one address followed at once, or an account made meanwhile: the unique index decides.
+    if (String(e).includes("UNIQUE")) return null;
     throw e;
   }
   if (credits > 0) await settleWallet(env, id);
-  await sendAccountMail(
-    env,
-    brand,
-    { id, email, name: input.name.trim(), language: o.language },
-    "activate",
-    token,
-    o.origin,
-  );
   countEvent(env, "signup", { brandId: brand.id });
-  const message = input.signupMessage?.trim();
   const conversationId =
-    message && input.signupProfileId ? await sendSignupMessage(env, brand, id, input.signupProfileId, message) : null;
-  return { ok: true, userId: id, conversationId };
+    p.signupMessage && p.signupProfileId
+      ? await sendSignupMessage(env, brand, id, p.signupProfileId, p.signupMessage)
+      : null;
+  return { userId: id, conversationId };
 }
 
 /**
@@ -438,9 +562,9 @@ const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
 
 /**
  * The sign-up message (docs/product.md §3) becomes the new member's first message to the member whose
- * landing they signed up on: free, and one of their free conversations. The sender is not confirmed
- * yet, so it is stored held and delivered by confirmAddress (releaseHeldMessages) once the address
- * is confirmed. Only to an existing member of the same brand. Returns the conversation, or null.
+ * landing they signed up on: free, and one of their free conversations, sent as the account is created
+ * from the confirmed link (decision 224). Only to an existing member of the same brand. Returns the
+ * conversation, or null.
  */
 async function sendSignupMessage(
   env: AccountEnv,
@@ -472,6 +596,7 @@ const LINK_PATH: Record<AccountMailKind, string> = {
   reactivate: "/reactivate",
   lockout: "/reset-password",
   signupKnown: "/login",
+  signupConfirm: "/signup/confirm",
 };
 
 async function sendAccountMail(

@@ -113,6 +113,8 @@ const OPEN_PREFIXES = [
   "/photos/",
   "/dev/",
   "/activate",
+  // The sign-up's answer and its mailed link (decision 224).
+  "/signup/",
   "/reset-password",
   "/mail-change",
   "/statement/",

@@ -125,7 +125,8 @@ export type AccountMailKind =
   | "mailUndo"
   | "reactivate"
   | "lockout"
-  | "signupKnown";
+  | "signupKnown"
+  | "signupConfirm";
 
 /**
  * A mail with one call to action, in the member's language (t is fixed to their language and the

@@ -69,11 +69,16 @@ export function tokenUseStatement(db: Db, hash: string, kind: TokenKind) {
     .returning({ userId: tokens.userId, payload: tokens.payload });
 }
 
-/** The daily purge: links expired more than a day ago (a late click still finds "expired", not "unknown"). */
+/**
+ * The daily purge: links expired more than a day ago (a late click still finds "expired", not "unknown"),
+ * and with them the sign-ups never confirmed (decision 224): what their form collected is kept no longer.
+ */
 export async function purgeExpiredTokens(d1: D1Database, now: number) {
-  await getDb(d1)
-    .delete(schema.tokens)
-    .where(lt(schema.tokens.expiresAt, now - 86_400));
+  const db = getDb(d1);
+  await db.batch([
+    db.delete(schema.tokens).where(lt(schema.tokens.expiresAt, now - 86_400)),
+    db.delete(schema.signupRequests).where(lt(schema.signupRequests.expiresAt, now - 86_400)),
+  ]);
 }
 
 /** A subquery-friendly hash for statements that must act on a token's member in the same batch. */

@@ -6,11 +6,10 @@ import type { SignupReply } from "~/components/account/SignupForm";
 import { ValidatedSignupForm } from "~/components/account/ValidatedSignupForm";
 import { pageContext } from "~/lib/page.server";
 import { signupSchema } from "~/models/account-forms";
-import { requestReactivation, signup, withinRateLimit } from "~/models/accounts.server";
+import { requestReactivation, requestSignup, withinRateLimit } from "~/models/accounts.server";
 import { signupContext, visitorTracking } from "~/models/tracking.server";
 import { closedSignupKeys, NICHE_WHO, signupAllowed } from "~/models/signup-rules";
 import { linkOrigin, nicheOf } from "~/models/brand.server";
-import { startSession } from "~/models/auth.server";
 import { getMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
@@ -56,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await withinRateLimit(context.env, request, "signup"))) return reply({ formErrors: ["errors.rateLimited"] });
   const v = submission.value;
   // A filled honeypot fails the schema above (max 0), so a bot never gets this far.
-  const result = await signup(
+  await requestSignup(
     context.env,
     brand,
     {
@@ -72,11 +71,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
     { tracking, language: lng, country, origin },
   );
-  // A known address: the same "check your e-mail" as a new one; its owner got the mail (decision 202).
-  if (!result.ok) return reply({ resetForm: true }, { notice: "signup.checkMail" });
-  const headers = await startSession(request, context, result.userId);
-  // Signed up to write to a member: straight into that conversation (the message waits for confirmation).
-  return redirect(result.conversationId ? `/chats/${result.conversationId}` : "/signup-matches", { headers });
+  // One answer for a new and a known address (decision 224): the mail says which it was, to its owner only.
+  return redirect("/signup/sent");
 }
 
 export default function Signup() {

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test, logIn } from "./support/fixtures";
 
 /**
  * Member journeys of the accounts area, once with JavaScript and once without: every form must work
@@ -14,13 +15,28 @@ async function skipSiteEntry(page: Page, baseURL: string | undefined) {
   await page.context().addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
 }
 
-async function signUp(page: Page, email: string, name: string) {
+/** The sign-up form's post: "check your e-mail", for a new and a known address alike (decision 224). */
+async function submitSignup(page: Page, email: string, name: string) {
   await page.goto("/signup");
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel("Username").fill(name);
   await page.getByLabel("Date of birth (18+)").fill("1991-03-04");
   await page.getByLabel("Password").fill(PASSWORD);
   await page.locator("main").getByRole("button", { name: "Sign up free" }).click();
+  await expect(page).toHaveURL(/\/signup\/sent$/);
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+}
+
+/** Signs up through the form and the mailed link, which logs in and continues to the first step. */
+async function signUp(page: Page, email: string, name: string) {
+  await submitSignup(page, email, name);
+  expect(await loggedIn(page)).toBe(false);
+  await confirmFromOutbox(page, email);
+}
+
+async function confirmFromOutbox(page: Page, email: string) {
+  await followMailedLink(page, email, "/signup/confirm");
+  await page.getByRole("button", { name: "Confirm and create my account" }).click();
   await expect(page).toHaveURL(/\/signup-matches$/);
 }
 
@@ -54,18 +70,28 @@ for (const js of [true, false]) {
     test.describe.configure({ timeout: 60_000 }); // whole journeys, on a shared machine
     test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
 
-    test("sign up → read the outbox → activate → log in → change language → log out", async ({ page }) => {
+    test("sign up → confirm from the outbox → log out → the known address signs up again → log in → change language → log out", async ({
+      page,
+    }) => {
       const email = uniqueEmail("journey", js);
       await signUp(page, email, `Journey${n}`);
       expect(await loggedIn(page)).toBe(true);
-
-      await followMailedLink(page, email, "/activate");
-      await page.getByRole("button", { name: "Confirm my e-mail address" }).click();
-      await expect(page).toHaveURL(/\/activate\/done$/);
-      await expect(page.getByRole("heading", { name: "Your account is active" })).toBeVisible();
+      // The link is spent: a second click is refused, nothing changes.
+      await followMailedLink(page, email, "/signup/confirm");
+      await expect(page.getByRole("heading", { name: "This link does not work" })).toBeVisible();
 
       await logOutFromMenu(page, js);
       expect(await loggedIn(page)).toBe(false);
+
+      // The same answer for the known address; its owner gets the way in, not a second account (decision 224).
+      await submitSignup(page, email, `Again${n}`);
+      expect(await loggedIn(page)).toBe(false);
+      await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
+      const newest = page.locator(`article[data-to="${email}"]`).first();
+      await expect(newest.locator(".outbox-subject")).toHaveText(
+        "Someone tried to sign up at Amora with your e-mail address",
+      );
+      await expect(newest.locator('a[href*="/reset-password"]').first()).toBeVisible();
 
       await page.goto("/login?redirectTo=%2Fsettings");
       await page.getByLabel("E-mail address").fill(email);
@@ -214,7 +240,9 @@ test.describe("sign-up modal", () => {
     await page.mouse.click(5, 5); // the backdrop
     await expect(dialog).toBeVisible();
     release();
-    await expect(page).toHaveURL(/\/signup-matches$/);
+    await expect(page).toHaveURL(/\/signup\/sent$/);
+    expect(await loggedIn(page)).toBe(false);
+    await confirmFromOutbox(page, email);
     expect(await loggedIn(page)).toBe(true);
   });
 });
@@ -222,10 +250,9 @@ test.describe("sign-up modal", () => {
 test.describe("activation reminder", () => {
   test.beforeEach(async ({ page, baseURL }) => skipSiteEntry(page, baseURL));
 
-  test("is an alert, and a modal on a phone right after the sign-up API", async ({ page }) => {
-    test.setTimeout(60_000);
-    const email = uniqueEmail("reminder", true);
-    await signUp(page, email, `Remind${n}`);
+  // A member not confirmed yet: one from before sign-up by link (decision 224); a new sign-up is confirmed by its link.
+  test("is an alert, and a modal on a phone right after the sign-up API", async ({ page, db }) => {
+    await logIn(page, await db.createMember({ status: "not_confirmed", profileStatus: "disabled" }));
     await page.goto("/activate/resend");
     await expect(page.getByTestId("activation-reminder")).toContainText("Please confirm your e-mail address.");
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { E2E_PORT, e2eDb } from "./support/db";
+import { SIGNUP_SENT, confirmSignupFromOutbox } from "./support/signup";
 import { login } from "./support/login";
 import { shot } from "./support/shots";
 
@@ -109,13 +110,15 @@ test("a visitor from FR signs up on Herzklang, is asked before the members area,
   await page.goto(`${HERZKLANG}/signup`);
   const form = page.locator('main form[action^="/signup"]').first();
   const tag = Date.now().toString(36);
-  await form.locator('input[name="email"]').fill(`e2e-age-signup-${tag}@example.com`);
+  const email = `e2e-age-signup-${tag}@example.com`;
+  await form.locator('input[name="email"]').fill(email);
   await form.locator('input[name="name"]').fill(`Alter${tag}`);
   await form.locator('input[name="date_of_birth"]').fill("1990-04-02");
   await form.locator('input[name="password"]').fill(AGE_MEMBER.password);
   await form.locator('button[type="submit"]').click();
-  // Sign-up itself is open; where it leads is the members area, so the check comes first.
-  await expect(page).toHaveURL(/\/age-check\?next=%2F/);
+  // Sign-up, its answer and its mailed link are open; where the link leads is the members area, so the check comes first.
+  await expect(page).toHaveURL(SIGNUP_SENT);
+  await confirmSignupFromOutbox(page, email, /\/age-check\?next=%2F/);
   const next = decodeURIComponent(new URL(page.url()).searchParams.get("next")!);
   const t = await ageTexts(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(t.title);

@@ -139,6 +139,7 @@ const VISITOR_STARTS = [
   "/",
   "/login",
   "/signup",
+  "/signup/sent",
   "/pricing",
   "/complaints",
   "/reset-password",

@@ -4,6 +4,7 @@
  * shows its errors in view and keeps what was typed, and a new member's first screen on a phone.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { SIGNUP_SENT, confirmSignupFromOutbox } from "./support/signup";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -48,8 +49,10 @@ for (const js of [true, false]) {
           await page.context().clearCookies();
           await page.goto(`http://${host}:${port}/landers/${kind}${source}`);
           await expect(page.locator(`[data-kind="${kind}"]`)).toBeVisible();
-          const form = await fill(page);
-          await Promise.all([page.waitForURL(/\/signup-matches$/), form.locator('button[type="submit"]').click()]);
+          const email = `way-in-${tag()}@example.com`;
+          const form = await fill(page, { email });
+          await Promise.all([page.waitForURL(SIGNUP_SENT), form.locator('button[type="submit"]').click()]);
+          await confirmSignupFromOutbox(page, email);
         }
       });
     });
@@ -93,11 +96,13 @@ for (const js of [true, false]) {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto("/signup");
       const form = page.locator('main form[action^="/signup"]').first();
-      await form.locator('input[name="email"]').fill(`phone-${tag()}@example.com`);
+      const email = `phone-${tag()}@example.com`;
+      await form.locator('input[name="email"]').fill(email);
       await form.locator('input[name="name"]').fill(`Phone${tag()}`);
       await form.locator('input[name="date_of_birth"]').fill("1990-04-02");
       await form.locator('input[name="password"]').fill(PASSWORD);
-      await Promise.all([page.waitForURL(/\/signup-matches$/), form.locator('button[type="submit"]').click()]);
+      await Promise.all([page.waitForURL(SIGNUP_SENT), form.locator('button[type="submit"]').click()]);
+      await confirmSignupFromOutbox(page, email);
       await page.goto("/members");
       await expect(page.locator(".member-card").first()).toBeInViewport();
       await expect(page.locator('select[name="country"]')).toBeHidden();

@@ -27,7 +27,14 @@ export const DATE_WORDS: Record<Language, WordList> = {
       "keep him waiting",
       "are waiting",
     ],
-    allowed: ["date of birth", "cannot meet this person"],
+    // A payment's calendar date, and meeting an obligation, are no promise of a meeting.
+    allowed: [
+      "date of birth",
+      "cannot meet this person",
+      "date or number of the payment",
+      "the date and amount",
+      "meet our accounting",
+    ],
   },
   de: {
     words: [

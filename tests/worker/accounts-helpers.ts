@@ -52,6 +52,22 @@ export async function mailedToken(to: string, path: string): Promise<string> {
   return m[1]!;
 }
 
+/**
+ * A sign-up through the form as a member makes it (decision 224): the form's post answers "check your
+ * e-mail", the mailed link's button creates the account. The link's answer: a redirect into the site
+ * with the session, or the refusal page.
+ */
+export async function signUp(
+  form: Record<string, string>,
+  o: { host?: string; cookie?: string; headers?: Record<string, string>; path?: string } = {},
+) {
+  const sent = await send(o.path ?? "/signup", form, o);
+  if (sent.headers.get("Location") !== "/signup/sent")
+    throw new Error(`sign-up of ${form.email} not answered with /signup/sent: ${sent.status} ${await sent.text()}`);
+  const token = await mailedToken(form.email!.trim().toLowerCase(), "/signup/confirm");
+  return send("/signup/confirm", { token }, { host: o.host, cookie: o.cookie, headers: o.headers });
+}
+
 /** A member with a real password hash (createMember stores a placeholder). */
 export async function memberWithPassword(o: Parameters<typeof createMember>[0] = {}) {
   return createMember({ ...o, passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER) });

@@ -1,20 +1,36 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { ledgerOf } from "./wallet-support";
-import { get } from "./fixtures";
-import { cookiesOf, lastMailTo, mailedToken, pageText, send, signupForm, uniqueEmail } from "./accounts-helpers";
+import { createMember, get, sessionCookie } from "./fixtures";
+import {
+  cookiesOf,
+  lastMailTo,
+  mailedToken,
+  pageText,
+  send,
+  signUp,
+  signupForm,
+  uniqueEmail,
+} from "./accounts-helpers";
 import { clockStopped } from "./clock";
 import { RESET_MAILS_PER_DAY } from "../../app/models/accounts.server";
 
 const setSignups = (host: string, value: string) =>
   env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();
 
-/** A new sign-up's address (its answer is a redirect into the site, with a session). */
+/** A new member made through the form and its mailed link (decision 224). */
 async function newSignup() {
   const form = signupForm();
-  const res = await send("/signup", form);
+  const res = await signUp(form);
   expect(res.status).toBe(302);
   return form;
+}
+
+/** A sign-up's post: the one answer for every address (decision 224). */
+async function expectSent(res: Response) {
+  expect(res.status).toBe(302);
+  expect(res.headers.get("Location")).toBe("/signup/sent");
+  expect(cookiesOf(res)).not.toContain("sid=");
 }
 
 describe("sign-up", () => {
@@ -22,9 +38,9 @@ describe("sign-up", () => {
     await setSignups("localhost", "all");
   });
 
-  it("creates a not-confirmed member with tracking, sign-up credits through the ledger, a session and an activation mail in their language", async () => {
+  it("creates, once its mailed link is followed, a confirmed member with tracking, sign-up credits through the ledger and a session; the mail in their language", async () => {
     const form = signupForm({ network: "adnet", ref: "r1", sub1: "a", sub2: "b", sub3: "c" });
-    const res = await send("/signup?network=adnet", form, { host: "de.localhost" });
+    const res = await signUp(form, { path: "/signup?network=adnet", host: "de.localhost" });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/signup-matches");
     const user = await env.DB.prepare(
@@ -33,8 +49,8 @@ describe("sign-up", () => {
       .bind(form.email)
       .first<Record<string, unknown>>();
     expect(user).toMatchObject({
-      status: "not_confirmed",
-      profile_status: "disabled",
+      status: "confirmed",
+      profile_status: "active",
       credits: 5,
       language: "de",
       network: "adnet",
@@ -52,10 +68,10 @@ describe("sign-up", () => {
     expect(String(user!.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/);
     // From NL: Herzklang asks a member of an unnamed network for a proof first (decision 197).
     const me = await get("/api/user.php", { host: "de.localhost", cookie: cookiesOf(res), country: "NL" });
-    expect(((await me.json()) as { user: { status: string } }).user.status).toBe("not_confirmed");
+    expect(((await me.json()) as { user: { status: string } }).user.status).toBe("confirmed");
     const mail = await lastMailTo(form.email);
     expect(mail!.subject).toContain("Bestätige");
-    expect(mail!.text).toContain("http://de.localhost/activate?token=");
+    expect(mail!.text).toContain("http://de.localhost/signup/confirm?token=");
   });
 
   it("stores no ledger row when the brand gives no sign-up credits", async () => {
@@ -67,7 +83,7 @@ describe("sign-up", () => {
     await setCredits(0);
     try {
       const form = signupForm();
-      expect((await send("/signup", form)).status).toBe(302);
+      expect((await signUp(form)).status).toBe(302);
       const row = await env.DB.prepare("SELECT id, credits FROM users WHERE email = ?1")
         .bind(form.email)
         .first<{ id: string; credits: number }>();
@@ -124,42 +140,39 @@ describe("sign-up", () => {
     env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?1").bind(email.toLowerCase()).first<number>("n");
 
   it("a known address answers 'check your e-mail' as a new one does, creates nothing, and mails its owner a way in (decision 202)", async () => {
-    const form = signupForm();
-    await send("/signup", form);
+    const form = await newSignup();
     const known = await send("/signup", { ...signupForm(), email: form.email.toUpperCase() });
-    expect(known.status).toBe(200);
-    const text = await pageText(known);
-    expect(text).toContain("Check your e-mail: we have sent a message to this address. Open it to continue.");
+    await expectSent(known);
+    const text = await pageText(await get("/signup/sent"));
+    expect(text).toContain(
+      "We have sent an e-mail to the address you entered. Open it and follow its link to continue.",
+    );
     expect(text).not.toMatch(/already exists|already has an account/i);
-    expect(cookiesOf(known)).not.toContain("__session");
     expect(await users(form.email)).toBe(1);
     const mail = await lastMailTo(form.email);
     expect(mail!.subject).toBe("Someone tried to sign up at Amora with your e-mail address");
     expect(mail!.text).toContain("http://localhost/login");
     expect(mail!.text).toContain("http://localhost/reset-password");
-    // A new address gets the same words where it lands: the activation mail went to it.
-    expect((await lastMailTo((await newSignup()).email))!.subject).toContain("Confirm");
+    // A new address gets the same answer; its mail is the link that makes the account.
+    const fresh = signupForm();
+    await expectSent(await send("/signup", fresh));
+    expect((await lastMailTo(fresh.email))!.subject).toBe("Confirm your sign-up at Amora");
   });
 
   it(
     "the owner's mail about a known address is sent a few times a day at most, the answer staying the same",
     clockStopped(async () => {
-      const form = signupForm();
-      await send("/signup", form);
+      const form = await newSignup();
       const before = (await mailCount(form.email))!;
-      for (let i = 0; i < 5; i++)
-        expect(await pageText(await send("/signup", signupForm({ email: form.email })))).toContain("Check your e-mail");
+      for (let i = 0; i < 5; i++) await expectSent(await send("/signup", signupForm({ email: form.email })));
       expect((await mailCount(form.email))! - before).toBe(RESET_MAILS_PER_DAY);
     }),
   );
 
   it("an account pending deletion: the same answer, and its owner gets the reactivation link", async () => {
-    const form = signupForm();
-    await send("/signup", form);
+    const form = await newSignup();
     await env.DB.prepare("UPDATE users SET deleted_at = unixepoch() WHERE email = ?1").bind(form.email).run();
-    const text = await pageText(await send("/signup", signupForm({ email: form.email })));
-    expect(text).toContain("Check your e-mail: we have sent a message to this address.");
-    expect(text).not.toMatch(/already exists|can still be reactivated/);
+    await expectSent(await send("/signup", signupForm({ email: form.email })));
     expect(await mailedToken(form.email, "/reactivate")).toBeTruthy();
     // Asking for reactivation of an unknown address answers as for a known one.
     for (const email of [form.email, uniqueEmail("ghost")])
@@ -198,23 +211,31 @@ describe("sign-up", () => {
     const page = await pageText(await get("/signup?ref=partner7", { host: "nl.localhost" }));
     expect(page).toContain('name="ref" value="partner7"');
     const withRef = signupForm({ ref: "partner7" });
-    expect((await send("/signup?ref=partner7", withRef, { host: "nl.localhost" })).status).toBe(302);
+    expect((await signUp(withRef, { path: "/signup?ref=partner7", host: "nl.localhost" })).status).toBe(302);
     const row = await env.DB.prepare("SELECT ref, brand_id FROM users WHERE email = ?1").bind(withRef.email).first();
     expect(row).toEqual({ ref: "partner7", brand_id: 3 });
   });
 
   it("keeps one account per e-mail address and brand: the same address may sign up on another brand", async () => {
     const email = uniqueEmail();
-    expect((await send("/signup", signupForm({ email }))).status).toBe(302);
-    expect((await send("/signup", signupForm({ email }), { host: "de.localhost" })).status).toBe(302);
+    expect((await signUp(signupForm({ email }))).status).toBe(302);
+    expect((await signUp(signupForm({ email }), { host: "de.localhost" })).status).toBe(302);
   });
 });
 
+/**
+ * Activation is for members not confirmed yet: those who signed up before sign-up by link (decision
+ * 224), whose link the console can send again. A new sign-up is confirmed by its own link.
+ */
+async function unconfirmed() {
+  const m = await createMember({ status: "not_confirmed", profileStatus: "disabled" });
+  return { form: m, cookie: await sessionCookie(m.id) };
+}
+
 describe("activation", () => {
   it("confirms the e-mail address once through the mailed link, then the link fails with 'Activation failed'", async () => {
-    const form = signupForm();
-    const res = await send("/signup", form);
-    const cookie = cookiesOf(res);
+    const { form, cookie } = await unconfirmed();
+    await send("/activate/resend", {}, { cookie });
     const token = await mailedToken(form.email, "/activate");
     // The link only shows a button: GET changes nothing.
     expect(await pageText(await get(`/activate?token=${token}`))).toContain("Confirm my e-mail address");
@@ -246,8 +267,7 @@ describe("activation", () => {
   it(
     "sends a new link on request, at most a few a day",
     clockStopped(async () => {
-      const form = signupForm();
-      const cookie = cookiesOf(await send("/signup", form));
+      const { cookie } = await unconfirmed();
       for (let i = 0; i < 3; i++)
         expect(await pageText(await send("/activate/resend", {}, { cookie }))).toContain(
           "A new activation link has been sent",
@@ -259,8 +279,7 @@ describe("activation", () => {
   );
 
   it("shows the activation reminder to a not-confirmed member, but not on settings", async () => {
-    const form = signupForm();
-    const cookie = cookiesOf(await send("/signup", form));
+    const { cookie } = await unconfirmed();
     expect(await pageText(await get("/activate/resend", { cookie }))).toContain("Please confirm your e-mail address.");
     expect((await get("/activate/done", { cookie })).headers.get("Location")).toBe("/activate/resend");
     expect(await pageText(await get("/settings", { cookie }))).not.toContain("Please confirm your e-mail address.");

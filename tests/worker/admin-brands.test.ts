@@ -9,7 +9,7 @@ import { BRAND_FIELDS, COMPANY_FIELDSET, COMPANY_PREFIX, formValuesOf } from "..
 import { brandForForm, saveBrand } from "../../app/models/admin/brands.server";
 import { forgetBrands, getBrandByHost } from "../../app/models/brand.server";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { pageText, send, signupForm } from "./accounts-helpers";
+import { pageText, send, signupForm, signUp } from "./accounts-helpers";
 import { choose, get, member, startPayment, userRow } from "./payments-helpers";
 import { createMember, get as getPage, sessionCookie } from "./fixtures";
 
@@ -307,7 +307,7 @@ describe("a setting changed in the console changes what the site does", () => {
 
     await postForm("/admin/brands/1", admin.cookie, await formOf(1, { signups: "all" }));
     const welcome = signupForm();
-    expect((await send("/signup", welcome)).status).toBe(302);
+    expect((await signUp(welcome)).status).toBe(302);
     expect(await env.DB.prepare("SELECT id FROM users WHERE email = ?1").bind(welcome.email).first()).not.toBeNull();
   });
 

@@ -6,7 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
-import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm } from "./accounts-helpers";
+import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm, signUp } from "./accounts-helpers";
 import { photoKey } from "../../app/models/photos.server";
 import { ageGate, parseRequestLink, requestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
@@ -554,7 +554,7 @@ describe("a visitor's proof at log-in and sign-up", () => {
   it("sign-up: the new member starts with the visitor's proof", async () => {
     const { cookie, row } = await provenVisitor();
     const form = signupForm();
-    const res = await send("/signup", form, { host: de.host, cookie });
+    const res = await signUp(form, { host: de.host, cookie });
     expect(res.status).toBe(302);
     const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?1").bind(form.email).first<{ id: string }>();
     expect(await proofOf(user!.id)).toEqual({

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { post, sessionCookie } from "./fixtures";
 import { member } from "./members-helpers";
 import { cid, roomCount, roomStub, pair, PRICES } from "./chat-support";
-import { signupForm, send } from "./accounts-helpers";
+import { signupForm, send, signUp } from "./accounts-helpers";
 
 beforeAll(async () => {
   await env.DB.prepare(
@@ -84,7 +84,7 @@ describe("text is normalised in one place", () => {
     expect(row.name).toBe("Evegnp.exe Bcc: x@evil.test");
     expect(row.about_me).toBe("Line one\nLine two");
     const form = signupForm({ name: "Ann\r\nSubject: hi" });
-    expect((await send("/signup", form)).status).toBe(302);
+    expect((await signUp(form)).status).toBe(302);
     expect(
       await env.DB.prepare("SELECT p.name FROM profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ?1")
         .bind(form.email)

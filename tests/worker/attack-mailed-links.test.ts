@@ -26,7 +26,7 @@ function postAs(host: string, path: string, form: Record<string, string>, cookie
 const links = (text: string) => [...text.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => new URL(m[0]).hostname);
 
 describe("mailed links use the brand's configured domain", () => {
-  it("reset, activation, e-mail change and reactivation ignore the Host header", async () => {
+  it("reset, sign-up, e-mail change and reactivation ignore the Host header", async () => {
     const m = await memberWithPassword();
     await postAs("evil.test", "/reset-password", { email: m.email });
     const reset = await lastMailTo(m.email);
@@ -37,7 +37,7 @@ describe("mailed links use the brand's configured domain", () => {
     const form = signupForm();
     await postAs("evil.test", "/signup", form);
     const activation = await lastMailTo(form.email);
-    expect(activation?.text).toContain("/activate?token=");
+    expect(activation?.text).toContain("/signup/confirm?token=");
     expect(links(activation!.text).every((h) => h === "localhost")).toBe(true);
 
     const cookie = await sessionCookie(m.id);

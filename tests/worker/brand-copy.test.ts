@@ -1,7 +1,7 @@
 /**
  * A brand that runs team profiles presents a chat and flirt entertainment service (decision 212): no
  * page a visitor sees (landing of every niche, every lander, sign-up, a team-run profile's public
- * pages, the footer, the title and meta description) and no mail, in any of the 11 languages, promises a
+ * pages, the static legal and help pages, the footer, the title and meta description) and no mail, in any of the 11 languages, promises a
  * date or a meeting or says someone is waiting (the word lists of tests/support/date-words.ts). A brand
  * without team profiles keeps its dating copy.
  */
@@ -9,6 +9,7 @@ import { env } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
 import { LANGUAGES, NICHES, type Language } from "../../app/lib/constants";
 import { LANDER_KINDS } from "../../app/models/landers.server";
+import { STATIC_PAGES } from "../../app/models/pages.server";
 import { getFixedT } from "../../app/lib/i18n.server";
 import { deliver } from "../../app/models/notify.server";
 import { mailerFor } from "../../app/models/mail.server";
@@ -98,13 +99,28 @@ describe("a brand that runs team profiles promises no dates or meetings", () => 
     expect(findings).toEqual([]);
   });
 
-  it("mails: the activation mail, the digests and every text of the notification and account mails, in every language", async () => {
+  it("the static pages (terms, FAQ, privacy, cookies, returns, service, ban, 2257, complaints, prices) and the Impressum, in every language", async () => {
+    findings.length = 0;
+    const paths = [
+      ...STATIC_PAGES.filter((s) => s !== "impressum").map((s) => `/pages/${s}`),
+      "/complaints",
+      "/pricing",
+    ];
+    for (const lng of LANGUAGES) {
+      for (const path of paths) check(path, await page(path, "localhost", lng), lng);
+      // The Impressum is Herzklang's (a German-language brand with team profiles, decision 213).
+      check("de.localhost/pages/impressum", await page("/pages/impressum", "de.localhost", lng), lng);
+    }
+    expect(findings).toEqual([]);
+  });
+
+  it("mails: the sign-up mail, the digests and every text of the notification and account mails, in every language", async () => {
     findings.length = 0;
     for (const lng of LANGUAGES) {
       const form = signupForm();
       expect((await send("/signup", form, { headers: { Cookie: `lng=${lng}` } })).status).toBe(302);
       const mail = (await lastMailTo(form.email))!;
-      check("activation mail", `${mail.subject}\n${mail.text}`, lng);
+      check("sign-up mail", `${mail.subject}\n${mail.text}`, lng);
 
       const member = await createMember({ language: lng });
       const mailer = outboxMailer(mailerFor(env));

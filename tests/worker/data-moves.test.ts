@@ -14,7 +14,7 @@ import type { DataMove } from "../../app/models/moves";
 import type { NotifyMessage } from "../../app/models/notify-events";
 import { count, legacyConversation as legacy } from "./chat-support";
 import { createMember } from "./fixtures";
-import { send, signupForm } from "./accounts-helpers";
+import { signupForm, signUp } from "./accounts-helpers";
 
 /** A queue that only records what was put on it. */
 function recorder<T>() {
@@ -112,7 +112,7 @@ describe("the end of the moves, for the next release's drop of the old tables", 
 
   it("a member who signs up now is born moved: nothing of theirs waits for the wallet move", async () => {
     const form = signupForm();
-    expect((await send("/signup", form, { host: "de.localhost" })).status).toBe(302);
+    expect((await signUp(form, { host: "de.localhost" })).status).toBe(302);
     expect(await count("SELECT COUNT(*) AS n FROM users WHERE email = ?1 AND wallet_at IS NOT NULL", form.email)).toBe(
       1,
     );

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { get } from "./fixtures";
-import { pageText, send, signupForm } from "./accounts-helpers";
+import { pageText, signupForm, signUp } from "./accounts-helpers";
 import { scheduleInactiveReminders, scheduleNewMembersDigest } from "../../app/models/notify.server";
 import type { NotifyEvent } from "../../app/models/notify-events";
 
@@ -47,8 +47,8 @@ describe("New members and Reminders by opt-in", () => {
   it("a sign-up without the opt-in gets neither mail; with it, both", async () => {
     const quiet = signupForm();
     const keen = signupForm({ marketing: "on" });
-    expect((await send("/signup", quiet)).status).toBe(302);
-    expect((await send("/signup", keen)).status).toBe(302);
+    expect((await signUp(quiet)).status).toBe(302);
+    expect((await signUp(keen)).status).toBe(302);
     expect(await disabled(quiet.email)).toEqual(["new_members", "news", "promotions", "reminders"]);
     expect(await disabled(keen.email)).toEqual([]);
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { startConversation } from "../../app/models/chat.server";
 import { isDisposableAddress } from "../../app/models/disposable.server";
 import { SIGNALS, checkMessage, contactIn, paymentIn } from "../../app/models/signals.server";
-import { send, signupForm } from "./accounts-helpers";
+import { signupForm, signUp } from "./accounts-helpers";
 import { createOperator, operatorCookie } from "./admin-support";
 import { PRICES, cid, roomStub } from "./chat-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";
@@ -184,9 +184,9 @@ describe("signals", () => {
 
   it("a sign-up with a disposable address opens a flagged case and still signs up; an ordinary address does not", async () => {
     const bad = signupForm({ email: `x${Date.now()}@mailinator.com` });
-    expect((await send("/signup", bad)).status).toBe(302);
+    expect((await signUp(bad)).status).toBe(302);
     const good = signupForm();
-    expect((await send("/signup", good)).status).toBe(302);
+    expect((await signUp(good)).status).toBe(302);
     const idOf = (email: string) =>
       env.DB.prepare("SELECT id FROM users WHERE email = ?1").bind(email).first<string>("id");
     const badId = (await idOf(bad.email))!;
