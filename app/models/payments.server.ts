@@ -772,7 +772,9 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
         db
           // oxlint-disable-next-line no-restricted-properties -- guards: refund status moves only from the status read and, when it gives credits back, only while the payment is in ?5; grant and ledger row in the same batch
           .prepare(
-            `UPDATE refunds SET status = ?3, provider_ref = COALESCE(provider_ref, ?4) WHERE id = ?1 AND status = ?2
+            `UPDATE refunds SET status = ?3, provider_ref = COALESCE(provider_ref, ?4),
+               refunded_at = CASE WHEN ?3 = 'refunded' THEN COALESCE(refunded_at, unixepoch()) ELSE refunded_at END
+             WHERE id = ?1 AND status = ?2
                AND (?5 IS NULL OR EXISTS (SELECT 1 FROM payments p WHERE p.id = refunds.payment_id AND p.status = ?5))`,
           )
           .bind(mine.id, mine.status, theirs.status, theirs.id, paymentStatus);
@@ -1347,7 +1349,9 @@ async function makeRefund(
     await db
       // oxlint-disable-next-line no-restricted-properties -- guards: status taken from the provider only while still queued (a webhook may have moved the refund on)
       .prepare(
-        "UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END WHERE id = ?1",
+        `UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END,
+           refunded_at = CASE WHEN status = 'queued' AND ?3 = 'refunded' THEN COALESCE(refunded_at, unixepoch()) ELSE refunded_at END
+         WHERE id = ?1`,
       )
       .bind(id, refund.id, refund.status)
       .run();

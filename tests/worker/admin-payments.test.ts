@@ -328,6 +328,56 @@ describe("the accounting export", () => {
     expect(audit[0]!.after).toMatchObject({ month: "2025-03", lines: 8 });
   });
 
+  it("keeps a refund the provider has not confirmed out of the CSV; it counts in the month the provider confirms it", async () => {
+    const op = await operator("finance");
+    const { paymentId, providerId } = await paidPurchase();
+    const key = await refundToken(paymentId, op.cookie);
+    await post(`/admin/payments/${paymentId}`, { intent: "refund", intent_key: key, amount: "5.00" }, op);
+    const pending = (await env.DB.prepare("SELECT status, created_at, provider_ref FROM refunds WHERE id = ?1")
+      .bind(key)
+      .first<{ status: string; created_at: number; provider_ref: string }>())!;
+    expect(pending.status).toBe("pending");
+    const monthOf = (at: number) => new Date(at * 1000).toISOString().slice(0, 7);
+    const refundLines = async (month: string) => {
+      const res = await post("/admin/payments/export", { brand: "1", month }, op);
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .split("\r\n")
+        .map((l) => l.split(","))
+        .filter((c) => c[0] === "refund")
+        .map((c) => [c[1], c[9]]);
+    };
+    // Pending at the provider: no money moved yet, so not in the month's CSV.
+    expect(await refundLines(monthOf(pending.created_at))).toEqual([]);
+    // The bank pays it out: the webhook records when, and the CSV of that month carries it.
+    expect((await post(`/sandbox/${providerId}`, { refund: "refunded", refundId: pending.provider_ref }, {})).status).toBe(302);
+    const done = (await env.DB.prepare("SELECT status, refunded_at FROM refunds WHERE id = ?1")
+      .bind(key)
+      .first<{ status: string; refunded_at: number | null }>())!;
+    expect(done.status).toBe("refunded");
+    expect(done.refunded_at).toBeGreaterThanOrEqual(pending.created_at);
+    expect(await refundLines(monthOf(done.refunded_at!))).toEqual([[key, "-5.00"]]);
+
+    // Made in February, confirmed in March: a March line, not a February one; one still processing stays out.
+    const a = await createMember({ country: "NL" });
+    const feb = Date.UTC(2024, 1, 28) / 1000;
+    await env.DB.prepare(
+      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, payment_country, paid_at, created_at, updated_at)
+       VALUES ('late-p-1', ?1, 1, 'p1', 60, 1995, 'EUR', 'ideal', 'sandbox', 'paid', 'NL', ?2, ?2, ?2)`,
+    )
+      .bind(a.id, feb - 86_400)
+      .run();
+    await env.DB.prepare(
+      `INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at, refunded_at) VALUES
+        ('late-rf-1', 'late-p-1', ?1, 30, 1000, 'EUR', 'refunded', ?2, ?3),
+        ('late-rf-2', 'late-p-1', ?1, 10, 300, 'EUR', 'processing', ?2, NULL)`,
+    )
+      .bind(a.id, feb, Date.UTC(2024, 2, 2) / 1000)
+      .run();
+    expect(await refundLines("2024-02")).toEqual([]);
+    expect(await refundLines("2024-03")).toEqual([["late-rf-1", "-10.00"]]);
+  });
+
   it("refuses a malformed month or an unknown brand; a GET goes to the payments page", async () => {
     const op = await operator("admin");
     expect((await post("/admin/payments/export", { brand: "1", month: "2025-13" }, op)).status).toBe(400);

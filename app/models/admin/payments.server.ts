@@ -15,7 +15,6 @@ import {
   isNull,
   lt,
   lte,
-  notInArray,
   or,
   sql,
   type SQL,
@@ -361,14 +360,17 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
     const last = chunk.at(-1)!;
     after = { paidAt: last.paidAt!, id: last.id };
   }
-  // Refunds made in the month (a failed or canceled one returned nothing), and chargebacks applied in it.
+  // Refunds the provider confirmed in the month (money that went back; one still queued, pending or
+  // processing waits for the month it is confirmed in; a failed or canceled one returned nothing), and
+  // chargebacks applied in it. Refunds confirmed before refunded_at existed count at their creation.
+  const refundedAt = sql<number>`COALESCE(${R.refundedAt}, ${R.createdAt})`;
   const [refunds, chargebacks] = await db.batch([
     // Named fields: refunds and payments share column names, which one result row cannot hold twice.
     db
       .select({
         id: sql<string>`${R.id}`.as("refund_id"),
         amountCents: sql<number>`${R.amountCents}`.as("refund_cents"),
-        createdAt: sql<number>`${R.createdAt}`.as("refund_at"),
+        createdAt: sql<number>`${refundedAt}`.as("refund_at"),
         paymentId: sql<string>`${P.id}`.as("payment_id"),
         userId: P.userId,
         method: P.method,
@@ -382,12 +384,12 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
       .where(
         and(
           eq(P.brandId, brand.id),
-          gte(R.createdAt, start),
-          lt(R.createdAt, end),
-          notInArray(R.status, ["failed", "canceled"]),
+          sql`${refundedAt} >= ${start}`,
+          sql`${refundedAt} < ${end}`,
+          eq(R.status, "refunded"),
         ),
       )
-      .orderBy(asc(R.createdAt), asc(R.id)),
+      .orderBy(refundedAt, asc(R.id)),
     db
       .select()
       .from(P)
