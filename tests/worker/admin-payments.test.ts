@@ -104,6 +104,47 @@ describe("who opens the payments", () => {
   });
 });
 
+describe("refund state in the list", () => {
+  it("shows refunded, partly refunded, refund pending and refund failed from the refunds table", async () => {
+    const op = await operator("finance");
+    const a = await createMember({ country: "NL" });
+    // Newer than anything else the tests make, so all six are on the first page.
+    const at = 4_000_000_000;
+    const ids = ["rs-full", "rs-part", "rs-pend", "rs-fail", "rs-none", "rs-refail"];
+    for (const [i, id] of ids.entries())
+      await env.DB.prepare(
+        `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, payment_country, paid_at, created_at, updated_at)
+         VALUES (?1, ?2, 1, 'p1', 60, 1995, 'EUR', 'ideal', 'sandbox', 'paid', 'NL', ?3, ?3, ?3)`,
+      )
+        .bind(id, a.id, at + i)
+        .run();
+    const refund = (id: string, pay: string, cents: number, status: string) =>
+      env.DB.prepare(
+        "INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at) VALUES (?1, ?2, ?3, 1, ?4, 'EUR', ?5, ?6)",
+      )
+        .bind(id, pay, a.id, cents, status, at)
+        .run();
+    await refund("rs-r1", "rs-full", 1995, "refunded");
+    await refund("rs-r2", "rs-part", 500, "refunded");
+    await refund("rs-r3", "rs-pend", 500, "pending");
+    await refund("rs-r4", "rs-fail", 500, "failed");
+    // A failed refund followed by one that was paid out: partly refunded, not failed.
+    await refund("rs-r5", "rs-refail", 500, "failed");
+    await refund("rs-r6", "rs-refail", 400, "refunded");
+    const html = await (await get("/admin/payments", op)).text();
+    const rowOf = (id: string) => new RegExp(`<tr>(?:(?!</tr>).)*>${id}</code>(?:(?!</tr>).)*</tr>`, "s").exec(html)?.[0] ?? "";
+    const state = (id: string) => /(refund pending|partly refunded|refund failed|refunded)</.exec(rowOf(id))?.[1] ?? null;
+    expect(Object.fromEntries(ids.map((id) => [id, state(id)]))).toEqual({
+      "rs-full": "refunded",
+      "rs-part": "partly refunded",
+      "rs-pend": "refund pending",
+      "rs-fail": "refund failed",
+      "rs-none": null,
+      "rs-refail": "partly refunded",
+    });
+  });
+});
+
 describe("a refund from the console", () => {
   it("refunds half a payment through the sandbox once; the payment, refund and ledger explain the balance; audited", async () => {
     const op = await operator("finance");

@@ -86,6 +86,10 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
       paidAt: P.paidAt,
       alert: P.providerAlert,
       alertDealt: P.providerAlertDealtAt,
+      // The payment's refunds (refunds_payment index, a handful at most): what its refund state is made of.
+      refundedCents: sql<number>`(SELECT COALESCE(SUM(r.amount_cents), 0) FROM refunds r WHERE r.payment_id = ${P.id} AND r.status = 'refunded')`,
+      refundLive: sql<number>`EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = ${P.id} AND r.status IN ('queued', 'checking', 'pending', 'processing'))`,
+      refundFailed: sql<number>`EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = ${P.id} AND r.status IN ('failed', 'canceled'))`,
     })
     .from(P)
     .leftJoin(U, eq(U.id, P.userId))
@@ -93,9 +97,26 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
     .orderBy(desc(P.createdAt), desc(P.id))
     .limit(PAYMENTS_PAGE + 1);
   const more = rows.length > PAYMENTS_PAGE;
-  const page = more ? rows.slice(0, PAYMENTS_PAGE) : rows;
+  const page = (more ? rows.slice(0, PAYMENTS_PAGE) : rows).map(({ refundedCents, refundLive, refundFailed, ...r }) => ({
+    ...r,
+    refund: refundState({ amountCents: r.amountCents, refundedCents, live: !!refundLive, failed: !!refundFailed }),
+  }));
   const last = page.at(-1);
   return { rows: page, next: more && last ? `${last.createdAt}.${last.id}` : null };
+}
+
+export type RefundState = "refunded" | "partly_refunded" | "refund_pending" | "refund_failed" | null;
+
+/**
+ * A payment's refund state in the list, from its refunds: one the provider has not confirmed yet is
+ * pending (whatever came before it); else what was paid out (all of the amount, or part); else a refund
+ * that failed or was canceled; else none.
+ */
+export function refundState(o: { amountCents: number; refundedCents: number; live: boolean; failed: boolean }): RefundState {
+  if (o.live) return "refund_pending";
+  if (o.refundedCents >= o.amountCents && o.refundedCents > 0) return "refunded";
+  if (o.refundedCents > 0) return "partly_refunded";
+  return o.failed ? "refund_failed" : null;
 }
 
 /** How many payments carry a disagreement with the provider nobody dealt with yet: the list's banner for finance. */
