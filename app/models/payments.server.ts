@@ -1227,6 +1227,11 @@ async function unusedOrUnreachable(env: OutboxEnv, row: PaymentRow) {
   }
 }
 
+/** How many of a purchase's credits are unused now (what a refund can still take back); null when the wallet cannot be reached. */
+export async function unusedCreditsOf(env: OutboxEnv, row: PaymentRow): Promise<number | null> {
+  return (await unusedOrUnreachable(env, row))?.credits ?? null;
+}
+
 /** Whether the payment has a live refund, and how many of its credits are unused (spent oldest purchase first). */
 async function unusedOfPurchase(env: OutboxEnv, row: PaymentRow): Promise<{ existing: boolean; credits: number }> {
   const R = schema.refunds;

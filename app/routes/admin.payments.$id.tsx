@@ -10,7 +10,15 @@ import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { amountCentsSchema, markAlertDealt, paymentDetail } from "~/models/admin/payments.server";
-import { intentKeyOf, newIntentKey, operatorRefund, refundQuote, receiptOf } from "~/models/payments.server";
+import {
+  intentKeyOf,
+  newIntentKey,
+  operatorRefund,
+  refundQuote,
+  receiptOf,
+  unusedCreditsOf,
+} from "~/models/payments.server";
+import { refundTakesBack } from "~/models/payment-rules";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
@@ -32,7 +40,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context, area);
   const { detail, brand } = await load(context, params.id ?? "");
   const row = detail.row;
-  const quote = row.status === "paid" ? await refundQuote(context, brand, row) : null;
+  const [quote, unused] =
+    row.status === "paid"
+      ? await Promise.all([refundQuote(context, brand, row), unusedCreditsOf(context.env, row)])
+      : [null, null];
   const receipt = row.paidAt ? receiptOf("en", brand, row) : null;
   const done = new URL(request.url).searchParams.get("refunded");
   const dealtNow = new URL(request.url).searchParams.get("dealt") === "1";
@@ -42,6 +53,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     vat: receipt ? { rate: receipt.vatRate, vat: receipt.vat, net: receipt.net } : null,
     quote: quote?.ok ? { credits: quote.credits, amountCents: quote.amountCents } : null,
     quoteReason: quote && !quote.ok ? quote.reason : null,
+    unused,
     refundable: row.status === "paid" && !detail.refunds.some((r) => r.status !== "failed" && r.status !== "canceled"),
     // A fresh token per render: the refund's id, so a double-submitted form refunds once (decision 178).
     intentKey: newIntentKey(),
@@ -80,6 +92,20 @@ const REFUSALS: Record<string, string> = {
   provider:
     "The payment provider refused the refund, or the member's wallet could not be reached; nothing was taken back. Try again later.",
 };
+
+/**
+ * What a refund of `cents` takes back, as operatorRefund will (creditsForRefund): the refunded share
+ * of the credits bought, but only those still unused; spent ones stay spent (the balance never goes
+ * below zero). Empty when the wallet could not be read.
+ */
+function takesBackText(cents: number, row: { amountCents: number; credits: number }, unused: number | null) {
+  if (unused === null) return "";
+  const t = refundTakesBack(cents, row.amountCents, row.credits, unused);
+  const taken = `, taking back ${t.taken} of the member's credits (the refunded share of the ${row.credits} bought is ${t.share}; ${unused} are unused now)`;
+  return t.spent > 0
+    ? `${taken}; the other ${t.spent} are already spent and are not taken back: the member keeps what they bought with them`
+    : taken;
+}
 
 /** Finance marks the provider alert dealt with: what was done, and the alert's time as it was read. */
 const AlertForm = z.object({
@@ -126,11 +152,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const intentKey = intentKeyOf(parsed.data.intent_key);
   if (!intentKey) return { error: "The form is out of date; reload the page and try again." };
-  // A refund is confirmed with its amount and the code asked again; above the threshold a second admin approves it.
+  // A refund is confirmed with its amount, the credits it takes back and the code asked again; above the
+  // threshold a second admin approves it.
+  const unused = detail.row.status === "paid" ? await unusedCreditsOf(context.env, detail.row) : null;
   const wait = guardAnswer(
     await guardAction(context.env, operator, form, {
       kind: "refund",
-      impact: `Refund ${money(parsed.data.amount, detail.row.currency)} of payment ${detail.row.id} to the member.`,
+      impact: `Refund ${money(parsed.data.amount, detail.row.currency)} of payment ${detail.row.id} to the member${takesBackText(parsed.data.amount, detail.row, unused)}.`,
       size: parsed.data.amount,
       target: { type: "payment", id: detail.row.id },
       params: {
@@ -420,8 +448,16 @@ export default function AdminPayment() {
               : d.quoteReason === "days"
                 ? `The member's refund period (${d.brand.refundDays} days) is over: only an override refunds.`
                 : "The credits of this purchase are spent: only an override refunds."}{" "}
-            The credits taken back are the refunded share of the purchase, never more than are unused. One refund per
-            payment.
+            One refund per payment.
+          </p>
+          <p data-testid="refund-credits">
+            {d.unused === null
+              ? `Credits: the member's wallet could not be read just now; the confirmation names the credits taken back.`
+              : `Credits: a refund takes back the refunded share of the ${p.credits} credits bought, rounded up, but only those still unused: ${d.unused} now. Refunding all ${m(p.amountCents)} takes back ${refundTakesBack(p.amountCents, p.amountCents, p.credits, d.unused).taken}${
+                  d.unused < p.credits
+                    ? `; the ${p.credits - d.unused} already spent are not taken back (the balance never goes below zero), so the member keeps what they bought with them`
+                    : ""
+                }. The confirmation names the credits for the amount you type.`}
           </p>
           <input type="hidden" name="intent" value="refund" />
           <input type="hidden" name="intent_key" value={d.intentKey} />

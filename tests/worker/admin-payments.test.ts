@@ -182,6 +182,34 @@ describe("a refund from the console", () => {
     expect(await sandboxRefunds(providerId)).toBe(1);
   });
 
+  it("the form and its confirmation say how many credits the refund takes back, and that spent ones stay spent", async () => {
+    const op = await operator("finance");
+    const { m, paymentId } = await paidPurchase();
+    expect(await spendViaWallet(m.id, 20, "photo")).toBe(true);
+    const page = (await (await get(`/admin/payments/${paymentId}`, op)).text()).replaceAll("&#x27;", "'");
+    expect(page).toContain(
+      "a refund takes back the refunded share of the 60 credits bought, rounded up, but only those still unused: 40 now. Refunding all €19.95 takes back 40; the 20 already spent are not taken back (the balance never goes below zero)",
+    );
+    const confirm = async (amount: string) => {
+      const res = await rawPost(
+        `/admin/payments/${paymentId}`,
+        { intent: "refund", intent_key: await refundToken(paymentId, op.cookie), amount, override: "on", reason: "goodwill" },
+        op,
+      );
+      expect(res.status).toBe(200);
+      return (await res.text()).replaceAll("&#x27;", "'");
+    };
+    // Part: its share (5.00 of 19.95 pays for 16 of the 60) is unused, so all of it is taken back.
+    expect(await confirm("5.00")).toContain(
+      "Refund €5.00 of payment " + paymentId + " to the member, taking back 16 of the member's credits (the refunded share of the 60 bought is 16; 40 are unused now).",
+    );
+    // All: only the 40 unused go; the 20 spent stay spent.
+    expect(await confirm("19.95")).toContain(
+      "taking back 40 of the member's credits (the refunded share of the 60 bought is 60; 40 are unused now); the other 20 are already spent and are not taken back",
+    );
+    expect(await refundsOf(paymentId)).toEqual([]);
+  });
+
   it("a double-submitted form (the same click, at once and again later) refunds once and calls the provider once", async () => {
     const op = await operator("admin");
     const { m, providerId, paymentId } = await paidPurchase();
