@@ -695,6 +695,18 @@ export async function startFirstPayment(
 }
 
 /**
+ * Finance blocks direct debit for a member (decision 228): guarded on it not being blocked, so a
+ * repeated post changes nothing and its audit row (changes() > 0) is written once.
+ */
+export function blockStatement(d1: D1Database, userId: string) {
+  const { users } = schema;
+  return getDb(d1)
+    .update(users)
+    .set({ directdebitBlocked: true })
+    .where(and(eq(users.id, userId), eq(users.directdebitBlocked, false)));
+}
+
+/**
  * Support lifts a member's direct debit block (decision 177): guarded on the block being there, so a
  * repeated post changes nothing and the audit row that follows in the batch (changes() > 0) is not
  * written twice.

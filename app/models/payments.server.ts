@@ -201,6 +201,19 @@ async function offeredMethods(
   );
 }
 
+/**
+ * The methods as offered to a member that finance blocked for direct debit (decision 228): without SEPA
+ * direct debit. (The checkout sells bank methods one-off; the bank's first payment that would leave a
+ * SEPA mandate starts on /directdebit, which refuses a blocked member.)
+ */
+export const withoutDirectDebit = (methods: MethodOption[]): MethodOption[] =>
+  methods.filter((m) => m.providerMethod !== "directdebit");
+
+/** The member's direct debit block (decision 228), one statement so the shop's batch can carry it. */
+const directDebitBlockStatement = (db: D1Database, userId: string) =>
+  // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch beside shop's packagesStatement
+  db.prepare("SELECT directdebit_blocked AS blocked FROM users WHERE id = ?1").bind(userId);
+
 export async function methodsFor(
   context: Ctx,
   target: PaymentTarget,
@@ -301,17 +314,20 @@ export async function shopData(
     // The discount code the prices use (discounts.server.ts codeLookupStatement), read in the same round trip.
     // oxlint-disable-next-line no-restricted-properties -- placeholder in shopData's raw batch where no discount code is read
     o.discount ?? db.prepare("SELECT NULL AS none WHERE 0"),
+    directDebitBlockStatement(db, o.userId),
   ];
   if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
-  const [pkgs, methodRows, countryRows, discountRows, one, earlier] = await db.batch(stmts);
+  const [pkgs, methodRows, countryRows, discountRows, blockRows, one, earlier] = await db.batch(stmts);
+  const directDebitBlocked = !!(blockRows!.results[0] as { blocked: number } | undefined)?.blocked;
   const packages = pkgs!.results as (PackageRow & { tier: Tier; one_time?: number })[];
   const priced = packages[0];
-  const methods = priced
+  const offered = priced
     ? await offeredMethods(context, o.target, methodRows!.results as MethodRow[], o.country, {
         cents: priced.price_cents,
         currency: priced.currency,
       })
     : [];
+  const methods = directDebitBlocked ? withoutDirectDebit(offered) : offered;
   const row = (one?.results[0] as PaymentRow | undefined) ?? null;
   return {
     packages,
@@ -319,6 +335,8 @@ export async function shopData(
     countries: (countryRows!.results as { country: string }[]).map((r) => r.country),
     payment: row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null,
     discount: (discountRows!.results[0] as CodeLookup | undefined) ?? null,
+    /** Direct debit would be offered here but finance blocked it for the member (decision 228): the page says why. */
+    directDebitBlocked: directDebitBlocked && offered.some((m) => m.providerMethod === "directdebit"),
   };
 }
 
@@ -475,9 +493,13 @@ export async function startCheckout(
   if (!Number.isInteger(amountCents) || amountCents < 1) return { ok: false, error: "provider" };
   const target = paymentTarget(o.brand);
   const amount = { cents: amountCents, currency: o.pkg.currency };
+  const blocked = !!(await directDebitBlockStatement(context.env.DB, o.member.id).first<{ blocked: number }>())
+    ?.blocked;
   const option = o.directDebitFirst
     ? await directDebitFirstMethod(context, target, o.country, amount)
-    : (await methodsFor(context, target, o.country, amount)).find((m) => m.method === o.method);
+    : (blocked ? withoutDirectDebit : (m: MethodOption[]) => m)(
+        await methodsFor(context, target, o.country, amount),
+      ).find((m) => m.method === o.method);
   if (!option || option.method !== o.method) return { ok: false, error: "method" };
   if (option.providerMethod === "directdebit")
     return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
@@ -1042,7 +1064,7 @@ export async function lastMandateOrder(
 
 export type RecurringResult =
   | { ok: true; payment: PaymentRow }
-  | { ok: false; error: "none" | "provider" | "discount" | "mandate" | "hold" };
+  | { ok: false; error: "none" | "provider" | "discount" | "mandate" | "hold" | "blocked" };
 
 /**
  * Charges a package on a mandate without a redirect (repeat order; the direct debit form's first
@@ -1080,6 +1102,7 @@ export async function chargeMandate(
        customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key, provider_account)
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15, ?16
      WHERE ${claimGuardSql("?13", "?2")} AND ${noHoldSql("?2")}
+       AND (?8 <> '${DIRECT_DEBIT_METHOD}' OR (SELECT directdebit_blocked FROM users WHERE id = ?2) = 0)
      ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
@@ -1104,7 +1127,11 @@ export async function chargeMandate(
   if (inserted.meta.changes !== 1) {
     const same = await paymentOfIntent(context.env.DB, o.userId, o.intentKey);
     if (same) return { ok: true, payment: same };
-    return { ok: false, error: (await paymentHoldOf(context.env.DB, o.userId)) ? "hold" : "discount" };
+    if (await paymentHoldOf(context.env.DB, o.userId)) return { ok: false, error: "hold" };
+    // A SEPA mandate of a member finance blocked for direct debit is not charged (decision 228).
+    if (o.method === DIRECT_DEBIT_METHOD && (await directDebitBlockStatement(context.env.DB, o.userId).first<{ blocked: number }>())?.blocked)
+      return { ok: false, error: "blocked" };
+    return { ok: false, error: "discount" };
   }
   try {
     const created = await provider.createPayment({

@@ -23,6 +23,9 @@ import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
 import { ConfirmStep } from "~/components/admin/Confirm";
+import { ReasonField } from "~/components/admin/ReasonField";
+import { auditReason } from "~/models/admin/audit.server";
+import { consoleBlockDirectDebit, consoleUnblockDirectDebit } from "~/models/admin/members.server";
 import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -47,6 +50,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const receipt = row.paidAt ? receiptOf("en", brand, row) : null;
   const done = new URL(request.url).searchParams.get("refunded");
   const dealtNow = new URL(request.url).searchParams.get("dealt") === "1";
+  const dd = new URL(request.url).searchParams.get("dd");
   return {
     ...detail,
     brand: { id: brand.id, name: brand.name, refundDays: brand.refundDays },
@@ -59,6 +63,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     intentKey: newIntentKey(),
     done: done && detail.refunds.some((r) => r.id === done) ? done : null,
     dealtNow: dealtNow && row.providerAlertDealtAt !== null,
+    ddChanged: dd === "blocked" || dd === "lifted" ? dd : null,
     // Who marked the provider alert dealt with (the operator of its audit row).
     dealtBy:
       row.providerAlertDealtBy === null
@@ -137,6 +142,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     });
     if (!marked.ok) return { error: marked.error };
     return redirect(`/admin/payments/${detail.row.id}?dealt=1`);
+  }
+  if (fields.intent === "directdebit_block" || fields.intent === "directdebit_unblock") {
+    const why = auditReason.safeParse(fields.reason);
+    if (!why.success) return { error: "Give a reason (3 to 500 characters): it goes into the audit log." };
+    const change = fields.intent === "directdebit_block" ? consoleBlockDirectDebit : consoleUnblockDirectDebit;
+    const changed = await change(context.env, operator, detail.row.userId, why.data);
+    if (!changed.ok) return { error: changed.error };
+    return redirect(`/admin/payments/${detail.row.id}?dd=${fields.intent === "directdebit_block" ? "blocked" : "lifted"}`);
   }
   const parsed = RefundForm.safeParse(fields);
   if (!parsed.success) {
@@ -481,6 +494,30 @@ export default function AdminPayment() {
           </label>
           <button type="submit" className="a-btn">
             Refund
+          </button>
+        </form>
+      ) : null}
+      {d.member && !d.member.deletedAt ? (
+        <form method="post" className="a-card" id="directdebit">
+          <h2>Direct debit for this member</h2>
+          {d.ddChanged ? (
+            <p className="a-ok" role="status">
+              {d.ddChanged === "blocked" ? "Direct debit is blocked for this member." : "Direct debit is allowed again."}
+            </p>
+          ) : null}
+          <p className="a-muted">
+            {d.member.directdebitBlocked
+              ? "Blocked: direct debit and bank payments that would set up a SEPA mandate are not offered to the member (the checkout and /directdebit say why), and their existing SEPA mandates are not charged."
+              : "Allowed. Blocking it (after a reversed or fraudulent debit) stops offering direct debit and SEPA mandates to the member, with an explanation, and stops charging their existing SEPA mandates; card payments are not affected."}
+          </p>
+          <input
+            type="hidden"
+            name="intent"
+            value={d.member.directdebitBlocked ? "directdebit_unblock" : "directdebit_block"}
+          />
+          <ReasonField />
+          <button type="submit" className="a-btn a-btn-quiet">
+            {d.member.directdebitBlocked ? "Lift the block" : "Block direct debit"}
           </button>
         </form>
       ) : null}

@@ -111,6 +111,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // A one-time package is not bought on a direct debit mandate (the mandate's form sells the tiers).
     methods: data.methods.map((m) => m.method).filter((m) => !(pkg.oneTime && m === "sepa_directdebit")),
     images: methodImages(data.methods),
+    directDebitBlocked: data.directDebitBlocked,
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
@@ -249,6 +250,11 @@ export default function PaymentMethod() {
               />
             </>
           )}
+          {d.directDebitBlocked ? (
+            <p className="alert alert-info" data-testid="dd-blocked">
+              {t("payments:pay.directDebitBlocked")}
+            </p>
+          ) : null}
           {d.method !== null && !offered && d.method !== "applepay" ? (
             <p className="alert alert-warning" role="alert" data-testid="method-not-here">
               {t("payments:pay.notHere", { country: d.countryName })}

@@ -58,6 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     packages,
     methods: data.methods.map((m) => m.method),
     images: methodImages(data.methods),
+    directDebitBlocked: data.directDebitBlocked,
     country,
     countries: countryOptions(lng, data.countries, country),
   };
@@ -100,6 +101,11 @@ export default function Credits() {
         <div>
           <h2>{t("credits.methods")}</h2>
           <PaymentMethods methods={d.methods} images={d.images} />
+          {d.directDebitBlocked ? (
+            <p className="alert alert-info" data-testid="dd-blocked">
+              {t("payments:pay.directDebitBlocked")}
+            </p>
+          ) : null}
         </div>
       </section>
       <p className="payment-actions">

@@ -147,7 +147,9 @@ export default function RepeatOrder() {
         <p className="alert alert-warning" role="alert">
           {failure.error === "hold"
             ? t("payments:repeat.hold")
-            : failure.error === "stale" || failure.error === "provider"
+            : failure.error === "blocked"
+              ? t("payments:repeat.directDebitBlocked")
+              : failure.error === "stale" || failure.error === "provider"
               ? t("payments:pay.error")
               : noMandate}
         </p>

@@ -271,7 +271,9 @@ export default function DirectDebit() {
       {d.step === "choose" || d.step === "form" || d.step === "bank" ? (
         <Message result={result} intent={["code", "resend", "complete", "first"]} />
       ) : null}
-      {d.step === "choose" ? <ChoosePackage packages={d.packages} /> : null}
+      {/* Blocked by finance (decision 228): no package to choose, only why. */}
+      {d.step === "choose" && d.refusal === "blocked" ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
+      {d.step === "choose" && d.refusal !== "blocked" ? <ChoosePackage packages={d.packages} /> : null}
       {d.step === "form" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
       {d.step === "form" && !d.refusal ? <DetailsForm d={d} /> : null}
       {d.step === "bank" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}

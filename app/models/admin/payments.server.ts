@@ -205,7 +205,13 @@ export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: str
   const [[row], [member], refunds, [code], audit, settled] = await db.batch([
     db.select().from(P).where(eq(P.id, id)),
     db
-      .select({ id: U.id, email: U.email, credits: U.credits, deletedAt: U.deletedAt })
+      .select({
+        id: U.id,
+        email: U.email,
+        credits: U.credits,
+        deletedAt: U.deletedAt,
+        directdebitBlocked: U.directdebitBlocked,
+      })
       .from(U)
       .where(eq(U.id, sql`(SELECT user_id FROM payments WHERE id = ${id})`)),
     db.select().from(R).where(eq(R.paymentId, id)).orderBy(asc(R.createdAt)),
