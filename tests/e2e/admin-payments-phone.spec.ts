@@ -25,6 +25,8 @@ test("a payment with a long member address, its refund form and the list fit a 3
     email: `a.very-long.member.address.that.goes.on.and.on.${Date.now().toString(36)}@an-equally-long-mailbox-provider.example.com`,
     country: "NL",
   });
+  // Signed up a week ago: past the welcome discount, so p1 costs its full €19.95.
+  await db.DB.prepare("UPDATE users SET created_at = unixepoch() - 8 * 86400 WHERE id = ?1").bind(m.id).run();
   const buyer = await loginAs(m, { js: false });
   await buyer.context().addCookies([{ name: "dev_country", value: "NL", url: baseURL! }]);
   await buyer.goto("/credits/p1/ideal");
