@@ -80,7 +80,7 @@ import {
   type PaymentView,
   type RefundStatus,
 } from "./payment-rules";
-import { dateLocale, formatMoney, packagesStatement } from "./shop.server";
+import { dateLocale, formatMoney, packagesStatement, type PriceBrand } from "./shop.server";
 import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 
 export type PaymentRow = typeof schema.payments.$inferSelect;
@@ -233,9 +233,10 @@ export async function mandateMethodsFor(
   context: Ctx,
   target: PaymentTarget,
   country: string,
-  currency: string,
+  brand: PriceBrand,
 ): Promise<string[]> {
-  const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow & { one_time?: number }>();
+  const { currency } = brand;
+  const { results } = await packagesStatement(context.env.DB, brand).all<PackageRow & { one_time?: number }>();
   const cheapest = results.filter((p) => !p.one_time).sort((a, b) => a.price_cents - b.price_cents)[0];
   if (!cheapest) return [];
   const offered = await methodsFor(context, target, country, { cents: cheapest.price_cents, currency });
@@ -298,6 +299,8 @@ export async function shopData(
     /** The brand's account (paymentTarget): its activated methods. */
     target: PaymentTarget;
     country: string;
+    /** The brand whose prices apply (decision 227), and its currency. */
+    brandId: number;
     currency: string;
     packageId?: string;
     userId: string;
@@ -307,7 +310,7 @@ export async function shopData(
 ) {
   const db = context.env.DB;
   const stmts = [
-    packagesStatement(db, o.currency, o.packageId),
+    packagesStatement(db, { id: o.brandId, currency: o.currency }, o.packageId),
     methodRowsStatement(db, o.country),
     // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch beside shop's packagesStatement and discounts' codeLookupStatement
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
@@ -345,9 +348,9 @@ export async function shopData(
 type PackageRow = { id: string; credits: number; price_cents: number; currency: string };
 type Tier = (typeof PREMIUM_TIERS)[number];
 
-/** A package as sold in `currency` (the brand's): null when it has no price there. */
-export async function packageRow(context: Ctx, id: string, currency: string): Promise<PackageRow | null> {
-  return packagesStatement(context.env.DB, currency, id).first<PackageRow>();
+/** A package as sold on a brand in a currency (packagesStatement's resolved price): null when it is not sold there. */
+export async function packageRow(context: Ctx, id: string, brand: PriceBrand): Promise<PackageRow | null> {
+  return packagesStatement(context.env.DB, brand, id).first<PackageRow>();
 }
 
 /**
@@ -1199,7 +1202,7 @@ export async function repeatOrder(
   const mandate = mandates.find((m) => m.id === last.mandateId);
   if (mandate?.status !== "valid") return { ok: false, error: "mandate" };
   // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
-  const pkg = await packageRow(context, last.packageId, last.currency);
+  const pkg = await packageRow(context, last.packageId, { id: o.brand.id, currency: last.currency });
   if (!pkg) return { ok: false, error: "none" };
   return chargeMandate(context, {
     brand: o.brand,

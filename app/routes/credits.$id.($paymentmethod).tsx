@@ -70,6 +70,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const data = await shopData(context, {
     target: paymentTarget(brand),
     country,
+    brandId: brand.id,
     currency: brand.currency,
     packageId: params.id ?? "",
     userId: member.id,
@@ -143,7 +144,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // Every pay button carries its click's token; a post without one (not our form) starts nothing.
   const intentKey = intentKeyOf(form.get("intent_key"));
   if (!intentKey) return data({ error: "provider" as const }, { status: 400 });
-  const pkg = await packageRow(context, params.id ?? "", brand.currency);
+  const pkg = await packageRow(context, params.id ?? "", brand);
   if (!pkg) throw new Response("Not found", { status: 404 });
   const country = paymentCountryOf(request, visitorCountry);
   // The code is checked again with the method chosen: the amount charged is decided here, never by the form.
