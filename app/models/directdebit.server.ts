@@ -538,7 +538,9 @@ export async function payByMandate(
     .from(R)
     .where(and(eq(R.id, o.requestId), eq(R.userId, o.member.id)))
     .get();
-  const pkg = row ? await packageRow(context, row.packageId, { id: o.brand.id, currency: DIRECT_DEBIT_CURRENCY }) : null;
+  const pkg = row
+    ? await packageRow(context, row.packageId, { id: o.brand.id, currency: DIRECT_DEBIT_CURRENCY })
+    : null;
   if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.paymentId)))
     return { ok: false, reason: "notFound" };
   const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;

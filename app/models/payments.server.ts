@@ -1132,7 +1132,10 @@ export async function chargeMandate(
     if (same) return { ok: true, payment: same };
     if (await paymentHoldOf(context.env.DB, o.userId)) return { ok: false, error: "hold" };
     // A SEPA mandate of a member finance blocked for direct debit is not charged (decision 228).
-    if (o.method === DIRECT_DEBIT_METHOD && (await directDebitBlockStatement(context.env.DB, o.userId).first<{ blocked: number }>())?.blocked)
+    if (
+      o.method === DIRECT_DEBIT_METHOD &&
+      (await directDebitBlockStatement(context.env.DB, o.userId).first<{ blocked: number }>())?.blocked
+    )
       return { ok: false, error: "blocked" };
     return { ok: false, error: "discount" };
   }

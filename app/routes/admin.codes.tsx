@@ -319,7 +319,12 @@ export default function AdminCodes() {
                   <legend>Valid on (none ticked = every brand; elsewhere it is “Code not found”)</legend>
                   {brands.map((b) => (
                     <label key={b.id}>
-                      <input type="checkbox" name="brands" value={b.id} defaultChecked={!!code.brands?.includes(b.id)} />
+                      <input
+                        type="checkbox"
+                        name="brands"
+                        value={b.id}
+                        defaultChecked={!!code.brands?.includes(b.id)}
+                      />
                       {b.name}
                     </label>
                   ))}

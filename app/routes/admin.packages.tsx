@@ -84,7 +84,10 @@ const creditsAmount = z
       .min(CREDITS_MIN, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`)
       .max(CREDITS_MAX, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`),
   );
-const brandId = z.string().regex(/^\d{1,9}$/, "Unknown brand.").transform(Number);
+const brandId = z
+  .string()
+  .regex(/^\d{1,9}$/, "Unknown brand.")
+  .transform(Number);
 
 const Form = z.discriminatedUnion("intent", [
   z.object({
@@ -148,8 +151,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const form = await readForm(request, context);
   const submission = parseWithZod(form, { schema: Form });
-  const brandName = async (brand: number) =>
-    (await brandsById(context.env)).get(brand)?.name ?? `brand ${brand}`;
+  const brandName = async (brand: number) => (await brandsById(context.env)).get(brand)?.name ?? `brand ${brand}`;
   const values = Object.fromEntries([...form].map(([k, v]) => [k, String(v)]));
   if (submission.status !== "success") {
     const errors = Object.values(submission.error ?? {})
@@ -479,7 +481,13 @@ export default function AdminPackages() {
           </label>
           <label className="a-field">
             <span>Price</span>
-            <input name="amount" inputMode="decimal" required placeholder="e.g. 19.95" defaultValue={typedNew("amount")} />
+            <input
+              name="amount"
+              inputMode="decimal"
+              required
+              placeholder="e.g. 19.95"
+              defaultValue={typedNew("amount")}
+            />
           </label>
         </div>
         <fieldset className="a-checks">

@@ -149,7 +149,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const change = fields.intent === "directdebit_block" ? consoleBlockDirectDebit : consoleUnblockDirectDebit;
     const changed = await change(context.env, operator, detail.row.userId, why.data);
     if (!changed.ok) return { error: changed.error };
-    return redirect(`/admin/payments/${detail.row.id}?dd=${fields.intent === "directdebit_block" ? "blocked" : "lifted"}`);
+    return redirect(
+      `/admin/payments/${detail.row.id}?dd=${fields.intent === "directdebit_block" ? "blocked" : "lifted"}`,
+    );
   }
   const parsed = RefundForm.safeParse(fields);
   if (!parsed.success) {
@@ -502,7 +504,9 @@ export default function AdminPayment() {
           <h2>Direct debit for this member</h2>
           {d.ddChanged ? (
             <p className="a-ok" role="status">
-              {d.ddChanged === "blocked" ? "Direct debit is blocked for this member." : "Direct debit is allowed again."}
+              {d.ddChanged === "blocked"
+                ? "Direct debit is blocked for this member."
+                : "Direct debit is allowed again."}
             </p>
           ) : null}
           <p className="a-muted">

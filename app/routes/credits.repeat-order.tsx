@@ -150,8 +150,8 @@ export default function RepeatOrder() {
             : failure.error === "blocked"
               ? t("payments:repeat.directDebitBlocked")
               : failure.error === "stale" || failure.error === "provider"
-              ? t("payments:pay.error")
-              : noMandate}
+                ? t("payments:pay.error")
+                : noMandate}
         </p>
       ) : null}
       {r && p?.state !== "failed" ? (

@@ -132,8 +132,10 @@ describe("refund state in the list", () => {
     await refund("rs-r5", "rs-refail", 500, "failed");
     await refund("rs-r6", "rs-refail", 400, "refunded");
     const html = await (await get("/admin/payments", op)).text();
-    const rowOf = (id: string) => new RegExp(`<tr>(?:(?!</tr>).)*>${id}</code>(?:(?!</tr>).)*</tr>`, "s").exec(html)?.[0] ?? "";
-    const state = (id: string) => /(refund pending|partly refunded|refund failed|refunded)</.exec(rowOf(id))?.[1] ?? null;
+    const rowOf = (id: string) =>
+      new RegExp(`<tr>(?:(?!</tr>).)*>${id}</code>(?:(?!</tr>).)*</tr>`, "s").exec(html)?.[0] ?? "";
+    const state = (id: string) =>
+      /(refund pending|partly refunded|refund failed|refunded)</.exec(rowOf(id))?.[1] ?? null;
     expect(Object.fromEntries(ids.map((id) => [id, state(id)]))).toEqual({
       "rs-full": "refunded",
       "rs-part": "partly refunded",
@@ -193,7 +195,13 @@ describe("a refund from the console", () => {
     const confirm = async (amount: string) => {
       const res = await rawPost(
         `/admin/payments/${paymentId}`,
-        { intent: "refund", intent_key: await refundToken(paymentId, op.cookie), amount, override: "on", reason: "goodwill" },
+        {
+          intent: "refund",
+          intent_key: await refundToken(paymentId, op.cookie),
+          amount,
+          override: "on",
+          reason: "goodwill",
+        },
         op,
       );
       expect(res.status).toBe(200);
@@ -201,7 +209,9 @@ describe("a refund from the console", () => {
     };
     // Part: its share (5.00 of 19.95 pays for 16 of the 60) is unused, so all of it is taken back.
     expect(await confirm("5.00")).toContain(
-      "Refund €5.00 of payment " + paymentId + " to the member, taking back 16 of the member's credits (the refunded share of the 60 bought is 16; 40 are unused now).",
+      "Refund €5.00 of payment " +
+        paymentId +
+        " to the member, taking back 16 of the member's credits (the refunded share of the 60 bought is 16; 40 are unused now).",
     );
     // All: only the 40 unused go; the 20 spent stay spent.
     expect(await confirm("19.95")).toContain(
@@ -419,7 +429,9 @@ describe("the accounting export", () => {
     // Pending at the provider: no money moved yet, so not in the month's CSV.
     expect(await refundLines(monthOf(pending.created_at))).toEqual([]);
     // The bank pays it out: the webhook records when, and the CSV of that month carries it.
-    expect((await post(`/sandbox/${providerId}`, { refund: "refunded", refundId: pending.provider_ref }, {})).status).toBe(302);
+    expect(
+      (await post(`/sandbox/${providerId}`, { refund: "refunded", refundId: pending.provider_ref }, {})).status,
+    ).toBe(302);
     const done = (await env.DB.prepare("SELECT status, refunded_at FROM refunds WHERE id = ?1")
       .bind(key)
       .first<{ status: string; refunded_at: number | null }>())!;

@@ -34,7 +34,12 @@ describe("a package's own price on a brand", () => {
   it("is what the pricing page, the shop and the checkout show and charge there, and what the webhook accepts; other brands keep the shared price", async () => {
     const op = await admin();
     const shared = await sharedP1();
-    const res = await confirmed("/admin/packages", op, { intent: "brand_price", package: "p1", brand: String(AMORA), amount: "23.45" });
+    const res = await confirmed("/admin/packages", op, {
+      intent: "brand_price",
+      package: "p1",
+      brand: String(AMORA),
+      amount: "23.45",
+    });
     expect([res.status, res.headers.get("Location")]).toEqual([302, "/admin/packages?done=brand_price"]);
     try {
       const m = await member();
@@ -62,13 +67,19 @@ describe("a package's own price on a brand", () => {
       const nlRow = await env.DB.prepare("SELECT amount_cents FROM payments WHERE user_id = ?1").bind(nl.id).first();
       expect(nlRow).toEqual({ amount_cents: shared });
     } finally {
-      const back = await confirmed("/admin/packages", op, { intent: "brand_remove", package: "p1", brand: String(AMORA) });
+      const back = await confirmed("/admin/packages", op, {
+        intent: "brand_remove",
+        package: "p1",
+        brand: String(AMORA),
+      });
       expect(back.status).toBe(302);
     }
     // Back to the shared price on Amora.
     const m2 = await member();
     expect(price(await (await get("/credits/p1/ideal", { cookie: m2.cookie })).text())).toBe((shared / 100).toFixed(2));
-    const audit = (await auditRows("p1")).filter((r) => r.action.startsWith("package.brand_price") && r.operatorId === op.id);
+    const audit = (await auditRows("p1")).filter(
+      (r) => r.action.startsWith("package.brand_price") && r.operatorId === op.id,
+    );
     expect(audit.map((r) => r.action)).toEqual(["package.brand_price_add", "package.brand_price_remove"]);
     expect(audit[0]!.after).toEqual({ brandId: AMORA, currency: "EUR", priceCents: 2345 });
   });
@@ -82,17 +93,23 @@ describe("a package's own price on a brand", () => {
     );
     expect(await first.text()).toContain("Sell p2 on Amora at 30.00 in its currency");
     const fin = await admin("finance");
-    expect((await confirmed("/admin/packages", fin, { intent: "brand_price", package: "p2", brand: "1", amount: "30.00" })).status).toBe(403);
-    for (const bad of [
-      { amount: "0.10" },
-      { amount: "abc" },
-      { brand: "999" },
-      { package: "nope" },
-    ]) {
-      const res = await confirmed("/admin/packages", op, { intent: "brand_price", package: "p2", brand: "1", amount: "30.00", ...bad });
+    expect(
+      (await confirmed("/admin/packages", fin, { intent: "brand_price", package: "p2", brand: "1", amount: "30.00" }))
+        .status,
+    ).toBe(403);
+    for (const bad of [{ amount: "0.10" }, { amount: "abc" }, { brand: "999" }, { package: "nope" }]) {
+      const res = await confirmed("/admin/packages", op, {
+        intent: "brand_price",
+        package: "p2",
+        brand: "1",
+        amount: "30.00",
+        ...bad,
+      });
       expect(res.status, JSON.stringify(bad)).toBe(200);
     }
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM package_brand_prices WHERE package_id IN ('p2', 'nope')").first();
+    const rows = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM package_brand_prices WHERE package_id IN ('p2', 'nope')",
+    ).first();
     expect(rows).toEqual({ n: 0 });
   });
 });
@@ -193,12 +210,23 @@ describe("a discount code for chosen brands", () => {
       { host: FLIRT.host, cookie: nl.cookie },
     );
     expect(pay.status).not.toBe(302);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND discount_code_id IS NOT NULL").bind(nl.id).first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1 AND discount_code_id IS NOT NULL")
+        .bind(nl.id)
+        .first(),
+    ).toEqual({ n: 0 });
 
     // Every brand now (none ticked): valid on Flirtlokaal too.
-    const all = await post("/admin/codes", new URLSearchParams([["intent", "brands"], ["code", code]]), {
-      cookie: op.cookie,
-    });
+    const all = await post(
+      "/admin/codes",
+      new URLSearchParams([
+        ["intent", "brands"],
+        ["code", code],
+      ]),
+      {
+        cookie: op.cookie,
+      },
+    );
     expect(all.status).toBe(302);
     const now = await (await get(`/credits/p1/ideal?code=${code}`, { host: FLIRT.host, cookie: nl.cookie })).text();
     expect(now).toContain("price-was");

@@ -14,8 +14,9 @@ async function operator(role: "finance" | "admin" | "support" | "moderator") {
 }
 
 const blocked = async (userId: string) =>
-  (await env.DB.prepare("SELECT directdebit_blocked AS b FROM users WHERE id = ?1").bind(userId).first<{ b: number }>())!
-    .b;
+  (await env.DB.prepare("SELECT directdebit_blocked AS b FROM users WHERE id = ?1")
+    .bind(userId)
+    .first<{ b: number }>())!.b;
 
 /** The methods /credits/p1 links to, as a member sees them. */
 async function methodsOf(cookie: string) {
@@ -48,14 +49,19 @@ async function withMandate() {
 const repeat = (cookie: string) =>
   post("/credits/repeat-order", { intent: "repeat", intent_key: clickKey() }, { host: HOST, cookie });
 const paymentsOf = async (userId: string) =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(userId).first<{ n: number }>())!.n;
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE user_id = ?1").bind(userId).first<{ n: number }>())!
+    .n;
 
 describe("blocking direct debit from the console", () => {
   it("finance blocks it on a payment of the member and lifts it again, each once and audited; support and moderators cannot", async () => {
     const { m, paymentId } = await withMandate();
     for (const role of ["support", "moderator"] as const) {
       const op = await operator(role);
-      const res = await post(`/admin/payments/${paymentId}`, { intent: "directdebit_block", reason: "reversed debit" }, op);
+      const res = await post(
+        `/admin/payments/${paymentId}`,
+        { intent: "directdebit_block", reason: "reversed debit" },
+        op,
+      );
       expect(res.status, role).toBe(403);
     }
     expect(await blocked(m.id)).toBe(0);
@@ -67,11 +73,19 @@ describe("blocking direct debit from the console", () => {
     expect(await bare.text()).toContain("Give a reason");
     expect(await blocked(m.id)).toBe(0);
 
-    const res = await post(`/admin/payments/${paymentId}`, { intent: "directdebit_block", reason: "reversed debit" }, fin);
+    const res = await post(
+      `/admin/payments/${paymentId}`,
+      { intent: "directdebit_block", reason: "reversed debit" },
+      fin,
+    );
     expect([res.status, res.headers.get("Location")]).toEqual([302, `/admin/payments/${paymentId}?dd=blocked`]);
     expect(await blocked(m.id)).toBe(1);
     // The same post again changes nothing and writes no second audit row.
-    const again = await post(`/admin/payments/${paymentId}`, { intent: "directdebit_block", reason: "reversed debit" }, fin);
+    const again = await post(
+      `/admin/payments/${paymentId}`,
+      { intent: "directdebit_block", reason: "reversed debit" },
+      fin,
+    );
     expect(await again.text()).toContain("Direct debit is already blocked for this member.");
     const admin = await operator("admin");
     const lifted = await post(
@@ -144,7 +158,9 @@ describe("a blocked member", () => {
     await env.DB.prepare("UPDATE users SET directdebit_blocked = 1 WHERE id = ?1").bind(m.id).run();
     const n = await paymentsOf(m.id);
     const refused = await repeat(m.cookie);
-    expect(await refused.text()).toContain("Je account is geblokkeerd voor incassobetalingen, dus er is niets afgeschreven");
+    expect(await refused.text()).toContain(
+      "Je account is geblokkeerd voor incassobetalingen, dus er is niets afgeschreven",
+    );
     expect(await paymentsOf(m.id)).toBe(n);
     // Lifted: the same mandate is charged again.
     await env.DB.prepare("UPDATE users SET directdebit_blocked = 0 WHERE id = ?1").bind(m.id).run();

@@ -517,7 +517,8 @@ export async function consoleBlockDirectDebit(
         }),
       ),
     ]);
-    if ((changed.meta.changes ?? 0) !== 1) return { ok: false, error: "Direct debit is already blocked for this member." };
+    if ((changed.meta.changes ?? 0) !== 1)
+      return { ok: false, error: "Direct debit is already blocked for this member." };
     return { ok: true };
   });
 }

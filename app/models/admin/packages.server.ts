@@ -222,7 +222,9 @@ export async function addPackage(
     brandId === null
       ? // oxlint-disable-next-line no-restricted-properties -- guards: only after this batch wrote the package and its audit row (changes() = 1)
         d1
-          .prepare("INSERT INTO package_prices (package_id, currency, price_cents) SELECT ?1, ?2, ?3 WHERE changes() = 1")
+          .prepare(
+            "INSERT INTO package_prices (package_id, currency, price_cents) SELECT ?1, ?2, ?3 WHERE changes() = 1",
+          )
           .bind(p.id, p.currency, p.priceCents)
       : // oxlint-disable-next-line no-restricted-properties -- guards: only after this batch wrote the package, its audit row and the prices before (changes() = 1)
         d1
@@ -236,15 +238,15 @@ export async function addPackage(
       d1,
       db
         .insert(K)
-      .values({
-        id: p.id,
-        tier: p.tier,
-        credits: p.credits,
-        priceCents: p.priceCents,
-        currency: p.currency,
-        oneTime: false,
-      })
-      .onConflictDoNothing(),
+        .values({
+          id: p.id,
+          tier: p.tier,
+          credits: p.credits,
+          priceCents: p.priceCents,
+          currency: p.currency,
+          oneTime: false,
+        })
+        .onConflictDoNothing(),
     ),
     toStatement(
       d1,
@@ -253,7 +255,13 @@ export async function addPackage(
         targetType: "package",
         targetId: p.id,
         before: null,
-        after: { tier: p.tier, credits: p.credits, currency: p.currency, priceCents: p.priceCents, brandIds: p.brandIds },
+        after: {
+          tier: p.tier,
+          credits: p.credits,
+          currency: p.currency,
+          priceCents: p.priceCents,
+          brandIds: p.brandIds,
+        },
       }),
     ),
     ...prices,

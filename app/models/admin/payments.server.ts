@@ -4,21 +4,7 @@
  * alert dealt with (audited). A refund goes through the payments model (operatorRefund), the VAT
  * through its vatLineOf (the receipt's).
  */
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  lte,
-  or,
-  sql,
-  type SQL,
-} from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { nowS } from "~/lib/dates";
 import { auditAfterChange, type Actor } from "./audit.server";
 import { getDb, schema } from "../../../db/client";
@@ -97,10 +83,12 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
     .orderBy(desc(P.createdAt), desc(P.id))
     .limit(PAYMENTS_PAGE + 1);
   const more = rows.length > PAYMENTS_PAGE;
-  const page = (more ? rows.slice(0, PAYMENTS_PAGE) : rows).map(({ refundedCents, refundLive, refundFailed, ...r }) => ({
-    ...r,
-    refund: refundState({ amountCents: r.amountCents, refundedCents, live: !!refundLive, failed: !!refundFailed }),
-  }));
+  const page = (more ? rows.slice(0, PAYMENTS_PAGE) : rows).map(
+    ({ refundedCents, refundLive, refundFailed, ...r }) => ({
+      ...r,
+      refund: refundState({ amountCents: r.amountCents, refundedCents, live: !!refundLive, failed: !!refundFailed }),
+    }),
+  );
   const last = page.at(-1);
   return { rows: page, next: more && last ? `${last.createdAt}.${last.id}` : null };
 }
@@ -112,7 +100,12 @@ export type RefundState = "refunded" | "partly_refunded" | "refund_pending" | "r
  * pending (whatever came before it); else what was paid out (all of the amount, or part); else a refund
  * that failed or was canceled; else none.
  */
-export function refundState(o: { amountCents: number; refundedCents: number; live: boolean; failed: boolean }): RefundState {
+export function refundState(o: {
+  amountCents: number;
+  refundedCents: number;
+  live: boolean;
+  failed: boolean;
+}): RefundState {
   if (o.live) return "refund_pending";
   if (o.refundedCents >= o.amountCents && o.refundedCents > 0) return "refunded";
   if (o.refundedCents > 0) return "partly_refunded";
