@@ -218,21 +218,17 @@ export async function addPackage(
     if (brands.length !== p.brandIds.length || brands.some((b) => b.currency !== p.currency)) return "refused";
   }
   const K = schema.packages;
-  const prices = (p.brandIds ?? [null]).map((brandId) =>
-    brandId === null
-      ? // oxlint-disable-next-line no-restricted-properties -- guards: only after this batch wrote the package and its audit row (changes() = 1)
-        d1
-          .prepare(
-            "INSERT INTO package_prices (package_id, currency, price_cents) SELECT ?1, ?2, ?3 WHERE changes() = 1",
-          )
-          .bind(p.id, p.currency, p.priceCents)
-      : // oxlint-disable-next-line no-restricted-properties -- guards: only after this batch wrote the package, its audit row and the prices before (changes() = 1)
-        d1
-          .prepare(
-            "INSERT INTO package_brand_prices (package_id, brand_id, currency, price_cents) SELECT ?1, ?2, ?3, ?4 WHERE changes() = 1",
-          )
-          .bind(p.id, brandId, p.currency, p.priceCents),
-  );
+  // Guarded chain: each price row only after the statement before it wrote a row (changes() = 1), so a
+  // taken id (no package row, no audit row) adds no price to someone else's package.
+  const sharedPrice = `INSERT INTO package_prices (package_id, currency, price_cents) SELECT ?1, ?2, ?3 WHERE changes() = 1`;
+  const brandPrice = `INSERT INTO package_brand_prices (package_id, brand_id, currency, price_cents) SELECT ?1, ?4, ?2, ?3 WHERE changes() = 1`;
+  const prices = (p.brandIds ?? [null]).map((brandId) => {
+    // oxlint-disable-next-line no-restricted-properties -- guards: only after this batch wrote the package, its audit row and the price before it (changes() = 1)
+    const stmt = d1.prepare(brandId === null ? sharedPrice : brandPrice);
+    return brandId === null
+      ? stmt.bind(p.id, p.currency, p.priceCents)
+      : stmt.bind(p.id, p.currency, p.priceCents, brandId);
+  });
   const [inserted] = await d1.batch([
     toStatement(
       d1,
