@@ -770,6 +770,8 @@ export const discountCodes = sqliteTable("discount_codes", {
   maxUses: integer("max_uses"),
   /** Made in the console (decision 178); null for codes older than it. */
   createdAt: integer("created_at"),
+  /** The brands it is valid on: brand ids, comma-separated ("1,3"); null = every brand (decision 227). */
+  brandIds: text("brand_ids"),
 });
 
 export const discountRedemptions = sqliteTable(
@@ -955,6 +957,8 @@ export const refunds = sqliteTable(
       .notNull()
       .default("queued"),
     createdAt: integer("created_at").notNull().default(now),
+    /** When the provider first said `refunded` (the money went back): the accounting export's date for it. */
+    refundedAt: integer("refunded_at"),
   },
   (t) => [
     index("refunds_payment").on(t.paymentId),
@@ -1056,6 +1060,25 @@ export const packagePrices = sqliteTable(
     priceCents: integer("price_cents").notNull(),
   },
   (t) => [primaryKey({ columns: [t.packageId, t.currency] })],
+);
+
+/**
+ * A package's own price on one brand (decision 227), in that brand's currency: it wins over the shared
+ * price of package_prices there. A package with brand prices only is sold on those brands only.
+ */
+export const packageBrandPrices = sqliteTable(
+  "package_brand_prices",
+  {
+    packageId: text("package_id")
+      .notNull()
+      .references(() => packages.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    priceCents: integer("price_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packageId, t.brandId] }), index("package_brand_prices_brand").on(t.brandId)],
 );
 
 // ---------------------------------------------------------------------------------------------

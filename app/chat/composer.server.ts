@@ -24,7 +24,7 @@ export async function composerData(
   },
 ) {
   const prices = pricesFor(o.brand, o.country);
-  const worth = await creditWorthFor(context, o.lng, o.brand.currency, prices);
+  const worth = await creditWorthFor(context, o.lng, o.brand, prices);
   const back = readChatReturn(request);
   const also = await o.also;
   const mine = !!back && (back.path === o.path || back.path === also);

@@ -62,7 +62,7 @@ export const REQUEST_TTL_S = 60 * 60;
 export { DIRECT_DEBIT_METHOD };
 /** SEPA collects euros only: a brand selling in another currency does not offer direct debit. */
 export const DIRECT_DEBIT_CURRENCY = "EUR";
-type DirectDebitBrand = Pick<BrandWithCompany, "directdebitMonthlyLimitCents" | "currency" | "welcomeDiscountS">;
+type DirectDebitBrand = Pick<BrandWithCompany, "id" | "directdebitMonthlyLimitCents" | "currency" | "welcomeDiscountS">;
 
 type DirectDebitEnv = Pick<
   Env,
@@ -145,9 +145,11 @@ export async function eligibility(
   return judge(row, brand, amountCents, paymentCountry);
 }
 
-/** A package at its euro price (SEPA); one-time packages (the try-out) are never bought on a mandate. */
-export async function getPackageRow(db: D1Database, id: string): Promise<PackageRow | null> {
-  const row = await packagesStatement(db, DIRECT_DEBIT_CURRENCY, id).first<PackageRow & { one_time: number }>();
+/** A package at its euro price on the brand (SEPA); one-time packages (the try-out) are never bought on a mandate. */
+export async function getPackageRow(db: D1Database, brandId: number, id: string): Promise<PackageRow | null> {
+  const row = await packagesStatement(db, { id: brandId, currency: DIRECT_DEBIT_CURRENCY }, id).first<
+    PackageRow & { one_time: number }
+  >();
   return row && !row.one_time ? row : null;
 }
 
@@ -249,7 +251,7 @@ export async function directDebitPage(
 ) {
   const [current, packages, elig, code] = await db.batch([
     currentRequestStatement(db, member.id, now),
-    packagesStatement(db, DIRECT_DEBIT_CURRENCY),
+    packagesStatement(db, { id: brand.id, currency: DIRECT_DEBIT_CURRENCY }),
     eligibilityStatement(db, member.id, paymentCountry, now),
     // oxlint-disable-next-line no-restricted-properties -- placeholder in the direct debit page's raw batch where no discount code is read
     activeCodeStatement(db, brand, member, now) ?? db.prepare("SELECT NULL AS none WHERE 0"),
@@ -536,7 +538,9 @@ export async function payByMandate(
     .from(R)
     .where(and(eq(R.id, o.requestId), eq(R.userId, o.member.id)))
     .get();
-  const pkg = row ? await packageRow(context, row.packageId, DIRECT_DEBIT_CURRENCY) : null;
+  const pkg = row
+    ? await packageRow(context, row.packageId, { id: o.brand.id, currency: DIRECT_DEBIT_CURRENCY })
+    : null;
   if (!row || !pkg || (row.status !== "verified" && !(row.status === "done" && row.paymentId)))
     return { ok: false, reason: "notFound" };
   const pendingScreen = (paymentId: string) => `/credits/${pkg.id}/${DIRECT_DEBIT_METHOD}?payment=${paymentId}`;
@@ -692,6 +696,18 @@ export async function startFirstPayment(
     intentKey: o.intentKey,
     directDebitFirst: true,
   });
+}
+
+/**
+ * Finance blocks direct debit for a member (decision 228): guarded on it not being blocked, so a
+ * repeated post changes nothing and its audit row (changes() > 0) is written once.
+ */
+export function blockStatement(d1: D1Database, userId: string) {
+  const { users } = schema;
+  return getDb(d1)
+    .update(users)
+    .set({ directdebitBlocked: true })
+    .where(and(eq(users.id, userId), eq(users.directdebitBlocked, false)));
 }
 
 /**

@@ -28,6 +28,8 @@ type CodeRow = typeof schema.discountCodes.$inferSelect;
 
 export type DiscountMember = OfferMember & { id: string };
 export type DiscountBrand = { welcomeDiscountS: number };
+/** The brand an order is made on: a code restricted to brands (decision 227) applies on those only. */
+export type OrderBrand = DiscountBrand & { id: number };
 
 /** The spec's discount code fields (docs/product.md §3), as /api/discountcode.php answers them. */
 export function discountCodeFields(
@@ -91,6 +93,7 @@ type CodeLookup = Pick<
   | "oncePerUser"
   | "paymentmethods"
   | "maxUses"
+  | "brandIds"
 > & {
   redeemed: number;
   claimed: number;
@@ -129,7 +132,7 @@ const USE_STATUSES_SQL = `(${USE_STATUSES.map((s) => `'${s}'`).join(", ")})`;
 const LOOKUP_SQL = `
 SELECT c.id, c.code, c.value_percentage AS valuePercentage, c.minimum_order_value AS minimumOrderValue, c.country,
        c.user_id AS userId, c.expires, c.status, c.once_per_user AS oncePerUser, c.paymentmethods, c.currency,
-       c.max_uses AS maxUses,
+       c.max_uses AS maxUses, c.brand_ids AS brandIds,
        CASE WHEN c.max_uses IS NULL THEN 0
          ELSE (SELECT COUNT(*) FROM payments p WHERE p.discount_code_id = c.id AND p.status IN ${USE_STATUSES_SQL}) END AS uses,
        CASE WHEN c.minimum_order_value IS NULL THEN NULL
@@ -148,7 +151,7 @@ export function codeLookupStatement(d1: D1Database, input: string, userId: strin
 /** One order: the package (its id, its price in `currency`, the brand's), the payment country and method. */
 export type CodeOrder = {
   member: DiscountMember;
-  brand: DiscountBrand;
+  brand: OrderBrand;
   packageId: string;
   priceCents: number;
   currency: string;
@@ -183,6 +186,9 @@ export function evaluateCode(row: CodeLookup | null, o: CodeOrder): CodeCheck {
   if (!row || row.status !== "active" || (row.userId !== null && row.userId !== o.member.id))
     return { ok: false, error: "not_found" };
   if (percentageBasisPoints(row.valuePercentage) === null) return { ok: false, error: "not_found" };
+  // A code for other brands is unknown here, as a switched-off one is: it says nothing about those brands.
+  const brands = brandIdsOf(row.brandIds);
+  if (brands && !brands.includes(o.brand.id)) return { ok: false, error: "not_found" };
   if (row.oncePerUser && (row.redeemed || row.claimed)) return { ok: false, error: "used" };
   if (row.maxUses !== null && row.uses >= row.maxUses) return { ok: false, error: "used" };
   const builtInOver =
@@ -230,6 +236,16 @@ export function codeForPrices(
 }
 
 export type { CodeLookup };
+
+/** A code's brands column ("1,3", decision 227) as brand ids; null = every brand. */
+export function brandIdsOf(v: string | null): number[] | null {
+  const list = (v ?? "")
+    .split(",")
+    .map((b) => b.trim())
+    .filter((b) => /^\d{1,9}$/.test(b))
+    .map(Number);
+  return list.length ? list : null;
+}
 
 /** A code's countries column ("DE" or "DE,AT", decision 178) as a list; null = any country. */
 export function countriesOf(v: string | null): string[] | null {
@@ -355,6 +371,8 @@ export type NewCode = {
   expires: number | null;
   countries: string[] | null;
   methods: string[] | null;
+  /** The brands it is valid on (decision 227); null = every brand. */
+  brandIds?: number[] | null;
   /** "once": once per member (the default, decision 111); "total": at most maxUses payments in all. */
   limit: { kind: "once" } | { kind: "total"; maxUses: number };
 };
@@ -372,6 +390,7 @@ export async function createCode(d1: D1Database, actor: Actor, c: NewCode, now =
     minimumOrderValue: c.minimumCents,
     currency: c.currency,
     country: c.countries?.join(",") ?? null,
+    brandIds: c.brandIds?.length ? [...c.brandIds].sort((a, b) => a - b).join(",") : null,
     expires: c.expires,
     paymentmethods: c.methods,
     oncePerUser: c.limit.kind === "once",
@@ -419,6 +438,38 @@ export async function setCodeStatus(
   return (changed?.meta.changes ?? 0) === 1;
 }
 
+/**
+ * The brands a code is valid on (decision 227): chosen ones, or every brand (null). Guarded on the
+ * value read, audited in the same batch; checkouts opened before keep their price.
+ */
+export async function setCodeBrands(
+  d1: D1Database,
+  actor: Actor,
+  code: string,
+  brandIds: number[] | null,
+): Promise<"ok" | "same" | "stale"> {
+  const db = getDb(d1);
+  const { discountCodes: D } = schema;
+  const row = await db.select({ brandIds: D.brandIds }).from(D).where(eq(D.code, code)).get();
+  if (!row) return "stale";
+  const to = brandIds?.length ? [...new Set(brandIds)].sort((a, b) => a - b).join(",") : null;
+  if ((row.brandIds ?? null) === to) return "same";
+  const [changed] = await db.batch([
+    db
+      .update(D)
+      .set({ brandIds: to })
+      .where(and(eq(D.code, code), sql`${D.brandIds} IS ${row.brandIds}`)),
+    auditAfterChange(db, actor, {
+      action: "code.brands",
+      targetType: "code",
+      targetId: code,
+      before: { brandIds: brandIdsOf(row.brandIds) },
+      after: { brandIds: brandIdsOf(to) },
+    }),
+  ]);
+  return (changed?.meta.changes ?? 0) === 1 ? "ok" : "stale";
+}
+
 /** Completed payments: what a code brought (refunds are taken off; a chargeback's money is gone). */
 const EARNED = ["paid", "refunded"] as const;
 
@@ -457,6 +508,7 @@ export async function listCodes(d1: D1Database) {
   return codes.map((c) => ({
     ...c,
     countries: countriesOf(c.country),
+    brands: brandIdsOf(c.brandIds),
     revenue: uses.filter((u) => u.codeId === c.id).map((u) => ({ ...u, netCents: u.grossCents - u.refundedCents })),
   }));
 }

@@ -150,6 +150,12 @@ export function accountMail(
 
 const LINK = /(https?:\/\/[^\s<>"]+)/g;
 
+/** Line ends as typed in a form (CRLF) or a file (CR) become one "\n", so both parts break where the writer did. */
+const lines = (s: string) => s.replace(/\r\n?/g, "\n");
+
+/** Text as HTML: escaped first, then each line break a <br> (nothing typed can become markup). */
+const htmlLines = (s: string) => escapeHtml(lines(s)).replaceAll("\n", "<br>\n");
+
 /**
  * The text and HTML of a mail with one call to action: greeting, body, the link as a button and as
  * plain text, and footer lines (their URLs become links in the HTML).
@@ -163,7 +169,7 @@ export function renderMail(m: {
   link: string;
   footer: string[];
 }) {
-  const body = m.note ? `${m.body}\n\n${m.note}` : m.body;
+  const body = lines(m.note ? `${m.body}\n\n${m.note}` : m.body);
   const text = `${m.greeting}\n\n${body}\n\n${m.action}: ${m.link}\n\n${m.footer.join("\n")}\n`;
   const footer = m.footer
     .map(
@@ -172,7 +178,7 @@ export function renderMail(m: {
     )
     .join("");
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
-<p>${escapeHtml(m.greeting)}</p><p>${escapeHtml(m.body)}</p>${m.note ? `<p>${escapeHtml(m.note)}</p>` : ""}
+<p>${htmlLines(m.greeting)}</p><p>${htmlLines(m.body)}</p>${m.note ? `<p>${htmlLines(m.note)}</p>` : ""}
 <p><a href="${escapeHtml(m.link)}" style="display:inline-block;padding:10px 18px;background:#c8102e;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(m.action)}</a></p>
 <p style="font-size:13px;color:#555">${escapeHtml(m.link)}</p>${footer}
 </body></html>`;

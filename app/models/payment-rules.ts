@@ -149,6 +149,17 @@ export function creditsForRefund(refund: number, amountCents: number, purchased:
   return Math.max(0, Math.min(unused, Math.ceil((refund * purchased) / amountCents)));
 }
 
+/**
+ * What a refund of `refund` minor units takes back, in words the console's refund form and its
+ * confirmation use: the refunded share of the purchase's credits (rounded up, at most the purchase),
+ * of which `taken` are unused now and taken back, and `spent` are already spent and stay with the member.
+ */
+export function refundTakesBack(refund: number, amountCents: number, purchased: number, unused: number) {
+  const share = Math.min(purchased, creditsForRefund(refund, amountCents, purchased, purchased));
+  const taken = creditsForRefund(refund, amountCents, purchased, unused);
+  return { share, taken, spent: share - taken };
+}
+
 /** Whether a payment paid at `paidAt` (seconds) may still be refunded at `now` with `refundDays`. */
 export function withinRefundDays(paidAt: number | null, refundDays: number, now: number): boolean {
   return paidAt !== null && refundDays > 0 && now <= paidAt + refundDays * 86_400;

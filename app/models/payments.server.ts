@@ -80,7 +80,7 @@ import {
   type PaymentView,
   type RefundStatus,
 } from "./payment-rules";
-import { dateLocale, formatMoney, packagesStatement } from "./shop.server";
+import { dateLocale, formatMoney, packagesStatement, type PriceBrand } from "./shop.server";
 import type { Language, PREMIUM_TIERS } from "~/lib/constants";
 
 export type PaymentRow = typeof schema.payments.$inferSelect;
@@ -201,6 +201,19 @@ async function offeredMethods(
   );
 }
 
+/**
+ * The methods as offered to a member that finance blocked for direct debit (decision 228): without SEPA
+ * direct debit. (The checkout sells bank methods one-off; the bank's first payment that would leave a
+ * SEPA mandate starts on /directdebit, which refuses a blocked member.)
+ */
+export const withoutDirectDebit = (methods: MethodOption[]): MethodOption[] =>
+  methods.filter((m) => m.providerMethod !== "directdebit");
+
+/** The member's direct debit block (decision 228), one statement so the shop's batch can carry it. */
+const directDebitBlockStatement = (db: D1Database, userId: string) =>
+  // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch beside shop's packagesStatement
+  db.prepare("SELECT directdebit_blocked AS blocked FROM users WHERE id = ?1").bind(userId);
+
 export async function methodsFor(
   context: Ctx,
   target: PaymentTarget,
@@ -220,9 +233,10 @@ export async function mandateMethodsFor(
   context: Ctx,
   target: PaymentTarget,
   country: string,
-  currency: string,
+  brand: PriceBrand,
 ): Promise<string[]> {
-  const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow & { one_time?: number }>();
+  const { currency } = brand;
+  const { results } = await packagesStatement(context.env.DB, brand).all<PackageRow & { one_time?: number }>();
   const cheapest = results.filter((p) => !p.one_time).sort((a, b) => a.price_cents - b.price_cents)[0];
   if (!cheapest) return [];
   const offered = await methodsFor(context, target, country, { cents: cheapest.price_cents, currency });
@@ -285,6 +299,8 @@ export async function shopData(
     /** The brand's account (paymentTarget): its activated methods. */
     target: PaymentTarget;
     country: string;
+    /** The brand whose prices apply (decision 227), and its currency. */
+    brandId: number;
     currency: string;
     packageId?: string;
     userId: string;
@@ -294,24 +310,27 @@ export async function shopData(
 ) {
   const db = context.env.DB;
   const stmts = [
-    packagesStatement(db, o.currency, o.packageId),
+    packagesStatement(db, { id: o.brandId, currency: o.currency }, o.packageId),
     methodRowsStatement(db, o.country),
     // oxlint-disable-next-line no-restricted-properties -- goes into shopData's raw batch beside shop's packagesStatement and discounts' codeLookupStatement
     db.prepare("SELECT DISTINCT country FROM payment_methods WHERE country <> '*' ORDER BY country"),
     // The discount code the prices use (discounts.server.ts codeLookupStatement), read in the same round trip.
     // oxlint-disable-next-line no-restricted-properties -- placeholder in shopData's raw batch where no discount code is read
     o.discount ?? db.prepare("SELECT NULL AS none WHERE 0"),
+    directDebitBlockStatement(db, o.userId),
   ];
   if (o.paymentId) stmts.push(...ownPaymentStatements(db, o.userId, o.paymentId));
-  const [pkgs, methodRows, countryRows, discountRows, one, earlier] = await db.batch(stmts);
+  const [pkgs, methodRows, countryRows, discountRows, blockRows, one, earlier] = await db.batch(stmts);
+  const directDebitBlocked = !!(blockRows!.results[0] as { blocked: number } | undefined)?.blocked;
   const packages = pkgs!.results as (PackageRow & { tier: Tier; one_time?: number })[];
   const priced = packages[0];
-  const methods = priced
+  const offered = priced
     ? await offeredMethods(context, o.target, methodRows!.results as MethodRow[], o.country, {
         cents: priced.price_cents,
         currency: priced.currency,
       })
     : [];
+  const methods = directDebitBlocked ? withoutDirectDebit(offered) : offered;
   const row = (one?.results[0] as PaymentRow | undefined) ?? null;
   return {
     packages,
@@ -319,6 +338,8 @@ export async function shopData(
     countries: (countryRows!.results as { country: string }[]).map((r) => r.country),
     payment: row ? { row, firstPurchase: (earlier!.results[0] as { n: number }).n === 0 } : null,
     discount: (discountRows!.results[0] as CodeLookup | undefined) ?? null,
+    /** Direct debit would be offered here but finance blocked it for the member (decision 228): the page says why. */
+    directDebitBlocked: directDebitBlocked && offered.some((m) => m.providerMethod === "directdebit"),
   };
 }
 
@@ -327,9 +348,9 @@ export async function shopData(
 type PackageRow = { id: string; credits: number; price_cents: number; currency: string };
 type Tier = (typeof PREMIUM_TIERS)[number];
 
-/** A package as sold in `currency` (the brand's): null when it has no price there. */
-export async function packageRow(context: Ctx, id: string, currency: string): Promise<PackageRow | null> {
-  return packagesStatement(context.env.DB, currency, id).first<PackageRow>();
+/** A package as sold on a brand in a currency (packagesStatement's resolved price): null when it is not sold there. */
+export async function packageRow(context: Ctx, id: string, brand: PriceBrand): Promise<PackageRow | null> {
+  return packagesStatement(context.env.DB, brand, id).first<PackageRow>();
 }
 
 /**
@@ -475,9 +496,13 @@ export async function startCheckout(
   if (!Number.isInteger(amountCents) || amountCents < 1) return { ok: false, error: "provider" };
   const target = paymentTarget(o.brand);
   const amount = { cents: amountCents, currency: o.pkg.currency };
+  const blocked = !!(await directDebitBlockStatement(context.env.DB, o.member.id).first<{ blocked: number }>())
+    ?.blocked;
   const option = o.directDebitFirst
     ? await directDebitFirstMethod(context, target, o.country, amount)
-    : (await methodsFor(context, target, o.country, amount)).find((m) => m.method === o.method);
+    : (blocked ? withoutDirectDebit : (m: MethodOption[]) => m)(
+        await methodsFor(context, target, o.country, amount),
+      ).find((m) => m.method === o.method);
   if (!option || option.method !== o.method) return { ok: false, error: "method" };
   if (option.providerMethod === "directdebit")
     return { ok: true, paymentId: "", redirectTo: `/directdebit?package=${o.pkg.id}` };
@@ -772,7 +797,9 @@ async function applyAfterTheFact(context: Ctx, row: PaymentRow, pp: ProviderPaym
         db
           // oxlint-disable-next-line no-restricted-properties -- guards: refund status moves only from the status read and, when it gives credits back, only while the payment is in ?5; grant and ledger row in the same batch
           .prepare(
-            `UPDATE refunds SET status = ?3, provider_ref = COALESCE(provider_ref, ?4) WHERE id = ?1 AND status = ?2
+            `UPDATE refunds SET status = ?3, provider_ref = COALESCE(provider_ref, ?4),
+               refunded_at = CASE WHEN ?3 = 'refunded' THEN COALESCE(refunded_at, unixepoch()) ELSE refunded_at END
+             WHERE id = ?1 AND status = ?2
                AND (?5 IS NULL OR EXISTS (SELECT 1 FROM payments p WHERE p.id = refunds.payment_id AND p.status = ?5))`,
           )
           .bind(mine.id, mine.status, theirs.status, theirs.id, paymentStatus);
@@ -1040,7 +1067,7 @@ export async function lastMandateOrder(
 
 export type RecurringResult =
   | { ok: true; payment: PaymentRow }
-  | { ok: false; error: "none" | "provider" | "discount" | "mandate" | "hold" };
+  | { ok: false; error: "none" | "provider" | "discount" | "mandate" | "hold" | "blocked" };
 
 /**
  * Charges a package on a mandate without a redirect (repeat order; the direct debit form's first
@@ -1078,6 +1105,7 @@ export async function chargeMandate(
        customer_id, mandate_id, payment_country, discount_code_id, original_amount_cents, intent_key, provider_account)
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'open', 'recurring', ?10, ?11, ?12, ?13, ?14, ?15, ?16
      WHERE ${claimGuardSql("?13", "?2")} AND ${noHoldSql("?2")}
+       AND (?8 <> '${DIRECT_DEBIT_METHOD}' OR (SELECT directdebit_blocked FROM users WHERE id = ?2) = 0)
      ON CONFLICT (intent_key) DO NOTHING`,
   )
     .bind(
@@ -1102,7 +1130,14 @@ export async function chargeMandate(
   if (inserted.meta.changes !== 1) {
     const same = await paymentOfIntent(context.env.DB, o.userId, o.intentKey);
     if (same) return { ok: true, payment: same };
-    return { ok: false, error: (await paymentHoldOf(context.env.DB, o.userId)) ? "hold" : "discount" };
+    if (await paymentHoldOf(context.env.DB, o.userId)) return { ok: false, error: "hold" };
+    // A SEPA mandate of a member finance blocked for direct debit is not charged (decision 228).
+    if (
+      o.method === DIRECT_DEBIT_METHOD &&
+      (await directDebitBlockStatement(context.env.DB, o.userId).first<{ blocked: number }>())?.blocked
+    )
+      return { ok: false, error: "blocked" };
+    return { ok: false, error: "discount" };
   }
   try {
     const created = await provider.createPayment({
@@ -1170,7 +1205,7 @@ export async function repeatOrder(
   const mandate = mandates.find((m) => m.id === last.mandateId);
   if (mandate?.status !== "valid") return { ok: false, error: "mandate" };
   // The package at today's price in the currency of that order (a SEPA mandate collects euros only).
-  const pkg = await packageRow(context, last.packageId, last.currency);
+  const pkg = await packageRow(context, last.packageId, { id: o.brand.id, currency: last.currency });
   if (!pkg) return { ok: false, error: "none" };
   return chargeMandate(context, {
     brand: o.brand,
@@ -1223,6 +1258,11 @@ async function unusedOrUnreachable(env: OutboxEnv, row: PaymentRow) {
     logError("refund.wallet_unreachable", e, { paymentId: row.id });
     return null;
   }
+}
+
+/** How many of a purchase's credits are unused now (what a refund can still take back); null when the wallet cannot be reached. */
+export async function unusedCreditsOf(env: OutboxEnv, row: PaymentRow): Promise<number | null> {
+  return (await unusedOrUnreachable(env, row))?.credits ?? null;
 }
 
 /** Whether the payment has a live refund, and how many of its credits are unused (spent oldest purchase first). */
@@ -1347,7 +1387,9 @@ async function makeRefund(
     await db
       // oxlint-disable-next-line no-restricted-properties -- guards: status taken from the provider only while still queued (a webhook may have moved the refund on)
       .prepare(
-        "UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END WHERE id = ?1",
+        `UPDATE refunds SET provider_ref = ?2, status = CASE WHEN status = 'queued' THEN ?3 ELSE status END,
+           refunded_at = CASE WHEN status = 'queued' AND ?3 = 'refunded' THEN COALESCE(refunded_at, unixepoch()) ELSE refunded_at END
+         WHERE id = ?1`,
       )
       .bind(id, refund.id, refund.status)
       .run();

@@ -45,24 +45,34 @@ export function toPackage(lng: Language, r: PackageRow) {
 }
 export type Package = ReturnType<typeof toPackage>;
 
+/** Whose prices: a brand (its own package prices) in a currency (the brand's; euros for SEPA). */
+export type PriceBrand = { id: number; currency: string };
+
 /**
- * Packages as sold in `currency` (their price in package_prices), cheapest tier first. A package
- * without a price in that currency is not sold there; one-time packages (the try-out) are sold by id
- * only, never listed with the tiers. One statement, so callers can batch it.
+ * Packages as sold on a brand in `currency`, cheapest tier first, each at its resolved price
+ * (decision 227): the brand's own price of the package (package_brand_prices, in that currency), else
+ * the shared price in the currency (package_prices). A package with neither is not sold there, so a
+ * package priced for some brands only is sold on those only. One-time packages (the try-out) are sold
+ * by id only, never listed with the tiers. The one place a price is resolved: the pricing page, the
+ * shop, the checkout (whose payment row keeps the amount the webhook checks) and direct debit read it.
+ * One statement, so callers can batch it.
  */
-export function packagesStatement(db: D1Database, currency: string, id?: string): D1PreparedStatement {
-  const sql = `SELECT p.id, p.tier, p.credits, pp.price_cents, pp.currency, p.one_time FROM packages p
-    JOIN package_prices pp ON pp.package_id = p.id AND pp.currency = ?1`;
+export function packagesStatement(db: D1Database, brand: PriceBrand, id?: string): D1PreparedStatement {
+  const sql = `SELECT p.id, p.tier, p.credits, COALESCE(bp.price_cents, pp.price_cents) AS price_cents, ?2 AS currency, p.one_time
+    FROM packages p
+    LEFT JOIN package_brand_prices bp ON bp.package_id = p.id AND bp.brand_id = ?1 AND bp.currency = ?2
+    LEFT JOIN package_prices pp ON pp.package_id = p.id AND pp.currency = ?2
+    WHERE (bp.price_cents IS NOT NULL OR pp.price_cents IS NOT NULL)`;
   return id === undefined
     ? // oxlint-disable-next-line no-restricted-properties -- goes into payments' shopData and directdebit's raw batches
-      db.prepare(`${sql} WHERE p.one_time = 0 ORDER BY p.tier`).bind(currency)
+      db.prepare(`${sql} AND p.one_time = 0 ORDER BY p.tier, p.id`).bind(brand.id, brand.currency)
     : // oxlint-disable-next-line no-restricted-properties -- goes into payments' shopData and directdebit's raw batches
-      db.prepare(`${sql} WHERE p.id = ?2`).bind(currency, id);
+      db.prepare(`${sql} AND p.id = ?3`).bind(brand.id, brand.currency, id);
 }
 
-/** The four packages in the brand's currency, with prices formatted in the page language. */
-export async function listPackages(context: AppLoadContext, lng: Language, currency: string): Promise<Package[]> {
-  const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow>();
+/** The packages of the brand in its currency, with prices formatted in the page language. */
+export async function listPackages(context: AppLoadContext, lng: Language, brand: PriceBrand): Promise<Package[]> {
+  const { results } = await packagesStatement(context.env.DB, brand).all<PackageRow>();
   return results.map((r) => toPackage(lng, r));
 }
 
@@ -92,9 +102,9 @@ export function countryName(lng: Language, code: string | null | undefined): str
 }
 
 /** creditWorth with its own read of the packages (pages that do not read them already). */
-export async function creditWorthFor(context: AppLoadContext, lng: Language, currency: string, prices: Prices) {
-  const { results } = await packagesStatement(context.env.DB, currency).all<PackageRow>();
-  return creditWorth(lng, currency, results, prices);
+export async function creditWorthFor(context: AppLoadContext, lng: Language, brand: PriceBrand, prices: Prices) {
+  const { results } = await packagesStatement(context.env.DB, brand).all<PackageRow>();
+  return creditWorth(lng, brand.currency, results, prices);
 }
 
 /**

@@ -13,7 +13,15 @@ import { percentageBasisPoints } from "~/lib/offers";
 import { getDb, schema } from "../../db/client";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { amountCentsSchema } from "~/models/admin/payments.server";
-import { codeUses, createCode, listCodes, normalizeCode, setCodeStatus } from "~/models/discounts.server";
+import {
+  codeUses,
+  createCode,
+  listCodes,
+  normalizeCode,
+  setCodeBrands,
+  setCodeStatus,
+} from "~/models/discounts.server";
+import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
 
@@ -31,13 +39,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireOperator(request, context, area);
   const url = new URL(request.url);
   const open = normalizeCode(url.searchParams.get("code") ?? "");
-  const [codes, curr, uses] = await Promise.all([
+  const [codes, curr, uses, brands] = await Promise.all([
     listCodes(context.env.DB),
     currencies(context.env.DB),
     open ? codeUses(context.env.DB, open) : null,
+    brandsById(context.env),
   ]);
   return {
     codes,
+    brands: [...brands.values()].map((b) => ({ id: b.id, name: b.name })),
+    brandsSaved: url.searchParams.get("brands"),
     currencies: curr,
     methods: PAYMENT_METHODS,
     open: open && uses ? { code: open, uses } : null,
@@ -46,6 +57,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: "Discount codes",
   };
 }
+
+const brandList = z
+  .array(z.string().regex(/^\d{1,9}$/, "Unknown brand."))
+  .max(100)
+  .transform((ids) => ids.map(Number));
 
 const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -93,6 +109,7 @@ const CreateForm = z
         .max(40, "At most 40 countries."),
     ),
     methods: z.array(z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Unknown payment method." }) })),
+    brands: brandList,
     limit: z.enum(["once", "total"], { errorMap: () => ({ message: "Choose how often it can be used." }) }),
     maxUses: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).optional()),
   })
@@ -100,6 +117,9 @@ const CreateForm = z
     path: ["maxUses"],
     message: "A total needs the number of uses (1 to 1,000,000).",
   });
+
+/** The brands it is valid on, as ticked (their ids); none ticked = every brand. */
+const BrandsForm = z.object({ intent: z.literal("brands"), code: z.string().max(40), brands: brandList });
 
 const StatusForm = z.object({
   intent: z.enum(["disable", "enable"]),
@@ -114,6 +134,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request, context);
   const values: Values = Object.fromEntries([...form].map(([k, x]) => [k, String(x)]));
   values.methods = form.getAll("methods").map(String);
+  values.brands = form.getAll("brands").map(String);
+  const known = new Set((await brandsById(context.env)).keys());
+  if (values.intent === "brands") {
+    const parsed = BrandsForm.safeParse(values);
+    if (!parsed.success || parsed.data.brands.some((b) => !known.has(b)))
+      return { statusError: "Unknown brand: nothing changed.", code: values.code };
+    const saved = await setCodeBrands(
+      context.env.DB,
+      operator,
+      parsed.data.code,
+      parsed.data.brands.length ? parsed.data.brands : null,
+    );
+    if (saved === "stale")
+      return { statusError: "Someone changed this code meanwhile (or it is unknown): look again.", code: values.code };
+    return redirect(`/admin/codes?code=${encodeURIComponent(parsed.data.code)}&brands=saved`);
+  }
   if (values.intent === "disable" || values.intent === "enable") {
     const parsed = StatusForm.safeParse(values);
     if (!parsed.success) return { statusError: parsed.error.issues[0]?.message ?? "Give a reason.", code: values.code };
@@ -138,6 +174,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return { errors, values };
   }
   const f = parsed.data;
+  if (f.brands.some((b) => !known.has(b))) return { errors: { brands: "Unknown brand." }, values };
   if (!(await currencies(context.env.DB)).includes(f.currency))
     return { errors: { currency: "No package is sold in that currency." }, values };
   const created = await createCode(context.env.DB, operator, {
@@ -148,6 +185,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     expires: f.expires ?? null,
     countries: f.countries.length ? f.countries : null,
     methods: f.methods.length ? f.methods : null,
+    brandIds: f.brands.length ? f.brands : null,
     limit: f.limit === "total" ? { kind: "total", maxUses: f.maxUses! } : { kind: "once" },
   });
   if (created === "taken") return { errors: { code: "A code with this name exists already." }, values };
@@ -155,7 +193,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AdminCodes() {
-  const { codes, currencies, methods, open, done, now } = useLoaderData<typeof loader>();
+  const { codes, currencies, methods, open, done, now, brands, brandsSaved } = useLoaderData<typeof loader>();
+  const brandName = (id: number) => brands.find((b) => b.id === id)?.name ?? `brand ${id}`;
   const result = useActionData<typeof action>();
   const errors: Record<string, string> = (result && "errors" in result ? result.errors : undefined) ?? {};
   const v = (result && "values" in result ? result.values : {}) as Values;
@@ -216,6 +255,7 @@ export default function AdminCodes() {
                       c.oncePerUser ? "once per member" : null,
                       c.maxUses !== null ? `${c.maxUses} uses in all` : null,
                       c.minimumOrderValue !== null ? `min. ${money(c.minimumOrderValue, c.currency)}` : null,
+                      c.brands ? `only on ${c.brands.map(brandName).join(", ")}` : null,
                       c.countries ? c.countries.join(", ") : null,
                       c.paymentmethods?.length ? c.paymentmethods.join(", ") : null,
                       c.expires !== null ? `until ${when(c.expires - 60)}` : null,
@@ -261,6 +301,40 @@ export default function AdminCodes() {
       </div>
       {open ? (
         <>
+          {(() => {
+            const code = codes.find((c) => c.code === open.code);
+            return code ? (
+              <form method="post" className="a-card" id="brands">
+                <h2>
+                  Brands of <code>{code.code}</code>
+                </h2>
+                {brandsSaved ? (
+                  <p className="a-ok" role="status">
+                    Saved: the checkout applies it from now on.
+                  </p>
+                ) : null}
+                <input type="hidden" name="intent" value="brands" />
+                <input type="hidden" name="code" value={code.code} />
+                <fieldset className="a-checks">
+                  <legend>Valid on (none ticked = every brand; elsewhere it is “Code not found”)</legend>
+                  {brands.map((b) => (
+                    <label key={b.id}>
+                      <input
+                        type="checkbox"
+                        name="brands"
+                        value={b.id}
+                        defaultChecked={!!code.brands?.includes(b.id)}
+                      />
+                      {b.name}
+                    </label>
+                  ))}
+                </fieldset>
+                <button type="submit" className="a-btn">
+                  Save brands
+                </button>
+              </form>
+            ) : null;
+          })()}
           <h2>
             Uses of <code>{open.code}</code>
           </h2>
@@ -390,6 +464,21 @@ export default function AdminCodes() {
           ))}
         </fieldset>
         {err("methods")}
+        <fieldset className="a-checks">
+          <legend>Brands (none ticked = every brand)</legend>
+          {brands.map((b) => (
+            <label key={b.id}>
+              <input
+                type="checkbox"
+                name="brands"
+                value={b.id}
+                defaultChecked={Array.isArray(v.brands) && v.brands.includes(String(b.id))}
+              />
+              {b.name}
+            </label>
+          ))}
+        </fieldset>
+        {err("brands")}
         <button type="submit" className="a-btn">
           Create code
         </button>

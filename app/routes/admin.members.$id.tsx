@@ -27,6 +27,7 @@ import { requireOperator, type OperatorArea } from "~/models/admin/operators.ser
 import { auditReason } from "~/models/admin/audit.server";
 import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 import { ConfirmStep } from "~/components/admin/Confirm";
+import { ReasonField } from "~/components/admin/ReasonField";
 import { linkOrigin } from "~/models/brand.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -152,15 +153,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   if (!result.ok) return { error: result.error };
   return redirect(`/admin/members/${encodeURIComponent(id)}?done=${done}`);
-}
-
-function ReasonField() {
-  return (
-    <label className="a-field">
-      <span>Reason (for the audit log)</span>
-      <input name="reason" required minLength={3} maxLength={500} />
-    </label>
-  );
 }
 
 export default function AdminMember() {

@@ -18,8 +18,12 @@ import {
   CREDITS_MIN,
   PRICE_MAX_CENTS,
   PRICE_MIN_CENTS,
+  PACKAGE_ID,
   addMethod,
+  addPackage,
   methodsOverview,
+  removeBrandPrice,
+  setBrandPrice,
   moveMethod,
   packagesOverview,
   removePackagePrice,
@@ -29,6 +33,7 @@ import {
   type Change,
 } from "~/models/admin/packages.server";
 import { money } from "~/components/admin/money";
+import { brandsById } from "~/models/brand.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "packages";
@@ -64,32 +69,50 @@ const country = z.preprocess(
 const method = z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Unknown payment method." }) });
 const PRICE_RANGE = `A price from ${PRICE_MIN_CENTS / 100}.00 to ${(PRICE_MAX_CENTS / 100).toLocaleString("en")}.00.`;
 
+const priceAmount = z
+  .string({ required_error: PRICE_RANGE })
+  .pipe(amountCentsSchema)
+  .pipe(z.number().min(PRICE_MIN_CENTS, PRICE_RANGE).max(PRICE_MAX_CENTS, PRICE_RANGE));
+const creditsAmount = z
+  .string({ required_error: "Give the credits." })
+  .trim()
+  .regex(/^\d{1,7}$/, "Whole credits, e.g. 60.")
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .min(CREDITS_MIN, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`)
+      .max(CREDITS_MAX, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`),
+  );
+const brandId = z
+  .string()
+  .regex(/^\d{1,9}$/, "Unknown brand.")
+  .transform(Number);
+
 const Form = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("credits"),
     package: id,
-    credits: z
-      .string({ required_error: "Give the credits." })
-      .trim()
-      .regex(/^\d{1,7}$/, "Whole credits, e.g. 60.")
-      .transform(Number)
-      .pipe(
-        z
-          .number()
-          .min(CREDITS_MIN, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`)
-          .max(CREDITS_MAX, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`),
-      ),
+    credits: creditsAmount,
   }),
   z.object({
     intent: z.literal("price"),
     package: id,
     currency,
-    amount: z
-      .string({ required_error: PRICE_RANGE })
-      .pipe(amountCentsSchema)
-      .pipe(z.number().min(PRICE_MIN_CENTS, PRICE_RANGE).max(PRICE_MAX_CENTS, PRICE_RANGE)),
+    amount: priceAmount,
   }),
   z.object({ intent: z.literal("remove"), package: id, currency }),
+  z.object({ intent: z.literal("brand_price"), package: id, brand: brandId, amount: priceAmount }),
+  z.object({ intent: z.literal("brand_remove"), package: id, brand: brandId }),
+  z.object({
+    intent: z.literal("add_package"),
+    package: z.string().trim().toLowerCase().regex(PACKAGE_ID, "An id of 2 to 16 letters, digits, - or _, e.g. p4."),
+    tier: z.enum(["p0", "p1", "p2", "p3"], { errorMap: () => ({ message: "Choose a tier." }) }),
+    credits: creditsAmount,
+    currency,
+    amount: priceAmount,
+    brands: z.array(brandId).max(100).optional(),
+  }),
   z.object({ intent: z.literal("move"), country, method, direction: z.enum(["up", "down"]) }),
   z.object({ intent: z.literal("toggle"), country, method, enabled: z.enum(["0", "1"]) }),
   z.object({
@@ -117,12 +140,18 @@ const REFUSED: Record<string, string> = {
   move: "It is already at that end of the list.",
   toggle: "Nothing changed.",
   add: "That method is in this country's list already.",
+  brand_price: "Unknown package or brand.",
+  brand_remove:
+    "Not removed: without its own price the brand would sell no package (this one has no shared price in the brand's currency and no other is on sale there).",
+  add_package:
+    "Not added: the id is taken, or a chosen brand does not sell in that currency (a brand's prices are in its own currency).",
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const form = await readForm(request, context);
   const submission = parseWithZod(form, { schema: Form });
+  const brandName = async (brand: number) => (await brandsById(context.env)).get(brand)?.name ?? `brand ${brand}`;
   const values = Object.fromEntries([...form].map(([k, v]) => [k, String(v)]));
   if (submission.status !== "success") {
     const errors = Object.values(submission.error ?? {})
@@ -132,6 +161,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const f = submission.value;
   const db = context.env.DB;
+  // A brand's own price, or a new package: confirmed with what changes where (decision 217).
+  if (f.intent === "brand_price" || f.intent === "brand_remove" || f.intent === "add_package") {
+    const impact =
+      f.intent === "brand_price"
+        ? `Sell ${f.package} on ${await brandName(f.brand)} at ${(f.amount / 100).toFixed(2)} in its currency, from the next purchase (its shared price stays for the other brands).`
+        : f.intent === "brand_remove"
+          ? `${await brandName(f.brand)} goes back to the shared price of ${f.package} (or, without one in its currency, stops selling it).`
+          : `Start selling a new package ${f.package} (${f.credits} credits, tier ${f.tier}) at ${(f.amount / 100).toFixed(2)} ${f.currency} on ${
+              (f.brands ?? []).length
+                ? (await Promise.all((f.brands ?? []).map(brandName))).join(", ")
+                : `every brand selling in ${f.currency}`
+            }.`;
+    const wait = guardAnswer(
+      await guardAction(context.env, operator, form, {
+        kind: f.intent === "brand_remove" ? "package.stop" : "price.change",
+        impact,
+        target: { type: "package", id: f.package },
+      }),
+    );
+    if (wait) return { ...wait, values };
+  }
   // A price change or a package no longer sold touches every brand selling in that currency: confirmed first.
   if (f.intent === "price" || f.intent === "remove") {
     const wait = guardAnswer(
@@ -166,6 +216,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "add":
       result = await addMethod(db, operator, f.country, f.method, f.currencies.length ? f.currencies : null);
       break;
+    case "brand_price":
+      result = await setBrandPrice(db, operator, f.package, f.brand, f.amount);
+      break;
+    case "brand_remove":
+      result = await removeBrandPrice(db, operator, f.package, f.brand);
+      break;
+    case "add_package":
+      result = await addPackage(db, operator, {
+        id: f.package,
+        tier: f.tier,
+        credits: f.credits,
+        currency: f.currency,
+        priceCents: f.amount,
+        brandIds: f.brands?.length ? f.brands : null,
+      });
+      break;
   }
   if (result === "ok") {
     const at = "country" in f ? `&country=${encodeURIComponent(f.country)}` : "";
@@ -184,6 +250,9 @@ const DONE: Record<string, string> = {
   move: "Order saved.",
   toggle: "Saved. The checkout shows it now.",
   add: "Method added at the end of the list.",
+  brand_price: "Brand price saved. That brand's shop shows it now; payments already created keep their amount.",
+  brand_remove: "That brand uses the shared price again.",
+  add_package: "Package added and on sale.",
 };
 
 export default function AdminPackages() {
@@ -194,6 +263,7 @@ export default function AdminPackages() {
   const typedFor = (fields: Record<string, string>, key: string, fallback: string) =>
     Object.entries(fields).every(([k, v]) => typed[k] === v) ? (typed[key] ?? fallback) : fallback;
   const amount = (cents: number | undefined) => (cents === undefined ? "" : (cents / 100).toFixed(2));
+  const typedNew = (key: string) => (typed.intent === "add_package" ? (typed[key] ?? "") : "");
   return (
     <>
       <h1>Packages, prices and methods</h1>
@@ -314,9 +384,125 @@ export default function AdminPackages() {
                 </div>
               );
             })}
+            {p.oneTime ? null : (
+              <details className="a-brand-prices" open={Object.keys(p.brandPrices).length > 0}>
+                <summary>Per brand ({Object.keys(p.brandPrices).length} with their own price)</summary>
+                {d.brands.map((b) => {
+                  const own = p.brandPrices[b.id];
+                  const shared = p.prices[b.currency];
+                  return (
+                    <div key={b.id} className="a-price-row">
+                      <form method="post" className="a-contents">
+                        <input type="hidden" name="intent" value="brand_price" />
+                        <input type="hidden" name="package" value={p.id} />
+                        <input type="hidden" name="brand" value={b.id} />
+                        <label htmlFor={`bprice-${p.id}-${b.id}`}>
+                          {b.name} ({b.currency})
+                          <span className="a-muted">
+                            {own !== undefined
+                              ? " own price"
+                              : shared !== undefined
+                                ? ` shared ${money(shared, b.currency)}`
+                                : " not sold"}
+                          </span>
+                        </label>
+                        <input
+                          id={`bprice-${p.id}-${b.id}`}
+                          aria-label={`Price of ${p.id} on ${b.name}`}
+                          name="amount"
+                          inputMode="decimal"
+                          placeholder={shared !== undefined ? amount(shared) : "e.g. 19.95"}
+                          defaultValue={typedFor(
+                            { intent: "brand_price", package: p.id, brand: String(b.id) },
+                            "amount",
+                            amount(own),
+                          )}
+                        />
+                        <button type="submit" className="a-btn">
+                          {own === undefined ? "Own price" : "Save"}
+                        </button>
+                      </form>
+                      {own !== undefined ? (
+                        <form method="post">
+                          <input type="hidden" name="intent" value="brand_remove" />
+                          <input type="hidden" name="package" value={p.id} />
+                          <input type="hidden" name="brand" value={b.id} />
+                          <button
+                            type="submit"
+                            className="a-btn a-btn-quiet"
+                            aria-label={`Use the shared price of ${p.id} on ${b.name}`}
+                          >
+                            Shared price
+                          </button>
+                        </form>
+                      ) : (
+                        <span />
+                      )}
+                    </div>
+                  );
+                })}
+              </details>
+            )}
           </section>
         ))}
       </div>
+
+      <form method="post" className="a-card" id="add-package">
+        <h3>Add a package</h3>
+        <input type="hidden" name="intent" value="add_package" />
+        <div className="a-form-grid">
+          <label className="a-field">
+            <span>Id</span>
+            <input name="package" required maxLength={16} placeholder="p4" defaultValue={typedNew("package")} />
+          </label>
+          <label className="a-field">
+            <span>Tier (its place and look in the shop)</span>
+            <select name="tier" defaultValue={typedNew("tier") || "p1"}>
+              {["p0", "p1", "p2", "p3"].map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="a-field">
+            <span>Credits</span>
+            <input name="credits" inputMode="numeric" required defaultValue={typedNew("credits")} />
+          </label>
+          <label className="a-field">
+            <span>Currency</span>
+            <select name="currency" defaultValue={typedNew("currency") || d.currencies[0]}>
+              {d.currencies.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="a-field">
+            <span>Price</span>
+            <input
+              name="amount"
+              inputMode="decimal"
+              required
+              placeholder="e.g. 19.95"
+              defaultValue={typedNew("amount")}
+            />
+          </label>
+        </div>
+        <fieldset className="a-checks">
+          <legend>Only on these brands (their own price; none ticked = every brand selling in the currency)</legend>
+          {d.brands.map((b) => (
+            <label key={b.id}>
+              <input type="checkbox" name="brands" value={b.id} />
+              {b.name} ({b.currency})
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="a-btn">
+          Add and start selling
+        </button>
+      </form>
 
       <h2 id="methods">Payment methods per country</h2>
       <p className="a-muted">

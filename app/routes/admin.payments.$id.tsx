@@ -10,11 +10,22 @@ import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { amountCentsSchema, markAlertDealt, paymentDetail } from "~/models/admin/payments.server";
-import { intentKeyOf, newIntentKey, operatorRefund, refundQuote, receiptOf } from "~/models/payments.server";
+import {
+  intentKeyOf,
+  newIntentKey,
+  operatorRefund,
+  refundQuote,
+  receiptOf,
+  unusedCreditsOf,
+} from "~/models/payments.server";
+import { refundTakesBack } from "~/models/payment-rules";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
 import { ConfirmStep } from "~/components/admin/Confirm";
+import { ReasonField } from "~/components/admin/ReasonField";
+import { auditReason } from "~/models/admin/audit.server";
+import { consoleBlockDirectDebit, consoleUnblockDirectDebit } from "~/models/admin/members.server";
 import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -32,21 +43,27 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireOperator(request, context, area);
   const { detail, brand } = await load(context, params.id ?? "");
   const row = detail.row;
-  const quote = row.status === "paid" ? await refundQuote(context, brand, row) : null;
+  const [quote, unused] =
+    row.status === "paid"
+      ? await Promise.all([refundQuote(context, brand, row), unusedCreditsOf(context.env, row)])
+      : [null, null];
   const receipt = row.paidAt ? receiptOf("en", brand, row) : null;
   const done = new URL(request.url).searchParams.get("refunded");
   const dealtNow = new URL(request.url).searchParams.get("dealt") === "1";
+  const dd = new URL(request.url).searchParams.get("dd");
   return {
     ...detail,
     brand: { id: brand.id, name: brand.name, refundDays: brand.refundDays },
     vat: receipt ? { rate: receipt.vatRate, vat: receipt.vat, net: receipt.net } : null,
     quote: quote?.ok ? { credits: quote.credits, amountCents: quote.amountCents } : null,
     quoteReason: quote && !quote.ok ? quote.reason : null,
+    unused,
     refundable: row.status === "paid" && !detail.refunds.some((r) => r.status !== "failed" && r.status !== "canceled"),
     // A fresh token per render: the refund's id, so a double-submitted form refunds once (decision 178).
     intentKey: newIntentKey(),
     done: done && detail.refunds.some((r) => r.id === done) ? done : null,
     dealtNow: dealtNow && row.providerAlertDealtAt !== null,
+    ddChanged: dd === "blocked" || dd === "lifted" ? dd : null,
     // Who marked the provider alert dealt with (the operator of its audit row).
     dealtBy:
       row.providerAlertDealtBy === null
@@ -81,6 +98,20 @@ const REFUSALS: Record<string, string> = {
     "The payment provider refused the refund, or the member's wallet could not be reached; nothing was taken back. Try again later.",
 };
 
+/**
+ * What a refund of `cents` takes back, as operatorRefund will (creditsForRefund): the refunded share
+ * of the credits bought, but only those still unused; spent ones stay spent (the balance never goes
+ * below zero). Empty when the wallet could not be read.
+ */
+function takesBackText(cents: number, row: { amountCents: number; credits: number }, unused: number | null) {
+  if (unused === null) return "";
+  const t = refundTakesBack(cents, row.amountCents, row.credits, unused);
+  const taken = `, taking back ${t.taken} of the member's credits (the refunded share of the ${row.credits} bought is ${t.share}; ${unused} are unused now)`;
+  return t.spent > 0
+    ? `${taken}; the other ${t.spent} are already spent and are not taken back: the member keeps what they bought with them`
+    : taken;
+}
+
 /** Finance marks the provider alert dealt with: what was done, and the alert's time as it was read. */
 const AlertForm = z.object({
   intent: z.literal("alert_dealt"),
@@ -112,6 +143,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (!marked.ok) return { error: marked.error };
     return redirect(`/admin/payments/${detail.row.id}?dealt=1`);
   }
+  if (fields.intent === "directdebit_block" || fields.intent === "directdebit_unblock") {
+    const why = auditReason.safeParse(fields.reason);
+    if (!why.success) return { error: "Give a reason (3 to 500 characters): it goes into the audit log." };
+    const change = fields.intent === "directdebit_block" ? consoleBlockDirectDebit : consoleUnblockDirectDebit;
+    const changed = await change(context.env, operator, detail.row.userId, why.data);
+    if (!changed.ok) return { error: changed.error };
+    return redirect(
+      `/admin/payments/${detail.row.id}?dd=${fields.intent === "directdebit_block" ? "blocked" : "lifted"}`,
+    );
+  }
   const parsed = RefundForm.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -126,11 +167,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   const intentKey = intentKeyOf(parsed.data.intent_key);
   if (!intentKey) return { error: "The form is out of date; reload the page and try again." };
-  // A refund is confirmed with its amount and the code asked again; above the threshold a second admin approves it.
+  // A refund is confirmed with its amount, the credits it takes back and the code asked again; above the
+  // threshold a second admin approves it.
+  const unused = detail.row.status === "paid" ? await unusedCreditsOf(context.env, detail.row) : null;
   const wait = guardAnswer(
     await guardAction(context.env, operator, form, {
       kind: "refund",
-      impact: `Refund ${money(parsed.data.amount, detail.row.currency)} of payment ${detail.row.id} to the member.`,
+      impact: `Refund ${money(parsed.data.amount, detail.row.currency)} of payment ${detail.row.id} to the member${takesBackText(parsed.data.amount, detail.row, unused)}.`,
       size: parsed.data.amount,
       target: { type: "payment", id: detail.row.id },
       params: {
@@ -420,8 +463,16 @@ export default function AdminPayment() {
               : d.quoteReason === "days"
                 ? `The member's refund period (${d.brand.refundDays} days) is over: only an override refunds.`
                 : "The credits of this purchase are spent: only an override refunds."}{" "}
-            The credits taken back are the refunded share of the purchase, never more than are unused. One refund per
-            payment.
+            One refund per payment.
+          </p>
+          <p data-testid="refund-credits">
+            {d.unused === null
+              ? `Credits: the member's wallet could not be read just now; the confirmation names the credits taken back.`
+              : `Credits: a refund takes back the refunded share of the ${p.credits} credits bought, rounded up, but only those still unused: ${d.unused} now. Refunding all ${m(p.amountCents)} takes back ${refundTakesBack(p.amountCents, p.amountCents, p.credits, d.unused).taken}${
+                  d.unused < p.credits
+                    ? `; the ${p.credits - d.unused} already spent are not taken back (the balance never goes below zero), so the member keeps what they bought with them`
+                    : ""
+                }. The confirmation names the credits for the amount you type.`}
           </p>
           <input type="hidden" name="intent" value="refund" />
           <input type="hidden" name="intent_key" value={d.intentKey} />
@@ -445,6 +496,32 @@ export default function AdminPayment() {
           </label>
           <button type="submit" className="a-btn">
             Refund
+          </button>
+        </form>
+      ) : null}
+      {d.member && !d.member.deletedAt ? (
+        <form method="post" className="a-card" id="directdebit">
+          <h2>Direct debit for this member</h2>
+          {d.ddChanged ? (
+            <p className="a-ok" role="status">
+              {d.ddChanged === "blocked"
+                ? "Direct debit is blocked for this member."
+                : "Direct debit is allowed again."}
+            </p>
+          ) : null}
+          <p className="a-muted">
+            {d.member.directdebitBlocked
+              ? "Blocked: direct debit and bank payments that would set up a SEPA mandate are not offered to the member (the checkout and /directdebit say why), and their existing SEPA mandates are not charged."
+              : "Allowed. Blocking it (after a reversed or fraudulent debit) stops offering direct debit and SEPA mandates to the member, with an explanation, and stops charging their existing SEPA mandates; card payments are not affected."}
+          </p>
+          <input
+            type="hidden"
+            name="intent"
+            value={d.member.directdebitBlocked ? "directdebit_unblock" : "directdebit_block"}
+          />
+          <ReasonField />
+          <button type="submit" className="a-btn a-btn-quiet">
+            {d.member.directdebitBlocked ? "Lift the block" : "Block direct debit"}
           </button>
         </form>
       ) : null}

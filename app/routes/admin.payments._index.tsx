@@ -9,6 +9,7 @@ import {
   listPayments,
   paymentFilterOptions,
   providerAlertCount,
+  type RefundState,
 } from "~/models/admin/payments.server";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
@@ -84,6 +85,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: "Payments",
   };
 }
+
+/** The refund state's words and badge in the list (refundState). */
+const REFUND_BADGE: Record<NonNullable<RefundState>, [string, string]> = {
+  refunded: ["refunded", "a-badge"],
+  partly_refunded: ["partly refunded", "a-badge"],
+  refund_pending: ["refund pending", "a-badge a-badge-warn"],
+  refund_failed: ["refund failed", "a-badge a-badge-red"],
+};
 
 /** A filter's select: "any" first, then the options as [value, label]. */
 function Choice(p: { label: string; name: string; value?: string; any?: string; options: [string, string][] }) {
@@ -186,6 +195,7 @@ export default function AdminPayments() {
                 <td>{p.email ?? p.userId}</td>
                 <td>
                   <span className={statusBadge(p.status)}>{p.status}</span>
+                  {p.refund ? <span className={REFUND_BADGE[p.refund][1]}>{REFUND_BADGE[p.refund][0]}</span> : null}
                   {p.alert ? (
                     <span className={p.alertDealt ? "a-badge" : "a-badge a-badge-red"} title={p.alert}>
                       {p.alertDealt ? "provider disagreed (dealt with)" : "provider disagrees"}

@@ -70,6 +70,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const data = await shopData(context, {
     target: paymentTarget(brand),
     country,
+    brandId: brand.id,
     currency: brand.currency,
     packageId: params.id ?? "",
     userId: member.id,
@@ -111,6 +112,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // A one-time package is not bought on a direct debit mandate (the mandate's form sells the tiers).
     methods: data.methods.map((m) => m.method).filter((m) => !(pkg.oneTime && m === "sepa_directdebit")),
     images: methodImages(data.methods),
+    directDebitBlocked: data.directDebitBlocked,
     country,
     countryName: countries.find((c) => c.code === country)?.name ?? country,
     countries,
@@ -142,7 +144,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // Every pay button carries its click's token; a post without one (not our form) starts nothing.
   const intentKey = intentKeyOf(form.get("intent_key"));
   if (!intentKey) return data({ error: "provider" as const }, { status: 400 });
-  const pkg = await packageRow(context, params.id ?? "", brand.currency);
+  const pkg = await packageRow(context, params.id ?? "", brand);
   if (!pkg) throw new Response("Not found", { status: 404 });
   const country = paymentCountryOf(request, visitorCountry);
   // The code is checked again with the method chosen: the amount charged is decided here, never by the form.
@@ -249,6 +251,11 @@ export default function PaymentMethod() {
               />
             </>
           )}
+          {d.directDebitBlocked ? (
+            <p className="alert alert-info" data-testid="dd-blocked">
+              {t("payments:pay.directDebitBlocked")}
+            </p>
+          ) : null}
           {d.method !== null && !offered && d.method !== "applepay" ? (
             <p className="alert alert-warning" role="alert" data-testid="method-not-here">
               {t("payments:pay.notHere", { country: d.countryName })}

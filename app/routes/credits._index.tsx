@@ -38,6 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const data = await shopData(context, {
     target: paymentTarget(brand),
     country,
+    brandId: brand.id,
     currency: brand.currency,
     userId: member.id,
     discount: active && codeLookupStatement(context.env.DB, active.code, member.id),
@@ -58,6 +59,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     packages,
     methods: data.methods.map((m) => m.method),
     images: methodImages(data.methods),
+    directDebitBlocked: data.directDebitBlocked,
     country,
     countries: countryOptions(lng, data.countries, country),
   };
@@ -100,6 +102,11 @@ export default function Credits() {
         <div>
           <h2>{t("credits.methods")}</h2>
           <PaymentMethods methods={d.methods} images={d.images} />
+          {d.directDebitBlocked ? (
+            <p className="alert alert-info" data-testid="dd-blocked">
+              {t("payments:pay.directDebitBlocked")}
+            </p>
+          ) : null}
         </div>
       </section>
       <p className="payment-actions">

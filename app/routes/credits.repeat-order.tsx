@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     lastMandateOrder(context, paymentTarget(brand), member.id),
     paymentId ? ownPaymentWithHistory(context, member.id, paymentId) : null,
     // Only the methods that can leave a mandate here and now are named (recurring PayPal depends on the merchant's account).
-    mandateMethodsFor(context, paymentTarget(brand), paymentCountryOf(request, country), brand.currency),
+    mandateMethodsFor(context, paymentTarget(brand), paymentCountryOf(request, country), brand),
   ]);
   if (paymentId && !found) throw new Response("Not found", { status: 404 });
   const payment = found ? paymentView(lng, found.row) : null;
@@ -147,9 +147,11 @@ export default function RepeatOrder() {
         <p className="alert alert-warning" role="alert">
           {failure.error === "hold"
             ? t("payments:repeat.hold")
-            : failure.error === "stale" || failure.error === "provider"
-              ? t("payments:pay.error")
-              : noMandate}
+            : failure.error === "blocked"
+              ? t("payments:repeat.directDebitBlocked")
+              : failure.error === "stale" || failure.error === "provider"
+                ? t("payments:pay.error")
+                : noMandate}
         </p>
       ) : null}
       {r && p?.state !== "failed" ? (

@@ -146,7 +146,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.env;
 
   if (intent === "first") {
-    const pkg = await getPackageRow(env.DB, String(form.get("package") ?? "").slice(0, 16));
+    const pkg = await getPackageRow(env.DB, brand.id, String(form.get("package") ?? "").slice(0, 16));
     const intentKey = intentKeyOf(form.get("intentKey"));
     if (!pkg || !intentKey) return answer({ intent, error: "errors.notFound" }, 400);
     const started = await startFirstPayment(context, {
@@ -171,7 +171,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "details") {
-    const pkg = await getPackageRow(env.DB, String(form.get("package") ?? "").slice(0, 16));
+    const pkg = await getPackageRow(env.DB, brand.id, String(form.get("package") ?? "").slice(0, 16));
     if (!pkg) return answer({ intent, error: "errors.notFound" }, 400);
     const submission = parseWithZod(form, { schema: directDebitSchema(paymentCountry) });
     if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
@@ -271,7 +271,9 @@ export default function DirectDebit() {
       {d.step === "choose" || d.step === "form" || d.step === "bank" ? (
         <Message result={result} intent={["code", "resend", "complete", "first"]} />
       ) : null}
-      {d.step === "choose" ? <ChoosePackage packages={d.packages} /> : null}
+      {/* Blocked by finance (decision 228): no package to choose, only why. */}
+      {d.step === "choose" && d.refusal === "blocked" ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
+      {d.step === "choose" && d.refusal !== "blocked" ? <ChoosePackage packages={d.packages} /> : null}
       {d.step === "form" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}
       {d.step === "form" && !d.refusal ? <DetailsForm d={d} /> : null}
       {d.step === "bank" && d.refusal ? <Refusal reason={d.refusal} vars={d.vars} /> : null}

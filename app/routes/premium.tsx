@@ -28,6 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const data = await shopData(context, {
     target: paymentTarget(brand),
     country,
+    brandId: brand.id,
     currency: brand.currency,
     userId: member.id,
     discount: active && codeLookupStatement(context.env.DB, active.code, member.id),

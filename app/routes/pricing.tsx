@@ -11,7 +11,7 @@ export const links = shopLinks;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { brand, lng, t } = await pageContext(request, context, "shop");
-  const packages = await listPackages(context, lng, brand.currency);
+  const packages = await listPackages(context, lng, brand);
   return { title: t("pricing.title"), brand: brand.name, packages, costs: creditCosts(brand, lng) };
 }
 

@@ -70,7 +70,12 @@ test("a finance operator refunds half a payment without JavaScript", async ({ pa
   await page.getByLabel(/Amount to refund/).fill("9.97");
   await page.getByRole("button", { name: "Refund" }).click();
   // Confirmed with its amount and the password again (decision 217).
-  await expect(page.getByText(`Refund €9.97 of payment ${paymentId} to the member.`)).toBeVisible();
+  // The confirmation names the credits it takes back: 9.97 of 19.95 pays for 30 of the 60, all unused.
+  await expect(
+    page.getByText(
+      `Refund €9.97 of payment ${paymentId} to the member, taking back 30 of the member's credits (the refunded share of the 60 bought is 30; 60 are unused now).`,
+    ),
+  ).toBeVisible();
   await page.getByLabel("Your password").fill("Demo-pass-2026");
   await page.getByRole("button", { name: "Yes, do it" }).click();
   await expect(page.getByRole("status")).toContainText("made");

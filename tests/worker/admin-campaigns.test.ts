@@ -185,6 +185,25 @@ describe("the console's actions", () => {
     expect((await auditRows(String(id))).every((r) => r.operatorId === op.id)).toBe(true);
   });
 
+  it("keeps the body's line breaks in the mail's text and HTML; what was typed stays text", async () => {
+    const brandId = await ownBrand();
+    const op = await operator("support");
+    const body = 'Regel een\r\nRegel twee\r\n\r\n<b onclick="x()">vet</b> & <script>meer</script>';
+    const created = await post("/admin/campaigns/new", op.cookie, newForm(brandId, { body_nl: body }));
+    expect(created.status).toBe(302);
+    const id = Number(/\/admin\/campaigns\/(\d+)/.exec(created.headers.get("Location")!)![1]);
+    expect((await post(`/admin/campaigns/${id}`, op.cookie, { intent: "test" })).status).toBe(200);
+    const mail = (await env.DB.prepare('SELECT text, html FROM mail_outbox WHERE "to" = ?1')
+      .bind(op.email)
+      .first<{ text: string; html: string }>())!;
+    expect(mail.text).toContain('Regel een\nRegel twee\n\n<b onclick="x()">vet</b> & <script>meer</script>');
+    expect(mail.text).not.toContain("\r");
+    expect(mail.html).toContain(
+      "<p>Regel een<br>\nRegel twee<br>\n<br>\n&lt;b onclick=&quot;x()&quot;&gt;vet&lt;/b&gt; &amp; &lt;script&gt;meer&lt;/script&gt;</p>",
+    );
+    expect(mail.html).not.toMatch(/<script|<b /);
+  });
+
   it("malformed posts are 4xx with a message and change nothing (no row, no audit)", async () => {
     const brandId = await ownBrand();
     const op = await operator("admin");

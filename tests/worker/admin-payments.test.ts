@@ -104,6 +104,49 @@ describe("who opens the payments", () => {
   });
 });
 
+describe("refund state in the list", () => {
+  it("shows refunded, partly refunded, refund pending and refund failed from the refunds table", async () => {
+    const op = await operator("finance");
+    const a = await createMember({ country: "NL" });
+    // Newer than anything else the tests make, so all six are on the first page.
+    const at = 4_000_000_000;
+    const ids = ["rs-full", "rs-part", "rs-pend", "rs-fail", "rs-none", "rs-refail"];
+    for (const [i, id] of ids.entries())
+      await env.DB.prepare(
+        `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, payment_country, paid_at, created_at, updated_at)
+         VALUES (?1, ?2, 1, 'p1', 60, 1995, 'EUR', 'ideal', 'sandbox', 'paid', 'NL', ?3, ?3, ?3)`,
+      )
+        .bind(id, a.id, at + i)
+        .run();
+    const refund = (id: string, pay: string, cents: number, status: string) =>
+      env.DB.prepare(
+        "INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at) VALUES (?1, ?2, ?3, 1, ?4, 'EUR', ?5, ?6)",
+      )
+        .bind(id, pay, a.id, cents, status, at)
+        .run();
+    await refund("rs-r1", "rs-full", 1995, "refunded");
+    await refund("rs-r2", "rs-part", 500, "refunded");
+    await refund("rs-r3", "rs-pend", 500, "pending");
+    await refund("rs-r4", "rs-fail", 500, "failed");
+    // A failed refund followed by one that was paid out: partly refunded, not failed.
+    await refund("rs-r5", "rs-refail", 500, "failed");
+    await refund("rs-r6", "rs-refail", 400, "refunded");
+    const html = await (await get("/admin/payments", op)).text();
+    const rowOf = (id: string) =>
+      new RegExp(`<tr>(?:(?!</tr>).)*>${id}</code>(?:(?!</tr>).)*</tr>`, "s").exec(html)?.[0] ?? "";
+    const state = (id: string) =>
+      /(refund pending|partly refunded|refund failed|refunded)</.exec(rowOf(id))?.[1] ?? null;
+    expect(Object.fromEntries(ids.map((id) => [id, state(id)]))).toEqual({
+      "rs-full": "refunded",
+      "rs-part": "partly refunded",
+      "rs-pend": "refund pending",
+      "rs-fail": "refund failed",
+      "rs-none": null,
+      "rs-refail": "partly refunded",
+    });
+  });
+});
+
 describe("a refund from the console", () => {
   it("refunds half a payment through the sandbox once; the payment, refund and ledger explain the balance; audited", async () => {
     const op = await operator("finance");
@@ -139,6 +182,42 @@ describe("a refund from the console", () => {
     );
     expect(await again.text()).toContain("This payment already has a refund.");
     expect(await sandboxRefunds(providerId)).toBe(1);
+  });
+
+  it("the form and its confirmation say how many credits the refund takes back, and that spent ones stay spent", async () => {
+    const op = await operator("finance");
+    const { m, paymentId } = await paidPurchase();
+    expect(await spendViaWallet(m.id, 20, "photo")).toBe(true);
+    const page = (await (await get(`/admin/payments/${paymentId}`, op)).text()).replaceAll("&#x27;", "'");
+    expect(page).toContain(
+      "a refund takes back the refunded share of the 60 credits bought, rounded up, but only those still unused: 40 now. Refunding all €19.95 takes back 40; the 20 already spent are not taken back (the balance never goes below zero)",
+    );
+    const confirm = async (amount: string) => {
+      const res = await rawPost(
+        `/admin/payments/${paymentId}`,
+        {
+          intent: "refund",
+          intent_key: await refundToken(paymentId, op.cookie),
+          amount,
+          override: "on",
+          reason: "goodwill",
+        },
+        op,
+      );
+      expect(res.status).toBe(200);
+      return (await res.text()).replaceAll("&#x27;", "'");
+    };
+    // Part: its share (5.00 of 19.95 pays for 16 of the 60) is unused, so all of it is taken back.
+    expect(await confirm("5.00")).toContain(
+      "Refund €5.00 of payment " +
+        paymentId +
+        " to the member, taking back 16 of the member's credits (the refunded share of the 60 bought is 16; 40 are unused now).",
+    );
+    // All: only the 40 unused go; the 20 spent stay spent.
+    expect(await confirm("19.95")).toContain(
+      "taking back 40 of the member's credits (the refunded share of the 60 bought is 60; 40 are unused now); the other 20 are already spent and are not taken back",
+    );
+    expect(await refundsOf(paymentId)).toEqual([]);
   });
 
   it("a double-submitted form (the same click, at once and again later) refunds once and calls the provider once", async () => {
@@ -326,6 +405,58 @@ describe("the accounting export", () => {
     );
     expect(audit).toHaveLength(1);
     expect(audit[0]!.after).toMatchObject({ month: "2025-03", lines: 8 });
+  });
+
+  it("keeps a refund the provider has not confirmed out of the CSV; it counts in the month the provider confirms it", async () => {
+    const op = await operator("finance");
+    const { paymentId, providerId } = await paidPurchase();
+    const key = await refundToken(paymentId, op.cookie);
+    await post(`/admin/payments/${paymentId}`, { intent: "refund", intent_key: key, amount: "5.00" }, op);
+    const pending = (await env.DB.prepare("SELECT status, created_at, provider_ref FROM refunds WHERE id = ?1")
+      .bind(key)
+      .first<{ status: string; created_at: number; provider_ref: string }>())!;
+    expect(pending.status).toBe("pending");
+    const monthOf = (at: number) => new Date(at * 1000).toISOString().slice(0, 7);
+    const refundLines = async (month: string) => {
+      const res = await post("/admin/payments/export", { brand: "1", month }, op);
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .split("\r\n")
+        .map((l) => l.split(","))
+        .filter((c) => c[0] === "refund")
+        .map((c) => [c[1], c[9]]);
+    };
+    // Pending at the provider: no money moved yet, so not in the month's CSV.
+    expect(await refundLines(monthOf(pending.created_at))).toEqual([]);
+    // The bank pays it out: the webhook records when, and the CSV of that month carries it.
+    expect(
+      (await post(`/sandbox/${providerId}`, { refund: "refunded", refundId: pending.provider_ref }, {})).status,
+    ).toBe(302);
+    const done = (await env.DB.prepare("SELECT status, refunded_at FROM refunds WHERE id = ?1")
+      .bind(key)
+      .first<{ status: string; refunded_at: number | null }>())!;
+    expect(done.status).toBe("refunded");
+    expect(done.refunded_at).toBeGreaterThanOrEqual(pending.created_at);
+    expect(await refundLines(monthOf(done.refunded_at!))).toEqual([[key, "-5.00"]]);
+
+    // Made in February, confirmed in March: a March line, not a February one; one still processing stays out.
+    const a = await createMember({ country: "NL" });
+    const feb = Date.UTC(2024, 1, 28) / 1000;
+    await env.DB.prepare(
+      `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, payment_country, paid_at, created_at, updated_at)
+       VALUES ('late-p-1', ?1, 1, 'p1', 60, 1995, 'EUR', 'ideal', 'sandbox', 'paid', 'NL', ?2, ?2, ?2)`,
+    )
+      .bind(a.id, feb - 86_400)
+      .run();
+    await env.DB.prepare(
+      `INSERT INTO refunds (id, payment_id, user_id, credits, amount_cents, currency, status, created_at, refunded_at) VALUES
+        ('late-rf-1', 'late-p-1', ?1, 30, 1000, 'EUR', 'refunded', ?2, ?3),
+        ('late-rf-2', 'late-p-1', ?1, 10, 300, 'EUR', 'processing', ?2, NULL)`,
+    )
+      .bind(a.id, feb, Date.UTC(2024, 2, 2) / 1000)
+      .run();
+    expect(await refundLines("2024-02")).toEqual([]);
+    expect(await refundLines("2024-03")).toEqual([["late-rf-1", "-10.00"]]);
   });
 
   it("refuses a malformed month or an unknown brand; a GET goes to the payments page", async () => {

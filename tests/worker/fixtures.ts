@@ -37,7 +37,7 @@ export function get(
 
 export function post(
   path: string,
-  form: Record<string, string>,
+  form: Record<string, string> | URLSearchParams,
   init: { host?: string; cookie?: string; origin?: string; country?: string } = {},
 ) {
   const host = init.host ?? "localhost";

@@ -97,7 +97,7 @@ const herzklang = async () => (await getBrandById(env, 2))!;
 async function herzklangCheckout(ctx: AppLoadContext, method = "ideal") {
   const m = await member({ brandId: 2 });
   const brand = await herzklang();
-  const pkg = (await packageRow(ctx, "p1", "EUR"))!;
+  const pkg = (await packageRow(ctx, "p1", { id: 2, currency: "EUR" }))!;
   const result = await startCheckout(ctx, {
     brand,
     member: { id: m.id, name: "Anna", email: m.email, language: "de" } as never,
@@ -172,7 +172,7 @@ describe("a brand of the second company uses its own Mollie account", () => {
     const result = await startCheckout(ctx, {
       brand: await herzklang(),
       member: { id: m.id, name: "Anna", email: m.email, language: "de" } as never,
-      pkg: (await packageRow(ctx, "p1", "EUR"))!,
+      pkg: (await packageRow(ctx, "p1", { id: 2, currency: "EUR" }))!,
       method: "creditcard",
       country: "NL",
       origin: "https://de.localhost",

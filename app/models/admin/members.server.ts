@@ -19,7 +19,7 @@ import {
 import { getBrandById, type BrandWithCompany } from "../brand.server";
 import { outboxRow, outboxStatement, settleWallet, walletBalance, walletLedger, walletSummary } from "../wallet.server";
 import { randomId } from "~/lib/password";
-import { unblockStatement } from "../directdebit.server";
+import { blockStatement, unblockStatement } from "../directdebit.server";
 import { endAllSessions } from "../session.server";
 import { auditAfterChange, auditStatement, type Actor, type AuditEntry } from "./audit.server";
 
@@ -489,6 +489,36 @@ export async function consoleAdjustCredits(
     // Spent meanwhile (between the check and the apply): the outbox row records the refusal next to the audit row.
     if ((await outboxRow(env, id, key))?.refused)
       return { ok: false, error: `Refused: the member has fewer than ${-delta} credits. Nothing was changed.` };
+    return { ok: true };
+  });
+}
+
+/**
+ * Finance (or an admin) blocks direct debit for a member (decision 228): no direct debit or SEPA
+ * mandate is offered to them and no existing SEPA mandate is charged until it is lifted. The guarded
+ * change and its audit row in one batch.
+ */
+export async function consoleBlockDirectDebit(
+  env: ConsoleEnv,
+  actor: Actor,
+  id: string,
+  reason: string,
+): Promise<ActionResult> {
+  return onLiveMember(env, id, reason, async (_t, db, audit) => {
+    const [changed] = await db.batch([
+      blockStatement(env.DB, id),
+      auditAfterChange(
+        db,
+        actor,
+        audit({
+          action: "member.directdebit_block",
+          before: { directdebitBlocked: false },
+          after: { directdebitBlocked: true },
+        }),
+      ),
+    ]);
+    if ((changed.meta.changes ?? 0) !== 1)
+      return { ok: false, error: "Direct debit is already blocked for this member." };
     return { ok: true };
   });
 }

@@ -6,7 +6,7 @@
  * touches payments.
  */
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { getDb, schema } from "../../../db/client";
+import { getDb, schema, toStatement } from "../../../db/client";
 import { PAYMENT_METHODS } from "~/lib/constants";
 import { auditAfterChange, type Actor } from "./audit.server";
 
@@ -45,17 +45,24 @@ export async function priceCurrencies(d1: D1Database) {
   return { brandCurrencies, all: [...new Set([...brandCurrencies, ...priced.map((r) => r.c)])].sort() };
 }
 
-/** Every package (tiers first, then the try-out) with its price per currency and which brands sell in each currency. */
+/**
+ * Every package (tiers first, then the try-out) with its shared price per currency, its own price per
+ * brand (decision 227; only those in the brand's currency count) and which brands sell in each currency.
+ */
 export async function packagesOverview(d1: D1Database) {
   const db = getDb(d1);
-  const { packages: K, packagePrices: P, brands: B } = schema;
-  const [pkgs, prices, brands] = await db.batch([
+  const { packages: K, packagePrices: P, brands: B, packageBrandPrices: BP } = schema;
+  const [pkgs, prices, brands, brandPrices] = await db.batch([
     db
       .select({ id: K.id, tier: K.tier, credits: K.credits, oneTime: K.oneTime })
       .from(K)
       .orderBy(asc(K.oneTime), asc(K.tier), asc(K.id)),
     db.select({ packageId: P.packageId, currency: P.currency, priceCents: P.priceCents }).from(P),
     db.select({ id: B.id, name: B.name, currency: B.currency }).from(B).orderBy(B.id),
+    db
+      .select({ packageId: BP.packageId, brandId: BP.brandId, priceCents: BP.priceCents })
+      .from(BP)
+      .innerJoin(B, and(eq(B.id, BP.brandId), eq(B.currency, BP.currency))),
   ]);
   const currencies = [...new Set([...brands.map((b) => b.currency), ...prices.map((p) => p.currency)])].sort();
   return {
@@ -63,13 +70,199 @@ export async function packagesOverview(d1: D1Database) {
     brandsByCurrency: Object.fromEntries(
       currencies.map((c) => [c, brands.filter((b) => b.currency === c).map((b) => b.name)]),
     ) as Record<string, string[]>,
+    brands,
     packages: pkgs.map((p) => ({
       ...p,
       prices: Object.fromEntries(
         prices.filter((r) => r.packageId === p.id).map((r) => [r.currency, r.priceCents]),
       ) as Record<string, number>,
+      brandPrices: Object.fromEntries(
+        brandPrices.filter((r) => r.packageId === p.id).map((r) => [r.brandId, r.priceCents]),
+      ) as Record<number, number>,
     })),
   };
+}
+
+// ─── Prices per brand (decision 227) ───
+
+const brandById = (d1: D1Database, id: number) =>
+  getDb(d1)
+    .select({ id: schema.brands.id, currency: schema.brands.currency })
+    .from(schema.brands)
+    .where(eq(schema.brands.id, id))
+    .get();
+
+const brandPriceOf = (d1: D1Database, packageId: string, brandId: number) => {
+  const BP = schema.packageBrandPrices;
+  return getDb(d1)
+    .select({ priceCents: BP.priceCents, currency: BP.currency })
+    .from(BP)
+    .where(and(eq(BP.packageId, packageId), eq(BP.brandId, brandId)))
+    .get();
+};
+
+/**
+ * A package's own price on one brand, in the brand's currency: it wins over the shared price there
+ * (packagesStatement). Added, or changed guarded on the price read; audited in the same batch.
+ */
+export async function setBrandPrice(
+  d1: D1Database,
+  actor: Actor,
+  packageId: string,
+  brandId: number,
+  priceCents: number,
+): Promise<Change> {
+  const [pkg, brand, before] = await Promise.all([
+    packageById(d1, packageId),
+    brandById(d1, brandId),
+    brandPriceOf(d1, packageId, brandId),
+  ]);
+  if (!pkg || !brand) return "refused";
+  const { currency } = brand;
+  if (before?.priceCents === priceCents && before.currency === currency) return "ok";
+  const db = getDb(d1);
+  const BP = schema.packageBrandPrices;
+  const audit = auditAfterChange(db, actor, {
+    action: before ? "package.brand_price_change" : "package.brand_price_add",
+    targetType: "package",
+    targetId: packageId,
+    before: before ? { brandId, currency: before.currency, priceCents: before.priceCents } : null,
+    after: { brandId, currency, priceCents },
+  });
+  const [changed] = before
+    ? await db.batch([
+        db
+          .update(BP)
+          .set({ priceCents, currency })
+          .where(
+            and(
+              eq(BP.packageId, packageId),
+              eq(BP.brandId, brandId),
+              eq(BP.priceCents, before.priceCents),
+              eq(BP.currency, before.currency),
+            ),
+          ),
+        audit,
+      ])
+    : await db.batch([db.insert(BP).values({ packageId, brandId, currency, priceCents }).onConflictDoNothing(), audit]);
+  return changed.meta.changes === 1 ? "ok" : "stale";
+}
+
+/**
+ * The brand goes back to the shared price of the package (or, without one in its currency, stops
+ * selling it). Refused when that leaves the brand's shop without a package: guarded in the DELETE.
+ */
+export async function removeBrandPrice(
+  d1: D1Database,
+  actor: Actor,
+  packageId: string,
+  brandId: number,
+): Promise<Change> {
+  const [before, brand] = await Promise.all([brandPriceOf(d1, packageId, brandId), brandById(d1, brandId)]);
+  if (!before || !brand) return "stale";
+  const db = getDb(d1);
+  const BP = schema.packageBrandPrices;
+  // Still sold on the brand afterwards: this package at its shared price, or another listed package.
+  const stillSold = sql`(
+    EXISTS (SELECT 1 FROM packages k WHERE k.id = ${packageId} AND k.one_time = 1)
+    OR EXISTS (SELECT 1 FROM package_prices pp WHERE pp.package_id = ${packageId} AND pp.currency = ${brand.currency})
+    OR EXISTS (SELECT 1 FROM packages k WHERE k.one_time = 0 AND k.id <> ${packageId} AND (
+      EXISTS (SELECT 1 FROM package_brand_prices b WHERE b.package_id = k.id AND b.brand_id = ${brandId} AND b.currency = ${brand.currency})
+      OR EXISTS (SELECT 1 FROM package_prices pp WHERE pp.package_id = k.id AND pp.currency = ${brand.currency}))))`;
+  const [removed] = await db.batch([
+    db
+      .delete(BP)
+      .where(
+        and(eq(BP.packageId, packageId), eq(BP.brandId, brandId), eq(BP.priceCents, before.priceCents), stillSold),
+      ),
+    auditAfterChange(db, actor, {
+      action: "package.brand_price_remove",
+      targetType: "package",
+      targetId: packageId,
+      before: { brandId, currency: before.currency, priceCents: before.priceCents },
+      after: null,
+    }),
+  ]);
+  if (removed.meta.changes === 1) return "ok";
+  return (await brandPriceOf(d1, packageId, brandId))?.priceCents === before.priceCents ? "refused" : "stale";
+}
+
+export const PACKAGE_ID = /^[a-z0-9][a-z0-9_-]{1,15}$/;
+
+/**
+ * A new package (decision 227), on sale at once: with a shared price in `currency` (every brand selling
+ * in it), or only on the chosen brands (each selling in `currency`) at their own price. The package row,
+ * its audit row and its prices in one batch; the prices only follow a package row this batch wrote
+ * (a taken id changes nothing).
+ */
+export async function addPackage(
+  d1: D1Database,
+  actor: Actor,
+  p: {
+    id: string;
+    tier: (typeof schema.packages.tier.enumValues)[number];
+    credits: number;
+    currency: string;
+    priceCents: number;
+    brandIds: number[] | null;
+  },
+): Promise<Change> {
+  const db = getDb(d1);
+  const { all } = await priceCurrencies(d1);
+  if (!PACKAGE_ID.test(p.id) || !all.includes(p.currency) || (await packageById(d1, p.id))) return "refused";
+  if (p.brandIds) {
+    const brands = await db
+      .select({ id: schema.brands.id, currency: schema.brands.currency })
+      .from(schema.brands)
+      .where(inArray(schema.brands.id, p.brandIds));
+    if (brands.length !== p.brandIds.length || brands.some((b) => b.currency !== p.currency)) return "refused";
+  }
+  const K = schema.packages;
+  // Guarded chain: each price row only after the statement before it wrote a row (changes() = 1), so a
+  // taken id (no package row, no audit row) adds no price to someone else's package.
+  const sharedPrice = `INSERT INTO package_prices (package_id, currency, price_cents) SELECT ?1, ?2, ?3 WHERE changes() = 1`;
+  const brandPrice = `INSERT INTO package_brand_prices (package_id, brand_id, currency, price_cents) SELECT ?1, ?4, ?2, ?3 WHERE changes() = 1`;
+  const prices = (p.brandIds ?? [null]).map((brandId) => {
+    // oxlint-disable-next-line no-restricted-properties -- guards: only after this batch wrote the package, its audit row and the price before it (changes() = 1)
+    const stmt = d1.prepare(brandId === null ? sharedPrice : brandPrice);
+    return brandId === null
+      ? stmt.bind(p.id, p.currency, p.priceCents)
+      : stmt.bind(p.id, p.currency, p.priceCents, brandId);
+  });
+  const [inserted] = await d1.batch([
+    toStatement(
+      d1,
+      db
+        .insert(K)
+        .values({
+          id: p.id,
+          tier: p.tier,
+          credits: p.credits,
+          priceCents: p.priceCents,
+          currency: p.currency,
+          oneTime: false,
+        })
+        .onConflictDoNothing(),
+    ),
+    toStatement(
+      d1,
+      auditAfterChange(db, actor, {
+        action: "package.add",
+        targetType: "package",
+        targetId: p.id,
+        before: null,
+        after: {
+          tier: p.tier,
+          credits: p.credits,
+          currency: p.currency,
+          priceCents: p.priceCents,
+          brandIds: p.brandIds,
+        },
+      }),
+    ),
+    ...prices,
+  ]);
+  return inserted!.meta.changes === 1 ? "ok" : "stale";
 }
 
 const packageById = (d1: D1Database, id: string) =>

@@ -4,22 +4,7 @@
  * alert dealt with (audited). A refund goes through the payments model (operatorRefund), the VAT
  * through its vatLineOf (the receipt's).
  */
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  lte,
-  notInArray,
-  or,
-  sql,
-  type SQL,
-} from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { nowS } from "~/lib/dates";
 import { auditAfterChange, type Actor } from "./audit.server";
 import { getDb, schema } from "../../../db/client";
@@ -87,6 +72,10 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
       paidAt: P.paidAt,
       alert: P.providerAlert,
       alertDealt: P.providerAlertDealtAt,
+      // The payment's refunds (refunds_payment index, a handful at most): what its refund state is made of.
+      refundedCents: sql<number>`(SELECT COALESCE(SUM(r.amount_cents), 0) FROM refunds r WHERE r.payment_id = ${P.id} AND r.status = 'refunded')`,
+      refundLive: sql<number>`EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = ${P.id} AND r.status IN ('queued', 'checking', 'pending', 'processing'))`,
+      refundFailed: sql<number>`EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = ${P.id} AND r.status IN ('failed', 'canceled'))`,
     })
     .from(P)
     .leftJoin(U, eq(U.id, P.userId))
@@ -94,9 +83,33 @@ export async function listPayments(d1: D1Database, f: PaymentFilter) {
     .orderBy(desc(P.createdAt), desc(P.id))
     .limit(PAYMENTS_PAGE + 1);
   const more = rows.length > PAYMENTS_PAGE;
-  const page = more ? rows.slice(0, PAYMENTS_PAGE) : rows;
+  const page = (more ? rows.slice(0, PAYMENTS_PAGE) : rows).map(
+    ({ refundedCents, refundLive, refundFailed, ...r }) => ({
+      ...r,
+      refund: refundState({ amountCents: r.amountCents, refundedCents, live: !!refundLive, failed: !!refundFailed }),
+    }),
+  );
   const last = page.at(-1);
   return { rows: page, next: more && last ? `${last.createdAt}.${last.id}` : null };
+}
+
+export type RefundState = "refunded" | "partly_refunded" | "refund_pending" | "refund_failed" | null;
+
+/**
+ * A payment's refund state in the list, from its refunds: one the provider has not confirmed yet is
+ * pending (whatever came before it); else what was paid out (all of the amount, or part); else a refund
+ * that failed or was canceled; else none.
+ */
+export function refundState(o: {
+  amountCents: number;
+  refundedCents: number;
+  live: boolean;
+  failed: boolean;
+}): RefundState {
+  if (o.live) return "refund_pending";
+  if (o.refundedCents >= o.amountCents && o.refundedCents > 0) return "refunded";
+  if (o.refundedCents > 0) return "partly_refunded";
+  return o.failed ? "refund_failed" : null;
 }
 
 /** How many payments carry a disagreement with the provider nobody dealt with yet: the list's banner for finance. */
@@ -185,7 +198,13 @@ export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: str
   const [[row], [member], refunds, [code], audit, settled] = await db.batch([
     db.select().from(P).where(eq(P.id, id)),
     db
-      .select({ id: U.id, email: U.email, credits: U.credits, deletedAt: U.deletedAt })
+      .select({
+        id: U.id,
+        email: U.email,
+        credits: U.credits,
+        deletedAt: U.deletedAt,
+        directdebitBlocked: U.directdebitBlocked,
+      })
       .from(U)
       .where(eq(U.id, sql`(SELECT user_id FROM payments WHERE id = ${id})`)),
     db.select().from(R).where(eq(R.paymentId, id)).orderBy(asc(R.createdAt)),
@@ -361,14 +380,17 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
     const last = chunk.at(-1)!;
     after = { paidAt: last.paidAt!, id: last.id };
   }
-  // Refunds made in the month (a failed or canceled one returned nothing), and chargebacks applied in it.
+  // Refunds the provider confirmed in the month (money that went back; one still queued, pending or
+  // processing waits for the month it is confirmed in; a failed or canceled one returned nothing), and
+  // chargebacks applied in it. Refunds confirmed before refunded_at existed count at their creation.
+  const refundedAt = sql<number>`COALESCE(${R.refundedAt}, ${R.createdAt})`;
   const [refunds, chargebacks] = await db.batch([
     // Named fields: refunds and payments share column names, which one result row cannot hold twice.
     db
       .select({
         id: sql<string>`${R.id}`.as("refund_id"),
         amountCents: sql<number>`${R.amountCents}`.as("refund_cents"),
-        createdAt: sql<number>`${R.createdAt}`.as("refund_at"),
+        createdAt: sql<number>`${refundedAt}`.as("refund_at"),
         paymentId: sql<string>`${P.id}`.as("payment_id"),
         userId: P.userId,
         method: P.method,
@@ -382,12 +404,12 @@ export async function accountingLines(d1: D1Database, brand: BrandWithCompany, m
       .where(
         and(
           eq(P.brandId, brand.id),
-          gte(R.createdAt, start),
-          lt(R.createdAt, end),
-          notInArray(R.status, ["failed", "canceled"]),
+          sql`${refundedAt} >= ${start}`,
+          sql`${refundedAt} < ${end}`,
+          eq(R.status, "refunded"),
         ),
       )
-      .orderBy(asc(R.createdAt), asc(R.id)),
+      .orderBy(refundedAt, asc(R.id)),
     db
       .select()
       .from(P)
