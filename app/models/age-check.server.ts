@@ -12,19 +12,12 @@ import { readCookie } from "~/lib/cookies.server";
 import { isDeployed, type Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
 import { safeRedirect } from "~/lib/request.server";
-import { renderSVG } from "uqr";
-import { verifyPresentation, type AgeRefusal } from "~/lib/age/mdoc.server";
-import { loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
+import type { AgeRefusal } from "~/lib/age/mdoc.server";
 import { WALLET_CHOICES } from "~/lib/age/wallet-choices";
 import { usableTrustedRoots } from "./age-trust.server";
-import {
-  DC_PROTOCOL,
-  dcapiSessionTranscript,
-  deviceRequest,
-  encryptionInfo,
-  newReaderKey,
-  openDcResponse,
-} from "~/lib/age/dcapi.server";
+
+/** The verifier and the QR code, loaded by the check's own requests only (decision 234). */
+const verifier = () => import("./age-verifier.server");
 
 const { ageProofs, ageRequests, ageCheckCounts } = schema;
 
@@ -316,7 +309,7 @@ export async function openRequest(
     status: "pending",
     reason: null,
     // The Digital Credentials API path's reader key: the same request, answered from this browser.
-    dcKey: JSON.stringify(await newReaderKey()),
+    dcKey: JSON.stringify(await (await verifier()).newReaderKey()),
     responseCode: null,
     createdAt: at,
     expiresAt: at + AGE_REQUEST_TTL_S,
@@ -403,7 +396,7 @@ async function trustedRoots(env: Pick<Env, "DB" | "ENVIRONMENT">, at: number): P
   // A stored list past its NextUpdate and grace period trusts no one (decision 198).
   const roots = await usableTrustedRoots(env.DB, at);
   // Outside production the development wallet's test root is trusted as well (docs: decision 185).
-  if (!isDeployed(env)) roots.push((await loadTestIssuer(env.DB)).rootDer);
+  if (!isDeployed(env)) roots.push((await (await verifier()).loadTestIssuer(env.DB)).rootDer);
   return roots;
 }
 
@@ -445,7 +438,7 @@ export async function acceptResponse(
   const presentation = presentationOf(form.vpToken);
   const responseUri = responseUriOf(origin);
   const result = presentation
-    ? await verifyPresentation(presentation, {
+    ? await (await verifier()).verifyPresentation(presentation, {
         nonce: req.nonce,
         clientId: clientIdOf(responseUri),
         responseUri,
@@ -520,6 +513,7 @@ export async function acceptDcResponse(
   const req = await pendingRequest(env.DB, o.state, at);
   if (!req || req.subject !== subject || !req.dcKey) return { status: 400, error: "invalid_request" };
   const readerKey = JSON.parse(req.dcKey) as JsonWebKey;
+  const { dcapiSessionTranscript, encryptionInfo, openDcResponse, verifyPresentation } = await verifier();
   const transcript = await dcapiSessionTranscript(encryptionInfo(req.nonce, readerKey), origin);
   const opened = await openDcResponse(o.response, { readerKey, transcript });
   const result = opened.ok
@@ -666,6 +660,7 @@ export async function ageCheckPage(
     shownState: readCookie(request, AGE_SHOWN_COOKIE),
   });
   const link = requestLink(o.origin, req, "same_device");
+  const { DC_PROTOCOL, deviceRequest, encryptionInfo, renderSVG } = await verifier();
   const dc = req.dcKey
     ? {
         protocol: DC_PROTOCOL,
@@ -709,6 +704,7 @@ export async function walletAnswer(
   if (!answer) return { ...none, error: "Choose an answer." };
   if (answer === "replayed" && !form.previous)
     return { ...none, error: "There is no previous presentation to replay." };
+  const { presentTestAttestation, loadTestIssuer } = await verifier();
   const presentation =
     answer === "replayed"
       ? form.previous
