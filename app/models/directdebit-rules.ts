@@ -2,10 +2,10 @@
  * The rules of the direct debit form (docs/product.md §3 "Direct debit form"), pure so they can be unit
  * tested: each field cleaned of invisible characters, the IBAN checked with ibantools (checksum,
  * length, a SEPA country, the member's payment country), the mobile number with libphonenumber-js
- * (mobile numbers only, read in the IBAN's country). Messages are keys of the `directdebit` namespace.
+ * (mobile numbers only, read in the IBAN's country; directdebit-mobile.ts, loaded on first use). Messages
+ * are keys of the `directdebit` namespace.
  */
 import { electronicFormatIBAN, extractIBAN, isSEPACountry } from "ibantools";
-import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 import { z } from "zod";
 
 export const HOLDER_MAX = 70; // SEPA's limit for a debtor name
@@ -79,19 +79,12 @@ export function checkIban(value: string, paymentCountry: string): { iban: string
   return { iban };
 }
 
-/** A mobile number in E.164, read as a national number of the payment country; null if not a SEPA mobile number. */
-export function checkMobile(value: string, paymentCountry: string): string | null {
-  if (!/^[+\d][\d ()./-]*$/.test(value)) return null;
-  const phone = parsePhoneNumberFromString(value, paymentCountry as never);
-  // The mobile metadata makes isValid() true for mobile numbers only; SMS go to SEPA countries only.
-  return phone?.isValid() && phone.country && isSEPACountry(phone.country) ? phone.number : null;
-}
-
 /**
  * The form, for a member whose payment country is `paymentCountry` (the IBAN must be of that country,
  * so it also decides the postal code shape and how a national mobile number is read).
  */
-export function directDebitSchema(paymentCountry: string) {
+export async function directDebitSchema(paymentCountry: string) {
+  const { checkMobile } = await import("./directdebit-mobile");
   return z.object({
     holder: text(HOLDER_MAX, "errors.holder").pipe(
       z.string({ required_error: "errors.holder" }).min(2, "errors.holder"),
@@ -115,7 +108,7 @@ export function directDebitSchema(paymentCountry: string) {
   });
 }
 
-export type DirectDebitDetails = z.output<ReturnType<typeof directDebitSchema>>;
+export type DirectDebitDetails = z.output<Awaited<ReturnType<typeof directDebitSchema>>>;
 
 export const codeSchema = z.object({
   request: z.string().min(1).max(64),

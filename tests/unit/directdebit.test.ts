@@ -1,8 +1,8 @@
 /** The direct debit form's pure rules: cleaning, IBAN, mobile number, postal code, masks. */
 import { describe, expect, it } from "vitest";
+import { checkMobile } from "../../app/models/directdebit-mobile";
 import {
   checkIban,
-  checkMobile,
   cleanText,
   directDebitCountry,
   maskIban,
