@@ -13,8 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-/** 2026-11-27: 2,176 KiB evaluated at start-up (of 4,274 KiB in the build). */
-export const STARTUP_CODE_BUDGET_KIB = 2240;
+/**
+ * 2026-11-27: 3,710 KiB evaluated at start-up of the server build's 4,299 (4,018 before the lazy imports of
+ * decision 234), 971 of them the translations' JSON texts. The headroom is smaller than React's server
+ * renderer (105 KiB) or libphonenumber-js (190 KiB): either made eager again fails.
+ */
+export const STARTUP_CODE_BUDGET_KIB = 3780;
 
 const HELPERS = [
   ["var __esm = (fn, res) => function() {\n  return fn && (", "globalThis.__startupRan.add(__getOwnPropNames(fn)[0]), "],
@@ -79,7 +83,7 @@ export async function checkStartupCode() {
   return ok;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { kib, eager, lazy } = await measureStartupCode();
   console.log(`${kib.toFixed(0)} KiB evaluated at start-up`);
   const list = process.argv.includes("--lazy") ? lazy : eager;
