@@ -21,8 +21,14 @@ import { pathToFileURL } from "node:url";
 export const STARTUP_CODE_BUDGET_KIB = 3780;
 
 const HELPERS = [
-  ["var __esm = (fn, res) => function() {\n  return fn && (", "globalThis.__startupRan.add(__getOwnPropNames(fn)[0]), "],
-  ["var __commonJS = (cb, mod) => function() {\n  return mod || (", "globalThis.__startupRan.add(__getOwnPropNames(cb)[0]), "],
+  [
+    "var __esm = (fn, res) => function() {\n  return fn && (",
+    "globalThis.__startupRan.add(__getOwnPropNames(fn)[0]), ",
+  ],
+  [
+    "var __commonJS = (cb, mod) => function() {\n  return mod || (",
+    "globalThis.__startupRan.add(__getOwnPropNames(cb)[0]), ",
+  ],
 ];
 
 /** The modules of `src` that run only when first used: the keys of its `__esm` and `__commonJS` wrappers. */
@@ -38,7 +44,10 @@ export function instrument(src) {
     out = out.replace(at, at + add);
   }
   // workerd's own module: a stand-in base class is enough to evaluate the module graph.
-  return out.replace(/^import \{ DurableObject(?: as (\w+))? \} from "cloudflare:workers";$/gm, (_, as) => `const ${as ?? "DurableObject"} = class {};`);
+  return out.replace(
+    /^import \{ DurableObject(?: as (\w+))? \} from "cloudflare:workers";$/gm,
+    (_, as) => `const ${as ?? "DurableObject"} = class {};`,
+  );
 }
 
 /** { kib, totalKiB, eager: [[module, bytes]] biggest first, lazy: [[module, bytes]] }. */
@@ -87,5 +96,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const { kib, eager, lazy } = await measureStartupCode();
   console.log(`${kib.toFixed(0)} KiB evaluated at start-up`);
   const list = process.argv.includes("--lazy") ? lazy : eager;
-  for (const [m, b] of list.slice(0, Number(process.argv.at(-1)) || 30)) console.log(`${(b / 1024).toFixed(1).padStart(7)} ${m}`);
+  for (const [m, b] of list.slice(0, Number(process.argv.at(-1)) || 30))
+    console.log(`${(b / 1024).toFixed(1).padStart(7)} ${m}`);
 }

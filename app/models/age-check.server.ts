@@ -438,7 +438,9 @@ export async function acceptResponse(
   const presentation = presentationOf(form.vpToken);
   const responseUri = responseUriOf(origin);
   const result = presentation
-    ? await (await verifier()).verifyPresentation(presentation, {
+    ? await (
+        await verifier()
+      ).verifyPresentation(presentation, {
         nonce: req.nonce,
         clientId: clientIdOf(responseUri),
         responseUri,

@@ -83,7 +83,11 @@ for (const root of roots) {
     `${root}: start-up active ${median(xs).toFixed(1)} ms median of ${list(xs)}; busy span ${median(span).toFixed(1)} ms median of ${list(span)}`,
   );
 }
-console.log(`load average: ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `load average: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 if (median(actives.get(roots[0]!)!) > BUDGET_MS) {
   console.error(`start-up over its ${BUDGET_MS} ms budget`);
   process.exitCode = 1;
