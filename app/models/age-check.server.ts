@@ -13,11 +13,32 @@ import { isDeployed, type Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
 import { safeRedirect } from "~/lib/request.server";
 import type { AgeRefusal } from "~/lib/age/mdoc.server";
+import type { TestIssuer } from "~/lib/age/test-issuer.server";
 import { WALLET_CHOICES } from "~/lib/age/wallet-choices";
 import { usableTrustedRoots } from "./age-trust.server";
 
 /** The verifier and the QR code, loaded by the check's own requests only (decision 234). */
 const verifier = () => import("./age-verifier.server");
+
+/**
+ * The development wallet's test root: generated on first use and kept in D1 table app_keys as JSON; the
+ * same on every later call. Here rather than beside the issuer, which loads on first use: the database
+ * code it needs is loaded at start-up anyway (decision 234).
+ */
+export async function loadTestIssuer(d1: D1Database): Promise<TestIssuer> {
+  const db = getDb(d1);
+  const { appKeys } = schema;
+  const stored = () => db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, TEST_ISSUER_KEY)).get();
+  let row = await stored();
+  if (!row) {
+    const value = await (await verifier()).newStoredIssuer();
+    // Two isolates at once: the first insert wins and both use it.
+    await db.insert(appKeys).values({ name: TEST_ISSUER_KEY, value }).onConflictDoNothing();
+    row = await stored();
+  }
+  return (await verifier()).storedIssuer(row!.value);
+}
+const TEST_ISSUER_KEY = "age_test_issuer";
 
 const { ageProofs, ageRequests, ageCheckCounts } = schema;
 
@@ -396,7 +417,7 @@ async function trustedRoots(env: Pick<Env, "DB" | "ENVIRONMENT">, at: number): P
   // A stored list past its NextUpdate and grace period trusts no one (decision 198).
   const roots = await usableTrustedRoots(env.DB, at);
   // Outside production the development wallet's test root is trusted as well (docs: decision 185).
-  if (!isDeployed(env)) roots.push((await (await verifier()).loadTestIssuer(env.DB)).rootDer);
+  if (!isDeployed(env)) roots.push((await loadTestIssuer(env.DB)).rootDer);
   return roots;
 }
 
@@ -706,7 +727,7 @@ export async function walletAnswer(
   if (!answer) return { ...none, error: "Choose an answer." };
   if (answer === "replayed" && !form.previous)
     return { ...none, error: "There is no previous presentation to replay." };
-  const { presentTestAttestation, loadTestIssuer } = await verifier();
+  const { presentTestAttestation } = await verifier();
   const presentation =
     answer === "replayed"
       ? form.previous

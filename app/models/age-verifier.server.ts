@@ -4,7 +4,7 @@
  * imports this on first use, so the Worker does not evaluate it when it starts (decision 234).
  */
 export { verifyPresentation } from "~/lib/age/mdoc.server";
-export { loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
+export { newStoredIssuer, presentTestAttestation, storedIssuer } from "~/lib/age/test-issuer.server";
 export {
   DC_PROTOCOL,
   dcapiSessionTranscript,
