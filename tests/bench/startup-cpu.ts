@@ -87,7 +87,7 @@ for (const [i, root] of roots.entries()) {
     stdio: "ignore",
   });
 }
-const times = roots.map((): number[] => []);
+const times: number[][] = roots.map(() => []);
 const loads: number[] = [];
 for (let run = 0; run < RUNS; run++) {
   for (const [i, root] of roots.entries()) {
