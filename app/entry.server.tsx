@@ -1,7 +1,6 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
-import { renderToReadableStream } from "react-dom/server";
 import { I18nProvider } from "./lib/i18n-react";
 import { resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
@@ -35,6 +34,9 @@ export default async function handleRequest(
     ));
   const nonce = loadContext.nonce;
 
+  // Loaded on the first page rendered, not when the Worker starts (decision 234): requests that render
+  // no page (sockets, API, redirects, queues) never evaluate React's server renderer.
+  const { renderToReadableStream } = await import("react-dom/server");
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
       <I18nProvider value={{ lng, resources: resources[lng], copy: root?.brand?.copy ?? null }}>

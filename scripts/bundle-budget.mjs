@@ -1,10 +1,12 @@
 // The Worker bundle budget (docs/architecture.md §6, decision 171): `wrangler deploy --dry-run --outdir` and
 // the gzip total wrangler reports, at most BUDGET_KIB. Prints the figure; exits 1 over budget.
 // `node scripts/bundle-budget.mjs [--env production]` (after `npm run build`); run by `npm test`.
-// It also fails when the entry bundles app code or a package beside the server build (decision 195).
+// It also fails when the entry bundles app code or a package beside the server build (decision 195), and
+// when the code the Worker evaluates at start-up outgrows its budget (scripts/startup-code.mjs, decision 234).
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { checkStartupCode } from "./startup-code.mjs";
 
 /** 1.2 MB as wrangler counts it (KiB), i.e. 1,228,800 bytes of gzip. */
 export const BUDGET_KIB = 1200;
@@ -64,5 +66,6 @@ export function checkBudget(env) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const i = process.argv.indexOf("--env");
-  if (!checkBudget(i >= 0 ? process.argv[i + 1] : undefined)) process.exit(1);
+  const bundled = checkBudget(i >= 0 ? process.argv[i + 1] : undefined);
+  if (!(await checkStartupCode()) || !bundled) process.exit(1);
 }

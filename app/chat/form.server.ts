@@ -3,6 +3,7 @@
  * bundle does not carry zod a second time).
  */
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { normaliseText } from "~/lib/text";
 import { giftById, ICEBREAKER_COUNT, type GiftId } from "./gifts";
 import { CLIENT_ID } from "./protocol";
@@ -10,16 +11,18 @@ import type { SendError, SendInput } from "./protocol";
 import { logError } from "~/lib/log.server";
 import type { ChatError } from "~/components/chat/ChatView";
 
-const sendForm = z.object({
-  clientId: z.string().regex(CLIENT_ID),
-  body: z.string().max(20_000).optional().default(""),
-  giftId: z.string().max(40).optional(),
-  icebreaker: z
-    .string()
-    .regex(/^\d{1,2}$/)
-    .optional()
-    .or(z.literal("")),
-});
+const sendForm = lazy(() =>
+  z.object({
+    clientId: z.string().regex(CLIENT_ID),
+    body: z.string().max(20_000).optional().default(""),
+    giftId: z.string().max(40).optional(),
+    icebreaker: z
+      .string()
+      .regex(/^\d{1,2}$/)
+      .optional()
+      .or(z.literal("")),
+  }),
+);
 
 /**
  * Parses a posted send form. A gift button carries giftId; an empty textarea with an icebreaker
@@ -29,7 +32,7 @@ export function parseSendForm(
   form: FormData,
   icebreakerText: (n: string) => string,
 ): Omit<SendInput, "conversationId" | "senderId" | "prices"> | null {
-  const parsed = sendForm.safeParse(Object.fromEntries(form));
+  const parsed = sendForm().safeParse(Object.fromEntries(form));
   if (!parsed.success) return null;
   const { clientId, body, giftId, icebreaker } = parsed.data;
   if (giftId) return { clientId, kind: "gift", giftId };

@@ -6,6 +6,7 @@
 import { ageOn, isRealDate } from "~/lib/dates";
 import { line, paragraph } from "~/lib/text";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 
 import { NAME_MAX, NAME_MIN, PASSWORD_MIN, SEEKING, SIGNUP_MESSAGE_MAX } from "./signup-rules";
 
@@ -66,13 +67,15 @@ export function signupSchema(minAge: number, today = new Date()) {
     });
 }
 
-export const loginSchema = z.object({
-  email: z.string({ required_error: "errors.loginFailed" }).trim(),
-  password: z.string({ required_error: "errors.loginFailed" }),
-  redirectTo: z.string().optional(),
-});
+export const loginSchema = lazy(() =>
+  z.object({
+    email: z.string({ required_error: "errors.loginFailed" }).trim(),
+    password: z.string({ required_error: "errors.loginFailed" }),
+    redirectTo: z.string().optional(),
+  }),
+);
 
-export const resetRequestSchema = z.object({ email: email("errors.emailInvalid") });
+export const resetRequestSchema = lazy(() => z.object({ email: email("errors.emailInvalid") }));
 
 const withConfirmation = <T extends z.ZodRawShape>(shape: T) =>
   z
@@ -90,14 +93,16 @@ export const changePasswordSchema = withConfirmation({
 });
 
 /** Changing the address that receives reset links needs the current password (decision 087). */
-export const changeEmailSchema = z.object({
-  intent: z.literal("email"),
-  new_email: email("errors.newEmailInvalid"),
-  password: z
-    .string({ required_error: "errors.oldPassword" })
-    .min(1, "errors.oldPassword")
-    .max(200, "errors.oldPassword"),
-});
+export const changeEmailSchema = lazy(() =>
+  z.object({
+    intent: z.literal("email"),
+    new_email: email("errors.newEmailInvalid"),
+    password: z
+      .string({ required_error: "errors.oldPassword" })
+      .min(1, "errors.oldPassword")
+      .max(200, "errors.oldPassword"),
+  }),
+);
 
 export const DELETE_REASONS = [
   "price",
@@ -109,7 +114,9 @@ export const DELETE_REASONS = [
   "other",
 ] as const;
 
-export const deleteSchema = z.object({
-  reason: z.enum(DELETE_REASONS, { errorMap: () => ({ message: "errors.reasonRequired" }) }),
-  remarks: paragraph(z.string().max(2000, "errors.messageTooLong").optional()),
-});
+export const deleteSchema = lazy(() =>
+  z.object({
+    reason: z.enum(DELETE_REASONS, { errorMap: () => ({ message: "errors.reasonRequired" }) }),
+    remarks: paragraph(z.string().max(2000, "errors.messageTooLong").optional()),
+  }),
+);

@@ -12,19 +12,33 @@ import { readCookie } from "~/lib/cookies.server";
 import { isDeployed, type Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
 import { safeRedirect } from "~/lib/request.server";
-import { renderSVG } from "uqr";
-import { verifyPresentation, type AgeRefusal } from "~/lib/age/mdoc.server";
-import { loadTestIssuer, presentTestAttestation } from "~/lib/age/test-issuer.server";
+import type { AgeRefusal } from "~/lib/age/mdoc.server";
+import type { TestIssuer } from "~/lib/age/test-issuer.server";
 import { WALLET_CHOICES } from "~/lib/age/wallet-choices";
 import { usableTrustedRoots } from "./age-trust.server";
-import {
-  DC_PROTOCOL,
-  dcapiSessionTranscript,
-  deviceRequest,
-  encryptionInfo,
-  newReaderKey,
-  openDcResponse,
-} from "~/lib/age/dcapi.server";
+
+/** The verifier and the QR code, loaded by the check's own requests only (decision 234). */
+const verifier = () => import("./age-verifier.server");
+
+/**
+ * The development wallet's test root: generated on first use and kept in D1 table app_keys as JSON; the
+ * same on every later call. Here rather than beside the issuer, which loads on first use: the database
+ * code it needs is loaded at start-up anyway (decision 234).
+ */
+export async function loadTestIssuer(d1: D1Database): Promise<TestIssuer> {
+  const db = getDb(d1);
+  const { appKeys } = schema;
+  const stored = () => db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, TEST_ISSUER_KEY)).get();
+  let row = await stored();
+  if (!row) {
+    const value = await (await verifier()).newStoredIssuer();
+    // Two isolates at once: the first insert wins and both use it.
+    await db.insert(appKeys).values({ name: TEST_ISSUER_KEY, value }).onConflictDoNothing();
+    row = await stored();
+  }
+  return (await verifier()).storedIssuer(row!.value);
+}
+const TEST_ISSUER_KEY = "age_test_issuer";
 
 const { ageProofs, ageRequests, ageCheckCounts } = schema;
 
@@ -318,7 +332,7 @@ export async function openRequest(
     status: "pending",
     reason: null,
     // The Digital Credentials API path's reader key: the same request, answered from this browser.
-    dcKey: JSON.stringify(await newReaderKey()),
+    dcKey: JSON.stringify(await (await verifier()).newReaderKey()),
     responseCode: null,
     createdAt: at,
     expiresAt: at + AGE_REQUEST_TTL_S,
@@ -447,7 +461,9 @@ export async function acceptResponse(
   const presentation = presentationOf(form.vpToken);
   const responseUri = responseUriOf(origin);
   const result = presentation
-    ? await verifyPresentation(presentation, {
+    ? await (
+        await verifier()
+      ).verifyPresentation(presentation, {
         nonce: req.nonce,
         clientId: clientIdOf(responseUri),
         responseUri,
@@ -522,6 +538,7 @@ export async function acceptDcResponse(
   const req = await pendingRequest(env.DB, o.state, at);
   if (!req || req.subject !== subject || !req.dcKey) return { status: 400, error: "invalid_request" };
   const readerKey = JSON.parse(req.dcKey) as JsonWebKey;
+  const { dcapiSessionTranscript, encryptionInfo, openDcResponse, verifyPresentation } = await verifier();
   const transcript = await dcapiSessionTranscript(encryptionInfo(req.nonce, readerKey), origin);
   const opened = await openDcResponse(o.response, { readerKey, transcript });
   const result = opened.ok
@@ -668,6 +685,7 @@ export async function ageCheckPage(
     shownState: readCookie(request, AGE_SHOWN_COOKIE),
   });
   const link = requestLink(o.origin, req, "same_device");
+  const { DC_PROTOCOL, deviceRequest, encryptionInfo, renderSVG } = await verifier();
   const dc = req.dcKey
     ? {
         protocol: DC_PROTOCOL,
@@ -711,6 +729,7 @@ export async function walletAnswer(
   if (!answer) return { ...none, error: "Choose an answer." };
   if (answer === "replayed" && !form.previous)
     return { ...none, error: "There is no previous presentation to replay." };
+  const { presentTestAttestation } = await verifier();
   const presentation =
     answer === "replayed"
       ? form.previous

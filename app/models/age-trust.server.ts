@@ -9,12 +9,8 @@
 import { gt, isNull, or, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
 import type { Env } from "~/lib/env";
-import {
-  MAX_TRUSTED_LIST_CHARS,
-  TRUSTED_LIST_GRACE_S,
-  readTrustedList,
-  type TrustedListRefusal,
-} from "~/lib/age/trusted-list.server";
+import type { TrustedListRefusal } from "~/lib/age/trusted-list.server";
+import { MAX_TRUSTED_LIST_CHARS, TRUSTED_LIST_GRACE_S } from "~/lib/age/trusted-list-limits";
 import { logError, logWarning } from "~/lib/log.server";
 
 export type TrustEnv = Pick<Env, "DB" | "AGE_TRUSTED_LIST_URL" | "AGE_TRUSTED_LIST_SIGNERS">;
@@ -59,6 +55,8 @@ export async function refreshTrustedList(
     logError("age.trusted_list_unreachable", error);
     return "unreachable";
   }
+  // The XML signature and X.509 code: loaded by the daily refresh, not when the Worker starts (decision 234).
+  const { readTrustedList } = await import("~/lib/age/trusted-list.server");
   const list = await readTrustedList(xml, { signers, now });
   if (!list.ok) {
     logWarning("age.trusted_list_refused", { reason: list.reason });

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { getDb, schema } from "../../db/client";
 import { NICHES } from "~/lib/constants";
 import { nicheOf, type Brand } from "./brand.server";
@@ -16,25 +17,27 @@ export type CamsPlacement = (typeof CAMS_PLACEMENTS)[number];
 const NICHE_NAMES = Object.values(NICHES) as [string, ...string[]];
 
 /** A brand's settings as stored (brands.cams_promo); anything that does not parse counts as off. */
-export const camsPromoSettings = z.object({
-  // Only an https URL on the partner's host; the member's browser is sent nowhere else.
-  url: z
-    .string()
-    .url()
-    .max(500)
-    .refine((u) => new URL(u).protocol === "https:", "https only"),
-  params: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/), z.string().max(200)).default({}),
-  placements: z.array(z.enum(CAMS_PLACEMENTS)).default([...CAMS_PLACEMENTS]),
-  excludedNiches: z.array(z.enum(NICHE_NAMES)).default([]),
-  excludedCountries: z.array(z.string().regex(/^[A-Z]{2}$/)).default([]),
-});
-export type CamsPromoSettings = z.infer<typeof camsPromoSettings>;
+export const camsPromoSettings = lazy(() =>
+  z.object({
+    // Only an https URL on the partner's host; the member's browser is sent nowhere else.
+    url: z
+      .string()
+      .url()
+      .max(500)
+      .refine((u) => new URL(u).protocol === "https:", "https only"),
+    params: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/), z.string().max(200)).default({}),
+    placements: z.array(z.enum(CAMS_PLACEMENTS)).default([...CAMS_PLACEMENTS]),
+    excludedNiches: z.array(z.enum(NICHE_NAMES)).default([]),
+    excludedCountries: z.array(z.string().regex(/^[A-Z]{2}$/)).default([]),
+  }),
+);
+export type CamsPromoSettings = z.infer<ReturnType<typeof camsPromoSettings>>;
 
 type PromoBrand = Pick<Brand, "camsPromoEnabled" | "camsPromo" | "niche">;
 
 export function camsPromoOf(brand: PromoBrand): CamsPromoSettings | null {
   if (!brand.camsPromoEnabled || !brand.camsPromo) return null;
-  const parsed = camsPromoSettings.safeParse(brand.camsPromo);
+  const parsed = camsPromoSettings().safeParse(brand.camsPromo);
   return parsed.success ? parsed.data : null;
 }
 

@@ -2,10 +2,10 @@
  * The rules of the direct debit form (docs/product.md §3 "Direct debit form"), pure so they can be unit
  * tested: each field cleaned of invisible characters, the IBAN checked with ibantools (checksum,
  * length, a SEPA country, the member's payment country), the mobile number with libphonenumber-js
- * (mobile numbers only, read in the IBAN's country). Messages are keys of the `directdebit` namespace.
+ * (mobile numbers only, read in the IBAN's country; loaded on first use). Messages are keys of the
+ * `directdebit` namespace.
  */
 import { electronicFormatIBAN, extractIBAN, isSEPACountry } from "ibantools";
-import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 import { z } from "zod";
 
 export const HOLDER_MAX = 70; // SEPA's limit for a debtor name
@@ -79,19 +79,29 @@ export function checkIban(value: string, paymentCountry: string): { iban: string
   return { iban };
 }
 
-/** A mobile number in E.164, read as a national number of the payment country; null if not a SEPA mobile number. */
-export function checkMobile(value: string, paymentCountry: string): string | null {
-  if (!/^[+\d][\d ()./-]*$/.test(value)) return null;
-  const phone = parsePhoneNumberFromString(value, paymentCountry as never);
-  // The mobile metadata makes isValid() true for mobile numbers only; SMS go to SEPA countries only.
-  return phone?.isValid() && phone.country && isSEPACountry(phone.country) ? phone.number : null;
-}
-
 /**
  * The form, for a member whose payment country is `paymentCountry` (the IBAN must be of that country,
  * so it also decides the postal code shape and how a national mobile number is read).
  */
-export function directDebitSchema(paymentCountry: string) {
+type ParsePhone = typeof import("./directdebit-phone").parsePhoneNumberFromString;
+
+// Loaded by the form's post, not when the Worker starts (decision 234); one import, then the module is cached.
+const phoneParser = async (): Promise<ParsePhone> => (await import("./directdebit-phone")).parsePhoneNumberFromString;
+
+function mobileE164(parse: ParsePhone, value: string, paymentCountry: string): string | null {
+  if (!/^[+\d][\d ()./-]*$/.test(value)) return null;
+  const phone = parse(value, paymentCountry as never);
+  // The mobile metadata makes isValid() true for mobile numbers only; SMS go to SEPA countries only.
+  return phone?.isValid() && phone.country && isSEPACountry(phone.country) ? phone.number : null;
+}
+
+/** A mobile number in E.164, read as a national number of the payment country; null if not a SEPA mobile number. */
+export async function checkMobile(value: string, paymentCountry: string): Promise<string | null> {
+  return mobileE164(await phoneParser(), value, paymentCountry);
+}
+
+export async function directDebitSchema(paymentCountry: string) {
+  const parse = await phoneParser();
   return z.object({
     holder: text(HOLDER_MAX, "errors.holder").pipe(
       z.string({ required_error: "errors.holder" }).min(2, "errors.holder"),
@@ -108,14 +118,14 @@ export function directDebitSchema(paymentCountry: string) {
       .refine((v) => validPostalCode(v, paymentCountry), "errors.postalCode"),
     city: text(CITY_MAX, "errors.city"),
     mobile: text(MOBILE_MAX, "errors.mobileInvalid").transform((v, ctx) => {
-      const e164 = checkMobile(v, paymentCountry);
+      const e164 = mobileE164(parse, v, paymentCountry);
       if (!e164) ctx.addIssue({ code: "custom", message: "errors.mobileInvalid" });
       return e164 ?? "";
     }),
   });
 }
 
-export type DirectDebitDetails = z.output<ReturnType<typeof directDebitSchema>>;
+export type DirectDebitDetails = z.output<Awaited<ReturnType<typeof directDebitSchema>>>;
 
 export const codeSchema = z.object({
   request: z.string().min(1).max(64),

@@ -10,6 +10,7 @@ import { CARD_COLUMNS, toCard, type CardRow, type ProfileCard } from "./profiles
 import { birthDateRange } from "./search.server";
 import { DISTANCES_KM, MAX_AGE, MIN_AGE } from "./profile-options";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 
 export { DISTANCES_KM };
 const CANDIDATES = 300;
@@ -38,16 +39,18 @@ export function compatible(a: { gender: Gender; sexuality: string }, b: { gender
   );
 }
 
-export const FinderQuery = z.object({
-  min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
-  max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
-  distance: z.coerce
-    .number()
-    .int()
-    .refine((d) => (DISTANCES_KM as readonly number[]).includes(d))
-    .optional()
-    .catch(undefined),
-});
+export const FinderQuery = lazy(() =>
+  z.object({
+    min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
+    max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
+    distance: z.coerce
+      .number()
+      .int()
+      .refine((d) => (DISTANCES_KM as readonly number[]).includes(d))
+      .optional()
+      .catch(undefined),
+  }),
+);
 
 export interface FinderFilters {
   min_age: number;
@@ -70,7 +73,7 @@ export async function findMatches(d1: D1Database, userId: string, params: URLSea
     .from(profiles)
     .where(eq(profiles.userId, userId));
   if (!me) return null;
-  const q = FinderQuery.parse(Object.fromEntries(params));
+  const q = FinderQuery().parse(Object.fromEntries(params));
   const age = ageOn(me.date_of_birth);
   let min = q.min_age ?? Math.max(MIN_AGE, age - 10);
   let max = q.max_age ?? Math.min(MAX_AGE, age + 10);

@@ -13,6 +13,7 @@ import type { TFunction } from "i18next";
 import { and, between, desc, eq, gt, isNull, lt, max, ne, notExists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { getDb, schema, type Db } from "../../db/client";
 import { NOTIFICATION_TYPES, type Language } from "~/lib/constants";
 import { isDeployed, type Env } from "~/lib/env";
@@ -506,15 +507,17 @@ function sameHex(a: string, b: string) {
 export const unsubscribeSignature = (env: Pick<Env, "SESSION_SECRET">, userId: string, type: string) =>
   hmacHex(env.SESSION_SECRET, `unsubscribe:${userId}:${type}`).then((h) => h.slice(0, 32));
 
-export const unsubscribeSchema = z.object({
-  u: z.string().min(1).max(64),
-  t: z.enum(NOTIFICATION_TYPES),
-  s: z.string().regex(/^[0-9a-f]{32}$/),
-});
+export const unsubscribeSchema = lazy(() =>
+  z.object({
+    u: z.string().min(1).max(64),
+    t: z.enum(NOTIFICATION_TYPES),
+    s: z.string().regex(/^[0-9a-f]{32}$/),
+  }),
+);
 
 /** Checks an unsubscribe link; answers the member and type it names, or null. */
 export async function checkUnsubscribe(env: Pick<Env, "SESSION_SECRET">, params: unknown) {
-  const parsed = unsubscribeSchema.safeParse(params);
+  const parsed = unsubscribeSchema().safeParse(params);
   if (!parsed.success) return null;
   const { u, t, s } = parsed.data;
   return sameHex(s, await unsubscribeSignature(env, u, t)) ? { userId: u, type: t } : null;
@@ -532,10 +535,12 @@ export async function unsubscribe(db: D1Database, userId: string, type: Notifica
     .onConflictDoNothing();
 }
 
-export const mailEventSchema = z.object({
-  type: z.enum(["bounce", "spam_complaint"]),
-  email: z.string().trim().toLowerCase().email().max(254),
-});
+export const mailEventSchema = lazy(() =>
+  z.object({
+    type: z.enum(["bounce", "spam_complaint"]),
+    email: z.string().trim().toLowerCase().email().max(254),
+  }),
+);
 
 /** The provider's webhook signs the raw body: X-Signature: sha256=<hex HMAC-SHA256 with MAIL_WEBHOOK_SECRET>. */
 export async function verifyWebhook(env: Pick<Env, "MAIL_WEBHOOK_SECRET">, body: string, signature: string | null) {
@@ -692,23 +697,25 @@ const brandIdSchema = z
   ])
   .pipe(z.number().int().positive().max(999_999_999));
 
-export const campaignSchema = z.object({
-  type: z.enum(["promotions", "news"]),
-  brandId: brandIdSchema,
-  /** The campaign's name: its once-only key (the same ref never mails a member twice). */
-  ref: z.string().regex(/^[a-z0-9-]{1,64}$/),
-  /** Where the mail leads: a path on the member's own site (safeRedirect's rules: no other host, ever). */
-  path: z
-    .string()
-    .max(512)
-    .default("/")
-    .transform((p, ctx) => {
-      const safe = safeRedirect(p, "");
-      if (!safe) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "not a same-origin path" });
-      return safe;
-    }),
-});
-export type Campaign = z.infer<typeof campaignSchema>;
+export const campaignSchema = lazy(() =>
+  z.object({
+    type: z.enum(["promotions", "news"]),
+    brandId: brandIdSchema,
+    /** The campaign's name: its once-only key (the same ref never mails a member twice). */
+    ref: z.string().regex(/^[a-z0-9-]{1,64}$/),
+    /** Where the mail leads: a path on the member's own site (safeRedirect's rules: no other host, ever). */
+    path: z
+      .string()
+      .max(512)
+      .default("/")
+      .transform((p, ctx) => {
+        const safe = safeRedirect(p, "");
+        if (!safe) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "not a same-origin path" });
+        return safe;
+      }),
+  }),
+);
+export type Campaign = z.infer<ReturnType<typeof campaignSchema>>;
 
 /**
  * A script's promotion or news (POST /api/admin/campaign) for every activated, visible member of a

@@ -8,6 +8,7 @@ import { buildPushPayload } from "@block65/webcrypto-web-push";
 import { and, eq, inArray, not, notInArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { getDb, schema, type Db } from "../../db/client";
 import { isDeployed, type Env } from "~/lib/env";
 
@@ -90,12 +91,14 @@ export const isPushServiceUrl = (u: string) => {
 };
 
 /** A browser's PushSubscription.toJSON(): an endpoint on a push service and its keys (65-byte P-256 point, 16-byte secret). */
-export const subscriptionSchema = z.object({
-  endpoint: z.string().max(1000).refine(isPushServiceUrl),
-  expirationTime: z.number().nullable().optional(),
-  keys: z.object({ p256dh: base64url(65), auth: base64url(16) }),
-});
-export type SubscriptionInput = z.infer<typeof subscriptionSchema>;
+export const subscriptionSchema = lazy(() =>
+  z.object({
+    endpoint: z.string().max(1000).refine(isPushServiceUrl),
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object({ p256dh: base64url(65), auth: base64url(16) }),
+  }),
+);
+export type SubscriptionInput = z.infer<ReturnType<typeof subscriptionSchema>>;
 export type StoredSubscription = { id: number; endpoint: string; p256dh: string; auth: string };
 
 /**

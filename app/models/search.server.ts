@@ -4,6 +4,7 @@
  * index in date order and stops at the page size: no full scan, whatever the member count.
  */
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { ageOn } from "~/lib/dates";
 import { CARD_COLUMNS, ONLINE_WINDOW_S, toCard, type CardRow, type ProfileCard } from "./profiles.server";
 import { regionsIn, regionsStatement, type Region, type RegionRow } from "./geo.server";
@@ -20,25 +21,27 @@ export const SIMILAR_BELOW = 6;
 /** The default age range: this many years either side of the member's own age (decision 180). */
 export const AGE_AROUND = 7;
 
-export const SearchQuery = z.object({
-  gender: z.enum(["male", "female"]).optional().catch(undefined),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/)
-    .optional()
-    .catch(undefined),
-  countryregion: z.string().max(20).optional().catch(undefined),
-  min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
-  max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
-  online: z.literal("1").optional().catch(undefined),
-  photo: z.literal("1").optional().catch(undefined),
-  distance: z.coerce
-    .number()
-    .pipe(z.union(DISTANCES.map((d) => z.literal(d)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]))
-    .optional()
-    .catch(undefined),
-});
+export const SearchQuery = lazy(() =>
+  z.object({
+    gender: z.enum(["male", "female"]).optional().catch(undefined),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .optional()
+      .catch(undefined),
+    countryregion: z.string().max(20).optional().catch(undefined),
+    min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
+    max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).optional().catch(undefined),
+    page: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
+    online: z.literal("1").optional().catch(undefined),
+    photo: z.literal("1").optional().catch(undefined),
+    distance: z.coerce
+      .number()
+      .pipe(z.union(DISTANCES.map((d) => z.literal(d)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>]))
+      .optional()
+      .catch(undefined),
+  }),
+);
 
 export interface SearchFilters {
   gender: "male" | "female";
@@ -66,7 +69,7 @@ export function resolveFilters(
   defaults: { gender?: "male" | "female"; country: string; countries: string[]; age?: number | null },
   origin: SearchOrigin = null,
 ): SearchFilters {
-  const q = SearchQuery.parse(Object.fromEntries(params));
+  const q = SearchQuery().parse(Object.fromEntries(params));
   const country = q.country && defaults.countries.includes(q.country) ? q.country : defaults.country;
   // A member's search starts around their own age (not 18–99); a visitor's stays wide.
   const around = defaults.age ?? null;

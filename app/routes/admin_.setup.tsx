@@ -5,7 +5,6 @@
  */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { renderSVG } from "uqr";
 import { readForm } from "~/lib/body.server";
 import {
   OPERATOR_PASSWORD_MIN,
@@ -33,9 +32,11 @@ async function pendingOperator(request: Request, context: LoaderFunctionArgs["co
 }
 
 /** A fresh key per page view until one is proven; the QR code is server-rendered SVG (no script). */
-function enrolment(operator: SessionOperator, key = newTotpKey()) {
+async function enrolment(operator: SessionOperator, key = newTotpKey()) {
   if (!operator.mustEnrolTotp) return null;
   const { uri, secret } = totpEnrolment(key, operator.email);
+  // The QR encoder is loaded by this page only, not when the Worker starts (decision 234).
+  const { renderSVG } = await import("uqr");
   return { key, secret, qr: renderSVG(uri, { border: 2 }) };
 }
 
@@ -44,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     email: operator.email,
     password: operator.mustChangePassword,
-    totp: enrolment(operator),
+    totp: await enrolment(operator),
     title: "Set up your console account",
   };
 }
@@ -56,10 +57,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const password = field("password");
   const key = field("key");
   if (operator.mustChangePassword && password !== field("repeat"))
-    return { error: "The two passwords differ.", totp: enrolment(operator, key || undefined) };
+    return { error: "The two passwords differ.", totp: await enrolment(operator, key || undefined) };
   const result = await completeSetup(context.env, operator, { password, key, code: field("code") });
   if (!result.ok)
-    return { error: result.error, totp: enrolment(operator, /^[A-Za-z0-9+/]{27}=$/.test(key) ? key : undefined) };
+    return { error: result.error, totp: await enrolment(operator, /^[A-Za-z0-9+/]{27}=$/.test(key) ? key : undefined) };
   return redirect("/admin", { headers: { "Cache-Control": "no-store" } });
 }
 

@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST")
     return jsonResponse({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "POST" } });
   if (!(await isAdmin(request, context.env))) return adminRequired();
-  const parsed = campaignSchema.safeParse(await readFields(request, context));
+  const parsed = campaignSchema().safeParse(await readFields(request, context));
   if (!parsed.success) {
     return jsonResponse(
       { error: "invalid", fields: [...new Set(parsed.error.issues.map((i) => i.path.join(".")))] },

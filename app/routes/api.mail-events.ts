@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch {
     return jsonResponse({ error: "invalid" }, { status: 400 });
   }
-  const parsed = mailEventSchema.safeParse(data);
+  const parsed = mailEventSchema().safeParse(data);
   if (!parsed.success) return jsonResponse({ error: "invalid" }, { status: 400 });
   const accounts = await recordMailEvent(context.env.DB, parsed.data.email, parsed.data.type);
   return jsonResponse({ ok: true, accounts });

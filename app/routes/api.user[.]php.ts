@@ -1,6 +1,7 @@
 import { authenticationRequired, jsonResponse } from "~/lib/json.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { pageContext } from "~/lib/page.server";
 import { readFields } from "~/lib/body.server";
@@ -36,7 +37,7 @@ async function pushAction(request: Request, context: ActionFunctionArgs["context
     await deleteSubscriptions(db, member.id, endpoint);
     return answer({ subscribed: false });
   }
-  const parsed = subscriptionSchema.safeParse(
+  const parsed = subscriptionSchema().safeParse(
     data && typeof data === "object" && "subscription" in data ? data.subscription : data,
   );
   if (!parsed.success) return answer({ error: "invalid_subscription" }, 400);
@@ -44,7 +45,9 @@ async function pushAction(request: Request, context: ActionFunctionArgs["context
   return answer({ subscribed: true });
 }
 
-const credentials = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) });
+const credentials = lazy(() =>
+  z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) }),
+);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { t } = await pageContext(request, context, "account");
@@ -67,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return pushAction(request, context, member, context.env.DB);
   }
   if (request.method !== "POST") return answer({ error: "method_not_allowed" }, 405);
-  const parsed = credentials.safeParse(await readFields(request, context));
+  const parsed = credentials().safeParse(await readFields(request, context));
   if (!parsed.success) return answer({ error: "login_failed", message: t("errors.loginFailed") }, 400);
   const formData = new FormData();
   formData.set("email", parsed.data.email);

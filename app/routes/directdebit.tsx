@@ -173,7 +173,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "details") {
     const pkg = await getPackageRow(env.DB, brand.id, String(form.get("package") ?? "").slice(0, 16));
     if (!pkg) return answer({ intent, error: "errors.notFound" }, 400);
-    const submission = parseWithZod(form, { schema: directDebitSchema(paymentCountry) });
+    const submission = parseWithZod(form, { schema: await directDebitSchema(paymentCountry) });
     if (submission.status !== "success") return answer({ intent, reply: submission.reply() }, 400);
     const started = await startDirectDebit(env, { brand, member, pkg, details: submission.value, paymentCountry, t });
     if (started.ok) throw redirect("/directdebit");

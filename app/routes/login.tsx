@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request, context);
-  const submission = parseWithZod(formData, { schema: loginSchema });
+  const submission = parseWithZod(formData, { schema: loginSchema() });
   if (submission.status !== "success") return submission.reply({ hideFields: ["password"] });
   const result = await authenticate("form", request, context, formData);
   if (!result.ok && result.reason === "suspended") return redirect(result.statement);
@@ -48,7 +48,7 @@ export default function Login() {
   const busy = useNavigation().state !== "idle";
   const [form, fields] = useForm({
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema() }),
     shouldValidate: "onSubmit",
   });
   return (

@@ -8,6 +8,7 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { pageContext } from "~/lib/page.server";
 import { getMember, requireMember } from "~/models/session.server";
 import { loadProfilePage } from "~/models/profiles.server";
@@ -46,15 +47,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-const ActionInput = z.discriminatedUnion("intent", [
-  z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
-  z.object({ intent: z.literal("unlock"), photoId: z.string().regex(/^[\w-]{1,64}$/) }),
-]);
+const ActionInput = lazy(() =>
+  z.discriminatedUnion("intent", [
+    z.object({ intent: z.enum(["like", "unlike", "block", "unblock"]) }),
+    z.object({ intent: z.literal("unlock"), photoId: z.string().regex(/^[\w-]{1,64}$/) }),
+  ]),
+);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const member = await requireMember(request, context);
   const targetId = params.id ?? "";
-  const parsed = ActionInput.safeParse(Object.fromEntries(await readForm(request, context)));
+  const parsed = ActionInput().safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) {
     const { t } = await pageContext(request, context, "members");
     return data({ error: t("errors.invalid") }, { status: 400 });

@@ -6,6 +6,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { readForm } from "~/lib/body.server";
 import { useTranslation } from "~/lib/i18n-react";
 import { isLanguage } from "~/lib/i18n.server";
@@ -49,18 +50,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const NoticeForm = z.object({
-  category: z.enum(REPORT_CATEGORIES, { message: "errors.category" }),
-  explanation: paragraph(z.string().max(EXPLANATION_MAX).default("")),
-  goodFaith: z.literal("on").optional(),
-  email: line(z.string().max(200).optional()),
-});
+const NoticeForm = lazy(() =>
+  z.object({
+    category: z.enum(REPORT_CATEGORIES, { message: "errors.category" }),
+    explanation: paragraph(z.string().max(EXPLANATION_MAX).default("")),
+    goodFaith: z.literal("on").optional(),
+    email: line(z.string().max(200).optional()),
+  }),
+);
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand, lng, t } = await pageContext(request, context, "safety");
   const target = parseTarget(new URL(request.url).searchParams);
   const member = await getMember(request, context);
-  const parsed = NoticeForm.safeParse(Object.fromEntries(await readForm(request, context)));
+  const parsed = NoticeForm().safeParse(Object.fromEntries(await readForm(request, context)));
   if (!target) throw new Response(t("errors.target"), { status: 404 });
   if (!parsed.success) return { error: t("errors.category") };
   const input = parsed.data;

@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { brand } = await pageContext(request, context, "account");
-  const submission = parseWithZod(await readForm(request, context), { schema: resetRequestSchema });
+  const submission = parseWithZod(await readForm(request, context), { schema: resetRequestSchema() });
   if (submission.status !== "success") return { ...submission.reply(), sent: false };
   if (!(await withinRateLimit(context.env, request, "reset", submission.value.email)))
     return { ...submission.reply({ formErrors: ["errors.rateLimited"] }), sent: false };
@@ -35,7 +35,7 @@ export default function ResetPassword() {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetRequestSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetRequestSchema() }),
     shouldValidate: "onSubmit",
   });
   return (

@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readForm(request, context);
   const intent = String(formData.get("intent") ?? "");
   if (intent === "email") {
-    const submission = parseWithZod(formData, { schema: changeEmailSchema });
+    const submission = parseWithZod(formData, { schema: changeEmailSchema() });
     if (submission.status !== "success") return { intent, result: submission.reply() } satisfies Reply;
     const v = submission.value;
     const r = await requestMailChange(
@@ -91,7 +91,7 @@ function EmailForm({ email }: { email: string }) {
   const [form, fields] = useForm({
     id: "email",
     lastResult: data?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changeEmailSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changeEmailSchema() }),
     shouldValidate: "onSubmit",
   });
   return (

@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const code = await retentionDiscountCode(context.env.DB, brand, member.id);
     return { intent, code } as const;
   }
-  const submission = parseWithZod(formData, { schema: deleteSchema });
+  const submission = parseWithZod(formData, { schema: deleteSchema() });
   if (submission.status !== "success") return { intent: "delete", result: submission.reply() } as const;
   await deleteAccount(
     context.env,
@@ -127,7 +127,7 @@ function Reasons() {
   const data = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult: data?.intent === "delete" ? data.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteSchema() }),
     shouldValidate: "onSubmit",
   });
   return (

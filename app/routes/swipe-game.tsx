@@ -9,6 +9,7 @@ import {
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { pageContext } from "~/lib/page.server";
 import { SWIPE_LIKES_PER_DAY } from "~/lib/constants";
 import { requireMember } from "~/models/session.server";
@@ -35,14 +36,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: t("swipe.title"), premium: member.paidUser, match, me, ...next };
 }
 
-const Input = z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().min(1).max(64) });
+const Input = lazy(() => z.object({ intent: z.enum(["like", "pass"]), targetId: z.string().min(1).max(64) }));
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const [member, { t }] = await Promise.all([
     requireMember(request, context),
     pageContext(request, context, "members"),
   ]);
-  const parsed = Input.safeParse(Object.fromEntries(await readForm(request, context)));
+  const parsed = Input().safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) return data({ error: t("errors.invalid") }, { status: 400 });
   const { intent, targetId } = parsed.data;
   if (intent === "pass") await swipePass(context.env.DB, member.id, targetId);

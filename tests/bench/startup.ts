@@ -1,15 +1,17 @@
 /**
  * The Worker's start-up CPU as Cloudflare measures it (docs/architecture.md §6): `wrangler check startup`
- * profiles the production bundle's top-level evaluation; the figure is the span from its first to its last
- * busy sample. Median of RUNS, each `--root` (a built checkout) interleaved with the others so a busy
- * machine weighs on all alike. Exits 1 when this checkout's median is over the 50 ms budget: a timing, so
- * it lives in `npm run bench`, never in the pass/fail tests.
+ * profiles the production bundle's top-level evaluation. The budgeted figure is the profile's active time,
+ * as wrangler prints it ("Active": the sampled time that is not idle, garbage collection included); the
+ * span from the first to the last busy sample is printed beside it. Median of RUNS, each `--root` (a built
+ * checkout) interleaved with the others so a busy machine weighs on all alike. Exits 1 when the first
+ * root's median is over the 50 ms budget: a timing, so it lives in `npm run bench`, never in the pass/fail
+ * tests; `npm run test:budget` holds a deterministic stand-in, the code evaluated at start-up (decision 234).
  *
  *   npm run build && node --experimental-strip-types tests/bench/startup.ts [--root <checkout> ...]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
@@ -23,6 +25,16 @@ type Profile = {
   timeDeltas: number[];
   startTime: number;
 };
+
+/** wrangler's "Active": milliseconds of the samples that are not idle (each sample weighs its time delta). */
+export function activeMs(profile: Profile): number {
+  const names = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]));
+  let active = 0;
+  profile.timeDeltas.forEach((delta, i) => {
+    if (names.get(profile.samples[i]!) !== "(idle)") active += delta;
+  });
+  return active / 1000;
+}
 
 /** Milliseconds between the first and the last sample that is neither idle nor the profiler's root. */
 export function busySpanMs(profile: Profile): number {
@@ -47,6 +59,7 @@ for (const root of roots) {
 }
 
 const spans = new Map<string, number[]>(roots.map((r: string) => [r, []]));
+const actives = new Map<string, number[]>(roots.map((r: string) => [r, []]));
 for (let run = 0; run < RUNS; run++) {
   for (const root of roots) {
     const out = join(work, `${roots.indexOf(root)}-${run}.cpuprofile`);
@@ -55,17 +68,27 @@ for (let run = 0; run < RUNS; run++) {
       ["wrangler", "check", "startup", "--env", "production", "--workerBundle", bundleOf(root), "--outfile", out],
       { cwd: root, stdio: "ignore" },
     );
-    spans.get(root)!.push(busySpanMs(JSON.parse(readFileSync(out, "utf8")) as Profile));
+    const profile = JSON.parse(readFileSync(out, "utf8")) as Profile;
+    actives.get(root)!.push(activeMs(profile));
+    spans.get(root)!.push(busySpanMs(profile));
   }
 }
 rmSync(work, { recursive: true, force: true });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const list = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(", ");
 for (const root of roots) {
-  const xs = spans.get(root)!;
-  console.log(`${root}: start-up ${median(xs).toFixed(1)} ms median of ${xs.map((x) => x.toFixed(1)).join(", ")}`);
+  const [xs, span] = [actives.get(root)!, spans.get(root)!];
+  console.log(
+    `${root}: start-up active ${median(xs).toFixed(1)} ms median of ${list(xs)}; busy span ${median(span).toFixed(1)} ms median of ${list(span)}`,
+  );
 }
-if (median(spans.get(roots[0]!)!) > BUDGET_MS) {
+console.log(
+  `load average: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
+if (median(actives.get(roots[0]!)!) > BUDGET_MS) {
   console.error(`start-up over its ${BUDGET_MS} ms budget`);
   process.exitCode = 1;
 }

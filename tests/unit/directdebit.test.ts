@@ -26,13 +26,13 @@ describe("direct debit rules", () => {
     expect(checkIban("", "NL")).toEqual({ error: "errors.ibanInvalid" });
   });
 
-  it("a mobile number is read in the payment country and must be a SEPA mobile number", () => {
-    expect(checkMobile("06 12345678", "NL")).toBe("+31612345678");
-    expect(checkMobile("+49 151 23456789", "NL")).toBe("+4915123456789");
-    expect(checkMobile("0151 23456789", "DE")).toBe("+4915123456789");
-    expect(checkMobile("020 123 4567", "NL")).toBeNull(); // a landline
-    expect(checkMobile("+1 202 555 0143", "NL")).toBeNull(); // outside SEPA
-    expect(checkMobile("06-1234abcd", "NL")).toBeNull();
+  it("a mobile number is read in the payment country and must be a SEPA mobile number", async () => {
+    expect(await checkMobile("06 12345678", "NL")).toBe("+31612345678");
+    expect(await checkMobile("+49 151 23456789", "NL")).toBe("+4915123456789");
+    expect(await checkMobile("0151 23456789", "DE")).toBe("+4915123456789");
+    expect(await checkMobile("020 123 4567", "NL")).toBeNull(); // a landline
+    expect(await checkMobile("+1 202 555 0143", "NL")).toBeNull(); // outside SEPA
+    expect(await checkMobile("06-1234abcd", "NL")).toBeNull();
   });
 
   it("postal codes have their country's shape", () => {

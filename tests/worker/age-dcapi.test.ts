@@ -9,7 +9,8 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMember, get, post, sessionCookie } from "./fixtures";
-import { loadTestIssuer, presentTestAttestationDc, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
+import { presentTestAttestationDc, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
+import { loadTestIssuer } from "../../app/models/age-check.server";
 import { encodeCbor } from "../../app/lib/age/cbor.server";
 import { encryptionInfo, hpkeOpen, hpkeSeal, newReaderKey, readerKeyPair } from "../../app/lib/age/dcapi.server";
 import deAge from "../../locales/de/age.json";

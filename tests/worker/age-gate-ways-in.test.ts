@@ -9,8 +9,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { startConversation } from "../../app/models/chat.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { roomCount, walletCredits } from "./chat-support";
-import { loadTestIssuer, presentTestAttestation } from "../../app/lib/age/test-issuer.server";
-import { parseRequestLink } from "../../app/models/age-check.server";
+import { presentTestAttestation } from "../../app/lib/age/test-issuer.server";
+import { loadTestIssuer, parseRequestLink } from "../../app/models/age-check.server";
 import deAge from "../../locales/de/age.json";
 
 const HERZKLANG = 2;

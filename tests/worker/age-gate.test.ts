@@ -8,9 +8,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
 import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm, signUp } from "./accounts-helpers";
 import { photoKey } from "../../app/models/photos.server";
-import { ageGate, parseRequestLink, requestLink } from "../../app/models/age-check.server";
+import { ageGate, loadTestIssuer, parseRequestLink, requestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
-import { loadTestIssuer, presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
+import { presentTestAttestation, type WalletAnswer } from "../../app/lib/age/test-issuer.server";
 import deAge from "../../locales/de/age.json";
 
 const HERZKLANG = 2;

@@ -5,12 +5,12 @@ import { MAX_DEVICE_RESPONSE_CHARS, verifyPresentation, type PresentationContext
 import {
   certificate,
   issueTestPresentation,
-  loadTestIssuer,
   makeIssuer,
   presentTestAttestation,
   type SignerFlaws,
 } from "~/lib/age/test-issuer.server";
 import { verifyChain } from "~/lib/age/x509.server";
+import { loadTestIssuer } from "~/models/age-check.server";
 
 // The cryptographic core of age assurance (decision 184), inside workerd: WebCrypto only, no eval.
 const NOW = new Date("2026-11-24T12:00:00Z");

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { verifyPresentation } from "~/lib/age/mdoc.server";
-import { loadTestIssuer, makeIssuer, presentTestAttestation, type TestIssuer } from "~/lib/age/test-issuer.server";
+import { makeIssuer, presentTestAttestation, type TestIssuer } from "~/lib/age/test-issuer.server";
+import { loadTestIssuer } from "~/models/age-check.server";
 import {
   AV_SCHEME,
   TRUSTED_LIST_GRACE_S,

@@ -140,7 +140,7 @@ describe("the cams promo block", () => {
     expect(camsPromoShown({ ...brand, camsPromo: seeded.camsPromo }, where)).toBe(true);
     expect(camsPromoShown({ ...brand, camsPromo: seeded.camsPromo }, { ...where, member: null })).toBe(false);
     // A parameter of the URL's own is replaced by the brand's, never doubled.
-    const promo = camsPromoSettings.parse({ ...seeded.camsPromo, url: "https://cams.example.com/live?aff=old&x=1" });
+    const promo = camsPromoSettings().parse({ ...seeded.camsPromo, url: "https://cams.example.com/live?aff=old&x=1" });
     expect(camsPromoTarget(promo)).toBe(
       "https://cams.example.com/live?aff=herzklang&x=1&campaign=members&utm_source=herzklang",
     );

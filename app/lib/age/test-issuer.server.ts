@@ -4,8 +4,6 @@
  * DeviceResponses signed the way a real wallet signs them, bound to one request. Outside production
  * only: the flow decides when this root is trusted and when the development wallet exists.
  */
-import { eq } from "drizzle-orm";
-import { getDb, schema } from "../../../db/client";
 import { cborMap, decodeCbor, embed, encodeCbor, Tagged, type Bytes, type CborValue } from "./cbor.server";
 import {
   AV_CLAIM,
@@ -29,7 +27,6 @@ export interface TestIssuer {
 }
 type Request = Handover & { now: Date };
 
-const KEY_NAME = "age_test_issuer";
 const EC = { name: "ECDSA", namedCurve: "P-256" } as const;
 const SIGN = { name: "ECDSA", hash: "SHA-256" } as const;
 const DAY = 86_400_000;
@@ -166,24 +163,14 @@ const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 const b64url = (b: Uint8Array) => b64(b).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
-/** The test root: generated on first use and kept in D1 table app_keys as JSON; the same on every later call. */
-export async function loadTestIssuer(d1: D1Database): Promise<TestIssuer> {
-  const db = getDb(d1);
-  const { appKeys } = schema;
-  const stored = () => db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, KEY_NAME)).get();
-  let row = await stored();
-  if (!row) {
-    const fresh = await makeIssuer("Development");
-    const value = JSON.stringify({
-      rootDer: b64(fresh.rootDer),
-      signerDer: b64(fresh.signerDer),
-      signerKey: fresh.signerKey,
-    });
-    // Two isolates at once: the first insert wins and both use it.
-    await db.insert(appKeys).values({ name: KEY_NAME, value }).onConflictDoNothing();
-    row = await stored();
-  }
-  const v = JSON.parse(row!.value) as { rootDer: string; signerDer: string; signerKey: JsonWebKey };
+/** The test root as app_keys keeps it (a JSON text), made by `makeIssuer`; app/models/age-check.server.ts stores it. */
+export async function newStoredIssuer(): Promise<string> {
+  const fresh = await makeIssuer("Development");
+  return JSON.stringify({ rootDer: b64(fresh.rootDer), signerDer: b64(fresh.signerDer), signerKey: fresh.signerKey });
+}
+
+export function storedIssuer(value: string): TestIssuer {
+  const v = JSON.parse(value) as { rootDer: string; signerDer: string; signerKey: JsonWebKey };
   return { rootDer: unb64(v.rootDer), signerDer: unb64(v.signerDer), signerKey: v.signerKey };
 }
 

@@ -9,6 +9,9 @@
  * Anything this reader does not support refuses the list: the cron then keeps the last good one.
  */
 import { equalBytes, parseCertificate, publicKey } from "./x509.server.ts";
+import { MAX_TRUSTED_LIST_CHARS, TRUSTED_LIST_GRACE_S } from "./trusted-list-limits.ts";
+
+export { MAX_TRUSTED_LIST_CHARS, TRUSTED_LIST_GRACE_S };
 
 const NS_TSL = "http://uri.etsi.org/02231/v2#";
 const NS_DS = "http://www.w3.org/2000/09/xmldsig#";
@@ -42,14 +45,6 @@ export const TRUSTED_STATUSES: ReadonlySet<string> = new Set([
   "http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted",
   "http://ec.europa.eu/tools/lotl/av/TrstSvc/TrustedList/Svcstatus/recognized",
 ]);
-/**
- * How long a stored list is still used after its NextUpdate when no newer one could be taken in (the
- * Commission late, its site down, a list refused): the operator is alerted from NextUpdate on; after
- * this, no provider is trusted until a current list is stored.
- */
-export const TRUSTED_LIST_GRACE_S = 7 * 86_400;
-/** A list far larger than any real one is refused unread. */
-export const MAX_TRUSTED_LIST_CHARS = 4 * 1024 * 1024;
 
 export class XmlError extends Error {}
 
