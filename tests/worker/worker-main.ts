@@ -14,7 +14,7 @@ export class ChatRoomUnderTest extends ChatRoom {
     this.failNext = true;
   }
 
-  protected override overviewOfSend(...args: Parameters<ChatRoom["overviewOfSend"]>) {
+  protected override overviewOfSend(...args: Parameters<InstanceType<typeof ChatRoom>["overviewOfSend"]>) {
     if (this.failNext) {
       this.failNext = false;
       throw new Error("injected commit failure");
