@@ -157,7 +157,7 @@ const worker = {
         await recheck({ env, deliver: (r) => worker.fetch(r, env, ctx) }, message.body);
         message.ack();
       } catch (e) {
-        console.error("payments: re-check failed, retried later", e);
+        logError("payments.recheck_failed", e, { kind: message.body.kind });
         message.retry();
       }
     }

@@ -16,6 +16,7 @@ import { statementOfDecision } from "./admin/transparency.server";
 import { RULE_LABELS } from "./moderation-rules";
 import { dsaErrors, retryDelay, standInStore, type DsaSubmission } from "./dsa-database";
 import { auditAfterChange, type Actor } from "./admin/audit.server";
+import { logError } from "~/lib/log.server";
 
 export type { DsaSubmission };
 export const DSA_STATEMENT_PATH = "/api/v1/statement";
@@ -138,7 +139,7 @@ export async function handleDsaBatch(batch: MessageBatch<DsaSubmission>, env: En
       if (outcome === "retry") message.retry({ delaySeconds: retryDelay(message.attempts) });
       else message.ack();
     } catch (e) {
-      console.error("dsa: submission failed, retried later", e);
+      logError("dsa.submission_failed", e);
       message.retry({ delaySeconds: retryDelay(message.attempts) });
     }
   }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { ledgerOf } from "./wallet-support";
 import { get } from "./fixtures";
-import { cookiesOf, lastMailTo, mailedToken, pageText, send, signupForm, uniqueEmail } from "./accounts-helpers";
+import { cookiesOf, lastMailTo, mailedToken, pageText, send, signupForm, uniqueEmail } from "./accounts-support";
 import { clockStopped } from "./clock";
 import { RESET_MAILS_PER_DAY } from "../../app/models/accounts.server";
 

@@ -6,7 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
-import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm } from "./accounts-helpers";
+import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm } from "./accounts-support";
 import { photoKey } from "../../app/models/photos.server";
 import { ageGate, parseRequestLink, requestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";
