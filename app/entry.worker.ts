@@ -43,6 +43,7 @@ const {
   refuseUnconfigured,
   refuseBrandWithoutAccount,
   reportError,
+  withSentryWhenSet,
   traceRoundTrips,
   roundTripsTiming,
   withD1Session,
@@ -157,7 +158,7 @@ const worker = {
         await recheck({ env, deliver: (r) => worker.fetch(r, env, ctx) }, message.body);
         message.ack();
       } catch (e) {
-        console.error("payments: re-check failed, retried later", e);
+        logError("payments.recheck_failed", e, { kind: message.body.kind });
         message.retry();
       }
     }
@@ -166,9 +167,10 @@ const worker = {
 
 /**
  * Errors that escape a handler go to Sentry (with the request id, or the cron or queue) when the
- * SENTRY_DSN secret is set, and are thrown on as before (app/lib/sentry.server.ts, decision 188).
+ * SENTRY_DSN secret is set, inside the SDK's request scope, and are thrown on as before
+ * (app/lib/sentry.server.ts, decision 231).
  */
-export default {
+export default withSentryWhenSet({
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     try {
       return await worker.fetch(request, env, ctx);
@@ -190,4 +192,4 @@ export default {
       throw error;
     }
   },
-} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove | DsaSubmission>;
+} satisfies ExportedHandler<Env, NotifyMessage | PaymentCheck | DataMove | DsaSubmission>);

@@ -25,6 +25,6 @@ export { isDeployed } from "./lib/env";
 export { consoleHostRefused } from "./lib/admin-path";
 export { refuseUnconfigured } from "./lib/config.server";
 export { refuseBrandWithoutAccount } from "./models/brand.server";
-export { reportError } from "./lib/sentry.server";
+export { reportError, withSentryWhenSet } from "./lib/sentry.server";
 export { traceRoundTrips, roundTripsTiming } from "./lib/trace.server";
 export { withD1Session } from "./lib/d1-session.server";

@@ -6,11 +6,11 @@
  * did not write. Usage: node scripts/mollie-schemas.mjs path/to/specs.yaml [commit]
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import yaml from "js-yaml";
+import { load } from "js-yaml";
 
 const [file, commit = "unknown"] = process.argv.slice(2);
 if (!file) throw new Error("usage: node scripts/mollie-schemas.mjs specs.yaml [commit]");
-const spec = yaml.load(readFileSync(file, "utf8"));
+const spec = load(readFileSync(file, "utf8"));
 
 /** Operation responses by name: [path, method, status]. */
 const RESPONSES = {

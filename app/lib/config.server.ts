@@ -4,6 +4,7 @@
  * answers 503 and one log line names what is wrong — the names, never a value.
  */
 import { isDeployed, isLive, type Env } from "./env";
+import { logError } from "./log.server";
 
 /** The development values (scripts/dev-vars.mjs, vitest configs): public strings, refused when deployed. */
 export const DEV_SECRETS: ReadonlySet<string> = new Set([
@@ -101,9 +102,7 @@ export function refuseUnconfigured(env: Env): Response | null {
   const missing = describeProblems(problems);
   if (!logged.has(missing)) {
     logged.add(missing);
-    console.error(
-      JSON.stringify({ level: "error", event: "config.not_configured", environment: env.ENVIRONMENT, missing }),
-    );
+    logError("config.not_configured", undefined, { environment: env.ENVIRONMENT, missing });
   }
   return notConfiguredResponse();
 }

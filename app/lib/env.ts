@@ -100,6 +100,8 @@ export interface Env {
   DIRECT_DEBIT?: string;
   /** Secret, optional: errors go to Sentry only when it is set (app/lib/sentry.server.ts). */
   SENTRY_DSN?: string;
+  /** The deployed commit, set by scripts/deploy.mjs (--var): the release Sentry matches the source maps by. */
+  SENTRY_RELEASE?: string;
   /** Where the daily cron fetches the Commission's trusted list of age attestation providers (decision 185). */
   AGE_TRUSTED_LIST_URL?: string;
   /** The list's pinned signing certificates: base64 DER, comma-separated. Without both, no provider is trusted. */

@@ -10,11 +10,18 @@ export type LogFields = {
   [field: string]: string | number | boolean | null | undefined;
 };
 
+/**
+ * The one place that writes an error line (a lint rule refuses `console.error` elsewhere in app/). `error`
+ * is undefined for a failure that has no thrown value (a provider's answer that does not match ours).
+ */
 export function logError(event: string, error: unknown, fields: LogFields = {}): void {
   const e =
-    error instanceof Error
-      ? { error: `${error.name}: ${error.message}`, stack: error.stack }
-      : { error: describe(error) };
+    error === undefined
+      ? {}
+      : error instanceof Error
+        ? { error: `${error.name}: ${error.message}`, stack: error.stack }
+        : { error: describe(error) };
+  // oxlint-disable-next-line no-console -- the one writer of error lines
   console.error(JSON.stringify({ level: "error", event, ...fields, ...e }));
 }
 

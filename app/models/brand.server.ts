@@ -10,6 +10,7 @@ import { isDeployed, type Env } from "~/lib/env";
 import { INTERESTS, NICHES, TERMS_VERSION_DATE, type Niche } from "~/lib/constants";
 import { isAdminPath } from "~/lib/admin-path";
 import { accountView } from "~/lib/payments/account";
+import { logError } from "~/lib/log.server";
 import type { Copy } from "~/lib/i18n";
 
 export type Brand = typeof schema.brands.$inferSelect;
@@ -203,17 +204,13 @@ export async function refuseBrandWithoutAccount(env: Env, request: Request): Pro
   const line = `${brand.id}:${account.problem}`;
   if (!refusedLogged.has(line)) {
     refusedLogged.add(line);
-    console.error(
-      JSON.stringify({
-        level: "error",
-        event: "config.brand_without_payment_account",
-        environment: env.ENVIRONMENT,
-        brand: brand.name,
-        company: brand.company.name,
-        secret: account.secret,
-        problem: account.problem,
-      }),
-    );
+    logError("config.brand_without_payment_account", undefined, {
+      environment: env.ENVIRONMENT,
+      brand: brand.name,
+      company: brand.company.name,
+      secret: account.secret,
+      problem: account.problem,
+    });
   }
   return new Response(
     "<!doctype html><title>503 Not configured</title><h1>503 Not configured</h1>" +

@@ -49,6 +49,7 @@ import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 import { and, eq, inArray, isNull, lt, ne } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
+import { logError } from "~/lib/log.server";
 
 const R = schema.directdebitRequests;
 
@@ -581,14 +582,14 @@ export async function payByMandate(
     });
     // Mollie may answer a mandate it will not collect on (an IBAN it refused): nothing is charged on it.
     if (mandate.status === "invalid") {
-      console.error("directdebit: the provider made the mandate invalid", mandate.id);
+      logError("directdebit.mandate_invalid", undefined, { mandateId: mandate.id });
       await cancelRequest(db, o.member.id, row.id);
       return { ok: false, reason: "provider" };
     }
     mandateId = mandate.id;
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
-    console.error("directdebit: the provider refused the mandate", e.status, e.title, e.message, e.field);
+    logError("directdebit.mandate_refused", e, { status: e.status, title: e.title, field: e.field });
     return { ok: false, reason: "provider" };
   }
 

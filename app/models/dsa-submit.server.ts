@@ -17,6 +17,7 @@ import { statementOfDecision } from "./admin/transparency.server";
 import { RULE_LABELS } from "./moderation-rules";
 import { DSA_MAX_DELIVERIES, dsaErrors, retryDelay, standInStore, type DsaSubmission } from "./dsa-database";
 import { auditAfterChange, type Actor } from "./admin/audit.server";
+import { logError } from "~/lib/log.server";
 
 export type { DsaSubmission };
 export const DSA_STATEMENT_PATH = "/api/v1/statement";
@@ -145,7 +146,7 @@ export async function handleDsaBatch(batch: MessageBatch<DsaSubmission>, env: En
       if (outcome === "retry" && !last) message.retry({ delaySeconds: retryDelay(message.attempts) });
       else message.ack();
     } catch (e) {
-      console.error("dsa: submission failed, retried later", e);
+      logError("dsa.submission_failed", e);
       if (!last) message.retry({ delaySeconds: retryDelay(message.attempts) });
       else {
         await failStatement(env.DB, message.body.decisionId, e instanceof Error ? e.message : String(e), now);

@@ -4,21 +4,13 @@
  * Unit-tested in tests/unit/payment-rules.test.ts; app/models/payments.server.ts applies them.
  */
 import type { ProviderPaymentStatus, ProviderRefundStatus, SequenceType } from "~/lib/payments/provider";
+import type { payments, refunds } from "../../db/schema";
 
 /**
- * charged_back is set only by a chargeback (from paid), never by the provider's payment status.
- * checking: the create call's outcome is unknown (timeout, 5xx); the provider's record decides.
+ * The column's enum is the one list (db/schema.ts says what each status means). charged_back is set only
+ * by a chargeback (from paid), never by the provider's payment status.
  */
-export type PaymentStatus =
-  | "open"
-  | "checking"
-  | "pending"
-  | "paid"
-  | "failed"
-  | "canceled"
-  | "expired"
-  | "refunded"
-  | "charged_back";
+export type PaymentStatus = (typeof payments.$inferSelect)["status"];
 
 /** Our status for the provider's ("authorized" only occurs for pay-later methods: still waiting). */
 export function statusFromProvider(s: ProviderPaymentStatus): PaymentStatus {
@@ -78,7 +70,7 @@ export function paymentState(status: PaymentStatus): "pending" | "completed" | "
  * Our refund's status: the provider's, or checking while the create call's outcome is unknown (then
  * whatever the provider's record says is a step forward).
  */
-export type RefundStatus = ProviderRefundStatus | "checking";
+export type RefundStatus = (typeof refunds.$inferSelect)["status"];
 
 /** How far along a refund is: (checking) → queued → pending → processing → refunded, failed or canceled (final). */
 const REFUND_STEP: Record<RefundStatus, number> = {

@@ -177,7 +177,7 @@ async function offeredMethods(
     images = new Map([...o, ...f].flatMap((m) => (m.image ? [[m.id, m.image] as const] : [])));
     first = new Set(f.map((m) => m.id));
   } catch (e) {
-    console.error("payments: listing the provider's methods failed", e);
+    logError("payments.methods_failed", e);
   }
   return (
     accepted
@@ -265,7 +265,7 @@ export async function directDebitFirstMethod(
   try {
     listed = await paymentProvider(context, target).listMethods({ country, amount, sequenceType: "first" });
   } catch (e) {
-    console.error("payments: listing the provider's first-payment methods failed", e);
+    logError("payments.first_methods_failed", e);
     return null;
   }
   for (const r of rows) {
@@ -567,7 +567,7 @@ export async function startCheckout(
     return { ok: true, paymentId: id, redirectTo: created.checkoutUrl };
   } catch (e) {
     if (!(e instanceof PaymentProviderError)) throw e;
-    console.error("payments: creating the payment failed", e.status, e.title, e.message, e.field);
+    logError("payments.create_failed", e, { status: e.status, title: e.title, field: e.field });
     // oxlint-disable-next-line no-restricted-properties -- guards: open → failed only from open (a webhook may have moved the payment on)
     await context.env.DB.prepare(
       "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
@@ -647,7 +647,7 @@ export async function applyProviderPayment(
       pp.amount.cents !== row.amountCents ||
       pp.amount.currency !== row.currency
     ) {
-      console.error("payments: provider payment does not match ours", pp.id, id);
+      logError("payments.provider_mismatch", undefined, { providerRef: pp.id, paymentId: id });
       return null;
     }
     if (attempt === 0) await keepEvidence(db, row, pp);
@@ -1163,7 +1163,7 @@ export async function chargeMandate(
     if (e.unknownOutcome) {
       // The provider may have charged the mandate (Mollie: a timed-out request may still be executed):
       // not failed, not charged again; its webhook or a queued look at the customer's payments decides.
-      console.error("payments: recurring payment outcome unknown", e.status, e.title, e.message);
+      logError("payments.recurring_unknown", e, { status: e.status, title: e.title });
       // oxlint-disable-next-line no-restricted-properties -- guards: open → checking only from open
       await context.env.DB.prepare(
         "UPDATE payments SET status = 'checking', updated_at = ?2 WHERE id = ?1 AND status = 'open'",
@@ -1172,7 +1172,7 @@ export async function chargeMandate(
         .run();
       await enqueueCheck(context, { kind: "payment", paymentId: id });
     } else {
-      console.error("payments: recurring payment refused", e.status, e.title, e.message);
+      logError("payments.recurring_refused", e, { status: e.status, title: e.title });
       // oxlint-disable-next-line no-restricted-properties -- guards: open → failed only from open
       await context.env.DB.prepare(
         "UPDATE payments SET status = 'failed', failure_reason = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'open'",
@@ -1398,13 +1398,13 @@ async function makeRefund(
     if (!(e instanceof PaymentProviderError)) throw e;
     if (e.unknownOutcome) {
       // The refund may have been made: the credits stay taken until the provider's record says.
-      console.error("payments: refund outcome unknown", e.status, e.title, e.message);
+      logError("payments.refund_unknown", e, { status: e.status, title: e.title });
       // oxlint-disable-next-line no-restricted-properties -- guards: queued → checking only from queued
       await db.prepare("UPDATE refunds SET status = 'checking' WHERE id = ?1 AND status = 'queued'").bind(id).run();
       await enqueueCheck(context, { kind: "refund", refundId: id });
       return { ok: true, refundId: id };
     }
-    console.error("payments: refund refused", e.status, e.title, e.message);
+    logError("payments.refund_refused", e, { status: e.status, title: e.title });
     await failRefund(context.env, { id, userId: row.userId, paymentId: row.id, credits: r.credits }, "queued");
     return { ok: false, reason: "provider" };
   }
@@ -1507,7 +1507,7 @@ async function enqueueCheck(context: Ctx, check: PaymentCheck) {
     await context.env.PAYMENT_CHECKS.send(check, { contentType: "json", delaySeconds: CHECK_DELAY_S });
   } catch (e) {
     // The webhook still resolves it; an operator finds the rest by status = 'checking' in the log's ids.
-    console.error("payments: queueing the re-check failed", e);
+    logError("payments.recheck_queue_failed", e);
   }
 }
 

@@ -13,6 +13,7 @@ import { settlementSource } from "~/lib/payments/index.server";
 import { accountOf } from "~/lib/payments/account";
 import type { ProviderSettlement, ProviderSettlementItem, SettlementSource } from "~/lib/payments/provider";
 import { nowS } from "~/lib/dates";
+import { logError } from "~/lib/log.server";
 
 const S = schema.settlements;
 const L = schema.settlementLines;
@@ -136,7 +137,7 @@ async function importFrom(context: Ctx, source: SettlementSource, month: string,
   try {
     list = await source.listSettlements(year, mon);
   } catch (e) {
-    console.error("settlements: listing failed", e instanceof Error ? e.message : e);
+    logError("settlements.list_failed", e);
     return { ok: false, reason: "provider" };
   }
   const d1 = context.env.DB;
@@ -148,7 +149,7 @@ async function importFrom(context: Ctx, source: SettlementSource, month: string,
     try {
       items = await source.settlementItems(st.id);
     } catch (e) {
-      console.error("settlements: reading a settlement failed", st.id, e instanceof Error ? e.message : e);
+      logError("settlements.read_failed", e, { settlementId: st.id });
       return { ok: false, reason: "provider" };
     }
     const ours = await ourRecords(d1, items);

@@ -104,7 +104,7 @@ export default function AdminInbox() {
         </p>
         {rows.length > 0 ? (
           <div className="a-table-wrap">
-            <table className="a-table a-inbox">
+            <table className="a-table a-inbox a-cards">
               <thead>
                 <tr>
                   <th>Member</th>

@@ -5,6 +5,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { ageOf } from "~/components/admin/labels";
 import { nowS } from "~/lib/dates";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
@@ -26,6 +27,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const time = (s: number | null) => (s === null ? "–" : ageOf(s));
 
+type Figures = Awaited<ReturnType<typeof teamFigures>>;
+/** The two tables share their reply-time columns. */
+const REPLY_TIMES: Column<{ median: number | null; p90: number | null }>[] = [
+  { header: "First reply, median", label: "Median", num: true, cell: (r) => time(r.median) },
+  { header: "First reply, 90th percentile", label: "90th percentile", num: true, cell: (r) => time(r.p90) },
+];
+const BRAND_COLUMNS: Column<Figures["byBrand"][number]>[] = [
+  { header: "Brand", cell: (b) => b.name },
+  {
+    header: "Paid messages answered in time",
+    label: "Answered in time",
+    num: true,
+    cell: (b) => (b.share === null ? "–" : `${Math.round(b.share * 100)}% (${b.paidInTime} of ${b.paid})`),
+  },
+  ...REPLY_TIMES,
+  { header: "Credits returned", num: true, cell: (b) => b.creditsReturned },
+];
+const OPERATOR_COLUMNS: Column<Figures["byOperator"][number]>[] = [
+  { header: "Team member", cell: (o) => o.name },
+  { header: "Replies", num: true, cell: (o) => o.replies },
+  ...REPLY_TIMES,
+];
+
 export default function AdminInboxFigures() {
   const { byBrand, byOperator, days } = useLoaderData<typeof loader>();
   return (
@@ -46,71 +70,19 @@ export default function AdminInboxFigures() {
         )}
       </p>
       <h2>Per brand</h2>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Brand</th>
-              <th className="a-num">Paid messages answered in time</th>
-              <th className="a-num">First reply, median</th>
-              <th className="a-num">First reply, 90th percentile</th>
-              <th className="a-num">Credits returned</th>
-            </tr>
-          </thead>
-          <tbody>
-            {byBrand.map((b) => (
-              <tr key={b.brandId}>
-                <td data-label="Brand">{b.name}</td>
-                <td data-label="Answered in time" className="a-num">
-                  {b.share === null ? "–" : `${Math.round(b.share * 100)}% (${b.paidInTime} of ${b.paid})`}
-                </td>
-                <td data-label="Median" className="a-num">
-                  {time(b.median)}
-                </td>
-                <td data-label="90th percentile" className="a-num">
-                  {time(b.p90)}
-                </td>
-                <td data-label="Credits returned" className="a-num">
-                  {b.creditsReturned}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable
+        columns={BRAND_COLUMNS}
+        rows={byBrand}
+        rowKey={(b) => b.brandId}
+        empty="No brands with a team inbox."
+      />
       <h2>Per team member</h2>
-      {byOperator.length === 0 ? (
-        <p className="a-muted">No replies in this period.</p>
-      ) : (
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>Team member</th>
-                <th className="a-num">Replies</th>
-                <th className="a-num">First reply, median</th>
-                <th className="a-num">First reply, 90th percentile</th>
-              </tr>
-            </thead>
-            <tbody>
-              {byOperator.map((o) => (
-                <tr key={o.operatorId}>
-                  <td data-label="Team member">{o.name}</td>
-                  <td data-label="Replies" className="a-num">
-                    {o.replies}
-                  </td>
-                  <td data-label="Median" className="a-num">
-                    {time(o.median)}
-                  </td>
-                  <td data-label="90th percentile" className="a-num">
-                    {time(o.p90)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        columns={OPERATOR_COLUMNS}
+        rows={byOperator}
+        rowKey={(o) => o.operatorId}
+        empty="No replies in this period."
+      />
       <p className="a-muted">
         A reply time runs from the member&rsquo;s first unanswered message to the team&rsquo;s reply. A paid message
         given back unanswered counts as not answered in time, also when it is answered later.

@@ -93,7 +93,7 @@ export default function AdminReports() {
         </button>
       </form>
       <div className="a-table-wrap">
-        <table className="a-table a-queue">
+        <table className="a-table a-cards">
           <thead>
             <tr>
               <th>Category</th>

@@ -179,6 +179,7 @@ test("with the API, the wallet on this device is offered first; a refusal falls 
   const page = await fromFrance(browser, true);
   await page.addInitScript(() => {
     // A browser with the API whose wallet declines (the user closed the prompt).
+    // oxlint-disable-next-line typescript/no-extraneous-class -- stands in for the browser's class, static member and all
     (window as { DigitalCredential?: unknown }).DigitalCredential = class {
       static userAgentAllowsProtocol(protocol: string) {
         return protocol === "org-iso-mdoc";

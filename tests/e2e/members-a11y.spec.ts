@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, logIn, test } from "./support/fixtures";
 
 // The screens members spend their time on, checked like the landing and static pages: no serious or

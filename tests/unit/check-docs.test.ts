@@ -79,7 +79,7 @@ describe("check-docs", () => {
 
   it("refuses issue numbers and machine paths in the repository's files", () => {
     // Written in pieces: this file is checked too.
-    const [issue, hash, work] = ["iss" + "ue", "(" + "#", "/" + "work/"];
+    const [issue, hash, work] = [["iss", "ue"].join(""), ["(", "#"].join(""), ["/", "work/"].join("")];
     const root = tree({
       "app/lib/x.ts": `// see ${issue} 12\n// ${issue} #23\nconst a = 1; // ${hash}41)\n`,
       "tests/unit/y.test.ts": `// design in ${work}notes/D23.md\n`,

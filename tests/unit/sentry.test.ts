@@ -1,78 +1,69 @@
-import { describe, expect, it, vi } from "vitest";
-import { parseDsn, reportError, sentryEnvelope } from "../../app/lib/sentry.server";
+import { describe, expect, it } from "vitest";
+import type { ErrorEvent } from "@sentry/cloudflare";
+import { reportError, scrubEvent, sentryOptions, withSentryWhenSet } from "../../app/lib/sentry.server";
+import type { Env } from "../../app/lib/env";
 
-// Errors to Sentry without its SDK (decision 188): the envelope Sentry's ingestion takes, sent only with a DSN.
-const DSN = "https://abc123@o42.ingest.sentry.io/4507";
-
-describe("sentry reporter", () => {
-  it("reads a DSN into the envelope endpoint and key; anything else is no DSN", () => {
-    expect(parseDsn(DSN)).toEqual({ url: "https://o42.ingest.sentry.io/api/4507/envelope/", key: "abc123" });
-    expect(parseDsn("https://k@sentry.example.com/relay/17")).toEqual({
-      url: "https://sentry.example.com/relay/api/17/envelope/",
-      key: "k",
-    });
-    for (const bad of ["", "not a url", "https://o42.ingest.sentry.io/4507", "https://k@host/project", "ftp://k@h/1"]) {
-      expect(parseDsn(bad), bad).toBeNull();
+// Errors to Sentry through its SDK only with a DSN (decision 231); what leaves carries no personal data.
+describe("sentry", () => {
+  it("an event keeps the request's method and path, the stack and tags; no user, IP, cookies, headers, query or body", () => {
+    const event = {
+      type: undefined,
+      event_id: "e".repeat(32),
+      server_name: "host-1",
+      user: { id: "u-1", email: "a@example.com", ip_address: "203.0.113.9" },
+      request: {
+        method: "POST",
+        url: "https://brand.example/reset-password/do?token=secret#x",
+        headers: { cookie: "__session=abc", "cf-connecting-ip": "203.0.113.9", "user-agent": "UA" },
+        cookies: { __session: "abc" },
+        data: "email=a%40example.com&password=hunter2",
+        query_string: "token=secret",
+      },
+      tags: { request_id: "r-1" },
+      exception: { values: [{ type: "TypeError", value: "boom" }] },
+      breadcrumbs: [
+        {
+          category: "fetch",
+          data: { url: "https://api.mollie.com/v2/payments?token=x", method: "GET", status_code: 500, body: "card" },
+        },
+        { category: "console", message: "member a@example.com failed" },
+      ],
+    } as unknown as ErrorEvent;
+    const out = JSON.stringify(scrubEvent(event));
+    for (const secret of ["a@example.com", "203.0.113.9", "abc", "hunter2", "token", "UA", "host-1", "card"]) {
+      expect(out).not.toContain(secret);
     }
+    expect(scrubEvent(event)).toMatchObject({
+      request: { method: "POST", url: "https://brand.example/reset-password/do" },
+      tags: { request_id: "r-1" },
+      exception: { values: [{ type: "TypeError", value: "boom" }] },
+      breadcrumbs: [{ category: "fetch", data: { url: "https://api.mollie.com/v2/payments", status_code: 500 } }, {}],
+    });
   });
 
-  it("writes one error event: header, item header, event with the stack oldest call first, no personal data", () => {
-    const error = new TypeError("boom");
-    error.stack = "TypeError: boom\n    at inner (app/models/x.ts:10:5)\n    at outer (app/routes/y.tsx:20:7)";
-    const lines = sentryEnvelope(DSN, error, {
-      environment: "production",
-      tags: { request_id: "r-1" },
-      now: new Date("2026-11-24T12:00:00Z"),
-      eventId: "e".repeat(32),
-    })
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ event_id: "e".repeat(32), sent_at: "2026-11-24T12:00:00.000Z", dsn: DSN });
-    expect(lines[1]).toEqual({ type: "event" });
-    expect(lines[2]).toMatchObject({
-      level: "error",
-      environment: "production",
-      tags: { request_id: "r-1" },
-      timestamp: 1795521600,
-      exception: {
-        values: [
-          {
-            type: "TypeError",
-            value: "boom",
-            stacktrace: {
-              frames: [
-                { function: "outer", filename: "app/routes/y.tsx", lineno: 20, colno: 7 },
-                { function: "inner", filename: "app/models/x.ts", lineno: 10, colno: 5 },
-              ],
-            },
-          },
-        ],
+  it("the options name the environment and release, send no default personal data and scrub each event", () => {
+    const o = sentryOptions({
+      SENTRY_DSN: "https://k@o1.ingest.sentry.io/2",
+      SENTRY_RELEASE: "abc1234",
+      ENVIRONMENT: "production",
+    });
+    expect(o).toMatchObject({ environment: "production", release: "abc1234", sendDefaultPii: false });
+    expect(o.beforeSend).toBe(scrubEvent);
+  });
+
+  it("without a DSN the handlers run unwrapped and reporting does nothing", async () => {
+    const env = { ENVIRONMENT: "production" } as Env;
+    const seen: unknown[] = [];
+    const handler = withSentryWhenSet({
+      fetch: async (request: Request) => {
+        seen.push(request.url);
+        return new Response("ok");
       },
     });
-    expect(Object.keys(lines[2])).not.toContain("user");
-  });
-
-  it("sends only with a DSN, with Sentry's auth header; a failing Sentry never fails the caller", async () => {
-    const fetcher = vi.fn(async () => new Response(null, { status: 200 }));
-    await reportError({ ENVIRONMENT: "production" }, new Error("x"), {}, fetcher);
-    expect(fetcher).not.toHaveBeenCalled();
-
-    await reportError({ ENVIRONMENT: "production", SENTRY_DSN: DSN }, new Error("x"), { cron: "daily" }, fetcher);
-    expect(fetcher).toHaveBeenCalledTimes(1);
-    const [url, init] = fetcher.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe("https://o42.ingest.sentry.io/api/4507/envelope/");
-    expect((init.headers as Record<string, string>)["X-Sentry-Auth"]).toContain("sentry_key=abc123");
-    expect(String(init.body)).toContain('"cron":"daily"');
-
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const down = async () => {
-      throw new Error("offline");
-    };
-    await expect(
-      reportError({ ENVIRONMENT: "production", SENTRY_DSN: DSN }, new Error("x"), {}, down),
-    ).resolves.toBeUndefined();
-    expect(warn).toHaveBeenCalled();
-    warn.mockRestore();
+    const fetch = handler.fetch as unknown as (r: Request, e: Env, c: ExecutionContext) => Promise<Response>;
+    const res = await fetch(new Request("https://x.example/"), env, {} as ExecutionContext);
+    expect(await res.text()).toBe("ok");
+    expect(seen).toEqual(["https://x.example/"]);
+    await expect(reportError(env, new Error("x"))).resolves.toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { runScheduled } from "../../app/lib/scheduled.server";
 import { outboxAvailable } from "../../app/models/mail.server";
 import { getMember } from "../../app/models/session.server";
 import { createMember, get, sessionCookie } from "./fixtures";
-import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
+import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-support";
 
 const DAY = 86_400;
 const context = { env };

@@ -10,7 +10,7 @@ import {
   withinRateLimit,
 } from "../../app/models/accounts.server";
 import { get, sessionCookie } from "./fixtures";
-import { PASSWORD, cookiesOf, memberWithPassword, pageText, send } from "./accounts-helpers";
+import { PASSWORD, cookiesOf, memberWithPassword, pageText, send } from "./accounts-support";
 import { clockStopped } from "./clock";
 
 /** A client address of its own for one test. */

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { NOTIFICATION_TYPES } from "../../app/lib/constants";
 import { createMember, get, sessionCookie } from "./fixtures";
-import { PASSWORD, lastMailTo, mailedToken, memberWithPassword, pageText, send } from "./accounts-helpers";
+import { PASSWORD, lastMailTo, mailedToken, memberWithPassword, pageText, send } from "./accounts-support";
 import { hashPassword } from "../../app/lib/password";
 import { grantStatements } from "../../app/models/credits.server";
 import { conversationView } from "../../app/models/chat.server";

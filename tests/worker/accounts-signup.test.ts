@@ -11,7 +11,7 @@ import {
   signUp,
   signupForm,
   uniqueEmail,
-} from "./accounts-helpers";
+} from "./accounts-support";
 import { clockStopped } from "./clock";
 import { RESET_MAILS_PER_DAY } from "../../app/models/accounts.server";
 

@@ -9,8 +9,8 @@ import { BRAND_FIELDS, COMPANY_FIELDSET, COMPANY_PREFIX, formValuesOf } from "..
 import { brandForForm, saveBrand } from "../../app/models/admin/brands.server";
 import { forgetBrands, getBrandByHost } from "../../app/models/brand.server";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { pageText, send, signupForm, signUp } from "./accounts-helpers";
-import { choose, get, member, startPayment, userRow } from "./payments-helpers";
+import { pageText, send, signupForm, signUp } from "./accounts-support";
+import { choose, get, member, startPayment, userRow } from "./payments-support";
 import { createMember, get as getPage, sessionCookie } from "./fixtures";
 
 async function operator(role: "finance" | "admin" | "support" | "moderator") {

@@ -5,7 +5,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { choose, clickKey, get, member, paymentRow, post, startPayment } from "./payments-helpers";
+import { choose, clickKey, get, member, paymentRow, post, startPayment } from "./payments-support";
 
 async function operator(role: "finance" | "admin" | "support" | "moderator") {
   const op = await createOperator(role);

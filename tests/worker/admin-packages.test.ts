@@ -7,7 +7,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
-import { choose, get, member, paymentRow, post as rawPost, startPayment } from "./payments-helpers";
+import { choose, get, member, paymentRow, post as rawPost, startPayment } from "./payments-support";
 
 /** A post as the page's confirmation step sends it: price changes and "stop selling" confirmed (decision 217). */
 const post = (path: string, form: Record<string, string>, init: Parameters<typeof rawPost>[2]) =>

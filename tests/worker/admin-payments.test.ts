@@ -17,7 +17,7 @@ import {
   post as rawPost,
   startPayment,
   userRow,
-} from "./payments-helpers";
+} from "./payments-support";
 
 /** A refund post as the confirmation step sends it: confirmed, with the password again (decision 217). */
 const post = (path: string, form: Record<string, string>, init: Parameters<typeof rawPost>[2]) =>

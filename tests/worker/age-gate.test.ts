@@ -6,7 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMember, get, photoRow, post, sessionCookie } from "./fixtures";
-import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm, signUp } from "./accounts-helpers";
+import { cookiesOf, memberWithPassword, PASSWORD, send, signupForm, signUp } from "./accounts-support";
 import { photoKey } from "../../app/models/photos.server";
 import { ageGate, loadTestIssuer, parseRequestLink, requestLink } from "../../app/models/age-check.server";
 import { ageCheckFigures } from "../../app/models/admin/dashboard.server";

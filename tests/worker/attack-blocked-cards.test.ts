@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { get, sessionCookie } from "./fixtures";
-import { blockRow, member } from "./members-helpers";
+import { blockRow, member } from "./members-support";
 
 describe("blocked members see no card of the blocker", () => {
   it("on the member landings and the member sign-up page", async () => {

@@ -6,7 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { get, sessionCookie } from "./fixtures";
-import { memberWithPassword, PASSWORD, send } from "./accounts-helpers";
+import { memberWithPassword, PASSWORD, send } from "./accounts-support";
 
 /** Every cookie the server reads. */
 const COOKIES = ["sid", "dev", "auth_flow", "lng", "entry_ok", "paymentCountry", "trk", "dev_country"];

@@ -6,9 +6,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { post, sessionCookie } from "./fixtures";
-import { member } from "./members-helpers";
+import { member } from "./members-support";
 import { cid, roomCount, roomStub, pair, PRICES } from "./chat-support";
-import { signupForm, send, signUp } from "./accounts-helpers";
+import { signupForm, send, signUp } from "./accounts-support";
 
 beforeAll(async () => {
   await env.DB.prepare(

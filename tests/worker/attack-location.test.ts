@@ -8,7 +8,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
-import { member } from "./members-helpers";
+import { member } from "./members-support";
 
 const UTRECHT = { lat: 52.0908, lon: 5.1222 };
 beforeAll(async () => {

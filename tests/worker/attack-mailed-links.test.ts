@@ -5,7 +5,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sessionCookie } from "./fixtures";
-import { lastMailTo, memberWithPassword, signupForm } from "./accounts-helpers";
+import { lastMailTo, memberWithPassword, signupForm } from "./accounts-support";
 
 /** A form post whose Host header the attacker chose (the Origin matches it, as a direct client would send). */
 function postAs(host: string, path: string, form: Record<string, string>, cookie?: string) {

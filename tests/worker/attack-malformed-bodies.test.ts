@@ -7,7 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sessionCookie } from "./fixtures";
 import { pair } from "./chat-support";
-import { memberWithPassword } from "./accounts-helpers";
+import { memberWithPassword } from "./accounts-support";
 import { unsubscribeSignature } from "../../app/models/notify.server";
 
 type Body = { name: string; type: string | null; body: string };

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { ServerFrame } from "../../app/chat/protocol";
 import { cid, connect, cookieOf, is, pair, roomRows, roomStub, PRICES } from "./chat-support";
 import { get } from "./fixtures";
-import { send } from "./accounts-helpers";
+import { send } from "./accounts-support";
 // Remix's own wire format for loader data (a dependency of @remix-run/server-runtime).
 import { decode } from "turbo-stream";
 

@@ -1,7 +1,7 @@
 /** The swipe quota (decision 053): the swipe quota counts likes given today, not likes still standing. */
 import { describe, expect, it } from "vitest";
 import { post, sessionCookie } from "./fixtures";
-import { member } from "./members-helpers";
+import { member } from "./members-support";
 import { clockStopped } from "./clock";
 
 describe("swipe quota", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { sessionCookie } from "./fixtures";
-import { PASSWORD, memberWithPassword, send } from "./accounts-helpers";
+import { PASSWORD, memberWithPassword, send } from "./accounts-support";
 
 const EVIL = [
   "/\t/evil.test",

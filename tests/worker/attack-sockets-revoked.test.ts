@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { HUB_PATH } from "../../app/chat/protocol";
 import { cid, connect, is, openSocket, pair, roomCount, walletCredits } from "./chat-support";
 import { sessionCookie } from "./fixtures";
-import { PASSWORD, mailedToken, send } from "./accounts-helpers";
+import { PASSWORD, mailedToken, send } from "./accounts-support";
 import { hashPassword } from "../../app/lib/password";
 
 const REVOKED = 4401;

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { getFixedT, resolveLanguage } from "../../app/lib/i18n.server";
 import { LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
 import { authenticate } from "../../app/models/auth.server";
-import { PASSWORD, memberWithPassword, send } from "./accounts-helpers";
+import { PASSWORD, memberWithPassword, send } from "./accounts-support";
 
 const context = { env, ctx: undefined, cf: undefined, nonce: "" } as unknown as AppLoadContext;
 

@@ -15,7 +15,7 @@ import { deliver } from "../../app/models/notify.server";
 import { mailerFor } from "../../app/models/mail.server";
 import { dateWordsIn } from "../support/date-words";
 import { createMember, get } from "./fixtures";
-import { lastMailTo, send, signupForm } from "./accounts-helpers";
+import { lastMailTo, send, signupForm } from "./accounts-support";
 import { outboxMailer, senders } from "./notify-support";
 import notifyTexts from "../../locales/en/notify.json";
 import accountTexts from "../../locales/en/account.json";

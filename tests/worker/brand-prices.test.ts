@@ -7,7 +7,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { auditRows, createOperator, operatorCookie, OPERATOR_PASSWORD } from "./admin-support";
-import { choose, clickKey, get, member, paymentRow, post, startPayment } from "./payments-helpers";
+import { choose, clickKey, get, member, paymentRow, post, startPayment } from "./payments-support";
 
 /** Amora (localhost, brand 1) and Flirtlokaal (nl.localhost, brand 3) both sell in euros. */
 const AMORA = 1;

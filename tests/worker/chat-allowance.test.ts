@@ -17,7 +17,7 @@ import type { BrandWithCompany } from "../../app/models/brand.server";
 import { applyCredits, walletLedger } from "../../app/models/wallet.server";
 import refundPending from "./mollie/refund-pending.json";
 import { createMember } from "./fixtures";
-import { paidPurchase } from "./payments-helpers";
+import { paidPurchase } from "./payments-support";
 import { cid, explainedBalance, ledgerCount, pair, PRICES, roomCount, roomStub } from "./chat-support";
 
 const P = PRICES.message;

@@ -14,7 +14,7 @@ import type { DataMove } from "../../app/models/moves";
 import type { NotifyMessage } from "../../app/models/notify-events";
 import { count, legacyConversation as legacy } from "./chat-support";
 import { createMember } from "./fixtures";
-import { signupForm, signUp } from "./accounts-helpers";
+import { signupForm, signUp } from "./accounts-support";
 
 /** A queue that only records what was put on it. */
 function recorder<T>() {

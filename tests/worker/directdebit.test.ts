@@ -10,7 +10,7 @@ import { LANGUAGES } from "../../app/lib/constants";
 import { resources } from "../../app/lib/messages";
 import { DIRECT_DEBIT_METHOD, MAX_ATTEMPTS, SMS_PER_DAY } from "../../app/models/directdebit.server";
 import { createMember, sessionCookie } from "./fixtures";
-import { DIRECT_DEBIT_DETAILS, expectLedgerExplains, webhook } from "./payments-helpers";
+import { DIRECT_DEBIT_DETAILS, expectLedgerExplains, webhook } from "./payments-support";
 import { clockStopped } from "./clock";
 
 const VALID = { ...DIRECT_DEBIT_DETAILS, package: "p1", mobile: "06 12345678" };
@@ -110,7 +110,7 @@ describe("direct debit form", () => {
     expect(html).not.toContain("ABNA0417");
   });
 
-  const refused = async (fields: Record<string, string>, message: string, country = "NL") => {
+  const expectRefused = async (fields: Record<string, string>, message: string, country = "NL") => {
     const m = await member();
     const res = await postForm(m.cookie, { ...VALID, mobile: nextMobile(), ...fields }, country);
     expect(res.status).toBe(400);
@@ -119,23 +119,26 @@ describe("direct debit form", () => {
   };
 
   it("a bad IBAN (checksum, length, letters) is refused with a translated message, nothing stored or sent", async () => {
-    await refused({ iban: "NL91 ABNA 0417 1643 01" }, "This IBAN is not valid.");
-    await refused({ iban: "NL91ABNA04171643" }, "This IBAN is not valid.");
-    await refused({ iban: "hello" }, "This IBAN is not valid.");
-    await refused({ iban: "" }, "This IBAN is not valid.");
+    await expectRefused({ iban: "NL91 ABNA 0417 1643 01" }, "This IBAN is not valid.");
+    await expectRefused({ iban: "NL91ABNA04171643" }, "This IBAN is not valid.");
+    await expectRefused({ iban: "hello" }, "This IBAN is not valid.");
+    await expectRefused({ iban: "" }, "This IBAN is not valid.");
   });
 
   it("an IBAN of another country than the payment country, or outside SEPA, is refused", async () => {
-    await refused(
+    await expectRefused(
       { iban: "DE89 3704 0044 0532 0130 00" },
       "Use a bank account from Netherlands, the country you pay from.",
     );
-    await refused({ iban: "SA03 8000 0000 6080 1016 7519" }, "Direct debit needs a bank account in the SEPA area.");
+    await expectRefused(
+      { iban: "SA03 8000 0000 6080 1016 7519" },
+      "Direct debit needs a bank account in the SEPA area.",
+    );
   });
 
   it("a mobile number that is not a mobile number of a SEPA country is refused", async () => {
     for (const mobile of ["020 123 4567", "0612", "+1 202 555 0143", "call me", "+31 6 1234 5678 9"]) {
-      await refused({ mobile }, "Enter a valid mobile number.");
+      await expectRefused({ mobile }, "Enter a valid mobile number.");
     }
   });
 
@@ -147,7 +150,7 @@ describe("direct debit form", () => {
   });
 
   it("invisible characters are removed; a field of only invisible characters is empty", async () => {
-    await refused({ holder: "\u200B\u202E\u2066 \u200D" }, "Enter the name of the account holder.");
+    await expectRefused({ holder: "\u200B\u202E\u2066 \u200D" }, "Enter the name of the account holder.");
     const m = await member();
     const mobile = nextMobile();
     const res = await postForm(m.cookie, {
@@ -164,9 +167,9 @@ describe("direct debit form", () => {
   });
 
   it("huge inputs are refused with a message, not stored and not a 5xx", async () => {
-    await refused({ holder: "A".repeat(10_000) }, "Enter the name of the account holder.");
-    await refused({ iban: "NL".repeat(10_000) }, "This IBAN is not valid.");
-    await refused({ postalCode: "1".repeat(5000) }, "Enter a valid postal code.");
+    await expectRefused({ holder: "A".repeat(10_000) }, "Enter the name of the account holder.");
+    await expectRefused({ iban: "NL".repeat(10_000) }, "This IBAN is not valid.");
+    await expectRefused({ postalCode: "1".repeat(5000) }, "Enter a valid postal code.");
     // Above the shared body parser's limit the whole post is refused before it is read (decision 115).
     const m = await member();
     const res = await postForm(m.cookie, { ...VALID, mobile: nextMobile(), holder: "A".repeat(100_000) });

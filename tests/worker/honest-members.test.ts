@@ -9,7 +9,7 @@ import { conversationView, listConversations } from "../../app/models/chat.serve
 import { likesApi, listLikes } from "../../app/models/likes.server";
 import { appSetCookie, get, post, sessionCookie } from "./fixtures";
 import { pair } from "./chat-support";
-import { member } from "./members-helpers";
+import { member } from "./members-support";
 
 const fictional = (id: string) => env.DB.prepare("UPDATE profiles SET fictional = 1 WHERE user_id = ?1").bind(id).run();
 

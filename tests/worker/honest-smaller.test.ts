@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMember, get, photoRow, sessionCookie } from "./fixtures";
-import { pageText } from "./accounts-helpers";
+import { pageText } from "./accounts-support";
 
 const visible = (html: string) =>
   html

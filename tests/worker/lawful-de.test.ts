@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { get } from "./fixtures";
-import { pageText, signupForm, signUp } from "./accounts-helpers";
+import { pageText, signupForm, signUp } from "./accounts-support";
 import { scheduleInactiveReminders, scheduleNewMembersDigest } from "../../app/models/notify.server";
 import type { NotifyEvent } from "../../app/models/notify-events";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
-import { dobForAge, member } from "./members-helpers";
+import { dobForAge, member } from "./members-support";
 import { compatible } from "../../app/models/finder.server";
 
 describe("compatibility both ways", () => {

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
-import { member } from "./members-helpers";
+import { member } from "./members-support";
 
 beforeAll(async () => {
   await env.DB.batch([

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
-import { member } from "./members-helpers";
+import { member } from "./members-support";
 
 const STEPS = ["message", "photo", "location", "personal", "about", "push", "confirm"];
 

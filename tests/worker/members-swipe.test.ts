@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
-import { blockRow, member } from "./members-helpers";
+import { blockRow, member } from "./members-support";
 import { clockStopped } from "./clock";
 
 const swipe = (cookie: string, intent: "like" | "pass", targetId: string) =>

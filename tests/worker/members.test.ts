@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
-import { blockRow, deleteUser, dobForAge, likeAs, member } from "./members-helpers";
+import { blockRow, deleteUser, dobForAge, likeAs, member } from "./members-support";
 import { clockStopped } from "./clock";
 
 const html = async (path: string, cookie?: string) => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { startConversation } from "../../app/models/chat.server";
 import { isDisposableAddress } from "../../app/models/disposable.server";
 import { SIGNALS, checkMessage, contactIn, paymentIn } from "../../app/models/signals.server";
-import { signupForm, signUp } from "./accounts-helpers";
+import { signupForm, signUp } from "./accounts-support";
 import { createOperator, operatorCookie } from "./admin-support";
 import { PRICES, cid, roomStub } from "./chat-support";
 import { createMember, get, post, sessionCookie } from "./fixtures";

@@ -20,11 +20,11 @@ import {
 } from "../../app/models/payments.server";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { get, post } from "./fixtures";
-import { AMORA_KEY, clone, fakeMollie, HERZKLANG_KEY, json, mollieContext, type Call } from "./mollie-helpers";
+import { AMORA_KEY, clone, fakeMollie, HERZKLANG_KEY, json, mollieContext, type Call } from "./mollie-support";
 import openPayment from "./mollie/payment-open.json";
 import notFound from "./mollie/error-404-payment.json";
 import methodsNl from "./mollie/methods-nl.json";
-import { choose, clickKey, member, paymentRow, userRow } from "./payments-helpers";
+import { choose, clickKey, member, paymentRow, userRow } from "./payments-support";
 
 /**
  * A Mollie with one organisation per key: what a key creates only that key finds again (another

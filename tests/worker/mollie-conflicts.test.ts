@@ -22,7 +22,7 @@ import conflict from "./mollie/error-409.json";
 import tooMany from "./mollie/error-429.json";
 import unavailable from "./mollie/error-503.json";
 import methodsNl from "./mollie/methods-nl.json";
-import { expectLedgerExplains, member, paidPurchase, userRow } from "./payments-helpers";
+import { expectLedgerExplains, member, paidPurchase, userRow } from "./payments-support";
 import {
   brand,
   clone,
@@ -34,7 +34,7 @@ import {
   pauses,
   timeout,
   type Call,
-} from "./mollie-helpers";
+} from "./mollie-support";
 import { createOperator, operatorCookie } from "./admin-support";
 import { paymentOrigin } from "../../app/models/brand.server";
 import { get } from "./fixtures";

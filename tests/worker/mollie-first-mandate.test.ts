@@ -17,8 +17,8 @@ import methodsNl from "./mollie/methods-nl.json";
 import paidFirstIdeal from "./mollie/payment-paid-first-ideal.json";
 import paidFirstCard from "./mollie/payment-paid-first.json";
 import failedRecurring from "./mollie/payment-failed-recurring.json";
-import { choose, clickKey, DIRECT_DEBIT_DETAILS, member, paymentRow } from "./payments-helpers";
-import { clone, fakeMollie, json, listAnswer, mollieContext } from "./mollie-helpers";
+import { choose, clickKey, DIRECT_DEBIT_DETAILS, member, paymentRow } from "./payments-support";
+import { clone, fakeMollie, json, listAnswer, mollieContext } from "./mollie-support";
 import { get, post } from "./fixtures";
 
 /** Flirtlokaal (nl.localhost): a brand whose own direct debit form Mollie has not approved (the default). */

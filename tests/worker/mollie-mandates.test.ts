@@ -14,8 +14,8 @@ import chargebackReversed from "./mollie/payment-chargeback-reversed.json";
 import failedRecurring from "./mollie/payment-failed-recurring.json";
 import customer from "./mollie/customer.json";
 import mandate from "./mollie/mandate-directdebit.json";
-import { expectLedgerExplains, member, paidPurchase, post, userRow } from "./payments-helpers";
-import { brand, clone, fakeMollie, json, mandatesAnswer, mollieContext } from "./mollie-helpers";
+import { expectLedgerExplains, member, paidPurchase, post, userRow } from "./payments-support";
+import { brand, clone, fakeMollie, json, mandatesAnswer, mollieContext } from "./mollie-support";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { get } from "./fixtures";
 

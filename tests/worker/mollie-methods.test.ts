@@ -8,7 +8,7 @@ import { methodsFor } from "../../app/models/payments.server";
 import methodsNl from "./mollie/methods-nl.json";
 import tooMany from "./mollie/error-429.json";
 import unavailable from "./mollie/error-503.json";
-import { AMORA, clone, fakeMollie, json, mollieContext, pauses } from "./mollie-helpers";
+import { AMORA, clone, fakeMollie, json, mollieContext, pauses } from "./mollie-support";
 
 /** A test_ key of its own, so no other test's cached list answers. */
 const account = () => `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 30)}`;

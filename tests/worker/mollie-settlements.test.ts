@@ -14,8 +14,8 @@ import settlementsList from "./mollie/settlements-list.json";
 import settlementPayments from "./mollie/settlement-payments.json";
 import settlementRefunds from "./mollie/settlement-refunds.json";
 import settlementChargebacks from "./mollie/settlement-chargebacks.json";
-import { clone, fakeMollie, json, mollieContext } from "./mollie-helpers";
-import { choose, member, startPayment } from "./payments-helpers";
+import { clone, fakeMollie, json, mollieContext } from "./mollie-support";
+import { choose, member, startPayment } from "./payments-support";
 import { createOperator, operatorCookie } from "./admin-support";
 import { get, post } from "./fixtures";
 

@@ -16,8 +16,8 @@ import {
   setProviderStatus,
   startPayment,
   userRow,
-} from "./payments-helpers";
-import { clone, fakeMollie, json, mollieContext } from "./mollie-helpers";
+} from "./payments-support";
+import { clone, fakeMollie, json, mollieContext } from "./mollie-support";
 
 describe("the sweep of silent payments", () => {
   it("asks Mollie about open and pending payments past a few minutes, applies what it says once, and leaves the rest", async () => {

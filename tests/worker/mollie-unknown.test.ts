@@ -22,7 +22,7 @@ import failedRecurring from "./mollie/payment-failed-recurring.json";
 import refundPending from "./mollie/refund-pending.json";
 import methodsNl from "./mollie/methods-nl.json";
 import failedSepa from "./mollie/payment-failed-directdebit.json";
-import { member, paidPurchase, userRow, expectLedgerExplains } from "./payments-helpers";
+import { member, paidPurchase, userRow, expectLedgerExplains } from "./payments-support";
 import {
   brand,
   clone,
@@ -34,7 +34,7 @@ import {
   timeout,
   type Call,
   AMORA,
-} from "./mollie-helpers";
+} from "./mollie-support";
 
 /** Mollie's refund answer for our refund (a recorded answer with the request's amount and metadata). */
 function refundAnswer(call: Call, status = "pending") {

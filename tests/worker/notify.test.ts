@@ -23,7 +23,7 @@ import { cid, cookieOf, count, pair, roomRows, roomStub, PRICES } from "./chat-s
 import { createMember, get, post } from "./fixtures";
 import enCommon from "../../locales/en/common.json";
 import deCommon from "../../locales/de/common.json";
-import { member, blockRow } from "./members-helpers";
+import { member, blockRow } from "./members-support";
 import {
   browserSubscription,
   decryptAes128gcm,

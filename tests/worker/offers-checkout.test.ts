@@ -12,7 +12,7 @@ import {
   userRow,
   webhook,
   clickKey,
-} from "./payments-helpers";
+} from "./payments-support";
 import { retentionDiscountCode } from "../../app/models/accounts.server";
 import { getBrandByHost } from "../../app/models/brand.server";
 

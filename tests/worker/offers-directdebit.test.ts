@@ -16,7 +16,7 @@ import {
   startPayment,
   userRow,
   webhook,
-} from "./payments-helpers";
+} from "./payments-support";
 
 let phone = 20_000_000;
 const nextMobile = () => `06${String(++phone).slice(-8)}`;

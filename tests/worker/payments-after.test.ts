@@ -17,7 +17,7 @@ import {
   startPayment,
   userRow,
   webhook,
-} from "./payments-helpers";
+} from "./payments-support";
 
 async function spend(userId: string, credits: number) {
   expect(await spendViaWallet(userId, credits, "photo")).toBe(true);

@@ -7,13 +7,13 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { spendViaWallet } from "./wallet-support";
 import { get, post } from "./fixtures";
-import { choose, expectLedgerExplains, member, paymentRow, userRow, webhook, clickKey } from "./payments-helpers";
+import { choose, expectLedgerExplains, member, paymentRow, userRow, webhook, clickKey } from "./payments-support";
 
 const SE = "se.localhost"; // brand 4, Hjärtslag, sells in SEK
 
 async function memberOn(host: string, country: string, language = "sv") {
   const brandId = host === SE ? 4 : 1;
-  // Signed up a month ago (payments-helpers): full prices, no welcome or time bonus discount.
+  // Signed up a month ago (payments-support): full prices, no welcome or time bonus discount.
   const m = await member({ brandId, country, language });
   return { ...m, cookie: m.cookie.replace("dev_country=NL", `dev_country=${country}`), host };
 }

@@ -12,7 +12,7 @@ import {
   startPayment,
   userRow,
   clickKey,
-} from "./payments-helpers";
+} from "./payments-support";
 
 /** Spends credits the way the chat does: through the member's wallet (decision 189). */
 async function spendCredits(_db: D1Database, userId: string, cost: number, reason: "photo") {

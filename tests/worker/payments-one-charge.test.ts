@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import mandatesList from "./mollie/mandates-list.json";
 import { grantStatements } from "../../app/models/credits.server";
-import { expectLedgerExplains, get, member, post, userRow } from "./payments-helpers";
+import { expectLedgerExplains, get, member, post, userRow } from "./payments-support";
 
 type Created = { body: Record<string, unknown>; idempotencyKey: string | null };
 let created: Created[] = [];

@@ -20,7 +20,7 @@ import {
   startPayment,
   userRow,
   webhook,
-} from "./payments-helpers";
+} from "./payments-support";
 
 const sandbox = () => new SandboxProvider({ db: env.DB, deliver: (r) => SELF.fetch(r) });
 const ctx = { env, deliver: (r: Request) => SELF.fetch(r) } as unknown as AppLoadContext;

@@ -11,7 +11,7 @@ import {
   startPayment,
   userRow,
   webhook,
-} from "./payments-helpers";
+} from "./payments-support";
 
 describe("checkout through the sandbox", () => {
   it("a free member buys p1 with iDEAL: credits, premium and a ledger row, once", async () => {

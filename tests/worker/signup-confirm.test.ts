@@ -12,7 +12,7 @@ import {
   send,
   signupForm,
   uniqueEmail,
-} from "./accounts-helpers";
+} from "./accounts-support";
 import { clockStopped } from "./clock";
 
 const accounts = (email: string) =>

@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMember, get, photoRow, sessionCookie } from "./fixtures";
 import { roomRows } from "./chat-support";
-import { cookiesOf, send, signUp, signupForm } from "./accounts-helpers";
+import { cookiesOf, send, signUp, signupForm } from "./accounts-support";
 import { LANDER_KINDS } from "../../app/models/landers.server";
 import { clockStopped } from "./clock";
 

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { get, post, sessionCookie } from "./fixtures";
-import { dobForAge, member } from "./members-helpers";
+import { dobForAge, member } from "./members-support";
 import { clockStopped } from "./clock";
 
 const online = () => Math.floor(Date.now() / 1000) + 3600;

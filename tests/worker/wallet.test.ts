@@ -23,7 +23,7 @@ import {
   startPayment,
   userRow,
   webhook,
-} from "./payments-helpers";
+} from "./payments-support";
 import { ledgerOf } from "./wallet-support";
 import enPayments from "../../locales/en/payments.json";
 

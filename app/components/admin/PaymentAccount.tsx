@@ -1,4 +1,5 @@
 import { ACCOUNT_PROBLEMS, type AccountView } from "~/lib/payments/account";
+import { Facts } from "./AdminTable";
 
 /**
  * Which Mollie account a brand's money goes to (decision 206): the company, its account and the
@@ -26,14 +27,7 @@ export function PaymentAccount({ account: a }: { account: AccountView }) {
           {ACCOUNT_PROBLEMS[a.problem]}
         </p>
       ) : null}
-      <dl className="a-dl">
-        {facts.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts items={facts} />
       <p className="a-muted">
         Each company takes its money in its own Mollie organisation: payments, refunds, customers and mandates of this
         brand use only this account's key.
