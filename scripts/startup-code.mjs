@@ -16,9 +16,10 @@ import { pathToFileURL } from "node:url";
 /**
  * 2026-11-27: 3,667 KiB evaluated at start-up of the server build's 4,255 (4,018 before the lazy imports of
  * decision 234), 971 of them the translations' JSON texts. The headroom is smaller than React's server
- * renderer (105 KiB) or libphonenumber-js (190 KiB): either made eager again fails.
+ * renderer (105 KiB) or libphonenumber-js (190 KiB): either made eager again fails. After the day's merges
+ * (new pages, their translations in 11 languages): 3,847 KiB, ceiling 3,900.
  */
-export const STARTUP_CODE_BUDGET_KIB = 3780;
+export const STARTUP_CODE_BUDGET_KIB = 3900;
 
 const HELPERS = [
   [
