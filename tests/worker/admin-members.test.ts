@@ -6,7 +6,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { flushAll, ledgerOf } from "./wallet-support";
 import { consoleAdjustCredits, MEMBERS_PAGE, searchMembers } from "../../app/models/admin/members.server";
-import { applyCredits, drainOutbox, outboxRow, walletBalance, walletLedger } from "../../app/models/wallet.server";
+import { applyCredits, walletBalance, walletLedger } from "../../app/wallet/wallet.server";
+import { drainOutbox, outboxRow } from "../../app/wallet/outbox.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { OPERATOR_PASSWORD, auditRows, createOperator, operatorCookie } from "./admin-support";
 

@@ -7,7 +7,7 @@ import { startConversation } from "../../app/models/chat.server";
 import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { createMember, sessionCookie } from "./fixtures";
-import { walletBalance, walletLedger, walletSummary, type CreditReason } from "../../app/models/wallet.server";
+import { walletBalance, walletLedger, walletSummary, type CreditReason } from "../../app/wallet/wallet.server";
 
 export { roomStub };
 
