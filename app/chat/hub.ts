@@ -89,7 +89,6 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
     return sent;
   }
 
-
   /** Point-in-time recovery of this object's storage (app/chat/restore.ts): the wallet's too. */
   async restoreStorage(to: RestoreTarget): Promise<RestoreAnswer> {
     return scheduleRestore(this.ctx.storage, to);

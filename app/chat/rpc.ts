@@ -96,4 +96,3 @@ export interface MemberHubApi extends Rpc.DurableObjectBranded, Restorable {
   /** A room's charges and returns, applied once each by key. */
   walletSettle(userId: string, room: string, rows: RoomCharge[]): Promise<void>;
 }
-

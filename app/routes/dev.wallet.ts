@@ -7,7 +7,11 @@ import { walletBalance } from "~/wallet/wallet.server";
 
 const Change = z.object({
   userId: z.string().min(1).max(100),
-  credits: z.number().int().safe().refine((n) => n !== 0),
+  credits: z
+    .number()
+    .int()
+    .safe()
+    .refine((n) => n !== 0),
   key: z.string().min(1).max(200).optional(),
   reason: z.enum(["adjustment", "purchase", "signup", "message"]).default("adjustment"),
   refId: z.string().max(100).nullable().default(null),

@@ -84,4 +84,3 @@ export async function flushWallet(env: WalletEnv, userId: string): Promise<numbe
 export async function purgeWallet(env: WalletEnv, userId: string): Promise<void> {
   return wallet(env, userId).walletPurge();
 }
-

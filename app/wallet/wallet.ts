@@ -490,8 +490,6 @@ export class Wallet {
 const COALESCED: ReadonlySet<CreditReason> = new Set(["message", "gift"]);
 const COPY_DELAY_MS = 5_000;
 
-
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function checkOp(op: WalletOp) {

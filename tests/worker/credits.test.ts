@@ -4,17 +4,7 @@ import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { sendMessage, startConversation } from "../../app/models/chat.server";
 import { createMember, post, sessionCookie } from "./fixtures";
-import {
-  cid,
-  connect,
-  explainedBalance,
-  is,
-  ledgerCount,
-  pair,
-  PRICES,
-  roomCount,
-  roomStub,
-} from "./chat-support";
+import { cid, connect, explainedBalance, is, ledgerCount, pair, PRICES, roomCount, roomStub } from "./chat-support";
 
 describe("what the chat charges", () => {
   it("20 concurrent sends through the object with credits for 5: exactly 5 stored and charged", async () => {

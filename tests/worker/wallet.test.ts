@@ -1,6 +1,13 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { applyCredits, cancelCredits, flushWallet, walletBalance, walletLedger, walletSummary } from "../../app/wallet/wallet.server";
+import {
+  applyCredits,
+  cancelCredits,
+  flushWallet,
+  walletBalance,
+  walletLedger,
+  walletSummary,
+} from "../../app/wallet/wallet.server";
 import { drainOutbox, outboxRow } from "../../app/wallet/outbox.server";
 import { continueWalletMigration, migrateWalletsPage } from "../../app/wallet/migrate.server";
 import type { DataMove } from "../../app/models/moves";

@@ -482,7 +482,12 @@ export async function consoleAdjustCredits(
     const row = await applyThroughOutbox(
       env,
       { userId: id, kind: "apply", key, delta, reason: "adjustment", refId: `op:${actor.id}` },
-      [toStatement(env.DB, auditStatement(db, actor, audit({ action, before: { credits: before }, after: { delta, key } })))],
+      [
+        toStatement(
+          env.DB,
+          auditStatement(db, actor, audit({ action, before: { credits: before }, after: { delta, key } })),
+        ),
+      ],
     );
     // Spent meanwhile (between the check and the apply): the outbox row records the refusal next to the audit row.
     if (row?.refused)

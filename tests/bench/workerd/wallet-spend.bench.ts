@@ -12,9 +12,9 @@ import { createMember } from "../../worker/fixtures";
 const N = 300;
 /** The baseline: a spend in D1's old shape (before decision 189), a guarded debit and its ledger row in one batch. */
 const d1Spend = (userId: string) => [
-  env.DB.prepare(
-    "UPDATE users SET credits = credits - 1 WHERE id = ?1 AND deleted_at IS NULL AND credits >= 1",
-  ).bind(userId),
+  env.DB.prepare("UPDATE users SET credits = credits - 1 WHERE id = ?1 AND deleted_at IS NULL AND credits >= 1").bind(
+    userId,
+  ),
   env.DB.prepare(
     "INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) SELECT ?1, -1, 'message', NULL, unixepoch() WHERE changes() = 1",
   ).bind(userId),
