@@ -14,16 +14,6 @@ import { scheduleRestore, type RestoreAnswer, type RestoreTarget } from "./resto
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../lib/env";
 import { Wallet } from "../wallet/wallet";
-import type {
-  CreditReason,
-  ReserveResult,
-  RoomCharge,
-  WalletOp,
-  WalletPage,
-  WalletResult,
-  WalletRow,
-  WalletSummary,
-} from "../wallet/types";
 import type { MemberHubApi } from "./rpc";
 import { MEMBER_HEADER, PING, PONG, SESSION_HEADER, type HubEvent } from "./protocol";
 import { closeSocketsOfRevokedSessions, type SocketSession } from "./revoked";
@@ -101,48 +91,48 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
   // -------------------------------------------------------------------------------------------
   // The wallet's RPCs (app/wallet/wallet.ts); `userId` is the object's own member, checked there.
 
-  applyCredits(userId: string, op: WalletOp): Promise<WalletResult> {
-    return this.wallet.apply(userId, op);
+  applyCredits(...a: Parameters<Wallet["apply"]>) {
+    return this.wallet.apply(...a);
   }
 
-  cancelCredits(userId: string, key: string, reason: CreditReason, at?: number): Promise<WalletResult> {
-    return this.wallet.cancel(userId, key, reason, at);
+  cancelCredits(...a: Parameters<Wallet["cancel"]>) {
+    return this.wallet.cancel(...a);
   }
 
-  walletBalance(userId: string): Promise<number> {
-    return this.wallet.balance(userId);
+  walletBalance(...a: Parameters<Wallet["balance"]>) {
+    return this.wallet.balance(...a);
   }
 
-  walletOp(userId: string, key: string): Promise<{ delta: number; cancelled: boolean } | null> {
-    return this.wallet.op(userId, key);
+  walletOp(...a: Parameters<Wallet["op"]>) {
+    return this.wallet.op(...a);
   }
 
-  walletLedger(userId: string, o: WalletPage = {}): Promise<WalletRow[]> {
-    return this.wallet.ledger(userId, o);
+  walletLedger(...a: Parameters<Wallet["ledger"]>) {
+    return this.wallet.ledger(...a);
   }
 
-  walletSummary(userId: string): Promise<WalletSummary> {
-    return this.wallet.summary(userId);
+  walletSummary(...a: Parameters<Wallet["summary"]>) {
+    return this.wallet.summary(...a);
   }
 
-  walletFlush(userId: string): Promise<number> {
-    return this.wallet.flush(userId);
+  walletFlush(...a: Parameters<Wallet["flush"]>) {
+    return this.wallet.flush(...a);
   }
 
-  walletPurge(): Promise<void> {
-    return this.wallet.purge();
+  walletPurge(...a: Parameters<Wallet["purge"]>) {
+    return this.wallet.purge(...a);
   }
 
-  walletFailNext(count: number): Promise<void> {
-    return this.wallet.failNext(count);
+  walletFailNext(...a: Parameters<Wallet["failNext"]>) {
+    return this.wallet.failNext(...a);
   }
 
-  walletReserve(userId: string, room: string, key: string, need: number, want: number): Promise<ReserveResult> {
-    return this.wallet.reserve(userId, room, key, need, want);
+  walletReserve(...a: Parameters<Wallet["reserve"]>) {
+    return this.wallet.reserve(...a);
   }
 
-  walletSettle(userId: string, room: string, rows: RoomCharge[]): Promise<void> {
-    return this.wallet.settle(userId, room, rows);
+  walletSettle(...a: Parameters<Wallet["settle"]>) {
+    return this.wallet.settle(...a);
   }
 
   /** The only alarm of the object: the wallet's copy of the balance to D1. */
