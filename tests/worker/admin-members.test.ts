@@ -150,6 +150,16 @@ describe("finding a member", () => {
     expect(await res.text()).toContain(`/admin/members/${m.id}`);
   });
 
+  it("the list shows each member's wallet balance, not D1's copy still waiting for a chat spend", async () => {
+    const m = await createMember({ name: "Walletlisted", credits: 5 });
+    await applyCredits(env, m.id, { key: `message:list:${m.id}`, delta: -2, reason: "message" });
+    const html = await (
+      await get(`/admin/members?q=${encodeURIComponent(m.email)}`, { cookie: await asRole("support") })
+    ).text();
+    const row = html.slice(html.indexOf(m.id));
+    expect(row.slice(0, row.indexOf("</tr>"))).toContain('<td class="a-num">3</td>');
+  });
+
   it("pages on with a keyset: no member twice, none left out", async () => {
     const stamp = Date.now().toString(36);
     const n = MEMBERS_PAGE + 7;
