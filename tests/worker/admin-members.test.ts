@@ -156,7 +156,7 @@ describe("finding a member", () => {
     const html = await (
       await get(`/admin/members?q=${encodeURIComponent(m.email)}`, { cookie: await asRole("support") })
     ).text();
-    const row = html.slice(html.indexOf(m.id));
+    const row = html.slice(html.indexOf(`<code class="a-code">${m.id}</code>`));
     expect(row.slice(0, row.indexOf("</tr>"))).toContain('<td class="a-num">3</td>');
   });
 
