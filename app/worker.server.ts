@@ -18,7 +18,7 @@ export { firstTouchCookie } from "./models/tracking.server";
 export { recheck } from "./models/payments.server";
 export { startChatMigration } from "./models/chat.server";
 export { roomStub } from "./chat/stubs";
-export { startWalletMigration } from "./models/wallet.server";
+export { startWalletMigration } from "./wallet/migrate.server";
 export { handleMovesBatch } from "./models/moves.server";
 export { handleDsaBatch } from "./models/dsa-submit.server";
 export { isDeployed } from "./lib/env";

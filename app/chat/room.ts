@@ -46,7 +46,7 @@ import {
   type SendVerdict,
 } from "../models/chat.server";
 import { notifyMember } from "../models/hub.server";
-import { applyCredits } from "../models/wallet.server";
+import { applyCredits } from "../wallet/wallet.server";
 import { countEvent } from "../lib/metrics.server";
 import { enqueue } from "../models/notify-queue";
 import { SIGNALS, checkMessage } from "../models/signals.server";

@@ -3,10 +3,22 @@
  * bindings (app/lib/env.ts) and the models need not import the objects: no model <-> object circle.
  * The classes declare `implements`, so the two cannot drift apart.
  */
-import type { schema } from "../../db/client";
 import type { Restorable } from "./restore";
 import type { HubEvent, SendInput, SendResult, ShownKind, WireMessage } from "./protocol";
 import type { StoredMessage } from "./store";
+import type {
+  CreditReason,
+  ReserveResult,
+  RoomCharge,
+  WalletOp,
+  WalletPage,
+  WalletResult,
+  WalletRow,
+  WalletSummary,
+} from "../wallet/types";
+
+// The room's side of the allowance speaks in the wallet's row (app/chat/room.ts, charge.ts).
+export type { ReserveResult, RoomCharge };
 
 /** The conversation page's messages, from the conversation's object. */
 export type RoomHistory = { messages: WireMessage[]; olderHidden: boolean };
@@ -68,7 +80,7 @@ export interface ChatRoomApi extends Rpc.DurableObjectBranded, Restorable {
 export interface MemberHubApi extends Rpc.DurableObjectBranded, Restorable {
   notify(event: HubEvent): Promise<number>;
   closeRevoked(): Promise<number>;
-  /** The wallet (decision 189); `userId` is the object's own member (checked against its seed). */
+  /** The wallet (decision 189, app/wallet/); `userId` is the object's own member (checked against its seed). */
   applyCredits(userId: string, op: WalletOp): Promise<WalletResult>;
   cancelCredits(userId: string, key: string, reason: CreditReason, at?: number): Promise<WalletResult>;
   walletBalance(userId: string): Promise<number>;
@@ -83,66 +95,3 @@ export interface MemberHubApi extends Rpc.DurableObjectBranded, Restorable {
   /** A room's charges and returns, applied once each by key. */
   walletSettle(userId: string, room: string, rows: RoomCharge[]): Promise<void>;
 }
-
-/**
- * What a room spent from (or gave back of) its allowance (decision 193): `charge` is one message's
- * charge (key = the send's key, one ledger row in the wallet); `return` gives unspent credits back.
- */
-export type RoomCharge = {
-  key: string;
-  kind: "charge" | "return";
-  credits: number;
-  reason: CreditReason | null;
-  refId: string | null;
-  createdAt: number;
-};
-export type ReserveResult = { ok: true; amount: number } | { ok: false; balance: number };
-
-/** A page of the ledger: newest first, ids below `before`; `reasons`/`refId` filter. */
-export type WalletPage = {
-  limit?: number;
-  before?: number;
-  refId?: string;
-  reasons?: CreditReason[];
-  /** Every row adding credits, and the rows of these reasons. */
-  grantsOr?: CreditReason[];
-  oldestFirst?: boolean;
-};
-export type WalletSummary = { balance: number; opening: number; sum: number; rows: number; seededAt: number };
-
-// ---------------------------------------------------------------------------------------------
-// The wallet (decision 189): a member's balance and ledger live in their MemberHub.
-
-/** The ledger's reasons (as credit_ledger.reason). */
-export type CreditReason = (typeof schema.creditLedger.$inferSelect)["reason"];
-
-/** One change of a member's balance, applied at most once per `key`. */
-export type WalletOp = {
-  /** Idempotency key: message:<conversation>:<clientId>, payment:<id>, refund:<id>, grant:<audit id>, signup:<userId>. */
-  key: string;
-  /** Integer credits; < 0 spends. */
-  delta: number;
-  reason: CreditReason;
-  /** What it pays for / came from (as credit_ledger.ref_id). */
-  refId?: string | null;
-  /** Seconds; default now. */
-  at?: number;
-  /** A negative delta takes at most the balance (chargebacks), recording what it took. */
-  clamp?: boolean;
-};
-
-export type WalletResult =
-  | { ok: true; applied: boolean; delta: number; balance: number }
-  | { ok: false; error: "credits"; balance: number };
-
-/** A row of the member's ledger, as the wallet stores it. */
-export type WalletRow = {
-  id: number;
-  key: string;
-  delta: number;
-  reason: CreditReason;
-  refId: string | null;
-  createdAt: number;
-  /** The balance right after this row. */
-  balance: number;
-};

@@ -9,7 +9,7 @@ import { REACTIVATION_DAYS } from "../lib/constants";
 import type { Env } from "../lib/env";
 import { PHOTO_VARIANTS, photoKey } from "./photos.server";
 import { wipeConversationsOf } from "./chat.server";
-import { purgeWallet } from "./wallet.server";
+import { purgeWallet } from "../wallet/wallet.server";
 
 const DAY = 86_400;
 

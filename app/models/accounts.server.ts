@@ -19,7 +19,8 @@ import { copyOf, nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { messagesSentBy, releaseHeldMessages, startAndSend } from "./chat.server";
-import { outboxStatement, settleWallet, walletLedger } from "./wallet.server";
+import { walletBalance, walletLedger } from "../wallet/wallet.server";
+import { outboxStatement, settleWallet } from "../wallet/outbox.server";
 import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, tokenUseStatement, type TokenKind } from "./tokens.server";
 
 /** Wrong passwords in a row before the account is blocked, and for how long. */
@@ -462,7 +463,7 @@ async function createAccount(
   const db = getDb(d1);
   const t = p.tracking;
   const R = schema.signupRequests;
-  // One D1 batch with the ledger's statements of credits.server.ts (raw until that model moves).
+  // One D1 batch: the account, its profile, the address's other links dropped, its flags and (below) its sign-up credits' outbox row.
   const statements = [
     db.insert(schema.users).values({
       id,
@@ -1194,8 +1195,13 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
     credits_charged: m.creditsCharged,
     created_at: m.createdAt,
   }));
-  // The ledger lives in the member's wallet (decision 189), under the names it had in D1.
-  const ledger = (await walletLedger(env, userId, { oldestFirst: true })).map((r) => ({
+  // The ledger and the balance live in the member's wallet (decision 189), under the names they had in
+  // D1: users.credits is the wallet's copy, seconds behind a chat spend, so the export shows the wallet's.
+  const [rows, balance] = await Promise.all([
+    walletLedger(env, userId, { oldestFirst: true }),
+    walletBalance(env, userId),
+  ]);
+  const ledger = rows.map((r) => ({
     delta: r.delta,
     reason: r.reason,
     ref_id: r.refId,
@@ -1203,7 +1209,7 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
   }));
   return {
     exported_at: new Date().toISOString(),
-    user: user[0] ?? {},
+    user: user[0] ? { ...user[0], credits: balance } : {},
     profile: profile[0] ?? null,
     interests: interests.map((r) => r.interestId),
     photos,

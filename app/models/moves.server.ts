@@ -7,7 +7,7 @@ import type { Env } from "~/lib/env";
 import { logError } from "~/lib/log.server";
 import { continueChatMigration } from "./chat.server";
 import type { DataMove } from "./moves";
-import { continueWalletMigration } from "./wallet.server";
+import { continueWalletMigration } from "../wallet/migrate.server";
 
 export type MovesEnv = Pick<Env, "DB" | "CHAT_ROOM" | "MEMBER_HUB" | "MOVES_QUEUE">;
 

@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
-import { applyCredits, cancelCredits, type WalletEnv } from "./wallet.server";
+import { applyCredits, cancelCredits, type WalletEnv } from "../wallet/wallet.server";
 import { photoAccess, photoFacts } from "./photos.server";
 
 export type UnlockResult = "unlocked" | "already" | "credits" | "not_found";

@@ -39,15 +39,8 @@ import {
   type SQL,
 } from "drizzle-orm";
 import { getBrandById, type BrandWithCompany } from "./brand.server";
-import {
-  handleWalletCheck,
-  outboxRow,
-  outboxStatement,
-  settleWallet,
-  walletBalance,
-  walletLedger,
-  type OutboxEnv,
-} from "./wallet.server";
+import { walletBalance, walletLedger } from "../wallet/wallet.server";
+import { handleWalletCheck, outboxRow, outboxStatement, settleWallet, type OutboxEnv } from "../wallet/outbox.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
 import { logError, logWarning } from "~/lib/log.server";
 import { auditAfterChange, type Actor } from "./admin/audit.server";

@@ -12,7 +12,7 @@ import { readSignedCookie } from "~/lib/cookies.server";
 import type { Env } from "~/lib/env";
 import { randomId, sha256 } from "~/lib/password";
 import { hubStub, roomStub } from "~/chat/stubs";
-import { walletBalance } from "./wallet.server";
+import { shownBalance } from "../wallet/wallet.server";
 import { getBrandByHost } from "./brand.server";
 import { ageGateRefusal } from "./age-check.server";
 import { resolveCountry } from "~/lib/request.server";
@@ -218,7 +218,7 @@ async function lookupMember(request: Request, context: SessionContext): Promise<
   const member = toMember(row);
   // The balance the header, the shop and the chat show comes from the member's wallet, the truth
   // (decision 189): D1's copy of a chat spend lags by seconds. Unreachable, the copy is shown.
-  member.credits = await walletBalance(context.env, row.id).catch(() => row.credits);
+  member.credits = await shownBalance(context.env, row.id, row.credits);
   return member;
 }
 

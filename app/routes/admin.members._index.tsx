@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { when } from "~/components/admin/labels";
-import { searchMembers } from "~/models/admin/members.server";
+import { searchMembers, withBalances } from "~/models/admin/members.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const id = params.get("afterId");
   const after = key !== null && id ? { key: key.slice(0, 300), id: id.slice(0, 100) } : null;
   const found = await searchMembers(context.env.DB, q, after);
-  return { q, paged: after !== null, ...found, title: "Members" };
+  return { q, paged: after !== null, ...found, hits: await withBalances(context.env, found.hits), title: "Members" };
 }
 
 const VIA: Record<string, string> = { id: "member id", payment: "payment id" };

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { e2eEndpoint } from "~/lib/e2e.server";
 import { jsonResponse } from "~/lib/json.server";
 
 type Statement = { sql: string; params?: unknown[] };
@@ -10,10 +11,7 @@ type Body = { statements: Statement[]; mode: "first" | "all" | "run" | "batch"; 
  * the SQLite files locked. Answers 404 everywhere else.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const host = new URL(request.url).hostname;
-  if (context.env.ENVIRONMENT !== "test" || !["localhost", "127.0.0.1"].includes(host)) {
-    return new Response("Not found", { status: 404 });
-  }
+  if (!e2eEndpoint(request, context.env)) return new Response("Not found", { status: 404 });
   const body = (await request.json()) as Body;
   const db = context.env.DB;
   // oxlint-disable-next-line no-restricted-properties -- the development SQL page runs the SQL it is given, by design

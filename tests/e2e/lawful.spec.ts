@@ -102,8 +102,8 @@ for (const js of [true, false]) {
     test(`delete account: the unused credits lost and the refund offered (${viewport.width}px, JavaScript ${js ? "on" : "off"})`, async ({
       browser,
     }) => {
-      const me = await db.createMember({ paidUser: true, credits: 45 });
-      const old = await db.createMember({ paidUser: true, credits: 45 });
+      const me = await db.createMember({ paidUser: true });
+      const old = await db.createMember({ paidUser: true });
       const pay = `e2e-pay-${Math.random().toString(36).slice(2, 10)}`;
       const oldPay = `${pay}-old`;
       // A purchase of 60 credits today (45 unused) for `me`; one from long before the refund days for `old`.
@@ -111,18 +111,15 @@ for (const js of [true, false]) {
         [pay, me.id, 0],
         [oldPay, old.id, 400],
       ] as const) {
-        await db.DB.batch([
-          db.DB.prepare(
-            `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, paid_at, created_at)
-             VALUES (?1, ?2, 1, 'p1', 60, 1995, 'EUR', 'ideal', 'sandbox', 'paid', unixepoch() - ?3 * 86400, unixepoch() - ?3 * 86400)`,
-          ).bind(id, user, daysAgo),
-          db.DB.prepare(
-            "INSERT INTO credit_ledger (user_id, delta, reason, ref_id, created_at) VALUES (?1, 60, 'purchase', ?2, unixepoch() - ?3 * 86400)",
-          ).bind(user, id, daysAgo),
-          db.DB.prepare(
-            "INSERT INTO credit_ledger (user_id, delta, reason, created_at) VALUES (?1, -15, 'message', unixepoch())",
-          ).bind(user),
-        ]);
+        await db.DB.prepare(
+          `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, paid_at, created_at)
+           VALUES (?1, ?2, 1, 'p1', 60, 1995, 'EUR', 'ideal', 'sandbox', 'paid', unixepoch() - ?3 * 86400, unixepoch() - ?3 * 86400)`,
+        )
+          .bind(id, user, daysAgo)
+          .run();
+        // Its credits as the webhook gives them (key payment:<id>), then 15 of them spent.
+        await db.credits(user, 60, { key: `payment:${id}`, reason: "purchase", refId: id });
+        await db.credits(user, -15, { reason: "message" });
       }
       const context = await browser.newContext({ javaScriptEnabled: js, viewport });
       const page = await context.newPage();

@@ -1,11 +1,10 @@
 import { env } from "cloudflare:test";
-import { grantStatements } from "../../app/models/credits.server";
 import { describe, expect, it } from "vitest";
 import { REACTIVATION_DAYS } from "../../app/lib/constants";
 import { runScheduled } from "../../app/lib/scheduled.server";
 import { outboxAvailable } from "../../app/models/mail.server";
 import { getMember } from "../../app/models/session.server";
-import { createMember, get, sessionCookie } from "./fixtures";
+import { createMember, get, grantCredits, sessionCookie } from "./fixtures";
 import { PASSWORD, mailedToken, memberWithPassword, pageText, send } from "./accounts-support";
 
 const DAY = 86_400;
@@ -139,6 +138,7 @@ describe("delete account", () => {
     const recent = await memberWithPassword();
     const active = await createMember();
     const now = Math.floor(Date.now() / 1000);
+    await grantCredits(old.id, 5, { key: `signup:${old.id}`, reason: "signup" });
     await env.DB.batch([
       env.DB.prepare("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (?1, ?2, ?3), (?4, ?2, ?5)").bind(
         `gone-${active.id}`,
@@ -162,7 +162,6 @@ describe("delete account", () => {
         now - (REACTIVATION_DAYS - 1) * DAY,
       ),
       env.DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2)").bind(old.id, active.id),
-      ...grantStatements(env.DB, old.id, 5, "signup"),
     ]);
     await runScheduled(null, env);
     for (const table of ["sessions", "tokens"]) {

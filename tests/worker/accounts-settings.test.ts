@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { NOTIFICATION_TYPES } from "../../app/lib/constants";
-import { createMember, get, sessionCookie } from "./fixtures";
+import { createMember, get, grantCredits, sessionCookie } from "./fixtures";
 import { PASSWORD, lastMailTo, mailedToken, memberWithPassword, pageText, send } from "./accounts-support";
 import { hashPassword } from "../../app/lib/password";
-import { grantStatements } from "../../app/models/credits.server";
 import { conversationView } from "../../app/models/chat.server";
 import { cid, pair, roomStub, PRICES } from "./chat-support";
 
@@ -207,7 +206,7 @@ describe("settings", () => {
 
   it("offers the member's data as a JSON download without the password hash", async () => {
     const m = await memberWithPassword({ name: "Datawise" });
-    await env.DB.batch(grantStatements(env.DB, m.id, 7, "adjustment"));
+    await grantCredits(m.id, 7);
     const res = await get("/settings/data", { cookie: await sessionCookie(m.id) });
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="my-data-/);
     const data = (await res.json()) as Record<string, unknown>;

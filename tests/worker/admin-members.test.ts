@@ -6,7 +6,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { flushAll, ledgerOf } from "./wallet-support";
 import { consoleAdjustCredits, MEMBERS_PAGE, searchMembers } from "../../app/models/admin/members.server";
-import { applyCredits, drainOutbox, outboxRow, walletBalance, walletLedger } from "../../app/models/wallet.server";
+import { applyCredits, walletBalance, walletLedger } from "../../app/wallet/wallet.server";
+import { drainOutbox, outboxRow } from "../../app/wallet/outbox.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import { OPERATOR_PASSWORD, auditRows, createOperator, operatorCookie } from "./admin-support";
 
@@ -147,6 +148,16 @@ describe("finding a member", () => {
     // Through the page, as support: the payment id finds the member.
     const res = await get(`/admin/members?q=${encodeURIComponent(`tr_${pay}`)}`, { cookie: await asRole("support") });
     expect(await res.text()).toContain(`/admin/members/${m.id}`);
+  });
+
+  it("the list shows each member's wallet balance, not D1's copy still waiting for a chat spend", async () => {
+    const m = await createMember({ name: "Walletlisted", credits: 5 });
+    await applyCredits(env, m.id, { key: `message:list:${m.id}`, delta: -2, reason: "message" });
+    const html = await (
+      await get(`/admin/members?q=${encodeURIComponent(m.email)}`, { cookie: await asRole("support") })
+    ).text();
+    const row = html.slice(html.indexOf(`<code class="a-code">${m.id}</code>`));
+    expect(row.slice(0, row.indexOf("</tr>"))).toContain('<td class="a-num">3</td>');
   });
 
   it("pages on with a keyset: no member twice, none left out", async () => {

@@ -14,7 +14,7 @@ import { ALLOWANCE_IDLE_S } from "../../app/chat/charge";
 import { startConversation } from "../../app/models/chat.server";
 import { ownPayment, requestRefund } from "../../app/models/payments.server";
 import type { BrandWithCompany } from "../../app/models/brand.server";
-import { applyCredits, walletLedger } from "../../app/models/wallet.server";
+import { applyCredits, walletLedger } from "../../app/wallet/wallet.server";
 import refundPending from "./mollie/refund-pending.json";
 import { createMember } from "./fixtures";
 import { paidPurchase } from "./payments-support";

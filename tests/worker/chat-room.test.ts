@@ -14,7 +14,7 @@ import {
   startConversation,
 } from "../../app/models/chat.server";
 import { block } from "../../app/models/blocks.server";
-import { walletOp } from "../../app/models/wallet.server";
+import { walletOp } from "../../app/wallet/wallet.server";
 import type { ChatRoom } from "../../app/chat/room";
 import type { HubEvent } from "../../app/chat/protocol";
 import { hubStub } from "../../app/chat/stubs";

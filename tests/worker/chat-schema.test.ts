@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { hubStub } from "../../app/chat/stubs";
 import { ROOM_MIGRATIONS } from "../../app/chat/store";
 import { migrateObjectSchema, schemaVersion, type ObjectMigration } from "../../app/lib/object-schema";
-import { walletBalance } from "../../app/models/wallet.server";
+import { walletBalance } from "../../app/wallet/wallet.server";
 import { cid, pair, PRICES, roomCount, roomStub } from "./chat-support";
 
 const text = (conversationId: string, senderId: string, body: string) =>

@@ -8,7 +8,7 @@ import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { createMember, sessionCookie } from "./fixtures";
 import type { ChatRoomUnderTest } from "./worker-main";
-import { walletBalance, walletLedger, walletSummary, type CreditReason } from "../../app/models/wallet.server";
+import { walletBalance, walletLedger, walletSummary, type CreditReason } from "../../app/wallet/wallet.server";
 
 /** A conversation's room as the worker tests run it: with the test-only hooks (tests/worker/worker-main.ts). */
 export const roomStub = (e: Pick<Env, "CHAT_ROOM">, conversationId: string) =>

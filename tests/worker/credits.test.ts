@@ -1,39 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { grantStatements, pricesFor } from "../../app/models/credits.server";
+import { pricesFor } from "../../app/models/credits.server";
 import { brands } from "../../db/seed/brands";
 import { sendMessage, startConversation } from "../../app/models/chat.server";
 import { createMember, post, sessionCookie } from "./fixtures";
-import {
-  cid,
-  connect,
-  count,
-  explainedBalance,
-  is,
-  ledgerCount,
-  pair,
-  PRICES,
-  roomCount,
-  roomStub,
-} from "./chat-support";
+import { cid, connect, explainedBalance, is, ledgerCount, pair, PRICES, roomCount, roomStub } from "./chat-support";
 
-describe("credit ledger", () => {
-  it("a grant is a ledger row in the same batch; a guarded grant applies once however often it is retried", async () => {
-    const m = await createMember({ credits: 0 });
-    await env.DB.batch(grantStatements(env.DB, m.id, 7, "adjustment", { refId: "support-1" }));
-    // A grant after a guarded status change (a payment paid once): 5 retries, one grant.
-    await env.DB.prepare("INSERT INTO counters (key, count, expires_at) VALUES (?1, 0, 0)").bind(`grant-${m.id}`).run();
-    for (let i = 0; i < 5; i++) {
-      await env.DB.batch([
-        env.DB.prepare("UPDATE counters SET count = 1 WHERE key = ?1 AND count = 0").bind(`grant-${m.id}`),
-        ...grantStatements(env.DB, m.id, 3, "purchase", { refId: "pay-1", afterChange: true }),
-      ]);
-    }
-    expect(await balance(m.id)).toBe(10);
-    expect(await count("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ?1", m.id)).toBe(2);
-    expect(() => grantStatements(env.DB, m.id, 1.5, "purchase")).toThrow();
-  });
-
+describe("what the chat charges", () => {
   it("20 concurrent sends through the object with credits for 5: exactly 5 stored and charged", async () => {
     const { alice, conversationId } = await pair({ credits: 5 });
     const stub = roomStub(env, conversationId);

@@ -6,7 +6,8 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { migrateMessagesPage, startChatMigration } from "../../app/models/chat.server";
-import { migrateWalletsPage, startWalletMigration, walletBalance } from "../../app/models/wallet.server";
+import { walletBalance } from "../../app/wallet/wallet.server";
+import { migrateWalletsPage, startWalletMigration } from "../../app/wallet/migrate.server";
 import { movesDone, OLD_TABLES_GUARD_SQL, orEmptyIfDropped } from "../../app/models/data-moves.server";
 import { handleNotifyBatch } from "../../app/models/notify.server";
 import { handleMovesBatch } from "../../app/models/moves.server";

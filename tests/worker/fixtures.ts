@@ -1,5 +1,5 @@
 /** Shared test data for worker tests: the seed's brands, and helpers to make members and sessions. */
-import { grantStatements } from "../../app/models/credits.server";
+import { applyThroughOutbox } from "../../app/wallet/outbox.server";
 import { env, SELF } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../db/schema";
@@ -101,10 +101,29 @@ export async function createMember(
       o.country ?? "NL",
       o.profileStatus ?? "active",
     ),
-    // Starting credits through the ledger, as every credit movement goes.
-    ...(o.credits ? grantStatements(env.DB, id, o.credits, "adjustment") : []),
   ]);
+  if (o.credits) await grantCredits(id, o.credits);
   return { id, email };
+}
+
+/**
+ * Credits given as the console gives them (an outbox row, delivered to the member's wallet at once):
+ * the wallet's balance and ledger row, the outbox row applied and D1's copy, as after a real grant.
+ */
+export async function grantCredits(
+  userId: string,
+  credits: number,
+  o: { key?: string; reason?: "adjustment" | "purchase" | "signup"; refId?: string | null } = {},
+) {
+  const row = await applyThroughOutbox(env, {
+    userId,
+    kind: "apply",
+    key: o.key ?? `grant:test-${crypto.randomUUID()}`,
+    delta: credits,
+    reason: o.reason ?? "adjustment",
+    refId: o.refId ?? null,
+  });
+  if (!row?.appliedAt || row.refused) throw new Error(`grantCredits: not applied to ${userId}`);
 }
 
 /** A signed session cookie for a member, as the login would set it ("sid=…"). */

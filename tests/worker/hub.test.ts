@@ -4,7 +4,7 @@ import type { HubEvent } from "../../app/chat/protocol";
 import { releaseHeldMessages, startConversation } from "../../app/models/chat.server";
 import { hubStub } from "../../app/chat/stubs";
 import { notifyMember } from "../../app/models/hub.server";
-import { applyCredits } from "../../app/models/wallet.server";
+import { applyCredits } from "../../app/wallet/wallet.server";
 import { createMember, post } from "./fixtures";
 import { cid, connect, cookieOf, evictKeepingSockets, openSocket, pair, roomStub, PRICES } from "./chat-support";
 

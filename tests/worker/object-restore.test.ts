@@ -10,7 +10,7 @@
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hubStub } from "../../app/chat/stubs";
-import { applyCredits, walletLedger } from "../../app/models/wallet.server";
+import { applyCredits, walletLedger } from "../../app/wallet/wallet.server";
 import { cid, pair, PRICES, roomRows, roomStub, walletCredits } from "./chat-support";
 
 type Table = { name: string; sql: string; rows: Record<string, unknown>[] };

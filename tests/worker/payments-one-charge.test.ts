@@ -6,8 +6,8 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import mandatesList from "./mollie/mandates-list.json";
-import { grantStatements } from "../../app/models/credits.server";
 import { expectLedgerExplains, get, member, post, userRow } from "./payments-support";
+import { grantCredits } from "./fixtures";
 
 type Created = { body: Record<string, unknown>; idempotencyKey: string | null };
 let created: Created[] = [];
@@ -107,8 +107,9 @@ async function withCardMandate() {
          customer_id, mandate_id, payment_country, paid_at, created_at)
        VALUES (?1, ?2, 1, 'p0', 25, 995, 'EUR', 'creditcard', 'mollie', 'tr_first', 'paid', 'first', 'cst_8wmqcHMN4U', 'mdt_h3gAaD5zP', 'NL', unixepoch() - 86400, unixepoch() - 86400)`,
     ).bind(`first-${m.id}`, m.id),
-    ...grantStatements(env.DB, m.id, 25, "purchase", { refId: `first-${m.id}`, premium: true }),
+    env.DB.prepare("UPDATE users SET paid_user = 1 WHERE id = ?1").bind(m.id),
   ]);
+  await grantCredits(m.id, 25, { key: `payment:first-${m.id}`, reason: "purchase", refId: `first-${m.id}` });
   return m;
 }
 

@@ -2,8 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { flushAll, flushedCredits, ledgerOf } from "./wallet-support";
 import { expect } from "vitest";
-import { createMember, get, post, sessionCookie } from "./fixtures";
-import { grantStatements } from "../../app/models/credits.server";
+import { createMember, get, grantCredits, post, sessionCookie } from "./fixtures";
 
 /**
  * A member who signed up a month ago: no time bonus or welcome discount, so the full prices apply
@@ -96,8 +95,9 @@ export async function paidPurchase(o: { mandate?: boolean } = {}) {
       o.mandate ? "cst_8wmqcHMN4U" : null,
       o.mandate ? "mdt_h3gAaD5zP" : null,
     ),
-    ...grantStatements(env.DB, m.id, 60, "purchase", { refId: id, premium: true }),
   ]);
+  // Its credits as the webhook's completion gives them: the outbox row keyed payment:<id>, delivered.
+  await grantCredits(m.id, 60, { key: `payment:${id}`, reason: "purchase", refId: id });
   return { m, id, providerRef: `tr_${id.slice(4)}`, priceCents: price!.price_cents };
 }
 

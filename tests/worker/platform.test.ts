@@ -1,7 +1,9 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { resolveCountry } from "../../app/lib/request.server";
-import { get, post } from "./fixtures";
+import { createMember, get, post } from "./fixtures";
+import { walletBalance } from "../../app/wallet/wallet.server";
+import { ledgerOf } from "./wallet-support";
 
 describe("brand resolution", () => {
   it("serves each brand on its own hostname, in its own language", async () => {
@@ -279,5 +281,22 @@ describe("the e2e set-up endpoint", () => {
       body: JSON.stringify({ statements: [{ sql: "SELECT 1" }], mode: "first" }),
     });
     expect(res.status).toBe(404);
+  });
+
+  it("/dev/wallet gives credits as the console does (the wallet's outbox) on localhost, and nowhere else", async () => {
+    const m = await createMember();
+    const give = (host: string, body: unknown) =>
+      SELF.fetch(`http://${host}/dev/wallet`, {
+        method: "POST",
+        headers: { Host: host, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await give("members.example", { userId: m.id, credits: 7 })).status).toBe(404);
+    expect((await give("localhost", { userId: m.id, credits: 1.5 })).status).toBe(400);
+    expect(await walletBalance(env, m.id)).toBe(0);
+    expect(await (await give("localhost", { userId: m.id, credits: 7 })).json()).toEqual({ balance: 7 });
+    expect(await ledgerOf(m.id)).toMatchObject([{ delta: 7, reason: "adjustment" }]);
+    const row = await env.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(m.id).first<{ credits: number }>();
+    expect(row!.credits).toBe(7);
   });
 });

@@ -4,7 +4,7 @@
  * and users.credits; D1's users.credits is read only after the wallet's copy is flushed.
  */
 import { env } from "cloudflare:test";
-import { applyCredits, flushWallet, walletLedger } from "../../app/models/wallet.server";
+import { applyCredits, flushWallet, walletLedger } from "../../app/wallet/wallet.server";
 
 export type LedgerRow = {
   id: number;

@@ -1,17 +1,15 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   applyCredits,
   cancelCredits,
-  continueWalletMigration,
-  drainOutbox,
   flushWallet,
-  migrateWalletsPage,
-  outboxRow,
   walletBalance,
   walletLedger,
   walletSummary,
-} from "../../app/models/wallet.server";
+} from "../../app/wallet/wallet.server";
+import { drainOutbox, outboxRow } from "../../app/wallet/outbox.server";
+import { continueWalletMigration, migrateWalletsPage } from "../../app/wallet/migrate.server";
 import type { DataMove } from "../../app/models/moves";
 import { hubStub } from "../../app/chat/stubs";
 import { createMember, get, post, sessionCookie } from "./fixtures";
@@ -25,6 +23,7 @@ import {
   webhook,
 } from "./payments-support";
 import { ledgerOf } from "./wallet-support";
+import { cid, pair, PRICES, roomStub } from "./chat-support";
 import enPayments from "../../locales/en/payments.json";
 
 const d1Credits = async (id: string) =>
@@ -213,6 +212,35 @@ describe("what the member sees of their balance", () => {
     expect(await d1Credits(m.id)).toBe(5);
     // ... but the page reads the wallet.
     expect(await (await get("/members", { cookie })).text()).toContain("3 credits left");
+  });
+
+  it("the data export shows the wallet's balance while a chat charge has reached the wallet but not D1's copy", async () => {
+    const { alice, conversationId } = await pair({ credits: 10 });
+    const cookie = await sessionCookie(alice.id);
+    const sent = await roomStub(env, conversationId).send({
+      conversationId,
+      senderId: alice.id,
+      prices: PRICES,
+      clientId: cid(),
+      kind: "text",
+      body: "hello",
+    });
+    expect(sent.ok).toBe(true);
+    // The charge reaches the wallet (a read pulls it from the room); D1's copy waits for the wallet's
+    // alarm, held back here so the copy trails whatever the clock does.
+    expect(await walletBalance(env, alice.id)).toBe(9);
+    await runInDurableObject(hubStub(env, alice.id), (_hub, state) => state.storage.deleteAlarm());
+    expect(await d1Credits(alice.id)).toBe(10);
+    type Export = { user: { credits: number }; credit_ledger: { delta: number }[] };
+    const exported = async () => (await (await get("/settings/data", { cookie })).json()) as Export;
+    const first = await exported();
+    expect(first.user.credits).toBe(9);
+    // The balance the export shows is the one its ledger explains.
+    expect(first.credit_ledger.reduce((sum, r) => sum + r.delta, 0)).toBe(9);
+    // D1's copy catches up (the alarm's work): with nothing done in between, the next export says the same.
+    await flushWallet(env, alice.id);
+    expect(await d1Credits(alice.id)).toBe(9);
+    expect((await exported()).user.credits).toBe(9);
   });
 });
 

@@ -17,7 +17,8 @@ import {
   type AccountHolder,
 } from "../accounts.server";
 import { getBrandById, type BrandWithCompany } from "../brand.server";
-import { outboxRow, outboxStatement, settleWallet, walletBalance, walletLedger, walletSummary } from "../wallet.server";
+import { shownBalance, walletBalance, walletLedger, walletSummary, type WalletEnv } from "../../wallet/wallet.server";
+import { applyThroughOutbox } from "../../wallet/outbox.server";
 import { randomId } from "~/lib/password";
 import { blockStatement, unblockStatement } from "../directdebit.server";
 import { endAllSessions } from "../session.server";
@@ -157,6 +158,11 @@ export async function searchMembers(
   const listed = paged(byName, "list", (r) => r.name ?? "", "name");
   const seen = new Set(exact.map((h) => h.id));
   return { ...listed, hits: [...exact, ...listed.hits.filter((h) => !seen.has(h.id))] };
+}
+
+/** The hits with the balance each member has: their wallet's (all asked at once), D1's copy only for one out of reach. */
+export async function withBalances(env: WalletEnv, hits: MemberHit[]): Promise<MemberHit[]> {
+  return Promise.all(hits.map(async (h) => ({ ...h, credits: await shownBalance(env, h.id, h.credits) })));
 }
 
 function paged<R extends Omit<MemberHit, "via">, M extends string>(
@@ -336,7 +342,7 @@ const hostOf = (u: string) => {
 export type ConsoleEnv = AccountEnv;
 export type ActionResult = { ok: true } | { ok: false; error: string };
 
-type Target = AccountHolder & { brand: BrandWithCompany; deletedAt: number | null; credits: number };
+type Target = AccountHolder & { brand: BrandWithCompany; deletedAt: number | null };
 
 async function target(env: ConsoleEnv, id: string): Promise<Target | null> {
   const { users, profiles } = schema;
@@ -349,7 +355,6 @@ async function target(env: ConsoleEnv, id: string): Promise<Target | null> {
       status: users.status,
       brandId: users.brandId,
       deletedAt: users.deletedAt,
-      credits: users.credits,
     })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))
@@ -474,20 +479,18 @@ export async function consoleAdjustCredits(
     // Exactly once (decision 194): the audit row and the wallet change's outbox row are one D1 batch, the
     // wallet applies it by the key grant:<id> the audit row names, retried (queue, cron) until it did.
     const key = `grant:${randomId()}`;
-    await env.DB.batch([
-      toStatement(
-        env.DB,
-        auditStatement(db, actor, audit({ action, before: { credits: before }, after: { delta, key } })),
-      ),
-      outboxStatement(
-        env.DB,
-        { userId: id, kind: "apply", key, delta, reason: "adjustment", refId: `op:${actor.id}` },
-        { afterChange: false },
-      ),
-    ]);
-    await settleWallet(env, id);
+    const row = await applyThroughOutbox(
+      env,
+      { userId: id, kind: "apply", key, delta, reason: "adjustment", refId: `op:${actor.id}` },
+      [
+        toStatement(
+          env.DB,
+          auditStatement(db, actor, audit({ action, before: { credits: before }, after: { delta, key } })),
+        ),
+      ],
+    );
     // Spent meanwhile (between the check and the apply): the outbox row records the refusal next to the audit row.
-    if ((await outboxRow(env, id, key))?.refused)
+    if (row?.refused)
       return { ok: false, error: `Refused: the member has fewer than ${-delta} credits. Nothing was changed.` };
     return { ok: true };
   });

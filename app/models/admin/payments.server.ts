@@ -10,7 +10,7 @@ import { auditAfterChange, type Actor } from "./audit.server";
 import { getDb, schema } from "../../../db/client";
 import type { BrandWithCompany } from "../brand.server";
 import { vatLineOf, type PaymentRow } from "../payments.server";
-import { walletBalance, walletLedger } from "../wallet.server";
+import { walletBalance, walletLedger } from "../../wallet/wallet.server";
 import { settlementOfLines } from "../settlements.server";
 import type { Env } from "../../lib/env";
 
@@ -198,13 +198,7 @@ export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: str
   const [[row], [member], refunds, [code], audit, settled] = await db.batch([
     db.select().from(P).where(eq(P.id, id)),
     db
-      .select({
-        id: U.id,
-        email: U.email,
-        credits: U.credits,
-        deletedAt: U.deletedAt,
-        directdebitBlocked: U.directdebitBlocked,
-      })
+      .select({ id: U.id, email: U.email, deletedAt: U.deletedAt, directdebitBlocked: U.directdebitBlocked })
       .from(U)
       .where(eq(U.id, sql`(SELECT user_id FROM payments WHERE id = ${id})`)),
     db.select().from(R).where(eq(R.paymentId, id)).orderBy(asc(R.createdAt)),

@@ -82,7 +82,26 @@ export function e2eDb(port = E2E_PORT) {
 }
 
 function open(port: number) {
-  const DB = serverDb(`http://localhost:${port}`);
+  const base = `http://localhost:${port}`;
+  const DB = serverDb(base);
+  /**
+   * Gives (or, negative, takes) a member's credits as the console does: an outbox row delivered to
+   * their wallet at once (POST /dev/wallet, ENVIRONMENT=test only), so the wallet's balance, its
+   * ledger row and D1's copy are what a real grant leaves. `key` makes it count once (e.g. payment:<id>).
+   */
+  const credits = async (
+    userId: string,
+    amount: number,
+    o: { key?: string; reason?: "adjustment" | "purchase" | "signup" | "message"; refId?: string } = {},
+  ): Promise<number> => {
+    const res = await fetch(`${base}/dev/wallet`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ userId, credits: amount, ...o }),
+    });
+    if (!res.ok) throw new Error(`/dev/wallet ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { balance: number }).balance;
+  };
   return {
     DB,
     /** A member (user + profile) who can log in at /login with `password`. */
@@ -94,15 +113,14 @@ function open(port: number) {
       const name = o.name ?? `E2E ${seq}`;
       await DB.batch([
         DB.prepare(
-          `INSERT INTO users (id, brand_id, email, password_hash, paid_user, credits, status, language, last_seen_at)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, unixepoch())`,
+          `INSERT INTO users (id, brand_id, email, password_hash, paid_user, status, language, last_seen_at)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, unixepoch())`,
         ).bind(
           id,
           o.brandId ?? 1,
           email,
           await hashOf(password),
           o.paidUser ? 1 : 0,
-          o.credits ?? 0,
           o.status ?? "confirmed",
           o.language ?? "en",
         ),
@@ -121,8 +139,10 @@ function open(port: number) {
           o.profileStatus ?? "active",
         ),
       ]);
+      if (o.credits) await credits(id, o.credits);
       return { id, email, password, name };
     },
+    credits,
     async like(likerId: string, likedId: string) {
       await DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
         .bind(likerId, likedId)

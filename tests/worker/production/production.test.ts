@@ -169,6 +169,12 @@ describe("development tools do not exist in production", () => {
       body: "DELETE FROM users",
     });
     expect(sql.status).toBe(404);
+    const wallet = await SELF.fetch("http://localhost/dev/wallet", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ userId: "anyone", credits: 1000 }),
+    });
+    expect(wallet.status).toBe(404);
   });
   it("the payment sandbox is not there: its checkout is 404 and payments go to Mollie", async () => {
     expect((await SELF.fetch("http://localhost/sandbox/tr_abc")).status).toBe(404);

@@ -1,76 +1,17 @@
 /**
- * The member's wallet (decision 189): their balance and credit ledger live in their own MemberHub
- * object (app/chat/hub.ts), which applies each change once by its key and never goes below zero.
- * Everything that moves credits calls these; D1's users.credits is only a copy the wallet writes.
- *
- * Keys: message:<conversation>:<clientId>, gift:..., photo:<viewer>:<photo>, payment:<id>,
- * refund:<id>, chargeback:<payment id>, grant:<audit id>, signup:<userId>; imported rows d1:<ledger id>.
+ * The wallet's outbox (decision 189): where a D1 change and a wallet change must both happen (a
+ * payment becoming paid and its credits, a refund, a chargeback, a sign-up's or the console's grant),
+ * a wallet_outbox row goes into the D1 batch of the change, after its guarded status flip, and is
+ * delivered to the member's wallet by its key: at once (settleWallet), else by the queue and the
+ * hourly cron, until it is applied, once.
  */
-import { recordMoveDone } from "./data-moves.server";
-import { and, asc, desc, eq, gt, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import { getDb, schema, toStatement } from "../../db/client";
-import { hubStub } from "../chat/stubs";
-import { logError } from "../lib/log.server";
-import type { CreditReason, WalletOp, WalletPage, WalletResult, WalletRow, WalletSummary } from "../chat/rpc";
 import type { Env } from "../lib/env";
+import { logError } from "../lib/log.server";
 import { nowS } from "../lib/dates";
-
-export type { CreditReason, WalletOp, WalletPage, WalletResult, WalletRow, WalletSummary };
-export type WalletEnv = Pick<Env, "MEMBER_HUB">;
-
-const wallet = (env: WalletEnv, userId: string) => hubStub(env, userId);
-
-/** Applies `op` to the member's wallet once per key (a retry answers applied: false). */
-export async function applyCredits(env: WalletEnv, userId: string, op: WalletOp): Promise<WalletResult> {
-  // Checked here too, so a caller's bug throws in the caller (the object refuses it as well).
-  if (!op.key || op.key.length > 200 || !Number.isSafeInteger(op.delta))
-    throw new Error(`wallet: bad op ${op.key} ${op.delta}`);
-  return wallet(env, userId).applyCredits(userId, { ...op, at: op.at ?? nowS() });
-}
-
-/** Gives back what `key` took (key `<key>:cancel` in the ledger), once; a no-op when `key` was never applied. */
-export async function cancelCredits(
-  env: WalletEnv,
-  userId: string,
-  key: string,
-  reason: CreditReason,
-  at: number = nowS(),
-): Promise<WalletResult> {
-  return wallet(env, userId).cancelCredits(userId, key, reason, at);
-}
-
-/** The member's balance: the truth, for every decision and for what the member sees. */
-export async function walletBalance(env: WalletEnv, userId: string): Promise<number> {
-  return wallet(env, userId).walletBalance(userId);
-}
-
-/** The member's ledger rows (newest first unless `oldestFirst`). */
-export async function walletLedger(env: WalletEnv, userId: string, page: WalletPage = {}): Promise<WalletRow[]> {
-  return wallet(env, userId).walletLedger(userId, page);
-}
-
-/** The balance and how the ledger explains it (opening + sum = balance). */
-export async function walletSummary(env: WalletEnv, userId: string): Promise<WalletSummary> {
-  return wallet(env, userId).walletSummary(userId);
-}
-
-/** What was applied under `key`, if anything. */
-export async function walletOp(env: WalletEnv, userId: string, key: string) {
-  return wallet(env, userId).walletOp(userId, key);
-}
-
-/** Writes the balance to D1's users.credits now (otherwise a chat spend's copy follows within seconds). */
-export async function flushWallet(env: WalletEnv, userId: string): Promise<number> {
-  return wallet(env, userId).walletFlush(userId);
-}
-
-/** Deletes the wallet's storage (an account purged). */
-export async function purgeWallet(env: WalletEnv, userId: string): Promise<void> {
-  return wallet(env, userId).walletPurge();
-}
-
-// ---------------------------------------------------------------------------------------------
-// The outbox: a D1 change and a wallet change, both exactly once
+import { applyCredits, cancelCredits, walletBalance, walletLedger } from "./wallet.server";
+import type { CreditReason, WalletResult } from "./types";
 
 /** An amount computed in the outbox statement (e.g. a payment's unrefunded credits); may use ?6 (ref_id). */
 export type OutboxSql = { sql: string };
@@ -239,66 +180,19 @@ export async function outboxRow(env: Pick<Env, "DB">, userId: string, key: strin
     .get();
 }
 
-// ---------------------------------------------------------------------------------------------
-// The migration of existing balances and ledgers into the wallets
-
-/** Members per queue message: each is one wallet touched (an import of its D1 rows the first time). */
-export const MIGRATE_PAGE = 50;
-
 /**
- * One page of the migration: the members after `after` (by id) whose wallet has not imported their
- * D1 state yet are touched (the wallet imports on its first touch, once: keyed d1:<ledger id>, so a
- * second run or a member who spent meanwhile changes nothing) and marked. Answers where the next page
- * starts, or null when this was the last. A member whose wallet fails is left unmarked for the next run.
+ * A wallet change that follows no status change (a console grant or take, with its audit row in
+ * `with`; the tests' starting credits): its outbox row in one batch with `with`, delivered now.
+ * Answers the row as the wallet left it (refused: a take the balance no longer covered).
  */
-export async function migrateWalletsPage(
-  env: OutboxEnv,
-  after = "",
-  limit = MIGRATE_PAGE,
-): Promise<{ migrated: number; failed: number; next: string | null }> {
-  const U = schema.users;
-  const db = getDb(env.DB);
-  const page = await db
-    .select({ id: U.id })
-    .from(U)
-    .where(and(isNull(U.walletAt), gt(U.id, after)))
-    .orderBy(asc(U.id))
-    .limit(limit);
-  const touched = await Promise.allSettled(page.map((u) => walletBalance(env, u.id)));
-  const done = page.filter((_, i) => touched[i]!.status === "fulfilled").map((u) => u.id);
-  if (done.length)
-    await db
-      .update(U)
-      .set({ walletAt: nowS() })
-      .where(and(inArray(U.id, done), isNull(U.walletAt)));
-  const failed = page.length - done.length;
-  if (failed) logError("wallet.migrate_failed", new Error(`${failed} wallets not reached`), { after });
-  return { migrated: done.length, failed, next: page.length === limit ? page.at(-1)!.id : null };
-}
-
-/** Starts (or restarts from the first member) the migration through the data-moves queue when any member is left. */
-export async function startWalletMigration(env: OutboxEnv & Pick<Env, "MOVES_QUEUE">): Promise<boolean> {
-  // Nothing left: recorded, so the next release may drop credit_ledger (decision 194).
-  if (!(await walletsLeftInD1(env.DB))) return (await recordMoveDone(env.DB, "credit_ledger"), false);
-  await env.MOVES_QUEUE.send({ kind: "wallet-migrate" }, { contentType: "json" });
-  return true;
-}
-
-/**
- * A `wallet-migrate` page of the data-moves queue (decision 194): one page, then the next queued while
- * any is left; the last page records the end when no member waits (never restarts, as the chat's move).
- */
-export async function continueWalletMigration(env: OutboxEnv & Pick<Env, "MOVES_QUEUE">, after: string) {
-  const r = await migrateWalletsPage(env, after);
-  if (r.next !== null) await env.MOVES_QUEUE.send({ kind: "wallet-migrate", after: r.next }, { contentType: "json" });
-  else if (!(await walletsLeftInD1(env.DB))) await recordMoveDone(env.DB, "credit_ledger");
-  return r;
-}
-
-/** Whether any member's balance and ledger still wait in D1 for the move. */
-async function walletsLeftInD1(db: D1Database): Promise<boolean> {
-  const U = schema.users;
-  return !!(await getDb(db).select({ id: U.id }).from(U).where(isNull(U.walletAt)).limit(1).get());
+export async function applyThroughOutbox(
+  env: OutboxEnv & Partial<Pick<Env, "PAYMENT_CHECKS">>,
+  e: OutboxEntry & { key: string; delta: number },
+  withStatements: D1PreparedStatement[] = [],
+) {
+  await env.DB.batch([...withStatements, outboxStatement(env.DB, e, { afterChange: false })]);
+  await settleWallet(env, e.userId);
+  return outboxRow(env, e.userId, e.key);
 }
 
 /** A wallet outbox message (the PAYMENT_CHECKS queue): throws to be retried when a wallet was not reached. */
