@@ -237,17 +237,144 @@ export const DATE_WORDS: Record<Language, WordList> = {
   },
 };
 
+/**
+ * What a brand without team profiles may not say (it runs none, and it is a dating service): per
+ * language, the claims that profiles are run by the team, the team-run label's own term, "entertainment",
+ * and that meeting is not the service's purpose. Matched as whole words, case-insensitively. ("Team"
+ * alone is allowed: customer service and reports are a team's work; German "Unterhaltung" alone means a
+ * conversation too.)
+ */
+export const TEAM_CLAIMS: Record<Language, string[]> = {
+  en: [
+    "run by our team",
+    "team-run",
+    "team profile",
+    "entertainment",
+    "entertainment profile",
+    "entertainment profiles",
+    "physical meeting",
+    "physical meetings",
+    "not the purpose",
+  ],
+  de: [
+    "von unserem Team betrieben",
+    "vom Team betriebenes",
+    "Teamprofil",
+    "zur Unterhaltung",
+    "Unterhaltungsdienst",
+    "Unterhaltungsprofil",
+    "Unterhaltungsprofile",
+    "persönliches Treffen",
+    "persönliche Treffen",
+    "nicht der Zweck",
+  ],
+  nl: [
+    "door ons team beheerd",
+    "beheerd door ons team",
+    "teamprofiel",
+    "entertainment",
+    "entertainmentprofiel",
+    "ter vermaak",
+    "fysieke ontmoeting",
+    "fysieke ontmoetingen",
+    "niet het doel",
+  ],
+  fr: [
+    "gérés par notre équipe",
+    "géré par l'équipe",
+    "divertissement",
+    "rencontre physique",
+    "rencontres physiques",
+    "pas l'objet",
+  ],
+  it: [
+    "gestiti dal nostro team",
+    "gestito dal team",
+    "intrattenimento",
+    "incontro fisico",
+    "incontri fisici",
+    "non sono lo scopo",
+  ],
+  es: [
+    "gestiona nuestro equipo",
+    "gestionado por el equipo",
+    "entretenimiento",
+    "encuentro físico",
+    "encuentros físicos",
+    "no son el objetivo",
+  ],
+  pl: [
+    "prowadzone przez nasz zespół",
+    "prowadzony przez zespół",
+    "rozrywka",
+    "rozrywkowy",
+    "rozrywkowe",
+    "rozrywkowym",
+    "rozrywkowych",
+    "spotkanie na żywo",
+    "spotkania na żywo",
+    "nie są celem",
+  ],
+  da: [
+    "drives af vores team",
+    "teamdrevet",
+    "underholdning",
+    "underholdningsprofiler",
+    "fysisk møde",
+    "fysiske møder",
+    "ikke formålet",
+  ],
+  nb: [
+    "drives av teamet vårt",
+    "teamdrevet",
+    "underholdning",
+    "underholdningsprofiler",
+    "fysisk møte",
+    "fysiske møter",
+    "ikke formålet",
+  ],
+  sv: [
+    "drivs av vårt team",
+    "teamdriven",
+    "underhållning",
+    "underhållningssyfte",
+    "underhållningsprofiler",
+    "fysiskt möte",
+    "fysiska möten",
+    "inte syftet",
+  ],
+  fi: [
+    "ylläpitää tiimimme",
+    "tiimin ylläpitämä",
+    "viihde",
+    "viihdekäyttöön",
+    "viihdetarkoituksessa",
+    "viihdeprofiileiksi",
+    "eivät ole tämän palvelun tarkoitus",
+  ],
+};
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Each of `words` found in `text` as a whole word, case-insensitively, with 40 characters around it. */
+function wordsIn(text: string, words: string[]): string[] {
+  const found = new Set<string>();
+  for (const w of words) {
+    const m = new RegExp(`(?<![\\p{L}\\p{N}-])${escape(w)}(?![\\p{L}\\p{N}-])`, "iu").exec(text);
+    if (m) found.add(text.slice(Math.max(0, m.index - 40), m.index + w.length + 40).trim());
+  }
+  return [...found];
+}
+
+/** The claims of team-run profiles or entertainment found in `text` (a page's visible text) for `lng`. */
+export function teamClaimsIn(text: string, lng: Language): string[] {
+  return wordsIn(text.replace(/\s+/g, " "), TEAM_CLAIMS[lng]);
+}
 
 /** The forbidden words found in `text` (a page's or mail's visible text) for `lng`, after removing the allowed uses. */
 export function dateWordsIn(text: string, lng: Language): string[] {
   const list = DATE_WORDS[lng];
   let rest = text.replace(/\s+/g, " ");
   for (const a of list.allowed) rest = rest.replace(new RegExp(escape(a), "giu"), " ");
-  const found = new Set<string>();
-  for (const w of list.words) {
-    const m = new RegExp(`(?<![\\p{L}\\p{N}-])${escape(w)}(?![\\p{L}\\p{N}-])`, "iu").exec(rest);
-    if (m) found.add(rest.slice(Math.max(0, m.index - 40), m.index + w.length + 40).trim());
-  }
-  return [...found];
+  return wordsIn(rest, list.words);
 }

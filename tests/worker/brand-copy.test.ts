@@ -3,7 +3,8 @@
  * page a visitor sees (landing of every niche, every lander, sign-up, a team-run profile's public
  * pages, the static legal and help pages, the footer, the title and meta description) and no mail, in any of the 11 languages, promises a
  * date or a meeting or says someone is waiting (the word lists of tests/support/date-words.ts). A brand
- * without team profiles keeps its dating copy.
+ * without team profiles keeps its dating copy, and its static pages claim no team-run profiles, no
+ * entertainment and no "meeting is not the purpose" (the phrase lists beside them).
  */
 import { env } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import { STATIC_PAGES } from "../../app/models/pages.server";
 import { getFixedT } from "../../app/lib/i18n.server";
 import { deliver } from "../../app/models/notify.server";
 import { mailerFor } from "../../app/models/mail.server";
-import { dateWordsIn } from "../support/date-words";
+import { dateWordsIn, teamClaimsIn } from "../support/date-words";
 import { createMember, get } from "./fixtures";
 import { lastMailTo, send, signupForm } from "./accounts-support";
 import { outboxMailer, senders } from "./notify-support";
@@ -62,6 +63,13 @@ const check = (where: string, text: string, lng: Language) => {
   for (const hit of dateWordsIn(text, lng)) findings.push(`${where} [${lng}]: …${hit}…`);
 };
 
+/** The static pages a visitor reaches from the footer (the Impressum only where a brand needs one). */
+const STATIC_PATHS = [
+  ...STATIC_PAGES.filter((s) => s !== "impressum").map((s) => `/pages/${s}`),
+  "/complaints",
+  "/pricing",
+];
+
 const setNiche = (id: number) => env.DB.prepare("UPDATE brands SET niche = ?1 WHERE id = 1").bind(id).run();
 afterAll(() => setNiche(1));
 
@@ -101,13 +109,8 @@ describe("a brand that runs team profiles promises no dates or meetings", () => 
 
   it("the static pages (terms, FAQ, privacy, cookies, returns, service, ban, 2257, complaints, prices) and the Impressum, in every language", async () => {
     findings.length = 0;
-    const paths = [
-      ...STATIC_PAGES.filter((s) => s !== "impressum").map((s) => `/pages/${s}`),
-      "/complaints",
-      "/pricing",
-    ];
     for (const lng of LANGUAGES) {
-      for (const path of paths) check(path, await page(path, "localhost", lng), lng);
+      for (const path of STATIC_PATHS) check(path, await page(path, "localhost", lng), lng);
       // The Impressum is Herzklang's (a German-language brand with team profiles, decision 213).
       check("de.localhost/pages/impressum", await page("/pages/impressum", "de.localhost", lng), lng);
     }
@@ -147,5 +150,14 @@ describe("a brand without team profiles keeps its dating copy", () => {
   it("Hjärtslag's landing still invites to meet singles", async () => {
     expect(await page("/", "se.localhost", "en")).toContain("Meet singles near you");
     expect(await page("/", "se.localhost", "en")).toContain("online dating and chat service");
+  });
+
+  it("Hjärtslag's static pages claim no team-run profiles and no entertainment, in every language", async () => {
+    const claims: string[] = [];
+    for (const lng of LANGUAGES)
+      for (const path of STATIC_PATHS)
+        for (const hit of teamClaimsIn(await page(path, "se.localhost", lng), lng))
+          claims.push(`se.localhost${path} [${lng}]: …${hit}…`);
+    expect(claims).toEqual([]);
   });
 });
