@@ -70,7 +70,13 @@ function unescapeXml(s: string): string {
     if (!ref) throw new XmlError("bare &");
     if (ref[0] === "#") return String.fromCodePoint(ref[1] === "x" ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
     // Own keys only: `in` also found Object.prototype's (`&constructor;`).
-    const named = new Map([["lt", "<"], ["gt", ">"], ["amp", "&"], ["quot", '"'], ["apos", "'"]]).get(ref);
+    const named = new Map([
+      ["lt", "<"],
+      ["gt", ">"],
+      ["amp", "&"],
+      ["quot", '"'],
+      ["apos", "'"],
+    ]).get(ref);
     if (named === undefined) throw new XmlError(`entity ${m}`);
     return named;
   });

@@ -37,7 +37,7 @@ export function tlv(d: Uint8Array, pos: number, limit = d.length): Tlv {
 /** The TLVs directly inside a constructed TLV. */
 export function children(d: Uint8Array, t: Tlv): Tlv[] {
   const out: Tlv[] = [];
-  for (let p = t.body; p < t.end; ) {
+  for (let p = t.body; p < t.end;) {
     const child = tlv(d, p, t.end);
     out.push(child);
     p = child.end;
