@@ -33,7 +33,7 @@ const rand = () => Math.floor(Math.random() * 250) + 1;
 export function cookiesOf(res: Response): string {
   return res.headers
     .getSetCookie()
-    .map((c) => c.split(";")[0])
+    .map((c) => c.replace(/;.*/s, ""))
     .filter((c) => !c.endsWith("="))
     .join("; ");
 }

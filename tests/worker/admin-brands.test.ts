@@ -358,13 +358,13 @@ describe("a German or Austrian brand's Impressum (decision 213)", () => {
     const admin = await operator("admin");
     const before = await companyRow(2);
     const form = await formOf(2);
-    for (const [field, value] of [
-      ["company_registerCourt", "Amtsgericht Charlottenburg"],
-      ["company_managingDirectors", "Katrin Vogel, Jonas Brandt"],
-      ["company_youthOfficerName", "Dr. Miriam Albers"],
-      ["company_youthOfficerEmail", "jugendschutz@herzklang.example"],
-      ["company_disputeResolution", "unwilling"],
-    ])
+    for (const [field, value] of Object.entries({
+      company_registerCourt: "Amtsgericht Charlottenburg",
+      company_managingDirectors: "Katrin Vogel, Jonas Brandt",
+      company_youthOfficerName: "Dr. Miriam Albers",
+      company_youthOfficerEmail: "jugendschutz@herzklang.example",
+      company_disputeResolution: "unwilling",
+    }))
       expect(form[field], field).toBe(value);
     const blank = await postForm(
       "/admin/brands/2",

@@ -377,9 +377,8 @@ describe("a re-check whose queue message was lost", () => {
   it("the hourly sweep queues every payment and refund still checking past its due time again, not the fresh ones", async () => {
     const m = await member({ paidUser: true });
     const now = Math.floor(Date.now() / 1000);
-    const [stale, fresh, settled] = ["stale", "fresh", "settled"].map(
-      (k) => `pay_${k}_${crypto.randomUUID().slice(0, 6)}`,
-    );
+    const paymentId = (k: string) => `pay_${k}_${crypto.randomUUID().slice(0, 6)}`;
+    const [stale, fresh, settled] = [paymentId("stale"), paymentId("fresh"), paymentId("settled")] as const;
     const row = (id: string, status: string, updatedAt: number) =>
       env.DB.prepare(
         `INSERT INTO payments (id, user_id, brand_id, package_id, credits, amount_cents, currency, method, provider, status, sequence_type, updated_at)

@@ -49,7 +49,7 @@ export function decodeCbor(data: Uint8Array): CborValue {
   };
   const head = (info: number): number => {
     if (info < 24) return info;
-    if (info === 24) return data[take(1)];
+    if (info === 24) return view.getUint8(take(1));
     if (info === 25) return view.getUint16(take(2));
     if (info === 26) return view.getUint32(take(4));
     if (info === 27) {
@@ -65,7 +65,7 @@ export function decodeCbor(data: Uint8Array): CborValue {
     if (depth > MAX_DEPTH || ++items > MAX_ITEMS) throw new CborError("too deep or too many items");
     need(1);
     const start = pos;
-    const ib = data[pos++];
+    const ib = view.getUint8(pos++);
     const major = ib >> 5;
     const info = ib & 31;
     if (major === 7) {

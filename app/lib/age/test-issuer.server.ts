@@ -47,7 +47,7 @@ const int = (b: Uint8Array) => {
   let i = 0;
   while (i < b.length - 1 && b[i] === 0) i++;
   b = b.subarray(i);
-  return der(0x02, b[0] & 0x80 ? concat(Uint8Array.of(0), b) : b);
+  return der(0x02, (b[0] ?? 0) & 0x80 ? concat(Uint8Array.of(0), b) : b);
 };
 /** C=EU, CN=cn: ISO 18013-5 asks a country in the issuer's name. */
 const name = (cn: string) =>

@@ -69,9 +69,16 @@ function unescapeXml(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);|&/g, (m, ref: string | undefined) => {
     if (!ref) throw new XmlError("bare &");
     if (ref[0] === "#") return String.fromCodePoint(ref[1] === "x" ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
-    const named: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
-    if (!(ref in named)) throw new XmlError(`entity ${m}`);
-    return named[ref];
+    // Own keys only: `in` also found Object.prototype's (`&constructor;`).
+    const named = new Map([
+      ["lt", "<"],
+      ["gt", ">"],
+      ["amp", "&"],
+      ["quot", '"'],
+      ["apos", "'"],
+    ]).get(ref);
+    if (named === undefined) throw new XmlError(`entity ${m}`);
+    return named;
   });
 }
 
@@ -299,12 +306,11 @@ function signatures(root: XmlElement): XmlElement[] {
  * bound to XMLDSig: every signature element and its subtree taken out. Any other expression refuses.
  */
 function isFilter2SubtractSignatures(t: XmlElement): boolean {
-  const xpaths = elements(t);
-  const xp = xpaths[0];
-  if (xpaths.length !== 1 || !is(xp, FILTER2, "XPath") || xp.attrs.length !== 1) return false;
+  const [xp, ...others] = elements(t);
+  if (!xp || others.length || !is(xp, FILTER2, "XPath") || xp.attrs.length !== 1) return false;
   if (attr(xp, "Filter") !== "subtract" || elements(xp).length) return false;
-  const m = /^\/descendant::([A-Za-z_][\w.-]*):Signature$/.exec(text(xp).trim());
-  return !!m && resolve(xp, m[1]) === NS_DS;
+  const [, prefix] = /^\/descendant::([A-Za-z_][\w.-]*):Signature$/.exec(text(xp).trim()) ?? [];
+  return prefix !== undefined && resolve(xp, prefix) === NS_DS;
 }
 
 /** What a Reference's transforms take out of its target, or null when they are not ones we reproduce exactly. */

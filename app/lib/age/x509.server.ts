@@ -8,20 +8,26 @@
 
 export class DerError extends Error {}
 
+/** `x`, or a DerError when the input lacks it: malformed input is refused, never a TypeError. */
+function need<T>(x: T | undefined, what: string): T {
+  if (x === undefined) throw new DerError(what);
+  return x;
+}
+
 type Tlv = { tag: number; start: number; body: number; end: number };
 
 /** Reads the TLV at `pos` (single-byte tags, definite lengths up to 4 bytes). */
 export function tlv(d: Uint8Array, pos: number, limit = d.length): Tlv {
   if (pos + 2 > limit) throw new DerError("truncated");
-  const tag = d[pos];
+  const tag = need(d[pos], "truncated");
   if ((tag & 31) === 31) throw new DerError("high tag");
-  let len = d[pos + 1];
+  let len = need(d[pos + 1], "truncated");
   let body = pos + 2;
   if (len & 0x80) {
     const n = len & 0x7f;
     if (n === 0 || n > 4 || body + n > limit) throw new DerError("bad length");
     len = 0;
-    for (let i = 0; i < n; i++) len = len * 256 + d[body + i];
+    for (let i = 0; i < n; i++) len = len * 256 + need(d[body + i], "truncated");
     body += n;
   }
   if (body + len > limit) throw new DerError("truncated");
@@ -31,7 +37,11 @@ export function tlv(d: Uint8Array, pos: number, limit = d.length): Tlv {
 /** The TLVs directly inside a constructed TLV. */
 export function children(d: Uint8Array, t: Tlv): Tlv[] {
   const out: Tlv[] = [];
-  for (let p = t.body; p < t.end; p = out[out.length - 1].end) out.push(tlv(d, p, t.end));
+  for (let p = t.body; p < t.end;) {
+    const child = tlv(d, p, t.end);
+    out.push(child);
+    p = child.end;
+  }
   return out;
 }
 
@@ -102,14 +112,17 @@ export function parseCertificate(der: Uint8Array): Certificate {
   let f = children(der, tbsT);
   if (f[0]?.tag === 0xa0) f = f.slice(1);
   const [, , issuerT, validityT, subjectT, spkiT, ...rest] = f;
-  if (!spkiT) throw new DerError("short tbs");
+  if (!issuerT || !validityT || !subjectT || !spkiT) throw new DerError("short tbs");
   const [nb, na] = children(der, validityT);
-  const [spkiAlg] = children(der, spkiT);
-  const [keyAlg, curveOid] = children(der, spkiAlg);
+  if (!nb || !na) throw new DerError("bad validity");
+  const keyAlgs = children(der, need(children(der, spkiT)[0], "no key algorithm"));
+  const [keyAlg, curveOid] = keyAlgs;
+  if (!keyAlg) throw new DerError("no key algorithm");
+  const sigAlgT = need(children(der, algT)[0], "no signature algorithm");
   const c: Certificate = {
     der,
     tbs: der.slice(tbsT.start, tbsT.end),
-    sigAlg: hex(der.subarray(children(der, algT)[0].body, children(der, algT)[0].end)),
+    sigAlg: hex(der.subarray(sigAlgT.body, sigAlgT.end)),
     signature: der.subarray(sigT.body + 1, sigT.end),
     issuer: hex(der.subarray(issuerT.start, issuerT.end)),
     subject: hex(der.subarray(subjectT.start, subjectT.end)),
@@ -130,11 +143,14 @@ export function parseCertificate(der: Uint8Array): Certificate {
   };
   const extsT = rest.find((t) => t.tag === 0xa3);
   if (extsT) {
-    for (const ext of children(der, children(der, extsT)[0])) {
-      const parts = children(der, ext);
-      const id = hex(der.subarray(parts[0].body, parts[0].end));
-      const critical = parts[1].tag === 0x01 && der[parts[1].body] !== 0;
-      const value = parts[parts.length - 1];
+    for (const ext of children(der, need(children(der, extsT)[0], "empty extensions"))) {
+      // Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }
+      const [idT, ...more] = children(der, ext);
+      const value = more.at(-1);
+      if (!idT || !value) throw new DerError("bad extension");
+      const id = hex(der.subarray(idT.body, idT.end));
+      const flag = more[0];
+      const critical = flag?.tag === 0x01 && der[flag.body] !== 0;
       const inner = tlv(der, value.body, value.end);
       if (id === OID.basicConstraints) {
         for (const x of children(der, inner)) {
@@ -156,11 +172,12 @@ export function parseCertificate(der: Uint8Array): Certificate {
 
 /** The modulus length of an RSA SubjectPublicKeyInfo (BIT STRING of SEQUENCE { n, e }). */
 function rsaBits(der: Uint8Array, spki: Tlv): number {
-  const bits = children(der, spki)[1];
-  const [n] = children(der, tlv(der, bits.body + 1, bits.end));
-  let i = n.body;
-  while (i < n.end && der[i] === 0) i++;
-  return i < n.end ? (n.end - i - 1) * 8 + (32 - Math.clz32(der[i])) : 0;
+  const bits = need(children(der, spki)[1], "no RSA key");
+  const n = need(children(der, tlv(der, bits.body + 1, bits.end))[0], "no RSA modulus");
+  const modulus = der.subarray(n.body, n.end);
+  const i = modulus.findIndex((b) => b !== 0);
+  const top = modulus[i]; // undefined when the modulus is all zeros (i = -1)
+  return top === undefined ? 0 : (modulus.length - i - 1) * 8 + (32 - Math.clz32(top));
 }
 
 const NAME_ATTRIBUTES: Record<string, string> = {
@@ -184,6 +201,7 @@ export function distinguishedName(c: Certificate): string {
   for (const rdn of children(d, tlv(d, 0))) {
     for (const atv of children(d, rdn)) {
       const [type, value] = children(d, atv);
+      if (!type || !value) throw new DerError("bad name");
       const id = hex(d.subarray(type.body, type.end));
       parts.push(`${NAME_ATTRIBUTES[id] ?? id}=${new TextDecoder().decode(d.subarray(value.body, value.end))}`);
     }
@@ -199,6 +217,7 @@ export const KU_KEY_CERT_SIGN = 0x0400;
 export function ecdsaDerToRaw(sig: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
   const seq = tlv(sig, 0);
   const [r, s] = children(sig, seq);
+  if (!r || !s) throw new DerError("bad signature");
   const out = new Uint8Array(size * 2);
   for (const [i, t] of [r, s].entries()) {
     let v = sig.subarray(t.body, t.end);
@@ -242,8 +261,10 @@ export const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.lengt
  */
 export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now: Date): Promise<Certificate | null> {
   try {
-    if (chain.length === 0 || chain.length > 5) return null;
+    if (chain.length > 5) return null;
     const path = chain.map(parseCertificate);
+    const leaf = path[0];
+    if (!leaf) return null;
     const anchors = roots.flatMap((r) => {
       try {
         return [parseCertificate(r)];
@@ -257,14 +278,16 @@ export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now:
       t >= c.notBefore &&
       t <= c.notAfter &&
       (c.keyUsage ?? KU_DIGITAL_SIGNATURE) & KU_DIGITAL_SIGNATURE;
-    if (anchors.some((a) => equalBytes(a.der, path[0].der))) return usable(path[0]) ? path[0] : null;
+    if (anchors.some((a) => equalBytes(a.der, leaf.der))) return usable(leaf) ? leaf : null;
     // The wallet may include the root; it is the anchor then, not part of the checked path.
-    if (path.length > 1 && anchors.some((a) => equalBytes(a.der, path[path.length - 1].der))) path.pop();
-    const top = path[path.length - 1];
+    const last = path.at(-1);
+    if (path.length > 1 && last && anchors.some((a) => equalBytes(a.der, last.der))) path.pop();
+    const top = path.at(-1) ?? leaf;
     let anchor: Certificate | undefined;
     for (const a of anchors) if (await signedBy(top, a)) anchor = a;
     if (!anchor) return null;
     const all = [...path, anchor];
+    let below = leaf; // the certificate just under c, which c must have signed
     for (const [i, c] of all.entries()) {
       if (c.unknownCritical || t < c.notBefore || t > c.notAfter) return null;
       if (i === 0) {
@@ -274,9 +297,10 @@ export async function verifyChain(chain: Uint8Array[], roots: Uint8Array[], now:
       // An issuing certificate: a CA, allowed to sign certificates, with room for the CAs below it.
       if (!c.ca || (c.keyUsage !== undefined && !(c.keyUsage & KU_KEY_CERT_SIGN))) return null;
       if (c.pathLen !== undefined && i - 1 > c.pathLen) return null;
-      if (i < path.length && !(await signedBy(all[i - 1], c))) return null;
+      if (i < path.length && !(await signedBy(below, c))) return null;
+      below = c;
     }
-    return path[0];
+    return leaf;
   } catch {
     return null;
   }

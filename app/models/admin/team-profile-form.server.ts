@@ -1,7 +1,7 @@
 /** The team-run profile form's parsing and its refusals (shared by the new and the edit page). */
-import { TeamProfileForm, type TeamProfileInput } from "./team-profiles.server";
+import { TeamProfileForm, type SaveResult, type TeamProfileInput } from "./team-profiles.server";
 
-export const SAVE_ERRORS: Record<string, string> = {
+export const SAVE_ERRORS: Record<Extract<SaveResult, { ok: false }>["error"], string> = {
   brand: "No such brand.",
   age: "The date of birth is below the brand's minimum age.",
   country: "The brand does not serve that country.",
