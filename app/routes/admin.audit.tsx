@@ -139,12 +139,7 @@ export default function AdminAudit() {
           Filter
         </button>
       </form>
-      <AdminTable
-        columns={AUDIT_COLUMNS}
-        rows={rows}
-        rowKey={(r) => r.entry.id}
-        empty="No entries."
-      />
+      <AdminTable columns={AUDIT_COLUMNS} rows={rows} rowKey={(r) => r.entry.id} empty="No entries." />
       {next ? (
         <p>
           <a href={`/admin/audit?${next}`}>Older entries</a>

@@ -279,7 +279,11 @@ const USE_COLUMNS: Column<NonNullable<Data["open"]>["uses"][number]>[] = [
   { header: "Member", cell: (u) => <code>{u.userId}</code> },
   { header: "Status", cell: (u) => <span className={statusBadge(u.status)}>{u.status}</span> },
   { header: "Paid", num: true, cell: (u) => money(u.amountCents, u.currency) },
-  { header: "Before discount", num: true, cell: (u) => (u.originalCents !== null ? money(u.originalCents, u.currency) : "–") },
+  {
+    header: "Before discount",
+    num: true,
+    cell: (u) => (u.originalCents !== null ? money(u.originalCents, u.currency) : "–"),
+  },
 ];
 
 export default function AdminCodes() {

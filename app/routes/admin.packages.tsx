@@ -271,13 +271,11 @@ const packageColumns = (currencies: Data["currencies"]): Column<Data["packages"]
     ),
   },
   { header: "Credits", num: true, cell: (p) => p.credits },
-  ...currencies.map(
-    (c): Column<Data["packages"][number]> => ({
-      header: c,
-      num: true,
-      cell: (p) => (p.prices[c] !== undefined ? money(p.prices[c], c) : <span className="a-muted">not sold</span>),
-    }),
-  ),
+  ...currencies.map((c): Column<Data["packages"][number]> => ({
+    header: c,
+    num: true,
+    cell: (p) => (p.prices[c] !== undefined ? money(p.prices[c], c) : <span className="a-muted">not sold</span>),
+  })),
 ];
 
 const METHOD_COLUMNS: Column<Data["methods"][number] & { i: number; last: boolean }>[] = [

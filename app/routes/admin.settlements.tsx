@@ -124,7 +124,10 @@ export default function AdminSettlements() {
           <Facts
             rows
             items={[
-              ["Paid out", `${money(s.amountCents, s.currency)}${s.settledAt ? ` on ${when(s.settledAt)}` : " (not yet)"}`],
+              [
+                "Paid out",
+                `${money(s.amountCents, s.currency)}${s.settledAt ? ` on ${when(s.settledAt)}` : " (not yet)"}`,
+              ],
               ["Payments", `${money(s.payments.cents, s.currency)} (${s.payments.count})`],
               ["Refunds", `${money(s.refunds.cents, s.currency)} (${s.refunds.count})`],
               ["Chargebacks", `${money(s.chargebacks.cents, s.currency)} (${s.chargebacks.count})`],
