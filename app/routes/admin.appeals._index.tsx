@@ -1,6 +1,7 @@
 /** Appeals (moderator, admin; DSA Art. 20, decision 174): open appeals oldest first, then the latest decided ones. */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { listAppeals } from "~/models/appeals.server";
 import { ACTION_LABELS, ageOf, when } from "~/components/admin/labels";
@@ -17,6 +18,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { open, decided, now: Math.floor(Date.now() / 1000) };
 }
 
+type Appeal = ReturnType<typeof useLoaderData<typeof loader>>["open"][number];
+
+const appealColumns = (now: number): Column<Appeal>[] => [
+  { header: "Decision", cell: (a) => <span className="a-badge">{ACTION_LABELS[a.action]}</span> },
+  // The member's name opens the appeal: the link stays visible on a phone.
+  { header: "Member", cell: (a) => <a href={`/admin/appeals/${a.id}`}>{a.name ?? "(deleted member)"}</a> },
+  { header: "Decided", cell: (a) => when(a.decisionAt) },
+  { header: "Waiting for", cell: (a) => ageOf(now - a.createdAt) },
+];
+
 export default function AdminAppeals() {
   const { open, decided, now } = useLoaderData<typeof loader>();
   return (
@@ -26,40 +37,7 @@ export default function AdminAppeals() {
         {open.length} open {open.length === 1 ? "appeal" : "appeals"}, oldest first. Decided by an operator who did not
         take the decision; never automatically.
       </p>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Decision</th>
-              <th>Member</th>
-              <th>Decided</th>
-              <th>Waiting for</th>
-            </tr>
-          </thead>
-          <tbody>
-            {open.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="a-muted">
-                  No open appeals.
-                </td>
-              </tr>
-            ) : null}
-            {open.map((a) => (
-              <tr key={a.id}>
-                <td>
-                  <span className="a-badge">{ACTION_LABELS[a.action]}</span>
-                </td>
-                <td>
-                  {/* The member's name opens the appeal: the link stays visible on a phone. */}
-                  <a href={`/admin/appeals/${a.id}`}>{a.name ?? "(deleted member)"}</a>
-                </td>
-                <td>{when(a.decisionAt)}</td>
-                <td>{ageOf(now - a.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={appealColumns(now)} rows={open} rowKey={(a) => a.id} empty="No open appeals." />
       <h2>Recently decided</h2>
       {decided.length === 0 ? (
         <p className="a-muted">None yet.</p>

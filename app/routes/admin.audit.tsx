@@ -2,6 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { AUDIT_PAGE, listAudit } from "~/models/admin/audit.server";
 
@@ -49,6 +50,61 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const when = (at: number) => new Date(at * 1000).toISOString().replace("T", " ").slice(0, 19);
 
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+const AUDIT_COLUMNS: Column<Row>[] = [
+  { header: "Time (UTC)", cell: ({ entry }) => when(entry.at) },
+  {
+    header: "Operator",
+    cell: ({ entry, operatorEmail }) => (
+      <>
+        {operatorEmail ?? entry.operatorId}
+        <br />
+        <span className="a-badge">{entry.role}</span>
+      </>
+    ),
+  },
+  { header: "Action", cell: ({ entry }) => <code>{entry.action}</code> },
+  {
+    header: "Target",
+    cell: ({ entry }) =>
+      entry.targetType ? (
+        <>
+          <span className="a-muted">{entry.targetType}</span> <code>{entry.targetId}</code>
+        </>
+      ) : null,
+  },
+  { header: "Reason", cell: ({ entry }) => entry.reason },
+  {
+    header: "Change",
+    cell: ({ entry, wallet }) => (
+      <>
+        {entry.before ? (
+          <div>
+            <span className="a-muted">before</span> <code>{JSON.stringify(entry.before)}</code>
+          </div>
+        ) : null}
+        {entry.after ? (
+          <div>
+            <span className="a-muted">after</span> <code>{JSON.stringify(entry.after)}</code>
+          </div>
+        ) : null}
+        {wallet?.refused ? (
+          <div>
+            <span className="a-badge a-badge-red">refused by the wallet</span>{" "}
+            <span className="a-muted">the credits were spent before it applied; nothing changed</span>
+          </div>
+        ) : wallet && wallet.appliedAt === null ? (
+          <div>
+            <span className="a-badge">waiting for the wallet</span>{" "}
+            <span className="a-muted">applied once it answers</span>
+          </div>
+        ) : null}
+      </>
+    ),
+  },
+];
+
 export default function AdminAudit() {
   const { rows, next, query } = useLoaderData<typeof loader>();
   return (
@@ -83,73 +139,7 @@ export default function AdminAudit() {
           Filter
         </button>
       </form>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Time (UTC)</th>
-              <th>Operator</th>
-              <th>Action</th>
-              <th>Target</th>
-              <th>Reason</th>
-              <th>Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="a-muted">
-                  No entries.
-                </td>
-              </tr>
-            ) : null}
-            {rows.map(({ entry, operatorEmail, wallet }) => (
-              <tr key={entry.id}>
-                <td>{when(entry.at)}</td>
-                <td>
-                  {operatorEmail ?? entry.operatorId}
-                  <br />
-                  <span className="a-badge">{entry.role}</span>
-                </td>
-                <td>
-                  <code>{entry.action}</code>
-                </td>
-                <td>
-                  {entry.targetType ? (
-                    <>
-                      <span className="a-muted">{entry.targetType}</span> <code>{entry.targetId}</code>
-                    </>
-                  ) : null}
-                </td>
-                <td>{entry.reason}</td>
-                <td>
-                  {entry.before ? (
-                    <div>
-                      <span className="a-muted">before</span> <code>{JSON.stringify(entry.before)}</code>
-                    </div>
-                  ) : null}
-                  {entry.after ? (
-                    <div>
-                      <span className="a-muted">after</span> <code>{JSON.stringify(entry.after)}</code>
-                    </div>
-                  ) : null}
-                  {wallet?.refused ? (
-                    <div>
-                      <span className="a-badge a-badge-red">refused by the wallet</span>{" "}
-                      <span className="a-muted">the credits were spent before it applied; nothing changed</span>
-                    </div>
-                  ) : wallet && wallet.appliedAt === null ? (
-                    <div>
-                      <span className="a-badge">waiting for the wallet</span>{" "}
-                      <span className="a-muted">applied once it answers</span>
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={AUDIT_COLUMNS} rows={rows} rowKey={(r) => r.entry.id} empty="No entries." />
       {next ? (
         <p>
           <a href={`/admin/audit?${next}`}>Older entries</a>

@@ -1,6 +1,7 @@
 /** Brands (admin; decision 181): every brand at a glance, each opening its settings form. */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { NICHES } from "~/lib/constants";
 import { listBrands } from "~/models/admin/brands.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
@@ -20,6 +21,30 @@ const SIGNUPS: Record<string, string> = {
   other: "invite only",
 };
 
+type Brand = ReturnType<typeof useLoaderData<typeof loader>>["brands"][number];
+
+const BRAND_COLUMNS: Column<Brand>[] = [
+  {
+    header: "Brand",
+    cell: (b) => (
+      <>
+        <a href={`/admin/brands/${b.id}`}>{b.name}</a>
+        {b.isDefault ? <span className="a-badge"> default</span> : null}
+      </>
+    ),
+  },
+  { header: "Host name", className: "a-host", cell: (b) => <code>{b.hostname}</code> },
+  { header: "Niche", cell: (b) => NICHES[b.niche as keyof typeof NICHES] ?? b.niche },
+  { header: "Language", cell: (b) => b.domainLanguage },
+  { header: "Currency", cell: (b) => b.currency },
+  {
+    header: "Sign-ups",
+    cell: (b) => <span className={b.signups === "all" ? "a-badge a-badge-ok" : "a-badge"}>{SIGNUPS[b.signups]}</span>,
+  },
+  { header: "Company", cell: (b) => b.company },
+  { header: "Accounts", num: true, cell: (b) => b.accounts.toLocaleString("en") },
+];
+
 export default function AdminBrands() {
   const { brands, added } = useLoaderData<typeof loader>();
   return (
@@ -35,43 +60,7 @@ export default function AdminBrands() {
           Brand added. Its host name answers once its domain is routed to the Worker.
         </p>
       ) : null}
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Brand</th>
-              <th>Host name</th>
-              <th>Niche</th>
-              <th>Language</th>
-              <th>Currency</th>
-              <th>Sign-ups</th>
-              <th>Company</th>
-              <th className="a-num">Accounts</th>
-            </tr>
-          </thead>
-          <tbody>
-            {brands.map((b) => (
-              <tr key={b.id}>
-                <td>
-                  <a href={`/admin/brands/${b.id}`}>{b.name}</a>
-                  {b.isDefault ? <span className="a-badge"> default</span> : null}
-                </td>
-                <td className="a-host">
-                  <code>{b.hostname}</code>
-                </td>
-                <td>{NICHES[b.niche as keyof typeof NICHES] ?? b.niche}</td>
-                <td>{b.domainLanguage}</td>
-                <td>{b.currency}</td>
-                <td>
-                  <span className={b.signups === "all" ? "a-badge a-badge-ok" : "a-badge"}>{SIGNUPS[b.signups]}</span>
-                </td>
-                <td>{b.company}</td>
-                <td className="a-num">{b.accounts.toLocaleString("en")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={BRAND_COLUMNS} rows={brands} rowKey={(b) => b.id} empty="No brands yet." />
       <p className="a-muted">
         The host name unknown to every brand shows the default brand. A saved change applies at once on this server and
         on every other within 10 seconds.

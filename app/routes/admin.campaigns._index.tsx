@@ -4,6 +4,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { when } from "~/components/admin/labels";
 import { CAMPAIGNS_PAGE, listCampaigns } from "~/models/admin/campaigns.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
@@ -35,6 +36,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const statusClass = (s: string) =>
   s === "done" ? "a-badge a-badge-ok" : s === "paused" ? "a-badge a-badge-red" : "a-badge";
 
+type Campaign = ReturnType<typeof useLoaderData<typeof loader>>["campaigns"][number];
+
+const CAMPAIGN_COLUMNS: Column<Campaign>[] = [
+  {
+    header: "Campaign",
+    cell: (c) => (
+      <>
+        <a href={`/admin/campaigns/${c.id}`}>{c.title || `Campaign ${c.id}`}</a>
+        <div className="a-muted">{c.type === "news" ? "News" : "Promotion"}</div>
+      </>
+    ),
+  },
+  { header: "Brand", cell: (c) => c.brandName },
+  { header: "Status", cell: (c) => <span className={statusClass(c.status)}>{c.status}</span> },
+  { header: "Sent at", cell: (c) => (c.sendAt ? `${when(c.sendAt)} UTC` : "–") },
+  { header: "Sent", num: true, cell: (c) => c.sent },
+  { header: "Skipped", num: true, cell: (c) => c.skipped },
+  { header: "Failed", num: true, cell: (c) => c.failed },
+];
+
 export default function AdminCampaigns() {
   const { campaigns, more } = useLoaderData<typeof loader>();
   return (
@@ -45,43 +66,7 @@ export default function AdminCampaigns() {
           New campaign
         </a>
       </p>
-      {campaigns.length === 0 ? (
-        <p className="a-muted">No campaign yet.</p>
-      ) : (
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>Campaign</th>
-                <th>Brand</th>
-                <th>Status</th>
-                <th>Sent at</th>
-                <th className="a-num">Sent</th>
-                <th className="a-num">Skipped</th>
-                <th className="a-num">Failed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {campaigns.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <a href={`/admin/campaigns/${c.id}`}>{c.title || `Campaign ${c.id}`}</a>
-                    <div className="a-muted">{c.type === "news" ? "News" : "Promotion"}</div>
-                  </td>
-                  <td>{c.brandName}</td>
-                  <td>
-                    <span className={statusClass(c.status)}>{c.status}</span>
-                  </td>
-                  <td>{c.sendAt ? `${when(c.sendAt)} UTC` : "–"}</td>
-                  <td className="a-num">{c.sent}</td>
-                  <td className="a-num">{c.skipped}</td>
-                  <td className="a-num">{c.failed}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable columns={CAMPAIGN_COLUMNS} rows={campaigns} rowKey={(c) => c.id} empty="No campaign yet." />
       {more ? (
         <p className="a-pager">
           <a href={`/admin/campaigns?before=${more}`}>Older campaigns</a>

@@ -23,6 +23,7 @@ import {
 } from "~/models/discounts.server";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { money, statusBadge } from "~/components/admin/money";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -192,6 +193,99 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(`/admin/codes?created=${encodeURIComponent(f.code)}`);
 }
 
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+type Code = Data["codes"][number];
+
+const codeColumns = (now: number, brandName: (id: number) => string): Column<Code>[] => [
+  {
+    header: "Code",
+    cell: (c) => (
+      <a href={`/admin/codes?code=${encodeURIComponent(c.code)}`}>
+        <code>{c.code}</code>
+      </a>
+    ),
+  },
+  { header: "Off", cell: (c) => `${c.valuePercentage} %` },
+  {
+    header: "Rules",
+    className: "a-muted",
+    cell: (c) =>
+      [
+        c.oncePerUser ? "once per member" : null,
+        c.maxUses !== null ? `${c.maxUses} uses in all` : null,
+        c.minimumOrderValue !== null ? `min. ${money(c.minimumOrderValue, c.currency)}` : null,
+        c.brands ? `only on ${c.brands.map(brandName).join(", ")}` : null,
+        c.countries ? c.countries.join(", ") : null,
+        c.paymentmethods?.length ? c.paymentmethods.join(", ") : null,
+        c.expires !== null ? `until ${when(c.expires - 60)}` : null,
+        c.userId ? "one member's" : null,
+      ]
+        .filter(Boolean)
+        .join(" · "),
+  },
+  {
+    header: "Status",
+    cell: (c) => {
+      const expired = c.expires !== null && c.expires <= now;
+      return (
+        <span className={c.status === "active" && !expired ? "a-badge a-badge-ok" : "a-badge a-badge-red"}>
+          {c.status === "active" ? (expired ? "expired" : "active") : "switched off"}
+        </span>
+      );
+    },
+  },
+  { header: "Uses", num: true, cell: (c) => c.revenue.reduce((s, r) => s + r.payments, 0) },
+  {
+    header: "Revenue (net of refunds)",
+    num: true,
+    cell: (c) =>
+      c.revenue.length
+        ? c.revenue.map((r) => (
+            <div key={r.currency}>
+              {money(r.netCents, r.currency)}
+              <span className="a-muted">{` (${money(r.discountCents, r.currency)} off)`}</span>
+            </div>
+          ))
+        : "–",
+  },
+  {
+    header: "",
+    cell: (c) => (
+      <form method="post" className="a-filters">
+        <input type="hidden" name="intent" value={c.status === "active" ? "disable" : "enable"} />
+        <input type="hidden" name="code" value={c.code} />
+        <label className="a-field">
+          <span>Reason</span>
+          <input name="reason" required minLength={3} maxLength={500} />
+        </label>
+        <button type="submit" className="a-btn a-btn-quiet">
+          {c.status === "active" ? "Switch off" : "Switch on"}
+        </button>
+      </form>
+    ),
+  },
+];
+
+const USE_COLUMNS: Column<NonNullable<Data["open"]>["uses"][number]>[] = [
+  { header: "Paid (UTC)", cell: (u) => (u.paidAt ? when(u.paidAt) : "–") },
+  {
+    header: "Payment",
+    cell: (u) => (
+      <a href={`/admin/payments/${u.paymentId}`}>
+        <code>{u.paymentId}</code>
+      </a>
+    ),
+  },
+  { header: "Member", cell: (u) => <code>{u.userId}</code> },
+  { header: "Status", cell: (u) => <span className={statusBadge(u.status)}>{u.status}</span> },
+  { header: "Paid", num: true, cell: (u) => money(u.amountCents, u.currency) },
+  {
+    header: "Before discount",
+    num: true,
+    cell: (u) => (u.originalCents !== null ? money(u.originalCents, u.currency) : "–"),
+  },
+];
+
 export default function AdminCodes() {
   const { codes, currencies, methods, open, done, now, brands, brandsSaved } = useLoaderData<typeof loader>();
   const brandName = (id: number) => brands.find((b) => b.id === id)?.name ?? `brand ${id}`;
@@ -225,80 +319,7 @@ export default function AdminCodes() {
           The code was not created: see the fields marked below.
         </p>
       ) : null}
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Code</th>
-              <th>Off</th>
-              <th>Rules</th>
-              <th>Status</th>
-              <th className="a-num">Uses</th>
-              <th className="a-num">Revenue (net of refunds)</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {codes.map((c) => {
-              const expired = c.expires !== null && c.expires <= now;
-              const usesN = c.revenue.reduce((s, r) => s + r.payments, 0);
-              return (
-                <tr key={c.id}>
-                  <td>
-                    <a href={`/admin/codes?code=${encodeURIComponent(c.code)}`}>
-                      <code>{c.code}</code>
-                    </a>
-                  </td>
-                  <td>{c.valuePercentage} %</td>
-                  <td className="a-muted">
-                    {[
-                      c.oncePerUser ? "once per member" : null,
-                      c.maxUses !== null ? `${c.maxUses} uses in all` : null,
-                      c.minimumOrderValue !== null ? `min. ${money(c.minimumOrderValue, c.currency)}` : null,
-                      c.brands ? `only on ${c.brands.map(brandName).join(", ")}` : null,
-                      c.countries ? c.countries.join(", ") : null,
-                      c.paymentmethods?.length ? c.paymentmethods.join(", ") : null,
-                      c.expires !== null ? `until ${when(c.expires - 60)}` : null,
-                      c.userId ? "one member's" : null,
-                    ]
-                      .filter(Boolean)
-                      .join(" · ")}
-                  </td>
-                  <td>
-                    <span className={c.status === "active" && !expired ? "a-badge a-badge-ok" : "a-badge a-badge-red"}>
-                      {c.status === "active" ? (expired ? "expired" : "active") : "switched off"}
-                    </span>
-                  </td>
-                  <td className="a-num">{usesN}</td>
-                  <td className="a-num">
-                    {c.revenue.length
-                      ? c.revenue.map((r) => (
-                          <div key={r.currency}>
-                            {money(r.netCents, r.currency)}
-                            <span className="a-muted">{` (${money(r.discountCents, r.currency)} off)`}</span>
-                          </div>
-                        ))
-                      : "–"}
-                  </td>
-                  <td>
-                    <form method="post" className="a-filters">
-                      <input type="hidden" name="intent" value={c.status === "active" ? "disable" : "enable"} />
-                      <input type="hidden" name="code" value={c.code} />
-                      <label className="a-field">
-                        <span>Reason</span>
-                        <input name="reason" required minLength={3} maxLength={500} />
-                      </label>
-                      <button type="submit" className="a-btn a-btn-quiet">
-                        {c.status === "active" ? "Switch off" : "Switch on"}
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={codeColumns(now, brandName)} rows={codes} rowKey={(c) => c.id} empty="No codes yet." />
       {open ? (
         <>
           {(() => {
@@ -338,47 +359,12 @@ export default function AdminCodes() {
           <h2>
             Uses of <code>{open.code}</code>
           </h2>
-          <div className="a-table-wrap">
-            <table className="a-table">
-              <thead>
-                <tr>
-                  <th>Paid (UTC)</th>
-                  <th>Payment</th>
-                  <th>Member</th>
-                  <th>Status</th>
-                  <th className="a-num">Paid</th>
-                  <th className="a-num">Before discount</th>
-                </tr>
-              </thead>
-              <tbody>
-                {open.uses.length === 0 ? (
-                  <tr>
-                    <td colSpan={6} className="a-muted">
-                      No completed payments with this code yet.
-                    </td>
-                  </tr>
-                ) : null}
-                {open.uses.map((u) => (
-                  <tr key={u.paymentId}>
-                    <td>{u.paidAt ? when(u.paidAt) : "–"}</td>
-                    <td>
-                      <a href={`/admin/payments/${u.paymentId}`}>
-                        <code>{u.paymentId}</code>
-                      </a>
-                    </td>
-                    <td>
-                      <code>{u.userId}</code>
-                    </td>
-                    <td>
-                      <span className={statusBadge(u.status)}>{u.status}</span>
-                    </td>
-                    <td className="a-num">{money(u.amountCents, u.currency)}</td>
-                    <td className="a-num">{u.originalCents !== null ? money(u.originalCents, u.currency) : "–"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            columns={USE_COLUMNS}
+            rows={open.uses}
+            rowKey={(u) => u.paymentId}
+            empty="No completed payments with this code yet."
+          />
         </>
       ) : null}
       <form method="post" className="a-card" noValidate>

@@ -32,6 +32,7 @@ import {
   setPackagePrice,
   type Change,
 } from "~/models/admin/packages.server";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { money } from "~/components/admin/money";
 import { brandsById } from "~/models/brand.server";
 
@@ -255,6 +256,83 @@ const DONE: Record<string, string> = {
   add_package: "Package added and on sale.",
 };
 
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+
+const packageColumns = (currencies: Data["currencies"]): Column<Data["packages"][number]>[] => [
+  {
+    header: "Package",
+    cell: (p) => (
+      <>
+        <a href={`#package-${p.id}`}>
+          <code>{p.id}</code>
+        </a>{" "}
+        {p.oneTime ? <span className="a-badge">try-out, once per member</span> : <span>tier {p.tier}</span>}
+      </>
+    ),
+  },
+  { header: "Credits", num: true, cell: (p) => p.credits },
+  ...currencies.map((c): Column<Data["packages"][number]> => ({
+    header: c,
+    num: true,
+    cell: (p) => (p.prices[c] !== undefined ? money(p.prices[c], c) : <span className="a-muted">not sold</span>),
+  })),
+];
+
+const METHOD_COLUMNS: Column<Data["methods"][number] & { i: number; last: boolean }>[] = [
+  { header: "#", num: true, cell: (m) => m.i + 1 },
+  {
+    header: "Method",
+    cell: (m) => (
+      <>
+        {m.method}
+        {m.providerMethod !== m.method ? <span className="a-muted"> ({m.providerMethod})</span> : null}
+      </>
+    ),
+  },
+  { header: "Accepts", cell: (m) => (m.currencies ? m.currencies.split(",").join(", ") : "any currency") },
+  {
+    header: "Status",
+    cell: (m) => (
+      <span className={m.enabled ? "a-badge a-badge-ok" : "a-badge a-badge-red"}>{m.enabled ? "on" : "off"}</span>
+    ),
+  },
+  {
+    header: "Order",
+    className: "a-nowrap",
+    cell: (m) =>
+      (["up", "down"] as const).map((dir) => (
+        <form key={dir} method="post" className="a-inline">
+          <input type="hidden" name="intent" value="move" />
+          <input type="hidden" name="country" value={m.country} />
+          <input type="hidden" name="method" value={m.method} />
+          <input type="hidden" name="direction" value={dir} />
+          <button
+            type="submit"
+            className="a-btn a-btn-quiet"
+            disabled={dir === "up" ? m.i === 0 : m.last}
+            aria-label={`Move ${m.method} ${dir}`}
+          >
+            {dir === "up" ? "↑" : "↓"}
+          </button>
+        </form>
+      )),
+  },
+  {
+    header: "",
+    cell: (m) => (
+      <form method="post">
+        <input type="hidden" name="intent" value="toggle" />
+        <input type="hidden" name="country" value={m.country} />
+        <input type="hidden" name="method" value={m.method} />
+        <input type="hidden" name="enabled" value={m.enabled ? "0" : "1"} />
+        <button type="submit" className="a-btn a-btn-quiet">
+          {m.enabled ? "Switch off" : "Switch on"}
+        </button>
+      </form>
+    ),
+  },
+];
+
 export default function AdminPackages() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -282,39 +360,7 @@ export default function AdminPackages() {
       ) : null}
 
       <h2>Packages</h2>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Package</th>
-              <th className="a-num">Credits</th>
-              {d.currencies.map((c) => (
-                <th key={c} className="a-num">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {d.packages.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <a href={`#package-${p.id}`}>
-                    <code>{p.id}</code>
-                  </a>{" "}
-                  {p.oneTime ? <span className="a-badge">try-out, once per member</span> : <span>tier {p.tier}</span>}
-                </td>
-                <td className="a-num">{p.credits}</td>
-                {d.currencies.map((c) => (
-                  <td key={c} className="a-num">
-                    {p.prices[c] !== undefined ? money(p.prices[c], c) : <span className="a-muted">not sold</span>}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={packageColumns(d.currencies)} rows={d.packages} rowKey={(p) => p.id} empty="No packages." />
       <p className="a-muted">
         Brands sell in:{" "}
         {d.currencies
@@ -520,66 +566,12 @@ export default function AdminPackages() {
           </a>
         ))}
       </nav>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th className="a-num">#</th>
-              <th>Method</th>
-              <th>Accepts</th>
-              <th>Status</th>
-              <th>Order</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.methods.map((m, i) => (
-              <tr key={m.method}>
-                <td className="a-num">{i + 1}</td>
-                <td>
-                  {m.method}
-                  {m.providerMethod !== m.method ? <span className="a-muted"> ({m.providerMethod})</span> : null}
-                </td>
-                <td>{m.currencies ? m.currencies.split(",").join(", ") : "any currency"}</td>
-                <td>
-                  <span className={m.enabled ? "a-badge a-badge-ok" : "a-badge a-badge-red"}>
-                    {m.enabled ? "on" : "off"}
-                  </span>
-                </td>
-                <td className="a-nowrap">
-                  {(["up", "down"] as const).map((dir) => (
-                    <form key={dir} method="post" className="a-inline">
-                      <input type="hidden" name="intent" value="move" />
-                      <input type="hidden" name="country" value={m.country} />
-                      <input type="hidden" name="method" value={m.method} />
-                      <input type="hidden" name="direction" value={dir} />
-                      <button
-                        type="submit"
-                        className="a-btn a-btn-quiet"
-                        disabled={dir === "up" ? i === 0 : i === d.methods.length - 1}
-                        aria-label={`Move ${m.method} ${dir}`}
-                      >
-                        {dir === "up" ? "↑" : "↓"}
-                      </button>
-                    </form>
-                  ))}
-                </td>
-                <td>
-                  <form method="post">
-                    <input type="hidden" name="intent" value="toggle" />
-                    <input type="hidden" name="country" value={m.country} />
-                    <input type="hidden" name="method" value={m.method} />
-                    <input type="hidden" name="enabled" value={m.enabled ? "0" : "1"} />
-                    <button type="submit" className="a-btn a-btn-quiet">
-                      {m.enabled ? "Switch off" : "Switch on"}
-                    </button>
-                  </form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable
+        columns={METHOD_COLUMNS}
+        rows={d.methods.map((m, i) => ({ ...m, i, last: i === d.methods.length - 1 }))}
+        rowKey={(m) => m.method}
+        empty="No methods for this country."
+      />
       <form method="post" className="a-card">
         <h3>Add a method</h3>
         <input type="hidden" name="intent" value="add" />

@@ -12,6 +12,7 @@ import {
   type RefundState,
 } from "~/models/admin/payments.server";
 import { brandsById } from "~/models/brand.server";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
 
@@ -95,6 +96,39 @@ const REFUND_BADGE: Record<NonNullable<RefundState>, [string, string]> = {
 };
 
 /** A filter's select: "any" first, then the options as [value, label]. */
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+const PAYMENT_COLUMNS: Column<Row>[] = [
+  { header: "Created (UTC)", cell: (p) => when(p.createdAt) },
+  {
+    header: "Payment",
+    cell: (p) => (
+      <a href={`/admin/payments/${p.id}`}>
+        <code>{p.id}</code>
+      </a>
+    ),
+  },
+  { header: "Brand", cell: (p) => p.brand },
+  { header: "Member", cell: (p) => p.email ?? p.userId },
+  {
+    header: "Status",
+    cell: (p) => (
+      <>
+        <span className={statusBadge(p.status)}>{p.status}</span>
+        {p.refund ? <span className={REFUND_BADGE[p.refund][1]}>{REFUND_BADGE[p.refund][0]}</span> : null}
+        {p.alert ? (
+          <span className={p.alertDealt ? "a-badge" : "a-badge a-badge-red"} title={p.alert}>
+            {p.alertDealt ? "provider disagreed (dealt with)" : "provider disagrees"}
+          </span>
+        ) : null}
+      </>
+    ),
+  },
+  { header: "Method", cell: (p) => p.method },
+  { header: "Country", cell: (p) => p.country ?? "" },
+  { header: "Amount", num: true, cell: (p) => money(p.amountCents, p.currency) },
+];
+
 function Choice(p: { label: string; name: string; value?: string; any?: string; options: [string, string][] }) {
   return (
     <label className="a-field">
@@ -161,55 +195,7 @@ export default function AdminPayments() {
           Filter
         </button>
       </form>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Created (UTC)</th>
-              <th>Payment</th>
-              <th>Brand</th>
-              <th>Member</th>
-              <th>Status</th>
-              <th>Method</th>
-              <th>Country</th>
-              <th className="a-num">Amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="a-muted">
-                  No payments match.
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((p) => (
-              <tr key={p.id}>
-                <td>{when(p.createdAt)}</td>
-                <td>
-                  <a href={`/admin/payments/${p.id}`}>
-                    <code>{p.id}</code>
-                  </a>
-                </td>
-                <td>{p.brand}</td>
-                <td>{p.email ?? p.userId}</td>
-                <td>
-                  <span className={statusBadge(p.status)}>{p.status}</span>
-                  {p.refund ? <span className={REFUND_BADGE[p.refund][1]}>{REFUND_BADGE[p.refund][0]}</span> : null}
-                  {p.alert ? (
-                    <span className={p.alertDealt ? "a-badge" : "a-badge a-badge-red"} title={p.alert}>
-                      {p.alertDealt ? "provider disagreed (dealt with)" : "provider disagrees"}
-                    </span>
-                  ) : null}
-                </td>
-                <td>{p.method}</td>
-                <td>{p.country ?? ""}</td>
-                <td className="a-num">{money(p.amountCents, p.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={PAYMENT_COLUMNS} rows={rows} rowKey={(p) => p.id} empty="No payments match." />
       <p className="a-pager">
         {first !== null ? <a href={`/admin/payments?${first}`}>Newest</a> : null}
         {next ? <a href={`/admin/payments?${next}`}>Older payments</a> : null}

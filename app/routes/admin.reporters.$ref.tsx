@@ -7,6 +7,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { Flash } from "~/components/admin/Flash";
 import { CATEGORY_LABELS, when } from "~/components/admin/labels";
 import { readForm } from "~/lib/body.server";
@@ -82,6 +83,31 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 const OUTCOME_LABELS = { action: "action taken", no_action: "no action", pending: "pending" } as const;
+
+type Notice = ReturnType<typeof useLoaderData<typeof loader>>["record"]["notices"][number];
+
+const NOTICE_COLUMNS: Column<Notice>[] = [
+  { header: "When", cell: (n) => when(n.createdAt) },
+  { header: "Category", cell: (n) => CATEGORY_LABELS[n.category] },
+  {
+    header: "About",
+    cell: (n) => (
+      <a href={`/admin/reports/${n.caseId}`}>
+        {n.targetType} of {n.memberName ?? "?"}
+      </a>
+    ),
+  },
+  {
+    header: "Outcome",
+    cell: (n) => (
+      <span
+        className={`a-badge${n.outcome === "action" ? " a-badge-ok" : n.outcome === "no_action" ? " a-badge-red" : ""}`}
+      >
+        {OUTCOME_LABELS[n.outcome]}
+      </span>
+    ),
+  },
+];
 
 function Stats({ s }: { s: ReporterStats }) {
   return (
@@ -203,39 +229,7 @@ export default function AdminReporter() {
 
       <div className="a-card">
         <h2>Notices ({r.notices.length})</h2>
-        {r.notices.length === 0 ? <p className="a-muted">None.</p> : null}
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Category</th>
-                <th>About</th>
-                <th>Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.notices.map((n) => (
-                <tr key={n.id}>
-                  <td>{when(n.createdAt)}</td>
-                  <td>{CATEGORY_LABELS[n.category]}</td>
-                  <td>
-                    <a href={`/admin/reports/${n.caseId}`}>
-                      {n.targetType} of {n.memberName ?? "?"}
-                    </a>
-                  </td>
-                  <td>
-                    <span
-                      className={`a-badge${n.outcome === "action" ? " a-badge-ok" : n.outcome === "no_action" ? " a-badge-red" : ""}`}
-                    >
-                      {OUTCOME_LABELS[n.outcome]}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable columns={NOTICE_COLUMNS} rows={r.notices} rowKey={(n) => n.id} empty="None." />
       </div>
 
       {r.setAside.length > 0 ? (

@@ -12,6 +12,7 @@ import { getDb } from "../../db/client";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { auditStatement } from "~/models/admin/audit.server";
 import { importSettlements, previousMonth, settlementsOfMonth } from "~/models/settlements.server";
+import { AdminTable, Facts, type Column } from "~/components/admin/AdminTable";
 import { when } from "~/components/admin/labels";
 import { money } from "~/components/admin/money";
 
@@ -63,6 +64,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(`/admin/settlements?${new URLSearchParams({ month, imported })}`);
 }
 
+type Problem = ReturnType<typeof useLoaderData<typeof loader>>["settlements"][number]["problems"][number];
+
+const problemColumns = (currency: string): Column<Problem>[] => [
+  { header: "Kind", cell: (l) => l.kind },
+  { header: "Mollie id", cell: (l) => <code>{l.providerRef}</code> },
+  {
+    header: "Our payment",
+    cell: (l) =>
+      l.paymentId ? (
+        <a href={`/admin/payments/${l.paymentId}`}>
+          <code>{l.paymentId}</code>
+        </a>
+      ) : (
+        "– (none of ours)"
+      ),
+  },
+  { header: "Check", cell: (l) => <span className="a-badge a-badge-red">{l.state}</span> },
+  { header: "Settled", num: true, cell: (l) => money(l.settledCents, currency) },
+  { header: "We expect", num: true, cell: (l) => (l.expectedCents === null ? "–" : money(l.expectedCents, currency)) },
+];
+
 export default function AdminSettlements() {
   const { month, settlements, notice } = useLoaderData<typeof loader>();
   return (
@@ -99,87 +121,34 @@ export default function AdminSettlements() {
           <h2>
             <code>{s.id}</code> {s.reference ? `· ${s.reference}` : ""} · {s.status}
           </h2>
-          <dl className="a-dl a-dl-rows">
-            <div>
-              <dt>Paid out</dt>
-              <dd>
-                {money(s.amountCents, s.currency)}
-                {s.settledAt ? ` on ${when(s.settledAt)}` : " (not yet)"}
-              </dd>
-            </div>
-            <div>
-              <dt>Payments</dt>
-              <dd>
-                {money(s.payments.cents, s.currency)} ({s.payments.count})
-              </dd>
-            </div>
-            <div>
-              <dt>Refunds</dt>
-              <dd>
-                {money(s.refunds.cents, s.currency)} ({s.refunds.count})
-              </dd>
-            </div>
-            <div>
-              <dt>Chargebacks</dt>
-              <dd>
-                {money(s.chargebacks.cents, s.currency)} ({s.chargebacks.count})
-              </dd>
-            </div>
-            <div>
-              <dt>Mollie's fees</dt>
-              <dd>
-                {money(-s.feesCents, s.currency)} (VAT {money(s.feesVatCents, s.currency)})
-              </dd>
-            </div>
-            <div>
-              <dt>Not explained by these</dt>
-              <dd className={s.unexplainedCents === 0 ? undefined : "a-error"}>
-                {money(s.unexplainedCents, s.currency)}
-              </dd>
-            </div>
-          </dl>
+          <Facts
+            rows
+            items={[
+              [
+                "Paid out",
+                `${money(s.amountCents, s.currency)}${s.settledAt ? ` on ${when(s.settledAt)}` : " (not yet)"}`,
+              ],
+              ["Payments", `${money(s.payments.cents, s.currency)} (${s.payments.count})`],
+              ["Refunds", `${money(s.refunds.cents, s.currency)} (${s.refunds.count})`],
+              ["Chargebacks", `${money(s.chargebacks.cents, s.currency)} (${s.chargebacks.count})`],
+              ["Mollie's fees", `${money(-s.feesCents, s.currency)} (VAT ${money(s.feesVatCents, s.currency)})`],
+              [
+                "Not explained by these",
+                money(s.unexplainedCents, s.currency),
+                s.unexplainedCents === 0 ? undefined : "a-error",
+              ],
+            ]}
+          />
           {s.problems.length === 0 ? (
             <p className="a-ok">Every line is as our record.</p>
           ) : (
-            <div className="a-table-wrap">
-              <table className="a-table">
-                <caption>Lines not as our record</caption>
-                <thead>
-                  <tr>
-                    <th>Kind</th>
-                    <th>Mollie id</th>
-                    <th>Our payment</th>
-                    <th>Check</th>
-                    <th className="a-num">Settled</th>
-                    <th className="a-num">We expect</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {s.problems.map((l) => (
-                    <tr key={l.providerRef}>
-                      <td>{l.kind}</td>
-                      <td>
-                        <code>{l.providerRef}</code>
-                      </td>
-                      <td>
-                        {l.paymentId ? (
-                          <a href={`/admin/payments/${l.paymentId}`}>
-                            <code>{l.paymentId}</code>
-                          </a>
-                        ) : (
-                          "– (none of ours)"
-                        )}
-                      </td>
-                      <td>
-                        <span className="a-badge a-badge-red">{l.state}</span>
-                      </td>
-                      <td className="a-num">{money(l.settledCents, s.currency)}</td>
-                      <td className="a-num">{l.expectedCents === null ? "–" : money(l.expectedCents, s.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <AdminTable
+              caption="Lines not as our record"
+              columns={problemColumns(s.currency)}
+              rows={s.problems}
+              rowKey={(l) => l.providerRef}
+              empty={null}
+            />
           )}
         </div>
       ))}

@@ -4,6 +4,7 @@
  */
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { Flash } from "~/components/admin/Flash";
 import { TeamProfileForm } from "~/components/admin/TeamProfileForm";
 import { readForm } from "~/lib/body.server";
@@ -35,42 +36,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(`/admin/team-profiles/${saved.id}${saved.warnings.length ? `?warn=${saved.warnings.join(",")}` : ""}`);
 }
 
+type Profile = ReturnType<typeof useLoaderData<typeof loader>>["profiles"][number];
+
+const PROFILE_COLUMNS: Column<Profile>[] = [
+  { header: "Name", cell: (p) => <a href={`/admin/team-profiles/${encodeURIComponent(p.id)}`}>{p.name}</a> },
+  { header: "Brand", cell: (p) => p.brandName },
+  { header: "Age", cell: (p) => ageOn(p.dateOfBirth) },
+  {
+    header: "Town",
+    cell: (p) => (
+      <>
+        {p.city}, {p.country}
+      </>
+    ),
+  },
+  { header: "Answers in", cell: (p) => p.languages ?? "" },
+  { header: "State", cell: (p) => (p.status === "active" ? "active" : "retired") },
+];
+
 export default function AdminTeamProfiles() {
   const { profiles, brands } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <>
       <h1>Team-run profiles</h1>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Brand</th>
-              <th>Age</th>
-              <th>Town</th>
-              <th>Answers in</th>
-              <th>State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {profiles.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <a href={`/admin/team-profiles/${encodeURIComponent(p.id)}`}>{p.name}</a>
-                </td>
-                <td>{p.brandName}</td>
-                <td>{ageOn(p.dateOfBirth)}</td>
-                <td>
-                  {p.city}, {p.country}
-                </td>
-                <td>{p.languages ?? ""}</td>
-                <td>{p.status === "active" ? "active" : "retired"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={PROFILE_COLUMNS} rows={profiles} rowKey={(p) => p.id} empty="No team-run profiles yet." />
       <h2>New team-run profile</h2>
       <Flash result={result} />
       <TeamProfileForm brands={brands} values={{}} submit="Create" />

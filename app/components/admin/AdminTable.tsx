@@ -12,6 +12,8 @@ export type Column<R> = {
   label?: string;
   /** Right-aligned figures. */
   num?: boolean;
+  /** A class on the column's cells (e.g. `a-host`, a long host name that may break). */
+  className?: string;
   cell: (row: R) => ReactNode;
 };
 
@@ -20,6 +22,7 @@ export function AdminTable<R>({
   rows,
   rowKey,
   empty,
+  caption,
   className,
   testId,
 }: {
@@ -28,6 +31,7 @@ export function AdminTable<R>({
   rowKey: (row: R) => string | number;
   /** Said instead of the table when there are no rows. */
   empty: ReactNode;
+  caption?: ReactNode;
   className?: string;
   testId?: string;
 }) {
@@ -35,6 +39,7 @@ export function AdminTable<R>({
   return (
     <div className="a-table-wrap">
       <table className={`a-table a-cards${className ? ` ${className}` : ""}`} data-testid={testId}>
+        {caption ? <caption>{caption}</caption> : null}
         <thead>
           <tr>
             {columns.map((c, i) => (
@@ -51,7 +56,7 @@ export function AdminTable<R>({
                 <td
                   key={i}
                   data-label={c.label ?? (typeof c.header === "string" ? c.header : undefined)}
-                  className={c.num ? "a-num" : undefined}
+                  className={[c.num ? "a-num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined}
                 >
                   {c.cell(row)}
                 </td>
@@ -70,16 +75,17 @@ export function Facts({
   rows,
   className,
 }: {
-  items: [ReactNode, ReactNode][];
+  /** Term, value, and a class for the value (e.g. `a-error` on a figure that should be nought). */
+  items: [ReactNode, ReactNode, string?][];
   rows?: boolean;
   className?: string;
 }) {
   return (
     <dl className={["a-dl", rows ? "a-dl-rows" : "", className ?? ""].filter(Boolean).join(" ")}>
-      {items.map(([term, value], i) => (
+      {items.map(([term, value, valueClass], i) => (
         <div key={i}>
           <dt>{term}</dt>
-          <dd>{value}</dd>
+          <dd className={valueClass}>{value}</dd>
         </div>
       ))}
     </dl>
