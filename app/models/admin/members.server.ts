@@ -497,58 +497,38 @@ export async function consoleAdjustCredits(
 }
 
 /**
- * Finance (or an admin) blocks direct debit for a member (decision 228): no direct debit or SEPA
- * mandate is offered to them and no existing SEPA mandate is charged until it is lifted. The guarded
- * change and its audit row in one batch.
+ * Finance (or an admin) blocks direct debit for a member, or lifts the block (decision 228): no direct
+ * debit or SEPA mandate is offered to them and no existing SEPA mandate is charged while it stands. The
+ * guarded change and its audit row in one batch.
  */
-export async function consoleBlockDirectDebit(
-  env: ConsoleEnv,
-  actor: Actor,
-  id: string,
-  reason: string,
-): Promise<ActionResult> {
-  return onLiveMember(env, id, reason, async (_t, db, audit) => {
-    const [changed] = await db.batch([
-      blockStatement(env.DB, id),
-      auditAfterChange(
-        db,
-        actor,
-        audit({
-          action: "member.directdebit_block",
-          before: { directdebitBlocked: false },
-          after: { directdebitBlocked: true },
-        }),
-      ),
-    ]);
-    if ((changed.meta.changes ?? 0) !== 1)
-      return { ok: false, error: "Direct debit is already blocked for this member." };
-    return { ok: true };
-  });
+function setDirectDebitBlock(blocked: boolean) {
+  return (env: ConsoleEnv, actor: Actor, id: string, reason: string): Promise<ActionResult> =>
+    onLiveMember(env, id, reason, async (_t, db, audit) => {
+      const [changed] = await db.batch([
+        (blocked ? blockStatement : unblockStatement)(env.DB, id),
+        auditAfterChange(
+          db,
+          actor,
+          audit({
+            action: blocked ? "member.directdebit_block" : "member.directdebit_unblock",
+            before: { directdebitBlocked: !blocked },
+            after: { directdebitBlocked: blocked },
+          }),
+        ),
+      ]);
+      if ((changed.meta.changes ?? 0) !== 1)
+        return {
+          ok: false,
+          error: blocked
+            ? "Direct debit is already blocked for this member."
+            : "Direct debit is not blocked for this member.",
+        };
+      return { ok: true };
+    });
 }
 
-export async function consoleUnblockDirectDebit(
-  env: ConsoleEnv,
-  actor: Actor,
-  id: string,
-  reason: string,
-): Promise<ActionResult> {
-  return onLiveMember(env, id, reason, async (_t, db, audit) => {
-    const [changed] = await db.batch([
-      unblockStatement(env.DB, id),
-      auditAfterChange(
-        db,
-        actor,
-        audit({
-          action: "member.directdebit_unblock",
-          before: { directdebitBlocked: true },
-          after: { directdebitBlocked: false },
-        }),
-      ),
-    ]);
-    if ((changed.meta.changes ?? 0) !== 1) return { ok: false, error: "Direct debit is not blocked for this member." };
-    return { ok: true };
-  });
-}
+export const consoleBlockDirectDebit = setDirectDebitBlock(true);
+export const consoleUnblockDirectDebit = setDirectDebitBlock(false);
 
 /**
  * Support clears a member's payments hold after a chargeback (repeat orders and direct debit work
