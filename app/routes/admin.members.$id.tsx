@@ -27,6 +27,7 @@ import { requireOperator, type OperatorArea } from "~/models/admin/operators.ser
 import { auditReason } from "~/models/admin/audit.server";
 import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 import { ConfirmStep } from "~/components/admin/Confirm";
+import { Flash } from "~/components/admin/Flash";
 import { ReasonField } from "~/components/admin/ReasonField";
 import { linkOrigin } from "~/models/brand.server";
 
@@ -183,16 +184,7 @@ export default function AdminMember() {
         </div>
       </div>
 
-      {result && "error" in result ? (
-        <p className="a-error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
-      {result && "done" in result ? (
-        <p className="a-ok" role="status">
-          {result.done}
-        </p>
-      ) : null}
+      <Flash result={result} />
       {result && "confirm" in result && result.confirm ? (
         <ConfirmStep confirm={result.confirm} cancel={`/admin/members/${a.id}`} />
       ) : null}

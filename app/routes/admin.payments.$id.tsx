@@ -23,6 +23,7 @@ import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
 import { ConfirmStep } from "~/components/admin/Confirm";
+import { Flash } from "~/components/admin/Flash";
 import { ReasonField } from "~/components/admin/ReasonField";
 import { auditReason } from "~/models/admin/audit.server";
 import { consoleBlockDirectDebit, consoleUnblockDirectDebit } from "~/models/admin/members.server";
@@ -318,18 +319,9 @@ export default function AdminPayment() {
           Refund <code>{d.done}</code> made. The provider pays it out; its status follows below.
         </p>
       ) : null}
-      {result && "done" in result ? (
-        <p className="a-ok" role="status">
-          {result.done}
-        </p>
-      ) : null}
+      <Flash result={result} />
       {result && "confirm" in result && result.confirm ? (
         <ConfirmStep confirm={result.confirm} cancel={`/admin/payments/${p.id}`} />
-      ) : null}
-      {result && "error" in result ? (
-        <p className="a-error" role="alert">
-          {result.error}
-        </p>
       ) : null}
       <div className="a-grid">
         <div className="a-card">
