@@ -44,7 +44,7 @@ const missing = requiredSecrets(config).filter((name) => !set.has(name));
 console.log(`\n== Secrets of ${config.name} ==`);
 if (missing.length === 0) console.log("All required secrets are set.");
 else {
-  console.log('Still to set (each asks for the value; see docs/operations/going-live.md for what goes in):');
+  console.log("Still to set (each asks for the value; see docs/operations/going-live.md for what goes in):");
   for (const name of missing) console.log(`  npx wrangler secret put ${name} --env ${env}`);
 }
 console.log(
