@@ -241,7 +241,7 @@ function checkOutside() {
 const MAX_LINES = 150;
 const LIST = String.raw`((?:\s*(?:,\s*and|,|and|or|to|-|–)\s*§\d+(?!\.\d))*)`;
 /** `[text](page.md) §N …`: the page relative to the file that links it. */
-const LINKED = new RegExp(String.raw`\]\(([^)\s]+?\.md)(?:#[^)]*)?\)[ \t]*§(\d+)(?!\.\d)` + LIST, "g");
+const LINKED = new RegExp(String.raw`\]\(([^)\s]+?\.md)(?:#[^)]*)?\)[ \t]*(?:\n[ \t]*)?§(\d+)(?!\.\d)` + LIST, "g");
 /** `docs/x/page.md §N …` (a comment may wrap before the §): from the root, else from the file's folder. */
 const NAMED = new RegExp(
   String.raw`(?<![\w./-]|\]\()((?:\.\.?/)*[\w-]+(?:/[\w.-]+)*\.md)[ \t]*(?:\n[ \t]*(?:\*|//|#)?[ \t]*)?§(\d+)(?!\.\d)` +

@@ -115,7 +115,7 @@ describe("check-docs", () => {
     const pages = {
       "docs/architecture/README.md": "# Architecture\n\n| § | page |\n| 4 | [money.md](money.md) |\n\nSee §4 and §5.\n",
       "docs/architecture/money.md":
-        "# Money\n\n## 4. Money\n\nHeld as in §4; rules in [security.md](security.md) §5; texts in\n" +
+        "# Money\n\n## 4. Money\n\nHeld as in §4; rules in [security.md](security.md)\n§5; texts in\n" +
         "[validation.md](../product/validation.md) §5 and §8. Not ISO 18013-5 §9.3.1, nor § 5 DDG.\n",
       "docs/architecture/security.md": "# Security\n\n## §5 Security\n\nSee [money](money.md#4-money).\n",
       "docs/product/validation.md": "# Validation\n\n## 5. Validation rules\n\n## 8. Error catalogue\n",
@@ -159,7 +159,7 @@ describe("check-docs", () => {
       const out = refused(root);
       expect(out).toContain("docs/product/validation.md:5: §8 is not a section of this page");
       expect(out).toContain("docs/product/validation.md:5: links api.md, which does not exist");
-      expect(out).toContain("docs/architecture/money.md:6: cites docs/product/validation.md §8");
+      expect(out).toContain("docs/architecture/money.md:7: cites docs/product/validation.md §8");
       expect(out).toContain("docs/architecture/security.md: 151 lines, more than 150");
       expect(out).not.toContain("002-second.md: ");
     });
