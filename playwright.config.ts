@@ -1,12 +1,11 @@
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
+import { debianBrowser } from "./scripts/browser.mjs";
 
-// Chromium from Debian (/usr/bin/chromium) where present; Playwright's own browser elsewhere.
-const debianChromium = "/usr/bin/chromium";
 const port = Number(process.env.E2E_PORT ?? 8788);
 const launchOptions = {
-  executablePath: existsSync(debianChromium) ? debianChromium : undefined,
+  // Debian's headless shell or Chromium where present; Playwright's own browser elsewhere.
+  executablePath: debianBrowser(),
   args: [
     "--no-sandbox",
     "--disable-gpu",

@@ -1,5 +1,5 @@
 /**
- * Run first by `npm test`: the end-to-end tests need a Chromium. Debian's (/usr/bin/chromium) or
+ * Run first by `npm test`: the end-to-end tests need a Chromium. Debian's (scripts/browser.mjs) or
  * Playwright's own will do; without either, Playwright's is installed where the machine can download
  * it, and otherwise the run stops at once with one line saying what to install (instead of minutes
  * of unit and worker tests followed by every end-to-end test failing).
@@ -7,8 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
-
-const DEBIAN = "/usr/bin/chromium";
+import { debianBrowser } from "./browser.mjs";
 
 function works(path) {
   if (!path || !existsSync(path)) return false;
@@ -24,7 +23,7 @@ const playwrights = () => {
   }
 };
 
-if (works(DEBIAN) || works(playwrights())) process.exit(0);
+if (works(debianBrowser()) || works(playwrights())) process.exit(0);
 
 console.error("No Chromium found: installing Playwright's (npx playwright install chromium) …");
 const install = spawnSync("npx", ["playwright", "install", "chromium"], {
@@ -34,6 +33,6 @@ const install = spawnSync("npx", ["playwright", "install", "chromium"], {
 if (install.status === 0 && works(playwrights())) process.exit(0);
 
 console.error(
-  "npm test needs Chromium for the end-to-end tests: install Debian's (sudo apt-get install chromium) or Playwright's (npx playwright install --with-deps chromium), then run npm test again.",
+  "npm test needs Chromium for the end-to-end tests: install Debian's (sudo apt-get install chromium-headless-shell) or Playwright's (npx playwright install --with-deps chromium), then run npm test again.",
 );
 process.exit(1);

@@ -123,3 +123,32 @@ for (const js of [true, false]) {
     });
   });
 }
+
+test("the site's scripts and styles are fetched once: the next page uses them without asking again", async ({
+  page,
+}) => {
+  // What the browser's network layer did for each of the page's own files (/build/): fetched or cached.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  let seen: { url: string; cached: boolean }[] = [];
+  cdp.on("Network.responseReceived", ({ response }) => {
+    if (new URL(response.url).pathname.startsWith("/build/"))
+      seen.push({ url: response.url, cached: !!response.fromDiskCache });
+  });
+  await page.goto("/pages/terms");
+  await page.waitForLoadState("networkidle");
+  const first = seen;
+  expect(first.length).toBeGreaterThan(5);
+  expect(first.filter((f) => f.cached)).toEqual([]);
+  // Fingerprinted files (their names change with their content) are kept for a year (public/_headers).
+  const asset = await page.request.get(first[0]!.url);
+  expect(asset.headers()["cache-control"]).toContain("immutable");
+
+  seen = [];
+  await page.goto("/pages/privacy");
+  await page.waitForLoadState("networkidle");
+  const again = seen.filter((f) => first.some((g) => g.url === f.url));
+  expect(again.length).toBeGreaterThan(5);
+  // Without the header each was asked for again (a 304 is still a round trip per file).
+  expect(again.filter((f) => !f.cached)).toEqual([]);
+});

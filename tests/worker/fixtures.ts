@@ -11,13 +11,15 @@ export const db = () => drizzle(env.DB, { schema });
 export async function seedBrands() {
   const existing = await env.DB.prepare("SELECT COUNT(*) AS n FROM brands").first<{ n: number }>();
   if (existing && existing.n > 0) return;
-  await db().insert(schema.companies).values(companies);
-  for (const brand of brands) await db().insert(schema.brands).values(brand);
-  await db().insert(schema.packages).values(packages);
-  await db().insert(schema.packagePrices).values(packagePrices);
-  await db()
-    .insert(schema.interests)
-    .values(INTERESTS.map((id, sort) => ({ id, sort })));
+  // One batch (one round trip); a brand per statement keeps each under D1's 100 bound parameters.
+  const d = db();
+  await d.batch([
+    d.insert(schema.companies).values(companies),
+    ...brands.map((brand) => d.insert(schema.brands).values(brand)),
+    d.insert(schema.packages).values(packages),
+    d.insert(schema.packagePrices).values(packagePrices),
+    d.insert(schema.interests).values(INTERESTS.map((id, sort) => ({ id, sort }))),
+  ]);
 }
 
 /** A request to the Worker as a browser on `host` would send it. */
