@@ -19,7 +19,7 @@ import { copyOf, nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { messagesSentBy, releaseHeldMessages, startAndSend } from "./chat.server";
-import { walletBalance, walletLedger } from "../wallet/wallet.server";
+import { walletStatement } from "../wallet/wallet.server";
 import { outboxStatement, settleWallet } from "../wallet/outbox.server";
 import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, tokenUseStatement, type TokenKind } from "./tokens.server";
 
@@ -1196,11 +1196,9 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
     created_at: m.createdAt,
   }));
   // The ledger and the balance live in the member's wallet (decision 189), under the names they had in
-  // D1: users.credits is the wallet's copy, seconds behind a chat spend, so the export shows the wallet's.
-  const [rows, balance] = await Promise.all([
-    walletLedger(env, userId, { oldestFirst: true }),
-    walletBalance(env, userId),
-  ]);
+  // D1: users.credits is the wallet's copy, seconds behind a chat spend, so the export shows the wallet's,
+  // read with the ledger in one call so the balance is the one its ledger explains (decision 238).
+  const { rows, balance } = await walletStatement(env, userId, { oldestFirst: true });
   const ledger = rows.map((r) => ({
     delta: r.delta,
     reason: r.reason,
