@@ -1258,7 +1258,7 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
   }));
   // The ledger and the balance live in the member's wallet (decision 189), under the names they had in
   // D1: users.credits is the wallet's copy, seconds behind a chat spend, so the export shows the wallet's,
-  // read with the ledger in one call so the balance is the one its ledger explains (decision 238).
+  // read with the ledger in one call so the balance is the one its ledger explains (decision 239).
   const { rows, balance } = await walletStatement(env, userId, { oldestFirst: true });
   const ledger = rows.map((r) => ({
     delta: r.delta,

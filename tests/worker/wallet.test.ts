@@ -245,7 +245,7 @@ describe("what the member sees of their balance", () => {
   });
 });
 
-describe("the data export's balance and ledger (decision 238)", () => {
+describe("the data export's balance and ledger (decision 239)", () => {
   it("read at one instant: a charge that lands between the export's wallet reads is in both or in neither", async () => {
     const m = await createMember({ credits: 10 });
     const charge = { key: "message:export-race:1", delta: -3, reason: "message" as const };
