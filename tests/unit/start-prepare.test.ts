@@ -24,10 +24,13 @@ const persist = path.join(work, "v3");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The local D1 of `persist`, as the seed opens it. */
-async function withDb<T>(use: (DB: D1Database) => Promise<T>): Promise<T> {
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: path.join(root, "wrangler.toml"), persist: { path: persist } });
+async function withDb<T>(run: (DB: D1Database) => Promise<T>): Promise<T> {
+  const proxy = await getPlatformProxy<{ DB: D1Database }>({
+    configPath: path.join(root, "wrangler.toml"),
+    persist: { path: persist },
+  });
   try {
-    return await use(proxy.env.DB);
+    return await run(proxy.env.DB);
   } finally {
     await proxy.dispose();
   }
@@ -60,7 +63,8 @@ describe("npm start's database step (decision 239)", () => {
       const half = Math.floor(migrations.length / 2);
       const firstHalf = path.join(work, "first-half");
       mkdirSync(firstHalf);
-      for (const name of migrations.slice(0, half)) copyFileSync(path.join(root, "migrations", name), path.join(firstHalf, name));
+      for (const name of migrations.slice(0, half))
+        copyFileSync(path.join(root, "migrations", name), path.join(firstHalf, name));
       const broken = migrations[half]!;
       writeFileSync(
         path.join(firstHalf, broken),
@@ -80,7 +84,9 @@ describe("npm start's database step (decision 239)", () => {
       await withDb(async (DB) => {
         const n = await DB.prepare("SELECT COUNT(*) AS n FROM d1_migrations").first<number>("n");
         expect(n).toBe(migrations.length);
-        expect(await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first()).not.toBeNull();
+        expect(
+          await DB.prepare("SELECT 1 AS done FROM counters WHERE key = ?1").bind(SEED_MARK.key).first(),
+        ).not.toBeNull();
         expect(await DB.prepare("SELECT id FROM interests WHERE id = 'half-seeded'").first()).toBeNull();
         expect(await DB.prepare("SELECT COUNT(*) AS n FROM brands").first<number>("n")).toBeGreaterThan(0);
       });
