@@ -111,6 +111,10 @@ export class MemberHub extends DurableObject<Env> implements MemberHubApi {
     return this.wallet.ledger(...a);
   }
 
+  walletStatement(...a: Parameters<Wallet["statement"]>) {
+    return this.wallet.statement(...a);
+  }
+
   walletSummary(...a: Parameters<Wallet["summary"]>) {
     return this.wallet.summary(...a);
   }

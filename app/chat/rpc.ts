@@ -14,6 +14,7 @@ import type {
   WalletPage,
   WalletResult,
   WalletRow,
+  WalletStatement,
   WalletSummary,
 } from "../wallet/types";
 
@@ -85,6 +86,8 @@ export interface MemberHubApi extends Rpc.DurableObjectBranded, Restorable {
   cancelCredits(userId: string, key: string, reason: CreditReason, at?: number): Promise<WalletResult>;
   walletBalance(userId: string): Promise<number>;
   walletLedger(userId: string, o?: WalletPage): Promise<WalletRow[]>;
+  /** The balance and a page of the ledger at one instant. */
+  walletStatement(userId: string, o?: WalletPage): Promise<WalletStatement>;
   walletSummary(userId: string): Promise<WalletSummary>;
   walletOp(userId: string, key: string): Promise<{ delta: number; cancelled: boolean } | null>;
   walletFlush(userId: string): Promise<number>;

@@ -20,7 +20,7 @@ import { copyOf, nicheOf, type BrandWithCompany } from "./brand.server";
 import { accountMail, mailerFor, type AccountMailKind } from "./mail.server";
 import { closeRevokedSockets, revokeSessionsStatement, type Member } from "./session.server";
 import { messagesSentBy, releaseHeldMessages, startAndSend } from "./chat.server";
-import { walletBalance, walletLedger } from "../wallet/wallet.server";
+import { walletStatement } from "../wallet/wallet.server";
 import { outboxStatement, settleWallet } from "../wallet/outbox.server";
 import { MAIL_UNDO_DAYS, newToken, peekToken, tokenHash, tokenUseStatement, type TokenKind } from "./tokens.server";
 
@@ -531,8 +531,8 @@ async function createAccount(
 }
 
 /**
- * A sign-up with an address that already has an account (decision 202): the page answers as for a new
- * one, and the owner gets the mail instead: a way to log in or choose a new password, or, for an account
+ * A sign-up (or an e-mail change, decision 238) with an address that already has an account (decision
+ * 202): the page answers as for a new one, and the owner gets the mail instead: a way to log in or choose a new password, or, for an account
  * pending deletion, the reactivation link. At most RESET_MAILS_PER_DAY a day per account, silently, so a
  * stranger cannot flood the owner's inbox nor learn from the answer that the address is known.
  */
@@ -542,6 +542,7 @@ async function mailOwnerOfKnownAddress(
   email: string,
   state: Exclude<EmailState, "free">,
   origin: string,
+  kind: "signupKnown" | "mailChangeKnown" = "signupKnown",
 ) {
   if (state === "pending_deletion") {
     await requestReactivation(env, brand, email, origin);
@@ -554,7 +555,7 @@ async function mailOwnerOfKnownAddress(
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(and(eq(users.brandId, brand.id), eq(users.email, email), isNull(users.deletedAt)));
   if (!user || !(await takeDailyQuota(env.DB, `signup-known:${user.id}`, RESET_MAILS_PER_DAY))) return;
-  await sendAccountMail(env, brand, user, "signupKnown", null, origin, user.email, {
+  await sendAccountMail(env, brand, user, kind, null, origin, user.email, {
     resetLink: `${origin}/reset-password`,
   });
 }
@@ -598,6 +599,7 @@ const LINK_PATH: Record<AccountMailKind, string> = {
   reactivate: "/reactivate",
   lockout: "/reset-password",
   signupKnown: "/login",
+  mailChangeKnown: "/login",
   signupConfirm: "/signup/confirm",
 };
 
@@ -777,10 +779,14 @@ export async function changePassword(
 // ---------------------------------------------------------------------------------------------
 // E-mail change
 
+/** At most this many mails a day go to one address asked for as a new one (either mail, silently). */
+export const MAIL_CHANGE_MAILS_PER_DAY = 3;
+
 /**
- * Asks for a new address: the current password must be right (a stolen session alone cannot take
- * the account over), the new address gets the confirmation link, and the current address is told
- * at once with a link that undoes the change for MAIL_UNDO_DAYS days (decision 087).
+ * Asks for a new address (decision 238): the current password must be right (a stolen session alone
+ * cannot take the account over). Then the answer is "sent" whether the address is free or another
+ * account's, as for a sign-up (decision 224): a free address gets the confirmation link, a taken one's
+ * owner a "someone tried to use your address" mail, and nothing changes until the link is confirmed.
  */
 export async function requestMailChange(
   env: AccountEnv,
@@ -789,18 +795,23 @@ export async function requestMailChange(
   newEmail: string,
   password: string,
   origin: string,
-) {
+): Promise<"wrong_password" | "current" | "sent"> {
   const db = getDb(env.DB);
   const row = await passwordHashOf(db, member.id);
-  if (!row || !(await verifyPassword(password, row.passwordHash, env.PASSWORD_PEPPER)))
-    return "wrong_password" as const;
-  return startMailChange(env, brand, member, newEmail, origin);
+  if (!row || !(await verifyPassword(password, row.passwordHash, env.PASSWORD_PEPPER))) return "wrong_password";
+  const email = normalizeEmail(newEmail);
+  // The member's own address: telling them so tells nothing about anyone else.
+  if (email === member.email) return "current";
+  if (!(await takeDailyQuota(env.DB, `mail-change:${brand.id}:${email}`, MAIL_CHANGE_MAILS_PER_DAY))) return "sent";
+  const state = await emailState(env.DB, brand.id, email);
+  if (state === "free") await mailChangeLink(env, brand, member, email, origin);
+  else await mailOwnerOfKnownAddress(env, brand, email, state, origin, "mailChangeKnown");
+  return "sent";
 }
 
 /**
- * The mail change itself, once the asker is known to be the member (their password, or support in
- * the console, decision 177; `extra` joins the batch, e.g. the audit row): the new address gets the
- * confirmation link, the current one is told at once with the undo link.
+ * The console's mail change (support, decision 177; `extra` joins the batch, e.g. the audit row): staff
+ * may be told that the address is taken. The new address gets the confirmation link.
  */
 export async function startMailChange(
   env: AccountEnv,
@@ -810,45 +821,103 @@ export async function startMailChange(
   origin: string,
   extra: BatchItem<"sqlite">[] = [],
 ) {
-  const db = getDb(env.DB);
   const email = normalizeEmail(newEmail);
   if (email === member.email || (await emailState(env.DB, brand.id, email)) !== "free") return "taken" as const;
-  const change = await newToken(db, member.id, "mail_change", email);
-  const undo = await newToken(db, member.id, "mail_undo", member.email);
-  await db.batch([change.statement, undo.statement, ...extra]);
-  await sendAccountMail(env, brand, member, "mailChange", change.token, origin, email);
-  await sendAccountMail(env, brand, member, "mailUndo", undo.token, origin, member.email, {
-    email,
-    days: MAIL_UNDO_DAYS,
-  });
+  await mailChangeLink(env, brand, member, email, origin, extra);
   return "sent" as const;
 }
 
-/** Confirms a new address from its link. Clicking proves the address, so it is confirmed too (confirmAddress). */
-export async function confirmMailChange(env: AccountEnv, token: string): Promise<"ok" | "invalid" | "taken"> {
-  const { tokens, users } = schema;
-  const [row] = await getDb(env.DB)
-    .select({ userId: tokens.userId, newEmail: tokens.payload, brandId: users.brandId })
+/** Stores the hash of a new address's confirmation link (24 h, single use) and mails the link there. */
+async function mailChangeLink(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  member: AccountHolder,
+  email: string,
+  origin: string,
+  extra: BatchItem<"sqlite">[] = [],
+) {
+  const db = getDb(env.DB);
+  const change = await newToken(db, member.id, "mail_change", email);
+  await db.batch([change.statement, ...extra]);
+  await sendAccountMail(env, brand, member, "mailChange", change.token, origin, email);
+}
+
+/**
+ * A mailed link of the e-mail change (`mail_change` or `mail_undo`) while it is usable on this brand's
+ * site: its member, its address (the token's payload), the member's address now. Null for a used,
+ * expired, forged or other brand's link, or a deleted account.
+ */
+async function mailLink(d1: D1Database, brand: Pick<BrandWithCompany, "id">, token: string, kind: TokenKind) {
+  if (!token) return null;
+  const { tokens, users, profiles } = schema;
+  const [row] = await getDb(d1)
+    .select({
+      userId: tokens.userId,
+      address: tokens.payload,
+      email: users.email,
+      name: profiles.name,
+      language: users.language,
+    })
     .from(tokens)
     .innerJoin(users, eq(users.id, tokens.userId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(
       and(
         eq(tokens.idHash, await tokenHash(token)),
-        eq(tokens.kind, "mail_change"),
+        eq(tokens.kind, kind),
         isNull(tokens.usedAt),
         gt(tokens.expiresAt, nowS()),
+        eq(users.brandId, brand.id),
         isNull(users.deletedAt),
       ),
     );
-  if (!row?.newEmail) return "invalid";
-  if ((await emailState(env.DB, row.brandId, row.newEmail)) !== "free") return "taken";
+  return row?.address ? { ...row, address: row.address } : null;
+}
+
+/** The address a mail-change link (`mail_change`: the new one; `mail_undo`: the previous one) would set, or null. */
+export async function mailLinkAddress(
+  d1: D1Database,
+  brand: Pick<BrandWithCompany, "id">,
+  token: string,
+  kind: "mail_change" | "mail_undo",
+) {
+  return (await mailLink(d1, brand, token, kind))?.address ?? null;
+}
+
+/**
+ * Confirms a new address from its link, on the member's own brand's site. Clicking proves the address,
+ * so it is confirmed too (confirmAddress). Then the previous address is told, with the link that undoes
+ * the change for MAIL_UNDO_DAYS days (decision 087, told at completion since decision 238).
+ */
+export async function confirmMailChange(
+  env: AccountEnv,
+  brand: BrandWithCompany,
+  token: string,
+  origin: string,
+): Promise<"ok" | "invalid" | "taken"> {
+  const row = await mailLink(env.DB, brand, token, "mail_change");
+  if (!row) return "invalid";
+  if ((await emailState(env.DB, brand.id, row.address)) !== "free") return "taken";
   try {
-    return (await confirmAddress(env, row.userId, token, "mail_change", row.newEmail)) ? "ok" : "invalid";
+    if (!(await confirmAddress(env, row.userId, token, "mail_change", row.address))) return "invalid";
   } catch (e) {
     // The address got an account between the check and the batch: the unique index decides.
     if (String(e).includes("UNIQUE")) return "taken";
     throw e;
   }
+  const db = getDb(env.DB);
+  const { tokens } = schema;
+  const undo = await newToken(db, row.userId, "mail_undo", row.email);
+  // The other addresses this member asked for are not theirs to confirm any more.
+  await db.batch([
+    undo.statement,
+    db.delete(tokens).where(and(eq(tokens.userId, row.userId), eq(tokens.kind, "mail_change"), isNull(tokens.usedAt))),
+  ]);
+  await sendAccountMail(env, brand, { ...row, id: row.userId }, "mailUndo", undo.token, origin, row.email, {
+    email: row.address,
+    days: MAIL_UNDO_DAYS,
+  });
+  return "ok";
 }
 
 /**
@@ -856,27 +925,19 @@ export async function confirmMailChange(env: AccountEnv, token: string): Promise
  * dropped and every session ends (whoever changed it is signed out), all in one batch. Clicking
  * proves the address, so it counts as confirmed.
  */
-export async function undoMailChange(env: AccountEnv, token: string): Promise<"ok" | "invalid" | "taken"> {
+export async function undoMailChange(
+  env: AccountEnv,
+  brand: Pick<BrandWithCompany, "id">,
+  token: string,
+): Promise<"ok" | "invalid" | "taken"> {
   const db = getDb(env.DB);
   const { tokens, users } = schema;
   const hash = await tokenHash(token);
-  const [row] = await db
-    .select({ userId: tokens.userId, payload: tokens.payload, email: users.email, brandId: users.brandId })
-    .from(tokens)
-    .innerJoin(users, eq(users.id, tokens.userId))
-    .where(
-      and(
-        eq(tokens.idHash, hash),
-        eq(tokens.kind, "mail_undo"),
-        isNull(tokens.usedAt),
-        gt(tokens.expiresAt, nowS()),
-        isNull(users.deletedAt),
-      ),
-    );
-  if (!row?.payload) return "invalid";
-  const previous = row.payload;
+  const row = await mailLink(env.DB, brand, token, "mail_undo");
+  if (!row) return "invalid";
+  const previous = row.address;
   // Someone may have signed up with the old address after it was released.
-  if (row.email !== previous && (await emailState(env.DB, row.brandId, previous)) !== "free") return "taken";
+  if (row.email !== previous && (await emailState(env.DB, brand.id, previous)) !== "free") return "taken";
   try {
     const [, , , used] = await db.batch([
       db.update(users).set({ email: previous, status: "confirmed" }).where(eq(users.id, row.userId)),
@@ -1197,11 +1258,9 @@ export async function exportMemberData(env: Pick<Env, "DB" | "CHAT_ROOM" | "MEMB
     created_at: m.createdAt,
   }));
   // The ledger and the balance live in the member's wallet (decision 189), under the names they had in
-  // D1: users.credits is the wallet's copy, seconds behind a chat spend, so the export shows the wallet's.
-  const [rows, balance] = await Promise.all([
-    walletLedger(env, userId, { oldestFirst: true }),
-    walletBalance(env, userId),
-  ]);
+  // D1: users.credits is the wallet's copy, seconds behind a chat spend, so the export shows the wallet's,
+  // read with the ledger in one call so the balance is the one its ledger explains (decision 239).
+  const { rows, balance } = await walletStatement(env, userId, { oldestFirst: true });
   const ledger = rows.map((r) => ({
     delta: r.delta,
     reason: r.reason,

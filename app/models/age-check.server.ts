@@ -116,7 +116,6 @@ const OPEN_EXACT = new Set([
   "/offline",
   "/healthz",
   "/readyz",
-  "/2257",
   // The prices, as a visitor must see them before signing up (a legal page in that sense).
   "/pricing",
 ]);

@@ -126,6 +126,7 @@ export type AccountMailKind =
   | "reactivate"
   | "lockout"
   | "signupKnown"
+  | "mailChangeKnown"
   | "signupConfirm";
 
 /**

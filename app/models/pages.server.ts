@@ -19,7 +19,7 @@ import { closedSignupKeys, type SignupState } from "./signup-rules";
 import { signupForm } from "./tracking.server";
 import { pricesFor } from "./credits.server";
 
-/** The static pages under /pages/{slug}; "compliance" is also served at /2257. */
+/** The static pages under /pages/{slug}. */
 export const STATIC_PAGES = [
   "cookies",
   "privacy",
@@ -28,21 +28,13 @@ export const STATIC_PAGES = [
   "return-policy",
   "service",
   "ban",
-  "compliance",
   // The German Impressum (§ 5 DDG): linked from the footer of German-language brands (decision 180).
   "impressum",
 ] as const;
 export type StaticSlug = (typeof STATIC_PAGES)[number] | "complaints";
 
-/** Top-level tokens of the spec's `{token}` static page. */
-const TOKENS = new Map<string, StaticSlug>([["2257", "compliance"]]);
-
 export function isStaticSlug(slug: string | undefined): slug is (typeof STATIC_PAGES)[number] {
   return (STATIC_PAGES as readonly string[]).includes(slug ?? "");
-}
-
-export function slugOfToken(token: string | undefined): StaticSlug | null {
-  return (token && TOKENS.get(token)) || null;
 }
 
 /** Which blocks a page shows besides its sections. */
@@ -57,7 +49,6 @@ const PAGE_BLOCKS: Record<
   "return-policy": { contact: true },
   service: { contact: true },
   ban: { contact: true },
-  compliance: { company: true },
   impressum: {},
   complaints: { contact: true },
 };

@@ -39,7 +39,7 @@ import {
   type SQL,
 } from "drizzle-orm";
 import { getBrandById, type BrandWithCompany } from "./brand.server";
-import { walletBalance, walletLedger } from "../wallet/wallet.server";
+import { walletStatement } from "../wallet/wallet.server";
 import { handleWalletCheck, outboxRow, outboxStatement, settleWallet, type OutboxEnv } from "../wallet/outbox.server";
 import { claimGuardSql, redemptionStatement, refusedDiscountOf, type CodeLookup } from "./discounts.server";
 import { logError, logWarning } from "~/lib/log.server";
@@ -1261,14 +1261,14 @@ export async function unusedCreditsOf(env: OutboxEnv, row: PaymentRow): Promise<
 /** Whether the payment has a live refund, and how many of its credits are unused (spent oldest purchase first). */
 async function unusedOfPurchase(env: OutboxEnv, row: PaymentRow): Promise<{ existing: boolean; credits: number }> {
   const R = schema.refunds;
-  const [existing, ledger, credit] = await Promise.all([
+  const [existing, { rows: ledger, balance: credit }] = await Promise.all([
     getDb(env.DB)
       .select({ n: sql<number>`COUNT(*)` })
       .from(R)
       .where(and(eq(R.paymentId, row.id), notInArray(R.status, ["failed", "canceled"]))),
-    // Every grant, and every refund (negative, ref_id = the payment refunded), from the wallet's ledger.
-    walletLedger(env, row.userId, { grantsOr: ["refund"], oldestFirst: true }),
-    walletBalance(env, row.userId),
+    // Every grant, and every refund (negative, ref_id = the payment refunded), from the wallet's ledger,
+    // with the balance they lead to (one read: a spend between two reads would misquote the unused part).
+    walletStatement(env, row.userId, { grantsOr: ["refund"], oldestFirst: true }),
   ]);
   // From this purchase's own row on.
   const first = ledger.findIndex((r) => r.reason === "purchase" && r.refId === row.id);

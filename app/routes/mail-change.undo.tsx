@@ -1,10 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { TokenConfirm } from "~/components/account/TokenConfirm";
 import { pageContext } from "~/lib/page.server";
-import { undoMailChange } from "~/models/accounts.server";
-import { peekToken } from "~/models/tokens.server";
+import { undoMailChange, mailLinkAddress } from "~/models/accounts.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
 
@@ -14,14 +13,17 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const { t } = await pageContext(request, context, "account");
-  const row = await peekToken(context.env.DB, token, "mail_undo");
-  return { title: t("mailUndo.title"), token, oldEmail: row?.payload ?? null };
+  const { brand, t } = await pageContext(request, context, "account");
+  // A used, expired, forged or other brand's link: the translated refusal, 400 (decision 238).
+  const address = await mailLinkAddress(context.env.DB, brand, token, "mail_undo");
+  return data({ title: t("mailUndo.title"), token, oldEmail: address }, { status: address ? 200 : 400 });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const { brand } = await pageContext(request, context, "account");
   const token = String((await readForm(request, context)).get("token") ?? "");
-  return { result: await undoMailChange(context.env, token) };
+  const result = await undoMailChange(context.env, brand, token);
+  return data({ result }, { status: result === "ok" ? 200 : result === "taken" ? 409 : 400 });
 }
 
 const MESSAGES = { invalid: "errors.linkInvalid", taken: "mailUndo.taken" } as const;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { isStaticSlug, loadStaticPage } from "~/models/pages.server";
 import { StaticPageRoute, staticPageHandle, staticPageLinks } from "~/components/pages/StaticPage";
 
-/** /pages/{cookies,privacy,terms,faq,return-policy,service,ban,compliance}; texts resolved server-side. */
+/** /pages/{cookies,privacy,terms,faq,return-policy,service,ban,impressum}; texts resolved server-side. */
 export const handle = staticPageHandle;
 export const links = staticPageLinks;
 export const loader = ({ request, context, params }: LoaderFunctionArgs) =>

@@ -46,8 +46,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const hide = { hideFields: ["password"] };
     if (r === "wrong_password")
       return { intent, result: submission.reply({ fieldErrors: { password: ["errors.oldPassword"] }, ...hide }) };
-    if (r === "taken")
-      return { intent, result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailTaken"] }, ...hide }) };
+    if (r === "current")
+      return {
+        intent,
+        result: submission.reply({ fieldErrors: { new_email: ["errors.newEmailIsCurrent"] }, ...hide }),
+      };
+    // The same answer for a free and a taken address (decision 238): the mail says which it was.
     return { intent, notice: "settings.emailSent", result: submission.reply({ resetForm: true }) };
   }
   if (intent === "password") {

@@ -28,6 +28,8 @@ export type WalletPage = {
   grantsOr?: CreditReason[];
   oldestFirst?: boolean;
 };
+/** The balance and a page of the ledger at one instant (Wallet.statement). */
+export type WalletStatement = { balance: number; rows: WalletRow[] };
 export type WalletSummary = { balance: number; opening: number; sum: number; rows: number; seededAt: number };
 
 /** The ledger's reasons (as credit_ledger.reason). */

@@ -2,7 +2,8 @@
  * Money's one home (decisions 189, 229): a member's credits, from the Worker's side.
  *
  *   app/wallet/wallet.server.ts   these calls: grant or charge (applyCredits), refund or claw back
- *                                 (cancelCredits), balance, history (walletLedger, walletSummary)
+ *                                 (cancelCredits), balance, history (walletLedger, walletStatement,
+ *                                 walletSummary)
  *   app/wallet/outbox.server.ts   a D1 change and its wallet change, both exactly once (the outbox)
  *   app/wallet/migrate.server.ts  the move of D1's old balances and ledger rows into the wallets
  *   app/wallet/wallet.ts          the operations inside the member's object (MemberHub, app/chat/hub.ts,
@@ -24,9 +25,17 @@
 import { hubStub } from "../chat/stubs";
 import type { Env } from "../lib/env";
 import { nowS } from "../lib/dates";
-import type { CreditReason, WalletOp, WalletPage, WalletResult, WalletRow, WalletSummary } from "./types";
+import type {
+  CreditReason,
+  WalletOp,
+  WalletPage,
+  WalletResult,
+  WalletRow,
+  WalletStatement,
+  WalletSummary,
+} from "./types";
 
-export type { CreditReason, WalletOp, WalletPage, WalletResult, WalletRow, WalletSummary };
+export type { CreditReason, WalletOp, WalletPage, WalletResult, WalletRow, WalletStatement, WalletSummary };
 export type WalletEnv = Pick<Env, "MEMBER_HUB">;
 
 const wallet = (env: WalletEnv, userId: string) => hubStub(env, userId);
@@ -63,6 +72,15 @@ export async function shownBalance(env: WalletEnv, userId: string, copy: number)
 /** The member's ledger rows (newest first unless `oldestFirst`). */
 export async function walletLedger(env: WalletEnv, userId: string, page: WalletPage = {}): Promise<WalletRow[]> {
   return wallet(env, userId).walletLedger(userId, page);
+}
+
+/**
+ * The balance and the ledger rows it comes from, read by the wallet at one instant: what shows both
+ * (the data export, a payment's page, a refund's quote) asks here, never walletBalance and walletLedger
+ * side by side, which a charge landing between them would set apart.
+ */
+export async function walletStatement(env: WalletEnv, userId: string, page: WalletPage = {}): Promise<WalletStatement> {
+  return wallet(env, userId).walletStatement(userId, page);
 }
 
 /** The balance and how the ledger explains it (opening + sum = balance). */

@@ -24,6 +24,7 @@ import type {
   WalletPage,
   WalletResult,
   WalletRow,
+  WalletStatement,
   WalletSummary,
 } from "./types";
 
@@ -142,6 +143,19 @@ export class Wallet {
   /** A page of the ledger (newest first unless oldestFirst). */
   async ledger(userId: string, o: WalletPage = {}): Promise<WalletRow[]> {
     await this.synced(userId);
+    return this.rowsNow(o);
+  }
+
+  /**
+   * The balance and a page of the ledger read together, with no await between them: a charge that
+   * lands meanwhile is in both or in neither (two calls could each see a different wallet).
+   */
+  async statement(userId: string, o: WalletPage = {}): Promise<WalletStatement> {
+    await this.synced(userId);
+    return { balance: this.balanceNow(), rows: this.rowsNow(o) };
+  }
+
+  private rowsNow(o: WalletPage): WalletRow[] {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (o.before) {

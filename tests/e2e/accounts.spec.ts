@@ -137,6 +137,34 @@ for (const js of [true, false]) {
       expect(await loggedIn(page)).toBe(true);
     });
 
+    test("change e-mail: a taken address answers as a free one → the link changes it → the old address undoes it (decision 238)", async ({
+      page,
+      db,
+    }) => {
+      const email = uniqueEmail("move", js);
+      await signUp(page, email, `Moving${n}`);
+      const owner = await db.createMember();
+      const fresh = uniqueEmail("moved", js);
+      const sent = "We have sent a confirmation link to your new e-mail address.";
+      for (const address of [owner.email, fresh]) {
+        await page.goto("/settings");
+        if (js) await hydrated(page);
+        const form = page.locator("form#email");
+        await form.getByLabel("New e-mail address").fill(address);
+        await form.getByLabel("Current password").fill(PASSWORD);
+        await form.getByRole("button", { name: "Change e-mail address" }).click();
+        await expect(form.getByText(sent)).toBeVisible();
+        await expect(page.getByText("already owns an account")).toHaveCount(0);
+      }
+      await followMailedLink(page, fresh, "/mail-change/do");
+      await page.getByRole("button", { name: "Confirm the new address" }).click();
+      await expect(page.getByText("Your e-mail address has been changed.")).toBeVisible();
+      // The old address is told now, with the undo link.
+      await followMailedLink(page, email, "/mail-change/undo");
+      await page.getByRole("button", { name: "Undo the change" }).click();
+      await expect(page.getByText("Your previous e-mail address is back")).toBeVisible();
+    });
+
     test("delete → reactivate", async ({ page }) => {
       const email = uniqueEmail("delete", js);
       await signUp(page, email, `Leaving${n}`);

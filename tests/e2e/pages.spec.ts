@@ -23,8 +23,6 @@ const STATIC_PAGES = [
   ["/pages/return-policy", "Returns and refunds"],
   ["/pages/service", "Customer service"],
   ["/pages/ban", "Access ban"],
-  ["/pages/compliance", "18 U.S.C. 2257"],
-  ["/2257", "18 U.S.C. 2257"],
   ["/complaints", "Complaints"],
   ["/pricing", "Pricing"],
 ] as const;

@@ -1,17 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, isStaticSlug, slugOfToken } from "~/models/pages.server";
+import { formatDate, isStaticSlug } from "~/models/pages.server";
 import { isLanderKind } from "~/models/landers.server";
 
 describe("tokens, slugs and lander kinds", () => {
-  it("maps only 2257 to the compliance page", () => {
-    expect(slugOfToken("2257")).toBe("compliance");
-    expect(slugOfToken("2258")).toBeNull();
-    expect(slugOfToken("constructor")).toBeNull();
-    expect(slugOfToken(undefined)).toBeNull();
-  });
   it("knows the static pages and lander kinds of the spec", () => {
     expect(isStaticSlug("return-policy")).toBe(true);
     expect(isStaticSlug("complaints")).toBe(false);
+    // No US record-keeping statement (decision 239).
+    expect(isStaticSlug("compliance")).toBe(false);
     expect(isLanderKind("tinderswipe")).toBe(true);
     expect(isLanderKind("transitionsvideolanding")).toBe(true);
     expect(isLanderKind("nope")).toBe(false);

@@ -43,7 +43,6 @@ describe("settings", () => {
 
   it("changes the e-mail address after confirmation through /mail-change/do", async () => {
     const m = await memberWithPassword({ status: "not_confirmed" });
-    const taken = await createMember();
     const cookie = await sessionCookie(m.id);
     expect(
       await pageText(
@@ -51,14 +50,14 @@ describe("settings", () => {
       ),
     ).toContain("New email adress is invalid.");
     expect(
-      await pageText(
-        await send("/settings", { intent: "email", new_email: taken.email, password: PASSWORD }, { cookie }),
-      ),
-    ).toContain("This email address already owns an account on this website.");
+      await pageText(await send("/settings", { intent: "email", new_email: m.email, password: PASSWORD }, { cookie })),
+    ).toContain("This is already your e-mail address.");
     const fresh = `moved-${Date.now()}@example.com`;
     expect(
       await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie })),
     ).toContain("We have sent a confirmation link");
+    // Nothing to the current address yet: nothing has changed.
+    expect(await lastMailTo(m.email)).toBeNull();
     const token = await mailedToken(fresh, "/mail-change/do");
     // Not changed until the link is used (and the GET alone changes nothing).
     expect(await pageText(await get(`/mail-change/do?token=${token}`))).toContain(fresh);
@@ -68,45 +67,89 @@ describe("settings", () => {
       email: fresh,
       status: "confirmed",
     });
-    expect(await pageText(await send("/mail-change/do", { token }))).toContain("Link expired or invalid");
+    const again = await send("/mail-change/do", { token });
+    expect(again.status).toBe(400);
+    expect(await pageText(again)).toContain("Link expired or invalid");
   });
 
-  it("asks for the current password before changing the e-mail address (decision 087)", async () => {
+  it("answers a taken address as a free one; its owner is told, nothing changes (decision 238)", async () => {
+    const m = await memberWithPassword();
+    const owner = await createMember();
+    const cookie = await sessionCookie(m.id);
+    const fresh = `free-${Date.now()}@example.com`;
+    const answer = async (email: string) => {
+      const res = await send("/settings", { intent: "email", new_email: email, password: PASSWORD }, { cookie });
+      // The page's script nonce is new on every response; everything else must be the same.
+      return { status: res.status, page: (await pageText(res)).replace(/nonce="[^"]*"/g, 'nonce=""') };
+    };
+    const free = await answer(fresh);
+    const taken = await answer(owner.email);
+    // The same page, byte for byte: the form tells no one whether an address has an account.
+    expect(taken).toEqual(free);
+    expect(taken.page).toContain("We have sent a confirmation link");
+    expect(taken.page).not.toContain("already owns an account");
+    // The owner of the taken address gets the notice, no link that could change anything.
+    const notice = await lastMailTo(owner.email);
+    expect(notice?.subject).toContain("Someone tried to use your e-mail address");
+    expect(notice?.text).not.toContain("/mail-change/do");
+    expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(m.email);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM tokens WHERE user_id = ?1 AND payload = ?2")
+        .bind(m.id, owner.email)
+        .first("n"),
+    ).toBe(0);
+    // The free address got its link; the member's own address nothing at all (both answers alike there too).
+    expect(await mailedToken(fresh, "/mail-change/do")).toBeTruthy();
+    expect(await lastMailTo(m.email)).toBeNull();
+  });
+
+  it("refuses used, expired, forged and other brands' links with a translated 400, changing nothing", async () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
-    const fresh = `takeover-${Date.now()}@example.com`;
-    for (const password of [null, "", "not-the-password"]) {
-      const form: Record<string, string> = { intent: "email", new_email: fresh };
-      if (password !== null) form.password = password;
-      expect(await pageText(await send("/settings", form, { cookie }))).toContain("Please check your old password.");
-    }
-    // Nothing changed: no mail to either address, no pending change.
-    const mails = await env.DB.prepare('SELECT COUNT(*) AS n FROM mail_outbox WHERE "to" IN (?1, ?2)')
-      .bind(fresh, m.email)
-      .first("n");
-    expect(mails).toBe(0);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM tokens WHERE user_id = ?1").bind(m.id).first("n")).toBe(0);
-    expect(
-      await pageText(await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie })),
-    ).toContain("We have sent a confirmation link");
+    const fresh = `refused-${Date.now()}@example.com`;
+    await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
+    const token = await mailedToken(fresh, "/mail-change/do");
+    const refused = async (res: Response, text = "Link expired or invalid") => {
+      expect(res.status).toBe(400);
+      expect(await pageText(res)).toContain(text);
+    };
+    // Another brand's site (de.localhost is brand 2, in German): the link is not for it.
+    await refused(await get(`/mail-change/do?token=${token}`, { host: "de.localhost" }), "Link abgelaufen");
+    await refused(await send("/mail-change/do", { token }, { host: "de.localhost" }), "Link abgelaufen");
+    await refused(await get("/mail-change/do?token=forged-token"));
+    await refused(await send("/mail-change/do", { token: "forged-token" }));
+    await refused(await send("/mail-change/undo", { token: "forged-token" }));
+    await env.DB.prepare("UPDATE tokens SET expires_at = 1 WHERE user_id = ?1 AND kind = 'mail_change'")
+      .bind(m.id)
+      .run();
+    await refused(await get(`/mail-change/do?token=${token}`));
+    await refused(await send("/mail-change/do", { token }));
+    expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(m.email);
   });
 
-  it("tells the old address, whose link undoes the change and signs every device out (decision 087)", async () => {
+  it("tells the old address once the change is done; its link undoes it and signs every device out (decisions 087, 238)", async () => {
     const m = await memberWithPassword();
     const cookie = await sessionCookie(m.id);
     const other = await sessionCookie(m.id);
     const fresh = `thief-${Date.now()}@example.com`;
+    const second = `second-${Date.now()}@example.com`;
     await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
-    const mail = await lastMailTo(m.email);
-    expect(mail?.subject).toContain("is being changed");
-    expect(mail?.text).toContain(fresh);
-    const undo = await mailedToken(m.email, "/mail-change/undo");
-    // The thief confirms the new address: the account now answers to it.
+    await send("/settings", { intent: "email", new_email: second, password: PASSWORD }, { cookie });
+    expect(await lastMailTo(m.email)).toBeNull();
+    // The thief confirms the new address: the account now answers to it, and the old address is told.
     expect(
       await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") })),
     ).toContain("Your e-mail address has been changed.");
     expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(fresh);
-    // The link alone changes nothing (mail scanners prefetch links).
+    const mail = await lastMailTo(m.email);
+    expect(mail?.subject).toContain("has been changed");
+    expect(mail?.text).toContain(fresh);
+    const undo = await mailedToken(m.email, "/mail-change/undo");
+    // The other address asked for is not the member's to confirm any more.
+    const stale = await send("/mail-change/do", { token: await mailedToken(second, "/mail-change/do") });
+    expect(stale.status).toBe(400);
+    // The undo link is this brand's only; the link alone changes nothing (mail scanners prefetch links).
+    expect((await send("/mail-change/undo", { token: undo }, { host: "de.localhost" })).status).toBe(400);
     expect(await pageText(await get(`/mail-change/undo?token=${undo}`))).toContain(m.email);
     expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(fresh);
     expect(await pageText(await send("/mail-change/undo", { token: undo }))).toContain(
@@ -117,23 +160,9 @@ describe("settings", () => {
     expect((await get("/api/user.php", { cookie })).status).toBe(401);
     expect((await get("/api/user.php", { cookie: other })).status).toBe(401);
     // Used once; a forged token does nothing.
-    expect(await pageText(await send("/mail-change/undo", { token: undo }))).toContain("Link expired or invalid");
-    expect(await pageText(await send("/mail-change/undo", { token: "forged" }))).toContain("Link expired or invalid");
-  });
-
-  it("undoes a change not yet confirmed: the pending link dies (decision 087)", async () => {
-    const m = await memberWithPassword();
-    const fresh = `pending-${Date.now()}@example.com`;
-    await send(
-      "/settings",
-      { intent: "email", new_email: fresh, password: PASSWORD },
-      { cookie: await sessionCookie(m.id) },
-    );
-    await send("/mail-change/undo", { token: await mailedToken(m.email, "/mail-change/undo") });
-    expect(
-      await pageText(await send("/mail-change/do", { token: await mailedToken(fresh, "/mail-change/do") })),
-    ).toContain("Link expired or invalid");
-    expect(await env.DB.prepare("SELECT email FROM users WHERE id = ?1").bind(m.id).first("email")).toBe(m.email);
+    const used = await send("/mail-change/undo", { token: undo });
+    expect(used.status).toBe(400);
+    expect(await pageText(used)).toContain("Link expired or invalid");
   });
 
   it("confirming a changed address before activation activates the profile and delivers the held messages", async () => {
@@ -177,9 +206,9 @@ describe("settings", () => {
     await send("/settings", { intent: "email", new_email: fresh, password: PASSWORD }, { cookie });
     const token = await mailedToken(fresh, "/mail-change/do");
     await createMember({ email: fresh });
-    expect(await pageText(await send("/mail-change/do", { token }))).toContain(
-      "This email address already owns an account on this website.",
-    );
+    const res = await send("/mail-change/do", { token });
+    expect(res.status).toBe(409);
+    expect(await pageText(res)).toContain("This email address already owns an account on this website.");
   });
 
   it("switches invisible mode on and off", async () => {

@@ -7,7 +7,7 @@ import nlPages from "../../locales/nl/pages.json";
 import deShop from "../../locales/de/shop.json";
 import enShop from "../../locales/en/shop.json";
 
-const STATIC = ["cookies", "privacy", "terms", "faq", "return-policy", "service", "ban", "compliance"] as const;
+const STATIC = ["cookies", "privacy", "terms", "faq", "return-policy", "service", "ban"] as const;
 
 async function page(path: string, init: Parameters<typeof get>[1] = {}) {
   const res = await get(path, init);
@@ -97,15 +97,16 @@ describe("customer service", () => {
   });
 });
 
-describe("{token} static page", () => {
-  it("serves the 2257 compliance statement at /2257", async () => {
-    const { status, html } = await page("/2257");
-    expect(status).toBe(200);
-    expect(h1(html)).toBe(enPages.static.compliance.title);
-    expect(html).toContain("Amora Media B.V.");
+describe("no US record-keeping statement (decision 239)", () => {
+  it("/2257 and /pages/compliance are not pages", async () => {
+    for (const path of ["/2257", "/pages/compliance"]) {
+      const { status, html } = await page(path);
+      expect(status, path).toBe(404);
+      expect(html, path).not.toContain("U.S.C.");
+    }
   });
 
-  it("answers 404 for any other token", async () => {
+  it("answers 404 for any other top-level token", async () => {
     expect((await page("/no-such-token")).status).toBe(404);
     // Inherited object keys are not tokens either.
     expect((await page("/constructor")).status).toBe(404);

@@ -12,6 +12,7 @@ import { drainOutbox, outboxRow } from "../../app/wallet/outbox.server";
 import { continueWalletMigration, migrateWalletsPage } from "../../app/wallet/migrate.server";
 import type { DataMove } from "../../app/models/moves";
 import { hubStub } from "../../app/chat/stubs";
+import { exportMemberData } from "../../app/models/accounts.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import {
   expectLedgerExplains,
@@ -241,6 +242,50 @@ describe("what the member sees of their balance", () => {
     await flushWallet(env, alice.id);
     expect(await d1Credits(alice.id)).toBe(9);
     expect((await exported()).user.credits).toBe(9);
+  });
+});
+
+describe("the data export's balance and ledger (decision 239)", () => {
+  it("read at one instant: a charge that lands between the export's wallet reads is in both or in neither", async () => {
+    const m = await createMember({ credits: 10 });
+    const charge = { key: "message:export-race:1", delta: -3, reason: "message" as const };
+    // The member's object as the export reaches it, except that the first wallet read's answer is
+    // followed by a charge, and any later read waits for that charge: a spend settling mid-export.
+    let first: Promise<unknown> | null = null;
+    const between = <T>(read: () => Promise<T>): Promise<T> => {
+      if (first) return first.then(read);
+      const answer = read();
+      first = answer.then(() => applyCredits(env, m.id, charge));
+      return answer;
+    };
+    const reads = new Set(["walletBalance", "walletLedger", "walletStatement", "walletSummary"]);
+    const hubs = {
+      idFromName: (name: string) => env.MEMBER_HUB.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = env.MEMBER_HUB.get(id);
+        return new Proxy(stub, {
+          get: (target, name) =>
+            typeof name === "string" && reads.has(name)
+              ? (...a: unknown[]) =>
+                  between(() =>
+                    (target as unknown as Record<string, (...b: unknown[]) => Promise<unknown>>)[name]!(...a),
+                  )
+              : Reflect.get(target, name),
+        });
+      },
+    } as unknown as typeof env.MEMBER_HUB;
+    const exported = await exportMemberData({ DB: env.DB, CHAT_ROOM: env.CHAT_ROOM, MEMBER_HUB: hubs }, m.id);
+    await first;
+    const { opening } = await walletSummary(env, m.id);
+    const explained = (rows: { delta: number }[]) => opening + rows.reduce((sum, r) => sum + r.delta, 0);
+    const balance = (exported.user as { credits: number }).credits;
+    expect(balance).toBe(explained(exported.credit_ledger));
+    expect(balance).toBe(10);
+    // The charge did land, just after: the next export shows it in both.
+    expect(await walletBalance(env, m.id)).toBe(7);
+    const next = await exportMemberData(env, m.id);
+    expect((next.user as { credits: number }).credits).toBe(7);
+    expect(explained(next.credit_ledger)).toBe(7);
   });
 });
 

@@ -5,8 +5,6 @@ import type { RootData } from "~/lib/root-data";
 export function Footer({ root }: { root: RootData }) {
   const { t } = useTranslation();
   const year = new Date().getFullYear();
-  // docs/product/screens.md §2: the United States footer only for visitors from the US reading English.
-  const showUsFooter = root.country === "US" && root.lang === "en";
   const { brand } = root;
   return (
     <footer className="footer">
@@ -34,11 +32,6 @@ export function Footer({ root }: { root: RootData }) {
         <p className="disclaimer" data-testid="disclaimer">
           {t("footer.disclaimer", { brand: brand.name, minAge: brand.minAge })}
         </p>
-        {showUsFooter ? (
-          <p className="us-footer" data-testid="us-footer">
-            <Link to="/pages/compliance">{t("footer.usCompliance")}</Link>
-          </p>
-        ) : null}
         <p className="copyright">
           © {year} {brand.name} · {brand.company.name}, {brand.company.address}, {brand.company.city}
         </p>

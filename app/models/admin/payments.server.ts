@@ -10,7 +10,7 @@ import { auditAfterChange, type Actor } from "./audit.server";
 import { getDb, schema } from "../../../db/client";
 import type { BrandWithCompany } from "../brand.server";
 import { vatLineOf, type PaymentRow } from "../payments.server";
-import { walletBalance, walletLedger } from "../../wallet/wallet.server";
+import { walletStatement } from "../../wallet/wallet.server";
 import { settlementOfLines } from "../settlements.server";
 import type { Env } from "../../lib/env";
 
@@ -218,14 +218,11 @@ export async function paymentDetail(env: Pick<Env, "DB" | "MEMBER_HUB">, id: str
   ]);
   if (!row) return null;
   // The payment's rows of the member's ledger and their balance, from their wallet (decision 189).
-  const [ledger, balance] = await Promise.all([
-    walletLedger(env, row.userId, {
-      refId: id,
-      reasons: ["purchase", "refund", "chargeback", "chargeback_reversed"],
-      oldestFirst: true,
-    }),
-    walletBalance(env, row.userId),
-  ]);
+  const { rows: ledger, balance } = await walletStatement(env, row.userId, {
+    refId: id,
+    reasons: ["purchase", "refund", "chargeback", "chargeback_reversed"],
+    oldestFirst: true,
+  });
   const liveRefunds = refunds.filter((r) => r.status !== "failed" && r.status !== "canceled");
   return {
     row,
