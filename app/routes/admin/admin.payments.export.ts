@@ -5,7 +5,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { readForm } from "~/lib/body.server";
-import { getDb } from "../../db/client";
+import { getDb } from "../../../db/client";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { accountingCsv, accountingLines } from "~/models/admin/payments.server";
 import { auditStatement } from "~/models/admin/audit.server";

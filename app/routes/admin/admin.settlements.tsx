@@ -8,7 +8,7 @@ import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { readForm } from "~/lib/body.server";
 import { nowS } from "~/lib/dates";
-import { getDb } from "../../db/client";
+import { getDb } from "../../../db/client";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { auditStatement } from "~/models/admin/audit.server";
 import { importSettlements, previousMonth, settlementsOfMonth } from "~/models/settlements.server";

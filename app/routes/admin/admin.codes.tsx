@@ -10,7 +10,7 @@ import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { PAYMENT_METHODS } from "~/lib/constants";
 import { percentageBasisPoints } from "~/lib/offers";
-import { getDb, schema } from "../../db/client";
+import { getDb, schema } from "../../../db/client";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { amountCentsSchema } from "~/models/admin/payments.server";
 import {
