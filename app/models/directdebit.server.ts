@@ -34,17 +34,11 @@ import {
   type DiscountMember,
 } from "./discounts.server";
 import { DIRECT_DEBIT_METHOD } from "./payment-rules";
-import {
-  chargeMandate,
-  directDebitFirstMethod,
-  ensureCustomer,
-  noHoldSql,
-  packageRow,
-  paymentTarget,
-  startCheckout,
-  type CheckoutMember,
-  type CheckoutResult,
-} from "./payments.server";
+import { chargeMandate } from "./payments/recurring.server";
+import { directDebitFirstMethod } from "./payments/methods.server";
+import { ensureCustomer, startCheckout, type CheckoutMember, type CheckoutResult } from "./payments/checkout.server";
+import { noHoldSql } from "./payments/chargebacks.server";
+import { packageRow, paymentTarget } from "./payments/common.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 import { and, eq, inArray, isNull, lt, ne } from "drizzle-orm";

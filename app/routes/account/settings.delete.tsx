@@ -11,7 +11,7 @@ import { destroySession, requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";
 import { linkOrigin } from "~/models/brand.server";
-import { refundOffers } from "~/models/payments.server";
+import { refundOffers } from "~/models/payments/refunds.server";
 import { formatMoney } from "~/models/shop.server";
 
 export const handle = { i18n: ["common", "account"] };

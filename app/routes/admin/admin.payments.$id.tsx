@@ -10,14 +10,9 @@ import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { amountCentsSchema, markAlertDealt, paymentDetail } from "~/models/admin/payments.server";
-import {
-  intentKeyOf,
-  newIntentKey,
-  operatorRefund,
-  refundQuote,
-  receiptOf,
-  unusedCreditsOf,
-} from "~/models/payments.server";
+import { intentKeyOf, newIntentKey } from "~/models/payments/checkout.server";
+import { operatorRefund, refundQuote, unusedCreditsOf } from "~/models/payments/refunds.server";
+import { receiptOf } from "~/models/payments/views.server";
 import { refundTakesBack } from "~/models/payment-rules";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { PaymentProviderError } from "~/lib/payments/provider";
-import { handleWebhook } from "~/models/payments.server";
+import { handleWebhook } from "~/models/payments/webhook.server";
 import { readRawBody } from "~/lib/body.server";
 
 /**

@@ -14,19 +14,16 @@ import {
 } from "~/models/discounts.server";
 import {
   countryOptions,
-  intentKeyOf,
   isCountryCode,
-  newIntentKey,
-  packageRow,
   paymentCountryCookie,
   paymentCountryOf,
   methodImages,
-  paymentView,
   shopData,
-  askProviderOnce,
-  startCheckout,
-  paymentTarget,
-} from "~/models/payments.server";
+} from "~/models/payments/methods.server";
+import { intentKeyOf, newIntentKey, startCheckout } from "~/models/payments/checkout.server";
+import { packageRow, paymentTarget } from "~/models/payments/common.server";
+import { paymentView } from "~/models/payments/views.server";
+import { askProviderOnce } from "~/models/payments/checks.server";
 import { paymentTitleKey } from "~/models/payment-rules";
 import { PackageGrid, PaymentMethods, ShopPage, packageName, shopLinks } from "~/components/pages/Shop";
 import { oneTimeUsed } from "~/models/offers.server";

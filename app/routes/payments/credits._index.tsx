@@ -11,8 +11,8 @@ import {
   paymentCountryCookie,
   paymentCountryOf,
   shopData,
-  paymentTarget,
-} from "~/models/payments.server";
+} from "~/models/payments/methods.server";
+import { paymentTarget } from "~/models/payments/common.server";
 import { PackageGrid, PaymentMethods, ShopPage, shopLinks } from "~/components/pages/Shop";
 import { CountryPicker, paymentsHandle } from "~/components/payments/Payments";
 import { CreditWorth } from "~/components/payments/CreditWorth";

@@ -5,17 +5,11 @@ import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
 import { requireMember } from "~/models/session.server";
 import { lastPaidOrder } from "~/models/shop.server";
-import {
-  intentKeyOf,
-  lastMandateOrder,
-  mandateMethodsFor,
-  newIntentKey,
-  ownPaymentWithHistory,
-  paymentCountryOf,
-  paymentView,
-  repeatOrder,
-  paymentTarget,
-} from "~/models/payments.server";
+import { intentKeyOf, newIntentKey } from "~/models/payments/checkout.server";
+import { lastMandateOrder, ownPaymentWithHistory, paymentView } from "~/models/payments/views.server";
+import { mandateMethodsFor, paymentCountryOf } from "~/models/payments/methods.server";
+import { repeatOrder } from "~/models/payments/recurring.server";
+import { paymentTarget } from "~/models/payments/common.server";
 import { paymentTitleKey } from "~/models/payment-rules";
 import { ShopPage, shopLinks } from "~/components/pages/Shop";
 import { BankReason, CompletedState, PayButton, PendingState, paymentsHandle } from "~/components/payments/Payments";

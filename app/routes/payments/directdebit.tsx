@@ -35,13 +35,9 @@ import {
   type VerifyResult,
 } from "~/models/directdebit.server";
 import type { AppliedCode } from "~/models/discounts.server";
-import {
-  directDebitFirstMethod,
-  intentKeyOf,
-  newIntentKey,
-  paymentCountryOf,
-  paymentTarget,
-} from "~/models/payments.server";
+import { directDebitFirstMethod, paymentCountryOf } from "~/models/payments/methods.server";
+import { intentKeyOf, newIntentKey } from "~/models/payments/checkout.server";
+import { paymentTarget } from "~/models/payments/common.server";
 import { requireMember } from "~/models/session.server";
 import { formatMoney } from "~/models/shop.server";
 import ddStyles from "~/styles/directdebit.css";
