@@ -21,7 +21,7 @@ import type { Env } from "~/lib/env";
 import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
 import { PaymentProviderError } from "~/lib/payments/provider";
-import { takeDailyQuota } from "./accounts.server";
+import { takeDailyQuota } from "./accounts/common.server";
 import type { BrandWithCompany } from "./brand.server";
 import { CODE_LENGTH, directDebitCountry, maskIban, maskMobile, type DirectDebitDetails } from "./directdebit-rules";
 import {

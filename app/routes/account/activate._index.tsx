@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { TokenConfirm } from "~/components/account/TokenConfirm";
 import { pageContext } from "~/lib/page.server";
-import { activate } from "~/models/accounts.server";
+import { activate } from "~/models/accounts/signup.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";

@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { Notice } from "~/components/account/Field";
 import { pageContext } from "~/lib/page.server";
-import { resendActivation } from "~/models/accounts.server";
+import { resendActivation } from "~/models/accounts/signup.server";
 import { requireMember } from "~/models/session.server";
 import accountStyles from "~/styles/account.css";
 import { linkOrigin } from "~/models/brand.server";

@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { safeRedirect } from "~/lib/request.server";
 import { getMember } from "~/models/session.server";
-import { setLanguage } from "~/models/accounts.server";
+import { setLanguage } from "~/models/accounts/settings.server";
 import { readForm } from "~/lib/body.server";
 
 /** Switches the language: remembered in a 365-day cookie, and on the member's account when logged in. */

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { Notice } from "~/components/account/Field";
 import { pageContext } from "~/lib/page.server";
-import { notificationSettings, saveNotificationSettings } from "~/models/accounts.server";
+import { notificationSettings, saveNotificationSettings } from "~/models/accounts/settings.server";
 import { requireMember } from "~/models/session.server";
 import { deleteSubscriptions } from "~/models/push.server";
 import { PushSetup } from "~/components/notify/PushSetup";

@@ -4,7 +4,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import { TokenConfirm } from "~/components/account/TokenConfirm";
 import { REACTIVATION_DAYS } from "~/lib/constants";
 import { pageContext } from "~/lib/page.server";
-import { reactivate } from "~/models/accounts.server";
+import { reactivate } from "~/models/accounts/deletion.server";
 import { startSession } from "~/models/auth.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";

@@ -6,7 +6,7 @@ import { useTranslation } from "~/lib/i18n-react";
 import { Errors, Field } from "~/components/account/Field";
 import { pageContext } from "~/lib/page.server";
 import { resetSchema } from "~/models/account-forms";
-import { resetPassword } from "~/models/accounts.server";
+import { resetPassword } from "~/models/accounts/password.server";
 import { startSession } from "~/models/auth.server";
 import { peekToken } from "~/models/tokens.server";
 import accountStyles from "~/styles/account.css";

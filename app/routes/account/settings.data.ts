@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { exportMemberData } from "~/models/accounts.server";
+import { exportMemberData } from "~/models/accounts/export.server";
 import { requireMember } from "~/models/session.server";
 
 /** GDPR right of access: everything stored about the member, as a JSON download (reading only). */

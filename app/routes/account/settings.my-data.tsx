@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageContext } from "~/lib/page.server";
-import { exportMemberData } from "~/models/accounts.server";
+import { exportMemberData } from "~/models/accounts/export.server";
 import { exportView } from "~/models/data-export.server";
 import { requireMember } from "~/models/session.server";
 import { useTranslation } from "~/lib/i18n-react";

@@ -3,7 +3,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { TokenConfirm } from "~/components/account/TokenConfirm";
 import { pageContext } from "~/lib/page.server";
-import { confirmSignup, signupLinkUsable } from "~/models/accounts.server";
+import { confirmSignup, signupLinkUsable } from "~/models/accounts/signup.server";
 import { startSession } from "~/models/auth.server";
 import accountStyles from "~/styles/account.css";
 import { readForm } from "~/lib/body.server";

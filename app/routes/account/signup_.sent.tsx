@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/lib/i18n-react";
 import { pageContext } from "~/lib/page.server";
-import { SIGNUP_CONFIRM_HOURS } from "~/models/accounts.server";
+import { SIGNUP_CONFIRM_HOURS } from "~/models/accounts/signup.server";
 import accountStyles from "~/styles/account.css";
 
 export const handle = { i18n: ["common", "account"] };

@@ -14,7 +14,7 @@ import { pageContext } from "~/lib/page.server";
 import { line, paragraph } from "~/lib/text";
 import { linkOrigin } from "~/models/brand.server";
 import { decisionDate } from "~/models/moderation-rules";
-import { withinRateLimit } from "~/models/accounts.server";
+import { withinRateLimit } from "~/models/accounts/login.server";
 import {
   EXPLANATION_MAX,
   REPORT_CATEGORIES,
