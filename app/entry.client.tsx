@@ -25,7 +25,7 @@ const store: I18nStore = {
   // The brand's copy (decision 212), as the server rendered it.
   copy: document.documentElement.dataset.copy === "entertainment" ? "entertainment" : null,
   resources: {},
-  // Each namespace of the page's language is fetched once, on demand (docs/product.md §7).
+  // Each namespace of the page's language is fetched once, on demand (docs/product/api.md §7).
   load(ns) {
     let p = pending.get(ns);
     if (!p) {

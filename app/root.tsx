@@ -70,7 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs): Promise<
     // One member prompt at a time, chosen here (decision 179).
     prompts: pub ? memberPrompts(pub, welcomeOffer !== null) : [],
     siteEntrySkipped: readCookie(request, SITE_ENTRY_COOKIE) !== null,
-    // One decision per request for every sign-up form and the header's button (docs/product.md §6).
+    // One decision per request for every sign-up form and the header's button (docs/product/roles.md §6).
     signup: member ? null : signupContext(request, brand.signups),
     dev: !isDeployed(context.env),
   };

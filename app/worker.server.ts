@@ -2,7 +2,7 @@
  * What app/entry.worker.ts needs besides Remix, re-exported by app/entry.server.tsx so that it reaches
  * the Worker through the Remix server build (`build.entry.module`). wrangler bundles the entry and
  * the server build: had the entry imported these itself, the Worker would carry two copies of the
- * models, the translations and the libraries (decision 195, docs/architecture.md §6).
+ * models, the translations and the libraries (decision 195, docs/architecture/budgets.md §6).
  */
 export { createRequestHandler } from "@remix-run/cloudflare";
 export { ChatRoom } from "./chat/room";

@@ -43,7 +43,7 @@ export const companies = sqliteTable("companies", {
   disputeBoard: text("dispute_board").notNull().default(""),
 });
 
-/** A brand: one hostname with its own name, niche, language and rules (docs/product.md §3 "Settings"). */
+/** A brand: one hostname with its own name, niche, language and rules (docs/product/data.md §3 "Settings"). */
 /** Photo review (decision 175): a brand reviews new photos before others see them, or after. */
 export const PHOTO_REVIEW_MODES = ["before", "after"] as const;
 export type PhotoReviewMode = (typeof PHOTO_REVIEW_MODES)[number];
@@ -122,7 +122,7 @@ export const brands = sqliteTable("brands", {
   sepaIbanForm: integer("sepa_iban_form", { mode: "boolean" }).notNull().default(false),
   /** ISO 4217 currency the brand sells in: its package prices (package_prices) and payments. */
   currency: text("currency").notNull().default("EUR"),
-  /** The cams promo block (docs/product.md §2) in the members area; off by default (decision 160). */
+  /** The cams promo block (docs/product/screens.md §2) in the members area; off by default (decision 160). */
   camsPromoEnabled: integer("cams_promo_enabled", { mode: "boolean" }).notNull().default(false),
   /**
    * Its settings, checked by app/models/cams-promo.server.ts (anything invalid counts as off): the
@@ -235,9 +235,9 @@ export const users = sqliteTable(
     sub1: text("sub1"),
     sub2: text("sub2"),
     sub3: text("sub3"),
-    /** The lb query parameter of the first tracked visit (docs/product.md §3), kept with the tracking data. */
+    /** The lb query parameter of the first tracked visit (docs/product/data.md §3), kept with the tracking data. */
     lb: text("lb"),
-    /** The first message written on the sign-up form (docs/product.md "Signup form"), and the profile it was for. */
+    /** The first message written on the sign-up form (docs/product/data.md §3, "Sign-up form"), and the profile it was for. */
     signupMessage: text("signup_message"),
     signupProfileId: text("signup_profile_id"),
     pushSubscribed: integer("push_subscribed", { mode: "boolean" }).notNull().default(false),

@@ -1,4 +1,4 @@
-// The Worker bundle budget (docs/architecture.md §6, decision 171): `wrangler deploy --dry-run --outdir` and
+// The Worker bundle budget (docs/architecture/budgets.md §6, decision 171): `wrangler deploy --dry-run --outdir` and
 // the gzip total wrangler reports, at most BUDGET_KIB. Prints the figure; exits 1 over budget.
 // `node scripts/bundle-budget.mjs [--env production]` (after `npm run build`); run by `npm test`.
 // It also fails when the entry bundles app code or a package beside the server build (decision 195), and

@@ -7,12 +7,22 @@
  *    once with the same title, status and date and a one-line summary. `node scripts/check-docs.mjs
  *    --write` rewrites that index from the files, keeping each row's line (a new decision gets
  *    "TODO", which the check refuses until someone writes its line).
- * 2. "Not built yet": every such passage in README.md and docs/*.md names what it would add in
+ * 2. "Not built yet": every such passage in README.md and the pages under docs/ names what it would add in
  *    backticks (a route such as `/admin/brands`, a file such as `app/models/x.server.ts`, a D1 table
  *    such as `age_proofs`), and none of them exists: the line cannot outlive the work it announces.
  *    Mentions inside backticks (the convention itself) are not passages.
  * 3. Nothing points outside the repository: no tracker numbers ("issue 12", "(#23)") and no paths of
- *    the machine it was written on, in app, tests, scripts, docs, db, workers and the README.
+ *    the machine it was written on, in app, tests, scripts, docs, db, workers, .ci, the README and the
+ *    configuration files at the root.
+ * 4. Docs a newcomer can navigate (decision 232), in the same files:
+ *    a. a cited section exists: `docs/architecture/money.md §4` (also `[money.md](money.md) §4`, and
+ *       lists such as `§3, §4 and §9` after one page) needs a heading `## 4. …` (or `## §4 …`) in that
+ *       page; a bare `§N` in a doc page names a section of that page (in a folder's README.md, of a page
+ *       of that folder). `§ 5 DDG` and `§9.3.1` (other people's numbering) are not citations;
+ *    b. every `docs/….md` named in a file, and every relative markdown link in README.md and docs/, leads
+ *       to a file that exists;
+ *    c. README.md and every page under docs/ (but the decision records and bench notes) stay within
+ *       150 lines: a longer page is split by topic.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -159,11 +169,10 @@ function existing(name, routes, tables) {
   return null;
 }
 
+/** README.md and the doc pages under docs/ (not the decision records or the bench notes). */
 function docsFiles() {
-  const docs = readdirSync(join(root, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`);
-  return ["README.md", ...docs];
+  const pages = [...walk("docs")].filter((f) => f.endsWith(".md") && !/^docs\/(decisions|bench)\//.test(f));
+  return ["README.md", ...pages];
 }
 
 function checkNotBuilt() {
@@ -194,14 +203,21 @@ function checkNotBuilt() {
 
 // ─── 3. Nothing points outside the repository ───────────────────────────────────────────────
 
-const SOURCES = ["app", "tests", "scripts", "docs", "db", "workers", "README.md"];
-const TEXT_FILE = /\.(ts|tsx|js|mjs|cjs|css|md|sql|toml|sh|html)$/;
+const SOURCES = ["app", "tests", "scripts", "docs", "db", "workers", "README.md", ".ci"];
+const TEXT_FILE = /\.(ts|tsx|js|mjs|cjs|css|md|sql|toml|sh|html)$|^\.ci\/run$/;
 const OUTSIDE = [
   [/\bissues? #?\d+/i, "an issue number"],
   [/\(#\d+\)/, "an issue number"],
   [/(^|[\s(`'"])\/work\//, "a path on the machine it was written on"],
 ];
 const self = relative(root, import.meta.filename); // this file names what it refuses
+const selfTest = "tests/unit/check-docs.test.ts"; // and its test builds trees of what it refuses
+
+/** The files checked: those of SOURCES and the configuration files at the root. */
+function sourceFiles() {
+  const top = readdirSync(root).filter((f) => TEXT_FILE.test(f) && statSync(join(root, f)).isFile());
+  return [...new Set([...SOURCES.flatMap((s) => [...walk(s)]), ...top])];
+}
 
 function* walk(p) {
   const full = join(root, p);
@@ -212,7 +228,7 @@ function* walk(p) {
 }
 
 function checkOutside() {
-  for (const file of SOURCES.flatMap((s) => [...walk(s)])) {
+  for (const file of sourceFiles()) {
     if (file === self) continue;
     read(file)
       .split("\n")
@@ -224,11 +240,133 @@ function checkOutside() {
   }
 }
 
+// ─── 4. Docs a newcomer can navigate ─────────────────────────────────────────────────────────
+
+const MAX_LINES = 150;
+const LIST = String.raw`((?:\s*(?:,\s*and|,|and|or|to|-|–)\s*§\d+(?!\.\d))*)`;
+/** `[text](page.md) §N …`: the page relative to the file that links it. */
+const LINKED = new RegExp(String.raw`\]\(([^)\s]+?\.md)(?:#[^)]*)?\)[ \t]*(?:\n[ \t]*)?§(\d+)(?!\.\d)` + LIST, "g");
+/** `docs/x/page.md §N …` (a comment may wrap before the §): from the root, else from the file's folder. */
+const NAMED = new RegExp(
+  String.raw`(?<![\w./-]|\]\()((?:\.\.?/)*[\w-]+(?:/[\w.-]+)*\.md)[ \t]*(?:\n[ \t]*(?:\*|//|#)?[ \t]*)?§(\d+)(?!\.\d)` +
+    LIST,
+  "g",
+);
+const BARE = /§(\d+)(?![.\d]*\d)/g;
+
+const headingCache = new Map();
+/** The section numbers a page's headings carry: `## 4. Money`, `### §4 Money`. */
+function sections(file) {
+  if (!headingCache.has(file)) {
+    const text = read(file).replace(/^```[\s\S]*?^```/gm, "");
+    headingCache.set(
+      file,
+      new Set([...text.matchAll(/^#{1,6}[ \t]+§?[ \t]*(\d+)(?:\.(?!\d)|[ \t])/gm)].map((m) => m[1])),
+    );
+  }
+  return headingCache.get(file);
+}
+
+const isFile = (p) => existsSync(join(root, p)) && statSync(join(root, p)).isFile();
+const folder = (file) => (file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "");
+/** A path as written, from `base` (a folder of the repository); null when it leaves the repository. */
+function resolve(base, target) {
+  const parts = base ? base.split("/") : [];
+  for (const seg of target.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (!parts.length) return null;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join("/");
+}
+
+/** Where a moved section went: the pages of the folder named like the missing file that carry §N. */
+function movedTo(missing, number) {
+  const dir = missing.replace(/\.md$/, "");
+  if (!existsSync(join(root, dir)) || !statSync(join(root, dir)).isDirectory()) return "";
+  const pages = [...walk(dir)].filter((f) => f.endsWith(".md") && sections(f).has(number));
+  return pages.length ? ` (§${number} is now in ${pages.join(", ")})` : "";
+}
+
+const lineOf = (text, index) => text.slice(0, index).split("\n").length;
+
+function checkCitations() {
+  const pages = new Set(docsFiles());
+  for (const file of sourceFiles()) {
+    if (file === self || file === selfTest) continue;
+    let text = read(file);
+    const where = (index) => `${file}:${lineOf(text, index)}`;
+    const missing = new Set(); // where a cited page was already reported missing
+    const cite = (m, target, first, rest) => {
+      const numbers = [first, ...[...(rest ?? "").matchAll(/§(\d+)/g)].map((x) => x[1])];
+      if (!target) return;
+      if (!isFile(target)) {
+        missing.add(m.index);
+        problems.push(`${where(m.index)}: cites ${target} §${first}, which does not exist${movedTo(target, first)}`);
+        return;
+      }
+      for (const n of numbers)
+        if (!sections(target).has(n))
+          problems.push(`${where(m.index)}: cites ${target} §${n}, which has no heading "${n}."`);
+    };
+    for (const m of text.matchAll(LINKED)) cite(m, resolve(folder(file), m[1]), m[2], m[3]);
+    for (const m of text.matchAll(NAMED)) {
+      const [fromRoot, fromHere] = [resolve("", m[1]), resolve(folder(file), m[1])];
+      cite(m, [fromRoot, fromHere].find((p) => p && isFile(p)) ?? fromRoot, m[2], m[3]);
+    }
+    // b. a docs/….md named anywhere exists
+    for (const m of text.matchAll(/(?<![\w./-])docs\/[\w./-]*?\.md\b/g))
+      if (!m[0].includes("NNN") && !missing.has(m.index) && !isFile(m[0]))
+        problems.push(`${where(m.index)}: names ${m[0]}, which does not exist`);
+    // a. a bare §N in a doc page is a section of that page (of its folder, for a folder's README.md)
+    if (!pages.has(file)) continue;
+    const blank = (s) => s.replace(/[^\n]/g, " ");
+    text = text.replace(LINKED, blank).replace(NAMED, blank);
+    const index = file.endsWith("/README.md");
+    const own = index
+      ? new Set([...walk(folder(file))].filter((f) => f.endsWith(".md")).flatMap((f) => [...sections(f)]))
+      : sections(file);
+    const whose = index ? "a page of this folder" : "this page";
+    for (const m of text.matchAll(BARE))
+      if (!own.has(m[1]))
+        problems.push(
+          `${where(m.index)}: §${m[1]} is not a section of ${whose}: name the page (\`[page.md](page.md) §${m[1]}\`)`,
+        );
+  }
+}
+
+function checkPages() {
+  for (const file of docsFiles()) {
+    const text = read(file);
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    if (lines > MAX_LINES)
+      problems.push(`${file}: ${lines} lines, more than ${MAX_LINES}: split it into pages by topic (decision 232)`);
+  }
+  // b. relative links of README.md and everything under docs/
+  const markdown = ["README.md", ...[...walk("docs")].filter((f) => f.endsWith(".md"))];
+  for (const file of markdown) {
+    const text = read(file)
+      .replace(/^```[\s\S]*?^```/gm, (s) => s.replace(/[^\n]/g, " "))
+      .replace(/`[^`\n]*`/g, (s) => " ".repeat(s.length));
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1].replace(/^<|>$/g, "").split("#")[0];
+      if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/")) continue;
+      const path = resolve(folder(file), decodeURI(target));
+      if (path === null || !existsSync(join(root, path)))
+        problems.push(`${file}:${lineOf(text, m.index)}: links ${m[1]}, which does not exist`);
+    }
+  }
+}
+
 const write = process.argv.includes("--write");
 checkDecisions(write);
 if (!write) {
   checkNotBuilt();
   checkOutside();
+  checkCitations();
+  checkPages();
 }
 if (problems.length) {
   console.error(problems.join("\n"));
@@ -236,4 +374,6 @@ if (problems.length) {
   process.exit(1);
 }
 if (!write)
-  console.log('check-docs: decisions indexed, no stale "Not built yet", nothing points outside the repository');
+  console.log(
+    'check-docs: decisions indexed, no stale "Not built yet", nothing points outside the repository, every cited section and linked page exists, pages within 150 lines',
+  );

@@ -1,6 +1,6 @@
 // `npm run setup:cloudflare -- --env production`: creates the environment's D1 database, R2 bucket and
 // queues with wrangler (an existing one is kept), prints the database id to put into wrangler.toml,
-// and lists the secrets still to set. Safe to run again. README "Going live".
+// and lists the secrets still to set. Safe to run again. docs/operations/going-live.md.
 import { chosenEnv, readEnvConfig, requiredSecrets, setSecrets, wrangler } from "./cloud-env.mjs";
 
 const env = chosenEnv();
@@ -44,7 +44,7 @@ const missing = requiredSecrets(config).filter((name) => !set.has(name));
 console.log(`\n== Secrets of ${config.name} ==`);
 if (missing.length === 0) console.log("All required secrets are set.");
 else {
-  console.log('Still to set (each asks for the value; see README "Going live" for what goes in):');
+  console.log("Still to set (each asks for the value; see docs/operations/going-live.md for what goes in):");
   for (const name of missing) console.log(`  npx wrangler secret put ${name} --env ${env}`);
 }
 console.log(

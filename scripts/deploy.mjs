@@ -1,6 +1,6 @@
 // `npm run deploy -- --env production` (or staging): build, refuse when the bundle is over budget,
 // apply the D1 migrations to the remote database, then deploy. Stops at the first failure, so a
-// Worker never runs ahead of its schema. README "Going live".
+// Worker never runs ahead of its schema. docs/operations/going-live.md.
 import { spawnSync } from "node:child_process";
 import { checkBudget } from "./bundle-budget.mjs";
 import { chosenEnv } from "./cloud-env.mjs";

@@ -1,5 +1,5 @@
 /**
- * Point-in-time recovery of an object's own SQLite (README "Backups and recovery"). The platform keeps
+ * Point-in-time recovery of an object's own SQLite (docs/operations/recovery.md). The platform keeps
  * 30 days of every SQLite-backed Durable Object's history; a restore names a moment (or a bookmark,
  * such as the undo bookmark an earlier restore answered) and takes effect when the object restarts, so
  * the caller restarts it next (`restart`). Only the object itself can ask, hence these two RPCs on

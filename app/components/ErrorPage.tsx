@@ -1,7 +1,7 @@
 import { Component, type ReactNode } from "react";
 import { useTranslation } from "~/lib/i18n-react";
 
-/** docs/product.md §8: the message (default 'Error') and status (default 500); a 404 has its own text and link. */
+/** docs/product/validation.md §8: the message (default 'Error') and status (default 500); a 404 has its own text and link. */
 export function ErrorPage({ status = 500, message }: { status?: number; message?: string }) {
   const { t } = useTranslation();
   const notFound = status === 404;
@@ -20,7 +20,7 @@ export function ErrorPage({ status = 500, message }: { status?: number; message?
   );
 }
 
-/** If the error page itself fails, a last plain fallback (docs/product.md §8), readable without i18n. */
+/** If the error page itself fails, a last plain fallback (docs/product/validation.md §8), readable without i18n. */
 export class ErrorPageGuard extends Component<{ children: ReactNode }, { error: Error | null }> {
   state = { error: null as Error | null };
   static getDerivedStateFromError(error: Error) {

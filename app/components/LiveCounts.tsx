@@ -17,7 +17,7 @@ let firstRefetchDone = false;
 /**
  * Keeps the member's counts (messages and likes badges, title prefix, app badge) fresh: at once when
  * their hub (/ws/member, app/chat/hub.ts) says a message or like arrived, and as a fallback by
- * re-fetching every 60 s, or 300 s with push, first after 5 s (docs/product.md §9).
+ * re-fetching every 60 s, or 300 s with push, first after 5 s (docs/product/limits.md §9).
  */
 export function LiveCounts({ member }: { member: Counts }) {
   const { revalidate } = useRevalidator();
@@ -87,7 +87,7 @@ export function LiveCounts({ member }: { member: Counts }) {
     };
   }, []);
   useEffect(() => {
-    // Failing to set the app badge is ignored silently (docs/product.md §8).
+    // Failing to set the app badge is ignored silently (docs/product/validation.md §8).
     const nav = navigator as Navigator & {
       setAppBadge?: (n: number) => Promise<void>;
       clearAppBadge?: () => Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The browser's fetch helper for /api/*.php (docs/product.md §7 and §8): retries up to RETRIES times with
+ * The browser's fetch helper for /api/*.php (docs/product/api.md §7 and docs/product/validation.md §8): retries up to RETRIES times with
  * an exponential delay on network errors and 5xx answers, and an answer carrying
  * authentication_required (403, or this app's 401) logs the member out silently and goes home.
  */
@@ -42,7 +42,7 @@ export async function apiFetch(
 ): Promise<Response> {
   const d = { ...defaults(), ...deps };
   const headers = new Headers(init.headers);
-  headers.set("X-Request-Type", "fetch"); // the client request-type header of docs/product.md §7
+  headers.set("X-Request-Type", "fetch"); // the client request-type header of docs/product/api.md §7
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {

@@ -1,5 +1,5 @@
 /**
- * The one place request bodies are read (docs/architecture.md §5). Anything malformed (a JSON, text/plain,
+ * The one place request bodies are read (docs/architecture/security.md §5). Anything malformed (a JSON, text/plain,
  * missing-type or broken multipart body to a form action, broken JSON to a JSON call) is answered
  * 400 with a translated message before the action does anything; an oversized one 413. Decision 081.
  */

@@ -2,7 +2,7 @@ import { CHUNK_RELOAD_GUARD_S } from "./constants";
 
 const KEY = "chunk-reload-at";
 
-/** A failed chunk load (after a deploy) reloads the page, at most once per minute (docs/product.md §8). */
+/** A failed chunk load (after a deploy) reloads the page, at most once per minute (docs/product/validation.md §8). */
 export function installChunkReloadGuard() {
   const onFailure = (message: string) => {
     if (!/Loading chunk|dynamically imported module|Importing a module script failed/i.test(message)) return;

@@ -1,4 +1,4 @@
-/** Business constants of docs/product.md §9, named as the spec names them. */
+/** Business constants of docs/product/limits.md §9, named as the spec names them. */
 export const LANGUAGES = ["en", "nl", "de", "it", "fr", "es", "pl", "da", "fi", "nb", "sv"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "en";
@@ -40,7 +40,7 @@ export const TERMS_VERSION_DATE = "2023-12-01T12:00:00Z";
 
 export const PREMIUM_TIERS = ["p0", "p1", "p2", "p3"] as const;
 
-/** docs/product.md's 24 methods less Giropay and Sofort, which Mollie retired in 2024 (decision 090, decision 090). */
+/** The methods of docs/product/limits.md §9; Giropay and Sofort left when Mollie retired them in 2024 (decision 090). */
 export const PAYMENT_METHODS = [
   "sepa_directdebit",
   "przelewy24",

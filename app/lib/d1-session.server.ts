@@ -1,5 +1,5 @@
 /**
- * D1 read replicas through the Sessions API (decision 222, docs/architecture.md §6): each request reads
+ * D1 read replicas through the Sessions API (decision 222, docs/architecture/budgets.md §6): each request reads
  * through one D1 session, anchored where that request may read from.
  *
  * - A visitor's page (GET, no member or operator cookie) starts anywhere ("first-unconstrained"): the

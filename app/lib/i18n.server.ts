@@ -1,7 +1,7 @@
 /**
  * Server-side translation through remix-i18next (decision 140): language detection and `getFixedT`
  * for loaders, actions and mails. The language of a request is the locale cookie, else the first two
- * letters of the brand's domain_language, else English (docs/product.md §9). The browser keeps its small
+ * letters of the brand's domain_language, else English (docs/product/limits.md §9). The browser keeps its small
  * reader of the same JSON files (decision 002).
  */
 import type { Cookie } from "@remix-run/cloudflare";

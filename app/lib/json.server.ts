@@ -12,7 +12,7 @@ export function jsonResponse(data: unknown, init: { status?: number; maxAge?: nu
   return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
 }
 
-/** What a visitor gets from a member-only call: the client logs out silently on it (docs/product.md §8). */
+/** What a visitor gets from a member-only call: the client logs out silently on it (docs/product/validation.md §8). */
 export function authenticationRequired(status: 401 | 403 = 403) {
   return jsonResponse({ error: "authentication_required" }, { status });
 }

@@ -1,5 +1,5 @@
 /**
- * Which of the chrome's member alerts (docs/product.md §4) a page shows: the one rule every alert asks.
+ * Which of the chrome's member alerts (docs/product/states.md §4) a page shows: the one rule every alert asks.
  * On the payment pages none shows: a member who is paying sees what they buy and the pay button on
  * the first screen of a phone (decision 151). What a payment page says about the payment itself (its
  * state, the welcome offer, a used try-out) is the page's own content, not a chrome alert.
@@ -11,7 +11,7 @@ export type MemberAlert = "activation" | "push" | "disabledNotifications" | "pho
 /** Credits, premium, payment method, direct debit, repeat order (/credits/…) and payment results. */
 const PAYMENT_PAGES = ["/credits", "/premium", "/directdebit", "/transactions"];
 
-/** docs/product.md §4: the screens where each alert is not shown. */
+/** docs/product/states.md §4: the screens where each alert is not shown. */
 const HIDDEN_ON: Record<MemberAlert, string[]> = {
   activation: ["/signup", "/settings", "/notifications"],
   push: ["/signup", "/complete-signup", "/signup-matches", "/notifications", "/activate/done"],

@@ -1,5 +1,5 @@
 /**
- * The pure rules of the offers (docs/product.md §3, §4 and §9), shared by the server (which decides) and
+ * The pure rules of the offers (docs/product/data.md §3, docs/product/states.md §4 and docs/product/limits.md §9), shared by the server (which decides) and
  * the members-area client code (which only counts down). No I/O here: every function takes `now`.
  */
 import { WELCOME_DISCOUNT_PERCENTAGE, WELCOME_OFFER_TICK_MS } from "./constants";

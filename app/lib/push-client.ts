@@ -1,11 +1,11 @@
 /**
- * Web Push in the browser (docs/product.md §4 and §7): the push state of this device, subscribing through
+ * Web Push in the browser (docs/product/states.md §4 and docs/product/api.md §7): the push state of this device, subscribing through
  * the service worker (public/sw.js) and handing the subscription to POST /api/user.php?push=1, and
  * turning it off again. Loaded lazily (never part of the landing page's bundle).
  */
 import { apiFetch } from "./api-client";
 
-/** docs/product.md §4: unknown (null), subscribed, denied, unsupported. */
+/** docs/product/states.md §4: unknown (null), subscribed, denied, unsupported. */
 export type PushState = "unknown" | "subscribed" | "denied" | "unsupported";
 
 export const SW_URL = "/sw.js";

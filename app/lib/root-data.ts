@@ -18,14 +18,14 @@ export interface RootData {
   /** The member prompts this member may get, most important first; a page shows one (decision 179). */
   prompts: MemberPrompt[];
   siteEntrySkipped: boolean;
-  /** For visitors: whether and how they may sign up, and the partners' tracking (docs/product.md §6). */
+  /** For visitors: whether and how they may sign up, and the partners' tracking (docs/product/roles.md §6). */
   signup: { state: SignupState; tracking: Tracking } | null;
   dev: boolean;
   /** On the operator console (/admin): its stylesheet; the page then carries no member chrome and no scripts (decision 167). */
   admin?: string;
 }
 
-/** The footer's links (docs/product.md §2), as [label key under footer., path]. */
+/** The footer's links (docs/product/screens.md §2), as [label key under footer., path]. */
 const FOOTER_LINKS = [
   ["terms", "/pages/terms"],
   ["privacy", "/pages/privacy"],
@@ -63,7 +63,7 @@ export function publicBrand(b: BrandWithCompany) {
     enableSiteEntryPopup: b.enableSiteEntryPopup,
     siteEntryCountries: b.siteEntryCountries,
     refundDays: b.refundDays,
-    // Team-run profiles' mark (docs/product.md §3 brand settings); the brand's own words in its own language.
+    // Team-run profiles' mark (docs/product/data.md §3 brand settings); the brand's own words in its own language.
     fictional: {
       icon: b.fictionalIcon,
       singular: b.fictionalSingular,
@@ -107,7 +107,7 @@ export function publicMember(m: Member) {
 }
 
 /**
- * The welcome offer at this load (docs/product.md §4): when it ends (server time) and the seconds left now;
+ * The welcome offer at this load (docs/product/states.md §4): when it ends (server time) and the seconds left now;
  * null when none runs (visitors, paid users, a sign-up older than the brand's welcome window).
  */
 export function welcomeOfferAtLoad(m: Member | null, welcomeDiscountS: number) {

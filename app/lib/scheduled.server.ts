@@ -54,7 +54,7 @@ export async function runScheduled(controller: ScheduledController | null, env: 
   await getDb(env.DB).delete(schema.counters).where(lt(schema.counters.expiresAt, now));
   // Direct debit details that never became a mandate (the direct debit model decides which).
   await staleRequestsStatement(env.DB, now).run();
-  // Accounts deleted more than REACTIVATION_DAYS ago (docs/product.md §4).
+  // Accounts deleted more than REACTIVATION_DAYS ago (docs/product/states.md §4).
   // Balances and ledgers not yet in the members' wallets, until none is left (decision 189).
   await startWalletMigration(env);
   await purgeDeletedAccounts(env, now);

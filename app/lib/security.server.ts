@@ -1,4 +1,4 @@
-/** Security headers every response carries (docs/architecture.md §5). */
+/** Security headers every response carries (docs/architecture/security.md §5). */
 import { MOLLIE_CHECKOUT_ORIGIN } from "./payments/mollie.server";
 
 export function newNonce(): string {

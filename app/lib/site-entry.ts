@@ -5,7 +5,7 @@ export type LayoutName = "default" | "chat" | "lander" | "empty";
 /** A route's layout, or a choice by its loader data (e.g. the ban page: bare only with a statement). */
 export type LayoutChoice = LayoutName | ((data: unknown) => LayoutName);
 
-/** The layout the deepest route asks for in `handle.layout` (docs/product.md §2); "default" otherwise. */
+/** The layout the deepest route asks for in `handle.layout` (docs/product/screens.md §2); "default" otherwise. */
 export function layoutOf(matches: { handle?: unknown; data?: unknown }[]): LayoutName {
   for (const m of [...matches].reverse()) {
     const layout = (m.handle as { layout?: LayoutChoice } | undefined)?.layout;
@@ -15,7 +15,7 @@ export function layoutOf(matches: { handle?: unknown; data?: unknown }[]): Layou
 }
 
 /**
- * docs/product.md §2: the site-entry warning shows once; never to members, in the installed app, when the
+ * docs/product/screens.md §2: the site-entry warning shows once; never to members, in the installed app, when the
  * brand disables it, or outside the brand's countries; the chat, lander and empty layouts only in NL and DE.
  * (The installed-app check happens in the browser, where display-mode is known.)
  */

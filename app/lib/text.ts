@@ -1,5 +1,5 @@
 /**
- * The one text normaliser for everything a member types (docs/architecture.md §5, decision 082): NFC;
+ * The one text normaliser for everything a member types (docs/architecture/security.md §5, decision 082): NFC;
  * control, bidi-override and invisible characters removed; single-line fields lose line breaks;
  * surrounding white space trimmed. A value with nothing visible left becomes "" (blank), which a
  * required field then refuses. Pure, so the forms' zod schemas run it in the browser too.

@@ -1,5 +1,5 @@
 /**
- * What a request sends across the distance (docs/architecture.md §6): D1 round trips and how many of
+ * What a request sends across the distance (docs/architecture/budgets.md §6): D1 round trips and how many of
  * them wait on each other, Durable Object calls likewise, R2 reads. Development only, switched on by
  * the TRACE_ROUND_TRIPS variable (tests/bench/round-trips.ts) or, for one request, the header
  * `X-Trace-Round-Trips: 1` (tests/worker/round-trips.test.ts); it can also hold every round trip back by

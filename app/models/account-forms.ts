@@ -25,7 +25,7 @@ export function validAgeOn(dob: string, today: Date): number | null {
 }
 
 /**
- * docs/product.md §5: the username may not equal the e-mail or start with @; the date of birth must
+ * docs/product/validation.md §5: the username may not equal the e-mail or start with @; the date of birth must
  * be real and at least the brand's minimum age ('Enter your date of birth ({min_age}+)').
  */
 export function signupSchema(minAge: number, today = new Date()) {

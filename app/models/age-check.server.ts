@@ -91,7 +91,7 @@ export function ageCheckApplies(brand: BrandAge, country: string, profileCountry
   );
 }
 
-// Never gated in "before_members_area" (docs/product.md §2's public pages): the landing, the landers'
+// Never gated in "before_members_area" (docs/product/screens.md §2's public pages): the landing, the landers'
 // public cards, log-in, sign-up, static pages, the mailed links, and the check itself; for a member
 // also log out, account deletion and the data export (decision 197). Photos have their own rule
 // (photoNeedsProof); an API that resolves no member (webhooks, regions, the site-entry popup) never

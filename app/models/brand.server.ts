@@ -40,7 +40,7 @@ async function cached(env: Pick<Env, "DB" | "ENVIRONMENT">) {
 }
 
 /**
- * The origin every mailed link starts with (docs/architecture.md §5, decision 085): the brand's configured
+ * The origin every mailed link starts with (docs/architecture/security.md §5, decision 085): the brand's configured
  * domain, never the request's Host. In production always https on the default port; elsewhere the
  * local server's scheme and port are kept so development mails can be clicked.
  */
@@ -112,14 +112,14 @@ export function needsImpressum(domainLanguage: string, companyCountry: string): 
   return domainLanguage.toLowerCase().startsWith("de") || ["DE", "AT"].includes(companyCountry.toUpperCase());
 }
 
-/** docs/product.md §9: the terms version is 2023-12-01T12:00:00Z, or the company's added date if later. */
+/** docs/product/limits.md §9: the terms version is 2023-12-01T12:00:00Z, or the company's added date if later. */
 export function termsVersionDate(company: Pick<Company, "added">): string {
   const base = new Date(TERMS_VERSION_DATE);
   const added = new Date(company.added);
   return (Number.isNaN(added.getTime()) || added <= base ? base : added).toISOString();
 }
 
-/** docs/product.md §9: the clean support phone number drops dashes and spaces. */
+/** docs/product/limits.md §9: the clean support phone number drops dashes and spaces. */
 export function cleanPhone(phone: string): string {
   return phone.replace(/[\s-]/g, "");
 }

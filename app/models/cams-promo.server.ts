@@ -1,5 +1,5 @@
 /**
- * The cams promo block (docs/product.md §2, decision 160): a partner webcam site's block in the members
+ * The cams promo block (docs/product/screens.md §2, decision 160): a partner webcam site's block in the members
  * area, between search results and on the chats overview. Every rule of it is here: whether a page
  * shows it, where a click goes, and the per-brand click count.
  */

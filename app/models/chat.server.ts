@@ -190,7 +190,7 @@ export async function listConversations(db: D1Database, memberId: string): Promi
   return results.map(toSummary);
 }
 
-/** GET /api/chats.php entries (docs/product.md §3 "Chat entry"). */
+/** GET /api/chats.php entries (docs/product/data.md §3 "Chat entry"). */
 export function chatEntries(list: ConversationSummary[]) {
   return list.map((c) => ({ conversation: { id: c.id }, profile: { id: c.otherId }, num_unread_messages: c.unread }));
 }

@@ -14,7 +14,7 @@ export interface Prices {
 }
 
 /**
- * What a thing costs in credits on a brand for a member in `country` (docs/product.md §3 and §9): a
+ * What a thing costs in credits on a brand for a member in `country` (docs/product/data.md §3 and docs/product/limits.md §9): a
  * message costs minimum_message_costs[country].costs when that is a whole number >= 0, else the
  * brand's message_credits; a gift gift_credits, a photo photo_credits. The one owner of prices:
  * the chat binds its result into the charge, the pages show it.

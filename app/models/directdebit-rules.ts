@@ -1,5 +1,5 @@
 /**
- * The rules of the direct debit form (docs/product.md §3 "Direct debit form"), pure so they can be unit
+ * The rules of the direct debit form (docs/product/data.md §3 "Direct debit form"), pure so they can be unit
  * tested: each field cleaned of invisible characters, the IBAN checked with ibantools (checksum,
  * length, a SEPA country, the member's payment country), the mobile number with libphonenumber-js
  * (mobile numbers only, read in the IBAN's country; loaded on first use). Messages are keys of the

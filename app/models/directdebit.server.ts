@@ -1,5 +1,5 @@
 /**
- * SEPA direct debit (decision 101; docs/product.md §3, §5 and §8): the member fills in the form, gets a
+ * SEPA direct debit (decision 101; docs/product/data.md §3, docs/product/validation.md §5 and §8): the member fills in the form, gets a
  * code by SMS, and with the right code the provider makes a customer, a direct debit mandate and a
  * payment of the package on it, which then stays pending until the bank has collected it.
  *

@@ -1,5 +1,5 @@
 /**
- * Discount codes (docs/product.md §3, §4, §5 and §9): the member's active discount (the welcome offer), checking a code a member typed, and the statements that make a once-per-member code
+ * Discount codes (docs/product/data.md §3, docs/product/states.md §4, docs/product/validation.md §5 and docs/product/limits.md §9): the member's active discount (the welcome offer), checking a code a member typed, and the statements that make a once-per-member code
  * usable once. The pure rules (who gets which bonus, the price arithmetic) live in app/lib/offers.ts.
  *
  * Once per member is enforced in D1 statements, so racing requests cannot slip through:
@@ -31,7 +31,7 @@ export type DiscountBrand = { welcomeDiscountS: number };
 /** The brand an order is made on: a code restricted to brands (decision 227) applies on those only. */
 export type OrderBrand = DiscountBrand & { id: number };
 
-/** The spec's discount code fields (docs/product.md §3), as /api/discountcode.php answers them. */
+/** The spec's discount code fields (docs/product/data.md §3), as /api/discountcode.php answers them. */
 export function discountCodeFields(
   member: DiscountMember,
   brand: DiscountBrand,

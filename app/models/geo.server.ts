@@ -1,6 +1,6 @@
 /**
  * Places: regions of a country, and the offline reverse geocoder (nearest city of the GeoNames
- * cities table by bounding box, docs/architecture.md §1). Nothing more exact than a city leaves the server.
+ * cities table by bounding box, docs/architecture/stack.md §1). Nothing more exact than a city leaves the server.
  */
 import { and, between, desc, eq, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";
@@ -106,7 +106,7 @@ export async function regionForCountry(d1: D1Database, country: string, region: 
 export const POSITION_GRID = 0.1;
 
 /**
- * Where a member is stored (docs/architecture.md §5, decision 084): the coordinates of their city, never
+ * Where a member is stored (docs/architecture/security.md §5, decision 084): the coordinates of their city, never
  * finer. A typed or chosen city gives its own; a browser position gives its nearest city's, or, far
  * from every town, a point of a coarse grid. Distances and searches only ever see this.
  */

@@ -1,5 +1,5 @@
 /**
- * The landers of docs/product.md §2 (/landers/{kind}/{slug?}): each kind its own design around real,
+ * The landers of docs/product/screens.md §2 (/landers/{kind}/{slug?}): each kind its own design around real,
  * recently active members of one niche. The slug picks the niche (general, she, bdsm, bbw, gilf, milf,
  * gay); anything else falls back to the brand's niche. Copy is resolved here, on the server, so the
  * browser loads no extra namespace (the landing JavaScript budget).

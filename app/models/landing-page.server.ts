@@ -1,7 +1,7 @@
 /**
  * The landing page's loader (routes/pages/_index.tsx re-exports it). It lives here so the route module imports
  * one server module: in the browser build each `.server` import is an empty module, and the five the
- * route imported were five extra chunks of the landing page's JavaScript (docs/architecture.md §6).
+ * route imported were five extra chunks of the landing page's JavaScript (docs/architecture/budgets.md §6).
  */
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { pageContext } from "~/lib/page.server";
@@ -20,7 +20,7 @@ export async function landingPageLoader({ request, context }: LoaderFunctionArgs
   ]);
   // Members have nothing to do on the visitors' landing page.
   if (member) throw redirect("/members");
-  // The same first-touch tracking and sign-up rule as every sign-up (docs/product.md §3 and §6).
+  // The same first-touch tracking and sign-up rule as every sign-up (docs/product/data.md §3 and docs/product/roles.md §6).
   const form = signupForm(request, brand);
   return {
     niche,

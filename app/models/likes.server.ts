@@ -100,7 +100,7 @@ export async function unlike(d1: D1Database, likerId: string, likedId: string) {
 }
 
 /**
- * The card list of one kind (docs/product.md §4 likes): received (new first, then the newest), suggestions (the
+ * The card list of one kind (docs/product/states.md §4 likes): received (new first, then the newest), suggestions (the
  * automatic likes, newest first: not a person's choice, so never "new", never a match: decision 214), sent, or
  * matches (both chose to like; the later like's time). Only active, not deleted members who did not block the member.
  * liked_back: the member already liked them (no like button).

@@ -1,5 +1,5 @@
 /**
- * Mail (docs/architecture.md §1): a small Mailer. Production sends through the `send_email` binding (MAIL);
+ * Mail (docs/architecture/stack.md §1): a small Mailer. Production sends through the `send_email` binding (MAIL);
  * everywhere else every mail lands in the mail_outbox table, readable at /dev/outbox, so activation,
  * reset and reactivation links can be read and clicked while developing and testing.
  */

@@ -1,5 +1,5 @@
 /**
- * Notifications (docs/product.md §4 and §9): every type of NOTIFICATION_TYPES is sent by e-mail and, where
+ * Notifications (docs/product/states.md §4 and docs/product/limits.md §9): every type of NOTIFICATION_TYPES is sent by e-mail and, where
  * it fits, by Web Push. Events reach the senders through a Cloudflare Queue (NOTIFY_QUEUE), so a slow
  * mail or push service never slows a page or the chat; the Cron Trigger schedules digests and reminders.
  *
@@ -452,7 +452,7 @@ async function newMembersNear(db: D1Database, f: Facts): Promise<string[]> {
 // ---------------------------------------------------------------------------------------------
 // Links and mails
 
-/** Every mailed link is built from the brand's configured domain (docs/architecture.md §5), never the request's Host. */
+/** Every mailed link is built from the brand's configured domain (docs/architecture/security.md §5), never the request's Host. */
 export function siteOrigin(env: Pick<Env, "ENVIRONMENT">, domain: string): string {
   return isDeployed(env) ? `https://${domain}` : `http://${domain}:8787`;
 }
@@ -550,7 +550,7 @@ export async function verifyWebhook(env: Pick<Env, "MAIL_WEBHOOK_SECRET">, body:
 
 /**
  * A bounce or spam complaint for an address: every e-mail type of every account with that address is
- * switched off, with the reason (docs/product.md §4); the member sees the disabled-notifications alert.
+ * switched off, with the reason (docs/product/states.md §4); the member sees the disabled-notifications alert.
  * Answers how many accounts it touched.
  */
 export async function recordMailEvent(

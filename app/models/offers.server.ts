@@ -1,5 +1,5 @@
 /**
- * Paid features (docs/product.md §3 and §6): what a free member can buy with credits besides messages,
+ * Paid features (docs/product/data.md §3 and docs/product/roles.md §6): what a free member can buy with credits besides messages,
  * and the try-out package (a one-time package). Prices come from pricesFor (credits.server.ts); every
  * charge goes through the ledger.
  */

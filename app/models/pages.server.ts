@@ -222,7 +222,7 @@ export async function loadMemberLanding(
 /**
  * The public card of a member landing: name, age, city and main photo, behind the same access check
  * as the profile page (profileAccess): deleted accounts and disabled profiles are not advertised, and
- * a member blocked by this one does not see it (docs/architecture.md §5).
+ * a member blocked by this one does not see it (docs/architecture/security.md §5).
  */
 export async function publicMemberCard(context: AppLoadContext, id: string, viewer: Viewer) {
   const { users: u, profiles: p, blocks: b } = schema;

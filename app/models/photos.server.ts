@@ -69,7 +69,7 @@ export interface PhotoFacts {
 }
 
 /**
- * The one rule for photos (docs/architecture.md §5): a member always sees their own; nobody sees a gone
+ * The one rule for photos (docs/architecture/security.md §5): a member always sees their own; nobody sees a gone
  * member's or a blocker's photos; the main image is visible to all; every other photo, private ones
  * included, is full size for premium members and blurred for free members and visitors, except a
  * private photo the member unlocked with credits (offers.server.ts unlockPhoto), which is full size for them only.

@@ -1,5 +1,5 @@
 /**
- * Profiles: the fields of docs/product.md §3, who may see a profile, and what one profile page needs,
+ * Profiles: the fields of docs/product/data.md §3, who may see a profile, and what one profile page needs,
  * read in one D1 batch. Exact positions never leave the server: city and region at most.
  */
 import { ageOn, isRealDate } from "~/lib/dates";

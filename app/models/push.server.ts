@@ -141,7 +141,7 @@ export async function deleteSubscriptions(d1: D1Database, userId: string, endpoi
   ]);
 }
 
-/** users.push_subscribed mirrors "has a device" (the 300 s re-fetch, docs/product.md §9). */
+/** users.push_subscribed mirrors "has a device" (the 300 s re-fetch, docs/product/limits.md §9). */
 const syncFlag = (db: Db, userId: string) =>
   db
     .update(users)

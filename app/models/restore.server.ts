@@ -1,6 +1,6 @@
 /**
- * Restoring a Durable Object's storage to a moment of the last 30 days (point-in-time recovery; README
- * "Backups and recovery"): a member's wallet (their MemberHub, decision 189) or a conversation's
+ * Restoring a Durable Object's storage to a moment of the last 30 days (point-in-time recovery;
+ * docs/operations/recovery.md): a member's wallet (their MemberHub, decision 189) or a conversation's
  * messages (its ChatRoom, decision 190). The operator's call is POST /api/admin/restore.
  */
 import { z } from "zod";

@@ -127,7 +127,7 @@ function searchWhere(f: SearchFilters, viewerId: string, today: Date, origin: Se
   const filters = [
     f.online ? "AND u.invisible = 0 AND u.last_seen_at >= ?7" : "",
     f.photo ? "AND p.main_photo_id IS NOT NULL" : "",
-    // A box around the member's city (positions are stored per city, never finer: docs/architecture.md §5).
+    // A box around the member's city (positions are stored per city, never finer: docs/architecture/security.md §5).
     f.distance && origin ? "AND p.lat BETWEEN ?8 - ?10 AND ?8 + ?10 AND p.lon BETWEEN ?9 - ?11 AND ?9 + ?11" : "",
   ].join(" ");
   const where = `p.status = 'active' AND p.gender = ?2 AND p.country = ?3 ${region}
@@ -263,7 +263,7 @@ export function defaultDeckStatement(
   );
 }
 
-/** docs/product.md §6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */
+/** docs/product/roles.md §6: visitors may search when the brand's logged_out_search (or, with a traffic source, its trafficsource variant) is not "none". */
 export function visitorMaySearch(
   brand: { loggedOutSearch: string; loggedOutSearchTrafficsource: string },
   params: URLSearchParams,

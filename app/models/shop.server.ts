@@ -109,7 +109,7 @@ export async function creditWorthFor(context: AppLoadContext, lng: Language, bra
 
 /**
  * What costs credits on this brand, and the credits a message costs per country
- * (minimum_message_costs, docs/product.md §3): pricesFor's figures, the ones the chat charges.
+ * (minimum_message_costs, docs/product/data.md §3): pricesFor's figures, the ones the chat charges.
  */
 export function creditCosts(brand: BrandWithCompany, lng: Language) {
   const names = new Intl.DisplayNames([lng], { type: "region" });

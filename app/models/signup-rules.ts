@@ -1,5 +1,5 @@
 /**
- * Sign-up rules of docs/product.md §6 that need no zod: the sign-up modal in every page's chrome and
+ * Sign-up rules of docs/product/roles.md §6 that need no zod: the sign-up modal in every page's chrome and
  * the landing page use them, and the landing page's JavaScript budget has no room for the form libraries.
  */
 
@@ -9,7 +9,7 @@ export const NAME_MAX = 30;
 export const SIGNUP_MESSAGE_MAX = 1000;
 
 export type SignupSetting = "all" | "with_trafficsource" | "other";
-/** Tracking data of docs/product.md §3 (network, ref, sub1–sub3) plus the lb query parameter. */
+/** Tracking data of docs/product/data.md §3 (network, ref, sub1–sub3) plus the lb query parameter. */
 export const TRACKING_KEYS = ["network", "ref", "sub1", "sub2", "sub3", "lb"] as const;
 export type Tracking = Record<(typeof TRACKING_KEYS)[number], string | null>;
 
@@ -41,7 +41,7 @@ export const trackingEntries = (t: Tracking) =>
 export type SignupState = "open" | "needs_source" | "invite_only";
 
 /**
- * docs/product.md §6, the one rule every sign-up form and the header honour: `all` is open,
+ * docs/product/roles.md §6, the one rule every sign-up form and the header honour: `all` is open,
  * `with_trafficsource` is open when a traffic source (network or ref) is present, anything else is
  * invite-only. sub1–sub3 and lb describe a campaign, not a source, so they open nothing on their own.
  */

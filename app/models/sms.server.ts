@@ -1,5 +1,5 @@
 /**
- * SMS (docs/architecture.md §1): a small SmsSender. Outside production every SMS lands in the sms_outbox
+ * SMS (docs/architecture/stack.md §1): a small SmsSender. Outside production every SMS lands in the sms_outbox
  * table, readable at /dev/sms, so the direct debit code can be read while developing and testing.
  * Production sends through Twilio's Programmable Messaging REST API (Messages resource, 2010-04-01),
  * over fetch, with the account SID, auth token and sender from secrets.

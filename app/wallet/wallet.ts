@@ -203,7 +203,7 @@ export class Wallet {
     return this.balanceNow();
   }
 
-  /** The account is purged (docs/product.md §4): the wallet's storage goes with it. */
+  /** The account is purged (docs/product/states.md §4): the wallet's storage goes with it. */
   async purge(): Promise<void> {
     this.sql.exec(WALLET_TABLES.map((t) => `DROP TABLE IF EXISTS ${t};`).join(" "));
     await this.storage.deleteAlarm();
@@ -452,7 +452,7 @@ export class Wallet {
           balance,
           balance - sum,
           user?.credits ?? null,
-          // Not closed for a member pending deletion: they may reactivate (docs/product.md §4); they cannot log in meanwhile.
+          // Not closed for a member pending deletion: they may reactivate (docs/product/states.md §4); they cannot log in meanwhile.
           0,
           nowSeconds(),
         );

@@ -1,4 +1,4 @@
-/** The four demo brands (one selling in SEK) and their companies (docs/product.md §3 "Settings" and "Company info"). */
+/** The four demo brands (one selling in SEK) and their companies (docs/product/data.md §3 "Settings" and "Company info"). */
 const costs = (eur: number) => ({ costs: eur, currency: "EUR" });
 const EU = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES", "PL", "DK", "FI", "NO", "SE", "GB", "IE", "US", "CA", "AU"];
 const messageCosts = Object.fromEntries(EU.map((c) => [c, costs(["CH", "NO", "DK", "SE"].includes(c) ? 2 : 1)]));

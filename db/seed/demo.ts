@@ -211,7 +211,7 @@ export async function seedDemoActivity(DB: D1Database, idOf: Map<string, string>
   };
 }
 
-/** The provider id of the first demo payment: the README and the console's end-to-end test look a member up by it. */
+/** The provider id of the first demo payment: docs/architecture/console.md and the console's end-to-end test look a member up by it. */
 export const DEMO_PAYMENT_REF = "tr_demo0001";
 
 /**

@@ -19,7 +19,7 @@ import { hashPassword, randomId } from "../../app/lib/password.ts";
 const PEPPER = "dev-pepper-not-for-production";
 const PASSWORD = "Bench-pass-2026";
 const WARMUP = 50;
-// BENCH_SAMPLES / BENCH_BURST / BENCH_SITE=0 make a quick look (a profile step); the figures in docs/architecture.md §6 use the defaults.
+// BENCH_SAMPLES / BENCH_BURST / BENCH_SITE=0 make a quick look (a profile step); the figures in docs/architecture/budgets.md §6 use the defaults.
 const SAMPLES = Number(process.env.BENCH_SAMPLES) || 1000;
 const BURST = Number(process.env.BENCH_BURST) || 2000;
 /** Messages each conversation sends in the site line. */

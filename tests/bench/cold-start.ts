@@ -1,5 +1,5 @@
 /**
- * Cold start (docs/architecture.md §6, decision 171): a fresh workerd isolate's first response to `/`.
+ * Cold start (docs/architecture/budgets.md §6, decision 171): a fresh workerd isolate's first response to `/`.
  *
  * The deployable bundle (`wrangler deploy --dry-run --outdir`) is started RUNS times in a new
  * Miniflare (a new workerd process, so nothing is warm) with the bindings of wrangler.toml and a seeded

@@ -1,5 +1,5 @@
 /**
- * Members benchmark (docs/architecture.md §6): search with 100,000 seeded members and the profile page.
+ * Members benchmark (docs/architecture/budgets.md §6): search with 100,000 seeded members and the profile page.
  * Seeds its own local state (.wrangler/bench-members), serves the built Worker with `wrangler dev`
  * and measures wall time per request on loopback (server time plus a local hop), after a warm-up.
  *

@@ -1,5 +1,5 @@
 /**
- * What each page crosses the distance for (docs/architecture.md §6): per page and form action of a
+ * What each page crosses the distance for (docs/architecture/budgets.md §6): per page and form action of a
  * visitor, a member and an operator, the D1 queries and their sequential depth, the Durable Object calls
  * and theirs, and the R2 reads, counted by the Worker itself (app/lib/trace.server.ts); then each page's
  * wall time with every round trip held back by DELAY ms, as from an edge far from the primary.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: performance figures of docs/architecture.md §6 on a warm local workerd (wrangler dev).
+ * `npm run bench`: performance figures of docs/architecture/budgets.md §6 on a warm local workerd (wrangler dev).
  * Server times are wall times on loopback (median and p95 of many requests), shown next to a trivial
  * route of the same Worker so the ratio says what the page itself costs.
  */

@@ -1,5 +1,5 @@
 /**
- * The Worker's start-up CPU as Cloudflare measures it (docs/architecture.md §6): `wrangler check startup`
+ * The Worker's start-up CPU as Cloudflare measures it (docs/architecture/budgets.md §6): `wrangler check startup`
  * profiles the production bundle's top-level evaluation. The budgeted figure is the profile's active time,
  * as wrangler prints it ("Active": the sampled time that is not idle, garbage collection included); the
  * span from the first to the last busy sample is printed beside it. Median of RUNS, each `--root` (a built

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, logIn, test } from "./support/fixtures";
 
-// docs/architecture.md §6 and decision 151: no member page moves under the reader while it loads. The cumulative
+// docs/architecture/budgets.md §6 and decision 151: no member page moves under the reader while it loads. The cumulative
 // layout shift of each member page, summed until the page is idle, stays below 0.05 at phone width,
 // for a new member (activation, photo, discount all due; one shown, decision 179) and a premium member (none due).
 const MAX_CLS = 0.05;

@@ -41,7 +41,7 @@ test("the push alert appears when someone has written, offers push, and stays di
   const alert = page.getByTestId("push-alert");
   await expect(alert).toBeVisible();
   await expect(alert.getByRole("button", { name: "Turn on notifications" })).toBeVisible();
-  // Not on the screens docs/product.md §4 excludes.
+  // Not on the screens docs/product/states.md §4 excludes.
   await page.goto("/notifications");
   await expect(page.locator('[data-push-state="unknown"]')).toBeVisible();
   await expect(alert).toHaveCount(0);

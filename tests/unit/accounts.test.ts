@@ -86,7 +86,7 @@ describe("sign-up setting", () => {
   });
 });
 
-describe("activation reminder (docs/product.md §4)", () => {
+describe("activation reminder (docs/product/states.md §4)", () => {
   const unconfirmed = { status: "not_confirmed", profileStatus: "disabled", notificationsDisabled: [] as string[] };
   it("shows for a not-confirmed member with a disabled profile and no disabled notifications", () => {
     expect(showActivationReminder(unconfirmed, "/members")).toBe(true);

@@ -110,4 +110,58 @@ describe("check-docs", () => {
     expect(out).toContain("decision 003 needs its one line");
     expect(out).not.toContain("decision 001");
   });
+
+  describe("pages and citations (decision 232)", () => {
+    const pages = {
+      "docs/architecture/README.md": "# Architecture\n\n| § | page |\n| 4 | [money.md](money.md) |\n\nSee §4 and §5.\n",
+      "docs/architecture/money.md":
+        "# Money\n\n## 4. Money\n\nHeld as in §4; rules in [security.md](security.md)\n§5; texts in\n" +
+        "[validation.md](../product/validation.md) §5 and §8. Not ISO 18013-5 §9.3.1, nor § 5 DDG.\n",
+      "docs/architecture/security.md": "# Security\n\n## §5 Security\n\nSee [money](money.md#4-money).\n",
+      "docs/product/validation.md": "# Validation\n\n## 5. Validation rules\n\n## 8. Error catalogue\n",
+      "README.md": "# Readme\n\n[Docs](docs/architecture/README.md), [money](docs/architecture/money.md) §4.\n",
+      "app/models/x.server.ts":
+        "/** The wallet (docs/architecture/money.md §4; docs/product/validation.md §5, §8 and §5). */\n" +
+        "/**\n * Wrapped (docs/architecture/security.md\n * §5), and named: docs/product/validation.md.\n */\n",
+    };
+
+    it("passes pages whose cited sections, named pages and links exist", () => {
+      expect(check(tree(pages))).toMatchObject({ ok: true });
+    });
+
+    it("refuses a citation of a section the page does not have, or of a page that does not exist", () => {
+      const root = tree({
+        ...pages,
+        "docs/architecture/money.md": "# Money\n\n## Money\n\nText.\n",
+        "app/models/x.server.ts":
+          "// docs/architecture/money.md §4\n// docs/product/validation.md §5, §6 and §8\n" +
+          "// docs/architecture.md §5\n// see docs/product.md\n",
+      });
+      const out = refused(root);
+      expect(out).toContain('app/models/x.server.ts:1: cites docs/architecture/money.md §4, which has no heading "4."');
+      expect(out).toContain('app/models/x.server.ts:2: cites docs/product/validation.md §6, which has no heading "6."');
+      expect(out).not.toContain("validation.md §8,");
+      expect(out).toContain(
+        "app/models/x.server.ts:3: cites docs/architecture.md §5, which does not exist (§5 is now in docs/architecture/security.md)",
+      );
+      expect(out).toContain("app/models/x.server.ts:4: names docs/product.md, which does not exist");
+      expect(out).toContain('README.md:3: cites docs/architecture/money.md §4, which has no heading "4."');
+      expect(out).toContain("docs/architecture/README.md:6: §4 is not a section of a page of this folder");
+    });
+
+    it("refuses a bare § that is not a section of its page, a broken link and a page over 150 lines", () => {
+      const root = tree({
+        ...pages,
+        "docs/product/validation.md": "# Validation\n\n## 5. Validation rules\n\nSee §8 and [api](api.md).\n",
+        "docs/architecture/security.md": `# Security\n\n## 5. Security\n\n${"A line.\n".repeat(147)}`,
+        "docs/decisions/002-second.md": `# 002: Second\n\nDate: 2026-11-22\nStatus: accepted\n\n${"A line.\n".repeat(200)}`,
+      });
+      const out = refused(root);
+      expect(out).toContain("docs/product/validation.md:5: §8 is not a section of this page");
+      expect(out).toContain("docs/product/validation.md:5: links api.md, which does not exist");
+      expect(out).toContain("docs/architecture/money.md:7: cites docs/product/validation.md §8");
+      expect(out).toContain("docs/architecture/security.md: 151 lines, more than 150");
+      expect(out).not.toContain("002-second.md: ");
+    });
+  });
 });

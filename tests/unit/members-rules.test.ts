@@ -6,7 +6,7 @@ import { birthDateRange, resolveFilters, wantedGender } from "../../app/models/s
 
 const photoAlertHiddenOn = (pathname: string, search = "") => !memberAlertShown("photo", pathname, search);
 
-describe("profile-photo alert screens (docs/product.md §4)", () => {
+describe("profile-photo alert screens (docs/product/states.md §4)", () => {
   it("is hidden on profile, signup, activate-done, premium, notifications, directdebit and settings", () => {
     for (const p of [
       "/profile",

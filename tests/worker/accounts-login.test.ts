@@ -288,7 +288,7 @@ describe("logout", () => {
     expect(await sessionsOf(m.id)).toBe(1);
   });
 
-  it("GET /api/logout.php from the site's own client (JSON or the request-type header) logs out (docs/product.md §7)", async () => {
+  it("GET /api/logout.php from the site's own client (JSON or the request-type header) logs out (docs/product/api.md §7)", async () => {
     for (const headers of [{ Accept: "application/json" }, { "X-Request-Type": "fetch" }] as Record<string, string>[]) {
       const m = await memberWithPassword();
       const cookie = await sessionCookie(m.id);

@@ -1,5 +1,5 @@
 /**
- * Blocks (docs/architecture.md §5): a member blocked by another must not see the blocker's card anywhere. Every way
+ * Blocks (docs/architecture/security.md §5): a member blocked by another must not see the blocker's card anywhere. Every way
  * of showing a member goes through the profile page's access check.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Notifications: the queue between events and senders, every type of docs/product.md §9 sent once and not
+ * Notifications: the queue between events and senders, every type of docs/product/limits.md §9 sent once and not
  * when switched off, Web Push (VAPID JWT, aes128gcm, 410), the consumer's retries, one-click
  * unsubscribe and the signed bounce/complaint webhook.
  */

@@ -1,5 +1,5 @@
 /**
- * The restore drill's local half (README "Backups and recovery"): a member's wallet and a
+ * The restore drill's local half (docs/operations/recovery.md): a member's wallet and a
  * conversation's messages live only in their objects' SQLite (decisions 189, 190), so everything an
  * object answers must come back from its storage alone. Here each object's tables are exported, the
  * storage is deleted, and the rows are written back into the fresh instance: balance, ledger and

@@ -1,8 +1,9 @@
 /**
- * docs/architecture.md §6: a member's or a visitor's page waits on at most two sequential D1 round trips
+ * docs/architecture/budgets.md §6: a member's or a visitor's page waits on at most two sequential D1 round trips
  * (each one crosses the distance to the primary). Counted by the Worker itself for one request
  * (X-Trace-Round-Trips, app/lib/trace.server.ts); parallel queries and a batch count once. Each page
- * is asked once before it is counted: the brand settings and the like are cached per instance (§3), and
+ * is asked once before it is counted: the brand settings and the like are cached per instance
+ * (docs/architecture/layout.md §3), and
  * a cold instance's first request reads them too.
  */
 import { env } from "cloudflare:test";

@@ -50,7 +50,7 @@ function serverOnly(idPrefix: string, lastResult: SignupReply | undefined): Sign
 }
 
 /**
- * The sign-up form (docs/product.md "Signup form": email, name, date_of_birth, signup_message, password) of
+ * The sign-up form (docs/product/data.md §3, "Sign-up form": email, name, date_of_birth, signup_message, password) of
  * every sign-up: /signup, the sign-up modal and the landing page. It carries no form library, so
  * the landing page stays within its JavaScript budget; /signup and the modal add the browser-side
  * validation with `validation` (ValidatedSignupForm). Tracking data rides along in hidden fields.

@@ -1,4 +1,4 @@
-/** "I am … looking for …": the two questions every sign-up form asks (docs/product.md §3: gender, sexuality). */
+/** "I am … looking for …": the two questions every sign-up form asks (docs/product/data.md §3: gender, sexuality). */
 import type { Gender, Seeking } from "~/models/signup-rules";
 
 export interface WhoLabels {

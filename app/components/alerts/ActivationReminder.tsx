@@ -11,7 +11,7 @@ export interface ReminderMember {
 }
 
 /**
- * docs/product.md §4: shown to a logged-in member with status not_confirmed and a disabled profile,
+ * docs/product/states.md §4: shown to a logged-in member with status not_confirmed and a disabled profile,
  * with no disabled notifications, where the page shows it (memberAlertShown: not on signup, settings,
  * notifications, the payment pages, or above the sign-up step that asks for the confirmation).
  */

@@ -4,7 +4,7 @@ import type { TFunction } from "~/lib/i18n-react";
 export const HIDE_ENRICH_ALERT = "hide-enrich-alert";
 
 /**
- * The profile-photo alert (docs/product.md §4): logged in, no main image, where the page shows it
+ * The profile-photo alert (docs/product/states.md §4): logged in, no main image, where the page shows it
  * (memberAlertShown), not dismissed (dismissing stores a timestamp in localStorage). MemberExtras
  * decides and shows it with the other alerts that depend on this browser, after hydration, so a
  * dismissed alert never flashes.

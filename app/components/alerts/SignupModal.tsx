@@ -10,7 +10,7 @@ const SignupForm = lazy(() =>
 );
 
 /**
- * The sign-up modal (docs/product.md §2 and §4): with JavaScript, links to /signup open the form in a
+ * The sign-up modal (docs/product/screens.md §2 and docs/product/states.md §4): with JavaScript, links to /signup open the form in a
  * dialog instead; without it they simply go to /signup. While a sign-up is in progress neither the
  * backdrop nor Escape closes it. It closes on "signupClosed" (the close button) or when the visitor
  * goes to the login page ("redirectedToLogin").
@@ -31,7 +31,7 @@ export function SignupModal({
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const busy = fetcher.state !== "idle";
-  // The server decided (root loader): the first-touch tracking cookie and docs/product.md §6's rule.
+  // The server decided (root loader): the first-touch tracking cookie and docs/product/roles.md §6's rule.
   const tracking = signup?.tracking;
   const enabled = signup?.state === "open";
 

@@ -1,6 +1,6 @@
 /**
  * The lander visuals with motion (the map, the slideshow players, the swipe cards): their own
- * module, so the browser loads only the one a lander shows (see visuals.ts; docs/architecture.md §6).
+ * module, so the browser loads only the one a lander shows (see visuals.ts; docs/architecture/budgets.md §6).
  */
 import { Fragment, useEffect, useRef } from "react";
 import { Icon } from "~/components/Icon";

@@ -44,7 +44,7 @@ function useDropdownDismiss() {
   }, [location]);
 }
 // Members only, and none renders anything on the server: mounted for members after hydration, so
-// a visitor of the landing page does not download them (docs/architecture.md §6, the 100 KB budget).
+// a visitor of the landing page does not download them (docs/architecture/budgets.md §6, the 100 KB budget).
 const LiveCounts = lazy(() => import("../LiveCounts").then((m) => ({ default: m.LiveCounts })));
 const LikeModal = lazy(() => import("../members/LikeModal").then((m) => ({ default: m.LikeModal })));
 
@@ -65,7 +65,7 @@ function useMemberExtras(loggedIn: boolean) {
   return { Extras, hydrated };
 }
 
-/** The four layouts of docs/product.md §2, chosen by the leaf route's `handle.layout`. */
+/** The four layouts of docs/product/screens.md §2, chosen by the leaf route's `handle.layout`. */
 export function AppShell({ root, children }: { root: RootData; children: React.ReactNode }) {
   useDropdownDismiss();
   const layout = layoutOf(useMatches());

@@ -5,7 +5,7 @@ import type { RootData } from "~/lib/root-data";
 export function Footer({ root }: { root: RootData }) {
   const { t } = useTranslation();
   const year = new Date().getFullYear();
-  // docs/product.md §2: the United States footer only for visitors from the US reading English.
+  // docs/product/screens.md §2: the United States footer only for visitors from the US reading English.
   const showUsFooter = root.country === "US" && root.lang === "en";
   const { brand } = root;
   return (

@@ -1,6 +1,6 @@
 /**
- * The members' navigation (docs/product.md §2). Its own module: the browser loads it only for members
- * (member-chrome.ts), so a visitor of the landing page never downloads it (docs/architecture.md §6).
+ * The members' navigation (docs/product/screens.md §2). Its own module: the browser loads it only for members
+ * (member-chrome.ts), so a visitor of the landing page never downloads it (docs/architecture/budgets.md §6).
  */
 import { Form, Link, useLocation } from "@remix-run/react";
 import { navSection } from "~/lib/nav";
@@ -44,7 +44,7 @@ function NavItem({
   );
 }
 
-/** docs/product.md §2: search, messages (99+ cap), likes, credits for paid users or Get Premium, account menu. */
+/** docs/product/screens.md §2: search, messages (99+ cap), likes, credits for paid users or Get Premium, account menu. */
 export function MemberNav({ m }: { m: Member }) {
   const { t } = useTranslation();
   const credit = m.paidUser ? creditBadge(m.credits) : null;

@@ -53,7 +53,7 @@ export function TopBar({ root, compact = false }: { root: RootData; compact?: bo
               >
                 {t("nav.login")}
               </Link>
-              {/* Only where this visitor can sign up (docs/product.md §6): never a button to a closed door. */}
+              {/* Only where this visitor can sign up (docs/product/roles.md §6): never a button to a closed door. */}
               {root.signup?.state === "open" ? (
                 <Link to="/signup" className="btn btn-primary btn-sm signup-button">
                   {t("nav.signupShort")}

@@ -1,6 +1,6 @@
 /**
- * The parts of the chrome only members see, kept out of the landing page's JavaScript (docs/architecture.md
- * §6, the 100 KB budget). The server renders them like any component (in the HTML, also
+ * The parts of the chrome only members see, kept out of the landing page's JavaScript
+ * (docs/architecture/budgets.md §6, the 100 KB budget). The server renders them like any component (in the HTML, also
  * without JavaScript); in the browser each is its own chunk, loaded for members only.
  * (A `.server` module is an empty module in the browser build, so `server.X` is undefined there.)
  */

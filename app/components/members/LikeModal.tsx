@@ -41,7 +41,7 @@ type Liker = {
 };
 
 /**
- * docs/product.md §4: after the seconds in the query `t`, show the newest like, then drop `t` from the
+ * docs/product/states.md §4: after the seconds in the query `t`, show the newest like, then drop `t` from the
  * URL. The close button, Escape or a click beside the card close it; a click inside the card does not
  * (the team-run label opens its text there); the image and the button open that member's profile.
  */

@@ -45,7 +45,7 @@ export function PhotoTile({
 
 /**
  * A member's face: the main image's thumbnail, or a placeholder. `eager` for a face on the first screen
- * (the page's largest paint): a lazy image is only requested after layout, which delayed LCP (docs/architecture.md §6).
+ * (the page's largest paint): a lazy image is only requested after layout, which delayed LCP (docs/architecture/budgets.md §6).
  */
 export function Avatar({
   photoId,

@@ -201,7 +201,7 @@ function ProfileActions({ data, busy }: { data: ProfileViewData; busy: boolean }
   );
 }
 
-/** 'You're blocked by' {name} (docs/product.md §6). */
+/** 'You're blocked by' {name} (docs/product/roles.md §6). */
 export function BlockedNotice({ name }: { name: string }) {
   const { t } = useTranslation("members");
   return (

@@ -1,7 +1,7 @@
 /**
  * What a logged-in member's pages add once JavaScript runs, loaded lazily by AppShell (never on a
  * visitor's landing page): the alerts that depend on this browser (push, profile photo, disabled
- * notifications: docs/product.md §4), the page-hidden beacon (online status), the service worker's
+ * notifications: docs/product/states.md §4), the page-hidden beacon (online status), the service worker's
  * messages (a push arrived; a notification was clicked: openUrl) and the auto-like after sign-up
  * (likes reloaded after 500 ms).
  *
@@ -88,7 +88,7 @@ function useDismissed(key: string) {
   return [dismissed, dismiss] as const;
 }
 
-/** docs/product.md §7: the page went hidden, the member counts as offline (a request brings them back). */
+/** docs/product/api.md §7: the page went hidden, the member counts as offline (a request brings them back). */
 function usePresenceBeacon() {
   useEffect(() => {
     const onChange = () => {
@@ -122,7 +122,7 @@ function useServiceWorkerMessages() {
   }, []);
 }
 
-/** docs/product.md §4 and §7: once after sign-up, the auto-like call; the likes are reloaded 500 ms later. */
+/** docs/product/states.md §4 and docs/product/api.md §7: once after sign-up, the auto-like call; the likes are reloaded 500 ms later. */
 function useAutoLikeAfterSignup() {
   const { pathname } = useLocation();
   const { revalidate } = useRevalidator();

@@ -21,7 +21,7 @@ export function usePushState(known?: PushState) {
 
 /**
  * Turning push on (and, with `allowOff`, off) for this device: the sign-up's push step, /notifications
- * and the push alert. The state (docs/product.md §4) decides what shows; the browser's permission prompt
+ * and the push alert. The state (docs/product/states.md §4) decides what shows; the browser's permission prompt
  * only appears after the member's click.
  */
 export function PushSetup({

@@ -1,5 +1,5 @@
 /**
- * The welcome offer in the members area (docs/product.md §4, §6 and §9; decision 202): a banner with the
+ * The welcome offer in the members area (docs/product/states.md §4, docs/product/roles.md §6 and docs/product/limits.md §9; decision 202): a banner with the
  * offer's one end as a date and time, and the popup after WELCOME_OFFER_POPUP_DELAY_S for a member with 0
  * credits who has not closed it before. The server decides whether the offer runs (root data
  * `welcomeOffer`: its end and the seconds left at load; null for visitors and paid users); the banner

@@ -1,7 +1,7 @@
 /**
  * The sign-up panel of the landers and member landings: the one SignupForm of every sign-up,
  * carrying the partner's tracking data and the member the visitor came for. Where this visitor
- * cannot sign up (docs/product.md §6) it says so instead of showing a form that would fail.
+ * cannot sign up (docs/product/roles.md §6) it says so instead of showing a form that would fail.
  */
 import { Link } from "@remix-run/react";
 import type { Gender, Seeking, SignupState, Tracking } from "~/models/signup-rules";

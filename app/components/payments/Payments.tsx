@@ -38,7 +38,7 @@ export function CountryPicker({
   );
 }
 
-/** While the pay form posts and the browser heads to the provider: the "loading" state of docs/product.md §4. */
+/** While the pay form posts and the browser heads to the provider: the "loading" state of docs/product/states.md §4. */
 export function PayLoading({ method }: { method: string }) {
   const { t } = useTranslation(["payments", "shop"]);
   const navigation = useNavigation();

@@ -1,7 +1,7 @@
 import { useTranslation } from "~/lib/i18n-react";
 
 /**
- * The cams promo block (docs/product.md §2, decision 160): a picture, a headline and a button. The
+ * The cams promo block (docs/product/screens.md §2, decision 160): a picture, a headline and a button. The
  * button posts to /promo/cams, which counts the click and sends the member on to the partner in a
  * new tab (the page's Cross-Origin-Opener-Policy leaves that tab no handle on this one). The page
  * decides whether to show it (camsPromoShown); the partner URL never reaches the browser.

@@ -1,5 +1,5 @@
 /**
- * The one interface to a payment service provider (docs/architecture.md §1). Two adapters implement it:
+ * The one interface to a payment service provider (docs/architecture/stack.md §1). Two adapters implement it:
  * Mollie (Payments API v2 over fetch, app/lib/payments/mollie.server.ts) and the local sandbox
  * (app/lib/payments/sandbox.server.ts, the default outside production, refused in production).
  *

@@ -1,7 +1,8 @@
 /**
- * Accounts (docs/product.md §4-§8), what every part of app/models/accounts/ shares: quotas, the account
- * mails and their links, the address states, and confirming an address. Routes only parse input and call
- * these functions; the purge is account-purge.server.ts.
+ * Accounts (docs/product/states.md §4, docs/product/validation.md §5 and §8, docs/product/roles.md §6 and
+ * docs/product/api.md §7), what every part of app/models/accounts/ shares: quotas, the account mails and
+ * their links, the address states, and confirming an address. Routes only parse input and call these
+ * functions; the purge is account-purge.server.ts.
  */
 import type { Env } from "~/lib/env";
 import { nowS } from "~/lib/dates";

@@ -65,7 +65,7 @@ interface PendingSignup {
 }
 
 /**
- * A sign-up (docs/product.md §6, decision 224): the answer is the same "check your e-mail" whether the
+ * A sign-up (docs/product/roles.md §6, decision 224): the answer is the same "check your e-mail" whether the
  * address is new or known, so it returns nothing a route could tell apart. A new address gets a link
  * that creates the account (confirmSignup); what the form collected waits with the link's hash in
  * signup_requests, the password only as its hash. A known address's owner gets a way in instead
@@ -299,7 +299,7 @@ async function mailOwnerOfKnownAddress(
 const SIGNUP_MESSAGE_CLIENT_ID = "signup-message";
 
 /**
- * The sign-up message (docs/product.md §3) becomes the new member's first message to the member whose
+ * The sign-up message (docs/product/data.md §3) becomes the new member's first message to the member whose
  * landing they signed up on: free, and one of their free conversations, sent as the account is created
  * from the confirmed link (decision 224). Only to an existing member of the same brand. Returns the
  * conversation, or null.

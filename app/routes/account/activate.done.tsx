@@ -22,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** docs/product.md §2: activation done shows the sign-up profile card, a get-premium card and the member overview. */
+/** docs/product/screens.md §2: activation done shows the sign-up profile card, a get-premium card and the member overview. */
 export default function ActivateDone() {
   const { name, paidUser, hasPhoto, brandName } = useLoaderData<typeof loader>();
   const { t } = useTranslation("account");

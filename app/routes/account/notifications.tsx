@@ -35,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return { saved: true };
 }
 
-/** Which e-mail notifications the member receives (docs/product.md NOTIFICATION_TYPES), and why a type was switched off. */
+/** Which e-mail notifications the member receives (docs/product/limits.md §9, NOTIFICATION_TYPES), and why a type was switched off. */
 export default function Notifications() {
   const { settings, pushSubscribed } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();

@@ -1,4 +1,4 @@
-/** My profile: every field of docs/product.md §3, the interests, and the location (typed, chosen or from the browser's position). */
+/** My profile: every field of docs/product/data.md §3, the interests, and the location (typed, chosen or from the browser's position). */
 import {
   data,
   redirect,

@@ -64,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect("/account-deleted", { headers: { "Set-Cookie": await destroySession(request, context) } });
 }
 
-/** Step one (docs/product.md §2): the alternatives to leaving. */
+/** Step one (docs/product/screens.md §2): the alternatives to leaving. */
 function Offers({ invisible, discount }: { invisible: boolean; discount: number }) {
   const { t } = useTranslation("account");
   const data = useActionData<typeof action>();

@@ -41,7 +41,7 @@ export default function AdminBrandNew() {
       <p className="a-muted">
         The settings start as {base}&apos;s, the default brand; name, host and texts are yours to fill in. The new brand
         answers on its host name as soon as that domain is routed to the Worker (a route or custom domain in Cloudflare,
-        see the README, &quot;Running the site&quot;); until then nobody reaches it.
+        see docs/architecture/console.md, &quot;Running the site&quot;); until then nobody reaches it.
       </p>
       <BrandForm
         stored={stored}

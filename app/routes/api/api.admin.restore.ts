@@ -3,7 +3,7 @@
  * 30 days (Authorization: Bearer <ADMIN_TOKEN>). Body (JSON or form):
  * { "object": "member" | "conversation", "id": "<member or conversation id>", "at": "2026-11-27T06:00:00Z" }
  * or { ..., "bookmark": "<an earlier answer's undo>" }. Answers { "restored": bookmark, "undo": bookmark };
- * 501 where the runtime keeps no history (local workerd). README "Backups and recovery".
+ * 501 where the runtime keeps no history (local workerd). docs/operations/recovery.md.
  */
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { adminRequired, isAdmin } from "~/lib/admin.server";

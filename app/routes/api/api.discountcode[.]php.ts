@@ -1,7 +1,7 @@
 /**
- * GET /api/discountcode.php (docs/product.md §7): the member's active discount code with the fields of
- * docs/product.md §3 (the time bonus if there is one, else the welcome code); `welcome=true` asks for the
- * welcome code. 404 when there is none; the client ignores every failure (docs/product.md §8).
+ * GET /api/discountcode.php (docs/product/api.md §7): the member's active discount code with the fields of
+ * docs/product/data.md §3 (the time bonus if there is one, else the welcome code); `welcome=true` asks for the
+ * welcome code. 404 when there is none; the client ignores every failure (docs/product/validation.md §8).
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { authenticationRequired, jsonResponse } from "~/lib/json.server";

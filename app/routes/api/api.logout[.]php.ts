@@ -19,12 +19,12 @@ const escape = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /**
- * GET /api/logout.php (docs/product.md §7) must not change state (docs/architecture.md §5; link prefetchers
+ * GET /api/logout.php (docs/product/api.md §7) must not change state (docs/architecture/security.md §5; link prefetchers
  * would log members out): it answers a tiny page whose form posts the logout, submitted at once
  * by a nonce'd script, or by a click without JavaScript. Decision 041.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  // The site's own client (docs/product.md §7) logs out with a GET: a script asking for JSON or sending
+  // The site's own client (docs/product/api.md §7) logs out with a GET: a script asking for JSON or sending
   // the request-type header, from this site. Prefetchers and link scanners ask for neither.
   const site = request.headers.get("Sec-Fetch-Site");
   const fromClient =

@@ -12,7 +12,7 @@ import { getMember, type Member } from "~/models/session.server";
 import { deleteSubscriptions, saveSubscription, subscriptionSchema, vapidKeys } from "~/models/push.server";
 
 /**
- * docs/product.md §7: the current member (GET), login (POST), the chosen language (PUT).
+ * docs/product/api.md §7: the current member (GET), login (POST), the chosen language (PUT).
  * With ?push=1: the VAPID public key and whether the member has push (GET), saves a device's push
  * subscription (POST), turns push off for one device ({ endpoint }) or all (DELETE).
  */

@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   ]);
   // Opening the chat marks it read inside the object's history call (the sender sees the receipt).
   const viewing = conversationView(context.env, params.id ?? "", member.id, brand.chatHistoryDays, true);
-  // The composer's prices are read beside the conversation, not after it (docs/architecture.md §6).
+  // The composer's prices are read beside the conversation, not after it (docs/architecture/budgets.md §6).
   const composing = composerData(request, context, {
     brand,
     country: member.country,

@@ -41,7 +41,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     ...page,
     loggedIn: !!member,
     paidUser: !!member?.paidUser,
-    // What unlocking one private photo costs this member (docs/product.md photo_credits), through the one price owner.
+    // What unlocking one private photo costs this member (docs/product/limits.md §9, photo_credits), through the one price owner.
     photoCredits: pricesFor(brand, null).photo,
     fictional: { icon: brand.fictionalIcon, singular: brand.fictionalSingular, warning: brand.fictionalWarning },
   };

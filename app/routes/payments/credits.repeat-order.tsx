@@ -17,9 +17,9 @@ import paymentsStyles from "~/styles/payments.css";
 import { readForm } from "~/lib/body.server";
 
 /**
- * Repeat order (premium only, docs/product.md §6): the last package bought with a card, PayPal or direct
+ * Repeat order (premium only, docs/product/roles.md §6): the last package bought with a card, PayPal or direct
  * debit, again, as a recurring payment on its mandate: one click, no redirect. A failed recurring
- * card payment offers a retry or PayPal (docs/product.md §8).
+ * card payment offers a retry or PayPal (docs/product/validation.md §8).
  */
 export const handle = paymentsHandle;
 export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];

@@ -45,7 +45,7 @@ import { readForm } from "~/lib/body.server";
 
 /**
  * /directdebit?package={id}: SEPA direct debit of a package. Where Mollie approved the brand's own form:
- * the form (docs/product.md §3), then the code sent by SMS, then the provider's mandate and payment
+ * the form (docs/product/data.md §3), then the code sent by SMS, then the provider's mandate and payment
  * (pending until the bank collects it). Otherwise the package is paid once with the member's bank
  * (iDEAL, Bancontact, EPS), which leaves a verified direct debit mandate for later orders (decision 208).
  * Which step shows follows from the member's unfinished request, so every step is a plain form post.

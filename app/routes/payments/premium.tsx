@@ -15,7 +15,7 @@ import { pricesFor } from "~/models/credits.server";
 import { WelcomeOffer } from "~/components/offers/WelcomeOffer";
 import paymentsStyles from "~/styles/payments.css";
 
-/** What premium gives (docs/product.md §6); the first credit purchase makes a member premium. */
+/** What premium gives (docs/product/roles.md §6); the first credit purchase makes a member premium. */
 export const handle = paymentsHandle;
 export const links = () => [...shopLinks(), { rel: "stylesheet", href: paymentsStyles }];
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { isLanguage, resources } from "~/lib/i18n.server";
 import { jsonResponse } from "~/lib/json.server";
 
-/** One language's namespace for the browser, loaded on demand (docs/product.md §7). */
+/** One language's namespace for the browser, loaded on demand (docs/product/api.md §7). */
 export function loader({ params }: LoaderFunctionArgs) {
   const lng = params.lng;
   const data = isLanguage(lng) ? (resources[lng] as Record<string, unknown>)[params.ns ?? ""] : undefined;

@@ -68,7 +68,7 @@ export async function logIn(target: Page | BrowserContext, who: { id: string }, 
   ]);
 }
 
-/** Logs a seeded operator (README: operator@example.com, moderator@example.com) into the console by cookie. */
+/** Logs a seeded operator (docs/development.md: operator@example.com, moderator@example.com) into the console by cookie. */
 export async function operatorLogIn(context: BrowserContext, email: string) {
   const db = e2eDb();
   const sid = randomId(32);
