@@ -15,7 +15,7 @@ export { HUB_PATH } from "./chat/protocol";
 export { logError, requestIdOf } from "./lib/log.server";
 export { handleNotifyBatch } from "./models/notify.server";
 export { firstTouchCookie } from "./models/tracking.server";
-export { recheck } from "./models/payments.server";
+export { recheck } from "./models/payments/checks.server";
 export { startChatMigration } from "./models/chat.server";
 export { roomStub } from "./chat/stubs";
 export { startWalletMigration } from "./wallet/migrate.server";

@@ -127,10 +127,14 @@ function checkDecisions(write) {
 
 // ─── 2. "Not built yet" names nothing that exists ────────────────────────────────────────────
 
-/** A URL path pattern per route module (Remix v2 flat routes). */
+/** A URL path pattern per route module (Remix v2 flat route names, in area folders: decision 235). */
 function routePatterns() {
   const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return readdirSync(join(root, "app/routes")).map((entry) => {
+  const dir = join(root, "app/routes");
+  const modules = readdirSync(dir, { withFileTypes: true }).flatMap((area) =>
+    area.isDirectory() ? readdirSync(join(dir, area.name)) : [area.name],
+  );
+  return modules.map((entry) => {
     const segments = entry
       .replace(/\.(tsx?|jsx?)$/, "")
       .split(/\.(?![^[]*\])/)

@@ -61,7 +61,7 @@ for (const file of files(join(root, "app"))) {
   if (raw) counts[rel] = raw;
   total += all;
   // The chat's and the dev console's SQL are raw by design (the objects' own SQLite, a SQL console).
-  if (!/^app\/(chat\/|models\/chat\.server\.ts$|routes\/dev\.)/.test(rel)) outside += all;
+  if (!/^app\/(chat\/|models\/chat\.server\.ts$|routes\/dev\/)/.test(rel)) outside += all;
 }
 
 const prune = process.argv.includes("--prune");

@@ -12,7 +12,7 @@ export type RestoreAnswer =
   | { ok: true; bookmark: string; undo: string }
   | { ok: false; error: "unsupported" | "refused"; detail: string };
 
-/** What ChatRoom and MemberHub answer for a restore (the operator's call, app/routes/api.admin.restore.ts). */
+/** What ChatRoom and MemberHub answer for a restore (the operator's call, app/routes/api/api.admin.restore.ts). */
 export interface Restorable {
   /** Schedules the restore of this object's storage; the undo bookmark puts it back as it is now. */
   restoreStorage(to: RestoreTarget): Promise<RestoreAnswer>;

@@ -46,7 +46,7 @@ export interface Env {
   MAIL_FROM: string;
   /** Events for the notification senders (app/models/notify.server.ts). */
   NOTIFY_QUEUE: Queue<NotifyMessage>;
-  /** Payments and refunds whose create answer was lost, looked up again later (app/models/payments.server.ts). */
+  /** Payments and refunds whose create answer was lost, looked up again later (app/models/payments/checks.server.ts). */
   PAYMENT_CHECKS: Queue<PaymentCheck>;
   /** The one-time moves of D1's messages and credits into the objects, apart from mail and push (decision 194). */
   MOVES_QUEUE: Queue<DataMove>;

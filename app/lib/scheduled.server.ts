@@ -8,7 +8,7 @@ import { purgeExpiredSessions } from "../models/session.server";
 import { purgeExpiredTokens } from "../models/tokens.server";
 import { runNotificationSchedules } from "../models/notify.server";
 import { staleRequestsStatement } from "../models/directdebit.server";
-import { requeueStaleChecks, sweepSilentPayments } from "../models/payments.server";
+import { requeueStaleChecks, sweepSilentPayments } from "../models/payments/checks.server";
 import { drainOutbox } from "../wallet/outbox.server";
 import { startWalletMigration } from "../wallet/migrate.server";
 import { liftEndedRestrictions } from "../models/moderation.server";

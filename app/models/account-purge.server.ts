@@ -1,5 +1,5 @@
 /**
- * The purge of deleted accounts, kept apart from accounts.server.ts so the Cron Trigger (bundled by
+ * The purge of deleted accounts, kept apart from accounts/deletion.server.ts so the Cron Trigger (bundled by
  * wrangler with entry.worker.ts) pulls in no translations or other route code.
  */
 import { purgeAgeSubjects } from "./age-purge.server";

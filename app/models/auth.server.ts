@@ -1,7 +1,7 @@
 /**
  * Authentication: one remix-auth Authenticator in front of the server-side sessions (decision 141).
  * A strategy only answers "who is this?" by calling the accounts rules (login, lockout, throttles
- * stay in accounts.server.ts); the session is then started here, in the `sessions` table, the same
+ * stay in accounts/login.server.ts); the session is then started here, in the `sessions` table, the same
  * way for every strategy and for sign-up, reset and reactivation, together with the member's
  * language cookie and the device cookie that makes this browser a known device of theirs (the
  * lockout spares it, decision 088).
@@ -13,7 +13,7 @@ import { guardedSessionStorage, readSignedCookie } from "~/lib/cookies.server";
 import type { Env } from "~/lib/env";
 import { isLanguage, localeCookie } from "~/lib/i18n.server";
 import { randomId } from "~/lib/password";
-import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts.server";
+import { clientIp, login, withinRateLimit, type LoginClient } from "./accounts/login.server";
 import { getBrandByHost, linkOrigin, type Brand } from "./brand.server";
 import { createSession } from "./session.server";
 import { carryVisitorProof } from "./age-check.server";

@@ -5,7 +5,7 @@
  */
 import type { TFunction } from "i18next";
 import type { Language } from "~/lib/constants";
-import type { exportMemberData } from "./accounts.server";
+import type { exportMemberData } from "./accounts/export.server";
 
 type Export = Awaited<ReturnType<typeof exportMemberData>>;
 type Row = Record<string, unknown>;

@@ -21,7 +21,7 @@ import type { Env } from "~/lib/env";
 import { randomId } from "~/lib/password";
 import { paymentProvider } from "~/lib/payments/index.server";
 import { PaymentProviderError } from "~/lib/payments/provider";
-import { takeDailyQuota } from "./accounts.server";
+import { takeDailyQuota } from "./accounts/common.server";
 import type { BrandWithCompany } from "./brand.server";
 import { CODE_LENGTH, directDebitCountry, maskIban, maskMobile, type DirectDebitDetails } from "./directdebit-rules";
 import {
@@ -34,17 +34,11 @@ import {
   type DiscountMember,
 } from "./discounts.server";
 import { DIRECT_DEBIT_METHOD } from "./payment-rules";
-import {
-  chargeMandate,
-  directDebitFirstMethod,
-  ensureCustomer,
-  noHoldSql,
-  packageRow,
-  paymentTarget,
-  startCheckout,
-  type CheckoutMember,
-  type CheckoutResult,
-} from "./payments.server";
+import { chargeMandate } from "./payments/recurring.server";
+import { directDebitFirstMethod } from "./payments/methods.server";
+import { ensureCustomer, startCheckout, type CheckoutMember, type CheckoutResult } from "./payments/checkout.server";
+import { noHoldSql } from "./payments/chargebacks.server";
+import { packageRow, paymentTarget } from "./payments/common.server";
 import { packagesStatement } from "./shop.server";
 import { smsSenderFor, type SmsSender } from "./sms.server";
 import { and, eq, inArray, isNull, lt, ne } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * The landing page's loader (routes/_index.tsx re-exports it). It lives here so the route module imports
+ * The landing page's loader (routes/pages/_index.tsx re-exports it). It lives here so the route module imports
  * one server module: in the browser build each `.server` import is an empty module, and the five the
  * route imported were five extra chunks of the landing page's JavaScript (docs/architecture/budgets.md §6).
  */

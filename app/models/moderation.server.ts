@@ -2,7 +2,7 @@
  * Notice and action (decision 167): members and visitors report a profile, a photo or a
  * message (DSA Art. 16); every notice about the same target joins its one open case, whose severity
  * is its most severe category (minor and non-consensual imagery first). The reporter gets a
- * confirmation mail in their language. Operators decide in the console (app/routes/admin.reports*).
+ * confirmation mail in their language. Operators decide in the console (app/routes/admin/admin.reports*).
  */
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { getDb, schema } from "../../db/client";

@@ -1,7 +1,7 @@
 /**
  * The pure rules of payments (no D1, no provider): which status change is allowed, which methods
  * make a mandate, how many credits of a purchase are still unused and what their refund is worth.
- * Unit-tested in tests/unit/payment-rules.test.ts; app/models/payments.server.ts applies them.
+ * Unit-tested in tests/unit/payment-rules.test.ts; app/models/payments/ applies them.
  */
 import type { ProviderPaymentStatus, ProviderRefundStatus, SequenceType } from "~/lib/payments/provider";
 import type { payments, refunds } from "../../db/schema";

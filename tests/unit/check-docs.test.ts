@@ -13,9 +13,9 @@ const script = join(import.meta.dirname, "../../scripts/check-docs.mjs");
 function tree(files: Record<string, string>) {
   const root = mkdtempSync(join(tmpdir(), "check-docs-"));
   const base: Record<string, string> = {
-    "app/routes/admin.brands._index.tsx": "",
-    "app/routes/admin.brands.$id.tsx": "",
-    "app/routes/api.page-hidden[.]php.ts": "",
+    "app/routes/admin/admin.brands._index.tsx": "",
+    "app/routes/admin/admin.brands.$id.tsx": "",
+    "app/routes/api/api.page-hidden[.]php.ts": "",
     "app/models/wallet.server.ts": "",
     "db/schema.ts": 'export const ageProofs = sqliteTable("age_proofs", {});',
     "docs/decisions/001-first.md": "# 001 First\n\nDate: 2026-11-21\nStatus: superseded by 002\n\nText.\n",

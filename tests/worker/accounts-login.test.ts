@@ -8,7 +8,7 @@ import {
   LOGIN_BLOCK_MINUTES,
   LOGIN_MAX_ATTEMPTS,
   withinRateLimit,
-} from "../../app/models/accounts.server";
+} from "../../app/models/accounts/login.server";
 import { get, sessionCookie } from "./fixtures";
 import { PASSWORD, cookiesOf, memberWithPassword, pageText, send } from "./accounts-support";
 import { clockStopped } from "./clock";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { RESET_MAILS_PER_DAY } from "../../app/models/accounts.server";
+import { RESET_MAILS_PER_DAY } from "../../app/models/accounts/common.server";
 import { get, sessionCookie } from "./fixtures";
 import { PASSWORD, lastMailTo, mailedToken, memberWithPassword, pageText, send } from "./accounts-support";
 import { clockStopped } from "./clock";

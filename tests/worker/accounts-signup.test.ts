@@ -13,7 +13,7 @@ import {
   uniqueEmail,
 } from "./accounts-support";
 import { clockStopped } from "./clock";
-import { RESET_MAILS_PER_DAY } from "../../app/models/accounts.server";
+import { RESET_MAILS_PER_DAY } from "../../app/models/accounts/common.server";
 
 const setSignups = (host: string, value: string) =>
   env.DB.prepare("UPDATE brands SET signups = ?1 WHERE hostname = ?2").bind(value, host).run();

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startConversation } from "../../app/models/chat.server";
-import { exportMemberData } from "../../app/models/accounts.server";
+import { exportMemberData } from "../../app/models/accounts/export.server";
 import { createMember, get, post } from "./fixtures";
 import { auditRows } from "./admin-support";
 import {

@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 // @ts-ignore -- the server build exists only after `npm run build` (test:worker builds first); the type check runs before it
 import * as build from "../../build/index.js";
-import { LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
+import { LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts/login.server";
 import {
   OPERATOR_AREAS,
   newTotpKey,

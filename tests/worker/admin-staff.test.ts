@@ -9,7 +9,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it, vi } from "vitest";
 import worker from "../../app/entry.worker";
 import type { Env } from "../../app/lib/env";
-import { LOGIN_ACCOUNT_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
+import { LOGIN_ACCOUNT_MAX_ATTEMPTS, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts/login.server";
 import { saveCampaign } from "../../app/models/admin/campaigns.server";
 import { APPROVAL_DEFAULTS } from "../../app/models/admin/guard.server";
 import { changeOperatorRole, newTotpKey, operatorLogin, totpCode } from "../../app/models/admin/operators.server";

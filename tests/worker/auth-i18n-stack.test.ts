@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { describe, expect, it } from "vitest";
 import { getFixedT, resolveLanguage } from "../../app/lib/i18n.server";
-import { LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts.server";
+import { LOGIN_BLOCK_MINUTES, LOGIN_MAX_ATTEMPTS } from "../../app/models/accounts/login.server";
 import { authenticate } from "../../app/models/auth.server";
 import { PASSWORD, memberWithPassword, send } from "./accounts-support";
 

@@ -9,15 +9,12 @@ import { describe, expect, it } from "vitest";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { sandboxProvider } from "../../app/lib/payments/index.server";
 import { getBrandById } from "../../app/models/brand.server";
-import {
-  handleWebhook,
-  ownPayment,
-  packageRow,
-  requestRefund,
-  startCheckout,
-  sweepSilentPayments,
-  SILENT_AFTER_S,
-} from "../../app/models/payments.server";
+import { handleWebhook } from "../../app/models/payments/webhook.server";
+import { ownPayment } from "../../app/models/payments/views.server";
+import { packageRow } from "../../app/models/payments/common.server";
+import { requestRefund } from "../../app/models/payments/refunds.server";
+import { startCheckout } from "../../app/models/payments/checkout.server";
+import { sweepSilentPayments, SILENT_AFTER_S } from "../../app/models/payments/checks.server";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
 import { get, post } from "./fixtures";
 import { AMORA_KEY, clone, fakeMollie, HERZKLANG_KEY, json, mollieContext, type Call } from "./mollie-support";

@@ -6,14 +6,12 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import {
-  handleWebhook,
-  ownPayment,
-  recheck,
-  repeatOrder,
-  requestRefund,
-  startCheckout,
-} from "../../app/models/payments.server";
+import { handleWebhook } from "../../app/models/payments/webhook.server";
+import { ownPayment } from "../../app/models/payments/views.server";
+import { recheck } from "../../app/models/payments/checks.server";
+import { repeatOrder } from "../../app/models/payments/recurring.server";
+import { requestRefund } from "../../app/models/payments/refunds.server";
+import { startCheckout } from "../../app/models/payments/checkout.server";
 import type { PaymentCheck } from "../../app/models/payment-rules";
 import paidFirst from "./mollie/payment-paid-first.json";
 import failedRecurring from "./mollie/payment-failed-recurring.json";

@@ -6,7 +6,8 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { handleWebhook, repeatOrder } from "../../app/models/payments.server";
+import { handleWebhook } from "../../app/models/payments/webhook.server";
+import { repeatOrder } from "../../app/models/payments/recurring.server";
 import { payByMandate } from "../../app/models/directdebit.server";
 import { getBrandById } from "../../app/models/brand.server";
 import chargebackSepa from "./mollie/payment-chargeback-sepa.json";

@@ -4,7 +4,7 @@
  * the table decides when Mollie cannot be asked), and a 429 waited out once when its Retry-After is short.
  */
 import { describe, expect, it } from "vitest";
-import { methodsFor } from "../../app/models/payments.server";
+import { methodsFor } from "../../app/models/payments/methods.server";
 import methodsNl from "./mollie/methods-nl.json";
 import tooMany from "./mollie/error-429.json";
 import unavailable from "./mollie/error-503.json";

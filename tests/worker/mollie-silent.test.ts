@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SILENT_AFTER_S, sweepSilentPayments } from "../../app/models/payments.server";
+import { SILENT_AFTER_S, sweepSilentPayments } from "../../app/models/payments/checks.server";
 import paidFirst from "./mollie/payment-paid-first.json";
 import openPayment from "./mollie/payment-open.json";
 import {

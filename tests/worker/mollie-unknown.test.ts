@@ -6,16 +6,13 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  handleWebhook,
-  methodsFor,
-  ownPayment,
-  recheck,
-  repeatOrder,
-  requestRefund,
-  requeueStaleChecks,
-  startCheckout,
-} from "../../app/models/payments.server";
+import { handleWebhook } from "../../app/models/payments/webhook.server";
+import { methodsFor } from "../../app/models/payments/methods.server";
+import { ownPayment } from "../../app/models/payments/views.server";
+import { recheck, requeueStaleChecks } from "../../app/models/payments/checks.server";
+import { repeatOrder } from "../../app/models/payments/recurring.server";
+import { requestRefund } from "../../app/models/payments/refunds.server";
+import { startCheckout } from "../../app/models/payments/checkout.server";
 import type { PaymentCheck } from "../../app/models/payment-rules";
 import paidFirst from "./mollie/payment-paid-first.json";
 import failedRecurring from "./mollie/payment-failed-recurring.json";

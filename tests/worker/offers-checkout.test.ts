@@ -13,7 +13,7 @@ import {
   webhook,
   clickKey,
 } from "./payments-support";
-import { retentionDiscountCode } from "../../app/models/accounts.server";
+import { retentionDiscountCode } from "../../app/models/accounts/deletion.server";
 import { getBrandByHost } from "../../app/models/brand.server";
 
 const redemptions = async (userId: string) =>

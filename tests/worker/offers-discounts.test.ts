@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { checkCode, claimGuardSql, redemptionStatement, type DiscountMember } from "../../app/models/discounts.server";
-import { applyProviderPayment } from "../../app/models/payments.server";
-import { retentionDiscountCode } from "../../app/models/accounts.server";
+import { applyProviderPayment } from "../../app/models/payments/webhook.server";
+import { retentionDiscountCode } from "../../app/models/accounts/deletion.server";
 import { getBrandByHost } from "../../app/models/brand.server";
 import { createMember, get, sessionCookie } from "./fixtures";
 

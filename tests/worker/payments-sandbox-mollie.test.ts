@@ -7,7 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ledgerOf, spendViaWallet } from "./wallet-support";
 import { SandboxProvider } from "../../app/lib/payments/sandbox.server";
-import { recheck } from "../../app/models/payments.server";
+import { recheck } from "../../app/models/payments/checks.server";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import {
   choose,

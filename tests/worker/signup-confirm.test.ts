@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { SIGNUP_CONFIRM_HOURS } from "../../app/models/accounts.server";
+import { SIGNUP_CONFIRM_HOURS } from "../../app/models/accounts/signup.server";
 import { get } from "./fixtures";
 import {
   PASSWORD,

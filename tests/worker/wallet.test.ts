@@ -12,7 +12,7 @@ import { drainOutbox, outboxRow } from "../../app/wallet/outbox.server";
 import { continueWalletMigration, migrateWalletsPage } from "../../app/wallet/migrate.server";
 import type { DataMove } from "../../app/models/moves";
 import { hubStub } from "../../app/chat/stubs";
-import { exportMemberData } from "../../app/models/accounts.server";
+import { exportMemberData } from "../../app/models/accounts/export.server";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import {
   expectLedgerExplains,

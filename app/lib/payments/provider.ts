@@ -5,7 +5,7 @@
  *
  * The shapes follow Mollie's Payments API v2, translated to our conventions: money is integer cents
  * with an ISO 4217 currency (Mollie sends "10.00" strings), ids are the provider's own (tr_…, re_…,
- * cst_…, mdt_…). Nothing here touches D1 rows of ours: app/models/payments.server.ts does that.
+ * cst_…, mdt_…). Nothing here touches D1 rows of ours: app/models/payments/ does that.
  */
 
 export type Money = { cents: number; currency: string };

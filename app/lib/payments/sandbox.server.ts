@@ -1,7 +1,7 @@
 /**
  * The local sandbox provider: behaves like Mollie as far as we rely on it, with no internet.
  * Its state lives in D1 (`sandbox_objects`, JSON per object, as a provider keeps it on its side),
- * its hosted checkout is /sandbox/{id} (app/routes/sandbox.$id.tsx) where the tester picks the
+ * its hosted checkout is /sandbox/{id} (app/routes/payments/sandbox.$id.tsx) where the tester picks the
  * outcome, and status changes call the webhook as Mollie does: a POST with only `id=<payment id>`.
  * The webhook is delivered through the Worker itself (`deliver`), so it also works in tests.
  * Never used in production (app/lib/payments/index.server.ts refuses it there).

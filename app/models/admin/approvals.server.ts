@@ -12,7 +12,7 @@ import { auditAfterChange, auditStatement } from "./audit.server";
 import { changeStatus } from "./campaigns.server";
 import { consoleAdjustCredits } from "./members.server";
 import { paymentDetail } from "./payments.server";
-import { operatorRefund } from "../payments.server";
+import { operatorRefund } from "../payments/refunds.server";
 import { brandsById } from "../brand.server";
 import type { GuardedKind } from "./guard.server";
 import type { Operator } from "./operators.server";

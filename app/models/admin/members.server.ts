@@ -8,14 +8,10 @@ import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "
 import { getDb, schema, toStatement, type Db } from "../../../db/client";
 import { nowS } from "~/lib/dates";
 import { NOTIFICATION_TYPES } from "~/lib/constants";
-import {
-  deleteAccount,
-  notificationSettingsStatements,
-  resendActivation,
-  startMailChange,
-  type AccountEnv,
-  type AccountHolder,
-} from "../accounts.server";
+import { deleteAccount } from "../accounts/deletion.server";
+import { notificationSettingsStatements, startMailChange } from "../accounts/settings.server";
+import { resendActivation } from "../accounts/signup.server";
+import { type AccountEnv, type AccountHolder } from "../accounts/common.server";
 import { getBrandById, type BrandWithCompany } from "../brand.server";
 import { shownBalance, walletBalance, walletLedger, walletSummary, type WalletEnv } from "../../wallet/wallet.server";
 import { applyThroughOutbox } from "../../wallet/outbox.server";

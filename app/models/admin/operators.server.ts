@@ -19,8 +19,8 @@ import {
   dummyHash,
   failedAddressStatements,
   minutesLeft,
-  normalizeEmail,
-} from "../accounts.server";
+} from "../accounts/login.server";
+import { normalizeEmail } from "../accounts/common.server";
 import { auditAfterChange, auditStatement } from "./audit.server";
 
 export { OPERATOR_ROLES, type OperatorRole } from "../../../db/schema";
