@@ -216,7 +216,7 @@ export default function AdminDashboard() {
         ]}
         rows={figureRows}
         rowKey={(r) => r.label}
-        empty=""
+        empty={null}
       />
 
       <h2>Brands · 30 days</h2>
@@ -248,7 +248,7 @@ export default function AdminDashboard() {
             ]}
             rows={ageChecks}
             rowKey={(r) => `${r.brandId}-${r.country}`}
-            empty=""
+            empty={null}
           />
         </>
       ) : null}

@@ -7,6 +7,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable } from "~/components/admin/AdminTable";
 import { ageOf, when } from "~/components/admin/labels";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { INBOX_PAGE, inboxChoices, teamInbox } from "~/models/admin/inbox.server";
@@ -102,52 +103,43 @@ export default function AdminInbox() {
           <a href={`/admin/inbox${search ? `?${search}` : ""}`}>Refresh</a> ·{" "}
           <a href="/admin/inbox/figures">Reply figures</a>
         </p>
-        {rows.length > 0 ? (
-          <div className="a-table-wrap">
-            <table className="a-table a-inbox a-cards">
-              <thead>
-                <tr>
-                  <th>Member</th>
-                  <th>To</th>
-                  <th>Waiting</th>
-                  <th>Lang.</th>
-                  <th className="a-num">Credits</th>
-                  <th>Held by</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.conversationId}>
-                    <td data-label="Member">
-                      <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>
-                    </td>
-                    <td data-label="To">
-                      <span>
-                        {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
-                      </span>
-                    </td>
-                    <td data-label="Waiting" title={when(r.waitingSince ?? now)}>
-                      {ageOf(now - (r.waitingSince ?? now))}
-                    </td>
-                    <td data-label="Lang.">{r.language}</td>
-                    <td data-label="Credits" className="a-num">
-                      {r.credits}
-                    </td>
-                    <td data-label="Held by">
-                      {r.claimedBy ? (
-                        <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
-                          {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
-                        </span>
-                      ) : (
-                        <span className="a-muted">free</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <AdminTable
+          className="a-inbox"
+          columns={[
+            {
+              header: "Member",
+              cell: (r) => <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>,
+            },
+            {
+              header: "To",
+              cell: (r) => (
+                <span>
+                  {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
+                </span>
+              ),
+            },
+            {
+              header: "Waiting",
+              cell: (r) => <span title={when(r.waitingSince ?? now)}>{ageOf(now - (r.waitingSince ?? now))}</span>,
+            },
+            { header: "Lang.", cell: (r) => r.language },
+            { header: "Credits", num: true, cell: (r) => r.credits },
+            {
+              header: "Held by",
+              cell: (r) =>
+                r.claimedBy ? (
+                  <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
+                    {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
+                  </span>
+                ) : (
+                  <span className="a-muted">free</span>
+                ),
+            },
+          ]}
+          rows={rows}
+          rowKey={(r) => r.conversationId}
+          empty={null}
+        />
       </div>
       <LiveScript part="list" />
     </>

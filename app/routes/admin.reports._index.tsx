@@ -8,6 +8,7 @@ import { useLoaderData } from "@remix-run/react";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { QUEUE_AGES, listCases, parseQueueFilter } from "~/models/admin/queue.server";
 import { REPORT_CATEGORIES } from "~/models/moderation.server";
+import { AdminTable } from "~/components/admin/AdminTable";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -92,61 +93,40 @@ export default function AdminReports() {
           Filter
         </button>
       </form>
-      <div className="a-table-wrap">
-        <table className="a-table a-cards">
-          <thead>
-            <tr>
-              <th>Category</th>
-              <th>Target</th>
-              <th>Member</th>
-              <th>Brand</th>
-              <th>Notices</th>
-              <th>{filter.status === "open" ? "Open for" : "Opened"}</th>
-              <th>Assigned</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {cases.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="a-muted">
-                  {filter.status === "open" ? "No open cases." : "No cases."}
-                </td>
-              </tr>
-            ) : null}
-            {cases.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <span className={`a-badge${c.severity <= 1 ? " a-badge-red" : ""}`}>
-                    {CATEGORY_LABELS[c.category]}
-                  </span>
-                  {c.flaggedBy ? (
-                    <>
-                      {" "}
-                      <span className="a-badge">flag: {FLAG_LABELS[c.flaggedBy] ?? c.flaggedBy}</span>
-                    </>
-                  ) : null}
-                  {c.status === "closed" ? (
-                    <>
-                      {" "}
-                      <span className="a-badge a-badge-ok">closed</span>
-                    </>
-                  ) : null}
-                </td>
-                <td data-label="Target">{c.targetType}</td>
-                <td data-label="Member">{c.name ?? c.memberId}</td>
-                <td data-label="Brand">{c.brand ?? ""}</td>
-                <td data-label="Notices">{c.notices}</td>
-                <td data-label={filter.status === "open" ? "Open for" : "Opened"}>{ageOf(now - c.openedAt)}</td>
-                <td data-label="Assigned">{c.assignee ?? <span className="a-muted">nobody</span>}</td>
-                <td>
-                  <a href={`/admin/reports/${c.id}`}>Open</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable
+        columns={[
+          {
+            header: "Category",
+            cell: (c) => (
+              <span>
+                <span className={`a-badge${c.severity <= 1 ? " a-badge-red" : ""}`}>{CATEGORY_LABELS[c.category]}</span>
+                {c.flaggedBy ? (
+                  <>
+                    {" "}
+                    <span className="a-badge">flag: {FLAG_LABELS[c.flaggedBy] ?? c.flaggedBy}</span>
+                  </>
+                ) : null}
+                {c.status === "closed" ? (
+                  <>
+                    {" "}
+                    <span className="a-badge a-badge-ok">closed</span>
+                  </>
+                ) : null}
+              </span>
+            ),
+          },
+          { header: "Target", cell: (c) => c.targetType },
+          { header: "Member", cell: (c) => c.name ?? c.memberId },
+          { header: "Brand", cell: (c) => c.brand ?? "" },
+          { header: "Notices", cell: (c) => c.notices },
+          { header: filter.status === "open" ? "Open for" : "Opened", cell: (c) => ageOf(now - c.openedAt) },
+          { header: "Assigned", cell: (c) => c.assignee ?? <span className="a-muted">nobody</span> },
+          { header: "", cell: (c) => <a href={`/admin/reports/${c.id}`}>Open</a> },
+        ]}
+        rows={cases}
+        rowKey={(c) => c.id}
+        empty={filter.status === "open" ? "No open cases." : "No cases."}
+      />
     </>
   );
 }

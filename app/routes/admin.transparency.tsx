@@ -134,7 +134,7 @@ export default function AdminTransparency() {
           ]}
           rows={REPORT_CATEGORIES}
           rowKey={(c) => c}
-          empty=""
+          empty={null}
         />
         <p className="a-muted">
           Median time from the first notice (or the flag) to the decision: <strong>{duration(m.medianSeconds)}</strong>.

@@ -34,7 +34,7 @@ export function AdminTable<R>({
   columns: Column<R>[];
   rows: readonly R[];
   rowKey: (row: R) => string | number;
-  /** Said instead of the table when there are no rows. */
+  /** Said instead of the table when there are no rows (nothing when null: the page says it already). */
   empty: ReactNode;
   caption?: ReactNode;
   className?: string;
@@ -42,7 +42,7 @@ export function AdminTable<R>({
   rowClass?: (row: R) => string | undefined;
   testId?: string;
 }) {
-  if (rows.length === 0) return <p className="a-muted">{empty}</p>;
+  if (rows.length === 0) return empty === null ? null : <p className="a-muted">{empty}</p>;
   return (
     <div className="a-table-wrap">
       <table className={`a-table a-cards${className ? ` ${className}` : ""}`} data-testid={testId}>
