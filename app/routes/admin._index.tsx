@@ -99,6 +99,36 @@ const ROWS: Row[] = [
   { label: "Messages sent", cells: (f) => triple(f.messages) },
 ];
 
+const FIGURE_COLUMNS: Column<FigureRow>[] = [
+  {
+    header: "",
+    rowHeader: true,
+    cell: (r) => (
+      <>
+        {r.label}
+        {r.hint ? <small>{r.hint}</small> : null}
+      </>
+    ),
+  },
+  ...PERIODS.map((p, i): Column<FigureRow> => ({
+    header: p.label,
+    num: true,
+    span: (r) => (r.cells.length === 1 ? PERIODS.length : 1),
+    cell: (r) => r.cells[i],
+  })),
+];
+
+type BrandRow = ReturnType<typeof useLoaderData<typeof loader>>["board"]["perBrand"][number];
+const BRAND_COLUMNS: Column<BrandRow>[] = [
+  { header: "Brand", cell: (b) => <a href={`/admin?brand=${b.id}`}>{b.name}</a> },
+  { header: "Sign-ups", num: true, cell: (b) => b.figures.signups["30d"].toLocaleString("en") },
+  { header: "First purchases", num: true, cell: (b) => b.figures.firstPurchases["30d"].toLocaleString("en") },
+  { header: "Paying", num: true, cell: (b) => b.figures.payingMembers["30d"].toLocaleString("en") },
+  { header: "Net revenue", num: true, cell: (b) => moneyCells(b.figures.net)[2] },
+  { header: "Messages", num: true, cell: (b) => b.figures.messages["30d"].toLocaleString("en") },
+  { header: "Open cases", num: true, cell: (b) => b.figures.openCases },
+];
+
 export default function AdminDashboard() {
   const { overview, board, ageChecks, trustedList } = useLoaderData<typeof loader>();
   const f = board.figures;
@@ -194,46 +224,14 @@ export default function AdminDashboard() {
       <h2>Figures</h2>
       <AdminTable
         className="a-figures"
-        columns={[
-          {
-            header: "",
-            rowHeader: true,
-            cell: (r) => (
-              <>
-                {r.label}
-                {r.hint ? <small>{r.hint}</small> : null}
-              </>
-            ),
-          },
-          ...PERIODS.map(
-            (p, i): Column<FigureRow> => ({
-              header: p.label,
-              num: true,
-              span: (r) => r.cells.length === 1 ? PERIODS.length : 1,
-              cell: (r) => r.cells[i],
-            }),
-          ),
-        ]}
+        columns={FIGURE_COLUMNS}
         rows={figureRows}
         rowKey={(r) => r.label}
         empty={null}
       />
 
       <h2>Brands · 30 days</h2>
-      <AdminTable
-        columns={[
-          { header: "Brand", cell: (b) => <a href={`/admin?brand=${b.id}`}>{b.name}</a> },
-          { header: "Sign-ups", num: true, cell: (b) => b.figures.signups["30d"].toLocaleString("en") },
-          { header: "First purchases", num: true, cell: (b) => b.figures.firstPurchases["30d"].toLocaleString("en") },
-          { header: "Paying", num: true, cell: (b) => b.figures.payingMembers["30d"].toLocaleString("en") },
-          { header: "Net revenue", num: true, cell: (b) => moneyCells(b.figures.net)[2] },
-          { header: "Messages", num: true, cell: (b) => b.figures.messages["30d"].toLocaleString("en") },
-          { header: "Open cases", num: true, cell: (b) => b.figures.openCases },
-        ]}
-        rows={board.perBrand}
-        rowKey={(b) => b.id}
-        empty="No brands."
-      />
+      <AdminTable columns={BRAND_COLUMNS} rows={board.perBrand} rowKey={(b) => b.id} empty="No brands." />
       {ageChecks.length ? (
         <>
           <h2>Age checks · 30 days</h2>

@@ -125,9 +125,7 @@ export default function AdminAppeal() {
             <ProfilePhotos photos={a.profilePhotos} blurred={a.blurred} revealed={revealed} />
           </>
         ) : null}
-        {removedText ? (
-          <Facts items={[["Removed", removedText, "a-pre"]]} />
-        ) : null}
+        {removedText ? <Facts items={[["Removed", removedText, "a-pre"]]} /> : null}
         {a.targetType === "message" ? (
           <MessageExcerpt
             excerpt={result && "excerpt" in result ? result.excerpt : null}

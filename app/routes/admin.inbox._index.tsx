@@ -7,7 +7,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { AdminTable } from "~/components/admin/AdminTable";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { ageOf, when } from "~/components/admin/labels";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { INBOX_PAGE, inboxChoices, teamInbox } from "~/models/admin/inbox.server";
@@ -41,6 +41,40 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const sent = params.get("sent") === "1";
   return { rows, choices, filter, now, sent, search: params.toString(), title: "Inbox" };
 }
+
+type InboxRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+/** The waiting conversations' columns, their ages counted to now. */
+const inboxColumns = (now: number, brandName: Map<number, string>): Column<InboxRow>[] => [
+  {
+    header: "Member",
+    cell: (r) => <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>,
+  },
+  {
+    header: "To",
+    cell: (r) => (
+      <span>
+        {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
+      </span>
+    ),
+  },
+  {
+    header: "Waiting",
+    cell: (r) => <span title={when(r.waitingSince ?? now)}>{ageOf(now - (r.waitingSince ?? now))}</span>,
+  },
+  { header: "Lang.", cell: (r) => r.language },
+  { header: "Credits", num: true, cell: (r) => r.credits },
+  {
+    header: "Held by",
+    cell: (r) =>
+      r.claimedBy ? (
+        <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
+          {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
+        </span>
+      ) : (
+        <span className="a-muted">free</span>
+      ),
+  },
+];
 
 export default function AdminInbox() {
   const { rows, choices, filter, now, sent, search } = useLoaderData<typeof loader>();
@@ -105,37 +139,7 @@ export default function AdminInbox() {
         </p>
         <AdminTable
           className="a-inbox"
-          columns={[
-            {
-              header: "Member",
-              cell: (r) => <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>,
-            },
-            {
-              header: "To",
-              cell: (r) => (
-                <span>
-                  {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
-                </span>
-              ),
-            },
-            {
-              header: "Waiting",
-              cell: (r) => <span title={when(r.waitingSince ?? now)}>{ageOf(now - (r.waitingSince ?? now))}</span>,
-            },
-            { header: "Lang.", cell: (r) => r.language },
-            { header: "Credits", num: true, cell: (r) => r.credits },
-            {
-              header: "Held by",
-              cell: (r) =>
-                r.claimedBy ? (
-                  <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
-                    {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
-                  </span>
-                ) : (
-                  <span className="a-muted">free</span>
-                ),
-            },
-          ]}
+          columns={inboxColumns(now, brandName)}
           rows={rows}
           rowKey={(r) => r.conversationId}
           empty={null}

@@ -4,7 +4,7 @@
  * actions. Each action is a plain form (no JavaScript), goes through the model that owns its rule,
  * is audited in the same batch, and redirects back with what happened (a reload posts nothing again).
  */
-import { AdminTable, Facts } from "~/components/admin/AdminTable";
+import { AdminTable, Facts, type Column } from "~/components/admin/AdminTable";
 import { DecisionState } from "~/components/admin/DecisionState";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -157,6 +157,55 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(`/admin/members/${encodeURIComponent(id)}?done=${done}`);
 }
 
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+
+const LEDGER_COLUMNS: Column<Data["m"]["ledger"][number]>[] = [
+  { header: "When", cell: (l) => when(l.createdAt) },
+  { header: "Reason", cell: (l) => l.reason },
+  { header: "Change", num: true, cell: (l) => (l.delta > 0 ? `+${l.delta}` : l.delta) },
+  { header: "Reference", cell: (l) => <code className="a-code">{l.refId ?? ""}</code> },
+];
+
+const PAYMENT_COLUMNS: Column<Data["m"]["payments"][number]>[] = [
+  { header: "Created", cell: (p) => when(p.createdAt) },
+  {
+    header: "Payment",
+    cell: (p) => (
+      <span>
+        <code className="a-code">{p.id}</code>
+        {p.providerRef ? (
+          <>
+            <br />
+            <code className="a-code">
+              {p.provider}: {p.providerRef}
+            </code>
+          </>
+        ) : null}
+      </span>
+    ),
+  },
+  {
+    header: "Status",
+    cell: (p) => <span className={`a-badge${p.status === "paid" ? " a-badge-ok" : ""}`}>{p.status}</span>,
+  },
+  { header: "Method", cell: (p) => p.method },
+  { header: "Amount", num: true, cell: (p) => money(p.amountCents, p.currency) },
+  { header: "Credits", num: true, cell: (p) => p.credits },
+];
+
+const DECISION_COLUMNS: Column<Data["m"]["decisions"][number]>[] = [
+  { header: "When", cell: (d) => when(d.createdAt) },
+  { header: "Decision", cell: (d) => <DecisionState d={d} /> },
+  { header: "Rule · facts", cell: (d) => `${d.rule ? `${d.rule} · ` : ""}${d.facts}` },
+];
+
+const AUDIT_COLUMNS: Column<Data["m"]["audit"][number]>[] = [
+  { header: "When", cell: ({ entry }) => when(entry.at) },
+  { header: "Operator", cell: ({ operatorEmail }) => operatorEmail },
+  { header: "Action", cell: ({ entry }) => <code className="a-code">{entry.action}</code> },
+  { header: "Reason", cell: ({ entry }) => entry.reason },
+];
+
 export default function AdminMember() {
   const { m, done, now } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -225,7 +274,12 @@ export default function AdminMember() {
           <h2>Account</h2>
           <Facts
             items={[
-              ["Member id", <code className="a-code">{a.id}</code>],
+              [
+                "Member id",
+                <code key="id" className="a-code">
+                  {a.id}
+                </code>,
+              ],
               [
                 "Profile",
                 `${m.profileStatus ?? "none"}${m.city ? ` · ${m.city}` : ""}${a.invisible ? " · invisible" : ""}`,
@@ -236,8 +290,8 @@ export default function AdminMember() {
                 m.paymentHold ? (
                   <>
                     <span className="a-badge a-badge-red">on hold</span> since {when(m.paymentHold.createdAt)}:
-                    chargeback of <a href={`/admin/payments/${m.paymentHold.paymentId}`}>{m.paymentHold.paymentId}</a>
-                    ; no repeat orders or direct debit
+                    chargeback of <a href={`/admin/payments/${m.paymentHold.paymentId}`}>{m.paymentHold.paymentId}</a>;
+                    no repeat orders or direct debit
                   </>
                 ) : (
                   "none"
@@ -396,50 +450,10 @@ export default function AdminMember() {
         )}
         {m.ledgerCount > m.ledger.length ? ` · newest ${m.ledger.length} shown` : ""}
       </p>
-      <AdminTable
-        columns={[
-          { header: "When", cell: (l) => when(l.createdAt) },
-          { header: "Reason", cell: (l) => l.reason },
-          { header: "Change", num: true, cell: (l) => (l.delta > 0 ? `+${l.delta}` : l.delta) },
-          { header: "Reference", cell: (l) => <code className="a-code">{l.refId ?? ""}</code> },
-        ]}
-        rows={m.ledger}
-        rowKey={(l) => l.id}
-        empty="No ledger entries."
-      />
+      <AdminTable columns={LEDGER_COLUMNS} rows={m.ledger} rowKey={(l) => l.id} empty="No ledger entries." />
 
       <h2>Payments</h2>
-      <AdminTable
-        columns={[
-          { header: "Created", cell: (p) => when(p.createdAt) },
-          {
-            header: "Payment",
-            cell: (p) => (
-              <span>
-                <code className="a-code">{p.id}</code>
-                {p.providerRef ? (
-                  <>
-                    <br />
-                    <code className="a-code">
-                      {p.provider}: {p.providerRef}
-                    </code>
-                  </>
-                ) : null}
-              </span>
-            ),
-          },
-          {
-            header: "Status",
-            cell: (p) => <span className={`a-badge${p.status === "paid" ? " a-badge-ok" : ""}`}>{p.status}</span>,
-          },
-          { header: "Method", cell: (p) => p.method },
-          { header: "Amount", num: true, cell: (p) => money(p.amountCents, p.currency) },
-          { header: "Credits", num: true, cell: (p) => p.credits },
-        ]}
-        rows={m.payments}
-        rowKey={(p) => p.id}
-        empty="No payments."
-      />
+      <AdminTable columns={PAYMENT_COLUMNS} rows={m.payments} rowKey={(p) => p.id} empty="No payments." />
       {m.refunds.length ? (
         <p className="a-muted">
           Refunds:{" "}
@@ -460,25 +474,11 @@ export default function AdminMember() {
           ))}
         </p>
       ) : null}
-      <AdminTable
-        columns={[
-          { header: "When", cell: (d) => when(d.createdAt) },
-          { header: "Decision", cell: (d) => <DecisionState d={d} /> },
-          { header: "Rule · facts", cell: (d) => `${d.rule ? `${d.rule} · ` : ""}${d.facts}` },
-        ]}
-        rows={m.decisions}
-        rowKey={(d) => d.id}
-        empty="No moderation decisions."
-      />
+      <AdminTable columns={DECISION_COLUMNS} rows={m.decisions} rowKey={(d) => d.id} empty="No moderation decisions." />
 
       <h2>Console history</h2>
       <AdminTable
-        columns={[
-          { header: "When", cell: ({ entry }) => when(entry.at) },
-          { header: "Operator", cell: ({ operatorEmail }) => operatorEmail },
-          { header: "Action", cell: ({ entry }) => <code className="a-code">{entry.action}</code> },
-          { header: "Reason", cell: ({ entry }) => entry.reason },
-        ]}
+        columns={AUDIT_COLUMNS}
         rows={m.audit}
         rowKey={({ entry }) => entry.id}
         empty="No operator has acted on this account."

@@ -22,7 +22,7 @@ import { refundTakesBack } from "~/models/payment-rules";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
-import { AdminTable, Facts, type Fact } from "~/components/admin/AdminTable";
+import { AdminTable, Facts, type Column, type Fact } from "~/components/admin/AdminTable";
 import { ConfirmStep } from "~/components/admin/Confirm";
 import { Flash } from "~/components/admin/Flash";
 import { ReasonField } from "~/components/admin/ReasonField";
@@ -197,6 +197,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(`/admin/payments/${detail.row.id}?refunded=${encodeURIComponent(result.refundId)}`);
 }
 
+type RefundRow = ReturnType<typeof useLoaderData<typeof loader>>["refunds"][number];
+const REFUND_COLUMNS: Column<RefundRow>[] = [
+  { header: "Time (UTC)", cell: (r) => when(r.createdAt) },
+  { header: "Refund", cell: (r) => <code>{r.id}</code> },
+  { header: "Provider id", cell: (r) => (r.providerRef ? <code>{r.providerRef}</code> : "–") },
+  { header: "Status", cell: (r) => <span className={statusBadge(r.status)}>{r.status}</span> },
+  { header: "Credits", num: true, cell: (r) => r.credits },
+  { header: "Amount", num: true, cell: (r) => money(r.amountCents, r.currency) },
+];
+
 export default function AdminPayment() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -360,19 +370,7 @@ export default function AdminPayment() {
         </p>
       ) : null}
       <h2>Refunds</h2>
-      <AdminTable
-        columns={[
-          { header: "Time (UTC)", cell: (r) => when(r.createdAt) },
-          { header: "Refund", cell: (r) => <code>{r.id}</code> },
-          { header: "Provider id", cell: (r) => (r.providerRef ? <code>{r.providerRef}</code> : "–") },
-          { header: "Status", cell: (r) => <span className={statusBadge(r.status)}>{r.status}</span> },
-          { header: "Credits", num: true, cell: (r) => r.credits },
-          { header: "Amount", num: true, cell: (r) => money(r.amountCents, r.currency) },
-        ]}
-        rows={d.refunds}
-        rowKey={(r) => r.id}
-        empty="No refunds."
-      />
+      <AdminTable columns={REFUND_COLUMNS} rows={d.refunds} rowKey={(r) => r.id} empty="No refunds." />
       {d.refundable ? (
         <form method="post" className="a-card">
           <h2>Refund</h2>

@@ -8,7 +8,7 @@ import { useLoaderData } from "@remix-run/react";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { QUEUE_AGES, listCases, parseQueueFilter } from "~/models/admin/queue.server";
 import { REPORT_CATEGORIES } from "~/models/moderation.server";
-import { AdminTable } from "~/components/admin/AdminTable";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -20,6 +20,38 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = Math.floor(Date.now() / 1000);
   return { ...(await listCases(context.env.DB, filter, operator.id, now)), filter, now };
 }
+
+type CaseRow = ReturnType<typeof useLoaderData<typeof loader>>["cases"][number];
+/** The queue's columns: how long a case is open (or when it opened), counted to now. */
+const caseColumns = (now: number, open: boolean): Column<CaseRow>[] => [
+  {
+    header: "Category",
+    cell: (c) => (
+      <span>
+        <span className={`a-badge${c.severity <= 1 ? " a-badge-red" : ""}`}>{CATEGORY_LABELS[c.category]}</span>
+        {c.flaggedBy ? (
+          <>
+            {" "}
+            <span className="a-badge">flag: {FLAG_LABELS[c.flaggedBy] ?? c.flaggedBy}</span>
+          </>
+        ) : null}
+        {c.status === "closed" ? (
+          <>
+            {" "}
+            <span className="a-badge a-badge-ok">closed</span>
+          </>
+        ) : null}
+      </span>
+    ),
+  },
+  { header: "Target", cell: (c) => c.targetType },
+  { header: "Member", cell: (c) => c.name ?? c.memberId },
+  { header: "Brand", cell: (c) => c.brand ?? "" },
+  { header: "Notices", cell: (c) => c.notices },
+  { header: open ? "Open for" : "Opened", cell: (c) => ageOf(now - c.openedAt) },
+  { header: "Assigned", cell: (c) => c.assignee ?? <span className="a-muted">nobody</span> },
+  { header: "", cell: (c) => <a href={`/admin/reports/${c.id}`}>Open</a> },
+];
 
 export default function AdminReports() {
   const { cases, oldestAt, open, now, filter, brands } = useLoaderData<typeof loader>();
@@ -94,35 +126,7 @@ export default function AdminReports() {
         </button>
       </form>
       <AdminTable
-        columns={[
-          {
-            header: "Category",
-            cell: (c) => (
-              <span>
-                <span className={`a-badge${c.severity <= 1 ? " a-badge-red" : ""}`}>{CATEGORY_LABELS[c.category]}</span>
-                {c.flaggedBy ? (
-                  <>
-                    {" "}
-                    <span className="a-badge">flag: {FLAG_LABELS[c.flaggedBy] ?? c.flaggedBy}</span>
-                  </>
-                ) : null}
-                {c.status === "closed" ? (
-                  <>
-                    {" "}
-                    <span className="a-badge a-badge-ok">closed</span>
-                  </>
-                ) : null}
-              </span>
-            ),
-          },
-          { header: "Target", cell: (c) => c.targetType },
-          { header: "Member", cell: (c) => c.name ?? c.memberId },
-          { header: "Brand", cell: (c) => c.brand ?? "" },
-          { header: "Notices", cell: (c) => c.notices },
-          { header: filter.status === "open" ? "Open for" : "Opened", cell: (c) => ageOf(now - c.openedAt) },
-          { header: "Assigned", cell: (c) => c.assignee ?? <span className="a-muted">nobody</span> },
-          { header: "", cell: (c) => <a href={`/admin/reports/${c.id}`}>Open</a> },
-        ]}
+        columns={caseColumns(now, filter.status === "open")}
         rows={cases}
         rowKey={(c) => c.id}
         empty={filter.status === "open" ? "No open cases." : "No cases."}

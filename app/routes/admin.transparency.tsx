@@ -13,7 +13,7 @@ import { lastMonths, transparencyReport } from "~/models/admin/transparency.serv
 import { failedStatements } from "~/models/dsa-submit.server";
 import { REPORT_CATEGORIES } from "~/models/moderation.server";
 import { FLAG_RULES } from "~/models/signals.server";
-import { AdminTable } from "~/components/admin/AdminTable";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -51,6 +51,30 @@ function Counts({ title, what, rows }: { title: string; what: string; rows: [str
 
 const duration = (s: number | null) => (s === null ? "–" : ageOf(s));
 
+type Month = ReturnType<typeof useLoaderData<typeof loader>>["months"][number];
+/** The months' columns; a month's notices as a bar against the busiest month's. */
+const monthColumns = (max: number): Column<Month>[] => [
+  { header: "Month", cell: (x) => <a href={`/admin/transparency?month=${x.month}`}>{x.month}</a> },
+  {
+    header: "Notices",
+    cell: (x) => (
+      <span>
+        <span className="a-bar" aria-hidden="true">
+          <svg width="60" height="10" viewBox="0 0 60 10">
+            <rect width={Math.round((60 * x.notices) / max)} height="10" />
+          </svg>
+        </span>{" "}
+        {x.notices}
+      </span>
+    ),
+  },
+  { header: "Decisions", cell: (x) => x.decisions },
+  { header: "Median to decision", cell: (x) => duration(x.medianSeconds) },
+  { header: "Appeals", cell: (x) => x.appeals },
+  { header: "Reversals", cell: (x) => x.reversals },
+  { header: "Flags", cell: (x) => x.flags },
+];
+
 export default function AdminTransparency() {
   const { months, month, failed } = useLoaderData<typeof loader>();
   const m = months.find((x) => x.month === month)!;
@@ -81,27 +105,7 @@ export default function AdminTransparency() {
       </p>
       <AdminTable
         className="a-nowrap"
-        columns={[
-          { header: "Month", cell: (x) => <a href={`/admin/transparency?month=${x.month}`}>{x.month}</a> },
-          {
-            header: "Notices",
-            cell: (x) => (
-              <span>
-                <span className="a-bar" aria-hidden="true">
-                  <svg width="60" height="10" viewBox="0 0 60 10">
-                    <rect width={Math.round((60 * x.notices) / max)} height="10" />
-                  </svg>
-                </span>{" "}
-                {x.notices}
-              </span>
-            ),
-          },
-          { header: "Decisions", cell: (x) => x.decisions },
-          { header: "Median to decision", cell: (x) => duration(x.medianSeconds) },
-          { header: "Appeals", cell: (x) => x.appeals },
-          { header: "Reversals", cell: (x) => x.reversals },
-          { header: "Flags", cell: (x) => x.flags },
-        ]}
+        columns={monthColumns(max)}
         rows={months}
         rowKey={(x) => x.month}
         rowClass={(x) => (x.month === month ? "a-current" : undefined)}

@@ -111,12 +111,14 @@ export function Facts({
 }) {
   return (
     <dl className={["a-dl", rows ? "a-dl-rows" : "", className ?? ""].filter(Boolean).join(" ")}>
-      {items.filter((f): f is Fact => Boolean(f)).map(([term, value, valueClass], i) => (
-        <div key={i}>
-          <dt>{term}</dt>
-          <dd className={valueClass}>{value}</dd>
-        </div>
-      ))}
+      {items
+        .filter((f): f is Fact => Boolean(f))
+        .map(([term, value, valueClass], i) => (
+          <div key={i}>
+            <dt>{term}</dt>
+            <dd className={valueClass}>{value}</dd>
+          </div>
+        ))}
     </dl>
   );
 }
