@@ -8,6 +8,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AdminTable, type Column } from "~/components/admin/AdminTable";
+import { Choice } from "~/components/admin/Choice";
 import { ageOf, when } from "~/components/admin/labels";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { INBOX_PAGE, inboxChoices, teamInbox } from "~/models/admin/inbox.server";
@@ -89,39 +90,27 @@ export default function AdminInbox() {
         </p>
       ) : null}
       <form method="get" className="a-filters">
-        <label className="a-field">
-          <span>Brand</span>
-          <select name="brand" defaultValue={filter.brandId ?? ""}>
-            <option value="">All brands</option>
-            {choices.brands.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Language</span>
-          <select name="language" defaultValue={filter.language ?? ""}>
-            <option value="">All</option>
-            {choices.languages.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Team-run profile</span>
-          <select name="profile" defaultValue={filter.profileId ?? ""}>
-            <option value="">All</option>
-            {profiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} ({brandName.get(p.brandId) ?? p.brandId})
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Brand"
+          name="brand"
+          value={filter.brandId}
+          any="All brands"
+          options={choices.brands.map((b) => [b.id, b.name])}
+        />
+        <Choice
+          label="Language"
+          name="language"
+          value={filter.language}
+          any="All"
+          options={choices.languages.map((l) => [l, l])}
+        />
+        <Choice
+          label="Team-run profile"
+          name="profile"
+          value={filter.profileId}
+          any="All"
+          options={profiles.map((p) => [p.id, `${p.name} (${brandName.get(p.brandId) ?? p.brandId})`])}
+        />
         <label className="a-check">
           <input type="checkbox" name="mine" value="1" defaultChecked={filter.mine} /> Mine
         </label>

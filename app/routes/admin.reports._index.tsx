@@ -9,6 +9,7 @@ import { requireOperator, type OperatorArea } from "~/models/admin/operators.ser
 import { QUEUE_AGES, listCases, parseQueueFilter } from "~/models/admin/queue.server";
 import { REPORT_CATEGORIES } from "~/models/moderation.server";
 import { AdminTable, type Column } from "~/components/admin/AdminTable";
+import { Choice } from "~/components/admin/Choice";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -72,55 +73,49 @@ export default function AdminReports() {
           <span>Search</span>
           <input name="q" defaultValue={filter.q} placeholder="case id, e-mail or name" maxLength={100} />
         </label>
-        <label className="a-field">
-          <span>Cases</span>
-          <select name="status" defaultValue={filter.status}>
-            <option value="open">Open</option>
-            <option value="closed">Closed</option>
-            <option value="all">All</option>
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Assigned</span>
-          <select name="assigned" defaultValue={filter.assigned}>
-            <option value="any">Anyone</option>
-            <option value="mine">Mine</option>
-            <option value="unassigned">Unassigned</option>
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Brand</span>
-          <select name="brand" defaultValue={filter.brandId ?? ""}>
-            <option value="">All brands</option>
-            {brands.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Category</span>
-          <select name="category" defaultValue={filter.category ?? ""}>
-            <option value="">All categories</option>
-            {REPORT_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_LABELS[c]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Opened</span>
-          <select name="age" defaultValue={filter.olderThanDays ?? ""}>
-            <option value="">Any time</option>
-            {QUEUE_AGES.map((d) => (
-              <option key={d} value={d}>
-                {d === 1 ? "over a day ago" : `over ${d} days ago`}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Cases"
+          name="status"
+          value={filter.status}
+          any={null}
+          options={[
+            ["open", "Open"],
+            ["closed", "Closed"],
+            ["all", "All"],
+          ]}
+        />
+        <Choice
+          label="Assigned"
+          name="assigned"
+          value={filter.assigned}
+          any={null}
+          options={[
+            ["any", "Anyone"],
+            ["mine", "Mine"],
+            ["unassigned", "Unassigned"],
+          ]}
+        />
+        <Choice
+          label="Brand"
+          name="brand"
+          value={filter.brandId}
+          any="All brands"
+          options={brands.map((b) => [b.id, b.name])}
+        />
+        <Choice
+          label="Category"
+          name="category"
+          value={filter.category}
+          any="All categories"
+          options={REPORT_CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]!])}
+        />
+        <Choice
+          label="Opened"
+          name="age"
+          value={filter.olderThanDays}
+          any="Any time"
+          options={QUEUE_AGES.map((d) => [d, d === 1 ? "over a day ago" : `over ${d} days ago`])}
+        />
         <button type="submit" className="a-btn">
           Filter
         </button>
