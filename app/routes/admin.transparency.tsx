@@ -13,7 +13,7 @@ import { lastMonths, transparencyReport } from "~/models/admin/transparency.serv
 import { failedStatements } from "~/models/dsa-submit.server";
 import { REPORT_CATEGORIES } from "~/models/moderation.server";
 import { FLAG_RULES } from "~/models/signals.server";
-import { AdminTable, type Column } from "~/components/admin/AdminTable";
+import { AdminTable, Facts, type Column, type Fact } from "~/components/admin/AdminTable";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -31,20 +31,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { months, month, failed, title: "Transparency" };
 }
 
-/** A card with a label → count table. */
-function Counts({ title, what, rows }: { title: string; what: string; rows: [string, number][] }) {
+/** A card with a label → count list. */
+function Counts({ title, rows }: { title: string; rows: [string, number][] }) {
   return (
     <div className="a-card">
       <h3>{title}</h3>
-      <AdminTable
-        columns={[
-          { header: what, cell: ([label]) => label },
-          { header: "Count", num: true, cell: ([, n]) => n },
-        ]}
-        rows={rows}
-        rowKey={([label]) => label}
-        empty="None."
-      />
+      <Facts rows items={rows.map(([label, n]): Fact => [label, n, "a-num"])} />
     </div>
   );
 }
@@ -116,12 +108,10 @@ export default function AdminTransparency() {
       <div className="a-grid2">
         <Counts
           title={`Notices by category (${m.notices})`}
-          what="Category"
           rows={REPORT_CATEGORIES.map((c) => [CATEGORY_LABELS[c]!, m.noticesByCategory[c] ?? 0])}
         />
         <Counts
           title={`Automated flags by rule (${m.flags})`}
-          what="Rule"
           rows={FLAG_RULES.map((r) => [FLAG_LABELS[r]!, m.flagsByRule[r] ?? 0])}
         />
       </div>
