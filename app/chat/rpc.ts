@@ -92,7 +92,6 @@ export interface MemberHubApi extends Rpc.DurableObjectBranded, Restorable {
   walletOp(userId: string, key: string): Promise<{ delta: number; cancelled: boolean } | null>;
   walletFlush(userId: string): Promise<number>;
   walletPurge(): Promise<void>;
-  walletFailNext(count: number): Promise<void>;
   /** A room asks for a block of credits to spend locally (decision 193), once per key. */
   walletReserve(userId: string, room: string, key: string, need: number, want: number): Promise<ReserveResult>;
   /** A room's charges and returns, applied once each by key. */

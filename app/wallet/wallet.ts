@@ -29,8 +29,6 @@ import type {
 } from "./types";
 
 export class Wallet {
-  /** Test-only injected failures of the wallet's next calls (failNext), to prove the retries. */
-  private failures = 0;
   /** The D1 copy of the balance is written one at a time, each writing the then-current balance. */
   private copying: Promise<unknown> = Promise.resolve();
   private readonly storage: DurableObjectStorage;
@@ -222,12 +220,6 @@ export class Wallet {
     this.sql.exec(WALLET_TABLES.map((t) => `DROP TABLE IF EXISTS ${t};`).join(" "));
     await this.storage.deleteAlarm();
     this.sql.exec(WALLET_SCHEMA);
-  }
-
-  /** Tests only: the next `count` wallet calls fail as if the object were unreachable. */
-  async failNext(count: number): Promise<void> {
-    if (this.env.ENVIRONMENT !== "test") throw new Error("tests only");
-    this.failures = count;
   }
 
   /** The alarm writes the coalesced copy of the balance to D1 (and retries itself until it did). */
@@ -423,11 +415,7 @@ export class Wallet {
    * rows, each keyed d1:<id>). blockConcurrencyWhile: nothing else runs in the object meanwhile, so
    * the import happens once; a failed import leaves nothing behind and the next touch retries.
    */
-  private async open(userId: string): Promise<WalletState> {
-    if (this.failures > 0) {
-      this.failures -= 1;
-      throw new Error("wallet unreachable (injected)");
-    }
+  protected async open(userId: string): Promise<WalletState> {
     const have = this.state();
     if (have) {
       if (have.user_id !== userId) throw new Error("wallet: not this member's object");

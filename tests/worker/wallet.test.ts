@@ -13,6 +13,7 @@ import { continueWalletMigration, migrateWalletsPage } from "../../app/wallet/mi
 import type { DataMove } from "../../app/models/moves";
 import { hubStub } from "../../app/chat/stubs";
 import { exportMemberData } from "../../app/models/accounts/export.server";
+import { hubUnderTest } from "./worker-main";
 import { createMember, get, post, sessionCookie } from "./fixtures";
 import {
   expectLedgerExplains,
@@ -166,7 +167,7 @@ describe("the outbox: a D1 change and a wallet change, both exactly once", () =>
     const { providerId, paymentId } = await startPayment(m.cookie);
     await setProviderStatus(providerId, "paid", { paidAt: new Date().toISOString() });
     // The wallet fails the webhook's call (as if the object were unreachable).
-    await hubStub(env, m.id).walletFailNext(1);
+    await hubUnderTest(env, m.id).walletFailNext(1);
     expect((await webhook(providerId)).status).toBe(200);
     expect((await paymentRow(paymentId))!.status).toBe("paid");
     const pending = await outboxRow(env, m.id, `payment:${paymentId}`);
@@ -190,7 +191,7 @@ describe("the outbox: a D1 change and a wallet change, both exactly once", () =>
     await setProviderStatus(providerId, "paid", { paidAt: new Date().toISOString() });
     await webhook(providerId);
     expect(await walletBalance(env, m.id)).toBe(60);
-    await hubStub(env, m.id).walletFailNext(2);
+    await hubUnderTest(env, m.id).walletFailNext(2);
     // The quote reads the wallet: refused with the translated "try again later", a 503, not a 500.
     const res = await post(`/transactions/${paymentId}`, { intent: "refund" }, { cookie: m.cookie });
     expect(res.status).toBe(503);

@@ -1,10 +1,13 @@
 /**
  * The Worker the worker tests run (vitest.worker.config.ts `main`): production's entry, whose built
- * ChatRoom the tests reach through a subclass holding the hooks only tests need (decision 230). The
+ * ChatRoom and MemberHub the tests reach through subclasses holding the hooks only tests need
+ * (decisions 230 and 236). The
  * production bundle never imports this file, so its ChatRoom has none of them (checked in
  * tests/worker/production/production.test.ts).
  */
 import worker, { ChatRoom, EchoRoom, MemberHub } from "../../app/entry.worker";
+import type { Env } from "../../app/lib/env";
+import { Wallet } from "../../app/wallet/wallet";
 
 export class ChatRoomUnderTest extends ChatRoom {
   private failNext = false;
@@ -48,5 +51,38 @@ export const CHAT_ROOM_TEST_HOOKS = [
   "failNext",
 ];
 
-export { ChatRoomUnderTest as ChatRoom, EchoRoom, MemberHub };
+/** A wallet whose next calls can be made to fail as if its object were unreachable, to prove the retries. */
+class WalletUnderTest extends Wallet {
+  failures = 0;
+
+  protected override open(...args: Parameters<Wallet["open"]>) {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      return Promise.reject(new Error("wallet unreachable (injected)"));
+    }
+    return super.open(...args);
+  }
+}
+
+export class MemberHubUnderTest extends MemberHub {
+  protected override walletOf(ctx: DurableObjectState, env: Env): Wallet {
+    return new WalletUnderTest(ctx, env);
+  }
+
+  /** The wallet's next `count` calls fail as if the object were unreachable. */
+  async walletFailNext(count: number): Promise<void> {
+    (this.wallet as WalletUnderTest).failures = count;
+  }
+}
+
+/** The names a production MemberHub must not have (every member the subclass adds). */
+export const MEMBER_HUB_TEST_HOOKS = Object.getOwnPropertyNames(MemberHubUnderTest.prototype).filter(
+  (n) => n !== "constructor" && n !== "walletOf",
+);
+
+/** The member's hub as the worker tests run it (with its test hooks). */
+export const hubUnderTest = (env: Pick<Env, "MEMBER_HUB">, userId: string) =>
+  env.MEMBER_HUB.get(env.MEMBER_HUB.idFromName(userId)) as unknown as DurableObjectStub<MemberHubUnderTest>;
+
+export { ChatRoomUnderTest as ChatRoom, EchoRoom, MemberHubUnderTest as MemberHub };
 export default worker;

@@ -14,6 +14,10 @@ export type Column<R> = {
   num?: boolean;
   /** A class on the column's cells (e.g. `a-host`, a long host name that may break). */
   className?: string;
+  /** The row's own header (`<th scope="row">`, a figure's name); on a phone it heads the row's card. */
+  rowHeader?: boolean;
+  /** How many columns this cell spans in a row (the columns it covers are left out of that row). */
+  span?: (row: R) => number;
   cell: (row: R) => ReactNode;
 };
 
@@ -24,18 +28,21 @@ export function AdminTable<R>({
   empty,
   caption,
   className,
+  rowClass,
   testId,
 }: {
   columns: Column<R>[];
   rows: readonly R[];
   rowKey: (row: R) => string | number;
-  /** Said instead of the table when there are no rows. */
+  /** Said instead of the table when there are no rows (nothing when null: the page says it already). */
   empty: ReactNode;
   caption?: ReactNode;
   className?: string;
+  /** A class on a row (e.g. `a-current`, the month shown below the table). */
+  rowClass?: (row: R) => string | undefined;
   testId?: string;
 }) {
-  if (rows.length === 0) return <p className="a-muted">{empty}</p>;
+  if (rows.length === 0) return empty === null ? null : <p className="a-muted">{empty}</p>;
   return (
     <div className="a-table-wrap">
       <table className={`a-table a-cards${className ? ` ${className}` : ""}`} data-testid={testId}>
@@ -51,16 +58,8 @@ export function AdminTable<R>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)}>
-              {columns.map((c, i) => (
-                <td
-                  key={i}
-                  data-label={c.label ?? (typeof c.header === "string" ? c.header : undefined)}
-                  className={[c.num ? "a-num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined}
-                >
-                  {c.cell(row)}
-                </td>
-              ))}
+            <tr key={rowKey(row)} className={rowClass?.(row)}>
+              {cellsOf(columns, row)}
             </tr>
           ))}
         </tbody>
@@ -69,25 +68,57 @@ export function AdminTable<R>({
   );
 }
 
+/** The column's name beside a value on a phone. */
+const labelOf = <R,>(c: Column<R>) => c.label ?? (typeof c.header === "string" ? c.header : undefined);
+
+/** A row's cells: a row header as `<th scope="row">`, a spanning cell covering the columns after it. */
+function cellsOf<R>(columns: Column<R>[], row: R): ReactNode[] {
+  const cells: ReactNode[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]!;
+    const span = c.span?.(row) ?? 1;
+    const Cell = c.rowHeader ? "th" : "td";
+    cells.push(
+      <Cell
+        key={i}
+        scope={c.rowHeader ? "row" : undefined}
+        colSpan={span > 1 ? span : undefined}
+        data-label={c.rowHeader || span > 1 ? undefined : labelOf(c)}
+        className={[c.num ? "a-num" : "", c.className ?? ""].filter(Boolean).join(" ") || undefined}
+      >
+        {c.cell(row)}
+      </Cell>,
+    );
+    i += span - 1;
+  }
+  return cells;
+}
+
+/** A term, its value, and a class for the value. */
+export type Fact = [ReactNode, ReactNode, string?];
+
 /** A key/value list (a payment's, a member's, a brand account's facts): one `<dl>`, a row a fact. */
 export function Facts({
   items,
   rows,
   className,
 }: {
-  /** Term, value, and a class for the value (e.g. `a-error` on a figure that should be nought). */
-  items: [ReactNode, ReactNode, string?][];
+  /** Term, value, and a class for the value (e.g. `a-error` on a figure that should be nought); a fact that does
+   * not apply is `false` or `null` and left out. */
+  items: (Fact | false | null)[];
   rows?: boolean;
   className?: string;
 }) {
   return (
     <dl className={["a-dl", rows ? "a-dl-rows" : "", className ?? ""].filter(Boolean).join(" ")}>
-      {items.map(([term, value, valueClass], i) => (
-        <div key={i}>
-          <dt>{term}</dt>
-          <dd className={valueClass}>{value}</dd>
-        </div>
-      ))}
+      {items
+        .filter((f): f is Fact => Boolean(f))
+        .map(([term, value, valueClass], i) => (
+          <div key={i}>
+            <dt>{term}</dt>
+            <dd className={valueClass}>{value}</dd>
+          </div>
+        ))}
     </dl>
   );
 }

@@ -3,6 +3,7 @@
  * profile's photos, the reported message with the messages around it. Photos of a case about a minor
  * or non-consensual imagery come blurred until the moderator asks to see them (an audited POST).
  */
+import { Facts } from "./AdminTable";
 import { when } from "./labels";
 
 export type ShownPhoto = { id: string; isPrivate: boolean; review: string; held: boolean };
@@ -115,5 +116,17 @@ export function MessageExcerpt({ excerpt, seq }: { excerpt?: ExcerptLine[] | nul
         </li>
       ))}
     </ol>
+  );
+}
+
+/** A reported profile's words: its display name and its about-me (as they are now, on an appeal). */
+export function ProfileFacts({ name, aboutMe, now }: { name: string; aboutMe: string | null; now?: boolean }) {
+  return (
+    <Facts
+      items={[
+        [now ? "Display name now" : "Display name", name],
+        [now ? "About me now" : "About me", aboutMe || "(empty)", "a-pre"],
+      ]}
+    />
   );
 }

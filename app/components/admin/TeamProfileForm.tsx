@@ -1,5 +1,6 @@
 /** The form of a team-run profile (decision 201), for creating and editing. English only, as the console. */
 import { LANGUAGES } from "~/lib/constants";
+import { Choice } from "./Choice";
 
 export type TeamProfileValues = {
   brandId?: number;
@@ -26,16 +27,14 @@ export function TeamProfileForm({
   return (
     <form method="post" className="a-card">
       <input type="hidden" name="intent" value="save" />
-      <label className="a-field">
-        <span>Brand</span>
-        <select name="brandId" defaultValue={values.brandId ?? ""} required>
-          {brands.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="Brand"
+        name="brandId"
+        value={values.brandId}
+        any={null}
+        required
+        options={brands.map((b) => [b.id, b.name])}
+      />
       <label className="a-field">
         <span>Name</span>
         <input name="name" required minLength={2} maxLength={40} defaultValue={values.name ?? ""} />

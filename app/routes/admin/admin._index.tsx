@@ -5,6 +5,7 @@
  */
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { Funnel, RevenueChart } from "~/components/admin/Charts";
 import { money, percent } from "~/components/admin/labels";
 import { PERIODS, ageCheckFigures, dashboard, type Figures } from "~/models/admin/dashboard.server";
@@ -36,6 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
 
 type Row = { label: string; hint?: string; cells: (f: Figures) => React.ReactNode[] };
+/** A row of the figures table: one cell a period, or one cell across them all. */
+type FigureRow = { label: string; hint?: string; cells: React.ReactNode[] };
 
 const triple = (t: Record<string, number>) => PERIODS.map((p) => (t[p.key] ?? 0).toLocaleString("en"));
 const moneyCells = (m: Record<string, Record<string, number>>) =>
@@ -96,12 +99,46 @@ const ROWS: Row[] = [
   { label: "Messages sent", cells: (f) => triple(f.messages) },
 ];
 
+const FIGURE_COLUMNS: Column<FigureRow>[] = [
+  {
+    header: "",
+    rowHeader: true,
+    cell: (r) => (
+      <>
+        {r.label}
+        {r.hint ? <small>{r.hint}</small> : null}
+      </>
+    ),
+  },
+  ...PERIODS.map((p, i): Column<FigureRow> => ({
+    header: p.label,
+    num: true,
+    span: (r) => (r.cells.length === 1 ? PERIODS.length : 1),
+    cell: (r) => r.cells[i],
+  })),
+];
+
+type BrandRow = ReturnType<typeof useLoaderData<typeof loader>>["board"]["perBrand"][number];
+const BRAND_COLUMNS: Column<BrandRow>[] = [
+  { header: "Brand", cell: (b) => <a href={`/admin?brand=${b.id}`}>{b.name}</a> },
+  { header: "Sign-ups", num: true, cell: (b) => b.figures.signups["30d"].toLocaleString("en") },
+  { header: "First purchases", num: true, cell: (b) => b.figures.firstPurchases["30d"].toLocaleString("en") },
+  { header: "Paying", num: true, cell: (b) => b.figures.payingMembers["30d"].toLocaleString("en") },
+  { header: "Net revenue", num: true, cell: (b) => moneyCells(b.figures.net)[2] },
+  { header: "Messages", num: true, cell: (b) => b.figures.messages["30d"].toLocaleString("en") },
+  { header: "Open cases", num: true, cell: (b) => b.figures.openCases },
+];
+
 export default function AdminDashboard() {
   const { overview, board, ageChecks, trustedList } = useLoaderData<typeof loader>();
   const f = board.figures;
   const scope =
     board.brandId === null ? "All brands" : (board.brands.find((b) => b.id === board.brandId)?.name ?? "Unknown brand");
   const currencies = Object.keys(board.revenueByDay).sort();
+  const figureRows: FigureRow[] = [
+    ...ROWS.map((r) => ({ label: r.label, hint: r.hint, cells: r.cells(f) })),
+    { label: "Open safety cases", cells: [`${f.openCases.toLocaleString("en")} now`] },
+  ];
   return (
     <>
       <div className="a-head">
@@ -185,100 +222,32 @@ export default function AdminDashboard() {
       </div>
 
       <h2>Figures</h2>
-      <div className="a-table-wrap">
-        <table className="a-table a-figures">
-          <thead>
-            <tr>
-              <th></th>
-              {PERIODS.map((p) => (
-                <th key={p.key} className="a-num">
-                  {p.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {ROWS.map((r) => (
-              <tr key={r.label}>
-                <th scope="row">
-                  {r.label}
-                  {r.hint ? <small>{r.hint}</small> : null}
-                </th>
-                {r.cells(f).map((c, i) => (
-                  <td key={i} className="a-num">
-                    {c}
-                  </td>
-                ))}
-              </tr>
-            ))}
-            <tr>
-              <th scope="row">Open safety cases</th>
-              <td className="a-num" colSpan={3}>
-                {f.openCases.toLocaleString("en")} now
-              </td>
-            </tr>
-          </tbody>
-        </table>
-      </div>
+      <AdminTable
+        className="a-figures"
+        columns={FIGURE_COLUMNS}
+        rows={figureRows}
+        rowKey={(r) => r.label}
+        empty={null}
+      />
 
       <h2>Brands · 30 days</h2>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>Brand</th>
-              <th className="a-num">Sign-ups</th>
-              <th className="a-num">First purchases</th>
-              <th className="a-num">Paying</th>
-              <th className="a-num">Net revenue</th>
-              <th className="a-num">Messages</th>
-              <th className="a-num">Open cases</th>
-            </tr>
-          </thead>
-          <tbody>
-            {board.perBrand.map((b) => (
-              <tr key={b.id}>
-                <td>
-                  <a href={`/admin?brand=${b.id}`}>{b.name}</a>
-                </td>
-                <td className="a-num">{b.figures.signups["30d"].toLocaleString("en")}</td>
-                <td className="a-num">{b.figures.firstPurchases["30d"].toLocaleString("en")}</td>
-                <td className="a-num">{b.figures.payingMembers["30d"].toLocaleString("en")}</td>
-                <td className="a-num">{moneyCells(b.figures.net)[2]}</td>
-                <td className="a-num">{b.figures.messages["30d"].toLocaleString("en")}</td>
-                <td className="a-num">{b.figures.openCases}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={BRAND_COLUMNS} rows={board.perBrand} rowKey={(b) => b.id} empty="No brands." />
       {ageChecks.length ? (
         <>
           <h2>Age checks · 30 days</h2>
-          <div className="a-table-wrap">
-            <table className="a-table" data-testid="age-checks">
-              <thead>
-                <tr>
-                  <th>Brand</th>
-                  <th>Country</th>
-                  <th className="a-num">Started</th>
-                  <th className="a-num">Passed</th>
-                  <th className="a-num">Refused</th>
-                </tr>
-              </thead>
-              <tbody>
-                {ageChecks.map((r) => (
-                  <tr key={`${r.brandId}-${r.country}`}>
-                    <td>{board.brands.find((b) => b.id === r.brandId)?.name ?? r.brandId}</td>
-                    <td>{r.country}</td>
-                    <td className="a-num">{r.started.toLocaleString("en")}</td>
-                    <td className="a-num">{r.passed.toLocaleString("en")}</td>
-                    <td className="a-num">{r.refused.toLocaleString("en")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            testId="age-checks"
+            columns={[
+              { header: "Brand", cell: (r) => board.brands.find((b) => b.id === r.brandId)?.name ?? r.brandId },
+              { header: "Country", cell: (r) => r.country },
+              { header: "Started", num: true, cell: (r) => r.started.toLocaleString("en") },
+              { header: "Passed", num: true, cell: (r) => r.passed.toLocaleString("en") },
+              { header: "Refused", num: true, cell: (r) => r.refused.toLocaleString("en") },
+            ]}
+            rows={ageChecks}
+            rowKey={(r) => `${r.brandId}-${r.country}`}
+            empty={null}
+          />
         </>
       ) : null}
       <p className="a-muted">

@@ -11,7 +11,8 @@ import { linkOrigin } from "~/models/brand.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { APPEAL_REASONS_MIN, appealDetail, decideAppeal } from "~/models/appeals.server";
 import { ACTION_LABELS, CATEGORY_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
-import { MessageExcerpt, ProfilePhotos, ReportedPhoto } from "~/components/admin/CaseContent";
+import { Facts } from "~/components/admin/AdminTable";
+import { MessageExcerpt, ProfileFacts, ProfilePhotos, ReportedPhoto } from "~/components/admin/CaseContent";
 import { messageExcerpt, revealPhotos } from "~/models/admin/queue.server";
 import { removedText } from "~/models/moderation-rules";
 
@@ -89,31 +90,30 @@ export default function AdminAppeal() {
       </div>
       <div className="a-card">
         <h2>The decision</h2>
-        <dl className="a-facts">
-          <dt>Decision</dt>
-          <dd>
-            {ACTION_LABELS[d.action]}
-            {d.endsAt && d.action === "suspend" ? ` until ${when(d.endsAt)}` : ""}
-          </dd>
-          <dt>Rule</dt>
-          <dd>{d.rule ? RULE_LABELS[d.rule] : "(none)"}</dd>
-          <dt>Facts</dt>
-          <dd>{d.facts}</dd>
-          <dt>Decided</dt>
-          <dd>
-            {when(d.createdAt)} by {a.decidedBy ?? d.operatorId}
-            {d.automatedDetection ? " · detected by automated means" : ""}
-          </dd>
-          <dt>Target</dt>
-          <dd>
-            {a.targetType} of {a.name ?? "(deleted)"} ({a.email ?? ""})
-            {d.action === "remove_photo"
-              ? a.heldPhoto
-                ? ` · photo held until the appeal window ends${a.heldPhoto.wasMain ? " (was the main photo)" : ""}`
-                : " · photo deleted at once, cannot be restored"
-              : ""}
-          </dd>
-        </dl>
+        <Facts
+          items={[
+            [
+              "Decision",
+              `${ACTION_LABELS[d.action]}${d.endsAt && d.action === "suspend" ? ` until ${when(d.endsAt)}` : ""}`,
+            ],
+            ["Rule", d.rule ? RULE_LABELS[d.rule] : "(none)"],
+            ["Facts", d.facts],
+            [
+              "Decided",
+              `${when(d.createdAt)} by ${a.decidedBy ?? d.operatorId}${d.automatedDetection ? " · detected by automated means" : ""}`,
+            ],
+            [
+              "Target",
+              `${a.targetType} of ${a.name ?? "(deleted)"} (${a.email ?? ""})${
+                d.action === "remove_photo"
+                  ? a.heldPhoto
+                    ? ` · photo held until the appeal window ends${a.heldPhoto.wasMain ? " (was the main photo)" : ""}`
+                    : " · photo deleted at once, cannot be restored"
+                  : ""
+              }`,
+            ],
+          ]}
+        />
       </div>
       <div className="a-card">
         <h2>What was decided on</h2>
@@ -121,21 +121,11 @@ export default function AdminAppeal() {
         {a.targetType === "photo" && !a.photo ? <p className="a-muted">The photo was deleted.</p> : null}
         {a.targetType === "member" ? (
           <>
-            <dl className="a-facts">
-              <dt>Display name now</dt>
-              <dd>{a.name ?? "(deleted)"}</dd>
-              <dt>About me now</dt>
-              <dd className="a-pre">{a.aboutMe || "(empty)"}</dd>
-            </dl>
+            <ProfileFacts name={a.name ?? "(deleted)"} aboutMe={a.aboutMe} now />
             <ProfilePhotos photos={a.profilePhotos} blurred={a.blurred} revealed={revealed} />
           </>
         ) : null}
-        {removedText ? (
-          <dl className="a-facts">
-            <dt>Removed</dt>
-            <dd className="a-pre">{removedText}</dd>
-          </dl>
-        ) : null}
+        {removedText ? <Facts items={[["Removed", removedText, "a-pre"]]} /> : null}
         {a.targetType === "message" ? (
           <MessageExcerpt
             excerpt={result && "excerpt" in result ? result.excerpt : null}

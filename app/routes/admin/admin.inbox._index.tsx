@@ -7,6 +7,8 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
+import { Choice } from "~/components/admin/Choice";
 import { ageOf, when } from "~/components/admin/labels";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { INBOX_PAGE, inboxChoices, teamInbox } from "~/models/admin/inbox.server";
@@ -41,6 +43,40 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { rows, choices, filter, now, sent, search: params.toString(), title: "Inbox" };
 }
 
+type InboxRow = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+/** The waiting conversations' columns, their ages counted to now. */
+const inboxColumns = (now: number, brandName: Map<number, string>): Column<InboxRow>[] => [
+  {
+    header: "Member",
+    cell: (r) => <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>,
+  },
+  {
+    header: "To",
+    cell: (r) => (
+      <span>
+        {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
+      </span>
+    ),
+  },
+  {
+    header: "Waiting",
+    cell: (r) => <span title={when(r.waitingSince ?? now)}>{ageOf(now - (r.waitingSince ?? now))}</span>,
+  },
+  { header: "Lang.", cell: (r) => r.language },
+  { header: "Credits", num: true, cell: (r) => r.credits },
+  {
+    header: "Held by",
+    cell: (r) =>
+      r.claimedBy ? (
+        <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
+          {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
+        </span>
+      ) : (
+        <span className="a-muted">free</span>
+      ),
+  },
+];
+
 export default function AdminInbox() {
   const { rows, choices, filter, now, sent, search } = useLoaderData<typeof loader>();
   const brandName = new Map(choices.brands.map((b) => [b.id, b.name]));
@@ -54,39 +90,27 @@ export default function AdminInbox() {
         </p>
       ) : null}
       <form method="get" className="a-filters">
-        <label className="a-field">
-          <span>Brand</span>
-          <select name="brand" defaultValue={filter.brandId ?? ""}>
-            <option value="">All brands</option>
-            {choices.brands.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Language</span>
-          <select name="language" defaultValue={filter.language ?? ""}>
-            <option value="">All</option>
-            {choices.languages.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="a-field">
-          <span>Team-run profile</span>
-          <select name="profile" defaultValue={filter.profileId ?? ""}>
-            <option value="">All</option>
-            {profiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} ({brandName.get(p.brandId) ?? p.brandId})
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Brand"
+          name="brand"
+          value={filter.brandId}
+          any="All brands"
+          options={choices.brands.map((b) => [b.id, b.name])}
+        />
+        <Choice
+          label="Language"
+          name="language"
+          value={filter.language}
+          any="All"
+          options={choices.languages.map((l) => [l, l])}
+        />
+        <Choice
+          label="Team-run profile"
+          name="profile"
+          value={filter.profileId}
+          any="All"
+          options={profiles.map((p) => [p.id, `${p.name} (${brandName.get(p.brandId) ?? p.brandId})`])}
+        />
         <label className="a-check">
           <input type="checkbox" name="mine" value="1" defaultChecked={filter.mine} /> Mine
         </label>
@@ -102,52 +126,13 @@ export default function AdminInbox() {
           <a href={`/admin/inbox${search ? `?${search}` : ""}`}>Refresh</a> ·{" "}
           <a href="/admin/inbox/figures">Reply figures</a>
         </p>
-        {rows.length > 0 ? (
-          <div className="a-table-wrap">
-            <table className="a-table a-inbox a-cards">
-              <thead>
-                <tr>
-                  <th>Member</th>
-                  <th>To</th>
-                  <th>Waiting</th>
-                  <th>Lang.</th>
-                  <th className="a-num">Credits</th>
-                  <th>Held by</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.conversationId}>
-                    <td data-label="Member">
-                      <a href={`/admin/inbox/${encodeURIComponent(r.conversationId)}`}>{r.memberName}</a>
-                    </td>
-                    <td data-label="To">
-                      <span>
-                        {r.profileName} <span className="a-muted">· {brandName.get(r.brandId) ?? r.brandId}</span>
-                      </span>
-                    </td>
-                    <td data-label="Waiting" title={when(r.waitingSince ?? now)}>
-                      {ageOf(now - (r.waitingSince ?? now))}
-                    </td>
-                    <td data-label="Lang.">{r.language}</td>
-                    <td data-label="Credits" className="a-num">
-                      {r.credits}
-                    </td>
-                    <td data-label="Held by">
-                      {r.claimedBy ? (
-                        <span className={r.mine ? "a-badge a-badge-ok" : "a-badge"}>
-                          {r.mine ? "you" : r.claimedBy} · {ageOf(now - (r.claimedAt ?? now))}
-                        </span>
-                      ) : (
-                        <span className="a-muted">free</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <AdminTable
+          className="a-inbox"
+          columns={inboxColumns(now, brandName)}
+          rows={rows}
+          rowKey={(r) => r.conversationId}
+          empty={null}
+        />
       </div>
       <LiveScript part="list" />
     </>

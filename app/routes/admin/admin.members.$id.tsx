@@ -4,6 +4,7 @@
  * actions. Each action is a plain form (no JavaScript), goes through the model that owns its rule,
  * is audited in the same batch, and redirects back with what happened (a reload posts nothing again).
  */
+import { AdminTable, Facts, type Column } from "~/components/admin/AdminTable";
 import { DecisionState } from "~/components/admin/DecisionState";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -156,6 +157,55 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(`/admin/members/${encodeURIComponent(id)}?done=${done}`);
 }
 
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+
+const LEDGER_COLUMNS: Column<Data["m"]["ledger"][number]>[] = [
+  { header: "When", cell: (l) => when(l.createdAt) },
+  { header: "Reason", cell: (l) => l.reason },
+  { header: "Change", num: true, cell: (l) => (l.delta > 0 ? `+${l.delta}` : l.delta) },
+  { header: "Reference", cell: (l) => <code className="a-code">{l.refId ?? ""}</code> },
+];
+
+const PAYMENT_COLUMNS: Column<Data["m"]["payments"][number]>[] = [
+  { header: "Created", cell: (p) => when(p.createdAt) },
+  {
+    header: "Payment",
+    cell: (p) => (
+      <span>
+        <code className="a-code">{p.id}</code>
+        {p.providerRef ? (
+          <>
+            <br />
+            <code className="a-code">
+              {p.provider}: {p.providerRef}
+            </code>
+          </>
+        ) : null}
+      </span>
+    ),
+  },
+  {
+    header: "Status",
+    cell: (p) => <span className={`a-badge${p.status === "paid" ? " a-badge-ok" : ""}`}>{p.status}</span>,
+  },
+  { header: "Method", cell: (p) => p.method },
+  { header: "Amount", num: true, cell: (p) => money(p.amountCents, p.currency) },
+  { header: "Credits", num: true, cell: (p) => p.credits },
+];
+
+const DECISION_COLUMNS: Column<Data["m"]["decisions"][number]>[] = [
+  { header: "When", cell: (d) => when(d.createdAt) },
+  { header: "Decision", cell: (d) => <DecisionState d={d} /> },
+  { header: "Rule · facts", cell: (d) => `${d.rule ? `${d.rule} · ` : ""}${d.facts}` },
+];
+
+const AUDIT_COLUMNS: Column<Data["m"]["audit"][number]>[] = [
+  { header: "When", cell: ({ entry }) => when(entry.at) },
+  { header: "Operator", cell: ({ operatorEmail }) => operatorEmail },
+  { header: "Action", cell: ({ entry }) => <code className="a-code">{entry.action}</code> },
+  { header: "Reason", cell: ({ entry }) => entry.reason },
+];
+
 export default function AdminMember() {
   const { m, done, now } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -222,45 +272,39 @@ export default function AdminMember() {
       <div className="a-grid2">
         <section className="a-card">
           <h2>Account</h2>
-          <dl className="a-dl">
-            <dt>Member id</dt>
-            <dd>
-              <code className="a-code">{a.id}</code>
-            </dd>
-            <dt>Profile</dt>
-            <dd>
-              {m.profileStatus ?? "none"}
-              {m.city ? ` · ${m.city}` : ""}
-              {a.invisible ? " · invisible" : ""}
-            </dd>
-            <dt>Direct debit</dt>
-            <dd>{a.directdebitBlocked ? <span className="a-badge a-badge-red">blocked</span> : "allowed"}</dd>
-            <dt>Payments hold</dt>
-            <dd>
-              {m.paymentHold ? (
-                <>
-                  <span className="a-badge a-badge-red">on hold</span> since {when(m.paymentHold.createdAt)}: chargeback
-                  of <a href={`/admin/payments/${m.paymentHold.paymentId}`}>{m.paymentHold.paymentId}</a>; no repeat
-                  orders or direct debit
-                </>
-              ) : (
-                "none"
-              )}
-            </dd>
-            <dt>Pending address</dt>
-            <dd>{m.pendingMail ? `${m.pendingMail.email} (until ${when(m.pendingMail.expiresAt)})` : "none"}</dd>
-            <dt>Sign-up source</dt>
-            <dd>{[a.network, a.ref, a.sub1].filter(Boolean).join(" · ") || "direct"}</dd>
-            {deleted ? (
-              <>
-                <dt>Deletion</dt>
-                <dd>
-                  {a.deleteReason}
-                  {a.deleteRemarks ? `: ${a.deleteRemarks}` : ""}
-                </dd>
-              </>
-            ) : null}
-          </dl>
+          <Facts
+            items={[
+              [
+                "Member id",
+                <code key="id" className="a-code">
+                  {a.id}
+                </code>,
+              ],
+              [
+                "Profile",
+                `${m.profileStatus ?? "none"}${m.city ? ` · ${m.city}` : ""}${a.invisible ? " · invisible" : ""}`,
+              ],
+              ["Direct debit", a.directdebitBlocked ? <span className="a-badge a-badge-red">blocked</span> : "allowed"],
+              [
+                "Payments hold",
+                m.paymentHold ? (
+                  <>
+                    <span className="a-badge a-badge-red">on hold</span> since {when(m.paymentHold.createdAt)}:
+                    chargeback of <a href={`/admin/payments/${m.paymentHold.paymentId}`}>{m.paymentHold.paymentId}</a>;
+                    no repeat orders or direct debit
+                  </>
+                ) : (
+                  "none"
+                ),
+              ],
+              [
+                "Pending address",
+                m.pendingMail ? `${m.pendingMail.email} (until ${when(m.pendingMail.expiresAt)})` : "none",
+              ],
+              ["Sign-up source", [a.network, a.ref, a.sub1].filter(Boolean).join(" · ") || "direct"],
+              deleted && ["Deletion", `${a.deleteReason}${a.deleteRemarks ? `: ${a.deleteRemarks}` : ""}`],
+            ]}
+          />
         </section>
         <section className="a-card">
           <h2>Notifications and devices</h2>
@@ -406,74 +450,10 @@ export default function AdminMember() {
         )}
         {m.ledgerCount > m.ledger.length ? ` · newest ${m.ledger.length} shown` : ""}
       </p>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Reason</th>
-              <th className="a-num">Change</th>
-              <th>Reference</th>
-            </tr>
-          </thead>
-          <tbody>
-            {m.ledger.map((l) => (
-              <tr key={l.id}>
-                <td>{when(l.createdAt)}</td>
-                <td>{l.reason}</td>
-                <td className="a-num">{l.delta > 0 ? `+${l.delta}` : l.delta}</td>
-                <td>
-                  <code className="a-code">{l.refId ?? ""}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={LEDGER_COLUMNS} rows={m.ledger} rowKey={(l) => l.id} empty="No ledger entries." />
 
       <h2>Payments</h2>
-      {m.payments.length ? (
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>Created</th>
-                <th>Payment</th>
-                <th>Status</th>
-                <th>Method</th>
-                <th className="a-num">Amount</th>
-                <th className="a-num">Credits</th>
-              </tr>
-            </thead>
-            <tbody>
-              {m.payments.map((p) => (
-                <tr key={p.id}>
-                  <td>{when(p.createdAt)}</td>
-                  <td>
-                    <code className="a-code">{p.id}</code>
-                    {p.providerRef ? (
-                      <>
-                        <br />
-                        <code className="a-code">
-                          {p.provider}: {p.providerRef}
-                        </code>
-                      </>
-                    ) : null}
-                  </td>
-                  <td>
-                    <span className={`a-badge${p.status === "paid" ? " a-badge-ok" : ""}`}>{p.status}</span>
-                  </td>
-                  <td>{p.method}</td>
-                  <td className="a-num">{money(p.amountCents, p.currency)}</td>
-                  <td className="a-num">{p.credits}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="a-muted">No payments.</p>
-      )}
+      <AdminTable columns={PAYMENT_COLUMNS} rows={m.payments} rowKey={(p) => p.id} empty="No payments." />
       {m.refunds.length ? (
         <p className="a-muted">
           Refunds:{" "}
@@ -494,65 +474,15 @@ export default function AdminMember() {
           ))}
         </p>
       ) : null}
-      {m.decisions.length ? (
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Decision</th>
-                <th>Rule · facts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {m.decisions.map((d) => (
-                <tr key={d.id}>
-                  <td>{when(d.createdAt)}</td>
-                  <td>
-                    <DecisionState d={d} />
-                  </td>
-                  <td>
-                    {d.rule ? `${d.rule} · ` : ""}
-                    {d.facts}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="a-muted">No moderation decisions.</p>
-      )}
+      <AdminTable columns={DECISION_COLUMNS} rows={m.decisions} rowKey={(d) => d.id} empty="No moderation decisions." />
 
       <h2>Console history</h2>
-      {m.audit.length ? (
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Operator</th>
-                <th>Action</th>
-                <th>Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {m.audit.map(({ entry, operatorEmail }) => (
-                <tr key={entry.id}>
-                  <td>{when(entry.at)}</td>
-                  <td>{operatorEmail}</td>
-                  <td>
-                    <code className="a-code">{entry.action}</code>
-                  </td>
-                  <td>{entry.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="a-muted">No operator has acted on this account.</p>
-      )}
+      <AdminTable
+        columns={AUDIT_COLUMNS}
+        rows={m.audit}
+        rowKey={({ entry }) => entry.id}
+        empty="No operator has acted on this account."
+      />
     </>
   );
 }

@@ -1,6 +1,7 @@
 /** Finding a member (support, admin): by e-mail, name, member id or payment id; keyset-paged (decision 177). */
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AdminTable, type Column } from "~/components/admin/AdminTable";
 import { when } from "~/components/admin/labels";
 import { searchMembers, withBalances } from "~/models/admin/members.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
@@ -20,6 +21,50 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const VIA: Record<string, string> = { id: "member id", payment: "payment id" };
+
+type Hit = ReturnType<typeof useLoaderData<typeof loader>>["hits"][number];
+const HIT_COLUMNS: Column<Hit>[] = [
+  {
+    header: "Member",
+    cell: (h) => (
+      <span>
+        <a href={`/admin/members/${encodeURIComponent(h.id)}`}>{h.name || "(no profile)"}</a>
+        {VIA[h.via] ? (
+          <>
+            {" "}
+            <span className="a-badge">by {VIA[h.via]}</span>
+          </>
+        ) : null}
+        <br />
+        <code className="a-code">{h.id}</code>
+      </span>
+    ),
+  },
+  { header: "E-mail", cell: (h) => h.email },
+  { header: "Brand", cell: (h) => h.brandName },
+  {
+    header: "Status",
+    cell: (h) => (
+      <span>
+        {h.deletedAt ? (
+          <span className="a-badge a-badge-red">deleted</span>
+        ) : h.status === "confirmed" ? (
+          <span className="a-badge a-badge-ok">confirmed</span>
+        ) : (
+          <span className="a-badge">not confirmed</span>
+        )}
+        {h.paidUser ? (
+          <>
+            {" "}
+            <span className="a-badge">paying</span>
+          </>
+        ) : null}
+      </span>
+    ),
+  },
+  { header: "Credits", num: true, cell: (h) => h.credits },
+  { header: "Joined", cell: (h) => when(h.createdAt) },
+];
 
 export default function AdminMembers() {
   const { q, hits, next, mode, paged } = useLoaderData<typeof loader>();
@@ -57,60 +102,12 @@ export default function AdminMembers() {
           </>
         ) : null}
       </p>
-      {hits.length === 0 ? (
-        <div className="a-card">No member matches “{q}”.</div>
-      ) : (
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>Member</th>
-                <th>E-mail</th>
-                <th>Brand</th>
-                <th>Status</th>
-                <th className="a-num">Credits</th>
-                <th>Joined</th>
-              </tr>
-            </thead>
-            <tbody>
-              {hits.map((h) => (
-                <tr key={`${h.via}-${h.id}`}>
-                  <td>
-                    <a href={`/admin/members/${encodeURIComponent(h.id)}`}>{h.name || "(no profile)"}</a>
-                    {VIA[h.via] ? (
-                      <>
-                        {" "}
-                        <span className="a-badge">by {VIA[h.via]}</span>
-                      </>
-                    ) : null}
-                    <br />
-                    <code className="a-code">{h.id}</code>
-                  </td>
-                  <td>{h.email}</td>
-                  <td>{h.brandName}</td>
-                  <td>
-                    {h.deletedAt ? (
-                      <span className="a-badge a-badge-red">deleted</span>
-                    ) : h.status === "confirmed" ? (
-                      <span className="a-badge a-badge-ok">confirmed</span>
-                    ) : (
-                      <span className="a-badge">not confirmed</span>
-                    )}
-                    {h.paidUser ? (
-                      <>
-                        {" "}
-                        <span className="a-badge">paying</span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td className="a-num">{h.credits}</td>
-                  <td>{when(h.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        columns={HIT_COLUMNS}
+        rows={hits}
+        rowKey={(h) => `${h.via}-${h.id}`}
+        empty={`No member matches “${q}”.`}
+      />
       {nextHref ? (
         <p className="a-pager">
           <a className="a-btn a-btn-quiet" href={nextHref}>

@@ -17,6 +17,7 @@ import { refundTakesBack } from "~/models/payment-rules";
 import { brandsById } from "~/models/brand.server";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
+import { AdminTable, Facts, type Column, type Fact } from "~/components/admin/AdminTable";
 import { ConfirmStep } from "~/components/admin/Confirm";
 import { Flash } from "~/components/admin/Flash";
 import { ReasonField } from "~/components/admin/ReasonField";
@@ -191,12 +192,22 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(`/admin/payments/${detail.row.id}?refunded=${encodeURIComponent(result.refundId)}`);
 }
 
+type RefundRow = ReturnType<typeof useLoaderData<typeof loader>>["refunds"][number];
+const REFUND_COLUMNS: Column<RefundRow>[] = [
+  { header: "Time (UTC)", cell: (r) => when(r.createdAt) },
+  { header: "Refund", cell: (r) => <code>{r.id}</code> },
+  { header: "Provider id", cell: (r) => (r.providerRef ? <code>{r.providerRef}</code> : "–") },
+  { header: "Status", cell: (r) => <span className={statusBadge(r.status)}>{r.status}</span> },
+  { header: "Credits", num: true, cell: (r) => r.credits },
+  { header: "Amount", num: true, cell: (r) => money(r.amountCents, r.currency) },
+];
+
 export default function AdminPayment() {
   const d = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const p = d.row;
   const m = (cents: number) => money(cents, p.currency);
-  const facts: [string, React.ReactNode][] = [
+  const facts: (Fact | false | null)[] = [
     [
       "Status",
       <span key="s" className={statusBadge(p.status)}>
@@ -204,14 +215,10 @@ export default function AdminPayment() {
       </span>,
     ],
     ["Amount", m(p.amountCents)],
-    ...(p.originalAmountCents !== null
-      ? ([
-          [
-            "Before discount",
-            `${m(p.originalAmountCents)} (code ${d.code?.code ?? "?"}, ${d.code?.percentage ?? "?"} %)`,
-          ],
-        ] as [string, string][])
-      : []),
+    p.originalAmountCents !== null && [
+      "Before discount",
+      `${m(p.originalAmountCents)} (code ${d.code?.code ?? "?"}, ${d.code?.percentage ?? "?"} %)`,
+    ],
     ["Credits", String(p.credits)],
     ["Brand", d.brand.name],
     [
@@ -227,11 +234,9 @@ export default function AdminPayment() {
     ],
     ["Method", `${p.method} (${p.sequenceType})`],
     ["Payment country", p.paymentCountry ?? "–"],
-    ...(d.vat
-      ? ([["VAT as on the receipt", `${d.vat.vat} (${d.vat.rate} %), net ${d.vat.net}`]] as [string, string][])
-      : []),
+    d.vat && ["VAT as on the receipt", `${d.vat.vat} (${d.vat.rate} %), net ${d.vat.net}`],
   ];
-  const provider: [string, React.ReactNode][] = [
+  const provider: (Fact | false | null)[] = [
     ["Provider", p.provider],
     ["Provider id", p.providerRef ? <code>{p.providerRef}</code> : "– (not created at the provider)"],
     [
@@ -276,9 +281,7 @@ export default function AdminPayment() {
         "– (not imported yet)"
       ),
     ],
-    ...(p.failureReason
-      ? ([["Failure", `${p.failureReason}${p.bankReason ? ` — ${p.bankReason}` : ""}`]] as [string, string][])
-      : []),
+    !!p.failureReason && ["Failure", `${p.failureReason}${p.bankReason ? ` — ${p.bankReason}` : ""}`],
   ];
   return (
     <>
@@ -321,25 +324,11 @@ export default function AdminPayment() {
       <div className="a-grid">
         <div className="a-card">
           <h2>Payment</h2>
-          <dl className="a-dl a-dl-rows">
-            {facts.map(([k, v]) => (
-              <div key={k}>
-                <dt>{k}</dt>
-                <dd>{v}</dd>
-              </div>
-            ))}
-          </dl>
+          <Facts rows items={facts} />
         </div>
         <div className="a-card">
           <h2>Provider record</h2>
-          <dl className="a-dl a-dl-rows">
-            {provider.map(([k, v]) => (
-              <div key={k}>
-                <dt>{k}</dt>
-                <dd>{v}</dd>
-              </div>
-            ))}
-          </dl>
+          <Facts rows items={provider} />
           <p className="a-muted">
             Webhook calls are not stored one by one: each re-fetches the payment from the provider and applies what
             changed once — the status and times above, the refunds' statuses and the chargeback below.
@@ -360,87 +349,23 @@ export default function AdminPayment() {
         </div>
       ) : null}
       <h2>Ledger rows of this payment</h2>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th scope="col">Time (UTC)</th>
-              <th scope="col">Reason</th>
-              <th scope="col" className="a-num">
-                Credits
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.ledger.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="a-muted">
-                  None (nothing was credited).
-                </td>
-              </tr>
-            ) : null}
-            {d.ledger.map((l) => (
-              <tr key={l.id}>
-                <td>{when(l.createdAt)}</td>
-                <td>{l.reason}</td>
-                <td className="a-num">{l.delta > 0 ? `+${l.delta}` : l.delta}</td>
-              </tr>
-            ))}
-          </tbody>
-          {d.ledger.length > 1 ? (
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  Net
-                </th>
-                <td className="a-num">{d.ledger.reduce((s, l) => s + l.delta, 0)}</td>
-              </tr>
-            </tfoot>
-          ) : null}
-        </table>
-      </div>
+      <AdminTable
+        columns={[
+          { header: "Time (UTC)", cell: (l) => when(l.createdAt) },
+          { header: "Reason", cell: (l) => l.reason },
+          { header: "Credits", num: true, cell: (l) => (l.delta > 0 ? `+${l.delta}` : l.delta) },
+        ]}
+        rows={d.ledger}
+        rowKey={(l) => l.id}
+        empty="None (nothing was credited)."
+      />
+      {d.ledger.length > 1 ? (
+        <p className="a-muted">
+          Net: <strong>{d.ledger.reduce((s, l) => s + l.delta, 0)}</strong> credits
+        </p>
+      ) : null}
       <h2>Refunds</h2>
-      <div className="a-table-wrap">
-        <table className="a-table">
-          <thead>
-            <tr>
-              <th scope="col">Time (UTC)</th>
-              <th scope="col">Refund</th>
-              <th scope="col">Provider id</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="a-num">
-                Credits
-              </th>
-              <th scope="col" className="a-num">
-                Amount
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.refunds.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="a-muted">
-                  No refunds.
-                </td>
-              </tr>
-            ) : null}
-            {d.refunds.map((r) => (
-              <tr key={r.id}>
-                <td>{when(r.createdAt)}</td>
-                <td>
-                  <code>{r.id}</code>
-                </td>
-                <td>{r.providerRef ? <code>{r.providerRef}</code> : "–"}</td>
-                <td>
-                  <span className={statusBadge(r.status)}>{r.status}</span>
-                </td>
-                <td className="a-num">{r.credits}</td>
-                <td className="a-num">{money(r.amountCents, r.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable columns={REFUND_COLUMNS} rows={d.refunds} rowKey={(r) => r.id} empty="No refunds." />
       {d.refundable ? (
         <form method="post" className="a-card">
           <h2>Refund</h2>

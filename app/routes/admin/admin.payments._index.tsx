@@ -13,6 +13,7 @@ import {
 } from "~/models/admin/payments.server";
 import { brandsById } from "~/models/brand.server";
 import { AdminTable, type Column } from "~/components/admin/AdminTable";
+import { Choice } from "~/components/admin/Choice";
 import { when } from "~/components/admin/labels";
 import { money, statusBadge } from "~/components/admin/money";
 
@@ -129,22 +130,6 @@ const PAYMENT_COLUMNS: Column<Row>[] = [
   { header: "Amount", num: true, cell: (p) => money(p.amountCents, p.currency) },
 ];
 
-function Choice(p: { label: string; name: string; value?: string; any?: string; options: [string, string][] }) {
-  return (
-    <label className="a-field">
-      <span>{p.label}</span>
-      <select name={p.name} defaultValue={p.value ?? ""}>
-        <option value="">{p.any ?? "Any"}</option>
-        {p.options.map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 export default function AdminPayments() {
   const { rows, next, first, query, brands, statuses, methods, countries, thisMonth, alerts } =
     useLoaderData<typeof loader>();
@@ -211,17 +196,14 @@ export default function AdminPayments() {
           <a href="/admin/settlements">Mollie settlements, reconciled with fees</a>
         </p>
         <form method="post" action="/admin/payments/export" className="a-filters">
-          <label className="a-field">
-            <span>Brand</span>
-            {/* Not `required`: its first option is a brand, so a choice is always made (and HTML forbids that pairing). */}
-            <select name="brand" defaultValue={query.brand ?? brands[0]?.id}>
-              {brands.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          {/* Not `required`: its first option is a brand, so a choice is always made (and HTML forbids that pairing). */}
+          <Choice
+            label="Brand"
+            name="brand"
+            value={query.brand ?? brands[0]?.id}
+            any={null}
+            options={brands.map((b) => [b.id, b.name])}
+          />
           <label className="a-field">
             <span>Month</span>
             <input name="month" type="month" required defaultValue={thisMonth} />

@@ -29,7 +29,7 @@ import {
 import { groundOf } from "~/models/admin/transparency.server";
 import { LEGAL_GROUNDS, isLegalGround, personalDataIn } from "~/models/dsa-database";
 import { ACTION_LABELS, CATEGORY_LABELS, FLAG_LABELS, RULE_LABELS, when } from "~/components/admin/labels";
-import { MessageExcerpt, ProfilePhotos, ReportedPhoto } from "~/components/admin/CaseContent";
+import { MessageExcerpt, ProfileFacts, ProfilePhotos, ReportedPhoto } from "~/components/admin/CaseContent";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
 export const area: OperatorArea = "reports";
@@ -272,12 +272,7 @@ export default function AdminCase() {
         </p>
         {c.c.targetType === "member" ? (
           <>
-            <dl className="a-facts">
-              <dt>Display name</dt>
-              <dd>{c.name}</dd>
-              <dt>About me</dt>
-              <dd className="a-pre">{c.aboutMe || "(empty)"}</dd>
-            </dl>
+            <ProfileFacts name={c.name} aboutMe={c.aboutMe} />
             <h3>Photos of the profile</h3>
             <ProfilePhotos photos={c.profilePhotos} blurred={c.blurred} revealed={revealed} />
           </>

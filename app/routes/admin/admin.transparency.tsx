@@ -13,6 +13,7 @@ import { lastMonths, transparencyReport } from "~/models/admin/transparency.serv
 import { failedStatements } from "~/models/dsa-submit.server";
 import { REPORT_CATEGORIES } from "~/models/moderation.server";
 import { FLAG_RULES } from "~/models/signals.server";
+import { AdminTable, Facts, type Column, type Fact } from "~/components/admin/AdminTable";
 import { CATEGORY_LABELS, FLAG_LABELS, ageOf } from "~/components/admin/labels";
 
 /** The console part this page belongs to: its loader and action admit only the roles that open it. */
@@ -30,26 +31,41 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { months, month, failed, title: "Transparency" };
 }
 
-/** A card with a label → count table. */
+/** A card with a label → count list. */
 function Counts({ title, rows }: { title: string; rows: [string, number][] }) {
   return (
     <div className="a-card">
       <h3>{title}</h3>
-      <table className="a-table">
-        <tbody>
-          {rows.map(([label, n]) => (
-            <tr key={label}>
-              <td>{label}</td>
-              <td className="a-num">{n}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Facts rows items={rows.map(([label, n]): Fact => [label, n, "a-num"])} />
     </div>
   );
 }
 
 const duration = (s: number | null) => (s === null ? "–" : ageOf(s));
+
+type Month = ReturnType<typeof useLoaderData<typeof loader>>["months"][number];
+/** The months' columns; a month's notices as a bar against the busiest month's. */
+const monthColumns = (max: number): Column<Month>[] => [
+  { header: "Month", cell: (x) => <a href={`/admin/transparency?month=${x.month}`}>{x.month}</a> },
+  {
+    header: "Notices",
+    cell: (x) => (
+      <span>
+        <span className="a-bar" aria-hidden="true">
+          <svg width="60" height="10" viewBox="0 0 60 10">
+            <rect width={Math.round((60 * x.notices) / max)} height="10" />
+          </svg>
+        </span>{" "}
+        {x.notices}
+      </span>
+    ),
+  },
+  { header: "Decisions", cell: (x) => x.decisions },
+  { header: "Median to decision", cell: (x) => duration(x.medianSeconds) },
+  { header: "Appeals", cell: (x) => x.appeals },
+  { header: "Reversals", cell: (x) => x.reversals },
+  { header: "Flags", cell: (x) => x.flags },
+];
 
 export default function AdminTransparency() {
   const { months, month, failed } = useLoaderData<typeof loader>();
@@ -79,43 +95,14 @@ export default function AdminTransparency() {
         Counts per calendar month (UTC). Grounds: a breach of the rules on minors, consent or the law is illegal
         content; every other rule is the terms. Signals only flag; every decision is taken by a person.
       </p>
-      <div className="a-table-wrap">
-        <table className="a-table a-nowrap">
-          <thead>
-            <tr>
-              <th>Month</th>
-              <th>Notices</th>
-              <th>Decisions</th>
-              <th>Median to decision</th>
-              <th>Appeals</th>
-              <th>Reversals</th>
-              <th>Flags</th>
-            </tr>
-          </thead>
-          <tbody>
-            {months.map((x) => (
-              <tr key={x.month} className={x.month === month ? "a-current" : undefined}>
-                <td>
-                  <a href={`/admin/transparency?month=${x.month}`}>{x.month}</a>
-                </td>
-                <td>
-                  <span className="a-bar" aria-hidden="true">
-                    <svg width="60" height="10" viewBox="0 0 60 10">
-                      <rect width={Math.round((60 * x.notices) / max)} height="10" />
-                    </svg>
-                  </span>{" "}
-                  {x.notices}
-                </td>
-                <td>{x.decisions}</td>
-                <td>{duration(x.medianSeconds)}</td>
-                <td>{x.appeals}</td>
-                <td>{x.reversals}</td>
-                <td>{x.flags}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable
+        className="a-nowrap"
+        columns={monthColumns(max)}
+        rows={months}
+        rowKey={(x) => x.month}
+        rowClass={(x) => (x.month === month ? "a-current" : undefined)}
+        empty="No months yet."
+      />
 
       <h2>{month}</h2>
       <div className="a-grid2">
@@ -132,31 +119,17 @@ export default function AdminTransparency() {
         <h3>
           Decisions by ground and category ({m.decisions}, {m.automated} on automated flags)
         </h3>
-        <div className="a-table-wrap">
-          <table className="a-table">
-            <thead>
-              <tr>
-                <th>Category</th>
-                <th className="a-num">Illegal content</th>
-                <th className="a-num">Terms</th>
-                <th className="a-num">No action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {REPORT_CATEGORIES.map((c) => {
-                const d = m.decisionsByCategory[c];
-                return (
-                  <tr key={c}>
-                    <td>{CATEGORY_LABELS[c]}</td>
-                    <td className="a-num">{d?.illegal ?? 0}</td>
-                    <td className="a-num">{d?.terms ?? 0}</td>
-                    <td className="a-num">{d?.none ?? 0}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          columns={[
+            { header: "Category", cell: (c) => CATEGORY_LABELS[c] },
+            { header: "Illegal content", num: true, cell: (c) => m.decisionsByCategory[c]?.illegal ?? 0 },
+            { header: "Terms", num: true, cell: (c) => m.decisionsByCategory[c]?.terms ?? 0 },
+            { header: "No action", num: true, cell: (c) => m.decisionsByCategory[c]?.none ?? 0 },
+          ]}
+          rows={REPORT_CATEGORIES}
+          rowKey={(c) => c}
+          empty={null}
+        />
         <p className="a-muted">
           Median time from the first notice (or the flag) to the decision: <strong>{duration(m.medianSeconds)}</strong>.
           Appeals: {m.appeals}, reversed: {m.reversals}.

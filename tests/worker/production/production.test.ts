@@ -11,7 +11,7 @@ import { paymentProviderName } from "../../../app/lib/payments/index.server";
 import { outboxAvailable } from "../../../app/models/mail.server";
 import { smsOutboxAvailable } from "../../../app/models/sms.server";
 import type { Env } from "../../../app/lib/env";
-import { CHAT_ROOM_TEST_HOOKS } from "../worker-main";
+import { CHAT_ROOM_TEST_HOOKS, MEMBER_HUB_TEST_HOOKS } from "../worker-main";
 
 const ctx = () => ({ waitUntil() {}, passThroughOnException() {}, props: {} }) as unknown as ExecutionContext;
 const call = (e: Env, path = "/", init?: RequestInit) =>
@@ -192,6 +192,12 @@ describe("development tools do not exist in production", () => {
     const stub = env.CHAT_ROOM.get(env.CHAT_ROOM.idFromName("no-test-hooks"));
     const names = await runInDurableObject(stub, (room) => CHAT_ROOM_TEST_HOOKS.filter((name) => name in room));
     expect(CHAT_ROOM_TEST_HOOKS).toContain("failNextCommit");
+    expect(names).toEqual([]);
+  });
+  it("the member's hub (and its wallet) has none of the worker tests' hooks (decision 236)", async () => {
+    const stub = env.MEMBER_HUB.get(env.MEMBER_HUB.idFromName("no-test-hooks"));
+    const names = await runInDurableObject(stub, (hub) => MEMBER_HUB_TEST_HOOKS.filter((name) => name in hub));
+    expect(MEMBER_HUB_TEST_HOOKS).toContain("walletFailNext");
     expect(names).toEqual([]);
   });
   it("the chat benchmark's echo relay is not routed", async () => {
