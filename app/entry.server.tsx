@@ -2,7 +2,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { I18nProvider } from "./lib/i18n-react";
-import { resolveLanguage, resources } from "./lib/i18n.server";
+import { loadMessages, resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
 import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
@@ -36,7 +36,7 @@ export default async function handleRequest(
 
   // Loaded on the first page rendered, not when the Worker starts (decision 234): requests that render
   // no page (sockets, API, redirects, queues) never evaluate React's server renderer.
-  const { renderToReadableStream } = await import("react-dom/server");
+  const [{ renderToReadableStream }] = await Promise.all([import("react-dom/server"), loadMessages(lng)]);
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
       <I18nProvider value={{ lng, resources: resources[lng], copy: root?.brand?.copy ?? null }}>
