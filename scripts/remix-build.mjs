@@ -14,12 +14,30 @@ const remixDev = dirname(require.resolve("@remix-run/dev/package.json"));
 const esbuildPath = require.resolve("esbuild", { paths: [remixDev] });
 const esbuild = require(esbuildPath);
 
+/**
+ * The server build's react-dom: react-router-dom imports the browser's react-dom (209 KiB, compiled at
+ * every start-up) only to read `flushSync`, which it calls in the browser's navigations, never while
+ * rendering on the server. Nothing else on the server imports it (React's server renderer is
+ * react-dom/server, a module of its own).
+ */
+const serverReactDom = {
+  name: "server-react-dom",
+  setup(build) {
+    build.onResolve({ filter: /^react-dom$/ }, () => ({ path: "react-dom", namespace: "server-react-dom" }));
+    build.onLoad({ filter: /.*/, namespace: "server-react-dom" }, () => ({
+      contents: "export function flushSync(fn) { return fn(); }",
+      loader: "js",
+    }));
+  },
+};
+
 /** The server build's options (one output file, build/index.js) turned into a split build into build/. */
 export function splitServer(options) {
   if (!options.outfile?.endsWith(join("build", "index.js"))) return options;
-  const { outfile, ...rest } = options;
+  const { outfile, plugins, ...rest } = options;
   return {
     ...rest,
+    plugins: [serverReactDom, ...plugins],
     outdir: dirname(outfile),
     entryNames: "index",
     chunkNames: "chunks/[name]-[hash]",
