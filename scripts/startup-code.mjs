@@ -13,11 +13,12 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
 /**
- * 2026-11-27: 1,770 KiB compiled at start-up of the server build's 4,350 (3,850 evaluated before the build
- * split, decision 237). The headroom is smaller than any one language's messages (about 95 KiB) or React's
- * server renderer (105 KiB): either made eager again fails.
+ * 2026-11-27: 2,509 KiB compiled at start-up of the server build's 4,826 (decision 237; before the split
+ * the whole build, 4,255 KiB, was compiled and 3,850 of it evaluated). The headroom is smaller than any one
+ * language's messages (about 95 KiB), React's server renderer (105 KiB) or the disposable-domain list
+ * (200 KiB): any of them made eager again fails.
  */
-export const STARTUP_CODE_BUDGET_KIB = 1800;
+export const STARTUP_CODE_BUDGET_KIB = 2550;
 
 /** The outputs workerd compiles at start-up: the entry and what it imports statically, transitively. */
 export function startupOutputs(outputs, entry = "build/index.js") {
