@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { BUILD_NATIVE, imagesWorker, WORKER_DEPS } from "./vitest.worker.config";
+import { BUILD_NATIVE, imagesWorker, poolWranglerConfig, WORKER_DEPS } from "./vitest.worker.config";
 
 // The Worker as [env.production] of wrangler.toml configures it (ENVIRONMENT=production, its bindings
 // and vars), with well-formed secrets that are not development values: proves what production refuses
@@ -31,7 +31,7 @@ export const PRODUCTION_SECRETS = {
 export default defineConfig({
   plugins: [
     cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml", environment: "production" },
+      wrangler: { configPath: poolWranglerConfig(), environment: "production" },
       miniflare: {
         bindings: { TEST_MIGRATIONS: migrations, ...PRODUCTION_SECRETS },
         workers: [imagesWorker("dating-images-production")],

@@ -2,7 +2,7 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { I18nProvider } from "./lib/i18n-react";
-import { resolveLanguage, resources } from "./lib/i18n.server";
+import { loadMessages, resolveLanguage, resources } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
 import { getBrandByHost } from "./models/brand.server";
 import type { Language } from "./lib/constants";
@@ -35,8 +35,10 @@ export default async function handleRequest(
   const nonce = loadContext.nonce;
 
   // Loaded on the first page rendered, not when the Worker starts (decision 234): requests that render
-  // no page (sockets, API, redirects, queues) never evaluate React's server renderer.
-  const { renderToReadableStream } = await import("react-dom/server");
+  // no page (sockets, API, redirects, queues) never evaluate React's server renderer. A CommonJS package,
+  // so the split server build (decision 237) hands it over as the module's `default`.
+  const [server] = await Promise.all([import("react-dom/server"), loadMessages(lng)]);
+  const { renderToReadableStream } = ("default" in server ? server.default : server) as typeof server;
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
       <I18nProvider value={{ lng, resources: resources[lng], copy: root?.brand?.copy ?? null }}>

@@ -10,7 +10,7 @@ import { RemixI18Next } from "remix-i18next/server";
 import { cookieFromHeader } from "./cookies.server";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE_DAYS, LANGUAGES, type Language } from "./constants";
 import { i18nConfig, type Copy } from "./i18n";
-import { NAMESPACES, resources } from "./messages";
+import { loadMessages, NAMESPACES, resources } from "./messages";
 
 /**
  * The locale cookie holds the bare language code for 365 days, readable by the client too, so it
@@ -61,7 +61,7 @@ export async function resolveLanguage(request: Request, domainLanguage: string |
   return isLanguage(lng) ? lng : DEFAULT_LANGUAGE;
 }
 
-export { NAMESPACES, resources };
+export { loadMessages, NAMESPACES, resources };
 
 // RemixI18Next.getFixedT makes a new i18next instance per call: keep one per language and namespace.
 const fixedT = new Map<string, Promise<TFunction>>();
@@ -74,7 +74,7 @@ export function getFixedT(lng: Language, ns: string = "common", copy: Copy = nul
   const key = `${lng}:${ns}:${copy ?? ""}`;
   let t = fixedT.get(key);
   if (!t) {
-    const plain = remixI18nFor(lng).getFixedT(lng, ns) as Promise<TFunction>;
+    const plain = loadMessages(lng).then(() => remixI18nFor(lng).getFixedT(lng, ns) as Promise<TFunction>);
     t = copy
       ? plain.then((base) => ((k: string, o?: object) => base(k, { context: copy, ...o })) as unknown as TFunction)
       : plain;

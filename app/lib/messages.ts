@@ -1,9 +1,11 @@
 /**
- * Every language's messages for the server (decision 171): the Worker carries each language as a
- * function returning its messages (app/lib/resources.generated.ts) and an isolate calls it the first
- * time the language is needed, so a cold start builds none of the eleven and a busy isolate only
- * those it serves.
+ * Every language's messages for the server (decisions 171, 237): the Worker carries each language as a
+ * module of its own (app/lib/messages.<lng>.generated.ts, a dynamic import), which an isolate imports
+ * the first time a request needs the language, so a cold start compiles none of the eleven and a busy
+ * isolate only those it serves. Whoever reads `resources` first awaits `loadMessages` for the language
+ * (the page render, `getFixedT`, the /locales route).
  */
+import { DEFAULT_LANGUAGE, type Language } from "./constants";
 import { MESSAGES, NAMESPACES } from "./resources.generated";
 
 /** A language's namespaces, each a tree of messages. */
@@ -25,5 +27,27 @@ export function lazyMessages<L extends string>(loaders: Record<L, () => Messages
   return record;
 }
 
-export const resources = lazyMessages(MESSAGES);
+const imported: Partial<Record<Language, Messages>> = {};
+
+/**
+ * Imports the languages' messages (and the default language's, i18next's fallback) unless this isolate
+ * has them already.
+ */
+export async function loadMessages(...languages: Language[]): Promise<void> {
+  for (const lng of new Set([...languages, DEFAULT_LANGUAGE])) imported[lng] ??= (await MESSAGES[lng]()).default;
+}
+
+export const resources = lazyMessages(
+  Object.fromEntries(
+    (Object.keys(MESSAGES) as Language[]).map((lng) => [
+      lng,
+      () => {
+        const messages = imported[lng];
+        // A reader that did not await loadMessages: a bug to see, never a page without its texts.
+        if (!messages) throw new Error(`messages of ${lng} read before loadMessages("${lng}")`);
+        return messages;
+      },
+    ]),
+  ) as Record<Language, () => Messages>,
+);
 export { NAMESPACES };

@@ -43,6 +43,17 @@ function descendants(pid: number): string[] {
   return children.filter(Boolean).flatMap((c) => [c, ...descendants(Number(c))]);
 }
 
+/** The split build's modules uploaded beside the entry (decision 237), as the dry run wrote them. */
+function chunksBeside(bundle: string): { type: "ESModule"; path: string; contents: string }[] {
+  const dir = join(bundle, "..", "chunks");
+  if (!existsSync(dir)) return []; // a checkout from before the split
+  return readdirSync(dir).map((f) => ({
+    type: "ESModule",
+    path: `/chunks/${f}`,
+    contents: readFileSync(join(dir, f), "utf8"),
+  }));
+}
+
 async function startupMs(bundle: string, compatibility: { date: string; flags: string[] }): Promise<number> {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
@@ -57,6 +68,7 @@ async function startupMs(bundle: string, compatibility: { date: string; flags: s
           contents: `export default { async fetch() { await import("./entry.worker.js"); return new Response("ok"); } };`,
         },
         { type: "ESModule", path: "/entry.worker.js", contents: readFileSync(bundle, "utf8") },
+        ...chunksBeside(bundle),
       ],
     }),
   );

@@ -7,7 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { flushAll, ledgerOf } from "./wallet-support";
 import { LANGUAGES } from "../../app/lib/constants";
-import { resources } from "../../app/lib/messages";
+import { loadMessages, resources } from "../../app/lib/messages";
 import { DIRECT_DEBIT_METHOD, MAX_ATTEMPTS, SMS_PER_DAY } from "../../app/models/directdebit.server";
 import { createMember, sessionCookie } from "./fixtures";
 import { DIRECT_DEBIT_DETAILS, expectLedgerExplains, webhook } from "./payments-support";
@@ -454,6 +454,7 @@ describe("every step in every language", () => {
   const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/"/g, "&quot;");
   for (const lng of LANGUAGES) {
     it(`the form, the code step and a wrong code speak ${lng}`, async () => {
+      await loadMessages(lng);
       const dd = resources[lng].directdebit as typeof import("../../locales/en/directdebit.json");
       const m = await member({ language: lng });
       const cookie = `${m.cookie}; lng=${lng}`;

@@ -161,7 +161,7 @@ describe("landers", () => {
     const claims =
       /live|direct|vivo|żywo|suora|watch|ansehen|kijken|guarda|titta|míralo|regarder|oglądaj|se nu|se nå|katso nyt/i;
     for (const lng of LOCALE_LANGUAGES) {
-      const l = MESSAGES[lng]().landers as Record<string, unknown>;
+      const l = (await MESSAGES[lng]()).default.landers as Record<string, unknown>;
       expect(l.live, lng).toBeUndefined();
       expect(
         [l.reel, l.play].filter((c) => claims.test(String(c))),
@@ -174,7 +174,7 @@ describe("landers", () => {
     // The word for "online" in each language's copy, as the old claims used it.
     const online = /online|en ligne|conectad|en línea|paikalla|pålogget|på nett/i;
     for (const lng of LOCALE_LANGUAGES) {
-      const m = MESSAGES[lng]();
+      const m = (await MESSAGES[lng]()).default;
       const landing = m.landing as Record<string, { kicker?: string; ctaTitle?: string }>;
       const landers = m.landers as {
         niche: Record<string, string>;
@@ -216,7 +216,7 @@ describe("landers", () => {
     const swipe = (await page("/landers/tinderswipe/general", { country: "NL" })).html;
     expect(swipe).not.toMatch(/liked you back|your matches/i);
     for (const lng of LOCALE_LANGUAGES) {
-      const copy = MESSAGES[lng]().landers as Record<string, unknown>;
+      const copy = (await MESSAGES[lng]()).default.landers as Record<string, unknown>;
       expect(copy.feed, lng).toBeUndefined();
       expect(copy.night, lng).toBeUndefined();
     }

@@ -232,7 +232,7 @@ async function createAccount(
     }),
     db.delete(R).where(and(eq(R.brandId, brand.id), eq(R.email, p.email), ne(R.idHash, usedHash))),
     // A disposable address opens a case for a moderator (decision 176); it never refuses the sign-up.
-    ...signupFlagStatements(db, { id, brandId: brand.id, email: p.email }),
+    ...(await signupFlagStatements(db, { id, brandId: brand.id, email: p.email })),
     // Marketing only by opt-in: without the ticked box every MARKETING_TYPES mail starts switched off.
     ...(p.marketing
       ? []
