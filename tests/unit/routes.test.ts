@@ -10,7 +10,6 @@ import { areaRoutes } from "../../remix.config.js";
 const URLS = [
   "/",
   "/*",
-  "/:token",
   "/account-deleted",
   "/activate",
   "/activate/done",
