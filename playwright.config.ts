@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig, devices } from "@playwright/test";
-import { debianBrowser } from "./scripts/browser.mjs";
+import { debianBrowser, fullBrowser } from "./scripts/browser.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const launchOptions = {
@@ -38,7 +38,19 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions,
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions } }],
+  projects: [
+    { name: "chromium", grepInvert: /@full-browser/, use: { ...devices["Desktop Chrome"], launchOptions } },
+    // Tests about asking for push: the headless shell denies the permission outright (scripts/browser.mjs).
+    {
+      name: "full-browser",
+      grep: /@full-browser/,
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: { ...launchOptions, executablePath: fullBrowser() },
+        ...(fullBrowser() ? {} : { channel: "chromium" }),
+      },
+    },
+  ],
   webServer: {
     // A separate local state so tests never touch the developer's demo database.
     command: `bash tests/e2e/server.sh ${port}`,

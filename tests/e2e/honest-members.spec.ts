@@ -88,7 +88,7 @@ for (const js of [false, true]) {
   });
 }
 
-test("a new member on a phone gets one prompt, not a stack", async ({ page, baseURL }) => {
+test("a new member on a phone gets one prompt, not a stack", { tag: "@full-browser" }, async ({ page, baseURL }) => {
   // Minutes old, confirmed, no photo, someone has written: push, discount and photo are all due.
   const me = await db.createMember({ password: PASSWORD, gender: "male", country: "NL" });
   const writer = await db.createMember({ name: "Wanda Writer" });

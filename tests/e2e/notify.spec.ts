@@ -22,37 +22,41 @@ test("the service worker registers from the root and controls the page; offline 
   await context.setOffline(false);
 });
 
-test("the push alert appears when someone has written, offers push, and stays dismissed", async ({ page, db }) => {
-  const m = await createChatMember({ name: "Pia Push" });
-  // Push is asked at a moment that explains it (decision 179): here, an unread message.
-  const writer = await createChatMember({ name: "Wim Writer" });
-  const c = `c-${m.id}`.slice(0, 60);
-  const [a, b] = [m.id, writer.id].sort();
-  await db.DB.batch([
-    db.DB.prepare(
-      "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at, last_message_preview) VALUES (?1, ?2, ?3, ?4, unixepoch(), 'Hi')",
-    ).bind(c, a, b, writer.id),
-    db.DB.prepare(
-      "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 1), (?1, ?3, 0)",
-    ).bind(c, m.id, writer.id),
-  ]);
-  await logIn(page, m);
-  await page.goto("/members");
-  const alert = page.getByTestId("push-alert");
-  await expect(alert).toBeVisible();
-  await expect(alert.getByRole("button", { name: "Turn on notifications" })).toBeVisible();
-  // Not on the screens docs/product/states.md §4 excludes.
-  await page.goto("/notifications");
-  await expect(page.locator('[data-push-state="unknown"]')).toBeVisible();
-  await expect(alert).toHaveCount(0);
-  await page.goto("/members");
-  await alert.getByRole("button", { name: "Not now" }).click();
-  await expect(alert).toHaveCount(0);
-  expect(await page.evaluate(() => localStorage.getItem("hide-push-notification-alert"))).toMatch(/^\d+$/);
-  await page.reload();
-  await expect(page.locator("body[data-hub]")).toBeAttached();
-  await expect(alert).toHaveCount(0);
-});
+test(
+  "the push alert appears when someone has written, offers push, and stays dismissed",
+  { tag: "@full-browser" },
+  async ({ page, db }) => {
+    const m = await createChatMember({ name: "Pia Push" });
+    // Push is asked at a moment that explains it (decision 179): here, an unread message.
+    const writer = await createChatMember({ name: "Wim Writer" });
+    const c = `c-${m.id}`.slice(0, 60);
+    const [a, b] = [m.id, writer.id].sort();
+    await db.DB.batch([
+      db.DB.prepare(
+        "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at, last_message_preview) VALUES (?1, ?2, ?3, ?4, unixepoch(), 'Hi')",
+      ).bind(c, a, b, writer.id),
+      db.DB.prepare(
+        "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 1), (?1, ?3, 0)",
+      ).bind(c, m.id, writer.id),
+    ]);
+    await logIn(page, m);
+    await page.goto("/members");
+    const alert = page.getByTestId("push-alert");
+    await expect(alert).toBeVisible();
+    await expect(alert.getByRole("button", { name: "Turn on notifications" })).toBeVisible();
+    // Not on the screens docs/product/states.md §4 excludes.
+    await page.goto("/notifications");
+    await expect(page.locator('[data-push-state="unknown"]')).toBeVisible();
+    await expect(alert).toHaveCount(0);
+    await page.goto("/members");
+    await alert.getByRole("button", { name: "Not now" }).click();
+    await expect(alert).toHaveCount(0);
+    expect(await page.evaluate(() => localStorage.getItem("hide-push-notification-alert"))).toMatch(/^\d+$/);
+    await page.reload();
+    await expect(page.locator("body[data-hub]")).toBeAttached();
+    await expect(alert).toHaveCount(0);
+  },
+);
 
 test("the disabled-notifications alert shows after a bounce, leads to /notifications, and stays dismissed", async ({
   page,
