@@ -5,7 +5,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BRAND_FIELDS, COMPANY_FIELDSET, COMPANY_PREFIX, formValuesOf } from "../../app/models/admin/brand-fields";
+import { brandFields, companyFieldset, COMPANY_PREFIX, formValuesOf } from "../../app/models/admin/brand-fields";
 import { brandForForm, saveBrand } from "../../app/models/admin/brands.server";
 import { forgetBrands, getBrandByHost } from "../../app/models/brand.server";
 import { auditRows, createOperator, operatorCookie } from "./admin-support";
@@ -22,8 +22,8 @@ async function operator(role: "finance" | "admin" | "support" | "moderator") {
 async function formOf(id: number, changes: Record<string, string | null> = {}) {
   const found = (await brandForForm(env.DB, id))!;
   const values: Record<string, string> = {
-    ...formValuesOf(BRAND_FIELDS, found.brand),
-    ...formValuesOf(COMPANY_FIELDSET.fields, found.company, { prefix: COMPANY_PREFIX }),
+    ...formValuesOf(brandFields(), found.brand),
+    ...formValuesOf(companyFieldset().fields, found.company, { prefix: COMPANY_PREFIX }),
     companyId: String(found.brand.companyId),
   };
   for (const [k, v] of Object.entries(changes)) {

@@ -4,8 +4,8 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import {
-  BRAND_FIELDSETS,
-  COMPANY_FIELDSET,
+  brandFieldsets,
+  companyFieldset,
   COMPANY_PREFIX,
   type Fieldset,
   type FormField,
@@ -150,7 +150,7 @@ export function BrandForm({
           Nothing was saved: {formErrors.length ? formErrors.join(" ") : "see the fields marked below."}
         </p>
       ) : null}
-      {BRAND_FIELDSETS.map((set) => (
+      {brandFieldsets().map((set) => (
         <Group key={set.legend} set={set} values={values} errors={errors} />
       ))}
       <fieldset className="a-fieldset">
@@ -183,7 +183,7 @@ export function BrandForm({
           </div>
         </div>
       </fieldset>
-      {editsCompany ? <Group set={COMPANY_FIELDSET} values={values} errors={errors} prefix={COMPANY_PREFIX} /> : null}
+      {editsCompany ? <Group set={companyFieldset()} values={values} errors={errors} prefix={COMPANY_PREFIX} /> : null}
       <p className="a-btn-row">
         <button type="submit" className="a-btn">
           {submit}

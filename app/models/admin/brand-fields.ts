@@ -3,8 +3,10 @@
  * entry (column, label, hint, input kind, how the column shows in the form, and the zod rule that turns
  * the posted text back into the column's value). The page renders the list and the model validates
  * with it, so a new brand setting is one entry here. Not a .server module: the form component reads it.
+ * Built on first use (`lazy`, decision 234): some 200 zod rules the Worker need not build to start.
  */
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { amountCentsSchema } from "~/lib/amount";
 import { LANGUAGES, NICHES } from "~/lib/constants";
 import type { brands, companies } from "../../../db/schema";
@@ -71,12 +73,14 @@ export const BRAND_LOCALES: Record<(typeof LANGUAGES)[number], string> = {
 /** A DNS host name as a browser sends it (lower case, labels of letters, digits and inner dashes). */
 export const HOSTNAME_RE =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
-const hostname = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((v) => v.replace(/\.$/, ""))
-  .pipe(z.string().regex(HOSTNAME_RE, "A host name such as www.example.com (letters, digits, dashes and dots)."));
+const hostname = lazy(() =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((v) => v.replace(/\.$/, ""))
+    .pipe(z.string().regex(HOSTNAME_RE, "A host name such as www.example.com (letters, digits, dashes and dots).")),
+);
 
 // Text shown on pages and in mail headers: no control characters (a line break in a mail header is an injection).
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -119,7 +123,7 @@ const oneOf = <T extends string>(values: readonly [T, ...T[]], message = "Choose
   z.enum(values, { errorMap: () => ({ message }) });
 
 /** A ticked checkbox posts "on"; an unticked one posts nothing. */
-const check = z.preprocess((v) => v === "on" || v === "1" || v === "true", z.boolean());
+const check = lazy(() => z.preprocess((v) => v === "on" || v === "1" || v === "true", z.boolean()));
 
 const countryList = (max: number) =>
   z
@@ -142,38 +146,42 @@ const amount = (maxCents: number) =>
   amountCentsSchema.refine((c) => c <= maxCents, `At most ${(maxCents / 100).toFixed(2)}.`);
 
 /** A support line as printed on pages and receipts; empty = none. */
-const phone = line(0, 30).refine(
-  (v) => v === "" || /^\+?[0-9][0-9 ()-]{4,28}$/.test(v),
-  "A phone number such as +31 20-123 45 67.",
+const phone = lazy(() =>
+  line(0, 30).refine(
+    (v) => v === "" || /^\+?[0-9][0-9 ()-]{4,28}$/.test(v),
+    "A phone number such as +31 20-123 45 67.",
+  ),
 );
 
 export const MAX_CREDITS = 10_000;
-const credits = int(0, MAX_CREDITS);
+const credits = lazy(() => int(0, MAX_CREDITS));
 
 type MessageCosts = Brand["minimumMessageCosts"];
 /** One line per country: "DE 2" (credits a message costs there) or "DE 2 EUR" (the spec's currency field). */
-const messageCosts = z
-  .string()
-  .max(5000, "Too long.")
-  .optional()
-  .transform((v, ctx) => {
-    const out: MessageCosts = {};
-    for (const raw of (v ?? "").split(/\r?\n/)) {
-      const l = raw.trim().toUpperCase();
-      if (!l) continue;
-      const m = /^([A-Z]{2})[\s:=]+(\d{1,5})(?:\s+([A-Z]{3}))?$/.exec(l);
-      if (!m || !ISO_COUNTRIES.has(m[1]!) || Number(m[2]) > MAX_CREDITS) {
-        ctx.addIssue({
-          code: "custom",
-          message: `"${raw.trim().slice(0, 30)}": write a country and credits, e.g. DE 2.`,
-        });
-        return z.NEVER;
+const messageCosts = lazy(() =>
+  z
+    .string()
+    .max(5000, "Too long.")
+    .optional()
+    .transform((v, ctx) => {
+      const out: MessageCosts = {};
+      for (const raw of (v ?? "").split(/\r?\n/)) {
+        const l = raw.trim().toUpperCase();
+        if (!l) continue;
+        const m = /^([A-Z]{2})[\s:=]+(\d{1,5})(?:\s+([A-Z]{3}))?$/.exec(l);
+        if (!m || !ISO_COUNTRIES.has(m[1]!) || Number(m[2]) > MAX_CREDITS) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${raw.trim().slice(0, 30)}": write a country and credits, e.g. DE 2.`,
+          });
+          return z.NEVER;
+        }
+        out[m[1]!] = { costs: Number(m[2]), currency: m[3] ?? "EUR" };
       }
-      out[m[1]!] = { costs: Number(m[2]), currency: m[3] ?? "EUR" };
-    }
-    if (Object.keys(out).length > 300) ctx.addIssue({ code: "custom", message: "At most 300 countries." });
-    return out;
-  });
+      if (Object.keys(out).length > 300) ctx.addIssue({ code: "custom", message: "At most 300 countries." });
+      return out;
+    }),
+);
 
 const list = (l: readonly string[]) => l.join(", ");
 const money = (cents: number) => (cents / 100).toFixed(2);
@@ -185,7 +193,7 @@ const NICHE_OPTIONS = Object.entries(NICHES).map(([id, n]) => [id, n] as const);
 const nicheIds = Object.keys(NICHES) as [string, ...string[]];
 const localeValues = Object.values(BRAND_LOCALES) as [string, ...string[]];
 
-export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
+export const brandFieldsets = lazy((): Fieldset<Brand>[] => [
   {
     legend: "Site",
     fields: [
@@ -203,7 +211,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "The host the Worker answers for this brand (www. is optional). It answers once the domain is routed to the Worker.",
         kind: "text",
         toForm: (b) => b.hostname,
-        schema: hostname,
+        schema: hostname(),
         blankWhenNew: true,
       },
       {
@@ -212,7 +220,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "Every link in a mail starts with https:// and this domain.",
         kind: "text",
         toForm: (b) => b.domain,
-        schema: hostname,
+        schema: hostname(),
         blankWhenNew: true,
       },
       {
@@ -315,14 +323,14 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "Credits a new member gets at sign-up.",
         kind: "int",
         toForm: (b) => String(b.signupCredits),
-        schema: credits,
+        schema: credits(),
       },
       {
         name: "enableSiteEntryPopup",
         label: "Site-entry popup (age confirmation)",
         kind: "check",
         toForm: (b) => (b.enableSiteEntryPopup ? "on" : ""),
-        schema: check,
+        schema: check(),
       },
       {
         name: "siteEntryCountries",
@@ -379,10 +387,10 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "Unless the sender's country has its own price below.",
         kind: "int",
         toForm: (b) => String(b.messageCredits),
-        schema: credits,
+        schema: credits(),
       },
-      { name: "giftCredits", label: "Gift", kind: "int", toForm: (b) => String(b.giftCredits), schema: credits },
-      { name: "photoCredits", label: "Photo", kind: "int", toForm: (b) => String(b.photoCredits), schema: credits },
+      { name: "giftCredits", label: "Gift", kind: "int", toForm: (b) => String(b.giftCredits), schema: credits() },
+      { name: "photoCredits", label: "Photo", kind: "int", toForm: (b) => String(b.photoCredits), schema: credits() },
       {
         name: "minimumMessageCosts",
         label: "Message price per country",
@@ -392,7 +400,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
           Object.entries(b.minimumMessageCosts)
             .map(([c, v]) => `${c} ${v.costs}${v.currency && v.currency !== "EUR" ? ` ${v.currency}` : ""}`)
             .join("\n"),
-        schema: messageCosts,
+        schema: messageCosts(),
       },
       {
         name: "messageLength",
@@ -445,7 +453,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "Only when Mollie approved it: members then type their IBAN and confirm by SMS. Off: direct debit starts with a payment by the member's bank (iDEAL, Bancontact, EPS), which gives a verified mandate.",
         kind: "check",
         toForm: (b) => (b.sepaIbanForm ? "on" : ""),
-        schema: check,
+        schema: check(),
       },
     ],
   },
@@ -458,7 +466,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "On: the site presents itself as a chat and flirt entertainment service and promises no dates or meetings (decision 212).",
         kind: "check",
         toForm: (b) => (b.runsTeamProfiles ? "on" : ""),
-        schema: check,
+        schema: check(),
       },
       {
         name: "photoReview",
@@ -506,7 +514,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         hint: "Shown only when its partner settings are valid.",
         kind: "check",
         toForm: (b) => (b.camsPromoEnabled ? "on" : ""),
-        schema: check,
+        schema: check(),
       },
     ],
   },
@@ -518,7 +526,7 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
         label: "Support phone",
         kind: "text",
         toForm: (b) => b.supportPhone,
-        schema: phone,
+        schema: phone(),
       },
       {
         name: "supportEmail",
@@ -538,12 +546,12 @@ export const BRAND_FIELDSETS: Fieldset<Brand>[] = [
       },
     ],
   },
-];
+]);
 
-export const BRAND_FIELDS: BrandField[] = BRAND_FIELDSETS.flatMap((s) => s.fields);
+export const brandFields = lazy((): BrandField[] => brandFieldsets().flatMap((s) => s.fields));
 
 /** The receipts' seller: a company may serve several brands, so a change here shows on all of theirs. */
-export const COMPANY_FIELDSET: Fieldset<Company> = {
+export const companyFieldset = lazy((): Fieldset<Company> => ({
   legend: "Company details (receipts, imprint)",
   fields: [
     { name: "name", label: "Company name", kind: "text", toForm: (c) => c.name, schema: line(1, 120) },
@@ -603,7 +611,7 @@ export const COMPANY_FIELDSET: Fieldset<Company> = {
       label: "Company phone",
       kind: "text",
       toForm: (c) => c.supportPhone,
-      schema: phone,
+      schema: phone(),
     },
     {
       name: "deleteDiscount",
@@ -659,7 +667,7 @@ export const COMPANY_FIELDSET: Fieldset<Company> = {
       kind: "text",
       toForm: (c) => c.youthOfficerPhone,
       schema: optionalLine(30).refine(
-        (v) => v === "" || phone.safeParse(v).success,
+        (v) => v === "" || phone().safeParse(v).success,
         "A phone number such as +31 20-123 45 67.",
       ),
     },
@@ -685,7 +693,7 @@ export const COMPANY_FIELDSET: Fieldset<Company> = {
       schema: optionalLine(300),
     },
   ],
-};
+}));
 
 /** The company's fields are posted with this prefix (brand and company both have a support phone). */
 export const COMPANY_PREFIX = "company_";

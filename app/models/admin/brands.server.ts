@@ -11,7 +11,8 @@ import { getDb, schema } from "../../../db/client";
 import { nowS } from "~/lib/dates";
 import { forgetBrands, needsImpressum, type Brand, type Company } from "../brand.server";
 import { auditStatement, type Actor } from "./audit.server";
-import { BRAND_FIELDS, COMPANY_FIELDSET, COMPANY_PREFIX, schemaOf } from "./brand-fields";
+import { lazy } from "~/lib/lazy";
+import { brandFields, companyFieldset, COMPANY_PREFIX, schemaOf } from "./brand-fields";
 
 const { brands, companies, users, packagePrices } = schema;
 
@@ -102,8 +103,9 @@ export function missingImpressum(
 type BrandValues = Partial<Omit<Brand, "id" | "isDefault">>;
 type CompanyValues = Partial<Omit<Company, "id" | "added">>;
 
-const brandSchema = schemaOf(BRAND_FIELDS);
-const companySchema = schemaOf(COMPANY_FIELDSET.fields, COMPANY_PREFIX);
+// Built on first use (decision 234): the console's rules are no part of the Worker's start.
+const brandSchema = lazy(() => schemaOf(brandFields()));
+const companySchema = lazy(() => schemaOf(companyFieldset().fields, COMPANY_PREFIX));
 
 /** What changed, column by column (JSON columns compared by value). */
 function diff<T extends object>(before: T, after: Partial<T>) {
@@ -156,7 +158,7 @@ export async function saveBrand(d1: D1Database, actor: Actor, id: number | null,
       : [],
   );
   // The checks that need the database refine their own field, so their message shows beside the others.
-  const base = editsCompany ? brandSchema.merge(companySchema) : brandSchema;
+  const base = editsCompany ? brandSchema().merge(companySchema()) : brandSchema();
   const submission = parseWithZod(form, {
     schema: base.extend({
       currency: base.shape.currency!.refine(
@@ -165,7 +167,7 @@ export async function saveBrand(d1: D1Database, actor: Actor, id: number | null,
       ),
       ...(editsCompany
         ? {
-            [`${COMPANY_PREFIX}mollieAccount`]: companySchema.shape[`${COMPANY_PREFIX}mollieAccount`]!.refine(
+            [`${COMPANY_PREFIX}mollieAccount`]: companySchema().shape[`${COMPANY_PREFIX}mollieAccount`]!.refine(
               (a: string | null) => a === null || !takenAccounts.has(a),
               "Another company uses this Mollie account.",
             ),
@@ -186,10 +188,10 @@ export async function saveBrand(d1: D1Database, actor: Actor, id: number | null,
 
   const values = submission.value as Record<string, unknown>;
   const brandValues: BrandValues = { companyId: values.companyId as number };
-  for (const f of BRAND_FIELDS) (brandValues as Record<string, unknown>)[f.name] = values[f.name];
+  for (const f of brandFields()) (brandValues as Record<string, unknown>)[f.name] = values[f.name];
   const companyValues: CompanyValues = {};
   if (editsCompany)
-    for (const f of COMPANY_FIELDSET.fields)
+    for (const f of companyFieldset().fields)
       (companyValues as Record<string, unknown>)[f.name] = values[COMPANY_PREFIX + f.name];
   // A German or Austrian brand is not saved without its Impressum's company details (decision 213).
   const company = editsCompany

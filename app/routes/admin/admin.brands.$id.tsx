@@ -3,7 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BrandForm } from "~/components/admin/BrandForm";
 import { readForm } from "~/lib/body.server";
-import { BRAND_FIELDS, COMPANY_FIELDSET, COMPANY_PREFIX, formValuesOf } from "~/models/admin/brand-fields";
+import { brandFields, companyFieldset, COMPANY_PREFIX, formValuesOf } from "~/models/admin/brand-fields";
 import { brandForForm, companyChoices, saveBrand } from "~/models/admin/brands.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { accountView } from "~/lib/payments/account";
@@ -25,8 +25,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     name: found.brand.name,
     hostname: found.brand.hostname,
     stored: {
-      ...formValuesOf(BRAND_FIELDS, found.brand),
-      ...formValuesOf(COMPANY_FIELDSET.fields, found.company, { prefix: COMPANY_PREFIX }),
+      ...formValuesOf(brandFields(), found.brand),
+      ...formValuesOf(companyFieldset().fields, found.company, { prefix: COMPANY_PREFIX }),
       companyId: String(found.brand.companyId),
     },
     companies: await companyChoices(context.env.DB),

@@ -3,7 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BrandForm } from "~/components/admin/BrandForm";
 import { readForm } from "~/lib/body.server";
-import { BRAND_FIELDS, formValuesOf } from "~/models/admin/brand-fields";
+import { brandFields, formValuesOf } from "~/models/admin/brand-fields";
 import { companyChoices, defaultBrand, saveBrand } from "~/models/admin/brands.server";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 
@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!base) throw new Response("No default brand to copy: run the seed.", { status: 404 });
   return {
     base: base.brand.name,
-    stored: { ...formValuesOf(BRAND_FIELDS, base.brand, { blankNew: true }), companyId: String(base.brand.companyId) },
+    stored: { ...formValuesOf(brandFields(), base.brand, { blankNew: true }), companyId: String(base.brand.companyId) },
     companies: await companyChoices(context.env.DB),
     title: "Add a brand",
   };

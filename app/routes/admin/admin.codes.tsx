@@ -6,6 +6,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { readForm } from "~/lib/body.server";
 import { paragraph } from "~/lib/text";
 import { PAYMENT_METHODS } from "~/lib/constants";
@@ -59,73 +60,80 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const brandList = z
-  .array(z.string().regex(/^\d{1,9}$/, "Unknown brand."))
-  .max(100)
-  .transform((ids) => ids.map(Number));
+// The forms' rules, built on first use (decision 234): no part of the Worker's start.
+const forms = lazy(() => {
+  const brandList = z
+    .array(z.string().regex(/^\d{1,9}$/, "Unknown brand."))
+    .max(100)
+    .transform((ids) => ids.map(Number));
 
-const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
-const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+  const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
+  const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
-const CreateForm = z
-  .object({
-    intent: z.literal("create"),
-    code: z.string().transform((v, ctx) => {
-      const code = normalizeCode(v);
-      if (!code)
-        ctx.addIssue({
-          code: "custom",
-          message: "2 to 40 letters, digits or dashes, starting with a letter or digit.",
-        });
-      return code ?? "";
-    }),
-    percentage: z
-      .string()
-      .trim()
-      .refine(
-        (v) => percentageBasisPoints(v) !== null,
-        "A percentage above 0 and below 100, at most two decimals (e.g. 15 or 12.5).",
-      ),
-    currency: z.preprocess(upper, z.string().regex(/^[A-Z]{3}$/, "Choose a currency.")),
-    minimum: z.preprocess(blankToUndefined, amountCentsSchema.optional()),
-    expires: z.preprocess(
-      blankToUndefined,
-      z
+  const create = z
+    .object({
+      intent: z.literal("create"),
+      code: z.string().transform((v, ctx) => {
+        const code = normalizeCode(v);
+        if (!code)
+          ctx.addIssue({
+            code: "custom",
+            message: "2 to 40 letters, digits or dashes, starting with a letter or digit.",
+          });
+        return code ?? "";
+      }),
+      percentage: z
         .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, "A day such as 2026-12-31.")
-        .transform((d) => Date.parse(`${d}T00:00:00Z`) / 1000 + 86_400)
-        .refine((end) => Number.isFinite(end) && end > Date.now() / 1000, "The last valid day must be today or later.")
-        .optional(),
-    ),
-    countries: z.preprocess(
-      (v) =>
-        typeof v === "string"
-          ? v
-              .toUpperCase()
-              .split(/[\s,;]+/)
-              .filter(Boolean)
-          : v,
-      z
-        .array(z.string().regex(/^[A-Z]{2}$/, "Countries as two-letter codes, e.g. DE, AT."))
-        .max(40, "At most 40 countries."),
-    ),
-    methods: z.array(z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Unknown payment method." }) })),
-    brands: brandList,
-    limit: z.enum(["once", "total"], { errorMap: () => ({ message: "Choose how often it can be used." }) }),
-    maxUses: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).optional()),
-  })
-  .refine((f) => f.limit !== "total" || f.maxUses !== undefined, {
-    path: ["maxUses"],
-    message: "A total needs the number of uses (1 to 1,000,000).",
+        .trim()
+        .refine(
+          (v) => percentageBasisPoints(v) !== null,
+          "A percentage above 0 and below 100, at most two decimals (e.g. 15 or 12.5).",
+        ),
+      currency: z.preprocess(upper, z.string().regex(/^[A-Z]{3}$/, "Choose a currency.")),
+      minimum: z.preprocess(blankToUndefined, amountCentsSchema.optional()),
+      expires: z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, "A day such as 2026-12-31.")
+          .transform((d) => Date.parse(`${d}T00:00:00Z`) / 1000 + 86_400)
+          .refine(
+            (end) => Number.isFinite(end) && end > Date.now() / 1000,
+            "The last valid day must be today or later.",
+          )
+          .optional(),
+      ),
+      countries: z.preprocess(
+        (v) =>
+          typeof v === "string"
+            ? v
+                .toUpperCase()
+                .split(/[\s,;]+/)
+                .filter(Boolean)
+            : v,
+        z
+          .array(z.string().regex(/^[A-Z]{2}$/, "Countries as two-letter codes, e.g. DE, AT."))
+          .max(40, "At most 40 countries."),
+      ),
+      methods: z.array(z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Unknown payment method." }) })),
+      brands: brandList,
+      limit: z.enum(["once", "total"], { errorMap: () => ({ message: "Choose how often it can be used." }) }),
+      maxUses: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).optional()),
+    })
+    .refine((f) => f.limit !== "total" || f.maxUses !== undefined, {
+      path: ["maxUses"],
+      message: "A total needs the number of uses (1 to 1,000,000).",
+    });
+
+  /** The brands it is valid on, as ticked (their ids); none ticked = every brand. */
+  const brands = z.object({ intent: z.literal("brands"), code: z.string().max(40), brands: brandList });
+
+  const status = z.object({
+    intent: z.enum(["disable", "enable"]),
+    code: z.string().max(40),
+    reason: paragraph(z.string().min(3, "Give a reason (at least 3 characters).").max(500)),
   });
-
-/** The brands it is valid on, as ticked (their ids); none ticked = every brand. */
-const BrandsForm = z.object({ intent: z.literal("brands"), code: z.string().max(40), brands: brandList });
-
-const StatusForm = z.object({
-  intent: z.enum(["disable", "enable"]),
-  code: z.string().max(40),
-  reason: paragraph(z.string().min(3, "Give a reason (at least 3 characters).").max(500)),
+  return { create, brands, status };
 });
 
 type Values = Record<string, string | string[]>;
@@ -138,7 +146,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   values.brands = form.getAll("brands").map(String);
   const known = new Set((await brandsById(context.env)).keys());
   if (values.intent === "brands") {
-    const parsed = BrandsForm.safeParse(values);
+    const parsed = forms().brands.safeParse(values);
     if (!parsed.success || parsed.data.brands.some((b) => !known.has(b)))
       return { statusError: "Unknown brand: nothing changed.", code: values.code };
     const saved = await setCodeBrands(
@@ -152,7 +160,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(`/admin/codes?code=${encodeURIComponent(parsed.data.code)}&brands=saved`);
   }
   if (values.intent === "disable" || values.intent === "enable") {
-    const parsed = StatusForm.safeParse(values);
+    const parsed = forms().status.safeParse(values);
     if (!parsed.success) return { statusError: parsed.error.issues[0]?.message ?? "Give a reason.", code: values.code };
     const ok = await setCodeStatus(
       context.env.DB,
@@ -165,7 +173,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ? redirect("/admin/codes")
       : { statusError: "Nothing changed (already so, or unknown).", code: values.code };
   }
-  const parsed = CreateForm.safeParse(values);
+  const parsed = forms().create.safeParse(values);
   if (!parsed.success) {
     const errors: Record<string, string> = {};
     for (const i of parsed.error.issues) errors[String(i.path[0] ?? "form")] ??= i.message;

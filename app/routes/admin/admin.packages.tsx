@@ -9,6 +9,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { ConfirmStep } from "~/components/admin/Confirm";
 import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 import { z } from "zod";
+import { lazy } from "~/lib/lazy";
 import { readForm } from "~/lib/body.server";
 import { PAYMENT_METHODS } from "~/lib/constants";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
@@ -58,80 +59,84 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const id = z.string().trim().min(1).max(40);
-const currency = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
-  z.string().regex(/^[A-Z]{3}$/, "Choose a currency."),
-);
-const country = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
-  z.string().regex(COUNTRY, "A two-letter country code (e.g. FR), or * for every other country."),
-);
-const method = z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Unknown payment method." }) });
 const PRICE_RANGE = `A price from ${PRICE_MIN_CENTS / 100}.00 to ${(PRICE_MAX_CENTS / 100).toLocaleString("en")}.00.`;
 
-const priceAmount = z
-  .string({ required_error: PRICE_RANGE })
-  .pipe(amountCentsSchema)
-  .pipe(z.number().min(PRICE_MIN_CENTS, PRICE_RANGE).max(PRICE_MAX_CENTS, PRICE_RANGE));
-const creditsAmount = z
-  .string({ required_error: "Give the credits." })
-  .trim()
-  .regex(/^\d{1,7}$/, "Whole credits, e.g. 60.")
-  .transform(Number)
-  .pipe(
-    z
-      .number()
-      .min(CREDITS_MIN, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`)
-      .max(CREDITS_MAX, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`),
+// The form's rules, built on first use (decision 234): no part of the Worker's start.
+const Form = lazy(() => {
+  const id = z.string().trim().min(1).max(40);
+  const currency = z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
+    z.string().regex(/^[A-Z]{3}$/, "Choose a currency."),
   );
-const brandId = z
-  .string()
-  .regex(/^\d{1,9}$/, "Unknown brand.")
-  .transform(Number);
+  const country = z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
+    z.string().regex(COUNTRY, "A two-letter country code (e.g. FR), or * for every other country."),
+  );
+  const method = z.enum(PAYMENT_METHODS, { errorMap: () => ({ message: "Unknown payment method." }) });
 
-const Form = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("credits"),
-    package: id,
-    credits: creditsAmount,
-  }),
-  z.object({
-    intent: z.literal("price"),
-    package: id,
-    currency,
-    amount: priceAmount,
-  }),
-  z.object({ intent: z.literal("remove"), package: id, currency }),
-  z.object({ intent: z.literal("brand_price"), package: id, brand: brandId, amount: priceAmount }),
-  z.object({ intent: z.literal("brand_remove"), package: id, brand: brandId }),
-  z.object({
-    intent: z.literal("add_package"),
-    package: z.string().trim().toLowerCase().regex(PACKAGE_ID, "An id of 2 to 16 letters, digits, - or _, e.g. p4."),
-    tier: z.enum(["p0", "p1", "p2", "p3"], { errorMap: () => ({ message: "Choose a tier." }) }),
-    credits: creditsAmount,
-    currency,
-    amount: priceAmount,
-    brands: z.array(brandId).max(100).optional(),
-  }),
-  z.object({ intent: z.literal("move"), country, method, direction: z.enum(["up", "down"]) }),
-  z.object({ intent: z.literal("toggle"), country, method, enabled: z.enum(["0", "1"]) }),
-  z.object({
-    intent: z.literal("add"),
-    country,
-    method,
-    currencies: z.preprocess(
-      (v) =>
-        typeof v === "string"
-          ? v
-              .toUpperCase()
-              .split(/[\s,;]+/)
-              .filter(Boolean)
-          : [],
-      z.array(z.string().regex(/^[A-Z]{3}$/, "Currencies as ISO codes, e.g. EUR, PLN.")).max(10),
-    ),
-  }),
-]);
+  const priceAmount = z
+    .string({ required_error: PRICE_RANGE })
+    .pipe(amountCentsSchema)
+    .pipe(z.number().min(PRICE_MIN_CENTS, PRICE_RANGE).max(PRICE_MAX_CENTS, PRICE_RANGE));
+  const creditsAmount = z
+    .string({ required_error: "Give the credits." })
+    .trim()
+    .regex(/^\d{1,7}$/, "Whole credits, e.g. 60.")
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(CREDITS_MIN, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`)
+        .max(CREDITS_MAX, `From ${CREDITS_MIN} to ${CREDITS_MAX.toLocaleString("en")} credits.`),
+    );
+  const brandId = z
+    .string()
+    .regex(/^\d{1,9}$/, "Unknown brand.")
+    .transform(Number);
+
+  return z.discriminatedUnion("intent", [
+    z.object({
+      intent: z.literal("credits"),
+      package: id,
+      credits: creditsAmount,
+    }),
+    z.object({
+      intent: z.literal("price"),
+      package: id,
+      currency,
+      amount: priceAmount,
+    }),
+    z.object({ intent: z.literal("remove"), package: id, currency }),
+    z.object({ intent: z.literal("brand_price"), package: id, brand: brandId, amount: priceAmount }),
+    z.object({ intent: z.literal("brand_remove"), package: id, brand: brandId }),
+    z.object({
+      intent: z.literal("add_package"),
+      package: z.string().trim().toLowerCase().regex(PACKAGE_ID, "An id of 2 to 16 letters, digits, - or _, e.g. p4."),
+      tier: z.enum(["p0", "p1", "p2", "p3"], { errorMap: () => ({ message: "Choose a tier." }) }),
+      credits: creditsAmount,
+      currency,
+      amount: priceAmount,
+      brands: z.array(brandId).max(100).optional(),
+    }),
+    z.object({ intent: z.literal("move"), country, method, direction: z.enum(["up", "down"]) }),
+    z.object({ intent: z.literal("toggle"), country, method, enabled: z.enum(["0", "1"]) }),
+    z.object({
+      intent: z.literal("add"),
+      country,
+      method,
+      currencies: z.preprocess(
+        (v) =>
+          typeof v === "string"
+            ? v
+                .toUpperCase()
+                .split(/[\s,;]+/)
+                .filter(Boolean)
+            : [],
+        z.array(z.string().regex(/^[A-Z]{3}$/, "Currencies as ISO codes, e.g. EUR, PLN.")).max(10),
+      ),
+    }),
+  ]);
+});
 
 const REFUSED: Record<string, string> = {
   credits: "Unknown package.",
@@ -151,7 +156,7 @@ const REFUSED: Record<string, string> = {
 export async function action({ request, context }: ActionFunctionArgs) {
   const operator = await requireOperator(request, context, area);
   const form = await readForm(request, context);
-  const submission = parseWithZod(form, { schema: Form });
+  const submission = parseWithZod(form, { schema: Form() });
   const brandName = async (brand: number) => (await brandsById(context.env)).get(brand)?.name ?? `brand ${brand}`;
   const values = Object.fromEntries([...form].map(([k, v]) => [k, String(v)]));
   if (submission.status !== "success") {
