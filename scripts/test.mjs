@@ -8,11 +8,12 @@
  *   node scripts/test.mjs build worker       build, then the worker suites (npm run test:worker)
  *
  * When other steps come between the build and the end-to-end step, its server (tests/e2e/server.sh:
- * migrations, seed, wrangler dev; minutes on a busy machine) starts right after the build, beside the
- * worker suites, and Playwright uses it (decision 220).
+ * migrations, seed, wrangler dev) starts right after the build (decision 220), and when the worker suites
+ * are among them the end-to-end suite runs beside them as soon as the server answers, its output printed
+ * when it is done (decision 241; TEST_SERIAL=1 runs it after them).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { openSync, readFileSync } from "node:fs";
+import { openSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -79,39 +80,83 @@ async function serverReady() {
   return false;
 }
 
-const report = () => {
+const report = (wall) => {
   for (const [step, s, ok] of times) console.log(`${ok ? "  " : "✗ "}${step.padEnd(14)} ${s.toFixed(1).padStart(7)} s`);
-  const total = times.reduce((sum, [, s]) => sum + s, 0);
-  console.log(`  ${"total".padEnd(14)} ${total.toFixed(1).padStart(7)} s`);
+  console.log(
+    `  ${"total".padEnd(14)} ${wall.toFixed(1).padStart(7)} s${overlap ? " (wall; e2e ran beside the worker suites)" : ""}`,
+  );
 };
+
+const children = new Set();
+process.on("exit", () => children.forEach((c) => c.kill("SIGTERM")));
+/** A step's command, its output on this terminal or in `log`; resolves with its exit status. */
+function run(step, { last, log } = {}) {
+  const [cmd, ...rest] = STEPS[step];
+  const out = log ? openSync(log, "w") : "inherit";
+  const child = spawn(cmd, [...rest, ...(last ? extra : [])], {
+    cwd: root,
+    env: server && step === "e2e" ? { ...env, E2E_SERVER_STARTED: "1" } : env,
+    stdio: ["ignore", out, out],
+  });
+  children.add(child);
+  return new Promise((done) =>
+    child.on("exit", (code) => {
+      children.delete(child);
+      done(code ?? 1);
+    }),
+  );
+}
 
 // The server serves build/: it starts once the build step is done, or first when no step builds.
 const e2eAt = steps.indexOf("e2e");
 const serverAfter = steps.indexOf("build");
+// With the worker suites between the build and the end-to-end suite, the end-to-end suite runs beside
+// them, as soon as its server answers (decision 241): each leaves a core partly idle (the browser
+// waits on the server, a test file on its runtime), so together they take little more than the longer.
+// TEST_SERIAL=1 runs them one after the other (output in order; for a machine with little memory).
+const overlap =
+  process.env.TEST_SERIAL !== "1" && serverAfter !== -1 && steps.slice(serverAfter + 1, e2eAt).includes("worker");
+const e2eLog = path.join(os.tmpdir(), `e2e-${port}.log`);
+let e2eRun = null;
+const began = performance.now();
+const fail = (step, status) => {
+  console.log(`\n${step} failed:`);
+  report((performance.now() - began) / 1000);
+  process.exit(status || 1);
+};
 if (e2eAt > serverAfter + 1 && serverAfter === -1) await startServer();
 for (const [i, step] of steps.entries()) {
-  const [cmd, ...rest] = STEPS[step];
   const started = performance.now();
-  const ready = step === "e2e" && server ? await serverReady() : true;
-  const run = ready
-    ? spawnSync(cmd, [...rest, ...(i === steps.length - 1 ? extra : [])], {
-        cwd: root,
-        env: server && step === "e2e" ? { ...env, E2E_SERVER_STARTED: "1" } : env,
-        stdio: "inherit",
-      })
-    : { status: 1 };
-  const ok = run.status === 0;
-  if (ok && i === serverAfter && e2eAt > i + 1) await startServer();
-  times.push([step, (performance.now() - started) / 1000, ok]);
-  if (!ok) {
-    console.log(`\n${step} failed:`);
-    report();
-    process.exit(run.status ?? 1);
+  let status;
+  if (step === "e2e" && e2eRun) {
+    const [code, seconds] = await e2eRun;
+    console.log(`\nThe end-to-end suite (it ran beside the worker suites; its output, also in ${e2eLog}):\n`);
+    process.stdout.write(readFileSync(e2eLog, "utf8"));
+    times.push([step, seconds, code === 0]);
+    if (code !== 0) fail(step, code);
+    continue;
   }
+  status = step === "e2e" && server && !(await serverReady()) ? 1 : await run(step, { last: i === steps.length - 1 });
+  const ok = status === 0;
+  if (ok && i === serverAfter && e2eAt > i + 1) {
+    await startServer();
+    if (overlap) {
+      writeFileSync(e2eLog, "");
+      e2eRun = (async () => {
+        if (server && !(await serverReady())) return [1, 0];
+        const t = performance.now();
+        const code = await run("e2e", { last: e2eAt === steps.length - 1, log: e2eLog });
+        return [code, (performance.now() - t) / 1000];
+      })();
+    }
+  }
+  times.push([step, (performance.now() - started) / 1000, ok]);
+  if (!ok) fail(step, status);
 }
 if (steps.length > 1) {
   console.log("\nWall time per step:");
-  report();
+  report((performance.now() - began) / 1000);
 }
 // The server child would keep this process alive: stop it (its process group) and leave.
 stopServer();
+process.exit(0);
