@@ -127,7 +127,6 @@ const fail = (step, status) => {
 if (e2eAt > serverAfter + 1 && serverAfter === -1) await startServer();
 for (const [i, step] of steps.entries()) {
   const started = performance.now();
-  let status;
   if (step === "e2e" && e2eRun) {
     const [code, seconds] = await e2eRun;
     console.log(`\nThe end-to-end suite (it ran beside the worker suites; its output, also in ${e2eLog}):\n`);
@@ -136,7 +135,8 @@ for (const [i, step] of steps.entries()) {
     if (code !== 0) fail(step, code);
     continue;
   }
-  status = step === "e2e" && server && !(await serverReady()) ? 1 : await run(step, { last: i === steps.length - 1 });
+  const status =
+    step === "e2e" && server && !(await serverReady()) ? 1 : await run(step, { last: i === steps.length - 1 });
   const ok = status === 0;
   if (ok && i === serverAfter && e2eAt > i + 1) {
     await startServer();
