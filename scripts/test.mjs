@@ -113,48 +113,26 @@ const serverAfter = steps.indexOf("build");
 // With the worker suites between the build and the end-to-end suite, the end-to-end suite runs beside
 // them, as soon as its server answers (decision 241): each leaves a core partly idle (the browser
 // waits on the server, a test file on its runtime), so together they take little more than the longer.
-// The unit tests run beside the build and the worker suites too. TEST_SERIAL=1 runs every step one after
-// the other (output in order; for a machine with little memory).
+// TEST_SERIAL=1 runs them one after the other (output in order; for a machine with little memory).
 const overlap =
   process.env.TEST_SERIAL !== "1" && serverAfter !== -1 && steps.slice(serverAfter + 1, e2eAt).includes("worker");
-/** A step run beside the others, its output kept in a log and printed at its turn: [status, seconds]. */
-const beside = new Map();
-const logOf = (step) => path.join(os.tmpdir(), `${step}-${port}.log`);
-function startBeside(step, ready = async () => true) {
-  writeFileSync(logOf(step), "");
-  beside.set(
-    step,
-    (async () => {
-      if (!(await ready())) return [1, 0];
-      const t = performance.now();
-      const code = await run(step, { last: steps.indexOf(step) === steps.length - 1, log: logOf(step) });
-      return [code, (performance.now() - t) / 1000];
-    })(),
-  );
-}
+const e2eLog = path.join(os.tmpdir(), `e2e-${port}.log`);
+let e2eRun = null;
 const began = performance.now();
 const fail = (step, status) => {
   console.log(`\n${step} failed:`);
   report((performance.now() - began) / 1000);
   process.exit(status || 1);
 };
-// The unit tests (in Node; one of them runs the demo seed) need no build: with the overlap they start at
-// once beside the browser check and the build.
-if (overlap && steps.includes("unit")) startBeside("unit");
 if (e2eAt > serverAfter + 1 && serverAfter === -1) await startServer();
 for (const [i, step] of steps.entries()) {
   const started = performance.now();
-  if (beside.has(step)) {
-    // The unit tests are waited for before the worker suites' results are in, so their failure shows early.
-    if (step === "unit") continue;
-    for (const [other, result] of [...beside].filter(([x]) => x === "unit" || x === step)) {
-      const [code, seconds] = await result;
-      beside.delete(other);
-      console.log(`\n${other} (it ran beside the other steps; its output, also in ${logOf(other)}):\n`);
-      process.stdout.write(readFileSync(logOf(other), "utf8"));
-      times.push([other, seconds, code === 0]);
-      if (code !== 0) fail(other, code);
-    }
+  if (step === "e2e" && e2eRun) {
+    const [code, seconds] = await e2eRun;
+    console.log(`\nThe end-to-end suite (it ran beside the worker suites; its output, also in ${e2eLog}):\n`);
+    process.stdout.write(readFileSync(e2eLog, "utf8"));
+    times.push([step, seconds, code === 0]);
+    if (code !== 0) fail(step, code);
     continue;
   }
   const status =
@@ -162,7 +140,15 @@ for (const [i, step] of steps.entries()) {
   const ok = status === 0;
   if (ok && i === serverAfter && e2eAt > i + 1) {
     await startServer();
-    if (overlap) startBeside("e2e", async () => !server || (await serverReady()));
+    if (overlap) {
+      writeFileSync(e2eLog, "");
+      e2eRun = (async () => {
+        if (server && !(await serverReady())) return [1, 0];
+        const t = performance.now();
+        const code = await run("e2e", { last: e2eAt === steps.length - 1, log: e2eLog });
+        return [code, (performance.now() - t) / 1000];
+      })();
+    }
   }
   times.push([step, (performance.now() - started) / 1000, ok]);
   if (!ok) fail(step, status);
