@@ -8,18 +8,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { unstable_splitSqlQuery as splitSqlQuery } from "wrangler";
+import { MIGRATIONS_TABLE_DDL } from "./migrations-table.ts";
 
 const MIGRATIONS = path.join(import.meta.dirname, "../../migrations");
 
 /** The names of the migrations it applied, in order. */
 export async function applyMigrations(DB: D1Database, dir = MIGRATIONS): Promise<string[]> {
-  await DB.prepare(
-    `CREATE TABLE IF NOT EXISTS "d1_migrations"(
-      id         INTEGER PRIMARY KEY AUTOINCREMENT,
-      name       TEXT UNIQUE,
-      applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
-    )`,
-  ).run();
+  await DB.prepare(MIGRATIONS_TABLE_DDL).run();
   const applied = new Set(
     (await DB.prepare("SELECT name FROM d1_migrations").all<{ name: string }>()).results.map((r) => r.name),
   );
