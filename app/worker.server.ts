@@ -4,7 +4,7 @@
  * the server build: had the entry imported these itself, the Worker would carry two copies of the
  * models, the translations and the libraries (decision 195, docs/architecture/budgets.md §6).
  */
-export { createRequestHandler } from "@remix-run/cloudflare";
+export { createRequestHandler } from "./lib/lazy-routes.server";
 export { ChatRoom } from "./chat/room";
 export { EchoRoom } from "./chat/echo";
 export { MemberHub } from "./chat/hub";

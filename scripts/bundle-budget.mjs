@@ -12,14 +12,12 @@ import { checkStartupCode } from "./startup-code.mjs";
 export const BUDGET_KIB = 1200;
 
 /**
- * What wrangler may bundle beside the server build: the entry itself and its nodejs_compat shims.
- * Anything else is a second copy of what build/index.js already holds (decision 195).
+ * What wrangler may bundle beside the server build: the entry itself. Anything else is a second copy of
+ * what build/index.js already holds (decision 195), or one of nodejs_compat's polyfills for `process` and
+ * `performance`, which ran at every start-up (node:events and node:process loaded with them) until the
+ * compatibility flags chose workerd's own (wrangler.toml, decision 242).
  */
-const BESIDE_THE_BUILD = [
-  /^build\/index\.js$/,
-  /^app\/entry\.worker\.ts$/,
-  /(^|\/)node_modules\/(unenv|@cloudflare\/unenv-preset|wrangler)\//,
-];
+const BESIDE_THE_BUILD = [/^build\/index\.js$/, /^app\/entry\.worker\.ts$/];
 
 /** The inputs of the dry run's Worker script that are neither the server build nor allowed beside it. */
 export function duplicatedInputs(metafile) {
@@ -58,7 +56,8 @@ export function checkBudget(env) {
   );
   if (twice.length) {
     console.log(
-      `Bundled beside the server build, so twice (import it through app/worker.server.ts, decision 195):\n  ${twice.slice(0, 20).join("\n  ")}`,
+      `Bundled beside the server build: app code or a package twice (import it through app/worker.server.ts,\n` +
+        `decision 195), or a nodejs_compat polyfill run at every start-up (wrangler.toml's flags, decision 242):\n  ${twice.slice(0, 20).join("\n  ")}`,
     );
   }
   return ok && twice.length === 0;

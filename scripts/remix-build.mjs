@@ -5,9 +5,9 @@
 // which wrangler uploads beside the entry (wrangler.toml `rules`, `find_additional_modules`) and workerd
 // compiles only when a request first imports it. The compiler has no option for this, so its `esbuild`
 // is swapped for one whose `context()` adds it to the server build's options only.
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 
 const require = createRequire(import.meta.url);
 const remixDev = dirname(require.resolve("@remix-run/dev/package.json"));
@@ -31,13 +31,127 @@ const serverReactDom = {
   },
 };
 
+/** Route areas whose modules load on first use, with the URL prefix of every route in them (decision 242). */
+export const LAZY_AREAS = { admin: "/admin", dev: "/dev" };
+const appDir = resolve(import.meta.dirname, "../app");
+/** A route module's export names, as Remix's compiler reads them (esbuild's metafile of the file alone). */
+function exportsOf(file) {
+  const { metafile } = esbuild.buildSync({
+    entryPoints: [file],
+    bundle: false,
+    metafile: true,
+    write: false,
+    format: "esm",
+    outdir: "/tmp/route-exports",
+    logLevel: "silent",
+  });
+  return Object.values(metafile.outputs)[0].exports;
+}
+
+/**
+ * The stand-in for a lazy route module: the same exports, the module itself behind a dynamic import()
+ * (its own chunk). The loader and action wait for it; everything React or Remix calls synchronously
+ * (component, error boundary, meta, links, headers) uses it as app/lib/lazy-routes.server.ts loaded it
+ * before Remix ran. Other exports (`handle`, the console's `area`) are live bindings, set when it is in.
+ */
+function standIn(file, prefix) {
+  const names = exportsOf(file);
+  const has = (n) => names.includes(n);
+  const calls = ["meta", "links", "headers"];
+  const components = { default: "export default function LazyRoute", ErrorBoundary: "export function ErrorBoundary" };
+  const values = names.filter((n) => !["loader", "action", ...calls, ...Object.keys(components)].includes(n));
+  return [
+    `import { createElement } from "react";`,
+    `import { lazyRoute } from ${JSON.stringify(join(appDir, "lib/lazy-routes.server.ts"))};`,
+    ...values.map((n) => `export let ${n};`),
+    `const route = lazyRoute(${JSON.stringify(prefix)}, ${JSON.stringify(relative(appDir, file))}, () => import(${JSON.stringify(file)}), (m) => { ${values.map((n) => `${n} = m.${n};`).join(" ")} });`,
+    // Called as the module's own once it is in (a loader that throws at once still throws at once).
+    ...["loader", "action"]
+      .filter(has)
+      .map(
+        (n) =>
+          `export const ${n} = (args) => route.loaded() ? route.get().${n}(args) : route.load().then((m) => m.${n}(args));`,
+      ),
+    ...calls.filter(has).map((n) => `export const ${n} = (...args) => route.get().${n}(...args);`),
+    ...Object.entries(components)
+      .filter(([n]) => has(n))
+      .map(([n, head]) => `${head}(props) { return createElement(route.get().${n}, props); }`),
+  ].join("\n");
+}
+
+/**
+ * The server build's entry imports the lazy areas' route modules as stand-ins (decision 242). The
+ * stand-in's own import() of the module goes through Remix's route plugin as any route module does.
+ */
+const lazyRoutes = {
+  name: "lazy-routes",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/routes\// }, (args) => {
+      if (args.namespace !== "server-entry-module") return undefined;
+      const area = args.path.split("/")[2];
+      if (!(area in LAZY_AREAS)) return undefined;
+      return {
+        path: resolve(args.resolveDir, args.path),
+        namespace: "lazy-route",
+        pluginData: { prefix: LAZY_AREAS[area] },
+      };
+    });
+    build.onLoad({ filter: /.*/, namespace: "lazy-route" }, (args) => ({
+      contents: standIn(args.path, args.pluginData.prefix),
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * CommonJS packages the app imports, each seen through one ES module. esbuild gives every importing
+ * module its own copy of a CommonJS module's exports (`__toESM`: a getter per export), and about 200 of
+ * the server build's modules import React, its JSX runtime or Remix's: thousands of getters defined at
+ * every start-up. Through one module that names the exports once, each importer binds to it directly.
+ */
+const SHARED_COMMONJS = ["react", "react/jsx-runtime", "@remix-run/cloudflare"];
+const sharedCommonJs = {
+  name: "shared-commonjs",
+  setup(build) {
+    const filter = new RegExp(`^(${SHARED_COMMONJS.map((p) => p.replace(/[/.]/g, "\\$&")).join("|")})$`);
+    build.onResolve({ filter }, (args) => {
+      // require() of them (inside other CommonJS packages) stays as it is.
+      if (args.kind !== "import-statement" && args.kind !== "dynamic-import") return undefined;
+      if (args.pluginData === "shared-commonjs") return undefined;
+      return { path: args.path, namespace: "shared-commonjs" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "shared-commonjs" }, async (args) => {
+      // The file esbuild itself picks (the build's conditions and main fields), read by Node for its exports.
+      const { path: file } = await build.resolve(args.path, {
+        kind: "import-statement",
+        resolveDir: appDir,
+        pluginData: "shared-commonjs",
+      });
+      if (/^\s*(import|export)\b/m.test(readFileSync(file, "utf8")))
+        throw new Error(`${args.path} is an ES module now: drop it from SHARED_COMMONJS`);
+      const names = Object.keys(require(file)).filter((n) => n !== "default" && /^[A-Za-z_$][\w$]*$/.test(n));
+      return {
+        contents: [
+          // esbuild's own rule for a default import: the exports object, or `default` of a transpiled module.
+          `const m = require(${JSON.stringify(file)});`,
+          "export default m.__esModule ? m.default : m;",
+          `export const { ${names.join(", ")} } = m;`,
+        ].join("\n"),
+        resolveDir: dirname(file),
+        loader: "js",
+      };
+    });
+  },
+};
+
 /** The server build's options (one output file, build/index.js) turned into a split build into build/. */
 export function splitServer(options) {
   if (!options.outfile?.endsWith(join("build", "index.js"))) return options;
   const { outfile, plugins, ...rest } = options;
   return {
     ...rest,
-    plugins: [serverReactDom, ...plugins],
+    plugins: [serverReactDom, sharedCommonJs, lazyRoutes, ...plugins],
     outdir: dirname(outfile),
     entryNames: "index",
     chunkNames: "chunks/[name]-[hash]",
