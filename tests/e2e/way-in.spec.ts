@@ -6,6 +6,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { SIGNUP_SENT, confirmSignupFromOutbox } from "./support/signup";
 
+test.describe.configure({ timeout: 180_000 });
+
 const port = Number(process.env.E2E_PORT ?? 8788);
 const KINDS = [
   "alonetonight",
@@ -39,19 +41,20 @@ for (const js of [true, false]) {
     test.use({ javaScriptEnabled: js });
 
     BRANDS.forEach((host, b) => {
-      // Every lander kind on every brand, split over the two runs: each kind is signed up from on each brand
-      // once. A test per lander, so the suite's workers share them out.
-      for (const kind of KINDS.filter((_, i) => (i + b) % 2 === (js ? 0 : 1))) {
-        test(`sign-up from the ${kind} lander on ${host}`, async ({ page }) => {
+      // Every lander kind on every brand, split over the two runs: each kind is signed up from on each brand once.
+      const kinds = KINDS.filter((_, i) => (i + b) % 2 === (js ? 0 : 1));
+      test(`sign-up from the landers on ${host}: ${kinds.join(", ")}`, async ({ page }) => {
+        for (const kind of kinds) {
           const source = host === "nl.localhost" ? `?ref=partner-${kind}&sub1=e2e` : `?network=net-${kind}`;
+          await page.context().clearCookies();
           await page.goto(`http://${host}:${port}/landers/${kind}${source}`);
           await expect(page.locator(`[data-kind="${kind}"]`)).toBeVisible();
           const email = `way-in-${tag()}@example.com`;
           const form = await fill(page, { email });
           await Promise.all([page.waitForURL(SIGNUP_SENT), form.locator('button[type="submit"]').click()]);
           await confirmSignupFromOutbox(page, email);
-        });
-      }
+        }
+      });
     });
 
     test("Flirtlokaal without a traffic source shows no form and says why; the header has no sign-up button", async ({
