@@ -31,8 +31,11 @@ const serverReactDom = {
   },
 };
 
-/** Route areas whose modules load on first use, with the URL prefix of every route in them (decision 242). */
-export const LAZY_AREAS = { admin: "/admin", dev: "/dev" };
+/**
+ * Route areas whose modules load on first use (decision 242); every route in app/routes/<area> has a URL
+ * under /<area> (tests/unit/routes.test.ts).
+ */
+const LAZY_AREAS = ["admin", "dev"];
 const appDir = resolve(import.meta.dirname, "../app");
 /** A route module's export names, as Remix's compiler reads them (esbuild's metafile of the file alone). */
 function exportsOf(file) {
@@ -42,7 +45,7 @@ function exportsOf(file) {
     metafile: true,
     write: false,
     format: "esm",
-    outdir: "/tmp/route-exports",
+    outdir: "out", // nothing is written: only the metafile's names
     logLevel: "silent",
   });
   return Object.values(metafile.outputs)[0].exports;
@@ -89,12 +92,8 @@ const lazyRoutes = {
     build.onResolve({ filter: /^\.\/routes\// }, (args) => {
       if (args.namespace !== "server-entry-module") return undefined;
       const area = args.path.split("/")[2];
-      if (!(area in LAZY_AREAS)) return undefined;
-      return {
-        path: resolve(args.resolveDir, args.path),
-        namespace: "lazy-route",
-        pluginData: { prefix: LAZY_AREAS[area] },
-      };
+      if (!LAZY_AREAS.includes(area)) return undefined;
+      return { path: resolve(args.resolveDir, args.path), namespace: "lazy-route", pluginData: { prefix: `/${area}` } };
     });
     build.onLoad({ filter: /.*/, namespace: "lazy-route" }, (args) => ({
       contents: standIn(args.path, args.pluginData.prefix),

@@ -35,3 +35,10 @@ export const line = <T extends z.ZodTypeAny>(schema: T) => z.preprocess(clean(fa
 
 /** A zod string field of several lines (about me, remarks, messages), normalised before the rules run. */
 export const paragraph = <T extends z.ZodTypeAny>(schema: T) => z.preprocess(clean(true), schema) as Cleaned<T>;
+
+/** A typed list of codes ("de, at;CH") as upper-case items: commas, semicolons or spaces between them. */
+export const codeList = (value: string): string[] =>
+  value
+    .toUpperCase()
+    .split(/[\s,;]+/)
+    .filter(Boolean);

@@ -92,15 +92,7 @@ test("a new member on a phone gets one prompt, not a stack", { tag: "@full-brows
   // Minutes old, confirmed, no photo, someone has written: push, discount and photo are all due.
   const me = await db.createMember({ password: PASSWORD, gender: "male", country: "NL" });
   const writer = await db.createMember({ name: "Wanda Writer" });
-  const [a, b] = [me.id, writer.id].sort();
-  await db.DB.batch([
-    db.DB.prepare(
-      "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at, last_message_preview) VALUES (?1, ?2, ?3, ?4, unixepoch(), 'Hi')",
-    ).bind(`c-${me.id}`.slice(0, 60), a, b, writer.id),
-    db.DB.prepare(
-      "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 1), (?1, ?3, 0)",
-    ).bind(`c-${me.id}`.slice(0, 60), me.id, writer.id),
-  ]);
+  await db.conversation(me.id, writer.id, { unread: 1 });
   await page.context().addCookies([{ name: "entry_ok", value: "1", url: baseURL! }]);
   await logIn(page, me);
   await page.goto("/members");

@@ -29,16 +29,7 @@ test(
     const m = await createChatMember({ name: "Pia Push" });
     // Push is asked at a moment that explains it (decision 179): here, an unread message.
     const writer = await createChatMember({ name: "Wim Writer" });
-    const c = `c-${m.id}`.slice(0, 60);
-    const [a, b] = [m.id, writer.id].sort();
-    await db.DB.batch([
-      db.DB.prepare(
-        "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at, last_message_preview) VALUES (?1, ?2, ?3, ?4, unixepoch(), 'Hi')",
-      ).bind(c, a, b, writer.id),
-      db.DB.prepare(
-        "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 1), (?1, ?3, 0)",
-      ).bind(c, m.id, writer.id),
-    ]);
+    await db.conversation(m.id, writer.id, { unread: 1 });
     await logIn(page, m);
     await page.goto("/members");
     const alert = page.getByTestId("push-alert");
@@ -202,16 +193,7 @@ test("the app badge shows unread messages plus new likes; counts are re-fetched 
   const fan = await createChatMember({ name: "Finn Fan" });
   // One new like and two unread messages in a conversation with the fan.
   await db.DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2)").bind(fan.id, m.id).run();
-  const [a, b] = [m.id, fan.id].sort();
-  const conversation = `badge-${m.id}`;
-  await db.DB.batch([
-    db.DB.prepare(
-      "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at) VALUES (?1, ?2, ?3, ?4, unixepoch())",
-    ).bind(conversation, a, b, fan.id),
-    db.DB.prepare(
-      "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 2), (?1, ?3, 0)",
-    ).bind(conversation, m.id, fan.id),
-  ]);
+  await db.conversation(m.id, fan.id, { id: `badge-${m.id}`, unread: 2, preview: null });
   await page.addInitScript(() => {
     const w = window as unknown as { badges: number[] };
     w.badges = [];

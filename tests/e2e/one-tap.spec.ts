@@ -14,16 +14,7 @@ async function withChat(
   const m = await createChatMember({ name: `Mia ${name}` });
   const other = await createChatMember({ name: `Otto ${name}` });
   const db = e2eDb();
-  const c = `c1-${m.id}`.slice(0, 60);
-  const [a, b] = [m.id, other.id].sort();
-  await db.DB.batch([
-    db.DB.prepare(
-      "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at, last_message_preview) VALUES (?1, ?2, ?3, ?4, unixepoch(), 'Hi')",
-    ).bind(c, a, b, other.id),
-    db.DB.prepare(
-      "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, 0), (?1, ?3, 0)",
-    ).bind(c, m.id, other.id),
-  ]);
+  await db.conversation(m.id, other.id, { id: `c1-${m.id}`.slice(0, 60) });
   const context = await browser.newContext({ javaScriptEnabled, viewport });
   const page = await context.newPage();
   await logIn(page, m);

@@ -168,4 +168,12 @@ describe("routes in area folders", () => {
     });
     expect(misplaced.map((route) => route.file)).toEqual([]);
   });
+
+  it("has every console and dev tools route under its area's URL (their modules load by URL prefix, decision 242)", () => {
+    const outside = Object.values(manifest).filter((route) => {
+      const area = /^routes\/(admin|dev)\//.exec(route.file)?.[1];
+      return area !== undefined && !urlOf(route).startsWith(`/${area}`);
+    });
+    expect(outside.map((route) => route.file)).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { lazy } from "~/lib/lazy";
+import { codeList } from "~/lib/text";
 import { amountCentsSchema } from "~/lib/amount";
 import { LANGUAGES, NICHES } from "~/lib/constants";
 import type { brands, companies } from "../../../db/schema";
@@ -131,12 +132,7 @@ const countryList = (max: number) =>
     .max(2000, "Too long.")
     // An empty field arrives as no value at all (conform), and means no country.
     .optional()
-    .transform((v) =>
-      (v ?? "")
-        .toUpperCase()
-        .split(/[\s,;]+/)
-        .filter(Boolean),
-    )
+    .transform((v) => codeList(v ?? ""))
     .refine((l) => l.every((c) => ISO_COUNTRIES.has(c)), "Countries as ISO two-letter codes, e.g. DE, AT, CH.")
     .refine((l) => l.length <= max, `At most ${max} countries.`)
     .transform((l) => [...new Set(l)]);
@@ -578,12 +574,7 @@ export const companyFieldset = lazy((): Fieldset<Company> => ({
       schema: z
         .string()
         .max(500, "Too long.")
-        .transform((v) =>
-          v
-            .toUpperCase()
-            .split(/[\s,;]+/)
-            .filter(Boolean),
-        )
+        .transform(codeList)
         .refine(
           (l) => l.every((n) => /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/.test(n)),
           "VAT numbers start with the country code.",

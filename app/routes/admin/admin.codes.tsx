@@ -8,7 +8,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { lazy } from "~/lib/lazy";
 import { readForm } from "~/lib/body.server";
-import { paragraph } from "~/lib/text";
+import { codeList, paragraph } from "~/lib/text";
 import { PAYMENT_METHODS } from "~/lib/constants";
 import { percentageBasisPoints } from "~/lib/offers";
 import { getDb, schema } from "../../../db/client";
@@ -104,13 +104,7 @@ const forms = lazy(() => {
           .optional(),
       ),
       countries: z.preprocess(
-        (v) =>
-          typeof v === "string"
-            ? v
-                .toUpperCase()
-                .split(/[\s,;]+/)
-                .filter(Boolean)
-            : v,
+        (v) => (typeof v === "string" ? codeList(v) : v),
         z
           .array(z.string().regex(/^[A-Z]{2}$/, "Countries as two-letter codes, e.g. DE, AT."))
           .max(40, "At most 40 countries."),

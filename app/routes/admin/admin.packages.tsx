@@ -11,6 +11,7 @@ import { guardAction, guardAnswer } from "~/models/admin/guard.server";
 import { z } from "zod";
 import { lazy } from "~/lib/lazy";
 import { readForm } from "~/lib/body.server";
+import { codeList } from "~/lib/text";
 import { PAYMENT_METHODS } from "~/lib/constants";
 import { requireOperator, type OperatorArea } from "~/models/admin/operators.server";
 import { amountCentsSchema } from "~/models/admin/payments.server";
@@ -125,13 +126,7 @@ const Form = lazy(() => {
       country,
       method,
       currencies: z.preprocess(
-        (v) =>
-          typeof v === "string"
-            ? v
-                .toUpperCase()
-                .split(/[\s,;]+/)
-                .filter(Boolean)
-            : [],
+        (v) => (typeof v === "string" ? codeList(v) : []),
         z.array(z.string().regex(/^[A-Z]{3}$/, "Currencies as ISO codes, e.g. EUR, PLN.")).max(10),
       ),
     }),

@@ -143,6 +143,27 @@ function open(port: number) {
       return { id, email, password, name };
     },
     credits,
+    /**
+     * A conversation `from` started with `to`, its last message now: `unread` of it unread for `to`
+     * (none for `from`), `preview` as the chat list shows it. Returns its id.
+     */
+    async conversation(
+      to: string,
+      from: string,
+      o: { id?: string; unread?: number; preview?: string | null } = {},
+    ): Promise<string> {
+      const id = o.id ?? `c-${to}`.slice(0, 60);
+      const [a, b] = [to, from].sort();
+      await DB.batch([
+        DB.prepare(
+          "INSERT INTO conversations (id, member_a, member_b, started_by, last_message_at, last_message_preview) VALUES (?1, ?2, ?3, ?4, unixepoch(), ?5)",
+        ).bind(id, a, b, from, o.preview === undefined ? "Hi" : o.preview),
+        DB.prepare(
+          "INSERT INTO conversation_members (conversation_id, user_id, unread) VALUES (?1, ?2, ?3), (?1, ?4, 0)",
+        ).bind(id, to, o.unread ?? 0, from),
+      ]);
+      return id;
+    },
     async like(likerId: string, likedId: string) {
       await DB.prepare("INSERT INTO likes (liker_id, liked_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
         .bind(likerId, likedId)
