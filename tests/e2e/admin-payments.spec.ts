@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, logIn, test } from "./support/fixtures";
+import { clearSession, expect, logIn, test } from "./support/fixtures";
 import { e2eDb } from "./support/db";
 
 /**
@@ -48,7 +48,7 @@ test("a finance operator refunds half a payment without JavaScript", async ({ pa
     .first("id")) as string;
   expect(paymentId).toBeTruthy();
   const before = (await db.DB.prepare("SELECT credits FROM users WHERE id = ?1").bind(m.id).first("credits")) as number;
-  await page.context().clearCookies();
+  await clearSession(page);
 
   await page.goto("/admin/payments");
   await expect(page).toHaveURL(/\/admin\/login\?redirectTo=/);

@@ -3,7 +3,7 @@
  * existing members keep their choice), the Impressum on German-language brands, and the delete-account
  * flow telling what credits are lost and offering the refund the refund days allow.
  */
-import { expect, logIn, test } from "./support/fixtures";
+import { clearSession, expect, logIn, test } from "./support/fixtures";
 import { E2E_PORT, e2eDb } from "./support/db";
 import { SIGNUP_SENT, confirmSignupFromOutbox } from "./support/signup";
 
@@ -134,7 +134,7 @@ for (const js of [true, false]) {
       await page.goto("/settings/delete?step=reasons");
       await expect(page.getByTestId("delete-credits")).toContainText("45");
       // Past the refund days: the loss is said, no refund is offered.
-      await page.context().clearCookies();
+      await clearSession(page);
       await logIn(page, old);
       await page.goto("/settings/delete");
       await expect(page.getByTestId("delete-credits")).toContainText("Unused credits on your account: 45.");

@@ -4,6 +4,7 @@
  * shows its errors in view and keeps what was typed, and a new member's first screen on a phone.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { clearSession } from "./support/fixtures";
 import { SIGNUP_SENT, confirmSignupFromOutbox } from "./support/signup";
 
 test.describe.configure({ timeout: 180_000 });
@@ -46,7 +47,7 @@ for (const js of [true, false]) {
       test(`sign-up from the landers on ${host}: ${kinds.join(", ")}`, async ({ page }) => {
         for (const kind of kinds) {
           const source = host === "nl.localhost" ? `?ref=partner-${kind}&sub1=e2e` : `?network=net-${kind}`;
-          await page.context().clearCookies();
+          await clearSession(page);
           await page.goto(`http://${host}:${port}/landers/${kind}${source}`);
           await expect(page.locator(`[data-kind="${kind}"]`)).toBeVisible();
           const email = `way-in-${tag()}@example.com`;

@@ -68,6 +68,15 @@ export async function logIn(target: Page | BrowserContext, who: { id: string }, 
   ]);
 }
 
+/**
+ * Drops the context's cookies after leaving the page: a member's page left open would meet the cleared
+ * session in its scripts (the counts' re-fetch, the auto-like call) and go home, aborting the next load.
+ */
+export async function clearSession(page: Page) {
+  await page.goto("about:blank");
+  await page.context().clearCookies();
+}
+
 /** Logs a seeded operator (docs/development.md: operator@example.com, moderator@example.com) into the console by cookie. */
 export async function operatorLogIn(context: BrowserContext, email: string) {
   const db = e2eDb();
