@@ -17,7 +17,7 @@ export const TEST_SECRETS = {
 /**
  * CommonJS packages must be pre-bundled to load in workerd (shared with the production project). drizzle's
  * subpaths too: unbundled, each of their hundred-odd files was a module request of its own in every test
- * file's fresh runtime (vitest's "setup" 96 s over the suite; 46 s bundled).
+ * file's fresh runtime (vitest's "setup" 96 s over the suite; 46 s bundled; decision 244 since shares one).
  */
 export const WORKER_DEPS = {
   optimizer: {
@@ -58,8 +58,8 @@ export const imagesWorker = (name: string) => {
 };
 /**
  * The built Worker (4 MB) is loaded by workerd itself, as in production, rather than through Vite's
- * transform and the runner's module requests: every test file starts a fresh runtime that loads it again,
- * and through Vite that was most of a file's set-up time (decision 220). The split build's chunks too
+ * transform and the runner's module requests: every runtime the tests start loads it again (the production
+ * project one per file), and through Vite that was most of a file's set-up time (decision 220). The split build's chunks too
  * (decision 237): through Vite, brand-copy.test.ts took three times as long and timed out.
  */
 export const BUILD_NATIVE = [{ type: "ESModule" as const, include: ["**/build/index.js", "**/build/chunks/*.js"] }];
@@ -99,12 +99,18 @@ export default defineConfig({
   test: {
     include: ["tests/worker/**/*.test.ts"],
     exclude: ["tests/worker/production/**"],
-    setupFiles: ["./tests/worker/setup.ts"],
+    setupFiles: ["./tests/worker/setup.ts", "./tests/worker/setup-shared-runtime.ts"],
+    // The files of a pool worker share one runtime (decision 244): a runtime per file spent about a second
+    // starting and loading the build (the suite 224 s, shared 109-121 s). Each file still starts with an
+    // empty D1 (setup.ts), a client address and Mollie accounts of its own (setup-shared-runtime.ts), and
+    // no stubbed global or spy of the file before. lazy-routes needs a fresh Worker: production project.
+    isolate: false,
+    unstubGlobals: true,
+    restoreMocks: true,
     // Generous: on a busy 2-core machine a test that hashes passwords 20 times is several times slower;
     // a hang still fails within a minute. Speed belongs in `npm run bench`, not here.
     testTimeout: 60_000,
-    // Every core (Vitest's default leaves one for itself: on two cores one file at a time). Each file
-    // starts its own runtime, and a file waiting on its start leaves a core idle (decision 220).
+    // Every core (Vitest's default leaves one for itself: on two cores one file at a time; decision 220).
     maxWorkers: Math.max(2, availableParallelism()),
     deps: WORKER_DEPS,
   },

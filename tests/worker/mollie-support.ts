@@ -1,10 +1,9 @@
 /** A fake Mollie for the worker tests that run the models on the real Mollie adapter (recorded answers in ./mollie/). */
 import { env, SELF } from "cloudflare:test";
-import { afterEach, beforeEach, vi } from "vitest";
+import { vi } from "vitest";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { BrandWithCompany } from "../../app/models/brand.server";
 import type { PaymentCheck } from "../../app/models/payment-rules";
-import { mollieTiming } from "../../app/lib/payments/mollie.server";
 import mandatesList from "./mollie/mandates-list.json";
 import mandatesInvalid from "./mollie/mandates-list-invalid.json";
 
@@ -47,9 +46,19 @@ export function fakeMollie(route: Handler) {
   return calls;
 }
 
-/** The demo companies' test keys (decision 206: one Mollie account each). */
-export const AMORA_KEY = "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM";
-export const HERZKLANG_KEY = "test_Hk7yT2bQw9ZcR4nLp6VsJx3MdFa8Eg";
+/**
+ * The demo companies' test keys (decision 206: one Mollie account each), shaped as Mollie issues them.
+ * New for every test file (setup-shared-runtime.ts): the methods list is cached per account in the
+ * Cache API, which outlives a file in the runtime the files share and cannot be emptied.
+ */
+export let AMORA_KEY = "";
+export let HERZKLANG_KEY = "";
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const mollieKey = () => `test_${Array.from(crypto.getRandomValues(new Uint8Array(30)), (b) => ALNUM[b % 62]).join("")}`;
+export function newMollieKeys() {
+  AMORA_KEY = mollieKey();
+  HERZKLANG_KEY = mollieKey();
+}
 /** Amora Media B.V.'s account, where the Amora brand (id 1) pays. */
 export const AMORA = { account: "AMORA", profileId: null };
 
@@ -101,15 +110,5 @@ export const brand = {
   company: { id: 1, mollieAccount: "AMORA" },
 } as BrandWithCompany;
 
-/** The adapter's waits between attempts, recorded instead of spent (set anew for every test). */
+/** The adapter's waits between attempts, recorded instead of spent (setup.ts empties it for every test). */
 export const pauses: number[] = [];
-const realPause = mollieTiming.pause;
-beforeEach(() => {
-  pauses.length = 0;
-  mollieTiming.pause = async (ms) => void pauses.push(ms);
-});
-afterEach(() => {
-  mollieTiming.pause = realPause;
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});

@@ -84,5 +84,20 @@ export const MEMBER_HUB_TEST_HOOKS = Object.getOwnPropertyNames(MemberHubUnderTe
 export const hubUnderTest = (env: Pick<Env, "MEMBER_HUB">, userId: string) =>
   env.MEMBER_HUB.get(env.MEMBER_HUB.idFromName(userId)) as unknown as DurableObjectStub<MemberHubUnderTest>;
 
+/**
+ * The client a test file's requests come from. The files share a runtime (vitest.worker.config.ts) and
+ * the rate limiters count per client for a minute, so each file is a client of its own (setup.ts sets
+ * its address); a request that names its own `CF-Connecting-IP` keeps it.
+ */
+export const testClient = { ip: "" };
+
 export { ChatRoomUnderTest as ChatRoom, EchoRoom, MemberHubUnderTest as MemberHub };
-export default worker;
+export default {
+  ...worker,
+  fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    if (!testClient.ip || request.headers.has("CF-Connecting-IP")) return worker.fetch(request, env, ctx);
+    const headers = new Headers(request.headers);
+    headers.set("CF-Connecting-IP", testClient.ip);
+    return worker.fetch(new Request(request, { headers }) as typeof request, env, ctx);
+  },
+};
