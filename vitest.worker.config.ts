@@ -16,8 +16,8 @@ export const TEST_SECRETS = {
 };
 /**
  * CommonJS packages must be pre-bundled to load in workerd (shared with the production project). drizzle's
- * subpaths too: unbundled, each of their hundred-odd files was a module request of its own in every test
- * file's fresh runtime (vitest's "setup" 96 s over the suite; 46 s bundled; decision 244 since shares one).
+ * subpaths too: unbundled, each of their hundred-odd files was a module request of its own in every
+ * runtime the tests start (vitest's "setup" 96 s over the suite, 46 s bundled, with a runtime per file).
  */
 export const WORKER_DEPS = {
   optimizer: {
@@ -59,8 +59,8 @@ export const imagesWorker = (name: string) => {
 /**
  * The built Worker (4 MB) is loaded by workerd itself, as in production, rather than through Vite's
  * transform and the runner's module requests: every runtime the tests start loads it again (the production
- * project one per file), and through Vite that was most of a file's set-up time (decision 220). The split build's chunks too
- * (decision 237): through Vite, brand-copy.test.ts took three times as long and timed out.
+ * project one per file), and through Vite that was most of a file's set-up time (decision 220). The split
+ * build's chunks too (decision 237): through Vite, brand-copy.test.ts took three times as long and timed out.
  */
 export const BUILD_NATIVE = [{ type: "ESModule" as const, include: ["**/build/index.js", "**/build/chunks/*.js"] }];
 /**

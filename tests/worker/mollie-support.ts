@@ -110,5 +110,5 @@ export const brand = {
   company: { id: 1, mollieAccount: "AMORA" },
 } as BrandWithCompany;
 
-/** The adapter's waits between attempts, recorded instead of spent (setup.ts empties it for every test). */
+/** The adapter's waits between attempts, recorded instead of spent (setup-shared-runtime.ts empties it for every test). */
 export const pauses: number[] = [];

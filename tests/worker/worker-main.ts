@@ -86,8 +86,8 @@ export const hubUnderTest = (env: Pick<Env, "MEMBER_HUB">, userId: string) =>
 
 /**
  * The client a test file's requests come from. The files share a runtime (vitest.worker.config.ts) and
- * the rate limiters count per client for a minute, so each file is a client of its own (setup.ts sets
- * its address); a request that names its own `CF-Connecting-IP` keeps it.
+ * the rate limiters count per client for a minute, so each file is a client of its own
+ * (setup-shared-runtime.ts sets its address); a request that names its own `CF-Connecting-IP` keeps it.
  */
 export const testClient = { ip: "" };
 
